@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+
+#include "core/types.h"
+
+namespace npuscope::core {
+
+/// Formats a duration in ns with a unit chosen by magnitude and 3 significant decimals at most:
+/// 0 -> "0 ns", 950 -> "950 ns", 1500 -> "1.5 us", 2'345'678 -> "2.346 ms", 3.2e9 -> "3.2 s".
+/// Negative values keep their sign. Uses "us" (ASCII) so that CLI output stays ASCII.
+[[nodiscard]] std::string formatDuration(TimeNs ns);
+
+/// Formats an absolute or relative timestamp in ns as microseconds with 3 decimals, exactly,
+/// e.g. 1731400000123456789 -> "1731400000123456.789 us" (no floating point).
+[[nodiscard]] std::string formatTimestampUs(TimeNs ns);
+
+}  // namespace npuscope::core

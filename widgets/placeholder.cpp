@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: MIT
+// placeholder until the timeline widgets land
+namespace npuscope::widgets {}
