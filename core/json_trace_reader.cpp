@@ -1,2 +1,756 @@
 // SPDX-License-Identifier: MIT
-// (being written)
+#include "core/json_trace_reader.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "core/json_scan.h"
+
+namespace npuscope::core::detail {
+
+namespace od = simdjson::ondemand;
+
+std::uint32_t WorkerOut::process(const Key& pid) {
+  auto [it, inserted] = processIndex.try_emplace(pid, static_cast<std::uint32_t>(processes.size()));
+  if (inserted) processes.push_back(pid);
+  return it->second;
+}
+
+std::uint32_t WorkerOut::thread(const Key& pid, const Key& tid) {
+  auto [it, inserted] = threadIndex.try_emplace({pid, tid}, static_cast<std::uint32_t>(threads.size()));
+  if (inserted) {
+    threads.emplace_back(process(pid), tid);
+    slices.emplace_back();
+  }
+  return it->second;
+}
+
+namespace {
+
+std::string offsetText(std::size_t off) { return "at byte " + std::to_string(off); }
+
+/// Parses one event object per call. Holds the simdjson parsers and a padded scratch buffer.
+class EventParser {
+ public:
+  EventParser(std::string_view file, WorkerOut& out) : m_file(file), m_out(out) {
+    m_scratch.resize(4096 + simdjson::SIMDJSON_PADDING);
+  }
+
+  /// Parses the object at [begin, end) of the file.
+  void parse(std::size_t begin, std::size_t end) {
+    const std::size_t len = end - begin;
+    const char* data = m_file.data() + begin;
+    const char* base = data;
+    if (end + simdjson::SIMDJSON_PADDING > m_file.size()) {
+      // Near the end of the mapping: copy into a padded buffer.
+      if (m_scratch.size() < len + simdjson::SIMDJSON_PADDING) m_scratch.resize(len + simdjson::SIMDJSON_PADDING);
+      std::memcpy(m_scratch.data(), data, len);
+      std::memset(m_scratch.data() + len, ' ', simdjson::SIMDJSON_PADDING);
+      base = m_scratch.data();
+    }
+    m_eventBegin = begin;
+    m_eventBase = base;
+    ++m_out.events;
+    if (!parseObject(base, len)) m_out.stats.add(ImportWarning::ParseError, "malformed event " + offsetText(begin));
+  }
+
+ private:
+  struct Fields {
+    std::string_view ph;
+    NameId name = 0, cat = 0;
+    Key pid{0, KeyKind::Invalid}, tid{0, KeyKind::Invalid};
+    bool hasPid = false, hasTid = false;
+    std::optional<TimeNs> ts, dur;
+    bool tsPresent = false, durPresent = false;
+    std::string_view idToken;
+    bool idIsString = false, hasId = false;
+    std::string_view id2Token;
+    bool id2Global = false, hasId2 = false;
+    bool bpE = false;
+    std::string_view args;  // raw args object text (in m_eventBase)
+  };
+
+  Key readKey(od::value v, bool& ok) {
+    od::json_type t;
+    ok = true;
+    if (v.type().get(t)) { ok = false; return {0, KeyKind::Invalid}; }
+    switch (t) {
+      case od::json_type::number: {
+        std::int64_t i;
+        if (!v.get_int64().get(i)) return {i, KeyKind::Number};
+        std::uint64_t u;
+        if (!v.get_uint64().get(u)) return {static_cast<std::int64_t>(u), KeyKind::Number};
+        double d;
+        if (!v.get_double().get(d)) return {static_cast<std::int64_t>(d), KeyKind::Number};
+        ok = false;
+        return {0, KeyKind::Invalid};
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        if (v.get_string().get(s)) { ok = false; return {0, KeyKind::Invalid}; }
+        return {static_cast<std::int64_t>(m_out.pool.intern(s)), KeyKind::String};
+      }
+      default:
+        return {0, KeyKind::Invalid};
+    }
+  }
+
+  bool parseObject(const char* base, std::size_t len) {
+    od::document doc;
+    if (m_parser.iterate(base, len, len + simdjson::SIMDJSON_PADDING).get(doc)) return false;
+    od::object obj;
+    if (doc.get_object().get(obj)) return false;
+    Fields f;
+    for (auto fieldResult : obj) {
+      od::field field;
+      if (std::move(fieldResult).get(field)) return false;
+      std::string_view key;
+      if (field.unescaped_key().get(key)) return false;
+      od::value v = field.value();
+      if (key.empty()) continue;
+      switch (key[0]) {
+        case 'p':
+          if (key == "ph") {
+            if (v.get_string().get(f.ph)) return false;
+            m_phBuf.assign(f.ph);  // the view dies with the next string
+            f.ph = m_phBuf;
+          } else if (key == "pid") {
+            bool ok;
+            f.pid = readKey(v, ok);
+            f.hasPid = true;
+          }
+          break;
+        case 't':
+          if (key == "ts") {
+            std::string_view tok;
+            tok = v.raw_json_token();
+            f.tsPresent = true;
+            f.ts = parseMicrosToNs(tok);
+          } else if (key == "tid") {
+            bool ok;
+            f.tid = readKey(v, ok);
+            f.hasTid = true;
+          }
+          break;
+        case 'd':
+          if (key == "dur") {
+            std::string_view tok;
+            tok = v.raw_json_token();
+            f.durPresent = true;
+            f.dur = parseMicrosToNs(tok);
+          }
+          break;
+        case 'n':
+          if (key == "name") {
+            std::string_view s;
+            if (v.get_string().get(s)) {
+              // A non-string name: keep its raw token as the name.
+              s = v.raw_json_token();
+            }
+            f.name = m_out.pool.intern(s);
+          }
+          break;
+        case 'c':
+          if (key == "cat") {
+            std::string_view s;
+            if (!v.get_string().get(s)) f.cat = m_out.pool.intern(s);
+          }
+          break;
+        case 'i':
+          if (key == "id") {
+            od::json_type t;
+            if (v.type().get(t)) return false;
+            f.hasId = true;
+            f.idIsString = t == od::json_type::string;
+            if (f.idIsString) {
+              std::string_view s;
+              if (v.get_string().get(s)) return false;
+              m_idBuf.assign(s);
+              f.idToken = m_idBuf;
+            } else { f.idToken = v.raw_json_token(); }
+          } else if (key == "id2") {
+            od::object o;
+            if (!v.get_object().get(o)) {
+              for (auto fr : o) {
+                od::field ff;
+                if (std::move(fr).get(ff)) return false;
+                std::string_view k;
+                if (ff.unescaped_key().get(k)) return false;
+                std::string_view tok;
+                tok = ff.value().raw_json_token();
+                m_id2Buf.assign(tok);
+                f.id2Token = m_id2Buf;
+                f.id2Global = k == "global";
+                f.hasId2 = true;
+              }
+            }
+          }
+          break;
+        case 'b':
+          if (key == "bp") {
+            std::string_view s;
+            if (!v.get_string().get(s)) f.bpE = s == "e";
+          }
+          break;
+        case 'a':
+          if (key == "args") {
+            od::object o;
+            if (!v.get_object().get(o)) {
+              if (o.raw_json().get(f.args)) return false;
+            }
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    dispatch(f);
+    return true;
+  }
+
+  std::uint64_t argsFileOffset(std::string_view args) const {
+    return m_eventBegin + static_cast<std::uint64_t>(args.data() - m_eventBase);
+  }
+
+  Key checkedKey(const Fields& f, bool pid) {
+    const Key k = pid ? f.pid : f.tid;
+    const bool has = pid ? f.hasPid : f.hasTid;
+    if (!has) return {0, KeyKind::Number};  // absent: 0, as chrome://tracing does
+    if (k.kind == KeyKind::Invalid) {
+      m_out.stats.add(ImportWarning::BadPid, std::string(pid ? "pid" : "tid") + " not a number or string " +
+                                                 offsetText(m_eventBegin));
+      return {0, KeyKind::Invalid};
+    }
+    return k;
+  }
+
+  void noteTime(TimeNs a, TimeNs b) {
+    m_out.minTs = std::min(m_out.minTs, a);
+    m_out.maxTs = std::max(m_out.maxTs, b);
+  }
+
+  void dispatch(const Fields& f) {
+    const char ph = f.ph.size() == 1 ? f.ph[0] : '\0';
+    if (ph == 'M') return metadata(f);
+    const Key pid = checkedKey(f, true);
+    if (!f.ts) {
+      m_out.stats.add(ImportWarning::MissingTimestamp,
+                      std::string(f.tsPresent ? "unreadable ts " : "no ts ") + offsetText(m_eventBegin));
+      return;
+    }
+    const TimeNs ts = *f.ts;
+    switch (ph) {
+      case 'X': {
+        TimeNs dur = f.dur.value_or(0);
+        if (!f.dur || dur < 0) {
+          m_out.stats.add(ImportWarning::BadDuration, "X event without a valid dur " + offsetText(m_eventBegin));
+          dur = 0;
+        }
+        addSlice(f, pid, ts, dur, 'X', 0);
+        noteTime(ts, ts + dur);
+        return;
+      }
+      case 'B':
+      case 'E':
+        addSlice(f, pid, ts, -1, ph, 0);
+        noteTime(ts, ts);
+        return;
+      case 'i':
+      case 'I':
+      case 'R':
+        addSlice(f, pid, ts, 0, 'X', kSliceInstant);
+        noteTime(ts, ts);
+        return;
+      case 'C':
+        counter(f, pid, ts);
+        noteTime(ts, ts);
+        return;
+      case 's':
+      case 't':
+      case 'f':
+        flow(f, pid, ts, ph);
+        return;
+      case 'b':
+      case 'e':
+      case 'n':
+        async(f, pid, ts, ph);
+        noteTime(ts, ts);
+        return;
+      default:
+        m_out.stats.add(ImportWarning::UnknownPhase, "ph \"" + std::string(f.ph) + "\" " + offsetText(m_eventBegin));
+        return;
+    }
+  }
+
+  void addSlice(const Fields& f, const Key& pid, TimeNs ts, TimeNs dur, char ph, std::uint8_t flags) {
+    const Key tid = checkedKey(f, false);
+    const std::uint32_t t = m_out.thread(pid, tid);
+    RawSlice r;
+    r.ts = ts;
+    r.dur = dur;
+    r.name = f.name;
+    r.cat = f.cat;
+    r.ph = ph;
+    r.flags = flags;
+    if (!f.args.empty()) {
+      r.argsOffset = argsFileOffset(f.args);
+      r.argsLength = static_cast<std::uint32_t>(f.args.size());
+    }
+    m_out.slices[t].push_back(r);
+  }
+
+  void flow(const Fields& f, const Key& pid, TimeNs ts, char ph) {
+    const Key tid = checkedKey(f, false);
+    RawFlow r;
+    r.ts = ts;
+    r.ph = ph;
+    r.cat = f.cat;
+    r.name = f.name;
+    r.bindEnclosing = f.bpE;
+    r.thread = m_out.thread(pid, tid);
+    r.order = static_cast<std::uint32_t>(m_out.flows.size());
+    // Id rule (case 10): a number -> its exact value; a string "0x.." -> hex, an all-digit
+    // string -> decimal; any other text is compared as text.
+    std::string_view tok = f.hasId ? f.idToken : (f.hasId2 ? f.id2Token : std::string_view{});
+    const bool isString = f.hasId ? f.idIsString : (!tok.empty() && tok.front() == '"');
+    if (tok.empty()) {
+      r.idKind = FlowIdKind::Invalid;
+      r.id = m_out.pool.intern("(no id)");
+    } else {
+      const FlowIdParse p = parseFlowId(tok, isString);
+      if (p.value) {
+        r.idKind = FlowIdKind::Numeric;
+        r.id = *p.value;
+      } else {
+        // A JSON number beyond uint64 cannot be compared exactly: invalid (case 04). A string
+        // is compared as text whatever its length (msprof's packed HostToDevice ids exceed
+        // uint64 as decimal strings).
+        r.idKind = (p.overflow && !isString) ? FlowIdKind::Invalid : FlowIdKind::Text;
+        r.id = m_out.pool.intern(tok);
+      }
+    }
+    m_out.flows.push_back(r);
+    noteTime(ts, ts);
+  }
+
+  void async(const Fields& f, const Key& pid, TimeNs ts, char ph) {
+    if (!f.hasId && !f.hasId2) {
+      m_out.stats.add(ImportWarning::AsyncWithoutId, "async event without id " + offsetText(m_eventBegin));
+      return;
+    }
+    RawAsync r;
+    r.ts = ts;
+    r.ph = ph;
+    r.name = f.name;
+    r.cat = f.cat;
+    r.process = m_out.process(pid);
+    r.global = f.hasId2 ? f.id2Global : false;
+    r.idText = m_out.pool.intern(f.hasId ? f.idToken : f.id2Token);
+    if (!f.args.empty()) {
+      r.argsOffset = argsFileOffset(f.args);
+      r.argsLength = static_cast<std::uint32_t>(f.args.size());
+    }
+    m_out.asyncs.push_back(r);
+  }
+
+  // Re-parses a raw args object (small) with the second parser.
+  bool iterateArgs(std::string_view args, od::document& doc) {
+    m_argsBuf.assign(args.data(), args.size());
+    m_argsBuf.append(simdjson::SIMDJSON_PADDING, ' ');
+    return !m_argsParser.iterate(m_argsBuf.data(), args.size(), m_argsBuf.size()).get(doc);
+  }
+
+  void counter(const Fields& f, const Key& pid, TimeNs ts) {
+    if (f.args.empty()) return;
+    od::document doc;
+    if (!iterateArgs(f.args, doc)) return;
+    od::object o;
+    if (doc.get_object().get(o)) return;
+    NameId name = f.name;
+    if (f.hasId) {
+      std::string n(m_out.pool.view(f.name));
+      n += " [";
+      n += f.idToken;
+      n += "]";
+      name = m_out.pool.intern(n);
+    }
+    const std::uint32_t proc = m_out.process(pid);
+    for (auto fr : o) {
+      od::field ff;
+      if (std::move(fr).get(ff)) return;
+      std::string_view k;
+      if (ff.unescaped_key().get(k)) return;
+      const NameId keyId = m_out.pool.intern(k);
+      od::value v = ff.value();
+      od::json_type t;
+      if (v.type().get(t)) return;
+      double value = 0;
+      bool ok = false;
+      if (t == od::json_type::number) {
+        ok = !v.get_double().get(value);
+      } else if (t == od::json_type::string) {
+        std::string_view s;
+        if (!v.get_string().get(s)) {
+          std::string tmp(s);
+          char* endp = nullptr;
+          value = std::strtod(tmp.c_str(), &endp);
+          ok = endp && endp != tmp.c_str() && *endp == '\0';
+        }
+      }
+      if (!ok) {
+        m_out.stats.add(ImportWarning::BadCounterValue, "counter " + std::string(m_out.pool.view(name)) + "." +
+                                                            std::string(k) + " " + offsetText(m_eventBegin));
+        continue;
+      }
+      m_out.counters.push_back({ts, value, proc, name, keyId});
+    }
+  }
+
+  void metadata(const Fields& f) {
+    const Key pid = checkedKey(f, true);
+    const std::string_view what = m_out.pool.view(f.name);
+    RawMeta m;
+    m.process = m_out.process(pid);
+    if (what == "process_name") m.kind = MetaKind::ProcessName;
+    else if (what == "process_labels") m.kind = MetaKind::ProcessLabels;
+    else if (what == "process_sort_index") m.kind = MetaKind::ProcessSortIndex;
+    else if (what == "thread_name") m.kind = MetaKind::ThreadName;
+    else if (what == "thread_sort_index") m.kind = MetaKind::ThreadSortIndex;
+    else return;  // other metadata (process_uptime_seconds, ...) is ignored
+    if (m.kind == MetaKind::ThreadName || m.kind == MetaKind::ThreadSortIndex)
+      m.thread = m_out.thread(pid, checkedKey(f, false));
+    if (f.args.empty()) return;
+    od::document doc;
+    if (!iterateArgs(f.args, doc)) return;
+    od::object o;
+    if (doc.get_object().get(o)) return;
+    const char* wanted = m.kind == MetaKind::ProcessLabels ? "labels"
+                         : (m.kind == MetaKind::ProcessName || m.kind == MetaKind::ThreadName) ? "name"
+                                                                                                 : "sort_index";
+    od::value v;
+    if (o.find_field_unordered(wanted).get(v)) return;
+    od::json_type t;
+    if (v.type().get(t)) return;
+    if (m.kind == MetaKind::ProcessSortIndex || m.kind == MetaKind::ThreadSortIndex) {
+      std::int64_t n = 0;
+      bool ok = false;
+      if (t == od::json_type::number) {
+        ok = !v.get_int64().get(n);
+        if (!ok) {
+          double d;
+          if (!v.get_double().get(d) && d == static_cast<double>(static_cast<std::int64_t>(d))) {
+            n = static_cast<std::int64_t>(d);
+            ok = true;
+          }
+        }
+      } else if (t == od::json_type::string) {
+        std::string_view s;
+        if (!v.get_string().get(s)) {
+          std::string tmp(s);
+          char* endp = nullptr;
+          errno = 0;
+          n = std::strtoll(tmp.c_str(), &endp, 10);
+          ok = !tmp.empty() && endp && *endp == '\0' && errno == 0;
+        }
+      }
+      m.valid = ok;
+      m.number = n;
+      if (!ok)
+        m_out.stats.add(ImportWarning::BadSortIndex, "sort_index not an integer " + offsetText(m_eventBegin));
+    } else {
+      std::string_view s;
+      if (t == od::json_type::string) {
+        if (v.get_string().get(s)) return;
+      } else {
+        s = v.raw_json_token();
+      }
+      m.text = m_out.pool.intern(s);
+    }
+    m_out.metas.push_back(m);
+  }
+
+  std::string_view m_file;
+  WorkerOut& m_out;
+  od::parser m_parser{1u << 31};
+  od::parser m_argsParser{1u << 31};
+  std::string m_scratch;
+  std::string m_argsBuf;
+  std::string m_phBuf, m_idBuf, m_id2Buf;
+  std::size_t m_eventBegin = 0;
+  const char* m_eventBase = nullptr;
+};
+
+/// Parses the array elements starting at `begin` until an element starts at or after `limit`,
+/// the array closes, or the file ends.
+void parseRange(std::string_view file, std::size_t begin, std::size_t limit, WorkerOut& out,
+                std::atomic<std::size_t>* bytesDone, const std::stop_token& stop) {
+  const char* const base = file.data();
+  const char* const end = base + file.size();
+  const char* p = base + begin;
+  out.beginOffset = begin;
+  EventParser parser(file, out);
+  bool expectElement = false;  // a comma was seen and no element followed yet
+  std::size_t lastReport = begin;
+  for (;;) {
+    p = skipWs(p, end);
+    if (p >= end) {
+      out.stop = WorkerOut::Stop::EndOfFile;
+      out.stopOffset = file.size();
+      break;
+    }
+    const char c = *p;
+    if (c == ']') {
+      out.stop = WorkerOut::Stop::ArrayEnd;
+      out.stopOffset = static_cast<std::size_t>(p + 1 - base);
+      break;
+    }
+    if (c == ',') {
+      if (expectElement) out.stats.add(ImportWarning::EmptyElement, "empty element " + offsetText(p - base));
+      expectElement = true;
+      ++p;
+      continue;
+    }
+    const auto off = static_cast<std::size_t>(p - base);
+    if (off >= limit) {
+      out.stop = WorkerOut::Stop::Limit;
+      out.stopOffset = off;
+      break;
+    }
+    const char* q = skipValue(p, end);
+    if (!q) {
+      out.stats.add(ImportWarning::TruncatedEvent, "file ends inside an event at byte " + std::to_string(file.size()));
+      out.stop = WorkerOut::Stop::Truncated;
+      out.stopOffset = file.size();
+      break;
+    }
+    if (c == '{') {
+      parser.parse(off, static_cast<std::size_t>(q - base));
+    } else {
+      out.stats.add(ImportWarning::NotAnObject, "array element that is not an object " + offsetText(off));
+    }
+    expectElement = false;
+    p = q;
+    const auto done = static_cast<std::size_t>(p - base);
+    if (done - lastReport > (1u << 20)) {
+      if (bytesDone) bytesDone->fetch_add(done - lastReport, std::memory_order_relaxed);
+      lastReport = done;
+      if (stop.stop_requested()) {
+        out.stop = WorkerOut::Stop::Cancelled;
+        out.stopOffset = done;
+        return;
+      }
+    }
+  }
+  if (bytesDone) bytesDone->fetch_add(out.stopOffset > lastReport ? out.stopOffset - lastReport : 0, std::memory_order_relaxed);
+}
+
+/// Finds a likely event start at or after `from`: `}` ws `,` ws `{` ws `"`. Speculative: the
+/// caller verifies that the previous range ends exactly here.
+std::size_t resync(std::string_view file, std::size_t from, std::size_t limit) {
+  const char* base = file.data();
+  const char* end = base + std::min(limit, file.size());
+  const char* p = base + from;
+  while (p < end) {
+    p = static_cast<const char*>(std::memchr(p, ',', static_cast<std::size_t>(end - p)));
+    if (!p) break;
+    const char* b = p - 1;
+    while (b > base && (*b == ' ' || *b == '\n' || *b == '\r' || *b == '\t')) --b;
+    const char* a = skipWs(p + 1, end);
+    if (*b == '}' && a < end && *a == '{') {
+      const char* k = skipWs(a + 1, end);
+      if (k < end && *k == '"') return static_cast<std::size_t>(a - base);
+    }
+    ++p;
+  }
+  return std::min(limit, file.size());
+}
+
+// Reads a small top-level value with simdjson.
+void readTopLevelValue(std::string_view key, std::string_view raw, TopLevelInfo& top) {
+  std::string buf(raw);
+  buf.append(simdjson::SIMDJSON_PADDING, ' ');
+  od::parser parser;
+  od::document doc;
+  if (parser.iterate(buf.data(), raw.size(), buf.size()).get(doc)) return;
+  if (key == "distributedInfo") {
+    od::object o;
+    if (doc.get_object().get(o)) return;
+    od::value v;
+    std::int64_t r;
+    if (!o.find_field_unordered("rank").get(v) && !v.get_int64().get(r)) top.rank = static_cast<int>(r);
+  } else if (key == "baseTimeNanoseconds") {
+    std::string_view tok;
+    if (doc.raw_json_token().get(tok)) return;
+    std::int64_t v = 0;
+    bool any = false;
+    for (char c : tok) {
+      if (c < '0' || c > '9') break;
+      v = v * 10 + (c - '0');
+      any = true;
+    }
+    if (any) top.baseTimeNanoseconds = v;
+  } else if (key == "traceName" || key == "displayTimeUnit") {
+    std::string_view s;
+    if (doc.get_string().get(s)) return;
+    (key == "traceName" ? top.traceName : top.displayTimeUnit).assign(s);
+  }
+}
+
+// Scans the keys of the top-level object from `p` (just after '{' or after a value) until
+// "traceEvents" (returns the offset just after its '[') or the end (returns npos).
+std::size_t scanObjectKeys(std::string_view file, std::size_t from, TopLevelInfo& top, bool& unterminated) {
+  const char* base = file.data();
+  const char* end = base + file.size();
+  const char* p = base + from;
+  for (;;) {
+    p = skipWs(p, end);
+    if (p >= end) {
+      unterminated = true;
+      return std::string_view::npos;
+    }
+    if (*p == '}') return std::string_view::npos;
+    if (*p == ',') {
+      ++p;
+      continue;
+    }
+    if (*p != '"') {
+      unterminated = true;  // garbage: give up on the rest
+      return std::string_view::npos;
+    }
+    const char* keyEnd = skipValue(p, end);
+    if (!keyEnd) {
+      unterminated = true;
+      return std::string_view::npos;
+    }
+    const std::string_view key(p + 1, static_cast<std::size_t>(keyEnd - p - 2));
+    p = skipWs(keyEnd, end);
+    if (p >= end || *p != ':') {
+      unterminated = true;
+      return std::string_view::npos;
+    }
+    p = skipWs(p + 1, end);
+    if (p >= end) {
+      unterminated = true;
+      return std::string_view::npos;
+    }
+    if (key == "traceEvents" && *p == '[') return static_cast<std::size_t>(p + 1 - base);
+    const char* v = skipValue(p, end);
+    if (!v) {
+      unterminated = true;
+      return std::string_view::npos;
+    }
+    if (key == "distributedInfo" || key == "baseTimeNanoseconds" || key == "traceName" || key == "displayTimeUnit")
+      readTopLevelValue(key, std::string_view(p, static_cast<std::size_t>(v - p)), top);
+    p = v;
+  }
+}
+
+}  // namespace
+
+ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOptions& options) {
+  ReadResult result;
+  const char* base = file.data();
+  const char* end = base + file.size();
+  const char* p = skipWs(base, end);
+  if (p >= end) {
+    result.error = "file is empty";
+    return result;
+  }
+  std::size_t arrayStart = 0;
+  bool unterminatedObject = false;
+  if (*p == '[') {
+    arrayStart = static_cast<std::size_t>(p + 1 - base);
+    result.top.foundEvents = true;
+  } else if (*p == '{') {
+    result.top.objectForm = true;
+    const std::size_t a = scanObjectKeys(file, static_cast<std::size_t>(p + 1 - base), result.top, unterminatedObject);
+    if (a == std::string_view::npos) {
+      result.notes.push_back("no traceEvents found");
+      return result;
+    }
+    arrayStart = a;
+    result.top.foundEvents = true;
+  } else {
+    result.error = "not a JSON trace: the file starts with '" + std::string(1, *p) +
+                   "' (expected '[' or '{')";
+    return result;
+  }
+
+  // Split [arrayStart, size) into ranges; each range after the first starts at a resync point.
+  parts = std::max(1u, parts);
+  const std::size_t span = file.size() - arrayStart;
+  // Below ~1 MB per range, threads cost more than they save.
+  parts = static_cast<unsigned>(std::clamp<std::size_t>(span / (1u << 20), 1, parts));
+  std::vector<std::size_t> begins(parts);
+  begins[0] = arrayStart;
+  for (unsigned k = 1; k < parts; ++k)
+    begins[k] = std::max(begins[k - 1], resync(file, arrayStart + span * k / parts, file.size()));
+  std::vector<WorkerOut> outs(parts);
+  std::atomic<std::size_t> bytesDone{0};
+  std::atomic<unsigned> finished{0};
+  {
+    std::vector<std::jthread> threads;
+    for (unsigned k = 0; k < parts; ++k) {
+      const std::size_t limit = k + 1 < parts ? begins[k + 1] : SIZE_MAX;
+      threads.emplace_back([&, k, limit] {
+        parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop);
+        finished.fetch_add(1, std::memory_order_release);
+      });
+    }
+    // Report progress from the calling thread while the workers run.
+    while (finished.load(std::memory_order_acquire) < parts) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (options.progress)
+        options.progress(std::min(1.0, static_cast<double>(bytesDone.load(std::memory_order_relaxed)) /
+                                           static_cast<double>(std::max<std::size_t>(span, 1))));
+    }
+  }  // join
+  if (options.stop.stop_requested()) {
+    result.cancelled = true;
+    return result;
+  }
+  // Verify that consecutive ranges meet; re-parse sequentially where a resync guess was wrong.
+  result.parts.reserve(parts + 2);
+  result.parts.push_back(std::move(outs[0]));
+  for (unsigned k = 1; k < parts; ++k) {
+    WorkerOut& cur = result.parts.back();
+    if (cur.stop != WorkerOut::Stop::Limit) break;  // the array ended before this range
+    if (cur.stopOffset == begins[k]) {
+      result.parts.push_back(std::move(outs[k]));
+      continue;
+    }
+    // Mismatch: range k started inside an event. Parse from where the previous one stopped.
+    const std::size_t limit = k + 1 < parts ? begins[k + 1] : SIZE_MAX;
+    WorkerOut repair;
+    parseRange(file, cur.stopOffset, limit, repair, nullptr, options.stop);
+    result.parts.push_back(std::move(repair));
+  }
+  const WorkerOut& last = result.parts.back();
+  if (last.stop == WorkerOut::Stop::Cancelled) {
+    result.cancelled = true;
+    return result;
+  }
+  if (last.stop == WorkerOut::Stop::EndOfFile || last.stop == WorkerOut::Stop::Truncated) {
+    if (result.top.objectForm) {
+      result.parts.back().stats.add(ImportWarning::UnterminatedObject, "object form not closed at end of file");
+    } else if (last.stop == WorkerOut::Stop::EndOfFile) {
+      result.notes.push_back("closing bracket added (the event array was not closed)");
+    }
+  } else if (last.stop == WorkerOut::Stop::ArrayEnd && result.top.objectForm) {
+    bool unterminated = false;
+    TopLevelInfo more = result.top;
+    scanObjectKeys(file, last.stopOffset, more, unterminated);
+    more.objectForm = true;
+    result.top = more;
+    if (unterminated) result.parts.back().stats.add(ImportWarning::UnterminatedObject, "object form not closed");
+  }
+  if (unterminatedObject) result.parts.back().stats.add(ImportWarning::UnterminatedObject, "object form not closed");
+  if (options.progress) options.progress(1.0);
+  return result;
+}
+
+}  // namespace npuscope::core::detail

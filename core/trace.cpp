@@ -3,6 +3,12 @@
 
 #include "core/mapped_file.h"
 
+#include <algorithm>
+#include <thread>
+
+#include "core/json_trace_reader.h"
+#include "core/slice_builder.h"
+
 namespace npuscope::core {
 
 Trace::Trace() = default;
@@ -34,6 +40,49 @@ std::size_t Trace::memoryBytes() const {
   for (const auto& l : lanes) b += l.memoryBytes();
   for (const auto& c : counters) b += c.ts.capacity() * 8 + c.value.capacity() * 8 + sizeof(c);
   return b;
+}
+
+namespace {
+LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::string& name, const LoadOptions& options) {
+  LoadResult result;
+  const std::string_view bytes = file->bytes();
+  unsigned threads = options.threads;
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  LoadOptions readOptions = options;
+  if (options.progress) readOptions.progress = [&](double f) { options.progress(0.85 * f); };
+  detail::ReadResult read = detail::readTraceEvents(bytes, threads, readOptions);
+  if (read.cancelled || options.stop.stop_requested()) {
+    result.error = "cancelled";
+    return result;
+  }
+  if (!read.error.empty()) {
+    result.error = name + ": " + read.error;
+    return result;
+  }
+  auto trace = std::make_shared<Trace>();
+  trace->path = name;
+  trace->fileBytes = file->diskSize();
+  trace->file = file;
+  if (file->transcodedUtf16()) trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
+  if (!detail::buildTrace(std::move(read), *trace, options.stop)) {
+    result.error = "cancelled";
+    return result;
+  }
+  if (options.progress) options.progress(1.0);
+  result.trace = std::move(trace);
+  return result;
+}
+}  // namespace
+
+LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
+  std::string error;
+  auto file = MappedFile::open(path, error);
+  if (!file) return {nullptr, error};
+  return loadFromFile(std::move(file), path, options);
+}
+
+LoadResult loadTraceFromMemory(std::string_view json, const std::string& name, const LoadOptions& options) {
+  return loadFromFile(MappedFile::fromMemory(json), name, options);
 }
 
 }  // namespace npuscope::core

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+#include "core/json_scan.h"
+
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace npuscope::core::detail {
+
+std::optional<TimeNs> parseMicrosToNs(std::string_view t) {
+  // Trim quotes and whitespace (a trailing tab appears in kernel_details.csv).
+  while (!t.empty() && (t.front() == '"' || t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == '"' || t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r'))
+    t.remove_suffix(1);
+  if (t.empty()) return std::nullopt;
+  bool neg = false;
+  std::size_t i = 0;
+  if (t[0] == '-' || t[0] == '+') {
+    neg = t[0] == '-';
+    ++i;
+  }
+  // Mantissa digits as an exact integer; digits beyond 36 significant ones only move the scale.
+  unsigned __int128 mant = 0;
+  int scale = 0;  // value_us = mant * 10^scale
+  int sig = 0;
+  bool seenDot = false, anyDigit = false;
+  for (; i < t.size(); ++i) {
+    const char c = t[i];
+    if (c >= '0' && c <= '9') {
+      anyDigit = true;
+      if (sig < 36) {
+        mant = mant * 10 + static_cast<unsigned>(c - '0');
+        if (mant != 0) ++sig;
+        if (seenDot) --scale;
+      } else if (!seenDot) {
+        ++scale;
+      }
+    } else if (c == '.' && !seenDot) {
+      seenDot = true;
+    } else {
+      break;
+    }
+  }
+  if (!anyDigit) return std::nullopt;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    bool eneg = false;
+    if (i < t.size() && (t[i] == '-' || t[i] == '+')) eneg = t[i++] == '-';
+    if (i >= t.size()) return std::nullopt;
+    int e = 0;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+      e = e * 10 + (t[i] - '0');
+      if (e > 400) return std::nullopt;
+    }
+    scale += eneg ? -e : e;
+  }
+  if (i != t.size()) return std::nullopt;
+  scale += 3;  // us -> ns
+  constexpr unsigned __int128 kLimit = static_cast<unsigned __int128>(INT64_MAX) + 1;
+  unsigned __int128 v = mant;
+  if (scale >= 0) {
+    for (int k = 0; k < scale && v != 0; ++k) {
+      v *= 10;
+      if (v > kLimit) return std::nullopt;
+    }
+  } else {
+    unsigned __int128 div = 1;
+    for (int k = 0; k < -scale; ++k) {
+      if (div > mant) { div = 0; break; }
+      div *= 10;
+    }
+    if (div == 0) {
+      v = 0;  // far below 1 ns
+    } else {
+      v = mant / div;
+      if ((mant % div) * 2 >= div) v += 1;  // round half up
+    }
+  }
+  if (v > kLimit || (!neg && v == kLimit)) return std::nullopt;
+  return neg ? static_cast<TimeNs>(-static_cast<__int128>(v)) : static_cast<TimeNs>(v);
+}
+
+FlowIdParse parseFlowId(std::string_view tok, bool wasString) {
+  FlowIdParse r;
+  if (wasString && tok.size() >= 2 && tok.front() == '"' && tok.back() == '"') tok = tok.substr(1, tok.size() - 2);
+  while (!tok.empty() && (tok.back() == ' ' || tok.back() == '\n' || tok.back() == '\r' || tok.back() == '\t'))
+    tok.remove_suffix(1);
+  if (tok.empty()) return r;
+  unsigned base = 10;
+  if (wasString && tok.size() > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
+    base = 16;
+    tok.remove_prefix(2);
+  }
+  std::uint64_t v = 0;
+  for (char c : tok) {
+    unsigned d;
+    if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+    else return r;  // not numeric (a float id, a name): keyed by text
+    if (v > (UINT64_MAX - d) / base) {
+      r.overflow = true;
+      return r;
+    }
+    v = v * base + d;
+  }
+  r.value = v;
+  return r;
+}
+
+namespace {
+// Returns a pointer to the closing quote of a string whose content starts at p.
+const char* skipStringBody(const char* p, const char* end) {
+  for (;;) {
+#if defined(__SSE2__)
+    const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+    while (p + 16 <= end) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)));
+      if (m != 0) {
+        p += __builtin_ctz(static_cast<unsigned>(m));
+        break;
+      }
+      p += 16;
+    }
+#endif
+    while (p < end && *p != '"' && *p != '\\') ++p;
+    if (p >= end) return nullptr;
+    if (*p == '"') return p;
+    p += 2;  // escape: skip the backslash and the escaped byte
+    if (p > end) return nullptr;
+  }
+}
+}  // namespace
+
+const char* skipValue(const char* p, const char* end) {
+  if (p >= end) return nullptr;
+  const char c0 = *p;
+  if (c0 == '"') {
+    const char* q = skipStringBody(p + 1, end);
+    return q ? q + 1 : nullptr;
+  }
+  if (c0 != '{' && c0 != '[') {
+    // Scalar: up to the next delimiter.
+    while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n' && *p != '\r' &&
+           *p != '\t')
+      ++p;
+    return p;
+  }
+  int depth = 0;
+  while (p < end) {
+    const char c = *p++;
+    switch (c) {
+      case '"': {
+        const char* q = skipStringBody(p, end);
+        if (!q) return nullptr;
+        p = q + 1;
+        break;
+      }
+      case '{':
+      case '[':
+        ++depth;
+        break;
+      case '}':
+      case ']':
+        if (--depth == 0) return p;
+        break;
+      default:
+        break;
+    }
+  }
+  return nullptr;
+}
+
+int naturalCompare(std::string_view a, std::string_view b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = a[i] >= '0' && a[i] <= '9', db = b[j] >= '0' && b[j] <= '9';
+    if (da && db) {
+      std::size_t ie = i, je = j;
+      while (ie < a.size() && a[ie] == '0') ++ie;
+      while (je < b.size() && b[je] == '0') ++je;
+      std::size_t is = ie, js = je;
+      while (ie < a.size() && a[ie] >= '0' && a[ie] <= '9') ++ie;
+      while (je < b.size() && b[je] >= '0' && b[je] <= '9') ++je;
+      const std::size_t la = ie - is, lb = je - js;
+      if (la != lb) return la < lb ? -1 : 1;
+      const int c = a.substr(is, la).compare(b.substr(js, lb));
+      if (c != 0) return c < 0 ? -1 : 1;
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]) ? -1 : 1;
+      ++i;
+      ++j;
+    }
+  }
+  if (i < a.size()) return 1;
+  if (j < b.size()) return -1;
+  return 0;
+}
+
+}  // namespace npuscope::core::detail

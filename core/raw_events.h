@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Import-time records produced by the JSON reader's workers and consumed by the trace builder.
+// Internal to core. Ids (NameId) are local to the worker's StringPool until merged.
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/import_stats.h"
+#include "core/string_pool.h"
+#include "core/types.h"
+
+namespace npuscope::core::detail {
+
+/// pid / tid key: a number, a string (NameId of the text) or invalid (null, bool, ...).
+enum class KeyKind : std::uint8_t { Number, String, Invalid };
+struct Key {
+  std::int64_t v = 0;
+  KeyKind kind = KeyKind::Number;
+  bool operator==(const Key&) const = default;
+};
+struct KeyHash {
+  std::size_t operator()(const Key& k) const {
+    return std::hash<std::int64_t>()(k.v) * 31 + static_cast<std::size_t>(k.kind);
+  }
+};
+struct KeyPairHash {
+  std::size_t operator()(const std::pair<Key, Key>& k) const {
+    return KeyHash()(k.first) * 1000003u ^ KeyHash()(k.second);
+  }
+};
+
+/// A slice-like event (X, B, E, i/I) of one thread, in file order. 40 bytes.
+struct RawSlice {
+  TimeNs ts = 0;
+  TimeNs dur = 0;             ///< ns; -1 for B/E/instant
+  std::uint64_t argsOffset = 0;
+  std::uint32_t argsLength = 0;
+  NameId name = 0;
+  NameId cat = 0;
+  char ph = 'X';
+  std::uint8_t flags = 0;
+};
+static_assert(sizeof(RawSlice) <= 40, "keep the import record small: it is held per event");
+
+/// Flow id: numeric (exact uint64) or text (NameId of the raw token), or invalid.
+enum class FlowIdKind : std::uint8_t { Numeric, Text, Invalid };
+
+/// A flow event (s, t, f).
+struct RawFlow {
+  TimeNs ts = 0;
+  std::uint64_t id = 0;       ///< numeric id, or NameId of the text for Text/Invalid
+  std::uint32_t thread = 0;   ///< worker-local thread index
+  NameId cat = 0;
+  NameId name = 0;
+  std::uint32_t order = 0;    ///< file order inside the worker
+  char ph = 's';
+  bool bindEnclosing = false; ///< bp == "e"
+  FlowIdKind idKind = FlowIdKind::Numeric;
+};
+
+/// One counter sample (one args key of a C event).
+struct RawCounter {
+  TimeNs ts = 0;
+  double value = 0;
+  std::uint32_t process = 0;  ///< worker-local process index
+  NameId name = 0;
+  NameId key = 0;
+};
+
+/// A metadata (M) record.
+enum class MetaKind : std::uint8_t { ProcessName, ProcessLabels, ProcessSortIndex, ThreadName, ThreadSortIndex };
+struct RawMeta {
+  MetaKind kind = MetaKind::ProcessName;
+  std::uint32_t process = 0;  ///< worker-local process index
+  std::uint32_t thread = 0;   ///< worker-local thread index (thread records)
+  NameId text = 0;
+  std::int64_t number = 0;
+  bool valid = true;
+};
+
+/// An async (b/e/n) event.
+struct RawAsync {
+  TimeNs ts = 0;
+  std::uint64_t argsOffset = 0;
+  std::uint32_t argsLength = 0;
+  std::uint32_t process = 0;  ///< worker-local process index (scope of local ids)
+  NameId name = 0;
+  NameId cat = 0;
+  NameId idText = 0;          ///< id text (interned)
+  bool global = false;        ///< id2.global: one track across processes
+  char ph = 'b';
+};
+
+/// Everything one parse worker produced for its byte range.
+struct WorkerOut {
+  StringPool pool;
+  ImportStats stats;
+  std::vector<Key> processes;
+  std::unordered_map<Key, std::uint32_t, KeyHash> processIndex;
+  std::vector<std::pair<std::uint32_t, Key>> threads;  ///< (local process, tid)
+  std::unordered_map<std::pair<Key, Key>, std::uint32_t, KeyPairHash> threadIndex;
+  std::vector<std::vector<RawSlice>> slices;  ///< per local thread
+  std::vector<RawFlow> flows;
+  std::vector<RawCounter> counters;
+  std::vector<RawMeta> metas;
+  std::vector<RawAsync> asyncs;
+  std::uint64_t events = 0;
+  TimeNs maxTs = INT64_MIN;  ///< max over ts and ts+dur of every timed event
+  TimeNs minTs = INT64_MAX;
+
+  enum class Stop : std::uint8_t { Limit, ArrayEnd, EndOfFile, Truncated, Cancelled } stop = Stop::EndOfFile;
+  std::size_t stopOffset = 0;  ///< file offset where the worker stopped (next element / after ']')
+  std::size_t beginOffset = 0;
+
+  std::uint32_t process(const Key& pid);
+  std::uint32_t thread(const Key& pid, const Key& tid);
+};
+
+}  // namespace npuscope::core::detail
