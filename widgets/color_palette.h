@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QColor>
+#include <QRgb>
+#include <QString>
+#include <string_view>
+
+namespace npuscope::widgets {
+
+/// Stable slice colours. A colour is derived from the *text* of a slice name (FNV-1a hash into a
+/// precomputed table of muted hues), never from a NameId, so the same name gets the same colour in
+/// every rank, every lane and every run. All functions are pure and thread-safe.
+class ColorPalette {
+ public:
+  /// Number of entries of the hue table.
+  static constexpr int kTableSize = 48;
+
+  /// 32-bit FNV-1a hash of `text` (bytes as UTF-8).
+  [[nodiscard]] static std::uint32_t hashName(std::string_view text);
+  /// Fill colour for a slice called `name`.
+  [[nodiscard]] static QRgb colorForName(std::string_view name);
+  /// Table entry `i` (0 <= i < kTableSize).
+  [[nodiscard]] static QRgb tableColor(int i);
+  /// Black or white, whichever reads better on `background`.
+  [[nodiscard]] static QRgb textColorOn(QRgb background);
+  /// A darker variant of `c` for outlines.
+  [[nodiscard]] static QRgb outline(QRgb c);
+  /// A lighter variant of `c` for hovered boxes.
+  [[nodiscard]] static QRgb hovered(QRgb c);
+
+  // Chrome colours of the timeline (light theme).
+  static constexpr QRgb kBackground = 0xffffffff;
+  static constexpr QRgb kBackgroundAlt = 0xfff6f7f9;   ///< alternating lane band
+  static constexpr QRgb kHeaderBackground = 0xfff3f4f6;
+  static constexpr QRgb kRankHeader = 0xffdfe4ec;
+  static constexpr QRgb kProcessHeader = 0xffeceff3;
+  static constexpr QRgb kGrid = 0xffe3e6ea;
+  static constexpr QRgb kSeparator = 0xffd0d4da;
+  static constexpr QRgb kText = 0xff1f2329;
+  static constexpr QRgb kTextDim = 0xff6b7280;
+  static constexpr QRgb kSelection = 0xff1a56db;       ///< selected slice outline, time selection
+  static constexpr QRgb kOverlap = 0xffd92d20;         ///< kSlicePartialOverlap outline
+  static constexpr QRgb kFlow = 0xff3b3f46;
+  static constexpr QRgb kCounter = 0xff4a7fb8;
+};
+
+}  // namespace npuscope::widgets

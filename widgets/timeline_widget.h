@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QImage>
+#include <QSet>
+#include <QString>
+#include <QWidget>
+#include <memory>
+
+#include "core/profile.h"
+#include "core/types.h"
+#include "widgets/timeline_context.h"
+
+class QScrollBar;
+class QLabel;
+
+namespace npuscope::widgets {
+
+class LaneCanvas;
+class LaneHeader;
+class ShortcutsDialog;
+class TimeRuler;
+class TimelineViewport;
+
+/// The main timeline: a time ruler, a left lane-header column and the lane canvas with a
+/// vertical scroll bar, all driven by one TimelineViewport. Lanes are grouped by rank
+/// ("rank 0 · NPU 0"), then process (collapsible; counter-only processes start collapsed), then
+/// thread lanes (one row per depth) and counter series. All ranks share one absolute time axis;
+/// ruler labels are relative to the profile start. Keys (when the canvas has focus; see
+/// ShortcutsDialog): W/S zoom at the cursor, A/D/Left/Right pan, Up/Down scroll, Shift+Z zoom
+/// to the time selection, Backspace undo zoom, Ctrl+0 fit all, F zoom to the selected slice,
+/// Esc clear selections, ? shortcuts. Mouse: wheel zooms at the cursor, Shift+wheel scrolls
+/// vertically, left-drag pans, Shift+drag (or drag on the ruler) selects a time range.
+class TimelineWidget : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelineWidget(QWidget* parent = nullptr);
+  ~TimelineWidget() override;
+
+  /// Shows `profile` (null clears), fits all and clears the selections.
+  void setProfile(std::shared_ptr<const core::Profile> profile);
+  [[nodiscard]] std::shared_ptr<const core::Profile> profile() const { return m_ctx.profile; }
+  /// Removes the profile.
+  void clear();
+  /// The horizontal zoom/pan/selection state (owned by this widget).
+  [[nodiscard]] TimelineViewport* viewport() const { return m_viewport; }
+  /// Shows [range.start, range.end) ns (clamped; recorded in the zoom history).
+  void setVisibleRange(core::TimeRange range);
+  /// Shows the whole profile.
+  void fitAll();
+
+  /// Selects a slice (outline + flows) and scrolls it into view vertically; emits sliceSelected.
+  /// rankIndex -1 or an invalid ref clears the selection.
+  void selectSlice(int rankIndex, core::SliceRef ref);
+  [[nodiscard]] int selectedRank() const { return m_ctx.selectedRank; }
+  [[nodiscard]] core::SliceRef selectedSlice() const { return m_ctx.selected; }
+  /// Zooms to the selected slice with a small margin (no-op without a selection).
+  void zoomToSelectedSlice();
+
+  /// Flow categories (Trace::flows `cat` text) drawn for the whole visible range in addition to
+  /// the selected slice's own flows. Empty by default (only the selected slice's flows).
+  void setVisibleFlowCategories(const QSet<QString>& categories);
+  [[nodiscard]] QSet<QString> visibleFlowCategories() const { return m_ctx.flowCategories; }
+
+  /// Expands or collapses every process.
+  void setAllProcessesExpanded(bool expanded);
+  /// The vertical layout (rows of ranks/processes/lanes), read-only.
+  [[nodiscard]] const LaneLayout& layout() const { return m_ctx.layout; }
+  /// Vertical scroll position (content y at the top of the canvas), px.
+  [[nodiscard]] int verticalScroll() const { return m_ctx.scrollY; }
+  void setVerticalScroll(int y);
+
+  /// Renders the whole composite (ruler, corner, lane headers, lanes) exactly as the window draws
+  /// it, into an image of `logicalSize` logical px at `devicePixelRatio` (the image has
+  /// logicalSize * dpr physical pixels). Works on a hidden widget under the offscreen platform.
+  [[nodiscard]] QImage renderToImage(QSize logicalSize, qreal devicePixelRatio = 1.0);
+
+  /// The lane canvas (for focus and tests).
+  [[nodiscard]] LaneCanvas* canvas() const { return m_canvas; }
+  /// Width of the lane-header column, px.
+  [[nodiscard]] int headerWidth() const;
+  /// Height of the ruler, px.
+  [[nodiscard]] int rulerHeight() const;
+
+ public slots:
+  void showShortcuts();
+
+ signals:
+  /// A slice was selected (click or selectSlice); rankIndex -1 and an invalid ref when cleared.
+  void sliceSelected(int rankIndex, npuscope::core::SliceRef ref);
+  /// The slice under the mouse changed (rankIndex -1 when none).
+  void hoveredSliceChanged(int rankIndex, npuscope::core::SliceRef ref);
+  /// The visible range changed (forwarded from the viewport).
+  void visibleRangeChanged(npuscope::core::TimeRange range);
+
+ protected:
+  void resizeEvent(QResizeEvent*) override;
+
+ private:
+  void onSliceClicked(int rank, core::SliceRef ref);
+  void relayout();
+  void updateScrollBar();
+  void scrollBy(int dy);
+  void paintCorner(QPainter& p, QSize size) const;
+
+  TimelineContext m_ctx;
+  TimelineViewport* m_viewport = nullptr;
+  TimeRuler* m_ruler = nullptr;
+  LaneHeader* m_header = nullptr;
+  LaneCanvas* m_canvas = nullptr;
+  QScrollBar* m_vscroll = nullptr;
+  QWidget* m_corner = nullptr;
+  ShortcutsDialog* m_shortcuts = nullptr;
+};
+
+}  // namespace npuscope::widgets
