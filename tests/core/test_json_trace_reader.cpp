@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+// The reader's dialect, on the cases of ../shared/cases (expected values from each case.md).
+#include <catch2/catch.hpp>
+
+#include "core/trace.h"
+#include "test_util.h"
+
+using namespace npuscope;
+using npuscope::test::findSlice;
+using npuscope::test::laneIndex;
+using npuscope::test::load;
+using npuscope::test::shared;
+
+namespace {
+void checkCase01Slices(const core::Trace& t) {
+  REQUIRE(t.lanes.size() == 2);
+  const int py = laneIndex(t, "Python", "Thread 7");
+  const int hw = laneIndex(t, "Ascend Hardware", "Stream 2");
+  REQUIRE(py >= 0);
+  REQUIRE(hw >= 0);
+  CHECK(t.lanes[py].sliceCount() == 3);
+  CHECK(t.lanes[hw].sliceCount() == 3);
+  struct Expect { const char* name; core::TimeNs start, dur; };
+  const Expect expected[] = {
+      {"aten::rms_norm", 1731400000123440100, 9500}, {"aten::matmul", 1731400000123450300, 6200},
+      {"aten::to", 1731400000123457000, 2000},       {"RmsNorm", 1731400000123456789, 5160},
+      {"MatMulV2", 1731400000123461951, 3040},       {"Cast", 1731400000123465000, 1250},
+  };
+  for (const auto& e : expected) {
+    INFO(e.name);
+    const auto r = findSlice(t, e.name);
+    REQUIRE(r.valid());
+    CHECK(t.sliceRange(r).start == e.start);
+    CHECK(t.sliceRange(r).duration() == e.dur);
+    CHECK(t.lanes[r.lane].depthOf(r.index) == 0);
+  }
+  // Gaps of 2 ns and 9 ns on Stream 2, no nesting.
+  CHECK(t.lanes[hw].depthCount() == 1);
+  CHECK(t.sliceRange(findSlice(t, "MatMulV2")).start - t.sliceRange(findSlice(t, "RmsNorm")).end == 2);
+  CHECK(t.sliceRange(findSlice(t, "Cast")).start - t.sliceRange(findSlice(t, "MatMulV2")).end == 9);
+  CHECK(npuscope::test::flowPairs(t) ==
+        std::vector<std::string>{"aten::matmul->MatMulV2", "aten::rms_norm->RmsNorm", "aten::to->Cast"});
+  CHECK(t.stats.total() == 0);
+}
+}  // namespace
+
+TEST_CASE("case 01: string ts with ns decimals is exact") {
+  checkCase01Slices(*load(shared("cases/01-string-ts-ns-decimals/trace_view.json")));
+  checkCase01Slices(*load(shared("cases/01-string-ts-ns-decimals/trace_view_dur_string.json")));
+}
+
+TEST_CASE("case 02: numeric epoch-us ts above 2^53 ns is exact") {
+  const auto t = load(shared("cases/02-numeric-epoch-ts-precision/trace_view.json"));
+  checkCase01Slices(*t);
+  // RmsNorm at +16.689 us from the trace start.
+  CHECK(t->sliceRange(findSlice(*t, "RmsNorm")).start - t->range.start == 16689);
+}
+
+TEST_CASE("case 04: flow ids beyond 2^53 compare exactly; beyond uint64 rejected") {
+  const auto t = load(shared("cases/04-flow-id-beyond-2p53/trace_view.json"));
+  CHECK(npuscope::test::flowPairs(*t) ==
+        std::vector<std::string>{"aten::add->Add", "aten::mul->Mul", "aten::sub->Sub"});
+  CHECK(t->stats.count(core::ImportWarning::InvalidFlowId) == 1);
+  CHECK(t->sliceRange(findSlice(*t, "Add")).start == 1731400000123461951);
+  CHECK(t->sliceRange(findSlice(*t, "Mul")).start == 1731400000123461990);
+  CHECK(t->sliceRange(findSlice(*t, "Sub")).start == 1731400000123480000);
+}
+
+TEST_CASE("case 14: object form reads only top-level traceEvents and trailing keys") {
+  const auto t = load(shared("cases/14-object-form-extra-keys/kineto_like.pt.trace.json"));
+  CHECK(npuscope::test::countSlices(*t, "NOT_AN_EVENT") == 0);
+  const int lane = laneIndex(*t, "python3", "1");
+  REQUIRE(lane >= 0);
+  const auto step = findSlice(*t, "ProfilerStep#3");
+  REQUIRE(step.valid());
+  CHECK(t->sliceRange(step) == core::TimeRange{100000, 150000});
+  CHECK(t->lanes[step.lane].depthOf(step.index) == 0);
+  const auto lin = findSlice(*t, "aten::linear");
+  CHECK(t->sliceRange(lin) == core::TimeRange{110000, 130000});
+  CHECK(t->lanes[lin.lane].depthOf(lin.index) == 1);
+  const auto marker = findSlice(*t, "marker");
+  REQUIRE(marker.valid());
+  CHECK(t->sliceRange(marker).start == 120000);
+  CHECK((t->lanes[marker.lane].flags[marker.index] & core::kSliceInstant) != 0);
+  REQUIRE(t->rankFromFile.has_value());
+  CHECK(*t->rankFromFile == 3);
+  REQUIRE(t->baseTimeNanoseconds.has_value());
+  CHECK(*t->baseTimeNanoseconds == 1731400000000000000);
+  CHECK(t->traceName == "rank3.pt.trace.json");
+  CHECK(t->stats.total() == 0);
+}
+
+TEST_CASE("case 15: array without closing bracket, truncated files") {
+  const std::string dir = shared("cases/15-array-no-closing-bracket/");
+  for (const char* f : {"a_unterminated.json", "b_unterminated_trailing_comma.json"}) {
+    INFO(f);
+    const auto t = load(dir + f);
+    CHECK(t->sliceCount() == 3);
+    CHECK(t->stats.total() == 0);
+  }
+  const auto c = load(dir + "c_truncated_mid_event.json");
+  CHECK(c->sliceCount() == 2);
+  CHECK(findSlice(*c, "typecheck").valid());
+  CHECK(findSlice(*c, "codegen").valid());
+  CHECK(c->stats.count(core::ImportWarning::TruncatedEvent) == 1);
+  CHECK(c->stats.total() == 1);
+  REQUIRE(!c->stats.examples.empty());
+  CHECK(c->stats.examples[0].second == "file ends inside an event at byte 189");
+  const auto d = load(dir + "d_object_unterminated.json");
+  CHECK(d->sliceCount() == 3);
+  CHECK(d->stats.count(core::ImportWarning::UnterminatedObject) == 1);
+  CHECK(d->stats.total() == 1);
+}
+
+TEST_CASE("case 16: trailing comma, empty chunk and the torch_npu ',]' ending") {
+  const std::string dir = shared("cases/16-trailing-comma-and-empty-chunk/");
+  for (const char* f : {"a_object_trailing_comma.json", "b_empty_chunk_double_comma.json", "c_append_empty_list.json"}) {
+    INFO(f);
+    const auto t = load(dir + f);
+    CHECK(t->sliceCount() == 2);
+    CHECK(t->sliceRange(findSlice(*t, "Foo")) == core::TimeRange{10500, 30750});
+    CHECK(t->sliceRange(findSlice(*t, "Bar")) == core::TimeRange{40000, 45000});
+    const bool doubleComma = std::string(f).rfind("b_", 0) == 0;
+    CHECK(t->stats.count(core::ImportWarning::EmptyElement) == (doubleComma ? 1u : 0u));
+    CHECK(t->stats.total() == (doubleComma ? 1u : 0u));
+  }
+}
+
+TEST_CASE("case 27: pid/tid as strings; numeric 1 and string \"1\" are distinct; null/bool pid") {
+  const auto t = load(shared("cases/27-pid-tid-strings/trace.json"));
+  const int cpu = laneIndex(*t, "CPU functions", "1");
+  REQUIRE(cpu >= 0);
+  CHECK(t->lanes[cpu].sliceCount() == 2);
+  CHECK(t->sliceRange(findSlice(*t, "aten::mul")) == core::TimeRange{0, 3000});
+  CHECK(t->sliceRange(findSlice(*t, "aten::add")) == core::TimeRange{5000, 7000});
+  CHECK(laneIndex(*t, "simd_A", "simd") >= 0);
+  CHECK(laneIndex(*t, "7", "worker-1") >= 0);
+  // Numeric pid 1 and string pid "1": two processes, each with one lane "1".
+  const auto num = findSlice(*t, "num_pid"), str = findSlice(*t, "str_pid");
+  REQUIRE(num.valid());
+  REQUIRE(str.valid());
+  CHECK(t->lanes[num.lane].process != t->lanes[str.lane].process);
+  CHECK(t->processes[t->lanes[num.lane].process].pidText.empty());
+  CHECK(t->processes[t->lanes[str.lane].process].pidText == "1");
+  // null and true pid: fallback process, 2 warnings, slices kept.
+  CHECK(t->stats.count(core::ImportWarning::BadPid) == 2);
+  const auto nul = findSlice(*t, "null_pid"), boo = findSlice(*t, "bool_pid");
+  REQUIRE(nul.valid());
+  REQUIRE(boo.valid());
+  CHECK(t->processes[t->lanes[nul.lane].process].name == "(invalid pid)");
+}
+
+TEST_CASE("case 30: empty and near-empty files") {
+  const std::string dir = shared("cases/30-empty-files/");
+  for (const char* f : {"empty.json", "whitespace.json"}) {
+    auto r = core::loadTrace(dir + f);
+    CHECK_FALSE(r.ok());
+    CHECK(r.error.find("file is empty") != std::string::npos);
+  }
+  for (const char* f : {"empty_array.json", "empty_events.json"}) {
+    INFO(f);
+    const auto t = load(dir + f);
+    CHECK(t->sliceCount() == 0);
+    CHECK(t->range.empty());
+    REQUIRE(!t->notes.empty());
+    CHECK(t->notes.back() == "0 events");
+  }
+  const auto obj = load(dir + "empty_object.json");
+  CHECK(obj->sliceCount() == 0);
+  CHECK(std::find(obj->notes.begin(), obj->notes.end(), "no traceEvents found") != obj->notes.end());
+  const auto meta = load(dir + "only_metadata.json");
+  CHECK(meta->sliceCount() == 0);
+  REQUIRE(meta->processes.size() == 1);
+  CHECK(meta->processes[0].name == "Python");
+  REQUIRE(meta->lanes.size() == 2);
+  CHECK(meta->lanes[0].name == "Thread 1");
+  CHECK(meta->lanes[1].name == "Thread 2");
+  CHECK(meta->notes.back() == "no slices");
+}
+
+TEST_CASE("the same trace parsed in 1, 2 and 8 parts gives identical lanes and flows") {
+  // Build a trace big enough to be split (several MB).
+  std::string json = "[";
+  json += R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"Python"}},)";
+  for (int i = 0; i < 60000; ++i) {
+    const long long ts = 1000000LL + i * 10LL;
+    json += R"({"ph":"X","name":"op)" + std::to_string(i % 97) + R"(","pid":1,"tid":)" + std::to_string(i % 3) +
+            R"(,"ts":")" + std::to_string(ts) + R"(.125","dur":8.5,"args":{"nested":[{"a":1},{"b":"},{\""}],"s":"x"}},)";
+    if (i % 10 == 0)
+      json += R"({"ph":"s","cat":"c","name":"n","id":)" + std::to_string(i) + R"(,"pid":1,"tid":)" +
+              std::to_string(i % 3) + R"(,"ts":")" + std::to_string(ts) + R"(.125"},{"ph":"f","bp":"e","cat":"c","name":"n","id":)" +
+              std::to_string(i) + R"(,"pid":1,"tid":)" + std::to_string((i + 1) % 3) + R"(,"ts":")" +
+              std::to_string(ts + 10) + R"(.125"},)";
+  }
+  json += "]";
+  std::vector<std::shared_ptr<core::Trace>> traces;
+  for (unsigned parts : {1u, 2u, 8u}) {
+    core::LoadOptions o;
+    o.threads = parts;
+    auto r = core::loadTraceFromMemory(json, "generated", o);
+    REQUIRE(r.ok());
+    traces.push_back(r.trace);
+  }
+  for (std::size_t k = 1; k < traces.size(); ++k) {
+    const auto& a = *traces[0];
+    const auto& b = *traces[k];
+    REQUIRE(a.lanes.size() == b.lanes.size());
+    CHECK(a.sliceCount() == 60000);
+    CHECK(b.sliceCount() == 60000);
+    for (std::size_t l = 0; l < a.lanes.size(); ++l) {
+      CHECK(a.lanes[l].start == b.lanes[l].start);
+      CHECK(a.lanes[l].end == b.lanes[l].end);
+      CHECK(a.lanes[l].argsOffset == b.lanes[l].argsOffset);
+      CHECK(a.lanes[l].rowBegin == b.lanes[l].rowBegin);
+      for (std::size_t i = 0; i < a.lanes[l].sliceCount(); ++i)
+        if (a.name(a.lanes[l].names[i]) != b.name(b.lanes[l].names[i])) FAIL("name differs");
+    }
+    REQUIRE(a.flows.size() == 6000);
+    REQUIRE(b.flows.size() == a.flows.size());
+    for (std::size_t i = 0; i < a.flows.size(); ++i) {
+      CHECK(a.flows[i].from == b.flows[i].from);
+      CHECK(a.flows[i].to == b.flows[i].to);
+    }
+    CHECK(a.stats.total() == b.stats.total());
+    CHECK(a.eventCount == b.eventCount);
+  }
+  // Lazy args point at the right text.
+  const auto& t = *traces[2];
+  CHECK(t.argsText({0, 0}) == R"({"nested":[{"a":1},{"b":"},{\""}],"s":"x"})");
+}
