@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// npuscope_bench_load: loads one trace file with core::loadTrace and prints load throughput and
+// memory figures as a table.
+//
+// Usage: npuscope_bench_load FILE [--threads N] [--slice-mb M] [--drop-map]
+//
+// Figures:
+//   file MB, load s, MB/s, events (JSON events read), events/s
+//   peak RSS   = VmHWM of /proc/self/status (includes the touched pages of the mapped file)
+//   resident   = VmRSS after the load minus the Rss of the mapping(s) of FILE (/proc/self/smaps),
+//                i.e. what the loaded model costs on top of the page-cache-backed file
+//   model      = Trace::memoryBytes() (the trace's own estimate)
+//   B/event    = resident / events and model / events
+// Run it once per process (peak RSS is per process); repeat from the shell and take the median.
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "core/trace.h"
+
+namespace {
+
+std::int64_t statusKb(const char* key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const std::size_t n = std::strlen(key);
+  while (std::getline(in, line))
+    if (line.compare(0, n, key) == 0 && line.size() > n && line[n] == ':')
+      return std::atoll(line.c_str() + n + 1);
+  return -1;
+}
+
+/// Sum of "Rss:" (kB) over the mappings whose path is `path`.
+std::int64_t mappedRssKb(const std::string& path) {
+  std::ifstream in("/proc/self/smaps");
+  std::string line;
+  bool inFile = false;
+  std::int64_t kb = 0;
+  while (std::getline(in, line)) {
+    // Mapping header: "7f..-7f.. r--s 00000000 fd:01 123   /path"; fields: "Rss:   12 kB".
+    const auto sp = line.find(' ');
+    const std::string first = line.substr(0, sp);
+    const bool header = first.find('-') != std::string::npos &&
+                        first.find_first_not_of("0123456789abcdef-") == std::string::npos;
+    if (header) {
+      const auto slash = line.find('/');
+      inFile = slash != std::string::npos && line.compare(slash, std::string::npos, path) == 0;
+    } else if (inFile && line.compare(0, 4, "Rss:") == 0) {
+      kb += std::atoll(line.c_str() + 4);
+    }
+  }
+  return kb;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s FILE [--threads N] [--slice-mb M]\n", argv[0]);
+    return 2;
+  }
+  std::string path = argv[1];
+  npuscope::core::LoadOptions opt;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+      opt.threads = static_cast<unsigned>(std::atoi(argv[++i]));
+    else if (std::strcmp(argv[i], "--slice-mb") == 0 && i + 1 < argc)
+      opt.sliceBytes = static_cast<std::size_t>(std::atof(argv[++i]) * 1048576.0);
+  }
+  if (char* real = realpath(path.c_str(), nullptr)) {
+    path = real;
+    std::free(real);
+  }
+  const std::int64_t rssBeforeKb = statusKb("VmRSS");
+  const auto t0 = std::chrono::steady_clock::now();
+  npuscope::core::LoadResult r = npuscope::core::loadTrace(path, opt);
+  const auto t1 = std::chrono::steady_clock::now();
+  if (!r.ok()) {
+    std::fprintf(stderr, "load failed: %s\n", r.error.c_str());
+    return 1;
+  }
+  const auto& t = *r.trace;
+  const double secs = std::chrono::duration<double>(t1 - t0).count();
+  const double mb = static_cast<double>(t.fileBytes) / 1e6;
+  const double events = static_cast<double>(t.eventCount);
+  const std::int64_t hwmKb = statusKb("VmHWM");
+  const std::int64_t rssKb = statusKb("VmRSS");
+  const std::int64_t fileKb = mappedRssKb(path);
+  const double residentBytes = static_cast<double>(rssKb - fileKb - rssBeforeKb) * 1024.0;
+  const double modelBytes = static_cast<double>(t.memoryBytes());
+
+  std::printf("| metric | value |\n|---|---|\n");
+  std::printf("| file | %s |\n", path.c_str());
+  std::printf("| threads | %u |\n", opt.threads);
+  std::printf("| file MB (10^6 B) | %.1f |\n", mb);
+  std::printf("| load s | %.3f |\n", secs);
+  std::printf("| MB/s | %.0f |\n", mb / secs);
+  std::printf("| events | %.0f |\n", events);
+  std::printf("| events/s | %.2f M |\n", events / secs / 1e6);
+  std::printf("| slices / flows / counter series | %zu / %zu / %zu |\n", t.sliceCount(),
+              t.flows.size(), t.counters.size());
+  std::printf("| peak RSS (VmHWM) MB | %.1f |\n", hwmKb / 1024.0);
+  std::printf("| RSS after load MB | %.1f (of which mapped file %.1f, before load %.1f) |\n",
+              rssKb / 1024.0, fileKb / 1024.0, rssBeforeKb / 1024.0);
+  std::printf("| resident excl. file MB | %.1f |\n", residentBytes / 1048576.0);
+  std::printf("| Trace::memoryBytes() MB | %.1f |\n", modelBytes / 1048576.0);
+  std::printf("| resident B/event | %.1f |\n", residentBytes / events);
+  std::printf("| memoryBytes B/event | %.1f |\n", modelBytes / events);
+  std::printf("| import warnings | %llu |\n",
+              static_cast<unsigned long long>(t.stats.total()));
+  std::fflush(stdout);
+  return 0;
+}
