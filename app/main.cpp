@@ -1,2 +1,97 @@
 // SPDX-License-Identifier: MIT
-int main() { return 0; }
+// npuscope entry point: picks the kind of application object from the command (no GUI for
+// `report`, offscreen rendering for `screenshot` on a headless machine), then runs it.
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QDir>
+#include <QIcon>
+#include <QTimer>
+#include <cstdio>
+
+#include "app/app_support.h"
+#include "app/command_line.h"
+#include "app/main_window.h"
+
+namespace {
+
+QStringList rawArguments(int argc, char** argv) {
+  QStringList args;
+  args.reserve(argc);
+  for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+  return args;
+}
+
+int runGui(int argc, char** argv) {
+  QApplication app(argc, argv);
+  npuscope::setApplicationIdentity();
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/npuscope.svg")));
+  QGuiApplication::setDesktopFileName(QStringLiteral("npuscope"));
+
+  const npuscope::GuiOptions options = npuscope::parseGuiArguments(QCoreApplication::arguments());
+  if (options.exitCode >= 0) return options.exitCode;
+
+  npuscope::MainWindow window;
+  window.show();
+
+  if (!options.grabFile.isEmpty()) {
+    // Hidden hook for looking at the window from scripts: grab once the first load settles.
+    window.setInteractiveErrors(false);
+    const QString file = options.grabFile;
+    auto grab = [&window, file] {
+      QTimer::singleShot(400, &window, [&window, file] {
+        const bool ok = window.grab().save(file, "PNG");
+        QCoreApplication::exit(ok ? 0 : 1);
+      });
+    };
+    QObject::connect(&window, &npuscope::MainWindow::loadFinished, &window, grab);
+    if (options.path.isEmpty() && npuscope::findSampleProfile().isEmpty()) grab();
+  }
+
+  QString path = options.path;
+  if (path.isEmpty()) {
+    path = npuscope::findSampleProfile();
+    if (path.isEmpty()) {
+      window.showStartPage(QCoreApplication::translate(
+          "npuscope", "The bundled sample profile was not found. Open a profiling folder "
+                      "(*_ascend_pt) or a trace_view.json to begin — or drop it on this window."));
+    }
+  }
+  if (!path.isEmpty()) window.openPath(path);
+  return app.exec();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const QStringList args = rawArguments(argc, argv);
+  switch (npuscope::detectCommand(args)) {
+    case npuscope::Command::Report: {
+      QCoreApplication app(argc, argv);
+      npuscope::setApplicationIdentity();
+      return npuscope::runReport(QCoreApplication::arguments());
+    }
+    case npuscope::Command::Screenshot: {
+      npuscope::useOffscreenWhenHeadless();
+      QApplication app(argc, argv);
+      npuscope::setApplicationIdentity();
+      return npuscope::runScreenshot(QCoreApplication::arguments());
+    }
+    case npuscope::Command::Info: {
+      QCoreApplication app(argc, argv);
+      npuscope::setApplicationIdentity();
+      (void)npuscope::parseGuiArguments(QCoreApplication::arguments());  // prints and exits
+      return 0;
+    }
+    case npuscope::Command::Gui:
+      break;
+  }
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+      qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+    std::fputs("npuscope: no display found (DISPLAY/WAYLAND_DISPLAY unset). Run it on a desktop, "
+               "under xvfb-run, or use 'npuscope report' / 'npuscope screenshot'.\n",
+               stderr);
+    return 1;
+  }
+  return runGui(argc, argv);
+}

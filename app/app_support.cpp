@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include "app/app_support.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <unistd.h>
+
+namespace npuscope {
+
+namespace {
+QString cleanPath(const QString& path) {
+  QString p = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+  return p;
+}
+bool isProfilingRoot(const QString& name) {
+  return name.endsWith(QStringLiteral("_ascend_pt")) || name.endsWith(QStringLiteral("_ascend_ms"));
+}
+}  // namespace
+
+QStringList addRecentPath(const QStringList& recent, const QString& path, int maxEntries) {
+  const QString cleaned = cleanPath(path);
+  QStringList out;
+  out.reserve(maxEntries);
+  out.append(cleaned);
+  for (const QString& entry : recent) {
+    if (out.size() >= maxEntries) break;
+    if (entry.isEmpty() || cleanPath(entry) == cleaned) continue;
+    out.append(entry);
+  }
+  return out;
+}
+
+QString findSampleProfile() {
+  QStringList candidates;
+#ifdef NPUSCOPE_SAMPLE_DIR
+  candidates << QStringLiteral(NPUSCOPE_SAMPLE_DIR);
+#endif
+  if (QCoreApplication::instance()) {
+    const QString exeDir = QCoreApplication::applicationDirPath();
+    candidates << exeDir + QStringLiteral("/../share/npuscope/sample")
+               << exeDir + QStringLiteral("/sample") << exeDir + QStringLiteral("/resources/sample");
+  }
+  for (const QString& c : candidates) {
+    const QFileInfo info(c);
+    if (info.isDir() && !QDir(c).isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot))
+      return QDir::cleanPath(info.absoluteFilePath());
+  }
+  return {};
+}
+
+qint64 residentMemoryBytes() {
+  QFile statm(QStringLiteral("/proc/self/statm"));
+  if (!statm.open(QIODevice::ReadOnly)) return -1;
+  const QList<QByteArray> fields = statm.readAll().simplified().split(' ');
+  if (fields.size() < 2) return -1;
+  bool ok = false;
+  const qint64 pages = fields[1].toLongLong(&ok);
+  if (!ok) return -1;
+  return pages * static_cast<qint64>(sysconf(_SC_PAGESIZE));
+}
+
+ProfileTotals profileTotals(const core::Profile& profile) {
+  ProfileTotals t;
+  t.ranks = static_cast<int>(profile.ranks.size());
+  for (const core::RankProfile& rank : profile.ranks) {
+    if (!rank.trace) {
+      ++t.failedRanks;
+      continue;
+    }
+    ++t.loadedRanks;
+    t.events += rank.trace->eventCount;
+    t.slices += rank.trace->sliceCount();
+    t.warnings += rank.trace->stats.total();
+    t.traceBytes += rank.trace->memoryBytes();
+  }
+  return t;
+}
+
+QString displayName(const QString& path) {
+  const QFileInfo info(QDir::cleanPath(path));
+  const QString name = info.fileName();
+  return name.isEmpty() ? QDir::toNativeSeparators(path) : name;
+}
+
+QStringList protectedFolders(const QString& path, const core::Profile* profile) {
+  QStringList folders;
+  const QFileInfo info(path);
+  if (info.isDir()) folders << info.canonicalFilePath();
+  if (profile) {
+    for (const core::RankProfile& rank : profile->ranks) {
+      const QFileInfo root(QFile::decodeName(rank.source.root.c_str()));
+      if (root.isDir() && isProfilingRoot(root.fileName())) folders << root.canonicalFilePath();
+    }
+  }
+  folders.removeAll(QString());
+  folders.removeDuplicates();
+  return folders;
+}
+
+bool isInsideAny(const QString& file, const QStringList& folders) {
+  const QFileInfo info(file);
+  // The file may not exist yet: resolve its folder instead.
+  const QString dir = QFileInfo(info.absolutePath()).canonicalFilePath();
+  if (dir.isEmpty()) return false;
+  for (const QString& folder : folders) {
+    if (dir == folder || dir.startsWith(folder + QLatin1Char('/'))) return true;
+  }
+  return false;
+}
+
+}  // namespace npuscope

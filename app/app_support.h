@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Small helpers of the app layer that need no window: recent-list bookkeeping, the bundled
+// sample's location, process memory, and the numbers shown in the status bar.
+
+#include <QString>
+#include <QStringList>
+
+#include "core/profile.h"
+
+namespace npuscope {
+
+/// Maximum number of entries kept in File > Open Recent.
+inline constexpr int kMaxRecentPaths = 10;
+
+/// Returns `recent` with `path` moved (or added) to the front, duplicates removed (paths are
+/// compared after cleaning, so "a/b/" and "a/b" are one entry), and at most `maxEntries` kept.
+[[nodiscard]] QStringList addRecentPath(const QStringList& recent, const QString& path,
+                                        int maxEntries = kMaxRecentPaths);
+
+/// The bundled torch_npu-shaped sample folder: NPUSCOPE_SAMPLE_DIR from the source tree, else
+/// an installed copy next to the executable (../share/npuscope/sample, ./sample,
+/// ./resources/sample). Empty when none exists.
+[[nodiscard]] QString findSampleProfile();
+
+/// Resident memory of this process in bytes (Linux /proc/self/statm), or -1 when unknown.
+[[nodiscard]] qint64 residentMemoryBytes();
+
+/// Totals over the loaded ranks of a profile, for the status bar and the CLI.
+struct ProfileTotals {
+  int ranks = 0;             ///< ranks discovered
+  int loadedRanks = 0;       ///< ranks whose trace loaded
+  quint64 events = 0;        ///< JSON events read
+  quint64 slices = 0;        ///< slices built
+  quint64 warnings = 0;      ///< import anomalies (ImportStats::total) over all ranks
+  int failedRanks = 0;       ///< ranks whose trace failed to load
+  quint64 traceBytes = 0;    ///< Trace::memoryBytes over all ranks
+};
+[[nodiscard]] ProfileTotals profileTotals(const core::Profile& profile);
+
+/// A short display name for a profile path: the folder or file name ("rank0_ascend_pt").
+[[nodiscard]] QString displayName(const QString& path);
+
+/// The folders a profile was read from that must never be written into: the path itself when
+/// it is a folder, plus every rank root that is a *_ascend_pt / *_ascend_ms folder.
+[[nodiscard]] QStringList protectedFolders(const QString& path, const core::Profile* profile);
+/// True when `file` would land inside one of `folders` (canonical comparison).
+[[nodiscard]] bool isInsideAny(const QString& file, const QStringList& folders);
+
+}  // namespace npuscope

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+#include "app/command_line.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QtGlobal>
+#include <cstdio>
+#include <string>
+
+#include "app/app_support.h"
+#include "app/trace_loader.h"
+#include "core/profile.h"
+#include "core/report.h"
+#include "widgets/timeline_widget.h"
+
+namespace npuscope {
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+void printError(const QString& message) {
+  const QByteArray bytes = (QStringLiteral("npuscope: ") + message + QLatin1Char('\n')).toLocal8Bit();
+  std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stderr);
+  std::fflush(stderr);
+}
+
+QString describe() {
+  return QCoreApplication::translate(
+      "npuscope", "Timeline viewer for Huawei Ascend NPU profiling data.\n\n"
+                  "Commands:\n"
+                  "  npuscope [PATH]                      open PATH (default: bundled sample)\n"
+                  "  npuscope report PATH [--json]        print a summary of PATH\n"
+                  "  npuscope screenshot PATH -o FILE.png render the timeline to a PNG\n\n"
+                  "Use 'npuscope COMMAND --help' for the options of a command.");
+}
+
+// Loads synchronously with core, reporting a clear error. Returns null when nothing could be
+// loaded (hard error, or no rank with a trace).
+std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
+  if (QString problem = TraceLoader::checkPath(path); !problem.isEmpty()) {
+    *error = problem;
+    return nullptr;
+  }
+  core::ProfileLoadResult result = core::loadProfile(QFile::encodeName(path).toStdString());
+  if (!result.ok()) {
+    *error = result.error.empty()
+                 ? QCoreApplication::translate("npuscope", "nothing could be loaded from %1").arg(path)
+                 : QString::fromStdString(result.error);
+    return nullptr;
+  }
+  const ProfileTotals totals = profileTotals(*result.profile);
+  if (totals.loadedRanks == 0) {
+    QStringList reasons;
+    for (const core::RankProfile& rank : result.profile->ranks) {
+      if (!rank.error.empty()) reasons << QString::fromStdString(rank.error);
+    }
+    for (const std::string& m : result.profile->messages) reasons << QString::fromStdString(m);
+    reasons.removeDuplicates();
+    *error = QCoreApplication::translate("npuscope", "no trace could be loaded from %1").arg(path);
+    if (!reasons.isEmpty()) *error += QStringLiteral(": ") + reasons.join(QStringLiteral("; "));
+    return nullptr;
+  }
+  return std::move(result.profile);
+}
+
+bool parseRange(const QString& text, core::TimeRange* range) {
+  const qsizetype colon = text.indexOf(QLatin1Char(':'), 1);  // allow a leading '-'
+  if (colon < 0) return false;
+  bool okStart = false;
+  bool okEnd = false;
+  const qint64 start = text.left(colon).trimmed().toLongLong(&okStart);
+  const qint64 end = text.mid(colon + 1).trimmed().toLongLong(&okEnd);
+  if (!okStart || !okEnd || end <= start) return false;
+  *range = {start, end};
+  return true;
+}
+
+}  // namespace
+
+Command detectCommand(const QStringList& arguments) {
+  if (arguments.size() > 1) {
+    const QString& first = arguments.at(1);
+    if (first == QStringLiteral("report")) return Command::Report;
+    if (first == QStringLiteral("screenshot")) return Command::Screenshot;
+  }
+  for (const QString& a : arguments.mid(1)) {
+    if (a == QStringLiteral("--")) break;
+    if (a == QStringLiteral("-h") || a == QStringLiteral("--help") ||
+        a == QStringLiteral("--help-all") || a == QStringLiteral("-v") ||
+        a == QStringLiteral("--version") || a == QStringLiteral("-?"))
+      return Command::Info;
+  }
+  return Command::Gui;
+}
+
+void useOffscreenWhenHeadless() {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+      qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  }
+}
+
+void setApplicationIdentity() {
+  QCoreApplication::setOrganizationName(QStringLiteral("npuscope"));
+  QCoreApplication::setApplicationName(QStringLiteral("npuscope"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(NPUSCOPE_VERSION));
+}
+
+int runReport(const QStringList& arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QCoreApplication::translate(
+      "npuscope", "Prints a summary of a profiling folder or trace file: ranks, devices, lanes, "
+                  "slices, flows, counters and load warnings."));
+  parser.addHelpOption();
+  parser.addPositionalArgument(QStringLiteral("report"), QCoreApplication::translate("npuscope", "The report command."),
+                               QStringLiteral("report"));
+  parser.addPositionalArgument(QStringLiteral("PATH"),
+                               QCoreApplication::translate("npuscope", "Profiling folder (*_ascend_pt, a parent of rank folders) or trace file."));
+  const QCommandLineOption json(QStringLiteral("json"),
+                                QCoreApplication::translate("npuscope", "Print JSON instead of text."));
+  parser.addOption(json);
+  parser.process(arguments);  // exits on --help or an unknown option
+
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() != 2) {
+    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json]"));
+    return kExitUsage;
+  }
+  const QString path = positional.at(1);
+  QString error;
+  const std::shared_ptr<core::Profile> profile = loadForCli(path, &error);
+  if (!profile) {
+    printError(error);
+    return kExitFailure;
+  }
+  std::string out = parser.isSet(json) ? core::reportJson(*profile) : core::reportText(*profile);
+  if (out.empty() || out.back() != '\n') out.push_back('\n');
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  return kExitOk;
+}
+
+int runScreenshot(const QStringList& arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QCoreApplication::translate(
+      "npuscope", "Loads a profile and renders its timeline to a PNG image, without a display. "
+                  "Never writes into the profiling folder."));
+  parser.addHelpOption();
+  parser.addPositionalArgument(QStringLiteral("screenshot"), QCoreApplication::translate("npuscope", "The screenshot command."),
+                               QStringLiteral("screenshot"));
+  parser.addPositionalArgument(QStringLiteral("PATH"),
+                               QCoreApplication::translate("npuscope", "Profiling folder or trace file."));
+  const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
+                                  QCoreApplication::translate("npuscope", "PNG file to write."),
+                                  QStringLiteral("FILE"));
+  const QCommandLineOption width(QStringLiteral("width"),
+                                 QCoreApplication::translate("npuscope", "Image width in pixels (default 1600)."),
+                                 QStringLiteral("W"), QStringLiteral("1600"));
+  const QCommandLineOption height(QStringLiteral("height"),
+                                  QCoreApplication::translate("npuscope", "Image height in pixels (default 900)."),
+                                  QStringLiteral("H"), QStringLiteral("900"));
+  const QCommandLineOption range(QStringLiteral("range"),
+                                 QCoreApplication::translate("npuscope", "Visible range in absolute ns (default: the whole trace)."),
+                                 QStringLiteral("START_NS:END_NS"));
+  parser.addOptions({output, width, height, range});
+  parser.process(arguments);
+
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() != 2 || !parser.isSet(output)) {
+    printError(QCoreApplication::translate(
+        "npuscope", "usage: npuscope screenshot PATH -o FILE.png [--width W --height H] "
+                    "[--range START_NS:END_NS]"));
+    return kExitUsage;
+  }
+  bool okW = false;
+  bool okH = false;
+  const int w = parser.value(width).toInt(&okW);
+  const int h = parser.value(height).toInt(&okH);
+  constexpr int kMaxSide = 16384;
+  if (!okW || !okH || w < 16 || h < 16 || w > kMaxSide || h > kMaxSide) {
+    printError(QCoreApplication::translate("npuscope", "--width and --height must be integers between 16 and %1")
+                   .arg(kMaxSide));
+    return kExitUsage;
+  }
+  core::TimeRange visible;
+  const bool hasRange = parser.isSet(range);
+  if (hasRange && !parseRange(parser.value(range), &visible)) {
+    printError(QCoreApplication::translate("npuscope", "--range must be START_NS:END_NS with integer ns and START < END"));
+    return kExitUsage;
+  }
+
+  const QString path = positional.at(1);
+  const QString file = parser.value(output);
+  if (isInsideAny(file, protectedFolders(path, nullptr))) {
+    printError(QCoreApplication::translate("npuscope", "refusing to write %1 inside the profiling folder %2")
+                   .arg(file, path));
+    return kExitUsage;
+  }
+  if (QFileInfo(file).absoluteFilePath() == QFileInfo(path).absoluteFilePath()) {
+    printError(QCoreApplication::translate("npuscope", "refusing to overwrite the input %1").arg(path));
+    return kExitUsage;
+  }
+
+  QString error;
+  const std::shared_ptr<core::Profile> profile = loadForCli(path, &error);
+  if (!profile) {
+    printError(error);
+    return kExitFailure;
+  }
+  if (isInsideAny(file, protectedFolders(path, profile.get()))) {
+    printError(QCoreApplication::translate("npuscope", "refusing to write %1 inside a profiling folder").arg(file));
+    return kExitUsage;
+  }
+
+  widgets::TimelineWidget timeline;
+  timeline.resize(w, h);
+  timeline.setProfile(profile);
+  if (hasRange)
+    timeline.setVisibleRange(visible);
+  else
+    timeline.fitAll();
+  const QImage image = timeline.renderToImage(QSize(w, h), 1.0);
+  if (image.isNull()) {
+    printError(QCoreApplication::translate("npuscope", "rendering failed"));
+    return kExitFailure;
+  }
+  QImageWriter writer(file, "png");
+  if (!writer.write(image)) {
+    printError(QCoreApplication::translate("npuscope", "cannot write %1: %2").arg(file, writer.errorString()));
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+GuiOptions parseGuiArguments(const QStringList& arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(describe());
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("PATH"),
+                               QCoreApplication::translate("npuscope", "Profiling folder or trace file to open."),
+                               QStringLiteral("[PATH]"));
+  QCommandLineOption grab(QStringLiteral("grab-window"),
+                          QStringLiteral("Save a grab of the window after loading, then quit."),
+                          QStringLiteral("FILE"));
+  grab.setFlags(QCommandLineOption::HiddenFromHelp);
+  parser.addOption(grab);
+  parser.process(arguments);
+
+  GuiOptions options;
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() > 1) {
+    printError(QCoreApplication::translate("npuscope", "too many arguments; usage: npuscope [PATH]"));
+    options.exitCode = kExitUsage;
+    return options;
+  }
+  if (!positional.isEmpty()) options.path = positional.first();
+  options.grabFile = parser.value(grab);
+  return options;
+}
+
+}  // namespace npuscope

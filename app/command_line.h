@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The npuscope command line: `npuscope [PATH]` (GUI), `npuscope report PATH [--json]` and
+// `npuscope screenshot PATH -o FILE.png [--width W --height H] [--range START_NS:END_NS]`.
+// The subcommands use the same core code as the GUI and need no display.
+
+#include <QString>
+#include <QStringList>
+
+namespace npuscope {
+
+/// What the process was asked to do, decided from argv before any QCoreApplication exists
+/// (the kind of application object to create depends on it).
+enum class Command {
+  Gui,         ///< open the window (QApplication, needs a display)
+  Report,      ///< print a report (QCoreApplication, no GUI at all)
+  Screenshot,  ///< render the timeline to a PNG (QApplication, offscreen when headless)
+  Info,        ///< --help / --version of the GUI form (QCoreApplication)
+};
+
+/// Classifies raw arguments (argv as strings, program name first).
+[[nodiscard]] Command detectCommand(const QStringList& arguments);
+
+/// Sets QT_QPA_PLATFORM=offscreen when it is unset and neither DISPLAY nor WAYLAND_DISPLAY is
+/// set, so rendering works on a headless machine. Call before constructing the application.
+void useOffscreenWhenHeadless();
+
+/// Sets application name, organisation and version (QSettings("npuscope", "npuscope")).
+void setApplicationIdentity();
+
+/// `npuscope report ...`; needs a QCoreApplication. Returns the process exit code.
+[[nodiscard]] int runReport(const QStringList& arguments);
+/// `npuscope screenshot ...`; needs a QApplication. Returns the process exit code.
+[[nodiscard]] int runScreenshot(const QStringList& arguments);
+
+/// Parsed GUI arguments.
+struct GuiOptions {
+  QString path;      ///< profile to open; empty = the bundled sample
+  QString grabFile;  ///< hidden --grab-window FILE: save a window grab after loading, then quit
+  int exitCode = -1; ///< >= 0 when the process should exit right away (bad usage)
+};
+/// Parses `npuscope [PATH]`; --help/--version exit the process (only with Command::Info).
+[[nodiscard]] GuiOptions parseGuiArguments(const QStringList& arguments);
+
+}  // namespace npuscope

@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: MIT
+#include "app/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QImageWriter>
+#include <QLabel>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QSvgGenerator>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "app/app_support.h"
+#include "app/trace_loader.h"
+#include "widgets/timeline_viewport.h"
+#include "widgets/slice_details_panel.h"
+#include "widgets/timeline_widget.h"
+#include "widgets/warnings_dialog.h"
+
+namespace npuscope {
+
+namespace {
+constexpr auto kGeometryKey = "window/geometry";
+constexpr auto kStateKey = "window/state";
+constexpr auto kLastDirKey = "paths/lastDirectory";
+constexpr auto kRecentKey = "paths/recent";
+
+QString key(const char* k) { return QString::fromLatin1(k); }
+
+QLabel* statusLabel(QWidget* parent) {
+  auto* label = new QLabel(parent);
+  label->setContentsMargins(6, 0, 6, 0);
+  return label;
+}
+
+// The first local path of a drag, or "" when it carries none.
+QString droppedPath(const QMimeData* mime) {
+  if (!mime || !mime->hasUrls()) return {};
+  for (const QUrl& url : mime->urls()) {
+    if (url.isLocalFile()) return url.toLocalFile();
+  }
+  return {};
+}
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setObjectName(QStringLiteral("MainWindow"));
+  setWindowTitle(QStringLiteral("npuscope"));
+  setWindowIcon(QIcon(QStringLiteral(":/icons/npuscope.svg")));
+  setAcceptDrops(true);
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+
+  m_loader = new TraceLoader(this);
+  connect(m_loader, &TraceLoader::started, this, &MainWindow::onLoadStarted);
+  connect(m_loader, &TraceLoader::progressChanged, this, &MainWindow::onProgress);
+  connect(m_loader, &TraceLoader::loaded, this, &MainWindow::onLoaded);
+  connect(m_loader, &TraceLoader::failed, this, &MainWindow::onFailed);
+  connect(m_loader, &TraceLoader::cancelled, this, &MainWindow::onCancelled);
+
+  createActions();
+  createCentralArea();
+  createMenus();
+  createStatusBar();
+  readSettings();
+  updateStatus();
+  updateActions();
+
+  m_memoryTimer.setInterval(2000);
+  connect(&m_memoryTimer, &QTimer::timeout, this, &MainWindow::updateMemory);
+  m_memoryTimer.start();
+}
+
+MainWindow::~MainWindow() = default;
+
+// ---------------------------------------------------------------------------------------------
+// Construction
+
+void MainWindow::createActions() {
+  QStyle* s = style();
+
+  m_openFolderAction = new QAction(s->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Folder…"), this);
+  m_openFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
+  m_openFolderAction->setStatusTip(tr("Open a profiling folder (*_ascend_pt, a parent of rank folders, ASCEND_PROFILER_OUTPUT)"));
+  connect(m_openFolderAction, &QAction::triggered, this, &MainWindow::openFolderDialog);
+
+  m_openFileAction = new QAction(s->standardIcon(QStyle::SP_FileIcon), tr("Open F&ile…"), this);
+  m_openFileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  m_openFileAction->setStatusTip(tr("Open a trace file (trace_view.json, *.json, *.json.gz)"));
+  connect(m_openFileAction, &QAction::triggered, this, &MainWindow::openFileDialog);
+
+  m_reloadAction = new QAction(s->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this);
+  m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
+  connect(m_reloadAction, &QAction::triggered, this, &MainWindow::reload);
+
+  m_exportAction = new QAction(tr("&Export Screenshot…"), this);
+  m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+  m_exportAction->setStatusTip(tr("Save the timeline as a PNG or SVG image"));
+  connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportScreenshotDialog);
+
+  m_quitAction = new QAction(tr("&Quit"), this);
+  m_quitAction->setShortcut(QKeySequence::Quit);
+  m_quitAction->setMenuRole(QAction::QuitRole);
+  connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+  m_fitAllAction = new QAction(tr("&Fit All"), this);
+  m_fitAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+  connect(m_fitAllAction, &QAction::triggered, this, [this] { m_timeline->fitAll(); });
+
+  m_zoomSelectionAction = new QAction(tr("&Zoom to Selection"), this);
+  m_zoomSelectionAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Z));
+  m_zoomSelectionAction->setStatusTip(tr("Zoom to the selected time range or slice"));
+  connect(m_zoomSelectionAction, &QAction::triggered, this, &MainWindow::zoomToSelection);
+
+  m_warningsAction = new QAction(s->standardIcon(QStyle::SP_MessageBoxWarning), tr("Show Load &Warnings…"), this);
+  connect(m_warningsAction, &QAction::triggered, this, &MainWindow::showWarnings);
+
+  m_shortcutsAction = new QAction(tr("&Keyboard Shortcuts"), this);
+  m_shortcutsAction->setShortcuts({QKeySequence(Qt::Key_Question), QKeySequence(Qt::Key_F1)});
+  connect(m_shortcutsAction, &QAction::triggered, this, &MainWindow::showShortcuts);
+
+  m_aboutAction = new QAction(tr("&About npuscope"), this);
+  m_aboutAction->setMenuRole(QAction::AboutRole);
+  connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
+
+  m_cancelAction = new QAction(tr("Cancel Loading"), this);
+  m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+  m_cancelAction->setShortcutContext(Qt::WindowShortcut);
+  m_cancelAction->setEnabled(false);
+  connect(m_cancelAction, &QAction::triggered, m_loader, &TraceLoader::cancel);
+  addAction(m_cancelAction);
+}
+
+void MainWindow::createMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(m_openFolderAction);
+  file->addAction(m_openFileAction);
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+  file->addAction(m_reloadAction);
+  file->addSeparator();
+  file->addAction(m_exportAction);
+  file->addSeparator();
+  file->addAction(m_quitAction);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(m_fitAllAction);
+  view->addAction(m_zoomSelectionAction);
+  view->addSeparator();
+  view->addAction(m_warningsAction);
+  view->addSeparator();
+  QAction* detailsToggle = m_detailsDock->toggleViewAction();
+  detailsToggle->setText(tr("Slice &Details Panel"));
+  detailsToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+  view->addAction(detailsToggle);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(m_shortcutsAction);
+  help->addSeparator();
+  help->addAction(m_aboutAction);
+}
+
+void MainWindow::createCentralArea() {
+  m_stack = new QStackedWidget(this);
+
+  // Start page: what to do when nothing is loaded.
+  m_startPage = new QWidget(m_stack);
+  m_startPage->setObjectName(QStringLiteral("StartPage"));
+  auto* outer = new QVBoxLayout(m_startPage);
+  outer->addStretch(3);
+  auto* icon = new QLabel(m_startPage);
+  icon->setPixmap(QIcon(QStringLiteral(":/icons/npuscope.svg")).pixmap(QSize(96, 96), devicePixelRatioF()));
+  icon->setAlignment(Qt::AlignCenter);
+  outer->addWidget(icon);
+  auto* title = new QLabel(QStringLiteral("npuscope"), m_startPage);
+  QFont titleFont = title->font();
+  titleFont.setPointSizeF(titleFont.pointSizeF() * 2.0);
+  titleFont.setWeight(QFont::DemiBold);
+  title->setFont(titleFont);
+  title->setAlignment(Qt::AlignCenter);
+  outer->addWidget(title);
+  auto* subtitle = new QLabel(tr("Timeline viewer for Ascend NPU profiling data"), m_startPage);
+  subtitle->setAlignment(Qt::AlignCenter);
+  subtitle->setForegroundRole(QPalette::PlaceholderText);
+  outer->addWidget(subtitle);
+  outer->addSpacing(24);
+  auto* buttons = new QHBoxLayout;
+  buttons->addStretch();
+  auto* openFolder = new QPushButton(m_openFolderAction->icon(), tr("Open Folder…"), m_startPage);
+  openFolder->setMinimumWidth(150);
+  connect(openFolder, &QPushButton::clicked, m_openFolderAction, &QAction::trigger);
+  auto* openFile = new QPushButton(m_openFileAction->icon(), tr("Open File…"), m_startPage);
+  openFile->setMinimumWidth(150);
+  connect(openFile, &QPushButton::clicked, m_openFileAction, &QAction::trigger);
+  buttons->addWidget(openFolder);
+  buttons->addSpacing(8);
+  buttons->addWidget(openFile);
+  buttons->addStretch();
+  outer->addLayout(buttons);
+  outer->addSpacing(16);
+  m_startHint = new QLabel(m_startPage);
+  m_startHint->setAlignment(Qt::AlignCenter);
+  m_startHint->setWordWrap(true);
+  m_startHint->setForegroundRole(QPalette::PlaceholderText);
+  outer->addWidget(m_startHint);
+  outer->addStretch(4);
+  m_stack->addWidget(m_startPage);
+
+  m_timeline = new widgets::TimelineWidget(m_stack);
+  m_timeline->setObjectName(QStringLiteral("Timeline"));
+  m_stack->addWidget(m_timeline);
+  connect(m_timeline, &widgets::TimelineWidget::sliceSelected, this, &MainWindow::onSliceSelected);
+  setCentralWidget(m_stack);
+
+  m_details = new widgets::SliceDetailsPanel(this);
+  m_detailsDock = new QDockWidget(tr("Slice Details"), this);
+  m_detailsDock->setObjectName(QStringLiteral("SliceDetailsDock"));
+  m_detailsDock->setWidget(m_details);
+  m_detailsDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea | Qt::BottomDockWidgetArea);
+  addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
+  resizeDocks({m_detailsDock}, {340}, Qt::Horizontal);
+
+  showStartPage();
+}
+
+void MainWindow::createStatusBar() {
+  QStatusBar* bar = statusBar();
+  bar->setSizeGripEnabled(true);
+
+  m_progressBar = new QProgressBar(bar);
+  m_progressBar->setRange(0, 1000);
+  m_progressBar->setTextVisible(true);
+  m_progressBar->setFormat(tr("Loading %p%"));
+  m_progressBar->setFixedWidth(180);
+  m_progressBar->setMaximumHeight(bar->fontMetrics().height() + 4);
+  m_progressBar->hide();
+  m_cancelButton = new QToolButton(bar);
+  m_cancelButton->setDefaultAction(m_cancelAction);
+  m_cancelButton->setText(tr("Cancel"));
+  m_cancelButton->setToolTip(tr("Cancel loading (Esc)"));
+  m_cancelButton->setAutoRaise(true);
+  m_cancelButton->hide();
+
+  m_fileLabel = statusLabel(bar);
+  m_fileLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_ranksLabel = statusLabel(bar);
+  m_eventsLabel = statusLabel(bar);
+  m_timeLabel = statusLabel(bar);
+  m_memoryLabel = statusLabel(bar);
+  m_memoryLabel->setToolTip(tr("Resident memory of npuscope"));
+  m_warningsButton = new QToolButton(bar);
+  m_warningsButton->setAutoRaise(true);
+  m_warningsButton->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+  m_warningsButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  m_warningsButton->setToolTip(tr("Show the load warnings"));
+  m_warningsButton->setIconSize(QSize(14, 14));
+  connect(m_warningsButton, &QToolButton::clicked, this, &MainWindow::showWarnings);
+  m_warningsButton->hide();
+
+  bar->addWidget(m_fileLabel, 1);
+  bar->addPermanentWidget(m_progressBar);
+  bar->addPermanentWidget(m_cancelButton);
+  bar->addPermanentWidget(m_warningsButton);
+  bar->addPermanentWidget(m_ranksLabel);
+  bar->addPermanentWidget(m_eventsLabel);
+  bar->addPermanentWidget(m_timeLabel);
+  bar->addPermanentWidget(m_memoryLabel);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+void MainWindow::readSettings() {
+  QSettings settings;
+  const QByteArray geometry = settings.value(key(kGeometryKey)).toByteArray();
+  if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(1440, 860);
+  restoreState(settings.value(key(kStateKey)).toByteArray());
+  m_lastDirectory = settings.value(key(kLastDirKey)).toString();
+  m_recentPaths = settings.value(key(kRecentKey)).toStringList();
+}
+
+void MainWindow::writeSettings() const {
+  QSettings settings;
+  settings.setValue(key(kGeometryKey), saveGeometry());
+  settings.setValue(key(kStateKey), saveState());
+  settings.setValue(key(kLastDirKey), m_lastDirectory);
+  settings.setValue(key(kRecentKey), m_recentPaths);
+}
+
+void MainWindow::rememberPath(const QString& path) {
+  m_recentPaths = addRecentPath(m_recentPaths, path);
+  const QFileInfo info(path);
+  m_lastDirectory = info.isDir() ? info.absoluteDir().absolutePath() : info.absolutePath();
+  QSettings settings;
+  settings.setValue(key(kRecentKey), m_recentPaths);
+  settings.setValue(key(kLastDirKey), m_lastDirectory);
+}
+
+void MainWindow::rebuildRecentMenu() {
+  m_recentMenu->clear();
+  int n = 0;
+  for (const QString& path : std::as_const(m_recentPaths)) {
+    ++n;
+    const QString label = n < 10 ? QStringLiteral("&%1  %2").arg(n).arg(displayName(path))
+                                 : QStringLiteral("%1  %2").arg(n).arg(displayName(path));
+    QAction* action = m_recentMenu->addAction(label);
+    action->setToolTip(QDir::toNativeSeparators(path));
+    action->setStatusTip(QDir::toNativeSeparators(path));
+    action->setEnabled(QFileInfo::exists(path));
+    connect(action, &QAction::triggered, this, [this, path] { openPath(path); });
+  }
+  if (m_recentPaths.isEmpty()) {
+    m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+  } else {
+    m_recentMenu->addSeparator();
+    connect(m_recentMenu->addAction(tr("Clear Recent")), &QAction::triggered, this, [this] {
+      m_recentPaths.clear();
+      QSettings().setValue(key(kRecentKey), m_recentPaths);
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Opening
+
+void MainWindow::openPath(const QString& path) {
+  if (path.isEmpty()) return;
+  m_restoreRange = false;
+  m_loader->load(path);
+}
+
+void MainWindow::reload() {
+  const QString path = m_loader->isLoading() ? m_loader->currentPath() : m_path;
+  if (path.isEmpty()) return;
+  const bool keepRange = m_profile && path == m_path;
+  if (keepRange) m_rangeBeforeReload = m_timeline->viewport()->visibleRange();
+  m_loader->load(path);
+  m_restoreRange = keepRange;
+}
+
+void MainWindow::openFolderDialog() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Profiling Folder"),
+                                                        m_lastDirectory);
+  if (!dir.isEmpty()) openPath(dir);
+}
+
+void MainWindow::openFileDialog() {
+  const QStringList filters = {
+      tr("Trace files (trace_view.json *.json *.json.gz)"),
+      tr("Ascend trace view (trace_view.json)"),
+      tr("Gzipped trace (*.json.gz)"),
+      tr("All files (*)"),
+  };
+  const QString file = QFileDialog::getOpenFileName(this, tr("Open Trace File"), m_lastDirectory,
+                                                    filters.join(QStringLiteral(";;")));
+  if (!file.isEmpty()) openPath(file);
+}
+
+void MainWindow::showStartPage(const QString& hint) {
+  m_startHint->setText(hint.isEmpty()
+                           ? tr("Open a torch_npu / MindSpore profiling folder (*_ascend_pt), a "
+                                "folder of ranks, or a trace_view.json — or drop it on this window.")
+                           : hint);
+  m_stack->setCurrentWidget(m_startPage);
+}
+
+void MainWindow::onLoadStarted(const QString& path) {
+  m_pendingPath = path;
+  setLoadingUi(true);
+  statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(path)));
+  if (!m_profile) showStartPage(tr("Loading %1…").arg(displayName(path)));
+}
+
+void MainWindow::onProgress(double fraction) {
+  m_progressBar->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000.0 + 0.5));
+}
+
+void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profile> profile,
+                          qint64 elapsedMs) {
+  setLoadingUi(false);
+  statusBar()->clearMessage();
+  const bool sameRange = m_restoreRange && path == m_path;
+  m_restoreRange = false;
+  m_profile = std::move(profile);
+  m_path = path;
+  m_loadMs = elapsedMs;
+  m_details->clearSlice();
+  m_timeline->setProfile(m_profile);
+  if (sameRange && !m_rangeBeforeReload.empty())
+    m_timeline->setVisibleRange(m_rangeBeforeReload);
+  else
+    m_timeline->fitAll();
+  m_stack->setCurrentWidget(m_timeline);
+  m_timeline->setFocus();
+  rememberPath(path);
+  setWindowTitle(tr("%1 — npuscope").arg(displayName(path)));
+  setWindowFilePath(path);
+  updateStatus();
+  updateActions();
+  emit loadFinished(true, {});
+}
+
+void MainWindow::onFailed(const QString& path, const QString& error) {
+  setLoadingUi(false);
+  statusBar()->showMessage(tr("Could not load %1").arg(displayName(path)), 10000);
+  if (!m_profile) showStartPage(tr("Could not load %1.").arg(QDir::toNativeSeparators(path)));
+  updateActions();
+  emit loadFinished(false, error);
+  if (m_interactiveErrors) {
+    QMessageBox box(QMessageBox::Critical, tr("Cannot Open Profile"),
+                    tr("npuscope could not load\n%1").arg(QDir::toNativeSeparators(path)),
+                    QMessageBox::Ok, this);
+    box.setInformativeText(error);
+    box.exec();
+  }
+}
+
+void MainWindow::onCancelled(const QString& path) {
+  setLoadingUi(false);
+  statusBar()->showMessage(tr("Loading of %1 cancelled").arg(displayName(path)), 5000);
+  if (!m_profile) showStartPage();
+  updateActions();
+  emit loadFinished(false, QStringLiteral("cancelled"));
+}
+
+void MainWindow::setLoadingUi(bool loading) {
+  m_progressBar->setVisible(loading);
+  m_cancelButton->setVisible(loading);
+  m_cancelAction->setEnabled(loading);
+  if (loading) m_progressBar->setValue(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Status
+
+void MainWindow::updateStatus() {
+  if (!m_profile) {
+    m_fileLabel->setText(tr("No profile loaded"));
+    m_fileLabel->setToolTip({});
+    m_ranksLabel->clear();
+    m_eventsLabel->clear();
+    m_timeLabel->clear();
+    m_warningsButton->hide();
+    updateMemory();
+    return;
+  }
+  const QLocale locale;
+  const ProfileTotals t = profileTotals(*m_profile);
+  m_fileLabel->setText(QDir::toNativeSeparators(m_path));
+  m_fileLabel->setToolTip(QDir::toNativeSeparators(m_path));
+  QString ranks = t.ranks == 1 ? tr("1 rank") : tr("%1 ranks").arg(t.ranks);
+  if (t.failedRanks > 0) ranks += tr(" (%1 failed)").arg(t.failedRanks);
+  m_ranksLabel->setText(ranks);
+  m_eventsLabel->setText(tr("%1 events").arg(locale.toString(static_cast<qulonglong>(t.events))));
+  m_eventsLabel->setToolTip(tr("%1 slices").arg(locale.toString(static_cast<qulonglong>(t.slices))));
+  m_timeLabel->setText(tr("loaded in %1 s").arg(locale.toString(m_loadMs / 1000.0, 'f', 2)));
+  const quint64 problems = t.warnings + static_cast<quint64>(t.failedRanks);
+  m_warningsButton->setVisible(problems > 0);
+  m_warningsButton->setText(problems == 1 ? tr("1 warning")
+                                          : tr("%1 warnings").arg(locale.toString(static_cast<qulonglong>(problems))));
+  updateMemory();
+}
+
+void MainWindow::updateMemory() {
+  const qint64 rss = residentMemoryBytes();
+  if (rss < 0) {
+    m_memoryLabel->clear();
+    return;
+  }
+  m_memoryLabel->setText(tr("Mem %1").arg(QLocale().formattedDataSize(rss, 0, QLocale::DataSizeTraditionalFormat)));
+}
+
+void MainWindow::updateActions() {
+  const bool has = m_profile != nullptr;
+  m_reloadAction->setEnabled(has || m_loader->isLoading());
+  m_exportAction->setEnabled(has);
+  m_fitAllAction->setEnabled(has);
+  m_zoomSelectionAction->setEnabled(has);
+  m_warningsAction->setEnabled(has);
+}
+
+// ---------------------------------------------------------------------------------------------
+// View
+
+void MainWindow::onSliceSelected(int rankIndex, core::SliceRef ref) {
+  if (!m_profile || !ref.valid() || rankIndex < 0 ||
+      rankIndex >= static_cast<int>(m_profile->ranks.size())) {
+    m_details->clearSlice();
+    return;
+  }
+  m_details->showSlice(m_profile, rankIndex, ref);
+}
+
+void MainWindow::zoomToSelection() {
+  if (!m_profile) return;
+  // The time selection (Shift+drag) wins; else the selected slice, like the canvas' own keys.
+  if (m_timeline->viewport()->hasSelection()) {
+    m_timeline->viewport()->zoomToSelection();
+  } else if (m_timeline->selectedSlice().valid()) {
+    m_timeline->zoomToSelectedSlice();
+  } else {
+    statusBar()->showMessage(tr("Select a slice or Shift+drag a time range first"), 3000);
+  }
+}
+
+void MainWindow::showWarnings() {
+  if (!m_profile) return;
+  auto* dialog = new widgets::WarningsDialog(m_profile, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
+}
+
+void MainWindow::showShortcuts() { m_timeline->showShortcuts(); }
+
+void MainWindow::showAbout() {
+  QMessageBox::about(
+      this, tr("About npuscope"),
+      tr("<h3>npuscope %1</h3>"
+         "<p>A native, fast timeline viewer for Huawei Ascend NPU profiling data "
+         "(torch_npu / MindSpore *_ascend_pt folders, trace_view.json, Kineto traces).</p>"
+         "<p>Built with Qt %2. Licensed under the MIT licence.</p>")
+          .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Export
+
+void MainWindow::exportScreenshotDialog() {
+  if (!m_profile) return;
+  QString dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+  if (dir.isEmpty() || !QFileInfo(dir).isDir()) dir = QDir::homePath();
+  const QString suggested = dir + QLatin1Char('/') + displayName(m_path) + QStringLiteral("-timeline.png");
+  QString selectedFilter;
+  QString file = QFileDialog::getSaveFileName(this, tr("Export Screenshot"), suggested,
+                                              tr("PNG image (*.png);;SVG image (*.svg)"),
+                                              &selectedFilter);
+  if (file.isEmpty()) return;
+  if (QFileInfo(file).suffix().isEmpty())
+    file += selectedFilter.contains(QStringLiteral("svg")) ? QStringLiteral(".svg") : QStringLiteral(".png");
+  const QString error = exportScreenshot(file);
+  if (!error.isEmpty())
+    QMessageBox::warning(this, tr("Export Screenshot"), error);
+  else
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(file)), 5000);
+}
+
+QString MainWindow::exportScreenshot(const QString& file) {
+  if (!m_profile) return tr("Nothing to export: no profile is loaded.");
+  const QSize size = m_timeline->size();
+  if (file.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
+    QSvgGenerator generator;
+    generator.setFileName(file);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(tr("npuscope timeline — %1").arg(displayName(m_path)));
+    generator.setDescription(QDir::toNativeSeparators(m_path));
+    QPainter painter;
+    if (!painter.begin(&generator)) return tr("Cannot write %1.").arg(QDir::toNativeSeparators(file));
+    m_timeline->render(&painter);
+    painter.end();
+    return {};
+  }
+  const QImage image = m_timeline->renderToImage(size, devicePixelRatioF());
+  QImageWriter writer(file, "png");
+  if (!writer.write(image))
+    return tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(file), writer.errorString());
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  m_loader->cancel();
+  writeSettings();
+  event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (!droppedPath(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QString path = droppedPath(event->mimeData());
+  if (path.isEmpty()) return;
+  event->acceptProposedAction();
+  openPath(path);
+}
+
+}  // namespace npuscope

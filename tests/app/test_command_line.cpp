@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+// The built `npuscope` binary run as a child process: report, screenshot, help, version, errors.
+#include <catch2/catch.hpp>
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "app/command_line.h"
+#include "tests/app/test_helpers.h"
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  QByteArray out;
+  QByteArray err;
+};
+
+Run runNpuscope(const QStringList& args, const QProcessEnvironment& env =
+                                              QProcessEnvironment::systemEnvironment()) {
+  QProcess p;
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(NPUSCOPE_BINARY), args);
+  REQUIRE(p.waitForStarted(10000));
+  REQUIRE(p.waitForFinished(120000));
+  Run r;
+  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.out = p.readAllStandardOutput();
+  r.err = p.readAllStandardError();
+  return r;
+}
+
+// A headless environment: no display and no platform chosen, as on a CI machine.
+QProcessEnvironment headlessEnv() {
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove(QStringLiteral("DISPLAY"));
+  env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+  env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+  return env;
+}
+
+const char* const kCaseFile = "cases/07-zero-duration/trace.json";
+const char* const kRankFolder = "corpus/ascend-pt-910b-l1-text-2rank";
+
+}  // namespace
+
+using npuscope::test::sharedPath;
+
+TEST_CASE("detectCommand picks the application kind from argv", "[cli]") {
+  using npuscope::Command;
+  using npuscope::detectCommand;
+  const QString exe = QStringLiteral("npuscope");
+  CHECK(detectCommand({exe}) == Command::Gui);
+  CHECK(detectCommand({exe, QStringLiteral("/some/folder")}) == Command::Gui);
+  CHECK(detectCommand({exe, QStringLiteral("report"), QStringLiteral("x")}) == Command::Report);
+  CHECK(detectCommand({exe, QStringLiteral("report"), QStringLiteral("--help")}) == Command::Report);
+  CHECK(detectCommand({exe, QStringLiteral("screenshot"), QStringLiteral("x")}) == Command::Screenshot);
+  CHECK(detectCommand({exe, QStringLiteral("--help")}) == Command::Info);
+  CHECK(detectCommand({exe, QStringLiteral("--version")}) == Command::Info);
+  // Whatever follows "--" is a path, never an option.
+  CHECK(detectCommand({exe, QStringLiteral("--"), QStringLiteral("--help")}) == Command::Gui);
+}
+
+TEST_CASE("report --json prints valid JSON with the documented keys", "[cli][report]") {
+  const Run r = runNpuscope({QStringLiteral("report"), sharedPath(kCaseFile), QStringLiteral("--json")},
+                            headlessEnv());
+  INFO(r.err.toStdString());
+  REQUIRE(r.exitCode == 0);
+  QJsonParseError error{};
+  const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+  INFO(r.out.left(400).toStdString());
+  REQUIRE(error.error == QJsonParseError::NoError);
+  REQUIRE(doc.isObject());
+  const QJsonObject root = doc.object();
+  CHECK(root.contains(QStringLiteral("path")));
+  CHECK(root.contains(QStringLiteral("messages")));
+  REQUIRE(root.value(QStringLiteral("ranks")).isArray());
+  const QJsonArray ranks = root.value(QStringLiteral("ranks")).toArray();
+  REQUIRE(ranks.size() == 1);
+  const QJsonObject rank = ranks.first().toObject();
+  for (const char* k : {"rank", "device", "file", "span_ns", "events", "lanes", "flows", "counters",
+                        "warnings"}) {
+    INFO("rank key " << k);
+    CHECK(rank.contains(QString::fromLatin1(k)));
+  }
+}
+
+TEST_CASE("report on a two-rank folder lists both ranks; text form works too", "[cli][report]") {
+  const Run json = runNpuscope({QStringLiteral("report"), sharedPath(kRankFolder), QStringLiteral("--json")});
+  INFO(json.err.toStdString());
+  REQUIRE(json.exitCode == 0);
+  const QJsonDocument doc = QJsonDocument::fromJson(json.out);
+  REQUIRE(doc.isObject());
+  CHECK(doc.object().value(QStringLiteral("ranks")).toArray().size() == 2);
+
+  const Run text = runNpuscope({QStringLiteral("report"), sharedPath(kRankFolder)});
+  REQUIRE(text.exitCode == 0);
+  CHECK_FALSE(text.out.trimmed().isEmpty());
+  CHECK(QJsonDocument::fromJson(text.out).isNull());  // text, not JSON
+}
+
+TEST_CASE("report on a missing path fails with exit code 1 and a message", "[cli][report]") {
+  const Run r = runNpuscope({QStringLiteral("report"), QStringLiteral("/nonexistent/npuscope/nothing"),
+                             QStringLiteral("--json")});
+  CHECK(r.exitCode == 1);
+  CHECK(r.out.isEmpty());
+  CHECK(r.err.contains("No such file or folder"));
+  CHECK(r.err.contains("/nonexistent/npuscope/nothing"));
+}
+
+TEST_CASE("report without a path is a usage error", "[cli][report]") {
+  const Run r = runNpuscope({QStringLiteral("report")});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.contains("usage"));
+}
+
+TEST_CASE("screenshot writes a PNG of the requested size without a display", "[cli][screenshot]") {
+  QTemporaryDir out;
+  REQUIRE(out.isValid());
+  const QString file = out.filePath(QStringLiteral("shot.png"));
+  const Run r = runNpuscope({QStringLiteral("screenshot"), sharedPath(kCaseFile), QStringLiteral("-o"), file,
+                             QStringLiteral("--width"), QStringLiteral("800"), QStringLiteral("--height"),
+                             QStringLiteral("500")},
+                            headlessEnv());
+  INFO(r.err.toStdString());
+  REQUIRE(r.exitCode == 0);
+  QImage image(file);
+  REQUIRE_FALSE(image.isNull());
+  CHECK(image.size() == QSize(800, 500));
+  // Something was drawn: not a single flat colour.
+  const QRgb first = image.pixel(0, 0);
+  bool varied = false;
+  for (int y = 0; y < image.height() && !varied; y += 7)
+    for (int x = 0; x < image.width() && !varied; x += 7) varied = image.pixel(x, y) != first;
+  CHECK(varied);
+}
+
+TEST_CASE("screenshot defaults to 1600x900 and accepts --range", "[cli][screenshot]") {
+  QTemporaryDir out;
+  const QString file = out.filePath(QStringLiteral("range.png"));
+  const Run r = runNpuscope({QStringLiteral("screenshot"), sharedPath(kRankFolder), QStringLiteral("-o"), file,
+                             QStringLiteral("--range"), QStringLiteral("0:1000000000000000000")},
+                            headlessEnv());
+  INFO(r.err.toStdString());
+  REQUIRE(r.exitCode == 0);
+  CHECK(QImage(file).size() == QSize(1600, 900));
+}
+
+TEST_CASE("screenshot rejects bad options", "[cli][screenshot]") {
+  QTemporaryDir out;
+  const QString file = out.filePath(QStringLiteral("bad.png"));
+  const QString input = sharedPath(kCaseFile);
+  SECTION("missing -o") {
+    CHECK(runNpuscope({QStringLiteral("screenshot"), input}).exitCode == 2);
+  }
+  SECTION("bad range") {
+    const Run r = runNpuscope({QStringLiteral("screenshot"), input, QStringLiteral("-o"), file,
+                               QStringLiteral("--range"), QStringLiteral("200:100")});
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.contains("--range"));
+  }
+  SECTION("bad size") {
+    CHECK(runNpuscope({QStringLiteral("screenshot"), input, QStringLiteral("-o"), file,
+                       QStringLiteral("--width"), QStringLiteral("abc")})
+              .exitCode == 2);
+  }
+  SECTION("missing input") {
+    const Run r = runNpuscope({QStringLiteral("screenshot"), QStringLiteral("/nonexistent/x.json"),
+                               QStringLiteral("-o"), file});
+    CHECK(r.exitCode == 1);
+    CHECK(r.err.contains("No such file or folder"));
+  }
+  CHECK_FALSE(QFile::exists(file));
+}
+
+TEST_CASE("screenshot never writes into the profiling folder", "[cli][screenshot]") {
+  QTemporaryDir tmp;
+  const QString folder = tmp.filePath(QStringLiteral("rank0_ascend_pt"));
+  REQUIRE(QDir().mkpath(folder));
+  REQUIRE(QFile::copy(sharedPath(kCaseFile), folder + QStringLiteral("/trace_view.json")));
+  const QString target = folder + QStringLiteral("/shot.png");
+  const Run r = runNpuscope({QStringLiteral("screenshot"), folder, QStringLiteral("-o"), target});
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.contains("profiling folder"));
+  CHECK_FALSE(QFile::exists(target));
+}
+
+TEST_CASE("--help and --version work without a display", "[cli]") {
+  const Run help = runNpuscope({QStringLiteral("--help")}, headlessEnv());
+  CHECK(help.exitCode == 0);
+  CHECK(help.out.contains("report"));
+  CHECK(help.out.contains("screenshot"));
+  const Run version = runNpuscope({QStringLiteral("--version")}, headlessEnv());
+  CHECK(version.exitCode == 0);
+  CHECK(version.out.contains(NPUSCOPE_VERSION));
+  const Run reportHelp = runNpuscope({QStringLiteral("report"), QStringLiteral("--help")}, headlessEnv());
+  CHECK(reportHelp.exitCode == 0);
+  CHECK(reportHelp.out.contains("--json"));
+  const Run shotHelp = runNpuscope({QStringLiteral("screenshot"), QStringLiteral("--help")}, headlessEnv());
+  CHECK(shotHelp.exitCode == 0);
+  CHECK(shotHelp.out.contains("--range"));
+}
+
+TEST_CASE("the GUI without a display explains what to do", "[cli]") {
+  const Run r = runNpuscope({sharedPath(kCaseFile)}, headlessEnv());
+  CHECK(r.exitCode == 1);
+  CHECK(r.err.contains("no display"));
+}

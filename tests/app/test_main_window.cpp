@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// MainWindow wiring: menus and shortcuts, loading into the timeline, errors, drop, settings.
+#include <catch2/catch.hpp>
+
+#include <QAction>
+#include <QDir>
+#include <QDropEvent>
+#include <QFile>
+#include <QImage>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUrl>
+
+#include "app/main_window.h"
+#include "app/trace_loader.h"
+#include "tests/app/test_helpers.h"
+#include "widgets/timeline_widget.h"
+
+using npuscope::MainWindow;
+using npuscope::test::sharedPath;
+using npuscope::test::waitUntil;
+
+namespace {
+QAction* findAction(const QWidget& window, const QString& text) {
+  for (QAction* a : window.findChildren<QAction*>()) {
+    QString t = a->text();
+    t.remove(QLatin1Char('&'));
+    if (t == text) return a;
+  }
+  return nullptr;
+}
+
+bool loadAndWait(MainWindow& window, const QString& path, QString* error = nullptr) {
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  window.openPath(path);
+  if (!waitUntil([&] { return !finished.isEmpty(); })) return false;
+  if (error) *error = finished.first().at(1).toString();
+  return finished.first().at(0).toBool();
+}
+}  // namespace
+
+TEST_CASE("MainWindow has the documented menus and shortcuts", "[window]") {
+  MainWindow window;
+  QStringList menus;
+  for (QAction* a : window.menuBar()->actions()) menus << a->text().remove(QLatin1Char('&'));
+  CHECK(menus == QStringList{QStringLiteral("File"), QStringLiteral("View"), QStringLiteral("Help")});
+
+  const struct {
+    const char* text;
+    QKeySequence key;
+  } expected[] = {
+      {"Open Folder…", QKeySequence(Qt::CTRL | Qt::Key_O)},
+      {"Open File…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)},
+      {"Reload", QKeySequence(Qt::Key_F5)},
+      {"Fit All", QKeySequence(Qt::CTRL | Qt::Key_0)},
+      {"Zoom to Selection", QKeySequence(Qt::SHIFT | Qt::Key_Z)},
+      {"Keyboard Shortcuts", QKeySequence(Qt::Key_Question)},
+  };
+  for (const auto& e : expected) {
+    INFO(e.text);
+    QAction* action = findAction(window, QString::fromUtf8(e.text));
+    REQUIRE(action);
+    CHECK(action->shortcut() == e.key);
+  }
+  CHECK(findAction(window, QStringLiteral("Export Screenshot…")));
+  CHECK(findAction(window, QStringLiteral("Show Load Warnings…")));
+  CHECK(findAction(window, QStringLiteral("Quit")));
+  CHECK(findAction(window, QStringLiteral("About npuscope")));
+  CHECK(window.acceptDrops());
+  CHECK_FALSE(window.windowIcon().isNull());
+}
+
+TEST_CASE("MainWindow loads a folder into the timeline and remembers it", "[window]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.show();
+  const QString path = sharedPath("corpus/ascend-pt-910b-l1-text-2rank");
+  QString error;
+  REQUIRE(loadAndWait(window, path, &error));
+  REQUIRE(window.profile());
+  CHECK(window.profile()->ranks.size() == 2);
+  CHECK(window.currentPath() == path);
+  CHECK(window.windowTitle().contains(QStringLiteral("ascend-pt-910b-l1-text-2rank")));
+  CHECK(window.centralWidget()->isVisible());
+  CHECK(window.timeline()->isVisible());
+  const QStringList recent = QSettings().value(QStringLiteral("paths/recent")).toStringList();
+  REQUIRE_FALSE(recent.isEmpty());
+  CHECK(recent.first() == QDir::cleanPath(path));
+
+  SECTION("export writes PNG and SVG") {
+    QTemporaryDir tmp;
+    const QString png = tmp.filePath(QStringLiteral("t.png"));
+    CHECK(window.exportScreenshot(png).isEmpty());
+    CHECK_FALSE(QImage(png).isNull());
+    const QString svg = tmp.filePath(QStringLiteral("t.svg"));
+    CHECK(window.exportScreenshot(svg).isEmpty());
+    QFile f(svg);
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    CHECK(f.readAll().contains("<svg"));
+  }
+  SECTION("reload keeps the profile path") {
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.reload();
+    REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+    CHECK(finished.first().at(0).toBool());
+    CHECK(window.currentPath() == path);
+  }
+}
+
+TEST_CASE("MainWindow reports a missing path and keeps the previous profile", "[window]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  const QString good = sharedPath("cases/07-zero-duration/trace.json");
+  REQUIRE(loadAndWait(window, good));
+  QString error;
+  CHECK_FALSE(loadAndWait(window, QStringLiteral("/nonexistent/trace_view.json"), &error));
+  CHECK(error.contains(QStringLiteral("No such file or folder")));
+  REQUIRE(window.profile());
+  CHECK(window.currentPath() == good);
+}
+
+TEST_CASE("MainWindow opens a dropped folder", "[window]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.show();
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  QMimeData mime;
+  const QString path = sharedPath("cases/07-zero-duration");
+  mime.setUrls({QUrl::fromLocalFile(path)});
+  // Qt delivers a drop only to the widget that accepted the drag enter.
+  QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &enter);
+  CHECK(enter.isAccepted());
+  QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(&window, &drop);
+  CHECK(window.loader()->isLoading());
+  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+  CHECK(finished.first().at(0).toBool());
+  CHECK(window.currentPath() == path);
+}
+
+TEST_CASE("MainWindow grabs render the loaded window", "[window][grab]") {
+  // Also a handy way to look at the window: NPUSCOPE_GRAB_DIR=/tmp ctest -R grab
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(1400, 800);
+  window.show();
+  REQUIRE(loadAndWait(window, sharedPath("corpus/ascend-pt-910b-l1-text-2rank")));
+  const QImage image = window.grab().toImage();
+  CHECK(image.width() >= 1000);
+  if (const QByteArray dir = qgetenv("NPUSCOPE_GRAB_DIR"); !dir.isEmpty())
+    image.save(QFile::decodeName(dir) + QStringLiteral("/npuscope-window.png"));
+}
