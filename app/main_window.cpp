@@ -26,6 +26,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QSvgGenerator>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -45,6 +46,11 @@ constexpr auto kLastDirKey = "paths/lastDirectory";
 constexpr auto kRecentKey = "paths/recent";
 
 QString key(const char* k) { return QString::fromLatin1(k); }
+
+// A compiled-in toolbar/menu icon (resources/icons/NAME.svg).
+QIcon icon(const char* name) {
+  return QIcon(QStringLiteral(":/icons/") + QString::fromLatin1(name) + QStringLiteral(".svg"));
+}
 
 QLabel* statusLabel(QWidget* parent) {
   auto* label = new QLabel(parent);
@@ -95,23 +101,21 @@ MainWindow::~MainWindow() = default;
 // Construction
 
 void MainWindow::createActions() {
-  QStyle* s = style();
-
-  m_openFolderAction = new QAction(s->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Folder…"), this);
+  m_openFolderAction = new QAction(icon("open-folder"), tr("Open &Folder…"), this);
   m_openFolderAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_O));
   m_openFolderAction->setStatusTip(tr("Open a profiling folder (*_ascend_pt, a parent of rank folders, ASCEND_PROFILER_OUTPUT)"));
   connect(m_openFolderAction, &QAction::triggered, this, &MainWindow::openFolderDialog);
 
-  m_openFileAction = new QAction(s->standardIcon(QStyle::SP_FileIcon), tr("Open F&ile…"), this);
+  m_openFileAction = new QAction(icon("open-file"), tr("Open F&ile…"), this);
   m_openFileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
   m_openFileAction->setStatusTip(tr("Open a trace file (trace_view.json, *.json, *.json.gz)"));
   connect(m_openFileAction, &QAction::triggered, this, &MainWindow::openFileDialog);
 
-  m_reloadAction = new QAction(s->standardIcon(QStyle::SP_BrowserReload), tr("&Reload"), this);
+  m_reloadAction = new QAction(icon("reload"), tr("&Reload"), this);
   m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
   connect(m_reloadAction, &QAction::triggered, this, &MainWindow::reload);
 
-  m_exportAction = new QAction(tr("&Export Screenshot…"), this);
+  m_exportAction = new QAction(icon("export-image"), tr("&Export Screenshot…"), this);
   m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
   m_exportAction->setStatusTip(tr("Save the timeline as a PNG or SVG image"));
   connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportScreenshotDialog);
@@ -121,16 +125,16 @@ void MainWindow::createActions() {
   m_quitAction->setMenuRole(QAction::QuitRole);
   connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
 
-  m_fitAllAction = new QAction(tr("&Fit All"), this);
+  m_fitAllAction = new QAction(icon("fit-all"), tr("&Fit All"), this);
   m_fitAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
   connect(m_fitAllAction, &QAction::triggered, this, [this] { m_timeline->fitAll(); });
 
-  m_zoomSelectionAction = new QAction(tr("&Zoom to Selection"), this);
+  m_zoomSelectionAction = new QAction(icon("zoom-selection"), tr("&Zoom to Selection"), this);
   m_zoomSelectionAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Z));
   m_zoomSelectionAction->setStatusTip(tr("Zoom to the selected time range or slice"));
   connect(m_zoomSelectionAction, &QAction::triggered, this, &MainWindow::zoomToSelection);
 
-  m_warningsAction = new QAction(s->standardIcon(QStyle::SP_MessageBoxWarning), tr("Show Load &Warnings…"), this);
+  m_warningsAction = new QAction(icon("warnings"), tr("Show Load &Warnings…"), this);
   connect(m_warningsAction, &QAction::triggered, this, &MainWindow::showWarnings);
 
   m_shortcutsAction = new QAction(tr("&Keyboard Shortcuts"), this);
@@ -170,7 +174,30 @@ void MainWindow::createMenus() {
   QAction* detailsToggle = m_detailsDock->toggleViewAction();
   detailsToggle->setText(tr("Slice &Details Panel"));
   detailsToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+  detailsToggle->setIcon(icon("details-panel"));
   view->addAction(detailsToggle);
+
+  // A slim icon toolbar for the frequent actions (tooltips carry the shortcuts).
+  QToolBar* tools = addToolBar(tr("Main Toolbar"));
+  tools->setObjectName(QStringLiteral("MainToolBar"));
+  tools->setMovable(false);
+  tools->setIconSize(QSize(18, 18));
+  tools->setToolButtonStyle(Qt::ToolButtonIconOnly);
+  for (QAction* a : {m_openFolderAction, m_openFileAction, m_reloadAction, static_cast<QAction*>(nullptr),
+                     m_fitAllAction, m_zoomSelectionAction, static_cast<QAction*>(nullptr),
+                     m_exportAction, m_warningsAction, static_cast<QAction*>(nullptr), detailsToggle}) {
+    if (!a) {
+      tools->addSeparator();
+      continue;
+    }
+    tools->addAction(a);
+    const QString text = a->text().remove(QLatin1Char('&')).remove(QStringLiteral("…"));
+    const QKeySequence shortcut = a->shortcut();
+    a->setToolTip(shortcut.isEmpty() ? text
+                                     : QStringLiteral("%1  (%2)").arg(text, shortcut.toString(QKeySequence::NativeText)));
+  }
+  view->insertAction(view->actions().constFirst(), tools->toggleViewAction());
+  view->insertSeparator(view->actions().at(1));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(m_shortcutsAction);
@@ -220,7 +247,12 @@ void MainWindow::createCentralArea() {
   m_startHint->setAlignment(Qt::AlignCenter);
   m_startHint->setWordWrap(true);
   m_startHint->setForegroundRole(QPalette::PlaceholderText);
-  outer->addWidget(m_startHint);
+  m_startHint->setMaximumWidth(460);
+  auto* hintRow = new QHBoxLayout;
+  hintRow->addStretch();
+  hintRow->addWidget(m_startHint);
+  hintRow->addStretch();
+  outer->addLayout(hintRow);
   outer->addStretch(4);
   m_stack->addWidget(m_startPage);
 
@@ -268,7 +300,7 @@ void MainWindow::createStatusBar() {
   m_memoryLabel->setToolTip(tr("Resident memory of npuscope"));
   m_warningsButton = new QToolButton(bar);
   m_warningsButton->setAutoRaise(true);
-  m_warningsButton->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+  m_warningsButton->setIcon(icon("warnings"));
   m_warningsButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
   m_warningsButton->setToolTip(tr("Show the load warnings"));
   m_warningsButton->setIconSize(QSize(14, 14));

@@ -149,8 +149,26 @@ TEST_CASE("MainWindow grabs render the loaded window", "[window][grab]") {
   window.resize(1400, 800);
   window.show();
   REQUIRE(loadAndWait(window, sharedPath("corpus/ascend-pt-910b-l1-text-2rank")));
+  const QByteArray dir = qgetenv("NPUSCOPE_GRAB_DIR");
   const QImage image = window.grab().toImage();
   CHECK(image.width() >= 1000);
-  if (const QByteArray dir = qgetenv("NPUSCOPE_GRAB_DIR"); !dir.isEmpty())
-    image.save(QFile::decodeName(dir) + QStringLiteral("/npuscope-window.png"));
+  if (!dir.isEmpty()) image.save(QFile::decodeName(dir) + QStringLiteral("/npuscope-window.png"));
+
+  // Select the first depth-0 slice of the busiest lane: the details panel follows.
+  const auto& trace = *window.profile()->ranks.front().trace;
+  std::uint32_t lane = 0;
+  for (std::uint32_t i = 0; i < trace.lanes.size(); ++i)
+    if (trace.lanes[i].sliceCount() > trace.lanes[lane].sliceCount()) lane = i;
+  REQUIRE(trace.lanes[lane].sliceCount() > 0);
+  window.timeline()->selectSlice(0, npuscope::core::SliceRef{lane, 0});
+  CHECK(window.timeline()->selectedSlice().valid());
+  const QImage selected = window.grab().toImage();
+  if (!dir.isEmpty()) selected.save(QFile::decodeName(dir) + QStringLiteral("/npuscope-selected.png"));
+
+  MainWindow empty;
+  empty.resize(1000, 640);
+  empty.show();
+  const QImage start = empty.grab().toImage();
+  CHECK_FALSE(start.isNull());
+  if (!dir.isEmpty()) start.save(QFile::decodeName(dir) + QStringLiteral("/npuscope-start.png"));
 }
