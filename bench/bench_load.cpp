@@ -2,7 +2,7 @@
 // npuscope_bench_load: loads one trace file with core::loadTrace and prints load throughput and
 // memory figures as a table.
 //
-// Usage: npuscope_bench_load FILE [--threads N] [--slice-mb M] [--drop-map]
+// Usage: npuscope_bench_load FILE [--threads N] [--slice-mb M] [--trim]
 //
 // Figures:
 //   file MB, load s, MB/s, events (JSON events read), events/s
@@ -11,6 +11,8 @@
 //                i.e. what the loaded model costs on top of the page-cache-backed file
 //   model      = Trace::memoryBytes() (the trace's own estimate)
 //   B/event    = resident / events and model / events
+//   --trim     calls malloc_trim(0) after the load (and after timing) so that heap memory freed
+//              during the load but kept by glibc is not counted as resident
 // Run it once per process (peak RSS is per process); repeat from the shell and take the median.
 
 #include <chrono>
@@ -19,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <malloc.h>
 #include <string>
 
 #include "core/trace.h"
@@ -61,16 +64,19 @@ std::int64_t mappedRssKb(const std::string& path) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s FILE [--threads N] [--slice-mb M]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s FILE [--threads N] [--slice-mb M] [--trim]\n", argv[0]);
     return 2;
   }
   std::string path = argv[1];
   npuscope::core::LoadOptions opt;
+  bool trim = false;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       opt.threads = static_cast<unsigned>(std::atoi(argv[++i]));
     else if (std::strcmp(argv[i], "--slice-mb") == 0 && i + 1 < argc)
       opt.sliceBytes = static_cast<std::size_t>(std::atof(argv[++i]) * 1048576.0);
+    else if (std::strcmp(argv[i], "--trim") == 0)
+      trim = true;
   }
   if (char* real = realpath(path.c_str(), nullptr)) {
     path = real;
@@ -89,6 +95,7 @@ int main(int argc, char** argv) {
   const double mb = static_cast<double>(t.fileBytes) / 1e6;
   const double events = static_cast<double>(t.eventCount);
   const std::int64_t hwmKb = statusKb("VmHWM");
+  if (trim) malloc_trim(0);
   const std::int64_t rssKb = statusKb("VmRSS");
   const std::int64_t fileKb = mappedRssKb(path);
   const double residentBytes = static_cast<double>(rssKb - fileKb - rssBeforeKb) * 1024.0;
@@ -96,7 +103,7 @@ int main(int argc, char** argv) {
 
   std::printf("| metric | value |\n|---|---|\n");
   std::printf("| file | %s |\n", path.c_str());
-  std::printf("| threads | %u |\n", opt.threads);
+  std::printf("| threads | %u%s |\n", opt.threads, trim ? " (malloc_trim after load)" : "");
   std::printf("| file MB (10^6 B) | %.1f |\n", mb);
   std::printf("| load s | %.3f |\n", secs);
   std::printf("| MB/s | %.0f |\n", mb / secs);
