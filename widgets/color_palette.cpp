@@ -19,6 +19,13 @@ std::array<QRgb, ColorPalette::kTableSize> buildTable() {
     const double hue = std::fmod(20.0 + i * kGolden, 360.0);
     QColor c = QColor::fromHslF(static_cast<float>(hue / 360.0), static_cast<float>(kSat[i % 3]),
                                 static_cast<float>(kLight[i % 3]));
+    // Blues and purples are dark at equal HSL lightness: lift them until dark label text reads
+    // well (perceived luminance >= 150 of 255), so every box uses the same dark text colour.
+    for (int k = 0; k < 20; ++k) {
+      const double lum = 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue();
+      if (lum >= 152) break;
+      c = QColor::fromHslF(c.hslHueF(), c.hslSaturationF(), std::min(0.92f, c.lightnessF() + 0.02f));
+    }
     t[static_cast<std::size_t>(i)] = c.rgb();
   }
   return t;

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timeline_widget.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+#include "core/lod.h"
+#include "test_profiles.h"
+#include "widgets/color_palette.h"
+#include "widgets/lane_canvas.h"
+#include "widgets/timeline_viewport.h"
+
+using namespace npuscope;
+using testing::kBase;
+using widgets::TimelineWidget;
+
+namespace {
+
+bool isBlank(const QImage& img) {
+  const QRgb first = img.pixel(0, 0);
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x)
+      if (img.pixel(x, y) != first) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("setProfile fits all and clear empties", "[timeline_widget]") {
+  TimelineWidget w;
+  auto profile = testing::makeProfile({testing::makeTwoLaneTrace()});
+  w.setProfile(profile);
+  CHECK(w.viewport()->visibleRange() == core::TimeRange{kBase, kBase + 10'000});
+  CHECK(w.layout().rows().size() == 6);
+  w.setVisibleRange({kBase + 1000, kBase + 2000});
+  CHECK(w.viewport()->visibleRange() == core::TimeRange{kBase + 1000, kBase + 2000});
+  w.fitAll();
+  CHECK(w.viewport()->visibleRange() == core::TimeRange{kBase, kBase + 10'000});
+  w.clear();
+  CHECK(w.layout().rows().empty());
+  CHECK_FALSE(w.profile());
+}
+
+TEST_CASE("renderToImage draws the composite offscreen without showing", "[timeline_widget]") {
+  TimelineWidget w;
+  w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace()}));
+  const qreal dpr = GENERATE(1.0, 2.0);
+  const QSize size(800, 300);
+  const QImage img = w.renderToImage(size, dpr);
+  REQUIRE(img.size() == size * dpr);
+  CHECK(img.devicePixelRatio() == dpr);
+  CHECK_FALSE(isBlank(img));
+  // "late" spans [5000, 9000) ns of the 10 us view on the canvas right of the lane headers;
+  // sample its right part (the label sits on the left) in the middle of row 2.
+  const int canvasW = size.width() - w.headerWidth();
+  const double x = w.headerWidth() + core::timeToX(kBase + 8800, w.viewport()->visibleRange(), canvasW);
+  const double y = w.rulerHeight() + w.layout().rows()[2].y + 8;
+  const QColor px = img.pixelColor(static_cast<int>(x * dpr), static_cast<int>(y * dpr));
+  CHECK(px.rgb() == QColor::fromRgb(widgets::ColorPalette::colorForName("late")).rgb());
+  // The rank header row is painted with the rank header colour at the left of the canvas.
+  const QColor hdr = img.pixelColor(static_cast<int>((w.headerWidth() + 400) * dpr),
+                                    static_cast<int>((w.rulerHeight() + 13) * dpr));
+  CHECK(hdr.rgb() == QColor::fromRgb(widgets::ColorPalette::kRankHeader).rgb());
+  CHECK_FALSE(w.isVisible());
+}
+
+TEST_CASE("clicking a slice selects it, clicking empty space clears", "[timeline_widget]") {
+  TimelineWidget w;
+  auto profile = testing::makeProfile({testing::makeTwoLaneTrace()});
+  w.setProfile(profile);
+  w.resize(1000, 400);
+  w.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&w));
+  QSignalSpy spy(&w, &TimelineWidget::sliceSelected);
+  widgets::LaneCanvas* canvas = w.canvas();
+  const core::TimeRange view = w.viewport()->visibleRange();
+  auto xOf = [&](core::TimeNs t) { return static_cast<int>(core::timeToX(t, view, canvas->width())); };
+
+  // "inner2" [500, 900) at depth 1 of lane 0 (row 3).
+  const int y3 = w.layout().rows()[3].y + 8;
+  QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(xOf(kBase + 700), y3));
+  REQUIRE(spy.count() == 1);
+  CHECK(spy.at(0).at(0).toInt() == 0);
+  CHECK(spy.at(0).at(1).value<core::SliceRef>() == core::SliceRef{0, 4});
+  CHECK(w.selectedSlice() == core::SliceRef{0, 4});
+
+  // kernelB on lane 1 (row 5).
+  QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(xOf(kBase + 6000), w.layout().rows()[5].y + 8));
+  REQUIRE(spy.count() == 2);
+  CHECK(spy.at(1).at(1).value<core::SliceRef>() == core::SliceRef{1, 1});
+
+  // Empty space of row 2 (between "tail" and "late").
+  QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(xOf(kBase + 3000), w.layout().rows()[2].y + 8));
+  REQUIRE(spy.count() == 3);
+  CHECK(spy.at(2).at(0).toInt() == -1);
+  CHECK_FALSE(spy.at(2).at(1).value<core::SliceRef>().valid());
+  CHECK_FALSE(w.selectedSlice().valid());
+}
+
+TEST_CASE("keyboard navigation on the canvas", "[timeline_widget]") {
+  TimelineWidget w;
+  w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace()}));
+  w.resize(1000, 400);
+  w.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&w));
+  auto* vp = w.viewport();
+  const core::TimeRange full = vp->visibleRange();
+  QTest::keyClick(w.canvas(), Qt::Key_W);
+  QTest::keyClick(w.canvas(), Qt::Key_W);
+  const core::TimeRange zoomed = vp->visibleRange();
+  CHECK(zoomed.duration() < full.duration());
+  QTest::keyClick(w.canvas(), Qt::Key_D);
+  CHECK(vp->visibleRange().start > zoomed.start);
+  CHECK(vp->visibleRange().duration() == zoomed.duration());
+  QTest::keyClick(w.canvas(), Qt::Key_A);
+  QTest::keyClick(w.canvas(), Qt::Key_Left);
+  CHECK(vp->visibleRange().start < zoomed.start);
+  QTest::keyClick(w.canvas(), Qt::Key_S);
+  CHECK(vp->visibleRange().duration() > zoomed.duration());
+  QTest::keyClick(w.canvas(), Qt::Key_Backspace);  // undo the W W S... gesture chain
+  CHECK(vp->visibleRange().duration() <= full.duration());
+  vp->setSelection({kBase + 2000, kBase + 3000});
+  QTest::keyClick(w.canvas(), Qt::Key_Z, Qt::ShiftModifier);
+  CHECK(vp->visibleRange() == core::TimeRange{kBase + 2000, kBase + 3000});
+  QTest::keyClick(w.canvas(), Qt::Key_0, Qt::ControlModifier);
+  CHECK(vp->visibleRange() == full);
+  QTest::keyClick(w.canvas(), Qt::Key_Backspace);
+  CHECK(vp->visibleRange() == core::TimeRange{kBase + 2000, kBase + 3000});
+}
+
+TEST_CASE("Shift+drag selects a time range; selectSlice and zoom to it", "[timeline_widget]") {
+  TimelineWidget w;
+  w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace()}));
+  w.resize(1000, 400);
+  w.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&w));
+  auto* canvas = w.canvas();
+  const core::TimeRange view = w.viewport()->visibleRange();
+  const int y = w.layout().rows()[2].y + 8;
+  QTest::mousePress(canvas, Qt::LeftButton, Qt::ShiftModifier, QPoint(100, y));
+  QMouseEvent move(QEvent::MouseMove, QPointF(300, y), canvas->mapToGlobal(QPointF(300, y)), Qt::NoButton,
+                   Qt::LeftButton, Qt::ShiftModifier);
+  QApplication::sendEvent(canvas, &move);
+  QTest::mouseRelease(canvas, Qt::LeftButton, Qt::ShiftModifier, QPoint(300, y));
+  const core::TimeRange sel = w.viewport()->selection();
+  CHECK(sel.start == core::xToTime(100, view, canvas->width()));
+  CHECK(sel.end == core::xToTime(300, view, canvas->width()));
+
+  QSignalSpy spy(&w, &TimelineWidget::sliceSelected);
+  w.selectSlice(0, {0, 2});
+  REQUIRE(spy.count() == 1);
+  w.zoomToSelectedSlice();
+  const core::TimeRange v = w.viewport()->visibleRange();
+  CHECK(v.start < kBase + 5000);
+  CHECK(v.end > kBase + 9000);
+  CHECK(v.duration() < 6000);
+}
