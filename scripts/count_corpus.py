@@ -359,6 +359,24 @@ def main():
         f.write("\n")
 
     md = [METHOD]
+    md.append("## Summary\n")
+    summary = []
+    for c in result["cases"]:
+        for r in c["ranks"]:
+            b = r["flows_bound"]
+            n = r["named"]
+            summary.append([c["case"], r["rank"], r["events"], r["slices_total"],
+                            " / ".join(str(b.get(k, 0)) for k in
+                                       ("async_npu", "HostToDevice", "async_task_queue", "fwdbwd")),
+                            n.get("first_profiler_step", {}).get("start_ns", ""),
+                            "%s `%s`" % (n.get("first_hw_slice", {}).get("start_ns", ""),
+                                         n.get("first_hw_slice", {}).get("name", "")),
+                            n.get("first_overlap_free", {}).get("start_ns", "")])
+    md.append(fmt_table(summary, ["case", "rank", "events", "slices",
+                                  "bound flows async_npu / HostToDevice / async_task_queue / fwdbwd",
+                                  "first ProfilerStep# (ns)", "first HW-lane slice (ns)",
+                                  "first Overlap Free (ns)"]))
+    md.append("")
     for c in result["cases"]:
         md.append("## %s\n\nLoad path: `%s`\n" % (c["case"], c["load_path"]))
         for r in c["ranks"]:
