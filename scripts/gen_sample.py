@@ -706,6 +706,62 @@ def ms_meta(pid, name, label, sort, threads=()):
     return out
 
 
+def self_check(root):
+    """Re-derive step_trace_time.csv from the written trace_view.json alone, the way torch_npu's
+    text parser does (§4.3 step windows via HostToDevice -> Dequeue -> correlation id, §4.2 sums),
+    and check that every flow binds (scripts/count_corpus.py)."""
+    out_dir = os.path.join(root, "ASCEND_PROFILER_OUTPUT")
+    ev = json.load(open(os.path.join(out_dir, "trace_view.json")))
+
+    def ns(v):
+        a, _, b = str(v).partition(".")
+        return int(a) * 1000 + int((b + "000")[:3])
+
+    x = [e for e in ev if e.get("ph") == "X"]
+    hw = {(e["pid"], e["tid"], ns(e["ts"])): e for e in x if e["pid"] == PID_HW}
+    h2d_s = {e["id"]: ns(e["ts"]) for e in ev if e.get("cat") == "HostToDevice" and e["ph"] == "s"}
+    acl_kernels = {}
+    for e in ev:
+        if e.get("cat") == "HostToDevice" and e["ph"] == "f":
+            k = hw[(e["pid"], e["tid"], ns(e["ts"]))]
+            acl_kernels.setdefault(h2d_s[e["id"]], []).append(k)
+    deq = sorted((ns(e["ts"]), ns(e["ts"]) + round(e["dur"] * 1000), e["args"]["correlation_id"])
+                 for e in x if e.get("cat") == "dequeue")
+    corr_k = {}
+    for acl_ts, ks in acl_kernels.items():
+        for s0, e0, cid in deq:
+            if s0 <= acl_ts <= e0:
+                corr_k.setdefault(cid, []).extend(ks)
+                break
+    enq = [(ns(e["ts"]), e["args"]["correlation_id"]) for e in x if e.get("cat") == "enqueue"]
+    ov = sorted((e["name"], ns(e["ts"]), e["dur"]) for e in x if e["pid"] == PID_OVERLAP)
+    rows = list(csv.reader(open(os.path.join(out_dir, "step_trace_time.csv"))))[1:]
+    for e in sorted((e for e in x if e["name"].startswith("ProfilerStep#")), key=lambda e: e["ts"]):
+        n = int(e["name"].split("#")[1])
+        hs, he = ns(e["ts"]), ns(e["ts"]) + round(e["dur"] * 1000)
+        cids = sorted(c for t, c in enq if hs <= t <= he and corr_k.get(c))
+        start = min(ns(k["ts"]) for k in corr_k[cids[0]])
+        end = max(max(ns(k["ts"]) + round(k["dur"] * 1000) for k in corr_k[cids[-1]]), he)
+        st, en = float(ts_str(start)), float(ts_str(end))
+        comp = sum(d for name, t, d in sorted(ov, key=lambda o: o[1])
+                   if name == "Computing" and st <= float(ts_str(t)) < en)
+        free = sum(d for name, t, d in sorted(ov, key=lambda o: o[1])
+                   if name == "Free" and st <= float(ts_str(t)) < en)
+        row = [r for r in rows if r[1] == str(n)][0]
+        assert abs(float(row[2]) - comp) < 1e-6 and abs(float(row[6]) - free) < 1e-6, (n, row, comp, free)
+    kd = list(csv.reader(open(os.path.join(out_dir, "kernel_details.csv"))))
+    n_compute = sum(1 for k in hw.values() if k["args"]["Task Type"] in COMPUTE_TYPES)
+    assert len(kd) - 1 == n_compute, (len(kd) - 1, n_compute)
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import count_corpus
+    r = count_corpus.analyse(os.path.join(out_dir, "trace_view.json"))
+    for cat, tot in r["flow_events"].items():
+        assert r["flows_bound"].get(cat, 0) == tot["f"] == tot["s"], (cat, r["flows_bound"], tot)
+    print("  self-check OK: step_trace_time.csv re-derived from trace_view.json, %d kernel rows, "
+          "all %d flows bound" % (n_compute, sum(r["flows_bound"].values())))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     here = os.path.dirname(os.path.abspath(__file__))
@@ -827,6 +883,7 @@ def main():
           (sim.bubble_sync[0], sim.bubble_sync[1], sim.bubble_sync[1] - sim.bubble_sync[0]))
     for r in rows:
         print("  step_trace_time:", r)
+    self_check(root)
     return 0
 
 
