@@ -23,7 +23,13 @@
 #include <fstream>
 #include <malloc.h>
 #include <string>
+#include <thread>
 
+#include <ctime>
+
+#include "core/json_trace_reader.h"
+#include "core/mapped_file.h"
+#include "core/slice_builder.h"
 #include "core/trace.h"
 
 namespace {
@@ -60,6 +66,47 @@ std::int64_t mappedRssKb(const std::string& path) {
   return kb;
 }
 
+double cpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt) {
+  using Clock = std::chrono::steady_clock;
+  namespace core = npuscope::core;
+  auto wall = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const auto t0 = Clock::now();
+  const double c0 = cpuSeconds();
+  std::string error;
+  auto file = core::MappedFile::open(path, error);
+  if (!file) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return 1;
+  }
+  const auto t1 = Clock::now();
+  const double c1 = cpuSeconds();
+  unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+  core::detail::ReadResult read = core::detail::readTraceEvents(file->bytes(), threads, opt);
+  const auto t2 = Clock::now();
+  const double c2 = cpuSeconds();
+  core::Trace trace;
+  trace.file = file;
+  core::detail::buildTrace(std::move(read), trace, {});
+  const auto t3 = Clock::now();
+  const double c3 = cpuSeconds();
+  const double mb = static_cast<double>(file->bytes().size()) / 1e6;
+  std::printf("| phase | wall s | cpu s | MB/s (wall) | MB/s (cpu) |\n|---|---|---|---|---|\n");
+  std::printf("| map | %.3f | %.3f | | |\n", wall(t0, t1), c1 - c0);
+  std::printf("| read | %.3f | %.3f | %.0f | %.0f |\n", wall(t1, t2), c2 - c1, mb / wall(t1, t2), mb / (c2 - c1));
+  std::printf("| build | %.3f | %.3f | %.0f | %.0f |\n", wall(t2, t3), c3 - c2, mb / wall(t2, t3), mb / (c3 - c2));
+  std::printf("| total | %.3f | %.3f | %.0f | %.0f |\n", wall(t0, t3), c3 - c0, mb / wall(t0, t3), mb / (c3 - c0));
+  std::printf("| events / slices / flows | %llu / %zu / %zu | | | |\n",
+              static_cast<unsigned long long>(trace.eventCount), trace.sliceCount(), trace.flows.size());
+  std::printf("| peak RSS (VmHWM) MB | %.1f | | | |\n", statusKb("VmHWM") / 1024.0);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,12 +116,15 @@ int main(int argc, char** argv) {
   }
   std::string path = argv[1];
   npuscope::core::LoadOptions opt;
+  bool phases = false;
   bool trim = false;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       opt.threads = static_cast<unsigned>(std::atoi(argv[++i]));
     else if (std::strcmp(argv[i], "--slice-mb") == 0 && i + 1 < argc)
       opt.sliceBytes = static_cast<std::size_t>(std::atof(argv[++i]) * 1048576.0);
+    else if (std::strcmp(argv[i], "--phases") == 0)
+      phases = true;
     else if (std::strcmp(argv[i], "--trim") == 0)
       trim = true;
   }
@@ -82,6 +132,7 @@ int main(int argc, char** argv) {
     path = real;
     std::free(real);
   }
+  if (phases) return runPhases(path, opt);
   const std::int64_t rssBeforeKb = statusKb("VmRSS");
   const auto t0 = std::chrono::steady_clock::now();
   npuscope::core::LoadResult r = npuscope::core::loadTrace(path, opt);

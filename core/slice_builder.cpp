@@ -2,6 +2,11 @@
 #include "core/slice_builder.h"
 
 #include <algorithm>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#include <atomic>
+#include <thread>
 #include <map>
 #include <numeric>
 #include <unordered_map>
@@ -120,6 +125,171 @@ void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& lan
   if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
 }
 
+/// One part's slices of a thread and that part's string-id map.
+struct RawPart {
+  std::vector<RawSlice>* slices;
+  const std::vector<NameId>* names;
+};
+
+/// Per-worker buffers reused from lane to lane (warm memory: no page faults after the first lane).
+struct LaneScratch {
+  std::vector<RawSlice> merged;
+  struct SortKey {
+    TimeNs start;
+    TimeNs negDur;
+    std::uint32_t index;
+  };
+  std::vector<SortKey> keys;
+  std::vector<std::uint32_t> order, depth, stack;
+};
+
+/// Builds one thread's lane columns from its raw slices (file order over `src`): B/E matching,
+/// then the nesting rule of assignDepths, then the depth-row columns. Same results as
+/// Pending + fillLane, without the intermediate columns: when the thread has no B/E events and
+/// one part, the part's own records are used in place and, when they are already in nesting
+/// order (the common case), not even sorted.
+void buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& strings, Lane& lane,
+               ImportStats& stats, const std::string& label, LaneScratch& s) {
+  bool anyBE = false;
+  for (const RawPart& part : src)
+    for (const RawSlice& r : *part.slices)
+      if (r.ph != 'X') { anyBE = true; break; }
+  std::vector<RawSlice>* items = nullptr;
+  if (!anyBE && src.size() == 1) {
+    items = src[0].slices;
+    const auto& nm = *src[0].names;
+    for (RawSlice& r : *items) {
+      r.name = nm[r.name];
+      r.cat = nm[r.cat];
+    }
+  } else {
+    items = &s.merged;
+    items->clear();
+    struct BE { TimeNs ts; std::uint32_t part; std::uint32_t idx; };
+    std::vector<BE> be;
+    for (std::uint32_t k = 0; k < src.size(); ++k) {
+      const auto& nm = *src[k].names;
+      const auto& raw = *src[k].slices;
+      for (std::uint32_t i = 0; i < raw.size(); ++i) {
+        RawSlice r = raw[i];
+        if (r.ph == 'X') {
+          r.name = nm[r.name];
+          r.cat = nm[r.cat];
+          items->push_back(r);
+        } else {
+          be.push_back({r.ts, k, i});
+        }
+      }
+    }
+    if (!be.empty()) {
+      std::stable_sort(be.begin(), be.end(), [](const BE& a, const BE& b) { return a.ts < b.ts; });
+      std::vector<std::pair<const RawSlice*, std::uint32_t>> open;
+      auto push = [&](const RawSlice& b, const std::vector<NameId>& nm, TimeNs end, std::uint8_t flags) {
+        RawSlice r = b;
+        r.dur = end - b.ts;
+        r.name = nm[b.name];
+        r.cat = nm[b.cat];
+        r.flags = flags;
+        r.ph = 'X';
+        items->push_back(r);
+      };
+      for (const BE& e : be) {
+        const RawSlice& ev = (*src[e.part].slices)[e.idx];
+        if (ev.ph == 'B') {
+          open.emplace_back(&ev, e.part);
+          continue;
+        }
+        if (open.empty()) {
+          stats.add(ImportWarning::OrphanEnd, "orphan E at " + formatTimestampUs(ev.ts) + " on " + label);
+          continue;
+        }
+        const auto [b, bp] = open.back();
+        open.pop_back();
+        const NameId bName = (*src[bp].names)[b->name];
+        const NameId eName = (*src[e.part].names)[ev.name];
+        if (eName != kEmptyName && eName != bName)
+          stats.add(ImportWarning::EndNameMismatch, "E \"" + std::string(strings.view(eName)) + "\" closes B \"" +
+                                                        std::string(strings.view(bName)) + "\" at " +
+                                                        formatTimestampUs(ev.ts));
+        push(*b, *src[bp].names, ev.ts, b->flags);
+      }
+      for (const auto& [b, bp] : open) {
+        const NameId bName = (*src[bp].names)[b->name];
+        stats.add(ImportWarning::UnterminatedBegin,
+                  "B \"" + std::string(strings.view(bName)) + "\" at " + formatTimestampUs(b->ts) + " never ended");
+        push(*b, *src[bp].names, std::max(b->ts, maxTs), static_cast<std::uint8_t>(b->flags | kSliceUnfinished));
+      }
+    }
+  }
+  std::vector<RawSlice>& v = *items;
+  const std::size_t n = v.size();
+  // Nesting order: start asc, duration desc, file order. Usually the file is already in it.
+  bool sorted = true;
+  for (std::size_t i = 1; i < n && sorted; ++i)
+    sorted = v[i - 1].ts < v[i].ts || (v[i - 1].ts == v[i].ts && v[i - 1].dur >= v[i].dur);
+  const std::uint32_t* order = nullptr;
+  if (!sorted) {
+    s.keys.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) s.keys[i] = {v[i].ts, -v[i].dur, i};
+    std::sort(s.keys.begin(), s.keys.end(), [](const LaneScratch::SortKey& a, const LaneScratch::SortKey& b) {
+      if (a.start != b.start) return a.start < b.start;
+      if (a.negDur != b.negDur) return a.negDur < b.negDur;
+      return a.index < b.index;
+    });
+    s.order.resize(n);
+    for (std::size_t i = 0; i < n; ++i) s.order[i] = s.keys[i].index;
+    order = s.order.data();
+  }
+  s.depth.resize(n);
+  s.stack.clear();
+  std::size_t overlaps = 0;
+  std::uint32_t maxDepth = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
+    const TimeNs st = v[i].ts, en = v[i].ts + v[i].dur;
+    while (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur <= st) s.stack.pop_back();
+    if (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur < en) {
+      v[i].flags |= kSlicePartialOverlap;
+      ++overlaps;
+    }
+    const auto d = static_cast<std::uint32_t>(s.stack.size());
+    s.depth[i] = d;
+    maxDepth = std::max(maxDepth, d + 1);
+    s.stack.push_back(i);
+  }
+  if (overlaps) {
+    const std::string where = "on " + label;
+    for (std::size_t k = 0; k < overlaps; ++k) stats.add(ImportWarning::PartialOverlap, where);
+  }
+  std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) ++rowBegin[s.depth[i] + 1];
+  for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
+  lane.start.resize(n);
+  lane.end.resize(n);
+  lane.names.resize(n);
+  lane.categories.resize(n);
+  lane.argsOffset.resize(n);
+  lane.argsLength.resize(n);
+  lane.flags.resize(n);
+  std::vector<std::uint32_t> cursor(rowBegin.begin(), rowBegin.end() - 1);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
+    const RawSlice& r = v[i];
+    const std::uint32_t at = cursor[s.depth[i]]++;
+    lane.start[at] = r.ts;
+    lane.end[at] = r.ts + r.dur;
+    lane.names[at] = r.name;
+    lane.categories[at] = r.cat;
+    lane.argsOffset[at] = r.argsOffset;
+    lane.argsLength[at] = r.argsLength;
+    lane.flags[at] = r.flags;
+  }
+  lane.rowBegin = std::move(rowBegin);
+  if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
+  // The raw records are not needed any more: give the memory back now (peak).
+  for (RawPart& part : src) std::vector<RawSlice>().swap(*part.slices);
+}
+
 bool processLess(const Process& a, const Process& b) {
   if (a.sortIndex.has_value() != b.sortIndex.has_value()) return a.sortIndex.has_value();
   if (a.sortIndex && *a.sortIndex != *b.sortIndex) return *a.sortIndex < *b.sortIndex;
@@ -227,82 +397,72 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
   const bool anyTime = minTs <= maxTs;
   trace.range = anyTime ? TimeRange{minTs, maxTs} : TimeRange{0, 0};
 
-  // 4. Slices per thread: B/E matching, then nesting into columns.
+  // 4. Slices per thread: B/E matching, then nesting into columns. Lanes are independent, so
+  // they are built on as many threads as the reader used (largest lanes first); warnings are
+  // merged in thread order afterwards, so the result does not depend on the thread count.
   std::vector<Lane> lanes;
   std::vector<std::uint32_t> laneThread;
-  std::vector<std::vector<std::pair<std::size_t, std::uint32_t>>> threadParts(threads.size());
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> threadParts(threads.size());
   for (std::size_t k = 0; k < parts.size(); ++k)
     for (std::uint32_t t = 0; t < parts[k].threads.size(); ++t)
-      if (!parts[k].slices[t].empty()) threadParts[threadMap[k][t]].emplace_back(k, t);
-  for (std::uint32_t g = 0; g < threads.size(); ++g) {
+      if (!parts[k].slices[t].empty()) threadParts[threadMap[k][t]].emplace_back(static_cast<std::uint32_t>(k), t);
+  {
+    struct LaneJob {
+      std::uint32_t thread = 0;
+      std::size_t slices = 0;
+      Lane lane;
+      ImportStats stats;
+    };
+    std::vector<LaneJob> jobs;
+    for (std::uint32_t g = 0; g < threads.size(); ++g) {
+      const GlobalThread& th = threads[g];
+      if (!th.wantsLane) continue;
+      LaneJob job;
+      job.thread = g;
+      for (auto [k, t] : threadParts[g]) job.slices += parts[k].slices[t].size();
+      Lane& lane = job.lane;
+      lane.process = th.process;
+      if (th.tid.kind == KeyKind::Number) lane.tid = th.tid.v;
+      else lane.tidText = keyText(th.tid, trace.strings);
+      lane.name = !th.name.empty() ? th.name : keyText(th.tid, trace.strings);
+      lane.sortIndex = th.sortIndex;
+      jobs.push_back(std::move(job));
+    }
+    auto runJob = [&](LaneJob& job, LaneScratch& scratch) {
+      const std::string label = procs[job.lane.process].name + " / " + job.lane.name;
+      std::vector<RawPart> src;
+      for (auto [k, t] : threadParts[job.thread]) src.push_back({&parts[k].slices[t], &nameMap[k]});
+      buildLane(src, maxTs, trace.strings, job.lane, job.stats, label, scratch);
+    };
+    std::vector<std::uint32_t> jobOrder(jobs.size());
+    std::iota(jobOrder.begin(), jobOrder.end(), 0u);
+    std::stable_sort(jobOrder.begin(), jobOrder.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return jobs[a].slices > jobs[b].slices; });
+    const unsigned workers = static_cast<unsigned>(std::clamp<std::size_t>(parts.size(), 1, std::max<std::size_t>(jobs.size(), 1)));
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+      LaneScratch scratch;
+      for (;;) {
+        if (stop.stop_requested()) return;
+        const std::size_t j = next.fetch_add(1, std::memory_order_relaxed);
+        if (j >= jobOrder.size()) return;
+        runJob(jobs[jobOrder[j]], scratch);
+      }
+    };
+    {
+      std::vector<std::jthread> pool;
+      for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work);
+      work();
+    }
     if (stop.stop_requested()) return false;
-    GlobalThread& th = threads[g];
-    if (!th.wantsLane) continue;
-    Lane lane;
-    lane.process = th.process;
-    if (th.tid.kind == KeyKind::Number) lane.tid = th.tid.v;
-    else lane.tidText = keyText(th.tid, trace.strings);
-    lane.name = !th.name.empty() ? th.name : keyText(th.tid, trace.strings);
-    lane.sortIndex = th.sortIndex;
-    const std::string label = procs[th.process].name + " / " + lane.name;
-    Pending pending;
-    struct BE { TimeNs ts; std::size_t part; std::uint32_t thread; std::uint32_t idx; };
-    std::vector<BE> be;
-    std::size_t total = 0;
-    for (auto [k, t] : threadParts[g]) total += parts[k].slices[t].size();
-    pending.start.reserve(total);
-    for (auto [k, t] : threadParts[g]) {
-      auto& raw = parts[k].slices[t];
-      const auto& nm = nameMap[k];
-      for (std::uint32_t i = 0; i < raw.size(); ++i) {
-        const RawSlice& r = raw[i];
-        if (r.ph == 'X')
-          pending.push(r.ts, r.ts + r.dur, nm[r.name], nm[r.cat], r.argsOffset, r.argsLength, r.flags);
-        else
-          be.push_back({r.ts, k, t, i});
-      }
+    for (auto& part : parts) std::vector<std::vector<RawSlice>>().swap(part.slices);
+    lanes.reserve(jobs.size());
+    for (LaneJob& job : jobs) {
+      trace.stats.merge(job.stats);
+      threads[job.thread].lane = static_cast<std::uint32_t>(lanes.size());
+      laneThread.push_back(job.thread);
+      lanes.push_back(std::move(job.lane));
     }
-    if (!be.empty()) {
-      std::stable_sort(be.begin(), be.end(), [](const BE& a, const BE& b) { return a.ts < b.ts; });
-      std::vector<const RawSlice*> open;
-      std::vector<std::size_t> openPart;
-      for (const BE& e : be) {
-        const RawSlice& ev = parts[e.part].slices[e.thread][e.idx];
-        if (ev.ph == 'B') {
-          open.push_back(&ev);
-          openPart.push_back(e.part);
-          continue;
-        }
-        if (open.empty()) {
-          trace.stats.add(ImportWarning::OrphanEnd, "orphan E at " + formatTimestampUs(ev.ts) + " on " + label);
-          continue;
-        }
-        const RawSlice& b = *open.back();
-        const std::size_t bp = openPart.back();
-        open.pop_back();
-        openPart.pop_back();
-        const NameId bName = nameMap[bp][b.name];
-        const NameId eName = nameMap[e.part][ev.name];
-        if (eName != kEmptyName && eName != bName)
-          trace.stats.add(ImportWarning::EndNameMismatch,
-                          "E \"" + std::string(trace.strings.view(eName)) + "\" closes B \"" +
-                              std::string(trace.strings.view(bName)) + "\" at " + formatTimestampUs(ev.ts));
-        pending.push(b.ts, ev.ts, bName, nameMap[bp][b.cat], b.argsOffset, b.argsLength, b.flags);
-      }
-      for (std::size_t i = 0; i < open.size(); ++i) {
-        const RawSlice& b = *open[i];
-        const NameId bName = nameMap[openPart[i]][b.name];
-        trace.stats.add(ImportWarning::UnterminatedBegin,
-                        "B \"" + std::string(trace.strings.view(bName)) + "\" at " + formatTimestampUs(b.ts) + " never ended");
-        pending.push(b.ts, std::max(b.ts, maxTs), bName, nameMap[openPart[i]][b.cat], b.argsOffset, b.argsLength,
-                     static_cast<std::uint8_t>(b.flags | kSliceUnfinished));
-      }
-    }
-    for (auto [k, t] : threadParts[g]) std::vector<RawSlice>().swap(parts[k].slices[t]);
-    fillLane(pending, lane, trace.stats, label);
-    th.lane = static_cast<std::uint32_t>(lanes.size());
-    laneThread.push_back(g);
-    lanes.push_back(std::move(lane));
   }
 
   // 5. Async (b/e) slices: one lane per (process, name); id2.global ids share a global process.
@@ -465,33 +625,40 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
   });
 
   // 8. Flows: group by (cat, name, id) in file order; bind s to the enclosing slice, f to the
-  // enclosing slice with bp:"e" or else to the next slice.
+  // enclosing slice with bp:"e" or else to the next slice. Groups are formed by one sort of
+  // compact records (no per-group containers); the bound flows are then ordered by fromTs, ties
+  // in the order of each group's first event, as a stable sort of the groups would give.
   {
-    struct FlowRef { std::size_t part; std::uint32_t idx; };
-    struct GroupKey {
-      NameId cat, name;
+    struct FlowRec {
       std::uint64_t id;
+      NameId cat, name;
       FlowIdKind kind;
-      bool operator==(const GroupKey&) const = default;
-    };
-    struct GroupHash {
-      std::size_t operator()(const GroupKey& k) const {
-        return std::hash<std::uint64_t>()(k.id) ^ (std::size_t(k.cat) << 20) ^ (std::size_t(k.name) << 40) ^
-               static_cast<std::size_t>(k.kind);
+      std::uint32_t part, idx;
+      [[nodiscard]] bool sameGroup(const FlowRec& o) const {
+        return id == o.id && cat == o.cat && name == o.name && kind == o.kind;
       }
     };
-    std::unordered_map<GroupKey, std::vector<FlowRef>, GroupHash> groups;
-    std::vector<GroupKey> groupOrder;
+    std::size_t total = 0;
+    for (const auto& w : parts) total += w.flows.size();
+    std::vector<FlowRec> recs;
+    recs.reserve(total);
     for (std::size_t k = 0; k < parts.size(); ++k) {
       const auto& nm = nameMap[k];
-      for (std::uint32_t i = 0; i < parts[k].flows.size(); ++i) {
-        const RawFlow& f = parts[k].flows[i];
-        GroupKey key{nm[f.cat], nm[f.name], f.idKind == FlowIdKind::Numeric ? f.id : nm[static_cast<NameId>(f.id)], f.idKind};
-        auto [it, inserted] = groups.try_emplace(key);
-        if (inserted) groupOrder.push_back(key);
-        it->second.push_back({k, i});
+      const auto& flows = parts[k].flows;
+      for (std::uint32_t i = 0; i < flows.size(); ++i) {
+        const RawFlow& f = flows[i];
+        recs.push_back({f.idKind == FlowIdKind::Numeric ? f.id : nm[static_cast<NameId>(f.id)], nm[f.cat], nm[f.name],
+                        f.idKind, static_cast<std::uint32_t>(k), i});
       }
     }
+    std::sort(recs.begin(), recs.end(), [](const FlowRec& a, const FlowRec& b) {
+      if (a.id != b.id) return a.id < b.id;
+      if (a.cat != b.cat) return a.cat < b.cat;
+      if (a.name != b.name) return a.name < b.name;
+      if (a.kind != b.kind) return a.kind < b.kind;
+      if (a.part != b.part) return a.part < b.part;
+      return a.idx < b.idx;
+    });
     auto bind = [&](std::size_t part, const RawFlow& f, bool isStart) -> SliceRef {
       const GlobalThread& th = threads[threadMap[part][f.thread]];
       if (th.lane == kInvalidIndex) return {};
@@ -500,13 +667,33 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       if (idx == kInvalidIndex) return {};
       return {th.lane, idx};
     };
-    for (const GroupKey& key : groupOrder) {
-      const auto& refs = groups[key];
-      const std::string idText = key.kind == FlowIdKind::Numeric ? std::to_string(key.id)
-                                                                 : std::string(trace.strings.view(static_cast<NameId>(key.id)));
-      const std::string what = std::string(trace.strings.view(key.cat)) + " id " + idText;
+    // Warnings of one group, in the order the per-group pass met them.
+    struct GroupWarning {
+      std::uint32_t part, idx;  // first event of the group (file order)
+      std::uint32_t seq;
+      ImportWarning kind;
+      std::uint32_t rec;        // a record of the group (for the text)
+      std::uint8_t side;        // FlowNoEnclosingSlice: 1 end side, 2 start side
+    };
+    std::vector<GroupWarning> warnings;
+    struct Bound {
+      Flow flow;
+      std::uint32_t part, idx, seq;
+    };
+    std::vector<Bound> bound;
+    bound.reserve(total / 2 + 1);
+    for (std::size_t g = 0; g < recs.size();) {
+      std::size_t e = g + 1;
+      while (e < recs.size() && recs[e].sameGroup(recs[g])) ++e;
+      const FlowRec& key = recs[g];
+      const std::uint32_t firstPart = key.part, firstIdx = key.idx;
+      std::uint32_t seq = 0;
+      auto warn = [&](ImportWarning w, std::uint8_t side = 0) {
+        warnings.push_back({firstPart, firstIdx, seq++, w, static_cast<std::uint32_t>(g), side});
+      };
       if (key.kind == FlowIdKind::Invalid) {
-        trace.stats.add(ImportWarning::InvalidFlowId, what);
+        warn(ImportWarning::InvalidFlowId);
+        g = e;
         continue;
       }
       const RawFlow* pending = nullptr;
@@ -518,57 +705,86 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
         const SliceRef from = bind(sp, s, true);
         const SliceRef to = bind(fp, f, false);
         if (!from.valid() || !to.valid()) {
-          trace.stats.add(ImportWarning::FlowNoEnclosingSlice,
-                          what + (from.valid() ? " (end side)" : " (start side)"));
+          warn(ImportWarning::FlowNoEnclosingSlice, from.valid() ? 1 : 2);
           return;
         }
-        trace.flows.push_back({key.cat, key.name, from, to, s.ts, f.ts});
+        bound.push_back({{key.cat, key.name, from, to, s.ts, f.ts}, firstPart, firstIdx, seq++});
       };
       // File order, but symmetric: msprof may write the device-side `f` before the host-side
       // `s` (and its ts may even be earlier, clocks differ), so an `f` seen first waits for its
       // `s`. One `s` followed by several `f` fans out (HostToDevice to several tasks).
       std::vector<std::pair<const RawFlow*, std::size_t>> waiting;
-      for (const FlowRef& r : refs) {
-        const RawFlow& f = parts[r.part].flows[r.idx];
+      for (std::size_t r = g; r < e; ++r) {
+        const RawFlow& f = parts[recs[r].part].flows[recs[r].idx];
+        const std::size_t fp = recs[r].part;
         if (f.ph == 's') {
           if (!waiting.empty() && !pending) {
-            for (auto [wf, wp] : waiting) finish(f, r.part, *wf, wp);
+            for (auto [wf, wp] : waiting) finish(f, fp, *wf, wp);
             waiting.clear();
             lastStart = &f;
-            lastStartPart = r.part;
+            lastStartPart = fp;
             continue;
           }
           if (pending && !warnedStart) {
-            trace.stats.add(ImportWarning::FlowStartWithoutEnd, what);
+            warn(ImportWarning::FlowStartWithoutEnd);
             warnedStart = true;
           }
           pending = &f;
-          pendingPart = r.part;
+          pendingPart = fp;
         } else if (f.ph == 't') {
           if (!pending && !lastStart && !warnedStep) {
-            trace.stats.add(ImportWarning::FlowStepWithoutStart, what);
+            warn(ImportWarning::FlowStepWithoutStart);
             warnedStep = true;
           }
         } else {  // 'f'
           if (pending) {
-            finish(*pending, pendingPart, f, r.part);
+            finish(*pending, pendingPart, f, fp);
             lastStart = pending;
             lastStartPart = pendingPart;
             pending = nullptr;
           } else if (lastStart) {
-            finish(*lastStart, lastStartPart, f, r.part);
+            finish(*lastStart, lastStartPart, f, fp);
           } else {
-            waiting.emplace_back(&f, r.part);
+            waiting.emplace_back(&f, fp);
           }
         }
       }
-      if (!waiting.empty() && !warnedEnd) trace.stats.add(ImportWarning::FlowEndWithoutStart, what);
-      if (pending && !warnedStart) trace.stats.add(ImportWarning::FlowStartWithoutEnd, what);
+      if (!waiting.empty() && !warnedEnd) warn(ImportWarning::FlowEndWithoutStart);
+      if (pending && !warnedStart) warn(ImportWarning::FlowStartWithoutEnd);
+      g = e;
     }
-    std::stable_sort(trace.flows.begin(), trace.flows.end(),
-                     [](const Flow& a, const Flow& b) { return a.fromTs < b.fromTs; });
+    // Warnings in group first-appearance order; the text is built only when it is kept.
+    std::sort(warnings.begin(), warnings.end(), [](const GroupWarning& a, const GroupWarning& b) {
+      return std::tie(a.part, a.idx, a.seq) < std::tie(b.part, b.idx, b.seq);
+    });
+    for (const GroupWarning& w : warnings) {
+      if (trace.stats.count(w.kind) >= ImportStats::kExamplesPerKind) {
+        trace.stats.add(w.kind);
+        continue;
+      }
+      const FlowRec& key = recs[w.rec];
+      const std::string idText = key.kind == FlowIdKind::Numeric ? std::to_string(key.id)
+                                                                 : std::string(trace.strings.view(static_cast<NameId>(key.id)));
+      std::string what = std::string(trace.strings.view(key.cat)) + " id " + idText;
+      if (w.side == 1) what += " (end side)";
+      else if (w.side == 2) what += " (start side)";
+      trace.stats.add(w.kind, what);
+    }
+    std::sort(bound.begin(), bound.end(), [](const Bound& a, const Bound& b) {
+      if (a.flow.fromTs != b.flow.fromTs) return a.flow.fromTs < b.flow.fromTs;
+      return std::tie(a.part, a.idx, a.seq) < std::tie(b.part, b.idx, b.seq);
+    });
+    trace.flows.reserve(bound.size());
+    for (const Bound& b : bound) trace.flows.push_back(b.flow);
+    for (auto& w : parts) std::vector<RawFlow>().swap(w.flows);
   }
 
+  // The raw records were freed piecemeal; hand the freed heap back to the system so that the
+  // resident size after a load is the trace itself (glibc keeps freed arena memory otherwise).
+  read.parts.clear();
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
   if (trace.eventCount == 0) trace.notes.push_back("0 events");
   else if (trace.sliceCount() == 0) trace.notes.push_back("no slices");
   return !stop.stop_requested();
