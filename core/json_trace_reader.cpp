@@ -29,6 +29,43 @@ std::uint32_t WorkerOut::thread(const Key& pid, const Key& tid) {
   return it->second;
 }
 
+void WorkerOut::mark(Mark& m) const {
+  m.processes = processes.size();
+  m.threads = threads.size();
+  m.flows = flows.size();
+  m.counters = counters.size();
+  m.metas = metas.size();
+  m.asyncs = asyncs.size();
+  m.strings = pool.size();
+  m.examples = stats.examples.size();
+  m.counts = stats.counts;
+  m.events = events;
+  m.maxTs = maxTs;
+  m.minTs = minTs;
+  m.slices.resize(slices.size());
+  for (std::size_t t = 0; t < slices.size(); ++t) m.slices[t] = slices[t].size();
+}
+
+void WorkerOut::rollback(const Mark& m) {
+  for (std::size_t t = threads.size(); t-- > m.threads;)
+    threadIndex.erase({processes[threads[t].first], threads[t].second});
+  threads.resize(m.threads);
+  slices.resize(m.threads);
+  for (std::size_t t = 0; t < m.threads; ++t) slices[t].resize(m.slices[t]);
+  for (std::size_t p = processes.size(); p-- > m.processes;) processIndex.erase(processes[p]);
+  processes.resize(m.processes);
+  flows.resize(m.flows);
+  counters.resize(m.counters);
+  metas.resize(m.metas);
+  asyncs.resize(m.asyncs);
+  pool.truncate(m.strings);
+  stats.examples.resize(m.examples);
+  stats.counts = m.counts;
+  events = m.events;
+  maxTs = m.maxTs;
+  minTs = m.minTs;
+}
+
 namespace {
 
 std::string offsetText(std::size_t off) { return "at byte " + std::to_string(off); }
@@ -105,6 +142,51 @@ class EventParser {
     od::object obj;
     if (doc.get_object().get(obj)) return false;
     Fields f;
+    if (!readFields(obj, f)) return false;
+    dispatch(f);
+    return true;
+  }
+
+ public:
+  /// Parses the elements in [begin, commaEnd) of the file (complete events separated by commas,
+  /// as cut by findBatchCut) as one document "[" + bytes + "]". Returns false, with records
+  /// possibly appended, when anything fails: the caller rolls the worker output back and reads
+  /// the same bytes event by event (which reports the exact warnings).
+  bool parseBatch(std::size_t begin, std::size_t commaEnd) {
+    const std::size_t len = commaEnd - begin;
+    const std::size_t docLen = len + 2;
+    if (m_batch.size() < docLen + simdjson::SIMDJSON_PADDING) m_batch.resize(docLen + simdjson::SIMDJSON_PADDING);
+    char* buf = m_batch.data();
+    buf[0] = '[';
+    std::memcpy(buf + 1, m_file.data() + begin, len);
+    buf[len + 1] = ']';
+    std::memset(buf + docLen, ' ', simdjson::SIMDJSON_PADDING);
+    od::document doc;
+    if (m_batchParser.iterate(buf, docLen, docLen + simdjson::SIMDJSON_PADDING).get(doc)) return false;
+    od::array arr;
+    if (doc.get_array().get(arr)) return false;
+    const char* const first = buf + 1;
+    for (auto elementResult : arr) {
+      od::value v;
+      if (std::move(elementResult).get(v)) return false;
+      const char* loc = nullptr;
+      if (v.current_location().get(loc) || *loc != '{') return false;  // not an object: per event
+      od::object obj;
+      if (v.get_object().get(obj)) return false;
+      m_eventBase = loc;
+      m_eventBegin = begin + static_cast<std::size_t>(loc - first);
+      Fields f;
+      if (!readFields(obj, f)) return false;
+      ++m_out.events;
+      dispatch(f);
+    }
+    // Every structural consumed, i.e. the closing ']' was ours (simdjson 3.0 has no at_end()).
+    const char* rest = nullptr;
+    return doc.current_location().get(rest) == simdjson::OUT_OF_BOUNDS;
+  }
+
+ private:
+  bool readFields(od::object& obj, Fields& f) {
     for (auto fieldResult : obj) {
       od::field field;
       if (std::move(fieldResult).get(field)) return false;
@@ -208,7 +290,6 @@ class EventParser {
           break;
       }
     }
-    dispatch(f);
     return true;
   }
 
@@ -477,6 +558,8 @@ class EventParser {
   WorkerOut& m_out;
   od::parser m_parser{1u << 31};
   od::parser m_argsParser{1u << 31};
+  od::parser m_batchParser{1u << 31};
+  std::string m_batch;
   std::string m_scratch;
   std::string m_argsBuf;
   std::string m_phBuf, m_idBuf, m_id2Buf;
@@ -484,10 +567,34 @@ class EventParser {
   const char* m_eventBase = nullptr;
 };
 
+std::size_t resync(std::string_view file, std::size_t from, std::size_t limit);
+
+/// Chooses the end of the next parse batch starting at the event at `off`: a likely event
+/// boundary `}` ws `,` ws `{` ws `"` about `batchBytes` further, never past `limit` (the next
+/// range's start, itself such a boundary). Sets `comma` (the batch ends before it) and `next`
+/// (the `{` after it). Speculative: a wrong cut makes the batch fail and it is re-read event by
+/// event. False when no boundary is found (the tail of the array).
+bool findBatchCut(std::string_view file, std::size_t off, std::size_t limit, std::size_t batchBytes,
+                  std::size_t& comma, std::size_t& next) {
+  const std::size_t hardEnd = std::min(limit, file.size());
+  std::size_t at = hardEnd;
+  if (off + batchBytes < hardEnd) at = resync(file, off + batchBytes, hardEnd);
+  if (at >= file.size()) return false;  // no boundary before the end of the file
+  // `at` is a `{` (a resync point or the next range's start): the comma before it.
+  std::size_t c = at;
+  while (c > off && (file[c - 1] == ' ' || file[c - 1] == '\n' || file[c - 1] == '\r' || file[c - 1] == '\t')) --c;
+  if (c <= off + 1 || file[c - 1] != ',') return false;
+  comma = c - 1;
+  next = at;
+  return true;
+}
+
 /// Parses the array elements starting at `begin` until an element starts at or after `limit`,
-/// the array closes, or the file ends.
+/// the array closes, or the file ends. With `batchBytes` > 0, runs of complete events are parsed
+/// as one simdjson document per batch (no per-event scan and setup); a batch that fails is
+/// rolled back and re-read event by event, so the result is the same as with batchBytes == 0.
 void parseRange(std::string_view file, std::size_t begin, std::size_t limit, WorkerOut& out,
-                std::atomic<std::size_t>* bytesDone, const std::stop_token& stop) {
+                std::atomic<std::size_t>* bytesDone, const std::stop_token& stop, std::size_t batchBytes) {
   const char* const base = file.data();
   const char* const end = base + file.size();
   const char* p = base + begin;
@@ -495,6 +602,8 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
   EventParser parser(file, out);
   bool expectElement = false;  // a comma was seen and no element followed yet
   std::size_t lastReport = begin;
+  std::size_t perEventUntil = 0;  // below this offset, parse event by event
+  WorkerOut::Mark mark;
   for (;;) {
     p = skipWs(p, end);
     if (p >= end) {
@@ -520,20 +629,40 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
       out.stopOffset = off;
       break;
     }
-    const char* q = skipValue(p, end);
-    if (!q) {
-      out.stats.add(ImportWarning::TruncatedEvent, "file ends inside an event at byte " + std::to_string(file.size()));
-      out.stop = WorkerOut::Stop::Truncated;
-      out.stopOffset = file.size();
-      break;
-    }
-    if (c == '{') {
-      parser.parse(off, static_cast<std::size_t>(q - base));
+    if (c == '{' && batchBytes > 0 && off >= perEventUntil) {
+      std::size_t comma = 0, next = 0;
+      if (findBatchCut(file, off, limit, batchBytes, comma, next)) {
+        out.mark(mark);
+        if (parser.parseBatch(off, comma)) {
+          ++out.batches;
+          expectElement = false;
+          p = base + next;
+        } else {
+          out.rollback(mark);
+          ++out.batchFallbacks;
+          perEventUntil = next;
+          continue;
+        }
+      } else {
+        perEventUntil = off + batchBytes;
+        continue;
+      }
     } else {
-      out.stats.add(ImportWarning::NotAnObject, "array element that is not an object " + offsetText(off));
+      const char* q = skipValue(p, end);
+      if (!q) {
+        out.stats.add(ImportWarning::TruncatedEvent, "file ends inside an event at byte " + std::to_string(file.size()));
+        out.stop = WorkerOut::Stop::Truncated;
+        out.stopOffset = file.size();
+        break;
+      }
+      if (c == '{') {
+        parser.parse(off, static_cast<std::size_t>(q - base));
+      } else {
+        out.stats.add(ImportWarning::NotAnObject, "array element that is not an object " + offsetText(off));
+      }
+      expectElement = false;
+      p = q;
     }
-    expectElement = false;
-    p = q;
     const auto done = static_cast<std::size_t>(p - base);
     if (done - lastReport > (1u << 20)) {
       if (bytesDone) bytesDone->fetch_add(done - lastReport, std::memory_order_relaxed);
@@ -697,7 +826,7 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
     for (unsigned k = 0; k < parts; ++k) {
       const std::size_t limit = k + 1 < parts ? begins[k + 1] : SIZE_MAX;
       threads.emplace_back([&, k, limit] {
-        parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop);
+        parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.sliceBytes);
         finished.fetch_add(1, std::memory_order_release);
       });
     }
@@ -726,7 +855,7 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
     // Mismatch: range k started inside an event. Parse from where the previous one stopped.
     const std::size_t limit = k + 1 < parts ? begins[k + 1] : SIZE_MAX;
     WorkerOut repair;
-    parseRange(file, cur.stopOffset, limit, repair, nullptr, options.stop);
+    parseRange(file, cur.stopOffset, limit, repair, nullptr, options.stop, options.sliceBytes);
     result.parts.push_back(std::move(repair));
   }
   const WorkerOut& last = result.parts.back();

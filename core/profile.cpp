@@ -129,6 +129,8 @@ ProfileLayout discoverProfile(const std::string& pathText) {
       full.traceFile = path.string();
       src = full;
     }
+    if (src.kernelDetails.empty()) src.kernelDetails = firstExisting(path.parent_path(), {"kernel_details.csv"});
+    if (src.stepTraceTime.empty()) src.stepTraceTime = firstExisting(path.parent_path(), {"step_trace_time.csv"});
     layout.ranks.push_back(src);
     return layout;
   }
@@ -215,7 +217,7 @@ TimeRange Profile::range() const {
   return r;
 }
 
-ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options) {
+ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options, const AnalysisOptions& analysis) {
   ProfileLoadResult result;
   ProfileLayout layout = discoverProfile(path);
   if (!layout.error.empty()) {
@@ -257,6 +259,18 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
       if (lr.ok()) {
         rp.trace = std::move(lr.trace);
         ++loaded;
+        if (!rp.source.kernelDetails.empty()) {
+          auto k = std::make_shared<KernelDetails>(readKernelDetails(rp.source.kernelDetails));
+          for (const auto& w : k->warnings) rp.tableMessages.push_back("kernel_details.csv: " + w);
+          rp.kernels = std::move(k);
+        }
+        if (!rp.source.stepTraceTime.empty()) {
+          std::string err;
+          rp.stepTrace = readStepTraceTime(rp.source.stepTraceTime, err);
+          if (!err.empty()) rp.tableMessages.push_back("step_trace_time.csv: " + err);
+        }
+        rp.analysis = std::make_shared<RankAnalysis>(
+            analyzeRank(*rp.trace, rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, analysis));
       } else {
         rp.error = lr.error;
         if (firstError.empty()) firstError = lr.error;

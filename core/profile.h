@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/analysis.h"
+#include "core/tables.h"
 #include "core/trace.h"
 
 namespace npuscope::core {
@@ -44,6 +46,10 @@ struct RankProfile {
   RankSource source;
   std::shared_ptr<const Trace> trace;  ///< null when the rank had no loadable trace
   std::string error;                   ///< why the trace failed to load, if it did
+  std::shared_ptr<const KernelDetails> kernels;  ///< kernel_details.csv, when present
+  std::vector<StepTraceRow> stepTrace;           ///< step_trace_time.csv rows, when present
+  std::shared_ptr<const RankAnalysis> analysis;  ///< Top-Down analyses (null without a trace)
+  std::vector<std::string> tableMessages;        ///< problems reading the CSV files
   [[nodiscard]] int rank() const;      ///< source.rank, else the trace's Kineto rank, else -1
   [[nodiscard]] int device() const;    ///< the trace's "NPU k" label, else source.device
 };
@@ -65,6 +71,8 @@ struct ProfileLoadResult {
 
 /// Discovers and loads every rank of `path` (ranks one after another, each in parallel slices).
 /// options.progress receives the overall fraction. Cancelling returns error "cancelled".
-[[nodiscard]] ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options = {});
+/// `analysis` sets the bubble threshold etc. of the Top-Down analyses run after loading.
+[[nodiscard]] ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options = {},
+                                            const AnalysisOptions& analysis = {});
 
 }  // namespace npuscope::core

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "core/time_format.h"
+#include "core/analysis/analysis.h"
+#include <cmath>
 
 namespace npuscope::core {
 
@@ -39,6 +41,142 @@ std::map<std::string, std::size_t> flowsPerCategory(const Trace& t) {
   return m;
 }
 
+
+std::string usNum(TimeNs ns) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1000.0);
+  return b;
+}
+std::string dbl(double v) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+void figuresJson(std::string& o, const OverlapFigures& f) {
+  o += "{\"computing_us\": " + usNum(f.computing) + ", \"communication_us\": " + usNum(f.communication) +
+       ", \"communication_not_overlapped_us\": " + usNum(f.commNotOverlapped) + ", \"overlapped_us\": " +
+       usNum(f.overlapped) + ", \"free_us\": " + usNum(f.free) + ", \"e2e_us\": " + usNum(f.e2e) +
+       ", \"free_ratio\": " + dbl(f.freeRatio()) + "}";
+}
+
+void csvRowJson(std::string& o, const StepTraceRow& r) {
+  o += "{\"computing_us\": " + dbl(r.computing) + ", \"communication_us\": " + dbl(r.communication) +
+       ", \"communication_not_overlapped_us\": " + dbl(r.commNotOverlapped) + ", \"overlapped_us\": " +
+       dbl(r.overlapped) + ", \"free_us\": " + dbl(r.free) + ", \"stage_us\": " + dbl(r.stage) +
+       ", \"bubble_us\": " + dbl(r.bubble) + ", \"preparing_us\": " + dbl(r.preparing) + "}";
+}
+
+void sliceJson(std::string& o, const Trace& t, SliceRef r) {
+  if (!r.valid()) {
+    o += "null";
+    return;
+  }
+  o += "{\"name\": ";
+  jsonString(o, t.sliceName(r));
+  o += ", \"lane\": ";
+  jsonString(o, t.processes[t.lanes[r.lane].process].name + " / " + t.lanes[r.lane].name);
+  o += ", \"start_ns\": " + std::to_string(t.sliceRange(r).start) + ", \"dur_ns\": " +
+       std::to_string(t.sliceRange(r).duration()) + "}";
+}
+
+void chainJson(std::string& o, const Trace& t, const DispatchChain& c) {
+  o += "[";
+  for (std::size_t i = 0; i < c.links.size(); ++i) {
+    const ChainLink& k = c.links[i];
+    if (i) o += ", ";
+    o += "{\"layer\": ";
+    jsonString(o, chainLayerKey(k.layer));
+    o += ", \"name\": ";
+    jsonString(o, t.sliceName(k.slice));
+    o += ", \"start_ns\": " + std::to_string(t.sliceRange(k.slice).start) + ", \"dur_ns\": " +
+         std::to_string(t.sliceRange(k.slice).duration()) + ", \"via\": ";
+    jsonString(o, k.via);
+    o += "}";
+  }
+  o += "]";
+}
+
+void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
+  const DeviceAnalysis* main = a.devices.empty() ? nullptr : &a.devices.front();
+  o += ", \"overlap\": ";
+  if (main) {
+    std::string f;
+    figuresJson(f, main->computed);
+    f.pop_back();
+    o += f + ", \"device\": " + std::to_string(main->device) + ", \"compute_rule\": ";
+    jsonString(o, main->computeSetRule);
+    if (main->lanes) {
+      o += ", \"recorded\": ";
+      figuresJson(o, *main->lanes);
+    }
+    o += "}";
+  } else {
+    o += "null";
+  }
+  o += ", \"steps\": [";
+  if (main)
+    for (std::size_t i = 0; i < main->steps.size(); ++i) {
+      const StepOverlap& s = main->steps[i];
+      if (i) o += ", ";
+      o += "\n    {\"step\": " + (s.step >= 0 ? std::to_string(s.step) : std::string("null")) +
+           ", \"start_ns\": " + std::to_string(s.window.start) + ", \"end_ns\": " + std::to_string(s.window.end);
+      std::string f;
+      figuresJson(f, s.computed);
+      o += ", " + f.substr(1, f.size() - 2);
+      if (s.preparing) o += ", \"preparing_us\": " + usNum(*s.preparing);
+      if (s.lanes || s.csv) {
+        o += ", \"recorded\": ";
+        if (s.csv) csvRowJson(o, *s.csv);
+        else figuresJson(o, *s.lanes);
+      }
+      if (s.lanes) {
+        o += ", \"recorded_lanes\": ";
+        figuresJson(o, *s.lanes);
+      }
+      o += "}";
+    }
+  o += "], \"bubbles\": [";
+  if (main)
+    for (std::size_t i = 0; i < main->bubbles.size(); ++i) {
+      const Bubble& b = main->bubbles[i];
+      if (i) o += ", ";
+      o += "\n    {\"start_ns\": " + std::to_string(b.range.start) + ", \"dur_ns\": " + std::to_string(b.range.duration()) +
+           ", \"step\": " + (b.step >= 0 ? std::to_string(b.step) : std::string("null")) + ", \"cause\": ";
+      jsonString(o, bubbleCauseKey(b.cause));
+      o += ", \"detail\": ";
+      jsonString(o, b.detail);
+      o += ", \"before\": ";
+      sliceJson(o, t, b.before);
+      o += ", \"after\": ";
+      sliceJson(o, t, b.after);
+      o += ", \"path\": ";
+      jsonString(o, b.chain.path);
+      o += ", \"launch_latency_ns\": " + (b.chain.launchLatency ? std::to_string(*b.chain.launchLatency) : std::string("null"));
+      o += ", \"chain\": ";
+      chainJson(o, t, b.chain);
+      o += ", \"chain_missing\": [";
+      for (std::size_t k = 0; k < b.chain.missing.size(); ++k) {
+        if (k) o += ", ";
+        jsonString(o, chainLayerKey(b.chain.missing[k]));
+      }
+      o += "]}";
+    }
+  o += "], \"verdict\": {\"summary\": ";
+  jsonString(o, a.verdict.summary);
+  o += ", \"suggestions\": [";
+  for (std::size_t i = 0; i < a.verdict.suggestions.size(); ++i) {
+    if (i) o += ", ";
+    jsonString(o, a.verdict.suggestions[i]);
+  }
+  o += "]}, \"discrepancies\": [";
+  if (main)
+    for (std::size_t i = 0; i < main->discrepancies.size(); ++i) {
+      if (i) o += ", ";
+      jsonString(o, main->discrepancies[i]);
+    }
+  o += "]";
+}
 }  // namespace
 
 std::string reportJson(const Profile& profile) {
@@ -106,7 +244,9 @@ std::string reportJson(const Profile& profile) {
       jsonString(o, warningKey(static_cast<ImportWarning>(k)));
       o += ": " + std::to_string(t.stats.counts[k]);
     }
-    o += "}, \"notes\": [";
+    o += "}";
+    if (rp.analysis) analysisJson(o, t, *rp.analysis);
+    o += ", \"notes\": [";
     for (std::size_t i = 0; i < t.notes.size(); ++i) {
       if (i) o += ", ";
       jsonString(o, t.notes[i]);

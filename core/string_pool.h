@@ -33,6 +33,9 @@ class StringPool {
   [[nodiscard]] std::size_t size() const { return m_views.size(); }
   /// Interns every string of `other` and returns the id mapping other-id -> this-id.
   std::vector<NameId> mergeFrom(const StringPool& other);
+  /// Forgets every string with id >= n (the most recently interned ones), as if they had never
+  /// been interned. Used to roll back a failed parse batch. Views of kept strings stay valid.
+  void truncate(std::size_t n);
   /// Bytes held by the arena and the table (for the memory figures).
   [[nodiscard]] std::size_t memoryBytes() const;
 

@@ -74,14 +74,32 @@ LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::strin
 }
 }  // namespace
 
+namespace {
+/// The core may be compiled for AVX2 (NPUSCOPE_NATIVE_SIMD); refuse clearly on an older CPU.
+bool cpuSupportsBuild(std::string& error) {
+#if defined(__AVX2__) && (defined(__x86_64__) || defined(__i386__))
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2")) {
+    error = "this npuscope build needs a CPU with AVX2; rebuild with -DNPUSCOPE_NATIVE_SIMD=OFF";
+    return false;
+  }
+#endif
+  (void)error;
+  return true;
+}
+}  // namespace
+
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
   std::string error;
+  if (!cpuSupportsBuild(error)) return {nullptr, error};
   auto file = MappedFile::open(path, error);
   if (!file) return {nullptr, error};
   return loadFromFile(std::move(file), path, options);
 }
 
 LoadResult loadTraceFromMemory(std::string_view json, const std::string& name, const LoadOptions& options) {
+  std::string error;
+  if (!cpuSupportsBuild(error)) return {nullptr, error};
   return loadFromFile(MappedFile::fromMemory(json), name, options);
 }
 

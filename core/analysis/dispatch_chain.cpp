@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// The dispatch chain of a device task (../shared/docs/ascend-profiling-format.md §3):
+// Python API -> aten op -> Enqueue -> Dequeue -> CANN API (aclnn* / aclopCompileAndExecute) ->
+// Node@launch -> Ascend Hardware task, walked back through the flows torch_npu and msprof write.
+
+#include <algorithm>
+
+#include "core/analysis/analysis.h"
+#include "core/analysis/trace_query.h"
+
+namespace npuscope::core {
+
+const char* chainLayerKey(ChainLayer l) {
+  switch (l) {
+    case ChainLayer::PythonApi: return "python_api";
+    case ChainLayer::TorchOp: return "aten_op";
+    case ChainLayer::Enqueue: return "enqueue";
+    case ChainLayer::Dequeue: return "dequeue";
+    case ChainLayer::CannApi: return "cann_api";
+    case ChainLayer::Launch: return "launch";
+    case ChainLayer::DeviceTask: return "device_task";
+  }
+  return "?";
+}
+
+const ChainLink* DispatchChain::find(ChainLayer l) const {
+  for (const auto& k : links)
+    if (k.layer == l) return &k;
+  return nullptr;
+}
+
+namespace detail {
+
+SliceRef parentOf(const Trace& trace, SliceRef r) {
+  if (!r.valid()) return {};
+  const Lane& lane = trace.lanes[r.lane];
+  const std::uint32_t d = lane.depthOf(r.index);
+  if (d == 0) return {};
+  const TimeNs t = lane.start[r.index];
+  const std::uint32_t b = lane.rowBegin[d - 1], e = lane.rowBegin[d];
+  auto it = std::upper_bound(lane.start.begin() + b, lane.start.begin() + e, t);
+  if (it == lane.start.begin() + b) return {};
+  const auto i = static_cast<std::uint32_t>(it - lane.start.begin()) - 1;
+  if (t < lane.end[i] || lane.start[i] == t) return {r.lane, i};
+  return {};
+}
+
+std::vector<const Flow*> flowsTo(const Trace& trace, SliceRef r) {
+  std::vector<const Flow*> v;
+  for (const Flow& f : trace.flows)
+    if (f.to == r) v.push_back(&f);
+  return v;
+}
+
+std::vector<const Flow*> flowsFrom(const Trace& trace, SliceRef r) {
+  std::vector<const Flow*> v;
+  for (const Flow& f : trace.flows)
+    if (f.from == r) v.push_back(&f);
+  return v;
+}
+
+std::uint32_t laneByRoleAndTid(const Trace& trace, Process::Role role, std::int64_t tid) {
+  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l)
+    if (trace.processes[trace.lanes[l].process].role == role && trace.lanes[l].tid == tid && trace.lanes[l].tidText.empty())
+      return l;
+  return kInvalidIndex;
+}
+
+}  // namespace detail
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p) { return s.rfind(p, 0) == 0; }
+bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+/// The deepest slice on `lane` containing t whose name starts with `prefix`.
+SliceRef enclosingNamed(const Trace& trace, std::uint32_t lane, TimeNs t, std::string_view prefix) {
+  if (lane == kInvalidIndex) return {};
+  SliceRef r{lane, trace.lanes[lane].enclosingSlice(t)};
+  while (r.valid() && r.index != kInvalidIndex) {
+    if (startsWith(trace.sliceName(r), prefix)) return r;
+    r = detail::parentOf(trace, r);
+  }
+  return {};
+}
+
+/// The outermost ancestor (or itself) of `r` whose name starts with `prefix`.
+SliceRef outermostNamed(const Trace& trace, SliceRef r, std::string_view prefix) {
+  SliceRef best;
+  for (SliceRef c = r; c.valid(); c = detail::parentOf(trace, c))
+    if (startsWith(trace.sliceName(c), prefix)) best = c;
+  return best;
+}
+
+bool isStep(std::string_view n) { return startsWith(n, "ProfilerStep#"); }
+
+}  // namespace
+
+DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
+  DispatchChain chain;
+  if (!task.valid()) return chain;
+  SliceRef launch, cannApi, dequeue, enqueue, torchOp, pyApi;
+  std::string viaCann, viaTorch;
+  for (const Flow* f : detail::flowsTo(trace, task)) {
+    const std::string_view cat = trace.name(f->category);
+    const Process::Role role = trace.processes[trace.lanes[f->from.lane].process].role;
+    if (cat == "HostToDevice" && role == Process::Role::Cann && !launch.valid() && !cannApi.valid()) {
+      const std::string_view n = trace.sliceName(f->from);
+      if (contains(n, "launch")) launch = f->from;
+      // The CANN API is the outermost AscendCL@ slice around the launch (aclnnXxx or
+      // aclopCompileAndExecute); in older CANN the flow starts inside it directly.
+      cannApi = outermostNamed(trace, f->from, "AscendCL@");
+      if (!cannApi.valid() && !launch.valid()) cannApi = f->from;
+      viaCann = "HostToDevice";
+    } else if ((cat == "async_npu" || cat == "async_acl_npu") && !torchOp.valid()) {
+      torchOp = f->from;
+      viaTorch = std::string(cat);
+    }
+  }
+  // Dequeue: on the Python process, same OS thread as the CANN API.
+  const SliceRef hostLaunch = launch.valid() ? launch : cannApi;
+  if (hostLaunch.valid()) {
+    const std::uint32_t pyLane = detail::laneByRoleAndTid(trace, Process::Role::Python, trace.lanes[hostLaunch.lane].tid);
+    dequeue = enclosingNamed(trace, pyLane, trace.lanes[hostLaunch.lane].start[hostLaunch.index], "Dequeue");
+    // Without a task queue the CANN API runs inside the torch op itself.
+    if (!dequeue.valid() && !torchOp.valid() && pyLane != kInvalidIndex) {
+      SliceRef r{pyLane, trace.lanes[pyLane].enclosingSlice(trace.lanes[hostLaunch.lane].start[hostLaunch.index])};
+      if (r.index != kInvalidIndex && !isStep(trace.sliceName(r))) {
+        torchOp = r;
+        viaTorch = "same thread";
+      }
+    }
+  }
+  if (dequeue.valid()) {
+    for (const Flow* f : detail::flowsTo(trace, dequeue))
+      if (trace.name(f->category) == "async_task_queue") enqueue = f->from;
+  } else if (torchOp.valid()) {
+    // Level0: find the Enqueue inside the torch op whose Dequeue ran last before the task.
+    const Lane& lane = trace.lanes[torchOp.lane];
+    const std::uint32_t d = lane.depthOf(torchOp.index) + 1;
+    if (d < lane.depthCount()) {
+      const TimeNs s = lane.start[torchOp.index], e = lane.end[torchOp.index];
+      for (std::uint32_t i = lane.rowBegin[d]; i < lane.rowBegin[d + 1]; ++i) {
+        if (lane.start[i] < s || lane.start[i] >= std::max(e, s + 1)) continue;
+        if (!startsWith(trace.name(lane.names[i]), "Enqueue")) continue;
+        for (const Flow* f : detail::flowsFrom(trace, {torchOp.lane, i})) {
+          if (trace.name(f->category) != "async_task_queue") continue;
+          if (trace.sliceRange(f->to).start <= trace.lanes[task.lane].start[task.index]) {
+            enqueue = {torchOp.lane, i};
+            dequeue = f->to;
+          }
+        }
+      }
+    }
+  }
+  if (!torchOp.valid() && enqueue.valid()) {
+    torchOp = detail::parentOf(trace, enqueue);
+    viaTorch = "enclosing";
+    if (torchOp.valid() && isStep(trace.sliceName(torchOp))) torchOp = {};
+  }
+  // Python API: the nearest python_function ancestor of the torch op, else its outermost
+  // ancestor below ProfilerStep (the op called from Python).
+  if (torchOp.valid()) {
+    SliceRef outer;
+    for (SliceRef c = detail::parentOf(trace, torchOp); c.valid(); c = detail::parentOf(trace, c)) {
+      const std::string_view n = trace.sliceName(c);
+      if (isStep(n)) break;
+      if (trace.name(trace.lanes[c.lane].categories[c.index]) == "python_function") {
+        pyApi = c;
+        break;
+      }
+      outer = c;
+    }
+    if (!pyApi.valid()) pyApi = outer;
+  }
+  auto add = [&](ChainLayer layer, SliceRef r, std::string via) {
+    if (r.valid()) chain.links.push_back({layer, r, std::move(via)});
+    else chain.missing.push_back(layer);
+  };
+  add(ChainLayer::PythonApi, pyApi, "enclosing");
+  add(ChainLayer::TorchOp, torchOp, viaTorch);
+  add(ChainLayer::Enqueue, enqueue, dequeue.valid() ? "async_task_queue" : "enclosing");
+  add(ChainLayer::Dequeue, dequeue, "same thread");
+  add(ChainLayer::CannApi, cannApi, launch.valid() ? "enclosing" : viaCann);
+  add(ChainLayer::Launch, launch, viaCann);
+  add(ChainLayer::DeviceTask, task, "");
+  // Path: ACLNN (aclnn* API / Dequeue@aclnn* / aclnn-named kernel) or ACLOP (aclopCompileAndExecute,
+  // Dequeue@{OpType}).
+  const std::string_view api = cannApi.valid() ? trace.sliceName(cannApi) : std::string_view{};
+  const std::string_view dq = dequeue.valid() ? trace.sliceName(dequeue) : std::string_view{};
+  const std::string_view kernel = trace.sliceName(task);
+  if (contains(api, "aclopCompileAndExecute")) chain.path = "ACLOP";
+  else if (contains(api, "aclnn") || startsWith(dq, "Dequeue@aclnn") || startsWith(kernel, "aclnn")) chain.path = "ACLNN";
+  else if (startsWith(dq, "Dequeue@") && !contains(dq, "event") && !contains(dq, "memcpy")) chain.path = "ACLOP";
+  const SliceRef from = launch.valid() ? launch : (cannApi.valid() ? cannApi : dequeue);
+  if (from.valid()) chain.launchLatency = trace.lanes[task.lane].start[task.index] - trace.lanes[from.lane].start[from.index];
+  return chain;
+}
+
+}  // namespace npuscope::core

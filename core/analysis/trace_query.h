@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Internal helpers shared by the analyses: slice ancestry, flows touching a slice, the device
+// task sets of one device, bubble search. Not part of the public API.
+
+#include <string>
+#include <vector>
+
+#include "core/analysis/analysis.h"
+
+namespace npuscope::core::detail {
+
+/// The enclosing slice one depth up (same lane), or invalid.
+[[nodiscard]] SliceRef parentOf(const Trace& trace, SliceRef r);
+/// Flows whose `to` (or `from`) is `r`. O(number of flows).
+[[nodiscard]] std::vector<const Flow*> flowsTo(const Trace& trace, SliceRef r);
+[[nodiscard]] std::vector<const Flow*> flowsFrom(const Trace& trace, SliceRef r);
+/// The lane of a process with `role` and numeric tid `tid`, or kInvalidIndex.
+[[nodiscard]] std::uint32_t laneByRoleAndTid(const Trace& trace, Process::Role role, std::int64_t tid);
+
+/// The device tasks of one device, split as CANN's overlap processor does (§4.1).
+struct DeviceTasks {
+  Intervals compute;        ///< union of compute tasks
+  Intervals communication;  ///< union of HCCL big ops (group threads), else hcom_* tasks on streams
+  Intervals any;            ///< union of every Ascend Hardware task
+  std::vector<TimeRange> hcomOnStreams;
+  std::vector<std::uint32_t> hardwareLanes, communicationLanes, overlapLanes;
+  std::string computeRule;
+};
+[[nodiscard]] DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetails* kernels);
+
+/// Free intervals of `da` at least options.bubbleThresholdNs long, longest first, with the
+/// device tasks around them, host activity, cause and the chain of the task that ends each.
+[[nodiscard]] std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da,
+                                              const std::vector<StepWindow>& steps,
+                                              const AnalysisOptions& options);
+
+}  // namespace npuscope::core::detail

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Lazy access to a slice's `args` (kept as raw JSON text in the mapped file until needed).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/trace.h"
+
+namespace npuscope::core {
+
+/// The value of args[key] of slice `r` as text: strings unescaped, numbers/other values as
+/// their raw JSON text. nullopt when the slice has no args or no such key. O(|args|).
+[[nodiscard]] std::optional<std::string> sliceArg(const Trace& trace, SliceRef r, std::string_view key);
+
+/// All top-level args of slice `r` as (key, value text) pairs in file order (for the details
+/// panel); nested objects/arrays are returned as raw JSON text.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> sliceArgs(const Trace& trace, SliceRef r);
+
+}  // namespace npuscope::core

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#include "core/tables.h"
+
+#include "core/json_scan.h"
+
+namespace npuscope::core {
+
+namespace {
+std::optional<long long> intCell(std::string_view s) {
+  const auto v = csvNumber(s);
+  if (!v) return std::nullopt;
+  return static_cast<long long>(*v);
+}
+std::string trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '"')) s.remove_suffix(1);
+  return std::string(s);
+}
+}  // namespace
+
+KernelDetails parseKernelDetails(const CsvTable& t) {
+  KernelDetails k;
+  if (!t.error.empty()) {
+    k.warnings.push_back(t.error);
+    k.table = t;
+    return k;
+  }
+  const int cName = t.column({"Name", "Op Name"});
+  const int cType = t.column({"Type", "OP Type"});
+  const int cCore = t.column({"Accelerator Core", "Task Type"});
+  const int cStart = t.column({"Start Time(us)", "Task Start Time(us)"});
+  const int cDur = t.column({"Duration(us)", "Task Duration(us)"});
+  const int cWait = t.column({"Wait Time(us)", "Task Wait Time(us)"});
+  const int cBlock = t.column({"Block Num", "Block Dim"});
+  const int cShapes = t.column({"Input Shapes"});
+  const int cDev = t.column({"Device_id"});
+  const int cStep = t.column({"Step Id", "Step ID"});
+  if (cName < 0) k.warnings.push_back("kernel_details.csv has no Name column");
+  if (cStart < 0) k.warnings.push_back("kernel_details.csv has no start time column: kernels are listed in the table only");
+  if (cDur < 0) k.warnings.push_back("kernel_details.csv has no Duration(us) column");
+  std::size_t missing = 0;
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    KernelRow row;
+    row.name = trimmed(t.cell(r, cName));
+    row.type = trimmed(t.cell(r, cType));
+    row.core = trimmed(t.cell(r, cCore));
+    row.blockDim = trimmed(t.cell(r, cBlock));
+    row.inputShapes = trimmed(t.cell(r, cShapes));
+    if (cStart >= 0) row.start = detail::parseMicrosToNs(t.cell(r, cStart));
+    if (cDur >= 0) row.duration = detail::parseMicrosToNs(t.cell(r, cDur));
+    if (cWait >= 0) row.waitUs = csvNumber(t.cell(r, cWait));
+    if (cDev >= 0) row.device = static_cast<int>(intCell(t.cell(r, cDev)).value_or(-1));
+    if (cStep >= 0) row.step = intCell(t.cell(r, cStep));
+    if ((cStart >= 0 && !row.start) || (cDur >= 0 && !row.duration) || t.rows[r].size() != t.header.size()) ++missing;
+    k.rows.push_back(std::move(row));
+  }
+  if (missing) k.warnings.push_back(std::to_string(missing) + " kernel_details.csv rows with missing or N/A values (kept as missing)");
+  k.table = t;
+  return k;
+}
+
+KernelDetails readKernelDetails(const std::string& path) { return parseKernelDetails(readCsv(path)); }
+
+std::vector<StepTraceRow> parseStepTraceTime(const CsvTable& t, std::string& error) {
+  std::vector<StepTraceRow> rows;
+  if (!t.error.empty()) {
+    error = t.error;
+    return rows;
+  }
+  const int cDev = t.column("Device_id"), cStep = t.column("Step");
+  const int cComp = t.column("Computing"), cNo = t.column("Communication(Not Overlapped)");
+  const int cOv = t.column("Overlapped"), cComm = t.column("Communication"), cFree = t.column("Free");
+  const int cStage = t.column("Stage"), cBubble = t.column("Bubble");
+  const int cNoEx = t.column("Communication(Not Overlapped and Exclude Receive)"), cPrep = t.column("Preparing");
+  if (cComp < 0 || cFree < 0) {
+    error = "step_trace_time.csv lacks the Computing/Free columns";
+    return rows;
+  }
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    StepTraceRow s;
+    if (cDev >= 0) s.device = static_cast<int>(intCell(t.cell(r, cDev)).value_or(-1));
+    if (cStep >= 0) s.step = intCell(t.cell(r, cStep));
+    auto num = [&](int c) { return csvNumber(t.cell(r, c)).value_or(0.0); };
+    s.computing = num(cComp);
+    s.commNotOverlapped = num(cNo);
+    s.overlapped = num(cOv);
+    s.communication = num(cComm);
+    s.free = num(cFree);
+    s.stage = num(cStage);
+    s.bubble = num(cBubble);
+    s.commNotOverlappedExclReceive = num(cNoEx);
+    s.preparing = num(cPrep);
+    rows.push_back(s);
+  }
+  return rows;
+}
+
+std::vector<StepTraceRow> readStepTraceTime(const std::string& path, std::string& error) {
+  return parseStepTraceTime(readCsv(path), error);
+}
+
+}  // namespace npuscope::core
