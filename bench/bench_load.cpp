@@ -90,6 +90,12 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt) {
   core::detail::ReadResult read = core::detail::readTraceEvents(file->bytes(), threads, opt);
   const auto t2 = Clock::now();
   const double c2 = cpuSeconds();
+  unsigned long long batches = 0, fallbacks = 0;
+  const std::size_t partCount = read.parts.size();
+  for (const auto& p : read.parts) {
+    batches += p.batches;
+    fallbacks += p.batchFallbacks;
+  }
   core::Trace trace;
   trace.file = file;
   core::detail::buildTrace(std::move(read), trace, {});
@@ -103,6 +109,7 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt) {
   std::printf("| total | %.3f | %.3f | %.0f | %.0f |\n", wall(t0, t3), c3 - c0, mb / wall(t0, t3), mb / (c3 - c0));
   std::printf("| events / slices / flows | %llu / %zu / %zu | | | |\n",
               static_cast<unsigned long long>(trace.eventCount), trace.sliceCount(), trace.flows.size());
+  std::printf("| parts / batches / failed batches | %zu / %llu / %llu | | | |\n", partCount, batches, fallbacks);
   std::printf("| peak RSS (VmHWM) MB | %.1f | | | |\n", statusKb("VmHWM") / 1024.0);
   return 0;
 }

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+// The reader parses runs of events as one simdjson document per batch (LoadOptions::sliceBytes)
+// and falls back to event-by-event parsing when a batch fails. These tests check that every batch
+// size gives exactly the result of event-by-event parsing (sliceBytes = 0), on input built so that
+// the speculative batch cuts land inside events and inside strings, and that both paths really ran.
+#include <catch2/catch.hpp>
+
+#include "core/json_trace_reader.h"
+#include "core/string_pool.h"
+#include "core/trace.h"
+#include "test_util.h"
+
+using namespace npuscope;
+
+namespace {
+
+/// Events whose text contains the batch-cut pattern `}, {"` inside args arrays and at the end of
+/// strings, plus every kind of element the per-event path reports on.
+std::string trickyTrace() {
+  std::string j = "[";
+  j += R"({"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"Python"}},)";
+  j += R"({"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"worker"}},)";
+  for (int i = 0; i < 400; ++i) {
+    const std::string ts = std::to_string(1000000 + i * 10) + ".125";
+    const std::string tid = std::to_string(i % 3);
+    // A nested array of objects: `}, {"` outside strings, at depth 3.
+    j += R"({"ph":"X","name":"op)" + std::to_string(i % 7) + R"(","pid":1,"tid":)" + tid + R"(,"ts":")" + ts +
+         R"(","dur":8.5,"args":{"list":[{"a":1}, {"b":2}, {"c":"x"}]}},)";
+    // A string that ends with `}, {` followed by its closing quote: `}, {"` again.
+    j += R"({"name":"str}, {","ph":"X","pid":1,"tid":)" + tid + R"(,"ts":")" + ts + R"(","dur":1,"args":{"s":"a}, {"}},)";
+    if (i % 50 == 7) j += ",";                   // empty element
+    if (i % 50 == 9) j += "42,";                 // not an object
+    if (i % 50 == 11) j += R"({"ph":"X","name":"bad" "pid":1,"tid":1,"ts":"5","dur":1},)";  // malformed
+    if (i % 50 == 13) j += R"({"ph":"X","name":"nots","pid":1,"tid":1,"dur":1},)";  // no ts
+    if (i % 5 == 0)
+      j += R"({"ph":"s","cat":"c","name":"n","id":)" + std::to_string(i) + R"(,"pid":1,"tid":)" + tid +
+           R"(,"ts":")" + ts + R"("},{"ph":"f","bp":"e","cat":"c","name":"n","id":)" + std::to_string(i) +
+           R"(,"pid":1,"tid":)" + std::to_string((i + 1) % 3) + R"(,"ts":")" + std::to_string(1000000 + i * 10 + 10) +
+           R"(.125"},)";
+    if (i % 9 == 0)
+      j += R"({"ph":"C","name":"mem","pid":1,"tid":0,"ts":")" + ts + R"(","args":{"KB":)" + std::to_string(i) + "}},";
+    if (i % 11 == 0)
+      j += R"({"ph":"B","name":"be","pid":"p","tid":"t","ts":")" + ts + R"("},{"ph":"E","pid":"p","tid":"t","ts":")" +
+           std::to_string(1000000 + i * 10 + 3) + R"(.000"},)";
+    if (i % 13 == 0) j += R"({"ph":"X","name":"esc\"aped\\}, {\"","pid":null,"tid":2,"ts":")" + ts + R"(","dur":2},)";
+  }
+  j += R"({"ph":"X","name":"last","pid":1,"tid":0,"ts":"2000000.000","dur":1},])";
+  return j;
+}
+
+std::shared_ptr<core::Trace> loadWith(const std::string& json, std::size_t sliceBytes, unsigned threads = 1) {
+  core::LoadOptions o;
+  o.threads = threads;
+  o.sliceBytes = sliceBytes;
+  auto r = core::loadTraceFromMemory(json, "tricky", o);
+  REQUIRE(r.ok());
+  return r.trace;
+}
+
+void requireSame(const core::Trace& a, const core::Trace& b) {
+  CHECK(a.eventCount == b.eventCount);
+  CHECK(a.stats.counts == b.stats.counts);
+  REQUIRE(a.stats.examples.size() == b.stats.examples.size());
+  for (std::size_t i = 0; i < a.stats.examples.size(); ++i) {
+    CHECK(a.stats.examples[i].first == b.stats.examples[i].first);
+    CHECK(a.stats.examples[i].second == b.stats.examples[i].second);
+  }
+  CHECK(a.strings.size() == b.strings.size());
+  for (std::size_t i = 0; i < a.strings.size(); ++i)
+    if (a.strings.view(static_cast<core::NameId>(i)) != b.strings.view(static_cast<core::NameId>(i))) FAIL("string differs");
+  REQUIRE(a.processes.size() == b.processes.size());
+  for (std::size_t i = 0; i < a.processes.size(); ++i) CHECK(a.processes[i].name == b.processes[i].name);
+  REQUIRE(a.lanes.size() == b.lanes.size());
+  for (std::size_t l = 0; l < a.lanes.size(); ++l) {
+    const auto& x = a.lanes[l];
+    const auto& y = b.lanes[l];
+    CHECK(x.name == y.name);
+    CHECK(x.start == y.start);
+    CHECK(x.end == y.end);
+    CHECK(x.names == y.names);
+    CHECK(x.categories == y.categories);
+    CHECK(x.argsOffset == y.argsOffset);
+    CHECK(x.argsLength == y.argsLength);
+    CHECK(x.flags == y.flags);
+    CHECK(x.rowBegin == y.rowBegin);
+  }
+  REQUIRE(a.flows.size() == b.flows.size());
+  for (std::size_t i = 0; i < a.flows.size(); ++i) {
+    CHECK(a.flows[i].from == b.flows[i].from);
+    CHECK(a.flows[i].to == b.flows[i].to);
+  }
+  REQUIRE(a.counters.size() == b.counters.size());
+  for (std::size_t i = 0; i < a.counters.size(); ++i) {
+    CHECK(a.counters[i].ts == b.counters[i].ts);
+    CHECK(a.counters[i].value == b.counters[i].value);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("batch parsing: every batch size gives the per-event result, failed batches included") {
+  const std::string json = trickyTrace();
+  const auto reference = loadWith(json, 0);
+  // Sanity of the reference itself, so that "same as reference" is not vacuous.
+  CHECK(reference->stats.count(core::ImportWarning::EmptyElement) == 8);
+  CHECK(reference->stats.count(core::ImportWarning::NotAnObject) == 8);
+  CHECK(reference->stats.count(core::ImportWarning::ParseError) == 8);
+  CHECK(reference->stats.count(core::ImportWarning::MissingTimestamp) == 8);
+  CHECK(reference->sliceCount() == 400 * 2 + 37 + 31 + 1);
+  CHECK(reference->flows.size() == 80);
+  CHECK(reference->argsText(npuscope::test::findSlice(*reference, "op3")) == R"({"list":[{"a":1}, {"b":2}, {"c":"x"}]})");
+  CHECK(reference->argsText(npuscope::test::findSlice(*reference, "str}, {")) == R"({"s":"a}, {"})");
+  for (std::size_t bytes : {1u, 2u, 37u, 64u, 150u, 333u, 1000u, 4096u, 20000u, 1u << 20}) {
+    INFO("sliceBytes " << bytes);
+    requireSame(*reference, *loadWith(json, bytes));
+  }
+}
+
+TEST_CASE("batch parsing: batches are used, and cuts inside events fall back per event") {
+  const std::string json = trickyTrace();
+  core::LoadOptions o;
+  std::uint64_t batches = 0, fallbacks = 0;
+  for (std::size_t bytes : {37u, 150u, 333u}) {
+    o.sliceBytes = bytes;
+    const auto read = core::detail::readTraceEvents(json, 1, o);
+    REQUIRE(read.error.empty());
+    for (const auto& p : read.parts) {
+      batches += p.batches;
+      fallbacks += p.batchFallbacks;
+    }
+  }
+  // Cuts land inside the args arrays and strings above, and on the bad elements: both paths ran.
+  CHECK(batches > 100);
+  CHECK(fallbacks > 10);
+  o.sliceBytes = 0;
+  const auto perEvent = core::detail::readTraceEvents(json, 1, o);
+  REQUIRE(perEvent.parts.size() == 1);
+  CHECK(perEvent.parts[0].batches == 0);
+  CHECK(perEvent.parts[0].batchFallbacks == 0);
+  // A clean run of events parses without a single fallback.
+  std::string clean = "[";
+  for (int i = 0; i < 2000; ++i)
+    clean += R"({"ph":"X","name":"k","pid":1,"tid":1,"ts":")" + std::to_string(1000 + i * 10) + R"(.000","dur":5,"args":{"l":[{"a":1}]}},)";
+  clean.back() = ']';
+  o.sliceBytes = 4096;
+  const auto cleanRead = core::detail::readTraceEvents(clean, 1, o);
+  REQUIRE(cleanRead.parts.size() == 1);
+  CHECK(cleanRead.parts[0].batches > 10);
+  CHECK(cleanRead.parts[0].batchFallbacks == 0);
+  CHECK(cleanRead.parts[0].events == 2000);
+}
+
+TEST_CASE("batch parsing with several parallel parts matches the per-event single part") {
+  std::string json = trickyTrace();
+  // Repeat the body to pass the 1 MB-per-part minimum so that 2 and 8 parts really split.
+  std::string body = json.substr(1, json.size() - 2);
+  std::string big = "[";
+  while (big.size() < (3u << 20)) big += body + ",";
+  big.back() = ']';
+  const auto reference = loadWith(big, 0, 1);
+  for (unsigned threads : {2u, 8u})
+    for (std::size_t bytes : {0u, 777u, 64u << 10}) {
+      INFO("threads " << threads << " sliceBytes " << bytes);
+      requireSame(*reference, *loadWith(big, bytes, threads));
+    }
+}
+
+TEST_CASE("StringPool::truncate forgets the newest strings exactly") {
+  core::StringPool pool;
+  const auto a = pool.intern("alpha");
+  const auto b = pool.intern("beta");
+  const std::size_t n = pool.size();
+  for (int i = 0; i < 5000; ++i) pool.intern("s" + std::to_string(i));  // forces table growth
+  pool.truncate(n);
+  CHECK(pool.size() == n);
+  CHECK(pool.find("alpha") == a);
+  CHECK(pool.find("beta") == b);
+  CHECK(pool.find("s1") == core::kInvalidIndex);
+  CHECK(pool.find("s4999") == core::kInvalidIndex);
+  CHECK(pool.intern("s7") == n);
+  CHECK(pool.view(a) == "alpha");
+}
