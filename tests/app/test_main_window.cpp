@@ -7,16 +7,20 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QImage>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTest>
+#include <QApplication>
 #include <QTemporaryDir>
 #include <QUrl>
 
 #include "app/main_window.h"
 #include "app/trace_loader.h"
 #include "tests/app/test_helpers.h"
+#include "widgets/timeline_viewport.h"
 #include "widgets/timeline_widget.h"
 
 using npuscope::MainWindow;
@@ -101,12 +105,27 @@ TEST_CASE("MainWindow loads a folder into the timeline and remembers it", "[wind
     REQUIRE(f.open(QIODevice::ReadOnly));
     CHECK(f.readAll().contains("<svg"));
   }
-  SECTION("reload keeps the profile path") {
+  SECTION("reload keeps the profile path and the visible range") {
+    const npuscope::core::TimeRange all = window.profile()->range();
+    const npuscope::core::TimeRange zoomed{all.start + all.duration() / 4,
+                                           all.start + all.duration() / 2};
+    window.timeline()->setVisibleRange(zoomed);
+    const npuscope::core::TimeRange before = window.timeline()->viewport()->visibleRange();
     QSignalSpy finished(&window, &MainWindow::loadFinished);
     window.reload();
     REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
     CHECK(finished.first().at(0).toBool());
     CHECK(window.currentPath() == path);
+    CHECK(window.timeline()->viewport()->visibleRange() == before);
+  }
+  SECTION("Open Recent lists the loaded path") {
+    QMenu* recent = nullptr;
+    for (QMenu* m : window.findChildren<QMenu*>())
+      if (m->title().remove(QLatin1Char('&')) == QStringLiteral("Open Recent")) recent = m;
+    REQUIRE(recent);
+    QMetaObject::invokeMethod(recent, "aboutToShow");
+    REQUIRE_FALSE(recent->actions().isEmpty());
+    CHECK(recent->actions().first()->statusTip() == QDir::toNativeSeparators(QDir::cleanPath(path)));
   }
 }
 
@@ -171,4 +190,33 @@ TEST_CASE("MainWindow grabs render the loaded window", "[window][grab]") {
   const QImage start = empty.grab().toImage();
   CHECK_FALSE(start.isNull());
   if (!dir.isEmpty()) start.save(QFile::decodeName(dir) + QStringLiteral("/npuscope-start.png"));
+}
+
+TEST_CASE("MainWindow shortcuts reach their actions", "[window][keys]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&window));
+  REQUIRE(loadAndWait(window, sharedPath("cases/07-zero-duration/trace.json")));
+  auto* viewport = window.timeline()->viewport();
+  const npuscope::core::TimeRange fit = viewport->visibleRange();
+  const npuscope::core::TimeRange all = window.profile()->range();
+  window.timeline()->setVisibleRange({all.start, all.start + all.duration() / 3});
+  REQUIRE_FALSE(viewport->visibleRange() == fit);
+  QTest::keyClick(&window, Qt::Key_0, Qt::ControlModifier);
+  CHECK(viewport->visibleRange() == fit);
+
+  const auto shortcutsShown = [] {
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (w->isVisible() && w->inherits("npuscope::widgets::ShortcutsDialog")) return true;
+    return false;
+  };
+  // '?' as the offscreen platform reports it (X11 also offers Shift+? as a candidate).
+  QTest::keyClick(&window, Qt::Key_Question);
+  CHECK(shortcutsShown());
+  for (QWidget* w : QApplication::topLevelWidgets())
+    if (w->inherits("npuscope::widgets::ShortcutsDialog")) w->hide();
+  REQUIRE_FALSE(shortcutsShown());
+  QTest::keyClick(&window, Qt::Key_F1);
+  CHECK(shortcutsShown());
 }
