@@ -176,10 +176,13 @@ const DrawBox* hitTestDrawList(const DrawList& list, const LaneLayout& layout, Q
   // Vertical check: the box band only (headers have a thin summary strip).
   const DrawBox& probe = *b;
   if (pos.y() < probe.rect.top() - 1 || pos.y() > probe.rect.bottom() + 1) return nullptr;
-  // First box whose right edge is beyond x - slack.
   const double x = pos.x();
-  const DrawBox* it = std::lower_bound(b, e, x - slackPx,
-                                       [](const DrawBox& box, double v) { return box.rect.right() < v; });
+  // Slice rows are disjoint and sorted, so right edges are sorted too: binary search. Summary
+  // strips of collapsed processes overlay several lanes (sorted by left edge only): scan them.
+  const bool sorted = layout.rows()[static_cast<std::size_t>(row)].kind == LayoutRow::Kind::Slices;
+  const DrawBox* it = sorted ? std::lower_bound(b, e, x - slackPx,
+                                                [](const DrawBox& box, double v) { return box.rect.right() < v; })
+                             : b;
   const DrawBox* best = nullptr;
   double bestDist = slackPx + 1e-9;
   for (; it != e && it->rect.left() <= x + slackPx; ++it) {

@@ -193,6 +193,12 @@ TEST_CASE("collapsed process headers show a summary of their lanes", "[draw_list
   REQUIRE(summary.size() == 3);  // depth 0 of lane 0: outer, tail, late
   CHECK(summary[0]->ref == core::SliceRef{0, 0});
   CHECK(summary[0]->rect.height() < layout.rows()[1].height);
+  // Hovering the strip finds the slice; the header's empty top part does not.
+  const QRectF r = summary[2]->rect;
+  const DrawBox* hit = widgets::hitTestDrawList(list, layout, r.center());
+  REQUIRE(hit);
+  CHECK(hit->ref == core::SliceRef{0, 2});
+  CHECK_FALSE(widgets::hitTestDrawList(list, layout, QPointF(r.center().x(), layout.rows()[1].y + 1)));
 }
 
 TEST_CASE("counter rows become step-area polygons", "[draw_list]") {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline_widget.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
 #include <catch2/catch.hpp>
@@ -155,4 +156,50 @@ TEST_CASE("Shift+drag selects a time range; selectSlice and zoom to it", "[timel
   CHECK(v.start < kBase + 5000);
   CHECK(v.end > kBase + 9000);
   CHECK(v.duration() < 6000);
+}
+
+// Hidden (not run by ctest): renders the synthetic profile and, when present, the shared corpus to
+// PNG files in $NPUSCOPE_RENDER_OUT for visual review.
+TEST_CASE("render screenshots for review", "[.render]") {
+  const QByteArray outDir = qgetenv("NPUSCOPE_RENDER_OUT");
+  REQUIRE_FALSE(outDir.isEmpty());
+  const QString dir = QString::fromUtf8(outDir);
+  {
+    TimelineWidget w;
+    auto t = testing::makeTwoLaneTrace();
+    core::CounterSeries cs;
+    cs.process = 1;
+    cs.name = t->strings.intern("HBM");
+    cs.key = t->strings.intern("MB");
+    cs.ts = {kBase + 0, kBase + 2000, kBase + 4000, kBase + 7000};
+    cs.value = {10, 40, 20, 35};
+    t->counters.push_back(cs);
+    w.setProfile(testing::makeProfile({t, testing::makeTwoLaneTrace()}));
+    w.selectSlice(0, {0, 0});
+    w.viewport()->setSelection({kBase + 5200, kBase + 6100});
+    CHECK(w.renderToImage(QSize(1200, 420), 1.0).save(dir + QStringLiteral("/synthetic.png")));
+    CHECK(w.renderToImage(QSize(1200, 420), 2.0).save(dir + QStringLiteral("/synthetic@2x.png")));
+  }
+  const QByteArray corpus = qgetenv("NPUSCOPE_RENDER_CORPUS");
+  if (!corpus.isEmpty()) {
+    auto res = core::loadProfile(corpus.toStdString());
+    REQUIRE(res.ok());
+    TimelineWidget w;
+    w.setProfile(res.profile);
+    QElapsedTimer timer;
+    timer.start();
+    const QImage first = w.renderToImage(QSize(1600, 900), 1.0);
+    WARN("full view render: " << timer.nsecsElapsed() / 1000 << " us, layout rows " << w.layout().rows().size());
+    CHECK(first.save(dir + QStringLiteral("/corpus.png")));
+    for (int i = 0; i < 3; ++i) {
+      timer.restart();
+      (void)w.renderToImage(QSize(1600, 900), 1.0);
+      WARN("again: " << timer.nsecsElapsed() / 1000 << " us");
+    }
+    const core::TimeRange r = res.profile->range();
+    w.setVisibleRange({r.start + r.duration() / 2, r.start + r.duration() / 2 + r.duration() / 200});
+    CHECK(w.renderToImage(QSize(1600, 900), 1.0).save(dir + QStringLiteral("/corpus-zoom.png")));
+    w.setVerticalScroll(600);
+    CHECK(w.renderToImage(QSize(1600, 900), 1.0).save(dir + QStringLiteral("/corpus-zoom-scrolled.png")));
+  }
 }
