@@ -156,8 +156,9 @@ DrawList buildDrawList(const core::Profile& profile, const LaneLayout& layout, c
                        [](const DrawBox& a, const DrawBox& b) { return a.rect.left() < b.rect.left(); });
     } else if (row.kind == LayoutRow::Kind::Counter) {
       if (row.counter >= trace->counters.size()) continue;
-      const double top = row.y + 4;
-      out.counters.push_back(buildCounter(*trace, row, ri, p.view, p.widthPx, top, row.height - 6.0));
+      // The top 12 px hold the scale label ("max 1800"); the chart fills the rest.
+      const double top = row.y + 12;
+      out.counters.push_back(buildCounter(*trace, row, ri, p.view, p.widthPx, top, row.height - 14.0));
     }
     const auto end = static_cast<std::uint32_t>(out.boxes.size());
     if (end > begin) out.rowRanges.push_back({ri, begin, end});

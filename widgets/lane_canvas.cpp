@@ -204,7 +204,7 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
     f.setPointSizeF(f.pointSizeF() * 0.8);
     p.setFont(f);
     p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
-    p.drawText(QRectF(4, r.y + 1, w - 8, 12), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("max ") + c.maxText);
+    p.drawText(QRectF(4, r.y + 1, w - 8, 11), Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("max ") + c.maxText);
     p.setFont(font());
   }
   // Hovered box.

@@ -201,5 +201,17 @@ TEST_CASE("render screenshots for review", "[.render]") {
     CHECK(w.renderToImage(QSize(1600, 900), 1.0).save(dir + QStringLiteral("/corpus-zoom.png")));
     w.setVerticalScroll(600);
     CHECK(w.renderToImage(QSize(1600, 900), 1.0).save(dir + QStringLiteral("/corpus-zoom-scrolled.png")));
+    // A flow's source slice selected, zoomed to show both ends.
+    const auto& t0 = res.profile->ranks[0].trace;
+    if (t0 && !t0->flows.empty()) {
+      const core::Flow& f = t0->flows[t0->flows.size() / 2];
+      w.selectSlice(0, f.from);
+      const core::TimeNs a = std::min(f.fromTs, f.toTs), b = std::max(f.fromTs, f.toTs);
+      const core::TimeNs pad = std::max<core::TimeNs>((b - a) / 2, 20'000);
+      w.setVisibleRange({a - pad, b + pad});
+      w.setAllProcessesExpanded(true);
+      w.selectSlice(0, f.from);
+      CHECK(w.renderToImage(QSize(1600, 900), 1.0).save(dir + QStringLiteral("/corpus-flow.png")));
+    }
   }
 }
