@@ -2,7 +2,8 @@
 // npuscope_bench_load: loads one trace file with core::loadTrace and prints load throughput and
 // memory figures as a table.
 //
-// Usage: npuscope_bench_load FILE [--threads N] [--slice-mb M] [--trim]
+// Usage: npuscope_bench_load FILE [--threads N] [--slice-mb M] [--trim] [--phases]
+// (--phases: per-phase timing of the reader and builder, added with the core work)
 //
 // Figures:
 //   file MB, load s, MB/s, events (JSON events read), events/s
@@ -110,7 +111,7 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt) {
   std::printf("| events / slices / flows | %llu / %zu / %zu | | | |\n",
               static_cast<unsigned long long>(trace.eventCount), trace.sliceCount(), trace.flows.size());
   std::printf("| parts / batches / failed batches | %zu / %llu / %llu | | | |\n", partCount, batches, fallbacks);
-  std::printf("| peak RSS (VmHWM) MB | %.1f | | | |\n", statusKb("VmHWM") / 1024.0);
+  std::printf("| peak RSS (VmHWM) MiB | %.1f | | | |\n", statusKb("VmHWM") / 1024.0);
   return 0;
 }
 
@@ -169,11 +170,11 @@ int main(int argc, char** argv) {
   std::printf("| events/s | %.2f M |\n", events / secs / 1e6);
   std::printf("| slices / flows / counter series | %zu / %zu / %zu |\n", t.sliceCount(),
               t.flows.size(), t.counters.size());
-  std::printf("| peak RSS (VmHWM) MB | %.1f |\n", hwmKb / 1024.0);
-  std::printf("| RSS after load MB | %.1f (of which mapped file %.1f, before load %.1f) |\n",
+  std::printf("| peak RSS (VmHWM) MiB | %.1f |\n", hwmKb / 1024.0);
+  std::printf("| RSS after load MiB | %.1f (of which mapped file %.1f, before load %.1f) |\n",
               rssKb / 1024.0, fileKb / 1024.0, rssBeforeKb / 1024.0);
-  std::printf("| resident excl. file MB | %.1f |\n", residentBytes / 1048576.0);
-  std::printf("| Trace::memoryBytes() MB | %.1f |\n", modelBytes / 1048576.0);
+  std::printf("| resident excl. file MiB | %.1f |\n", residentBytes / 1048576.0);
+  std::printf("| Trace::memoryBytes() MiB | %.1f |\n", modelBytes / 1048576.0);
   std::printf("| resident B/event | %.1f |\n", residentBytes / events);
   std::printf("| memoryBytes B/event | %.1f |\n", modelBytes / events);
   std::printf("| import warnings | %llu |\n",
