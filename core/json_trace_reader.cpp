@@ -381,7 +381,7 @@ class EventParser {
       r.argsOffset = argsFileOffset(f.args);
       r.argsLength = static_cast<std::uint32_t>(f.args.size());
     }
-    m_out.slices[t].push_back(r);
+    pushLarge(m_out.slices[t], r);
   }
 
   void flow(const Fields& f, const Key& pid, TimeNs ts, char ph) {
@@ -414,7 +414,7 @@ class EventParser {
         r.id = m_out.pool.intern(tok);
       }
     }
-    m_out.flows.push_back(r);
+    pushLarge(m_out.flows, r);
     noteTime(ts, ts);
   }
 

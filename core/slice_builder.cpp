@@ -264,6 +264,13 @@ void buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
   std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
   for (std::size_t i = 0; i < n; ++i) ++rowBegin[s.depth[i] + 1];
   for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
+  reserveLarge(lane.start, n);
+  reserveLarge(lane.end, n);
+  reserveLarge(lane.names, n);
+  reserveLarge(lane.categories, n);
+  reserveLarge(lane.argsOffset, n);
+  reserveLarge(lane.argsLength, n);
+  reserveLarge(lane.flags, n);
   lane.start.resize(n);
   lane.end.resize(n);
   lane.names.resize(n);
@@ -641,7 +648,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
     std::size_t total = 0;
     for (const auto& w : parts) total += w.flows.size();
     std::vector<FlowRec> recs;
-    recs.reserve(total);
+    reserveLarge(recs, total);
     for (std::size_t k = 0; k < parts.size(); ++k) {
       const auto& nm = nameMap[k];
       const auto& flows = parts[k].flows;
@@ -681,7 +688,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       std::uint32_t part, idx, seq;
     };
     std::vector<Bound> bound;
-    bound.reserve(total / 2 + 1);
+    reserveLarge(bound, total / 2 + 1);
     for (std::size_t g = 0; g < recs.size();) {
       std::size_t e = g + 1;
       while (e < recs.size() && recs[e].sameGroup(recs[g])) ++e;
@@ -774,7 +781,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       if (a.flow.fromTs != b.flow.fromTs) return a.flow.fromTs < b.flow.fromTs;
       return std::tie(a.part, a.idx, a.seq) < std::tie(b.part, b.idx, b.seq);
     });
-    trace.flows.reserve(bound.size());
+    reserveLarge(trace.flows, bound.size());
     for (const Bound& b : bound) trace.flows.push_back(b.flow);
     for (auto& w : parts) std::vector<RawFlow>().swap(w.flows);
   }
