@@ -14,6 +14,35 @@ std::optional<TimeNs> parseMicrosToNs(std::string_view t) {
   while (!t.empty() && (t.back() == '"' || t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r'))
     t.remove_suffix(1);
   if (t.empty()) return std::nullopt;
+  {
+    // Fast path for the common shapes ("1704161511420306.491", "23.47", "-3"): at most 16
+    // integer digits and 3 fraction digits, no exponent. Anything else takes the exact general
+    // path below (same results; it is just slower).
+    std::size_t i = t[0] == '-' ? 1 : 0;
+    const std::size_t intBegin = i;
+    std::uint64_t v = 0;
+    while (i < t.size() && i - intBegin < 17 && static_cast<unsigned>(t[i] - '0') < 10u) v = v * 10 + static_cast<unsigned>(t[i++] - '0');
+    const std::size_t intDigits = i - intBegin;
+    if (intDigits > 0 && intDigits <= 16) {
+      std::uint64_t frac = 0;
+      int fracDigits = 0;
+      bool ok = true;
+      if (i < t.size() && t[i] == '.') {
+        ++i;
+        while (i < t.size() && static_cast<unsigned>(t[i] - '0') < 10u) {
+          if (++fracDigits > 3) { ok = false; break; }
+          frac = frac * 10 + static_cast<unsigned>(t[i++] - '0');
+        }
+        if (fracDigits == 0) ok = false;  // "5." : leave to the general path
+      }
+      if (ok && i == t.size()) {
+        static constexpr std::uint64_t kScale[4] = {1000, 100, 10, 1};
+        const std::uint64_t ns = v * 1000 + frac * kScale[fracDigits];  // < 1e19: no uint64 overflow
+        if (ns <= static_cast<std::uint64_t>(INT64_MAX))
+          return intBegin ? -static_cast<TimeNs>(ns) : static_cast<TimeNs>(ns);
+      }
+    }
+  }
   bool neg = false;
   std::size_t i = 0;
   if (t[0] == '-' || t[0] == '+') {

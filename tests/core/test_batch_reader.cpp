@@ -5,6 +5,7 @@
 // the speculative batch cuts land inside events and inside strings, and that both paths really ran.
 #include <catch2/catch.hpp>
 
+#include "core/json_scan.h"
 #include "core/json_trace_reader.h"
 #include "core/string_pool.h"
 #include "core/trace.h"
@@ -179,4 +180,25 @@ TEST_CASE("StringPool::truncate forgets the newest strings exactly") {
   CHECK(pool.find("s4999") == core::kInvalidIndex);
   CHECK(pool.intern("s7") == n);
   CHECK(pool.view(a) == "alpha");
+}
+
+TEST_CASE("parseMicrosToNs: fast path and general path agree on the edges") {
+  using core::detail::parseMicrosToNs;
+  CHECK(parseMicrosToNs("\"1704161511420306.491\"") == 1704161511420306491);
+  CHECK(parseMicrosToNs("23.47") == 23470);
+  CHECK(parseMicrosToNs("-3") == -3000);
+  CHECK(parseMicrosToNs("5.") == 5000);
+  CHECK(parseMicrosToNs(".5") == 500);
+  CHECK(parseMicrosToNs("0005.000") == 5000);
+  CHECK(parseMicrosToNs(" 7 ") == 7000);
+  CHECK(parseMicrosToNs("12.77012757357446") == 12770);
+  CHECK(parseMicrosToNs("0.0005") == 1);
+  CHECK(parseMicrosToNs("1.5e3") == 1500000);
+  CHECK(parseMicrosToNs("9223372036854775.807") == INT64_MAX);
+  CHECK(!parseMicrosToNs("9223372036854775.808"));
+  CHECK(parseMicrosToNs("-9223372036854775.808") == INT64_MIN);
+  CHECK(parseMicrosToNs("99999999999999999") == std::nullopt);
+  CHECK(parseMicrosToNs("1.2.3") == std::nullopt);
+  CHECK(parseMicrosToNs("abc") == std::nullopt);
+  CHECK(parseMicrosToNs("") == std::nullopt);
 }
