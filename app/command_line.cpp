@@ -9,10 +9,12 @@
 #include <QImageWriter>
 #include <QtGlobal>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "app/app_support.h"
 #include "app/trace_loader.h"
+#include "core/analysis/stats.h"
 #include "core/profile.h"
 #include "core/report.h"
 #include "widgets/timeline_widget.h"
@@ -37,7 +39,8 @@ QString describe() {
                   "Commands:\n"
                   "  npuscope [PATH]                      open PATH (default: bundled sample)\n"
                   "  npuscope report PATH [--json]        print a summary of PATH\n"
-                  "  npuscope screenshot PATH -o FILE.png render the timeline to a PNG\n\n"
+                  "  npuscope screenshot PATH -o FILE.png render the timeline to a PNG\n"
+                  "  npuscope stats PATH [--layer L]      print per-name statistics tables\n\n"
                   "Use 'npuscope COMMAND --help' for the options of a command.");
 }
 
@@ -89,6 +92,7 @@ Command detectCommand(const QStringList& arguments) {
     const QString& first = arguments.at(1);
     if (first == QStringLiteral("report")) return Command::Report;
     if (first == QStringLiteral("screenshot")) return Command::Screenshot;
+    if (first == QStringLiteral("stats")) return Command::Stats;
   }
   for (const QString& a : arguments.mid(1)) {
     if (a == QStringLiteral("--")) break;
@@ -236,6 +240,152 @@ int runScreenshot(const QStringList& arguments) {
     printError(QCoreApplication::translate("npuscope", "cannot write %1: %2").arg(file, writer.errorString()));
     return kExitFailure;
   }
+  return kExitOk;
+}
+
+int runStats(const QStringList& arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QCoreApplication::translate(
+      "npuscope", "Prints the Stats System View tables of a profile: per name the count, total, self, avg, min, "
+                  "max and share of one layer, for every rank (or one). Slices count when their start lies in "
+                  "the scope."));
+  parser.addHelpOption();
+  parser.addPositionalArgument(QStringLiteral("stats"), QCoreApplication::translate("npuscope", "The stats command."),
+                               QStringLiteral("stats"));
+  parser.addPositionalArgument(QStringLiteral("PATH"),
+                               QCoreApplication::translate("npuscope", "Profiling folder or trace file."));
+  const QCommandLineOption layer(QStringLiteral("layer"),
+                                 QCoreApplication::translate("npuscope", "kernels (default), cann, python, communication or overlap."),
+                                 QStringLiteral("LAYER"), QStringLiteral("kernels"));
+  const QCommandLineOption step(QStringLiteral("step"),
+                                QCoreApplication::translate("npuscope", "Only ProfilerStep#N (its device window)."),
+                                QStringLiteral("N"));
+  const QCommandLineOption range(QStringLiteral("range"),
+                                 QCoreApplication::translate("npuscope", "Only slices starting in [A, B), absolute ns."),
+                                 QStringLiteral("A:B"));
+  const QCommandLineOption csv(QStringLiteral("csv"),
+                               QCoreApplication::translate("npuscope", "Print CSV (times in us) instead of text."));
+  const QCommandLineOption rank(QStringLiteral("rank"),
+                                QCoreApplication::translate("npuscope", "Only rank R (default: every rank)."),
+                                QStringLiteral("R"));
+  parser.addOptions({layer, step, range, csv, rank});
+  parser.process(arguments);
+
+  const QString usage = QCoreApplication::translate(
+      "npuscope", "usage: npuscope stats PATH [--layer kernels|cann|python|communication|overlap] "
+                  "[--step N | --range A:B] [--csv] [--rank R]");
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() != 2) {
+    printError(usage);
+    return kExitUsage;
+  }
+  const std::optional<core::StatsLayer> statsLayer = core::statsLayerFromKey(parser.value(layer).toStdString());
+  if (!statsLayer) {
+    printError(QCoreApplication::translate("npuscope", "unknown --layer '%1'; %2").arg(parser.value(layer), usage));
+    return kExitUsage;
+  }
+  if (parser.isSet(step) && parser.isSet(range)) {
+    printError(QCoreApplication::translate("npuscope", "--step and --range cannot be combined"));
+    return kExitUsage;
+  }
+  long long stepNumber = -1;
+  if (parser.isSet(step)) {
+    bool ok = false;
+    stepNumber = parser.value(step).toLongLong(&ok);
+    if (!ok || stepNumber < 0) {
+      printError(QCoreApplication::translate("npuscope", "--step must be a step number (ProfilerStep#N)"));
+      return kExitUsage;
+    }
+  }
+  core::TimeRange scopeRange;
+  if (parser.isSet(range) && !parseRange(parser.value(range), &scopeRange)) {
+    printError(QCoreApplication::translate("npuscope", "--range must be A:B with integer ns and A < B"));
+    return kExitUsage;
+  }
+  int wantedRank = -1;
+  if (parser.isSet(rank)) {
+    bool ok = false;
+    wantedRank = parser.value(rank).toInt(&ok);
+    if (!ok || wantedRank < 0) {
+      printError(QCoreApplication::translate("npuscope", "--rank must be a rank number"));
+      return kExitUsage;
+    }
+  }
+
+  QString error;
+  const std::shared_ptr<core::Profile> profile = loadForCli(positional.at(1), &error);
+  if (!profile) {
+    printError(error);
+    return kExitFailure;
+  }
+  // The ranks to print: those with a trace, or the one whose rank (else index) is --rank.
+  std::vector<std::size_t> chosen;
+  for (std::size_t i = 0; i < profile->ranks.size(); ++i) {
+    const core::RankProfile& r = profile->ranks[i];
+    if (!r.trace) continue;
+    if (wantedRank < 0 || r.rank() == wantedRank) chosen.push_back(i);
+  }
+  if (wantedRank >= 0 && chosen.empty() && static_cast<std::size_t>(wantedRank) < profile->ranks.size() &&
+      profile->ranks[static_cast<std::size_t>(wantedRank)].trace)
+    chosen.push_back(static_cast<std::size_t>(wantedRank));
+  if (chosen.empty()) {
+    printError(QCoreApplication::translate("npuscope", "no rank %1 with a trace in %2").arg(wantedRank).arg(positional.at(1)));
+    return kExitFailure;
+  }
+
+  const bool asCsv = parser.isSet(csv);
+  const bool rankColumn = asCsv && chosen.size() > 1;
+  std::string out;
+  int printed = 0;
+  for (std::size_t i : chosen) {
+    const core::RankProfile& r = profile->ranks[i];
+    std::optional<core::TimeRange> scope;
+    if (parser.isSet(range)) scope = scopeRange;
+    if (stepNumber >= 0) {
+      if (r.analysis) {
+        for (const core::StepWindow& s : r.analysis->steps)
+          if (s.number == stepNumber) scope = s.device.empty() ? s.host : s.device;
+      }
+      if (!scope) {
+        printError(QCoreApplication::translate("npuscope", "%1 has no ProfilerStep#%2")
+                       .arg(QString::fromStdString(r.source.label)).arg(stepNumber));
+        continue;
+      }
+    }
+    const core::StatsTable table = core::computeStats(*r.trace, *statsLayer, scope, r.kernels.get());
+    const int rankNumber = r.rank() >= 0 ? r.rank() : static_cast<int>(i);
+    if (!asCsv) {
+      if (printed > 0) out += "\n";
+      out += "== " + (r.source.label.empty() ? "rank " + std::to_string(rankNumber) : r.source.label);
+      if (stepNumber >= 0) out += " · step " + std::to_string(stepNumber);
+      out += " ==\n" + core::statsText(table);
+    } else {
+      const std::string text = core::statsCsv(table);
+      if (!rankColumn) {
+        out += text;
+      } else {
+        // Prefix every line with the rank; the header only once.
+        std::size_t pos = 0;
+        bool header = true;
+        while (pos < text.size()) {
+          std::size_t end = text.find('\n', pos);
+          if (end == std::string::npos) end = text.size();
+          const std::string line = text.substr(pos, end - pos);
+          if (header) {
+            if (printed == 0) out += "Rank," + line + "\n";
+            header = false;
+          } else if (!line.empty()) {
+            out += std::to_string(rankNumber) + "," + line + "\n";
+          }
+          pos = end + 1;
+        }
+      }
+    }
+    ++printed;
+  }
+  if (printed == 0) return kExitFailure;
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
   return kExitOk;
 }
 

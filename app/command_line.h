@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The npuscope command line: `npuscope [PATH]` (GUI), `npuscope report PATH [--json]` and
-// `npuscope screenshot PATH -o FILE.png [--width W --height H] [--range START_NS:END_NS]`.
+// `npuscope screenshot PATH -o FILE.png [--width W --height H] [--range START_NS:END_NS]` and
+// `npuscope stats PATH [--layer L] [--step N | --range A:B] [--csv] [--rank R]`.
 // The subcommands use the same core code as the GUI and need no display.
 
 #include <QString>
@@ -15,6 +16,7 @@ enum class Command {
   Gui,         ///< open the window (QApplication, needs a display)
   Report,      ///< print a report (QCoreApplication, no GUI at all)
   Screenshot,  ///< render the timeline to a PNG (QApplication, offscreen when headless)
+  Stats,       ///< print statistics tables (QCoreApplication, no GUI at all)
   Info,        ///< --help / --version of the GUI form (QCoreApplication)
 };
 
@@ -32,6 +34,12 @@ void setApplicationIdentity();
 [[nodiscard]] int runReport(const QStringList& arguments);
 /// `npuscope screenshot ...`; needs a QApplication. Returns the process exit code.
 [[nodiscard]] int runScreenshot(const QStringList& arguments);
+/// `npuscope stats PATH [--layer kernels|cann|python|communication|overlap] [--step N]
+/// [--range A:B] [--csv] [--rank R]`: core::statsText (or core::statsCsv) per rank, or of rank R
+/// only. --step N scopes to ProfilerStep#N's device window, --range to [A, B) absolute ns.
+/// With --csv and several ranks, a leading "Rank" column keeps one parseable table. Needs a
+/// QCoreApplication. Returns the process exit code.
+[[nodiscard]] int runStats(const QStringList& arguments);
 
 /// Parsed GUI arguments.
 struct GuiOptions {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // npuscope entry point: picks the kind of application object from the command (no GUI for
-// `report`, offscreen rendering for `screenshot` on a headless machine), then runs it.
+// `report`/`stats`, offscreen rendering for `screenshot` on a headless machine), then runs it.
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -70,6 +70,11 @@ int main(int argc, char** argv) {
       QCoreApplication app(argc, argv);
       npuscope::setApplicationIdentity();
       return npuscope::runReport(QCoreApplication::arguments());
+    }
+    case npuscope::Command::Stats: {
+      QCoreApplication app(argc, argv);
+      npuscope::setApplicationIdentity();
+      return npuscope::runStats(QCoreApplication::arguments());
     }
     case npuscope::Command::Screenshot: {
       npuscope::useOffscreenWhenHeadless();

@@ -17,9 +17,11 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <map>
 #include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStandardPaths>
@@ -32,8 +34,11 @@
 
 #include "app/app_support.h"
 #include "app/trace_loader.h"
+#include "widgets/flow_navigation.h"
+#include "widgets/search_bar.h"
 #include "widgets/timeline_viewport.h"
 #include "widgets/slice_details_panel.h"
+#include "widgets/stats_view.h"
 #include "widgets/timeline_widget.h"
 #include "widgets/warnings_dialog.h"
 
@@ -85,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createActions();
   createCentralArea();
   createMenus();
+  createStatsUi();
   createStatusBar();
   readSettings();
   updateStatus();
@@ -146,6 +152,7 @@ void MainWindow::createActions() {
   connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
 
   m_cancelAction = new QAction(tr("Cancel Loading"), this);
+  m_cancelAction->setIconText(tr("Cancel"));  // the status-bar button's label
   m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
   m_cancelAction->setShortcutContext(Qt::WindowShortcut);
   m_cancelAction->setEnabled(false);
@@ -166,6 +173,7 @@ void MainWindow::createMenus() {
   file->addAction(m_quitAction);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->setObjectName(QStringLiteral("ViewMenu"));
   view->addAction(m_fitAllAction);
   view->addAction(m_zoomSelectionAction);
   view->addSeparator();
@@ -176,6 +184,7 @@ void MainWindow::createMenus() {
   detailsToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
   detailsToggle->setIcon(icon("details-panel"));
   view->addAction(detailsToggle);
+  addTopDownMenuEntries(view);
 
   // A slim icon toolbar for the frequent actions (tooltips carry the shortcuts).
   QToolBar* tools = addToolBar(tr("Main Toolbar"));
@@ -269,6 +278,7 @@ void MainWindow::createCentralArea() {
   m_detailsDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea | Qt::BottomDockWidgetArea);
   addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
   resizeDocks({m_detailsDock}, {340}, Qt::Horizontal);
+  createTopDownDocks();
 
   showStartPage();
 }
@@ -286,7 +296,6 @@ void MainWindow::createStatusBar() {
   m_progressBar->hide();
   m_cancelButton = new QToolButton(bar);
   m_cancelButton->setDefaultAction(m_cancelAction);
-  m_cancelButton->setText(tr("Cancel"));
   m_cancelButton->setToolTip(tr("Cancel loading (Esc)"));
   m_cancelButton->setAutoRaise(true);
   m_cancelButton->hide();
@@ -315,6 +324,159 @@ void MainWindow::createStatusBar() {
   bar->addPermanentWidget(m_eventsLabel);
   bar->addPermanentWidget(m_timeLabel);
   bar->addPermanentWidget(m_memoryLabel);
+}
+
+void MainWindow::createStatsUi() {
+  QSettings settings;
+  // Statistics dock (bottom).
+  m_stats = new widgets::StatsView(this);
+  m_stats->setTimeline(m_timeline);
+  if (const auto layer = core::statsLayerFromKey(settings.value(QStringLiteral("stats/layer")).toString().toStdString()))
+    m_stats->setLayer(*layer);
+  m_stats->setFilterRegex(settings.value(QStringLiteral("stats/regex"), false).toBool());
+  connect(m_stats, &widgets::StatsView::layerChanged, this, [](core::StatsLayer l) {
+    QSettings().setValue(QStringLiteral("stats/layer"), QString::fromLatin1(core::statsLayerKey(l)));
+  });
+  connect(m_stats, &widgets::StatsView::filterRegexToggled, this,
+          [](bool on) { QSettings().setValue(QStringLiteral("stats/regex"), on); });
+  m_statsDock = new QDockWidget(tr("Statistics"), this);
+  m_statsDock->setObjectName(QStringLiteral("StatisticsDock"));
+  m_statsDock->setWidget(m_stats);
+  m_statsDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::TopDockWidgetArea | Qt::LeftDockWidgetArea |
+                               Qt::RightDockWidgetArea);
+  addDockWidget(Qt::BottomDockWidgetArea, m_statsDock);
+  resizeDocks({m_statsDock}, {260}, Qt::Vertical);
+
+  // Find bar over the timeline.
+  m_search = new widgets::SearchBar(m_timeline);
+  m_search->setRegex(settings.value(QStringLiteral("search/regex"), false).toBool());
+  connect(m_search, &widgets::SearchBar::regexToggled, this,
+          [](bool on) { QSettings().setValue(QStringLiteral("search/regex"), on); });
+  m_findAction = new QAction(icon("search"), tr("&Find Slices…"), this);
+  m_findAction->setShortcut(QKeySequence::Find);
+  m_findAction->setStatusTip(tr("Find slices by name (Enter / Shift+Enter: next / previous match)"));
+  connect(m_findAction, &QAction::triggered, this, [this] {
+    if (m_profile) m_search->activate();
+  });
+
+  // Follow flows from the selected slice.
+  m_followForwardAction = new QAction(tr("Follow Flow &Forward"), this);
+  m_followForwardAction->setShortcuts({QKeySequence(Qt::Key_BracketRight), QKeySequence(Qt::CTRL | Qt::Key_Right)});
+  m_followForwardAction->setStatusTip(tr("Select the other end of the selected slice's first outgoing flow"));
+  connect(m_followForwardAction, &QAction::triggered, this, [this] { followFlow(true); });
+  m_followBackAction = new QAction(tr("Follow Flow &Back"), this);
+  m_followBackAction->setShortcuts({QKeySequence(Qt::Key_BracketLeft), QKeySequence(Qt::CTRL | Qt::Key_Left)});
+  m_followBackAction->setStatusTip(tr("Select the other end of the selected slice's first incoming flow"));
+  connect(m_followBackAction, &QAction::triggered, this, [this] { followFlow(false); });
+
+  // View menu: find, flows, statistics.
+  QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"));
+  m_flowMenu = new QMenu(tr("Flow &Arrows"), this);
+  m_flowMenu->setIcon(icon("flow-arrows"));
+  m_flowMenu->setToolTipsVisible(true);
+  QAction* statsToggle = m_statsDock->toggleViewAction();
+  statsToggle->setText(tr("&Statistics Panel"));
+  statsToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+  statsToggle->setIcon(icon("statistics"));
+  if (view) {
+    view->addAction(statsToggle);
+    view->addSeparator();
+    view->addAction(m_findAction);
+    view->addMenu(m_flowMenu);
+    view->addAction(m_followForwardAction);
+    view->addAction(m_followBackAction);
+  } else {
+    addActions({m_findAction, m_followForwardAction, m_followBackAction});
+  }
+  if (auto* tools = findChild<QToolBar*>(QStringLiteral("MainToolBar"))) {
+    tools->addAction(statsToggle);
+    statsToggle->setToolTip(tr("Statistics Panel  (%1)").arg(statsToggle->shortcut().toString(QKeySequence::NativeText)));
+    tools->addSeparator();
+    tools->addAction(m_findAction);
+    m_findAction->setToolTip(tr("Find Slices  (%1)").arg(m_findAction->shortcut().toString(QKeySequence::NativeText)));
+    auto* flows = new QToolButton(tools);
+    flows->setMenu(m_flowMenu);
+    flows->setPopupMode(QToolButton::InstantPopup);
+    flows->setIcon(icon("flow-arrows"));
+    flows->setToolTip(tr("Flow arrows drawn for the whole view, by category"));
+    tools->addWidget(flows);
+  }
+  rebuildFlowMenu();
+}
+
+QList<QAction*> MainWindow::flowActions() const {
+  QList<QAction*> out;
+  for (QAction* a : m_flowMenu->actions())
+    if (a->isCheckable()) out << a;
+  return out;
+}
+
+void MainWindow::rebuildFlowMenu() {
+  QSet<QString> checked;
+  for (QAction* a : flowActions())
+    if (a->isChecked()) checked << a->data().toString();
+  m_flowMenu->clear();
+  std::map<std::string, std::size_t> counts;
+  if (m_profile) {
+    for (const core::RankProfile& r : m_profile->ranks) {
+      if (!r.trace) continue;
+      for (const auto& [name, n] : core::flowCategories(*r.trace)) counts[name] += n;
+    }
+  }
+  // The torch_npu categories first, in their usual order, then the others by name.
+  std::vector<std::string> order;
+  for (const char* known : {"async_npu", "HostToDevice", "async_task_queue", "fwdbwd", "MsTx"})
+    if (counts.count(known)) order.emplace_back(known);
+  for (const auto& [name, n] : counts)
+    if (std::find(order.begin(), order.end(), name) == order.end()) order.push_back(name);
+  const QLocale locale;
+  for (const std::string& name : order) {
+    const QString cat = QString::fromStdString(name);
+    QAction* a = m_flowMenu->addAction(
+        tr("%1  (%2)").arg(cat.isEmpty() ? tr("(no category)") : cat, locale.toString(static_cast<qulonglong>(counts[name]))));
+    a->setCheckable(true);
+    a->setData(cat);
+    a->setChecked(checked.contains(cat));
+    a->setToolTip(tr("Draw every %1 flow in the visible range").arg(cat));
+    connect(a, &QAction::toggled, this, &MainWindow::applyFlowCategories);
+  }
+  if (order.empty()) {
+    m_flowMenu->addAction(m_profile ? tr("(no flows in this profile)") : tr("(no profile loaded)"))->setEnabled(false);
+  } else {
+    m_flowMenu->addSeparator();
+    connect(m_flowMenu->addAction(tr("Hide All")), &QAction::triggered, this, [this] {
+      for (QAction* a : flowActions()) a->setChecked(false);
+    });
+  }
+  m_flowMenu->addSeparator();
+  QAction* note = m_flowMenu->addAction(tr("The selected slice's own flows are always drawn"));
+  note->setEnabled(false);
+  applyFlowCategories();
+}
+
+void MainWindow::applyFlowCategories() {
+  QSet<QString> categories;
+  for (QAction* a : flowActions())
+    if (a->isChecked()) categories << a->data().toString();
+  m_timeline->setVisibleFlowCategories(categories);
+}
+
+void MainWindow::followFlow(bool forward) {
+  const int rank = m_timeline->selectedRank();
+  const core::SliceRef ref = m_timeline->selectedSlice();
+  if (!m_profile || rank < 0 || !ref.valid()) {
+    statusBar()->showMessage(tr("Select a slice first"), 3000);
+    return;
+  }
+  const auto& trace = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+  const core::SliceRef target = trace ? widgets::flowNeighbour(*trace, ref, forward) : core::SliceRef{};
+  if (!target.valid()) {
+    statusBar()->showMessage(forward ? tr("The selected slice has no outgoing flow")
+                                     : tr("The selected slice has no incoming flow"),
+                             3000);
+    return;
+  }
+  m_timeline->revealSlice(rank, target);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -436,6 +598,10 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
   m_loadMs = elapsedMs;
   m_details->clearSlice();
   m_timeline->setProfile(m_profile);
+  showTopDownProfile();
+  m_stats->setProfile(m_profile);
+  m_search->profileChanged();
+  rebuildFlowMenu();
   if (sameRange && !m_rangeBeforeReload.empty())
     m_timeline->setVisibleRange(m_rangeBeforeReload);
   else
@@ -536,9 +702,11 @@ void MainWindow::onSliceSelected(int rankIndex, core::SliceRef ref) {
   if (!m_profile || !ref.valid() || rankIndex < 0 ||
       rankIndex >= static_cast<int>(m_profile->ranks.size())) {
     m_details->clearSlice();
+    showChainForSlice(-1, {});
     return;
   }
   m_details->showSlice(m_profile, rankIndex, ref);
+  showChainForSlice(rankIndex, ref);
 }
 
 void MainWindow::zoomToSelection() {

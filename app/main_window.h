@@ -20,8 +20,12 @@ class QStackedWidget;
 class QToolButton;
 
 namespace npuscope::widgets {
+class SearchBar;
 class SliceDetailsPanel;
+class StatsView;
 class TimelineWidget;
+class TopDownPanel;
+class ChainPanel;
 }  // namespace npuscope::widgets
 
 namespace npuscope {
@@ -58,6 +62,27 @@ class MainWindow : public QMainWindow {
   /// Writes the timeline as PNG (or SVG when `file` ends in .svg). Returns an error or "".
   QString exportScreenshot(const QString& file);
 
+  // Top-Down (main_window_topdown.cpp).
+  [[nodiscard]] widgets::TopDownPanel* topDownPanel() const { return m_topDown; }
+  [[nodiscard]] widgets::ChainPanel* chainPanel() const { return m_chain; }
+  [[nodiscard]] QDockWidget* topDownDock() const { return m_topDownDock; }
+  [[nodiscard]] QDockWidget* chainDock() const { return m_chainDock; }
+  /// What a click in the bubble list does: selects the bubble in the list and on the timeline,
+  /// zooms the timeline to it (25% margin each side), selects the device task that ends it and
+  /// shows that task's dispatch chain. Indexes: Profile::ranks, RankAnalysis::devices,
+  /// DeviceAnalysis::bubbles. Returns false when there is no such bubble.
+  bool activateBubble(int rankIndex, int deviceIndex, int bubbleIndex);
+
+  /// The Statistics dock's view and the timeline's find bar (Ctrl+F).
+  [[nodiscard]] widgets::StatsView* statsView() const { return m_stats; }
+  [[nodiscard]] QDockWidget* statsDock() const { return m_statsDock; }
+  [[nodiscard]] widgets::SearchBar* searchBar() const { return m_search; }
+  /// View > Flow Arrows: one checkable action per flow category of the profile (data: the
+  /// category), all unchecked after a load except the categories checked before a reload.
+  [[nodiscard]] QList<QAction*> flowActions() const;
+  /// Selects the other end of the selected slice's first outgoing (`forward`) or incoming flow.
+  void followFlow(bool forward);
+
  signals:
   /// Emitted after every load attempt: ok, or the error text ("cancelled" when cancelled).
   void loadFinished(bool ok, const QString& error);
@@ -72,6 +97,9 @@ class MainWindow : public QMainWindow {
   void createMenus();
   void createStatusBar();
   void createCentralArea();
+  void createStatsUi();  // Statistics dock, find bar, flow-arrow menu, follow-flow actions
+  void rebuildFlowMenu();
+  void applyFlowCategories();
   void readSettings();
   void writeSettings() const;
 
@@ -93,6 +121,14 @@ class MainWindow : public QMainWindow {
   void onCancelled(const QString& path);
   void onSliceSelected(int rankIndex, core::SliceRef ref);
   void setLoadingUi(bool loading);
+  // Top-Down docks (main_window_topdown.cpp).
+  void createTopDownDocks();
+  void addTopDownMenuEntries(QMenu* view);
+  void showTopDownProfile();
+  void onTimelineBubbleClicked(int rankIndex, int deviceIndex, int bubbleIndex);
+  void showChainForSlice(int rankIndex, core::SliceRef ref);
+  void showBubbleChain(int rankIndex, int deviceIndex, int bubbleIndex);
+  void onChainLinkActivated(int rankIndex, core::SliceRef ref);
   void updateStatus();
   void updateMemory();
   void updateActions();
@@ -114,6 +150,17 @@ class MainWindow : public QMainWindow {
   widgets::TimelineWidget* m_timeline = nullptr;
   widgets::SliceDetailsPanel* m_details = nullptr;
   QDockWidget* m_detailsDock = nullptr;
+  widgets::TopDownPanel* m_topDown = nullptr;
+  QDockWidget* m_topDownDock = nullptr;
+  widgets::ChainPanel* m_chain = nullptr;
+  QDockWidget* m_chainDock = nullptr;
+  widgets::StatsView* m_stats = nullptr;
+  QDockWidget* m_statsDock = nullptr;
+  widgets::SearchBar* m_search = nullptr;
+  QMenu* m_flowMenu = nullptr;
+  QAction* m_findAction = nullptr;
+  QAction* m_followForwardAction = nullptr;
+  QAction* m_followBackAction = nullptr;
 
   QLabel* m_fileLabel = nullptr;
   QLabel* m_ranksLabel = nullptr;

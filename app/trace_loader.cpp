@@ -11,6 +11,12 @@
 
 namespace npuscope {
 
+namespace {
+std::atomic<int> g_runningWorkers{0};
+}  // namespace
+
+int TraceLoader::runningWorkers() { return g_runningWorkers.load(); }
+
 // Shared between the GUI thread and the worker; the worker only touches `stop` (read) and
 // `progress` (write).
 struct TraceLoader::Job {
@@ -81,8 +87,11 @@ void TraceLoader::load(const QString& path) {
     finishJob(job, watcher->future().result());
   });
   // `job` is captured by value so the atomic outlives the worker even if this loader dies first.
+  g_runningWorkers.fetch_add(1);
   watcher->setFuture(QtConcurrent::run([job, nativePath, options = std::move(options)] {
-    return core::loadProfile(nativePath, options);
+    core::ProfileLoadResult result = core::loadProfile(nativePath, options);
+    g_runningWorkers.fetch_sub(1);
+    return result;
   }));
 
   m_progressTimer.start();

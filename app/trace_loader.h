@@ -44,6 +44,10 @@ class TraceLoader : public QObject {
   /// else an empty string. Shared by the GUI and the command line.
   [[nodiscard]] static QString checkPath(const QString& path);
 
+  /// Number of loader worker tasks still running in this process, cancelled ones included
+  /// (they wind down in the background). For tests and diagnostics.
+  [[nodiscard]] static int runningWorkers();
+
   /// Parser threads passed to core (0 = core's default). Applies to the next load().
   void setThreads(unsigned threads) { m_threads = threads; }
 

@@ -220,3 +220,22 @@ TEST_CASE("MainWindow shortcuts reach their actions", "[window][keys]") {
   QTest::keyClick(&window, Qt::Key_F1);
   CHECK(shortcutsShown());
 }
+
+TEST_CASE("MainWindow shows progress while loading (review grab)", "[.][review]") {
+  // Hidden: NPUSCOPE_GRAB_DIR=/tmp NPUSCOPE_BIG_TRACE=big.json npuscope_app_tests "[review]"
+  const QByteArray dir = qgetenv("NPUSCOPE_GRAB_DIR");
+  const QByteArray big = qgetenv("NPUSCOPE_BIG_TRACE");
+  if (dir.isEmpty() || big.isEmpty()) return;
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(1400, 800);
+  window.show();
+  REQUIRE(loadAndWait(window, sharedPath("cases/07-zero-duration/trace.json")));
+  window.openPath(QFile::decodeName(big));
+  REQUIRE(waitUntil([&] { return window.loader()->progress() > 0.3; }, 60000));
+  window.grab().save(QFile::decodeName(dir) + QStringLiteral("/npuscope-loading.png"));
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }, 120000));
+  waitUntil([] { return false; }, 300);
+  window.grab().save(QFile::decodeName(dir) + QStringLiteral("/npuscope-big.png"));
+}

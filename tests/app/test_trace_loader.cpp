@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QSignalSpy>
 
 #include "app/trace_loader.h"
@@ -129,4 +131,72 @@ TEST_CASE("TraceLoader can be destroyed while loading", "[loader]") {
   loader.reset();  // requests a stop; the worker finishes on its own
   waitUntil([] { return false; }, 200);
   SUCCEED();
+}
+
+TEST_CASE("TraceLoader cancel stops a large load early and keeps the event loop free",
+          "[loader][large]") {
+  // A synthetic ~60 MB trace: big enough that loading takes a noticeable time on 2 cores.
+  QTemporaryDir tmp;
+  REQUIRE(tmp.isValid());
+  const QString file = tmp.filePath(QStringLiteral("big.json"));
+  {
+    QFile out(file);
+    REQUIRE(out.open(QIODevice::WriteOnly));
+    out.write("[\n");
+    QByteArray chunk;
+    for (int i = 0; i < 600000; ++i) {
+      chunk += QByteArrayLiteral(R"({"ph":"X","name":"aten::op_)") + QByteArray::number(i % 97) +
+               QByteArrayLiteral(R"(","cat":"cpu_op","pid":1,"tid":)") + QByteArray::number(1 + i % 4) +
+               QByteArrayLiteral(R"(,"ts":)") + QByteArray::number(1000 + i * 3) +
+               QByteArrayLiteral(R"(,"dur":2,"args":{"Sequence number":)") + QByteArray::number(i) +
+               QByteArrayLiteral("}},\n");
+      if (chunk.size() > (1 << 20)) {
+        out.write(chunk);
+        chunk.clear();
+      }
+    }
+    chunk += QByteArrayLiteral(R"({"ph":"X","name":"last","pid":1,"tid":1,"ts":0,"dur":1}])");
+    out.write(chunk);
+  }
+
+  SECTION("a full load publishes progress and keeps the GUI thread responsive") {
+    TraceLoader loader;
+    Outcome outcome(loader);
+    QElapsedTimer clock;
+    clock.start();
+    loader.load(file);
+    // Measure the longest gap between event-loop turns while the worker parses.
+    qint64 longestGap = 0;
+    qint64 last = clock.elapsed();
+    REQUIRE(waitUntil([&] {
+      const qint64 now = clock.elapsed();
+      longestGap = std::max(longestGap, now - last);
+      last = now;
+      return outcome.total() > 0;
+    }, 60000));
+    REQUIRE(outcome.loaded.count() == 1);
+    WARN("full load " << clock.elapsed() << " ms, " << outcome.progress.count()
+                      << " progress updates, longest GUI stall " << longestGap << " ms");
+    CHECK(longestGap < 250);
+  }
+
+  SECTION("cancel mid-load") {
+    TraceLoader loader;
+    Outcome outcome(loader);
+    loader.load(file);
+    REQUIRE(waitUntil([&] { return loader.progress() > 0.05 || outcome.total() > 0; }, 60000));
+    if (outcome.total() > 0) {
+      WARN("the load finished before it could be cancelled (machine too fast)");
+      return;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    loader.cancel();
+    CHECK(clock.elapsed() < 50);
+    CHECK(outcome.cancelled.count() == 1);
+    // The worker observes the stop token and ends soon after.
+    CHECK(waitUntil([] { return TraceLoader::runningWorkers() == 0; }, 5000));
+    WARN("worker stopped " << clock.elapsed() << " ms after cancel");
+    CHECK(outcome.loaded.isEmpty());
+  }
 }

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+// MainWindow: the Top-Down and Dispatch-chain docks and their links with the timeline.
+#include <QDockWidget>
+#include <QMenu>
+#include <QStatusBar>
+
+#include "app/main_window.h"
+#include "core/time_format.h"
+#include "widgets/chain_panel.h"
+#include "widgets/timeline_viewport.h"
+#include "widgets/timeline_widget.h"
+#include "widgets/topdown_panel.h"
+
+namespace npuscope {
+
+namespace {
+const core::Trace* traceOf(const std::shared_ptr<const core::Profile>& p, int rank) {
+  if (!p || rank < 0 || static_cast<std::size_t>(rank) >= p->ranks.size()) return nullptr;
+  return p->ranks[static_cast<std::size_t>(rank)].trace.get();
+}
+}  // namespace
+
+void MainWindow::createTopDownDocks() {
+  m_topDown = new widgets::TopDownPanel(this);
+  m_topDownDock = new QDockWidget(tr("Top-Down"), this);
+  m_topDownDock->setObjectName(QStringLiteral("TopDownDock"));
+  m_topDownDock->setWidget(m_topDown);
+  addDockWidget(Qt::BottomDockWidgetArea, m_topDownDock);
+  resizeDocks({m_topDownDock}, {300}, Qt::Vertical);
+
+  m_chain = new widgets::ChainPanel(this);
+  m_chainDock = new QDockWidget(tr("Dispatch Chain"), this);
+  m_chainDock->setObjectName(QStringLiteral("DispatchChainDock"));
+  m_chainDock->setWidget(m_chain);
+  m_chainDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+  addDockWidget(Qt::RightDockWidgetArea, m_chainDock);
+  splitDockWidget(m_detailsDock, m_chainDock, Qt::Vertical);
+
+  connect(m_topDown, &widgets::TopDownPanel::bubbleActivated, this,
+          [this](int r, int d, int b) { activateBubble(r, d, b); });
+  connect(m_timeline, &widgets::TimelineWidget::bubbleClicked, this, &MainWindow::onTimelineBubbleClicked);
+  connect(m_chain, &widgets::ChainPanel::linkActivated, this, &MainWindow::onChainLinkActivated);
+}
+
+void MainWindow::addTopDownMenuEntries(QMenu* view) {
+  QAction* topDown = m_topDownDock->toggleViewAction();
+  topDown->setText(tr("&Top-Down Panel"));
+  topDown->setStatusTip(tr("Overlap shares, verdict and the ranked device bubbles"));
+  view->addAction(topDown);
+  QAction* chain = m_chainDock->toggleViewAction();
+  chain->setText(tr("Dispatch &Chain Panel"));
+  chain->setStatusTip(tr("The dispatch chain (Python API → device task) of the selected device task or bubble"));
+  view->addAction(chain);
+}
+
+void MainWindow::showTopDownProfile() {
+  m_topDown->setProfile(m_profile);
+  m_chain->clearChain();
+  m_timeline->clearChainHighlight();
+  m_timeline->setSelectedBubble(-1, -1, -1);
+}
+
+bool MainWindow::activateBubble(int rankIndex, int deviceIndex, int bubbleIndex) {
+  const core::Bubble* b = m_timeline->bubble(rankIndex, deviceIndex, bubbleIndex);
+  if (!b) return false;
+  m_topDown->selectBubble(rankIndex, deviceIndex, bubbleIndex);
+  // Select the task that ends the gap (details + vertical scroll); its chain is the bubble's.
+  if (b->after.valid())
+    m_timeline->selectSlice(rankIndex, b->after);
+  else
+    m_timeline->selectSlice(-1, {});
+  m_timeline->setSelectedBubble(rankIndex, deviceIndex, bubbleIndex);
+  showBubbleChain(rankIndex, deviceIndex, bubbleIndex);
+  m_timeline->zoomToBubble(rankIndex, deviceIndex, bubbleIndex, 0.25);
+  return true;
+}
+
+void MainWindow::onTimelineBubbleClicked(int rankIndex, int deviceIndex, int bubbleIndex) {
+  if (!m_timeline->bubble(rankIndex, deviceIndex, bubbleIndex)) return;
+  m_topDown->selectBubble(rankIndex, deviceIndex, bubbleIndex);
+  m_timeline->setSelectedBubble(rankIndex, deviceIndex, bubbleIndex);
+  showBubbleChain(rankIndex, deviceIndex, bubbleIndex);
+}
+
+void MainWindow::showBubbleChain(int rankIndex, int deviceIndex, int bubbleIndex) {
+  const core::Bubble* b = m_timeline->bubble(rankIndex, deviceIndex, bubbleIndex);
+  if (!b) return;
+  const QString context = tr("Ends bubble #%1: %2 idle, %3")
+                              .arg(bubbleIndex + 1)
+                              .arg(QString::fromStdString(core::formatDuration(b->range.duration())),
+                                   QString::fromLatin1(core::bubbleCauseLabel(b->cause)));
+  m_chain->setChain(m_profile, rankIndex, b->chain, context);
+  m_timeline->setChainHighlight(rankIndex, b->chain);
+}
+
+void MainWindow::showChainForSlice(int rankIndex, core::SliceRef ref) {
+  const core::Trace* trace = traceOf(m_profile, rankIndex);
+  if (!trace || !ref.valid()) {
+    // Selection cleared: drop the chain and the bubble (a click in a gap selects it again).
+    m_chain->clearChain();
+    m_timeline->clearChainHighlight();
+    m_timeline->setSelectedBubble(-1, -1, -1);
+    m_topDown->selectBubble(-1, -1, -1);
+    return;
+  }
+  const core::Process& proc = trace->processes[trace->lanes[ref.lane].process];
+  if (proc.role != core::Process::Role::AscendHardware) return;  // host slices keep the shown chain
+  const core::DispatchChain chain = core::dispatchChain(*trace, ref);
+  m_chain->setChain(m_profile, rankIndex, chain);
+  m_timeline->setChainHighlight(rankIndex, chain);
+}
+
+void MainWindow::onChainLinkActivated(int rankIndex, core::SliceRef ref) {
+  const core::Trace* trace = traceOf(m_profile, rankIndex);
+  if (!trace || !ref.valid()) return;
+  const core::DispatchChain keep = m_chain->chain();
+  const QString keepContext;  // the context line is dropped when the task itself is re-selected
+  m_timeline->selectSlice(rankIndex, ref);
+  // Keep the slice in view: pan to centre it when it fits, else zoom to it.
+  const core::TimeRange r = trace->sliceRange(ref);
+  const core::TimeRange v = m_timeline->viewport()->visibleRange();
+  if (r.duration() * 10 > v.duration() * 9) {
+    m_timeline->zoomToSelectedSlice();
+  } else if (r.start < v.start || r.end > v.end) {
+    const core::TimeNs mid = r.start + r.duration() / 2;
+    m_timeline->setVisibleRange({mid - v.duration() / 2, mid - v.duration() / 2 + v.duration()});
+  }
+  // Selecting a host link must not drop the chain that is being walked.
+  if (!m_chain->hasChain() && !keep.links.empty()) {
+    m_chain->setChain(m_profile, rankIndex, keep, keepContext);
+    m_timeline->setChainHighlight(rankIndex, keep);
+  }
+}
+
+}  // namespace npuscope

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+// `npuscope stats` run as a child process. Expected values come from kernel_details.csv of the
+// corpus, aggregated independently (python csv: Name == ..., sum of Duration(us)).
+#include <catch2/catch.hpp>
+
+#include <QProcess>
+#include <QStringList>
+
+#include "app/command_line.h"
+#include "tests/app/test_helpers.h"
+
+using npuscope::test::sharedPath;
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  QString out;
+  QString err;
+};
+
+Run runStats(const QStringList& extra) {
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove(QStringLiteral("DISPLAY"));
+  env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+  env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // stats needs no platform at all
+  QProcess p;
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(NPUSCOPE_BINARY), QStringList{QStringLiteral("stats")} + extra);
+  REQUIRE(p.waitForStarted(10000));
+  REQUIRE(p.waitForFinished(120000));
+  Run r;
+  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.out = QString::fromUtf8(p.readAllStandardOutput());
+  r.err = QString::fromUtf8(p.readAllStandardError());
+  return r;
+}
+
+const char* const kFolder = "corpus/ascend-pt-910b-l1-text-2rank";
+const QString kForeach = QStringLiteral("aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList");
+const QString kCsvHeader = QStringLiteral(
+    "Name,Count,Total(us),Self(us),Avg(us),Min(us),Max(us),Share(%),Type,Accelerator Core,Distinct Shapes,Wait Time(us)");
+
+// The CSV line of `name` split into fields (names in this corpus have no commas or quotes).
+QStringList csvRow(const QString& csv, const QString& name, int nameColumn = 0) {
+  for (const QString& line : csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+    const QStringList f = line.split(QLatin1Char(','));
+    if (f.size() > nameColumn && f[nameColumn] == name) return f;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("detectCommand recognises stats", "[cli][stats]") {
+  CHECK(npuscope::detectCommand({QStringLiteral("npuscope"), QStringLiteral("stats"), QStringLiteral("x")}) ==
+        npuscope::Command::Stats);
+}
+
+TEST_CASE("stats --csv --rank: kernels aggregated as in kernel_details.csv", "[cli][stats]") {
+  const Run r = runStats({sharedPath(kFolder), QStringLiteral("--csv"), QStringLiteral("--rank"), QStringLiteral("0")});
+  INFO(r.err.toStdString());
+  REQUIRE(r.exitCode == 0);
+  const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  REQUIRE(lines.size() > 10);
+  CHECK(lines[0] == kCsvHeader);
+  const QStringList row = csvRow(r.out, kForeach);
+  REQUIRE(row.size() == 12);
+  CHECK(row[1] == QStringLiteral("3"));
+  CHECK(row[2] == QStringLiteral("1959.079"));
+  CHECK(row[5] == QStringLiteral("624.152"));  // min
+  CHECK(row[6] == QStringLiteral("706.614"));  // max
+  // Every data line has the header's field count.
+  for (const QString& line : lines) CHECK(line.split(QLatin1Char(',')).size() == 12);
+  // 191 kernels in kernel_details.csv of rank 0: the counts add up.
+  qulonglong count = 0;
+  for (int i = 1; i < lines.size(); ++i) count += lines[i].split(QLatin1Char(','))[1].toULongLong();
+  CHECK(count == 191);
+}
+
+TEST_CASE("stats --csv over both ranks adds a Rank column", "[cli][stats]") {
+  const Run r = runStats({sharedPath(kFolder), QStringLiteral("--csv"), QStringLiteral("--layer"), QStringLiteral("kernels")});
+  INFO(r.err.toStdString());
+  REQUIRE(r.exitCode == 0);
+  const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  REQUIRE_FALSE(lines.isEmpty());
+  CHECK(lines[0] == QStringLiteral("Rank,") + kCsvHeader);
+  int foreachRows = 0;
+  for (const QString& line : lines.mid(1)) {
+    const QStringList f = line.split(QLatin1Char(','));
+    REQUIRE(f.size() == 13);
+    if (f[1] != kForeach) continue;
+    ++foreachRows;
+    CHECK(f[2] == QStringLiteral("3"));
+    CHECK(f[3] == (f[0] == QStringLiteral("0") ? QStringLiteral("1959.079") : QStringLiteral("1954.139")));
+  }
+  CHECK(foreachRows == 2);
+}
+
+TEST_CASE("stats text, --step and --range scopes", "[cli][stats]") {
+  SECTION("text per rank") {
+    const Run r = runStats({sharedPath(kFolder)});
+    INFO(r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.out.contains(QStringLiteral("== rank 0 ==")));
+    CHECK(r.out.contains(QStringLiteral("== rank 1 ==")));
+    CHECK(r.out.contains(QStringLiteral("kernels statistics")));
+    bool found = false;
+    for (const QString& line : r.out.split(QLatin1Char('\n'))) {
+      if (!line.startsWith(kForeach)) continue;
+      const QStringList f = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+      REQUIRE(f.size() >= 3);
+      CHECK(f[1] == QStringLiteral("3"));
+      CHECK((f[2] + QLatin1Char(' ') + f[3]) == QStringLiteral("1.959 ms"));
+      found = true;
+      break;
+    }
+    CHECK(found);
+  }
+  SECTION("--step 50 is the only step: every kernel of the CSV is in it") {
+    const Run r = runStats({sharedPath(kFolder), QStringLiteral("--csv"), QStringLiteral("--rank"), QStringLiteral("1"),
+                            QStringLiteral("--step"), QStringLiteral("50")});
+    INFO(r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    const QStringList row = csvRow(r.out, kForeach);
+    REQUIRE(row.size() == 12);
+    CHECK(row[1] == QStringLiteral("3"));
+    CHECK(row[2] == QStringLiteral("1954.139"));
+  }
+  SECTION("--range holding only the first ForeachAddList start (1736408883838670.090 us)") {
+    const Run r = runStats({sharedPath(kFolder), QStringLiteral("--csv"), QStringLiteral("--rank"), QStringLiteral("0"),
+                            QStringLiteral("--range"), QStringLiteral("1736408883838670090:1736408883838670091")});
+    INFO(r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    REQUIRE(lines.size() == 2);
+    const QStringList row = csvRow(r.out, kForeach);
+    REQUIRE(row.size() == 12);
+    CHECK(row[1] == QStringLiteral("1"));
+    CHECK(row[2] == QStringLiteral("628.313"));
+  }
+  SECTION("other layers") {
+    const Run r = runStats({sharedPath(kFolder), QStringLiteral("--layer"), QStringLiteral("cann"), QStringLiteral("--rank"),
+                            QStringLiteral("0")});
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.out.contains(QStringLiteral("cann statistics")));
+    CHECK_FALSE(r.out.contains(QStringLiteral("== rank 1")));
+  }
+}
+
+TEST_CASE("stats usage errors", "[cli][stats]") {
+  CHECK(runStats({sharedPath(kFolder), QStringLiteral("--layer"), QStringLiteral("gpu")}).exitCode == 2);
+  CHECK(runStats({sharedPath(kFolder), QStringLiteral("--step"), QStringLiteral("1"), QStringLiteral("--range"),
+                  QStringLiteral("1:2")})
+            .exitCode == 2);
+  CHECK(runStats({sharedPath(kFolder), QStringLiteral("--range"), QStringLiteral("5:2")}).exitCode == 2);
+  CHECK(runStats({}).exitCode == 2);
+  const Run noStep = runStats({sharedPath(kFolder), QStringLiteral("--step"), QStringLiteral("999")});
+  CHECK(noStep.exitCode == 1);
+  CHECK(noStep.err.contains(QStringLiteral("no ProfilerStep#999")));
+  CHECK(runStats({sharedPath(kFolder), QStringLiteral("--rank"), QStringLiteral("7")}).exitCode == 1);
+}
