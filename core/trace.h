@@ -95,6 +95,17 @@ struct Flow {
   TimeNs toTs = 0;    ///< ts of the `f` event, ns
 };
 
+/// A flow whose end is bound but whose start is not: its `s` lies on a thread without slices,
+/// e.g. Level0 HostToDevice flows whose CANN layer the profiler pruned (format notes §2.1). The
+/// start's OS thread id and timestamp still locate the launch (the Dequeue on that thread).
+struct UnboundStartFlow {
+  NameId category = kEmptyName;
+  std::int64_t fromTid = 0;  ///< numeric tid of the `s` event
+  TimeNs fromTs = 0;         ///< ts of the `s` event, ns
+  SliceRef to;               ///< the slice bound to the `f` event
+  TimeNs toTs = 0;
+};
+
 /// One counter series of a process: the `C` events named `name`, key `key` of their args.
 /// Counter tracks are process-scoped (the tid is ignored, as in chrome://tracing).
 /// A value holds until the next sample (last value held to the trace end).
@@ -119,6 +130,7 @@ class Trace {
   std::vector<Process> processes;      ///< in display order (see sortForDisplay)
   std::vector<Lane> lanes;             ///< grouped by process, in display order
   std::vector<Flow> flows;             ///< bound flows, sorted by fromTs
+  std::vector<UnboundStartFlow> unboundStarts;  ///< flows with only the end bound, sorted by fromTs
   std::vector<CounterSeries> counters; ///< grouped by process, then name, key
   StringPool strings;
   ImportStats stats;

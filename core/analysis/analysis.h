@@ -77,7 +77,7 @@ struct DispatchChain {
   std::vector<ChainLink> links;
   std::vector<ChainLayer> missing;
   std::string path;                    ///< "ACLNN", "ACLOP" or "" when it cannot be told
-  std::optional<TimeNs> launchLatency; ///< device task start - host launch (Node@launch, else the CANN API, else the Dequeue), ns
+  std::optional<TimeNs> launchLatency; ///< device task start - host launch, ns: from the start of Node@launch, else the CANN API; at Level0 the HostToDevice `s` ts, else the Dequeue start
   [[nodiscard]] const ChainLink* find(ChainLayer l) const;
 };
 

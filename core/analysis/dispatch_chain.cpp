@@ -100,6 +100,7 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
   DispatchChain chain;
   if (!task.valid()) return chain;
   SliceRef launch, cannApi, dequeue, enqueue, torchOp, pyApi;
+  std::optional<TimeNs> launchTs;
   std::string viaCann, viaTorch;
   for (const Flow* f : detail::flowsTo(trace, task)) {
     const std::string_view cat = trace.name(f->category);
@@ -107,6 +108,7 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
     if (cat == "HostToDevice" && role == Process::Role::Cann && !launch.valid() && !cannApi.valid()) {
       const std::string_view n = trace.sliceName(f->from);
       if (contains(n, "launch")) launch = f->from;
+      launchTs = f->fromTs;
       // The CANN API is the outermost AscendCL@ slice around the launch (aclnnXxx or
       // aclopCompileAndExecute); in older CANN the flow starts inside it directly.
       cannApi = outermostNamed(trace, f->from, "AscendCL@");
@@ -116,6 +118,20 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
       torchOp = f->from;
       viaTorch = std::string(cat);
     }
+  }
+  // Level0: the HostToDevice `s` survives on the pruned CANN thread (no slice to bind to);
+  // its OS tid and ts locate the Dequeue that launched the task (torch_npu's acl_ts rule, §3).
+  std::optional<std::pair<std::int64_t, TimeNs>> unboundLaunch;
+  if (!launch.valid() && !cannApi.valid())
+    for (const UnboundStartFlow& u : trace.unboundStarts)
+      if (u.to == task && trace.name(u.category) == "HostToDevice") {
+        unboundLaunch = {u.fromTid, u.fromTs};
+        launchTs = u.fromTs;
+        break;
+      }
+  if (unboundLaunch) {
+    const std::uint32_t pyLane = detail::laneByRoleAndTid(trace, Process::Role::Python, unboundLaunch->first);
+    dequeue = enclosingNamed(trace, pyLane, unboundLaunch->second, "Dequeue");
   }
   // Dequeue: on the Python process, same OS thread as the CANN API.
   const SliceRef hostLaunch = launch.valid() ? launch : cannApi;
@@ -158,20 +174,16 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
     viaTorch = "enclosing";
     if (torchOp.valid() && isStep(trace.sliceName(torchOp))) torchOp = {};
   }
-  // Python API: the nearest python_function ancestor of the torch op, else its outermost
-  // ancestor below ProfilerStep (the op called from Python).
+  // Python API: the nearest python_function ancestor of the torch op (recorded with
+  // with_stack=True). Without one the layer is reported missing, not guessed.
   if (torchOp.valid()) {
-    SliceRef outer;
     for (SliceRef c = detail::parentOf(trace, torchOp); c.valid(); c = detail::parentOf(trace, c)) {
-      const std::string_view n = trace.sliceName(c);
-      if (isStep(n)) break;
+      if (isStep(trace.sliceName(c))) break;
       if (trace.name(trace.lanes[c.lane].categories[c.index]) == "python_function") {
         pyApi = c;
         break;
       }
-      outer = c;
     }
-    if (!pyApi.valid()) pyApi = outer;
   }
   auto add = [&](ChainLayer layer, SliceRef r, std::string via) {
     if (r.valid()) chain.links.push_back({layer, r, std::move(via)});
@@ -192,8 +204,16 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
   if (contains(api, "aclopCompileAndExecute")) chain.path = "ACLOP";
   else if (contains(api, "aclnn") || startsWith(dq, "Dequeue@aclnn") || startsWith(kernel, "aclnn")) chain.path = "ACLNN";
   else if (startsWith(dq, "Dequeue@") && !contains(dq, "event") && !contains(dq, "memcpy")) chain.path = "ACLOP";
-  const SliceRef from = launch.valid() ? launch : (cannApi.valid() ? cannApi : dequeue);
-  if (from.valid()) chain.launchLatency = trace.lanes[task.lane].start[task.index] - trace.lanes[from.lane].start[from.index];
+  // Launch latency: task start minus the start of Node@launch (else the CANN API). At Level0 the
+  // launching slices were pruned: use the HostToDevice `s` timestamp, else the Dequeue start.
+  // (The `s` ts lies inside Node@launch, where host/device clock skew can make it negative.)
+  const TimeNs taskStart = trace.lanes[task.lane].start[task.index];
+  if (const SliceRef from = launch.valid() ? launch : cannApi; from.valid())
+    chain.launchLatency = taskStart - trace.lanes[from.lane].start[from.index];
+  else if (launchTs)
+    chain.launchLatency = taskStart - *launchTs;
+  else if (dequeue.valid())
+    chain.launchLatency = taskStart - trace.lanes[dequeue.lane].start[dequeue.index];
   return chain;
 }
 
