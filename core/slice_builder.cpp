@@ -688,6 +688,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       std::uint32_t part, idx, seq;
     };
     std::vector<Bound> bound;
+    std::vector<UnboundStartFlow> unboundStarts;
     reserveLarge(bound, total / 2 + 1);
     for (std::size_t g = 0; g < recs.size();) {
       std::size_t e = g + 1;
@@ -713,6 +714,11 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
         const SliceRef to = bind(fp, f, false);
         if (!from.valid() || !to.valid()) {
           warn(ImportWarning::FlowNoEnclosingSlice, from.valid() ? 1 : 2);
+          // Keep a start without a slice when its end is bound: at Level0 the HostToDevice `s`
+          // sits on the pruned CANN thread, and its tid + ts still locate the launch.
+          const GlobalThread& sth = threads[threadMap[sp][s.thread]];
+          if (!from.valid() && to.valid() && sth.tid.kind == KeyKind::Number)
+            unboundStarts.push_back({key.cat, sth.tid.v, s.ts, to, f.ts});
           return;
         }
         bound.push_back({{key.cat, key.name, from, to, s.ts, f.ts}, firstPart, firstIdx, seq++});
@@ -783,6 +789,9 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
     });
     reserveLarge(trace.flows, bound.size());
     for (const Bound& b : bound) trace.flows.push_back(b.flow);
+    std::sort(unboundStarts.begin(), unboundStarts.end(),
+              [](const UnboundStartFlow& a, const UnboundStartFlow& b) { return a.fromTs < b.fromTs; });
+    trace.unboundStarts = std::move(unboundStarts);
     for (auto& w : parts) std::vector<RawFlow>().swap(w.flows);
   }
 
