@@ -21,6 +21,14 @@ std::uint32_t WorkerOut::process(const Key& pid) {
 }
 
 std::uint32_t WorkerOut::thread(const Key& pid, const Key& tid) {
+  if (lastThread != UINT32_MAX && pid == lastPid && tid == lastTid) return lastThread;
+  lastThread = threadLookup(pid, tid);
+  lastPid = pid;
+  lastTid = tid;
+  return lastThread;
+}
+
+std::uint32_t WorkerOut::threadLookup(const Key& pid, const Key& tid) {
   auto [it, inserted] = threadIndex.try_emplace({pid, tid}, static_cast<std::uint32_t>(threads.size()));
   if (inserted) {
     threads.emplace_back(process(pid), tid);
@@ -47,6 +55,7 @@ void WorkerOut::mark(Mark& m) const {
 }
 
 void WorkerOut::rollback(const Mark& m) {
+  lastThread = UINT32_MAX;  // may name a thread created by the batch
   for (std::size_t t = threads.size(); t-- > m.threads;)
     threadIndex.erase({processes[threads[t].first], threads[t].second});
   threads.resize(m.threads);

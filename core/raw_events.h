@@ -166,6 +166,10 @@ struct WorkerOut {
 
   std::uint32_t process(const Key& pid);
   std::uint32_t thread(const Key& pid, const Key& tid);
+  /// Last (pid, tid) looked up: events come in runs on one thread, so most lookups skip the map.
+  Key lastPid{0, KeyKind::Invalid}, lastTid{0, KeyKind::Invalid};
+  std::uint32_t lastThread = UINT32_MAX;
+  std::uint32_t threadLookup(const Key& pid, const Key& tid);
 
   /// Sizes of everything a parse batch appends to, to undo the batch when it fails.
   struct Mark {
