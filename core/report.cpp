@@ -177,6 +177,54 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
     }
   o += "]";
 }
+
+void figuresText(std::ostringstream& o, const OverlapFigures& f) {
+  char b[256];
+  std::snprintf(b, sizeof b, "Computing %s, Communication %s (Not Overlapped %s, Overlapped %s), Free %s (%.1f%%), E2E %s",
+                formatDuration(f.computing).c_str(), formatDuration(f.communication).c_str(),
+                formatDuration(f.commNotOverlapped).c_str(), formatDuration(f.overlapped).c_str(),
+                formatDuration(f.free).c_str(), f.freeRatio() * 100.0, formatDuration(f.e2e).c_str());
+  o << b;
+}
+
+void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) {
+  o << "   verdict: " << a.verdict.summary << "\n";
+  for (const auto& s : a.verdict.suggestions) o << "     - " << s << "\n";
+  for (const DeviceAnalysis& d : a.devices) {
+    o << "   device " << d.device << " overlap (computed): ";
+    figuresText(o, d.computed);
+    o << "\n";
+    if (d.lanes) {
+      o << "   device " << d.device << " overlap (recorded): ";
+      figuresText(o, *d.lanes);
+      o << "\n";
+    }
+    for (const StepOverlap& s : d.steps) {
+      o << "     step " << (s.step >= 0 ? std::to_string(s.step) : std::string("-")) << ": ";
+      figuresText(o, s.computed);
+      if (s.csv)
+        o << "\n       step_trace_time.csv: Computing " << s.csv->computing << " us, Comm(NO) " << s.csv->commNotOverlapped
+          << " us, Communication " << s.csv->communication << " us, Free " << s.csv->free << " us, Preparing "
+          << s.csv->preparing << " us";
+      o << "\n";
+    }
+    for (const auto& m : d.discrepancies) o << "     ! " << m << "\n";
+    o << "   bubbles >= threshold: " << d.bubbles.size() << " (longest first)\n";
+    std::size_t n = 0;
+    for (const Bubble& b : d.bubbles) {
+      if (n++ >= 10) break;
+      o << "     " << formatDuration(b.range.duration()) << " at +" << formatDuration(b.range.start - t.range.start)
+        << (b.step >= 0 ? " (step " + std::to_string(b.step) + ")" : std::string()) << ": " << bubbleCauseLabel(b.cause)
+        << (b.detail.empty() ? "" : " - " + b.detail) << "\n";
+      if (!b.chain.links.empty()) {
+        o << "       chain" << (b.chain.path.empty() ? "" : " [" + b.chain.path + "]") << ":";
+        for (const ChainLink& k : b.chain.links) o << " " << chainLayerKey(k.layer) << "=" << t.sliceName(k.slice);
+        if (b.chain.launchLatency) o << "; launch latency " << formatDuration(*b.chain.launchLatency);
+        o << "\n";
+      }
+    }
+  }
+}
 }  // namespace
 
 std::string reportJson(const Profile& profile) {
@@ -287,6 +335,7 @@ std::string reportText(const Profile& profile) {
           o << "     " << t.stats.counts[k] << " x " << warningLabel(static_cast<ImportWarning>(k)) << "\n";
     }
     for (const auto& n : t.notes) o << "   note: " << n << "\n";
+    if (rp.analysis) analysisText(o, t, *rp.analysis);
   }
   for (const auto& m : profile.messages) o << "\nmessage: " << m << "\n";
   return o.str();

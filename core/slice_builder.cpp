@@ -789,7 +789,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
     });
     reserveLarge(trace.flows, bound.size());
     for (const Bound& b : bound) trace.flows.push_back(b.flow);
-    std::sort(unboundStarts.begin(), unboundStarts.end(),
+    std::stable_sort(unboundStarts.begin(), unboundStarts.end(),
               [](const UnboundStartFlow& a, const UnboundStartFlow& b) { return a.fromTs < b.fromTs; });
     trace.unboundStarts = std::move(unboundStarts);
     for (auto& w : parts) std::vector<RawFlow>().swap(w.flows);
