@@ -14,6 +14,7 @@
 #include "core/time_format.h"
 #include "widgets/color_palette.h"
 #include "widgets/time_ruler.h"
+#include "widgets/timeline_overlays.h"
 #include "widgets/timeline_context.h"
 #include "widgets/timeline_viewport.h"
 
@@ -207,6 +208,7 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
     p.drawText(QRectF(4, r.y + 1, w - 8, 11), Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("max ") + c.maxText);
     p.setFont(font());
   }
+  paintTopDownOverlays(p, *m_ctx, w, sy, sy + size.height());
   // Hovered box.
   if (m_ctx->hovered.valid()) {
     for (const DrawBox& b : list.boxes) {
@@ -379,12 +381,15 @@ void LaneCanvas::mouseReleaseEvent(QMouseEvent* e) {
   m_drag = Drag::None;
   unsetCursor();
   if (d == Drag::Pending) {
-    if (const DrawBox* b = boxAt(e->position())) {
+    const DrawBox* b = boxAt(e->position());
+    const BubbleHit gap = bubbleAt(e->position(), b);
+    if (b) {
       emit sliceClicked(b->rank, b->ref);
     } else {
       m_ctx->viewport->clearSelection();
       emit sliceClicked(-1, core::SliceRef{});
     }
+    if (gap.bubble >= 0) emit bubbleClicked(gap.rank, gap.device, gap.bubble);
   } else if (d == Drag::Select) {
     // A Shift+click without movement clears the time selection.
     if ((e->position() - m_pressPos).manhattanLength() < 2) m_ctx->viewport->clearSelection();
@@ -482,6 +487,10 @@ void LaneCanvas::updateHover(QPointF pos, QPoint globalPos) {
       QToolTip::showText(globalPos, tip, this);
       return;
     }
+  }
+  if (const BubbleHit gap = bubbleAt(pos, nullptr); gap.bubble >= 0) {
+    QToolTip::showText(globalPos, bubbleTooltip(*m_ctx->profile, gap.rank, gap.device, gap.bubble), this);
+    return;
   }
   QToolTip::hideText();
 }

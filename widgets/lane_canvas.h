@@ -13,6 +13,14 @@ namespace npuscope::widgets {
 
 struct TimelineContext;
 
+/// A bubble under the mouse (indexes into Profile::ranks, RankAnalysis::devices,
+/// DeviceAnalysis::bubbles); bubble < 0 when none.
+struct BubbleHit {
+  int rank = -1;
+  int device = -1;
+  int bubble = -1;
+};
+
 /// The lane area of the timeline. Paints a cached DrawList (rebuilt only when the visible range,
 /// size, scroll position or layout change), the selection/hover outlines, flow arrows and the
 /// time selection. Handles navigation keys and the mouse (see ShortcutsDialog for the bindings):
@@ -30,6 +38,9 @@ class LaneCanvas : public QWidget {
   const DrawList& drawList(QSize size);
   /// The box at canvas position `pos` (widget px) or null.
   const DrawBox* boxAt(QPointF pos);
+  /// The bubble band at canvas position `pos` (widget px) when no box is hit, or when `hitBox`
+  /// is in an Overlap Analysis lane (timeline_overlays.cpp).
+  [[nodiscard]] BubbleHit bubbleAt(QPointF pos, const DrawBox* hitBox);
   /// Forgets the cached draw list (call after the profile or layout changed).
   void invalidate();
 
@@ -42,6 +53,8 @@ class LaneCanvas : public QWidget {
   /// A click selected a slice (or cleared the selection: rank -1, invalid ref).
   void sliceClicked(int rankIndex, npuscope::core::SliceRef ref);
   void hoverChanged(int rankIndex, npuscope::core::SliceRef ref);
+  /// A click landed in a bubble band (a gap of a device lane).
+  void bubbleClicked(int rankIndex, int deviceIndex, int bubbleIndex);
   void scrollRequested(int dy);
   void scrollToRequested(int y);
   void shortcutsRequested();

@@ -28,6 +28,14 @@ struct TimelineContext {
   core::SliceRef hovered;                        ///< hovered slice (or merged box representative)
   QSet<QString> flowCategories;                  ///< extra flow categories drawn for the view
 
+  // Top-Down overlays (widgets/timeline_overlays.*).
+  bool showBubbles = true;                       ///< shade the analyses' bubbles on device lanes
+  int bubbleRank = -1;                           ///< selected bubble: Profile::ranks index, -1 = none
+  int bubbleDevice = -1;                         ///< RankAnalysis::devices index
+  int bubbleIndex = -1;                          ///< DeviceAnalysis::bubbles index
+  int chainRank = -1;                            ///< rank of the highlighted dispatch chain, -1 = none
+  core::DispatchChain chain;                     ///< its links are outlined and joined by arrows
+
   /// The origin of relative times: the profile's start (0 when empty), ns.
   [[nodiscard]] core::TimeNs origin() const { return profile ? profile->range().start : 0; }
 };

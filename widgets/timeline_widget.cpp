@@ -92,6 +92,7 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   connect(m_canvas, &LaneCanvas::scrollToRequested, this, &TimelineWidget::setVerticalScroll);
   connect(m_canvas, &LaneCanvas::sliceClicked, this, &TimelineWidget::onSliceClicked);
   connect(m_canvas, &LaneCanvas::hoverChanged, this, &TimelineWidget::hoveredSliceChanged);
+  connect(m_canvas, &LaneCanvas::bubbleClicked, this, &TimelineWidget::bubbleClicked);
   connect(m_canvas, &LaneCanvas::shortcutsRequested, this, &TimelineWidget::showShortcuts);
   connect(m_canvas, &LaneCanvas::zoomToSliceRequested, this, &TimelineWidget::zoomToSelectedSlice);
   connect(m_ruler, &TimeRuler::wheelZoom, this, [this](double x, double factor) {
@@ -109,6 +110,8 @@ void TimelineWidget::setProfile(std::shared_ptr<const core::Profile> profile) {
   m_ctx.selectedRank = -1;
   m_ctx.hovered = {};
   m_ctx.hoveredRank = -1;
+  m_ctx.bubbleRank = m_ctx.bubbleDevice = m_ctx.bubbleIndex = m_ctx.chainRank = -1;
+  m_ctx.chain = {};
   m_ctx.scrollY = 0;
   m_ctx.layout.setProfile(m_ctx.profile);
   m_viewport->setTraceRange(m_ctx.profile ? m_ctx.profile->range() : core::TimeRange{});

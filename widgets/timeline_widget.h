@@ -63,6 +63,27 @@ class TimelineWidget : public QWidget {
   void setVisibleFlowCategories(const QSet<QString>& categories);
   [[nodiscard]] QSet<QString> visibleFlowCategories() const { return m_ctx.flowCategories; }
 
+  /// Top-Down overlays (timeline_overlays.cpp). The bubbles of every rank's analysis are shaded
+  /// across that rank's device lanes (Ascend Hardware, Overlap Analysis, Communication); on by
+  /// default. Indexes: Profile::ranks, RankAnalysis::devices, DeviceAnalysis::bubbles.
+  void setBubblesVisible(bool on);
+  [[nodiscard]] bool bubblesVisible() const { return m_ctx.showBubbles; }
+  /// Marks one bubble as selected (drawn stronger, with a label); -1 clears.
+  void setSelectedBubble(int rankIndex, int deviceIndex, int bubbleIndex);
+  [[nodiscard]] int selectedBubbleRank() const { return m_ctx.bubbleRank; }
+  [[nodiscard]] int selectedBubbleDevice() const { return m_ctx.bubbleDevice; }
+  [[nodiscard]] int selectedBubbleIndex() const { return m_ctx.bubbleIndex; }
+  /// The bubble at those indexes, or null.
+  [[nodiscard]] const core::Bubble* bubble(int rankIndex, int deviceIndex, int bubbleIndex) const;
+  /// Shows the bubble with `margin` × its duration of context on each side (at least 100 ns).
+  void zoomToBubble(int rankIndex, int deviceIndex, int bubbleIndex, double margin = 0.25);
+  /// Outlines the links of `chain` (of rank `rankIndex`) and joins them with arrows, from the
+  /// Python API / torch op down to the device task. Rank -1 clears.
+  void setChainHighlight(int rankIndex, const core::DispatchChain& chain);
+  void clearChainHighlight();
+  [[nodiscard]] int chainRank() const { return m_ctx.chainRank; }
+  [[nodiscard]] const core::DispatchChain& chainHighlight() const { return m_ctx.chain; }
+
   /// Expands or collapses every process.
   void setAllProcessesExpanded(bool expanded);
   /// The vertical layout (rows of ranks/processes/lanes), read-only.
@@ -93,6 +114,8 @@ class TimelineWidget : public QWidget {
   void hoveredSliceChanged(int rankIndex, npuscope::core::SliceRef ref);
   /// The visible range changed (forwarded from the viewport).
   void visibleRangeChanged(npuscope::core::TimeRange range);
+  /// A click landed in a bubble (a gap of a device lane, or its Overlap Analysis Free slice).
+  void bubbleClicked(int rankIndex, int deviceIndex, int bubbleIndex);
 
  protected:
   void resizeEvent(QResizeEvent*) override;
