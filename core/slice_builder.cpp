@@ -801,6 +801,23 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
 #if defined(__GLIBC__)
   malloc_trim(0);
 #endif
+  // The time range shown by "fit all" covers the slices and flows. Counter samples are left out
+  // unless there is nothing else: memory/bandwidth counters often run far beyond the profiled
+  // step (0.52 s of DDR samples around a 60 ms step in the 910A corpus capture).
+  {
+    TimeNs lo = INT64_MAX, hi = INT64_MIN;
+    for (const Lane& lane : trace.lanes) {
+      if (lane.sliceCount() == 0) continue;
+      if (lane.rowBegin[1] > lane.rowBegin[0]) lo = std::min(lo, lane.start[lane.rowBegin[0]]);
+      for (std::uint32_t d = 0; d < lane.depthCount(); ++d)
+        if (lane.rowBegin[d + 1] > lane.rowBegin[d]) hi = std::max(hi, lane.end[lane.rowBegin[d + 1] - 1]);
+    }
+    for (const Flow& f : trace.flows) {
+      lo = std::min({lo, f.fromTs, f.toTs});
+      hi = std::max({hi, f.fromTs, f.toTs});
+    }
+    if (lo <= hi) trace.range = {lo, hi};
+  }
   if (trace.eventCount == 0) trace.notes.push_back("0 events");
   else if (trace.sliceCount() == 0) trace.notes.push_back("no slices");
   return !stop.stop_requested();

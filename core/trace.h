@@ -134,7 +134,7 @@ class Trace {
   std::vector<CounterSeries> counters; ///< grouped by process, then name, key
   StringPool strings;
   ImportStats stats;
-  TimeRange range;                     ///< min start .. max end over slices, counters, flows
+  TimeRange range;                     ///< min start .. max end over slices and flows (counters only when there are no slices)
   std::uint64_t eventCount = 0;        ///< JSON events read (all phases)
   std::uint64_t fileBytes = 0;
   std::optional<int> rankFromFile;     ///< Kineto distributedInfo.rank, when present
