@@ -3,18 +3,20 @@
 #include <catch2/catch.hpp>
 
 #include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QDropEvent>
 #include <QFile>
 #include <QImage>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
-#include <QApplication>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUrl>
 
 #include "app/main_window.h"
@@ -238,4 +240,29 @@ TEST_CASE("MainWindow shows progress while loading (review grab)", "[.][review]"
   REQUIRE(waitUntil([&] { return !finished.isEmpty(); }, 120000));
   waitUntil([] { return false; }, 300);
   window.grab().save(QFile::decodeName(dir) + QStringLiteral("/npuscope-big.png"));
+}
+
+TEST_CASE("MainWindow shows a clear message box when a load fails", "[window][error]") {
+  MainWindow window;
+  window.show();
+  QString boxText;
+  QString boxDetails;
+  // The box is modal: inspect and close it from a timer while exec() runs.
+  QTimer poll;
+  poll.setInterval(20);
+  QObject::connect(&poll, &QTimer::timeout, [&] {
+    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+      boxText = box->text();
+      boxDetails = box->informativeText();
+      if (const QByteArray dir = qgetenv("NPUSCOPE_GRAB_DIR"); !dir.isEmpty())
+        box->grab().save(QFile::decodeName(dir) + QStringLiteral("/npuscope-error.png"));
+      box->accept();
+    }
+  });
+  poll.start();
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  window.openPath(QStringLiteral("/nonexistent/rank0_ascend_pt"));
+  REQUIRE(waitUntil([&] { return !finished.isEmpty() && !boxText.isEmpty(); }, 10000));
+  CHECK(boxText.contains(QStringLiteral("/nonexistent/rank0_ascend_pt")));
+  CHECK(boxDetails.contains(QStringLiteral("No such file or folder")));
 }
