@@ -22,6 +22,36 @@ std::string_view Trace::argsText(SliceRef r) const {
   return file->bytes().substr(l.argsOffset[r.index], len);
 }
 
+namespace {
+std::vector<std::uint32_t> flowsAt(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& index, SliceRef r,
+                                   SliceRef Flow::*end) {
+  auto lo = std::lower_bound(index.begin(), index.end(), r, [&](std::uint32_t i, SliceRef v) {
+    const SliceRef& s = flows[i].*end;
+    return s.lane != v.lane ? s.lane < v.lane : s.index < v.index;
+  });
+  std::vector<std::uint32_t> out;
+  for (; lo != index.end() && flows[*lo].*end == r; ++lo) out.push_back(*lo);
+  return out;
+}
+}  // namespace
+
+void Trace::indexFlows() {
+  auto build = [&](std::vector<std::uint32_t>& index, SliceRef Flow::*end) {
+    index.resize(flows.size());
+    for (std::uint32_t i = 0; i < index.size(); ++i) index[i] = i;
+    std::stable_sort(index.begin(), index.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const SliceRef& x = flows[a].*end;
+      const SliceRef& y = flows[b].*end;
+      return x.lane != y.lane ? x.lane < y.lane : x.index < y.index;
+    });
+  };
+  build(flowsByFrom, &Flow::from);
+  build(flowsByTo, &Flow::to);
+}
+
+std::vector<std::uint32_t> Trace::flowsFrom(SliceRef r) const { return flowsAt(flows, flowsByFrom, r, &Flow::from); }
+std::vector<std::uint32_t> Trace::flowsTo(SliceRef r) const { return flowsAt(flows, flowsByTo, r, &Flow::to); }
+
 std::size_t Trace::sliceCount() const {
   std::size_t n = 0;
   for (const auto& l : lanes) n += l.sliceCount();
@@ -36,6 +66,7 @@ int Trace::deviceId() const {
 
 std::size_t Trace::memoryBytes() const {
   std::size_t b = strings.memoryBytes() + flows.capacity() * sizeof(Flow) +
+                  (flowsByFrom.capacity() + flowsByTo.capacity()) * 4 +
                   processes.capacity() * sizeof(Process) + lanes.capacity() * sizeof(Lane);
   for (const auto& l : lanes) b += l.memoryBytes();
   for (const auto& c : counters) b += c.ts.capacity() * 8 + c.value.capacity() * 8 + sizeof(c);
@@ -68,6 +99,7 @@ LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::strin
     result.error = "cancelled";
     return result;
   }
+  trace->indexFlows();
   if (options.progress) options.progress(1.0);
   result.trace = std::move(trace);
   return result;

@@ -131,6 +131,8 @@ class Trace {
   std::vector<Lane> lanes;             ///< grouped by process, in display order
   std::vector<Flow> flows;             ///< bound flows, sorted by fromTs
   std::vector<UnboundStartFlow> unboundStarts;  ///< flows with only the end bound, sorted by fromTs
+  std::vector<std::uint32_t> flowsByFrom;  ///< indices into flows, sorted by (from.lane, from.index)
+  std::vector<std::uint32_t> flowsByTo;    ///< indices into flows, sorted by (to.lane, to.index)
   std::vector<CounterSeries> counters; ///< grouped by process, then name, key
   StringPool strings;
   ImportStats stats;
@@ -149,6 +151,11 @@ class Trace {
   [[nodiscard]] TimeRange sliceRange(SliceRef r) const {
     return {lanes[r.lane].start[r.index], lanes[r.lane].end[r.index]};
   }
+  /// Indices (into flows) of the flows that start / end at slice `r`. O(log flows).
+  [[nodiscard]] std::vector<std::uint32_t> flowsFrom(SliceRef r) const;
+  [[nodiscard]] std::vector<std::uint32_t> flowsTo(SliceRef r) const;
+  /// Builds flowsByFrom / flowsByTo (called once by the loader).
+  void indexFlows();
   /// The raw JSON text of a slice's `args` object ("" when absent). Parsed on demand only.
   [[nodiscard]] std::string_view argsText(SliceRef r) const;
   /// Total slices over all lanes.

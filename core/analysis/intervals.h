@@ -14,7 +14,8 @@ using Intervals = std::vector<TimeRange>;
 
 /// Union of arbitrary intervals (consumed). Empty ones are dropped; touching ones merge.
 [[nodiscard]] inline Intervals unionOf(std::vector<TimeRange> v) {
-  std::sort(v.begin(), v.end(), [](const TimeRange& a, const TimeRange& b) { return a.start < b.start; });
+  const auto byStart = [](const TimeRange& a, const TimeRange& b) { return a.start < b.start; };
+  if (!std::is_sorted(v.begin(), v.end(), byStart)) std::sort(v.begin(), v.end(), byStart);
   Intervals out;
   for (const TimeRange& r : v) {
     if (r.empty()) continue;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "core/analysis/analysis.h"
@@ -158,7 +159,7 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
         kernelStarts.insert(*k.start);
   std::vector<TimeRange> compute, comm, all;
   std::size_t matched = 0;
-  std::vector<std::pair<TimeRange, bool>> typed;  // fallback candidates: (range, compute by type)
+  std::unordered_map<NameId, bool> computeByName;
   for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
     const Lane& lane = trace.lanes[l];
     const Process& p = trace.processes[lane.process];
@@ -181,10 +182,15 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
           }
           continue;
         }
-        const auto type = sliceArg(trace, {l, i}, "Task Type").value_or("");
-        const bool c = isComputeTaskType(type) ||
+        // The Task Type arg is parsed once per kernel name (a kernel name has one task type),
+        // which keeps this O(names) in args parsing rather than O(tasks).
+        auto [it, inserted] = computeByName.try_emplace(lane.names[i], false);
+        if (inserted) {
+          const auto type = sliceArg(trace, {l, i}, "Task Type").value_or("");
+          it->second = isComputeTaskType(type) ||
                        ((type == "Other" || type == "other" || type == "N/A" || type.empty()) && !isNeverComputeName(name));
-        if (c) compute.push_back(r);
+        }
+        if (it->second) compute.push_back(r);
       }
     } else if (p.role == Process::Role::Communication) {
       // HCCL big ops live on the group threads ("Group x Communication"); "Plane k" threads hold
@@ -318,7 +324,7 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       so.step = number;
       so.window = window;
       so.computed = figuresStartingIn(da.computing, da.communication, da.commNotOverlapped, da.free, window);
-      if (da.lanes) so.lanes = laneFigures(trace, tasks.overlapLanes, window);
+      if (da.lanes) so.lanes = figuresStartingIn(laneSets[0], laneSets[1], laneSets[2], laneSets[3], window);
       const Intervals& c = da.lanes ? laneSets[0] : da.computing;
       const Intervals& m = da.lanes ? laneSets[1] : da.communication;
       TimeNs first = INT64_MAX;

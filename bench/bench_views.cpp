@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// npuscope_bench_views: what a user waits for once a trace is loaded. Loads FILE, then times
+// (median of --repeat runs each):
+//   analyses  core::analyzeRank (overlap per device and step, bubbles with causes and chains,
+//             verdict), core::computeStats for every layer, core::findSlices (substring, regex)
+//   frames    TimelineWidget::renderToImage at W x H (default 1920x1080) at five zoom levels
+//             (whole trace, 1/10, 1/100, 1/1000, 1/10000 of it, centred), once with no flow
+//             category shown and once with every category's arrows on
+// and prints a table. Run offscreen: QT_QPA_PLATFORM=offscreen npuscope_bench_views FILE.
+//
+// Usage: npuscope_bench_views FILE [--width W] [--height H] [--repeat N] [--query TEXT]
+
+#include <QApplication>
+#include <QImage>
+#include <QSet>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/analysis/analysis.h"
+#include "core/analysis/stats.h"
+#include "core/profile.h"
+#include "widgets/timeline_widget.h"
+
+namespace {
+
+double medianMs(int repeat, const std::function<void()>& fn) {
+  std::vector<double> ms;
+  for (int i = 0; i < repeat; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s FILE [--width W] [--height H] [--repeat N] [--query TEXT]\n", argv[0]);
+    return 2;
+  }
+  int width = 1920, height = 1080, repeat = 5;
+  std::string query = "matmul";
+  for (int i = 2; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--width")) width = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--height")) height = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--repeat")) repeat = std::max(1, std::atoi(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--query")) query = argv[i + 1];
+  }
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  auto loaded = npuscope::core::loadProfile(argv[1]);
+  if (!loaded.ok()) {
+    std::fprintf(stderr, "cannot load: %s\n", loaded.error.c_str());
+    return 1;
+  }
+  const double loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::shared_ptr<const npuscope::core::Profile> profile = loaded.profile;
+  const auto& rank = profile->ranks.front();
+  const npuscope::core::Trace& trace = *rank.trace;
+  std::printf("file %s: %zu slices, %zu flows, %llu events; loadProfile (load + analyses) %.0f ms\n", argv[1],
+              trace.sliceCount(), trace.flows.size(), static_cast<unsigned long long>(trace.eventCount), loadMs);
+  std::printf("\n%-44s %12s\n", "query", "median ms");
+  std::size_t bubbles = 0;
+  std::printf("%-44s %12.1f\n", "analyzeRank (overlap, bubbles, chains)", medianMs(repeat, [&] {
+                const auto a = npuscope::core::analyzeRank(trace, rank.kernels.get(), nullptr);
+                bubbles = a.devices.empty() ? 0 : a.devices.front().bubbles.size();
+              }));
+  for (auto layer : {npuscope::core::StatsLayer::Python, npuscope::core::StatsLayer::Cann,
+                     npuscope::core::StatsLayer::Kernels, npuscope::core::StatsLayer::Communication}) {
+    const std::string label = std::string("computeStats ") + npuscope::core::statsLayerKey(layer);
+    std::printf("%-44s %12.1f\n", label.c_str(),
+                medianMs(repeat, [&] { (void)npuscope::core::computeStats(trace, layer, std::nullopt, rank.kernels.get()); }));
+  }
+  std::size_t hits = 0;
+  std::printf("%-44s %12.1f\n", ("findSlices \"" + query + "\"").c_str(),
+              medianMs(repeat, [&] { hits = npuscope::core::findSlices(trace, {query}).size(); }));
+  std::printf("%-44s %12.1f\n", "findSlices regex \"^aten::(add|mul)\"",
+              medianMs(repeat, [&] { (void)npuscope::core::findSlices(trace, {"^aten::(add|mul)", true}); }));
+  std::printf("(bubbles %zu, search hits %zu)\n", bubbles, hits);
+
+  npuscope::widgets::TimelineWidget widget;
+  widget.resize(width, height);
+  widget.setProfile(profile);
+  widget.setAllProcessesExpanded(true);
+  QSet<QString> all;
+  for (const auto& [cat, n] : npuscope::core::flowCategories(trace)) all.insert(QString::fromStdString(cat));
+  const npuscope::core::TimeRange full = profile->range();
+  std::printf("\nframes %dx%d (median of %d renders, ms)\n%-22s %14s %18s\n", width, height, repeat, "visible range",
+              "no arrows", "all flow arrows");
+  for (int level = 0; level < 5; ++level) {
+    npuscope::core::TimeNs span = full.duration();
+    for (int k = 0; k < level; ++k) span /= 10;
+    span = std::max<npuscope::core::TimeNs>(span, 1000);
+    const npuscope::core::TimeNs mid = full.start + full.duration() / 2;
+    const npuscope::core::TimeRange view{mid - span / 2, mid - span / 2 + span};
+    widget.setVisibleFlowCategories({});
+    widget.setVisibleRange(view);
+    (void)widget.renderToImage(QSize(width, height));  // warm the caches of this range
+    const double plain = medianMs(repeat, [&] {
+      widget.setVisibleRange({view.start + 1, view.end + 1});  // defeat the draw-list cache
+      widget.setVisibleRange(view);
+      (void)widget.renderToImage(QSize(width, height));
+    });
+    widget.setVisibleFlowCategories(all);
+    const double arrows = medianMs(repeat, [&] {
+      widget.setVisibleRange({view.start + 1, view.end + 1});
+      widget.setVisibleRange(view);
+      (void)widget.renderToImage(QSize(width, height));
+    });
+    char label[64];
+    std::snprintf(label, sizeof label, "1/%d (%.3g ms)", level == 0 ? 1 : static_cast<int>(std::pow(10, level)),
+                  static_cast<double>(span) / 1e6);
+    std::printf("%-22s %14.1f %18.1f\n", label, plain, arrows);
+  }
+  return 0;
+}
