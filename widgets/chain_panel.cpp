@@ -28,6 +28,7 @@ constexpr int kRefLaneRole = Qt::UserRole + 1;
 constexpr int kRefIndexRole = Qt::UserRole + 2;
 constexpr int kMissingRole = Qt::UserRole + 3;
 constexpr int kFullNameRole = Qt::UserRole + 4;
+constexpr int kLayerRole = Qt::UserRole + 5;
 
 QString viaText(const std::string& via) {
   if (via.empty()) return {};
@@ -86,7 +87,8 @@ ChainPanel::ChainPanel(QWidget* parent) : QWidget(parent) {
   m_tree->header()->setSectionResizeMode(Layer, QHeaderView::ResizeToContents);
   m_tree->header()->setSectionResizeMode(Start, QHeaderView::ResizeToContents);
   m_tree->header()->setSectionResizeMode(Duration, QHeaderView::ResizeToContents);
-  m_tree->header()->setSectionResizeMode(Via, QHeaderView::ResizeToContents);
+  m_tree->header()->setSectionResizeMode(Via, QHeaderView::Interactive);
+  m_tree->header()->resizeSection(Via, 118);
   m_tree->headerItem()->setToolTip(Via, tr("How the link was reached from the one below it"));
   v->addWidget(m_tree, 1);
   connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) { activate(it); });
@@ -126,6 +128,7 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
     if (!link && !missing) continue;  // a layer this path does not have (e.g. no Launch row when not listed)
     auto* it = new QTreeWidgetItem(m_tree);
     it->setText(Layer, layerName(layer));
+    it->setData(0, kLayerRole, layerName(layer));
     if (link) {
       const core::TimeRange r = trace->sliceRange(link->slice);
       const QString name = qs(trace->sliceName(link->slice));
@@ -137,7 +140,7 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
       it->setText(Duration, dur(r.duration()));
       it->setText(Via, viaText(link->via));
       if (layer == ChainLayer::DeviceTask && chain.launchLatency) {
-        it->setText(Via, tr("launch latency %1").arg(dur(*chain.launchLatency)));
+        it->setText(Via, tr("latency %1").arg(dur(*chain.launchLatency)));
         it->setToolTip(Via, tr("Device task start − host launch (HostToDevice flow start, else Node@launch / "
                                "CANN API / Dequeue start)%1")
                                 .arg(*chain.launchLatency < 0 ? tr(";\nnegative: the profiler's host and device "
@@ -157,15 +160,17 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
       }
       it->setToolTip(Layer, tr("Click to select this slice on the timeline"));
     } else {
-      it->setText(Name, missingText());
+      // One spanned cell: "Python API · missing (not recorded at this profiler level)".
+      it->setText(Layer, layerName(layer) + QStringLiteral("  ·  ") + missingText());
       it->setData(Name, kFullNameRole, missingText());
       it->setData(0, kMissingRole, true);
       it->setFlags(it->flags() & ~Qt::ItemIsSelectable);
       QFont f = it->font(Name);
       f.setItalic(true);
       for (int c = 0; c < ColumnCount; ++c) it->setForeground(c, dim);
-      it->setFont(Name, f);
-      it->setToolTip(Name, tr("This layer was not found in the trace (e.g. Level0 or no with_stack); "
+      it->setFont(Layer, f);
+      it->setFirstColumnSpanned(true);
+      it->setToolTip(Layer, tr("This layer was not found in the trace (e.g. Level0 or no with_stack); "
                               "npuscope does not guess it."));
     }
   }
@@ -174,8 +179,11 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
   const core::ChainLink* task = chain.find(ChainLayer::DeviceTask);
   QString head = task ? tr("<b>%1</b>").arg(qs(trace->sliceName(task->slice)).toHtmlEscaped())
                       : tr("<b>Dispatch chain</b>");
-  if (chain.launchLatency) head += tr(" &nbsp;·&nbsp; launch latency %1").arg(dur(*chain.launchLatency));
   m_header->setText(head);
+  QStringList sub;
+  if (chain.launchLatency) sub << tr("Launch latency %1").arg(dur(*chain.launchLatency));
+  if (!context.isEmpty()) sub << context;
+  const QString contextLine = sub.join(QStringLiteral("  ·  "));
   if (chain.path.empty()) {
     m_badge->hide();
   } else {
@@ -188,8 +196,8 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
                                .arg(aclop ? QStringLiteral("#b45309") : QStringLiteral("#1d4ed8")));
     m_badge->show();
   }
-  m_context->setText(context);
-  m_context->setVisible(!context.isEmpty());
+  m_context->setText(contextLine);
+  m_context->setVisible(!contextLine.isEmpty());
 }
 
 int ChainPanel::rowCount() const { return m_tree->topLevelItemCount(); }
@@ -198,6 +206,7 @@ QString ChainPanel::text(int row, int column) const {
   const QTreeWidgetItem* it = m_tree->topLevelItem(row);
   if (!it) return {};
   if (column == Name) return it->data(Name, kFullNameRole).toString();
+  if (column == Layer) return it->data(0, kLayerRole).toString();
   return it->text(column);
 }
 
@@ -209,6 +218,8 @@ bool ChainPanel::isMissing(int row) const {
 QString ChainPanel::badgeText() const { return m_badge->isHidden() ? QString() : m_badge->text(); }
 
 QString ChainPanel::headerText() const { return m_header->text(); }
+
+QString ChainPanel::contextText() const { return m_context->text(); }
 
 void ChainPanel::activate(QTreeWidgetItem* item) {
   if (!item || m_rank < 0 || item->data(0, kMissingRole).toBool()) return;

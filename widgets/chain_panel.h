@@ -20,8 +20,8 @@ namespace npuscope::widgets {
 /// CANN API, Node@launch, device task). Columns: layer, slice name (elided, full name in the
 /// tooltip), start (relative to the profile start), duration, and `via` (how core reached the
 /// link); the device-task row shows the launch latency (task start − host launch) instead. Layers
-/// listed in DispatchChain::missing appear greyed as "missing (not recorded at this profiler
-/// level)"; nothing is invented. A header line names the task and shows the ACLNN / ACLOP badge.
+/// listed in DispatchChain::missing appear greyed, spanning the row, as "<layer> · missing (not
+/// recorded at this profiler level)"; nothing is invented. A header line names the task and shows the ACLNN / ACLOP badge.
 /// Clicking (or Enter on) a row with a slice emits linkActivated.
 class ChainPanel : public QWidget {
   Q_OBJECT
@@ -51,8 +51,10 @@ class ChainPanel : public QWidget {
   [[nodiscard]] bool isMissing(int row) const;
   /// The path badge text ("ACLNN", "ACLOP") or "" when hidden.
   [[nodiscard]] QString badgeText() const;
-  /// The header line (task name and launch latency).
+  /// The header line (task name).
   [[nodiscard]] QString headerText() const;
+  /// The line below it: "Launch latency …" and the context given to setChain.
+  [[nodiscard]] QString contextText() const;
   [[nodiscard]] QTreeWidget* tree() const { return m_tree; }
 
   /// Display name of a layer: "Python API", "Torch op", "Enqueue", ...

@@ -2,6 +2,7 @@
 #include "widgets/topdown_panel.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -571,8 +572,12 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   rv->addWidget(m_bubbleView, 1);
   connect(m_bubbleView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& cur) { onCurrentRowChanged(cur); });
-  // A click on the already-current row activates it again (zooms back to it).
-  connect(m_bubbleView, &QAbstractItemView::clicked, this, [this](const QModelIndex& i) { onCurrentRowChanged(i); });
+  // A click on the already-current row activates it again (zooms back to it); the click that
+  // made the row current has already emitted.
+  connect(m_bubbleView, &QAbstractItemView::clicked, this, [this](const QModelIndex& i) {
+    if (i.row() == m_lastEmittedRow && m_lastEmit.isValid() && m_lastEmit.elapsed() < 500) return;
+    onCurrentRowChanged(i);
+  });
 
   split->addWidget(scroll);
   split->addWidget(right);
@@ -685,6 +690,8 @@ void TopDownPanel::onCurrentRowChanged(const QModelIndex& current) {
   if (m_quiet || !current.isValid()) return;
   const QModelIndex src = m_bubbleProxy->mapToSource(current);
   const auto [d, b] = m_bubbles->bubbleAt(src.row());
+  m_lastEmittedRow = current.row();
+  m_lastEmit.start();
   emit bubbleActivated(m_rank, d, b);
 }
 

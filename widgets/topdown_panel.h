@@ -6,6 +6,7 @@
 // only formats it.
 
 #include <QAbstractTableModel>
+#include <QElapsedTimer>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -155,6 +156,8 @@ class TopDownPanel : public QWidget {
   std::shared_ptr<const core::Profile> m_profile;
   int m_rank = -1;
   bool m_quiet = false;  // selecting programmatically: no bubbleActivated
+  int m_lastEmittedRow = -1;  // proxy row of the last bubbleActivated, and when
+  QElapsedTimer m_lastEmit;
 
   QComboBox* m_rankCombo = nullptr;
   QWidget* m_rankRow = nullptr;
