@@ -5,6 +5,8 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QEventLoop>
+#include <QPixmap>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QtGlobal>
@@ -17,6 +19,7 @@
 #include "core/analysis/stats.h"
 #include "core/profile.h"
 #include "core/report.h"
+#include "app/main_window.h"
 #include "widgets/timeline_widget.h"
 
 namespace npuscope {
@@ -151,6 +154,43 @@ int runReport(const QStringList& arguments) {
   return kExitOk;
 }
 
+namespace {
+// `screenshot --window`: the whole main window after loading, optionally with a bubble selected.
+QString renderWindowScreenshot(const QString& path, const QString& file, QSize size, int bubbleNumber,
+                               std::optional<core::TimeRange> range) {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(size);
+  window.show();
+  QEventLoop loop;
+  bool ok = false;
+  QString error;
+  QObject::connect(&window, &MainWindow::loadFinished, &loop, [&](bool success, const QString& e) {
+    ok = success;
+    error = e;
+    loop.quit();
+  });
+  window.openPath(path);
+  loop.exec();
+  if (!ok) return error;
+  if (bubbleNumber > 0) {
+    const auto profile = window.profile();
+    int rank = -1;
+    for (std::size_t i = 0; i < profile->ranks.size() && rank < 0; ++i)
+      if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
+    if (rank < 0 || !window.activateBubble(rank, 0, bubbleNumber - 1))
+      return QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(bubbleNumber);
+  }
+  if (range) window.timeline()->setVisibleRange(*range);
+  for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+  const QPixmap pixmap = window.grab();
+  QImageWriter writer(file, "png");
+  if (!writer.write(pixmap.toImage()))
+    return QCoreApplication::translate("npuscope", "cannot write %1: %2").arg(file, writer.errorString());
+  return {};
+}
+}  // namespace
+
 int runScreenshot(const QStringList& arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(QCoreApplication::translate(
@@ -173,7 +213,15 @@ int runScreenshot(const QStringList& arguments) {
   const QCommandLineOption range(QStringLiteral("range"),
                                  QCoreApplication::translate("npuscope", "Visible range in absolute ns (default: the whole trace)."),
                                  QStringLiteral("START_NS:END_NS"));
-  parser.addOptions({output, width, height, range});
+  const QCommandLineOption window(QStringLiteral("window"),
+                                  QCoreApplication::translate("npuscope", "Render the whole main window (docks "
+                                                                          "included) instead of the timeline."));
+  const QCommandLineOption bubble(QStringLiteral("bubble"),
+                                  QCoreApplication::translate("npuscope", "With --window: select bubble N of the "
+                                                                          "first rank (1 = longest), as a click "
+                                                                          "in the Top-Down list does."),
+                                  QStringLiteral("N"));
+  parser.addOptions({output, width, height, range, window, bubble});
   parser.process(arguments);
 
   const QStringList positional = parser.positionalArguments();
@@ -221,6 +269,17 @@ int runScreenshot(const QStringList& arguments) {
   if (isInsideAny(file, protectedFolders(path, profile.get()))) {
     printError(QCoreApplication::translate("npuscope", "refusing to write %1 inside a profiling folder").arg(file));
     return kExitUsage;
+  }
+
+  if (parser.isSet(window)) {
+    const int bubbleNumber = parser.isSet(bubble) ? parser.value(bubble).toInt() : 0;
+    const QString werror = renderWindowScreenshot(path, file, QSize(w, h), bubbleNumber,
+                                                  hasRange ? std::optional<core::TimeRange>(visible) : std::nullopt);
+    if (!werror.isEmpty()) {
+      printError(werror);
+      return kExitFailure;
+    }
+    return kExitOk;
   }
 
   widgets::TimelineWidget timeline;

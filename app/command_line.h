@@ -33,6 +33,8 @@ void setApplicationIdentity();
 /// `npuscope report ...`; needs a QCoreApplication. Returns the process exit code.
 [[nodiscard]] int runReport(const QStringList& arguments);
 /// `npuscope screenshot ...`; needs a QApplication. Returns the process exit code.
+/// `--window` renders the whole main window (QWidget::grab after loading), `--bubble N` then
+/// selects bubble N (1 = longest) of the first rank as a click in the Top-Down list does.
 [[nodiscard]] int runScreenshot(const QStringList& arguments);
 /// `npuscope stats PATH [--layer kernels|cann|python|communication|overlap] [--step N]
 /// [--range A:B] [--csv] [--rank R]`: core::statsText (or core::statsCsv) per rank, or of rank R

@@ -2,6 +2,8 @@
 // MainWindow: the Top-Down and Dispatch-chain docks and their links with the timeline.
 #include <QDockWidget>
 #include <QMenu>
+#include <QSettings>
+#include <QTimer>
 #include <QStatusBar>
 
 #include "app/main_window.h"
@@ -35,6 +37,20 @@ void MainWindow::createTopDownDocks() {
   m_chainDock->setAllowedAreas(Qt::AllDockWidgetAreas);
   addDockWidget(Qt::RightDockWidgetArea, m_chainDock);
   splitDockWidget(m_detailsDock, m_chainDock, Qt::Vertical);
+  resizeDocks({m_detailsDock}, {420}, Qt::Horizontal);
+
+  // First run (no saved layout): once every dock exists, share the bottom area with the other
+  // bottom docks as tabs, Top-Down in front. A saved layout (restoreState) wins otherwise.
+  if (!QSettings().contains(QStringLiteral("window/state"))) {
+    QTimer::singleShot(0, this, [this] {
+      for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        if (d == m_topDownDock || dockWidgetArea(d) != Qt::BottomDockWidgetArea || d->isFloating()) continue;
+        if (!tabifiedDockWidgets(m_topDownDock).contains(d)) tabifyDockWidget(m_topDownDock, d);
+      }
+      m_topDownDock->raise();
+      resizeDocks({m_topDownDock}, {330}, Qt::Vertical);
+    });
+  }
 
   connect(m_topDown, &widgets::TopDownPanel::bubbleActivated, this,
           [this](int r, int d, int b) { activateBubble(r, d, b); });
