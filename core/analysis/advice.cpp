@@ -68,7 +68,9 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
   const DeviceAnalysis& da = *std::max_element(ra.devices.begin(), ra.devices.end(), [](const auto& a, const auto& b) {
     return a.computed.e2e < b.computed.e2e;
   });
-  const OverlapFigures& f = da.lanes ? *da.lanes : da.computed;
+  // The computed figures: the same ones the bubbles come from and the panels show. (The
+  // recorded lanes are compared with them in DeviceAnalysis::discrepancies.)
+  const OverlapFigures& f = da.computed;
   if (f.e2e <= 0) {
     v.summary = "The device span is empty.";
     return v;

@@ -204,6 +204,12 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
         b.step = s.number;
         break;
       }
+    if (b.step < 0)  // between device windows: the host step that was running
+      for (const StepWindow& s : steps)
+        if (s.host.contains(g.start)) {
+          b.step = s.number;
+          break;
+        }
     // The device tasks around the gap: the last one ending by its start, the first starting at its end.
     TimeNs bestBefore = INT64_MIN, bestAfter = INT64_MAX;
     for (std::uint32_t l : deviceLanes) {
