@@ -43,6 +43,8 @@ class ColorPalette {
   static constexpr QRgb kOverlap = 0xffd92d20;         ///< kSlicePartialOverlap outline
   static constexpr QRgb kFlow = 0xff3b3f46;
   static constexpr QRgb kCounter = 0xff4a7fb8;
+  static constexpr QRgb kSearchMatch = 0xffd97706;     ///< search match outline (amber)
+  static constexpr QRgb kHighlight = 0xffc026d3;       ///< Statistics-view highlight (magenta)
 };
 
 }  // namespace npuscope::widgets

@@ -186,6 +186,7 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
     if ((b.flags & core::kSliceUnfinished) && b.rect.right() <= w + 1)
       drawOpenEnd(p, b.rect, QColor::fromRgb(ColorPalette::outline(b.color)));
   }
+  paintNameMarks(p, list);
   // Labels.
   p.setFont(font());
   for (const DrawLabel& l : list.labels) {
@@ -252,6 +253,37 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
     QColor edge = QColor::fromRgb(ColorPalette::kSelection);
     p.fillRect(QRectF(x0, 0, 1, size.height()), edge);
     p.fillRect(QRectF(x1, 0, 1, size.height()), edge);
+  }
+}
+
+void LaneCanvas::paintNameMarks(QPainter& p, const DrawList& list) const {
+  // Search matches and highlighted names (TimelineContext masks): one bit test per box.
+  const auto& search = m_ctx->searchNames;
+  const auto& highlight = m_ctx->highlightNames;
+  if (search.empty() && highlight.empty()) return;
+  const auto has = [&](const std::vector<std::vector<bool>>& masks, const DrawBox& b) {
+    if (b.rank < 0 || static_cast<std::size_t>(b.rank) >= masks.size() || !b.ref.valid()) return false;
+    const auto& mask = masks[static_cast<std::size_t>(b.rank)];
+    if (mask.empty()) return false;
+    const core::NameId id = m_ctx->profile->ranks[static_cast<std::size_t>(b.rank)].trace->lanes[b.ref.lane].names[b.ref.index];
+    return id < mask.size() && mask[id];
+  };
+  const QColor dim(255, 255, 255, 170);
+  const QPen searchPen(QColor::fromRgb(ColorPalette::kSearchMatch), 2.0);
+  const QPen highlightPen(QColor::fromRgb(ColorPalette::kHighlight), 2.0);
+  p.setBrush(Qt::NoBrush);
+  for (const DrawBox& b : list.boxes) {
+    const bool match = has(search, b);
+    if (m_ctx->dimNonMatching && !match) {
+      p.fillRect(b.rect, dim);
+    } else if (match) {
+      p.setPen(searchPen);
+      p.drawRect(b.rect.adjusted(0, 0, -1, -1));
+    }
+    if (has(highlight, b)) {
+      p.setPen(highlightPen);
+      p.drawRect(b.rect.adjusted(-1, -1, 0, 0));
+    }
   }
 }
 

@@ -76,6 +76,7 @@ class LaneCanvas : public QWidget {
   [[nodiscard]] double cursorXOrCenter() const;
   [[nodiscard]] QString tooltipFor(const DrawBox& box) const;
   [[nodiscard]] QString counterTooltip(int row, double x) const;
+  void paintNameMarks(QPainter& p, const DrawList& list) const;
 
   TimelineContext* m_ctx;
   DrawList m_list;

@@ -25,6 +25,9 @@ std::vector<Shortcut> timelineShortcuts() {
       {QStringLiteral("Click"), QStringLiteral("Select a slice (click on empty space clears)")},
       {QStringLiteral("Double-click, F"), QStringLiteral("Zoom to the selected slice")},
       {QStringLiteral("Esc"), QStringLiteral("Clear the slice and time selections")},
+      {QStringLiteral("Ctrl+F"), QStringLiteral("Find slices by name (Enter / Shift+Enter: next / previous match)")},
+      {QStringLiteral("] or Ctrl+Right"), QStringLiteral("Follow the selected slice's first outgoing flow")},
+      {QStringLiteral("[ or Ctrl+Left"), QStringLiteral("Go back along the selected slice's first incoming flow")},
       {QStringLiteral("Click a rank / process header"), QStringLiteral("Expand / collapse it")},
       {QStringLiteral("?"), QStringLiteral("Show this help")},
   };

@@ -4,6 +4,7 @@
 #include <QSet>
 #include <QString>
 #include <memory>
+#include <vector>
 
 #include "core/profile.h"
 #include "core/types.h"
@@ -27,6 +28,12 @@ struct TimelineContext {
   int hoveredRank = -1;
   core::SliceRef hovered;                        ///< hovered slice (or merged box representative)
   QSet<QString> flowCategories;                  ///< extra flow categories drawn for the view
+  /// Per Profile::ranks index: names (NameId mask of that rank's StringPool) whose slices are
+  /// outlined, e.g. the Statistics view's selected row. Empty (or a short vector) = none.
+  std::vector<std::vector<bool>> highlightNames;
+  /// Per rank: names matching the search (outlined).
+  std::vector<std::vector<bool>> searchNames;
+  bool dimNonMatching = false;                   ///< search has matches: dim the other boxes
 
   // Top-Down overlays (widgets/timeline_overlays.*).
   bool showBubbles = true;                       ///< shade the analyses' bubbles on device lanes

@@ -112,6 +112,9 @@ void TimelineWidget::setProfile(std::shared_ptr<const core::Profile> profile) {
   m_ctx.hoveredRank = -1;
   m_ctx.bubbleRank = m_ctx.bubbleDevice = m_ctx.bubbleIndex = m_ctx.chainRank = -1;
   m_ctx.chain = {};
+  m_ctx.highlightNames.clear();
+  m_ctx.searchNames.clear();
+  m_ctx.dimNonMatching = false;
   m_ctx.scrollY = 0;
   m_ctx.layout.setProfile(m_ctx.profile);
   m_viewport->setTraceRange(m_ctx.profile ? m_ctx.profile->range() : core::TimeRange{});
@@ -172,6 +175,68 @@ void TimelineWidget::zoomToSelectedSlice() {
 void TimelineWidget::setVisibleFlowCategories(const QSet<QString>& categories) {
   m_ctx.flowCategories = categories;
   m_canvas->update();
+}
+
+namespace {
+void setRankMask(std::vector<std::vector<bool>>& masks, int rankIndex, std::vector<bool> mask) {
+  if (rankIndex < 0) return;
+  if (masks.size() <= static_cast<std::size_t>(rankIndex)) masks.resize(static_cast<std::size_t>(rankIndex) + 1);
+  masks[static_cast<std::size_t>(rankIndex)] = std::move(mask);
+}
+bool maskHas(const TimelineContext& ctx, const std::vector<std::vector<bool>>& masks, int rank, core::SliceRef ref) {
+  if (!ctx.profile || rank < 0 || static_cast<std::size_t>(rank) >= masks.size() || !ref.valid()) return false;
+  const auto& trace = ctx.profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (!trace || ref.lane >= trace->lanes.size() || ref.index >= trace->lanes[ref.lane].sliceCount()) return false;
+  const auto& mask = masks[static_cast<std::size_t>(rank)];
+  const core::NameId id = trace->lanes[ref.lane].names[ref.index];
+  return id < mask.size() && mask[id];
+}
+}  // namespace
+
+void TimelineWidget::setHighlightedNames(int rankIndex, std::vector<bool> nameMask) {
+  setRankMask(m_ctx.highlightNames, rankIndex, std::move(nameMask));
+  m_canvas->update();
+}
+
+void TimelineWidget::clearHighlightedNames() {
+  m_ctx.highlightNames.clear();
+  m_canvas->update();
+}
+
+void TimelineWidget::setSearchMatches(int rankIndex, std::vector<bool> nameMask) {
+  setRankMask(m_ctx.searchNames, rankIndex, std::move(nameMask));
+  m_ctx.dimNonMatching = std::any_of(m_ctx.searchNames.begin(), m_ctx.searchNames.end(), [](const auto& m) {
+    return std::find(m.begin(), m.end(), true) != m.end();
+  });
+  m_canvas->update();
+}
+
+void TimelineWidget::clearSearchMatches() {
+  m_ctx.searchNames.clear();
+  m_ctx.dimNonMatching = false;
+  m_canvas->update();
+}
+
+bool TimelineWidget::isHighlighted(int rankIndex, core::SliceRef ref) const {
+  return maskHas(m_ctx, m_ctx.highlightNames, rankIndex, ref);
+}
+
+bool TimelineWidget::isSearchMatch(int rankIndex, core::SliceRef ref) const {
+  return maskHas(m_ctx, m_ctx.searchNames, rankIndex, ref);
+}
+
+void TimelineWidget::revealSlice(int rankIndex, core::SliceRef ref) {
+  selectSlice(rankIndex, ref);
+  if (!m_ctx.selected.valid()) return;
+  const core::TimeRange r = m_ctx.profile->ranks[static_cast<std::size_t>(rankIndex)].trace->sliceRange(ref);
+  const core::TimeRange v = m_viewport->visibleRange();
+  if (r.duration() * 10 > v.duration() * 9) {
+    zoomToSelectedSlice();
+    return;
+  }
+  if (r.start >= v.start && r.end <= v.end) return;  // fully visible: leave the view alone
+  const core::TimeNs mid = r.start + r.duration() / 2;
+  m_viewport->setVisibleRange({mid - v.duration() / 2, mid - v.duration() / 2 + v.duration()}, true);
 }
 
 void TimelineWidget::setAllProcessesExpanded(bool expanded) {

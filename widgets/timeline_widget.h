@@ -6,6 +6,7 @@
 #include <QString>
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 #include "core/profile.h"
 #include "core/types.h"
@@ -62,6 +63,25 @@ class TimelineWidget : public QWidget {
   /// the selected slice's own flows. Empty by default (only the selected slice's flows).
   void setVisibleFlowCategories(const QSet<QString>& categories);
   [[nodiscard]] QSet<QString> visibleFlowCategories() const { return m_ctx.flowCategories; }
+
+  /// Outlines every slice of rank `rankIndex` whose name id is set in `nameMask` (indexed by the
+  /// rank's StringPool ids; e.g. the Statistics view's selected row). An empty mask clears.
+  /// Cleared by setProfile. Painting checks one bit per drawn box.
+  void setHighlightedNames(int rankIndex, std::vector<bool> nameMask);
+  /// Clears the highlighted names of every rank.
+  void clearHighlightedNames();
+  /// Marks the search matches of rank `rankIndex` (name-id mask as above): matching boxes are
+  /// outlined and, while any rank has a match, the others are dimmed. Empty mask clears.
+  void setSearchMatches(int rankIndex, std::vector<bool> nameMask);
+  void clearSearchMatches();
+  [[nodiscard]] bool hasSearchMatches() const { return m_ctx.dimNonMatching; }
+  /// Whether slice `ref` of rank `rankIndex` is highlighted / a search match (tests).
+  [[nodiscard]] bool isHighlighted(int rankIndex, core::SliceRef ref) const;
+  [[nodiscard]] bool isSearchMatch(int rankIndex, core::SliceRef ref) const;
+
+  /// Selects `ref` and makes it visible horizontally: keeps the zoom level when the slice fits
+  /// into the visible duration (pans to centre it if it is not fully shown), else zooms to it.
+  void revealSlice(int rankIndex, core::SliceRef ref);
 
   /// Top-Down overlays (timeline_overlays.cpp). The bubbles of every rank's analysis are shaded
   /// across that rank's device lanes (Ascend Hardware, Overlap Analysis, Communication); on by
