@@ -118,7 +118,7 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const {
     case NameRole:
       return qs(r->name);
     case Qt::ToolTipRole:
-      if (c == Name) return qs(r->name);
+      if (c == Name || c == Type || c == Core) return displayText(*r, c);
       if (isDuration(c))
         return QString::fromStdString(core::formatDuration(static_cast<core::TimeNs>(durationValue(*r, c) + 0.5)));
       return {};

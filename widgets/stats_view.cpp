@@ -447,8 +447,12 @@ void StatsView::refresh() {
   const QString selectedName = current.isValid() ? current.data(StatsTableModel::NameRole).toString() : QString();
   m_model->setTable(std::move(table));
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-  for (int c = 1; c < m_model->columnCount(); ++c) m_table->resizeColumnToContents(c);
-  m_table->horizontalHeader()->setSectionResizeMode(StatsTableModel::Name, QHeaderView::Stretch);
+  for (int c = 1; c < m_model->columnCount(); ++c) {
+    m_table->resizeColumnToContents(c);
+    if (c == StatsTableModel::Type || c == StatsTableModel::Core)  // long texts: elide, tooltip has them
+      m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 130));
+  }
+  fitNameColumn();
   if (!selectedName.isEmpty()) {
     const int row = m_model->rowOfName(selectedName);
     if (row >= 0) {
@@ -461,6 +465,20 @@ void StatsView::refresh() {
 }
 
 const core::StatsTable& StatsView::table() const { return m_model->table(); }
+
+void StatsView::fitNameColumn() {
+  // Names matter most: at least 320 px (the table then scrolls horizontally), else all the width
+  // the other columns leave.
+  int others = 0;
+  for (int c = 1; c < m_model->columnCount(); ++c) others += m_table->columnWidth(c);
+  const int avail = m_table->viewport()->width() - others - 2;
+  m_table->setColumnWidth(StatsTableModel::Name, std::max(320, avail));
+}
+
+void StatsView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  fitNameColumn();
+}
 
 void StatsView::updateTotals() {
   const core::StatsTable& t = m_model->table();

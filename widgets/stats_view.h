@@ -112,7 +112,11 @@ class StatsView : public QWidget {
   void layerChanged(npuscope::core::StatsLayer layer);
   void filterRegexToggled(bool on);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
+  void fitNameColumn();
   void buildScopeCombo();
   void onScopeActivated(int index);
   void onTimelineSelection(core::TimeRange range);

@@ -171,6 +171,8 @@ TEST_CASE("render review: statistics filtered and flow arrows", "[.render]") {
   window.show();
   REQUIRE(QTest::qWaitForWindowExposed(&window));
   REQUIRE(loadAndWait(window, sharedPath(kFolder)));
+  window.statsDock()->show();
+  window.statsDock()->raise();  // tabbed with other bottom docks: bring Statistics to the front
   window.resizeDocks({window.statsDock()}, {330}, Qt::Vertical);
   QTest::qWait(200);
 
