@@ -114,8 +114,10 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
     a.max = std::max(a.max, d);
     all.push_back({lane.start[i], lane.end[i]});
     if (!byStart.empty()) {
+      // A kernel_details row belongs to the task with its exact start and name (an SDMA task
+      // may start together with the communication op listed in the CSV).
       auto it = byStart.find(lane.start[i]);
-      if (it != byStart.end()) {
+      if (it != byStart.end() && it->second->name == t.name(lane.names[i])) {
         a.sample = it->second;
         a.shapes.insert(it->second->inputShapes);
         a.wait += it->second->waitUs.value_or(0.0);
