@@ -86,9 +86,9 @@ const std::vector<CaseExpect>& expectations() {
          "ProfilerStep#1", 1704161511420289011LL, "aclnnInplaceZero_ZerosLikeAiCore_ZerosLike", 1704161511422904204LL, 1704161511422905554LL},
     }},
     {"npuscope-sample", "@repo/resources/sample/npuscope-sample_20261129101500000_ascend_pt", {
-        {0, 1226, {{"Ascend Hardware", 112}, {"CANN", 251}, {"Overlap Analysis", 210}, {"Python", 653}},
+        {0, 1225, {{"Ascend Hardware", 112}, {"CANN", 251}, {"Overlap Analysis", 209}, {"Python", 653}},
          {{"HostToDevice", 112}, {"async_npu", 111}, {"async_task_queue", 96}, {"fwdbwd", 24}},
-         "ProfilerStep#1", 1795918500123456789LL, "MEMCPY_ASYNC", 1795918500123522809LL, 1795918500123522809LL},
+         "ProfilerStep#1", 1795918500123456789LL, "MEMCPY_ASYNC", 1795918500123522809LL, 1795918500124196349LL},
     }},
   };
   return cases;
