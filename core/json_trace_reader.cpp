@@ -118,6 +118,7 @@ class EventParser {
     bool id2Global = false, hasId2 = false;
     bool bpE = false;
     std::string_view args;  // raw args object text (in m_eventBase)
+    bool argsNotObject = false;  // `args` present but not an object
   };
 
   Key readKey(od::value v, bool& ok) {
@@ -292,6 +293,8 @@ class EventParser {
             od::object o;
             if (!v.get_object().get(o)) {
               if (o.raw_json().get(f.args)) return false;
+            } else {
+              f.argsNotObject = true;  // e.g. an array: counted as a bad counter value for C events
             }
           }
           break;
@@ -455,6 +458,8 @@ class EventParser {
   }
 
   void counter(const Fields& f, const Key& pid, TimeNs ts) {
+    if (f.argsNotObject)
+      m_out.stats.add(ImportWarning::BadCounterValue, "counter args that are not an object " + offsetText(m_eventBegin));
     if (f.args.empty()) return;
     od::document doc;
     if (!iterateArgs(f.args, doc)) return;

@@ -182,6 +182,14 @@ ProfileLayout discoverProfile(const std::string& pathText) {
                    " (expected a *_ascend_pt folder, ASCEND_PROFILER_OUTPUT, or a trace .json file)";
     return layout;
   }
+  // Several rank folders without profiler_info_*.json: number them in folder order, and say so.
+  if (layout.ranks.size() > 1 &&
+      std::all_of(layout.ranks.begin(), layout.ranks.end(), [](const RankSource& r) { return r.rank < 0 && r.profilerInfo.empty() && r.traceFile.find(".pt.trace.json") == std::string::npos; })) {
+    std::sort(layout.ranks.begin(), layout.ranks.end(),
+              [](const RankSource& a, const RankSource& b) { return detail::naturalCompare(a.label, b.label) < 0; });
+    for (std::size_t i = 0; i < layout.ranks.size(); ++i) layout.ranks[i].rank = static_cast<int>(i);
+    layout.messages.push_back("no profiler_info_*.json: ranks numbered in folder order");
+  }
   std::stable_sort(layout.ranks.begin(), layout.ranks.end(), [](const RankSource& a, const RankSource& b) {
     if ((a.rank < 0) != (b.rank < 0)) return a.rank >= 0;
     if (a.rank != b.rank) return a.rank < b.rank;
