@@ -36,9 +36,13 @@ KernelDetails parseKernelDetails(const CsvTable& t) {
   const int cDev = t.column({"Device_id"});
   const int cStep = t.column({"Step Id", "Step ID"});
   if (cName < 0) k.warnings.push_back("kernel_details.csv has no Name column");
-  if (cStart < 0) k.warnings.push_back("kernel_details.csv has no start time column: kernels are listed in the table only");
+  if (cStart < 0) k.warnings.push_back("no Start Time(us) column: kernels are listed in the table only, not placed on the timeline");
   if (cDur < 0) k.warnings.push_back("kernel_details.csv has no Duration(us) column");
-  std::size_t missing = 0;
+  std::size_t reported = 0, more = 0;
+  auto rowWarning = [&](std::size_t r, const std::string& what) {
+    if (reported++ < 20) k.warnings.push_back("row " + std::to_string(r + 1) + " " + what);
+    else ++more;
+  };
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     KernelRow row;
     row.name = trimmed(t.cell(r, cName));
@@ -51,10 +55,15 @@ KernelDetails parseKernelDetails(const CsvTable& t) {
     if (cWait >= 0) row.waitUs = csvNumber(t.cell(r, cWait));
     if (cDev >= 0) row.device = static_cast<int>(intCell(t.cell(r, cDev)).value_or(-1));
     if (cStep >= 0) row.step = intCell(t.cell(r, cStep));
-    if ((cStart >= 0 && !row.start) || (cDur >= 0 && !row.duration) || t.rows[r].size() != t.header.size()) ++missing;
+    // One warning per bad row (kept, values shown as missing, never as 0).
+    const std::size_t n = t.rows[r].size(), h = t.header.size();
+    if (n < h) rowWarning(r, "has " + std::to_string(n) + " of " + std::to_string(h) + " fields (missing values)");
+    else if (n > h) rowWarning(r, "has " + std::to_string(n) + " of " + std::to_string(h) + " fields (extra fields ignored)");
+    else if ((cStart >= 0 && !row.start) || (cDur >= 0 && !row.duration))
+      rowWarning(r, "has no valid start or duration (shown as missing, not placed on the timeline)");
     k.rows.push_back(std::move(row));
   }
-  if (missing) k.warnings.push_back(std::to_string(missing) + " kernel_details.csv rows with missing or N/A values (kept as missing)");
+  if (more) k.warnings.push_back(std::to_string(more) + " more rows with missing or extra values");
   k.table = t;
   return k;
 }
