@@ -22,13 +22,14 @@ bool validUtf8(std::string_view s) {
   return true;
 }
 
-std::string_view trim(std::string_view s) {
+}  // namespace
+
+std::string_view csvTrim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '"' || s.back() == '\r' || s.back() == '\n'))
     s.remove_suffix(1);
   return s;
 }
-}  // namespace
 
 int CsvTable::column(std::string_view name) const {
   for (std::size_t i = 0; i < header.size(); ++i)
@@ -109,7 +110,7 @@ CsvTable parseCsv(std::string_view text) {
     t.error = "empty CSV";
     return t;
   }
-  for (auto& h : all[0]) t.header.emplace_back(trim(h));
+  for (auto& h : all[0]) t.header.emplace_back(csvTrim(h));
   t.rows.assign(std::make_move_iterator(all.begin() + 1), std::make_move_iterator(all.end()));
   return t;
 }
@@ -127,7 +128,7 @@ CsvTable readCsv(const std::string& path) {
 }
 
 std::optional<double> csvNumber(std::string_view cell) {
-  cell = trim(cell);
+  cell = csvTrim(cell);
   if (cell.empty() || cell == "N/A" || cell == "NA") return std::nullopt;
   std::string tmp(cell);
   char* end = nullptr;

@@ -30,6 +30,10 @@ struct CsvTable {
 /// Reads and parses a CSV file; on an unreadable file sets `error`.
 [[nodiscard]] CsvTable readCsv(const std::string& path);
 
+/// A cell without surrounding spaces, tabs, quotes and line ends (the profilers append a TAB to
+/// times and quote shapes with literal quotes).
+[[nodiscard]] std::string_view csvTrim(std::string_view cell);
+
 /// Parses a number cell: trims spaces, tabs and quotes; "N/A", "" and non-numbers give nullopt.
 [[nodiscard]] std::optional<double> csvNumber(std::string_view cell);
 

@@ -13,9 +13,6 @@
 namespace npuscope::core {
 
 namespace {
-bool endsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 void appendUtf8(std::string& out, char32_t c) {
   if (c < 0x80) out += static_cast<char>(c);
@@ -71,7 +68,7 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::strin
     return nullptr;
   }
   f->m_diskSize = static_cast<std::size_t>(st.st_size);
-  if (endsWith(path, ".gz")) {
+  if (path.ends_with(".gz")) {
     gzFile gz = gzdopen(fd, "rb");
     if (!gz) {
       ::close(fd);

@@ -15,17 +15,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool endsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 bool isRankFolderName(const std::string& name) {
-  return endsWith(name, "_ascend_pt") || endsWith(name, "_ascend_ms");
+  return name.ends_with("_ascend_pt") || name.ends_with("_ascend_ms");
 }
 
 bool isTraceFileName(const std::string& name) {
-  return name == "trace_view.json" || endsWith(name, ".pt.trace.json") || endsWith(name, ".pt.trace.json.gz") ||
-         endsWith(name, ".json") || endsWith(name, ".json.gz");
+  return name.ends_with(".json") || name.ends_with(".json.gz");  // trace_view.json, *.pt.trace.json(.gz), ...
 }
 
 std::string firstExisting(const fs::path& dir, std::initializer_list<const char*> names) {
@@ -72,7 +68,7 @@ bool describeRankFolder(const fs::path& root, RankSource& src) {
     for (const auto& e : fs::directory_iterator(out, ec)) {
       const std::string n = e.path().filename().string();
       if ((n.rfind("ascend_pytorch_profiler", 0) == 0 || n.rfind("ascend_mindspore_profiler", 0) == 0) &&
-          endsWith(n, ".db"))
+          n.ends_with(".db"))
         src.dbFile = e.path().string();
     }
   }
@@ -90,7 +86,7 @@ bool describeRankFolder(const fs::path& root, RankSource& src) {
     if (fs::is_directory(mo, ec))
       for (const auto& f : fs::directory_iterator(mo, ec)) {
         const std::string fn = f.path().filename().string();
-        if (fn.rfind("msprof_", 0) == 0 && endsWith(fn, ".json") && f.path().string() > newestMsprof)
+        if (fn.rfind("msprof_", 0) == 0 && fn.ends_with(".json") && f.path().string() > newestMsprof)
           newestMsprof = f.path().string();
       }
   }

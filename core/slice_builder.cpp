@@ -92,6 +92,21 @@ struct Pending {
   [[nodiscard]] std::size_t size() const { return start.size(); }
 };
 
+/// Sizes every slice column of `lane` to `n` (large buffers pre-faulted by reserveLarge).
+void resizeColumns(Lane& lane, std::size_t n) {
+  const auto size = [n](auto& column) {
+    reserveLarge(column, n);
+    column.resize(n);
+  };
+  size(lane.start);
+  size(lane.end);
+  size(lane.names);
+  size(lane.categories);
+  size(lane.argsOffset);
+  size(lane.argsLength);
+  size(lane.flags);
+}
+
 /// Places pending slices into the lane's columns by depth row.
 void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& laneLabel) {
   std::vector<std::uint32_t> order, depth;
@@ -103,13 +118,7 @@ void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& lan
   for (auto d : depth) ++rowBegin[d + 1];
   for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
   const std::size_t n = p.size();
-  lane.start.resize(n);
-  lane.end.resize(n);
-  lane.names.resize(n);
-  lane.categories.resize(n);
-  lane.argsOffset.resize(n);
-  lane.argsLength.resize(n);
-  lane.flags.resize(n);
+  resizeColumns(lane, n);
   std::vector<std::uint32_t> cursor(rowBegin.begin(), rowBegin.end() - 1);
   for (std::uint32_t i : order) {
     const std::uint32_t at = cursor[depth[i]]++;
@@ -264,20 +273,7 @@ void buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
   std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
   for (std::size_t i = 0; i < n; ++i) ++rowBegin[s.depth[i] + 1];
   for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
-  reserveLarge(lane.start, n);
-  reserveLarge(lane.end, n);
-  reserveLarge(lane.names, n);
-  reserveLarge(lane.categories, n);
-  reserveLarge(lane.argsOffset, n);
-  reserveLarge(lane.argsLength, n);
-  reserveLarge(lane.flags, n);
-  lane.start.resize(n);
-  lane.end.resize(n);
-  lane.names.resize(n);
-  lane.categories.resize(n);
-  lane.argsOffset.resize(n);
-  lane.argsLength.resize(n);
-  lane.flags.resize(n);
+  resizeColumns(lane, n);
   std::vector<std::uint32_t> cursor(rowBegin.begin(), rowBegin.end() - 1);
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);

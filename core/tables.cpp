@@ -11,11 +11,6 @@ std::optional<long long> intCell(std::string_view s) {
   if (!v) return std::nullopt;
   return static_cast<long long>(*v);
 }
-std::string trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '"')) s.remove_suffix(1);
-  return std::string(s);
-}
 }  // namespace
 
 KernelDetails parseKernelDetails(const CsvTable& t) {
@@ -45,11 +40,11 @@ KernelDetails parseKernelDetails(const CsvTable& t) {
   };
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     KernelRow row;
-    row.name = trimmed(t.cell(r, cName));
-    row.type = trimmed(t.cell(r, cType));
-    row.core = trimmed(t.cell(r, cCore));
-    row.blockDim = trimmed(t.cell(r, cBlock));
-    row.inputShapes = trimmed(t.cell(r, cShapes));
+    row.name = std::string(csvTrim(t.cell(r, cName)));
+    row.type = std::string(csvTrim(t.cell(r, cType)));
+    row.core = std::string(csvTrim(t.cell(r, cCore)));
+    row.blockDim = std::string(csvTrim(t.cell(r, cBlock)));
+    row.inputShapes = std::string(csvTrim(t.cell(r, cShapes)));
     if (cStart >= 0) row.start = detail::parseMicrosToNs(t.cell(r, cStart));
     if (cDur >= 0) row.duration = detail::parseMicrosToNs(t.cell(r, cDur));
     if (cWait >= 0) row.waitUs = csvNumber(t.cell(r, cWait));

@@ -78,7 +78,6 @@ std::uint32_t laneByRoleAndTid(const Trace& trace, Process::Role role, std::int6
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.rfind(p, 0) == 0; }
 bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
 /// The deepest slice on `lane` containing t whose name starts with `prefix`.
@@ -86,7 +85,7 @@ SliceRef enclosingNamed(const Trace& trace, std::uint32_t lane, TimeNs t, std::s
   if (lane == kInvalidIndex) return {};
   SliceRef r{lane, trace.lanes[lane].enclosingSlice(t)};
   while (r.valid() && r.index != kInvalidIndex) {
-    if (startsWith(trace.sliceName(r), prefix)) return r;
+    if (trace.sliceName(r).starts_with(prefix)) return r;
     r = detail::parentOf(trace, r);
   }
   return {};
@@ -96,11 +95,11 @@ SliceRef enclosingNamed(const Trace& trace, std::uint32_t lane, TimeNs t, std::s
 SliceRef outermostNamed(const Trace& trace, SliceRef r, std::string_view prefix) {
   SliceRef best;
   for (SliceRef c = r; c.valid(); c = detail::parentOf(trace, c))
-    if (startsWith(trace.sliceName(c), prefix)) best = c;
+    if (trace.sliceName(c).starts_with(prefix)) best = c;
   return best;
 }
 
-bool isStep(std::string_view n) { return startsWith(n, "ProfilerStep#"); }
+bool isStep(std::string_view n) { return n.starts_with("ProfilerStep#"); }
 
 }  // namespace
 
@@ -166,7 +165,7 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
       const TimeNs s = lane.start[torchOp.index], e = lane.end[torchOp.index];
       for (std::uint32_t i = lane.rowBegin[d]; i < lane.rowBegin[d + 1]; ++i) {
         if (lane.start[i] < s || lane.start[i] >= std::max(e, s + 1)) continue;
-        if (!startsWith(trace.name(lane.names[i]), "Enqueue")) continue;
+        if (!trace.name(lane.names[i]).starts_with("Enqueue")) continue;
         for (const Flow* f : detail::flowsFrom(trace, {torchOp.lane, i})) {
           if (trace.name(f->category) != "async_task_queue") continue;
           if (trace.sliceRange(f->to).start <= trace.lanes[task.lane].start[task.index]) {
@@ -210,8 +209,8 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
   const std::string_view dq = dequeue.valid() ? trace.sliceName(dequeue) : std::string_view{};
   const std::string_view kernel = trace.sliceName(task);
   if (contains(api, "aclopCompileAndExecute")) chain.path = "ACLOP";
-  else if (contains(api, "aclnn") || startsWith(dq, "Dequeue@aclnn") || startsWith(kernel, "aclnn")) chain.path = "ACLNN";
-  else if (startsWith(dq, "Dequeue@") && !contains(dq, "event") && !contains(dq, "memcpy")) chain.path = "ACLOP";
+  else if (contains(api, "aclnn") || dq.starts_with("Dequeue@aclnn") || kernel.starts_with("aclnn")) chain.path = "ACLNN";
+  else if (dq.starts_with("Dequeue@") && !contains(dq, "event") && !contains(dq, "memcpy")) chain.path = "ACLOP";
   // Launch latency: task start minus the start of Node@launch (else the CANN API). At Level0 the
   // launching slices were pruned: use the HostToDevice `s` timestamp, else the Dequeue start.
   // (The `s` ts lies inside Node@launch, where host/device clock skew can make it negative.)

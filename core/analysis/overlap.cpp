@@ -20,9 +20,6 @@ namespace npuscope::core {
 
 namespace {
 
-bool endsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 std::optional<long long> stepNumber(std::string_view name) {
   constexpr std::string_view kPrefix = "ProfilerStep#";
@@ -51,7 +48,7 @@ bool isNeverComputeName(std::string_view n) {
   return false;
 }
 /// HCCL AIV communication kernels and MC2 AICPU kernels are not compute (CANN overlap processor).
-bool isExcludedKernel(std::string_view n) { return endsWith(n, "AivKernel") || endsWith(n, "AicpuKernel"); }
+bool isExcludedKernel(std::string_view n) { return n.ends_with("AivKernel") || n.ends_with("AicpuKernel"); }
 
 OverlapFigures figuresStartingIn(const Intervals& c, const Intervals& m, const Intervals& no, const Intervals& f,
                                  TimeRange w) {
