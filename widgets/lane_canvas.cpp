@@ -57,12 +57,18 @@ void drawArrow(QPainter& p, QPointF a, QPointF b, QColor c, double width) {
   p.setPen(QPen(c, width));
   p.setBrush(Qt::NoBrush);
   p.drawPath(path);
-  // Arrowhead along the final tangent.
-  const QPointF tangent = b - path.pointAtPercent(0.97);
-  double len = std::hypot(tangent.x(), tangent.y());
-  QPointF dir = len > 1e-6 ? tangent / len : QPointF(1, 0);
+  drawArrowHead(p, path, c, 0.97, QPointF(1, 0));
+}
+
+}  // namespace
+
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, double tangentAt, QPointF fallbackDir) {
+  const QPointF b = path.currentPosition();
+  const QPointF tangent = b - path.pointAtPercent(tangentAt);
+  const double len = std::hypot(tangent.x(), tangent.y());
+  const QPointF dir = len > 1e-6 ? tangent / len : fallbackDir;
   const QPointF n(-dir.y(), dir.x());
-  const double s = 7;
+  constexpr double s = 7;
   QPolygonF head;
   head << b << b - dir * s + n * s * 0.45 << b - dir * s - n * s * 0.45;
   p.setBrush(c);
@@ -70,8 +76,6 @@ void drawArrow(QPainter& p, QPointF a, QPointF b, QColor c, double width) {
   p.drawPolygon(head);
   p.setBrush(Qt::NoBrush);
 }
-
-}  // namespace
 
 LaneCanvas::LaneCanvas(TimelineContext* ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   setAttribute(Qt::WA_OpaquePaintEvent);

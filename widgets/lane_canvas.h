@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QColor>
 #include <QPoint>
 #include <QWidget>
 #include <cstdint>
@@ -9,7 +10,15 @@
 #include "widgets/metatypes.h"
 #include "widgets/draw_list.h"
 
+class QPainter;
+class QPainterPath;
+
 namespace npuscope::widgets {
+
+/// Fills a 7 px arrowhead at the end of `path` (its current position), pointing along the tangent
+/// taken from `tangentAt` (0..1 of the path) to the end, or along `fallbackDir` when that is
+/// degenerate. Shared by the flow arrows and the dispatch-chain overlay.
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, double tangentAt, QPointF fallbackDir);
 
 struct TimelineContext;
 

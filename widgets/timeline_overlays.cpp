@@ -54,17 +54,7 @@ void arrow(QPainter& p, QPointF a, QPointF b, const QColor& c, double width) {
   p.setPen(QPen(c, width, Qt::SolidLine, Qt::RoundCap));
   p.setBrush(Qt::NoBrush);
   p.drawPath(path);
-  const QPointF tangent = b - path.pointAtPercent(0.95);
-  const double len = std::hypot(tangent.x(), tangent.y());
-  const QPointF dir = len > 1e-6 ? tangent / len : QPointF(0, 1);
-  const QPointF n(-dir.y(), dir.x());
-  constexpr double s = 7;
-  QPolygonF head;
-  head << b << b - dir * s + n * s * 0.45 << b - dir * s - n * s * 0.45;
-  p.setBrush(c);
-  p.setPen(Qt::NoPen);
-  p.drawPolygon(head);
-  p.setBrush(Qt::NoBrush);
+  drawArrowHead(p, path, c, 0.95, QPointF(0, 1));
 }
 
 }  // namespace
