@@ -25,11 +25,16 @@ std::string_view Trace::argsText(SliceRef r) const {
 namespace {
 std::vector<std::uint32_t> flowsAt(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& index, SliceRef r,
                                    SliceRef Flow::*end) {
+  std::vector<std::uint32_t> out;
+  if (index.size() != flows.size()) {  // a hand-built trace that was never indexed: scan
+    for (std::uint32_t i = 0; i < flows.size(); ++i)
+      if (flows[i].*end == r) out.push_back(i);
+    return out;
+  }
   auto lo = std::lower_bound(index.begin(), index.end(), r, [&](std::uint32_t i, SliceRef v) {
     const SliceRef& s = flows[i].*end;
     return s.lane != v.lane ? s.lane < v.lane : s.index < v.index;
   });
-  std::vector<std::uint32_t> out;
   for (; lo != index.end() && flows[*lo].*end == r; ++lo) out.push_back(*lo);
   return out;
 }

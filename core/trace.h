@@ -151,7 +151,8 @@ class Trace {
   [[nodiscard]] TimeRange sliceRange(SliceRef r) const {
     return {lanes[r.lane].start[r.index], lanes[r.lane].end[r.index]};
   }
-  /// Indices (into flows) of the flows that start / end at slice `r`. O(log flows).
+  /// Indices (into flows) of the flows that start / end at slice `r`. O(log flows) once
+  /// indexFlows() ran (the loader does), else a scan.
   [[nodiscard]] std::vector<std::uint32_t> flowsFrom(SliceRef r) const;
   [[nodiscard]] std::vector<std::uint32_t> flowsTo(SliceRef r) const;
   /// Builds flowsByFrom / flowsByTo (called once by the loader).

@@ -47,23 +47,13 @@ SliceRef parentOf(const Trace& trace, SliceRef r) {
 
 std::vector<const Flow*> flowsTo(const Trace& trace, SliceRef r) {
   std::vector<const Flow*> v;
-  if (trace.flowsByTo.size() == trace.flows.size()) {
-    for (auto i : trace.flowsTo(r)) v.push_back(&trace.flows[i]);
-    return v;
-  }
-  for (const Flow& f : trace.flows)  // a hand-built trace without the index
-    if (f.to == r) v.push_back(&f);
+  for (auto i : trace.flowsTo(r)) v.push_back(&trace.flows[i]);
   return v;
 }
 
 std::vector<const Flow*> flowsFrom(const Trace& trace, SliceRef r) {
   std::vector<const Flow*> v;
-  if (trace.flowsByFrom.size() == trace.flows.size()) {
-    for (auto i : trace.flowsFrom(r)) v.push_back(&trace.flows[i]);
-    return v;
-  }
-  for (const Flow& f : trace.flows)
-    if (f.from == r) v.push_back(&f);
+  for (auto i : trace.flowsFrom(r)) v.push_back(&trace.flows[i]);
   return v;
 }
 
