@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "core/json_scan.h"
@@ -78,6 +81,112 @@ void WorkerOut::rollback(const Mark& m) {
 namespace {
 
 std::string offsetText(std::size_t off) { return "at byte " + std::to_string(off); }
+
+/// Shared between the parse workers (which publish what they found at each progress step) and
+/// the calling thread (which turns it into a LoadPreview for first pixels).
+struct PreviewSink {
+  struct Meta {
+    MetaKind kind;
+    std::string pid, tid, text;
+    std::optional<std::int64_t> number;
+  };
+  struct Part {
+    std::vector<LoadPreview::Track> tracks;
+    std::vector<Meta> metas;
+    TimeNs minTs = INT64_MAX, maxTs = INT64_MIN;
+    std::uint64_t events = 0;
+  };
+  std::mutex mutex;
+  std::vector<Part> parts;
+  std::atomic<std::uint64_t> version{0};
+};
+
+/// A worker's position in what it already published.
+struct PreviewCursor {
+  PreviewSink* sink = nullptr;
+  std::size_t part = 0, threads = 0, metas = 0;
+};
+
+std::string keyText(const WorkerOut& out, const Key& k) {
+  switch (k.kind) {
+    case KeyKind::Number: return std::to_string(k.v);
+    case KeyKind::String: return std::string(out.pool.view(static_cast<NameId>(k.v)));
+    default: return "?";
+  }
+}
+
+/// Publishes the worker's new threads, metadata and time range (cheap: called once per MB).
+void publishPreview(const WorkerOut& out, PreviewCursor& c) {
+  if (!c.sink) return;
+  std::lock_guard lock(c.sink->mutex);
+  PreviewSink::Part& part = c.sink->parts[c.part];
+  for (; c.threads < out.threads.size(); ++c.threads) {
+    const auto& [proc, tid] = out.threads[c.threads];
+    LoadPreview::Track t;
+    t.pid = keyText(out, out.processes[proc]);
+    t.tid = keyText(out, tid);
+    part.tracks.push_back(std::move(t));
+  }
+  for (; c.metas < out.metas.size(); ++c.metas) {
+    const RawMeta& m = out.metas[c.metas];
+    if (!m.valid) continue;
+    PreviewSink::Meta pm{m.kind, keyText(out, out.processes[m.process]), {}, {}, {}};
+    if (m.kind == MetaKind::ThreadName || m.kind == MetaKind::ThreadSortIndex)
+      pm.tid = keyText(out, out.threads[m.thread].second);
+    if (m.kind == MetaKind::ProcessSortIndex || m.kind == MetaKind::ThreadSortIndex) pm.number = m.number;
+    else pm.text = std::string(out.pool.view(m.text));
+    part.metas.push_back(std::move(pm));
+  }
+  part.minTs = out.minTs;
+  part.maxTs = out.maxTs;
+  part.events = out.events;
+  c.sink->version.fetch_add(1, std::memory_order_release);
+}
+
+/// Merges what the workers published into one preview (tracks deduplicated by pid/tid, names
+/// and sort indices from the metadata seen so far).
+LoadPreview makePreview(PreviewSink& sink, double fraction) {
+  LoadPreview p;
+  p.fraction = fraction;
+  std::lock_guard lock(sink.mutex);
+  std::map<std::string, std::string> procName;
+  std::map<std::string, std::int64_t> procSort;
+  std::map<std::pair<std::string, std::string>, std::string> threadName;
+  std::map<std::pair<std::string, std::string>, std::int64_t> threadSort;
+  std::set<std::pair<std::string, std::string>> seen;
+  TimeNs lo = INT64_MAX, hi = INT64_MIN;
+  for (const auto& part : sink.parts) {
+    for (const auto& m : part.metas) {
+      switch (m.kind) {
+        case MetaKind::ProcessName: procName[m.pid] = m.text; break;
+        case MetaKind::ProcessSortIndex: procSort[m.pid] = *m.number; break;
+        case MetaKind::ThreadName: threadName[{m.pid, m.tid}] = m.text; break;
+        case MetaKind::ThreadSortIndex: threadSort[{m.pid, m.tid}] = *m.number; break;
+        default: break;
+      }
+    }
+    lo = std::min(lo, part.minTs);
+    hi = std::max(hi, part.maxTs);
+    p.events += part.events;
+  }
+  for (const auto& part : sink.parts) {
+    for (const auto& t : part.tracks) {
+      if (!seen.insert({t.pid, t.tid}).second) continue;
+      LoadPreview::Track x = t;
+      if (auto it = procName.find(t.pid); it != procName.end()) x.processName = it->second;
+      if (auto it = procSort.find(t.pid); it != procSort.end()) x.processSortIndex = it->second;
+      if (auto it = threadName.find({t.pid, t.tid}); it != threadName.end()) x.threadName = it->second;
+      if (auto it = threadSort.find({t.pid, t.tid}); it != threadSort.end()) x.threadSortIndex = it->second;
+      p.tracks.push_back(std::move(x));
+    }
+  }
+  if (lo <= hi) {
+    p.hasRange = true;
+    p.minTs = lo;
+    p.maxTs = hi;
+  }
+  return p;
+}
 
 /// Parses one event object per call. Holds the simdjson parsers and a padded scratch buffer.
 class EventParser {
@@ -608,7 +717,8 @@ bool findBatchCut(std::string_view file, std::size_t off, std::size_t limit, std
 /// as one simdjson document per batch (no per-event scan and setup); a batch that fails is
 /// rolled back and re-read event by event, so the result is the same as with batchBytes == 0.
 void parseRange(std::string_view file, std::size_t begin, std::size_t limit, WorkerOut& out,
-                std::atomic<std::size_t>* bytesDone, const std::stop_token& stop, std::size_t batchBytes) {
+                std::atomic<std::size_t>* bytesDone, const std::stop_token& stop, std::size_t batchBytes,
+                PreviewCursor preview = {}) {
   const char* const base = file.data();
   const char* const end = base + file.size();
   const char* p = base + begin;
@@ -681,6 +791,7 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
     if (done - lastReport > (1u << 20)) {
       if (bytesDone) bytesDone->fetch_add(done - lastReport, std::memory_order_relaxed);
       lastReport = done;
+      publishPreview(out, preview);
       if (stop.stop_requested()) {
         out.stop = WorkerOut::Stop::Cancelled;
         out.stopOffset = done;
@@ -689,6 +800,7 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
     }
   }
   if (bytesDone) bytesDone->fetch_add(out.stopOffset > lastReport ? out.stopOffset - lastReport : 0, std::memory_order_relaxed);
+  publishPreview(out, preview);
 }
 
 /// Finds a likely event start at or after `from`: `}` ws `,` ws `{` ws `"`. Speculative: the
@@ -835,22 +947,40 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
   std::vector<WorkerOut> outs(parts);
   std::atomic<std::size_t> bytesDone{0};
   std::atomic<unsigned> finished{0};
+  PreviewSink sink;
+  sink.parts.resize(parts);
   {
     std::vector<std::jthread> threads;
     for (unsigned k = 0; k < parts; ++k) {
       const std::size_t limit = k + 1 < parts ? begins[k + 1] : SIZE_MAX;
-      threads.emplace_back([&, k, limit] {
-        parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.sliceBytes);
+      PreviewCursor cursor;
+      if (options.preview) {
+        cursor.sink = &sink;
+        cursor.part = k;
+      }
+      threads.emplace_back([&, k, limit, cursor] {
+        parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.sliceBytes, cursor);
         finished.fetch_add(1, std::memory_order_release);
       });
     }
-    // Report progress from the calling thread while the workers run.
+    // Report progress (and the preview) from the calling thread while the workers run.
+    std::uint64_t shownVersion = 0;
+    auto lastPreview = std::chrono::steady_clock::now() - std::chrono::seconds(1);
     while (finished.load(std::memory_order_acquire) < parts) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      if (options.progress)
-        options.progress(std::min(1.0, static_cast<double>(bytesDone.load(std::memory_order_relaxed)) /
-                                           static_cast<double>(std::max<std::size_t>(span, 1))));
+      const double fraction = std::min(1.0, static_cast<double>(bytesDone.load(std::memory_order_relaxed)) /
+                                                static_cast<double>(std::max<std::size_t>(span, 1)));
+      if (options.progress) options.progress(fraction);
+      const auto now = std::chrono::steady_clock::now();
+      const std::uint64_t v = sink.version.load(std::memory_order_acquire);
+      if (options.preview && v != shownVersion && now - lastPreview >= std::chrono::milliseconds(100) &&
+          !options.stop.stop_requested()) {
+        shownVersion = v;
+        lastPreview = now;
+        options.preview(makePreview(sink, fraction));
+      }
     }
+    if (options.preview && !options.stop.stop_requested()) options.preview(makePreview(sink, 1.0));
   }  // join
   if (options.stop.stop_requested()) {
     result.cancelled = true;

@@ -173,10 +173,33 @@ class Trace {
 /// Progress callback: fraction done in [0,1]. Called from the loading thread(s); must be cheap.
 using ProgressFn = std::function<void(double)>;
 
+/// What is known of a trace while its events are still being read, for drawing the first pixels
+/// (ruler and lane headers) before the load ends. Grows monotonically during one load.
+struct LoadPreview {
+  /// One thread seen so far (a future lane). Texts are as written in the file.
+  struct Track {
+    std::string pid;          ///< pid as text ("2001", or the string pid)
+    std::string tid;          ///< tid as text
+    std::string processName;  ///< process_name metadata, empty when not seen (yet)
+    std::string threadName;   ///< thread_name metadata, empty when not seen (yet)
+    std::optional<std::int64_t> processSortIndex, threadSortIndex;
+  };
+  TimeNs minTs = 0, maxTs = 0;  ///< ns, time range of the timed events read so far
+  bool hasRange = false;        ///< false until a timed event was read
+  std::vector<Track> tracks;    ///< in order of discovery (first worker first)
+  double fraction = 0;          ///< bytes read / event bytes, [0,1]
+  std::uint64_t events = 0;     ///< events read so far
+};
+/// Preview callback: called from the loading thread (the one that calls loadTrace), at most
+/// about every 100 ms and only when the preview changed, during the read phase, and once more
+/// when the read phase ends (fraction 1). Not called after a cancel.
+using PreviewFn = std::function<void(const LoadPreview&)>;
+
 struct LoadOptions {
   unsigned threads = 0;          ///< parser threads, 0 = hardware concurrency (at most 8)
   std::size_t sliceBytes = 2u << 20;  ///< target bytes per parse slice (event-aligned)
   ProgressFn progress;           ///< may be empty
+  PreviewFn preview;             ///< may be empty; see LoadPreview
   std::stop_token stop;          ///< cancel: loadTrace returns ok=false, error "cancelled"
 };
 

@@ -228,3 +228,50 @@ TEST_CASE("the same trace parsed in 1, 2 and 8 parts gives identical lanes and f
   const auto& t = *traces[2];
   CHECK(t.argsText({0, 0}) == R"({"nested":[{"a":1},{"b":"},{\""}],"s":"x"})");
 }
+
+TEST_CASE("load preview: tracks, names and time range known before the trace is built") {
+  // Two processes; the metadata comes last (as msprof writes some of it), thread 7 has none.
+  const std::string json = R"([
+    {"ph":"X","name":"a","pid":10,"tid":7,"ts":"100.5","dur":2},
+    {"ph":"X","name":"b","pid":"p2","tid":3,"ts":"90","dur":1},
+    {"ph":"C","name":"mem","pid":10,"tid":0,"ts":"120","args":{"v":1}},
+    {"ph":"M","name":"process_name","pid":10,"tid":0,"args":{"name":"Python"}},
+    {"ph":"M","name":"process_sort_index","pid":10,"tid":0,"args":{"sort_index":4}},
+    {"ph":"M","name":"thread_name","pid":"p2","tid":3,"args":{"name":"Stream 3"}}
+  ])";
+  std::vector<core::LoadPreview> previews;
+  core::LoadOptions o;
+  o.preview = [&](const core::LoadPreview& p) { previews.push_back(p); };
+  auto r = core::loadTraceFromMemory(json, "preview.json", o);
+  REQUIRE(r.ok());
+  REQUIRE(!previews.empty());
+  const core::LoadPreview& p = previews.back();
+  CHECK(p.fraction == 1.0);
+  CHECK(p.events == 6);
+  REQUIRE(p.hasRange);
+  CHECK(p.minTs == 90'000);   // "90" us
+  CHECK(p.maxTs == 120'000);  // the counter at 120 us (slice a ends at 102.5 us)
+  // Threads of slices and of the metadata records (the C event has no lane of its own).
+  REQUIRE(p.tracks.size() == 2);
+  CHECK(p.tracks[0].pid == "10");
+  CHECK(p.tracks[0].tid == "7");
+  CHECK(p.tracks[0].processName == "Python");
+  CHECK(p.tracks[0].processSortIndex == 4);
+  CHECK(p.tracks[0].threadName.empty());
+  CHECK(p.tracks[1].pid == "p2");
+  CHECK(p.tracks[1].tid == "3");
+  CHECK(p.tracks[1].processName.empty());
+  CHECK(p.tracks[1].threadName == "Stream 3");
+}
+
+TEST_CASE("load preview: not called after a cancel") {
+  std::stop_source stop;
+  stop.request_stop();
+  int calls = 0;
+  core::LoadOptions o;
+  o.stop = stop.get_token();
+  o.preview = [&](const core::LoadPreview&) { ++calls; };
+  auto r = core::loadTraceFromMemory(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}])", "c.json", o);
+  CHECK_FALSE(r.ok());
+  CHECK(calls == 0);
+}
