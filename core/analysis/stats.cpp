@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "core/analysis/intervals.h"
+#include "core/lod.h"
 #include "core/time_format.h"
 
 namespace npuscope::core {
@@ -83,54 +84,170 @@ std::string lower(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
+/// Per-name accumulator of computeStats.
+struct Acc {
+  std::uint64_t count = 0;
+  TimeNs total = 0, self = 0, min = INT64_MAX, max = INT64_MIN;
+};
+
+/// Union of two sorted, disjoint interval lists (touching intervals merge). O(|a| + |b|).
+Intervals mergeUnion(const Intervals& a, const Intervals& b) {
+  Intervals out;
+  out.reserve(a.size() + b.size());
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    const TimeRange& r = j >= b.size() || (i < a.size() && a[i].start <= b[j].start) ? a[i++] : b[j++];
+    if (!out.empty() && r.start <= out.back().end) out.back().end = std::max(out.back().end, r.end);
+    else out.push_back(r);
+  }
+  return out;
+}
+
+/// Union of the in-scope slices [rb[d], re[d]) of every row of one lane. Row 0 (sorted and
+/// disjoint) is the base; a deeper slice inside a base interval adds nothing, the others (partial
+/// overlaps, slices outside row 0) are merged in at the end. O(n log n0) at worst, O(n) typically.
+Intervals laneUnion(const Lane& lane, const std::vector<std::uint32_t>& rb, const std::vector<std::uint32_t>& re) {
+  Intervals base, extra;
+  if (rb.empty()) return base;
+  for (std::uint32_t i = rb[0]; i < re[0]; ++i) {
+    if (lane.start[i] >= lane.end[i]) continue;
+    if (!base.empty() && lane.start[i] <= base.back().end) base.back().end = std::max(base.back().end, lane.end[i]);
+    else base.push_back({lane.start[i], lane.end[i]});
+  }
+  for (std::size_t d = 1; d < rb.size(); ++d) {
+    std::size_t j = 0;  // the last base interval starting at or before the slice, if any
+    for (std::uint32_t i = rb[d]; i < re[d]; ++i) {
+      const TimeNs s = lane.start[i], e = lane.end[i];
+      if (s >= e) continue;
+      if (j + 1 < base.size() && base[j + 1].start <= s) {
+        // Gallop forward: starts are sorted within the row, so j only moves forward.
+        std::size_t step = 1, lo = j + 1, hi = j + 1;
+        while (hi < base.size() && base[hi].start <= s) {
+          lo = hi;
+          hi = lo + step;
+          step *= 2;
+        }
+        hi = std::min(hi, base.size());
+        j = static_cast<std::size_t>(std::upper_bound(base.begin() + static_cast<std::ptrdiff_t>(lo),
+                                                      base.begin() + static_cast<std::ptrdiff_t>(hi), s,
+                                                      [](TimeNs t, const TimeRange& r) { return t < r.start; }) -
+                                     base.begin()) -
+            1;
+      }
+      if (j < base.size() && base[j].start <= s && e <= base[j].end) continue;
+      extra.push_back({s, e});
+    }
+  }
+  if (extra.empty()) return base;
+  return mergeUnion(base, unionOf(std::move(extra)));
+}
+
+}  // namespace
+
 StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRange> scopeArg, const KernelDetails* kernels) {
   StatsTable table;
   table.layer = layer;
   const TimeRange scope = scopeArg ? *scopeArg : TimeRange{t.range.start, t.range.end + 1};
   table.scope = scopeArg ? *scopeArg : t.range;
   table.scopeDuration = table.scope.duration();
-  struct Acc {
-    std::uint64_t count = 0;
-    TimeNs total = 0, self = 0, min = INT64_MAX, max = INT64_MIN;
-    std::set<std::string> shapes;
+  // Accumulators indexed densely: slot[name id] -> index into accs (names in first-seen order).
+  std::vector<std::uint32_t> slot(t.strings.size(), kInvalidIndex);
+  std::vector<Acc> accs;
+  std::vector<NameId> accNames;
+  struct KernelAcc {
+    std::set<std::string_view> shapes;
     double wait = 0;
     const KernelRow* sample = nullptr;
   };
-  std::unordered_map<NameId, Acc> acc;
+  std::unordered_map<NameId, KernelAcc> kernelAcc;
   std::unordered_map<TimeNs, const KernelRow*> byStart;
   if (kernels && layer == StatsLayer::Kernels)
     for (const auto& k : kernels->rows)
       if (k.start) byStart.emplace(*k.start, &k);
-  std::vector<TimeRange> all;
   const bool nested = layer == StatsLayer::Python || layer == StatsLayer::Cann;
-  forEachInScope(t, layer, scope, [&](std::uint32_t l, std::uint32_t i) {
+  std::vector<Intervals> unions;
+  std::vector<std::uint32_t> rb, re;
+  for (std::uint32_t l = 0; l < t.lanes.size(); ++l) {
     const Lane& lane = t.lanes[l];
-    Acc& a = acc[lane.names[i]];
-    const TimeNs d = lane.end[i] - lane.start[i];
-    ++a.count;
-    a.total += d;
-    a.self += nested ? lane.selfTime(i) : d;
-    a.min = std::min(a.min, d);
-    a.max = std::max(a.max, d);
-    all.push_back({lane.start[i], lane.end[i]});
-    if (!byStart.empty()) {
-      // A kernel_details row belongs to the task with its exact start and name (an SDMA task
-      // may start together with the communication op listed in the CSV).
-      auto it = byStart.find(lane.start[i]);
-      if (it != byStart.end() && it->second->name == t.name(lane.names[i])) {
-        a.sample = it->second;
-        a.shapes.insert(it->second->inputShapes);
-        a.wait += it->second->waitUs.value_or(0.0);
-      }
+    if (!inLayer(t, lane, layer)) continue;
+    const std::uint32_t depths = lane.depthCount();
+    // In-scope index range of every row (a slice is in scope when its start is).
+    rb.assign(depths, 0);
+    re.assign(depths, 0);
+    for (std::uint32_t d = 0; d < depths; ++d) {
+      const auto b = lane.start.begin() + lane.rowBegin[d], e = lane.start.begin() + lane.rowBegin[d + 1];
+      rb[d] = static_cast<std::uint32_t>(std::lower_bound(b, e, scope.start) - lane.start.begin());
+      re[d] = static_cast<std::uint32_t>(std::lower_bound(b, e, scope.end) - lane.start.begin());
     }
-  });
-  table.slices = all.size();
-  for (const auto& r : all) table.sumTotal += r.duration();
-  table.unionTotal = totalOf(unionOf(std::move(all)));
-  table.rows.reserve(acc.size());
-  for (auto& [id, a] : acc) {
+    for (std::uint32_t d = 0; d < depths; ++d) {
+      // Children of this row's slices: row d+1, walked once with a cursor (rows are sorted and
+      // disjoint, so both start and end are sorted). Same rule as Lane::selfTime: the children
+      // are the row d+1 slices that overlap the parent, clipped to it.
+      const bool children = nested && d + 1 < depths;
+      const std::uint32_t childEnd = children ? lane.rowBegin[d + 2] : 0;
+      std::uint32_t child = children && rb[d] < re[d] ? firstVisibleInRow(lane, d + 1, lane.start[rb[d]]) : 0;
+      for (std::uint32_t i = rb[d]; i < re[d]; ++i) {
+        const TimeNs s = lane.start[i], e = lane.end[i], dur = e - s;
+        TimeNs self = dur;
+        if (children) {
+          while (child < childEnd && lane.end[child] < s) ++child;
+          std::uint32_t k = child;
+          while (k < childEnd && lane.end[k] == s && lane.start[k] != s) ++k;
+          TimeNs covered = 0, cursor = s;
+          for (; k < childEnd && lane.start[k] < e; ++k) {
+            const TimeNs cs = std::max(lane.start[k], cursor), ce = std::min(lane.end[k], e);
+            if (ce > cs) {
+              covered += ce - cs;
+              cursor = ce;
+            }
+          }
+          self -= covered;
+        }
+        const NameId name = lane.names[i];
+        std::uint32_t& sl = slot[name];
+        if (sl == kInvalidIndex) {
+          sl = static_cast<std::uint32_t>(accs.size());
+          accs.emplace_back();
+          accNames.push_back(name);
+        }
+        Acc& a = accs[sl];
+        ++a.count;
+        a.total += dur;
+        a.self += self;
+        a.min = std::min(a.min, dur);
+        a.max = std::max(a.max, dur);
+        table.sumTotal += dur;
+        if (!byStart.empty()) {
+          // A kernel_details row belongs to the task with its exact start and name (an SDMA task
+          // may start together with the communication op listed in the CSV).
+          auto it = byStart.find(s);
+          if (it != byStart.end() && it->second->name == t.name(name)) {
+            KernelAcc& ka = kernelAcc[name];
+            ka.sample = it->second;
+            ka.shapes.insert(it->second->inputShapes);
+            ka.wait += it->second->waitUs.value_or(0.0);
+          }
+        }
+      }
+      table.slices += re[d] - rb[d];
+    }
+    unions.push_back(laneUnion(lane, rb, re));
+  }
+  // Union across lanes: pairwise merges, smallest lists first.
+  while (unions.size() > 1) {
+    std::sort(unions.begin(), unions.end(), [](const Intervals& a, const Intervals& b) { return a.size() > b.size(); });
+    Intervals m = mergeUnion(unions[unions.size() - 1], unions[unions.size() - 2]);
+    unions.pop_back();
+    unions.back() = std::move(m);
+  }
+  table.unionTotal = unions.empty() ? 0 : totalOf(unions.front());
+  table.rows.reserve(accs.size());
+  for (std::size_t k = 0; k < accs.size(); ++k) {
+    const Acc& a = accs[k];
     StatsRow r;
-    r.name = std::string(t.name(id));
+    r.name = std::string(t.name(accNames[k]));
     r.count = a.count;
     r.total = a.total;
     r.self = a.self;
@@ -138,12 +255,14 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
     r.max = a.max;
     r.avg = static_cast<double>(a.total) / static_cast<double>(a.count);
     r.share = table.scopeDuration > 0 ? static_cast<double>(a.total) / static_cast<double>(table.scopeDuration) : 0.0;
-    if (a.sample) {
-      r.type = a.sample->type;
-      r.core = a.sample->core;
+    if (auto it = kernelAcc.find(accNames[k]); it != kernelAcc.end()) {
+      if (it->second.sample) {
+        r.type = it->second.sample->type;
+        r.core = it->second.sample->core;
+      }
+      r.shapes = static_cast<std::uint32_t>(it->second.shapes.size());
+      r.waitUs = it->second.wait;
     }
-    r.shapes = static_cast<std::uint32_t>(a.shapes.size());
-    r.waitUs = a.wait;
     table.rows.push_back(std::move(r));
   }
   std::sort(table.rows.begin(), table.rows.end(), [](const StatsRow& a, const StatsRow& b) {
