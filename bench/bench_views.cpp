@@ -8,7 +8,14 @@
 //             category shown and once with every category's arrows on
 // and prints a table. Run offscreen: QT_QPA_PLATFORM=offscreen npuscope_bench_views FILE.
 //
+// Each frame figure is the median wall time and, in brackets, the median CPU time of the whole
+// process over the same render (all threads: Qt's raster engine may fan fills out to a pool).
+//
 // Usage: npuscope_bench_views FILE [--width W] [--height H] [--repeat N] [--query TEXT]
+//                             [--frames-only] [--level L] [--png-prefix PATH]
+//   --frames-only      skip the analyses, time only the frames
+//   --level L          time only zoom level L (0 = whole trace .. 4 = 1/10000), e.g. for perf
+//   --png-prefix PATH  also save each zoom level's frame as PATH-L{0..4}[-arrows].png
 
 #include <QApplication>
 #include <QImage>
@@ -19,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
@@ -30,31 +38,61 @@
 
 namespace {
 
-double medianMs(int repeat, const std::function<void()>& fn) {
-  std::vector<double> ms;
+double processCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+struct Timing {
+  double wallMs = 0;  ///< median wall time
+  double cpuMs = 0;   ///< median process CPU time (all threads)
+};
+
+Timing medianTiming(int repeat, const std::function<void()>& fn) {
+  std::vector<double> ms, cpu;
   for (int i = 0; i < repeat; ++i) {
+    const double c0 = processCpuMs();
     const auto t0 = std::chrono::steady_clock::now();
     fn();
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    cpu.push_back(processCpuMs() - c0);
   }
   std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  std::sort(cpu.begin(), cpu.end());
+  return {ms[ms.size() / 2], cpu[cpu.size() / 2]};
 }
+
+double medianMs(int repeat, const std::function<void()>& fn) { return medianTiming(repeat, fn).wallMs; }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s FILE [--width W] [--height H] [--repeat N] [--query TEXT]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s FILE [--width W] [--height H] [--repeat N] [--query TEXT] [--frames-only] "
+                 "[--level L] [--png-prefix PATH]\n",
+                 argv[0]);
     return 2;
   }
   int width = 1920, height = 1080, repeat = 5;
   std::string query = "matmul";
-  for (int i = 2; i + 1 < argc; i += 2) {
+  std::string pngPrefix;
+  bool framesOnly = false;
+  int onlyLevel = -1;
+  for (int i = 2; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--frames-only")) {
+      framesOnly = true;
+      continue;
+    }
+    if (i + 1 >= argc) break;
     if (!std::strcmp(argv[i], "--width")) width = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--height")) height = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--repeat")) repeat = std::max(1, std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--query")) query = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--png-prefix")) pngPrefix = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--level")) onlyLevel = std::atoi(argv[i + 1]);
+    ++i;
   }
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
@@ -71,24 +109,26 @@ int main(int argc, char** argv) {
   const npuscope::core::Trace& trace = *rank.trace;
   std::printf("file %s: %zu slices, %zu flows, %llu events; loadProfile (load + analyses) %.0f ms\n", argv[1],
               trace.sliceCount(), trace.flows.size(), static_cast<unsigned long long>(trace.eventCount), loadMs);
-  std::printf("\n%-44s %12s\n", "query", "median ms");
-  std::size_t bubbles = 0;
-  std::printf("%-44s %12.1f\n", "analyzeRank (overlap, bubbles, chains)", medianMs(repeat, [&] {
-                const auto a = npuscope::core::analyzeRank(trace, rank.kernels.get(), nullptr);
-                bubbles = a.devices.empty() ? 0 : a.devices.front().bubbles.size();
-              }));
-  for (auto layer : {npuscope::core::StatsLayer::Python, npuscope::core::StatsLayer::Cann,
-                     npuscope::core::StatsLayer::Kernels, npuscope::core::StatsLayer::Communication}) {
-    const std::string label = std::string("computeStats ") + npuscope::core::statsLayerKey(layer);
-    std::printf("%-44s %12.1f\n", label.c_str(),
-                medianMs(repeat, [&] { (void)npuscope::core::computeStats(trace, layer, std::nullopt, rank.kernels.get()); }));
+  if (!framesOnly) {
+    std::printf("\n%-44s %12s\n", "query", "median ms");
+    std::size_t bubbles = 0;
+    std::printf("%-44s %12.1f\n", "analyzeRank (overlap, bubbles, chains)", medianMs(repeat, [&] {
+                  const auto a = npuscope::core::analyzeRank(trace, rank.kernels.get(), nullptr);
+                  bubbles = a.devices.empty() ? 0 : a.devices.front().bubbles.size();
+                }));
+    for (auto layer : {npuscope::core::StatsLayer::Python, npuscope::core::StatsLayer::Cann,
+                       npuscope::core::StatsLayer::Kernels, npuscope::core::StatsLayer::Communication}) {
+      const std::string label = std::string("computeStats ") + npuscope::core::statsLayerKey(layer);
+      std::printf("%-44s %12.1f\n", label.c_str(),
+                  medianMs(repeat, [&] { (void)npuscope::core::computeStats(trace, layer, std::nullopt, rank.kernels.get()); }));
+    }
+    std::size_t hits = 0;
+    std::printf("%-44s %12.1f\n", ("findSlices \"" + query + "\"").c_str(),
+                medianMs(repeat, [&] { hits = npuscope::core::findSlices(trace, {query}).size(); }));
+    std::printf("%-44s %12.1f\n", "findSlices regex \"^aten::(add|mul)\"",
+                medianMs(repeat, [&] { (void)npuscope::core::findSlices(trace, {"^aten::(add|mul)", true}); }));
+    std::printf("(bubbles %zu, search hits %zu)\n", bubbles, hits);
   }
-  std::size_t hits = 0;
-  std::printf("%-44s %12.1f\n", ("findSlices \"" + query + "\"").c_str(),
-              medianMs(repeat, [&] { hits = npuscope::core::findSlices(trace, {query}).size(); }));
-  std::printf("%-44s %12.1f\n", "findSlices regex \"^aten::(add|mul)\"",
-              medianMs(repeat, [&] { (void)npuscope::core::findSlices(trace, {"^aten::(add|mul)", true}); }));
-  std::printf("(bubbles %zu, search hits %zu)\n", bubbles, hits);
 
   npuscope::widgets::TimelineWidget widget;
   widget.resize(width, height);
@@ -97,32 +137,39 @@ int main(int argc, char** argv) {
   QSet<QString> all;
   for (const auto& [cat, n] : npuscope::core::flowCategories(trace)) all.insert(QString::fromStdString(cat));
   const npuscope::core::TimeRange full = profile->range();
-  std::printf("\nframes %dx%d (median of %d renders, ms)\n%-22s %14s %18s\n", width, height, repeat, "visible range",
-              "no arrows", "all flow arrows");
+  std::printf("\nframes %dx%d (median of %d renders; wall ms [process CPU ms])\n%-22s %18s %20s\n", width, height,
+              repeat, "visible range", "no arrows", "all flow arrows");
   for (int level = 0; level < 5; ++level) {
+    if (onlyLevel >= 0 && level != onlyLevel) continue;
     npuscope::core::TimeNs span = full.duration();
     for (int k = 0; k < level; ++k) span /= 10;
     span = std::max<npuscope::core::TimeNs>(span, 1000);
     const npuscope::core::TimeNs mid = full.start + full.duration() / 2;
     const npuscope::core::TimeRange view{mid - span / 2, mid - span / 2 + span};
-    widget.setVisibleFlowCategories({});
-    widget.setVisibleRange(view);
-    (void)widget.renderToImage(QSize(width, height));  // warm the caches of this range
-    const double plain = medianMs(repeat, [&] {
+    const auto frame = [&] {
       widget.setVisibleRange({view.start + 1, view.end + 1});  // defeat the draw-list cache
       widget.setVisibleRange(view);
       (void)widget.renderToImage(QSize(width, height));
-    });
+    };
+    widget.setVisibleFlowCategories({});
+    widget.setVisibleRange(view);
+    const QImage plainImage = widget.renderToImage(QSize(width, height));  // also warms the caches
+    const Timing plain = medianTiming(repeat, frame);
     widget.setVisibleFlowCategories(all);
-    const double arrows = medianMs(repeat, [&] {
-      widget.setVisibleRange({view.start + 1, view.end + 1});
-      widget.setVisibleRange(view);
-      (void)widget.renderToImage(QSize(width, height));
-    });
-    char label[64];
+    widget.setVisibleRange(view);
+    const QImage arrowsImage = widget.renderToImage(QSize(width, height));
+    const Timing arrows = medianTiming(repeat, frame);
+    if (!pngPrefix.empty()) {
+      const QString base = QString::fromStdString(pngPrefix) + QStringLiteral("-L%1").arg(level);
+      plainImage.save(base + QStringLiteral(".png"));
+      arrowsImage.save(base + QStringLiteral("-arrows.png"));
+    }
+    char label[64], a[64], b[64];
     std::snprintf(label, sizeof label, "1/%d (%.3g ms)", level == 0 ? 1 : static_cast<int>(std::pow(10, level)),
                   static_cast<double>(span) / 1e6);
-    std::printf("%-22s %14.1f %18.1f\n", label, plain, arrows);
+    std::snprintf(a, sizeof a, "%.1f [%.1f]", plain.wallMs, plain.cpuMs);
+    std::snprintf(b, sizeof b, "%.1f [%.1f]", arrows.wallMs, arrows.cpuMs);
+    std::printf("%-22s %18s %20s\n", label, a, b);
   }
   return 0;
 }
