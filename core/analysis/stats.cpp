@@ -92,56 +92,85 @@ struct Acc {
   TimeNs total = 0, self = 0, min = INT64_MAX, max = INT64_MIN;
 };
 
-/// Union of two sorted, disjoint interval lists (touching intervals merge). O(|a| + |b|).
-Intervals mergeUnion(const Intervals& a, const Intervals& b) {
-  Intervals out;
-  out.reserve(a.size() + b.size());
-  std::size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    const TimeRange& r = j >= b.size() || (i < a.size() && a[i].start <= b[j].start) ? a[i++] : b[j++];
-    if (!out.empty() && r.start <= out.back().end) out.back().end = std::max(out.back().end, r.end);
-    else out.push_back(r);
-  }
-  return out;
-}
-
-/// Union of the in-scope slices [rb[d], re[d]) of every row of one lane. Row 0 (sorted and
-/// disjoint) is the base; a deeper slice inside a base interval adds nothing, the others (partial
-/// overlaps, slices outside row 0) are merged in at the end. O(n log n0) at worst, O(n) typically.
-Intervals laneUnion(const Lane& lane, const std::vector<std::uint32_t>& rb, const std::vector<std::uint32_t>& re) {
-  Intervals base, extra;
-  if (rb.empty()) return base;
-  for (std::uint32_t i = rb[0]; i < re[0]; ++i) {
-    if (lane.start[i] >= lane.end[i]) continue;
-    if (!base.empty() && lane.start[i] <= base.back().end) base.back().end = std::max(base.back().end, lane.end[i]);
-    else base.push_back({lane.start[i], lane.end[i]});
-  }
+/// The in-scope slices [rb[d], re[d]) of the deeper rows (d >= 1) of one lane that do not lie
+/// inside one in-scope row-0 slice (partial overlaps, slices below a parent out of scope), as a
+/// union. Row 0 is sorted and disjoint, so one forward cursor per row finds the candidate.
+Intervals laneExtras(const Lane& lane, const std::vector<std::uint32_t>& rb, const std::vector<std::uint32_t>& re) {
+  std::vector<TimeRange> extra;
+  if (rb.empty()) return extra;
+  const std::uint32_t b0 = rb[0], e0 = re[0];
   for (std::size_t d = 1; d < rb.size(); ++d) {
-    std::size_t j = 0;  // the last base interval starting at or before the slice, if any
+    std::uint32_t j = b0;  // the last row-0 slice starting at or before the slice, if any
     for (std::uint32_t i = rb[d]; i < re[d]; ++i) {
       const TimeNs s = lane.start[i], e = lane.end[i];
       if (s >= e) continue;
-      if (j + 1 < base.size() && base[j + 1].start <= s) {
+      if (j + 1 < e0 && lane.start[j + 1] <= s) {
         // Gallop forward: starts are sorted within the row, so j only moves forward.
-        std::size_t step = 1, lo = j + 1, hi = j + 1;
-        while (hi < base.size() && base[hi].start <= s) {
+        std::uint32_t step = 1, lo = j + 1, hi = j + 1;
+        while (hi < e0 && lane.start[hi] <= s) {
           lo = hi;
           hi = lo + step;
           step *= 2;
         }
-        hi = std::min(hi, base.size());
-        j = static_cast<std::size_t>(std::upper_bound(base.begin() + static_cast<std::ptrdiff_t>(lo),
-                                                      base.begin() + static_cast<std::ptrdiff_t>(hi), s,
-                                                      [](TimeNs t, const TimeRange& r) { return t < r.start; }) -
-                                     base.begin()) -
+        hi = std::min(hi, e0);
+        j = static_cast<std::uint32_t>(std::upper_bound(lane.start.begin() + lo, lane.start.begin() + hi, s) -
+                                       lane.start.begin()) -
             1;
       }
-      if (j < base.size() && base[j].start <= s && e <= base[j].end) continue;
+      if (j < e0 && lane.start[j] <= s && e <= lane.end[j]) continue;
       extra.push_back({s, e});
     }
   }
-  if (extra.empty()) return base;
-  return mergeUnion(base, unionOf(std::move(extra)));
+  return unionOf(std::move(extra));
+}
+
+/// A sequence of intervals sorted by start: a column range of a lane row, or an Intervals.
+struct Stream {
+  const TimeNs* starts = nullptr;
+  const TimeNs* ends = nullptr;
+  const TimeRange* ranges = nullptr;
+  std::size_t i = 0, n = 0;
+  [[nodiscard]] TimeNs start() const { return ranges ? ranges[i].start : starts[i]; }
+  [[nodiscard]] TimeNs end() const { return ranges ? ranges[i].end : ends[i]; }
+};
+
+/// Length of the union of the streams, ns, merging them on the fly (no copy of the intervals):
+/// the stream with the smallest next start is consumed up to the second smallest head.
+TimeNs unionLength(std::vector<Stream> streams) {
+  std::erase_if(streams, [](const Stream& s) { return s.i >= s.n; });
+  TimeNs total = 0, cs = 0, ce = 0;
+  bool open = false;
+  while (!streams.empty()) {
+    std::size_t best = 0;
+    TimeNs second = INT64_MAX;
+    for (std::size_t k = 1; k < streams.size(); ++k) {
+      const TimeNs h = streams[k].start();
+      if (h < streams[best].start()) {
+        second = streams[best].start();
+        best = k;
+      } else {
+        second = std::min(second, h);
+      }
+    }
+    Stream& st = streams[best];
+    do {
+      const TimeNs s = st.start(), e = st.end();
+      if (s < e) {
+        if (open && s <= ce) {
+          ce = std::max(ce, e);
+        } else {
+          if (open) total += ce - cs;
+          cs = s;
+          ce = e;
+          open = true;
+        }
+      }
+      ++st.i;
+    } while (st.i < st.n && st.start() <= second);
+    if (st.i >= st.n) streams.erase(streams.begin() + static_cast<std::ptrdiff_t>(best));
+  }
+  if (open) total += ce - cs;
+  return total;
 }
 
 }  // namespace
@@ -167,7 +196,8 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
     for (const auto& k : kernels->rows)
       if (k.start) byStart.emplace(*k.start, &k);
   const bool nested = layer == StatsLayer::Python || layer == StatsLayer::Cann;
-  std::vector<Intervals> unions;
+  std::vector<Intervals> extras;  // per lane
+  std::vector<Stream> streams;    // row 0 of each lane, then the extras
   std::vector<std::uint32_t> rb, re;
   for (std::uint32_t l = 0; l < t.lanes.size(); ++l) {
     const Lane& lane = t.lanes[l];
@@ -233,16 +263,13 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
       }
       table.slices += re[d] - rb[d];
     }
-    unions.push_back(laneUnion(lane, rb, re));
+    if (depths > 0) {
+      streams.push_back({lane.start.data(), lane.end.data(), nullptr, rb[0], re[0]});
+      extras.push_back(laneExtras(lane, rb, re));
+    }
   }
-  // Union across lanes: pairwise merges, smallest lists first.
-  while (unions.size() > 1) {
-    std::sort(unions.begin(), unions.end(), [](const Intervals& a, const Intervals& b) { return a.size() > b.size(); });
-    Intervals m = mergeUnion(unions[unions.size() - 1], unions[unions.size() - 2]);
-    unions.pop_back();
-    unions.back() = std::move(m);
-  }
-  table.unionTotal = unions.empty() ? 0 : totalOf(unions.front());
+  for (const Intervals& x : extras) streams.push_back({nullptr, nullptr, x.data(), 0, x.size()});
+  table.unionTotal = unionLength(std::move(streams));
   table.rows.reserve(accs.size());
   for (std::size_t k = 0; k < accs.size(); ++k) {
     const Acc& a = accs[k];
