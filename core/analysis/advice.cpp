@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 #include <map>
+#include <vector>
 
 #include "core/analysis/analysis.h"
 #include "core/time_format.h"
@@ -48,11 +49,16 @@ const char* adviceFor(BubbleCause c) {
 }
 
 std::size_t countNamed(const Trace& trace, std::string_view needle, TimeRange window) {
+  // Whether each distinct name contains `needle`, decided once per name (-1: not yet).
+  std::vector<std::int8_t> has(trace.strings.size(), -1);
   std::size_t n = 0;
   for (const Lane& lane : trace.lanes) {
     if (trace.processes[lane.process].role != Process::Role::Cann) continue;
-    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i)
-      if (window.contains(lane.start[i]) && trace.name(lane.names[i]).find(needle) != std::string_view::npos) ++n;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      std::int8_t& h = has[lane.names[i]];
+      if (h < 0) h = trace.name(lane.names[i]).find(needle) != std::string_view::npos ? 1 : 0;
+      if (h && window.contains(lane.start[i])) ++n;
+    }
   }
   return n;
 }

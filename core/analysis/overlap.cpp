@@ -50,24 +50,54 @@ bool isNeverComputeName(std::string_view n) {
 /// HCCL AIV communication kernels and MC2 AICPU kernels are not compute (CANN overlap processor).
 bool isExcludedKernel(std::string_view n) { return n.ends_with("AivKernel") || n.ends_with("AicpuKernel"); }
 
-OverlapFigures figuresStartingIn(const Intervals& c, const Intervals& m, const Intervals& no, const Intervals& f,
-                                 TimeRange w) {
-  OverlapFigures o;
-  o.computing = totalStartingIn(c, w);
-  o.communication = totalStartingIn(m, w);
-  o.commNotOverlapped = totalStartingIn(no, w);
-  o.overlapped = o.communication - o.commNotOverlapped;
-  o.free = totalStartingIn(f, w);
-  // Stage-like span: min start .. max end of the events that start in the window.
-  TimeNs lo = INT64_MAX, hi = INT64_MIN;
-  for (const Intervals* set : {&c, &m, &no, &f}) {
-    auto it = std::lower_bound(set->begin(), set->end(), w.start,
-                               [](const TimeRange& r, TimeNs t) { return r.start < t; });
-    for (; it != set->end() && it->start < w.end; ++it) {
-      lo = std::min(lo, it->start);
-      hi = std::max(hi, it->end);
+/// A sorted, disjoint interval set read in place: an Intervals, or the start/end columns of a
+/// lane whose slices already form such a set (the Overlap Analysis lanes), so that those need
+/// no copy.
+struct SetView {
+  const TimeRange* ranges = nullptr;  ///< Intervals storage, or null for columns
+  const TimeNs* starts = nullptr;
+  const TimeNs* ends = nullptr;
+  std::size_t n = 0;
+  static SetView of(const Intervals& v) { return {v.data(), nullptr, nullptr, v.size()}; }
+  [[nodiscard]] TimeNs start(std::size_t i) const { return ranges ? ranges[i].start : starts[i]; }
+  [[nodiscard]] TimeNs end(std::size_t i) const { return ranges ? ranges[i].end : ends[i]; }
+  /// First index whose start is >= t.
+  [[nodiscard]] std::size_t lowerBound(TimeNs t) const {
+    std::size_t lo = 0, hi = n;
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (start(mid) < t) lo = mid + 1;
+      else hi = mid;
     }
+    return lo;
   }
+  [[nodiscard]] TimeNs total() const {
+    TimeNs t = 0;
+    for (std::size_t i = 0; i < n; ++i) t += end(i) - start(i);
+    return t;
+  }
+};
+
+OverlapFigures figuresStartingIn(SetView c, SetView m, SetView no, SetView f, TimeRange w) {
+  // One pass per set: the summed durations of the intervals starting in the window, and the
+  // stage-like span min start .. max end of those intervals.
+  TimeNs lo = INT64_MAX, hi = INT64_MIN;
+  const auto sumStartingIn = [&](const SetView& set) {
+    std::size_t i = set.lowerBound(w.start);
+    TimeNs sum = 0;
+    if (i < set.n && set.start(i) < w.end) lo = std::min(lo, set.start(i));
+    for (; i < set.n && set.start(i) < w.end; ++i) {
+      sum += set.end(i) - set.start(i);
+      hi = std::max(hi, set.end(i));
+    }
+    return sum;
+  };
+  OverlapFigures o;
+  o.computing = sumStartingIn(c);
+  o.communication = sumStartingIn(m);
+  o.commNotOverlapped = sumStartingIn(no);
+  o.overlapped = o.communication - o.commNotOverlapped;
+  o.free = sumStartingIn(f);
   o.e2e = lo <= hi ? hi - lo : 0;
   return o;
 }
@@ -82,15 +112,22 @@ std::string us(TimeNs ns) {
 
 std::vector<StepWindow> stepWindows(const Trace& trace) {
   std::vector<StepWindow> steps;
-  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+  // Which distinct names are ProfilerStep#N, and their numbers: decided once per name.
+  std::vector<bool> isStep(trace.strings.size(), false);
+  std::unordered_map<NameId, long long> stepOf;
+  for (NameId id = 0; id < isStep.size(); ++id)
+    if (const auto n = stepNumber(trace.strings.view(id))) {
+      isStep[id] = true;
+      stepOf.emplace(id, *n);
+    }
+  for (std::uint32_t l = 0; !stepOf.empty() && l < trace.lanes.size(); ++l) {
     const Lane& lane = trace.lanes[l];
     const auto role = trace.processes[lane.process].role;
     if (role != Process::Role::Python && role != Process::Role::Other) continue;
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
-      const auto n = stepNumber(trace.name(lane.names[i]));
-      if (!n) continue;
+      if (!isStep[lane.names[i]]) continue;
       StepWindow s;
-      s.number = *n;
+      s.number = stepOf[lane.names[i]];
       s.host = {lane.start[i], lane.end[i]};
       s.hostSlice = {l, i};
       steps.push_back(s);
@@ -102,42 +139,52 @@ std::vector<StepWindow> stepWindows(const Trace& trace) {
                           [](const StepWindow& a, const StepWindow& b) { return a.number == b.number; }),
               steps.end());
   if (steps.empty()) return steps;
-  // Kernels launched from each host step, through async_npu flows (torch op -> device task).
-  struct Launch { TimeNs hostTs; TimeRange task; };
-  std::vector<Launch> launches;
-  for (const Flow& f : trace.flows) {
-    const std::string_view cat = trace.name(f.category);
-    if (cat != "async_npu") continue;
-    launches.push_back({f.fromTs, trace.sliceRange(f.to)});
-  }
-  std::sort(launches.begin(), launches.end(), [](const Launch& a, const Launch& b) { return a.hostTs < b.hostTs; });
-  if (!launches.empty()) {
-    for (StepWindow& s : steps) {
-      auto it = std::lower_bound(launches.begin(), launches.end(), s.host.start,
-                                 [](const Launch& a, TimeNs t) { return a.hostTs < t; });
-      TimeNs lo = INT64_MAX, hi = INT64_MIN;
-      for (; it != launches.end() && it->hostTs <= s.host.end; ++it) {
-        lo = std::min(lo, it->task.start);
-        hi = std::max(hi, it->task.end);
-      }
+  // Kernels launched from each host step, through async_npu flows (torch op -> device task): a
+  // launch at host time t widens the device window of every step whose host window holds t
+  // (start <= t <= end). One pass over the flows, no copy of them.
+  std::vector<TimeNs> maxEnd(steps.size());  // running max of host.end, to stop scanning back
+  for (std::size_t k = 0; k < steps.size(); ++k)
+    maxEnd[k] = std::max(steps[k].host.end, k ? maxEnd[k - 1] : INT64_MIN);
+  std::vector<TimeNs> launchLo(steps.size(), INT64_MAX), launchHi(steps.size(), INT64_MIN);
+  bool anyLaunch = false;
+  if (const NameId asyncNpu = trace.strings.find("async_npu"); asyncNpu != kInvalidIndex)
+    for (const Flow& f : trace.flows) {
+      if (f.category != asyncNpu) continue;
+      anyLaunch = true;
+      const TimeNs t = f.fromTs;
+      auto it = std::upper_bound(steps.begin(), steps.end(), t, [](TimeNs v, const StepWindow& s) { return v < s.host.start; });
+      if (it == steps.begin()) continue;
+      const TimeRange task = trace.sliceRange(f.to);
+      for (auto k = static_cast<std::size_t>(it - steps.begin()); k-- > 0 && maxEnd[k] >= t;)
+        if (steps[k].host.end >= t) {
+          launchLo[k] = std::min(launchLo[k], task.start);
+          launchHi[k] = std::max(launchHi[k], task.end);
+        }
+    }
+  if (anyLaunch) {
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      StepWindow& s = steps[k];
+      const TimeNs lo = launchLo[k], hi = launchHi[k];
       s.device = {lo <= hi ? lo : s.host.start, std::max(s.host.end, lo <= hi ? hi : s.host.end)};
     }
     return steps;
   }
   // No flows: attribute device tasks to the last step that started at or before them.
-  std::vector<TimeRange> tasks;
-  for (const Lane& lane : trace.lanes)
-    if (trace.processes[lane.process].role == Process::Role::AscendHardware ||
-        trace.processes[lane.process].role == Process::Role::Communication)
-      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) tasks.push_back({lane.start[i], lane.end[i]});
-  std::vector<TimeNs> lo(steps.size(), INT64_MAX), hi(steps.size(), INT64_MIN);
-  for (const TimeRange& t : tasks) {
-    auto it = std::upper_bound(steps.begin(), steps.end(), t.start,
-                               [](TimeNs v, const StepWindow& s) { return v < s.host.start; });
-    std::size_t k = it == steps.begin() ? 0 : static_cast<std::size_t>(it - steps.begin()) - 1;
-    if (k + 1 == steps.size() && t.start > steps[k].host.end) continue;  // after the last step
-    lo[k] = std::min(lo[k], t.start);
-    hi[k] = std::max(hi[k], t.end);
+  std::vector<TimeNs>& lo = launchLo;
+  std::vector<TimeNs>& hi = launchHi;
+  for (const Lane& lane : trace.lanes) {
+    if (trace.processes[lane.process].role != Process::Role::AscendHardware &&
+        trace.processes[lane.process].role != Process::Role::Communication)
+      continue;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      const TimeRange t{lane.start[i], lane.end[i]};
+      auto it = std::upper_bound(steps.begin(), steps.end(), t.start,
+                                 [](TimeNs v, const StepWindow& s) { return v < s.host.start; });
+      std::size_t k = it == steps.begin() ? 0 : static_cast<std::size_t>(it - steps.begin()) - 1;
+      if (k + 1 == steps.size() && t.start > steps[k].host.end) continue;  // after the last step
+      lo[k] = std::min(lo[k], t.start);
+      hi[k] = std::max(hi[k], t.end);
+    }
   }
   for (std::size_t k = 0; k < steps.size(); ++k)
     steps[k].device = {lo[k] <= hi[k] ? lo[k] : steps[k].host.start,
@@ -154,9 +201,13 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
     for (const KernelRow& k : kernels->rows)
       if (k.start && !k.isCommunication() && (k.device < 0 || device < 0 || k.device == device))
         kernelStarts.insert(*k.start);
-  std::vector<TimeRange> compute, comm, all;
-  std::size_t matched = 0;
-  std::unordered_map<NameId, bool> computeByName;
+  UnionBuilder compute, comm;
+  std::size_t matched = 0, commOps = 0;
+  // Per distinct name: 0 not seen yet, 1 hcom_ task (communication on a stream), 2 excluded
+  // (HCCL AIV / MC2 AICPU kernel), 3 compute by Task Type, 4 not compute by Task Type, 5 other
+  // (decided by kernel_details.csv). The Task Type arg is parsed once per kernel name (a kernel
+  // name has one task type), which keeps this O(names) in args parsing rather than O(tasks).
+  std::vector<std::uint8_t> kind(trace.strings.size(), 0);
   for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
     const Lane& lane = trace.lanes[l];
     const Process& p = trace.processes[lane.process];
@@ -165,37 +216,40 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
       d.hardwareLanes.push_back(l);
       for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
         const TimeRange r{lane.start[i], lane.end[i]};
-        const std::string_view name = trace.name(lane.names[i]);
-        all.push_back(r);
-        if (name.rfind("hcom_", 0) == 0) {
-          d.hcomOnStreams.push_back(r);
-          continue;
+        std::uint8_t& k = kind[lane.names[i]];
+        if (k == 0) {
+          const std::string_view name = trace.name(lane.names[i]);
+          if (name.rfind("hcom_", 0) == 0) k = 1;
+          else if (isExcludedKernel(name)) k = 2;
+          else if (!kernelStarts.empty()) k = 5;
+          else {
+            const auto type = sliceArg(trace, {l, i}, "Task Type").value_or("");
+            k = isComputeTaskType(type) ||
+                        ((type == "Other" || type == "other" || type == "N/A" || type.empty()) && !isNeverComputeName(name))
+                    ? 3
+                    : 4;
+          }
         }
-        if (isExcludedKernel(name)) continue;
-        if (!kernelStarts.empty()) {
+        if (k == 1) {
+          d.hcomOnStreams.push_back(r);
+        } else if (k == 5) {
           if (kernelStarts.count(r.start)) {
-            compute.push_back(r);
+            compute.add(r);
             ++matched;
           }
-          continue;
+        } else if (k == 3) {
+          compute.add(r);
         }
-        // The Task Type arg is parsed once per kernel name (a kernel name has one task type),
-        // which keeps this O(names) in args parsing rather than O(tasks).
-        auto [it, inserted] = computeByName.try_emplace(lane.names[i], false);
-        if (inserted) {
-          const auto type = sliceArg(trace, {l, i}, "Task Type").value_or("");
-          it->second = isComputeTaskType(type) ||
-                       ((type == "Other" || type == "other" || type == "N/A" || type.empty()) && !isNeverComputeName(name));
-        }
-        if (it->second) compute.push_back(r);
       }
     } else if (p.role == Process::Role::Communication) {
       // HCCL big ops live on the group threads ("Group x Communication"); "Plane k" threads hold
       // the small tasks, which are not the communication set.
       if (lane.name.rfind("Plane", 0) == 0) continue;
       d.communicationLanes.push_back(l);
-      for (std::uint32_t i = lane.rowBegin[0]; i < lane.rowBegin[std::min<std::size_t>(1, lane.depthCount())]; ++i)
-        comm.push_back({lane.start[i], lane.end[i]});
+      for (std::uint32_t i = lane.rowBegin[0]; i < lane.rowBegin[std::min<std::size_t>(1, lane.depthCount())]; ++i) {
+        comm.add({lane.start[i], lane.end[i]});
+        ++commOps;
+      }
     } else if (p.role == Process::Role::OverlapAnalysis) {
       d.overlapLanes.push_back(l);
     }
@@ -210,10 +264,9 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
                         ? "kernel_details.csv (" + std::to_string(matched) + " tasks matched by start time)"
                         : "Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and Other-typed tasks "
                           "not named like memcpy/event/notify tasks";
-  if (comm.empty() && !d.hcomOnStreams.empty()) comm = d.hcomOnStreams;
-  d.compute = unionOf(std::move(compute));
-  d.communication = unionOf(std::move(comm));
-  d.any = unionOf(std::move(all));
+  d.compute = compute.take();
+  d.communication = comm.take();
+  if (commOps == 0 && !d.hcomOnStreams.empty()) d.communication = unionOf(d.hcomOnStreams);
   return d;
 }
 
@@ -221,41 +274,53 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
 
 namespace {
 
-std::optional<OverlapFigures> laneFigures(const Trace& trace, const std::vector<std::uint32_t>& lanes,
-                                          std::optional<TimeRange> window, Intervals* sets = nullptr) {
-  if (lanes.empty()) return std::nullopt;
-  Intervals c, m, no, f;
-  for (auto l : lanes) {
-    const Lane& lane = trace.lanes[l];
-    std::vector<TimeRange> v;
-    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) v.push_back({lane.start[i], lane.end[i]});
-    Intervals u = unionOf(std::move(v));
-    if (lane.name == "Computing") c = std::move(u);
-    else if (lane.name == "Communication") m = std::move(u);
-    else if (lane.name == "Communication(Not Overlapped)") no = std::move(u);
-    else if (lane.name == "Free") f = std::move(u);
-  }
-  if (sets) {
-    sets[0] = c;
-    sets[1] = m;
-    sets[2] = no;
-    sets[3] = f;
-  }
-  if (window) return figuresStartingIn(c, m, no, f, *window);
+OverlapFigures totals(const SetView* sets) {
   OverlapFigures o;
-  o.computing = totalOf(c);
-  o.communication = totalOf(m);
-  o.commNotOverlapped = totalOf(no);
+  o.computing = sets[0].total();
+  o.communication = sets[1].total();
+  o.commNotOverlapped = sets[2].total();
   o.overlapped = o.communication - o.commNotOverlapped;
-  o.free = totalOf(f);
+  o.free = sets[3].total();
   TimeNs lo = INT64_MAX, hi = INT64_MIN;
-  for (const Intervals* s : {&c, &m, &no, &f})
-    if (!s->empty()) {
-      lo = std::min(lo, s->front().start);
-      hi = std::max(hi, s->back().end);
+  for (int k = 0; k < 4; ++k)
+    if (sets[k].n) {
+      lo = std::min(lo, sets[k].start(0));
+      hi = std::max(hi, sets[k].end(sets[k].n - 1));
     }
   o.e2e = lo <= hi ? hi - lo : 0;
   return o;
+}
+
+/// The union of each Overlap Analysis lane (Computing, Communication, Communication(Not
+/// Overlapped), Free) as sets[0..3], and their whole-capture figures. A lane that is already
+/// sorted, disjoint and without empty or touching slices (as the profiler writes them) is read in
+/// place; any other is unioned into owned[k].
+std::optional<OverlapFigures> laneFigures(const Trace& trace, const std::vector<std::uint32_t>& lanes, SetView* sets,
+                                          Intervals* owned) {
+  if (lanes.empty()) return std::nullopt;
+  for (auto l : lanes) {
+    const Lane& lane = trace.lanes[l];
+    const int k = lane.name == "Computing"                       ? 0
+                  : lane.name == "Communication"                 ? 1
+                  : lane.name == "Communication(Not Overlapped)" ? 2
+                  : lane.name == "Free"                          ? 3
+                                                                 : -1;
+    if (k < 0) continue;
+    const std::size_t n = lane.sliceCount();
+    bool clean = lane.depthCount() <= 1;
+    for (std::size_t i = 0; clean && i < n; ++i)
+      clean = lane.start[i] < lane.end[i] && (i == 0 || lane.start[i] > lane.end[i - 1]);
+    if (clean) {
+      owned[k].clear();
+      sets[k] = {nullptr, lane.start.data(), lane.end.data(), n};
+      continue;
+    }
+    UnionBuilder u;
+    for (std::uint32_t i = 0; i < n; ++i) u.add({lane.start[i], lane.end[i]});
+    owned[k] = u.take();
+    sets[k] = SetView::of(owned[k]);
+  }
+  return totals(sets);
 }
 
 void compare(std::vector<std::string>& out, const std::string& what, TimeNs computed, TimeNs recorded) {
@@ -281,33 +346,30 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
     da.device = dev;
     detail::DeviceTasks tasks = detail::collectDeviceTasks(trace, dev, kernels);
     da.computeSetRule = tasks.computeRule;
-    da.computing = tasks.compute;
-    da.communication = tasks.communication;
-    da.commNotOverlapped = subtract(tasks.communication, tasks.compute);
+    da.computing = std::move(tasks.compute);
+    da.communication = std::move(tasks.communication);
+    da.commNotOverlapped = subtract(da.communication, da.computing);
     // Free = [begin, end] \ (C u M). The format notes (§4.1, from msprof's source) put every
     // device task in the span, but the Overlap Analysis lanes that torch_npu captures actually
     // hold start at the first Computing/Communication interval and end at the last one: leading
     // MEMCPY_ASYNC / PROFILING_ENABLE tasks are not Free (checked on the 910A and 910B corpus
     // captures, where the lanes' Free then matches to within 0.01 us). Follow the data.
     TimeNs begin = INT64_MAX, end = INT64_MIN;
-    for (const Intervals* s : {&tasks.compute, &tasks.communication})
+    for (const Intervals* s : {&da.computing, &da.communication})
       if (!s->empty()) {
         begin = std::min(begin, s->front().start);
         end = std::max(end, s->back().end);
       }
-    if (begin < end) {
-      std::vector<TimeRange> busy(tasks.compute.begin(), tasks.compute.end());
-      busy.insert(busy.end(), tasks.communication.begin(), tasks.communication.end());
-      da.free = subtract(Intervals{{begin, end}}, unionOf(std::move(busy)));
-    }
+    if (begin < end) da.free = gapsWithin(begin, end, da.computing, da.communication);
     da.computed.computing = totalOf(da.computing);
     da.computed.communication = totalOf(da.communication);
     da.computed.commNotOverlapped = totalOf(da.commNotOverlapped);
     da.computed.overlapped = da.computed.communication - da.computed.commNotOverlapped;
     da.computed.free = totalOf(da.free);
     da.computed.e2e = begin < end ? end - begin : 0;
-    Intervals laneSets[4];
-    da.lanes = laneFigures(trace, tasks.overlapLanes, std::nullopt, laneSets);
+    SetView laneSets[4];
+    Intervals laneOwned[4];
+    da.lanes = laneFigures(trace, tasks.overlapLanes, laneSets, laneOwned);
     if (da.lanes) {
       compare(da.discrepancies, "Computing", da.computed.computing, da.lanes->computing);
       compare(da.discrepancies, "Communication", da.computed.communication, da.lanes->communication);
@@ -320,15 +382,15 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       StepOverlap so;
       so.step = number;
       so.window = window;
-      so.computed = figuresStartingIn(da.computing, da.communication, da.commNotOverlapped, da.free, window);
+      so.computed = figuresStartingIn(SetView::of(da.computing), SetView::of(da.communication),
+                                      SetView::of(da.commNotOverlapped), SetView::of(da.free), window);
       if (da.lanes) so.lanes = figuresStartingIn(laneSets[0], laneSets[1], laneSets[2], laneSets[3], window);
-      const Intervals& c = da.lanes ? laneSets[0] : da.computing;
-      const Intervals& m = da.lanes ? laneSets[1] : da.communication;
+      const SetView c = da.lanes ? laneSets[0] : SetView::of(da.computing);
+      const SetView m = da.lanes ? laneSets[1] : SetView::of(da.communication);
       TimeNs first = INT64_MAX;
-      for (const Intervals* s : {&c, &m}) {
-        auto it = std::lower_bound(s->begin(), s->end(), window.start,
-                                   [](const TimeRange& r, TimeNs t) { return r.start < t; });
-        if (it != s->end() && it->start < window.end) first = std::min(first, it->start);
+      for (const SetView* s : {&c, &m}) {
+        const std::size_t i = s->lowerBound(window.start);
+        if (i < s->n && s->start(i) < window.end) first = std::min(first, s->start(i));
       }
       if (first != INT64_MAX) so.preparing = first - hostStart;
       if (stepTrace)

@@ -22,7 +22,6 @@ namespace npuscope::core::detail {
 struct DeviceTasks {
   Intervals compute;        ///< union of compute tasks
   Intervals communication;  ///< union of HCCL big ops (group threads), else hcom_* tasks on streams
-  Intervals any;            ///< union of every Ascend Hardware task
   std::vector<TimeRange> hcomOnStreams;
   std::vector<std::uint32_t> hardwareLanes, communicationLanes, overlapLanes;
   std::string computeRule;

@@ -2,6 +2,7 @@
 // Overlap Analysis: case 34 (expected values from its case.md) and the corpus captures, whose
 // per-step figures must equal the profiler's own step_trace_time.csv within 1 us.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 
 #include "core/analysis/analysis.h"
@@ -31,6 +32,68 @@ TEST_CASE("interval arithmetic: union, subtract, attribution by start") {
   // A piece that starts in the window counts fully, even if it runs past the window's end.
   CHECK(core::totalStartingIn(u, {5, 15}) == 20);
   CHECK(core::coveredIn(u, {5, 15}) == 3 + 5);
+}
+
+namespace {
+/// The union of `v` recomputed on a unit grid [0, n): a covered flag per ns, then the maximal
+/// covered runs. Independent of the interval code under test.
+core::Intervals gridUnion(const std::vector<core::TimeRange>& v, core::TimeNs n) {
+  std::vector<bool> covered(static_cast<std::size_t>(n), false);
+  for (const auto& r : v)
+    for (core::TimeNs t = r.start; t < r.end; ++t) covered[static_cast<std::size_t>(t)] = true;
+  core::Intervals out;
+  for (core::TimeNs t = 0; t < n; ++t) {
+    if (!covered[static_cast<std::size_t>(t)]) continue;
+    if (!out.empty() && out.back().end == t) ++out.back().end;
+    else out.push_back({t, t + 1});
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("interval arithmetic: union of sorted runs, of unsorted input, and gaps, against a unit grid") {
+  std::uint64_t seed = 7;
+  auto next = [&](std::uint64_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<core::TimeNs>((seed >> 33) % n);
+  };
+  constexpr core::TimeNs kGrid = 3000;
+  // runs = 1 and a few: lanes appended one after another (each sorted by start); 200: no order.
+  for (int runs : {1, 3, 17, 200}) {
+    std::vector<core::TimeRange> all;
+    for (int k = 0; k < runs; ++k) {
+      std::vector<core::TimeRange> run;
+      for (int i = 0; i < 400 / runs + 3; ++i) {
+        const core::TimeNs s = next(kGrid - 60);
+        run.push_back({s, s + next(5) * next(12)});  // some empty, some touching or overlapping
+      }
+      std::sort(run.begin(), run.end(), [](auto& a, auto& b) { return a.start < b.start; });
+      all.insert(all.end(), run.begin(), run.end());
+    }
+    INFO("runs " << runs);
+    const core::Intervals u = core::unionOf(all);
+    CHECK(u == gridUnion(all, kGrid));
+    core::UnionBuilder b;
+    for (const auto& r : all) b.add(r);
+    CHECK(b.take() == u);
+    // gapsWithin(begin, end, a, b) == [begin, end) minus (a u b), both on the grid.
+    std::vector<core::TimeRange> half1(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(all.size() / 2));
+    std::vector<core::TimeRange> half2(all.begin() + static_cast<std::ptrdiff_t>(all.size() / 2), all.end());
+    const core::Intervals a = core::unionOf(half1), c = core::unionOf(half2);
+    CHECK(core::mergeUnion(a, c) == u);
+    for (auto [lo, hi] : {std::pair<core::TimeNs, core::TimeNs>{0, kGrid}, {500, 1700}}) {
+      std::vector<core::TimeRange> complement;
+      core::TimeNs prev = lo;
+      for (const auto& r : gridUnion(all, kGrid)) {
+        if (r.end <= lo || r.start >= hi) continue;
+        if (r.start > prev) complement.push_back({prev, r.start});
+        prev = std::max(prev, r.end);
+      }
+      if (prev < hi) complement.push_back({prev, hi});
+      CHECK(core::gapsWithin(lo, hi, a, c) == complement);
+      CHECK(core::subtract({{lo, hi}}, u) == complement);
+    }
+  }
 }
 
 TEST_CASE("case 34: per-step figures reproduce step_trace_time.csv; negative Preparing kept") {
