@@ -10,7 +10,8 @@
 // trace (what the Top-Down and Statistics panels need once a trace is open).
 // --dump PREFIX writes every result (stats CSVs, overlap figures, bubbles, chains, verdict, search
 // hits) to PREFIX.* so that two builds can be diffed for identical results.
-// Core only (no Qt): npuscope_bench_analyses FILE [--repeat N] [--query TEXT] [--dump PREFIX]
+// --loop N only runs analyzeRank and computeStats (every layer) N times after loading (to profile them).
+// Core only (no Qt): npuscope_bench_analyses FILE [--repeat N] [--query TEXT] [--dump PREFIX] [--loop N]
 
 #include <sys/resource.h>
 
@@ -119,11 +120,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   int repeat = 5;
+  int loop = 0;  // --loop N: only run the analyses N times after loading (for a profiler)
   std::string query = "matmul", dump;
   for (int i = 2; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--repeat")) repeat = std::max(1, std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--query")) query = argv[i + 1];
     else if (!std::strcmp(argv[i], "--dump")) dump = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--loop")) loop = std::atoi(argv[i + 1]);
   }
   const auto t0 = std::chrono::steady_clock::now();
   auto loaded = core::loadProfile(argv[1]);
@@ -135,16 +138,30 @@ int main(int argc, char** argv) {
   const auto& rank = loaded.profile->ranks.front();
   const core::Trace& trace = *rank.trace;
   const core::KernelDetails* kernels = rank.kernels.get();
-  std::printf("file %s: %llu events, %zu slices, %zu flows; loadProfile %.0f ms\n\n", argv[1],
-              static_cast<unsigned long long>(trace.eventCount), trace.sliceCount(), trace.flows.size(), loadMs);
+  std::printf("file %s: %llu events, %zu slices, %zu flows, %zu strings; loadProfile %.0f ms\n\n", argv[1],
+              static_cast<unsigned long long>(trace.eventCount), trace.sliceCount(), trace.flows.size(), trace.strings.size(), loadMs);
+  if (loop > 0) {
+    for (int i = 0; i < loop; ++i) {
+      (void)core::analyzeRank(trace, kernels, nullptr);
+      for (auto layer : {core::StatsLayer::Python, core::StatsLayer::Cann, core::StatsLayer::Kernels,
+                         core::StatsLayer::Communication, core::StatsLayer::Overlap})
+        (void)core::computeStats(trace, layer, std::nullopt, kernels);
+    }
+    return 0;
+  }
   std::printf("%-48s %10s %10s\n", "query (median of runs)", "wall ms", "cpu ms");
 
   // Cold: the very first analyzeRank after load (no caches of ours warmed).
   {
+    rusage u0{}, u1{};
+    getrusage(RUSAGE_SELF, &u0);
     const double c0 = cpuMs();
     const auto w0 = std::chrono::steady_clock::now();
     (void)core::analyzeRank(trace, kernels, nullptr);
-    row("analyzeRank, first call", {std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count(),
+    getrusage(RUSAGE_SELF, &u1);
+    row("analyzeRank, first call (" + std::to_string(u1.ru_minflt - u0.ru_minflt) + " minor, " +
+            std::to_string(u1.ru_majflt - u0.ru_majflt) + " major faults)",
+        {std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count(),
                                     cpuMs() - c0});
   }
   std::size_t bubbles = 0;
