@@ -357,9 +357,14 @@ std::string statsText(const StatsTable& table, std::size_t maxRows) {
   return o;
 }
 
-std::vector<bool> matchingNames(const Trace& t, const NameQuery& q, std::string* error) {
+namespace {
+
+/// matchingNames over the ids with only[id] set (all ids when `only` is null).
+std::vector<bool> matchNames(const Trace& t, const NameQuery& q, std::string* error,
+                             const std::vector<std::uint8_t>* only) {
   std::vector<bool> match(t.strings.size(), false);
   if (q.text.empty()) return match;
+  const auto wanted = [&](NameId i) { return !only || (*only)[i]; };
   if (q.regex) {
     std::regex re;
     try {
@@ -369,22 +374,37 @@ std::vector<bool> matchingNames(const Trace& t, const NameQuery& q, std::string*
       return match;
     }
     for (NameId i = 1; i < t.strings.size(); ++i) {
+      if (!wanted(i)) continue;
       const auto v = t.strings.view(i);
       match[i] = std::regex_search(v.begin(), v.end(), re);
     }
     return match;
   }
   const std::string needle = q.caseSensitive ? q.text : lower(q.text);
+  const auto foldEq = [](char a, char b) { return static_cast<char>(std::tolower(static_cast<unsigned char>(a))) == b; };
   for (NameId i = 1; i < t.strings.size(); ++i) {
+    if (!wanted(i)) continue;
     const auto v = t.strings.view(i);
     if (v.size() < needle.size()) continue;
-    match[i] = q.caseSensitive ? v.find(needle) != std::string_view::npos : lower(v).find(needle) != std::string::npos;
+    match[i] = q.caseSensitive ? v.find(needle) != std::string_view::npos
+                               : std::search(v.begin(), v.end(), needle.begin(), needle.end(), foldEq) != v.end();
   }
   return match;
 }
 
+}  // namespace
+
+std::vector<bool> matchingNames(const Trace& t, const NameQuery& q, std::string* error) {
+  return matchNames(t, q, error, nullptr);
+}
+
 std::vector<SliceRef> findSlices(const Trace& t, const NameQuery& q, std::string* error) {
-  const std::vector<bool> match = matchingNames(t, q, error);
+  // Only the names that slices carry are matched: the string pool also holds categories, flow
+  // names, labels, ... (at 10 M events ~590k strings for ~10k distinct slice names).
+  std::vector<std::uint8_t> used(t.strings.size(), 0);
+  for (const Lane& lane : t.lanes)
+    for (const NameId n : lane.names) used[n] = 1;
+  const std::vector<bool> match = matchNames(t, q, error, &used);
   std::vector<SliceRef> out;
   for (std::uint32_t l = 0; l < t.lanes.size(); ++l) {
     const auto& names = t.lanes[l].names;
