@@ -2,8 +2,12 @@
 // npuscope_bench_load: loads one trace file with core::loadTrace and prints load throughput and
 // memory figures as a table.
 //
-// Usage: npuscope_bench_load FILE [--threads N] [--slice-mb M] [--trim] [--phases]
-// (--phases: per-phase timing of the reader and builder, added with the core work)
+// Usage: npuscope_bench_load FILE [--threads N] [--slice-mb M] [--trim] [--phases [--cancel-build MS]]
+// (--phases: per-phase wall/CPU time of the reader, the builder (buildTrace) and the flow index
+//  (Trace::indexFlows, the rest of loadTrace), and the peak RSS of each phase: VmHWM is reset
+//  between them through /proc/self/clear_refs.
+//  --cancel-build MS: requests a stop MS ms into buildTrace and prints how long it took to
+//  return, and the RSS once it has returned.)
 //
 // Figures:
 //   file MB, load s, MB/s, events (JSON events read), events/s
@@ -16,6 +20,8 @@
 //              during the load but kept by glibc is not counted as resident
 // Run it once per process (peak RSS is per process); repeat from the shell and take the median.
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -23,6 +29,7 @@
 #include <cstring>
 #include <fstream>
 #include <malloc.h>
+#include <stop_token>
 #include <string>
 #include <thread>
 
@@ -67,13 +74,22 @@ std::int64_t mappedRssKb(const std::string& path) {
   return kb;
 }
 
+/// Resets VmHWM to the current RSS (Linux >= 4.0: "5" to /proc/self/clear_refs), so that the
+/// next statusKb("VmHWM") is the peak of what ran in between. Returns false when unsupported.
+bool resetPeak() {
+  std::ofstream out("/proc/self/clear_refs");
+  out << "5";
+  out.flush();
+  return static_cast<bool>(out);
+}
+
 double cpuSeconds() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt) {
+int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt, double cancelBuildMs) {
   using Clock = std::chrono::steady_clock;
   namespace core = npuscope::core;
   auto wall = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
@@ -91,6 +107,9 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt) {
   core::detail::ReadResult read = core::detail::readTraceEvents(file->bytes(), threads, opt);
   const auto t2 = Clock::now();
   const double c2 = cpuSeconds();
+  const std::int64_t readPeakKb = statusKb("VmHWM");
+  const std::int64_t readEndKb = statusKb("VmRSS");
+  const bool peakReset = resetPeak();
   unsigned long long batches = 0, fallbacks = 0;
   const std::size_t partCount = read.parts.size();
   for (const auto& p : read.parts) {
@@ -99,19 +118,54 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt) {
   }
   core::Trace trace;
   trace.file = file;
-  core::detail::buildTrace(std::move(read), trace, {});
+  std::stop_source stop;
+  std::atomic<bool> built{false};
+  Clock::time_point stopAt{};
+  std::jthread canceller;
+  if (cancelBuildMs >= 0)
+    canceller = std::jthread([&] {
+      const auto until = Clock::now() + std::chrono::microseconds(static_cast<long long>(cancelBuildMs * 1000));
+      while (!built.load() && Clock::now() < until) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      stopAt = Clock::now();
+      stop.request_stop();
+    });
+  const bool ok = core::detail::buildTrace(std::move(read), trace, stop.get_token());
   const auto t3 = Clock::now();
   const double c3 = cpuSeconds();
+  const std::int64_t buildPeakKb = statusKb("VmHWM");
+  const std::int64_t buildEndKb = statusKb("VmRSS");
+  built = true;
+  if (canceller.joinable()) canceller.join();
+  if (cancelBuildMs >= 0) {
+    std::printf("| metric | value |\n|---|---|\n");
+    std::printf("| buildTrace result | %s |\n", ok ? "finished before the stop" : "cancelled");
+    if (!ok) {
+      std::printf("| stop requested at (into build) ms | %.1f |\n", wall(t2, stopAt) * 1e3);
+      std::printf("| returned after the stop ms | %.1f |\n", wall(stopAt, t3) * 1e3);
+    }
+    std::printf("| RSS after return MiB | %.1f (mapped file %.1f) |\n", statusKb("VmRSS") / 1024.0,
+                mappedRssKb(path) / 1024.0);
+    return 0;
+  }
+  trace.indexFlows();
+  const auto t4 = Clock::now();
+  const double c4 = cpuSeconds();
+  const std::int64_t fileKb = mappedRssKb(path);
   const double mb = static_cast<double>(file->bytes().size()) / 1e6;
   std::printf("| phase | wall s | cpu s | MB/s (wall) | MB/s (cpu) |\n|---|---|---|---|---|\n");
   std::printf("| map | %.3f | %.3f | | |\n", wall(t0, t1), c1 - c0);
   std::printf("| read | %.3f | %.3f | %.0f | %.0f |\n", wall(t1, t2), c2 - c1, mb / wall(t1, t2), mb / (c2 - c1));
   std::printf("| build | %.3f | %.3f | %.0f | %.0f |\n", wall(t2, t3), c3 - c2, mb / wall(t2, t3), mb / (c3 - c2));
-  std::printf("| total | %.3f | %.3f | %.0f | %.0f |\n", wall(t0, t3), c3 - c0, mb / wall(t0, t3), mb / (c3 - c0));
+  std::printf("| index | %.3f | %.3f | | |\n", wall(t3, t4), c4 - c3);
+  std::printf("| total | %.3f | %.3f | %.0f | %.0f |\n", wall(t0, t4), c4 - c0, mb / wall(t0, t4), mb / (c4 - c0));
   std::printf("| events / slices / flows | %llu / %zu / %zu | | | |\n",
               static_cast<unsigned long long>(trace.eventCount), trace.sliceCount(), trace.flows.size());
   std::printf("| parts / batches / failed batches | %zu / %llu / %llu | | | |\n", partCount, batches, fallbacks);
-  std::printf("| peak RSS (VmHWM) MiB | %.1f | | | |\n", statusKb("VmHWM") / 1024.0);
+  std::printf("| peak RSS (VmHWM) MiB | %.1f | | | |\n", std::max(readPeakKb, buildPeakKb) / 1024.0);
+  std::printf("| read: peak / RSS at end MiB | %.1f / %.1f | | | |\n", readPeakKb / 1024.0, readEndKb / 1024.0);
+  if (peakReset)
+    std::printf("| build: peak / RSS at end MiB | %.1f / %.1f | | | |\n", buildPeakKb / 1024.0, buildEndKb / 1024.0);
+  std::printf("| mapped file resident MiB | %.1f | | | |\n", fileKb / 1024.0);
   return 0;
 }
 
@@ -119,13 +173,14 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s FILE [--threads N] [--slice-mb M] [--trim]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s FILE [--threads N] [--slice-mb M] [--trim] [--phases [--cancel-build MS]]\n", argv[0]);
     return 2;
   }
   std::string path = argv[1];
   npuscope::core::LoadOptions opt;
   bool phases = false;
   bool trim = false;
+  double cancelBuildMs = -1;
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       opt.threads = static_cast<unsigned>(std::atoi(argv[++i]));
@@ -135,12 +190,14 @@ int main(int argc, char** argv) {
       phases = true;
     else if (std::strcmp(argv[i], "--trim") == 0)
       trim = true;
+    else if (std::strcmp(argv[i], "--cancel-build") == 0 && i + 1 < argc)
+      cancelBuildMs = std::atof(argv[++i]);
   }
   if (char* real = realpath(path.c_str(), nullptr)) {
     path = real;
     std::free(real);
   }
-  if (phases) return runPhases(path, opt);
+  if (phases) return runPhases(path, opt, cancelBuildMs);
   const std::int64_t rssBeforeKb = statusKb("VmRSS");
   const auto t0 = std::chrono::steady_clock::now();
   npuscope::core::LoadResult r = npuscope::core::loadTrace(path, opt);
