@@ -2,6 +2,7 @@
 #include "core/string_pool.h"
 
 #include <cstring>
+#include <iterator>
 
 namespace npuscope::core {
 
@@ -57,6 +58,7 @@ NameId StringPool::intern(std::string_view s) {
   if (m_chunkUsed + s.size() > m_chunkSize || m_chunks.empty()) {
     m_chunkSize = std::max(kMinChunk, s.size());
     m_chunks.emplace_back(new char[m_chunkSize]);
+    m_arenaBytes += m_chunkSize;
     m_chunkUsed = 0;
   }
   char* dst = m_chunks.back().get() + m_chunkUsed;
@@ -70,8 +72,18 @@ NameId StringPool::intern(std::string_view s) {
   return id;
 }
 
-void StringPool::grow() {
-  std::vector<std::uint32_t> table(m_table.size() * 2, 0);
+void StringPool::grow() { rehash(m_table.size() * 2); }
+
+void StringPool::reserve(std::size_t n) {
+  std::size_t size = m_table.size();
+  while (n * 2 > size) size *= 2;
+  if (size != m_table.size()) rehash(size);
+  m_views.reserve(n);
+  m_hashes.reserve(n);
+}
+
+void StringPool::rehash(std::size_t tableSize) {
+  std::vector<std::uint32_t> table(tableSize, 0);
   const std::size_t mask = table.size() - 1;
   for (std::uint32_t id = 0; id < m_views.size(); ++id) {
     std::size_t slot = m_hashes[id] & mask;
@@ -96,7 +108,8 @@ void StringPool::truncate(std::size_t n) {
     }
     const std::string_view v = m_views.back();
     // Give the arena bytes back when they are the last ones stored.
-    if (!m_chunks.empty() && !v.empty() && v.data() + v.size() == m_chunks.back().get() + m_chunkUsed)
+    if (!m_chunks.empty() && !v.empty() && v.data() >= m_chunks.back().get() &&
+        v.data() + v.size() == m_chunks.back().get() + m_chunkUsed)
       m_chunkUsed -= v.size();
     m_views.pop_back();
     m_hashes.pop_back();
@@ -109,11 +122,46 @@ std::vector<NameId> StringPool::mergeFrom(const StringPool& other) {
   return map;
 }
 
+NameId StringPool::addStored(std::string_view s, std::uint32_t h, std::size_t slot) {
+  const auto id = static_cast<NameId>(m_views.size());
+  m_views.push_back(s);
+  m_hashes.push_back(h);
+  m_table[slot] = id + 1;
+  if (m_views.size() * 2 > m_table.size()) grow();
+  return id;
+}
+
+std::vector<NameId> StringPool::absorb(StringPool&& other) {
+  std::vector<NameId> map(other.size());
+  reserve(size() + other.size());
+  for (std::size_t i = 0; i < other.size(); ++i) {
+    const std::string_view s = other.m_views[i];
+    const std::uint32_t h = other.m_hashes[i];
+    const std::size_t mask = m_table.size() - 1;
+    std::size_t slot = h & mask;
+    NameId found = kInvalidIndex;
+    for (;; slot = (slot + 1) & mask) {
+      const std::uint32_t e = m_table[slot];
+      if (e == 0) break;
+      if (m_hashes[e - 1] == h && m_views[e - 1] == s) {
+        found = e - 1;
+        break;
+      }
+    }
+    map[i] = found != kInvalidIndex ? found : addStored(s, h, slot);
+  }
+  // Adopt the arena: the views above point into it. The chunks go in front, so that the chunk
+  // being filled by intern() stays the last one.
+  m_chunks.insert(m_chunks.begin(), std::make_move_iterator(other.m_chunks.begin()),
+                  std::make_move_iterator(other.m_chunks.end()));
+  m_arenaBytes += other.m_arenaBytes;
+  other = StringPool();
+  return map;
+}
+
 std::size_t StringPool::memoryBytes() const {
-  std::size_t bytes = m_table.capacity() * 4 + m_hashes.capacity() * 4 +
-                      m_views.capacity() * sizeof(std::string_view);
-  for (std::size_t i = 0; i < m_chunks.size(); ++i) bytes += (i + 1 == m_chunks.size()) ? m_chunkSize : m_chunkSize;
-  return bytes;
+  return m_table.capacity() * 4 + m_hashes.capacity() * 4 + m_views.capacity() * sizeof(std::string_view) +
+         m_arenaBytes;
 }
 
 }  // namespace npuscope::core

@@ -33,6 +33,12 @@ class StringPool {
   [[nodiscard]] std::size_t size() const { return m_views.size(); }
   /// Interns every string of `other` and returns the id mapping other-id -> this-id.
   std::vector<NameId> mergeFrom(const StringPool& other);
+  /// Same mapping and the same ids as mergeFrom, but consumes `other`: its arena is adopted
+  /// (new strings keep pointing at the bytes already stored there, nothing is copied) and its
+  /// stored hashes are reused. `other` is left empty (only the empty string). O(other.size()).
+  std::vector<NameId> absorb(StringPool&& other);
+  /// Makes room for `n` strings in total without rehashing.
+  void reserve(std::size_t n);
   /// Forgets every string with id >= n (the most recently interned ones), as if they had never
   /// been interned. Used to roll back a failed parse batch. Views of kept strings stay valid.
   void truncate(std::size_t n);
@@ -41,7 +47,12 @@ class StringPool {
 
  private:
   void grow();
-  std::vector<std::unique_ptr<char[]>> m_chunks;
+  void rehash(std::size_t tableSize);
+  /// Adds `s` (hash `h`, known to be absent; `slot` is its free table slot) without copying
+  /// its bytes: they must live in the arena already.
+  NameId addStored(std::string_view s, std::uint32_t h, std::size_t slot);
+  std::vector<std::unique_ptr<char[]>> m_chunks;  ///< the last one is being filled
+  std::size_t m_arenaBytes = 0;                   ///< bytes allocated over all chunks
   std::size_t m_chunkUsed = 0;
   std::size_t m_chunkSize = 0;
   std::vector<std::string_view> m_views;
