@@ -5,10 +5,13 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <atomic>
-#include <thread>
 #include <map>
 #include <numeric>
+#include <thread>
 #include <unordered_map>
 
 #include "core/json_scan.h"
@@ -54,6 +57,111 @@ std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<Tim
 }
 
 namespace {
+
+// ---- Memory: give the pages of import records back to the system as soon as they are dead, so
+// that the peak resident size of a load stays near the size of the finished trace. glibc keeps
+// freed heap memory (and raises its mmap threshold after each large free), so freeing alone does
+// not lower the resident size; MADV_DONTNEED on the whole pages inside a dead buffer does, at once.
+
+/// Drops the whole pages inside [p, p + bytes) from the resident set (they read as zero when
+/// touched again). Ranges under 64 KiB are left alone. A no-op where unsupported.
+void releasePages(const void* p, std::size_t bytes) {
+#if defined(__linux__)
+  if (bytes < (64u << 10)) return;
+  const auto b = (reinterpret_cast<std::uintptr_t>(p) + 4095) & ~std::uintptr_t{4095};
+  const auto e = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~std::uintptr_t{4095};
+  if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+/// Releases the pages of the unused capacity of `v` (the reader grows its buffers by doubling,
+/// and pre-faults each new block whole).
+template <class T>
+void releaseSpare(std::vector<T>& v) {
+  releasePages(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(T));
+}
+
+/// Frees `v` and its pages now.
+template <class T>
+void freeNow(std::vector<T>& v) {
+  releasePages(v.data(), v.capacity() * sizeof(T));
+  std::vector<T>().swap(v);
+}
+
+/// Releases, page by page, the part of a buffer that a sequential pass has consumed: call
+/// consumed(upTo) as the pass advances; [begin, upTo) must never be read again. Works in steps
+/// of 2 MiB (whole huge pages, few system calls).
+class ProgressiveRelease {
+ public:
+  ProgressiveRelease() = default;
+  explicit ProgressiveRelease(const void* begin) : m_done(reinterpret_cast<std::uintptr_t>(begin)) {}
+  void consumed(const void* upTo) {
+    const auto u = reinterpret_cast<std::uintptr_t>(upTo);
+    if (u < m_done + kStep) return;
+    const std::uintptr_t e = u & ~(kStep - 1);
+    if (e > m_done) {
+      releasePages(reinterpret_cast<const void*>(m_done), e - m_done);
+      m_done = e;
+    }
+  }
+
+ private:
+  static constexpr std::uintptr_t kStep = 2u << 20;
+  std::uintptr_t m_done = 0;
+};
+
+/// Asks for huge pages on a buffer that is filled front to back, without faulting it in yet
+/// (unlike adviseLargeBuffer): its pages become resident as it fills, while ProgressiveRelease
+/// gives back the source it is filled from.
+void adviseHuge(const void* p, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes < (2u << 20)) return;
+  const auto b = (reinterpret_cast<std::uintptr_t>(p) + 4095) & ~std::uintptr_t{4095};
+  const auto e = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~std::uintptr_t{4095};
+  if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+/// v.reserve(n) with huge pages, not faulted in (see adviseHuge).
+template <class V>
+void reserveLazy(V& v, std::size_t n) {
+  if (n <= v.capacity()) return;
+  V grown;
+  grown.reserve(n);
+  adviseHuge(grown.data(), grown.capacity() * sizeof(typename V::value_type));
+  grown.insert(grown.end(), std::make_move_iterator(v.begin()), std::make_move_iterator(v.end()));
+  v.swap(grown);
+}
+
+// ---- Threads.
+
+/// Runs job(j, worker) for j in [0, count) on `workers` threads (the calling thread is worker 0),
+/// handing out jobs in order of j. Stops handing out jobs once `stop` is requested.
+template <class F>
+void parallelJobs(unsigned workers, std::size_t count, const std::stop_token& stop, F&& job) {
+  workers = static_cast<unsigned>(std::clamp<std::size_t>(workers, 1, std::max<std::size_t>(count, 1)));
+  std::atomic<std::size_t> next{0};
+  auto work = [&](unsigned w) {
+    for (;;) {
+      if (stop.stop_requested()) return;
+      const std::size_t j = next.fetch_add(1, std::memory_order_relaxed);
+      if (j >= count) return;
+      job(j, w);
+    }
+  };
+  std::vector<std::jthread> pool;
+  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, w);
+  work(0);
+}
+
+/// How often long loops look at the stop token (items between two looks).
+constexpr std::size_t kStopPoll = 1u << 14;
 
 std::string keyText(const Key& k, const StringPool& pool) {
   switch (k.kind) {
@@ -107,6 +215,17 @@ void resizeColumns(Lane& lane, std::size_t n) {
   size(lane.flags);
 }
 
+/// Reserves `n` slices in every column of `lane`, filled later by push_back (see reserveLazy).
+void reserveColumnsLazy(Lane& lane, std::size_t n) {
+  reserveLazy(lane.start, n);
+  reserveLazy(lane.end, n);
+  reserveLazy(lane.names, n);
+  reserveLazy(lane.categories, n);
+  reserveLazy(lane.argsOffset, n);
+  reserveLazy(lane.argsLength, n);
+  reserveLazy(lane.flags, n);
+}
+
 /// Places pending slices into the lane's columns by depth row.
 void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& laneLabel) {
   std::vector<std::uint32_t> order, depth;
@@ -134,10 +253,10 @@ void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& lan
   if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
 }
 
-/// One part's slices of a thread and that part's string-id map.
+/// One part's slices of a thread and that part's string-id map (nullptr: the ids are global).
 struct RawPart {
   std::vector<RawSlice>* slices;
-  const std::vector<NameId>* names;
+  const NameId* names;
 };
 
 /// Per-worker buffers reused from lane to lane (warm memory: no page faults after the first lane).
@@ -150,54 +269,198 @@ struct LaneScratch {
   };
   std::vector<SortKey> keys;
   std::vector<std::uint32_t> order, depth, stack;
+  std::vector<TimeNs> ends;
+  void release() {
+    freeNow(merged);
+    freeNow(keys);
+    freeNow(order);
+    freeNow(depth);
+    freeNow(stack);
+    freeNow(ends);
+  }
 };
+
+/// Nesting order of slices (Lane): start ascending, then duration descending (file order last).
+inline bool nestingOrdered(const RawSlice& a, const RawSlice& b) {
+  return a.ts < b.ts || (a.ts == b.ts && a.dur >= b.dur);
+}
+
+constexpr std::uint32_t kOverlapBit = 0x80000000u;  // in LaneScratch::depth: partial overlap
+
+/// The common case of buildLane: complete (X) slices only, already in nesting order over the
+/// concatenation of the parts (the file lists each thread's events by start). Nests them in one
+/// pass without sorting or copying, then writes the columns; when the lane has one depth row the
+/// columns are written front to back while the raw records are released behind. Returns false
+/// (and leaves the lane incomplete) when the input is not in nesting order or on a stop request.
+bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, ImportStats& stats,
+                     const std::string& label, LaneScratch& s, const std::stop_token& stop, bool& cancelled) {
+  s.depth.resize(n);
+  s.ends.clear();
+  std::size_t k = 0, overlaps = 0;
+  std::uint32_t maxDepth = 0;
+  const RawSlice* prev = nullptr;
+  for (const RawPart& part : src) {
+    for (const RawSlice& r : *part.slices) {
+      if (prev && !nestingOrdered(*prev, r)) return false;
+      prev = &r;
+      if ((k & (kStopPoll - 1)) == 0 && stop.stop_requested()) {
+        cancelled = true;
+        return false;
+      }
+      const TimeNs st = r.ts, en = r.ts + r.dur;
+      while (!s.ends.empty() && s.ends.back() <= st) s.ends.pop_back();
+      std::uint32_t d = static_cast<std::uint32_t>(s.ends.size());
+      maxDepth = std::max(maxDepth, d + 1);
+      if (!s.ends.empty() && s.ends.back() < en) {
+        d |= kOverlapBit;
+        ++overlaps;
+      }
+      s.depth[k++] = d;
+      s.ends.push_back(en);
+    }
+  }
+  if (overlaps) {
+    const std::string where = "on " + label;
+    for (std::size_t i = 0; i < overlaps; ++i) stats.add(ImportWarning::PartialOverlap, where);
+  }
+  std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) ++rowBegin[(s.depth[i] & ~kOverlapBit) + 1];
+  for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
+  const auto flagsOf = [](const RawSlice& r, std::uint32_t d) {
+    return static_cast<std::uint8_t>(r.flags | ((d & kOverlapBit) ? kSlicePartialOverlap : 0));
+  };
+  k = 0;
+  if (maxDepth <= 1) {
+    // One row: the column order is the input order. Columns grow block by block (a cache-warm
+    // resize, no zero-filling of the whole column ahead) while the raw records are released.
+    reserveColumnsLazy(lane, n);
+    constexpr std::size_t kBlock = 8192;
+    for (RawPart& part : src) {
+      ProgressiveRelease release(part.slices->data());
+      const RawSlice* const data = part.slices->data();
+      const std::size_t m = part.slices->size();
+      for (std::size_t b = 0; b < m; b += kBlock) {
+        const std::size_t e = std::min(m, b + kBlock), at0 = lane.start.size(), len = e - b;
+        lane.start.resize(at0 + len);
+        lane.end.resize(at0 + len);
+        lane.names.resize(at0 + len);
+        lane.categories.resize(at0 + len);
+        lane.argsOffset.resize(at0 + len);
+        lane.argsLength.resize(at0 + len);
+        lane.flags.resize(at0 + len);
+        TimeNs* const start = lane.start.data() + at0;
+        TimeNs* const end = lane.end.data() + at0;
+        NameId* const nm = lane.names.data() + at0;
+        NameId* const cat = lane.categories.data() + at0;
+        std::uint64_t* const ao = lane.argsOffset.data() + at0;
+        std::uint32_t* const al = lane.argsLength.data() + at0;
+        std::uint8_t* const fl = lane.flags.data() + at0;
+        const std::uint32_t* const depth = s.depth.data() + k;
+        for (std::size_t i = 0; i < len; ++i) {
+          const RawSlice& r = data[b + i];
+          start[i] = r.ts;
+          end[i] = r.ts + r.dur;
+          nm[i] = r.name;
+          cat[i] = r.cat;
+          ao[i] = r.argsOffset;
+          al[i] = r.argsLength;
+          fl[i] = flagsOf(r, depth[i]);
+        }
+        k += len;
+        release.consumed(data + e);
+        if ((b & (kStopPoll - 1)) == 0 && stop.stop_requested()) {
+          cancelled = true;
+          return false;
+        }
+      }
+    }
+  } else {
+    resizeColumns(lane, n);
+    std::vector<std::uint32_t> cursor(rowBegin.begin(), rowBegin.end() - 1);
+    for (const RawPart& part : src) {
+      for (const RawSlice& r : *part.slices) {
+        const std::uint32_t d = s.depth[k++];
+        const std::uint32_t at = cursor[d & ~kOverlapBit]++;
+        lane.start[at] = r.ts;
+        lane.end[at] = r.ts + r.dur;
+        lane.names[at] = r.name;
+        lane.categories[at] = r.cat;
+        lane.argsOffset[at] = r.argsOffset;
+        lane.argsLength[at] = r.argsLength;
+        lane.flags[at] = flagsOf(r, d);
+      }
+      if (stop.stop_requested()) {
+        cancelled = true;
+        return false;
+      }
+    }
+  }
+  lane.rowBegin = std::move(rowBegin);
+  if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
+  return true;
+}
 
 /// Builds one thread's lane columns from its raw slices (file order over `src`): B/E matching,
 /// then the nesting rule of assignDepths, then the depth-row columns. Same results as
 /// Pending + fillLane, without the intermediate columns: when the thread has no B/E events and
-/// one part, the part's own records are used in place and, when they are already in nesting
-/// order (the common case), not even sorted.
-void buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& strings, Lane& lane,
-               ImportStats& stats, const std::string& label, LaneScratch& s) {
+/// its slices are already in nesting order (the common case) they are neither copied nor sorted
+/// (buildSortedLane); else, with one part, the part's own records are sorted through keys in
+/// place. The raw records are freed (pages released) before returning. Returns false when
+/// cancelled through `stop`.
+bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& strings, Lane& lane,
+               ImportStats& stats, const std::string& label, LaneScratch& s, const std::stop_token& stop) {
+  // Global string ids first (in place), and whether there are B/E events.
   bool anyBE = false;
-  for (const RawPart& part : src)
-    for (const RawSlice& r : *part.slices)
-      if (r.ph != 'X') { anyBE = true; break; }
+  std::size_t total = 0;
+  for (RawPart& part : src) {
+    total += part.slices->size();
+    if (part.names) {
+      const NameId* nm = part.names;
+      for (RawSlice& r : *part.slices) {
+        r.name = nm[r.name];
+        r.cat = nm[r.cat];
+        anyBE |= r.ph != 'X';
+      }
+      part.names = nullptr;
+    } else {
+      for (const RawSlice& r : *part.slices) anyBE |= r.ph != 'X';
+    }
+  }
+  const auto freeRaw = [&] {
+    for (RawPart& part : src) freeNow(*part.slices);
+  };
+  if (stop.stop_requested()) return false;
+  if (!anyBE) {
+    bool cancelled = false;
+    if (buildSortedLane(src, total, lane, stats, label, s, stop, cancelled)) {
+      freeRaw();
+      return true;
+    }
+    if (cancelled) return false;
+    // Not in nesting order: buildSortedLane stopped before writing any column.
+  }
   std::vector<RawSlice>* items = nullptr;
   if (!anyBE && src.size() == 1) {
     items = src[0].slices;
-    const auto& nm = *src[0].names;
-    for (RawSlice& r : *items) {
-      r.name = nm[r.name];
-      r.cat = nm[r.cat];
-    }
   } else {
     items = &s.merged;
     items->clear();
+    reserveLarge(*items, total);
     struct BE { TimeNs ts; std::uint32_t part; std::uint32_t idx; };
     std::vector<BE> be;
     for (std::uint32_t k = 0; k < src.size(); ++k) {
-      const auto& nm = *src[k].names;
       const auto& raw = *src[k].slices;
       for (std::uint32_t i = 0; i < raw.size(); ++i) {
-        RawSlice r = raw[i];
-        if (r.ph == 'X') {
-          r.name = nm[r.name];
-          r.cat = nm[r.cat];
-          items->push_back(r);
-        } else {
-          be.push_back({r.ts, k, i});
-        }
+        if (raw[i].ph == 'X') items->push_back(raw[i]);
+        else be.push_back({raw[i].ts, k, i});
       }
     }
     if (!be.empty()) {
       std::stable_sort(be.begin(), be.end(), [](const BE& a, const BE& b) { return a.ts < b.ts; });
-      std::vector<std::pair<const RawSlice*, std::uint32_t>> open;
-      auto push = [&](const RawSlice& b, const std::vector<NameId>& nm, TimeNs end, std::uint8_t flags) {
+      std::vector<const RawSlice*> open;
+      auto push = [&](const RawSlice& b, TimeNs end, std::uint8_t flags) {
         RawSlice r = b;
         r.dur = end - b.ts;
-        r.name = nm[b.name];
-        r.cat = nm[b.cat];
         r.flags = flags;
         r.ph = 'X';
         items->push_back(r);
@@ -205,37 +468,35 @@ void buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
       for (const BE& e : be) {
         const RawSlice& ev = (*src[e.part].slices)[e.idx];
         if (ev.ph == 'B') {
-          open.emplace_back(&ev, e.part);
+          open.push_back(&ev);
           continue;
         }
         if (open.empty()) {
           stats.add(ImportWarning::OrphanEnd, "orphan E at " + formatTimestampUs(ev.ts) + " on " + label);
           continue;
         }
-        const auto [b, bp] = open.back();
+        const RawSlice* b = open.back();
         open.pop_back();
-        const NameId bName = (*src[bp].names)[b->name];
-        const NameId eName = (*src[e.part].names)[ev.name];
-        if (eName != kEmptyName && eName != bName)
-          stats.add(ImportWarning::EndNameMismatch, "E \"" + std::string(strings.view(eName)) + "\" closes B \"" +
-                                                        std::string(strings.view(bName)) + "\" at " +
+        if (ev.name != kEmptyName && ev.name != b->name)
+          stats.add(ImportWarning::EndNameMismatch, "E \"" + std::string(strings.view(ev.name)) + "\" closes B \"" +
+                                                        std::string(strings.view(b->name)) + "\" at " +
                                                         formatTimestampUs(ev.ts));
-        push(*b, *src[bp].names, ev.ts, b->flags);
+        push(*b, ev.ts, b->flags);
       }
-      for (const auto& [b, bp] : open) {
-        const NameId bName = (*src[bp].names)[b->name];
+      for (const RawSlice* b : open) {
         stats.add(ImportWarning::UnterminatedBegin,
-                  "B \"" + std::string(strings.view(bName)) + "\" at " + formatTimestampUs(b->ts) + " never ended");
-        push(*b, *src[bp].names, std::max(b->ts, maxTs), static_cast<std::uint8_t>(b->flags | kSliceUnfinished));
+                  "B \"" + std::string(strings.view(b->name)) + "\" at " + formatTimestampUs(b->ts) + " never ended");
+        push(*b, std::max(b->ts, maxTs), static_cast<std::uint8_t>(b->flags | kSliceUnfinished));
       }
     }
+    freeRaw();
   }
+  if (stop.stop_requested()) return false;
   std::vector<RawSlice>& v = *items;
   const std::size_t n = v.size();
-  // Nesting order: start asc, duration desc, file order. Usually the file is already in it.
+  // Nesting order: start asc, duration desc, file order.
   bool sorted = true;
-  for (std::size_t i = 1; i < n && sorted; ++i)
-    sorted = v[i - 1].ts < v[i].ts || (v[i - 1].ts == v[i].ts && v[i - 1].dur >= v[i].dur);
+  for (std::size_t i = 1; i < n && sorted; ++i) sorted = nestingOrdered(v[i - 1], v[i]);
   const std::uint32_t* order = nullptr;
   if (!sorted) {
     s.keys.resize(n);
@@ -249,6 +510,7 @@ void buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
     for (std::size_t i = 0; i < n; ++i) s.order[i] = s.keys[i].index;
     order = s.order.data();
   }
+  if (stop.stop_requested()) return false;
   s.depth.resize(n);
   s.stack.clear();
   std::size_t overlaps = 0;
@@ -289,8 +551,8 @@ void buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
   }
   lane.rowBegin = std::move(rowBegin);
   if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
-  // The raw records are not needed any more: give the memory back now (peak).
-  for (RawPart& part : src) std::vector<RawSlice>().swap(*part.slices);
+  freeRaw();
+  return true;
 }
 
 bool processLess(const Process& a, const Process& b) {
@@ -302,22 +564,346 @@ bool processLess(const Process& a, const Process& b) {
   return a.pid < b.pid;
 }
 
+// ---- Flows.
+
+/// First index in [b, e) whose start is > t (e if none), as std::upper_bound, searching outwards
+/// from `h` in [b, e] (galloping): O(log distance) when successive searches are near each other.
+std::uint32_t upperBoundFrom(const TimeNs* start, std::uint32_t b, std::uint32_t e, TimeNs t, std::uint32_t h) {
+  std::uint32_t lo = 0, hi = 0;
+  std::uint32_t step = 1;
+  if (h > b && start[h - 1] > t) {  // the answer is before h
+    hi = h - 1;                     // start[hi] > t
+    for (;;) {
+      if (hi - b < step) {
+        lo = b;
+        break;
+      }
+      const std::uint32_t p = hi - step;
+      if (start[p] <= t) {
+        lo = p + 1;
+        break;
+      }
+      hi = p;
+      step *= 2;
+    }
+  } else {  // everything before h is <= t
+    lo = h;
+    for (;;) {
+      if (e - lo <= step) {
+        hi = e;
+        break;
+      }
+      const std::uint32_t p = lo + step;
+      if (start[p] > t) {
+        hi = p;
+        break;
+      }
+      lo = p + 1;
+      step *= 2;
+    }
+  }
+  return static_cast<std::uint32_t>(std::upper_bound(start + lo, start + hi, t) - start);
+}
+
+/// Lane::enclosingSlice and Lane::nextSlice with the same results, for a sequence of times that
+/// mostly increases (the flow events of one thread in file order): each row remembers where its
+/// last search ended.
+class LaneSearch {
+ public:
+  explicit LaneSearch(const Lane& lane) : m_lane(lane), m_hint(lane.rowBegin.begin(), lane.rowBegin.end() - 1) {}
+  std::uint32_t enclosingSlice(TimeNs t) {
+    const Lane& l = m_lane;
+    for (std::uint32_t d = l.depthCount(); d-- > 0;) {
+      const std::uint32_t b = l.rowBegin[d], e = l.rowBegin[d + 1];
+      if (b == e) continue;
+      const std::uint32_t ub = upperBoundFrom(l.start.data(), b, e, t, m_hint[d]);
+      m_hint[d] = ub;
+      if (ub == b) continue;
+      const std::uint32_t i = ub - 1;
+      if (t < l.end[i] || (l.start[i] == l.end[i] && l.start[i] == t)) return i;
+    }
+    return kInvalidIndex;
+  }
+  std::uint32_t nextSlice(TimeNs t) {
+    const Lane& l = m_lane;
+    std::uint32_t best = kInvalidIndex;
+    for (std::uint32_t d = 0; d < l.depthCount(); ++d) {
+      const std::uint32_t b = l.rowBegin[d], e = l.rowBegin[d + 1];
+      // lower_bound(t) == upper_bound(t - 1) on integers.
+      const std::uint32_t i = t == INT64_MIN ? b : upperBoundFrom(l.start.data(), b, e, t - 1, m_hint[d]);
+      m_hint[d] = i;
+      if (i == e) continue;
+      if (best == kInvalidIndex || l.start[i] < l.start[best]) best = i;
+    }
+    return best;
+  }
+
+ private:
+  const Lane& m_lane;
+  std::vector<std::uint32_t> m_hint;  // per row, in [rowBegin[d], rowBegin[d+1]]
+};
+
+/// Flow group key: events with equal (id, cat, name, kind) form one flow (or fan-out).
+inline bool flowKeyLess(const RawFlow& a, const RawFlow& b) {
+  if (a.id != b.id) return a.id < b.id;
+  if (a.cat != b.cat) return a.cat < b.cat;
+  if (a.name != b.name) return a.name < b.name;
+  return a.idKind < b.idKind;
+}
+inline bool sameFlowKey(const RawFlow& a, const RawFlow& b) {
+  return a.id == b.id && a.cat == b.cat && a.name == b.name && a.idKind == b.idKind;
+}
+
+/// A warning of one flow group, with the group's first event (file order) to sort it by.
+struct FlowWarning {
+  std::uint32_t first;  // global file order of the group's first event
+  std::uint32_t seq;    // order of events (warnings and bound flows) inside the group
+  ImportWarning kind;
+  std::uint8_t side;    // FlowNoEnclosingSlice: 1 end side, 2 start side
+  FlowIdKind idKind;
+  NameId cat;
+  std::uint64_t id;
+};
+
+/// A bound flow with its order key (fromTs, first event of its group, seq).
+struct BoundFlow {
+  Flow flow;
+  std::uint32_t first, seq;
+};
+inline bool boundLess(const BoundFlow& a, const BoundFlow& b) {
+  if (a.flow.fromTs != b.flow.fromTs) return a.flow.fromTs < b.flow.fromTs;
+  if (a.first != b.first) return a.first < b.first;
+  return a.seq < b.seq;
+}
+
+/// What one key range of the flow groups produced, in group key order.
+struct FlowRangeOut {
+  std::vector<BoundFlow> bound;
+  std::vector<FlowWarning> warnings;
+  std::vector<UnboundStartFlow> unbound;
+};
+
+/// One part's flows, sorted by (key, file order), with the slice each event binds to.
+struct FlowRun {
+  RawFlow* data = nullptr;
+  std::size_t size = 0;
+  const std::uint32_t* bind = nullptr;  // by RawFlow::order (original index)
+  std::uint32_t offset = 0;             // global file order of the part's first flow
+};
+
+/// Pairs the flow events of the groups whose keys lie in [lo[r], hi[r]) of every run r (the same
+/// key range in each run): file order inside a group, symmetric (an `f` seen first waits for
+/// its `s`), one `s` followed by several `f` fans out. Releases the pages of the events it has
+/// consumed as it goes.
+void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size_t>& lo, const std::vector<std::size_t>& hi,
+                   const std::vector<GlobalThread>& threads, FlowRangeOut& out, const std::stop_token& stop) {
+  const std::size_t R = runs.size();
+  std::vector<std::size_t> cur(lo);
+  std::vector<ProgressiveRelease> release(R);
+  std::size_t nf = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    release[r] = ProgressiveRelease(runs[r].data + lo[r]);
+    for (std::size_t i = lo[r]; i < hi[r]; ++i) nf += runs[r].data[i].ph == 'f';
+  }
+  reserveLazy(out.bound, nf);  // at most one bound flow per `f`
+  struct Ev {
+    const RawFlow* f;
+    std::uint32_t run;
+  };
+  std::vector<Ev> group;
+  std::vector<Ev> waiting;
+  std::size_t groups = 0;
+  const auto bindOf = [&](const Ev& e) -> SliceRef {
+    const std::uint32_t idx = runs[e.run].bind[e.f->order];
+    if (idx == kInvalidIndex) return {};
+    return {threads[e.f->thread].lane, idx};
+  };
+  for (;;) {
+    // The smallest key among the runs' cursors; its events, run by run (= file order).
+    std::size_t best = R;
+    for (std::size_t r = 0; r < R; ++r)
+      if (cur[r] < hi[r] && (best == R || flowKeyLess(runs[r].data[cur[r]], runs[best].data[cur[best]]))) best = r;
+    if (best == R) break;
+    if ((++groups & (kStopPoll - 1)) == 0) {
+      if (stop.stop_requested()) return;
+      for (std::size_t r = 0; r < R; ++r) release[r].consumed(runs[r].data + cur[r]);
+    }
+    const RawFlow key = runs[best].data[cur[best]];
+    group.clear();
+    for (std::size_t r = 0; r < R; ++r)
+      while (cur[r] < hi[r] && sameFlowKey(runs[r].data[cur[r]], key)) group.push_back({&runs[r].data[cur[r]++], static_cast<std::uint32_t>(r)});
+    const std::uint32_t first = runs[group[0].run].offset + group[0].f->order;
+    std::uint32_t seq = 0;
+    auto warn = [&](ImportWarning w, std::uint8_t side = 0) {
+      out.warnings.push_back({first, seq++, w, side, key.idKind, key.cat, key.id});
+    };
+    if (key.idKind == FlowIdKind::Invalid) {
+      warn(ImportWarning::InvalidFlowId);
+      continue;
+    }
+    const Ev* pending = nullptr;
+    const Ev* lastStart = nullptr;  // for a second f after a finished flow (fan-out)
+    bool warnedStart = false, warnedEnd = false, warnedStep = false;
+    auto finish = [&](const Ev& s, const Ev& f) {
+      const SliceRef from = bindOf(s);
+      const SliceRef to = bindOf(f);
+      if (!from.valid() || !to.valid()) {
+        warn(ImportWarning::FlowNoEnclosingSlice, from.valid() ? 1 : 2);
+        // Keep a start without a slice when its end is bound: at Level0 the HostToDevice `s`
+        // sits on the pruned CANN thread, and its tid + ts still locate the launch.
+        const GlobalThread& sth = threads[s.f->thread];
+        if (!from.valid() && to.valid() && sth.tid.kind == KeyKind::Number)
+          out.unbound.push_back({key.cat, sth.tid.v, s.f->ts, to, f.f->ts});
+        return;
+      }
+      out.bound.push_back({{key.cat, key.name, from, to, s.f->ts, f.f->ts}, first, seq++});
+    };
+    waiting.clear();
+    for (const Ev& e : group) {
+      const char ph = e.f->ph;
+      if (ph == 's') {
+        if (!waiting.empty() && !pending) {
+          for (const Ev& w : waiting) finish(e, w);
+          waiting.clear();
+          lastStart = &e;
+          continue;
+        }
+        if (pending && !warnedStart) {
+          warn(ImportWarning::FlowStartWithoutEnd);
+          warnedStart = true;
+        }
+        pending = &e;
+      } else if (ph == 't') {
+        if (!pending && !lastStart && !warnedStep) {
+          warn(ImportWarning::FlowStepWithoutStart);
+          warnedStep = true;
+        }
+      } else {  // 'f'
+        if (pending) {
+          finish(*pending, e);
+          lastStart = pending;
+          pending = nullptr;
+        } else if (lastStart) {
+          finish(*lastStart, e);
+        } else {
+          waiting.push_back(e);
+        }
+      }
+    }
+    if (!waiting.empty() && !warnedEnd) warn(ImportWarning::FlowEndWithoutStart);
+    if (pending && !warnedStart) warn(ImportWarning::FlowStartWithoutEnd);
+  }
+}
+
 }  // namespace
+
+void buildFlowIndex(const std::vector<Flow>& flows, const std::vector<Lane>& lanes, std::vector<std::uint32_t>& byFrom,
+                    std::vector<std::uint32_t>& byTo) {
+  const auto build = [&](std::vector<std::uint32_t>& index, SliceRef Flow::*side) {
+    const std::size_t n = flows.size();
+    reserveLazy(index, n);
+    index.resize(n);
+    const auto indexLess = [&](std::uint32_t a, std::uint32_t b) {
+      const SliceRef& x = flows[a].*side;
+      const SliceRef& y = flows[b].*side;
+      return x.lane != y.lane ? x.lane < y.lane : x.index < y.index;
+    };
+    // Buckets: one per depth row of every lane.
+    std::vector<std::uint32_t> rowBase(lanes.size() + 1, 0);
+    for (std::size_t l = 0; l < lanes.size(); ++l) rowBase[l + 1] = rowBase[l] + lanes[l].depthCount();
+    std::vector<std::uint32_t> bucket;
+    reserveLazy(bucket, n);
+    bucket.resize(n);
+    bool inLanes = true;
+    for (std::size_t i = 0; i < n && inLanes; ++i) {
+      const SliceRef& r = flows[i].*side;
+      if (r.lane >= lanes.size() || r.index >= lanes[r.lane].sliceCount()) {
+        inLanes = false;
+        break;
+      }
+      bucket[i] = rowBase[r.lane] + lanes[r.lane].depthOf(r.index);
+    }
+    if (!inLanes) {
+      std::iota(index.begin(), index.end(), 0u);
+      std::stable_sort(index.begin(), index.end(), indexLess);
+      return;
+    }
+    std::vector<std::uint32_t> begin(rowBase.back() + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) ++begin[bucket[i] + 1];
+    for (std::size_t b = 1; b < begin.size(); ++b) begin[b] += begin[b - 1];
+    // (slice index, flow index) pairs by bucket, flow index ascending inside each bucket: sorting
+    // a bucket's pairs is the stable sort of its flows by slice index.
+    std::vector<std::uint64_t> keyed;
+    reserveLazy(keyed, n);
+    keyed.resize(n);
+    {
+      std::vector<std::uint32_t> cursor(begin.begin(), begin.end() - 1);
+      for (std::size_t i = 0; i < n; ++i)
+        keyed[cursor[bucket[i]]++] = (std::uint64_t{(flows[i].*side).index} << 32) | i;
+    }
+    freeNow(bucket);
+    for (std::size_t b = 0; b + 1 < begin.size(); ++b) {
+      const auto first = keyed.begin() + begin[b], last = keyed.begin() + begin[b + 1];
+      if (!std::is_sorted(first, last)) std::sort(first, last);
+    }
+    for (std::size_t k = 0; k < n; ++k) index[k] = static_cast<std::uint32_t>(keyed[k]);
+    freeNow(keyed);
+  };
+  if (flows.size() < (1u << 16)) {
+    build(byFrom, &Flow::from);
+    build(byTo, &Flow::to);
+    return;
+  }
+  std::jthread other([&] { build(byTo, &Flow::to); });
+  build(byFrom, &Flow::from);
+}
 
 bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
   auto& parts = read.parts;
+  // On a cancel: free the import records and whatever was built, and give the memory back.
+  const auto cancel = [&] {
+    read.parts.clear();
+    trace.lanes.clear();
+    trace.flows.clear();
+    trace.counters.clear();
+    trace.unboundStarts.clear();
+    trace.lanes.shrink_to_fit();
+    trace.flows.shrink_to_fit();
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+    return false;
+  };
   trace.notes = std::move(read.notes);
   trace.rankFromFile = read.top.rank;
   trace.baseTimeNanoseconds = read.top.baseTimeNanoseconds;
   trace.traceName = read.top.traceName;
+  // The reader grows its buffers by doubling: the unused halves are resident but dead.
+  for (auto& w : parts) {
+    for (auto& v : w.slices) releaseSpare(v);
+    releaseSpare(w.flows);
+    releaseSpare(w.counters);
+    releaseSpare(w.asyncs);
+  }
+#if defined(__GLIBC__)
+  malloc_trim(0);  // and what the reader freed (its buffers before each doubling) but glibc kept
+#endif
+  const unsigned workers = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
 
-  // 1. Strings.
+  // 1. Strings. The first part's pool becomes the trace's (same ids as merging it into an empty
+  // pool), the others are absorbed without copying their bytes. nameMap[k] empty: identity.
   std::vector<std::vector<NameId>> nameMap(parts.size());
-  for (std::size_t k = 0; k < parts.size(); ++k) nameMap[k] = trace.strings.mergeFrom(parts[k].pool);
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    if (k == 0 && trace.strings.size() == 1) trace.strings = std::move(parts[0].pool);
+    else nameMap[k] = trace.strings.absorb(std::move(parts[k].pool));
+  }
+  const auto names = [&](std::size_t k) -> const NameId* { return nameMap[k].empty() ? nullptr : nameMap[k].data(); };
+  const auto global = [&](std::size_t k, NameId id) { return nameMap[k].empty() ? id : nameMap[k][id]; };
   auto globalKey = [&](std::size_t k, Key key) {
-    if (key.kind == KeyKind::String) key.v = nameMap[k][static_cast<std::size_t>(key.v)];
+    if (key.kind == KeyKind::String) key.v = global(k, static_cast<NameId>(key.v));
     return key;
   };
+  if (stop.stop_requested()) return cancel();
 
   // 2. Processes and threads, with local -> global maps.
   std::unordered_map<Key, std::uint32_t, KeyHash> procIndex;
@@ -370,7 +956,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
   for (std::size_t k = 0; k < parts.size(); ++k) {
     for (const RawMeta& m : parts[k].metas) {
       Process& p = procs[procMap[k][m.process]];
-      const std::string_view text = trace.strings.view(nameMap[k][m.text]);
+      const std::string_view text = trace.strings.view(global(k, m.text));
       switch (m.kind) {
         case MetaKind::ProcessName: p.name = text; break;
         case MetaKind::ProcessLabels: p.label = text; break;
@@ -401,8 +987,9 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
   trace.range = anyTime ? TimeRange{minTs, maxTs} : TimeRange{0, 0};
 
   // 4. Slices per thread: B/E matching, then nesting into columns. Lanes are independent, so
-  // they are built on as many threads as the reader used (largest lanes first); warnings are
-  // merged in thread order afterwards, so the result does not depend on the thread count.
+  // they are built on as many threads as the reader used (largest lanes first, which also
+  // frees the largest raw buffers first); warnings are merged in thread order afterwards, so
+  // the result does not depend on the thread count.
   std::vector<Lane> lanes;
   std::vector<std::uint32_t> laneThread;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> threadParts(threads.size());
@@ -415,6 +1002,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       std::size_t slices = 0;
       Lane lane;
       ImportStats stats;
+      bool done = false;
     };
     std::vector<LaneJob> jobs;
     for (std::uint32_t g = 0; g < threads.size(); ++g) {
@@ -431,33 +1019,20 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       lane.sortIndex = th.sortIndex;
       jobs.push_back(std::move(job));
     }
-    auto runJob = [&](LaneJob& job, LaneScratch& scratch) {
-      const std::string label = procs[job.lane.process].name + " / " + job.lane.name;
-      std::vector<RawPart> src;
-      for (auto [k, t] : threadParts[job.thread]) src.push_back({&parts[k].slices[t], &nameMap[k]});
-      buildLane(src, maxTs, trace.strings, job.lane, job.stats, label, scratch);
-    };
     std::vector<std::uint32_t> jobOrder(jobs.size());
     std::iota(jobOrder.begin(), jobOrder.end(), 0u);
     std::stable_sort(jobOrder.begin(), jobOrder.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return jobs[a].slices > jobs[b].slices; });
-    const unsigned workers = static_cast<unsigned>(std::clamp<std::size_t>(parts.size(), 1, std::max<std::size_t>(jobs.size(), 1)));
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-      LaneScratch scratch;
-      for (;;) {
-        if (stop.stop_requested()) return;
-        const std::size_t j = next.fetch_add(1, std::memory_order_relaxed);
-        if (j >= jobOrder.size()) return;
-        runJob(jobs[jobOrder[j]], scratch);
-      }
-    };
-    {
-      std::vector<std::jthread> pool;
-      for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work);
-      work();
-    }
-    if (stop.stop_requested()) return false;
+    std::vector<LaneScratch> scratch(workers);
+    parallelJobs(workers, jobOrder.size(), stop, [&](std::size_t j, unsigned w) {
+      LaneJob& job = jobs[jobOrder[j]];
+      const std::string label = procs[job.lane.process].name + " / " + job.lane.name;
+      std::vector<RawPart> src;
+      for (auto [k, t] : threadParts[job.thread]) src.push_back({&parts[k].slices[t], names(k)});
+      job.done = buildLane(src, maxTs, trace.strings, job.lane, job.stats, label, scratch[w], stop);
+    });
+    for (auto& s : scratch) s.release();
+    if (stop.stop_requested()) return cancel();
     for (auto& part : parts) std::vector<std::vector<RawSlice>>().swap(part.slices);
     lanes.reserve(jobs.size());
     for (LaneJob& job : jobs) {
@@ -493,8 +1068,8 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
           }
           proc = globalProc;
         }
-        const NameId name = nameMap[k][a.name];
-        const AsyncKey key{proc, nameMap[k][a.cat], name, nameMap[k][a.idText]};
+        const NameId name = global(k, a.name);
+        const AsyncKey key{proc, global(k, a.cat), name, global(k, a.idText)};
         Pending& lanePending = asyncLanes[{proc, name}];
         if (a.ph == 'b') {
           open[key].emplace_back(a.ts, &a);
@@ -528,6 +1103,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       laneThread.push_back(kInvalidIndex);
       lanes.push_back(std::move(lane));
     }
+    for (auto& w : parts) freeNow(w.asyncs);
   }
 
   // 6. Counters: series per (process, name, key).
@@ -535,20 +1111,37 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
     std::map<std::tuple<std::uint32_t, NameId, NameId>, std::uint32_t> seriesIndex;
     std::vector<CounterSeries> series;
     for (std::size_t k = 0; k < parts.size(); ++k) {
+      // Samples come in runs of one series (or of a few keys of one event): remember the last ones.
+      std::tuple<std::uint32_t, NameId, NameId> lastKey[2];
+      std::uint32_t lastSeries[2] = {kInvalidIndex, kInvalidIndex};
       for (const RawCounter& c : parts[k].counters) {
-        const auto key = std::make_tuple(procMap[k][c.process], nameMap[k][c.name], nameMap[k][c.key]);
-        auto [it, inserted] = seriesIndex.try_emplace(key, static_cast<std::uint32_t>(series.size()));
-        if (inserted) {
-          CounterSeries s;
-          s.process = std::get<0>(key);
-          s.name = std::get<1>(key);
-          s.key = std::get<2>(key);
-          series.push_back(std::move(s));
+        const auto key = std::make_tuple(procMap[k][c.process], global(k, c.name), global(k, c.key));
+        std::uint32_t si;
+        if (lastSeries[0] != kInvalidIndex && lastKey[0] == key) {
+          si = lastSeries[0];
+        } else if (lastSeries[1] != kInvalidIndex && lastKey[1] == key) {
+          si = lastSeries[1];
+        } else {
+          auto [it, inserted] = seriesIndex.try_emplace(key, static_cast<std::uint32_t>(series.size()));
+          if (inserted) {
+            CounterSeries s;
+            s.process = std::get<0>(key);
+            s.name = std::get<1>(key);
+            s.key = std::get<2>(key);
+            series.push_back(std::move(s));
+          }
+          si = it->second;
         }
-        series[it->second].ts.push_back(c.ts);
-        series[it->second].value.push_back(c.value);
+        if (si != lastSeries[0]) {
+          lastKey[1] = lastKey[0];
+          lastSeries[1] = lastSeries[0];
+          lastKey[0] = key;
+          lastSeries[0] = si;
+        }
+        series[si].ts.push_back(c.ts);
+        series[si].value.push_back(c.value);
       }
-      std::vector<RawCounter>().swap(parts[k].counters);
+      freeNow(parts[k].counters);
     }
     for (auto& s : series) {
       if (!std::is_sorted(s.ts.begin(), s.ts.end())) {
@@ -564,9 +1157,12 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
         s.ts = std::move(ts);
         s.value = std::move(v);
       }
+      s.ts.shrink_to_fit();
+      s.value.shrink_to_fit();
     }
     trace.counters = std::move(series);
   }
+  if (stop.stop_requested()) return cancel();
 
   // 7. Roles, devices; display order of processes and lanes.
   std::vector<bool> hasSlices(procs.size(), false), hasCounters(procs.size(), false);
@@ -628,167 +1224,119 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
   });
 
   // 8. Flows: group by (cat, name, id) in file order; bind s to the enclosing slice, f to the
-  // enclosing slice with bp:"e" or else to the next slice. Groups are formed by one sort of
-  // compact records (no per-group containers); the bound flows are then ordered by fromTs, ties
-  // in the order of each group's first event, as a stable sort of the groups would give.
+  // enclosing slice with bp:"e" or else to the next slice. Each part's flows are given global
+  // ids, bound to their slices (in file order: warm caches) and sorted by (key, file order) in
+  // place, on the parts' threads; the groups are then paired over key ranges in parallel (a
+  // merge of the sorted parts), and the bound flows are ordered by fromTs, ties in the order of
+  // each group's first event, as a stable sort of the groups would give.
   {
-    struct FlowRec {
-      std::uint64_t id;
-      NameId cat, name;
-      FlowIdKind kind;
-      std::uint32_t part, idx;
-      [[nodiscard]] bool sameGroup(const FlowRec& o) const {
-        return id == o.id && cat == o.cat && name == o.name && kind == o.kind;
+    std::vector<std::vector<std::uint32_t>> bindOf(parts.size());
+    std::vector<std::uint32_t> offset(parts.size() + 1, 0);
+    for (std::size_t k = 0; k < parts.size(); ++k) offset[k + 1] = offset[k] + static_cast<std::uint32_t>(parts[k].flows.size());
+    parallelJobs(workers, parts.size(), stop, [&](std::size_t k, unsigned) {
+      std::vector<RawFlow>& flows = parts[k].flows;
+      std::vector<std::uint32_t>& bind = bindOf[k];
+      reserveLarge(bind, flows.size());
+      bind.resize(flows.size());
+      const NameId* nm = names(k);
+      std::vector<std::optional<LaneSearch>> search(trace.lanes.size());
+      for (std::size_t i = 0; i < flows.size(); ++i) {
+        if ((i & (kStopPoll - 1)) == 0 && stop.stop_requested()) return;
+        RawFlow& f = flows[i];
+        if (nm) {
+          f.cat = nm[f.cat];
+          f.name = nm[f.name];
+          if (f.idKind != FlowIdKind::Numeric) f.id = nm[static_cast<NameId>(f.id)];
+        }
+        f.order = static_cast<std::uint32_t>(i);
+        f.thread = threadMap[k][f.thread];
+        std::uint32_t b = kInvalidIndex;
+        const std::uint32_t lane = threads[f.thread].lane;
+        if (lane != kInvalidIndex && f.idKind != FlowIdKind::Invalid && f.ph != 't') {
+          if (!search[lane]) search[lane].emplace(trace.lanes[lane]);
+          b = (f.ph == 's' || f.bindEnclosing) ? search[lane]->enclosingSlice(f.ts) : search[lane]->nextSlice(f.ts);
+        }
+        bind[i] = b;
       }
-    };
-    std::size_t total = 0;
-    for (const auto& w : parts) total += w.flows.size();
-    std::vector<FlowRec> recs;
-    reserveLarge(recs, total);
+      std::sort(flows.begin(), flows.end(), [](const RawFlow& a, const RawFlow& b) {
+        if (!sameFlowKey(a, b)) return flowKeyLess(a, b);
+        return a.order < b.order;
+      });
+    });
+    if (stop.stop_requested()) return cancel();
+    std::vector<FlowRun> runs(parts.size());
+    std::size_t total = 0, largest = 0;
     for (std::size_t k = 0; k < parts.size(); ++k) {
-      const auto& nm = nameMap[k];
-      const auto& flows = parts[k].flows;
-      for (std::uint32_t i = 0; i < flows.size(); ++i) {
-        const RawFlow& f = flows[i];
-        recs.push_back({f.idKind == FlowIdKind::Numeric ? f.id : nm[static_cast<NameId>(f.id)], nm[f.cat], nm[f.name],
-                        f.idKind, static_cast<std::uint32_t>(k), i});
-      }
+      runs[k] = {parts[k].flows.data(), parts[k].flows.size(), bindOf[k].data(), offset[k]};
+      total += runs[k].size;
+      if (runs[k].size > runs[largest].size) largest = k;
     }
-    std::sort(recs.begin(), recs.end(), [](const FlowRec& a, const FlowRec& b) {
-      if (a.id != b.id) return a.id < b.id;
-      if (a.cat != b.cat) return a.cat < b.cat;
-      if (a.name != b.name) return a.name < b.name;
-      if (a.kind != b.kind) return a.kind < b.kind;
-      if (a.part != b.part) return a.part < b.part;
-      return a.idx < b.idx;
+    // Key ranges: split at quantiles of the largest run; every group falls in one range.
+    const std::size_t rangeCount = total < (1u << 16) ? 1 : std::size_t{4} * workers;
+    std::vector<std::vector<std::size_t>> cut(rangeCount + 1, std::vector<std::size_t>(parts.size()));
+    for (std::size_t k = 0; k < parts.size(); ++k) cut[rangeCount][k] = runs[k].size;
+    for (std::size_t j = 1; j < rangeCount; ++j) {
+      const RawFlow split = runs[largest].data[runs[largest].size * j / rangeCount];
+      for (std::size_t k = 0; k < parts.size(); ++k)
+        cut[j][k] = static_cast<std::size_t>(
+            std::lower_bound(runs[k].data, runs[k].data + runs[k].size, split, flowKeyLess) - runs[k].data);
+    }
+    std::vector<FlowRangeOut> ranges(rangeCount);
+    parallelJobs(workers, rangeCount, stop, [&](std::size_t j, unsigned) {
+      pairFlowRange(runs, cut[j], cut[j + 1], threads, ranges[j], stop);
+      if (!stop.stop_requested()) std::sort(ranges[j].bound.begin(), ranges[j].bound.end(), boundLess);
     });
-    auto bind = [&](std::size_t part, const RawFlow& f, bool isStart) -> SliceRef {
-      const GlobalThread& th = threads[threadMap[part][f.thread]];
-      if (th.lane == kInvalidIndex) return {};
-      const Lane& lane = trace.lanes[th.lane];
-      const std::uint32_t idx = (isStart || f.bindEnclosing) ? lane.enclosingSlice(f.ts) : lane.nextSlice(f.ts);
-      if (idx == kInvalidIndex) return {};
-      return {th.lane, idx};
-    };
-    // Warnings of one group, in the order the per-group pass met them.
-    struct GroupWarning {
-      std::uint32_t part, idx;  // first event of the group (file order)
-      std::uint32_t seq;
-      ImportWarning kind;
-      std::uint32_t rec;        // a record of the group (for the text)
-      std::uint8_t side;        // FlowNoEnclosingSlice: 1 end side, 2 start side
-    };
-    std::vector<GroupWarning> warnings;
-    struct Bound {
-      Flow flow;
-      std::uint32_t part, idx, seq;
-    };
-    std::vector<Bound> bound;
-    std::vector<UnboundStartFlow> unboundStarts;
-    reserveLarge(bound, total / 2 + 1);
-    for (std::size_t g = 0; g < recs.size();) {
-      std::size_t e = g + 1;
-      while (e < recs.size() && recs[e].sameGroup(recs[g])) ++e;
-      const FlowRec& key = recs[g];
-      const std::uint32_t firstPart = key.part, firstIdx = key.idx;
-      std::uint32_t seq = 0;
-      auto warn = [&](ImportWarning w, std::uint8_t side = 0) {
-        warnings.push_back({firstPart, firstIdx, seq++, w, static_cast<std::uint32_t>(g), side});
-      };
-      if (key.kind == FlowIdKind::Invalid) {
-        warn(ImportWarning::InvalidFlowId);
-        g = e;
-        continue;
-      }
-      const RawFlow* pending = nullptr;
-      std::size_t pendingPart = 0;
-      const RawFlow* lastStart = nullptr;  // for a second f after a finished flow (fan-out)
-      std::size_t lastStartPart = 0;
-      bool warnedStart = false, warnedEnd = false, warnedStep = false;
-      auto finish = [&](const RawFlow& s, std::size_t sp, const RawFlow& f, std::size_t fp) {
-        const SliceRef from = bind(sp, s, true);
-        const SliceRef to = bind(fp, f, false);
-        if (!from.valid() || !to.valid()) {
-          warn(ImportWarning::FlowNoEnclosingSlice, from.valid() ? 1 : 2);
-          // Keep a start without a slice when its end is bound: at Level0 the HostToDevice `s`
-          // sits on the pruned CANN thread, and its tid + ts still locate the launch.
-          const GlobalThread& sth = threads[threadMap[sp][s.thread]];
-          if (!from.valid() && to.valid() && sth.tid.kind == KeyKind::Number)
-            unboundStarts.push_back({key.cat, sth.tid.v, s.ts, to, f.ts});
-          return;
-        }
-        bound.push_back({{key.cat, key.name, from, to, s.ts, f.ts}, firstPart, firstIdx, seq++});
-      };
-      // File order, but symmetric: msprof may write the device-side `f` before the host-side
-      // `s` (and its ts may even be earlier, clocks differ), so an `f` seen first waits for its
-      // `s`. One `s` followed by several `f` fans out (HostToDevice to several tasks).
-      std::vector<std::pair<const RawFlow*, std::size_t>> waiting;
-      for (std::size_t r = g; r < e; ++r) {
-        const RawFlow& f = parts[recs[r].part].flows[recs[r].idx];
-        const std::size_t fp = recs[r].part;
-        if (f.ph == 's') {
-          if (!waiting.empty() && !pending) {
-            for (auto [wf, wp] : waiting) finish(f, fp, *wf, wp);
-            waiting.clear();
-            lastStart = &f;
-            lastStartPart = fp;
-            continue;
-          }
-          if (pending && !warnedStart) {
-            warn(ImportWarning::FlowStartWithoutEnd);
-            warnedStart = true;
-          }
-          pending = &f;
-          pendingPart = fp;
-        } else if (f.ph == 't') {
-          if (!pending && !lastStart && !warnedStep) {
-            warn(ImportWarning::FlowStepWithoutStart);
-            warnedStep = true;
-          }
-        } else {  // 'f'
-          if (pending) {
-            finish(*pending, pendingPart, f, fp);
-            lastStart = pending;
-            lastStartPart = pendingPart;
-            pending = nullptr;
-          } else if (lastStart) {
-            finish(*lastStart, lastStartPart, f, fp);
-          } else {
-            waiting.emplace_back(&f, fp);
-          }
-        }
-      }
-      if (!waiting.empty() && !warnedEnd) warn(ImportWarning::FlowEndWithoutStart);
-      if (pending && !warnedStart) warn(ImportWarning::FlowStartWithoutEnd);
-      g = e;
-    }
+    for (auto& w : parts) freeNow(w.flows);
+    for (auto& b : bindOf) freeNow(b);
+    if (stop.stop_requested()) return cancel();
     // Warnings in group first-appearance order; the text is built only when it is kept.
-    std::sort(warnings.begin(), warnings.end(), [](const GroupWarning& a, const GroupWarning& b) {
-      return std::tie(a.part, a.idx, a.seq) < std::tie(b.part, b.idx, b.seq);
+    std::vector<FlowWarning> warnings;
+    std::vector<UnboundStartFlow> unboundStarts;
+    std::size_t boundCount = 0;
+    for (auto& r : ranges) {
+      warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+      unboundStarts.insert(unboundStarts.end(), r.unbound.begin(), r.unbound.end());
+      boundCount += r.bound.size();
+      std::vector<FlowWarning>().swap(r.warnings);
+      std::vector<UnboundStartFlow>().swap(r.unbound);
+    }
+    std::sort(warnings.begin(), warnings.end(), [](const FlowWarning& a, const FlowWarning& b) {
+      return std::tie(a.first, a.seq) < std::tie(b.first, b.seq);
     });
-    for (const GroupWarning& w : warnings) {
+    for (const FlowWarning& w : warnings) {
       if (trace.stats.count(w.kind) >= ImportStats::kExamplesPerKind) {
         trace.stats.add(w.kind);
         continue;
       }
-      const FlowRec& key = recs[w.rec];
-      const std::string idText = key.kind == FlowIdKind::Numeric ? std::to_string(key.id)
-                                                                 : std::string(trace.strings.view(static_cast<NameId>(key.id)));
-      std::string what = std::string(trace.strings.view(key.cat)) + " id " + idText;
+      const std::string idText = w.idKind == FlowIdKind::Numeric ? std::to_string(w.id)
+                                                                 : std::string(trace.strings.view(static_cast<NameId>(w.id)));
+      std::string what = std::string(trace.strings.view(w.cat)) + " id " + idText;
       if (w.side == 1) what += " (end side)";
       else if (w.side == 2) what += " (start side)";
       trace.stats.add(w.kind, what);
     }
-    std::sort(bound.begin(), bound.end(), [](const Bound& a, const Bound& b) {
-      if (a.flow.fromTs != b.flow.fromTs) return a.flow.fromTs < b.flow.fromTs;
-      return std::tie(a.part, a.idx, a.seq) < std::tie(b.part, b.idx, b.seq);
-    });
-    reserveLarge(trace.flows, bound.size());
-    for (const Bound& b : bound) trace.flows.push_back(b.flow);
+    // Merge the sorted ranges into the trace's flows, releasing what the merge has read.
+    reserveLazy(trace.flows, boundCount);
+    {
+      std::vector<std::size_t> at(rangeCount, 0);
+      std::vector<ProgressiveRelease> release(rangeCount);
+      for (std::size_t j = 0; j < rangeCount; ++j) release[j] = ProgressiveRelease(ranges[j].bound.data());
+      for (std::size_t n = 0; n < boundCount; ++n) {
+        std::size_t best = rangeCount;
+        for (std::size_t j = 0; j < rangeCount; ++j)
+          if (at[j] < ranges[j].bound.size() && (best == rangeCount || boundLess(ranges[j].bound[at[j]], ranges[best].bound[at[best]])))
+            best = j;
+        trace.flows.push_back(ranges[best].bound[at[best]++].flow);
+        if ((n & (kStopPoll - 1)) == kStopPoll - 1) {
+          for (std::size_t j = 0; j < rangeCount; ++j) release[j].consumed(ranges[j].bound.data() + at[j]);
+          if (stop.stop_requested()) return cancel();
+        }
+      }
+    }
+    for (auto& r : ranges) freeNow(r.bound);
     std::stable_sort(unboundStarts.begin(), unboundStarts.end(),
               [](const UnboundStartFlow& a, const UnboundStartFlow& b) { return a.fromTs < b.fromTs; });
     trace.unboundStarts = std::move(unboundStarts);
-    for (auto& w : parts) std::vector<RawFlow>().swap(w.flows);
   }
 
   // The raw records were freed piecemeal; hand the freed heap back to the system so that the
@@ -816,7 +1364,8 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
   }
   if (trace.eventCount == 0) trace.notes.push_back("0 events");
   else if (trace.sliceCount() == 0) trace.notes.push_back("no slices");
-  return !stop.stop_requested();
+  if (stop.stop_requested()) return cancel();
+  return true;
 }
 
 }  // namespace npuscope::core::detail

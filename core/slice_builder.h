@@ -21,6 +21,14 @@ std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<Tim
                          std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& depth,
                          std::vector<std::uint8_t>& flags);
 
+/// Fills `byFrom` / `byTo` with the indices of `flows` stably sorted by (from.lane, from.index) /
+/// (to.lane, to.index): Trace::flowsByFrom / flowsByTo. A counting sort by (lane, depth row) of
+/// `lanes`; inside a row the indices are usually in order already (flows are sorted by time, and
+/// a row's slices too) and are sorted only when they are not. Flows that refer to slices outside
+/// `lanes` make it fall back to a plain stable sort. O(flows) in the usual case.
+void buildFlowIndex(const std::vector<Flow>& flows, const std::vector<Lane>& lanes, std::vector<std::uint32_t>& byFrom,
+                    std::vector<std::uint32_t>& byTo);
+
 /// Role of a process from its name (Ascend process names, §2.4 of the format notes).
 Process::Role classifyProcess(std::string_view name);
 
