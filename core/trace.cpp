@@ -40,19 +40,7 @@ std::vector<std::uint32_t> flowsAt(const std::vector<Flow>& flows, const std::ve
 }
 }  // namespace
 
-void Trace::indexFlows() {
-  auto build = [&](std::vector<std::uint32_t>& index, SliceRef Flow::*end) {
-    index.resize(flows.size());
-    for (std::uint32_t i = 0; i < index.size(); ++i) index[i] = i;
-    std::stable_sort(index.begin(), index.end(), [&](std::uint32_t a, std::uint32_t b) {
-      const SliceRef& x = flows[a].*end;
-      const SliceRef& y = flows[b].*end;
-      return x.lane != y.lane ? x.lane < y.lane : x.index < y.index;
-    });
-  };
-  build(flowsByFrom, &Flow::from);
-  build(flowsByTo, &Flow::to);
-}
+void Trace::indexFlows() { detail::buildFlowIndex(flows, lanes, flowsByFrom, flowsByTo); }
 
 std::vector<std::uint32_t> Trace::flowsFrom(SliceRef r) const { return flowsAt(flows, flowsByFrom, r, &Flow::from); }
 std::vector<std::uint32_t> Trace::flowsTo(SliceRef r) const { return flowsAt(flows, flowsByTo, r, &Flow::to); }
