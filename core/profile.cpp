@@ -275,6 +275,10 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
         }
         rp.analysis = std::make_shared<RankAnalysis>(
             analyzeRank(*rp.trace, rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, analysis));
+        if (options.stop.stop_requested()) {  // analyzeRank takes no stop token: check after it
+          result.error = "cancelled";
+          return result;
+        }
       } else {
         rp.error = lr.error;
         if (firstError.empty()) firstError = lr.error;
