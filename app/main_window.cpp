@@ -2,6 +2,8 @@
 #include "app/main_window.h"
 
 #include <QAction>
+#include <algorithm>
+#include <cmath>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -19,7 +21,6 @@
 #include <QMimeData>
 #include <map>
 #include <QPainter>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSet>
 #include <QSettings>
@@ -35,6 +36,7 @@
 #include "app/app_support.h"
 #include "app/trace_loader.h"
 #include "widgets/flow_navigation.h"
+#include "widgets/load_preview.h"
 #include "widgets/search_bar.h"
 #include "widgets/timeline_viewport.h"
 #include "widgets/slice_details_panel.h"
@@ -83,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   m_loader = new TraceLoader(this);
   connect(m_loader, &TraceLoader::started, this, &MainWindow::onLoadStarted);
   connect(m_loader, &TraceLoader::progressChanged, this, &MainWindow::onProgress);
+  connect(m_loader, &TraceLoader::previewChanged, this, &MainWindow::onPreviewChanged);
   connect(m_loader, &TraceLoader::loaded, this, &MainWindow::onLoaded);
   connect(m_loader, &TraceLoader::failed, this, &MainWindow::onFailed);
   connect(m_loader, &TraceLoader::cancelled, this, &MainWindow::onCancelled);
@@ -268,6 +271,9 @@ void MainWindow::createCentralArea() {
   m_timeline = new widgets::TimelineWidget(m_stack);
   m_timeline->setObjectName(QStringLiteral("Timeline"));
   m_stack->addWidget(m_timeline);
+  m_loadPreview = new widgets::LoadPreviewView(m_stack);
+  connect(m_loadPreview, &widgets::LoadPreviewView::cancelRequested, m_loader, &TraceLoader::cancel);
+  m_stack->addWidget(m_loadPreview);
   connect(m_timeline, &widgets::TimelineWidget::sliceSelected, this, &MainWindow::onSliceSelected);
   setCentralWidget(m_stack);
 
@@ -287,19 +293,6 @@ void MainWindow::createStatusBar() {
   QStatusBar* bar = statusBar();
   bar->setSizeGripEnabled(true);
 
-  m_progressBar = new QProgressBar(bar);
-  m_progressBar->setRange(0, 1000);
-  m_progressBar->setTextVisible(true);
-  m_progressBar->setFormat(tr("Loading %p%"));
-  m_progressBar->setFixedWidth(180);
-  m_progressBar->setMaximumHeight(bar->fontMetrics().height() + 4);
-  m_progressBar->hide();
-  m_cancelButton = new QToolButton(bar);
-  m_cancelButton->setDefaultAction(m_cancelAction);
-  m_cancelButton->setToolTip(tr("Cancel loading (Esc)"));
-  m_cancelButton->setAutoRaise(true);
-  m_cancelButton->hide();
-
   m_fileLabel = statusLabel(bar);
   m_fileLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_ranksLabel = statusLabel(bar);
@@ -317,8 +310,6 @@ void MainWindow::createStatusBar() {
   m_warningsButton->hide();
 
   bar->addWidget(m_fileLabel, 1);
-  bar->addPermanentWidget(m_progressBar);
-  bar->addPermanentWidget(m_cancelButton);
   bar->addPermanentWidget(m_warningsButton);
   bar->addPermanentWidget(m_ranksLabel);
   bar->addPermanentWidget(m_eventsLabel);
@@ -580,11 +571,79 @@ void MainWindow::onLoadStarted(const QString& path) {
   m_pendingPath = path;
   setLoadingUi(true);
   statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(path)));
-  if (!m_profile) showStartPage(tr("Loading %1…").arg(displayName(path)));
+  // First pixels: the preview view takes the centre at once (the shown timeline stays as it is
+  // underneath, for a cancel or an error).
+  m_loadPreview->reset();
+  widgets::LoadBannerState banner;
+  banner.title = tr("Loading %1").arg(displayName(path));
+  banner.detail = loadStatusText(m_loader->status());
+  m_loadPreview->setBanner(banner);
+  m_stack->setCurrentWidget(m_loadPreview);
+  m_loadPreview->setFocus();
 }
 
 void MainWindow::onProgress(double fraction) {
-  m_progressBar->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000.0 + 0.5));
+  if (!m_loader->isLoading()) return;
+  widgets::LoadBannerState banner;
+  banner.title = tr("Loading %1").arg(displayName(m_pendingPath));
+  banner.detail = loadStatusText(m_loader->status());
+  banner.fraction = fraction;
+  m_loadPreview->setBanner(banner);
+}
+
+void MainWindow::onPreviewChanged() {
+  if (!m_loader->isLoading()) return;
+  const LoadSnapshot& snap = m_loader->snapshot();
+  m_loadPreview->setSkeleton(widgets::buildSkeletonProfile(QFile::encodeName(m_pendingPath).toStdString(),
+                                                           snap.ranks, snap.previews));
+}
+
+void MainWindow::endLoadPreview() {
+  m_loadPreview->reset();  // frees the skeleton
+  if (m_stack->currentWidget() != m_loadPreview) return;
+  if (m_profile) {
+    m_stack->setCurrentWidget(m_timeline);
+    m_timeline->setFocus();
+  } else {
+    showStartPage();
+  }
+}
+
+QString MainWindow::loadStatusText(const LoadStatus& status) {
+  const QLocale locale;
+  const auto size = [&](std::uint64_t bytes) {
+    return locale.formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeTraditionalFormat);
+  };
+  const int percent = static_cast<int>(std::floor(std::clamp(status.fraction, 0.0, 1.0) * 100.0));
+  QString text = tr("%1%").arg(percent);
+  switch (status.phase) {
+    case LoadStatus::Phase::Starting:
+      return tr("Opening…");
+    case LoadStatus::Phase::Reading:
+      text += QStringLiteral(" — ") + tr("%1 of %2").arg(size(status.bytesRead), size(status.totalBytes));
+      break;
+    case LoadStatus::Phase::Building:
+      text += QStringLiteral(" — ") + tr("building the timeline (%1 read)").arg(size(status.bytesRead));
+      break;
+    case LoadStatus::Phase::Analysing:
+      text += QStringLiteral(" — ") + tr("analysing");
+      break;
+  }
+  if (status.rankCount > 1 && status.currentRank >= 0)
+    text += QStringLiteral(" · ") + tr("rank %1 of %2").arg(status.currentRank + 1).arg(status.rankCount);
+  if (status.remainingSeconds >= 0) {
+    const auto s = static_cast<qint64>(std::ceil(status.remainingSeconds));
+    text += QStringLiteral(", ");
+    if (s >= 60)
+      text += tr("~%1 min %2 s left").arg(s / 60).arg(s % 60);
+    else if (s >= 1)
+      text += tr("~%1 s left").arg(s);
+    else
+      text += tr("almost done");
+  } else {
+    text += QStringLiteral(", ") + tr("estimating the time left…");
+  }
+  return text;
 }
 
 void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profile> profile,
@@ -608,6 +667,7 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
     m_timeline->fitAll();
   m_stack->setCurrentWidget(m_timeline);
   m_timeline->setFocus();
+  m_loadPreview->reset();  // the real trace is shown now: free the skeleton
   rememberPath(path);
   setWindowTitle(tr("%1 — npuscope").arg(displayName(path)));
   setWindowFilePath(path);
@@ -618,6 +678,7 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
 
 void MainWindow::onFailed(const QString& path, const QString& error) {
   setLoadingUi(false);
+  endLoadPreview();
   statusBar()->showMessage(tr("Could not load %1").arg(displayName(path)), 10000);
   if (!m_profile) showStartPage(tr("Could not load %1.").arg(QDir::toNativeSeparators(path)));
   updateActions();
@@ -633,18 +694,13 @@ void MainWindow::onFailed(const QString& path, const QString& error) {
 
 void MainWindow::onCancelled(const QString& path) {
   setLoadingUi(false);
+  endLoadPreview();
   statusBar()->showMessage(tr("Loading of %1 cancelled").arg(displayName(path)), 5000);
-  if (!m_profile) showStartPage();
   updateActions();
   emit loadFinished(false, QStringLiteral("cancelled"));
 }
 
-void MainWindow::setLoadingUi(bool loading) {
-  m_progressBar->setVisible(loading);
-  m_cancelButton->setVisible(loading);
-  m_cancelAction->setEnabled(loading);
-  if (loading) m_progressBar->setValue(0);
-}
+void MainWindow::setLoadingUi(bool loading) { m_cancelAction->setEnabled(loading); }
 
 // ---------------------------------------------------------------------------------------------
 // Status

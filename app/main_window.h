@@ -8,13 +8,13 @@
 #include <memory>
 
 #include "core/profile.h"
+#include "app/trace_loader.h"
 #include "core/types.h"
 
 class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
-class QProgressBar;
 class QPushButton;
 class QStackedWidget;
 class QToolButton;
@@ -26,16 +26,17 @@ class StatsView;
 class TimelineWidget;
 class TopDownPanel;
 class ChainPanel;
+class LoadPreviewView;
 }  // namespace npuscope::widgets
 
 namespace npuscope {
 
-class TraceLoader;
-
 /// The npuscope main window: the timeline in the centre, slice details docked on the right, a
 /// status bar with the file, ranks, events, load time, memory and load warnings, and the
-/// File / View / Help menus. Loading runs in a TraceLoader, so the window stays responsive; a
-/// progress bar with Cancel sits in the status bar meanwhile. Settings (geometry, dock state,
+/// File / View / Help menus. Loading runs in a TraceLoader, so the window stays responsive;
+/// meanwhile the centre shows a LoadPreviewView: a banner with progress, remaining time and
+/// Cancel (Esc) over the ruler and lane headers known so far. The loaded profile then replaces
+/// it; after an error or a cancel the previous view (or the start page) comes back unchanged. Settings (geometry, dock state,
 /// last directory, recent paths) live in QSettings("npuscope", "npuscope").
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -56,6 +57,10 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QString currentPath() const { return m_path; }
   [[nodiscard]] widgets::TimelineWidget* timeline() const { return m_timeline; }
   [[nodiscard]] TraceLoader* loader() const { return m_loader; }
+  /// The view shown in the centre while a load runs (skeleton timeline and progress banner).
+  [[nodiscard]] widgets::LoadPreviewView* loadPreview() const { return m_loadPreview; }
+  /// The banner's detail text for `status` ("43% — 1.2 GB of 2.8 GB, ~3 s left").
+  [[nodiscard]] static QString loadStatusText(const LoadStatus& status);
   /// When false, load errors go to the status bar and loadFinished only (no modal box). Tests.
   void setInteractiveErrors(bool on) { m_interactiveErrors = on; }
 
@@ -115,6 +120,8 @@ class MainWindow : public QMainWindow {
 
   void onLoadStarted(const QString& path);
   void onProgress(double fraction);
+  void onPreviewChanged();
+  void endLoadPreview();
   void onLoaded(const QString& path, std::shared_ptr<const core::Profile> profile,
                 qint64 elapsedMs);
   void onFailed(const QString& path, const QString& error);
@@ -145,6 +152,7 @@ class MainWindow : public QMainWindow {
   QStringList m_recentPaths;
 
   QStackedWidget* m_stack = nullptr;
+  widgets::LoadPreviewView* m_loadPreview = nullptr;
   QWidget* m_startPage = nullptr;
   QLabel* m_startHint = nullptr;
   widgets::TimelineWidget* m_timeline = nullptr;
@@ -168,8 +176,6 @@ class MainWindow : public QMainWindow {
   QLabel* m_timeLabel = nullptr;
   QLabel* m_memoryLabel = nullptr;
   QToolButton* m_warningsButton = nullptr;
-  QProgressBar* m_progressBar = nullptr;
-  QToolButton* m_cancelButton = nullptr;
   QTimer m_memoryTimer;
 
   QMenu* m_recentMenu = nullptr;

@@ -6,8 +6,16 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
 #include <stop_token>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace npuscope {
 
@@ -17,13 +25,127 @@ std::atomic<int> g_runningWorkers{0};
 
 int TraceLoader::runningWorkers() { return g_runningWorkers.load(); }
 
-// Shared between the GUI thread and the worker; the worker only touches `stop` (read) and
-// `progress` (write).
+// Shared between the GUI thread and the worker. The worker writes the load's state from core's
+// callbacks (under `mutex`); the GUI thread's timer reads it.
 struct TraceLoader::Job {
+  using Clock = std::chrono::steady_clock;
   QString path;
   std::stop_source stop;
-  std::atomic<double> progress{0.0};
-  QElapsedTimer clock;
+  QElapsedTimer clock;             // GUI thread only
+  Clock::time_point start = Clock::now();
+
+  struct Rank {
+    std::uint64_t bytes = 0;       // trace file size, 0 without a trace file
+    double base = 0, end = 0;      // its interval of loadProfile's progress
+    bool hasTrace = false;         // loadProfile reads a trace file for it
+    std::optional<core::LoadPreview> preview;
+    double readFraction = 0;       // of the latest preview
+    std::int64_t readFractionNs = -1;  // when it arrived
+    double firstFraction = 0;      // of the first preview, for this rank's read rate
+    std::int64_t firstFractionNs = -1;
+    // Phase boundaries, ns since the load started (-1: not yet). The read of the first rank
+    // starts with the load (discovery and mapping the file are part of its cost), the read of a
+    // later rank when it reports its first progress.
+    std::int64_t readStartNs = -1, readEndNs = -1, builtNs = -1, doneNs = -1;
+  };
+  std::mutex mutex;
+  std::vector<core::RankSource> sources;
+  std::vector<Rank> ranks;
+  int current = -1;                // rank being loaded, -1 before the first
+  double progress = 0;             // core's last progress value
+  std::uint64_t revision = 0;      // bumped on discovery and on every preview
+
+  [[nodiscard]] std::int64_t nowNs() const {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+  }
+
+  // Worker: the ranks core::loadProfile will read, and their share of its progress. The weights
+  // are loadProfile's own (trace file size + 1, 0 without a trace file), so a progress value
+  // tells which rank is being loaded.
+  void discovered(std::vector<core::RankSource> found) {
+    std::vector<Rank> r(found.size());
+    double total = 0;
+    std::vector<double> weight;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      std::error_code ec;
+      const auto size = found[i].traceFile.empty() ? 0 : std::filesystem::file_size(found[i].traceFile, ec);
+      r[i].bytes = ec ? 0 : static_cast<std::uint64_t>(size);
+      const double w = found[i].traceFile.empty() ? 0.0 : static_cast<double>(ec ? 0 : size) + 1.0;
+      weight.push_back(w);
+      total += w;
+    }
+    double done = 0;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (total > 0) {
+        r[i].base = done / total;
+        r[i].end = r[i].base + weight[i] / total;
+      }
+      done += weight[i];
+      r[i].hasTrace = weight[i] > 0;
+    }
+    std::lock_guard lock(mutex);
+    sources = std::move(found);
+    ranks = std::move(r);
+    ++revision;
+  }
+
+  // The last rank with a trace whose progress interval starts at or before p.
+  [[nodiscard]] int rankAt(double p) const {
+    int at = -1;
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+      if (ranks[i].hasTrace && ranks[i].base <= p + 1e-9) at = static_cast<int>(i);
+    return at;
+  }
+
+  // Rank r starts reading: every rank before it is finished (loaded, failed or skipped).
+  void enter(int r, std::int64_t now) {
+    for (int i = std::max(current, 0); i < r; ++i) {
+      Rank& k = ranks[static_cast<std::size_t>(i)];
+      if (k.readEndNs < 0) k.readEndNs = now;
+      if (k.builtNs < 0) k.builtNs = now;
+      if (k.doneNs < 0) k.doneNs = now;
+    }
+    Rank& k = ranks[static_cast<std::size_t>(r)];
+    if (k.readStartNs < 0) k.readStartNs = current < 0 ? 0 : now;
+    current = r;
+  }
+
+  // Worker: core's progress callback.
+  void onProgress(double p) {
+    const std::int64_t now = nowNs();
+    std::lock_guard lock(mutex);
+    progress = p;
+    if (ranks.empty()) return;
+    if (current >= 0) {
+      Rank& c = ranks[static_cast<std::size_t>(current)];
+      if (p >= c.end - 1e-9 && c.builtNs < 0) {  // loadTrace of this rank ended
+        if (c.readEndNs < 0) c.readEndNs = now;
+        c.builtNs = now;
+      }
+    }
+    const int r = rankAt(p);
+    if (r > current && (current < 0 || p > ranks[static_cast<std::size_t>(r)].base + 1e-9)) enter(r, now);
+  }
+
+  // Worker: core's preview callback (always preceded by a progress call of the same rank).
+  void onPreview(const core::LoadPreview& preview) {
+    const std::int64_t now = nowNs();
+    std::lock_guard lock(mutex);
+    if (ranks.empty()) return;
+    const int r = std::max(rankAt(progress), current);
+    if (r < 0) return;
+    if (r != current) enter(r, now);
+    Rank& k = ranks[static_cast<std::size_t>(r)];
+    k.preview = preview;
+    k.readFraction = std::clamp(preview.fraction, 0.0, 1.0);
+    k.readFractionNs = now;
+    if (k.firstFractionNs < 0) {
+      k.firstFraction = k.readFraction;
+      k.firstFractionNs = now;
+    }
+    if (k.readFraction >= 1.0 && k.readEndNs < 0) k.readEndNs = now;
+    ++revision;
+  }
 };
 
 TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
@@ -48,6 +170,12 @@ QString TraceLoader::checkPath(const QString& path) {
   return {};
 }
 
+void TraceLoader::resetState() {
+  m_lastProgress = 0.0;
+  m_status = {};
+  m_snapshot = {};
+}
+
 void TraceLoader::load(const QString& path) {
   if (m_job) cancel();
 
@@ -55,15 +183,14 @@ void TraceLoader::load(const QString& path) {
   job->path = path;
   job->clock.start();
   m_job = job;
-  m_lastProgress = 0.0;
+  resetState();
 
   core::LoadOptions options;
   options.threads = m_threads;
   options.stop = job->stop.get_token();
-  // Called from loader threads: store only, never touch Qt objects here.
-  options.progress = [raw = job.get()](double fraction) {
-    raw->progress.store(fraction, std::memory_order_relaxed);
-  };
+  // Called from the loading thread: they only write the job's state, never touch Qt objects.
+  options.progress = [raw = job.get()](double fraction) { raw->onProgress(fraction); };
+  options.preview = [raw = job.get()](const core::LoadPreview& preview) { raw->onPreview(preview); };
   const std::string nativePath = QFile::encodeName(path).toStdString();
 
   if (const QString problem = checkPath(path); !problem.isEmpty()) {
@@ -84,12 +211,23 @@ void TraceLoader::load(const QString& path) {
   auto* watcher = new QFutureWatcher<core::ProfileLoadResult>(this);
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
     watcher->deleteLater();
-    finishJob(job, watcher->future().result());
+    finishJob(job, watcher->future().takeResult());
   });
-  // `job` is captured by value so the atomic outlives the worker even if this loader dies first.
+  // `job` is captured by value so its state outlives the worker even if this loader dies first.
   g_runningWorkers.fetch_add(1);
   watcher->setFuture(QtConcurrent::run([job, nativePath, options = std::move(options)] {
+    // Discovery is cheap (a few directory listings); knowing the ranks and their file sizes
+    // first gives the skeleton its rank headers and the progress its byte counts.
+    job->discovered(core::discoverProfile(nativePath).ranks);
     core::ProfileLoadResult result = core::loadProfile(nativePath, options);
+    if (job->stop.stop_requested()) {
+      // Cancelled (possibly after the last stop check): free the profile here, on the worker,
+      // rather than on the GUI thread, and give the freed heap back to the system.
+      result = {nullptr, "cancelled"};
+#if defined(__GLIBC__)
+      malloc_trim(0);
+#endif
+    }
     g_runningWorkers.fetch_sub(1);
     return result;
   }));
@@ -105,15 +243,30 @@ void TraceLoader::cancel() {
   m_job.reset();
   job->stop.request_stop();
   m_progressTimer.stop();
+  resetState();
   emit cancelled(job->path);
 }
 
 void TraceLoader::publishProgress() {
   if (!m_job) return;
-  const double fraction = m_job->progress.load(std::memory_order_relaxed);
-  if (fraction != m_lastProgress) {
-    m_lastProgress = fraction;
-    emit progressChanged(fraction);
+  std::uint64_t revision = 0;
+  {
+    std::lock_guard lock(m_job->mutex);
+    revision = m_job->revision;
+    if (revision != m_snapshot.revision) {
+      m_snapshot.revision = revision;
+      m_snapshot.ranks = m_job->sources;
+      m_snapshot.previews.clear();
+      for (const auto& r : m_job->ranks) m_snapshot.previews.push_back(r.preview);
+    } else {
+      revision = 0;
+    }
+  }
+  m_status = computeStatus(*m_job);
+  if (revision != 0) emit previewChanged();
+  if (m_status.fraction != m_lastProgress) {
+    m_lastProgress = m_status.fraction;
+    emit progressChanged(m_status.fraction);
   }
 }
 
@@ -122,6 +275,7 @@ void TraceLoader::finishJob(const std::shared_ptr<Job>& job, core::ProfileLoadRe
   const qint64 elapsed = job->clock.elapsed();
   m_job.reset();
   m_progressTimer.stop();
+  resetState();
   if (result.ok()) {
     m_lastProgress = 1.0;
     emit progressChanged(1.0);
@@ -134,6 +288,66 @@ void TraceLoader::finishJob(const std::shared_ptr<Job>& job, core::ProfileLoadRe
     if (error.isEmpty()) error = tr("Nothing could be loaded from this path.");
     emit failed(job->path, error);
   }
+}
+
+// The load's state machine (Job), turned into what the user sees.
+LoadStatus TraceLoader::computeStatus(Job& job) const {
+  const double previousFraction = m_lastProgress;
+  LoadStatus s;
+  s.elapsedMs = job.clock.elapsed();
+  const std::int64_t now = job.nowNs();
+  constexpr double kCap = 0.95;            // an estimated phase never shows as done before it is
+  constexpr std::int64_t kSmoothNs = 150'000'000;  // extrapolate the read at most this far
+  std::lock_guard lock(job.mutex);
+  s.rankCount = static_cast<int>(job.ranks.size());
+  s.currentRank = job.current;
+  double total = 0, done = 0, readNs = 0, readBytes = 0;
+  for (std::size_t i = 0; i < job.ranks.size(); ++i) {
+    const Job::Rank& r = job.ranks[i];
+    if (!r.hasTrace) continue;
+    const auto bytes = static_cast<double>(r.bytes) + 1.0;
+    s.totalBytes += r.bytes;
+    if (r.preview) s.events += r.preview->events;
+    total += bytes * (1.0 + TraceLoader::kBuildPerRead + TraceLoader::kAnalysesPerRead);
+    // Read: bytes from the latest preview, extrapolated between previews (~100 ms apart) at the
+    // rate seen since this rank's first preview, so the bar moves on every tick.
+    double read = r.readEndNs >= 0 ? bytes : r.readFraction * bytes;
+    if (r.readEndNs < 0 && r.readFractionNs - r.firstFractionNs >= 50'000'000) {
+      const double rate = (r.readFraction - r.firstFraction) * bytes /
+                          static_cast<double>(r.readFractionNs - r.firstFractionNs);  // bytes/ns
+      const auto ahead = static_cast<double>(std::min(now - r.readFractionNs, kSmoothNs));
+      read = std::min(read + rate * ahead, bytes);
+    }
+    s.bytesRead += static_cast<std::uint64_t>(std::min(read, static_cast<double>(r.bytes)));
+    done += read;
+    if (r.readStartNs >= 0) {
+      readNs += static_cast<double>((r.readEndNs >= 0 ? r.readEndNs : now) - r.readStartNs);
+      readBytes += read;
+    }
+    // Build and analyses: expected to take k x this rank's own read time.
+    const double readTime = r.readEndNs > r.readStartNs && r.readStartNs >= 0
+                                ? static_cast<double>(r.readEndNs - r.readStartNs) : 1.0;
+    auto phase = [&](double k, std::int64_t from, std::int64_t to) {
+      if (to >= 0) return bytes * k;
+      if (from < 0) return 0.0;
+      return bytes * k * std::min(kCap, static_cast<double>(now - from) / (k * readTime));
+    };
+    done += phase(TraceLoader::kBuildPerRead, r.readEndNs, r.builtNs);
+    done += phase(TraceLoader::kAnalysesPerRead, r.builtNs, r.doneNs);
+  }
+  if (job.current >= 0) {
+    const Job::Rank& c = job.ranks[static_cast<std::size_t>(job.current)];
+    s.phase = c.readEndNs < 0 ? LoadStatus::Phase::Reading
+              : c.builtNs < 0 ? LoadStatus::Phase::Building
+                              : LoadStatus::Phase::Analysing;
+  }
+  s.fraction = std::max(previousFraction, total > 0 ? std::clamp(done / total, 0.0, 1.0) : 0.0);
+  // Remaining time from the measured read rate, once enough is in.
+  if (s.elapsedMs >= 500 && readBytes >= 1e6 && readNs > 0) {
+    const double bytesPerNs = readBytes / readNs;
+    s.remainingSeconds = std::max(0.0, (total - done) / bytesPerNs * 1e-9);
+  }
+  return s;
 }
 
 }  // namespace npuscope
