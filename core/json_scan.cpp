@@ -2,7 +2,9 @@
 #include "core/json_scan.h"
 
 #include <cstring>
-#if defined(__SSE2__)
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -200,6 +202,93 @@ const char* skipValue(const char* p, const char* end) {
     }
   }
   return nullptr;
+}
+
+const char* scanString(const char* p, const char* end, bool& escaped) {
+#if defined(__AVX2__)
+  const __m256i quote = _mm256_set1_epi8('"'), bs = _mm256_set1_epi8('\\'), ctl = _mm256_set1_epi8(0x1F);
+  while (p + 32 <= end) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const auto mq = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, quote)));
+    const auto mb = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, bs)));
+    const auto mc = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(x, ctl), ctl)));
+    const std::uint32_t any = mq | mb | mc;
+    if (any == 0) {
+      p += 32;
+      continue;
+    }
+    const unsigned i = static_cast<unsigned>(__builtin_ctz(any));
+    const char c = p[i];
+    if (c == '"') return p + i;
+    if (c != '\\') return nullptr;  // raw control byte
+    escaped = true;
+    p += i + 2;
+  }
+#endif
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"') return p;
+    if (c < 0x20) return nullptr;
+    if (c == '\\') {
+      escaped = true;
+      p += 2;
+      continue;
+    }
+    ++p;
+  }
+  return nullptr;
+}
+
+namespace {
+inline bool isNumberChar(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+}  // namespace
+
+const char* skipValueStrict(const char* p, const char* end, int depth) {
+  if (p >= end) return nullptr;
+  const char c = *p;
+  if (c == '"') {
+    bool esc = false;
+    const char* q = scanString(p + 1, end, esc);
+    return q ? q + 1 : nullptr;
+  }
+  if (c == '{' || c == '[') {
+    if (depth >= 512) return nullptr;
+    const bool object = c == '{';
+    const char close = object ? '}' : ']';
+    p = skipWs(p + 1, end);
+    if (p < end && *p == close) return p + 1;
+    for (;;) {
+      if (object) {
+        if (p >= end || *p != '"') return nullptr;
+        bool esc = false;
+        p = scanString(p + 1, end, esc);
+        if (!p) return nullptr;
+        p = skipWs(p + 1, end);
+        if (p >= end || *p != ':') return nullptr;
+        p = skipWs(p + 1, end);
+      }
+      p = skipValueStrict(p, end, depth + 1);
+      if (!p) return nullptr;
+      p = skipWs(p, end);
+      if (p >= end) return nullptr;
+      if (*p == close) return p + 1;
+      if (*p != ',') return nullptr;
+      p = skipWs(p + 1, end);
+    }
+  }
+  const auto literal = [&](std::string_view word) -> const char* {
+    if (static_cast<std::size_t>(end - p) < word.size() || std::string_view(p, word.size()) != word) return nullptr;
+    return p + word.size();
+  };
+  if (c == 't') return literal("true");
+  if (c == 'f') return literal("false");
+  if (c == 'n') return literal("null");
+  if (c != '-' && (c < '0' || c > '9')) return nullptr;
+  const char* q = p + 1;
+  while (q < end && isNumberChar(*q)) ++q;
+  return q;
 }
 
 int naturalCompare(std::string_view a, std::string_view b) {

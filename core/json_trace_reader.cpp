@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "core/json_fast.h"
 #include "core/json_scan.h"
 
 namespace npuscope::core::detail {
@@ -38,44 +39,6 @@ std::uint32_t WorkerOut::threadLookup(const Key& pid, const Key& tid) {
     slices.emplace_back();
   }
   return it->second;
-}
-
-void WorkerOut::mark(Mark& m) const {
-  m.processes = processes.size();
-  m.threads = threads.size();
-  m.flows = flows.size();
-  m.counters = counters.size();
-  m.metas = metas.size();
-  m.asyncs = asyncs.size();
-  m.strings = pool.size();
-  m.examples = stats.examples.size();
-  m.counts = stats.counts;
-  m.events = events;
-  m.maxTs = maxTs;
-  m.minTs = minTs;
-  m.slices.resize(slices.size());
-  for (std::size_t t = 0; t < slices.size(); ++t) m.slices[t] = slices[t].size();
-}
-
-void WorkerOut::rollback(const Mark& m) {
-  lastThread = UINT32_MAX;  // may name a thread created by the batch
-  for (std::size_t t = threads.size(); t-- > m.threads;)
-    threadIndex.erase({processes[threads[t].first], threads[t].second});
-  threads.resize(m.threads);
-  slices.resize(m.threads);
-  for (std::size_t t = 0; t < m.threads; ++t) slices[t].resize(m.slices[t]);
-  for (std::size_t p = processes.size(); p-- > m.processes;) processIndex.erase(processes[p]);
-  processes.resize(m.processes);
-  flows.resize(m.flows);
-  counters.resize(m.counters);
-  metas.resize(m.metas);
-  asyncs.resize(m.asyncs);
-  pool.truncate(m.strings);
-  stats.examples.resize(m.examples);
-  stats.counts = m.counts;
-  events = m.events;
-  maxTs = m.maxTs;
-  minTs = m.minTs;
 }
 
 namespace {
@@ -267,41 +230,220 @@ class EventParser {
   }
 
  public:
-  /// Parses the elements in [begin, commaEnd) of the file (complete events separated by commas,
-  /// as cut by findBatchCut) as one document "[" + bytes + "]". Returns false, with records
-  /// possibly appended, when anything fails: the caller rolls the worker output back and reads
-  /// the same bytes event by event (which reports the exact warnings).
-  bool parseBatch(std::size_t begin, std::size_t commaEnd) {
-    const std::size_t len = commaEnd - begin;
-    const std::size_t docLen = len + 2;
-    if (m_batch.size() < docLen + simdjson::SIMDJSON_PADDING) m_batch.resize(docLen + simdjson::SIMDJSON_PADDING);
-    char* buf = m_batch.data();
-    buf[0] = '[';
-    std::memcpy(buf + 1, m_file.data() + begin, len);
-    buf[len + 1] = ']';
-    std::memset(buf + docLen, ' ', simdjson::SIMDJSON_PADDING);
-    od::document doc;
-    if (m_batchParser.iterate(buf, docLen, docLen + simdjson::SIMDJSON_PADDING).get(doc)) return false;
-    od::array arr;
-    if (doc.get_array().get(arr)) return false;
-    const char* const first = buf + 1;
-    for (auto elementResult : arr) {
-      od::value v;
-      if (std::move(elementResult).get(v)) return false;
-      const char* loc = nullptr;
-      if (v.current_location().get(loc) || *loc != '{') return false;  // not an object: per event
-      od::object obj;
-      if (v.get_object().get(obj)) return false;
-      m_eventBase = loc;
-      m_eventBegin = begin + static_cast<std::size_t>(loc - first);
-      Fields f;
-      if (!readFields(obj, f)) return false;
-      ++m_out.events;
-      dispatch(f);
+  /// The fast path: scans the event object at `p` (a '{' in the file) directly from the mapping,
+  /// without simdjson, and dispatches it. Handles the shapes the profilers write (keys without
+  /// escapes; ph/name/cat/bp strings without escapes; integer or plain-string pid/tid; ts/dur as
+  /// numbers or strings; id as number or plain string; args skipped by skipContainerFast — strings,
+  /// brackets and UTF-8 checked, not the member grammar — and kept as a byte range). Returns a pointer one past the event, or nullptr without any effect on the
+  /// output when the event needs the general path (id2, escapes, odd types, invalid JSON or
+  /// UTF-8): the caller then parses it with simdjson, which also reports the exact warnings.
+  const char* parseFast(const char* p, const char* end) {
+    const char* const begin = p;
+    std::string_view ph;
+    // Strings to intern once the event is known to be good, in the order the general path
+    // interns them (key order), so that both paths build identical string pools.
+    enum class Target : std::uint8_t { Name, Cat, Pid, Tid };
+    struct Pending {
+      std::string_view text;
+      Target target;
+    };
+    std::array<Pending, 8> pending;
+    std::size_t pendingCount = 0;
+    const auto defer = [&](std::string_view text, Target target) {
+      if (pendingCount == pending.size()) return false;
+      pending[pendingCount++] = {text, target};
+      return true;
+    };
+    Fields f;
+    p = skipWs(p + 1, end);
+    if (p < end && *p == '}') {
+      ++p;
+    } else {
+      for (;;) {
+        if (p >= end || *p != '"') return nullptr;
+        bool esc = false;
+        const char* keyEnd = scanStringInline(p + 1, end, esc);
+        if (!keyEnd || esc) return nullptr;
+        const std::string_view key(p + 1, static_cast<std::size_t>(keyEnd - p - 1));
+        p = skipWs(keyEnd + 1, end);
+        if (p >= end || *p != ':') return nullptr;
+        p = skipWs(p + 1, end);
+        if (p >= end) return nullptr;
+        const char v0 = *p;
+        // A string value without escapes: [p+1, q).
+        const auto plainString = [&](std::string_view& out) -> bool {
+          if (v0 != '"') return false;
+          bool e = false;
+          const char* q = scanStringInline(p + 1, end, e);
+          if (!q || e) return false;
+          out = std::string_view(p + 1, static_cast<std::size_t>(q - p - 1));
+          p = q + 1;
+          return true;
+        };
+        // A key (pid/tid): integer or plain string.
+        const auto keyValue = [&](Key& k, std::string_view& text) -> bool {
+          if (v0 == '"') {
+            if (!plainString(text)) return false;
+            k.kind = KeyKind::String;
+            return true;
+          }
+          const char* q = p;
+          bool neg = false;
+          if (*q == '-') {
+            neg = true;
+            ++q;
+          }
+          const char* digits = q;
+          std::int64_t v = 0;
+          while (q < end && *q >= '0' && *q <= '9') v = v * 10 + (*q++ - '0');
+          const auto n = q - digits;
+          if (n == 0 || n > 18 || (n > 1 && *digits == '0')) return false;
+          if (q < end && (*q == '.' || *q == 'e' || *q == 'E')) return false;
+          k = {neg ? -v : v, KeyKind::Number};
+          p = q;
+          return true;
+        };
+        // A ts/dur token: a string with its quotes, or a scalar.
+        const auto timeToken = [&](std::string_view& tok) -> bool {
+          const char* start = p;
+          if (v0 == '"') {
+            bool e = false;
+            const char* q = scanStringInline(p + 1, end, e);
+            if (!q || e) return false;
+            p = q + 1;
+          } else if (v0 == '{' || v0 == '[') {
+            return false;
+          } else {
+            p = skipValueStrict(p, end);
+            if (!p) return false;
+          }
+          tok = std::string_view(start, static_cast<std::size_t>(p - start));
+          return true;
+        };
+        bool handled = true;
+        switch (key.size()) {
+          case 2:
+            if (key == "ph") {
+              if (!plainString(ph)) return nullptr;
+            } else if (key == "ts") {
+              f.tsPresent = true;
+              TimeNs t = 0;
+              if (const char* q = parseTimeFast(p, end, t)) {
+                f.ts = t;
+                p = q;
+              } else {
+                std::string_view tok;
+                if (!timeToken(tok)) return nullptr;
+                f.ts = parseMicrosToNs(tok);
+              }
+            } else if (key == "id") {
+              if (v0 == '"') {
+                if (!plainString(f.idToken)) return nullptr;
+                f.idIsString = true;
+              } else {
+                if (v0 == '{' || v0 == '[') return nullptr;
+                const char* q = skipValueStrict(p, end);
+                if (!q) return nullptr;
+                f.idToken = std::string_view(p, static_cast<std::size_t>(q - p));
+                f.idIsString = false;
+                p = q;
+              }
+              f.hasId = true;
+            } else if (key == "bp") {
+              std::string_view bp;
+              if (!plainString(bp)) return nullptr;
+              f.bpE = bp == "e";
+            } else {
+              handled = false;
+            }
+            break;
+          case 3:
+            if (key == "pid") {
+              std::string_view text;
+              if (!keyValue(f.pid, text)) return nullptr;
+              if (f.pid.kind == KeyKind::String && !defer(text, Target::Pid)) return nullptr;
+              f.hasPid = true;
+            } else if (key == "tid") {
+              std::string_view text;
+              if (!keyValue(f.tid, text)) return nullptr;
+              if (f.tid.kind == KeyKind::String && !defer(text, Target::Tid)) return nullptr;
+              f.hasTid = true;
+            } else if (key == "cat") {
+              std::string_view cat;
+              if (!plainString(cat) || !defer(cat, Target::Cat)) return nullptr;
+            } else if (key == "dur") {
+              f.durPresent = true;
+              TimeNs t = 0;
+              if (const char* q = parseTimeFast(p, end, t)) {
+                f.dur = t;
+                p = q;
+              } else {
+                std::string_view tok;
+                if (!timeToken(tok)) return nullptr;
+                f.dur = parseMicrosToNs(tok);
+              }
+            } else if (key == "id2") {
+              return nullptr;
+            } else {
+              handled = false;
+            }
+            break;
+          case 4:
+            if (key == "name") {
+              std::string_view name;
+              if (!plainString(name) || !defer(name, Target::Name)) return nullptr;
+            } else if (key == "args") {
+              const char* q = v0 == '{' ? skipContainerFast(p, end) : skipValueStrict(p, end);
+              if (!q) return nullptr;
+              if (v0 == '{') {
+                f.args = std::string_view(p, static_cast<std::size_t>(q - p));
+                f.argsNotObject = false;
+              } else {
+                f.args = {};
+                f.argsNotObject = true;
+              }
+              p = q;
+            } else {
+              handled = false;
+            }
+            break;
+          default:
+            handled = false;
+            break;
+        }
+        if (!handled) {
+          p = skipValueStrict(p, end);
+          if (!p) return nullptr;
+        }
+        p = skipWs(p, end);
+        if (p >= end) return nullptr;
+        if (*p == '}') {
+          ++p;
+          break;
+        }
+        if (*p != ',') return nullptr;
+        p = skipWs(p + 1, end);
+      }
     }
-    // Every structural consumed, i.e. the closing ']' was ours (simdjson 3.0 has no at_end()).
-    const char* rest = nullptr;
-    return doc.current_location().get(rest) == simdjson::OUT_OF_BOUNDS;
+    // simdjson validates UTF-8 on the general path; do the same (ASCII runs are checked 32+ bytes
+    // at a time).
+    if (!simdjson::validate_utf8(begin, static_cast<std::size_t>(p - begin))) return nullptr;
+    // Committed: intern and dispatch.
+    for (std::size_t i = 0; i < pendingCount; ++i) {
+      const NameId id = m_out.pool.intern(pending[i].text);
+      switch (pending[i].target) {
+        case Target::Name: f.name = id; break;
+        case Target::Cat: f.cat = id; break;
+        case Target::Pid: f.pid.v = static_cast<std::int64_t>(id); break;
+        case Target::Tid: f.tid.v = static_cast<std::int64_t>(id); break;
+      }
+    }
+    f.ph = ph;
+    m_eventBegin = static_cast<std::size_t>(begin - m_file.data());
+    m_eventBase = begin;
+    ++m_out.events;
+    dispatch(f);
+    return p;
   }
 
  private:
@@ -681,8 +823,6 @@ class EventParser {
   WorkerOut& m_out;
   od::parser m_parser{1u << 31};
   od::parser m_argsParser{1u << 31};
-  od::parser m_batchParser{1u << 31};
-  std::string m_batch;
   std::string m_scratch;
   std::string m_argsBuf;
   std::string m_phBuf, m_idBuf, m_id2Buf;
@@ -692,30 +832,10 @@ class EventParser {
 
 std::size_t resync(std::string_view file, std::size_t from, std::size_t limit);
 
-/// Chooses the end of the next parse batch starting at the event at `off`: a likely event
-/// boundary `}` ws `,` ws `{` ws `"` about `batchBytes` further, never past `limit` (the next
-/// range's start, itself such a boundary). Sets `comma` (the batch ends before it) and `next`
-/// (the `{` after it). Speculative: a wrong cut makes the batch fail and it is re-read event by
-/// event. False when no boundary is found (the tail of the array).
-bool findBatchCut(std::string_view file, std::size_t off, std::size_t limit, std::size_t batchBytes,
-                  std::size_t& comma, std::size_t& next) {
-  const std::size_t hardEnd = std::min(limit, file.size());
-  std::size_t at = hardEnd;
-  if (off + batchBytes < hardEnd) at = resync(file, off + batchBytes, hardEnd);
-  if (at >= file.size()) return false;  // no boundary before the end of the file
-  // `at` is a `{` (a resync point or the next range's start): the comma before it.
-  std::size_t c = at;
-  while (c > off && (file[c - 1] == ' ' || file[c - 1] == '\n' || file[c - 1] == '\r' || file[c - 1] == '\t')) --c;
-  if (c <= off + 1 || file[c - 1] != ',') return false;
-  comma = c - 1;
-  next = at;
-  return true;
-}
-
 /// Parses the array elements starting at `begin` until an element starts at or after `limit`,
-/// the array closes, or the file ends. With `batchBytes` > 0, runs of complete events are parsed
-/// as one simdjson document per batch (no per-event scan and setup); a batch that fails is
-/// rolled back and re-read event by event, so the result is the same as with batchBytes == 0.
+/// the array closes, or the file ends. With `batchBytes` > 0, each event goes through the fast
+/// scanner (EventParser::parseFast) and only the events it declines through simdjson, so the
+/// result is the same as with batchBytes == 0 (simdjson for every event: the reference path).
 void parseRange(std::string_view file, std::size_t begin, std::size_t limit, WorkerOut& out,
                 std::atomic<std::size_t>* bytesDone, const std::stop_token& stop, std::size_t batchBytes,
                 PreviewCursor preview = {}) {
@@ -726,8 +846,6 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
   EventParser parser(file, out);
   bool expectElement = false;  // a comma was seen and no element followed yet
   std::size_t lastReport = begin;
-  std::size_t perEventUntil = 0;  // below this offset, parse event by event
-  WorkerOut::Mark mark;
   for (;;) {
     p = skipWs(p, end);
     if (p >= end) {
@@ -753,25 +871,19 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
       out.stopOffset = off;
       break;
     }
-    if (c == '{' && batchBytes > 0 && off >= perEventUntil) {
-      std::size_t comma = 0, next = 0;
-      if (findBatchCut(file, off, limit, batchBytes, comma, next)) {
-        out.mark(mark);
-        if (parser.parseBatch(off, comma)) {
-          ++out.batches;
-          expectElement = false;
-          p = base + next;
-        } else {
-          out.rollback(mark);
-          ++out.batchFallbacks;
-          perEventUntil = next;
-          continue;
-        }
-      } else {
-        perEventUntil = off + batchBytes;
-        continue;
-      }
+    // The file is read once, front to back: fetch ahead (the hardware prefetcher stops at
+    // 4 KiB page boundaries of the mapping; the loads of the scanner stalled on them).
+    __builtin_prefetch(p + 1024);
+    __builtin_prefetch(p + 1088);
+    __builtin_prefetch(p + 1152);
+    __builtin_prefetch(p + 1216);
+    const char* fast = (c == '{' && batchBytes > 0) ? parser.parseFast(p, end) : nullptr;
+    if (fast) {
+      ++out.batches;
+      expectElement = false;
+      p = fast;
     } else {
+      if (c == '{' && batchBytes > 0) ++out.batchFallbacks;
       const char* q = skipValue(p, end);
       if (!q) {
         out.stats.add(ImportWarning::TruncatedEvent, "file ends inside an event at byte " + std::to_string(file.size()));
@@ -779,7 +891,11 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
         out.stopOffset = file.size();
         break;
       }
-      if (c == '{') {
+      if (q == p) {
+        // A stray delimiter (`}`, `:`) where an element should start: skip the byte (never loop).
+        out.stats.add(ImportWarning::NotAnObject, "unexpected '" + std::string(1, c) + "' " + offsetText(off));
+        q = p + 1;
+      } else if (c == '{') {
         parser.parse(off, static_cast<std::size_t>(q - base));
       } else {
         out.stats.add(ImportWarning::NotAnObject, "array element that is not an object " + offsetText(off));

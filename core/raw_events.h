@@ -155,8 +155,8 @@ struct WorkerOut {
   std::vector<RawMeta> metas;
   std::vector<RawAsync> asyncs;
   std::uint64_t events = 0;
-  std::uint64_t batches = 0;         ///< batches parsed as one simdjson document
-  std::uint64_t batchFallbacks = 0;  ///< batches rolled back and re-read event by event
+  std::uint64_t batches = 0;         ///< events read by the fast scanner (EventParser::parseFast)
+  std::uint64_t batchFallbacks = 0;  ///< events it passed to the general simdjson path
   TimeNs maxTs = INT64_MIN;  ///< max over ts and ts+dur of every timed event
   TimeNs minTs = INT64_MAX;
 
@@ -171,17 +171,6 @@ struct WorkerOut {
   std::uint32_t lastThread = UINT32_MAX;
   std::uint32_t threadLookup(const Key& pid, const Key& tid);
 
-  /// Sizes of everything a parse batch appends to, to undo the batch when it fails.
-  struct Mark {
-    std::size_t processes = 0, threads = 0, flows = 0, counters = 0, metas = 0, asyncs = 0, strings = 0;
-    std::size_t examples = 0;
-    std::array<std::uint64_t, ImportStats::kKinds> counts{};
-    std::uint64_t events = 0;
-    TimeNs maxTs = 0, minTs = 0;
-    std::vector<std::size_t> slices;  ///< per thread
-  };
-  void mark(Mark& m) const;
-  void rollback(const Mark& m);
 };
 
 }  // namespace npuscope::core::detail
