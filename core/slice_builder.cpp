@@ -499,15 +499,48 @@ bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
   for (std::size_t i = 1; i < n && sorted; ++i) sorted = nestingOrdered(v[i - 1], v[i]);
   const std::uint32_t* order = nullptr;
   if (!sorted) {
-    s.keys.resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) s.keys[i] = {v[i].ts, -v[i].dur, i};
-    std::sort(s.keys.begin(), s.keys.end(), [](const LaneScratch::SortKey& a, const LaneScratch::SortKey& b) {
+    const auto keyLess = [](const LaneScratch::SortKey& a, const LaneScratch::SortKey& b) {
       if (a.start != b.start) return a.start < b.start;
       if (a.negDur != b.negDur) return a.negDur < b.negDur;
       return a.index < b.index;
-    });
-    s.order.resize(n);
-    for (std::size_t i = 0; i < n; ++i) s.order[i] = s.keys[i].index;
+    };
+    // Usually a few slices are out of place (a parent written after its children, as Kineto
+    // does with ProfilerStep#N): keep the in-order ones, sort the others, merge. The same order
+    // as sorting all the keys, which is the fallback when many are out of place.
+    s.keys.clear();
+    s.order.clear();
+    std::uint32_t last = 0;
+    bool any = false;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (!any || nestingOrdered(v[last], v[i])) {
+        s.order.push_back(i);
+        last = i;
+        any = true;
+      } else {
+        s.keys.push_back({v[i].ts, -v[i].dur, i});
+      }
+    }
+    if (s.keys.size() <= n / 16) {
+      std::sort(s.keys.begin(), s.keys.end(), keyLess);
+      std::vector<std::uint32_t>& kept = s.stack;  // free until the nesting pass below
+      kept.swap(s.order);
+      s.order.clear();
+      s.order.reserve(n);
+      std::size_t a = 0, b = 0;
+      while (a < kept.size() || b < s.keys.size()) {
+        if (b == s.keys.size() ||
+            (a < kept.size() && keyLess({v[kept[a]].ts, -v[kept[a]].dur, kept[a]}, s.keys[b])))
+          s.order.push_back(kept[a++]);
+        else
+          s.order.push_back(s.keys[b++].index);
+      }
+    } else {
+      s.keys.resize(n);
+      for (std::uint32_t i = 0; i < n; ++i) s.keys[i] = {v[i].ts, -v[i].dur, i};
+      std::sort(s.keys.begin(), s.keys.end(), keyLess);
+      s.order.resize(n);
+      for (std::size_t i = 0; i < n; ++i) s.order[i] = s.keys[i].index;
+    }
     order = s.order.data();
   }
   if (stop.stop_requested()) return false;
@@ -1272,7 +1305,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       if (runs[k].size > runs[largest].size) largest = k;
     }
     // Key ranges: split at quantiles of the largest run; every group falls in one range.
-    const std::size_t rangeCount = total < (1u << 16) ? 1 : std::size_t{4} * workers;
+    const std::size_t rangeCount = total < (1u << 16) ? 1 : workers;
     std::vector<std::vector<std::size_t>> cut(rangeCount + 1, std::vector<std::size_t>(parts.size()));
     for (std::size_t k = 0; k < parts.size(); ++k) cut[rangeCount][k] = runs[k].size;
     for (std::size_t j = 1; j < rangeCount; ++j) {
