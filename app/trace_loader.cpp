@@ -320,9 +320,11 @@ LoadStatus TraceLoader::computeStatus(Job& job) const {
     }
     s.bytesRead += static_cast<std::uint64_t>(std::min(read, static_cast<double>(r.bytes)));
     done += read;
-    if (r.readStartNs >= 0) {
-      readNs += static_cast<double>((r.readEndNs >= 0 ? r.readEndNs : now) - r.readStartNs);
-      readBytes += read;
+    // The rate for the time left counts from this rank's first preview: what came before
+    // (discovery, mapping the file) is spent and would only make the rate look slower.
+    if (r.firstFractionNs >= 0) {
+      readNs += static_cast<double>((r.readEndNs >= 0 ? r.readEndNs : now) - r.firstFractionNs);
+      readBytes += read - r.firstFraction * bytes;
     }
     // Build and analyses: expected to take k x this rank's own read time.
     const double readTime = r.readEndNs > r.readStartNs && r.readStartNs >= 0
@@ -343,7 +345,7 @@ LoadStatus TraceLoader::computeStatus(Job& job) const {
   }
   s.fraction = std::max(previousFraction, total > 0 ? std::clamp(done / total, 0.0, 1.0) : 0.0);
   // Remaining time from the measured read rate, once enough is in.
-  if (s.elapsedMs >= 500 && readBytes >= 1e6 && readNs > 0) {
+  if (s.elapsedMs >= 500 && readBytes >= 1e6 && readNs >= 3e8) {
     const double bytesPerNs = readBytes / readNs;
     s.remainingSeconds = std::max(0.0, (total - done) / bytesPerNs * 1e-9);
   }

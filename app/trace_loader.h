@@ -34,8 +34,8 @@ struct LoadStatus {
   std::uint64_t totalBytes = 0;  ///< bytes of all trace files to read (0 until discovered)
   std::uint64_t events = 0;      ///< events read so far (all ranks)
   qint64 elapsedMs = 0;          ///< since load(), ms
-  /// Remaining wall time in s from the measured read rate (bytes/s), or < 0 while unknown
-  /// (less than 0.5 s or 1 MB read).
+  /// Remaining wall time in s from the read rate (bytes/s) measured since the first preview, or
+  /// < 0 while unknown (less than 0.5 s since load(), 0.3 s since the first preview or 1 MB).
   double remainingSeconds = -1;
   int rankCount = 0;             ///< ranks discovered
   int currentRank = -1;          ///< index of the rank being loaded, -1 before
@@ -84,8 +84,8 @@ class TraceLoader : public QObject {
   /// Wall time of building the lanes and of the analyses, relative to the read time of the same
   /// rank (npuscope_bench_cancel on the 1 GB trace, docs/benchmarks.md). Only the progress
   /// estimate uses them.
-  static constexpr double kBuildPerRead = 0.45;
-  static constexpr double kAnalysesPerRead = 0.08;
+  static constexpr double kBuildPerRead = 0.4;
+  static constexpr double kAnalysesPerRead = 0.04;
 
   /// Returns a sentence for the user when `path` cannot be opened at all (missing, unreadable),
   /// else an empty string. Shared by the GUI and the command line.

@@ -227,6 +227,16 @@ TEST_CASE("First pixels review grabs", "[.][review-loading]") {
   QSignalSpy finished(&window, &MainWindow::loadFinished);
   QElapsedTimer clock;
   clock.start();
+  // (t, shown fraction, remaining s, phase) at every progress update, to check the estimate.
+  QFile log(out + QStringLiteral("/npuscope-loading-progress.csv"));
+  REQUIRE(log.open(QIODevice::WriteOnly));
+  log.write("t_s,fraction,remaining_s,phase\n");
+  QObject::connect(window.loader(), &TraceLoader::progressChanged, [&](double f) {
+    const LoadStatus st = window.loader()->status();
+    log.write(QByteArray::number(clock.elapsed() / 1000.0, 'f', 3) + ',' + QByteArray::number(f, 'f', 4) + ',' +
+              QByteArray::number(st.remainingSeconds, 'f', 2) + ',' + QByteArray::number(static_cast<int>(st.phase)) +
+              '\n');
+  });
   window.openPath(QFile::decodeName(big));
   window.grab().save(out + QStringLiteral("/npuscope-loading-0-start.png"));
   REQUIRE(waitUntil([&] { return skeletonHasLanes(window) || !finished.isEmpty(); }, 120000));
