@@ -926,9 +926,9 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
   // 1. Strings. The first part's pool becomes the trace's (same ids as merging it into an empty
   // pool), the others are absorbed without copying their bytes. nameMap[k] empty: identity.
   std::vector<std::vector<NameId>> nameMap(parts.size());
-  for (std::size_t k = 0; k < parts.size(); ++k) {
+  for (std::size_t k = 0; k < parts.size() && !stop.stop_requested(); ++k) {
     if (k == 0 && trace.strings.size() == 1) trace.strings = std::move(parts[0].pool);
-    else nameMap[k] = trace.strings.absorb(std::move(parts[k].pool));
+    else nameMap[k] = trace.strings.absorb(std::move(parts[k].pool), &stop);
   }
   const auto names = [&](std::size_t k) -> const NameId* { return nameMap[k].empty() ? nullptr : nameMap[k].data(); };
   const auto global = [&](std::size_t k, NameId id) { return nameMap[k].empty() ? id : nameMap[k][id]; };

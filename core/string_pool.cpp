@@ -131,10 +131,11 @@ NameId StringPool::addStored(std::string_view s, std::uint32_t h, std::size_t sl
   return id;
 }
 
-std::vector<NameId> StringPool::absorb(StringPool&& other) {
-  std::vector<NameId> map(other.size());
+std::vector<NameId> StringPool::absorb(StringPool&& other, const std::stop_token* stop) {
+  std::vector<NameId> map(other.size(), kInvalidIndex);
   reserve(size() + other.size());
   for (std::size_t i = 0; i < other.size(); ++i) {
+    if ((i & 0x3fff) == 0x3fff && stop && stop->stop_requested()) break;
     const std::string_view s = other.m_views[i];
     const std::uint32_t h = other.m_hashes[i];
     const std::size_t mask = m_table.size() - 1;

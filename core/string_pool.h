@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 #include <string_view>
 #include <vector>
 
@@ -36,7 +37,9 @@ class StringPool {
   /// Same mapping and the same ids as mergeFrom, but consumes `other`: its arena is adopted
   /// (new strings keep pointing at the bytes already stored there, nothing is copied) and its
   /// stored hashes are reused. `other` is left empty (only the empty string). O(other.size()).
-  std::vector<NameId> absorb(StringPool&& other);
+  /// `stop` (may be null) is polled every 16k strings: once it is requested, the rest of `other`
+  /// is not merged and its map entries are kInvalidIndex (the caller is abandoning the result).
+  std::vector<NameId> absorb(StringPool&& other, const std::stop_token* stop = nullptr);
   /// Makes room for `n` strings in total without rehashing.
   void reserve(std::size_t n);
   /// Forgets every string with id >= n (the most recently interned ones), as if they had never

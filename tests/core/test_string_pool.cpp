@@ -67,3 +67,27 @@ TEST_CASE("StringPool::absorb into an empty pool keeps the other pool's ids; res
   CHECK(pool.find("name4999") == 5000);
   CHECK(pool.intern("name0") == 1);
 }
+
+TEST_CASE("StringPool::absorb stops early on a stop request and stays consistent") {
+  StringPool other;
+  for (int i = 0; i < 40000; ++i) other.intern("s" + std::to_string(i));
+  StringPool pool;
+  pool.intern("s5");
+  std::stop_source stop;
+  stop.request_stop();
+  const std::stop_token token = stop.get_token();
+  const std::vector<NameId> map = pool.absorb(std::move(other), &token);
+  REQUIRE(map.size() == 40001);
+  // Polled before string 16383 (of ids 0 = "", 1 = "s0", ...): ids 0..16382 are merged.
+  CHECK(map[0] == 0);
+  CHECK(map[6] == 1);  // "s5", already there
+  REQUIRE(map[16382] != npuscope::core::kInvalidIndex);
+  CHECK(pool.view(map[16382]) == "s16381");
+  CHECK(map[16383] == npuscope::core::kInvalidIndex);
+  CHECK(map[40000] == npuscope::core::kInvalidIndex);
+  CHECK(pool.find("s20000") == npuscope::core::kInvalidIndex);
+  CHECK(pool.view(pool.find("s100")) == "s100");  // adopted bytes still valid
+  const NameId added = pool.intern("new");
+  CHECK(added == pool.size() - 1);
+  CHECK(pool.view(added) == "new");
+}
