@@ -254,6 +254,7 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
       if (options.progress && total > 0) {
         const double base = done / total, share = weight[i] / total;
         o.progress = [&, base, share](double f) { options.progress(base + share * f); };
+        o.progress(0.0);  // each rank's start, so a caller can tell whose preview comes next
       }
       LoadResult lr = loadTrace(rp.source.traceFile, o);
       if (options.stop.stop_requested()) {
