@@ -89,11 +89,16 @@ struct TraceLoader::Job {
     ++revision;
   }
 
-  // The last rank with a trace whose progress interval starts at or before p.
+  // Progress values of loadProfile are computed as here, so they match up to rounding; the
+  // smallest rank share is 1 / total bytes.
+  static constexpr double kTol = 1e-12;
+
+  // The last rank with a trace whose progress interval starts at or before p (loadProfile
+  // reports each rank's start, base, before reading it).
   [[nodiscard]] int rankAt(double p) const {
     int at = -1;
     for (std::size_t i = 0; i < ranks.size(); ++i)
-      if (ranks[i].hasTrace && ranks[i].base <= p + 1e-9) at = static_cast<int>(i);
+      if (ranks[i].hasTrace && ranks[i].base <= p + kTol) at = static_cast<int>(i);
     return at;
   }
 
@@ -118,16 +123,16 @@ struct TraceLoader::Job {
     if (ranks.empty()) return;
     if (current >= 0) {
       Rank& c = ranks[static_cast<std::size_t>(current)];
-      if (p >= c.end - 1e-9 && c.builtNs < 0) {  // loadTrace of this rank ended
+      if (p >= c.end - kTol && c.builtNs < 0) {  // loadTrace of this rank ended
         if (c.readEndNs < 0) c.readEndNs = now;
         c.builtNs = now;
       }
     }
     const int r = rankAt(p);
-    if (r > current && (current < 0 || p > ranks[static_cast<std::size_t>(r)].base + 1e-9)) enter(r, now);
+    if (r > current && (current < 0 || p > ranks[static_cast<std::size_t>(r)].base + kTol)) enter(r, now);
   }
 
-  // Worker: core's preview callback (always preceded by a progress call of the same rank).
+  // Worker: core's preview callback (loadProfile reports the start of each rank as progress first).
   void onPreview(const core::LoadPreview& preview) {
     const std::int64_t now = nowNs();
     std::lock_guard lock(mutex);
@@ -272,6 +277,7 @@ void TraceLoader::publishProgress() {
 
 void TraceLoader::finishJob(const std::shared_ptr<Job>& job, core::ProfileLoadResult result) {
   if (job != m_job) return;  // cancelled or superseded: already reported
+  publishProgress();  // the last previews (a short load may end between two timer ticks)
   const qint64 elapsed = job->clock.elapsed();
   m_job.reset();
   m_progressTimer.stop();

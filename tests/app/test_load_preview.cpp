@@ -4,6 +4,7 @@
 // back. Also the banner's text and the loader's status on a real (synthetic) file.
 #include <catch2/catch.hpp>
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -209,6 +210,47 @@ TEST_CASE("First pixels: skeleton while loading, real trace after, previous view
     CHECK(fractions.back() == Approx(1.0));
     for (std::size_t i = 1; i < phases.size(); ++i) CHECK(phases[i] >= phases[i - 1]);
   }
+}
+
+TEST_CASE("TraceLoader attributes previews to their ranks, also after a rank that fails",
+          "[load_preview][loader]") {
+  // Three rank folders (numbered in folder order): r0 with pid 100, r1 with an empty
+  // trace_view.json (fails, never previews), r2 with pid 200 and a thread name.
+  QTemporaryDir tmp;
+  REQUIRE(tmp.isValid());
+  const auto writeRank = [&](const char* folder, const QByteArray& json) {
+    const QString dir = tmp.filePath(QString::fromLatin1(folder) + QStringLiteral("/ASCEND_PROFILER_OUTPUT"));
+    REQUIRE(QDir().mkpath(dir));
+    QFile f(dir + QStringLiteral("/trace_view.json"));
+    REQUIRE(f.open(QIODevice::WriteOnly));
+    f.write(json);
+  };
+  writeRank("r0_ascend_pt", R"([{"ph":"X","name":"a","pid":100,"tid":1,"ts":10,"dur":5}])");
+  writeRank("r1_ascend_pt", "");
+  writeRank("r2_ascend_pt", R"([{"ph":"M","name":"thread_name","pid":200,"tid":3,"args":{"name":"io"}},)"
+                            R"({"ph":"X","name":"b","pid":200,"tid":3,"ts":20,"dur":5}])");
+  TraceLoader loader;
+  npuscope::LoadSnapshot last;
+  QObject::connect(&loader, &TraceLoader::previewChanged, [&] { last = loader.snapshot(); });
+  QSignalSpy loaded(&loader, &TraceLoader::loaded);
+  QSignalSpy failed(&loader, &TraceLoader::failed);
+  loader.load(tmp.path());
+  REQUIRE(waitUntil([&] { return loaded.count() + failed.count() > 0; }));
+  REQUIRE(loaded.count() == 1);
+  REQUIRE(last.ranks.size() == 3);
+  REQUIRE(last.previews.size() == 3);
+  REQUIRE(last.previews[0]);
+  REQUIRE(last.previews[0]->tracks.size() == 1);
+  CHECK(last.previews[0]->tracks[0].pid == "100");
+  CHECK(last.previews[0]->minTs == 10'000);  // 10 us
+  CHECK_FALSE(last.previews[1]);
+  REQUIRE(last.previews[2]);
+  REQUIRE(last.previews[2]->tracks.size() == 1);
+  CHECK(last.previews[2]->tracks[0].pid == "200");
+  CHECK(last.previews[2]->tracks[0].threadName == "io");
+  CHECK(last.previews[2]->minTs == 20'000);
+  // After the load the loader forgets the snapshot.
+  CHECK(loader.snapshot().ranks.empty());
 }
 
 TEST_CASE("First pixels review grabs", "[.][review-loading]") {
