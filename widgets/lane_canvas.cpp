@@ -9,11 +9,6 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <limits>
-#include <QPaintEngine>
-#include <cstdio>
-#include <ctime>
 
 #include "core/lod.h"
 #include "core/time_format.h"
@@ -50,56 +45,35 @@ void drawOpenEnd(QPainter& p, const QRectF& r, QColor c) {
   p.restore();
 }
 
-// The cubic of a flow arrow from a to b: leaves a and reaches b horizontally (an arc above the
-// row when both ends are on the same row).
-void addArrowCurve(QPainterPath& path, QPointF a, QPointF b) {
+void drawArrow(QPainter& p, QPointF a, QPointF b, QColor c, double width) {
+  QPainterPath path(a);
   const double dx = std::max(30.0, std::abs(b.x() - a.x()) * 0.4);
-  path.moveTo(a);
-  if (std::abs(a.y() - b.y()) < 1) {
+  const bool sameRow = std::abs(a.y() - b.y()) < 1;
+  if (sameRow) {
     path.cubicTo(QPointF(a.x() + dx * 0.3, a.y() - 14), QPointF(b.x() - dx * 0.3, b.y() - 14), b);
   } else {
     path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b);
   }
-}
-
-// A 7 px arrowhead at `tip` pointing along `dir` (unit vector).
-QPolygonF arrowHead(QPointF tip, QPointF dir) {
-  const QPointF n(-dir.y(), dir.x());
-  constexpr double s = 7;
-  QPolygonF head;
-  head << tip << tip - dir * s + n * s * 0.45 << tip - dir * s - n * s * 0.45;
-  return head;
-}
-
-// Unit direction in which `path` arrives at its current position: along its last segment (the
-// last control point of a cubic), or `fallback` when that is degenerate.
-QPointF arrivalDirection(const QPainterPath& path, QPointF fallback) {
-  const int n = path.elementCount();
-  const QPointF b = path.currentPosition();
-  for (int i = n - 2; i >= 0; --i) {
-    const QPointF d = b - QPointF(path.elementAt(i));
-    const double len = std::hypot(d.x(), d.y());
-    if (len > 1e-6) return d / len;
-    if (path.elementAt(i).isMoveTo()) break;
-  }
-  return fallback;
-}
-
-void drawArrow(QPainter& p, QPointF a, QPointF b, QColor c, double width) {
-  QPainterPath path;
-  addArrowCurve(path, a, b);
   p.setPen(QPen(c, width));
   p.setBrush(Qt::NoBrush);
   p.drawPath(path);
-  drawArrowHead(p, path, c, QPointF(1, 0));
+  drawArrowHead(p, path, c, 0.97, QPointF(1, 0));
 }
 
 }  // namespace
 
-void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir) {
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, double tangentAt, QPointF fallbackDir) {
+  const QPointF b = path.currentPosition();
+  const QPointF tangent = b - path.pointAtPercent(tangentAt);
+  const double len = std::hypot(tangent.x(), tangent.y());
+  const QPointF dir = len > 1e-6 ? tangent / len : fallbackDir;
+  const QPointF n(-dir.y(), dir.x());
+  constexpr double s = 7;
+  QPolygonF head;
+  head << b << b - dir * s + n * s * 0.45 << b - dir * s - n * s * 0.45;
   p.setBrush(c);
   p.setPen(Qt::NoPen);
-  p.drawPolygon(arrowHead(path.currentPosition(), arrivalDirection(path, fallbackDir)));
+  p.drawPolygon(head);
   p.setBrush(Qt::NoBrush);
 }
 
@@ -120,6 +94,7 @@ const DrawList& LaneCanvas::drawList(QSize size) {
   if (m_listValid && m_listView == view && m_listSize == size && m_listScroll == m_ctx->scrollY &&
       m_listRevision == m_ctx->layout.revision())
     return m_list;
+  m_list = {};
   if (m_ctx->profile) {
     DrawParams params;
     params.view = view;
@@ -127,10 +102,7 @@ const DrawList& LaneCanvas::drawList(QSize size) {
     params.yTop = m_ctx->scrollY;
     params.yBottom = m_ctx->scrollY + size.height();
     params.font = font();
-    params.colors = &m_colors;
-    buildDrawList(*m_ctx->profile, m_ctx->layout, params, m_list);
-  } else {
-    m_list = {};
+    m_list = buildDrawList(*m_ctx->profile, m_ctx->layout, params);
   }
   m_listView = view;
   m_listSize = size;
@@ -200,7 +172,13 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
 
   p.save();
   p.translate(0, -sy);
-  paintBoxes(p, list, dpr);
+  // Boxes, batched by colour run; wide boxes lose one device pixel on the right so that
+  // neighbours stay distinguishable.
+  for (const DrawBox& b : list.boxes) {
+    QRectF r = b.rect;
+    if (r.width() >= 3) r.setWidth(r.width() - onePx);
+    p.fillRect(r, QColor::fromRgb(b.color));
+  }
   // Flag markers.
   for (const DrawBox& b : list.boxes) {
     if (!b.flags) continue;
@@ -256,19 +234,14 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
   }
   // Flow arrows.
   const auto arrows = buildFlowArrows(*m_ctx->profile, layout, view, w, m_ctx->selectedRank, m_ctx->selected,
-                                      m_ctx->flowCategories, 20000, &m_flowIndex);
+                                      m_ctx->flowCategories);
   if (!arrows.empty()) {
     p.setRenderHint(QPainter::Antialiasing, true);
-    // The category arrows (thinned by buildFlowArrows) in an opaque grey (kTextDim at 55 % over
-    // the background): Qt's raster engine blends a translucent line span by span through its
-    // thread pool, ~7x slower than an opaque one.
-    const QRgb fg = ColorPalette::kTextDim, bg = ColorPalette::kBackground;
-    const auto mix = [](int f, int b) { return (f * 140 + b * 115) / 255; };
-    const QColor dim(mix(qRed(fg), qRed(bg)), mix(qGreen(fg), qGreen(bg)), mix(qBlue(fg), qBlue(bg)));
-    for (const FlowArrow& a : arrows)
-      if (!a.ofSelection) drawArrow(p, a.from, a.to, dim, 1.0);
-    for (const FlowArrow& a : arrows)
-      if (a.ofSelection) drawArrow(p, a.from, a.to, QColor::fromRgb(ColorPalette::kFlow), 1.6);
+    for (const FlowArrow& a : arrows) {
+      QColor c = QColor::fromRgb(a.ofSelection ? ColorPalette::kFlow : ColorPalette::kTextDim);
+      if (!a.ofSelection) c.setAlpha(140);
+      drawArrow(p, a.from, a.to, c, a.ofSelection ? 1.6 : 1.0);
+    }
     p.setRenderHint(QPainter::Antialiasing, false);
   }
   p.restore();
@@ -284,63 +257,6 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
     QColor edge = QColor::fromRgb(ColorPalette::kSelection);
     p.fillRect(QRectF(x0, 0, 1, size.height()), edge);
     p.fillRect(QRectF(x1, 0, 1, size.height()), edge);
-  }
-}
-
-void LaneCanvas::paintBoxes(QPainter& p, const DrawList& list, double dpr) {
-  // Boxes at least 3 px wide lose one device pixel on the right so that neighbours stay
-  // distinguishable; narrower ones (thousands when zoomed out) are drawn whole.
-  constexpr double kShaveFromPx = 3.0;
-  const double onePx = 1.0 / std::max(1.0, dpr);
-  const auto fillWide = [&](const DrawBox& b) {
-    QRectF r = b.rect;
-    r.setWidth(r.width() - onePx);
-    p.fillRect(r, QColor::fromRgb(b.color));
-  };
-  // On a raster device with whole-pixel offsets (a QImage, the window's backing store), the
-  // narrow boxes of a row are set into one line of device pixels, exactly as fillRect would round
-  // them (qRound of both edges), and the line is drawn as an image of the row's height: one
-  // drawImage per row instead of one fillRect per box. Elsewhere (SVG, PDF) each box is filled.
-  const QTransform t = p.combinedTransform();
-  const bool wholeDpr = dpr == 1.0 || dpr == 2.0;
-  const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster &&
-                      t.type() <= QTransform::TxTranslate && t.dx() == std::round(t.dx()) &&
-                      t.dy() == std::round(t.dy()) && wholeDpr;
-  if (!raster) {
-    for (const DrawBox& b : list.boxes) {
-      if (b.rect.width() >= kShaveFromPx) fillWide(b);
-      else p.fillRect(b.rect, QColor::fromRgb(b.color));
-    }
-    return;
-  }
-  for (const DrawRowRange& rr : list.rowRanges) {
-    const DrawBox* first = list.boxes.data() + rr.begin;
-    const DrawBox* last = list.boxes.data() + rr.end;
-    const double top = first->rect.top(), height = first->rect.height();
-    int lo = std::numeric_limits<int>::max(), hi = 0;
-    for (const DrawBox* b = first; b != last; ++b) {
-      if (b->rect.width() >= kShaveFromPx) continue;
-      const int a = std::max(0, qRound(b->rect.left() * dpr));
-      const int e = qRound(b->rect.right() * dpr);
-      if (e <= a) continue;
-      if (static_cast<std::size_t>(e) > m_line.size()) m_line.resize(static_cast<std::size_t>(e), 0);
-      std::fill(m_line.begin() + a, m_line.begin() + e, b->color);
-      lo = std::min(lo, a);
-      hi = std::max(hi, e);
-    }
-    if (hi > lo) {
-      const int lines = qRound((top + height) * dpr) - qRound(top * dpr);
-      if (m_strip.width() < hi - lo || m_strip.height() < lines)
-        m_strip = QImage(std::max(m_strip.width(), hi - lo), std::max(m_strip.height(), lines),
-                         QImage::Format_ARGB32_Premultiplied);
-      for (int y = 0; y < lines; ++y)
-        std::memcpy(m_strip.scanLine(y), m_line.data() + lo, static_cast<std::size_t>(hi - lo) * sizeof(QRgb));
-      std::fill(m_line.begin() + lo, m_line.begin() + hi, 0);
-      const QRectF target(lo / dpr, std::round(top * dpr) / dpr, (hi - lo) / dpr, lines / dpr);
-      p.drawImage(target, m_strip, QRectF(0, 0, hi - lo, lines));
-    }
-    for (const DrawBox* b = first; b != last; ++b)
-      if (b->rect.width() >= kShaveFromPx) fillWide(*b);
   }
 }
 

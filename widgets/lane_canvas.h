@@ -2,7 +2,6 @@
 #pragma once
 
 #include <QColor>
-#include <QImage>
 #include <QPoint>
 #include <QWidget>
 #include <cstdint>
@@ -16,10 +15,10 @@ class QPainterPath;
 
 namespace npuscope::widgets {
 
-/// Fills a 7 px arrowhead at the end of `path` (its current position), pointing the way the path
-/// arrives there (from its last control point or line start), or along `fallbackDir` (a unit
-/// vector) when that is degenerate. Shared by the flow arrows and the dispatch-chain overlay.
-void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir);
+/// Fills a 7 px arrowhead at the end of `path` (its current position), pointing along the tangent
+/// taken from `tangentAt` (0..1 of the path) to the end, or along `fallbackDir` when that is
+/// degenerate. Shared by the flow arrows and the dispatch-chain overlay.
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, double tangentAt, QPointF fallbackDir);
 
 struct TimelineContext;
 
@@ -87,15 +86,9 @@ class LaneCanvas : public QWidget {
   [[nodiscard]] QString tooltipFor(const DrawBox& box) const;
   [[nodiscard]] QString counterTooltip(int row, double x) const;
   void paintNameMarks(QPainter& p, const DrawList& list) const;
-  /// Fills the boxes of `list` (p translated to content coordinates; dpr of the device).
-  void paintBoxes(QPainter& p, const DrawList& list, double dpr);
 
   TimelineContext* m_ctx;
   DrawList m_list;
-  NameColorCache m_colors;
-  std::vector<QRgb> m_line;  ///< paintBoxes: one line of device pixels
-  QImage m_strip;            ///< paintBoxes: that line repeated over a row's height
-  FlowArrowIndex m_flowIndex;
   // Cache key of m_list.
   core::TimeRange m_listView;
   QSize m_listSize;

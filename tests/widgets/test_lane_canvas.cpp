@@ -2,9 +2,6 @@
 #include "widgets/lane_canvas.h"
 
 #include <QApplication>
-#include <QPainter>
-#include <QPicture>
-#include <set>
 #include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
@@ -12,7 +9,6 @@
 
 #include "core/lod.h"
 #include "test_profiles.h"
-#include "widgets/color_palette.h"
 #include "widgets/shortcuts_dialog.h"
 #include "widgets/timeline_viewport.h"
 #include "widgets/timeline_widget.h"
@@ -78,75 +74,4 @@ TEST_CASE("hover reports the slice under the mouse", "[lane_canvas]") {
   QTest::mouseMove(canvas, QPoint(x, w.layout().rows()[5].y + 8));
   REQUIRE(spy.count() >= 1);
   CHECK(spy.last().at(1).value<core::SliceRef>() == core::SliceRef{1, 1});
-}
-
-TEST_CASE("boxes set per row into an image look exactly like boxes filled one by one", "[lane_canvas]") {
-  // 3000 slices of 1-4 ns with gaps of 0-9 ns and 40 names, and some 40-90 ns ones (3-9 px at
-  // ~10 ns per px): narrow boxes go through the per-row line on a raster device, wide ones are
-  // filled; on a QPicture (not raster) every box is filled. Both replayed into images must agree.
-  auto t = std::make_shared<core::Trace>();
-  const auto p = testing::addProcess(*t, 1, "P");
-  std::vector<testing::SliceSpec> slices;
-  std::uint64_t x = 0x9E3779B97F4A7C15ull;
-  const auto next = [&] {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x;
-  };
-  core::TimeNs at = testing::kBase;
-  for (int i = 0; i < 3000; ++i) {
-    const core::TimeNs len = next() % 10 == 0 ? 40 + static_cast<core::TimeNs>(next() % 50) : 1 + static_cast<core::TimeNs>(next() % 4);
-    at += static_cast<core::TimeNs>(next() % 10);
-    slices.push_back({0, at, at + len, "k" + std::to_string(next() % 40), "", 0, ""});
-    at += len;
-  }
-  testing::addLane(*t, p, 1, "T", slices);
-  testing::finishRange(*t);
-  widgets::TimelineWidget w;
-  w.setProfile(testing::makeProfile({t}));
-  w.resize(1200, 300);
-  const QSize size = w.canvas()->size();
-  for (const qreal dpr : {1.0, 2.0}) {
-    QImage direct(size * dpr, QImage::Format_ARGB32_Premultiplied);
-    direct.setDevicePixelRatio(dpr);
-    direct.fill(Qt::white);
-    {
-      QPainter painter(&direct);
-      w.canvas()->paintTo(painter, size);
-    }
-    QPicture picture;
-    {
-      QPainter painter(&picture);
-      w.canvas()->paintTo(painter, size);
-    }
-    QImage replayed(size * dpr, QImage::Format_ARGB32_Premultiplied);
-    replayed.setDevicePixelRatio(dpr);
-    replayed.fill(Qt::white);
-    {
-      QPainter painter(&replayed);
-      painter.drawPicture(0, 0, picture);
-    }
-    if (dpr == 1.0) {
-      CHECK(direct == replayed);
-    } else {
-      // A QPicture records at 1x, so its grid lines are 1 logical px wide instead of 1 device px:
-      // compare the boxes only (pixels of palette colours) over the lane's row.
-      std::set<QRgb> palette;
-      for (int i = 0; i < widgets::ColorPalette::kTableSize; ++i) palette.insert(widgets::ColorPalette::tableColor(i));
-      const int y0 = static_cast<int>(w.layout().rows()[2].y * dpr);
-      int mismatches = 0;
-      for (int yy = y0; yy < y0 + static_cast<int>(16 * dpr); ++yy)
-        for (int xx = 0; xx < direct.width(); ++xx) {
-          const QRgb a = direct.pixel(xx, yy), b = replayed.pixel(xx, yy);
-          if ((palette.count(a) || palette.count(b)) && a != b) ++mismatches;
-        }
-      CHECK(mismatches == 0);
-    }
-    // Not vacuous: the lane's row is not empty.
-    const int y = static_cast<int>((w.layout().rows()[2].y + 8) * dpr);
-    int coloured = 0;
-    for (int px = 0; px < direct.width(); ++px) coloured += direct.pixel(px, y) != direct.pixel(direct.width() - 1, 0);
-    CHECK(coloured > direct.width() / 2);
-  }
 }
