@@ -3,69 +3,18 @@
 // Import-time records produced by the JSON reader's workers and consumed by the trace builder.
 // Internal to core. Ids (NameId) are local to the worker's StringPool until merged.
 
-#include <algorithm>
 #include <array>
-#include <iterator>
-#include <utility>
-#include <vector>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "core/import_stats.h"
+#include "core/page_memory.h"
 #include "core/string_pool.h"
 #include "core/types.h"
 
 namespace npuscope::core::detail {
-
-/// Large buffers are faulted in cheaply: transparent huge pages, and one MADV_POPULATE_WRITE
-/// call for the first `populateBytes` (the part about to be written: the elements moved into a
-/// grown buffer plus ~2 MiB) instead of one page fault per 4 KiB on first write (page faults were
-/// a fifth of the load time; populate + huge pages measured ~20x cheaper per byte than touching).
-/// The rest of the capacity is left unpopulated so that a doubled buffer does not become resident
-/// before it is used (that spare capacity was ~150 MiB of the peak at 1 GB). Only for buffers of
-/// 256 KiB and more; a no-op where unsupported.
-inline void adviseLargeBuffer(const void* p, std::size_t bytes, std::size_t populateBytes) {
-#if defined(__linux__)
-  if (bytes < (256u << 10)) return;
-  const auto b = (reinterpret_cast<std::uintptr_t>(p) + 4095) & ~std::uintptr_t{4095};
-  const auto e = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~std::uintptr_t{4095};
-  if (e <= b) return;
-  ::madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
-#if defined(MADV_POPULATE_WRITE)
-  const auto pe = std::min<std::uintptr_t>(e, (reinterpret_cast<std::uintptr_t>(p) + populateBytes + 4095) & ~std::uintptr_t{4095});
-  if (pe > b) ::madvise(reinterpret_cast<void*>(b), pe - b, MADV_POPULATE_WRITE);
-#endif
-#else
-  (void)p;
-  (void)bytes;
-  (void)populateBytes;
-#endif
-}
-
-/// v.reserve(n), with the new block advised as above.
-template <class V>
-void reserveLarge(V& v, std::size_t n) {
-  if (n <= v.capacity()) return;
-  // Advise the new block before the elements are copied into it (v.reserve would copy first).
-  V grown;
-  grown.reserve(n);
-  using T = typename V::value_type;
-  adviseLargeBuffer(grown.data(), grown.capacity() * sizeof(T), v.size() * sizeof(T) + (2u << 20));
-  grown.insert(grown.end(), std::make_move_iterator(v.begin()), std::make_move_iterator(v.end()));
-  v.swap(grown);
-}
-
-/// push_back that grows by doubling through reserveLarge.
-template <class V, class T>
-void pushLarge(V& v, T&& x) {
-  if (v.size() == v.capacity()) reserveLarge(v, std::max<std::size_t>(256, v.capacity() * 2));
-  v.push_back(std::forward<T>(x));
-}
 
 /// pid / tid key: a number, a string (NameId of the text) or invalid (null, bool, ...).
 enum class KeyKind : std::uint8_t { Number, String, Invalid };
@@ -161,8 +110,8 @@ struct WorkerOut {
   std::vector<RawMeta> metas;
   std::vector<RawAsync> asyncs;
   std::uint64_t events = 0;
-  std::uint64_t batches = 0;         ///< events read by the fast scanner (EventParser::parseFast)
-  std::uint64_t batchFallbacks = 0;  ///< events it passed to the general simdjson path
+  std::uint64_t fastEvents = 0;      ///< events read by the fast scanner (EventParser::parseFast)
+  std::uint64_t declinedEvents = 0;  ///< events it passed to the general simdjson path
   TimeNs maxTs = INT64_MIN;  ///< max over ts and ts+dur of every timed event
   TimeNs minTs = INT64_MAX;
 

@@ -6,7 +6,6 @@
 #include <malloc.h>
 #endif
 #if defined(__linux__)
-#include <sys/mman.h>
 #endif
 #include <atomic>
 #include <map>
@@ -63,34 +62,6 @@ namespace {
 // freed heap memory (and raises its mmap threshold after each large free), so freeing alone does
 // not lower the resident size; MADV_DONTNEED on the whole pages inside a dead buffer does, at once.
 
-/// Drops the whole pages inside [p, p + bytes) from the resident set (they read as zero when
-/// touched again). Ranges under 64 KiB are left alone. A no-op where unsupported.
-void releasePages(const void* p, std::size_t bytes) {
-#if defined(__linux__)
-  if (bytes < (64u << 10)) return;
-  const auto b = (reinterpret_cast<std::uintptr_t>(p) + 4095) & ~std::uintptr_t{4095};
-  const auto e = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~std::uintptr_t{4095};
-  if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
-
-/// Releases the pages of the unused capacity of `v` (the reader grows its buffers by doubling,
-/// and pre-faults each new block whole).
-template <class T>
-void releaseSpare(std::vector<T>& v) {
-  releasePages(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(T));
-}
-
-/// Frees `v` and its pages now.
-template <class T>
-void freeNow(std::vector<T>& v) {
-  releasePages(v.data(), v.capacity() * sizeof(T));
-  std::vector<T>().swap(v);
-}
-
 /// Releases, page by page, the part of a buffer that a sequential pass has consumed: call
 /// consumed(upTo) as the pass advances; [begin, upTo) must never be read again. Works in steps
 /// of 2 MiB (whole huge pages, few system calls).
@@ -112,32 +83,6 @@ class ProgressiveRelease {
   static constexpr std::uintptr_t kStep = 2u << 20;
   std::uintptr_t m_done = 0;
 };
-
-/// Asks for huge pages on a buffer that is filled front to back, without faulting it in yet
-/// (unlike adviseLargeBuffer): its pages become resident as it fills, while ProgressiveRelease
-/// gives back the source it is filled from.
-void adviseHuge(const void* p, std::size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (bytes < (2u << 20)) return;
-  const auto b = (reinterpret_cast<std::uintptr_t>(p) + 4095) & ~std::uintptr_t{4095};
-  const auto e = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~std::uintptr_t{4095};
-  if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
-
-/// v.reserve(n) with huge pages, not faulted in (see adviseHuge).
-template <class V>
-void reserveLazy(V& v, std::size_t n) {
-  if (n <= v.capacity()) return;
-  V grown;
-  grown.reserve(n);
-  adviseHuge(grown.data(), grown.capacity() * sizeof(typename V::value_type));
-  grown.insert(grown.end(), std::make_move_iterator(v.begin()), std::make_move_iterator(v.end()));
-  v.swap(grown);
-}
 
 // ---- Threads.
 
@@ -200,7 +145,7 @@ struct Pending {
   [[nodiscard]] std::size_t size() const { return start.size(); }
 };
 
-/// Sizes every slice column of `lane` to `n` (large buffers pre-faulted by reserveLarge).
+/// Sizes every slice column of `lane` to `n` (large buffers advised by reserveLarge).
 void resizeColumns(Lane& lane, std::size_t n) {
   const auto size = [n](auto& column) {
     reserveLarge(column, n);
@@ -215,15 +160,16 @@ void resizeColumns(Lane& lane, std::size_t n) {
   size(lane.flags);
 }
 
-/// Reserves `n` slices in every column of `lane`, filled later by push_back (see reserveLazy).
+/// Reserves `n` slices in every column of `lane`, filled later by push_back (reserveLarge: huge
+/// pages, resident as they fill).
 void reserveColumnsLazy(Lane& lane, std::size_t n) {
-  reserveLazy(lane.start, n);
-  reserveLazy(lane.end, n);
-  reserveLazy(lane.names, n);
-  reserveLazy(lane.categories, n);
-  reserveLazy(lane.argsOffset, n);
-  reserveLazy(lane.argsLength, n);
-  reserveLazy(lane.flags, n);
+  reserveLarge(lane.start, n);
+  reserveLarge(lane.end, n);
+  reserveLarge(lane.names, n);
+  reserveLarge(lane.categories, n);
+  reserveLarge(lane.argsOffset, n);
+  reserveLarge(lane.argsLength, n);
+  reserveLarge(lane.flags, n);
 }
 
 /// Places pending slices into the lane's columns by depth row.
@@ -738,7 +684,7 @@ void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size
     release[r] = ProgressiveRelease(runs[r].data + lo[r]);
     for (std::size_t i = lo[r]; i < hi[r]; ++i) nf += runs[r].data[i].ph == 'f';
   }
-  reserveLazy(out.bound, nf);  // at most one bound flow per `f`
+  reserveLarge(out.bound, nf);  // at most one bound flow per `f`
   struct Ev {
     const RawFlow* f;
     std::uint32_t run;
@@ -834,7 +780,7 @@ void buildFlowIndex(const std::vector<Flow>& flows, const std::vector<Lane>& lan
                     std::vector<std::uint32_t>& byTo) {
   const auto build = [&](std::vector<std::uint32_t>& index, SliceRef Flow::*side) {
     const std::size_t n = flows.size();
-    reserveLazy(index, n);
+    reserveLarge(index, n);
     index.resize(n);
     const auto indexLess = [&](std::uint32_t a, std::uint32_t b) {
       const SliceRef& x = flows[a].*side;
@@ -845,7 +791,7 @@ void buildFlowIndex(const std::vector<Flow>& flows, const std::vector<Lane>& lan
     std::vector<std::uint32_t> rowBase(lanes.size() + 1, 0);
     for (std::size_t l = 0; l < lanes.size(); ++l) rowBase[l + 1] = rowBase[l] + lanes[l].depthCount();
     std::vector<std::uint32_t> bucket;
-    reserveLazy(bucket, n);
+    reserveLarge(bucket, n);
     bucket.resize(n);
     bool inLanes = true;
     for (std::size_t i = 0; i < n && inLanes; ++i) {
@@ -867,7 +813,7 @@ void buildFlowIndex(const std::vector<Flow>& flows, const std::vector<Lane>& lan
     // (slice index, flow index) pairs by bucket, flow index ascending inside each bucket: sorting
     // a bucket's pairs is the stable sort of its flows by slice index.
     std::vector<std::uint64_t> keyed;
-    reserveLazy(keyed, n);
+    reserveLarge(keyed, n);
     keyed.resize(n);
     {
       std::vector<std::uint32_t> cursor(begin.begin(), begin.end() - 1);
@@ -1349,7 +1295,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       trace.stats.add(w.kind, what);
     }
     // Merge the sorted ranges into the trace's flows, releasing what the merge has read.
-    reserveLazy(trace.flows, boundCount);
+    reserveLarge(trace.flows, boundCount);
     {
       std::vector<std::size_t> at(rangeCount, 0);
       std::vector<ProgressiveRelease> release(rangeCount);

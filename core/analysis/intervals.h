@@ -6,10 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
+#include "core/page_memory.h"
 #include "core/types.h"
 
 namespace npuscope::core {
@@ -19,50 +16,10 @@ using Intervals = std::vector<TimeRange>;
 
 namespace detail {
 
-/// Grows `v` to a capacity of at least n. A large new block (1 MiB and more) is faulted in at
-/// once (transparent huge pages + MADV_POPULATE_WRITE) rather than one page fault per 4 KiB on
-/// first write: the interval sets of a 10 M event trace are tens of MB, written once per
-/// analysis, and page faults were most of the analyses' time on a fresh process.
-inline void reserveIntervals(Intervals& v, std::size_t n) {
-  if (n <= v.capacity()) return;
-  Intervals grown;
-  grown.reserve(n);
-#if defined(__linux__)
-  const std::size_t bytes = grown.capacity() * sizeof(TimeRange);
-  if (bytes >= (1u << 20)) {
-    const auto b = (reinterpret_cast<std::uintptr_t>(grown.data()) + 4095) & ~std::uintptr_t{4095};
-    const auto e = (reinterpret_cast<std::uintptr_t>(grown.data()) + bytes) & ~std::uintptr_t{4095};
-    if (e > b) {
-      ::madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);
-#if defined(MADV_POPULATE_WRITE)
-      ::madvise(reinterpret_cast<void*>(b), e - b, MADV_POPULATE_WRITE);
-#endif
-    }
-  }
-#endif
-  grown.insert(grown.end(), v.begin(), v.end());
-  v.swap(grown);
-}
-
-/// Gives the whole pages of v's unused capacity back to the system (a populated block grown by
-/// doubling may be up to half unused). The vector is unchanged.
-inline void releaseSpareIntervals(Intervals& v) {
-#if defined(__linux__)
-  const std::size_t spare = (v.capacity() - v.size()) * sizeof(TimeRange);
-  if (spare < (1u << 20)) return;
-  const auto b = (reinterpret_cast<std::uintptr_t>(v.data() + v.size()) + 4095) & ~std::uintptr_t{4095};
-  const auto e = (reinterpret_cast<std::uintptr_t>(v.data() + v.size()) + spare) & ~std::uintptr_t{4095};
-  if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);
-#else
-  (void)v;
-#endif
-}
-
-/// v.push_back(r), growing by doubling through reserveIntervals.
-inline void pushInterval(Intervals& v, TimeRange r) {
-  if (v.size() == v.capacity()) reserveIntervals(v, std::max<std::size_t>(1024, v.capacity() * 2));
-  v.push_back(r);
-}
+/// v.push_back(r), growing by doubling through reserveLarge (core/page_memory.h): the interval
+/// sets of a 10 M event trace are tens of MB, written once per analysis, and page faults were
+/// most of the analyses' time on a fresh process.
+inline void pushInterval(Intervals& v, TimeRange r) { pushLarge(v, r, 1024); }
 
 }  // namespace detail
 
@@ -70,7 +27,7 @@ inline void pushInterval(Intervals& v, TimeRange r) {
 /// merge; empty ones are dropped). O(|a| + |b|).
 [[nodiscard]] inline Intervals mergeUnion(const Intervals& a, const Intervals& b) {
   Intervals out;
-  detail::reserveIntervals(out, a.size() + b.size());
+  detail::reserveLarge(out, a.size() + b.size());
   std::size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
     const TimeRange& r = j >= b.size() || (i < a.size() && a[i].start <= b[j].start) ? a[i++] : b[j++];
@@ -78,7 +35,7 @@ inline void pushInterval(Intervals& v, TimeRange r) {
     if (!out.empty() && r.start <= out.back().end) out.back().end = std::max(out.back().end, r.end);
     else out.push_back(r);
   }
-  detail::releaseSpareIntervals(out);
+  detail::releaseSpare(out);
   return out;
 }
 
@@ -107,7 +64,7 @@ class UnionBuilder {
     m_v.clear();
     m_runs.assign(1, 0);
     if (runs.size() == 1) {
-      detail::releaseSpareIntervals(v);
+      detail::releaseSpare(v);
       return v;
     }
     if (runs.size() > 64) {
@@ -118,13 +75,13 @@ class UnionBuilder {
         else v[n++] = r;
       }
       v.resize(n);
-      detail::releaseSpareIntervals(v);
+      detail::releaseSpare(v);
       return v;
     }
     // Bottom-up merge of adjacent runs, ping-ponging between v and one buffer: log2(runs) passes.
     runs.push_back(v.size());
     Intervals buf;
-    detail::reserveIntervals(buf, v.size());
+    detail::reserveLarge(buf, v.size());
     while (runs.size() > 2) {
       std::vector<std::size_t> next{0};
       buf.clear();
@@ -142,7 +99,7 @@ class UnionBuilder {
       std::swap(v, buf);
       runs = std::move(next);
     }
-    detail::releaseSpareIntervals(v);
+    detail::releaseSpare(v);
     return v;
   }
 
@@ -175,7 +132,7 @@ class UnionBuilder {
     }
     if (cur < r.end) detail::pushInterval(out, {cur, r.end});
   }
-  detail::releaseSpareIntervals(out);
+  detail::releaseSpare(out);
   return out;
 }
 
@@ -194,7 +151,7 @@ class UnionBuilder {
     cur = std::max(cur, r.end);
   }
   if (cur < end) detail::pushInterval(out, {cur, end});
-  detail::releaseSpareIntervals(out);
+  detail::releaseSpare(out);
   return out;
 }
 
