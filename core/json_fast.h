@@ -17,8 +17,9 @@
 namespace npuscope::core::detail {
 namespace {
 
-/// scanString (json_scan.h), inlined: `p` at the first content byte; returns the closing quote,
-/// nullptr on a raw control byte or the end of the buffer; sets `escaped` on a backslash.
+/// scanString (json_scan.h), inlined for the fast path (json_scan.cpp's scanString calls it):
+/// `p` at the first content byte; returns the closing quote, nullptr on a raw control byte or
+/// the end of the buffer; sets `escaped` on a backslash.
 [[gnu::always_inline]] inline const char* scanStringInline(const char* p, const char* end, bool& escaped) {
 #if defined(NPUSCOPE_FAST_SIMD)
   while (p + 32 <= end) {
@@ -39,7 +40,18 @@ namespace {
     p += i + 2;
   }
 #endif
-  return scanString(p, end, escaped);
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"') return p;
+    if (c < 0x20) return nullptr;
+    if (c == '\\') {
+      escaped = true;
+      p += 2;
+      continue;
+    }
+    ++p;
+  }
+  return nullptr;
 }
 
 /// Parses a ts/dur value at `p` in the common forms "123.456" or 123.456 (quoted or not, at most

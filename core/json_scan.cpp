@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/json_scan.h"
 
+#include "core/json_fast.h"
+
 #include <cstring>
-#if defined(__AVX2__)
-#include <immintrin.h>
-#elif defined(__SSE2__)
+#if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -205,38 +205,7 @@ const char* skipValue(const char* p, const char* end) {
 }
 
 const char* scanString(const char* p, const char* end, bool& escaped) {
-#if defined(__AVX2__)
-  const __m256i quote = _mm256_set1_epi8('"'), bs = _mm256_set1_epi8('\\'), ctl = _mm256_set1_epi8(0x1F);
-  while (p + 32 <= end) {
-    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const auto mq = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, quote)));
-    const auto mb = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, bs)));
-    const auto mc = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(x, ctl), ctl)));
-    const std::uint32_t any = mq | mb | mc;
-    if (any == 0) {
-      p += 32;
-      continue;
-    }
-    const unsigned i = static_cast<unsigned>(__builtin_ctz(any));
-    const char c = p[i];
-    if (c == '"') return p + i;
-    if (c != '\\') return nullptr;  // raw control byte
-    escaped = true;
-    p += i + 2;
-  }
-#endif
-  while (p < end) {
-    const auto c = static_cast<unsigned char>(*p);
-    if (c == '"') return p;
-    if (c < 0x20) return nullptr;
-    if (c == '\\') {
-      escaped = true;
-      p += 2;
-      continue;
-    }
-    ++p;
-  }
-  return nullptr;
+  return scanStringInline(p, end, escaped);
 }
 
 namespace {
