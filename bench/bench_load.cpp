@@ -2,7 +2,7 @@
 // npuscope_bench_load: loads one trace file with core::loadTrace and prints load throughput and
 // memory figures as a table.
 //
-// Usage: npuscope_bench_load FILE [--threads N] [--slice-mb M] [--trim] [--phases [--cancel-build MS]]
+// Usage: npuscope_bench_load FILE [--threads N] [--simdjson-only] [--trim] [--phases [--cancel-build MS]]
 // (--phases: per-phase wall/CPU time of the reader, the builder (buildTrace) and the flow index
 //  (Trace::indexFlows, the rest of loadTrace), and the peak RSS of each phase: VmHWM is reset
 //  between them through /proc/self/clear_refs.
@@ -110,11 +110,11 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt, d
   const std::int64_t readPeakKb = statusKb("VmHWM");
   const std::int64_t readEndKb = statusKb("VmRSS");
   const bool peakReset = resetPeak();
-  unsigned long long batches = 0, fallbacks = 0;
+  unsigned long long fastEvents = 0, declined = 0;
   const std::size_t partCount = read.parts.size();
   for (const auto& p : read.parts) {
-    batches += p.batches;
-    fallbacks += p.batchFallbacks;
+    fastEvents += p.fastEvents;
+    declined += p.declinedEvents;
   }
   core::Trace trace;
   trace.file = file;
@@ -160,7 +160,7 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt, d
   std::printf("| total | %.3f | %.3f | %.0f | %.0f |\n", wall(t0, t4), c4 - c0, mb / wall(t0, t4), mb / (c4 - c0));
   std::printf("| events / slices / flows | %llu / %zu / %zu | | | |\n",
               static_cast<unsigned long long>(trace.eventCount), trace.sliceCount(), trace.flows.size());
-  std::printf("| parts / batches / failed batches | %zu / %llu / %llu | | | |\n", partCount, batches, fallbacks);
+  std::printf("| parts / fast-scanned / declined events | %zu / %llu / %llu | | | |\n", partCount, fastEvents, declined);
   std::printf("| peak RSS (VmHWM) MiB | %.1f | | | |\n", std::max(readPeakKb, buildPeakKb) / 1024.0);
   std::printf("| read: peak / RSS at end MiB | %.1f / %.1f | | | |\n", readPeakKb / 1024.0, readEndKb / 1024.0);
   if (peakReset)
@@ -173,7 +173,7 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt, d
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s FILE [--threads N] [--slice-mb M] [--trim] [--phases [--cancel-build MS]]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s FILE [--threads N] [--simdjson-only] [--trim] [--phases [--cancel-build MS]]\n", argv[0]);
     return 2;
   }
   std::string path = argv[1];
@@ -184,8 +184,8 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       opt.threads = static_cast<unsigned>(std::atoi(argv[++i]));
-    else if (std::strcmp(argv[i], "--slice-mb") == 0 && i + 1 < argc)
-      opt.sliceBytes = static_cast<std::size_t>(std::atof(argv[++i]) * 1048576.0);
+    else if (std::strcmp(argv[i], "--simdjson-only") == 0)
+      opt.sliceBytes = 0;  // every event through simdjson (the reference path)
     else if (std::strcmp(argv[i], "--phases") == 0)
       phases = true;
     else if (std::strcmp(argv[i], "--trim") == 0)

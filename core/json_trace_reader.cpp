@@ -879,11 +879,11 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
     __builtin_prefetch(p + 1216);
     const char* fast = (c == '{' && batchBytes > 0) ? parser.parseFast(p, end) : nullptr;
     if (fast) {
-      ++out.batches;
+      ++out.fastEvents;
       expectElement = false;
       p = fast;
     } else {
-      if (c == '{' && batchBytes > 0) ++out.batchFallbacks;
+      if (c == '{' && batchBytes > 0) ++out.declinedEvents;
       const char* q = skipValue(p, end);
       if (!q) {
         out.stats.add(ImportWarning::TruncatedEvent, "file ends inside an event at byte " + std::to_string(file.size()));

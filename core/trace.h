@@ -197,7 +197,7 @@ using PreviewFn = std::function<void(const LoadPreview&)>;
 
 struct LoadOptions {
   unsigned threads = 0;          ///< parser threads, 0 = hardware concurrency (at most 8)
-  std::size_t sliceBytes = 2u << 20;  ///< target bytes per parse slice (event-aligned)
+  std::size_t sliceBytes = 2u << 20;  ///< > 0: fast scanner, simdjson for what it declines; 0: simdjson for every event (reference, tests)
   ProgressFn progress;           ///< may be empty
   PreviewFn preview;             ///< may be empty; see LoadPreview
   std::stop_token stop;          ///< cancel: loadTrace returns ok=false, error "cancelled"

@@ -126,8 +126,8 @@ TEST_CASE("batch parsing: batches are used, and cuts inside events fall back per
     const auto read = core::detail::readTraceEvents(json, 1, o);
     REQUIRE(read.error.empty());
     for (const auto& p : read.parts) {
-      batches += p.batches;
-      fallbacks += p.batchFallbacks;
+      batches += p.fastEvents;
+      fallbacks += p.declinedEvents;
     }
   }
   // Cuts land inside the args arrays and strings above, and on the bad elements: both paths ran.
@@ -136,8 +136,8 @@ TEST_CASE("batch parsing: batches are used, and cuts inside events fall back per
   o.sliceBytes = 0;
   const auto perEvent = core::detail::readTraceEvents(json, 1, o);
   REQUIRE(perEvent.parts.size() == 1);
-  CHECK(perEvent.parts[0].batches == 0);
-  CHECK(perEvent.parts[0].batchFallbacks == 0);
+  CHECK(perEvent.parts[0].fastEvents == 0);
+  CHECK(perEvent.parts[0].declinedEvents == 0);
   // A clean run of events parses without a single fallback.
   std::string clean = "[";
   for (int i = 0; i < 2000; ++i)
@@ -146,8 +146,8 @@ TEST_CASE("batch parsing: batches are used, and cuts inside events fall back per
   o.sliceBytes = 4096;
   const auto cleanRead = core::detail::readTraceEvents(clean, 1, o);
   REQUIRE(cleanRead.parts.size() == 1);
-  CHECK(cleanRead.parts[0].batches > 10);
-  CHECK(cleanRead.parts[0].batchFallbacks == 0);
+  CHECK(cleanRead.parts[0].fastEvents > 10);
+  CHECK(cleanRead.parts[0].declinedEvents == 0);
   CHECK(cleanRead.parts[0].events == 2000);
 }
 
@@ -228,8 +228,8 @@ TEST_CASE("fast scanner: escapes, quotes and brackets inside args strings at eve
   o.sliceBytes = 4096;
   const auto read = core::detail::readTraceEvents(json, 1, o);
   REQUIRE(read.parts.size() == 1);
-  CHECK(read.parts[0].batches == static_cast<std::uint64_t>(events));  // all on the fast path
-  CHECK(read.parts[0].batchFallbacks == 0);
+  CHECK(read.parts[0].fastEvents == static_cast<std::uint64_t>(events));  // all on the fast path
+  CHECK(read.parts[0].declinedEvents == 0);
   // Hand check of one args text: pad 0, run 1.
   CHECK(reference->argsText(npuscope::test::findSlice(*reference, "e0")) ==
         R"({"":"\\\"}{[x\\\"]","arr":[1,{"a":"]}"},[]],"o":{"q":"\\"}})");
