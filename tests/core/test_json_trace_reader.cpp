@@ -194,13 +194,7 @@ TEST_CASE("the same trace parsed in 1, 2 and 8 parts gives identical lanes and f
   }
   json += "]";
   std::vector<std::shared_ptr<core::Trace>> traces;
-  for (unsigned parts : {1u, 2u, 8u}) {
-    core::LoadOptions o;
-    o.threads = parts;
-    auto r = core::loadTraceFromMemory(json, "generated", o);
-    REQUIRE(r.ok());
-    traces.push_back(r.trace);
-  }
+  for (unsigned parts : {1u, 2u, 8u}) traces.push_back(npuscope::test::loadMemory(json, parts));
   for (std::size_t k = 1; k < traces.size(); ++k) {
     const auto& a = *traces[0];
     const auto& b = *traces[k];

@@ -280,13 +280,7 @@ TEST_CASE("buildTrace: 1, 2 and 8 parts give the same trace; B/E, unsorted threa
   const std::string json = generateTrace(60000, w);
   REQUIRE(json.size() > 9u * 1024 * 1024);  // enough for 8 parts of at least 1 MiB
   std::vector<std::shared_ptr<core::Trace>> traces;
-  for (unsigned parts : {1u, 2u, 8u}) {
-    core::LoadOptions o;
-    o.threads = parts;
-    auto r = core::loadTraceFromMemory(json, "generated", o);
-    REQUIRE(r.ok());
-    traces.push_back(r.trace);
-  }
+  for (unsigned parts : {1u, 2u, 8u}) traces.push_back(npuscope::test::loadMemory(json, parts));
   using W = core::ImportWarning;
   for (const auto& tp : traces) {
     const core::Trace& t = *tp;

@@ -15,6 +15,15 @@ std::shared_ptr<const core::Trace> load(const std::string& path, unsigned thread
   return r.trace;
 }
 
+std::shared_ptr<core::Trace> loadMemory(const std::string& json, unsigned threads) {
+  core::LoadOptions o;
+  o.threads = threads;
+  auto r = core::loadTraceFromMemory(json, "memory.json", o);
+  INFO(r.error);
+  REQUIRE(r.ok());
+  return r.trace;
+}
+
 int laneIndex(const core::Trace& t, const std::string& process, const std::string& thread) {
   for (std::size_t i = 0; i < t.lanes.size(); ++i)
     if (t.processes[t.lanes[i].process].name == process && t.lanes[i].name == thread) return static_cast<int>(i);

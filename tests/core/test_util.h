@@ -16,6 +16,9 @@ inline std::string shared(const std::string& rel) { return std::string(NPUSCOPE_
 /// Loads a trace file; fails the test (REQUIRE) when it does not load.
 std::shared_ptr<const core::Trace> load(const std::string& path, unsigned threads = 1);
 
+/// Loads JSON text in memory with `threads` parse parts; fails the test when it does not load.
+std::shared_ptr<core::Trace> loadMemory(const std::string& json, unsigned threads = 1);
+
 /// Index of the lane "process / thread" (by names), or -1.
 int laneIndex(const core::Trace& t, const std::string& process, const std::string& thread);
 
