@@ -53,7 +53,7 @@ TimeNs Lane::selfTime(std::uint32_t index) const {
 std::size_t Lane::memoryBytes() const {
   return start.capacity() * 8 + end.capacity() * 8 + names.capacity() * 4 +
          categories.capacity() * 4 + argsOffset.capacity() * 8 + argsLength.capacity() * 4 +
-         flags.capacity() + rowBegin.capacity() * 4 + sizeof(Lane) + name.capacity() + tidText.capacity();
+         flags.capacity() + rowBegin.capacity() * 4 + lod.memoryBytes() + sizeof(Lane) + name.capacity() + tidText.capacity();
 }
 
 }  // namespace npuscope::core

@@ -35,12 +35,44 @@ struct SpanBox {
 }
 
 /// Culls and merges the slices of depth row `depth` of `lane` visible in `view` for a row drawn
-/// `widthPx` pixels wide. Slices at least `minBoxPx` wide are returned as they are; runs of
-/// narrower ones are merged per pixel column with a lower_bound seek to the next pixel boundary,
-/// so the cost is O(widthPx * log n) whatever the number of slices. Output is appended to `out`
-/// in time order. Zero-length slices in view are returned (draw them at least 1 px wide).
+/// `widthPx` pixels wide (nsPerPx = view.duration() / widthPx, minBoxNs = minBoxPx * nsPerPx).
+/// Slices at least minBoxNs long are returned as they are; a narrower slice opens a merged box that
+/// takes every following slice starting before the next pixel boundary after it (the boundary
+/// max(minBoxPx, 1) px after the start of its pixel column); the box spans its first slice's start
+/// to its last slice's end. Output is appended to `out` in time order, boxes never overlap, and
+/// every slice in view belongs to exactly one box ([first, first + count) are consecutive).
+/// Zero-length slices in view are returned (draw them at least 1 px wide).
+///
+/// When the lane has summary levels (LaneLod) with a reach of at most nsPerPx for this row, the
+/// coarsest such level is used: at the first slice of a group shorter than minBoxNs (all of whose
+/// gaps are below one pixel), whole groups are merged up to the pixel boundary, with sequential
+/// reads; elsewhere slices are merged one by one as above. So the cost is O(visible pixels), and
+/// the only difference to merging slices is that such a box ends on a group boundary, i.e. may
+/// take slices starting up to `reach` (< 1 px) after its pixel boundary; gaps wider than 1 px
+/// always stay gaps. Without a level the cost is O(boxes * log(slices per box)).
+/// `longest` is the longest slice of the box (its colour): exact over up to 16 merged groups, or
+/// among the first 32 slices merged one by one.
 void visibleSpans(const Lane& lane, std::uint32_t depth, TimeRange view, double widthPx,
                   std::vector<SpanBox>& out, double minBoxPx = 1.0);
+
+/// Builds `lane.lod` (see LaneLod for the definition of the levels), replacing any previous
+/// levels. O(slices * levels computed); rows with fewer than options.minRowSlices slices get none.
+void buildLaneLod(Lane& lane, const LodOptions& options = {});
+
+/// Builds `series.lod` (block maxima) when the series has at least 256 samples, else clears it.
+void buildCounterLod(CounterSeries& series);
+
+/// buildLaneLod for every lane and buildCounterLod for every counter of `trace` (called once by
+/// loadTrace after building the trace), spread over up to `threads` threads (0 = hardware
+/// concurrency, at most 8).
+void buildTraceLod(Trace& trace, const LodOptions& options = {}, unsigned threads = 0);
+
+/// The largest of values [a, b) of `series` (requires a < b <= size), reading at most ~256
+/// values and block maxima when series.lod is built, else every value.
+[[nodiscard]] double counterRangeMax(const CounterSeries& series, std::size_t a, std::size_t b);
+
+/// The kept level of row `depth` with the largest reach <= maxReachNs, or null when none.
+[[nodiscard]] const LaneLod::Level* lodLevelFor(const Lane& lane, std::uint32_t depth, double maxReachNs);
 
 /// First index in row `depth` whose slice ends after `t` (or is zero-length at t), i.e. the
 /// first slice that can be visible from t on. Returns rowBegin[depth+1] when none.

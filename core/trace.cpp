@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/json_trace_reader.h"
+#include "core/lod.h"
 #include "core/slice_builder.h"
 
 namespace npuscope::core {
@@ -62,7 +63,7 @@ std::size_t Trace::memoryBytes() const {
                   (flowsByFrom.capacity() + flowsByTo.capacity()) * 4 +
                   processes.capacity() * sizeof(Process) + lanes.capacity() * sizeof(Lane);
   for (const auto& l : lanes) b += l.memoryBytes();
-  for (const auto& c : counters) b += c.ts.capacity() * 8 + c.value.capacity() * 8 + sizeof(c);
+  for (const auto& c : counters) b += c.ts.capacity() * 8 + c.value.capacity() * 8 + c.lod.memoryBytes() + sizeof(c);
   return b;
 }
 
@@ -95,6 +96,7 @@ LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::strin
     return result;
   }
   trace->indexFlows();
+  buildTraceLod(*trace, {}, threads);  // summary levels for zoomed-out frames (core/lod.h)
   if (options.progress) options.progress(1.0);
   result.trace = std::move(trace);
   return result;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/import_stats.h"
+#include "core/lane_lod.h"
 #include "core/string_pool.h"
 #include "core/types.h"
 
@@ -66,6 +67,9 @@ struct Lane {
   std::vector<std::uint32_t> argsLength;  ///< its length in bytes, 0 if no args
   std::vector<std::uint8_t> flags; ///< SliceFlag bits
   std::vector<std::uint32_t> rowBegin{0};  ///< depthCount()+1 entries
+  /// Summary levels of the depth rows for zoomed-out drawing (core::buildTraceLod, run by
+  /// loadTrace); empty for a lane built by hand. Counted in memoryBytes().
+  LaneLod lod;
 
   [[nodiscard]] std::size_t sliceCount() const { return start.size(); }
   [[nodiscard]] std::uint32_t depthCount() const {
@@ -115,6 +119,9 @@ struct CounterSeries {
   NameId key = kEmptyName;    ///< the args key ("MHz", "KB", "value", ...)
   std::vector<TimeNs> ts;     ///< sorted, ns
   std::vector<double> value;
+  /// Block maxima of `value` for zoomed-out drawing (core::buildTraceLod, run by loadTrace);
+  /// empty for a series built by hand. Counted in Trace::memoryBytes().
+  CounterLod lod;
 };
 
 /// An immutable, fully indexed trace of one file (one rank). Built by loadTrace; shared between
