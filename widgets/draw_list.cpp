@@ -3,7 +3,12 @@
 
 #include <QFontMetricsF>
 #include <algorithm>
+#include <climits>
+#include <limits>
 #include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
 
 #include "core/lod.h"
 #include "core/time_format.h"
@@ -36,7 +41,7 @@ QString formatCounterValue(double v) {
 }
 
 // Step-area polygon of a counter series in view. Samples falling in the same pixel column keep
-// their maximum, so the cost is O(samples in view) and the output O(widthPx).
+// their maximum; the output is O(widthPx) points and the cost O(widthPx * log n).
 DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int rowIndex, const TimeRange& view,
                          double width, double top, double height) {
   DrawCounter dc;
@@ -62,21 +67,51 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
   double colMax = curV;
   long curCol = static_cast<long>(std::floor(curX));
   poly << QPointF(curX, yOf(curV));
-  for (std::size_t k = i + 1; k < cs.ts.size() && cs.ts[k] < view.end; ++k) {
-    const double x = std::clamp(core::timeToX(cs.ts[k], view, width), -kClampMarginPx, width + kClampMarginPx);
+  // Column by column: the samples [k, m) of one pixel column are found by a galloping search and
+  // their maximum by core::counterRangeMax (block maxima), so the cost is O(widthPx * log n).
+  const std::size_t limit =
+      static_cast<std::size_t>(std::lower_bound(cs.ts.begin() + static_cast<std::ptrdiff_t>(i), cs.ts.end(), view.end) -
+                               cs.ts.begin());
+  const auto xAt = [&](std::size_t k) {
+    return std::clamp(core::timeToX(cs.ts[k], view, width), -kClampMarginPx, width + kClampMarginPx);
+  };
+  const auto colAt = [&](std::size_t k) { return static_cast<long>(std::floor(xAt(k))); };
+  // First index in [from, limit) whose column is after `col` (columns never decrease with k).
+  const auto columnEnd = [&](std::size_t from, long col) {
+    if (from >= limit || colAt(from) > col) return from;
+    std::size_t bad = from, step = 1, probe = limit;
+    for (;;) {
+      probe = std::min(limit, bad + step);
+      if (probe >= limit || colAt(probe) > col) break;
+      bad = probe;
+      step *= 2;
+    }
+    std::size_t a = bad + 1, b = probe;
+    while (a < b) {
+      const std::size_t mid = a + (b - a) / 2;
+      if (colAt(mid) > col) b = mid;
+      else a = mid + 1;
+    }
+    return a;
+  };
+  for (std::size_t k = i + 1; k < limit;) {
+    const double x = xAt(k);
     const long col = static_cast<long>(std::floor(x));
+    const std::size_t m = columnEnd(k + 1, col);
+    const double mMax = core::counterRangeMax(cs, k, m);
     if (col == curCol) {
       // Same pixel column: keep the maximum visible, remember the latest value to hold.
-      colMax = std::max(colMax, cs.value[k]);
-      curV = cs.value[k];
-      if (poly.back().y() > yOf(colMax)) poly.back().setY(yOf(colMax));
-      continue;
+      colMax = std::max(colMax, mMax);
+    } else {
+      poly << QPointF(x, poly.back().y());
+      poly << QPointF(x, yOf(cs.value[k]));
+      curX = x;
+      curCol = col;
+      colMax = mMax;
     }
-    poly << QPointF(x, poly.back().y());
-    poly << QPointF(x, yOf(cs.value[k]));
-    curX = x;
-    curCol = col;
-    curV = colMax = cs.value[k];
+    curV = cs.value[m - 1];
+    if (poly.back().y() > yOf(colMax)) poly.back().setY(yOf(colMax));
+    k = m;
   }
   // Hold the last value (or the one of the last column) until the trace end or the view end.
   const double stopX = std::min(xEnd, width + kClampMarginPx);
@@ -87,33 +122,94 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
 
 }  // namespace
 
+QRgb NameColorCache::color(int rank, const std::shared_ptr<const core::Trace>& tracePtr, core::NameId id) {
+  const core::Trace& trace = *tracePtr;
+  if (rank < 0 || id >= trace.strings.size()) return ColorPalette::colorForName(trace.name(id));
+  if (static_cast<std::size_t>(rank) >= m_ranks.size()) m_ranks.resize(static_cast<std::size_t>(rank) + 1);
+  Entry& e = m_ranks[static_cast<std::size_t>(rank)];
+  // Same address and still alive: the same object (a new trace may reuse a freed one's address).
+  if (e.raw != &trace || e.trace.expired()) {
+    e.raw = &trace;
+    e.trace = tracePtr;
+    e.entry.assign(trace.strings.size(), 0);
+  }
+  if (m_palette.empty()) {
+    for (int i = 0; i < ColorPalette::kTableSize; ++i) m_palette.push_back(ColorPalette::tableColor(i));
+  }
+  std::uint8_t& slot = e.entry[id];
+  if (slot == 0) {
+    const QRgb c = ColorPalette::colorForName(trace.name(id));
+    const auto it = std::find(m_palette.begin(), m_palette.end(), c);
+    if (it == m_palette.end()) return c;  // not a table colour (never happens): not memoised
+    slot = static_cast<std::uint8_t>(it - m_palette.begin() + 1);
+  }
+  return m_palette[slot - 1u];
+}
+
+std::size_t NameColorCache::memoryBytes() const {
+  std::size_t b = m_ranks.capacity() * sizeof(Entry) + m_palette.capacity() * sizeof(QRgb);
+  for (const Entry& e : m_ranks) b += e.entry.capacity();
+  return b;
+}
+
 DrawList buildDrawList(const core::Profile& profile, const LaneLayout& layout, const DrawParams& p) {
   DrawList out;
-  if (p.view.empty() || !(p.widthPx > 0)) return out;
+  buildDrawList(profile, layout, p, out);
+  return out;
+}
+
+void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const DrawParams& p, DrawList& out) {
+  out.boxes.clear();
+  out.rowRanges.clear();
+  out.labels.clear();
+  out.counters.clear();
+  if (p.view.empty() || !(p.widthPx > 0)) return;
   const auto& rows = layout.rows();
   const auto [r0, r1] = layout.rowsIn(p.yTop, p.yBottom);
   const auto& m = layout.metrics();
   const QFontMetricsF fm(p.font);
   const double labelPad = 4.0;
-  std::vector<core::SpanBox> spans;
-  spans.reserve(1024);
+  thread_local std::vector<core::SpanBox> spans;
 
-  auto emitSpans = [&](const core::Trace& trace, int rank, int rowIndex, std::uint32_t laneIndex,
-                       double y, double h, bool withLabels) {
+  // Appends the boxes of `spans` (one lane) to the row. Consecutive merged boxes (count > 1) whose
+  // longest slices have the same name and that less than a pixel separates become one box (its
+  // `ref` the longer of the two): same picture, fewer boxes to build and fill when zoomed out.
+  auto emitSpans = [&](const std::shared_ptr<const core::Trace>& tracePtr, int rank, int rowIndex,
+                       std::uint32_t laneIndex, double y, double h, bool withLabels, bool mergeRuns) {
+    const core::Trace& trace = *tracePtr;
     const core::Lane& lane = trace.lanes[laneIndex];
-    for (const core::SpanBox& s : spans) {
-      DrawBox b;
+    out.boxes.reserve(out.boxes.size() + spans.size());
+    const double nsPerPx = static_cast<double>(p.view.duration()) / p.widthPx;
+    DrawBox* run = nullptr;  // the last box, while it is a merged one of this lane
+    core::NameId runName = 0;
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+      const core::SpanBox& s = spans[k];
+      if (k + 8 < spans.size()) __builtin_prefetch(lane.names.data() + spans[k + 8].longest);
+      const std::uint32_t refIndex = s.count == 1 ? s.first : s.longest;
+      const core::NameId nameId = lane.names[refIndex];
+      if (run && s.count > 1 && nameId == runName && static_cast<double>(s.start - run->time.end) < nsPerPx) {
+        const QRectF r = boxRect(s.start, s.end, p.view, p.widthPx, y, h);
+        run->rect.setRight(std::max(run->rect.right(), r.right()));
+        run->time.end = s.end;
+        run->count += s.count;
+        if (lane.end[refIndex] - lane.start[refIndex] > lane.end[run->ref.index] - lane.start[run->ref.index])
+          run->ref.index = refIndex;
+        continue;
+      }
+      DrawBox& b = out.boxes.emplace_back();
       b.rect = boxRect(s.start, s.end, p.view, p.widthPx, y, h);
       b.row = rowIndex;
       b.rank = rank;
-      b.ref = {laneIndex, s.count == 1 ? s.first : s.longest};
+      b.ref = {laneIndex, refIndex};
       b.first = s.first;
       b.count = s.count;
       b.time = {s.start, s.end};
       b.flags = s.count == 1 ? lane.flags[s.first] : 0;
-      const std::string_view name = trace.name(lane.names[b.ref.index]);
-      b.color = ColorPalette::colorForName(name);
+      b.color = p.colors ? p.colors->color(rank, tracePtr, nameId) : ColorPalette::colorForName(trace.name(nameId));
+      run = mergeRuns && s.count > 1 ? &b : nullptr;
+      runName = nameId;
       if (withLabels && s.count == 1 && b.rect.width() >= p.minLabelPx) {
+        const std::string_view name = trace.name(nameId);
         // Keep the label inside the visible part of the box (sticky at the left edge).
         const double vx0 = std::max(b.rect.left(), 0.0);
         const double vx1 = std::min(b.rect.right(), p.widthPx);
@@ -125,7 +221,6 @@ DrawList buildDrawList(const core::Profile& profile, const LaneLayout& layout, c
           }
         }
       }
-      out.boxes.push_back(b);
     }
   };
 
@@ -138,7 +233,7 @@ DrawList buildDrawList(const core::Profile& profile, const LaneLayout& layout, c
       if (row.lane >= trace->lanes.size()) continue;
       spans.clear();
       core::visibleSpans(trace->lanes[row.lane], row.depth, p.view, p.widthPx, spans, p.minBoxPx);
-      emitSpans(*trace, row.rank, ri, row.lane, row.y, m.sliceRow - 1, p.labels);
+      emitSpans(trace, row.rank, ri, row.lane, row.y, m.sliceRow - 1, p.labels, true);
     } else if (row.kind == LayoutRow::Kind::Process && !row.expanded) {
       // Summary strip of a collapsed process: depth-0 spans of each of its lanes, overlaid.
       const double h = std::max(4.0, row.height * 0.35);
@@ -149,7 +244,7 @@ DrawList buildDrawList(const core::Profile& profile, const LaneLayout& layout, c
         ++lanesDone;
         spans.clear();
         core::visibleSpans(trace->lanes[l], 0, p.view, p.widthPx, spans, p.minBoxPx);
-        emitSpans(*trace, row.rank, ri, l, y, h, false);
+        emitSpans(trace, row.rank, ri, l, y, h, false, true);
       }
       // Several lanes overlap: keep the row's boxes sorted by x for hit-testing.
       std::stable_sort(out.boxes.begin() + begin, out.boxes.end(),
@@ -163,7 +258,6 @@ DrawList buildDrawList(const core::Profile& profile, const LaneLayout& layout, c
     const auto end = static_cast<std::uint32_t>(out.boxes.size());
     if (end > begin) out.rowRanges.push_back({ri, begin, end});
   }
-  return out;
 }
 
 const DrawBox* hitTestDrawList(const DrawList& list, const LaneLayout& layout, QPointF pos, double slackPx) {
@@ -211,9 +305,63 @@ QRectF sliceRect(const core::Profile& profile, const LaneLayout& layout, TimeRan
   return boxRect(lane.start[ref.index], lane.end[ref.index], view, widthPx, r.y, layout.metrics().sliceRow - 1);
 }
 
+const std::vector<FlowArrowIndex::Kind>& FlowArrowIndex::kinds(int rank,
+                                                               const std::shared_ptr<const core::Trace>& tracePtr) {
+  const core::Trace& trace = *tracePtr;
+  const auto r = static_cast<std::size_t>(std::max(rank, 0));
+  if (r >= m_ranks.size()) m_ranks.resize(r + 1);
+  Entry& e = m_ranks[r];
+  if (e.raw == &trace && !e.trace.expired()) return e.kinds;
+  e.raw = &trace;
+  e.trace = tracePtr;
+  e.kinds.clear();
+  std::map<std::tuple<core::NameId, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t> byKey;
+  for (std::uint32_t i = 0; i < trace.flows.size(); ++i) {
+    const core::Flow& f = trace.flows[i];
+    if (!f.from.valid() || !f.to.valid() || f.from.lane >= trace.lanes.size() || f.to.lane >= trace.lanes.size())
+      continue;
+    const core::Lane& fl = trace.lanes[f.from.lane];
+    const core::Lane& tl = trace.lanes[f.to.lane];
+    if (f.from.index >= fl.sliceCount() || f.to.index >= tl.sliceCount()) continue;
+    const auto key = std::make_tuple(f.category, f.from.lane, fl.depthOf(f.from.index), f.to.lane, tl.depthOf(f.to.index));
+    auto [it, fresh] = byKey.try_emplace(key, e.kinds.size());
+    if (fresh) {
+      Kind k;
+      std::tie(k.category, k.fromLane, k.fromDepth, k.toLane, k.toDepth) = key;
+      e.kinds.push_back(std::move(k));
+    }
+    Kind& k = e.kinds[it->second];
+    k.flows.push_back(i);
+    k.fromTs.push_back(f.fromTs);
+    k.maxSpan = std::max(k.maxSpan, f.toTs > f.fromTs ? f.toTs - f.fromTs : f.fromTs - f.toTs);
+  }
+  for (Kind& k : e.kinds) {
+    k.flows.shrink_to_fit();
+    k.fromTs.shrink_to_fit();
+    k.blockLatest.assign((k.flows.size() + Kind::kBlock - 1) / Kind::kBlock, std::numeric_limits<TimeNs>::min());
+    for (std::size_t j = 0; j < k.flows.size(); ++j) {
+      const core::Flow& f = trace.flows[k.flows[j]];
+      TimeNs& latest = k.blockLatest[j / Kind::kBlock];
+      latest = std::max({latest, f.fromTs, f.toTs});
+    }
+  }
+  return e.kinds;
+}
+
+std::size_t FlowArrowIndex::memoryBytes() const {
+  std::size_t b = m_ranks.capacity() * sizeof(Entry);
+  for (const Entry& e : m_ranks) {
+    b += e.kinds.capacity() * sizeof(Kind);
+    for (const Kind& k : e.kinds)
+      b += k.flows.capacity() * 4 + (k.fromTs.capacity() + k.blockLatest.capacity()) * sizeof(TimeNs);
+  }
+  return b;
+}
+
 std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneLayout& layout, TimeRange view,
                                        double widthPx, int rank, core::SliceRef selected,
-                                       const QSet<QString>& categories, std::size_t maxArrows) {
+                                       const QSet<QString>& categories, std::size_t maxArrows,
+                                       FlowArrowIndex* index) {
   std::vector<FlowArrow> out;
   if (view.empty() || !(widthPx > 0)) return out;
   const auto& m = layout.metrics();
@@ -246,35 +394,144 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
   if (rank >= 0 && static_cast<std::size_t>(rank) < profile.ranks.size() && selected.valid()) {
     const auto& t = profile.ranks[static_cast<std::size_t>(rank)].trace;
     if (t) {
-      for (std::size_t i = 0; i < t->flows.size() && out.size() < maxArrows; ++i) {
-        const core::Flow& f = t->flows[i];
-        if (f.from == selected || f.to == selected) addFlow(rank, *t, i, true);
+      // flowsFrom / flowsTo are O(log flows) on a loaded (indexed) trace.
+      std::vector<std::uint32_t> own = t->flowsFrom(selected);
+      for (std::uint32_t fi : t->flowsTo(selected))
+        if (std::find(own.begin(), own.end(), fi) == own.end()) own.push_back(fi);
+      std::sort(own.begin(), own.end());
+      for (std::uint32_t fi : own) {
+        if (out.size() >= maxArrows) break;
+        addFlow(rank, *t, fi, true);
       }
     }
   }
   if (categories.isEmpty()) return out;
+  FlowArrowIndex localIndex;
+  FlowArrowIndex& idx = index ? *index : localIndex;
+  const double nsPerPx = static_cast<double>(view.duration()) / widthPx;
+  // The wanted categories of each rank.
+  std::vector<std::vector<bool>> wantByRank(profile.ranks.size());
   for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
     const auto& t = profile.ranks[rk].trace;
     if (!t || t->flows.empty()) continue;
-    std::vector<bool> want(t->strings.size(), false);
-    bool any = false;
+    std::vector<bool>& want = wantByRank[rk];
     for (const QString& c : categories) {
       const QByteArray u = c.toUtf8();
       const core::NameId id = t->strings.find(std::string_view(u.constData(), static_cast<std::size_t>(u.size())));
-      if (id != core::kInvalidIndex) {
-        want[id] = true;
-        any = true;
+      if (id == core::kInvalidIndex) continue;
+      if (want.size() <= id) want.resize(id + 1, false);
+      want[id] = true;
+    }
+  }
+  constexpr std::size_t kExamined = 16;  // flows of a kind examined per column
+  constexpr std::size_t kDistinct = 2;   // arrows of a kind drawn per column (distinct end columns)
+  // The flows (rank, index) to draw when thinning in columns of `columnPx`; stops early (returns
+  // false) once more than `limit` are picked.
+  std::vector<std::pair<int, std::uint32_t>> picked;
+  const auto pick = [&](double columnPx, std::size_t limit) {
+    picked.clear();
+    const double bucketNs = columnPx * nsPerPx;
+    const long long lastColumn = static_cast<long long>(widthPx / columnPx) + 1;
+    const auto bucketOf = [&](TimeNs ts) {
+      return static_cast<long long>(std::floor(static_cast<double>(ts - view.start) / bucketNs));
+    };
+    const auto endColumn = [&](const core::Flow& f) { return std::clamp(bucketOf(f.toTs), -1LL, lastColumn); };
+    for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
+      const auto& t = profile.ranks[rk].trace;
+      const std::vector<bool>& want = wantByRank[rk];
+      if (!t || want.empty()) continue;
+      const bool ownRank = static_cast<int>(rk) == rank && selected.valid();
+      const auto& flows = t->flows;
+      const auto keep = [&](const core::Flow& f) {
+        // The selection's own flows are drawn already; a flow must reach into the view.
+        return !(ownRank && (f.from == selected || f.to == selected)) && std::max(f.fromTs, f.toTs) >= view.start;
+      };
+      for (const FlowArrowIndex::Kind& kind : idx.kinds(static_cast<int>(rk), t)) {
+        if (kind.category >= want.size() || !want[kind.category]) continue;
+        const std::vector<std::uint32_t>& list = kind.flows;
+        const auto fromTs = [&](std::size_t p) { return kind.fromTs[p]; };
+        const auto firstFrom = [&](TimeNs v) {
+          return static_cast<std::size_t>(std::lower_bound(kind.fromTs.begin(), kind.fromTs.end(), v) -
+                                          kind.fromTs.begin());
+        };
+        // 1. Flows starting before the view (at most maxSpan before it) that reach into it: one
+        // per (start column, end column); blocks whose flows all end before the view are skipped.
+        TimeNs earliest = 0;
+        if (__builtin_sub_overflow(view.start, kind.maxSpan, &earliest)) earliest = std::numeric_limits<TimeNs>::min();
+        const std::size_t p0 = firstFrom(earliest), pv = firstFrom(view.start);
+        std::set<std::pair<long long, long long>> drawn;
+        constexpr std::size_t kB = FlowArrowIndex::Kind::kBlock;
+        for (std::size_t b = p0 / kB; b * kB < pv; ++b) {
+          if (kind.blockLatest[b] < view.start) continue;
+          for (std::size_t k = std::max(b * kB, p0); k < std::min((b + 1) * kB, pv); ++k) {
+            const core::Flow& f = flows[list[k]];
+            if (!keep(f) || !drawn.emplace(bucketOf(f.fromTs), endColumn(f)).second) continue;
+            picked.emplace_back(static_cast<int>(rk), list[k]);
+            if (picked.size() > limit) return false;
+          }
+        }
+        // 2. Flows starting in the view, column by column: [p, q) start in the same column.
+        const auto laterColumn = [&](std::size_t k, long long col) {
+          return fromTs(k) >= view.end || bucketOf(fromTs(k)) > col;
+        };
+        std::vector<long long> ends;  // end columns picked for the current start column
+        for (std::size_t p = pv; p < list.size() && fromTs(p) < view.end;) {
+          const long long col = bucketOf(fromTs(p));
+          std::size_t bad = p, step = 1, q = list.size();
+          for (;;) {  // galloping search for the first flow starting in a later column
+            q = std::min(list.size(), bad + step);
+            if (q >= list.size() || laterColumn(q, col)) break;
+            bad = q;
+            step *= 2;
+          }
+          for (std::size_t lo = bad + 1; lo < q;) {  // answer in (bad, q]
+            const std::size_t mid = lo + (q - lo) / 2;
+            if (laterColumn(mid, col)) q = mid;
+            else lo = mid + 1;
+          }
+          ends.clear();
+          for (std::size_t k = p; k < q && k - p < kExamined && ends.size() < kDistinct; ++k) {
+            const core::Flow& f = flows[list[k]];
+            if (!keep(f)) continue;
+            const long long endCol = endColumn(f);
+            if (std::find(ends.begin(), ends.end(), endCol) != ends.end()) continue;
+            ends.push_back(endCol);
+            picked.emplace_back(static_cast<int>(rk), list[k]);
+            if (picked.size() > limit) return false;
+          }
+          p = q;
+        }
       }
     }
-    if (!any) continue;
-    // Flows are sorted by fromTs: stop once they start after the view.
-    for (std::size_t i = 0; i < t->flows.size() && out.size() < maxArrows; ++i) {
-      const core::Flow& f = t->flows[i];
-      if (f.fromTs >= view.end) break;
-      if (!want[f.category]) continue;
-      if (static_cast<int>(rk) == rank && selected.valid() && (f.from == selected || f.to == selected)) continue;
-      addFlow(static_cast<int>(rk), *t, i, false);
+    return true;
+  };
+  // The narrowest column (a power of two px) within the budget; the widest regardless. Columns
+  // narrower than a quarter of the one at which a bound of the count fits are not tried.
+  const auto budget = static_cast<std::size_t>(kFlowArrowBudget);
+  std::vector<double> inView;  // flows of each wanted kind starting in view
+  for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
+    const auto& t = profile.ranks[rk].trace;
+    const std::vector<bool>& want = wantByRank[rk];
+    if (!t || want.empty()) continue;
+    for (const FlowArrowIndex::Kind& kind : idx.kinds(static_cast<int>(rk), t)) {
+      if (kind.category >= want.size() || !want[kind.category]) continue;
+      inView.push_back(static_cast<double>(std::lower_bound(kind.fromTs.begin(), kind.fromTs.end(), view.end) -
+                                           std::lower_bound(kind.fromTs.begin(), kind.fromTs.end(), view.start)));
     }
+  }
+  const auto bound = [&](double c) {  // >= the arrows picked from flows starting in view
+    double n = 0;
+    for (double k : inView) n += std::min(k, (std::floor(widthPx / c) + 2) * static_cast<double>(kDistinct));
+    return n;
+  };
+  double sure = 1;
+  while (sure < kFlowMaxColumnPx && bound(sure) > kFlowArrowBudget) sure *= 2;
+  double columnPx = std::max(1.0, sure / 4);
+  while (!pick(columnPx, columnPx < kFlowMaxColumnPx ? budget : maxArrows) && columnPx < kFlowMaxColumnPx)
+    columnPx *= 2;
+  for (const auto& [rk, fi] : picked) {
+    if (out.size() >= maxArrows) break;
+    addFlow(rk, *profile.ranks[static_cast<std::size_t>(rk)].trace, fi, false);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include <QSet>
 #include <QString>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/profile.h"
@@ -64,6 +65,27 @@ struct DrawList {
   std::vector<DrawCounter> counters;
 };
 
+/// Box colours by name (ColorPalette::colorForName), memoised per rank and NameId so that a frame
+/// hashes each distinct name once instead of once per box (one byte per name: the palette entry).
+/// Keyed by the Trace object (a rank whose trace was replaced is recomputed). Not thread-safe
+/// (one per canvas).
+class NameColorCache {
+ public:
+  /// The colour of name `id` of `trace`, the trace of rank `rank`.
+  QRgb color(int rank, const std::shared_ptr<const core::Trace>& trace, core::NameId id);
+  /// Bytes held.
+  [[nodiscard]] std::size_t memoryBytes() const;
+
+ private:
+  struct Entry {
+    const core::Trace* raw = nullptr;
+    std::weak_ptr<const core::Trace> trace;  ///< expired once the trace is gone
+    std::vector<std::uint8_t> entry;         ///< by NameId: palette index + 1, 0 = not computed yet
+  };
+  std::vector<Entry> m_ranks;
+  std::vector<QRgb> m_palette;  ///< ColorPalette::tableColor(0 .. kTableSize-1)
+};
+
 /// Inputs of buildDrawList besides the profile and the layout.
 struct DrawParams {
   core::TimeRange view;         ///< visible time range, ns
@@ -74,6 +96,7 @@ struct DrawParams {
   double minLabelPx = 20.0;     ///< boxes at least this wide get a label
   QFont font;                   ///< label font, for elision
   bool labels = true;
+  NameColorCache* colors = nullptr;  ///< optional memo of box colours (faster frames)
 };
 
 /// Minimum drawn box width, logical px (zero-length slices stay visible).
@@ -85,6 +108,10 @@ inline constexpr double kMinBoxWidthPx = 1.0;
 /// step-area polygon. O(rows * widthPx * log n). Pure: no painting, no widget.
 [[nodiscard]] DrawList buildDrawList(const core::Profile& profile, const LaneLayout& layout,
                                      const DrawParams& params);
+/// The same into `out`, which is cleared first; its vectors keep their capacity, so a canvas that
+/// rebuilds every frame does not reallocate.
+void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const DrawParams& params,
+                   DrawList& out);
 
 /// The box under `pos` (x canvas px, y content px): the box whose rect contains pos.x, else the
 /// nearest within `slackPx`; null when none. O(log boxes).
@@ -99,16 +126,62 @@ struct FlowArrow {
   bool ofSelection = false;     ///< true for the selected slice's own flows
 };
 
+/// The flows of each rank grouped by kind (category, start lane and depth, end lane and depth),
+/// each kind's flows in Trace::flows order (by start time), so that arrows can be thinned per
+/// pixel column without reading every flow in view. Built on first use per rank (O(flows log
+/// kinds), about 12 bytes per flow), keyed by the Trace. Not thread-safe (one per canvas).
+class FlowArrowIndex {
+ public:
+  struct Kind {
+    core::NameId category = core::kEmptyName;
+    std::uint32_t fromLane = 0, fromDepth = 0, toLane = 0, toDepth = 0;
+    core::TimeNs maxSpan = 0;          ///< longest |toTs - fromTs| of its flows, ns
+    std::vector<std::uint32_t> flows;  ///< indices into Trace::flows, by fromTs
+    std::vector<core::TimeNs> fromTs;  ///< their fromTs, ns (searched per pixel column)
+    /// Per block of kBlock consecutive entries of `flows`: the latest max(fromTs, toTs), ns.
+    std::vector<core::TimeNs> blockLatest;
+    static constexpr std::size_t kBlock = 64;
+  };
+  /// The kinds of `trace`, the trace of rank `rank` (built if needed; rebuilt when the rank's
+  /// trace was replaced).
+  const std::vector<Kind>& kinds(int rank, const std::shared_ptr<const core::Trace>& trace);
+  /// Bytes held.
+  [[nodiscard]] std::size_t memoryBytes() const;
+
+ private:
+  struct Entry {
+    const core::Trace* raw = nullptr;
+    std::weak_ptr<const core::Trace> trace;  ///< expired once the trace is gone
+    std::vector<Kind> kinds;
+  };
+  std::vector<Entry> m_ranks;
+};
+
+/// How many category arrows buildFlowArrows draws at most while it can thin them (each costs
+/// ~5 us to stroke): the thinning column widens until they fit.
+inline constexpr double kFlowArrowBudget = 800.0;
+/// The widest thinning column of buildFlowArrows, px.
+inline constexpr double kFlowMaxColumnPx = 64.0;
+
 /// Arrows for the flows of rank `rank` to draw: those where `selected` is the `from` or the `to`
-/// slice, plus every flow whose category is in `categories` (empty = none) overlapping `view`
-/// (at most `maxArrows`). Flows whose time span does not overlap the view are culled; an end in a
-/// collapsed process is drawn to that process's header row. O(flows) for the selection scan.
+/// slice (all of them), plus the flows whose category is in `categories` (empty = none)
+/// overlapping `view`, thinned per kind (category, start row, end row): of the flows of one kind
+/// starting in the same pixel column of width c, one arrow is drawn per distinct end column (at
+/// most 2, among the first 16 of them). c is the smallest power of two from 1 px for which at
+/// most kFlowArrowBudget arrows remain, and at most kFlowMaxColumnPx. So a zoomed-out view draws
+/// O(kFlowArrowBudget) arrows whatever the number of flows, and a zoomed-in one every flow but
+/// pixel duplicates. Flows starting before the view that reach into it are drawn once per (start
+/// column, end column). At most `maxArrows` in all. Flows whose time span does not overlap the
+/// view are culled; an end in a collapsed process is drawn to that process's header row. `index`
+/// (optional) keeps the per-rank flow kinds between calls; without it they are rebuilt, O(flows).
+/// Cost: O(kinds * (widthPx / c) * log flows) per tried c, plus the arrows.
 [[nodiscard]] std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile,
                                                      const LaneLayout& layout, core::TimeRange view,
                                                      double widthPx, int rank,
                                                      core::SliceRef selected,
                                                      const QSet<QString>& categories,
-                                                     std::size_t maxArrows = 2000);
+                                                     std::size_t maxArrows = 20000,
+                                                     FlowArrowIndex* index = nullptr);
 
 /// Rect of one slice (exact, at least kMinBoxWidthPx wide) or an empty rect when its row is not
 /// laid out. x may lie outside [0, widthPx].

@@ -45,35 +45,56 @@ void drawOpenEnd(QPainter& p, const QRectF& r, QColor c) {
   p.restore();
 }
 
-void drawArrow(QPainter& p, QPointF a, QPointF b, QColor c, double width) {
-  QPainterPath path(a);
+// The cubic of a flow arrow from a to b: leaves a and reaches b horizontally (an arc above the
+// row when both ends are on the same row).
+void addArrowCurve(QPainterPath& path, QPointF a, QPointF b) {
   const double dx = std::max(30.0, std::abs(b.x() - a.x()) * 0.4);
-  const bool sameRow = std::abs(a.y() - b.y()) < 1;
-  if (sameRow) {
+  path.moveTo(a);
+  if (std::abs(a.y() - b.y()) < 1) {
     path.cubicTo(QPointF(a.x() + dx * 0.3, a.y() - 14), QPointF(b.x() - dx * 0.3, b.y() - 14), b);
   } else {
     path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b);
   }
+}
+
+// A 7 px arrowhead at `tip` pointing along `dir` (unit vector).
+QPolygonF arrowHead(QPointF tip, QPointF dir) {
+  const QPointF n(-dir.y(), dir.x());
+  constexpr double s = 7;
+  QPolygonF head;
+  head << tip << tip - dir * s + n * s * 0.45 << tip - dir * s - n * s * 0.45;
+  return head;
+}
+
+// Unit direction in which `path` arrives at its current position: along its last segment (the
+// last control point of a cubic), or `fallback` when that is degenerate.
+QPointF arrivalDirection(const QPainterPath& path, QPointF fallback) {
+  const int n = path.elementCount();
+  const QPointF b = path.currentPosition();
+  for (int i = n - 2; i >= 0; --i) {
+    const QPointF d = b - QPointF(path.elementAt(i));
+    const double len = std::hypot(d.x(), d.y());
+    if (len > 1e-6) return d / len;
+    if (path.elementAt(i).isMoveTo()) break;
+  }
+  return fallback;
+}
+
+void drawArrow(QPainter& p, QPointF a, QPointF b, QColor c, double width) {
+  QPainterPath path;
+  addArrowCurve(path, a, b);
   p.setPen(QPen(c, width));
   p.setBrush(Qt::NoBrush);
   p.drawPath(path);
-  drawArrowHead(p, path, c, 0.97, QPointF(1, 0));
+  drawArrowHead(p, path, c, QPointF(1, 0));
 }
 
 }  // namespace
 
-void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, double tangentAt, QPointF fallbackDir) {
-  const QPointF b = path.currentPosition();
-  const QPointF tangent = b - path.pointAtPercent(tangentAt);
-  const double len = std::hypot(tangent.x(), tangent.y());
-  const QPointF dir = len > 1e-6 ? tangent / len : fallbackDir;
-  const QPointF n(-dir.y(), dir.x());
-  constexpr double s = 7;
-  QPolygonF head;
-  head << b << b - dir * s + n * s * 0.45 << b - dir * s - n * s * 0.45;
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir) {
   p.setBrush(c);
   p.setPen(Qt::NoPen);
-  p.drawPolygon(head);
+  p.drawPolygon(arrowHead(path.currentPosition(), arrivalDirection(path, fallbackDir)));
   p.setBrush(Qt::NoBrush);
 }
 
@@ -94,7 +115,6 @@ const DrawList& LaneCanvas::drawList(QSize size) {
   if (m_listValid && m_listView == view && m_listSize == size && m_listScroll == m_ctx->scrollY &&
       m_listRevision == m_ctx->layout.revision())
     return m_list;
-  m_list = {};
   if (m_ctx->profile) {
     DrawParams params;
     params.view = view;
@@ -102,7 +122,10 @@ const DrawList& LaneCanvas::drawList(QSize size) {
     params.yTop = m_ctx->scrollY;
     params.yBottom = m_ctx->scrollY + size.height();
     params.font = font();
-    m_list = buildDrawList(*m_ctx->profile, m_ctx->layout, params);
+    params.colors = &m_colors;
+    buildDrawList(*m_ctx->profile, m_ctx->layout, params, m_list);
+  } else {
+    m_list = {};
   }
   m_listView = view;
   m_listSize = size;
@@ -234,14 +257,19 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
   }
   // Flow arrows.
   const auto arrows = buildFlowArrows(*m_ctx->profile, layout, view, w, m_ctx->selectedRank, m_ctx->selected,
-                                      m_ctx->flowCategories);
+                                      m_ctx->flowCategories, 20000, &m_flowIndex);
   if (!arrows.empty()) {
     p.setRenderHint(QPainter::Antialiasing, true);
-    for (const FlowArrow& a : arrows) {
-      QColor c = QColor::fromRgb(a.ofSelection ? ColorPalette::kFlow : ColorPalette::kTextDim);
-      if (!a.ofSelection) c.setAlpha(140);
-      drawArrow(p, a.from, a.to, c, a.ofSelection ? 1.6 : 1.0);
-    }
+    // The category arrows (thinned by buildFlowArrows) in an opaque grey (kTextDim at 55 % over
+    // the background): Qt's raster engine blends a translucent line span by span through its
+    // thread pool, ~7x slower than an opaque one.
+    const QRgb fg = ColorPalette::kTextDim, bg = ColorPalette::kBackground;
+    const auto mix = [](int f, int b) { return (f * 140 + b * 115) / 255; };
+    const QColor dim(mix(qRed(fg), qRed(bg)), mix(qGreen(fg), qGreen(bg)), mix(qBlue(fg), qBlue(bg)));
+    for (const FlowArrow& a : arrows)
+      if (!a.ofSelection) drawArrow(p, a.from, a.to, dim, 1.0);
+    for (const FlowArrow& a : arrows)
+      if (a.ofSelection) drawArrow(p, a.from, a.to, QColor::fromRgb(ColorPalette::kFlow), 1.6);
     p.setRenderHint(QPainter::Antialiasing, false);
   }
   p.restore();

@@ -15,10 +15,10 @@ class QPainterPath;
 
 namespace npuscope::widgets {
 
-/// Fills a 7 px arrowhead at the end of `path` (its current position), pointing along the tangent
-/// taken from `tangentAt` (0..1 of the path) to the end, or along `fallbackDir` when that is
-/// degenerate. Shared by the flow arrows and the dispatch-chain overlay.
-void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, double tangentAt, QPointF fallbackDir);
+/// Fills a 7 px arrowhead at the end of `path` (its current position), pointing the way the path
+/// arrives there (from its last control point or line start), or along `fallbackDir` (a unit
+/// vector) when that is degenerate. Shared by the flow arrows and the dispatch-chain overlay.
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir);
 
 struct TimelineContext;
 
@@ -89,6 +89,8 @@ class LaneCanvas : public QWidget {
 
   TimelineContext* m_ctx;
   DrawList m_list;
+  NameColorCache m_colors;
+  FlowArrowIndex m_flowIndex;
   // Cache key of m_list.
   core::TimeRange m_listView;
   QSize m_listSize;

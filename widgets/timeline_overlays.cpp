@@ -54,7 +54,7 @@ void arrow(QPainter& p, QPointF a, QPointF b, const QColor& c, double width) {
   p.setPen(QPen(c, width, Qt::SolidLine, Qt::RoundCap));
   p.setBrush(Qt::NoBrush);
   p.drawPath(path);
-  drawArrowHead(p, path, c, 0.95, QPointF(0, 1));
+  drawArrowHead(p, path, c, QPointF(0, 1));
 }
 
 }  // namespace
@@ -189,16 +189,59 @@ void paintTopDownOverlays(QPainter& p, const TimelineContext& ctx, double widthP
                                         ctx.bubbleDevice, ctx.bubbleIndex);
     QColor fill = QColor::fromRgb(kBubble);
     QColor hatch = fill;
+    // The unselected bands. Hundreds of bubbles, each a tall translucent fill plus a hatch, cost
+    // tens of ms (Qt's raster engine hands every fill taller than ~96 lines to its thread pool):
+    // instead, per vertical run of device rows, the bubbles' x ranges are painted once into an
+    // 8 px tall texture (tint, then hatch), and the run is filled once with that texture.
+    {
+      std::vector<const BubbleBand*> order;
+      order.reserve(bands.size());
+      for (const BubbleBand& b : bands)
+        if (!b.selected) order.push_back(&b);
+      std::sort(order.begin(), order.end(), [](const BubbleBand* a, const BubbleBand* b) {
+        return a->rect.top() != b->rect.top() ? a->rect.top() < b->rect.top() : a->rect.left() < b->rect.left();
+      });
+      const int texWidth = std::max(1, static_cast<int>(std::ceil(widthPx)) + 8);
+      fill.setAlpha(22);
+      hatch.setAlpha(70);
+      const QBrush hatchBrush(hatch, Qt::BDiagPattern);
+      for (std::size_t i = 0; i < order.size();) {
+        const double top = order[i]->rect.top(), bottom = order[i]->rect.bottom();
+        std::size_t j = i;
+        QImage tex(texWidth, 8, QImage::Format_ARGB32_Premultiplied);
+        tex.fill(Qt::transparent);
+        {
+          QPainter tp(&tex);
+          for (; j < order.size() && order[j]->rect.top() == top && order[j]->rect.bottom() == bottom; ++j) {
+            QRectF r = order[j]->rect;
+            // Merge the bands that touch (many bubbles share a pixel when zoomed out).
+            while (j + 1 < order.size() && order[j + 1]->rect.top() == top && order[j + 1]->rect.bottom() == bottom &&
+                   order[j + 1]->rect.left() <= r.right() + 0.5) {
+              r.setRight(std::max(r.right(), order[j + 1]->rect.right()));
+              ++j;
+            }
+            const QRectF t(std::max(r.left(), 0.0), 0, std::min(r.right(), widthPx) - std::max(r.left(), 0.0), 8);
+            if (t.width() <= 0) continue;
+            tp.fillRect(t, fill);
+            tp.fillRect(t, hatchBrush);
+          }
+        }
+        p.save();
+        p.setBrushOrigin(0, 0);
+        p.fillRect(QRectF(0, top, std::min<double>(texWidth, widthPx), bottom - top), QBrush(tex));
+        p.restore();
+        i = j;
+      }
+    }
     for (const BubbleBand& b : bands) {
-      fill.setAlpha(b.selected ? 56 : 22);
-      hatch.setAlpha(b.selected ? 150 : 70);
+      if (!b.selected) continue;
+      fill.setAlpha(56);
+      hatch.setAlpha(150);
       p.fillRect(b.rect, fill);
       p.fillRect(b.rect, QBrush(hatch, Qt::BDiagPattern));
-      if (b.selected) {
-        QColor edge = QColor::fromRgb(kBubble);
-        p.fillRect(QRectF(b.rect.left() - 0.5, b.rect.top(), 1.5, b.rect.height()), edge);
-        p.fillRect(QRectF(b.rect.right() - 1, b.rect.top(), 1.5, b.rect.height()), edge);
-      }
+      const QColor edge = QColor::fromRgb(kBubble);
+      p.fillRect(QRectF(b.rect.left() - 0.5, b.rect.top(), 1.5, b.rect.height()), edge);
+      p.fillRect(QRectF(b.rect.right() - 1, b.rect.top(), 1.5, b.rect.height()), edge);
     }
     // Label of the selected bubble at the top of its first band.
     for (const BubbleBand& b : bands) {

@@ -2,8 +2,10 @@
 #include "widgets/draw_list.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <numeric>
 
+#include "core/lod.h"
 #include "test_profiles.h"
 #include "widgets/color_palette.h"
 
@@ -97,16 +99,24 @@ TEST_CASE("culling keeps only visible slices, clamped to the canvas", "[draw_lis
 }
 
 TEST_CASE("sub-pixel slices merge into boxes at least 1 px wide", "[draw_list]") {
-  auto t = std::make_shared<core::Trace>();
-  const auto p = testing::addProcess(*t, 1, "P");
-  std::vector<testing::SliceSpec> tiny;
-  // 100 slices of 2 ns every 3 ns from 3000: 0.2 px each at 10 ns/px.
-  for (int i = 0; i < 100; ++i) tiny.push_back({0, kBase + 3000 + 3 * i, kBase + 3000 + 3 * i + 2, "tiny", "", 0, ""});
-  tiny.push_back({0, kBase + 6000, kBase + 7000, "big", "", 0, ""});
-  testing::addLane(*t, p, 1, "T", tiny);
-  testing::finishRange(*t);
-  t->range = {kBase, kBase + 10'000};
-  auto profile = testing::makeProfile({t});
+  // 100 slices of 2 ns every 3 ns from 3000: 0.2 px each at 10 ns/px. Named by the parity of
+  // their pixel column, so that the boxes of neighbouring columns differ.
+  const auto build = [](bool sameName) {
+    auto t = std::make_shared<core::Trace>();
+    const auto p = testing::addProcess(*t, 1, "P");
+    std::vector<testing::SliceSpec> tiny;
+    for (int i = 0; i < 100; ++i) {
+      const int start = 3000 + 3 * i;
+      const char* name = sameName ? "tiny" : ((start / 10) % 2 ? "odd" : "even");
+      tiny.push_back({0, kBase + start, kBase + start + 2, name, "", 0, ""});
+    }
+    tiny.push_back({0, kBase + 6000, kBase + 7000, "big", "", 0, ""});
+    testing::addLane(*t, p, 1, "T", tiny);
+    testing::finishRange(*t);
+    t->range = {kBase, kBase + 10'000};
+    return testing::makeProfile({t});
+  };
+  auto profile = build(false);
   LaneLayout layout;
   layout.setProfile(profile);
   const DrawList list = widgets::buildDrawList(*profile, layout, params());
@@ -116,7 +126,7 @@ TEST_CASE("sub-pixel slices merge into boxes at least 1 px wide", "[draw_list]")
   CHECK(big->count == 1);
   CHECK(big->rect == QRectF(600, layout.rows()[2].y, 100, layout.metrics().sliceRow - 1));
   row.pop_back();
-  // The merged boxes cover the 100 tiny slices exactly once, in order, within [300, 301.1] px.
+  // The merged boxes cover the 100 tiny slices exactly once, in order, within [300, 331] px.
   std::uint32_t total = 0, next = 0;
   for (const DrawBox* b : row) {
     CHECK(b->count > 1);
@@ -128,10 +138,26 @@ TEST_CASE("sub-pixel slices merge into boxes at least 1 px wide", "[draw_list]")
     total += b->count;
   }
   CHECK(total == 100);
-  // Far fewer boxes than slices: about one per pixel column (30 px of slices).
-  CHECK(row.size() <= 31);
+  // Far fewer boxes than slices: one per pixel column (30 px of slices, 2 names alternating).
+  CHECK(row.size() == 30);
   CHECK(row.front()->rect.left() == 300);
   CHECK(row.front()->count == 4);  // 3000, 3003, 3006, 3009 start before the 3010 boundary
+  CHECK(row[1]->count == 3);       // 3012, 3015, 3018
+
+  // With one name, neighbouring merged boxes (less than a pixel apart) become one box.
+  auto same = build(true);
+  LaneLayout layout2;
+  layout2.setProfile(same);
+  const DrawList list2 = widgets::buildDrawList(*same, layout2, params());
+  auto row2 = boxesOfRow(list2, 2);
+  REQUIRE(row2.size() == 2);
+  CHECK(row2[0]->count == 100);
+  CHECK(row2[0]->first == 0);
+  CHECK(row2[0]->rect.left() == 300);
+  // The last column's box [3291, 3299) is 0.8 px, drawn 1 px wide: it ends at 329.1 + 1.
+  CHECK(row2[0]->rect.right() == Approx(330.1));
+  CHECK(row2[0]->time == core::TimeRange{kBase + 3000, kBase + 3299});
+  CHECK(row2[1]->count == 1);
 }
 
 TEST_CASE("hit-testing the draw list", "[draw_list]") {
@@ -232,4 +258,159 @@ TEST_CASE("counter rows become step-area polygons", "[draw_list]") {
   CHECK(at200 == 2);
   CHECK(at400 == 2);
   CHECK(c.maxText == QStringLiteral("40.00"));
+}
+
+namespace {
+
+// The counter polygon as the per-sample algorithm builds it (every sample read): a second route
+// to the result of buildDrawList's column-by-column version with block maxima.
+QPolygonF counterPolygonBySample(const core::CounterSeries& cs, core::TimeNs traceEnd, core::TimeRange view,
+                                 double width, double lo, double hi, double top, double height) {
+  const double margin = 16.0;
+  const auto yOf = [&](double v) { return hi > lo ? top + height - (v - lo) / (hi - lo) * height : top + height; };
+  const auto xOf = [&](core::TimeNs t) { return std::clamp(core::timeToX(t, view, width), -margin, width + margin); };
+  auto it = std::upper_bound(cs.ts.begin(), cs.ts.end(), view.start);
+  std::size_t i = it == cs.ts.begin() ? 0 : static_cast<std::size_t>(it - cs.ts.begin()) - 1;
+  QPolygonF poly;
+  poly << QPointF(xOf(cs.ts[i]), yOf(lo > 0 ? lo : 0.0)) << QPointF(xOf(cs.ts[i]), yOf(cs.value[i]));
+  double curV = cs.value[i], colMax = curV;
+  long curCol = static_cast<long>(std::floor(xOf(cs.ts[i])));
+  for (std::size_t k = i + 1; k < cs.ts.size() && cs.ts[k] < view.end; ++k) {
+    const double x = xOf(cs.ts[k]);
+    const long col = static_cast<long>(std::floor(x));
+    if (col == curCol) {
+      colMax = std::max(colMax, cs.value[k]);
+      curV = cs.value[k];
+      if (poly.back().y() > yOf(colMax)) poly.back().setY(yOf(colMax));
+      continue;
+    }
+    poly << QPointF(x, poly.back().y()) << QPointF(x, yOf(cs.value[k]));
+    curCol = col;
+    curV = colMax = cs.value[k];
+  }
+  const double stopX = std::min(xOf(std::max(traceEnd, cs.ts.back())), width + margin);
+  if (stopX > poly.back().x()) poly << QPointF(stopX, yOf(curV));
+  poly << QPointF(poly.back().x(), yOf(lo > 0 ? lo : 0.0));
+  return poly;
+}
+
+}  // namespace
+
+TEST_CASE("long counter series: the column-by-column polygon equals the per-sample one", "[draw_list]") {
+  auto t = testing::makeTwoLaneTrace();
+  core::CounterSeries cs;
+  cs.process = 1;
+  cs.name = t->strings.intern("HBM");
+  cs.key = t->strings.intern("MB");
+  std::uint64_t x = 88172645463325252ull;  // xorshift: a reproducible jagged series
+  for (int i = 0; i < 50'000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    cs.ts.push_back(kBase + i / 5);  // 5 samples per ns: 10'000 ns
+    cs.value.push_back(static_cast<double>(x % 1000));
+  }
+  core::buildCounterLod(cs);
+  REQUIRE(!cs.lod.empty());
+  t->counters.push_back(cs);
+  auto profile = testing::makeProfile({t});
+  LaneLayout layout;
+  layout.setProfile(profile);
+  for (const core::TimeRange view : {core::TimeRange{kBase, kBase + 10'000}, core::TimeRange{kBase + 3'333, kBase + 3'999},
+                                     core::TimeRange{kBase - 500, kBase + 20'000}}) {
+    const DrawList list = widgets::buildDrawList(*profile, layout, params(view, 700));
+    REQUIRE(list.counters.size() == 1);
+    const auto& row = layout.rows()[static_cast<std::size_t>(list.counters[0].row)];
+    const QPolygonF expected = counterPolygonBySample(t->counters[0], t->range.end, view, 700, row.counterMin,
+                                                      row.counterMax, row.y + 12, row.height - 14.0);
+    CHECK(list.counters[0].area == expected);
+    CHECK(list.counters[0].area.size() <= 2 * 700 + 8);
+  }
+}
+
+TEST_CASE("box colours come from the name, per trace", "[draw_list]") {
+  auto a = testing::makeTwoLaneTrace();
+  auto b = std::make_shared<core::Trace>();
+  b->strings.intern("renamed");  // id 1 in b is another name than id 1 in a
+  widgets::NameColorCache cache;
+  std::shared_ptr<const core::Trace> ca = a, cb = b;
+  for (core::NameId id = 1; id < a->strings.size(); ++id)
+    CHECK(cache.color(0, ca, id) == widgets::ColorPalette::colorForName(a->name(id)));
+  // Another trace at the same rank: recomputed, not the memo of the first one.
+  CHECK(cache.color(0, cb, 1) == widgets::ColorPalette::colorForName("renamed"));
+  CHECK(cache.color(0, ca, 1) == widgets::ColorPalette::colorForName(a->name(1)));
+  CHECK(cache.memoryBytes() >= a->strings.size());
+}
+
+namespace {
+
+// Lane 0 "launch" and lane 1 "kernel", N slices each: launch i [100 i, 100 i + 50), kernel i
+// [100 i + 20, 100 i + 70) (ns from kBase); flow i (async_npu) from launch i at +10 to kernel i at
+// +30. Plus one long fwdbwd flow from launch 0 (at 10) to kernel 150 (at 15030).
+std::shared_ptr<core::Profile> makeFlowProfile(int n) {
+  auto t = std::make_shared<core::Trace>();
+  const auto p = testing::addProcess(*t, 1, "P");
+  std::vector<testing::SliceSpec> launch, kernel;
+  for (int i = 0; i < n; ++i) {
+    launch.push_back({0, kBase + 100 * i, kBase + 100 * i + 50, "launch", "", 0, ""});
+    kernel.push_back({0, kBase + 100 * i + 20, kBase + 100 * i + 70, "kernel", "", 0, ""});
+  }
+  testing::addLane(*t, p, 1, "launch", launch);
+  testing::addLane(*t, p, 2, "kernel", kernel);
+  const core::NameId npu = t->strings.intern("async_npu"), fwd = t->strings.intern("fwdbwd");
+  for (int i = 0; i < n; ++i) {
+    core::Flow f;
+    f.category = npu;
+    f.from = {0, static_cast<std::uint32_t>(i)};
+    f.to = {1, static_cast<std::uint32_t>(i)};
+    f.fromTs = kBase + 100 * i + 10;
+    f.toTs = kBase + 100 * i + 30;
+    t->flows.push_back(f);
+  }
+  core::Flow longFlow;
+  longFlow.category = fwd;
+  longFlow.from = {0, 0};
+  longFlow.to = {1, 150};
+  longFlow.fromTs = kBase + 10;
+  longFlow.toTs = kBase + 15'030;
+  t->flows.insert(t->flows.begin() + 1, longFlow);  // flows stay sorted by fromTs
+  t->indexFlows();
+  testing::finishRange(*t);
+  return testing::makeProfile({t});
+}
+
+}  // namespace
+
+TEST_CASE("category flow arrows: every flow zoomed in, one per pixel column zoomed out", "[draw_list]") {
+  auto profile = makeFlowProfile(20'000);
+  LaneLayout layout;
+  layout.setProfile(profile);
+  widgets::FlowArrowIndex index;
+  const QSet<QString> npu{QStringLiteral("async_npu")};
+  // Zoomed in, 10 ns per px: flows 0..99 start in view, 10 px apart: all drawn, in order.
+  auto arrows = widgets::buildFlowArrows(*profile, layout, {kBase, kBase + 10'000}, 1000, -1, {}, npu, 20000, &index);
+  REQUIRE(arrows.size() == 100);
+  for (int i = 0; i < 100; ++i) {
+    CHECK(arrows[static_cast<std::size_t>(i)].flowIndex == (i == 0 ? 0 : i + 1));  // the long flow is index 1
+    CHECK(arrows[static_cast<std::size_t>(i)].from.x() == Approx(i * 10 + 1));      // fromTs 100 i + 10
+  }
+  // Zoomed out, 2000 ns per px (20 flows per px, each ending in its own column): 1000 arrows at
+  // 1 px columns exceed the budget of 800, 2 px columns give 500: the first flow of every 4000 ns.
+  arrows = widgets::buildFlowArrows(*profile, layout, {kBase, kBase + 2'000'000}, 1000, -1, {}, npu, 20000, &index);
+  REQUIRE(arrows.size() == 500);
+  for (int j = 0; j < 500; ++j) {
+    const int flow = 40 * j;
+    CHECK(arrows[static_cast<std::size_t>(j)].flowIndex == (flow == 0 ? 0 : flow + 1));
+  }
+  // A flow starting before the view and ending after it is drawn (from outside the canvas).
+  const QSet<QString> fwd{QStringLiteral("fwdbwd")};
+  arrows = widgets::buildFlowArrows(*profile, layout, {kBase + 5'005, kBase + 15'005}, 1000, -1, {}, fwd, 20000, &index);
+  REQUIRE(arrows.size() == 1);
+  CHECK(arrows[0].flowIndex == 1);
+  CHECK(arrows[0].from.x() < 0);
+  CHECK(arrows[0].to.x() > 1000);
+  // The selected slice's own flows are all drawn, and not again as category arrows.
+  arrows = widgets::buildFlowArrows(*profile, layout, {kBase, kBase + 10'000}, 1000, 0, {0, 0}, npu, 20000, &index);
+  REQUIRE(arrows.size() == 101);
+  CHECK(std::count_if(arrows.begin(), arrows.end(), [](const widgets::FlowArrow& a) { return a.ofSelection; }) == 2);
 }
