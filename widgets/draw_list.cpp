@@ -455,17 +455,19 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
                                           kind.fromTs.begin());
         };
         // 1. Flows starting before the view (at most maxSpan before it) that reach into it: one
-        // per (start column, end column); blocks whose flows all end before the view are skipped.
+        // per end column (their start columns are all off-screen to the left, where arrows from
+        // distinct columns are indistinguishable lines; keying by them drew a fan of thousands
+        // when the device lags the host); blocks whose flows all end before the view are skipped.
         TimeNs earliest = 0;
         if (__builtin_sub_overflow(view.start, kind.maxSpan, &earliest)) earliest = std::numeric_limits<TimeNs>::min();
         const std::size_t p0 = firstFrom(earliest), pv = firstFrom(view.start);
-        std::set<std::pair<long long, long long>> drawn;
+        std::set<long long> drawnEnds;  // end columns drawn for this kind's pre-view flows
         constexpr std::size_t kB = FlowArrowIndex::Kind::kBlock;
         for (std::size_t b = p0 / kB; b * kB < pv; ++b) {
           if (kind.blockLatest[b] < view.start) continue;
           for (std::size_t k = std::max(b * kB, p0); k < std::min((b + 1) * kB, pv); ++k) {
             const core::Flow& f = flows[list[k]];
-            if (!keep(f) || !drawn.emplace(bucketOf(f.fromTs), endColumn(f)).second) continue;
+            if (!keep(f) || !drawnEnds.insert(endColumn(f)).second) continue;
             picked.emplace_back(static_cast<int>(rk), list[k]);
             if (picked.size() > limit) return false;
           }

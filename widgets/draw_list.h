@@ -158,8 +158,9 @@ class FlowArrowIndex {
 };
 
 /// How many category arrows buildFlowArrows draws at most while it can thin them (each costs
-/// ~5 us to stroke): the thinning column widens until they fit.
-inline constexpr double kFlowArrowBudget = 800.0;
+/// ~8-15 us to stroke antialiased, so 400 keep a zoomed-out frame with every category on within
+/// a few ms): the thinning column widens until they fit.
+inline constexpr double kFlowArrowBudget = 400.0;
 /// The widest thinning column of buildFlowArrows, px.
 inline constexpr double kFlowMaxColumnPx = 64.0;
 
@@ -170,8 +171,8 @@ inline constexpr double kFlowMaxColumnPx = 64.0;
 /// most 2, among the first 16 of them). c is the smallest power of two from 1 px for which at
 /// most kFlowArrowBudget arrows remain, and at most kFlowMaxColumnPx. So a zoomed-out view draws
 /// O(kFlowArrowBudget) arrows whatever the number of flows, and a zoomed-in one every flow but
-/// pixel duplicates. Flows starting before the view that reach into it are drawn once per (start
-/// column, end column). At most `maxArrows` in all. Flows whose time span does not overlap the
+/// pixel duplicates. Flows starting before the view that reach into it are drawn once per end
+/// column (their starts are off-screen). At most `maxArrows` in all. Flows whose time span does not overlap the
 /// view are culled; an end in a collapsed process is drawn to that process's header row. `index`
 /// (optional) keeps the per-rank flow kinds between calls; without it they are rebuilt, O(flows).
 /// Cost: O(kinds * (widthPx / c) * log flows) per tried c, plus the arrows.

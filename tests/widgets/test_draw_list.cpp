@@ -395,11 +395,12 @@ TEST_CASE("category flow arrows: every flow zoomed in, one per pixel column zoom
     CHECK(arrows[static_cast<std::size_t>(i)].from.x() == Approx(i * 10 + 1));      // fromTs 100 i + 10
   }
   // Zoomed out, 2000 ns per px (20 flows per px, each ending in its own column): 1000 arrows at
-  // 1 px columns exceed the budget of 800, 2 px columns give 500: the first flow of every 4000 ns.
+  // 1 px columns (1000 arrows) and 2 px columns (500) exceed the budget of 400, 4 px columns give
+  // 250: the first flow of every 8000 ns.
   arrows = widgets::buildFlowArrows(*profile, layout, {kBase, kBase + 2'000'000}, 1000, -1, {}, npu, 20000, &index);
-  REQUIRE(arrows.size() == 500);
-  for (int j = 0; j < 500; ++j) {
-    const int flow = 40 * j;
+  REQUIRE(arrows.size() == 250);
+  for (int j = 0; j < 250; ++j) {
+    const int flow = 80 * j;
     CHECK(arrows[static_cast<std::size_t>(j)].flowIndex == (flow == 0 ? 0 : flow + 1));
   }
   // A flow starting before the view and ending after it is drawn (from outside the canvas).
@@ -413,4 +414,47 @@ TEST_CASE("category flow arrows: every flow zoomed in, one per pixel column zoom
   arrows = widgets::buildFlowArrows(*profile, layout, {kBase, kBase + 10'000}, 1000, 0, {0, 0}, npu, 20000, &index);
   REQUIRE(arrows.size() == 101);
   CHECK(std::count_if(arrows.begin(), arrows.end(), [](const widgets::FlowArrow& a) { return a.ofSelection; }) == 2);
+}
+
+TEST_CASE("flows starting before the view: one arrow per end column, not a fan", "[draw_list]") {
+  // 1000 flows from host slices at kBase + 10 i (all before the view) to 3 device slices inside
+  // the view [V, V + 10000) at V + 100, V + 500, V + 900: drawn at 10 ns per px, the 1000 flows
+  // end in 3 pixel columns, so 3 arrows, each from off-canvas on the left. (Keyed by start column
+  // as well, as before, this drew one arrow per flow: a fan across the whole canvas.)
+  auto t = std::make_shared<core::Trace>();
+  const auto p = testing::addProcess(*t, 1, "P");
+  const core::TimeNs v = kBase + 20'000;
+  std::vector<testing::SliceSpec> host, dev;
+  for (int i = 0; i < 1000; ++i) host.push_back({0, kBase + 10 * i, kBase + 10 * i + 5, "launch", "", 0, ""});
+  for (int k = 0; k < 3; ++k) dev.push_back({0, v + 100 + 400 * k, v + 110 + 400 * k, "kernel", "", 0, ""});
+  testing::addLane(*t, p, 1, "host", host);
+  testing::addLane(*t, p, 2, "dev", dev);
+  const core::NameId npu = t->strings.intern("async_npu");
+  for (int i = 0; i < 1000; ++i) {
+    core::Flow f;
+    f.category = npu;
+    f.from = {0, static_cast<std::uint32_t>(i)};
+    f.to = {1, static_cast<std::uint32_t>(i % 3)};
+    f.fromTs = kBase + 10 * i + 1;
+    f.toTs = v + 101 + 400 * (i % 3);
+    t->flows.push_back(f);
+  }
+  t->indexFlows();
+  testing::finishRange(*t);
+  auto profile = testing::makeProfile({t});
+  LaneLayout layout;
+  layout.setProfile(profile);
+  widgets::FlowArrowIndex index;
+  auto arrows = widgets::buildFlowArrows(*profile, layout, {v, v + 10'000}, 1000, -1, {},
+                                         QSet<QString>{QStringLiteral("async_npu")}, 20000, &index);
+  REQUIRE(arrows.size() == 3);
+  std::vector<double> ends;
+  for (const auto& a : arrows) {
+    CHECK(a.from.x() < 0);
+    ends.push_back(a.to.x());
+  }
+  std::sort(ends.begin(), ends.end());
+  CHECK(ends[0] == Approx(10.1));  // (V + 101 - V) / 10 ns per px
+  CHECK(ends[1] == Approx(50.1));
+  CHECK(ends[2] == Approx(90.1));
 }
