@@ -290,6 +290,7 @@ void TimelineWidget::paintCorner(QPainter& p, QSize size) const {
   p.drawLine(size.width() - 1, 0, size.width() - 1, size.height());
   if (!m_ctx.profile) return;
   const core::TimeRange v = m_viewport->visibleRange();
+  if (v.empty()) return;  // a load preview before any event was read: no range to describe yet
   QFont f = font();
   f.setPointSizeF(f.pointSizeF() * 0.9);
   p.setFont(f);
