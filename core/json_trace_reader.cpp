@@ -1054,8 +1054,8 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
   // Split [arrayStart, size) into ranges; each range after the first starts at a resync point.
   parts = std::max(1u, parts);
   const std::size_t span = file.size() - arrayStart;
-  // Below ~1 MB per range, threads cost more than they save.
-  parts = static_cast<unsigned>(std::clamp<std::size_t>(span / (1u << 20), 1, parts));
+  // Below ~1 MB per range, threads cost more than they save (LoadOptions::minPartBytes).
+  parts = static_cast<unsigned>(std::clamp<std::size_t>(span / std::max<std::size_t>(options.minPartBytes, 1), 1, parts));
   std::vector<std::size_t> begins(parts);
   begins[0] = arrayStart;
   for (unsigned k = 1; k < parts; ++k)

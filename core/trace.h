@@ -204,6 +204,10 @@ using PreviewFn = std::function<void(const LoadPreview&)>;
 
 struct LoadOptions {
   unsigned threads = 0;          ///< parser threads, 0 = hardware concurrency (at most 8)
+  /// Fewest bytes of the event array per parse part (bytes): a file is split into at most
+  /// size / minPartBytes parts, because below ~1 MiB a thread costs more than it saves. Tests set
+  /// it small to split small real traces into 8 parts.
+  std::size_t minPartBytes = 1u << 20;
   std::size_t sliceBytes = 2u << 20;  ///< > 0: fast scanner, simdjson for what it declines; 0: simdjson for every event (reference, tests)
   ProgressFn progress;           ///< may be empty
   PreviewFn preview;             ///< may be empty; see LoadPreview

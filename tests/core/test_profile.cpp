@@ -2,7 +2,9 @@
 // Profile discovery and multi-rank loading (case 29), counters (case 23).
 #include <catch2/catch.hpp>
 
+#include "core/analysis/stats.h"
 #include "core/profile.h"
+#include "core/report.h"
 #include "test_util.h"
 
 using namespace npuscope;
@@ -79,4 +81,41 @@ TEST_CASE("case 23: counters are process-scoped series with exact values and 3 w
   CHECK(series("flag", "on") == nullptr);
   CHECK(t.stats.count(core::ImportWarning::BadCounterValue) == 3);  // n/a, boolean, array args
   CHECK(t.range == core::TimeRange{0, 60000});  // the last values are held to the trace end
+}
+
+TEST_CASE("corpus: 1, 2 and 8 parse parts give identical analyses and statistics") {
+  // Real torch_npu captures (910B level 1 and 910A level 0, 2 ranks each, 1-3 MB of trace_view.json per rank), split into 1, 2
+  // and 8 parts (minPartBytes lowered so that these small files are split): the Top-Down report
+  // (overlap per device and step, bubbles with causes and chains, verdict) and the statistics of
+  // every layer must not depend on where the event array was cut.
+  for (const char* folder : {"corpus/ascend-pt-910b-l1-text-2rank", "corpus/ascend-pt-910a-l0-text-2rank"}) {
+    INFO(folder);
+    std::vector<std::string> reports;
+    std::vector<std::string> stats;
+    for (unsigned parts : {1u, 2u, 8u}) {
+      core::LoadOptions o;
+      o.threads = parts;
+      o.minPartBytes = 4096;
+      const auto r = core::loadProfile(shared(folder), o);
+      REQUIRE(r.ok());
+      REQUIRE(r.profile->ranks.size() >= 2);
+      reports.push_back(core::reportJson(*r.profile));
+      std::string s;
+      for (const auto& rank : r.profile->ranks) {
+        REQUIRE(rank.trace);
+        for (auto layer : {core::StatsLayer::Python, core::StatsLayer::Cann, core::StatsLayer::Kernels,
+                           core::StatsLayer::Communication}) {
+          s += core::statsCsv(core::computeStats(*rank.trace, layer, std::nullopt, rank.kernels.get()));
+        }
+      }
+      stats.push_back(s);
+    }
+    // The reports hold real figures (not an empty analysis that would trivially match).
+    CHECK(reports[0].find("\"bubbles\": [") != std::string::npos);
+    CHECK(stats[0].size() > 1000);
+    CHECK(reports[1] == reports[0]);
+    CHECK(reports[2] == reports[0]);
+    CHECK(stats[1] == stats[0]);
+    CHECK(stats[2] == stats[0]);
+  }
 }
