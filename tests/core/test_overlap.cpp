@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/trace_query.h"
 #include "core/profile.h"
 #include "test_util.h"
 
@@ -220,4 +221,89 @@ TEST_CASE("corpus: the dispatch-bound advisor capture is called dispatch bound",
   bool compileAdvice = false;
   for (const auto& s : a.verdict.suggestions) compileAdvice |= s.find("jit_compile=False") != std::string::npos;
   CHECK(compileAdvice);
+}
+
+namespace {
+/// The figures of an analysis that a cancel must not change when it is never requested.
+void checkSameAnalysis(const core::RankAnalysis& a, const core::RankAnalysis& b) {
+  CHECK(a.cancelled == b.cancelled);
+  REQUIRE(a.steps.size() == b.steps.size());
+  REQUIRE(a.devices.size() == b.devices.size());
+  for (std::size_t d = 0; d < a.devices.size(); ++d) {
+    const auto& x = a.devices[d];
+    const auto& y = b.devices[d];
+    CHECK(x.computing == y.computing);
+    CHECK(x.communication == y.communication);
+    CHECK(x.free == y.free);
+    CHECK(x.computed.free == y.computed.free);
+    CHECK(x.steps.size() == y.steps.size());
+    REQUIRE(x.bubbles.size() == y.bubbles.size());
+    for (std::size_t k = 0; k < x.bubbles.size(); ++k) {
+      CHECK(x.bubbles[k].range == y.bubbles[k].range);
+      CHECK(x.bubbles[k].detail == y.bubbles[k].detail);
+    }
+  }
+  CHECK(a.verdict.summary == b.verdict.summary);
+}
+
+constexpr const char* kAdvisorTrace =
+    "corpus/msprof-analyze-advisor-fixtures/test/ut/advisor/advisor_backend/timeline_advice/trace_view.json";
+}  // namespace
+
+TEST_CASE("analyzeRank: a stop requested before the analyses returns at once, flagged cancelled") {
+  const auto p = loadProfileOrFail(shared(kAdvisorTrace));
+  const auto& rank = p->ranks.at(0);
+  // The capture has a device and bubbles to find (see the advisor test above).
+  REQUIRE(rank.analysis);
+  REQUIRE(!rank.analysis->devices.empty());
+  REQUIRE(!rank.analysis->devices[0].bubbles.empty());
+  CHECK_FALSE(rank.analysis->cancelled);
+  std::stop_source stop;
+  stop.request_stop();
+  core::AnalysisOptions o;
+  o.stop = stop.get_token();
+  const core::RankAnalysis a = core::analyzeRank(*rank.trace, rank.kernels.get(), nullptr, o);
+  CHECK(a.cancelled);
+  CHECK(a.devices.empty());
+  CHECK(a.verdict.summary.empty());
+  // Each loop stops too: no steps, no tasks, no bubbles.
+  CHECK(core::stepWindows(*rank.trace, stop.get_token()).empty());
+  const auto tasks = core::detail::collectDeviceTasks(*rank.trace, rank.analysis->devices[0].device, nullptr,
+                                                      stop.get_token());
+  CHECK(tasks.compute.empty());
+  CHECK(tasks.hardwareLanes.empty());
+  CHECK(core::detail::findBubbles(*rank.trace, rank.analysis->devices[0], rank.analysis->steps, o).empty());
+}
+
+TEST_CASE("analyzeRank: a stop token that is never requested changes nothing") {
+  const auto p = loadProfileOrFail(shared(kAdvisorTrace));
+  const auto& rank = p->ranks.at(0);
+  std::stop_source never;
+  core::AnalysisOptions o;
+  o.stop = never.get_token();
+  const core::RankAnalysis withToken = core::analyzeRank(*rank.trace, rank.kernels.get(), nullptr, o);
+  const core::RankAnalysis without = core::analyzeRank(*rank.trace, rank.kernels.get(), nullptr);
+  CHECK_FALSE(withToken.cancelled);
+  REQUIRE(!without.devices.empty());
+  checkSameAnalysis(withToken, without);
+  checkSameAnalysis(withToken, *rank.analysis);  // what loadProfile computed with its own token
+}
+
+TEST_CASE("loadProfile: a stop requested once the trace is built cancels in the analyses") {
+  // loadTrace reports progress 1.0 after its last stop check (core/trace.cpp): a stop requested
+  // there lands in the analysis phase.
+  std::stop_source stop;
+  core::LoadOptions o;
+  o.stop = stop.get_token();
+  bool stoppedAtEnd = false;
+  o.progress = [&](double f) {
+    if (f >= 1.0 && !stoppedAtEnd) {
+      stoppedAtEnd = true;
+      stop.request_stop();
+    }
+  };
+  const auto r = core::loadProfile(shared(kAdvisorTrace), o);
+  CHECK(stoppedAtEnd);
+  CHECK_FALSE(r.ok());
+  CHECK(r.error == "cancelled");
 }
