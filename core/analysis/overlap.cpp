@@ -267,9 +267,13 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
     }
   }
   if (!kernelStarts.empty() && matched == 0 && kernels) {
-    // kernel_details.csv did not match this trace's tasks: fall back to task types.
-    d.computeRule = "Task Type (kernel_details.csv rows did not match any task)";
-    return collectDeviceTasks(trace, device, nullptr, stop);
+    // kernel_details.csv did not match this trace's tasks: fall back to task types, and say so
+    // (the recursive call sets its own rule text; replace it).
+    DeviceTasks byType = collectDeviceTasks(trace, device, nullptr, stop);
+    byType.computeRule = "kernel_details.csv does not match this trace (none of its " +
+                         std::to_string(kernelStarts.size()) +
+                         " distinct compute start times is a device task's start), so: " + byType.computeRule;
+    return byType;
   }
   if (d.computeRule.empty())
     d.computeRule = !kernelStarts.empty()

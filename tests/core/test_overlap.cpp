@@ -307,3 +307,31 @@ TEST_CASE("loadProfile: a stop requested once the trace is built cancels in the 
   CHECK_FALSE(r.ok());
   CHECK(r.error == "cancelled");
 }
+
+TEST_CASE("kernel_details.csv that matches no task: Task Type is used and the rule says why") {
+  // case 34 no_overlap: Stream 2 holds MatMulV2 [1000,1300], FlashAttentionScore [1400,1800],
+  // MatMulV2 [2000,2500] us from 1731400000000000 us; computed Computing 1200 us (case.md).
+  const auto t = npuscope::test::load(shared("cases/34-step-trace-time-and-missing-overlap/no_overlap/trace_view.json"));
+  constexpr core::TimeNs base = 1731400000000000LL * 1000;
+  core::KernelDetails matching, unrelated;
+  for (double s : {1000.0, 1400.0, 2000.0}) {
+    core::KernelRow row;
+    row.start = base + us(s);
+    row.core = "AI_CORE";
+    matching.rows.push_back(row);
+    row.start = base + us(s) + 7;  // 7 ns off: no task starts there
+    unrelated.rows.push_back(row);
+  }
+  const auto byCsv = core::analyzeRank(*t, &matching, nullptr);
+  REQUIRE(byCsv.devices.size() == 1);
+  CHECK(byCsv.devices[0].computeSetRule == "kernel_details.csv (3 tasks matched by start time)");
+  CHECK(byCsv.devices[0].computed.computing == us(1200));
+  const auto fallback = core::analyzeRank(*t, &unrelated, nullptr);
+  REQUIRE(fallback.devices.size() == 1);
+  const std::string& rule = fallback.devices[0].computeSetRule;
+  INFO(rule);
+  CHECK(rule.rfind("kernel_details.csv does not match this trace (none of its 3 distinct compute start times is a "
+                   "device task's start), so: Task Type AI_CORE/",
+                   0) == 0);
+  CHECK(fallback.devices[0].computed.computing == us(1200));
+}
