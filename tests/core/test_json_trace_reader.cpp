@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "core/slice_args.h"
 #include "core/trace.h"
 #include "test_util.h"
 
@@ -375,4 +376,42 @@ TEST_CASE("case 19: repaired events give the same trace in 1, 2 and 8 parts and 
     for (std::size_t l = 0; l < a.lanes.size(); ++l) CHECK(a.lanes[l].argsOffset == b.lanes[l].argsOffset);
     CHECK(a.stats.counts == b.stats.counts);
   }
+}
+
+TEST_CASE("case 18: a UTF-8 BOM is skipped and UTF-16 LE/BE files are transcoded, names intact") {
+  const std::string dir = shared("cases/18-bom-utf8-utf16/");
+  for (const char* f : {"utf8_no_bom.json", "utf8_bom.json", "utf16le_bom.json", "utf16be_bom.json"}) {
+    INFO(f);
+    const auto t = load(dir + f);
+    // case.md: lane 计算流 (pid 1/tid 1) with 矩阵乘 [0,10] us and MatMul [20,25] us.
+    REQUIRE(t->lanes.size() == 1);
+    CHECK(t->lanes[0].name == "\xE8\xAE\xA1\xE7\xAE\x97\xE6\xB5\x81");  // 计算流
+    CHECK(laneSlices(*t) == Named{{"\xE7\x9F\xA9\xE9\x98\xB5\xE4\xB9\x98", {0, 10000}},  // 矩阵乘
+                                  {"MatMul", {20000, 25000}}});
+    const bool utf16 = std::string(f).rfind("utf16", 0) == 0;
+    CHECK(t->stats.count(core::ImportWarning::Utf16File) == (utf16 ? 1u : 0u));
+    CHECK(t->stats.total() == (utf16 ? 1u : 0u));
+  }
+}
+
+TEST_CASE("case 21: names of 8192 and 614400 characters and a 100000-character arg load whole") {
+  const auto t = load(shared("cases/21-extremely-long-names/trace.json"));
+  const int lane = laneIndex(*t, t->processes.at(0).name, "Stream 7");
+  REQUIRE(lane >= 0);
+  const auto v = laneSlices(*t);
+  REQUIRE(v.size() == 3);
+  // case.md: X [0,30] with an 8192-char name, `short` [40,50], X [60,65] with a 614400-char name.
+  CHECK(v[0].first.size() == 8192);
+  CHECK(v[0].second == core::TimeRange{0, 30000});
+  CHECK(v[1].first == "short");
+  CHECK(v[1].second == core::TimeRange{40000, 50000});
+  CHECK(v[2].first.size() == 614400);
+  CHECK(v[2].second == core::TimeRange{60000, 65000});
+  CHECK(t->lanes[lane].depthCount() == 1);
+  const auto shortSlice = findSlice(*t, "short");
+  REQUIRE(shortSlice.valid());
+  const auto shapes = core::sliceArg(*t, shortSlice, "Input Shapes");
+  REQUIRE(shapes.has_value());
+  CHECK(shapes->size() == 100000);
+  CHECK(t->stats.total() == 0);
 }
