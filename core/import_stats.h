@@ -35,7 +35,8 @@ namespace npuscope::core {
   X(BadCounterValue, "counter value that is not a number (ignored)")                         \
   X(InvalidUtf8, "invalid UTF-8 or lone surrogate in a string (replaced by U+FFFD)")         \
   X(Utf16File, "UTF-16 file transcoded to UTF-8")                                            \
-  X(ControlCharacter, "raw control character in a string (shown as \\u00xx; TAB kept)")
+  X(ControlCharacter, "raw control character in a string (shown as \\u00xx; TAB kept)")      \
+  X(InvalidEscape, "invalid escape in a string (backslash kept as text)")
 
 /// Kinds of import anomaly (see NPUSCOPE_IMPORT_WARNINGS for the labels).
 enum class ImportWarning : std::uint8_t {

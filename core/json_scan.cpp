@@ -330,12 +330,14 @@ SanitizeResult sanitizeJsonStrings(std::string_view in, std::string& out, std::v
   };
   bool inString = false;
   bool reported = false;  // the current string is already in result.strings
-  const auto mark = [&](std::size_t at, bool invalid) {
+  enum class Repair { InvalidUtf8, Control, BadEscape };
+  const auto mark = [&](std::size_t at, Repair what) {
     if (!reported) {
-      result.strings.push_back({at, false, false});
+      result.strings.push_back({at, false, false, false});
       reported = true;
     }
-    (invalid ? result.strings.back().invalidUtf8 : result.strings.back().control) = true;
+    RepairedString& r = result.strings.back();
+    (what == Repair::InvalidUtf8 ? r.invalidUtf8 : what == Repair::Control ? r.control : r.badEscape) = true;
   };
   std::size_t i = 0;
   while (i < n) {
@@ -352,9 +354,25 @@ SanitizeResult sanitizeJsonStrings(std::string_view in, std::string& out, std::v
       inString = false;
       ++i;
     } else if (c == '\\') {
+      if (i + 1 >= n) break;  // the text ends inside the string
+      const unsigned e = s[i + 1];
       unsigned u = 0;
-      if (i + 1 >= n || s[i + 1] != 'u' || !hex4(s + i + 2, end, u)) {
-        i += 2;  // a two-byte escape, or an invalid one (left for the parser to reject)
+      if (e != 'u') {
+        if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
+          i += 2;
+          continue;
+        }
+        // An invalid escape (\x, \', a backslash before a control byte...): the backslash
+        // becomes text; the next byte is read as usual.
+        replace(i, "\\\\", 1);
+        mark(i, Repair::BadEscape);
+        ++i;
+        continue;
+      }
+      if (!hex4(s + i + 2, end, u)) {
+        replace(i, "\\\\", 1);  // \u without 4 hex digits: the same
+        mark(i, Repair::BadEscape);
+        ++i;
         continue;
       }
       if (u < 0xD800 || u > 0xDFFF) {
@@ -368,7 +386,7 @@ SanitizeResult sanitizeJsonStrings(std::string_view in, std::string& out, std::v
         continue;
       }
       replace(i, "\\ufffd", 6);
-      mark(i, true);
+      mark(i, Repair::InvalidUtf8);
       i += 6;
     } else if (c < 0x20) {
       if (c == '\t') {
@@ -377,7 +395,7 @@ SanitizeResult sanitizeJsonStrings(std::string_view in, std::string& out, std::v
         static constexpr char kHex[] = "0123456789abcdef";
         const char esc[] = {'\\', '\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
         replace(i, std::string_view(esc, sizeof esc), 1);
-        mark(i, false);
+        mark(i, Repair::Control);
       }
       ++i;
     } else if (c < 0x80) {
@@ -389,7 +407,7 @@ SanitizeResult sanitizeJsonStrings(std::string_view in, std::string& out, std::v
         continue;
       }
       replace(i, "\xEF\xBF\xBD", bad);
-      mark(i, true);
+      mark(i, Repair::InvalidUtf8);
       i += bad;
     }
   }

@@ -54,6 +54,7 @@ struct RepairedString {
   std::size_t offset = 0;
   bool invalidUtf8 = false;  ///< invalid UTF-8 bytes or a lone surrogate escape (now U+FFFD)
   bool control = false;      ///< a raw control byte other than TAB (now the visible text \u00XX)
+  bool badEscape = false;    ///< an invalid escape such as \x (its backslash now text)
 };
 
 /// What sanitizeJsonStrings did: `changed` when the output differs from the input, and the
@@ -72,9 +73,11 @@ struct SanitizeResult {
 ///  - a raw TAB becomes the escape \t (kept as a tab, not reported: "tab\there" of case 19 b,
 ///    whose expected result has one warning, for the 0x01 only);
 ///  - any other raw control byte 0x00..0x1F becomes \\u00xx (lowercase hex), so that the decoded
-///    string shows the six visible characters \u00xx ("fn\u0001hidden").
-/// Bytes outside strings are copied unchanged (the parser still rejects bad syntax), and so are
-/// invalid escapes such as \x. Appends the result to `out`. With `map`, appends for every byte
+///    string shows the six visible characters \u00xx ("fn\u0001hidden");
+///  - the backslash of an invalid escape (\x, \u12) becomes \\: the string shows "\x", as
+///    before this repair existed, when such a name was kept as its raw token.
+/// Bytes outside strings are copied unchanged (the parser still rejects bad syntax). Appends
+/// the result to `out`. With `map`, appends for every byte
 /// appended to `out` the offset in `in` of the byte it came from (a replacement maps to the
 /// first byte it replaces), then one final entry in.size(), so that a range of `out` maps back
 /// to the input. O(|in|).

@@ -228,6 +228,11 @@ class EventParser {
                         m_out.stats.count(ImportWarning::ControlCharacter) < ImportStats::kExamplesPerKind
                             ? "raw control character shown as \\u00xx in a string " + offsetText(base + r.offset)
                             : std::string());
+      if (r.badEscape)
+        m_out.stats.add(ImportWarning::InvalidEscape,
+                        m_out.stats.count(ImportWarning::InvalidEscape) < ImportStats::kExamplesPerKind
+                            ? "invalid escape kept as text in a string " + offsetText(base + r.offset)
+                            : std::string());
     }
   }
 

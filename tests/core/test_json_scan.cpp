@@ -82,3 +82,19 @@ TEST_CASE("sanitizeJsonStrings: the byte map leads back to the input") {
   for (std::size_t i = 0; i < out.size(); ++i)
     if (out[i] == '{' || out[i] == '}' || out[i] == ':') CHECK(in[map[i]] == out[i]);
 }
+
+TEST_CASE("sanitizeJsonStrings: the backslash of an invalid escape becomes text") {
+  SanitizeResult r;
+  // JSON allows only \" \\ \/ \b \f \n \r \t \uXXXX (RFC 8259 §7).
+  CHECK(repaired(R"(["a\qb","\u12x","ok\n","\'"])", &r) == R"(["a\\qb","\\u12x","ok\n","\\'"])");
+  REQUIRE(r.strings.size() == 3);
+  CHECK(r.strings[0].badEscape);
+  CHECK(r.strings[0].offset == 3);
+  CHECK_FALSE(r.strings[0].invalidUtf8);
+  CHECK_FALSE(r.strings[0].control);
+  // A backslash before a raw control byte: both repaired, one string.
+  CHECK(repaired("\"x\\\x01\"", &r) == "\"x\\\\\\\\u0001\"");
+  REQUIRE(r.strings.size() == 1);
+  CHECK(r.strings[0].badEscape);
+  CHECK(r.strings[0].control);
+}

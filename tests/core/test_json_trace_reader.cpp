@@ -415,3 +415,11 @@ TEST_CASE("case 21: names of 8192 and 614400 characters and a 100000-character a
   CHECK(shapes->size() == 100000);
   CHECK(t->stats.total() == 0);
 }
+
+TEST_CASE("an invalid escape in a name keeps the event, the backslash shown as text") {
+  const auto t = npuscope::test::loadMemory(R"([{"ph":"X","name":"bad\qname","pid":1,"tid":1,"ts":1,"dur":1},
+    {"ph":"X","name":"good","pid":1,"tid":1,"ts":3,"dur":1}])");
+  CHECK(laneSlices(*t) == Named{{"bad\\qname", {1000, 2000}}, {"good", {3000, 4000}}});
+  CHECK(t->stats.count(core::ImportWarning::InvalidEscape) == 1);
+  CHECK(t->stats.total() == 1);
+}
