@@ -62,6 +62,12 @@ void forEachArg(const Trace& trace, SliceRef r, Fn&& fn) {
 }
 }  // namespace
 
+std::string sliceArgsJson(const Trace& trace, SliceRef r) {
+  std::string out;
+  (void)detail::sanitizeJsonStrings(trace.argsText(r), out);
+  return out;
+}
+
 std::optional<std::string> sliceArg(const Trace& trace, SliceRef r, std::string_view key) {
   std::optional<std::string> out;
   forEachArg(trace, r, [&](const std::string& k, std::string& v) {

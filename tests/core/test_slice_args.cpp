@@ -21,6 +21,7 @@ TEST_CASE("case 19 a: args with invalid UTF-8 read on demand, bad bytes replaced
   CHECK(core::sliceArg(*t, launch, "kname") == std::optional<std::string>("k" FFFD FFFD "_" FFFD "(x"));
   // The args range still points at the file's own bytes (the repaired copy is gone).
   CHECK(t->argsText(launch) == "{\"kname\": \"k\xFF\xFE_\xC3(x\"}");
+  CHECK(core::sliceArgsJson(*t, launch) == "{\"kname\": \"k" FFFD FFFD "_" FFFD "(x\"}");
   const auto memcpy = findSlice(*t, "hipMemcpy");
   REQUIRE(memcpy.valid());
   CHECK(core::sliceArgs(*t, memcpy) == std::vector<std::pair<std::string, std::string>>{{"fname", "ok"}});
