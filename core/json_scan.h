@@ -53,7 +53,7 @@ struct FlowIdParse {
 struct RepairedString {
   std::size_t offset = 0;
   bool invalidUtf8 = false;  ///< invalid UTF-8 bytes or a lone surrogate escape (now U+FFFD)
-  bool control = false;      ///< a raw control byte other than TAB (now the visible text \u00XX)
+  bool control = false;      ///< a raw control byte other than TAB (now the visible text \u00xx)
   bool badEscape = false;    ///< an invalid escape such as \x (its backslash now text)
 };
 
@@ -74,13 +74,12 @@ struct SanitizeResult {
 ///    whose expected result has one warning, for the 0x01 only);
 ///  - any other raw control byte 0x00..0x1F becomes \\u00xx (lowercase hex), so that the decoded
 ///    string shows the six visible characters \u00xx ("fn\u0001hidden");
-///  - the backslash of an invalid escape (\x, \u12) becomes \\: the string shows "\x", as
-///    before this repair existed, when such a name was kept as its raw token.
+///  - the backslash of an invalid escape (\x, \u12; RFC 8259 §7 allows \" \\ \/ \b \f \n \r
+///    \t \uXXXX only) becomes \\, so that the decoded string shows "\x".
 /// Bytes outside strings are copied unchanged (the parser still rejects bad syntax). Appends
-/// the result to `out`. With `map`, appends for every byte
-/// appended to `out` the offset in `in` of the byte it came from (a replacement maps to the
-/// first byte it replaces), then one final entry in.size(), so that a range of `out` maps back
-/// to the input. O(|in|).
+/// the result to `out`. With `map`, appends for every byte appended to `out` the offset in `in`
+/// of the byte it came from (a replacement maps to the first byte it replaces), then one final
+/// entry in.size(), so that a range of `out` maps back to the input. O(|in|).
 [[nodiscard]] SanitizeResult sanitizeJsonStrings(std::string_view in, std::string& out,
                                                  std::vector<std::uint32_t>* map = nullptr);
 
