@@ -5,6 +5,7 @@
 // resident memory before, at the stop and after the result is destroyed.
 //
 // Usage: npuscope_bench_cancel FILE [--threads N] [--log-ms M] [--no-cancel] [--no-full]
+//                              [--analyses-only]
 //
 // Output:
 //   1. One full load (the GUI's call: core::loadProfile with progress and preview callbacks):
@@ -12,7 +13,11 @@
 //      boundaries (first preview, first preview with lanes and a time range, end of the read
 //      phase = the preview with fraction 1, loadTrace's final progress, loadProfile's return) and
 //      the share of the wall time of each phase.
-//   2. One load per stop point (read 10% / 50% / 90%, build +50 ms / +400 ms, analyses +5 ms):
+//   1b. core::analyzeRank alone on the loaded profile: its full time, and the latency from a stop
+//      at +1 / +5 / +20 ms to its return (the analyses' own cancel latency, without the load's
+//      teardown that the figures of 2. include).
+//   2. One load per stop point (read 10% / 50% / 90%, build +50 ms / +400 ms, analyses +1 ms /
+//      +5 ms / +20 ms; only the analyses points with --analyses-only):
 //      the phase the stop landed in, the latency from request_stop() to loadProfile's return
 //      and to the end of the result's destruction, and VmRSS before the load, at the stop and
 //      after destruction (and after malloc_trim(0)).
@@ -103,7 +108,7 @@ const char* phaseAt(const Watch& w, std::int64_t t) {
   return "analyses";
 }
 
-void fullLoad(const std::string& path, unsigned threads, int logMs) {
+npuscope::core::ProfileLoadResult fullLoad(const std::string& path, unsigned threads, int logMs) {
   Watch w;
   std::stop_source never;
   const std::int64_t rss0 = rssKb();
@@ -133,6 +138,54 @@ void fullLoad(const std::string& path, unsigned threads, int logMs) {
   std::printf("loadProfile returns   %7.3f s  (tables + analyses %.1f%%)\n", total,
               100.0 * (total - trace) / total);
   std::printf("RSS before %.0f MB, loaded %.0f MB\n", mb(rss0), mb(rssKb()));
+  return r;
+}
+
+/// core::analyzeRank alone on the loaded ranks (no load, no destruction in the figure): its
+/// full time, then the latency from request_stop() at +N ms to its return.
+void analysisCancel(const npuscope::core::Profile& profile) {
+  namespace core = npuscope::core;
+  const auto runAll = [&](const std::stop_token& stop, bool& cancelled) {
+    cancelled = false;
+    for (const auto& rp : profile.ranks) {
+      if (!rp.trace) continue;
+      core::AnalysisOptions o;
+      o.stop = stop;
+      const core::RankAnalysis a =
+          core::analyzeRank(*rp.trace, rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, o);
+      if (a.cancelled) {
+        cancelled = true;
+        return;
+      }
+    }
+  };
+  bool cancelled = false;
+  const auto t0 = Clock::now();
+  runAll({}, cancelled);
+  const double fullMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  std::printf("== analyzeRank alone: full run %.1f ms (a stop that is not polled waits for the rest of it)\n", fullMs);
+  for (int ms : {1, 5, 20}) {
+    std::stop_source stop;
+    std::atomic<std::int64_t> returnedNs{-1};
+    const auto start = Clock::now();
+    std::thread worker([&] {
+      bool c = false;
+      runAll(stop.get_token(), c);
+      cancelled = c;
+      returnedNs.store(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+    });
+    std::this_thread::sleep_until(start + std::chrono::milliseconds(ms));
+    const std::int64_t stopNs = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+    stop.request_stop();
+    worker.join();
+    const std::int64_t ret = returnedNs.load();
+    if (!cancelled) {
+      std::printf("stop at +%2d ms   finished before the stop (%.1f ms)\n", ms, static_cast<double>(ret) * 1e-6);
+      continue;
+    }
+    std::printf("stop at +%2d ms   returned after %6.2f ms (cancelled)\n", ms, static_cast<double>(ret - stopNs) * 1e-6);
+  }
+  std::fflush(stdout);
 }
 
 struct StopPoint {
@@ -184,24 +237,29 @@ void cancelAt(const std::string& path, unsigned threads, const StopPoint& point)
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s FILE [--threads N] [--log-ms M] [--no-cancel] [--no-full]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s FILE [--threads N] [--log-ms M] [--no-cancel] [--no-full] [--analyses-only]\n",
+                 argv[0]);
     return 2;
   }
   const std::string path = argv[1];
   unsigned threads = 0;
   int logMs = 250;
-  bool cancel = true, full = true;
+  bool cancel = true, full = true, analysesOnly = false;
   for (int i = 2; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = static_cast<unsigned>(std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--log-ms") && i + 1 < argc) logMs = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--no-cancel")) cancel = false;
     else if (!std::strcmp(argv[i], "--no-full")) full = false;
+    else if (!std::strcmp(argv[i], "--analyses-only")) analysesOnly = true;
     else {
       std::fprintf(stderr, "unknown argument %s\n", argv[i]);
       return 2;
     }
   }
-  if (full) fullLoad(path, threads, logMs);
+  if (full) {
+    ProfileLoadResult r = fullLoad(path, threads, logMs);
+    analysisCancel(*r.profile);
+  }
   if (!cancel) return 0;
   auto readAt = [](double f) {
     return [f](const Watch& w) { return w.readDoneNs.load() < 0 && w.readFraction.load() >= f; };
@@ -219,9 +277,12 @@ int main(int argc, char** argv) {
       {"read 90%", readAt(0.90)},
       {"build +50 ms", after(&Watch::readDoneNs, 50)},
       {"build +400 ms", after(&Watch::readDoneNs, 400)},
+      {"analyses +1 ms", after(&Watch::traceDoneNs, 1)},
       {"analyses +5 ms", after(&Watch::traceDoneNs, 5)},
+      {"analyses +20 ms", after(&Watch::traceDoneNs, 20)},
   };
   std::printf("== cancel latency (request_stop -> loadProfile returns / result destroyed)\n");
-  for (const StopPoint& p : points) cancelAt(path, threads, p);
+  for (const StopPoint& p : points)
+    if (!analysesOnly || std::strncmp(p.name, "analyses", 8) == 0) cancelAt(path, threads, p);
   return 0;
 }

@@ -33,8 +33,10 @@ namespace npuscope::core {
   X(FlowNoEnclosingSlice, "flow end with no slice to bind to")                               \
   X(AsyncWithoutId, "async event without id/id2 (ignored)")                                  \
   X(BadCounterValue, "counter value that is not a number (ignored)")                         \
-  X(InvalidUtf8, "invalid UTF-8 in a string (replaced)")                                     \
-  X(Utf16File, "UTF-16 file transcoded to UTF-8")
+  X(InvalidUtf8, "invalid UTF-8 or lone surrogate in a string (replaced by U+FFFD)")         \
+  X(Utf16File, "UTF-16 file transcoded to UTF-8")                                            \
+  X(ControlCharacter, "raw control character in a string (shown as \\u00xx; TAB kept)")      \
+  X(InvalidEscape, "invalid escape in a string (backslash kept as text)")
 
 /// Kinds of import anomaly (see NPUSCOPE_IMPORT_WARNINGS for the labels).
 enum class ImportWarning : std::uint8_t {

@@ -260,6 +260,162 @@ const char* skipValueStrict(const char* p, const char* end, int depth) {
   return q;
 }
 
+namespace {
+/// The valid UTF-8 sequence at p (p[0] >= 0x80): its length, or 0 with `bad` = the length of the
+/// maximal ill-formed subpart (the lead byte and the continuation bytes that fit it, >= 1).
+/// Well-formed sequences per Unicode Table 3-7.
+std::size_t utf8Sequence(const unsigned char* p, const unsigned char* end, std::size_t& bad) {
+  const unsigned c = p[0];
+  std::size_t need = 0;
+  unsigned lo = 0x80, hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) need = 1;
+  else if (c == 0xE0) { need = 2; lo = 0xA0; }
+  else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) need = 2;
+  else if (c == 0xED) { need = 2; hi = 0x9F; }
+  else if (c == 0xF0) { need = 3; lo = 0x90; }
+  else if (c >= 0xF1 && c <= 0xF3) need = 3;
+  else if (c == 0xF4) { need = 3; hi = 0x8F; }
+  else {
+    bad = 1;  // 80..C1, F5..FF: never a lead byte
+    return 0;
+  }
+  std::size_t i = 1;
+  for (; i <= need && p + i < end; ++i) {
+    const unsigned b = p[i];
+    if (b < lo || b > hi) break;
+    lo = 0x80;
+    hi = 0xBF;
+  }
+  if (i == need + 1) return i;
+  bad = i;
+  return 0;
+}
+
+/// The 4 hex digits at p as a code unit; false when they are not 4 hex digits.
+bool hex4(const unsigned char* p, const unsigned char* end, unsigned& v) {
+  if (end - p < 4) return false;
+  v = 0;
+  for (int k = 0; k < 4; ++k) {
+    const unsigned c = p[k];
+    unsigned d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else return false;
+    v = v * 16 + d;
+  }
+  return true;
+}
+}  // namespace
+
+SanitizeResult sanitizeJsonStrings(std::string_view in, std::string& out, std::vector<std::uint32_t>* map) {
+  SanitizeResult result;
+  const auto* s = reinterpret_cast<const unsigned char*>(in.data());
+  const auto* const end = s + in.size();
+  const std::size_t n = in.size();
+  out.reserve(out.size() + n + 16);
+  if (map) map->reserve(map->size() + n + 17);
+  std::size_t runStart = 0;  // first input byte not yet appended
+  const auto flush = [&](std::size_t upto) {
+    out.append(in.data() + runStart, upto - runStart);
+    if (map)
+      for (std::size_t k = runStart; k < upto; ++k) map->push_back(static_cast<std::uint32_t>(k));
+  };
+  const auto replace = [&](std::size_t at, std::string_view with, std::size_t skip) {
+    flush(at);
+    out.append(with);
+    if (map) map->insert(map->end(), with.size(), static_cast<std::uint32_t>(at));
+    runStart = at + skip;
+    result.changed = true;
+  };
+  bool inString = false;
+  bool reported = false;  // the current string is already in result.strings
+  enum class Repair { InvalidUtf8, Control, BadEscape };
+  const auto mark = [&](std::size_t at, Repair what) {
+    if (!reported) {
+      result.strings.push_back({at, false, false, false});
+      reported = true;
+    }
+    RepairedString& r = result.strings.back();
+    (what == Repair::InvalidUtf8 ? r.invalidUtf8 : what == Repair::Control ? r.control : r.badEscape) = true;
+  };
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned c = s[i];
+    if (!inString) {
+      if (c == '"') {
+        inString = true;
+        reported = false;
+      }
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      inString = false;
+      ++i;
+    } else if (c == '\\') {
+      if (i + 1 >= n) break;  // the text ends inside the string
+      const unsigned e = s[i + 1];
+      unsigned u = 0;
+      if (e != 'u') {
+        if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') {
+          i += 2;
+          continue;
+        }
+        // An invalid escape (\x, \', a backslash before a control byte...): the backslash
+        // becomes text; the next byte is read as usual.
+        replace(i, "\\\\", 1);
+        mark(i, Repair::BadEscape);
+        ++i;
+        continue;
+      }
+      if (!hex4(s + i + 2, end, u)) {
+        replace(i, "\\\\", 1);  // \u without 4 hex digits: the same
+        mark(i, Repair::BadEscape);
+        ++i;
+        continue;
+      }
+      if (u < 0xD800 || u > 0xDFFF) {
+        i += 6;
+        continue;
+      }
+      unsigned low = 0;
+      if (u <= 0xDBFF && i + 12 <= n && s[i + 6] == '\\' && s[i + 7] == 'u' && hex4(s + i + 8, end, low) &&
+          low >= 0xDC00 && low <= 0xDFFF) {
+        i += 12;  // a surrogate pair
+        continue;
+      }
+      replace(i, "\\ufffd", 6);
+      mark(i, Repair::InvalidUtf8);
+      i += 6;
+    } else if (c < 0x20) {
+      if (c == '\t') {
+        replace(i, "\\t", 1);
+      } else {
+        static constexpr char kHex[] = "0123456789abcdef";
+        const char esc[] = {'\\', '\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        replace(i, std::string_view(esc, sizeof esc), 1);
+        mark(i, Repair::Control);
+      }
+      ++i;
+    } else if (c < 0x80) {
+      ++i;
+    } else {
+      std::size_t bad = 0;
+      if (const std::size_t len = utf8Sequence(s + i, end, bad)) {
+        i += len;
+        continue;
+      }
+      replace(i, "\xEF\xBF\xBD", bad);
+      mark(i, Repair::InvalidUtf8);
+      i += bad;
+    }
+  }
+  flush(n);
+  if (map) map->push_back(static_cast<std::uint32_t>(n));
+  return result;
+}
+
 int naturalCompare(std::string_view a, std::string_view b) {
   std::size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {

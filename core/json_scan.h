@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/types.h"
 
@@ -45,6 +47,41 @@ struct FlowIdParse {
 /// (true/false/null) and the characters of numbers (not their exact form, nor UTF-8: the caller
 /// checks that). nullptr on anything invalid or when the buffer ends inside the value.
 [[nodiscard]] const char* skipValueStrict(const char* p, const char* end, int depth = 0);
+
+/// One string that sanitizeJsonStrings changed: `offset` (in the input) of the first byte of it
+/// that was replaced, and what it held.
+struct RepairedString {
+  std::size_t offset = 0;
+  bool invalidUtf8 = false;  ///< invalid UTF-8 bytes or a lone surrogate escape (now U+FFFD)
+  bool control = false;      ///< a raw control byte other than TAB (now the visible text \u00xx)
+  bool badEscape = false;    ///< an invalid escape such as \x (its backslash now text)
+};
+
+/// What sanitizeJsonStrings did: `changed` when the output differs from the input, and the
+/// strings it reports (a string that only had a raw TAB is changed but not reported).
+struct SanitizeResult {
+  bool changed = false;
+  std::vector<RepairedString> strings;
+};
+
+/// Makes the strings of the JSON text `in` acceptable to a strict parser (simdjson), the way a
+/// tolerant viewer reads them (case 19; TraceLens PR #1045 retries after replacing bad bytes):
+///  - each maximal ill-formed UTF-8 subpart (Unicode §3.9, "U+FFFD substitution of maximal
+///    subparts", as WHATWG's decoder does) becomes EF BF BD (U+FFFD): "k" FF FE "_" C3 "(x" ->
+///    "k\uFFFD\uFFFD_\uFFFD(x", "lat" E9 "n_1" -> "lat\uFFFDn_1";
+///  - a lone surrogate escape (\uD800..\uDFFF not in a high+low pair) becomes \uFFFD;
+///  - a raw TAB becomes the escape \t (kept as a tab, not reported: "tab\there" of case 19 b,
+///    whose expected result has one warning, for the 0x01 only);
+///  - any other raw control byte 0x00..0x1F becomes \\u00xx (lowercase hex), so that the decoded
+///    string shows the six visible characters \u00xx ("fn\u0001hidden");
+///  - the backslash of an invalid escape (\x, \u12; RFC 8259 §7 allows \" \\ \/ \b \f \n \r
+///    \t \uXXXX only) becomes \\, so that the decoded string shows "\x".
+/// Bytes outside strings are copied unchanged (the parser still rejects bad syntax). Appends
+/// the result to `out`. With `map`, appends for every byte appended to `out` the offset in `in`
+/// of the byte it came from (a replacement maps to the first byte it replaces), then one final
+/// entry in.size(), so that a range of `out` maps back to the input. O(|in|).
+[[nodiscard]] SanitizeResult sanitizeJsonStrings(std::string_view in, std::string& out,
+                                                 std::vector<std::uint32_t>* map = nullptr);
 
 /// Skips JSON whitespace.
 [[nodiscard]] inline const char* skipWs(const char* p, const char* end) {

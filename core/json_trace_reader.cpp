@@ -173,7 +173,8 @@ class EventParser {
     m_eventBegin = begin;
     m_eventBase = base;
     ++m_out.events;
-    if (!parseObject(base, len)) m_out.stats.add(ImportWarning::ParseError, "malformed event " + offsetText(begin));
+    if (parseObject(base, len) || parseRepaired(data, len)) return;
+    m_out.stats.add(ImportWarning::ParseError, "malformed event " + offsetText(begin));
   }
 
  private:
@@ -193,6 +194,48 @@ class EventParser {
     bool argsNotObject = false;  // `args` present but not an object
   };
 
+  /// The event at [data, data + len) of the file failed to parse. When sanitizeJsonStrings
+  /// changes it (invalid UTF-8, raw control bytes, lone surrogate escapes: case 19), parses the
+  /// repaired copy, reports each repaired string once, and returns true. The strings are interned,
+  /// so the copy is only needed during the call; the args of a slice keep their range in the
+  /// file (through the byte map), and core/slice_args.cpp repairs them again when they are read.
+  bool parseRepaired(const char* data, std::size_t len) {
+    m_fixed.clear();
+    m_fixedMap.clear();
+    const SanitizeResult fix = sanitizeJsonStrings(std::string_view(data, len), m_fixed, &m_fixedMap);
+    if (!fix.changed) return false;
+    const std::size_t fixedLen = m_fixed.size();
+    m_fixed.append(simdjson::SIMDJSON_PADDING, ' ');
+    m_eventBase = m_fixed.data();
+    m_argsMap = &m_fixedMap;
+    const bool ok = parseObject(m_fixed.data(), fixedLen);
+    m_argsMap = nullptr;
+    if (ok) reportRepairs(fix, m_eventBegin);
+    return ok;
+  }
+
+  /// One warning per repaired string (`base`: file offset of the repaired text). The example
+  /// text is only built while the kind still keeps examples.
+  void reportRepairs(const SanitizeResult& fix, std::uint64_t base) {
+    for (const RepairedString& r : fix.strings) {
+      if (r.invalidUtf8)
+        m_out.stats.add(ImportWarning::InvalidUtf8,
+                        m_out.stats.count(ImportWarning::InvalidUtf8) < ImportStats::kExamplesPerKind
+                            ? "invalid UTF-8 or lone surrogate replaced by U+FFFD in a string " + offsetText(base + r.offset)
+                            : std::string());
+      if (r.control)
+        m_out.stats.add(ImportWarning::ControlCharacter,
+                        m_out.stats.count(ImportWarning::ControlCharacter) < ImportStats::kExamplesPerKind
+                            ? "raw control character shown as \\u00xx in a string " + offsetText(base + r.offset)
+                            : std::string());
+      if (r.badEscape)
+        m_out.stats.add(ImportWarning::InvalidEscape,
+                        m_out.stats.count(ImportWarning::InvalidEscape) < ImportStats::kExamplesPerKind
+                            ? "invalid escape kept as text in a string " + offsetText(base + r.offset)
+                            : std::string());
+    }
+  }
+
   Key readKey(od::value v, bool& ok) {
     od::json_type t;
     ok = true;
@@ -210,7 +253,11 @@ class EventParser {
       }
       case od::json_type::string: {
         std::string_view s;
-        if (v.get_string().get(s)) { ok = false; return {0, KeyKind::Invalid}; }
+        if (v.get_string().get(s)) {
+          ok = false;
+          m_badString = true;  // e.g. a lone surrogate escape: parseRepaired retries the event
+          return {0, KeyKind::Invalid};
+        }
         return {static_cast<std::int64_t>(m_out.pool.intern(s)), KeyKind::String};
       }
       default:
@@ -224,7 +271,8 @@ class EventParser {
     od::object obj;
     if (doc.get_object().get(obj)) return false;
     Fields f;
-    if (!readFields(obj, f)) return false;
+    m_badString = false;
+    if (!readFields(obj, f) || m_badString) return false;
     dispatch(f);
     return true;
   }
@@ -489,18 +537,26 @@ class EventParser {
           break;
         case 'n':
           if (key == "name") {
+            od::json_type t;
+            if (v.type().get(t)) return false;
             std::string_view s;
-            if (v.get_string().get(s)) {
-              // A non-string name: keep its raw token as the name.
-              s = v.raw_json_token();
+            if (t == od::json_type::string) {
+              // A string that does not decode (a lone surrogate escape): parseRepaired retries.
+              if (v.get_string().get(s)) return false;
+            } else {
+              s = v.raw_json_token();  // a non-string name: keep its raw token as the name
             }
             f.name = m_out.pool.intern(s);
           }
           break;
         case 'c':
           if (key == "cat") {
+            od::json_type t;
             std::string_view s;
-            if (!v.get_string().get(s)) f.cat = m_out.pool.intern(s);
+            if (!v.type().get(t) && t == od::json_type::string) {
+              if (v.get_string().get(s)) return false;
+              f.cat = m_out.pool.intern(s);
+            }
           }
           break;
         case 'i':
@@ -535,8 +591,12 @@ class EventParser {
           break;
         case 'b':
           if (key == "bp") {
+            od::json_type t;
             std::string_view s;
-            if (!v.get_string().get(s)) f.bpE = s == "e";
+            if (!v.type().get(t) && t == od::json_type::string) {
+              if (v.get_string().get(s)) return false;
+              f.bpE = s == "e";
+            }
           }
           break;
         case 'a':
@@ -556,8 +616,17 @@ class EventParser {
     return true;
   }
 
+  /// File offset of the args text (a view into m_eventBase), through the byte map when the
+  /// event was repaired.
   std::uint64_t argsFileOffset(std::string_view args) const {
-    return m_eventBegin + static_cast<std::uint64_t>(args.data() - m_eventBase);
+    const auto rel = static_cast<std::size_t>(args.data() - m_eventBase);
+    return m_eventBegin + (m_argsMap ? (*m_argsMap)[rel] : rel);
+  }
+  /// Length in the file of the args text (differs from args.size() in a repaired event).
+  std::uint32_t argsFileLength(std::string_view args) const {
+    if (!m_argsMap || args.empty()) return static_cast<std::uint32_t>(args.size());
+    const auto rel = static_cast<std::size_t>(args.data() - m_eventBase);
+    return (*m_argsMap)[rel + args.size() - 1] + 1 - (*m_argsMap)[rel];
   }
 
   Key checkedKey(const Fields& f, bool pid) {
@@ -642,7 +711,7 @@ class EventParser {
     r.flags = flags;
     if (!f.args.empty()) {
       r.argsOffset = argsFileOffset(f.args);
-      r.argsLength = static_cast<std::uint32_t>(f.args.size());
+      r.argsLength = argsFileLength(f.args);
     }
     pushLarge(m_out.slices[t], r);
   }
@@ -696,16 +765,25 @@ class EventParser {
     r.idText = m_out.pool.intern(f.hasId ? f.idToken : f.id2Token);
     if (!f.args.empty()) {
       r.argsOffset = argsFileOffset(f.args);
-      r.argsLength = static_cast<std::uint32_t>(f.args.size());
+      r.argsLength = argsFileLength(f.args);
     }
     m_out.asyncs.push_back(r);
   }
 
-  // Re-parses a raw args object (small) with the second parser.
+  // Re-parses a raw args object (small) with the second parser. The event's own parse checked
+  // its UTF-8 and control bytes, not what the escapes inside args decode to: args with a
+  // backslash are repaired first (a lone surrogate escape becomes \ufffd, reported).
   bool iterateArgs(std::string_view args, od::document& doc) {
-    m_argsBuf.assign(args.data(), args.size());
+    m_argsBuf.clear();
+    if (std::memchr(args.data(), '\\', args.size())) {
+      const SanitizeResult fix = sanitizeJsonStrings(args, m_argsBuf);
+      reportRepairs(fix, argsFileOffset(args));
+    } else {
+      m_argsBuf.assign(args.data(), args.size());
+    }
+    const std::size_t len = m_argsBuf.size();
     m_argsBuf.append(simdjson::SIMDJSON_PADDING, ' ');
-    return !m_argsParser.iterate(m_argsBuf.data(), args.size(), m_argsBuf.size()).get(doc);
+    return !m_argsParser.iterate(m_argsBuf.data(), len, m_argsBuf.size()).get(doc);
   }
 
   void counter(const Fields& f, const Key& pid, TimeNs ts) {
@@ -828,6 +906,10 @@ class EventParser {
   std::string m_phBuf, m_idBuf, m_id2Buf;
   std::size_t m_eventBegin = 0;
   const char* m_eventBase = nullptr;
+  std::string m_fixed;                       ///< parseRepaired's copy of the event
+  std::vector<std::uint32_t> m_fixedMap;     ///< its byte -> offset in the event
+  const std::vector<std::uint32_t>* m_argsMap = nullptr;  ///< set while the copy is parsed
+  bool m_badString = false;                  ///< a pid/tid string did not decode
 };
 
 std::size_t resync(std::string_view file, std::size_t from, std::size_t limit);

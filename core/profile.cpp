@@ -274,9 +274,11 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
           rp.stepTrace = readStepTraceTime(rp.source.stepTraceTime, err);
           if (!err.empty()) rp.tableMessages.push_back("step_trace_time.csv: " + err);
         }
+        AnalysisOptions ao = analysis;
+        if (!ao.stop.stop_possible()) ao.stop = options.stop;
         rp.analysis = std::make_shared<RankAnalysis>(
-            analyzeRank(*rp.trace, rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, analysis));
-        if (options.stop.stop_requested()) {  // analyzeRank takes no stop token: check after it
+            analyzeRank(*rp.trace, rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, ao));
+        if (rp.analysis->cancelled || options.stop.stop_requested()) {
           result.error = "cancelled";
           return result;
         }

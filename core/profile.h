@@ -70,8 +70,9 @@ struct ProfileLoadResult {
 };
 
 /// Discovers and loads every rank of `path` (ranks one after another, each in parallel slices).
-/// options.progress receives the overall fraction. Cancelling returns error "cancelled".
-/// `analysis` sets the bubble threshold etc. of the Top-Down analyses run after loading.
+/// options.progress receives the overall fraction. Cancelling (options.stop) returns error
+/// "cancelled", also during the Top-Down analyses: options.stop is passed to analyzeRank unless
+/// `analysis.stop` is set. `analysis` sets the bubble threshold etc. of those analyses.
 [[nodiscard]] ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options = {},
                                             const AnalysisOptions& analysis = {});
 

@@ -3,6 +3,8 @@
 
 #include <simdjson.h>
 
+#include "core/json_scan.h"
+
 namespace npuscope::core {
 
 namespace {
@@ -14,10 +16,15 @@ void forEachArg(const Trace& trace, SliceRef r, Fn&& fn) {
   if (text.empty()) return;
   thread_local od::parser parser;
   thread_local std::string buf;
-  buf.assign(text);
+  buf.clear();
+  // The args are the file's bytes: repair invalid UTF-8, raw control bytes and lone surrogate
+  // escapes as the reader did for the event (case 19: kname "k\uFFFD\uFFFD_\uFFFD(x"). The
+  // reader reported them when it parsed the event; nothing is reported here.
+  (void)detail::sanitizeJsonStrings(text, buf);
+  const std::size_t len = buf.size();
   buf.append(simdjson::SIMDJSON_PADDING, ' ');
   od::document doc;
-  if (parser.iterate(buf.data(), text.size(), buf.size()).get(doc)) return;
+  if (parser.iterate(buf.data(), len, buf.size()).get(doc)) return;
   od::object o;
   if (doc.get_object().get(o)) return;
   for (auto fr : o) {
@@ -54,6 +61,12 @@ void forEachArg(const Trace& trace, SliceRef r, Fn&& fn) {
   }
 }
 }  // namespace
+
+std::string sliceArgsJson(const Trace& trace, SliceRef r) {
+  std::string out;
+  (void)detail::sanitizeJsonStrings(trace.argsText(r), out);
+  return out;
+}
 
 std::optional<std::string> sliceArg(const Trace& trace, SliceRef r, std::string_view key) {
   std::optional<std::string> out;

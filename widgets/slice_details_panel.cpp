@@ -16,6 +16,7 @@
 #include <cmath>
 #include <functional>
 
+#include "core/slice_args.h"
 #include "core/time_format.h"
 #include "widgets/color_palette.h"
 #include "widgets/lane_layout.h"
@@ -182,8 +183,8 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
   flowsItem->setText(1, QStringLiteral("%1 in, %2 out").arg(nIn).arg(nOut));
   flowsItem->setExpanded(nIn + nOut <= 10);
 
-  // Args, parsed on demand.
-  const std::string_view args = t.argsText(ref);
+  // Args, parsed on demand (repaired like the reader's events: invalid UTF-8 shown as U+FFFD).
+  const std::string args = core::sliceArgsJson(t, ref);
   if (!args.empty()) {
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(

@@ -6,6 +6,7 @@
 // command-line report and the tests get the same numbers.
 
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -121,18 +122,26 @@ struct RankAnalysis {
   std::vector<DeviceAnalysis> devices;
   Verdict verdict;
   std::vector<std::string> notes;
+  /// AnalysisOptions::stop was requested: analyzeRank returned early and what it holds is
+  /// incomplete (some devices, steps or bubbles missing, no verdict). Not to be shown.
+  bool cancelled = false;
 };
 
 struct AnalysisOptions {
   TimeNs bubbleThresholdNs = 10'000;  ///< list Free intervals of at least this length (10 us)
   std::size_t maxBubbles = 200;       ///< keep at most this many (the longest)
+  /// Cancel: analyzeRank polls it between phases and every 64K slices, flows or steps inside
+  /// them, and returns with RankAnalysis::cancelled set. loadProfile passes LoadOptions::stop.
+  std::stop_token stop;
 };
 
-/// Host steps (ProfilerStep#N) and their device windows.
-[[nodiscard]] std::vector<StepWindow> stepWindows(const Trace& trace);
+/// Host steps (ProfilerStep#N) and their device windows. With `stop` requested it returns early
+/// (polled every 64K slices or flows) with an incomplete list.
+[[nodiscard]] std::vector<StepWindow> stepWindows(const Trace& trace, const std::stop_token& stop = {});
 
 /// Runs every analysis of one rank. `kernels` (kernel_details.csv) picks the compute tasks when
 /// given (rows matched to tasks by exact start ns); `stepTrace` (step_trace_time.csv) is compared.
+/// options.stop cancels it: the result then has `cancelled` set and is incomplete.
 [[nodiscard]] RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels,
                                        const std::vector<StepTraceRow>* stepTrace,
                                        const AnalysisOptions& options = {});

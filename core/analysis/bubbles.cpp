@@ -196,6 +196,7 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
   }
   std::vector<Bubble> out;
   for (const TimeRange& g : gaps) {
+    if (options.stop.stop_requested()) break;  // each bubble scans the host lanes and walks a chain
     Bubble b;
     b.range = g;
     b.device = da.device;

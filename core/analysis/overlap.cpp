@@ -110,8 +110,9 @@ std::string us(TimeNs ns) {
 
 }  // namespace
 
-std::vector<StepWindow> stepWindows(const Trace& trace) {
+std::vector<StepWindow> stepWindows(const Trace& trace, const std::stop_token& stop) {
   std::vector<StepWindow> steps;
+  constexpr std::size_t kPoll = detail::kAnalysisStopPoll - 1;
   // Which distinct names are ProfilerStep#N, and their numbers: decided once per name.
   std::vector<bool> isStep(trace.strings.size(), false);
   std::unordered_map<NameId, long long> stepOf;
@@ -121,10 +122,12 @@ std::vector<StepWindow> stepWindows(const Trace& trace) {
       stepOf.emplace(id, *n);
     }
   for (std::uint32_t l = 0; !stepOf.empty() && l < trace.lanes.size(); ++l) {
+    if (stop.stop_requested()) return steps;
     const Lane& lane = trace.lanes[l];
     const auto role = trace.processes[lane.process].role;
     if (role != Process::Role::Python && role != Process::Role::Other) continue;
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      if ((i & kPoll) == kPoll && stop.stop_requested()) return steps;
       if (!isStep[lane.names[i]]) continue;
       StepWindow s;
       s.number = stepOf[lane.names[i]];
@@ -148,7 +151,9 @@ std::vector<StepWindow> stepWindows(const Trace& trace) {
   std::vector<TimeNs> launchLo(steps.size(), INT64_MAX), launchHi(steps.size(), INT64_MIN);
   bool anyLaunch = false;
   if (const NameId asyncNpu = trace.strings.find("async_npu"); asyncNpu != kInvalidIndex)
-    for (const Flow& f : trace.flows) {
+    for (std::size_t n = 0; n < trace.flows.size(); ++n) {
+      if ((n & kPoll) == kPoll && stop.stop_requested()) return steps;
+      const Flow& f = trace.flows[n];
       if (f.category != asyncNpu) continue;
       anyLaunch = true;
       const TimeNs t = f.fromTs;
@@ -173,10 +178,12 @@ std::vector<StepWindow> stepWindows(const Trace& trace) {
   std::vector<TimeNs>& lo = launchLo;
   std::vector<TimeNs>& hi = launchHi;
   for (const Lane& lane : trace.lanes) {
+    if (stop.stop_requested()) return steps;
     if (trace.processes[lane.process].role != Process::Role::AscendHardware &&
         trace.processes[lane.process].role != Process::Role::Communication)
       continue;
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      if ((i & kPoll) == kPoll && stop.stop_requested()) return steps;
       const TimeRange t{lane.start[i], lane.end[i]};
       auto it = std::upper_bound(steps.begin(), steps.end(), t.start,
                                  [](TimeNs v, const StepWindow& s) { return v < s.host.start; });
@@ -194,8 +201,10 @@ std::vector<StepWindow> stepWindows(const Trace& trace) {
 
 namespace detail {
 
-DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetails* kernels) {
+DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetails* kernels,
+                               const std::stop_token& stop) {
   DeviceTasks d;
+  constexpr std::size_t kPoll = kAnalysisStopPoll - 1;
   std::unordered_set<TimeNs> kernelStarts;
   if (kernels)
     for (const KernelRow& k : kernels->rows)
@@ -209,12 +218,14 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
   // name has one task type), which keeps this O(names) in args parsing rather than O(tasks).
   std::vector<std::uint8_t> kind(trace.strings.size(), 0);
   for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+    if (stop.stop_requested()) return d;
     const Lane& lane = trace.lanes[l];
     const Process& p = trace.processes[lane.process];
     if (p.deviceId != device && !(device < 0 && p.deviceId < 0)) continue;
     if (p.role == Process::Role::AscendHardware) {
       d.hardwareLanes.push_back(l);
       for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+        if ((i & kPoll) == kPoll && stop.stop_requested()) return d;
         const TimeRange r{lane.start[i], lane.end[i]};
         std::uint8_t& k = kind[lane.names[i]];
         if (k == 0) {
@@ -247,6 +258,7 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
       if (lane.name.rfind("Plane", 0) == 0) continue;
       d.communicationLanes.push_back(l);
       for (std::uint32_t i = lane.rowBegin[0]; i < lane.rowBegin[std::min<std::size_t>(1, lane.depthCount())]; ++i) {
+        if ((i & kPoll) == kPoll && stop.stop_requested()) return d;
         comm.add({lane.start[i], lane.end[i]});
         ++commOps;
       }
@@ -255,9 +267,13 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
     }
   }
   if (!kernelStarts.empty() && matched == 0 && kernels) {
-    // kernel_details.csv did not match this trace's tasks: fall back to task types.
-    d.computeRule = "Task Type (kernel_details.csv rows did not match any task)";
-    return collectDeviceTasks(trace, device, nullptr);
+    // kernel_details.csv did not match this trace's tasks: fall back to task types, and say so
+    // (the recursive call sets its own rule text; replace it).
+    DeviceTasks byType = collectDeviceTasks(trace, device, nullptr, stop);
+    byType.computeRule = "kernel_details.csv does not match this trace (none of its " +
+                         std::to_string(kernelStarts.size()) +
+                         " distinct compute start times is a device task's start), so: " + byType.computeRule;
+    return byType;
   }
   if (d.computeRule.empty())
     d.computeRule = !kernelStarts.empty()
@@ -334,7 +350,15 @@ void compare(std::vector<std::string>& out, const std::string& what, TimeNs comp
 RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const std::vector<StepTraceRow>* stepTrace,
                          const AnalysisOptions& options) {
   RankAnalysis ra;
-  ra.steps = stepWindows(trace);
+  const std::stop_token& stop = options.stop;
+  // Polled between the phases below; the loops inside them poll every kAnalysisStopPoll items.
+  const auto cancelled = [&] {
+    if (!stop.stop_requested()) return false;
+    ra.cancelled = true;
+    return true;
+  };
+  ra.steps = stepWindows(trace, stop);
+  if (cancelled()) return ra;
   std::set<int> deviceIds;
   for (const Lane& lane : trace.lanes) {
     const Process& p = trace.processes[lane.process];
@@ -344,11 +368,13 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
   for (int dev : deviceIds) {
     DeviceAnalysis da;
     da.device = dev;
-    detail::DeviceTasks tasks = detail::collectDeviceTasks(trace, dev, kernels);
+    detail::DeviceTasks tasks = detail::collectDeviceTasks(trace, dev, kernels, stop);
+    if (cancelled()) return ra;
     da.computeSetRule = tasks.computeRule;
     da.computing = std::move(tasks.compute);
     da.communication = std::move(tasks.communication);
     da.commNotOverlapped = subtract(da.communication, da.computing);
+    if (cancelled()) return ra;
     // Free = [begin, end] \ (C u M). The format notes (§4.1, from msprof's source) put every
     // device task in the span, but the Overlap Analysis lanes that torch_npu captures actually
     // hold start at the first Computing/Communication interval and end at the last one: leading
@@ -361,6 +387,7 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
         end = std::max(end, s->back().end);
       }
     if (begin < end) da.free = gapsWithin(begin, end, da.computing, da.communication);
+    if (cancelled()) return ra;
     da.computed.computing = totalOf(da.computing);
     da.computed.communication = totalOf(da.communication);
     da.computed.commNotOverlapped = totalOf(da.commNotOverlapped);
@@ -370,6 +397,7 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
     SetView laneSets[4];
     Intervals laneOwned[4];
     da.lanes = laneFigures(trace, tasks.overlapLanes, laneSets, laneOwned);
+    if (cancelled()) return ra;
     if (da.lanes) {
       compare(da.discrepancies, "Computing", da.computed.computing, da.lanes->computing);
       compare(da.discrepancies, "Communication", da.computed.communication, da.lanes->communication);
@@ -401,7 +429,10 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
     if (ra.steps.empty()) {
       addStep(-1, {begin, end == INT64_MIN ? begin : end + 1}, begin);
     } else {
-      for (const StepWindow& s : ra.steps) addStep(s.number, s.device, s.host.start);
+      for (std::size_t k = 0; k < ra.steps.size(); ++k) {
+        if (k % 64 == 63 && cancelled()) return ra;  // each step scans its intervals and the CSV rows
+        addStep(ra.steps[k].number, ra.steps[k].device, ra.steps[k].host.start);
+      }
     }
     for (const StepOverlap& so : da.steps) {
       if (!so.csv) continue;
@@ -419,9 +450,11 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       cmp("Free", basis.free, so.csv->free);
     }
     da.bubbles = detail::findBubbles(trace, da, ra.steps, options);
+    if (cancelled()) return ra;
     ra.devices.push_back(std::move(da));
   }
   ra.verdict = makeVerdict(trace, ra);
+  cancelled();  // the verdict scans the CANN lanes once; a stop during it still flags the result
   return ra;
 }
 

@@ -26,10 +26,19 @@ struct DeviceTasks {
   std::vector<std::uint32_t> hardwareLanes, communicationLanes, overlapLanes;
   std::string computeRule;
 };
-[[nodiscard]] DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetails* kernels);
+/// `kernels` (kernel_details.csv) picks the compute tasks by exact start ns; when none of its rows
+/// matches a task, the Task Type rule is used and computeRule says so. With `stop` requested it
+/// returns early (polled every 64K tasks) with incomplete sets.
+[[nodiscard]] DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetails* kernels,
+                                             const std::stop_token& stop = {});
+
+/// How often the analyses poll their stop token: every kAnalysisStopPoll items of a loop (the
+/// loops do a few ns per item, so a stop is seen within a millisecond or so).
+inline constexpr std::size_t kAnalysisStopPoll = std::size_t{1} << 16;
 
 /// Free intervals of `da` at least options.bubbleThresholdNs long, longest first, with the
 /// device tasks around them, host activity, cause and the chain of the task that ends each.
+/// options.stop is polled before each bubble (an incomplete list when requested).
 [[nodiscard]] std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da,
                                               const std::vector<StepWindow>& steps,
                                               const AnalysisOptions& options);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The reader's dialect, on the cases of ../shared/cases (expected values from each case.md).
+#include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "core/slice_args.h"
 #include "core/trace.h"
 #include "test_util.h"
 
@@ -268,4 +270,156 @@ TEST_CASE("load preview: not called after a cancel") {
   auto r = core::loadTraceFromMemory(R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}])", "c.json", o);
   CHECK_FALSE(r.ok());
   CHECK(calls == 0);
+}
+
+namespace {
+/// U+FFFD REPLACEMENT CHARACTER in UTF-8.
+#define FFFD "\xEF\xBF\xBD"
+
+/// The names of the slices of the only lane, in start order, with their [start, end) in ns.
+std::vector<std::pair<std::string, core::TimeRange>> laneSlices(const core::Trace& t) {
+  std::vector<std::pair<std::string, core::TimeRange>> v;
+  for (std::uint32_t l = 0; l < t.lanes.size(); ++l)
+    for (std::uint32_t i = 0; i < t.lanes[l].sliceCount(); ++i)
+      v.emplace_back(std::string(t.sliceName({l, i})), t.sliceRange({l, i}));
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second.start < b.second.start; });
+  return v;
+}
+using Named = std::vector<std::pair<std::string, core::TimeRange>>;
+}  // namespace
+
+TEST_CASE("case 19 a: invalid UTF-8 in a name and in args is replaced by U+FFFD, one warning per string") {
+  const auto t = load(shared("cases/19-invalid-utf8-control-chars/a_invalid_utf8.json"));
+  // case.md: 4 slices at 0, 10, 20, 30 us (dur 5); third name "lat\uFFFDn_1".
+  CHECK(laneSlices(*t) == Named{{"hipMemcpy", {0, 5000}},
+                                {"hipLaunchKernel", {10000, 15000}},
+                                {"lat" FFFD "n_1", {20000, 25000}},
+                                {"tail", {30000, 35000}}});
+  CHECK(laneIndex(*t, t->processes[0].name, "api") >= 0);
+  // One warning per affected string: the kname arg and the third name.
+  CHECK(t->stats.count(core::ImportWarning::InvalidUtf8) == 2);
+  CHECK(t->stats.count(core::ImportWarning::ParseError) == 0);
+  CHECK(t->stats.total() == 2);
+}
+
+TEST_CASE("case 19 b: raw control characters are shown escaped, a raw TAB is kept") {
+  const auto t = load(shared("cases/19-invalid-utf8-control-chars/b_raw_control_chars.json"));
+  // case.md (preferred): 4 slices, "fn\u0001hidden" shown escaped (six visible characters),
+  // "tab\there" with its tab, 1 warning.
+  CHECK(laneSlices(*t) == Named{{"|||S(1): <module>", {0, 5000}},
+                                {"fn\\u0001hidden", {10000, 15000}},
+                                {"tab\there", {20000, 25000}},
+                                {"after", {30000, 35000}}});
+  CHECK(t->stats.count(core::ImportWarning::ControlCharacter) == 1);
+  CHECK(t->stats.total() == 1);
+  REQUIRE(t->stats.examples.size() == 1);
+  // The 0x01 byte is at file offset 0x6A = 106 (hexdump of the input; case.md names byte 106).
+  CHECK(t->stats.examples[0].second == "raw control character shown as \\u00xx in a string at byte 106");
+}
+
+TEST_CASE("case 19 c: unicode escapes, surrogate pairs, raw UTF-8; a lone surrogate becomes U+FFFD") {
+  const auto t = load(shared("cases/19-invalid-utf8-control-chars/c_unicode_escapes.json"));
+  CHECK(laneSlices(*t) == Named{{"\xE4\xB8\xAD\xE6\x96\x87", {0, 5000}},                 // 中文
+                                {"\xF0\x9F\x9A\x80 launch", {10000, 15000}},             // 🚀 launch
+                                {"lone " FFFD " half", {20000, 25000}},
+                                {"raw \xE4\xB8\xAD\xE6\x96\x87 \xE2\x9C\x93", {30000, 35000}},  // raw 中文 ✓
+                                {"esc \"q\" \\ / \t", {40000, 45000}}});
+  CHECK(t->stats.count(core::ImportWarning::InvalidUtf8) == 1);
+  CHECK(t->stats.total() == 1);
+}
+
+TEST_CASE("case 19: repaired events give the same trace in 1, 2 and 8 parts and on the simdjson-only path") {
+  // 29400 events; every 7th has a bad string (one of 7 kinds, in turn), so that every part and
+  // both reader paths meet some. Warnings per kind, counted by hand from the list below.
+  const char* const bad[] = {
+      R"("name":"a)" "\xFF" R"(b"})",                  // invalid UTF-8 in the name: 1 InvalidUtf8
+      R"("name":"c\ud800d"})",                         // lone surrogate in the name: 1 InvalidUtf8
+      R"("name":"e)" "\x01" R"(f"})",                  // raw 0x01: 1 ControlCharacter
+      R"("name":"g","cat":"x)" "\xC3" R"("})",         // truncated sequence in cat: 1 InvalidUtf8
+      R"("name":"h","args":{"k":"v)" "\xFE" R"("}})",  // invalid UTF-8 in args: 1 InvalidUtf8
+      R"("name":"i","args":{"k":"\udc00"}})",          // slice args are not decoded at load: none
+      R"("name":"j","tid":"t)" "\x02" R"("})",         // raw 0x02 in a tid string: 1 ControlCharacter
+  };
+  std::string json = "[";
+  std::size_t nBad = 0;
+  for (int i = 0; i < 29400; ++i) {
+    json += i ? "," : "";
+    json += R"({"ph":"X","pid":1,"ts":)" + std::to_string(1000 + i * 10) + R"(,"dur":5,)";
+    if (i % 7 == 3) json += bad[nBad++ % 7];
+    else json += R"("name":"op)" + std::to_string(i % 11) + R"(","args":{"n":)" + std::to_string(i) + "}}";
+  }
+  json += "]";
+  REQUIRE(nBad == 4200);
+  std::vector<std::shared_ptr<core::Trace>> traces;
+  for (unsigned parts : {1u, 2u, 8u}) traces.push_back(npuscope::test::loadMemory(json, parts));
+  {
+    core::LoadOptions o;
+    o.sliceBytes = 0;  // simdjson for every event: the reference path
+    auto r = core::loadTraceFromMemory(json, "memory.json", o);
+    REQUIRE(r.ok());
+    traces.push_back(r.trace);
+  }
+  const auto& a = *traces[0];
+  CHECK(a.sliceCount() == 29400);
+  CHECK(a.stats.count(core::ImportWarning::InvalidUtf8) == 600 * 4);
+  CHECK(a.stats.count(core::ImportWarning::ControlCharacter) == 600 * 2);
+  CHECK(a.stats.total() == 600 * 6);
+  CHECK(a.stats.examples.size() == 2 * core::ImportStats::kExamplesPerKind);  // capped, counts kept
+  CHECK(npuscope::test::countSlices(a, "a" FFFD "b") == 600);
+  CHECK(npuscope::test::countSlices(a, "c" FFFD "d") == 600);
+  CHECK(npuscope::test::countSlices(a, "e\\u0001f") == 600);
+  for (std::size_t k = 1; k < traces.size(); ++k) {
+    INFO("variant " << k);
+    const auto& b = *traces[k];
+    REQUIRE(b.lanes.size() == a.lanes.size());
+    CHECK(laneSlices(a) == laneSlices(b));
+    for (std::size_t l = 0; l < a.lanes.size(); ++l) CHECK(a.lanes[l].argsOffset == b.lanes[l].argsOffset);
+    CHECK(a.stats.counts == b.stats.counts);
+  }
+}
+
+TEST_CASE("case 18: a UTF-8 BOM is skipped and UTF-16 LE/BE files are transcoded, names intact") {
+  const std::string dir = shared("cases/18-bom-utf8-utf16/");
+  for (const char* f : {"utf8_no_bom.json", "utf8_bom.json", "utf16le_bom.json", "utf16be_bom.json"}) {
+    INFO(f);
+    const auto t = load(dir + f);
+    // case.md: lane 计算流 (pid 1/tid 1) with 矩阵乘 [0,10] us and MatMul [20,25] us.
+    REQUIRE(t->lanes.size() == 1);
+    CHECK(t->lanes[0].name == "\xE8\xAE\xA1\xE7\xAE\x97\xE6\xB5\x81");  // 计算流
+    CHECK(laneSlices(*t) == Named{{"\xE7\x9F\xA9\xE9\x98\xB5\xE4\xB9\x98", {0, 10000}},  // 矩阵乘
+                                  {"MatMul", {20000, 25000}}});
+    const bool utf16 = std::string(f).rfind("utf16", 0) == 0;
+    CHECK(t->stats.count(core::ImportWarning::Utf16File) == (utf16 ? 1u : 0u));
+    CHECK(t->stats.total() == (utf16 ? 1u : 0u));
+  }
+}
+
+TEST_CASE("case 21: names of 8192 and 614400 characters and a 100000-character arg load whole") {
+  const auto t = load(shared("cases/21-extremely-long-names/trace.json"));
+  const int lane = laneIndex(*t, t->processes.at(0).name, "Stream 7");
+  REQUIRE(lane >= 0);
+  const auto v = laneSlices(*t);
+  REQUIRE(v.size() == 3);
+  // case.md: X [0,30] with an 8192-char name, `short` [40,50], X [60,65] with a 614400-char name.
+  CHECK(v[0].first.size() == 8192);
+  CHECK(v[0].second == core::TimeRange{0, 30000});
+  CHECK(v[1].first == "short");
+  CHECK(v[1].second == core::TimeRange{40000, 50000});
+  CHECK(v[2].first.size() == 614400);
+  CHECK(v[2].second == core::TimeRange{60000, 65000});
+  CHECK(t->lanes[lane].depthCount() == 1);
+  const auto shortSlice = findSlice(*t, "short");
+  REQUIRE(shortSlice.valid());
+  const auto shapes = core::sliceArg(*t, shortSlice, "Input Shapes");
+  REQUIRE(shapes.has_value());
+  CHECK(shapes->size() == 100000);
+  CHECK(t->stats.total() == 0);
+}
+
+TEST_CASE("an invalid escape in a name keeps the event, the backslash shown as text") {
+  const auto t = npuscope::test::loadMemory(R"([{"ph":"X","name":"bad\qname","pid":1,"tid":1,"ts":1,"dur":1},
+    {"ph":"X","name":"good","pid":1,"tid":1,"ts":3,"dur":1}])");
+  CHECK(laneSlices(*t) == Named{{"bad\\qname", {1000, 2000}}, {"good", {3000, 4000}}});
+  CHECK(t->stats.count(core::ImportWarning::InvalidEscape) == 1);
+  CHECK(t->stats.total() == 1);
 }

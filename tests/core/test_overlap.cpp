@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/trace_query.h"
 #include "core/profile.h"
 #include "test_util.h"
 
@@ -220,4 +221,117 @@ TEST_CASE("corpus: the dispatch-bound advisor capture is called dispatch bound",
   bool compileAdvice = false;
   for (const auto& s : a.verdict.suggestions) compileAdvice |= s.find("jit_compile=False") != std::string::npos;
   CHECK(compileAdvice);
+}
+
+namespace {
+/// The figures of an analysis that a cancel must not change when it is never requested.
+void checkSameAnalysis(const core::RankAnalysis& a, const core::RankAnalysis& b) {
+  CHECK(a.cancelled == b.cancelled);
+  REQUIRE(a.steps.size() == b.steps.size());
+  REQUIRE(a.devices.size() == b.devices.size());
+  for (std::size_t d = 0; d < a.devices.size(); ++d) {
+    const auto& x = a.devices[d];
+    const auto& y = b.devices[d];
+    CHECK(x.computing == y.computing);
+    CHECK(x.communication == y.communication);
+    CHECK(x.free == y.free);
+    CHECK(x.computed.free == y.computed.free);
+    CHECK(x.steps.size() == y.steps.size());
+    REQUIRE(x.bubbles.size() == y.bubbles.size());
+    for (std::size_t k = 0; k < x.bubbles.size(); ++k) {
+      CHECK(x.bubbles[k].range == y.bubbles[k].range);
+      CHECK(x.bubbles[k].detail == y.bubbles[k].detail);
+    }
+  }
+  CHECK(a.verdict.summary == b.verdict.summary);
+}
+
+constexpr const char* kAdvisorTrace =
+    "corpus/msprof-analyze-advisor-fixtures/test/ut/advisor/advisor_backend/timeline_advice/trace_view.json";
+}  // namespace
+
+TEST_CASE("analyzeRank: a stop requested before the analyses returns at once, flagged cancelled") {
+  const auto p = loadProfileOrFail(shared(kAdvisorTrace));
+  const auto& rank = p->ranks.at(0);
+  // The capture has a device and bubbles to find (see the advisor test above).
+  REQUIRE(rank.analysis);
+  REQUIRE(!rank.analysis->devices.empty());
+  REQUIRE(!rank.analysis->devices[0].bubbles.empty());
+  CHECK_FALSE(rank.analysis->cancelled);
+  std::stop_source stop;
+  stop.request_stop();
+  core::AnalysisOptions o;
+  o.stop = stop.get_token();
+  const core::RankAnalysis a = core::analyzeRank(*rank.trace, rank.kernels.get(), nullptr, o);
+  CHECK(a.cancelled);
+  CHECK(a.devices.empty());
+  CHECK(a.verdict.summary.empty());
+  // Each loop stops too: no steps, no tasks, no bubbles.
+  CHECK(core::stepWindows(*rank.trace, stop.get_token()).empty());
+  const auto tasks = core::detail::collectDeviceTasks(*rank.trace, rank.analysis->devices[0].device, nullptr,
+                                                      stop.get_token());
+  CHECK(tasks.compute.empty());
+  CHECK(tasks.hardwareLanes.empty());
+  CHECK(core::detail::findBubbles(*rank.trace, rank.analysis->devices[0], rank.analysis->steps, o).empty());
+}
+
+TEST_CASE("analyzeRank: a stop token that is never requested changes nothing") {
+  const auto p = loadProfileOrFail(shared(kAdvisorTrace));
+  const auto& rank = p->ranks.at(0);
+  std::stop_source never;
+  core::AnalysisOptions o;
+  o.stop = never.get_token();
+  const core::RankAnalysis withToken = core::analyzeRank(*rank.trace, rank.kernels.get(), nullptr, o);
+  const core::RankAnalysis without = core::analyzeRank(*rank.trace, rank.kernels.get(), nullptr);
+  CHECK_FALSE(withToken.cancelled);
+  REQUIRE(!without.devices.empty());
+  checkSameAnalysis(withToken, without);
+  checkSameAnalysis(withToken, *rank.analysis);  // what loadProfile computed with its own token
+}
+
+TEST_CASE("loadProfile: a stop requested once the trace is built cancels in the analyses") {
+  // loadTrace reports progress 1.0 after its last stop check (core/trace.cpp): a stop requested
+  // there lands in the analysis phase.
+  std::stop_source stop;
+  core::LoadOptions o;
+  o.stop = stop.get_token();
+  bool stoppedAtEnd = false;
+  o.progress = [&](double f) {
+    if (f >= 1.0 && !stoppedAtEnd) {
+      stoppedAtEnd = true;
+      stop.request_stop();
+    }
+  };
+  const auto r = core::loadProfile(shared(kAdvisorTrace), o);
+  CHECK(stoppedAtEnd);
+  CHECK_FALSE(r.ok());
+  CHECK(r.error == "cancelled");
+}
+
+TEST_CASE("kernel_details.csv that matches no task: Task Type is used and the rule says why") {
+  // case 34 no_overlap: Stream 2 holds MatMulV2 [1000,1300], FlashAttentionScore [1400,1800],
+  // MatMulV2 [2000,2500] us from 1731400000000000 us; computed Computing 1200 us (case.md).
+  const auto t = npuscope::test::load(shared("cases/34-step-trace-time-and-missing-overlap/no_overlap/trace_view.json"));
+  constexpr core::TimeNs base = 1731400000000000LL * 1000;
+  core::KernelDetails matching, unrelated;
+  for (double s : {1000.0, 1400.0, 2000.0}) {
+    core::KernelRow row;
+    row.start = base + us(s);
+    row.core = "AI_CORE";
+    matching.rows.push_back(row);
+    row.start = base + us(s) + 7;  // 7 ns off: no task starts there
+    unrelated.rows.push_back(row);
+  }
+  const auto byCsv = core::analyzeRank(*t, &matching, nullptr);
+  REQUIRE(byCsv.devices.size() == 1);
+  CHECK(byCsv.devices[0].computeSetRule == "kernel_details.csv (3 tasks matched by start time)");
+  CHECK(byCsv.devices[0].computed.computing == us(1200));
+  const auto fallback = core::analyzeRank(*t, &unrelated, nullptr);
+  REQUIRE(fallback.devices.size() == 1);
+  const std::string& rule = fallback.devices[0].computeSetRule;
+  INFO(rule);
+  CHECK(rule.rfind("kernel_details.csv does not match this trace (none of its 3 distinct compute start times is a "
+                   "device task's start), so: Task Type AI_CORE/",
+                   0) == 0);
+  CHECK(fallback.devices[0].computed.computing == us(1200));
 }

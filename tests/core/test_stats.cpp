@@ -183,3 +183,22 @@ TEST_CASE("search: substring (case-insensitive), regex, bad regex", "[stats]") {
   CHECK(core::findSlices(*t, {"(", true}, &err).empty());
   CHECK(err.rfind("invalid regular expression", 0) == 0);
 }
+
+TEST_CASE("case 21: search finds a substring deep inside a 614400-character name", "[stats]") {
+  const auto t = npuscope::test::load(shared("cases/21-extremely-long-names/trace.json"));
+  // Substrings picked with a script over the input: the first occurs once, at offset 614378 of
+  // the 614400-character name (its end), the second first at offset 53676 of it; neither is in
+  // the 8192-character name. Both long names start with "_ZN7cutlass13device_kernel".
+  for (const char* needle : {"TileShapeILi78ELEEvT_E", "apeILi100ELi20EEEINS_83_TileShapeILi101E"}) {
+    INFO(needle);
+    const auto hits = core::findSlices(*t, {needle});
+    REQUIRE(hits.size() == 1);
+    CHECK(t->sliceName(hits[0]).size() == 614400);
+    CHECK(t->sliceRange(hits[0]) == core::TimeRange{60000, 65000});
+  }
+  CHECK(core::findSlices(*t, {"tileshapeili78eleevt_e"}).size() == 1);  // case-insensitive
+  const auto both = core::findSlices(*t, {"_ZN7cutlass13device_kernel"});
+  REQUIRE(both.size() == 2);
+  CHECK(t->sliceName(both[0]).size() == 8192);  // sorted by start: [0, 30] us first
+  CHECK(t->sliceName(both[1]).size() == 614400);
+}

@@ -50,3 +50,19 @@ TEST_CASE("arg values as text", "[details]") {
   CHECK(widgets::argValueText(QJsonValue(0.5)) == QStringLiteral("0.5"));
   CHECK(widgets::argValueText(QJsonValue(true)) == QStringLiteral("true"));
 }
+
+TEST_CASE("details of a slice whose args hold invalid UTF-8 (case 19 a)", "[details]") {
+  auto r = core::loadProfile(std::string(NPUSCOPE_SHARED_DIR "/") + "cases/19-invalid-utf8-control-chars/a_invalid_utf8.json");
+  REQUIRE(r.ok());
+  const auto& t = *r.profile->ranks.at(0).trace;
+  core::SliceRef launch;
+  for (std::uint32_t l = 0; l < t.lanes.size(); ++l)
+    for (std::uint32_t i = 0; i < t.lanes[l].sliceCount(); ++i)
+      if (t.sliceName({l, i}) == "hipLaunchKernel") launch = {l, i};
+  REQUIRE(launch.valid());
+  widgets::SliceDetailsPanel panel;
+  panel.showSlice(r.profile, 0, launch);
+  // case.md: kname = "k\uFFFD\uFFFD_\uFFFD(x" (file bytes FF FE and C3 28), shown as an arg.
+  CHECK(panel.valueOf(QStringLiteral("kname")) == QStringLiteral("k\uFFFD\uFFFD_\uFFFD(x"));
+  CHECK(panel.valueOf(QStringLiteral("(raw)")).isNull());
+}
