@@ -75,24 +75,30 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
   const auto xAt = [&](std::size_t k) {
     return std::clamp(core::timeToX(cs.ts[k], view, width), -kClampMarginPx, width + kClampMarginPx);
   };
-  const auto colAt = [&](std::size_t k) { return static_cast<long>(std::floor(xAt(k))); };
-  // First index in [from, limit) whose column is after `col` (columns never decrease with k).
+  const auto colOfTime = [&](TimeNs t) {
+    return static_cast<long>(std::floor(std::clamp(core::timeToX(t, view, width), -kClampMarginPx, width + kClampMarginPx)));
+  };
+  const auto colAt = [&](std::size_t k) { return colOfTime(cs.ts[k]); };
+  const long lastCol = static_cast<long>(std::floor(width + kClampMarginPx));
+  const double nsPerPx = static_cast<double>(view.duration()) / width;
+  // First index in [from, limit) whose column is after `col` (columns never decrease with k):
+  // the first time of the next column is found once (exactly, by colOfTime), then a galloping
+  // search compares timestamps only (no division per probe).
   const auto columnEnd = [&](std::size_t from, long col) {
     if (from >= limit || colAt(from) > col) return from;
+    if (col >= lastCol) return limit;  // clamped: every later sample is in this column
+    TimeNs tEnd = view.start + static_cast<TimeNs>(std::ceil(static_cast<double>(col + 1) * nsPerPx));
+    while (colOfTime(tEnd) <= col) ++tEnd;
+    while (colOfTime(tEnd - 1) > col) --tEnd;
+    const TimeNs* ts = cs.ts.data();
     std::size_t bad = from, step = 1, probe = limit;
     for (;;) {
       probe = std::min(limit, bad + step);
-      if (probe >= limit || colAt(probe) > col) break;
+      if (probe >= limit || ts[probe] >= tEnd) break;
       bad = probe;
       step *= 2;
     }
-    std::size_t a = bad + 1, b = probe;
-    while (a < b) {
-      const std::size_t mid = a + (b - a) / 2;
-      if (colAt(mid) > col) b = mid;
-      else a = mid + 1;
-    }
-    return a;
+    return static_cast<std::size_t>(std::lower_bound(ts + bad + 1, ts + probe, tEnd) - ts);
   };
   for (std::size_t k = i + 1; k < limit;) {
     const double x = xAt(k);
