@@ -646,7 +646,7 @@ class EventParser {
       r.argsOffset = argsFileOffset(f.args);
       r.argsLength = static_cast<std::uint32_t>(f.args.size());
     }
-    pushLarge(m_out.slices[t], r);
+    m_out.slices[t].push_back(r);
   }
 
   void flow(const Fields& f, const Key& pid, TimeNs ts, char ph) {
@@ -679,7 +679,7 @@ class EventParser {
         r.id = m_out.pool.intern(tok);
       }
     }
-    pushLarge(m_out.flows, r);
+    m_out.flows.push_back(r);
     noteTime(ts, ts);
   }
 
@@ -754,7 +754,7 @@ class EventParser {
                                                             std::string(k) + " " + offsetText(m_eventBegin));
         continue;
       }
-      m_out.counters.push_back({ts, value, proc, name, keyId});
+      m_out.counters.push_back(RawCounter{ts, value, proc, name, keyId});
     }
   }
 

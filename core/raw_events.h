@@ -104,11 +104,11 @@ struct WorkerOut {
   std::unordered_map<Key, std::uint32_t, KeyHash> processIndex;
   std::vector<std::pair<std::uint32_t, Key>> threads;  ///< (local process, tid)
   std::unordered_map<std::pair<Key, Key>, std::uint32_t, KeyPairHash> threadIndex;
-  std::vector<std::vector<RawSlice>> slices;  ///< per local thread
-  std::vector<RawFlow> flows;
-  std::vector<RawCounter> counters;
+  std::vector<RecordBuffer<RawSlice>> slices;  ///< per local thread
+  RecordBuffer<RawFlow> flows;
+  RecordBuffer<RawCounter> counters;
   std::vector<RawMeta> metas;
-  std::vector<RawAsync> asyncs;
+  RecordBuffer<RawAsync> asyncs;
   std::uint64_t events = 0;
   std::uint64_t fastEvents = 0;      ///< events read by the fast scanner (EventParser::parseFast)
   std::uint64_t declinedEvents = 0;  ///< events it passed to the general simdjson path

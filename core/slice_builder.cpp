@@ -201,13 +201,13 @@ void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& lan
 
 /// One part's slices of a thread and that part's string-id map (nullptr: the ids are global).
 struct RawPart {
-  std::vector<RawSlice>* slices;
+  RecordBuffer<RawSlice>* slices;
   const NameId* names;
 };
 
 /// Per-worker buffers reused from lane to lane (warm memory: no page faults after the first lane).
 struct LaneScratch {
-  std::vector<RawSlice> merged;
+  RecordBuffer<RawSlice> merged;
   struct SortKey {
     TimeNs start;
     TimeNs negDur;
@@ -385,7 +385,7 @@ bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
     if (cancelled) return false;
     // Not in nesting order: buildSortedLane stopped before writing any column.
   }
-  std::vector<RawSlice>* items = nullptr;
+  RecordBuffer<RawSlice>* items = nullptr;
   if (!anyBE && src.size() == 1) {
     items = src[0].slices;
   } else {
@@ -438,7 +438,7 @@ bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
     freeRaw();
   }
   if (stop.stop_requested()) return false;
-  std::vector<RawSlice>& v = *items;
+  RecordBuffer<RawSlice>& v = *items;
   const std::size_t n = v.size();
   // Nesting order: start asc, duration desc, file order.
   bool sorted = true;
@@ -1012,7 +1012,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
     });
     for (auto& s : scratch) s.release();
     if (stop.stop_requested()) return cancel();
-    for (auto& part : parts) std::vector<std::vector<RawSlice>>().swap(part.slices);
+    for (auto& part : parts) std::vector<RecordBuffer<RawSlice>>().swap(part.slices);
     lanes.reserve(jobs.size());
     for (LaneJob& job : jobs) {
       trace.stats.merge(job.stats);
@@ -1213,7 +1213,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
     std::vector<std::uint32_t> offset(parts.size() + 1, 0);
     for (std::size_t k = 0; k < parts.size(); ++k) offset[k + 1] = offset[k] + static_cast<std::uint32_t>(parts[k].flows.size());
     parallelJobs(workers, parts.size(), stop, [&](std::size_t k, unsigned) {
-      std::vector<RawFlow>& flows = parts[k].flows;
+      RecordBuffer<RawFlow>& flows = parts[k].flows;
       std::vector<std::uint32_t>& bind = bindOf[k];
       reserveLarge(bind, flows.size());
       bind.resize(flows.size());
