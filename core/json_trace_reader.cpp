@@ -640,12 +640,9 @@ class EventParser {
     r.dur = dur;
     r.name = f.name;
     r.cat = f.cat;
-    r.ph = ph;
-    r.flags = flags;
-    if (!f.args.empty()) {
-      r.argsOffset = argsFileOffset(f.args);
-      r.argsLength = static_cast<std::uint32_t>(f.args.size());
-    }
+    r.setPh(ph);
+    r.setFlags(flags);
+    if (!f.args.empty()) r.setArgs(argsFileOffset(f.args), static_cast<std::uint32_t>(f.args.size()), m_out.longArgs);
     m_out.slices[t].push_back(r);
   }
 
