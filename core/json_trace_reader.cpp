@@ -441,7 +441,7 @@ class EventParser {
     if (!simdjson::validate_utf8(begin, static_cast<std::size_t>(p - begin))) return nullptr;
     // Committed: intern and dispatch.
     for (std::size_t i = 0; i < pendingCount; ++i) {
-      const NameId id = m_out.pool.intern(pending[i].text);
+      const NameId id = internCached(pending[i].text);
       switch (pending[i].target) {
         case Target::Name: f.name = id; break;
         case Target::Cat: f.cat = id; break;
@@ -565,6 +565,36 @@ class EventParser {
       }
     }
     return true;
+  }
+
+  static std::uint64_t load8(const char* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+
+  /// pool.intern(s) through a direct-mapped cache of recent strings (names and categories come in
+  /// runs): a hit costs one compare with the pooled bytes instead of the pool's hash and probe,
+  /// whose table, hashes and views miss the CPU caches once the pool holds 100k+ strings. The
+  /// ids are the pool's own (a miss interns), so the pool and its ids are unchanged.
+  NameId internCached(std::string_view s) {
+    const std::size_t n = s.size();
+    const char* const d = s.data();
+    std::uint64_t w = n;
+    if (n >= 8) {
+      w ^= load8(d) ^ (load8(d + n - 8) * 31);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) w = w * 131 + static_cast<unsigned char>(d[i]);
+    }
+    CacheEntry& e = m_internCache[(w * 0x9E3779B97F4A7C15ull) >> (64 - kInternCacheBits)];
+    if (e.text && e.length == n) {
+      const bool same = (n >= 8 && n <= 16) ? load8(e.text) == load8(d) && load8(e.text + n - 8) == load8(d + n - 8)
+                                            : std::memcmp(e.text, d, n) == 0;
+      if (same) return e.id;
+    }
+    const NameId id = m_out.pool.intern(s);
+    e = {m_out.pool.view(id).data(), n, id};
+    return id;
   }
 
   std::uint64_t argsFileOffset(std::string_view args) const {
@@ -827,7 +857,15 @@ class EventParser {
     m_out.metas.push_back(m);
   }
 
+  struct CacheEntry {
+    const char* text = nullptr;  // the pooled bytes (stable: the arena never moves them)
+    std::size_t length = 0;
+    NameId id = 0;
+  };
+  static constexpr unsigned kInternCacheBits = 8;
+
   WorkerOut& m_out;
+  std::array<CacheEntry, 1u << kInternCacheBits> m_internCache{};
   od::parser m_parser{1u << 31};
   od::parser m_argsParser{1u << 31};
   std::string m_scratch;

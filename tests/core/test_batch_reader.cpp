@@ -436,3 +436,37 @@ TEST_CASE("windowed read: a stop request cancels the read") {
     CHECK(read.parts.empty());
   }
 }
+
+TEST_CASE("fast scanner: interned names through its cache keep the pool's ids") {
+  // Names of equal length that differ in one byte (at the front, the middle and the end, for
+  // lengths below 8, 8-16 and above 16), interleaved so that cache slots are reused and
+  // overwritten; compared with simdjson's path, which interns without the cache.
+  std::vector<std::string> names;
+  for (const std::size_t len : {1u, 5u, 8u, 12u, 16u, 17u, 40u})
+    for (const std::size_t at : {std::size_t{0}, len / 2, len - 1})
+      for (char c : {'a', 'b', 'c'}) {
+        std::string n(len, 'x');
+        n[at] = c;
+        names.push_back(n);
+      }
+  std::string json = "[";
+  for (int i = 0; i < 3000; ++i) {
+    const std::string& n = names[static_cast<std::size_t>(i * 7919) % names.size()];
+    const std::string& cat = names[static_cast<std::size_t>(i * 104729 + 3) % names.size()];
+    json += R"({"ph":"X","name":")" + n + R"(","cat":")" + cat + R"(","pid":1,"tid":1,"ts":")" + std::to_string(10 * i) +
+            R"(","dur":1},)";
+  }
+  json.back() = ']';
+  const auto reference = loadWith(json, 0);
+  const auto fast = loadWith(json, 4096);
+  requireSame(*reference, *fast);
+  // By hand: every slice carries the name it was written with.
+  REQUIRE(fast->lanes.size() == 1);
+  const auto& lane = fast->lanes[0];
+  REQUIRE(lane.sliceCount() == 3000);
+  for (std::size_t k = 0; k < 3000; ++k) {
+    const std::size_t i = static_cast<std::size_t>((lane.start[k] / 1000) / 10);
+    if (fast->strings.view(lane.names[k]) != names[i * 7919 % names.size()]) FAIL("name of slice " << i);
+    if (fast->strings.view(lane.categories[k]) != names[(i * 104729 + 3) % names.size()]) FAIL("cat of slice " << i);
+  }
+}
