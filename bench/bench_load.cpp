@@ -104,7 +104,7 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt, d
   const auto t1 = Clock::now();
   const double c1 = cpuSeconds();
   unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
-  core::detail::ReadResult read = core::detail::readTraceEvents(file->bytes(), threads, opt);
+  core::detail::ReadResult read = core::detail::readTraceEvents(file->bytes(), threads, opt, core::detail::readSourceFor(*file));
   const auto t2 = Clock::now();
   const double c2 = cpuSeconds();
   const std::int64_t readPeakKb = statusKb("VmHWM");

@@ -11,6 +11,8 @@
 #include <set>
 #include <thread>
 
+#include <unistd.h>
+
 #include "core/json_fast.h"
 #include "core/json_scan.h"
 
@@ -151,20 +153,26 @@ LoadPreview makePreview(PreviewSink& sink, double fraction) {
   return p;
 }
 
+/// The first `n` (<= 4) bytes of `s` as an integer, first byte lowest (one load for constant n).
+constexpr std::uint32_t keyCode(const char* s, std::size_t n) {
+  std::uint32_t v = 0;
+  for (std::size_t i = 0; i < n; ++i) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(s[i])) << (8 * i);
+  return v;
+}
+
 /// Parses one event object per call. Holds the simdjson parsers and a padded scratch buffer.
 class EventParser {
  public:
-  EventParser(std::string_view file, WorkerOut& out) : m_file(file), m_out(out) {
+  explicit EventParser(WorkerOut& out) : m_out(out) {
     m_scratch.resize(4096 + simdjson::SIMDJSON_PADDING);
   }
 
-  /// Parses the object at [begin, end) of the file.
-  void parse(std::size_t begin, std::size_t end) {
-    const std::size_t len = end - begin;
-    const char* data = m_file.data() + begin;
+  /// Parses the object at [data, data + len), which is at offset `begin` of the file; the bytes
+  /// up to `validEnd` (>= data + len) are readable.
+  void parse(const char* data, std::size_t len, std::size_t begin, const char* validEnd) {
     const char* base = data;
-    if (end + simdjson::SIMDJSON_PADDING > m_file.size()) {
-      // Near the end of the mapping: copy into a padded buffer.
+    if (static_cast<std::size_t>(validEnd - data) < len + simdjson::SIMDJSON_PADDING) {
+      // Near the end of the readable bytes: copy into a padded buffer.
       if (m_scratch.size() < len + simdjson::SIMDJSON_PADDING) m_scratch.resize(len + simdjson::SIMDJSON_PADDING);
       std::memcpy(m_scratch.data(), data, len);
       std::memset(m_scratch.data() + len, ' ', simdjson::SIMDJSON_PADDING);
@@ -285,7 +293,8 @@ class EventParser {
   /// brackets and UTF-8 checked, not the member grammar — and kept as a byte range). Returns a pointer one past the event, or nullptr without any effect on the
   /// output when the event needs the general path (id2, escapes, odd types, invalid JSON or
   /// UTF-8): the caller then parses it with simdjson, which also reports the exact warnings.
-  const char* parseFast(const char* p, const char* end) {
+  /// `fileOffset` is the offset of `p` in the file.
+  const char* parseFast(const char* p, const char* end, std::size_t fileOffset) {
     const char* const begin = p;
     std::string_view ph;
     // Strings to intern once the event is known to be good, in the order the general path
@@ -369,11 +378,13 @@ class EventParser {
           return true;
         };
         bool handled = true;
+        // Keys compared as one integer each (string_view == went through memcmp: ~7% of the read).
+        const std::uint32_t code = key.size() <= 4 ? keyCode(key.data(), key.size()) : 0;
         switch (key.size()) {
           case 2:
-            if (key == "ph") {
+            if (code == keyCode("ph", 2)) {
               if (!plainString(ph)) return nullptr;
-            } else if (key == "ts") {
+            } else if (code == keyCode("ts", 2)) {
               f.tsPresent = true;
               TimeNs t = 0;
               if (const char* q = parseTimeFast(p, end, t)) {
@@ -384,7 +395,7 @@ class EventParser {
                 if (!timeToken(tok)) return nullptr;
                 f.ts = parseMicrosToNs(tok);
               }
-            } else if (key == "id") {
+            } else if (code == keyCode("id", 2)) {
               if (v0 == '"') {
                 if (!plainString(f.idToken)) return nullptr;
                 f.idIsString = true;
@@ -397,29 +408,29 @@ class EventParser {
                 p = q;
               }
               f.hasId = true;
-            } else if (key == "bp") {
+            } else if (code == keyCode("bp", 2)) {
               std::string_view bp;
               if (!plainString(bp)) return nullptr;
-              f.bpE = bp == "e";
+              f.bpE = bp.size() == 1 && bp[0] == 'e';
             } else {
               handled = false;
             }
             break;
           case 3:
-            if (key == "pid") {
+            if (code == keyCode("pid", 3)) {
               std::string_view text;
               if (!keyValue(f.pid, text)) return nullptr;
               if (f.pid.kind == KeyKind::String && !defer(text, Target::Pid)) return nullptr;
               f.hasPid = true;
-            } else if (key == "tid") {
+            } else if (code == keyCode("tid", 3)) {
               std::string_view text;
               if (!keyValue(f.tid, text)) return nullptr;
               if (f.tid.kind == KeyKind::String && !defer(text, Target::Tid)) return nullptr;
               f.hasTid = true;
-            } else if (key == "cat") {
+            } else if (code == keyCode("cat", 3)) {
               std::string_view cat;
               if (!plainString(cat) || !defer(cat, Target::Cat)) return nullptr;
-            } else if (key == "dur") {
+            } else if (code == keyCode("dur", 3)) {
               f.durPresent = true;
               TimeNs t = 0;
               if (const char* q = parseTimeFast(p, end, t)) {
@@ -430,17 +441,17 @@ class EventParser {
                 if (!timeToken(tok)) return nullptr;
                 f.dur = parseMicrosToNs(tok);
               }
-            } else if (key == "id2") {
+            } else if (code == keyCode("id2", 3)) {
               return nullptr;
             } else {
               handled = false;
             }
             break;
           case 4:
-            if (key == "name") {
+            if (code == keyCode("name", 4)) {
               std::string_view name;
               if (!plainString(name) || !defer(name, Target::Name)) return nullptr;
-            } else if (key == "args") {
+            } else if (code == keyCode("args", 4)) {
               const char* q = v0 == '{' ? skipContainerFast(p, end) : skipValueStrict(p, end);
               if (!q) return nullptr;
               if (v0 == '{') {
@@ -478,7 +489,7 @@ class EventParser {
     if (!simdjson::validate_utf8(begin, static_cast<std::size_t>(p - begin))) return nullptr;
     // Committed: intern and dispatch.
     for (std::size_t i = 0; i < pendingCount; ++i) {
-      const NameId id = m_out.pool.intern(pending[i].text);
+      const NameId id = internCached(pending[i].text);
       switch (pending[i].target) {
         case Target::Name: f.name = id; break;
         case Target::Cat: f.cat = id; break;
@@ -487,7 +498,7 @@ class EventParser {
       }
     }
     f.ph = ph;
-    m_eventBegin = static_cast<std::size_t>(begin - m_file.data());
+    m_eventBegin = fileOffset;
     m_eventBase = begin;
     ++m_out.events;
     dispatch(f);
@@ -616,6 +627,36 @@ class EventParser {
     return true;
   }
 
+  static std::uint64_t load8(const char* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+
+  /// pool.intern(s) through a direct-mapped cache of recent strings (names and categories come in
+  /// runs): a hit costs one compare with the pooled bytes instead of the pool's hash and probe,
+  /// whose table, hashes and views miss the CPU caches once the pool holds 100k+ strings. The
+  /// ids are the pool's own (a miss interns), so the pool and its ids are unchanged.
+  NameId internCached(std::string_view s) {
+    const std::size_t n = s.size();
+    const char* const d = s.data();
+    std::uint64_t w = n;
+    if (n >= 8) {
+      w ^= load8(d) ^ (load8(d + n - 8) * 31);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) w = w * 131 + static_cast<unsigned char>(d[i]);
+    }
+    CacheEntry& e = m_internCache[(w * 0x9E3779B97F4A7C15ull) >> (64 - kInternCacheBits)];
+    if (e.text && e.length == n) {
+      const bool same = (n >= 8 && n <= 16) ? load8(e.text) == load8(d) && load8(e.text + n - 8) == load8(d + n - 8)
+                                            : std::memcmp(e.text, d, n) == 0;
+      if (same) return e.id;
+    }
+    const NameId id = m_out.pool.intern(s);
+    e = {m_out.pool.view(id).data(), n, id};
+    return id;
+  }
+
   /// File offset of the args text (a view into m_eventBase), through the byte map when the
   /// event was repaired.
   std::uint64_t argsFileOffset(std::string_view args) const {
@@ -707,13 +748,10 @@ class EventParser {
     r.dur = dur;
     r.name = f.name;
     r.cat = f.cat;
-    r.ph = ph;
-    r.flags = flags;
-    if (!f.args.empty()) {
-      r.argsOffset = argsFileOffset(f.args);
-      r.argsLength = argsFileLength(f.args);
-    }
-    pushLarge(m_out.slices[t], r);
+    r.setPh(ph);
+    r.setFlags(flags);
+    if (!f.args.empty()) r.setArgs(argsFileOffset(f.args), argsFileLength(f.args), m_out.longArgs);
+    m_out.slices[t].push_back(r);
   }
 
   void flow(const Fields& f, const Key& pid, TimeNs ts, char ph) {
@@ -746,7 +784,7 @@ class EventParser {
         r.id = m_out.pool.intern(tok);
       }
     }
-    pushLarge(m_out.flows, r);
+    m_out.flows.push_back(r);
     noteTime(ts, ts);
   }
 
@@ -830,7 +868,7 @@ class EventParser {
                                                             std::string(k) + " " + offsetText(m_eventBegin));
         continue;
       }
-      m_out.counters.push_back({ts, value, proc, name, keyId});
+      m_out.counters.push_back(RawCounter{ts, value, proc, name, keyId});
     }
   }
 
@@ -897,8 +935,15 @@ class EventParser {
     m_out.metas.push_back(m);
   }
 
-  std::string_view m_file;
+  struct CacheEntry {
+    const char* text = nullptr;  // the pooled bytes (stable: the arena never moves them)
+    std::size_t length = 0;
+    NameId id = 0;
+  };
+  static constexpr unsigned kInternCacheBits = 8;
+
   WorkerOut& m_out;
+  std::array<CacheEntry, 1u << kInternCacheBits> m_internCache{};
   od::parser m_parser{1u << 31};
   od::parser m_argsParser{1u << 31};
   std::string m_scratch;
@@ -914,23 +959,116 @@ class EventParser {
 
 std::size_t resync(std::string_view file, std::size_t from, std::size_t limit);
 
+/// The bytes a parse worker reads: the whole file in place (ReadSource::windowBytes == 0), or a
+/// window that holds a copy of [offset(), offset() + size) of the file and is refilled, in file
+/// order, as the worker advances (ReadSource). The window keeps simdjson's padding readable after
+/// its bytes; the data in place keeps the file's own rule (EventParser::parse copies near its end).
+class RangeWindow {
+ public:
+  RangeWindow(std::string_view file, const ReadSource& source, std::size_t begin)
+      : m_file(file), m_source(source) {
+    if (source.windowBytes == 0) {
+      m_data = file.data();
+      m_end = file.data() + file.size();
+      m_offset = 0;
+      return;
+    }
+    m_capacity = std::max<std::size_t>(source.windowBytes, 16);
+    m_buffer.reset(new char[m_capacity + simdjson::SIMDJSON_PADDING]);
+    m_data = m_end = m_buffer.get();
+    m_offset = begin;
+    fill();
+  }
+
+  [[nodiscard]] const char* data() const { return m_data; }
+  /// One past the last readable byte of the file copied so far.
+  [[nodiscard]] const char* end() const { return m_end; }
+  /// True when end() is the end of the file: no refill can add bytes.
+  [[nodiscard]] bool atFileEnd() const { return m_offset + static_cast<std::size_t>(m_end - m_data) >= m_file.size(); }
+  /// File offset of the byte at `p` (in [data(), end()]).
+  [[nodiscard]] std::size_t offsetOf(const char* p) const { return m_offset + static_cast<std::size_t>(p - m_data); }
+  /// True when fewer than `bytes` bytes are readable from `p` and the file has more.
+  [[nodiscard]] bool low(const char* p, std::size_t bytes) const {
+    return static_cast<std::size_t>(m_end - p) < bytes && !atFileEnd();
+  }
+  /// Keeps the bytes from `p` on (moved to the front of the window) and appends the next bytes of
+  /// the file, growing the window when `p` is already at its front and it is full (an element
+  /// longer than the window). Returns where `p`'s byte now is. Only when !atFileEnd().
+  const char* refill(const char* p) {
+    const auto keep = static_cast<std::size_t>(m_end - p);
+    const std::size_t at = offsetOf(p);
+    if (keep == m_capacity) {
+      std::unique_ptr<char[]> grown(new char[2 * m_capacity + simdjson::SIMDJSON_PADDING]);
+      std::memcpy(grown.get(), p, keep);
+      m_buffer = std::move(grown);
+      m_capacity *= 2;
+    } else if (keep > 0) {
+      std::memmove(m_buffer.get(), p, keep);
+    }
+    m_data = m_buffer.get();
+    m_end = m_data + keep;
+    m_offset = at;
+    fill();
+    return m_data;
+  }
+
+ private:
+  /// Appends file bytes after m_end until the window is full or the file ends.
+  void fill() {
+    char* const buf = m_buffer.get();
+    std::size_t have = static_cast<std::size_t>(m_end - buf);
+    std::size_t pos = m_offset + have;
+    const std::size_t want = std::min(m_capacity - have, m_file.size() - pos);
+    std::size_t got = 0;
+    while (m_source.fd >= 0 && got < want) {
+      const ssize_t n = ::pread(m_source.fd, buf + have + got, want - got, static_cast<off_t>(m_source.fdOffset + pos + got));
+      if (n <= 0) break;  // error or short file: copy the rest from the mapping below
+      got += static_cast<std::size_t>(n);
+    }
+    if (got < want) std::memcpy(buf + have + got, m_file.data() + pos + got, want - got);
+    m_end = buf + have + want;
+  }
+
+  std::string_view m_file;
+  ReadSource m_source;
+  std::unique_ptr<char[]> m_buffer;
+  std::size_t m_capacity = 0;
+  const char* m_data = nullptr;
+  const char* m_end = nullptr;
+  std::size_t m_offset = 0;  // file offset of m_data[0]
+};
+
 /// Parses the array elements starting at `begin` until an element starts at or after `limit`,
 /// the array closes, or the file ends. With `batchBytes` > 0, each event goes through the fast
 /// scanner (EventParser::parseFast) and only the events it declines through simdjson, so the
 /// result is the same as with batchBytes == 0 (simdjson for every event: the reference path).
+/// The bytes come from `source` (ReadSource); the result does not depend on it.
 void parseRange(std::string_view file, std::size_t begin, std::size_t limit, WorkerOut& out,
                 std::atomic<std::size_t>* bytesDone, const std::stop_token& stop, std::size_t batchBytes,
-                PreviewCursor preview = {}) {
-  const char* const base = file.data();
-  const char* const end = base + file.size();
-  const char* p = base + begin;
+                const ReadSource& source, PreviewCursor preview = {}) {
+  RangeWindow win(file, source, begin);
+  // An element is parsed once at least this many bytes follow its start in the window, or the
+  // window ends at the end of the file; a longer element makes the window refill (and grow).
+  const std::size_t margin = std::min<std::size_t>(source.windowBytes / 4, 64u << 10);
+  const char* end = win.end();
+  const char* p = win.data();
   out.beginOffset = begin;
-  EventParser parser(file, out);
+  EventParser parser(out);
   bool expectElement = false;  // a comma was seen and no element followed yet
   std::size_t lastReport = begin;
+  const auto refill = [&] {
+    p = win.refill(p);
+    end = win.end();
+  };
+  if (source.windowBytes == 0) p += begin;
   for (;;) {
+    if (win.low(p, margin)) refill();
     p = skipWs(p, end);
     if (p >= end) {
+      if (!win.atFileEnd()) {
+        refill();
+        continue;
+      }
       out.stop = WorkerOut::Stop::EndOfFile;
       out.stopOffset = file.size();
       break;
@@ -938,16 +1076,16 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
     const char c = *p;
     if (c == ']') {
       out.stop = WorkerOut::Stop::ArrayEnd;
-      out.stopOffset = static_cast<std::size_t>(p + 1 - base);
+      out.stopOffset = win.offsetOf(p + 1);
       break;
     }
     if (c == ',') {
-      if (expectElement) out.stats.add(ImportWarning::EmptyElement, "empty element " + offsetText(p - base));
+      if (expectElement) out.stats.add(ImportWarning::EmptyElement, "empty element " + offsetText(win.offsetOf(p)));
       expectElement = true;
       ++p;
       continue;
     }
-    const auto off = static_cast<std::size_t>(p - base);
+    const std::size_t off = win.offsetOf(p);
     if (off >= limit) {
       out.stop = WorkerOut::Stop::Limit;
       out.stopOffset = off;
@@ -959,14 +1097,20 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
     __builtin_prefetch(p + 1088);
     __builtin_prefetch(p + 1152);
     __builtin_prefetch(p + 1216);
-    const char* fast = (c == '{' && batchBytes > 0) ? parser.parseFast(p, end) : nullptr;
+    const char* fast = (c == '{' && batchBytes > 0) ? parser.parseFast(p, end, off) : nullptr;
     if (fast) {
       ++out.fastEvents;
       expectElement = false;
       p = fast;
     } else {
-      if (c == '{' && batchBytes > 0) ++out.declinedEvents;
       const char* q = skipValue(p, end);
+      // Not all of the element is in the window (or a scalar may go on after its end): neither
+      // path had any effect yet; read on and parse it again.
+      if ((!q || q == end) && !win.atFileEnd()) {
+        refill();
+        continue;
+      }
+      if (c == '{' && batchBytes > 0) ++out.declinedEvents;
       if (!q) {
         out.stats.add(ImportWarning::TruncatedEvent, "file ends inside an event at byte " + std::to_string(file.size()));
         out.stop = WorkerOut::Stop::Truncated;
@@ -978,14 +1122,14 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
         out.stats.add(ImportWarning::NotAnObject, "unexpected '" + std::string(1, c) + "' " + offsetText(off));
         q = p + 1;
       } else if (c == '{') {
-        parser.parse(off, static_cast<std::size_t>(q - base));
+        parser.parse(p, static_cast<std::size_t>(q - p), off, end);
       } else {
         out.stats.add(ImportWarning::NotAnObject, "array element that is not an object " + offsetText(off));
       }
       expectElement = false;
       p = q;
     }
-    const auto done = static_cast<std::size_t>(p - base);
+    const std::size_t done = win.offsetOf(p);
     if (done - lastReport > (1u << 20)) {
       if (bytesDone) bytesDone->fetch_add(done - lastReport, std::memory_order_relaxed);
       lastReport = done;
@@ -1104,7 +1248,16 @@ std::size_t scanObjectKeys(std::string_view file, std::size_t from, TopLevelInfo
 
 }  // namespace
 
-ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOptions& options) {
+ReadSource readSourceFor(const MappedFile& file) {
+  ReadSource s;
+  if (file.fd() < 0) return s;
+  s.fd = file.fd();
+  s.fdOffset = file.fileOffset();
+  s.windowBytes = kDefaultWindowBytes;
+  return s;
+}
+
+ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOptions& options, const ReadSource& source) {
   ReadResult result;
   const char* base = file.data();
   const char* end = base + file.size();
@@ -1157,7 +1310,7 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
         cursor.part = k;
       }
       threads.emplace_back([&, k, limit, cursor] {
-        parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.sliceBytes, cursor);
+        parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.sliceBytes, source, cursor);
         finished.fetch_add(1, std::memory_order_release);
       });
     }
@@ -1197,7 +1350,7 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
     // Mismatch: range k started inside an event. Parse from where the previous one stopped.
     const std::size_t limit = k + 1 < parts ? begins[k + 1] : SIZE_MAX;
     WorkerOut repair;
-    parseRange(file, cur.stopOffset, limit, repair, nullptr, options.stop, options.sliceBytes);
+    parseRange(file, cur.stopOffset, limit, repair, nullptr, options.stop, options.sliceBytes, source);
     result.parts.push_back(std::move(repair));
   }
   const WorkerOut& last = result.parts.back();

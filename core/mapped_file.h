@@ -27,6 +27,11 @@ class MappedFile {
   [[nodiscard]] std::size_t diskSize() const { return m_diskSize; }
   /// True when the bytes were transcoded from UTF-16.
   [[nodiscard]] bool transcodedUtf16() const { return m_utf16; }
+  /// A read-only descriptor of the mapped file, open for the object's lifetime, or -1 when the
+  /// bytes are not the file's (gzip, UTF-16, in memory, empty file). bytes()[i] is the file's
+  /// byte at position fileOffset() + i (fileOffset() is 3 after a skipped UTF-8 BOM).
+  [[nodiscard]] int fd() const { return m_fd; }
+  [[nodiscard]] std::size_t fileOffset() const { return m_fileOffset; }
 
  private:
   MappedFile() = default;
@@ -37,6 +42,8 @@ class MappedFile {
   std::string m_owned;
   std::size_t m_diskSize = 0;
   bool m_utf16 = false;
+  int m_fd = -1;
+  std::size_t m_fileOffset = 0;
 };
 
 }  // namespace npuscope::core

@@ -34,18 +34,60 @@ struct KeyPairHash {
   }
 };
 
-/// A slice-like event (X, B, E, i/I) of one thread, in file order. 40 bytes.
+/// An args object (file offset, length) that does not fit RawSlice's packed field.
+using LongArgs = std::pair<std::uint64_t, std::uint32_t>;
+
+/// A slice-like event (X, B, E, i/I) of one thread, in file order. 32 bytes: the args offset and
+/// length, the phase and the flags share one 64-bit word (`packed`): offset bits 0-39 (files up
+/// to 1 TiB), length bits 40-58 (args up to 512 KiB - 2), phase bits 59-60, flags bits 61-63
+/// (the SliceFlag bits, all < 8). Args beyond either limit are kept in a side table of LongArgs
+/// (WorkerOut::longArgs, or the builder's scratch table) and the word holds the sentinel length
+/// kLongArgs with the table index as the offset: setArgs / argsOffset / argsLength hide this.
 struct RawSlice {
   TimeNs ts = 0;
-  TimeNs dur = 0;             ///< ns; -1 for B/E/instant
-  std::uint64_t argsOffset = 0;
-  std::uint32_t argsLength = 0;
+  TimeNs dur = 0;             ///< ns; -1 for B/E
+  std::uint64_t packed = 0;   ///< args offset | length | phase | flags (see above)
   NameId name = 0;
   NameId cat = 0;
-  char ph = 'X';
-  std::uint8_t flags = 0;
+
+  static constexpr unsigned kLengthShift = 40, kPhaseShift = 59, kFlagsShift = 61;
+  static constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << kLengthShift) - 1;
+  static constexpr std::uint32_t kLongArgs = (1u << (kPhaseShift - kLengthShift)) - 1;  ///< sentinel length
+
+  /// 'X', 'B' or 'E'.
+  [[nodiscard]] char ph() const {
+    static constexpr char kPh[4] = {'X', 'B', 'E', 'X'};
+    return kPh[(packed >> kPhaseShift) & 3];
+  }
+  void setPh(char ph) {
+    const std::uint64_t code = ph == 'B' ? 1 : ph == 'E' ? 2 : 0;
+    packed = (packed & ~(std::uint64_t{3} << kPhaseShift)) | (code << kPhaseShift);
+  }
+  /// SliceFlag bits.
+  [[nodiscard]] std::uint8_t flags() const { return static_cast<std::uint8_t>(packed >> kFlagsShift); }
+  void setFlags(std::uint8_t f) {
+    packed = (packed & ~(std::uint64_t{7} << kFlagsShift)) | (std::uint64_t{f & 7u} << kFlagsShift);
+  }
+  [[nodiscard]] bool hasLongArgs() const { return ((packed >> kLengthShift) & kLongArgs) == kLongArgs; }
+  /// Stores the args range; one that does not fit goes to `table`.
+  void setArgs(std::uint64_t offset, std::uint32_t length, std::vector<LongArgs>& table) {
+    if (offset > kOffsetMask || length >= kLongArgs) {
+      table.emplace_back(offset, length);
+      offset = table.size() - 1;
+      length = kLongArgs;
+    }
+    packed = (packed & ~((std::uint64_t{1} << kPhaseShift) - 1)) | offset | (std::uint64_t{length} << kLengthShift);
+  }
+  /// The args range; `table` is the side table setArgs used (may be null when !hasLongArgs()).
+  [[nodiscard]] std::uint64_t argsOffset(const std::vector<LongArgs>* table) const {
+    return hasLongArgs() ? (*table)[packed & kOffsetMask].first : packed & kOffsetMask;
+  }
+  [[nodiscard]] std::uint32_t argsLength(const std::vector<LongArgs>* table) const {
+    return hasLongArgs() ? (*table)[packed & kOffsetMask].second
+                         : static_cast<std::uint32_t>((packed >> kLengthShift) & kLongArgs);
+  }
 };
-static_assert(sizeof(RawSlice) <= 40, "keep the import record small: it is held per event");
+static_assert(sizeof(RawSlice) == 32, "keep the import record small: it is held per event");
 
 /// Flow id: numeric (exact uint64) or text (NameId of the raw token), or invalid.
 enum class FlowIdKind : std::uint8_t { Numeric, Text, Invalid };
@@ -104,11 +146,12 @@ struct WorkerOut {
   std::unordered_map<Key, std::uint32_t, KeyHash> processIndex;
   std::vector<std::pair<std::uint32_t, Key>> threads;  ///< (local process, tid)
   std::unordered_map<std::pair<Key, Key>, std::uint32_t, KeyPairHash> threadIndex;
-  std::vector<std::vector<RawSlice>> slices;  ///< per local thread
-  std::vector<RawFlow> flows;
-  std::vector<RawCounter> counters;
+  std::vector<RecordBuffer<RawSlice>> slices;  ///< per local thread
+  std::vector<LongArgs> longArgs;  ///< args of slices that do not fit RawSlice::packed
+  RecordBuffer<RawFlow> flows;
+  RecordBuffer<RawCounter> counters;
   std::vector<RawMeta> metas;
-  std::vector<RawAsync> asyncs;
+  RecordBuffer<RawAsync> asyncs;
   std::uint64_t events = 0;
   std::uint64_t fastEvents = 0;      ///< events read by the fast scanner (EventParser::parseFast)
   std::uint64_t declinedEvents = 0;  ///< events it passed to the general simdjson path

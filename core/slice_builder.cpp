@@ -201,23 +201,26 @@ void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& lan
 
 /// One part's slices of a thread and that part's string-id map (nullptr: the ids are global).
 struct RawPart {
-  std::vector<RawSlice>* slices;
+  RecordBuffer<RawSlice>* slices;
   const NameId* names;
+  const std::vector<LongArgs>* longArgs;  ///< the part's side table of long args
 };
 
 /// Per-worker buffers reused from lane to lane (warm memory: no page faults after the first lane).
 struct LaneScratch {
-  std::vector<RawSlice> merged;
+  RecordBuffer<RawSlice> merged;
   struct SortKey {
     TimeNs start;
     TimeNs negDur;
     std::uint32_t index;
   };
   std::vector<SortKey> keys;
+  std::vector<LongArgs> mergedLong;  ///< long args of `merged`
   std::vector<std::uint32_t> order, depth, stack;
   std::vector<TimeNs> ends;
   void release() {
     freeNow(merged);
+    freeNow(mergedLong);
     freeNow(keys);
     freeNow(order);
     freeNow(depth);
@@ -273,7 +276,7 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
   for (std::size_t i = 0; i < n; ++i) ++rowBegin[(s.depth[i] & ~kOverlapBit) + 1];
   for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
   const auto flagsOf = [](const RawSlice& r, std::uint32_t d) {
-    return static_cast<std::uint8_t>(r.flags | ((d & kOverlapBit) ? kSlicePartialOverlap : 0));
+    return static_cast<std::uint8_t>(r.flags() | ((d & kOverlapBit) ? kSlicePartialOverlap : 0));
   };
   k = 0;
   if (maxDepth <= 1) {
@@ -308,8 +311,8 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
           end[i] = r.ts + r.dur;
           nm[i] = r.name;
           cat[i] = r.cat;
-          ao[i] = r.argsOffset;
-          al[i] = r.argsLength;
+          ao[i] = r.argsOffset(part.longArgs);
+          al[i] = r.argsLength(part.longArgs);
           fl[i] = flagsOf(r, depth[i]);
         }
         k += len;
@@ -331,8 +334,8 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
         lane.end[at] = r.ts + r.dur;
         lane.names[at] = r.name;
         lane.categories[at] = r.cat;
-        lane.argsOffset[at] = r.argsOffset;
-        lane.argsLength[at] = r.argsLength;
+        lane.argsOffset[at] = r.argsOffset(part.longArgs);
+        lane.argsLength[at] = r.argsLength(part.longArgs);
         lane.flags[at] = flagsOf(r, d);
       }
       if (stop.stop_requested()) {
@@ -365,11 +368,11 @@ bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
       for (RawSlice& r : *part.slices) {
         r.name = nm[r.name];
         r.cat = nm[r.cat];
-        anyBE |= r.ph != 'X';
+        anyBE |= r.ph() != 'X';
       }
       part.names = nullptr;
     } else {
-      for (const RawSlice& r : *part.slices) anyBE |= r.ph != 'X';
+      for (const RawSlice& r : *part.slices) anyBE |= r.ph() != 'X';
     }
   }
   const auto freeRaw = [&] {
@@ -385,60 +388,69 @@ bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
     if (cancelled) return false;
     // Not in nesting order: buildSortedLane stopped before writing any column.
   }
-  std::vector<RawSlice>* items = nullptr;
+  RecordBuffer<RawSlice>* items = nullptr;
+  const std::vector<LongArgs>* itemsLong = nullptr;  // the side table of items' long args
   if (!anyBE && src.size() == 1) {
     items = src[0].slices;
+    itemsLong = src[0].longArgs;
   } else {
     items = &s.merged;
+    itemsLong = &s.mergedLong;
     items->clear();
+    s.mergedLong.clear();
     reserveLarge(*items, total);
+    // A record copied from part `k` keeps its long args through the scratch table.
+    const auto pushItem = [&](RawSlice r, std::uint32_t k) {
+      if (r.hasLongArgs()) r.setArgs(r.argsOffset(src[k].longArgs), r.argsLength(src[k].longArgs), s.mergedLong);
+      items->push_back(r);
+    };
     struct BE { TimeNs ts; std::uint32_t part; std::uint32_t idx; };
     std::vector<BE> be;
     for (std::uint32_t k = 0; k < src.size(); ++k) {
       const auto& raw = *src[k].slices;
       for (std::uint32_t i = 0; i < raw.size(); ++i) {
-        if (raw[i].ph == 'X') items->push_back(raw[i]);
+        if (raw[i].ph() == 'X') pushItem(raw[i], k);
         else be.push_back({raw[i].ts, k, i});
       }
     }
     if (!be.empty()) {
       std::stable_sort(be.begin(), be.end(), [](const BE& a, const BE& b) { return a.ts < b.ts; });
-      std::vector<const RawSlice*> open;
-      auto push = [&](const RawSlice& b, TimeNs end, std::uint8_t flags) {
+      std::vector<std::pair<const RawSlice*, std::uint32_t>> open;  // (B record, its part)
+      auto push = [&](const RawSlice& b, std::uint32_t part, TimeNs end, std::uint8_t flags) {
         RawSlice r = b;
         r.dur = end - b.ts;
-        r.flags = flags;
-        r.ph = 'X';
-        items->push_back(r);
+        r.setFlags(flags);
+        r.setPh('X');
+        pushItem(r, part);
       };
       for (const BE& e : be) {
         const RawSlice& ev = (*src[e.part].slices)[e.idx];
-        if (ev.ph == 'B') {
-          open.push_back(&ev);
+        if (ev.ph() == 'B') {
+          open.emplace_back(&ev, e.part);
           continue;
         }
         if (open.empty()) {
           stats.add(ImportWarning::OrphanEnd, "orphan E at " + formatTimestampUs(ev.ts) + " on " + label);
           continue;
         }
-        const RawSlice* b = open.back();
+        const auto [b, bPart] = open.back();
         open.pop_back();
         if (ev.name != kEmptyName && ev.name != b->name)
           stats.add(ImportWarning::EndNameMismatch, "E \"" + std::string(strings.view(ev.name)) + "\" closes B \"" +
                                                         std::string(strings.view(b->name)) + "\" at " +
                                                         formatTimestampUs(ev.ts));
-        push(*b, ev.ts, b->flags);
+        push(*b, bPart, ev.ts, b->flags());
       }
-      for (const RawSlice* b : open) {
+      for (const auto& [b, bPart] : open) {
         stats.add(ImportWarning::UnterminatedBegin,
                   "B \"" + std::string(strings.view(b->name)) + "\" at " + formatTimestampUs(b->ts) + " never ended");
-        push(*b, std::max(b->ts, maxTs), static_cast<std::uint8_t>(b->flags | kSliceUnfinished));
+        push(*b, bPart, std::max(b->ts, maxTs), static_cast<std::uint8_t>(b->flags() | kSliceUnfinished));
       }
     }
     freeRaw();
   }
   if (stop.stop_requested()) return false;
-  std::vector<RawSlice>& v = *items;
+  RecordBuffer<RawSlice>& v = *items;
   const std::size_t n = v.size();
   // Nesting order: start asc, duration desc, file order.
   bool sorted = true;
@@ -499,7 +511,7 @@ bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
     const TimeNs st = v[i].ts, en = v[i].ts + v[i].dur;
     while (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur <= st) s.stack.pop_back();
     if (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur < en) {
-      v[i].flags |= kSlicePartialOverlap;
+      v[i].setFlags(static_cast<std::uint8_t>(v[i].flags() | kSlicePartialOverlap));
       ++overlaps;
     }
     const auto d = static_cast<std::uint32_t>(s.stack.size());
@@ -524,9 +536,9 @@ bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
     lane.end[at] = r.ts + r.dur;
     lane.names[at] = r.name;
     lane.categories[at] = r.cat;
-    lane.argsOffset[at] = r.argsOffset;
-    lane.argsLength[at] = r.argsLength;
-    lane.flags[at] = r.flags;
+    lane.argsOffset[at] = r.argsOffset(itemsLong);
+    lane.argsLength[at] = r.argsLength(itemsLong);
+    lane.flags[at] = r.flags();
   }
   lane.rowBegin = std::move(rowBegin);
   if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
@@ -1007,12 +1019,12 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       LaneJob& job = jobs[jobOrder[j]];
       const std::string label = procs[job.lane.process].name + " / " + job.lane.name;
       std::vector<RawPart> src;
-      for (auto [k, t] : threadParts[job.thread]) src.push_back({&parts[k].slices[t], names(k)});
+      for (auto [k, t] : threadParts[job.thread]) src.push_back({&parts[k].slices[t], names(k), &parts[k].longArgs});
       job.done = buildLane(src, maxTs, trace.strings, job.lane, job.stats, label, scratch[w], stop);
     });
     for (auto& s : scratch) s.release();
     if (stop.stop_requested()) return cancel();
-    for (auto& part : parts) std::vector<std::vector<RawSlice>>().swap(part.slices);
+    for (auto& part : parts) std::vector<RecordBuffer<RawSlice>>().swap(part.slices);
     lanes.reserve(jobs.size());
     for (LaneJob& job : jobs) {
       trace.stats.merge(job.stats);
@@ -1213,7 +1225,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
     std::vector<std::uint32_t> offset(parts.size() + 1, 0);
     for (std::size_t k = 0; k < parts.size(); ++k) offset[k + 1] = offset[k] + static_cast<std::uint32_t>(parts[k].flows.size());
     parallelJobs(workers, parts.size(), stop, [&](std::size_t k, unsigned) {
-      std::vector<RawFlow>& flows = parts[k].flows;
+      RecordBuffer<RawFlow>& flows = parts[k].flows;
       std::vector<std::uint32_t>& bind = bindOf[k];
       reserveLarge(bind, flows.size());
       bind.resize(flows.size());

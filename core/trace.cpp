@@ -77,7 +77,7 @@ LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::strin
   // Reading is ~2/3 of loadTrace's wall time, building the rest (npuscope_bench_cancel on the
   // 1 GB trace: read 64.5%, build 30.5%, analyses after loadTrace 5%; docs/benchmarks.md).
   if (options.progress) readOptions.progress = [&](double f) { options.progress(0.7 * f); };
-  detail::ReadResult read = detail::readTraceEvents(bytes, threads, readOptions);
+  detail::ReadResult read = detail::readTraceEvents(bytes, threads, readOptions, detail::readSourceFor(*file));
   if (read.cancelled || options.stop.stop_requested()) {
     result.error = "cancelled";
     return result;

@@ -3,6 +3,7 @@
 // from each case.md) and on hand-built inputs.
 #include <catch2/catch.hpp>
 
+#include "core/raw_events.h"
 #include "core/slice_builder.h"
 #include "core/trace.h"
 #include "test_util.h"
@@ -430,4 +431,73 @@ TEST_CASE("buildFlowIndex equals a stable sort of the flows by (lane, slice inde
   flows.push_back({core::kEmptyName, core::kEmptyName, {5, 0}, {0, 0}, 99, 99});
   core::detail::buildFlowIndex(flows, lanes, byFrom, byTo);
   CHECK(byFrom == std::vector<std::uint32_t>{2, 12, 8, 7, 5, 13, 1, 10, 4, 3, 11, 9, 0, 6, 14});
+}
+
+TEST_CASE("RawSlice packs args, phase and flags in one word; ranges beyond it go to the side table") {
+  using core::detail::RawSlice;
+  std::vector<core::detail::LongArgs> table;
+  RawSlice r;
+  r.setPh('E');
+  r.setFlags(core::kSliceInstant | core::kSliceUnfinished);
+  r.setArgs(123456789, 4321, table);
+  CHECK(table.empty());
+  CHECK(r.ph() == 'E');
+  CHECK(r.flags() == (core::kSliceInstant | core::kSliceUnfinished));
+  CHECK(r.argsOffset(&table) == 123456789u);
+  CHECK(r.argsLength(&table) == 4321u);
+  // The largest inline values, and one past each limit.
+  const std::uint64_t maxOffset = (std::uint64_t{1} << 40) - 1;
+  r.setArgs(maxOffset, RawSlice::kLongArgs - 1, table);
+  CHECK(table.empty());
+  CHECK(r.argsOffset(&table) == maxOffset);
+  CHECK(r.argsLength(&table) == RawSlice::kLongArgs - 1);
+  r.setArgs(maxOffset + 1, 7, table);
+  REQUIRE(table.size() == 1);
+  CHECK(r.argsOffset(&table) == maxOffset + 1);
+  CHECK(r.argsLength(&table) == 7u);
+  r.setArgs(5, 600000, table);
+  REQUIRE(table.size() == 2);
+  CHECK(r.argsOffset(&table) == 5u);
+  CHECK(r.argsLength(&table) == 600000u);
+  // Phase and flags survive setArgs, and the reverse.
+  CHECK(r.ph() == 'E');
+  CHECK(r.flags() == (core::kSliceInstant | core::kSliceUnfinished));
+  r.setPh('B');
+  r.setFlags(core::kSlicePartialOverlap);
+  CHECK(r.argsLength(&table) == 600000u);
+  CHECK(r.ph() == 'B');
+  CHECK(r.flags() == core::kSlicePartialOverlap);
+  r.setPh('X');
+  CHECK(r.ph() == 'X');
+}
+
+TEST_CASE("args longer than RawSlice's packed length load exactly on every builder path") {
+  // Args of 600 kB (beyond the 512 KiB packed limit) on: a sorted X lane (tid 1), an unsorted X
+  // lane (tid 2: a parent after its child), a B/E lane (tid 3), in 1 and 2 parts. The expected
+  // text is built here, not read back through the reader.
+  const std::string big(600000, 'x');
+  const auto args = [&](int i) { return R"({"k":")" + std::to_string(i) + big + R"("})"; };
+  std::string j = "[";
+  // Filler events so that two parts really split (1 MB per part minimum).
+  for (int i = 0; i < 4; ++i) j += R"({"ph":"X","name":"pad","pid":1,"tid":9,"ts":")" + std::to_string(i) + R"(","dur":1,"args":)" + args(100 + i) + "},";
+  j += R"({"ph":"X","name":"s1","pid":1,"tid":1,"ts":"10","dur":5,"args":)" + args(1) + "},";
+  j += R"({"ph":"X","name":"s2","pid":1,"tid":1,"ts":"20","dur":5,"args":{"small":1}},)";
+  j += R"({"ph":"X","name":"child","pid":1,"tid":2,"ts":"12","dur":2,"args":)" + args(2) + "},";
+  j += R"({"ph":"X","name":"parent","pid":1,"tid":2,"ts":"10","dur":10,"args":)" + args(3) + "},";
+  j += R"({"ph":"B","name":"be","pid":1,"tid":3,"ts":"10","args":)" + args(4) + "},";
+  j += R"({"ph":"E","name":"be","pid":1,"tid":3,"ts":"30"},)";
+  j += R"({"ph":"B","name":"open","pid":1,"tid":3,"ts":"40","args":)" + args(5) + "}]";
+  for (unsigned threads : {1u, 2u}) {
+    INFO("threads " << threads);
+    const auto t = npuscope::test::loadMemory(j, threads);
+    CHECK(t->argsText(findSlice(*t, "s1")) == args(1));
+    CHECK(t->argsText(findSlice(*t, "s2")) == R"({"small":1})");
+    CHECK(t->argsText(findSlice(*t, "child")) == args(2));
+    CHECK(t->argsText(findSlice(*t, "parent")) == args(3));
+    CHECK(t->argsText(findSlice(*t, "be")) == args(4));
+    CHECK(t->argsText(findSlice(*t, "open")) == args(5));
+    for (int i = 0; i < 4; ++i) CHECK(t->argsText(findSlice(*t, "pad", i)) == args(100 + i));
+    CHECK(t->lanes[findSlice(*t, "child").lane].depthOf(findSlice(*t, "child").index) == 1);
+    CHECK((t->lanes[findSlice(*t, "open").lane].flags[findSlice(*t, "open").index] & core::kSliceUnfinished) != 0);
+  }
 }
