@@ -39,6 +39,40 @@ std::string formatDuration(TimeNs ns) {
   return scaled(ns, 1000000000, "s");
 }
 
+std::string formatTickLabel(TimeNs ns, TimeNs step) {
+  if (step <= 0) return formatDuration(ns);
+  const bool neg = ns < 0;
+  const unsigned long long a = neg ? 0ull - static_cast<unsigned long long>(ns) : static_cast<unsigned long long>(ns);
+  unsigned long long unit = 1;
+  const char* name = "ns";
+  if (a >= 1000000000ull) {
+    unit = 1000000000ull;
+    name = "s";
+  } else if (a >= 1000000ull) {
+    unit = 1000000ull;
+    name = "ms";
+  } else if (a >= 1000ull) {
+    unit = 1000ull;
+    name = "us";
+  }
+  // Decimals: the fewest for which one digit (unit / 10^d ns) is at most the step.
+  int decimals = 0;
+  unsigned long long digit = unit;
+  while (digit > static_cast<unsigned long long>(step) && decimals < 9) {
+    digit /= 10;
+    ++decimals;
+  }
+  const unsigned long long q = (a + digit / 2) / digit;  // value in digits, rounded
+  const unsigned long long perUnit = unit / digit;
+  char buf[64];
+  if (decimals == 0) {
+    std::snprintf(buf, sizeof buf, "%s%llu %s", neg ? "-" : "", q, name);
+  } else {
+    std::snprintf(buf, sizeof buf, "%s%llu.%0*llu %s", neg ? "-" : "", q / perUnit, decimals, q % perUnit, name);
+  }
+  return buf;
+}
+
 std::string formatTimestampUs(TimeNs ns) {
   const bool neg = ns < 0;
   const unsigned long long a = neg ? 0ull - static_cast<unsigned long long>(ns) : static_cast<unsigned long long>(ns);

@@ -12,6 +12,13 @@ namespace npuscope::core {
 /// Negative values keep their sign. Uses "us" (ASCII) so that CLI output stays ASCII.
 [[nodiscard]] std::string formatDuration(TimeNs ns);
 
+/// Formats a ruler tick at `ns` (relative to the trace start) whose ticks are `step` ns apart:
+/// the unit is chosen by the magnitude of `ns` as in formatDuration, with as many decimals (all
+/// kept, at most 9) as it takes to tell ticks `step` apart, exactly (integer arithmetic). So a
+/// 10 us step deep into a long trace reads "9.84001 s", "9.84002 s" where formatDuration would
+/// print "9.84 s" for both. step <= 0 falls back to formatDuration.
+[[nodiscard]] std::string formatTickLabel(TimeNs ns, TimeNs step);
+
 /// Formats an absolute or relative timestamp in ns as microseconds with 3 decimals, exactly,
 /// e.g. 1731400000123456789 -> "1731400000123456.789 us" (no floating point).
 [[nodiscard]] std::string formatTimestampUs(TimeNs ns);

@@ -20,6 +20,8 @@ using core::TimeNs;
 namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns)); }
+// A time relative to the trace start, to 1 us (deep into a long trace "9.840012 s", not "9.84 s").
+QString at(TimeNs ns) { return QString::fromStdString(core::formatTickLabel(ns, 1000)); }
 
 constexpr std::array<ChainLayer, 7> kLayers = {ChainLayer::PythonApi, ChainLayer::TorchOp,  ChainLayer::Enqueue,
                                                ChainLayer::Dequeue,   ChainLayer::CannApi,  ChainLayer::Launch,
@@ -135,7 +137,7 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
       it->setText(Name, name);
       it->setData(Name, kFullNameRole, name);
       it->setToolTip(Name, name.toHtmlEscaped());
-      it->setText(Start, dur(r.start - origin));
+      it->setText(Start, at(r.start - origin));
       it->setToolTip(Start, QString::fromStdString(core::formatTimestampUs(r.start)));
       it->setText(Duration, dur(r.duration()));
       it->setText(Via, viaText(link->via));

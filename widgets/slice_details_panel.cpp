@@ -28,6 +28,8 @@ using core::TimeNs;
 namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns)); }
+// A time relative to the trace start, to 1 us (deep into a long trace "9.840012 s", not "9.84 s").
+QString at(TimeNs ns) { return QString::fromStdString(core::formatTickLabel(ns, 1000)); }
 
 void addJson(SliceDetailsPanel* panel, QTreeWidgetItem* parent, const QString& key, const QJsonValue& v,
              const std::function<QTreeWidgetItem*(QTreeWidgetItem*, const QString&, const QString&)>& add) {
@@ -153,7 +155,7 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
   addRow(nullptr, QStringLiteral("Rank"), rankLabel(profile->ranks[static_cast<std::size_t>(rankIndex)]));
   addRow(nullptr, QStringLiteral("Process"), procText);
   addRow(nullptr, QStringLiteral("Thread"), threadText);
-  addRow(nullptr, QStringLiteral("Start"), dur(s - origin));
+  addRow(nullptr, QStringLiteral("Start"), at(s - origin));
   addRow(nullptr, QStringLiteral("Start (absolute)"), QString::fromStdString(core::formatTimestampUs(s)));
   QString d = dur(e - s);
   if (flags & core::kSliceUnfinished) d += QStringLiteral(" (did not end: drawn to the trace end)");
@@ -177,7 +179,7 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
     QString cat = qs(t.name(f.category));
     if (cat.isEmpty()) cat = qs(t.name(f.name));
     addRow(flowsItem, out ? QStringLiteral("out → ") + cat : QStringLiteral("in ← ") + cat,
-           otherText + QStringLiteral("  @ ") + dur((out ? f.toTs : f.fromTs) - origin));
+           otherText + QStringLiteral("  @ ") + at((out ? f.toTs : f.fromTs) - origin));
     (out ? nOut : nIn) += 1;
   }
   flowsItem->setText(1, QStringLiteral("%1 in, %2 out").arg(nIn).arg(nOut));

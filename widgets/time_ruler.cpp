@@ -66,7 +66,7 @@ void TimeRuler::paintTo(QPainter& p, QSize size) const {
     p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
     p.drawLine(QPointF(x, size.height() - 11), QPointF(x, size.height() - 1));
     p.setPen(QColor::fromRgb(ColorPalette::kText));
-    const QString label = QString::fromStdString(core::formatDuration(t - origin));
+    const QString label = QString::fromStdString(core::formatTickLabel(t - origin, ticks.majorStep));
     p.drawText(QPointF(x + 4, size.height() - 13 - fm.descent()), label);
   }
 

@@ -297,7 +297,7 @@ void TimelineWidget::paintCorner(QPainter& p, QSize size) const {
   p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
   const QString text = QStringLiteral("view ") + QString::fromStdString(core::formatDuration(v.duration())) +
                        QStringLiteral("  ·  +") +
-                       QString::fromStdString(core::formatDuration(v.start - m_ctx.origin()));
+                       QString::fromStdString(core::formatTickLabel(v.start - m_ctx.origin(), std::max<core::TimeNs>(1, v.duration() / 100)));
   p.drawText(QRect(8, 0, size.width() - 12, size.height() - 1), Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 

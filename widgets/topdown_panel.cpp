@@ -30,6 +30,8 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns)); }
+// A time relative to the trace start, to 1 us (deep into a long trace "9.840012 s", not "9.84 s").
+QString at(TimeNs ns) { return QString::fromStdString(core::formatTickLabel(ns, 1000)); }
 QString percent(double ratio) { return QString::number(ratio * 100.0, 'f', 1) + QStringLiteral("%"); }
 TimeNs usToNs(double us) { return static_cast<TimeNs>(std::llround(us * 1000.0)); }
 
@@ -407,7 +409,7 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
       switch (c) {
         case Number: return bi + 1;
-        case Start: return dur(b.range.start - origin);
+        case Start: return at(b.range.start - origin);
         case Duration: return dur(b.range.duration());
         case Step: return b.step >= 0 ? QString::number(b.step) : QStringLiteral("–");
         case Cause: return QString::fromLatin1(core::bubbleCauseLabel(b.cause));
@@ -418,7 +420,7 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
       const auto& trace = *m_profile->ranks[static_cast<std::size_t>(m_rank)].trace;
       QString tip = QStringLiteral("<b>%1 bubble, %2</b><br>%3 → %4")
                         .arg(QString::fromLatin1(core::bubbleCauseLabel(b.cause)), dur(b.range.duration()),
-                             dur(b.range.start - origin), dur(b.range.end - origin));
+                             at(b.range.start - origin), at(b.range.end - origin));
       if (!b.detail.empty()) tip += QStringLiteral("<br>") + QString::fromStdString(b.detail).toHtmlEscaped();
       if (b.before.valid())
         tip += QStringLiteral("<br>after task: ") + qs(trace.sliceName(b.before)).toHtmlEscaped();
