@@ -8,7 +8,6 @@
 #include <cmath>
 #include <map>
 #include <set>
-#include <thread>
 #include <tuple>
 
 #include "core/lod.h"
@@ -24,9 +23,6 @@ namespace {
 
 // Boxes far outside the canvas are clamped so that painting never sees huge coordinates.
 constexpr double kClampMarginPx = 16.0;
-// Slices in the visible rows (each row counted up to 4096) from which buildDrawList culls the
-// rows on two threads.
-constexpr std::uint64_t kParallelCullSlices = 32768;
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
@@ -234,42 +230,6 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
     }
   };
 
-  // The visible spans of the slice rows. A zoomed-out view of a big trace reads the lane columns
-  // at scattered places (one group per pixel column per row), so it waits on memory; a second
-  // thread culls every other such row meanwhile (core::visibleSpans only reads the immutable
-  // lanes). Small views stay on this thread (a thread costs ~50 us).
-  thread_local std::vector<std::vector<core::SpanBox>> rowSpansOfThisThread;
-  // By reference: inside the helper thread the name would denote that thread's own instance.
-  std::vector<std::vector<core::SpanBox>>& rowSpans = rowSpansOfThisThread;
-  const auto sliceLane = [&](const LayoutRow& row) -> const core::Lane* {
-    if (row.kind != LayoutRow::Kind::Slices) return nullptr;
-    const auto& trace = profile.ranks[static_cast<std::size_t>(row.rank)].trace;
-    return trace && row.lane < trace->lanes.size() ? &trace->lanes[row.lane] : nullptr;
-  };
-  const auto rowCount = static_cast<std::size_t>(std::max(0, r1 - r0));
-  if (rowSpans.size() < rowCount) rowSpans.resize(rowCount);
-  std::uint64_t work = 0;  // slices in the visible rows, capped per row at what a frame can read
-  for (int ri = r0; ri < r1; ++ri) {
-    const LayoutRow& row = rows[static_cast<std::size_t>(ri)];
-    if (const core::Lane* lane = sliceLane(row); lane && row.depth < lane->depthCount())
-      work += std::min<std::uint64_t>(lane->rowBegin[row.depth + 1] - lane->rowBegin[row.depth], 4096);
-  }
-  const auto cull = [&](int parity, int step) {
-    for (int ri = r0 + parity; ri < r1; ri += step) {
-      const LayoutRow& row = rows[static_cast<std::size_t>(ri)];
-      std::vector<core::SpanBox>& v = rowSpans[static_cast<std::size_t>(ri - r0)];
-      v.clear();
-      if (const core::Lane* lane = sliceLane(row))
-        core::visibleSpans(*lane, row.depth, p.view, p.widthPx, v, p.minBoxPx);
-    }
-  };
-  if (work >= kParallelCullSlices) {
-    std::jthread helper([&] { cull(1, 2); });
-    cull(0, 2);
-  } else {
-    cull(0, 1);
-  }
-
   for (int ri = r0; ri < r1; ++ri) {
     const LayoutRow& row = rows[static_cast<std::size_t>(ri)];
     const auto& trace = profile.ranks[static_cast<std::size_t>(row.rank)].trace;
@@ -277,9 +237,9 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
     const auto begin = static_cast<std::uint32_t>(out.boxes.size());
     if (row.kind == LayoutRow::Kind::Slices) {
       if (row.lane >= trace->lanes.size()) continue;
-      spans.swap(rowSpans[static_cast<std::size_t>(ri - r0)]);
+      spans.clear();
+      core::visibleSpans(trace->lanes[row.lane], row.depth, p.view, p.widthPx, spans, p.minBoxPx);
       emitSpans(trace, row.rank, ri, row.lane, row.y, m.sliceRow - 1, p.labels, true);
-      spans.swap(rowSpans[static_cast<std::size_t>(ri - r0)]);
     } else if (row.kind == LayoutRow::Kind::Process && !row.expanded) {
       // Summary strip of a collapsed process: depth-0 spans of each of its lanes, overlaid.
       const double h = std::max(4.0, row.height * 0.35);
