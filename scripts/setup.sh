@@ -12,13 +12,14 @@ NPUSCOPE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 NPUSCOPE_BUILD_DIR="${NPUSCOPE_BUILD_DIR:-${NPUSCOPE_ROOT}/build}"
 NPUSCOPE_JOBS="${NPUSCOPE_JOBS:-2}"
 
-# Build tools, Qt 6 (Widgets, Concurrent, Svg, Test), simdjson, zlib, sqlite, Catch2 v2, a font
-# for offscreen rendering, and the X/Wayland platform plugins for the window.
+# Build tools, Qt 6 (Widgets, Concurrent, Svg, Test), simdjson, zlib, sqlite, Catch2 v2, fonts
+# for offscreen rendering (DejaVu, and WenQuanYi Micro Hei for Chinese lane and kernel names:
+# 计算流, 矩阵乘, which DejaVu draws as empty boxes), and the X/Wayland platform plugins.
 NPUSCOPE_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-svg-dev qt6-qpa-plugins libgl-dev libvulkan-dev
   libsimdjson-dev zlib1g-dev libsqlite3-dev catch2
-  fonts-dejavu-core
+  fonts-dejavu-core fonts-wqy-microhei
 )
 
 npuscope_log() { printf '\033[1;34m==>\033[0m %s\n' "$*" >&2; }
