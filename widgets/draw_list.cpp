@@ -339,16 +339,20 @@ const std::vector<FlowArrowIndex::Kind>& FlowArrowIndex::kinds(int rank,
     Kind& k = e.kinds[it->second];
     k.flows.push_back(i);
     k.fromTs.push_back(f.fromTs);
+    k.toTs.push_back(f.toTs);
     k.maxSpan = std::max(k.maxSpan, f.toTs > f.fromTs ? f.toTs - f.fromTs : f.fromTs - f.toTs);
   }
   for (Kind& k : e.kinds) {
     k.flows.shrink_to_fit();
     k.fromTs.shrink_to_fit();
-    k.blockLatest.assign((k.flows.size() + Kind::kBlock - 1) / Kind::kBlock, std::numeric_limits<TimeNs>::min());
+    k.toTs.shrink_to_fit();
+    const std::size_t blocks = (k.flows.size() + Kind::kBlock - 1) / Kind::kBlock;
+    k.blockLatest.assign(blocks, std::numeric_limits<TimeNs>::min());
+    k.blockFirst.resize(blocks);
     for (std::size_t j = 0; j < k.flows.size(); ++j) {
-      const core::Flow& f = trace.flows[k.flows[j]];
       TimeNs& latest = k.blockLatest[j / Kind::kBlock];
-      latest = std::max({latest, f.fromTs, f.toTs});
+      latest = std::max({latest, k.fromTs[j], k.toTs[j]});
+      if (j % Kind::kBlock == 0) k.blockFirst[j / Kind::kBlock] = k.fromTs[j];
     }
   }
   return e.kinds;
@@ -441,24 +445,29 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
     const auto bucketOf = [&](TimeNs ts) {
       return static_cast<long long>(std::floor(static_cast<double>(ts - view.start) / bucketNs));
     };
-    const auto endColumn = [&](const core::Flow& f) { return std::clamp(bucketOf(f.toTs), -1LL, lastColumn); };
     for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
       const auto& t = profile.ranks[rk].trace;
       const std::vector<bool>& want = wantByRank[rk];
       if (!t || want.empty()) continue;
       const bool ownRank = static_cast<int>(rk) == rank && selected.valid();
       const auto& flows = t->flows;
-      const auto keep = [&](const core::Flow& f) {
-        // The selection's own flows are drawn already; a flow must reach into the view.
-        return !(ownRank && (f.from == selected || f.to == selected)) && std::max(f.fromTs, f.toTs) >= view.start;
-      };
       for (const FlowArrowIndex::Kind& kind : idx.kinds(static_cast<int>(rk), t)) {
         if (kind.category >= want.size() || !want[kind.category]) continue;
         const std::vector<std::uint32_t>& list = kind.flows;
-        const auto fromTs = [&](std::size_t p) { return kind.fromTs[p]; };
+        const TimeNs* from = kind.fromTs.data();
+        const TimeNs* to = kind.toTs.data();
+        const std::size_t n = list.size();
+        // Entry k: the selection's own flows are drawn already; a flow must reach into the view.
+        // Reads the kind's own columns; the Flow itself only when a slice is selected.
+        const auto keep = [&](std::size_t k) {
+          if (std::max(from[k], to[k]) < view.start) return false;
+          if (!ownRank) return true;
+          const core::Flow& f = flows[list[k]];
+          return !(f.from == selected || f.to == selected);
+        };
+        const auto endColumnOf = [&](std::size_t k) { return std::clamp(bucketOf(to[k]), -1LL, lastColumn); };
         const auto firstFrom = [&](TimeNs v) {
-          return static_cast<std::size_t>(std::lower_bound(kind.fromTs.begin(), kind.fromTs.end(), v) -
-                                          kind.fromTs.begin());
+          return static_cast<std::size_t>(std::lower_bound(from, from + n, v) - from);
         };
         // 1. Flows starting before the view (at most maxSpan before it) that reach into it: one
         // per end column (their start columns are all off-screen to the left, where arrows from
@@ -472,36 +481,46 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
         for (std::size_t b = p0 / kB; b * kB < pv; ++b) {
           if (kind.blockLatest[b] < view.start) continue;
           for (std::size_t k = std::max(b * kB, p0); k < std::min((b + 1) * kB, pv); ++k) {
-            const core::Flow& f = flows[list[k]];
-            if (!keep(f) || !drawnEnds.insert(endColumn(f)).second) continue;
+            if (!keep(k) || !drawnEnds.insert(endColumnOf(k)).second) continue;
             picked.emplace_back(static_cast<int>(rk), list[k]);
             if (picked.size() > limit) return false;
           }
         }
-        // 2. Flows starting in the view, column by column: [p, q) start in the same column.
-        const auto laterColumn = [&](std::size_t k, long long col) {
-          return fromTs(k) >= view.end || bucketOf(fromTs(k)) > col;
-        };
-        std::vector<long long> ends;  // end columns picked for the current start column
-        for (std::size_t p = pv; p < list.size() && fromTs(p) < view.end;) {
-          const long long col = bucketOf(fromTs(p));
-          std::size_t bad = p, step = 1, q = list.size();
-          for (;;) {  // galloping search for the first flow starting in a later column
-            q = std::min(list.size(), bad + step);
-            if (q >= list.size() || laterColumn(q, col)) break;
-            bad = q;
+        // 2. Flows starting in the view, column by column: [p, q) start in the same column. The
+        // first time of the next column is computed once (exactly, by bucketOf), then q is found
+        // by a galloping search over blockFirst (in cache) and a binary search in one block.
+        const TimeNs* blockFirst = kind.blockFirst.data();
+        const std::size_t blocks = kind.blockFirst.size();
+        const auto firstAtOrAfter = [&](std::size_t p, TimeNs v) {  // first k >= p with from[k] >= v
+          if (p >= n || from[p] >= v) return p;
+          // blockFirst[lo] <= from[p] < v; gallop to a block hi whose first entry is >= v (or the end).
+          std::size_t lo = p / kB, step = 1, hi = blocks;
+          for (;;) {
+            const std::size_t probe = lo + step;
+            if (probe >= blocks) break;
+            if (blockFirst[probe] >= v) {
+              hi = probe;
+              break;
+            }
+            lo = probe;
             step *= 2;
           }
-          for (std::size_t lo = bad + 1; lo < q;) {  // answer in (bad, q]
-            const std::size_t mid = lo + (q - lo) / 2;
-            if (laterColumn(mid, col)) q = mid;
-            else lo = mid + 1;
-          }
+          // h: the first block starting at or after v; the answer is in block h - 1 or at its end.
+          const auto h = static_cast<std::size_t>(std::lower_bound(blockFirst + lo + 1, blockFirst + hi, v) - blockFirst);
+          const std::size_t a = std::max(p, (h - 1) * kB), e = std::min(n, h * kB);
+          return static_cast<std::size_t>(std::lower_bound(from + a, from + e, v) - from);
+        };
+        std::vector<long long> ends;  // end columns picked for the current start column
+        for (std::size_t p = pv; p < n && from[p] < view.end;) {
+          const long long col = bucketOf(from[p]);
+          TimeNs next = view.start + static_cast<TimeNs>(std::ceil(static_cast<double>(col + 1) * bucketNs));
+          while (bucketOf(next) <= col) ++next;
+          while (bucketOf(next - 1) > col) --next;
+          const std::size_t q = firstAtOrAfter(p + 1, std::min(next, view.end));
           ends.clear();
           for (std::size_t k = p; k < q && k - p < kExamined && ends.size() < kDistinct; ++k) {
-            const core::Flow& f = flows[list[k]];
-            if (!keep(f)) continue;
-            const long long endCol = endColumn(f);
+            if (!keep(k)) continue;
+            const long long endCol = endColumnOf(k);
             if (std::find(ends.begin(), ends.end(), endCol) != ends.end()) continue;
             ends.push_back(endCol);
             picked.emplace_back(static_cast<int>(rk), list[k]);

@@ -138,6 +138,10 @@ class FlowArrowIndex {
     core::TimeNs maxSpan = 0;          ///< longest |toTs - fromTs| of its flows, ns
     std::vector<std::uint32_t> flows;  ///< indices into Trace::flows, by fromTs
     std::vector<core::TimeNs> fromTs;  ///< their fromTs, ns (searched per pixel column)
+    std::vector<core::TimeNs> toTs;    ///< their toTs, ns (read per picked column, in order)
+    /// fromTs of the first entry of each block of kBlock entries: the per-column search gallops
+    /// over this (it stays in cache) and then searches one block of fromTs.
+    std::vector<core::TimeNs> blockFirst;
     /// Per block of kBlock consecutive entries of `flows`: the latest max(fromTs, toTs), ns.
     std::vector<core::TimeNs> blockLatest;
     static constexpr std::size_t kBlock = 64;
