@@ -330,9 +330,18 @@ std::string reportText(const Profile& profile) {
     o << "\n";
     if (t.stats.total()) {
       o << "   warnings:\n";
-      for (std::size_t k = 0; k < ImportStats::kKinds; ++k)
-        if (t.stats.counts[k])
-          o << "     " << t.stats.counts[k] << " x " << warningLabel(static_cast<ImportWarning>(k)) << "\n";
+      for (std::size_t k = 0; k < ImportStats::kKinds; ++k) {
+        if (!t.stats.counts[k]) continue;
+        const auto kind = static_cast<ImportWarning>(k);
+        o << "     " << t.stats.counts[k] << " x " << warningLabel(kind);
+        // The first recorded example says where (e.g. "... at byte 189").
+        for (const auto& [exampleKind, text] : t.stats.examples)
+          if (exampleKind == kind) {
+            o << ", e.g. " << text;
+            break;
+          }
+        o << "\n";
+      }
     }
     for (const auto& n : t.notes) o << "   note: " << n << "\n";
     if (rp.analysis) analysisText(o, t, *rp.analysis);
