@@ -91,7 +91,7 @@ TEST_CASE("report --json prints valid JSON with the documented keys", "[cli][rep
   }
 }
 
-TEST_CASE("report on a two-rank folder lists both ranks; text form works too", "[cli][report]") {
+TEST_CASE("report on a two-rank folder lists both ranks - text form works too", "[cli][report]") {
   const Run json = runNpuscope({QStringLiteral("report"), sharedPath(kRankFolder), QStringLiteral("--json")});
   INFO(json.err.toStdString());
   REQUIRE(json.exitCode == 0);

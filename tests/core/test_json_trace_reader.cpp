@@ -58,7 +58,7 @@ TEST_CASE("case 02: numeric epoch-us ts above 2^53 ns is exact") {
   CHECK(t->sliceRange(findSlice(*t, "RmsNorm")).start - t->range.start == 16689);
 }
 
-TEST_CASE("case 04: flow ids beyond 2^53 compare exactly; beyond uint64 rejected") {
+TEST_CASE("case 04: flow ids beyond 2^53 compare exactly - beyond uint64 rejected") {
   const auto t = load(shared("cases/04-flow-id-beyond-2p53/trace_view.json"));
   CHECK(npuscope::test::flowPairs(*t) ==
         std::vector<std::string>{"aten::add->Add", "aten::mul->Mul", "aten::sub->Sub"});
@@ -114,7 +114,7 @@ TEST_CASE("case 15: array without closing bracket, truncated files") {
   CHECK(d->stats.total() == 1);
 }
 
-TEST_CASE("case 16: trailing comma, empty chunk and the torch_npu ',]' ending") {
+TEST_CASE("case 16: trailing comma, empty chunk and the torch_npu comma-bracket ending") {
   const std::string dir = shared("cases/16-trailing-comma-and-empty-chunk/");
   for (const char* f : {"a_object_trailing_comma.json", "b_empty_chunk_double_comma.json", "c_append_empty_list.json"}) {
     INFO(f);
@@ -128,7 +128,7 @@ TEST_CASE("case 16: trailing comma, empty chunk and the torch_npu ',]' ending") 
   }
 }
 
-TEST_CASE("case 27: pid/tid as strings; numeric 1 and string \"1\" are distinct; null/bool pid") {
+TEST_CASE("case 27: pid/tid as strings - numeric 1 and string \"1\" are distinct - null/bool pid") {
   const auto t = load(shared("cases/27-pid-tid-strings/trace.json"));
   const int cpu = laneIndex(*t, "CPU functions", "1");
   REQUIRE(cpu >= 0);
@@ -317,7 +317,7 @@ TEST_CASE("case 19 b: raw control characters are shown escaped, a raw TAB is kep
   CHECK(t->stats.examples[0].second == "raw control character shown as \\u00xx in a string at byte 106");
 }
 
-TEST_CASE("case 19 c: unicode escapes, surrogate pairs, raw UTF-8; a lone surrogate becomes U+FFFD") {
+TEST_CASE("case 19 c: unicode escapes, surrogate pairs, raw UTF-8 - a lone surrogate becomes U+FFFD") {
   const auto t = load(shared("cases/19-invalid-utf8-control-chars/c_unicode_escapes.json"));
   CHECK(laneSlices(*t) == Named{{"\xE4\xB8\xAD\xE6\x96\x87", {0, 5000}},                 // 中文
                                 {"\xF0\x9F\x9A\x80 launch", {10000, 15000}},             // 🚀 launch

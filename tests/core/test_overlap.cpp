@@ -97,7 +97,7 @@ TEST_CASE("interval arithmetic: union of sorted runs, of unsorted input, and gap
   }
 }
 
-TEST_CASE("case 34: per-step figures reproduce step_trace_time.csv; negative Preparing kept") {
+TEST_CASE("case 34: per-step figures reproduce step_trace_time.csv - negative Preparing kept") {
   const auto p = loadProfileOrFail(shared("cases/34-step-trace-time-and-missing-overlap/with_overlap/trace_view.json"));
   REQUIRE(p->ranks.size() == 1);
   const auto& a = *p->ranks[0].analysis;

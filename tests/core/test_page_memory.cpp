@@ -72,7 +72,7 @@ TEST_CASE("RecordBuffer keeps every record through heap growth, the switch to a 
   CHECK(moved.data() == nullptr);
 }
 
-TEST_CASE("RecordBuffer: reserve on an empty buffer goes straight to a mapping; small buffers stay small") {
+TEST_CASE("RecordBuffer: reserve on an empty buffer goes straight to a mapping - small buffers stay small") {
   RecordBuffer<Rec> big;
   big.reserve(kLargeBlockBytes / sizeof(Rec) + 1);
   CHECK(big.size() == 0);

@@ -43,7 +43,7 @@ TEST_CASE("case 05: unmatched B/E events") {
   CHECK(t->stats.total() == 4);
 }
 
-TEST_CASE("case 06: partial overlaps are kept and flagged; nesting ignores file order") {
+TEST_CASE("case 06: partial overlaps are kept and flagged - nesting ignores file order") {
   const auto t = load(shared("cases/06-x-partial-overlap/trace.json"));
   const int ov = laneIndex(*t, "7", "overlap");
   REQUIRE(ov >= 0);
@@ -90,7 +90,7 @@ TEST_CASE("case 09: bp:e binds the enclosing slice, no bp the next slice") {
   CHECK(t->sliceCount() == 5);
 }
 
-TEST_CASE("case 10: flow ids as numbers, hex and decimal strings; id reuse; async id2") {
+TEST_CASE("case 10: flow ids as numbers, hex and decimal strings - id reuse - async id2") {
   const auto t = load(shared("cases/10-flow-id-string-vs-number/flows.json"));
   CHECK(npuscope::test::flowPairs(*t) ==
         std::vector<std::string>{"P_A->C_A", "P_B->C_B", "P_D1->C_D1", "P_D2->C_D2"});
@@ -276,7 +276,7 @@ std::string generateTrace(int n, Written& w) {
 
 }  // namespace
 
-TEST_CASE("buildTrace: 1, 2 and 8 parts give the same trace; B/E, unsorted threads, overlaps, every kind of flow") {
+TEST_CASE("buildTrace: 1, 2 and 8 parts give the same trace - B/E, unsorted threads, overlaps, every kind of flow") {
   Written w;
   const std::string json = generateTrace(60000, w);
   REQUIRE(json.size() > 9u * 1024 * 1024);  // enough for 8 parts of at least 1 MiB
@@ -433,7 +433,7 @@ TEST_CASE("buildFlowIndex equals a stable sort of the flows by (lane, slice inde
   CHECK(byFrom == std::vector<std::uint32_t>{2, 12, 8, 7, 5, 13, 1, 10, 4, 3, 11, 9, 0, 6, 14});
 }
 
-TEST_CASE("RawSlice packs args, phase and flags in one word; ranges beyond it go to the side table") {
+TEST_CASE("RawSlice packs args, phase and flags in one word - ranges beyond it go to the side table") {
   using core::detail::RawSlice;
   std::vector<core::detail::LongArgs> table;
   RawSlice r;

@@ -56,7 +56,7 @@ TEST_CASE("StringPool::absorb gives the ids mergeFrom gives, without copying the
   CHECK(absorbed.intern("zeta") == 7);
 }
 
-TEST_CASE("StringPool::absorb into an empty pool keeps the other pool's ids; reserve keeps ids") {
+TEST_CASE("StringPool::absorb into an empty pool keeps the other pool's ids - reserve keeps ids") {
   StringPool other;
   for (int i = 0; i < 5000; ++i) other.intern("name" + std::to_string(i));
   StringPool pool;

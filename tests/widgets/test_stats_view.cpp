@@ -124,7 +124,7 @@ TEST_CASE("StatsView scope follows the timeline selection both ways", "[stats_vi
   }
 }
 
-TEST_CASE("StatsView double-click lists occurrences; activating one selects and zooms", "[stats_view]") {
+TEST_CASE("StatsView double-click lists occurrences - activating one selects and zooms", "[stats_view]") {
   widgets::TimelineWidget timeline;
   timeline.resize(900, 400);
   auto profile = steppedProfile();

@@ -130,7 +130,7 @@ TEST_CASE("keyboard navigation on the canvas", "[timeline_widget]") {
   CHECK(vp->visibleRange() == core::TimeRange{kBase + 2000, kBase + 3000});
 }
 
-TEST_CASE("Shift+drag selects a time range; selectSlice and zoom to it", "[timeline_widget]") {
+TEST_CASE("Shift+drag selects a time range - selectSlice and zoom to it", "[timeline_widget]") {
   TimelineWidget w;
   w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace()}));
   w.resize(1000, 400);
