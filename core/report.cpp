@@ -136,7 +136,8 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
       }
       o += "}";
     }
-  o += "], \"bubbles\": [";
+  o += "], \"bubbles_found\": " + std::to_string(main ? main->gapsFound : 0) +
+       ", \"bubbles_found_ns\": " + std::to_string(main ? main->gapsFoundNs : 0) + ", \"bubbles\": [";
   if (main)
     for (std::size_t i = 0; i < main->bubbles.size(); ++i) {
       const Bubble& b = main->bubbles[i];
@@ -209,7 +210,12 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
       o << "\n";
     }
     for (const auto& m : d.discrepancies) o << "     ! " << m << "\n";
-    o << "   bubbles >= threshold: " << d.bubbles.size() << " (longest first)\n";
+    o << "   bubbles >= threshold: ";
+    if (d.gapsFound > d.bubbles.size())
+      o << d.gapsFound << " (" << formatDuration(d.gapsFoundNs) << " in all), the longest " << d.bubbles.size()
+        << " listed, longest first\n";
+    else
+      o << d.bubbles.size() << " (longest first)\n";
     std::size_t n = 0;
     for (const Bubble& b : d.bubbles) {
       if (n++ >= 10) break;

@@ -677,11 +677,28 @@ void TopDownPanel::rebuild() {
   m_discrepancies->setVisible(!notes.isEmpty());
 
   const int n = m_bubbles->rowCount();
-  m_bubblesTitle->setText(n == 0 ? tr("<b>Bubbles</b> — none")
-                                 : tr("<b>Bubbles</b> — %1 device gaps, %2 in total (longest first; click to "
-                                      "show on the timeline)")
-                                       .arg(n)
-                                       .arg(dur(m_bubbles->totalNs())));
+  std::size_t found = 0;
+  TimeNs foundNs = 0;
+  for (const auto& d : a->devices) {
+    found += d.gapsFound;
+    foundNs += d.gapsFoundNs;
+  }
+  if (n == 0) {
+    m_bubblesTitle->setText(tr("<b>Bubbles</b> — none"));
+  } else if (found > static_cast<std::size_t>(n)) {
+    // Only the longest are listed: say how many there are in all, and their idle time.
+    m_bubblesTitle->setText(tr("<b>Bubbles</b> — the %1 longest of %2 device gaps (%3 of %4 idle; click to "
+                               "show on the timeline)")
+                                .arg(n)
+                                .arg(found)
+                                .arg(dur(m_bubbles->totalNs()))
+                                .arg(dur(foundNs)));
+  } else {
+    m_bubblesTitle->setText(tr("<b>Bubbles</b> — %1 device gaps, %2 in total (longest first; click to "
+                               "show on the timeline)")
+                                .arg(n)
+                                .arg(dur(m_bubbles->totalNs())));
+  }
   m_bubbleView->sortByColumn(BubbleTableModel::Number, Qt::AscendingOrder);
   m_bubbleView->resizeColumnsToContents();
   QHeaderView* bh = m_bubbleView->horizontalHeader();

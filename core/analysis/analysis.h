@@ -108,6 +108,11 @@ struct DeviceAnalysis {
   std::optional<OverlapFigures> lanes;  ///< the trace's own Overlap Analysis lanes, whole capture
   std::vector<StepOverlap> steps;
   std::vector<Bubble> bubbles;          ///< Free intervals >= threshold, longest first
+  /// Every Free interval >= the threshold, before `bubbles` keeps the longest
+  /// AnalysisOptions::maxBubbles of them: their number and summed length (ns). A long capture
+  /// has thousands; the list alone would understate the idle time.
+  std::size_t gapsFound = 0;
+  TimeNs gapsFoundNs = 0;
   std::string computeSetRule;           ///< which rule picked the compute tasks
   std::vector<std::string> discrepancies;  ///< computed vs recorded, explained
 };

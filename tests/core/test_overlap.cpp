@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/trace_query.h"
@@ -334,4 +335,26 @@ TEST_CASE("kernel_details.csv that matches no task: Task Type is used and the ru
                    "device task's start), so: Task Type AI_CORE/",
                    0) == 0);
   CHECK(fallback.devices[0].computed.computing == us(1200));
+}
+
+TEST_CASE("corpus: every gap is counted when only the longest are listed", "[corpus]") {
+  // The profiler's own Overlap Analysis "Free" lane of each rank of this capture (counted with a
+  // Python script over trace_view.json) has 86 slices of at least 10 us, summing to 25,733.610 us
+  // (rank 0) and 26,665.254 us (rank 1). With the list capped at 5, the analysis must still count
+  // all 86 and their length (the sum of rounded-us floats differs from exact ns by a few ns).
+  core::AnalysisOptions options;
+  options.maxBubbles = 5;
+  const auto r = core::loadProfile(shared("corpus/ascend-pt-910b-l1-text-2rank"), {}, options);
+  REQUIRE(r.ok());
+  REQUIRE(r.profile->ranks.size() == 2);
+  const core::TimeNs expectedNs[] = {25'733'610, 26'665'254};
+  for (std::size_t k = 0; k < 2; ++k) {
+    const auto& a = r.profile->ranks[k].analysis;
+    REQUIRE(a);
+    REQUIRE(a->devices.size() == 1);
+    const core::DeviceAnalysis& d = a->devices[0];
+    CHECK(d.bubbles.size() == 5);
+    CHECK(d.gapsFound == 86);
+    CHECK(std::llabs(d.gapsFoundNs - expectedNs[k]) < 1000);
+  }
 }
