@@ -377,6 +377,20 @@ class EventParser {
           tok = std::string_view(start, static_cast<std::size_t>(p - start));
           return true;
         };
+        // A ts/dur value (number or string, us) as ns: the fused parser, else the token's exact
+        // conversion (nullopt when unreadable). False when the value cannot be scanned.
+        const auto timeValue = [&](std::optional<TimeNs>& out) {
+          TimeNs t = 0;
+          if (const char* q = parseTimeFast(p, end, t)) {
+            out = t;
+            p = q;
+            return true;
+          }
+          std::string_view tok;
+          if (!timeToken(tok)) return false;
+          out = parseMicrosToNs(tok);
+          return true;
+        };
         bool handled = true;
         // Keys compared as one integer each (string_view == went through memcmp: ~7% of the read).
         const std::uint32_t code = key.size() <= 4 ? keyCode(key.data(), key.size()) : 0;
@@ -386,15 +400,7 @@ class EventParser {
               if (!plainString(ph)) return nullptr;
             } else if (code == keyCode("ts", 2)) {
               f.tsPresent = true;
-              TimeNs t = 0;
-              if (const char* q = parseTimeFast(p, end, t)) {
-                f.ts = t;
-                p = q;
-              } else {
-                std::string_view tok;
-                if (!timeToken(tok)) return nullptr;
-                f.ts = parseMicrosToNs(tok);
-              }
+              if (!timeValue(f.ts)) return nullptr;
             } else if (code == keyCode("id", 2)) {
               if (v0 == '"') {
                 if (!plainString(f.idToken)) return nullptr;
@@ -432,15 +438,7 @@ class EventParser {
               if (!plainString(cat) || !defer(cat, Target::Cat)) return nullptr;
             } else if (code == keyCode("dur", 3)) {
               f.durPresent = true;
-              TimeNs t = 0;
-              if (const char* q = parseTimeFast(p, end, t)) {
-                f.dur = t;
-                p = q;
-              } else {
-                std::string_view tok;
-                if (!timeToken(tok)) return nullptr;
-                f.dur = parseMicrosToNs(tok);
-              }
+              if (!timeValue(f.dur)) return nullptr;
             } else if (code == keyCode("id2", 3)) {
               return nullptr;
             } else {

@@ -23,29 +23,6 @@ std::uint32_t firstVisibleInRow(const Lane& lane, std::uint32_t depth, TimeNs t)
 
 namespace {
 
-// First index in [lo, hi) whose key is >= v (keys sorted ascending), searching outwards from lo
-// (exponential then binary search): O(log distance), touching memory near lo first.
-template <class Key>
-std::uint32_t gallop(std::uint32_t lo, std::uint32_t hi, TimeNs v, const Key& key) {
-  if (lo >= hi || key(lo) >= v) return lo;
-  std::uint32_t bad = lo;  // key(bad) < v
-  std::uint64_t step = 1;
-  std::uint32_t probe = hi;
-  for (;;) {
-    probe = static_cast<std::uint32_t>(std::min<std::uint64_t>(hi, bad + step));
-    if (probe >= hi || key(probe) >= v) break;
-    bad = probe;
-    step *= 2;
-  }
-  std::uint32_t a = bad + 1, b = probe;  // answer in [a, b]
-  while (a < b) {
-    const std::uint32_t m = a + (b - a) / 2;
-    if (key(m) < v) a = m + 1;
-    else b = m;
-  }
-  return a;
-}
-
 struct SpanQuery {
   const Lane& lane;
   TimeRange view;
@@ -75,7 +52,7 @@ struct SpanQuery {
     }
     // Sub-pixel: merge every slice starting before the next pixel boundary after s.
     const TimeNs boundary = boundaryAfter(s);
-    const std::uint32_t j = gallop(i + 1, e, boundary, [&](std::uint32_t k) { return starts[k]; });
+    const std::uint32_t j = gallopLowerBound(i + 1, e, boundary, [&](std::uint32_t k) { return starts[k]; });
     // Representative: the longest of the first few members (bounded work per box).
     std::uint32_t longest = i;
     const std::uint32_t probeEnd = std::min(j, i + kSliceProbe);
@@ -105,7 +82,7 @@ struct SpanQuery {
     // g: the group holding slice i.
     std::uint32_t g = static_cast<std::uint32_t>(std::upper_bound(first, first + count, i0) - first) - 1;
     for (std::uint32_t i = i0; i < rowEnd && starts[i] < view.end;) {
-      if (g + 1 < count && first[g + 1] <= i) g = gallop(g + 1, count, static_cast<TimeNs>(i) + 1, firstOf) - 1;
+      if (g + 1 < count && first[g + 1] <= i) g = gallopLowerBound(g + 1, count, static_cast<TimeNs>(i) + 1, firstOf) - 1;
       if (first[g] != i || static_cast<double>(ends[memberEnd(g) - 1] - starts[i]) >= minBoxNs) {
         i = sliceBox(i, rowEnd);
         continue;
@@ -124,7 +101,7 @@ struct SpanQuery {
         if (dur(rep[h]) > dur(longest)) longest = rep[h];
         ++h;
       }
-      if (h - g == kGroupProbe) h = gallop(h, count, boundary, groupStart);
+      if (h - g == kGroupProbe) h = gallopLowerBound(h, count, boundary, groupStart);
       const std::uint32_t last = memberEnd(h - 1);
       out.push_back({starts[i], ends[last - 1], i, last - i, longest});
       i = last;

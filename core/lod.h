@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +34,43 @@ struct SpanBox {
   if (widthPx <= 0) return view.start;
   return view.start + static_cast<TimeNs>(x * static_cast<double>(view.end - view.start) / widthPx +
                                           (x >= 0 ? 0.5 : -0.5));
+}
+
+/// First index in [lo, hi) whose key(index) is >= v, for keys sorted ascending, searching
+/// outwards from lo (exponential, then binary search): O(log distance), touching memory near lo
+/// first. Used to step through sorted columns column by column of a frame.
+template <class Index, class Key>
+[[nodiscard]] Index gallopLowerBound(Index lo, Index hi, TimeNs v, const Key& key) {
+  if (lo >= hi || key(lo) >= v) return lo;
+  Index bad = lo;  // key(bad) < v
+  std::uint64_t step = 1;
+  Index probe = hi;
+  for (;;) {
+    probe = static_cast<Index>(std::min<std::uint64_t>(hi, bad + step));
+    if (probe >= hi || key(probe) >= v) break;
+    bad = probe;
+    step *= 2;
+  }
+  Index a = bad + 1, b = probe;  // answer in [a, b]
+  while (a < b) {
+    const Index m = a + (b - a) / 2;
+    if (key(m) < v) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
+/// The first ns after pixel (or bucket) column `col`: the smallest t with colOf(t) > col, for a
+/// non-decreasing colOf that maps `origin` + c * nsPerCol to column c (up to rounding), e.g.
+/// floor(timeToX(t)). Found from the estimate origin + ceil((col + 1) * nsPerCol) and corrected
+/// by a step or two with colOf itself, so that comparing timestamps against it is exact.
+/// colOf must exceed `col` for some t (a column clamped at the right edge never does).
+template <class ColOf>
+[[nodiscard]] TimeNs firstTimeAfterColumn(long long col, TimeNs origin, double nsPerCol, const ColOf& colOf) {
+  TimeNs t = origin + static_cast<TimeNs>(std::ceil(static_cast<double>(col + 1) * nsPerCol));
+  while (colOf(t) <= col) ++t;
+  while (colOf(t - 1) > col) --t;
+  return t;
 }
 
 /// Culls and merges the slices of depth row `depth` of `lane` visible in `view` for a row drawn

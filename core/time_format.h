@@ -19,6 +19,10 @@ namespace npuscope::core {
 /// print "9.84 s" for both. step <= 0 falls back to formatDuration.
 [[nodiscard]] std::string formatTickLabel(TimeNs ns, TimeNs step);
 
+/// A time offset (e.g. from the trace start) to 1 us: formatTickLabel(ns, 1000), so that starts
+/// deep into a long trace read "9.840012 s", not "9.84 s". For start columns and details.
+[[nodiscard]] std::string formatTimeOffset(TimeNs ns);
+
 /// Formats an absolute or relative timestamp in ns as microseconds with 3 decimals, exactly,
 /// e.g. 1731400000123456789 -> "1731400000123456.789 us" (no floating point).
 [[nodiscard]] std::string formatTimestampUs(TimeNs ns);

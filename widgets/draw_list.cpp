@@ -57,10 +57,13 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
   // First sample whose value is held at view.start.
   auto it = std::upper_bound(cs.ts.begin(), cs.ts.end(), view.start);
   std::size_t i = it == cs.ts.begin() ? 0 : static_cast<std::size_t>(it - cs.ts.begin()) - 1;
+  const auto xOf = [&](TimeNs t) {
+    return std::clamp(core::timeToX(t, view, width), -kClampMarginPx, width + kClampMarginPx);
+  };
   const TimeNs holdEnd = std::max(trace.range.end, cs.ts.back());
-  const double xEnd = std::clamp(core::timeToX(holdEnd, view, width), -kClampMarginPx, width + kClampMarginPx);
+  const double xEnd = xOf(holdEnd);
   QPolygonF& poly = dc.area;
-  double firstX = std::clamp(core::timeToX(cs.ts[i], view, width), -kClampMarginPx, width + kClampMarginPx);
+  double firstX = xOf(cs.ts[i]);
   poly << QPointF(firstX, yOf(lo > 0 ? lo : 0.0));
   double curX = firstX;
   double curV = cs.value[i];
@@ -72,33 +75,17 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
   const std::size_t limit =
       static_cast<std::size_t>(std::lower_bound(cs.ts.begin() + static_cast<std::ptrdiff_t>(i), cs.ts.end(), view.end) -
                                cs.ts.begin());
-  const auto xAt = [&](std::size_t k) {
-    return std::clamp(core::timeToX(cs.ts[k], view, width), -kClampMarginPx, width + kClampMarginPx);
-  };
-  const auto colOfTime = [&](TimeNs t) {
-    return static_cast<long>(std::floor(std::clamp(core::timeToX(t, view, width), -kClampMarginPx, width + kClampMarginPx)));
-  };
-  const auto colAt = [&](std::size_t k) { return colOfTime(cs.ts[k]); };
+  const auto xAt = [&](std::size_t k) { return xOf(cs.ts[k]); };
+  const auto colOfTime = [&](TimeNs t) { return static_cast<long>(std::floor(xOf(t))); };
   const long lastCol = static_cast<long>(std::floor(width + kClampMarginPx));
   const double nsPerPx = static_cast<double>(view.duration()) / width;
   // First index in [from, limit) whose column is after `col` (columns never decrease with k):
   // the first time of the next column is found once (exactly, by colOfTime), then a galloping
   // search compares timestamps only (no division per probe).
   const auto columnEnd = [&](std::size_t from, long col) {
-    if (from >= limit || colAt(from) > col) return from;
     if (col >= lastCol) return limit;  // clamped: every later sample is in this column
-    TimeNs tEnd = view.start + static_cast<TimeNs>(std::ceil(static_cast<double>(col + 1) * nsPerPx));
-    while (colOfTime(tEnd) <= col) ++tEnd;
-    while (colOfTime(tEnd - 1) > col) --tEnd;
-    const TimeNs* ts = cs.ts.data();
-    std::size_t bad = from, step = 1, probe = limit;
-    for (;;) {
-      probe = std::min(limit, bad + step);
-      if (probe >= limit || ts[probe] >= tEnd) break;
-      bad = probe;
-      step *= 2;
-    }
-    return static_cast<std::size_t>(std::lower_bound(ts + bad + 1, ts + probe, tEnd) - ts);
+    const TimeNs tEnd = core::firstTimeAfterColumn(col, view.start, nsPerPx, colOfTime);
+    return core::gallopLowerBound(from, limit, tEnd, [&](std::size_t k) { return cs.ts[k]; });
   };
   for (std::size_t k = i + 1; k < limit;) {
     const double x = xAt(k);
@@ -493,29 +480,16 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
         const std::size_t blocks = kind.blockFirst.size();
         const auto firstAtOrAfter = [&](std::size_t p, TimeNs v) {  // first k >= p with from[k] >= v
           if (p >= n || from[p] >= v) return p;
-          // blockFirst[lo] <= from[p] < v; gallop to a block hi whose first entry is >= v (or the end).
-          std::size_t lo = p / kB, step = 1, hi = blocks;
-          for (;;) {
-            const std::size_t probe = lo + step;
-            if (probe >= blocks) break;
-            if (blockFirst[probe] >= v) {
-              hi = probe;
-              break;
-            }
-            lo = probe;
-            step *= 2;
-          }
-          // h: the first block starting at or after v; the answer is in block h - 1 or at its end.
-          const auto h = static_cast<std::size_t>(std::lower_bound(blockFirst + lo + 1, blockFirst + hi, v) - blockFirst);
+          // h: the first block after p's that starts at or after v; the answer is in block h - 1
+          // or at its end.
+          const std::size_t h = core::gallopLowerBound(p / kB + 1, blocks, v, [&](std::size_t b) { return blockFirst[b]; });
           const std::size_t a = std::max(p, (h - 1) * kB), e = std::min(n, h * kB);
           return static_cast<std::size_t>(std::lower_bound(from + a, from + e, v) - from);
         };
         std::vector<long long> ends;  // end columns picked for the current start column
         for (std::size_t p = pv; p < n && from[p] < view.end;) {
           const long long col = bucketOf(from[p]);
-          TimeNs next = view.start + static_cast<TimeNs>(std::ceil(static_cast<double>(col + 1) * bucketNs));
-          while (bucketOf(next) <= col) ++next;
-          while (bucketOf(next - 1) > col) --next;
+          const TimeNs next = core::firstTimeAfterColumn(col, view.start, bucketNs, bucketOf);
           const std::size_t q = firstAtOrAfter(p + 1, std::min(next, view.end));
           ends.clear();
           for (std::size_t k = p; k < q && k - p < kExamined && ends.size() < kDistinct; ++k) {

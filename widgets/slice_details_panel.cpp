@@ -28,8 +28,7 @@ using core::TimeNs;
 namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns)); }
-// A time relative to the trace start, to 1 us (deep into a long trace "9.840012 s", not "9.84 s").
-QString at(TimeNs ns) { return QString::fromStdString(core::formatTickLabel(ns, 1000)); }
+QString at(TimeNs ns) { return QString::fromStdString(core::formatTimeOffset(ns)); }
 
 void addJson(SliceDetailsPanel* panel, QTreeWidgetItem* parent, const QString& key, const QJsonValue& v,
              const std::function<QTreeWidgetItem*(QTreeWidgetItem*, const QString&, const QString&)>& add) {

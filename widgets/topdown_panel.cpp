@@ -30,8 +30,7 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns)); }
-// A time relative to the trace start, to 1 us (deep into a long trace "9.840012 s", not "9.84 s").
-QString at(TimeNs ns) { return QString::fromStdString(core::formatTickLabel(ns, 1000)); }
+QString at(TimeNs ns) { return QString::fromStdString(core::formatTimeOffset(ns)); }
 QString percent(double ratio) { return QString::number(ratio * 100.0, 'f', 1) + QStringLiteral("%"); }
 TimeNs usToNs(double us) { return static_cast<TimeNs>(std::llround(us * 1000.0)); }
 

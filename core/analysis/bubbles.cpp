@@ -183,10 +183,16 @@ BubbleCause classifyBubble(const Trace& trace, TimeRange gap, std::string& detai
 namespace detail {
 
 std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, const std::vector<StepWindow>& steps,
-                                const AnalysisOptions& options) {
+                                const AnalysisOptions& options, std::size_t* found, TimeNs* foundNs) {
   std::vector<TimeRange> gaps;
+  TimeNs gapsNs = 0;
   for (const TimeRange& f : da.free)
-    if (f.duration() >= options.bubbleThresholdNs) gaps.push_back(f);
+    if (f.duration() >= options.bubbleThresholdNs) {
+      gaps.push_back(f);
+      gapsNs += f.duration();
+    }
+  if (found) *found = gaps.size();
+  if (foundNs) *foundNs = gapsNs;
   std::stable_sort(gaps.begin(), gaps.end(), [](const TimeRange& a, const TimeRange& b) { return a.duration() > b.duration(); });
   if (gaps.size() > options.maxBubbles) gaps.resize(options.maxBubbles);
   std::vector<std::uint32_t> deviceLanes;

@@ -449,12 +449,7 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       cmp("Communication", basis.communication, so.csv->communication);
       cmp("Free", basis.free, so.csv->free);
     }
-    for (const TimeRange& f : da.free)
-      if (f.duration() >= options.bubbleThresholdNs) {
-        ++da.gapsFound;
-        da.gapsFoundNs += f.duration();
-      }
-    da.bubbles = detail::findBubbles(trace, da, ra.steps, options);
+    da.bubbles = detail::findBubbles(trace, da, ra.steps, options, &da.gapsFound, &da.gapsFoundNs);
     if (cancelled()) return ra;
     ra.devices.push_back(std::move(da));
   }

@@ -38,9 +38,12 @@ inline constexpr std::size_t kAnalysisStopPoll = std::size_t{1} << 16;
 
 /// Free intervals of `da` at least options.bubbleThresholdNs long, longest first, with the
 /// device tasks around them, host activity, cause and the chain of the task that ends each.
-/// options.stop is polled before each bubble (an incomplete list when requested).
+/// options.stop is polled before each bubble (an incomplete list when requested). Only the
+/// longest options.maxBubbles are kept; `found` / `foundNs` (optional) receive how many Free
+/// intervals reach the threshold in all and their summed length, ns.
 [[nodiscard]] std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da,
                                               const std::vector<StepWindow>& steps,
-                                              const AnalysisOptions& options);
+                                              const AnalysisOptions& options, std::size_t* found = nullptr,
+                                              TimeNs* foundNs = nullptr);
 
 }  // namespace npuscope::core::detail

@@ -36,27 +36,18 @@ constexpr int kEvents = 600000;
 // ts 1000 + 3 i us. Big enough that reading it takes several preview periods (100 ms).
 QString writeBigTrace(const QTemporaryDir& dir) {
   const QString file = dir.filePath(QStringLiteral("big.json"));
-  QFile out(file);
-  if (!out.open(QIODevice::WriteOnly)) return {};
-  out.write(R"([{"ph":"M","name":"process_name","pid":7,"tid":0,"args":{"name":"Python"}},)" "\n");
-  out.write(R"({"ph":"M","name":"thread_name","pid":7,"tid":1,"args":{"name":"main"}},)" "\n");
-  out.write(R"({"ph":"M","name":"thread_name","pid":7,"tid":2,"args":{"name":"worker"}},)" "\n");
-  QByteArray chunk;
-  for (int i = 0; i < kEvents; ++i) {
+  const QByteArray head = R"({"ph":"M","name":"process_name","pid":7,"tid":0,"args":{"name":"Python"}},)" "\n"
+                         R"({"ph":"M","name":"thread_name","pid":7,"tid":1,"args":{"name":"main"}},)" "\n"
+                         R"({"ph":"M","name":"thread_name","pid":7,"tid":2,"args":{"name":"worker"}},)" "\n";
+  const auto where = [](int i) {
     const int k = i % 3;
-    chunk += QByteArrayLiteral(R"({"ph":"X","name":"aten::op_)") + QByteArray::number(i % 97) +
-             QByteArrayLiteral(R"(","cat":"cpu_op","pid":)") + (k == 2 ? "9" : "7") +
-             QByteArrayLiteral(R"(,"tid":)") + (k == 0 ? "1" : k == 1 ? "2" : "5") +
-             QByteArrayLiteral(R"(,"ts":)") + QByteArray::number(1000 + i * 3) +
-             QByteArrayLiteral(R"(,"dur":2,"args":{"Sequence number":)") + QByteArray::number(i) +
-             QByteArrayLiteral("}},\n");
-    if (chunk.size() > (1 << 20)) {
-      out.write(chunk);
-      chunk.clear();
-    }
-  }
-  chunk += QByteArrayLiteral(R"({"ph":"X","name":"last","pid":7,"tid":1,"ts":1000,"dur":1}])");
-  out.write(chunk);
+    QByteArray s(k == 2 ? R"("pid":9,"tid":5,"ts":)" : k == 1 ? R"("pid":7,"tid":2,"ts":)" : R"("pid":7,"tid":1,"ts":)");
+    s += QByteArray::number(1000 + i * 3);
+    return s;
+  };
+  if (!npuscope::test::writeBigTrace(file, head, kEvents, where,
+                                     R"({"ph":"X","name":"last","pid":7,"tid":1,"ts":1000,"dur":1}])"))
+    return {};
   return file;
 }
 

@@ -139,25 +139,16 @@ TEST_CASE("TraceLoader cancel stops a large load early and keeps the event loop 
   QTemporaryDir tmp;
   REQUIRE(tmp.isValid());
   const QString file = tmp.filePath(QStringLiteral("big.json"));
-  {
-    QFile out(file);
-    REQUIRE(out.open(QIODevice::WriteOnly));
-    out.write("[\n");
-    QByteArray chunk;
-    for (int i = 0; i < 600000; ++i) {
-      chunk += QByteArrayLiteral(R"({"ph":"X","name":"aten::op_)") + QByteArray::number(i % 97) +
-               QByteArrayLiteral(R"(","cat":"cpu_op","pid":1,"tid":)") + QByteArray::number(1 + i % 4) +
-               QByteArrayLiteral(R"(,"ts":)") + QByteArray::number(1000 + i * 3) +
-               QByteArrayLiteral(R"(,"dur":2,"args":{"Sequence number":)") + QByteArray::number(i) +
-               QByteArrayLiteral("}},\n");
-      if (chunk.size() > (1 << 20)) {
-        out.write(chunk);
-        chunk.clear();
-      }
-    }
-    chunk += QByteArrayLiteral(R"({"ph":"X","name":"last","pid":1,"tid":1,"ts":0,"dur":1}])");
-    out.write(chunk);
-  }
+  REQUIRE(npuscope::test::writeBigTrace(
+      file, "\n", 600000,
+      [](int i) {
+        QByteArray s(R"("pid":1,"tid":)");
+        s += QByteArray::number(1 + i % 4);
+        s += R"(,"ts":)";
+        s += QByteArray::number(1000 + i * 3);
+        return s;
+      },
+      R"({"ph":"X","name":"last","pid":1,"tid":1,"ts":0,"dur":1}])"));
 
   SECTION("a full load publishes progress and keeps the GUI thread responsive") {
     TraceLoader loader;
