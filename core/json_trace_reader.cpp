@@ -391,6 +391,14 @@ class EventParser {
           out = parseMicrosToNs(tok);
           return true;
         };
+        // A pid or tid value: a number, or a string interned with the others at the end.
+        const auto idValue = [&](Key& key, bool& has, Target target) {
+          std::string_view text;
+          if (!keyValue(key, text)) return false;
+          if (key.kind == KeyKind::String && !defer(text, target)) return false;
+          has = true;
+          return true;
+        };
         bool handled = true;
         // Keys compared as one integer each (string_view == went through memcmp: ~7% of the read).
         const std::uint32_t code = key.size() <= 4 ? keyCode(key.data(), key.size()) : 0;
@@ -424,15 +432,9 @@ class EventParser {
             break;
           case 3:
             if (code == keyCode("pid", 3)) {
-              std::string_view text;
-              if (!keyValue(f.pid, text)) return nullptr;
-              if (f.pid.kind == KeyKind::String && !defer(text, Target::Pid)) return nullptr;
-              f.hasPid = true;
+              if (!idValue(f.pid, f.hasPid, Target::Pid)) return nullptr;
             } else if (code == keyCode("tid", 3)) {
-              std::string_view text;
-              if (!keyValue(f.tid, text)) return nullptr;
-              if (f.tid.kind == KeyKind::String && !defer(text, Target::Tid)) return nullptr;
-              f.hasTid = true;
+              if (!idValue(f.tid, f.hasTid, Target::Tid)) return nullptr;
             } else if (code == keyCode("cat", 3)) {
               std::string_view cat;
               if (!plainString(cat) || !defer(cat, Target::Cat)) return nullptr;
