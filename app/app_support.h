@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "core/profile.h"
+#include "core/profile/profile.h"
 
 namespace npuscope {
 

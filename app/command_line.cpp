@@ -17,10 +17,10 @@
 #include "app/app_support.h"
 #include "app/trace_loader.h"
 #include "core/analysis/stats.h"
-#include "core/profile.h"
-#include "core/report.h"
+#include "core/profile/profile.h"
+#include "core/report/report.h"
 #include "app/main_window.h"
-#include "widgets/timeline_widget.h"
+#include "widgets/timeline/timeline_widget.h"
 
 namespace npuscope {
 

@@ -35,14 +35,14 @@
 
 #include "app/app_support.h"
 #include "app/trace_loader.h"
-#include "widgets/flow_navigation.h"
-#include "widgets/load_preview.h"
-#include "widgets/search_bar.h"
-#include "widgets/timeline_viewport.h"
-#include "widgets/slice_details_panel.h"
-#include "widgets/stats_view.h"
-#include "widgets/timeline_widget.h"
-#include "widgets/warnings_dialog.h"
+#include "widgets/timeline/flow_navigation.h"
+#include "widgets/timeline/load_preview.h"
+#include "widgets/panels/search_bar.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/panels/slice_details_panel.h"
+#include "widgets/panels/stats_view.h"
+#include "widgets/timeline/timeline_widget.h"
+#include "widgets/dialogs/warnings_dialog.h"
 
 namespace npuscope {
 

@@ -7,9 +7,9 @@
 #include <QTimer>
 #include <memory>
 
-#include "core/profile.h"
+#include "core/profile/profile.h"
 #include "app/trace_loader.h"
-#include "core/types.h"
+#include "core/base/types.h"
 
 class QAction;
 class QDockWidget;

@@ -7,11 +7,11 @@
 #include <QStatusBar>
 
 #include "app/main_window.h"
-#include "core/time_format.h"
-#include "widgets/chain_panel.h"
-#include "widgets/timeline_viewport.h"
-#include "widgets/timeline_widget.h"
-#include "widgets/topdown_panel.h"
+#include "core/base/time_format.h"
+#include "widgets/panels/chain_panel.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/timeline/timeline_widget.h"
+#include "widgets/panels/topdown_panel.h"
 
 namespace npuscope {
 

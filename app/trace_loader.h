@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/profile.h"
+#include "core/profile/profile.h"
 
 namespace npuscope {
 

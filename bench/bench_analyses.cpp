@@ -27,7 +27,7 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/stats.h"
 #include "core/analysis/trace_query.h"
-#include "core/profile.h"
+#include "core/profile/profile.h"
 
 namespace {
 

@@ -40,7 +40,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/profile.h"
+#include "core/profile/profile.h"
 
 namespace {
 

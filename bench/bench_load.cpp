@@ -35,10 +35,10 @@
 
 #include <ctime>
 
-#include "core/json_trace_reader.h"
-#include "core/mapped_file.h"
-#include "core/slice_builder.h"
-#include "core/trace.h"
+#include "core/import/json/json_trace_reader.h"
+#include "core/base/mapped_file.h"
+#include "core/import/slice_builder.h"
+#include "core/model/trace.h"
 
 namespace {
 

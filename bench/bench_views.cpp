@@ -33,8 +33,8 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/stats.h"
-#include "core/profile.h"
-#include "widgets/timeline_widget.h"
+#include "core/profile/profile.h"
+#include "widgets/timeline/timeline_widget.h"
 
 namespace {
 

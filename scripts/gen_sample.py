@@ -712,7 +712,7 @@ def ms_meta(pid, name, label, sort, threads=()):
 def self_check(root):
     """Re-derive step_trace_time.csv from the written trace_view.json alone, the way torch_npu's
     text parser does (§4.3 step windows via HostToDevice -> Dequeue -> correlation id, §4.2 sums),
-    and check that every flow binds (scripts/count_corpus.py)."""
+    and check that every flow binds (tools/oracles/count_corpus.py)."""
     out_dir = os.path.join(root, "ASCEND_PROFILER_OUTPUT")
     ev = json.load(open(os.path.join(out_dir, "trace_view.json")))
 

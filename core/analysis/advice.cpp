@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/analysis/analysis.h"
-#include "core/time_format.h"
+#include "core/base/time_format.h"
 
 namespace npuscope::core {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/analysis/intervals.h"
-#include "core/tables.h"
-#include "core/trace.h"
+#include "core/tables/tables.h"
+#include "core/model/trace.h"
 
 namespace npuscope::core {
 

@@ -6,8 +6,8 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/trace_query.h"
-#include "core/slice_args.h"
-#include "core/time_format.h"
+#include "core/model/slice_args.h"
+#include "core/base/time_format.h"
 
 namespace npuscope::core {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/page_memory.h"
-#include "core/types.h"
+#include "core/base/page_memory.h"
+#include "core/base/types.h"
 
 namespace npuscope::core {
 
@@ -16,7 +16,7 @@ using Intervals = std::vector<TimeRange>;
 
 namespace detail {
 
-/// v.push_back(r), growing by doubling through reserveLarge (core/page_memory.h): the interval
+/// v.push_back(r), growing by doubling through reserveLarge (core/base/page_memory.h): the interval
 /// sets of a 10 M event trace are tens of MB, written once per analysis, and page faults were
 /// most of the analyses' time on a fresh process.
 inline void pushInterval(Intervals& v, TimeRange r) { pushLarge(v, r, 1024); }

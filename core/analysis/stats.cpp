@@ -9,8 +9,8 @@
 #include <unordered_map>
 
 #include "core/analysis/intervals.h"
-#include "core/lod.h"
-#include "core/time_format.h"
+#include "core/query/lod.h"
+#include "core/base/time_format.h"
 
 namespace npuscope::core {
 

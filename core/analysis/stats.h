@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/tables.h"
-#include "core/trace.h"
+#include "core/tables/tables.h"
+#include "core/model/trace.h"
 
 namespace npuscope::core {
 

@@ -16,10 +16,10 @@
 #include "app/main_window.h"
 #include "app/trace_loader.h"
 #include "tests/app/test_helpers.h"
-#include "widgets/lane_layout.h"
-#include "widgets/load_preview.h"
-#include "widgets/timeline_viewport.h"
-#include "widgets/timeline_widget.h"
+#include "widgets/timeline/lane_layout.h"
+#include "widgets/timeline/load_preview.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/timeline/timeline_widget.h"
 
 using npuscope::LoadStatus;
 using npuscope::MainWindow;

@@ -22,8 +22,8 @@
 #include "app/main_window.h"
 #include "app/trace_loader.h"
 #include "tests/app/test_helpers.h"
-#include "widgets/timeline_viewport.h"
-#include "widgets/timeline_widget.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/timeline/timeline_widget.h"
 
 using npuscope::MainWindow;
 using npuscope::test::sharedPath;

@@ -16,11 +16,11 @@
 #include "app/main_window.h"
 #include "core/analysis/stats.h"
 #include "tests/app/test_helpers.h"
-#include "widgets/search_bar.h"
-#include "widgets/stats_table_model.h"
-#include "widgets/stats_view.h"
-#include "widgets/timeline_viewport.h"
-#include "widgets/timeline_widget.h"
+#include "widgets/panels/search_bar.h"
+#include "widgets/panels/stats_table_model.h"
+#include "widgets/panels/stats_view.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/timeline/timeline_widget.h"
 
 using npuscope::MainWindow;
 using npuscope::test::sharedPath;

@@ -14,13 +14,13 @@
 #include <QTest>
 
 #include "app/main_window.h"
-#include "core/lod.h"
+#include "core/query/lod.h"
 #include "tests/app/test_helpers.h"
-#include "widgets/chain_panel.h"
-#include "widgets/lane_canvas.h"
-#include "widgets/timeline_viewport.h"
-#include "widgets/timeline_widget.h"
-#include "widgets/topdown_panel.h"
+#include "widgets/panels/chain_panel.h"
+#include "widgets/timeline/lane_canvas.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/timeline/timeline_widget.h"
+#include "widgets/panels/topdown_panel.h"
 
 using npuscope::MainWindow;
 using npuscope::test::sharedPath;

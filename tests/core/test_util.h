@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "core/profile.h"
-#include "core/trace.h"
+#include "core/profile/profile.h"
+#include "core/model/trace.h"
 
 namespace npuscope::test {
 

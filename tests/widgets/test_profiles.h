@@ -11,9 +11,9 @@
 #include <QString>
 #include <catch2/catch.hpp>
 
-#include "core/mapped_file.h"
-#include "core/profile.h"
-#include "core/trace.h"
+#include "core/base/mapped_file.h"
+#include "core/profile/profile.h"
+#include "core/model/trace.h"
 
 namespace Catch {
 template <>

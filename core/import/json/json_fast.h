@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Inline SIMD helpers of the reader's fast path (EventParser::parseFast). Internal to core and
+// only included by files compiled with core's flags (AVX2 + PCLMUL when NPUSCOPE_NATIVE_SIMD),
+// so every function here has internal linkage: no ODR clash with a scalar build of a test.
+
+#include <cstdint>
+#include <cstring>
+#if defined(__AVX2__) && defined(__PCLMUL__)
+#include <immintrin.h>
+#define NPUSCOPE_FAST_SIMD 1
+#endif
+
+#include "core/import/json/json_scan.h"
+#include "core/base/types.h"
+
+namespace npuscope::core::detail {
+namespace {
+
+/// scanString (json_scan.h), inlined for the fast path (json_scan.cpp's scanString calls it):
+/// `p` at the first content byte; returns the closing quote, nullptr on a raw control byte or
+/// the end of the buffer; sets `escaped` on a backslash.
+[[gnu::always_inline]] inline const char* scanStringInline(const char* p, const char* end, bool& escaped) {
+#if defined(NPUSCOPE_FAST_SIMD)
+  while (p + 32 <= end) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const auto mq = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('"'))));
+    const auto mb = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\\'))));
+    const __m256i ctl = _mm256_set1_epi8(0x1F);
+    const auto mc = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(x, ctl), ctl)));
+    const std::uint32_t any = mq | mb | mc;
+    if (any == 0) {
+      p += 32;
+      continue;
+    }
+    const unsigned i = static_cast<unsigned>(__builtin_ctz(any));
+    if (mq & (1u << i)) return p + i;
+    if (mc & (1u << i)) return nullptr;
+    escaped = true;
+    p += i + 2;
+  }
+#endif
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"') return p;
+    if (c < 0x20) return nullptr;
+    if (c == '\\') {
+      escaped = true;
+      p += 2;
+      continue;
+    }
+    ++p;
+  }
+  return nullptr;
+}
+
+/// Parses a ts/dur value at `p` in the common forms "123.456" or 123.456 (quoted or not, at most
+/// 3 decimals, no exponent) to ns. Returns the byte after the value, or nullptr when the value
+/// needs the general parseMicrosToNs (more decimals, exponent, spaces, other types).
+[[gnu::always_inline]] inline const char* parseTimeFast(const char* p, const char* end, TimeNs& out) {
+  const char* q = p;
+  const bool quoted = q < end && *q == '"';
+  if (quoted) ++q;
+  const bool neg = q < end && *q == '-';
+  if (neg) ++q;
+  const char* digits = q;
+  std::int64_t v = 0;
+  while (q < end && static_cast<unsigned>(*q - '0') < 10u) v = v * 10 + (*q++ - '0');
+  const auto n = q - digits;
+  if (n == 0 || n > 16 || v > (INT64_MAX - 999) / 1000) return nullptr;
+  std::int64_t ns = v * 1000;
+  if (q < end && *q == '.') {
+    ++q;
+    int k = 0;
+    std::int64_t frac = 0;
+    while (k < 3 && q < end && static_cast<unsigned>(*q - '0') < 10u) {
+      frac = frac * 10 + (*q++ - '0');
+      ++k;
+    }
+    if (k == 0 || (q < end && static_cast<unsigned>(*q - '0') < 10u)) return nullptr;
+    for (; k < 3; ++k) frac *= 10;
+    ns += frac;
+  }
+  if (q >= end) return nullptr;
+  if (quoted) {
+    if (*q != '"') return nullptr;
+    ++q;
+  } else if (*q != ',' && *q != '}' && *q != ' ' && *q != '\n' && *q != '\r' && *q != '\t') {
+    return nullptr;
+  }
+  out = neg ? -ns : ns;
+  return q;
+}
+
+#if defined(NPUSCOPE_FAST_SIMD)
+[[gnu::always_inline]] inline std::uint64_t mask64(__m256i a, __m256i b, char c) {
+  const __m256i k = _mm256_set1_epi8(c);
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, k))) |
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, k)))) << 32);
+}
+#endif
+
+/// Skips the object or array at `p` ('{' or '['), 64 bytes per step in the manner of simdjson's
+/// stage 1: escaped characters, then the in-string mask by carry-less prefix XOR of the quotes,
+/// then the brackets outside strings (types matched, at most 63 levels). Checks strings for raw
+/// control bytes; does not check the member grammar (commas, colons, literals) — the args it is
+/// used for are parsed on demand, with their own error. Falls back to skipValueStrict near the
+/// end of the buffer. Returns the byte after the closing bracket, or nullptr.
+inline const char* skipContainerFast(const char* p, const char* end) {
+#if defined(NPUSCOPE_FAST_SIMD)
+  constexpr std::uint64_t kEven = 0x5555555555555555ULL;
+  std::uint64_t prevEscaped = 0, prevInString = 0, types = 0;
+  int depth = 0;
+  for (const char* b = p; b + 64 <= end; b += 64) {
+    const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32));
+    // Escapes (simdjson's find_escaped_branchless).
+    std::uint64_t bs = mask64(lo, hi, '\\') & ~prevEscaped;
+    const std::uint64_t follows = (bs << 1) | prevEscaped;
+    const std::uint64_t oddStarts = bs & ~kEven & ~follows;
+    unsigned long long evenSeq = 0;
+    prevEscaped = __builtin_uaddll_overflow(oddStarts, bs, &evenSeq) ? 1 : 0;
+    const std::uint64_t escaped = (kEven ^ (evenSeq << 1)) & follows;
+    const std::uint64_t quotes = mask64(lo, hi, '"') & ~escaped;
+    const std::uint64_t inString =
+        static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_clmulepi64_si128(
+            _mm_set_epi64x(0, static_cast<long long>(quotes)), _mm_set1_epi8(static_cast<char>(0xFF)), 0))) ^
+        prevInString;
+    prevInString = static_cast<std::uint64_t>(static_cast<std::int64_t>(inString) >> 63);
+    const __m256i ctl = _mm256_set1_epi8(0x1F);
+    const std::uint64_t ctlMask =
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(lo, ctl), ctl))) |
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(
+             _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, ctl), ctl))))
+         << 32);
+    const std::uint64_t bad = ctlMask & inString;
+    std::uint64_t s = (mask64(lo, hi, '{') | mask64(lo, hi, '}') | mask64(lo, hi, '[') | mask64(lo, hi, ']')) & ~inString;
+    while (s) {
+      const unsigned i = static_cast<unsigned>(__builtin_ctzll(s));
+      s &= s - 1;
+      const char c = b[i];
+      if (c == '{' || c == '[') {
+        if (depth >= 63) return nullptr;
+        types = (types << 1) | (c == '{' ? 1u : 0u);
+        ++depth;
+      } else {
+        if (depth == 0 || ((types & 1u) != 0) != (c == '}')) return nullptr;
+        types >>= 1;
+        if (--depth == 0) {
+          const std::uint64_t upto = i == 63 ? ~0ULL : ((2ULL << i) - 1);
+          return (bad & upto) ? nullptr : b + i + 1;
+        }
+      }
+    }
+    if (bad) return nullptr;
+  }
+#endif
+  return skipValueStrict(p, end);
+}
+
+}  // namespace
+}  // namespace npuscope::core::detail

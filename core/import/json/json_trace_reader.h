@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The parallel simdjson reader: splits the top-level event array into byte ranges cut at event
+// boundaries, parses each range on its own thread into detail::WorkerOut records, and checks
+// that consecutive ranges meet exactly (a range start that fell inside an event is re-parsed
+// sequentially). Internal to core; the public entry point is loadTrace (core/model/trace.h).
+
+#include <atomic>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/mapped_file.h"
+#include "core/import/raw_events.h"
+#include "core/model/trace.h"
+
+namespace npuscope::core::detail {
+
+/// Facts read outside the event array (object form).
+struct TopLevelInfo {
+  bool objectForm = false;
+  bool foundEvents = false;        ///< an event array was found
+  std::optional<int> rank;         ///< distributedInfo.rank
+  std::optional<std::int64_t> baseTimeNanoseconds;
+  std::string traceName;
+  std::string displayTimeUnit;
+};
+
+/// Result of reading the JSON bytes: worker outputs in file order plus top-level facts.
+struct ReadResult {
+  std::vector<WorkerOut> parts;
+  TopLevelInfo top;
+  std::string error;               ///< hard error (empty file, not JSON), else empty
+  std::vector<std::string> notes;  ///< informational ("closing bracket added")
+  bool cancelled = false;
+};
+
+/// How the parse workers get the bytes of their ranges. With `windowBytes` == 0 they read
+/// `bytes` in place (the mapping). Else each worker copies its range, in order, into a reused
+/// window of `windowBytes` (grown when one event is longer) and parses the copy: with `fd` >= 0
+/// through pread at file position `fdOffset` + offset (a read error or a short read falls back to
+/// copying from `bytes`), with `fd` < 0 by memcpy from `bytes` (tests). Offsets in the output
+/// (args, warnings) are offsets into `bytes` either way, and the output is the same.
+/// Why: on the build machines mapping the pages of the page cache costs ~0.75 CPU-s per GB
+/// (page-table updates are expensive under the hypervisor), pread copies them for ~0.2 CPU-s,
+/// and the mapping is then only touched where args are read on demand.
+struct ReadSource {
+  int fd = -1;
+  std::uint64_t fdOffset = 0;
+  std::size_t windowBytes = 0;
+};
+
+/// The ReadSource for `file`: pread through its descriptor when it is a mapped plain file
+/// (window kDefaultWindowBytes), else in place.
+[[nodiscard]] ReadSource readSourceFor(const MappedFile& file);
+inline constexpr std::size_t kDefaultWindowBytes = 256u << 10;
+
+/// Reads every event of `bytes` (the whole file). `parts` = number of parallel ranges (>= 1).
+/// `progress` receives the fraction of bytes read, from the calling thread. `source`: see
+/// ReadSource (the result does not depend on it).
+[[nodiscard]] ReadResult readTraceEvents(std::string_view bytes, unsigned parts,
+                                         const LoadOptions& options, const ReadSource& source = {});
+
+}  // namespace npuscope::core::detail

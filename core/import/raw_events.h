@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Import-time records produced by the JSON reader's workers and consumed by the trace builder.
+// Internal to core. Ids (NameId) are local to the worker's StringPool until merged.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/model/import_stats.h"
+#include "core/base/page_memory.h"
+#include "core/base/string_pool.h"
+#include "core/base/types.h"
+
+namespace npuscope::core::detail {
+
+/// pid / tid key: a number, a string (NameId of the text) or invalid (null, bool, ...).
+enum class KeyKind : std::uint8_t { Number, String, Invalid };
+struct Key {
+  std::int64_t v = 0;
+  KeyKind kind = KeyKind::Number;
+  bool operator==(const Key&) const = default;
+};
+struct KeyHash {
+  std::size_t operator()(const Key& k) const {
+    return std::hash<std::int64_t>()(k.v) * 31 + static_cast<std::size_t>(k.kind);
+  }
+};
+struct KeyPairHash {
+  std::size_t operator()(const std::pair<Key, Key>& k) const {
+    return KeyHash()(k.first) * 1000003u ^ KeyHash()(k.second);
+  }
+};
+
+/// An args object (file offset, length) that does not fit RawSlice's packed field.
+using LongArgs = std::pair<std::uint64_t, std::uint32_t>;
+
+/// A slice-like event (X, B, E, i/I) of one thread, in file order. 32 bytes: the args offset and
+/// length, the phase and the flags share one 64-bit word (`packed`): offset bits 0-39 (files up
+/// to 1 TiB), length bits 40-58 (args up to 512 KiB - 2), phase bits 59-60, flags bits 61-63
+/// (the SliceFlag bits, all < 8). Args beyond either limit are kept in a side table of LongArgs
+/// (WorkerOut::longArgs, or the builder's scratch table) and the word holds the sentinel length
+/// kLongArgs with the table index as the offset: setArgs / argsOffset / argsLength hide this.
+struct RawSlice {
+  TimeNs ts = 0;
+  TimeNs dur = 0;             ///< ns; -1 for B/E
+  std::uint64_t packed = 0;   ///< args offset | length | phase | flags (see above)
+  NameId name = 0;
+  NameId cat = 0;
+
+  static constexpr unsigned kLengthShift = 40, kPhaseShift = 59, kFlagsShift = 61;
+  static constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << kLengthShift) - 1;
+  static constexpr std::uint32_t kLongArgs = (1u << (kPhaseShift - kLengthShift)) - 1;  ///< sentinel length
+
+  /// 'X', 'B' or 'E'.
+  [[nodiscard]] char ph() const {
+    static constexpr char kPh[4] = {'X', 'B', 'E', 'X'};
+    return kPh[(packed >> kPhaseShift) & 3];
+  }
+  void setPh(char ph) {
+    const std::uint64_t code = ph == 'B' ? 1 : ph == 'E' ? 2 : 0;
+    packed = (packed & ~(std::uint64_t{3} << kPhaseShift)) | (code << kPhaseShift);
+  }
+  /// SliceFlag bits.
+  [[nodiscard]] std::uint8_t flags() const { return static_cast<std::uint8_t>(packed >> kFlagsShift); }
+  void setFlags(std::uint8_t f) {
+    packed = (packed & ~(std::uint64_t{7} << kFlagsShift)) | (std::uint64_t{f & 7u} << kFlagsShift);
+  }
+  [[nodiscard]] bool hasLongArgs() const { return ((packed >> kLengthShift) & kLongArgs) == kLongArgs; }
+  /// Stores the args range; one that does not fit goes to `table`.
+  void setArgs(std::uint64_t offset, std::uint32_t length, std::vector<LongArgs>& table) {
+    if (offset > kOffsetMask || length >= kLongArgs) {
+      table.emplace_back(offset, length);
+      offset = table.size() - 1;
+      length = kLongArgs;
+    }
+    packed = (packed & ~((std::uint64_t{1} << kPhaseShift) - 1)) | offset | (std::uint64_t{length} << kLengthShift);
+  }
+  /// The args range; `table` is the side table setArgs used (may be null when !hasLongArgs()).
+  [[nodiscard]] std::uint64_t argsOffset(const std::vector<LongArgs>* table) const {
+    return hasLongArgs() ? (*table)[packed & kOffsetMask].first : packed & kOffsetMask;
+  }
+  [[nodiscard]] std::uint32_t argsLength(const std::vector<LongArgs>* table) const {
+    return hasLongArgs() ? (*table)[packed & kOffsetMask].second
+                         : static_cast<std::uint32_t>((packed >> kLengthShift) & kLongArgs);
+  }
+};
+static_assert(sizeof(RawSlice) == 32, "keep the import record small: it is held per event");
+
+/// Flow id: numeric (exact uint64) or text (NameId of the raw token), or invalid.
+enum class FlowIdKind : std::uint8_t { Numeric, Text, Invalid };
+
+/// A flow event (s, t, f).
+struct RawFlow {
+  TimeNs ts = 0;
+  std::uint64_t id = 0;       ///< numeric id, or NameId of the text for Text/Invalid
+  std::uint32_t thread = 0;   ///< worker-local thread index
+  NameId cat = 0;
+  NameId name = 0;
+  std::uint32_t order = 0;    ///< file order inside the worker
+  char ph = 's';
+  bool bindEnclosing = false; ///< bp == "e"
+  FlowIdKind idKind = FlowIdKind::Numeric;
+};
+
+/// One counter sample (one args key of a C event).
+struct RawCounter {
+  TimeNs ts = 0;
+  double value = 0;
+  std::uint32_t process = 0;  ///< worker-local process index
+  NameId name = 0;
+  NameId key = 0;
+};
+
+/// A metadata (M) record.
+enum class MetaKind : std::uint8_t { ProcessName, ProcessLabels, ProcessSortIndex, ThreadName, ThreadSortIndex };
+struct RawMeta {
+  MetaKind kind = MetaKind::ProcessName;
+  std::uint32_t process = 0;  ///< worker-local process index
+  std::uint32_t thread = 0;   ///< worker-local thread index (thread records)
+  NameId text = 0;
+  std::int64_t number = 0;
+  bool valid = true;
+};
+
+/// An async (b/e/n) event.
+struct RawAsync {
+  TimeNs ts = 0;
+  std::uint64_t argsOffset = 0;
+  std::uint32_t argsLength = 0;
+  std::uint32_t process = 0;  ///< worker-local process index (scope of local ids)
+  NameId name = 0;
+  NameId cat = 0;
+  NameId idText = 0;          ///< id text (interned)
+  bool global = false;        ///< id2.global: one track across processes
+  char ph = 'b';
+};
+
+/// Everything one parse worker produced for its byte range.
+struct WorkerOut {
+  StringPool pool;
+  ImportStats stats;
+  std::vector<Key> processes;
+  std::unordered_map<Key, std::uint32_t, KeyHash> processIndex;
+  std::vector<std::pair<std::uint32_t, Key>> threads;  ///< (local process, tid)
+  std::unordered_map<std::pair<Key, Key>, std::uint32_t, KeyPairHash> threadIndex;
+  std::vector<RecordBuffer<RawSlice>> slices;  ///< per local thread
+  std::vector<LongArgs> longArgs;  ///< args of slices that do not fit RawSlice::packed
+  RecordBuffer<RawFlow> flows;
+  RecordBuffer<RawCounter> counters;
+  std::vector<RawMeta> metas;
+  RecordBuffer<RawAsync> asyncs;
+  std::uint64_t events = 0;
+  std::uint64_t fastEvents = 0;      ///< events read by the fast scanner (EventParser::parseFast)
+  std::uint64_t declinedEvents = 0;  ///< events it passed to the general simdjson path
+  TimeNs maxTs = INT64_MIN;  ///< max over ts and ts+dur of every timed event
+  TimeNs minTs = INT64_MAX;
+
+  enum class Stop : std::uint8_t { Limit, ArrayEnd, EndOfFile, Truncated, Cancelled } stop = Stop::EndOfFile;
+  std::size_t stopOffset = 0;  ///< file offset where the worker stopped (next element / after ']')
+  std::size_t beginOffset = 0;
+
+  std::uint32_t process(const Key& pid);
+  std::uint32_t thread(const Key& pid, const Key& tid);
+  /// Last (pid, tid) looked up: events come in runs on one thread, so most lookups skip the map.
+  Key lastPid{0, KeyKind::Invalid}, lastTid{0, KeyKind::Invalid};
+  std::uint32_t lastThread = UINT32_MAX;
+  std::uint32_t threadLookup(const Key& pid, const Key& tid);
+
+};
+
+}  // namespace npuscope::core::detail

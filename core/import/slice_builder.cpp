@@ -1,0 +1,1362 @@
+// SPDX-License-Identifier: MIT
+#include "core/import/slice_builder.h"
+
+#include <algorithm>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#if defined(__linux__)
+#endif
+#include <atomic>
+#include <map>
+#include <numeric>
+#include <thread>
+#include <unordered_map>
+
+#include "core/import/json/json_scan.h"
+#include "core/base/time_format.h"
+
+namespace npuscope::core::detail {
+
+Process::Role classifyProcess(std::string_view n) {
+  using R = Process::Role;
+  if (n == "Python") return R::Python;
+  if (n == "Python GC") return R::PythonGc;
+  if (n == "CANN") return R::Cann;
+  if (n == "Ascend Hardware") return R::AscendHardware;
+  if (n == "Communication" || n == "HCCL" || n == "COMMUNICATION") return R::Communication;
+  if (n == "Overlap Analysis") return R::OverlapAnalysis;
+  return R::Other;
+}
+
+std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<TimeNs>& end,
+                         std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& depth,
+                         std::vector<std::uint8_t>& flags) {
+  const std::size_t n = start.size();
+  order.resize(n);
+  std::iota(order.begin(), order.end(), 0u);
+  // Parents before children at equal start: longer first; ties keep file order.
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (start[a] != start[b]) return start[a] < start[b];
+    return end[a] - start[a] > end[b] - start[b];
+  });
+  depth.assign(n, 0);
+  std::vector<std::uint32_t> stack;
+  std::size_t overlaps = 0;
+  for (std::uint32_t i : order) {
+    while (!stack.empty() && end[stack.back()] <= start[i]) stack.pop_back();
+    if (!stack.empty() && end[stack.back()] < end[i]) {
+      flags[i] |= kSlicePartialOverlap;
+      ++overlaps;
+    }
+    depth[i] = static_cast<std::uint32_t>(stack.size());
+    stack.push_back(i);
+  }
+  return overlaps;
+}
+
+namespace {
+
+// ---- Memory: give the pages of import records back to the system as soon as they are dead, so
+// that the peak resident size of a load stays near the size of the finished trace. glibc keeps
+// freed heap memory (and raises its mmap threshold after each large free), so freeing alone does
+// not lower the resident size; MADV_DONTNEED on the whole pages inside a dead buffer does, at once.
+
+/// Releases, page by page, the part of a buffer that a sequential pass has consumed: call
+/// consumed(upTo) as the pass advances; [begin, upTo) must never be read again. Works in steps
+/// of 2 MiB (whole huge pages, few system calls).
+class ProgressiveRelease {
+ public:
+  ProgressiveRelease() = default;
+  explicit ProgressiveRelease(const void* begin) : m_done(reinterpret_cast<std::uintptr_t>(begin)) {}
+  void consumed(const void* upTo) {
+    const auto u = reinterpret_cast<std::uintptr_t>(upTo);
+    if (u < m_done + kStep) return;
+    const std::uintptr_t e = u & ~(kStep - 1);
+    if (e > m_done) {
+      releasePages(reinterpret_cast<const void*>(m_done), e - m_done);
+      m_done = e;
+    }
+  }
+
+ private:
+  static constexpr std::uintptr_t kStep = 2u << 20;
+  std::uintptr_t m_done = 0;
+};
+
+// ---- Threads.
+
+/// Runs job(j, worker) for j in [0, count) on `workers` threads (the calling thread is worker 0),
+/// handing out jobs in order of j. Stops handing out jobs once `stop` is requested.
+template <class F>
+void parallelJobs(unsigned workers, std::size_t count, const std::stop_token& stop, F&& job) {
+  workers = static_cast<unsigned>(std::clamp<std::size_t>(workers, 1, std::max<std::size_t>(count, 1)));
+  std::atomic<std::size_t> next{0};
+  auto work = [&](unsigned w) {
+    for (;;) {
+      if (stop.stop_requested()) return;
+      const std::size_t j = next.fetch_add(1, std::memory_order_relaxed);
+      if (j >= count) return;
+      job(j, w);
+    }
+  };
+  std::vector<std::jthread> pool;
+  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, w);
+  work(0);
+}
+
+/// How often long loops look at the stop token (items between two looks).
+constexpr std::size_t kStopPoll = 1u << 14;
+
+std::string keyText(const Key& k, const StringPool& pool) {
+  switch (k.kind) {
+    case KeyKind::Number: return std::to_string(k.v);
+    case KeyKind::String: return std::string(pool.view(static_cast<NameId>(k.v)));
+    case KeyKind::Invalid: return "(invalid)";
+  }
+  return {};
+}
+
+struct GlobalThread {
+  std::uint32_t process = 0;
+  Key tid;
+  std::uint32_t lane = kInvalidIndex;  // final lane index, after display sort
+  bool wantsLane = false;
+  std::string name;
+  std::optional<std::int64_t> sortIndex;
+};
+
+/// A complete slice before it is placed in columns.
+struct Pending {
+  std::vector<TimeNs> start, end;
+  std::vector<NameId> name, cat;
+  std::vector<std::uint64_t> argsOffset;
+  std::vector<std::uint32_t> argsLength;
+  std::vector<std::uint8_t> flags;
+  void push(TimeNs s, TimeNs e, NameId n, NameId c, std::uint64_t ao, std::uint32_t al, std::uint8_t f) {
+    start.push_back(s);
+    end.push_back(e);
+    name.push_back(n);
+    cat.push_back(c);
+    argsOffset.push_back(ao);
+    argsLength.push_back(al);
+    flags.push_back(f);
+  }
+  [[nodiscard]] std::size_t size() const { return start.size(); }
+};
+
+/// Sizes every slice column of `lane` to `n` (large buffers advised by reserveLarge).
+void resizeColumns(Lane& lane, std::size_t n) {
+  const auto size = [n](auto& column) {
+    reserveLarge(column, n);
+    column.resize(n);
+  };
+  size(lane.start);
+  size(lane.end);
+  size(lane.names);
+  size(lane.categories);
+  size(lane.argsOffset);
+  size(lane.argsLength);
+  size(lane.flags);
+}
+
+/// Reserves `n` slices in every column of `lane`, filled later by push_back (reserveLarge: huge
+/// pages, resident as they fill).
+void reserveColumnsLazy(Lane& lane, std::size_t n) {
+  reserveLarge(lane.start, n);
+  reserveLarge(lane.end, n);
+  reserveLarge(lane.names, n);
+  reserveLarge(lane.categories, n);
+  reserveLarge(lane.argsOffset, n);
+  reserveLarge(lane.argsLength, n);
+  reserveLarge(lane.flags, n);
+}
+
+/// Places pending slices into the lane's columns by depth row.
+void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& laneLabel) {
+  std::vector<std::uint32_t> order, depth;
+  const std::size_t overlaps = assignDepths(p.start, p.end, order, depth, p.flags);
+  for (std::size_t k = 0; k < overlaps; ++k) stats.add(ImportWarning::PartialOverlap, "on " + laneLabel);
+  std::uint32_t maxDepth = 0;
+  for (auto d : depth) maxDepth = std::max(maxDepth, d + 1);
+  std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
+  for (auto d : depth) ++rowBegin[d + 1];
+  for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
+  const std::size_t n = p.size();
+  resizeColumns(lane, n);
+  std::vector<std::uint32_t> cursor(rowBegin.begin(), rowBegin.end() - 1);
+  for (std::uint32_t i : order) {
+    const std::uint32_t at = cursor[depth[i]]++;
+    lane.start[at] = p.start[i];
+    lane.end[at] = p.end[i];
+    lane.names[at] = p.name[i];
+    lane.categories[at] = p.cat[i];
+    lane.argsOffset[at] = p.argsOffset[i];
+    lane.argsLength[at] = p.argsLength[i];
+    lane.flags[at] = p.flags[i];
+  }
+  lane.rowBegin = std::move(rowBegin);
+  if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
+}
+
+/// One part's slices of a thread and that part's string-id map (nullptr: the ids are global).
+struct RawPart {
+  RecordBuffer<RawSlice>* slices;
+  const NameId* names;
+  const std::vector<LongArgs>* longArgs;  ///< the part's side table of long args
+};
+
+/// Per-worker buffers reused from lane to lane (warm memory: no page faults after the first lane).
+struct LaneScratch {
+  RecordBuffer<RawSlice> merged;
+  struct SortKey {
+    TimeNs start;
+    TimeNs negDur;
+    std::uint32_t index;
+  };
+  std::vector<SortKey> keys;
+  std::vector<LongArgs> mergedLong;  ///< long args of `merged`
+  std::vector<std::uint32_t> order, depth, stack;
+  std::vector<TimeNs> ends;
+  void release() {
+    freeNow(merged);
+    freeNow(mergedLong);
+    freeNow(keys);
+    freeNow(order);
+    freeNow(depth);
+    freeNow(stack);
+    freeNow(ends);
+  }
+};
+
+/// Nesting order of slices (Lane): start ascending, then duration descending (file order last).
+inline bool nestingOrdered(const RawSlice& a, const RawSlice& b) {
+  return a.ts < b.ts || (a.ts == b.ts && a.dur >= b.dur);
+}
+
+constexpr std::uint32_t kOverlapBit = 0x80000000u;  // in LaneScratch::depth: partial overlap
+
+/// The common case of buildLane: complete (X) slices only, already in nesting order over the
+/// concatenation of the parts (the file lists each thread's events by start). Nests them in one
+/// pass without sorting or copying, then writes the columns; when the lane has one depth row the
+/// columns are written front to back while the raw records are released behind. Returns false
+/// (and leaves the lane incomplete) when the input is not in nesting order or on a stop request.
+bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, ImportStats& stats,
+                     const std::string& label, LaneScratch& s, const std::stop_token& stop, bool& cancelled) {
+  s.depth.resize(n);
+  s.ends.clear();
+  std::size_t k = 0, overlaps = 0;
+  std::uint32_t maxDepth = 0;
+  const RawSlice* prev = nullptr;
+  for (const RawPart& part : src) {
+    for (const RawSlice& r : *part.slices) {
+      if (prev && !nestingOrdered(*prev, r)) return false;
+      prev = &r;
+      if ((k & (kStopPoll - 1)) == 0 && stop.stop_requested()) {
+        cancelled = true;
+        return false;
+      }
+      const TimeNs st = r.ts, en = r.ts + r.dur;
+      while (!s.ends.empty() && s.ends.back() <= st) s.ends.pop_back();
+      std::uint32_t d = static_cast<std::uint32_t>(s.ends.size());
+      maxDepth = std::max(maxDepth, d + 1);
+      if (!s.ends.empty() && s.ends.back() < en) {
+        d |= kOverlapBit;
+        ++overlaps;
+      }
+      s.depth[k++] = d;
+      s.ends.push_back(en);
+    }
+  }
+  if (overlaps) {
+    const std::string where = "on " + label;
+    for (std::size_t i = 0; i < overlaps; ++i) stats.add(ImportWarning::PartialOverlap, where);
+  }
+  std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) ++rowBegin[(s.depth[i] & ~kOverlapBit) + 1];
+  for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
+  const auto flagsOf = [](const RawSlice& r, std::uint32_t d) {
+    return static_cast<std::uint8_t>(r.flags() | ((d & kOverlapBit) ? kSlicePartialOverlap : 0));
+  };
+  k = 0;
+  if (maxDepth <= 1) {
+    // One row: the column order is the input order. Columns grow block by block (a cache-warm
+    // resize, no zero-filling of the whole column ahead) while the raw records are released.
+    reserveColumnsLazy(lane, n);
+    constexpr std::size_t kBlock = 8192;
+    for (RawPart& part : src) {
+      ProgressiveRelease release(part.slices->data());
+      const RawSlice* const data = part.slices->data();
+      const std::size_t m = part.slices->size();
+      for (std::size_t b = 0; b < m; b += kBlock) {
+        const std::size_t e = std::min(m, b + kBlock), at0 = lane.start.size(), len = e - b;
+        lane.start.resize(at0 + len);
+        lane.end.resize(at0 + len);
+        lane.names.resize(at0 + len);
+        lane.categories.resize(at0 + len);
+        lane.argsOffset.resize(at0 + len);
+        lane.argsLength.resize(at0 + len);
+        lane.flags.resize(at0 + len);
+        TimeNs* const start = lane.start.data() + at0;
+        TimeNs* const end = lane.end.data() + at0;
+        NameId* const nm = lane.names.data() + at0;
+        NameId* const cat = lane.categories.data() + at0;
+        std::uint64_t* const ao = lane.argsOffset.data() + at0;
+        std::uint32_t* const al = lane.argsLength.data() + at0;
+        std::uint8_t* const fl = lane.flags.data() + at0;
+        const std::uint32_t* const depth = s.depth.data() + k;
+        for (std::size_t i = 0; i < len; ++i) {
+          const RawSlice& r = data[b + i];
+          start[i] = r.ts;
+          end[i] = r.ts + r.dur;
+          nm[i] = r.name;
+          cat[i] = r.cat;
+          ao[i] = r.argsOffset(part.longArgs);
+          al[i] = r.argsLength(part.longArgs);
+          fl[i] = flagsOf(r, depth[i]);
+        }
+        k += len;
+        release.consumed(data + e);
+        if ((b & (kStopPoll - 1)) == 0 && stop.stop_requested()) {
+          cancelled = true;
+          return false;
+        }
+      }
+    }
+  } else {
+    resizeColumns(lane, n);
+    std::vector<std::uint32_t> cursor(rowBegin.begin(), rowBegin.end() - 1);
+    for (const RawPart& part : src) {
+      for (const RawSlice& r : *part.slices) {
+        const std::uint32_t d = s.depth[k++];
+        const std::uint32_t at = cursor[d & ~kOverlapBit]++;
+        lane.start[at] = r.ts;
+        lane.end[at] = r.ts + r.dur;
+        lane.names[at] = r.name;
+        lane.categories[at] = r.cat;
+        lane.argsOffset[at] = r.argsOffset(part.longArgs);
+        lane.argsLength[at] = r.argsLength(part.longArgs);
+        lane.flags[at] = flagsOf(r, d);
+      }
+      if (stop.stop_requested()) {
+        cancelled = true;
+        return false;
+      }
+    }
+  }
+  lane.rowBegin = std::move(rowBegin);
+  if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
+  return true;
+}
+
+/// Builds one thread's lane columns from its raw slices (file order over `src`): B/E matching,
+/// then the nesting rule of assignDepths, then the depth-row columns. Same results as
+/// Pending + fillLane, without the intermediate columns: when the thread has no B/E events and
+/// its slices are already in nesting order (the common case) they are neither copied nor sorted
+/// (buildSortedLane); else, with one part, the part's own records are sorted through keys in
+/// place. The raw records are freed (pages released) before returning. Returns false when
+/// cancelled through `stop`.
+bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& strings, Lane& lane,
+               ImportStats& stats, const std::string& label, LaneScratch& s, const std::stop_token& stop) {
+  // Global string ids first (in place), and whether there are B/E events.
+  bool anyBE = false;
+  std::size_t total = 0;
+  for (RawPart& part : src) {
+    total += part.slices->size();
+    if (part.names) {
+      const NameId* nm = part.names;
+      for (RawSlice& r : *part.slices) {
+        r.name = nm[r.name];
+        r.cat = nm[r.cat];
+        anyBE |= r.ph() != 'X';
+      }
+      part.names = nullptr;
+    } else {
+      for (const RawSlice& r : *part.slices) anyBE |= r.ph() != 'X';
+    }
+  }
+  const auto freeRaw = [&] {
+    for (RawPart& part : src) freeNow(*part.slices);
+  };
+  if (stop.stop_requested()) return false;
+  if (!anyBE) {
+    bool cancelled = false;
+    if (buildSortedLane(src, total, lane, stats, label, s, stop, cancelled)) {
+      freeRaw();
+      return true;
+    }
+    if (cancelled) return false;
+    // Not in nesting order: buildSortedLane stopped before writing any column.
+  }
+  RecordBuffer<RawSlice>* items = nullptr;
+  const std::vector<LongArgs>* itemsLong = nullptr;  // the side table of items' long args
+  if (!anyBE && src.size() == 1) {
+    items = src[0].slices;
+    itemsLong = src[0].longArgs;
+  } else {
+    items = &s.merged;
+    itemsLong = &s.mergedLong;
+    items->clear();
+    s.mergedLong.clear();
+    reserveLarge(*items, total);
+    // A record copied from part `k` keeps its long args through the scratch table.
+    const auto pushItem = [&](RawSlice r, std::uint32_t k) {
+      if (r.hasLongArgs()) r.setArgs(r.argsOffset(src[k].longArgs), r.argsLength(src[k].longArgs), s.mergedLong);
+      items->push_back(r);
+    };
+    struct BE { TimeNs ts; std::uint32_t part; std::uint32_t idx; };
+    std::vector<BE> be;
+    for (std::uint32_t k = 0; k < src.size(); ++k) {
+      const auto& raw = *src[k].slices;
+      for (std::uint32_t i = 0; i < raw.size(); ++i) {
+        if (raw[i].ph() == 'X') pushItem(raw[i], k);
+        else be.push_back({raw[i].ts, k, i});
+      }
+    }
+    if (!be.empty()) {
+      std::stable_sort(be.begin(), be.end(), [](const BE& a, const BE& b) { return a.ts < b.ts; });
+      std::vector<std::pair<const RawSlice*, std::uint32_t>> open;  // (B record, its part)
+      auto push = [&](const RawSlice& b, std::uint32_t part, TimeNs end, std::uint8_t flags) {
+        RawSlice r = b;
+        r.dur = end - b.ts;
+        r.setFlags(flags);
+        r.setPh('X');
+        pushItem(r, part);
+      };
+      for (const BE& e : be) {
+        const RawSlice& ev = (*src[e.part].slices)[e.idx];
+        if (ev.ph() == 'B') {
+          open.emplace_back(&ev, e.part);
+          continue;
+        }
+        if (open.empty()) {
+          stats.add(ImportWarning::OrphanEnd, "orphan E at " + formatTimestampUs(ev.ts) + " on " + label);
+          continue;
+        }
+        const auto [b, bPart] = open.back();
+        open.pop_back();
+        if (ev.name != kEmptyName && ev.name != b->name)
+          stats.add(ImportWarning::EndNameMismatch, "E \"" + std::string(strings.view(ev.name)) + "\" closes B \"" +
+                                                        std::string(strings.view(b->name)) + "\" at " +
+                                                        formatTimestampUs(ev.ts));
+        push(*b, bPart, ev.ts, b->flags());
+      }
+      for (const auto& [b, bPart] : open) {
+        stats.add(ImportWarning::UnterminatedBegin,
+                  "B \"" + std::string(strings.view(b->name)) + "\" at " + formatTimestampUs(b->ts) + " never ended");
+        push(*b, bPart, std::max(b->ts, maxTs), static_cast<std::uint8_t>(b->flags() | kSliceUnfinished));
+      }
+    }
+    freeRaw();
+  }
+  if (stop.stop_requested()) return false;
+  RecordBuffer<RawSlice>& v = *items;
+  const std::size_t n = v.size();
+  // Nesting order: start asc, duration desc, file order.
+  bool sorted = true;
+  for (std::size_t i = 1; i < n && sorted; ++i) sorted = nestingOrdered(v[i - 1], v[i]);
+  const std::uint32_t* order = nullptr;
+  if (!sorted) {
+    const auto keyLess = [](const LaneScratch::SortKey& a, const LaneScratch::SortKey& b) {
+      if (a.start != b.start) return a.start < b.start;
+      if (a.negDur != b.negDur) return a.negDur < b.negDur;
+      return a.index < b.index;
+    };
+    // Usually a few slices are out of place (a parent written after its children, as Kineto
+    // does with ProfilerStep#N): keep the in-order ones, sort the others, merge. The same order
+    // as sorting all the keys, which is the fallback when many are out of place.
+    s.keys.clear();
+    s.order.clear();
+    std::uint32_t last = 0;
+    bool any = false;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (!any || nestingOrdered(v[last], v[i])) {
+        s.order.push_back(i);
+        last = i;
+        any = true;
+      } else {
+        s.keys.push_back({v[i].ts, -v[i].dur, i});
+      }
+    }
+    if (s.keys.size() <= n / 16) {
+      std::sort(s.keys.begin(), s.keys.end(), keyLess);
+      std::vector<std::uint32_t>& kept = s.stack;  // free until the nesting pass below
+      kept.swap(s.order);
+      s.order.clear();
+      s.order.reserve(n);
+      std::size_t a = 0, b = 0;
+      while (a < kept.size() || b < s.keys.size()) {
+        if (b == s.keys.size() ||
+            (a < kept.size() && keyLess({v[kept[a]].ts, -v[kept[a]].dur, kept[a]}, s.keys[b])))
+          s.order.push_back(kept[a++]);
+        else
+          s.order.push_back(s.keys[b++].index);
+      }
+    } else {
+      s.keys.resize(n);
+      for (std::uint32_t i = 0; i < n; ++i) s.keys[i] = {v[i].ts, -v[i].dur, i};
+      std::sort(s.keys.begin(), s.keys.end(), keyLess);
+      s.order.resize(n);
+      for (std::size_t i = 0; i < n; ++i) s.order[i] = s.keys[i].index;
+    }
+    order = s.order.data();
+  }
+  if (stop.stop_requested()) return false;
+  s.depth.resize(n);
+  s.stack.clear();
+  std::size_t overlaps = 0;
+  std::uint32_t maxDepth = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
+    const TimeNs st = v[i].ts, en = v[i].ts + v[i].dur;
+    while (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur <= st) s.stack.pop_back();
+    if (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur < en) {
+      v[i].setFlags(static_cast<std::uint8_t>(v[i].flags() | kSlicePartialOverlap));
+      ++overlaps;
+    }
+    const auto d = static_cast<std::uint32_t>(s.stack.size());
+    s.depth[i] = d;
+    maxDepth = std::max(maxDepth, d + 1);
+    s.stack.push_back(i);
+  }
+  if (overlaps) {
+    const std::string where = "on " + label;
+    for (std::size_t k = 0; k < overlaps; ++k) stats.add(ImportWarning::PartialOverlap, where);
+  }
+  std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) ++rowBegin[s.depth[i] + 1];
+  for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
+  resizeColumns(lane, n);
+  std::vector<std::uint32_t> cursor(rowBegin.begin(), rowBegin.end() - 1);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
+    const RawSlice& r = v[i];
+    const std::uint32_t at = cursor[s.depth[i]]++;
+    lane.start[at] = r.ts;
+    lane.end[at] = r.ts + r.dur;
+    lane.names[at] = r.name;
+    lane.categories[at] = r.cat;
+    lane.argsOffset[at] = r.argsOffset(itemsLong);
+    lane.argsLength[at] = r.argsLength(itemsLong);
+    lane.flags[at] = r.flags();
+  }
+  lane.rowBegin = std::move(rowBegin);
+  if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
+  freeRaw();
+  return true;
+}
+
+bool processLess(const Process& a, const Process& b) {
+  if (a.sortIndex.has_value() != b.sortIndex.has_value()) return a.sortIndex.has_value();
+  if (a.sortIndex && *a.sortIndex != *b.sortIndex) return *a.sortIndex < *b.sortIndex;
+  const int c = naturalCompare(a.name, b.name);
+  if (c != 0) return c < 0;
+  if (a.pidText.empty() != b.pidText.empty()) return a.pidText.empty();  // numeric pid first
+  return a.pid < b.pid;
+}
+
+// ---- Flows.
+
+/// First index in [b, e) whose start is > t (e if none), as std::upper_bound, searching outwards
+/// from `h` in [b, e] (galloping): O(log distance) when successive searches are near each other.
+std::uint32_t upperBoundFrom(const TimeNs* start, std::uint32_t b, std::uint32_t e, TimeNs t, std::uint32_t h) {
+  std::uint32_t lo = 0, hi = 0;
+  std::uint32_t step = 1;
+  if (h > b && start[h - 1] > t) {  // the answer is before h
+    hi = h - 1;                     // start[hi] > t
+    for (;;) {
+      if (hi - b < step) {
+        lo = b;
+        break;
+      }
+      const std::uint32_t p = hi - step;
+      if (start[p] <= t) {
+        lo = p + 1;
+        break;
+      }
+      hi = p;
+      step *= 2;
+    }
+  } else {  // everything before h is <= t
+    lo = h;
+    for (;;) {
+      if (e - lo <= step) {
+        hi = e;
+        break;
+      }
+      const std::uint32_t p = lo + step;
+      if (start[p] > t) {
+        hi = p;
+        break;
+      }
+      lo = p + 1;
+      step *= 2;
+    }
+  }
+  return static_cast<std::uint32_t>(std::upper_bound(start + lo, start + hi, t) - start);
+}
+
+/// Lane::enclosingSlice and Lane::nextSlice with the same results, for a sequence of times that
+/// mostly increases (the flow events of one thread in file order): each row remembers where its
+/// last search ended.
+class LaneSearch {
+ public:
+  explicit LaneSearch(const Lane& lane) : m_lane(lane), m_hint(lane.rowBegin.begin(), lane.rowBegin.end() - 1) {}
+  std::uint32_t enclosingSlice(TimeNs t) {
+    const Lane& l = m_lane;
+    for (std::uint32_t d = l.depthCount(); d-- > 0;) {
+      const std::uint32_t b = l.rowBegin[d], e = l.rowBegin[d + 1];
+      if (b == e) continue;
+      const std::uint32_t ub = upperBoundFrom(l.start.data(), b, e, t, m_hint[d]);
+      m_hint[d] = ub;
+      if (ub == b) continue;
+      const std::uint32_t i = ub - 1;
+      if (t < l.end[i] || (l.start[i] == l.end[i] && l.start[i] == t)) return i;
+    }
+    return kInvalidIndex;
+  }
+  std::uint32_t nextSlice(TimeNs t) {
+    const Lane& l = m_lane;
+    std::uint32_t best = kInvalidIndex;
+    for (std::uint32_t d = 0; d < l.depthCount(); ++d) {
+      const std::uint32_t b = l.rowBegin[d], e = l.rowBegin[d + 1];
+      // lower_bound(t) == upper_bound(t - 1) on integers.
+      const std::uint32_t i = t == INT64_MIN ? b : upperBoundFrom(l.start.data(), b, e, t - 1, m_hint[d]);
+      m_hint[d] = i;
+      if (i == e) continue;
+      if (best == kInvalidIndex || l.start[i] < l.start[best]) best = i;
+    }
+    return best;
+  }
+
+ private:
+  const Lane& m_lane;
+  std::vector<std::uint32_t> m_hint;  // per row, in [rowBegin[d], rowBegin[d+1]]
+};
+
+/// Flow group key: events with equal (id, cat, name, kind) form one flow (or fan-out).
+inline bool flowKeyLess(const RawFlow& a, const RawFlow& b) {
+  if (a.id != b.id) return a.id < b.id;
+  if (a.cat != b.cat) return a.cat < b.cat;
+  if (a.name != b.name) return a.name < b.name;
+  return a.idKind < b.idKind;
+}
+inline bool sameFlowKey(const RawFlow& a, const RawFlow& b) {
+  return a.id == b.id && a.cat == b.cat && a.name == b.name && a.idKind == b.idKind;
+}
+
+/// A warning of one flow group, with the group's first event (file order) to sort it by.
+struct FlowWarning {
+  std::uint32_t first;  // global file order of the group's first event
+  std::uint32_t seq;    // order of events (warnings and bound flows) inside the group
+  ImportWarning kind;
+  std::uint8_t side;    // FlowNoEnclosingSlice: 1 end side, 2 start side
+  FlowIdKind idKind;
+  NameId cat;
+  std::uint64_t id;
+};
+
+/// A bound flow with its order key (fromTs, first event of its group, seq).
+struct BoundFlow {
+  Flow flow;
+  std::uint32_t first, seq;
+};
+inline bool boundLess(const BoundFlow& a, const BoundFlow& b) {
+  if (a.flow.fromTs != b.flow.fromTs) return a.flow.fromTs < b.flow.fromTs;
+  if (a.first != b.first) return a.first < b.first;
+  return a.seq < b.seq;
+}
+
+/// What one key range of the flow groups produced, in group key order.
+struct FlowRangeOut {
+  std::vector<BoundFlow> bound;
+  std::vector<FlowWarning> warnings;
+  std::vector<UnboundStartFlow> unbound;
+};
+
+/// One part's flows, sorted by (key, file order), with the slice each event binds to.
+struct FlowRun {
+  RawFlow* data = nullptr;
+  std::size_t size = 0;
+  const std::uint32_t* bind = nullptr;  // by RawFlow::order (original index)
+  std::uint32_t offset = 0;             // global file order of the part's first flow
+};
+
+/// Pairs the flow events of the groups whose keys lie in [lo[r], hi[r]) of every run r (the same
+/// key range in each run): file order inside a group, symmetric (an `f` seen first waits for
+/// its `s`), one `s` followed by several `f` fans out. Releases the pages of the events it has
+/// consumed as it goes.
+void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size_t>& lo, const std::vector<std::size_t>& hi,
+                   const std::vector<GlobalThread>& threads, FlowRangeOut& out, const std::stop_token& stop) {
+  const std::size_t R = runs.size();
+  std::vector<std::size_t> cur(lo);
+  std::vector<ProgressiveRelease> release(R);
+  std::size_t nf = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    release[r] = ProgressiveRelease(runs[r].data + lo[r]);
+    for (std::size_t i = lo[r]; i < hi[r]; ++i) nf += runs[r].data[i].ph == 'f';
+  }
+  reserveLarge(out.bound, nf);  // at most one bound flow per `f`
+  struct Ev {
+    const RawFlow* f;
+    std::uint32_t run;
+  };
+  std::vector<Ev> group;
+  std::vector<Ev> waiting;
+  std::size_t groups = 0;
+  const auto bindOf = [&](const Ev& e) -> SliceRef {
+    const std::uint32_t idx = runs[e.run].bind[e.f->order];
+    if (idx == kInvalidIndex) return {};
+    return {threads[e.f->thread].lane, idx};
+  };
+  for (;;) {
+    // The smallest key among the runs' cursors; its events, run by run (= file order).
+    std::size_t best = R;
+    for (std::size_t r = 0; r < R; ++r)
+      if (cur[r] < hi[r] && (best == R || flowKeyLess(runs[r].data[cur[r]], runs[best].data[cur[best]]))) best = r;
+    if (best == R) break;
+    if ((++groups & (kStopPoll - 1)) == 0) {
+      if (stop.stop_requested()) return;
+      for (std::size_t r = 0; r < R; ++r) release[r].consumed(runs[r].data + cur[r]);
+    }
+    const RawFlow key = runs[best].data[cur[best]];
+    group.clear();
+    for (std::size_t r = 0; r < R; ++r)
+      while (cur[r] < hi[r] && sameFlowKey(runs[r].data[cur[r]], key)) group.push_back({&runs[r].data[cur[r]++], static_cast<std::uint32_t>(r)});
+    const std::uint32_t first = runs[group[0].run].offset + group[0].f->order;
+    std::uint32_t seq = 0;
+    auto warn = [&](ImportWarning w, std::uint8_t side = 0) {
+      out.warnings.push_back({first, seq++, w, side, key.idKind, key.cat, key.id});
+    };
+    if (key.idKind == FlowIdKind::Invalid) {
+      warn(ImportWarning::InvalidFlowId);
+      continue;
+    }
+    const Ev* pending = nullptr;
+    const Ev* lastStart = nullptr;  // for a second f after a finished flow (fan-out)
+    bool warnedStart = false, warnedEnd = false, warnedStep = false;
+    auto finish = [&](const Ev& s, const Ev& f) {
+      const SliceRef from = bindOf(s);
+      const SliceRef to = bindOf(f);
+      if (!from.valid() || !to.valid()) {
+        warn(ImportWarning::FlowNoEnclosingSlice, from.valid() ? 1 : 2);
+        // Keep a start without a slice when its end is bound: at Level0 the HostToDevice `s`
+        // sits on the pruned CANN thread, and its tid + ts still locate the launch.
+        const GlobalThread& sth = threads[s.f->thread];
+        if (!from.valid() && to.valid() && sth.tid.kind == KeyKind::Number)
+          out.unbound.push_back({key.cat, sth.tid.v, s.f->ts, to, f.f->ts});
+        return;
+      }
+      out.bound.push_back({{key.cat, key.name, from, to, s.f->ts, f.f->ts}, first, seq++});
+    };
+    waiting.clear();
+    for (const Ev& e : group) {
+      const char ph = e.f->ph;
+      if (ph == 's') {
+        if (!waiting.empty() && !pending) {
+          for (const Ev& w : waiting) finish(e, w);
+          waiting.clear();
+          lastStart = &e;
+          continue;
+        }
+        if (pending && !warnedStart) {
+          warn(ImportWarning::FlowStartWithoutEnd);
+          warnedStart = true;
+        }
+        pending = &e;
+      } else if (ph == 't') {
+        if (!pending && !lastStart && !warnedStep) {
+          warn(ImportWarning::FlowStepWithoutStart);
+          warnedStep = true;
+        }
+      } else {  // 'f'
+        if (pending) {
+          finish(*pending, e);
+          lastStart = pending;
+          pending = nullptr;
+        } else if (lastStart) {
+          finish(*lastStart, e);
+        } else {
+          waiting.push_back(e);
+        }
+      }
+    }
+    if (!waiting.empty() && !warnedEnd) warn(ImportWarning::FlowEndWithoutStart);
+    if (pending && !warnedStart) warn(ImportWarning::FlowStartWithoutEnd);
+  }
+}
+
+}  // namespace
+
+void buildFlowIndex(const std::vector<Flow>& flows, const std::vector<Lane>& lanes, std::vector<std::uint32_t>& byFrom,
+                    std::vector<std::uint32_t>& byTo) {
+  const auto build = [&](std::vector<std::uint32_t>& index, SliceRef Flow::*side) {
+    const std::size_t n = flows.size();
+    reserveLarge(index, n);
+    index.resize(n);
+    const auto indexLess = [&](std::uint32_t a, std::uint32_t b) {
+      const SliceRef& x = flows[a].*side;
+      const SliceRef& y = flows[b].*side;
+      return x.lane != y.lane ? x.lane < y.lane : x.index < y.index;
+    };
+    // Buckets: one per depth row of every lane.
+    std::vector<std::uint32_t> rowBase(lanes.size() + 1, 0);
+    for (std::size_t l = 0; l < lanes.size(); ++l) rowBase[l + 1] = rowBase[l] + lanes[l].depthCount();
+    std::vector<std::uint32_t> bucket;
+    reserveLarge(bucket, n);
+    bucket.resize(n);
+    bool inLanes = true;
+    for (std::size_t i = 0; i < n && inLanes; ++i) {
+      const SliceRef& r = flows[i].*side;
+      if (r.lane >= lanes.size() || r.index >= lanes[r.lane].sliceCount()) {
+        inLanes = false;
+        break;
+      }
+      bucket[i] = rowBase[r.lane] + lanes[r.lane].depthOf(r.index);
+    }
+    if (!inLanes) {
+      std::iota(index.begin(), index.end(), 0u);
+      std::stable_sort(index.begin(), index.end(), indexLess);
+      return;
+    }
+    std::vector<std::uint32_t> begin(rowBase.back() + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) ++begin[bucket[i] + 1];
+    for (std::size_t b = 1; b < begin.size(); ++b) begin[b] += begin[b - 1];
+    // (slice index, flow index) pairs by bucket, flow index ascending inside each bucket: sorting
+    // a bucket's pairs is the stable sort of its flows by slice index.
+    std::vector<std::uint64_t> keyed;
+    reserveLarge(keyed, n);
+    keyed.resize(n);
+    {
+      std::vector<std::uint32_t> cursor(begin.begin(), begin.end() - 1);
+      for (std::size_t i = 0; i < n; ++i)
+        keyed[cursor[bucket[i]]++] = (std::uint64_t{(flows[i].*side).index} << 32) | i;
+    }
+    freeNow(bucket);
+    for (std::size_t b = 0; b + 1 < begin.size(); ++b) {
+      const auto first = keyed.begin() + begin[b], last = keyed.begin() + begin[b + 1];
+      if (!std::is_sorted(first, last)) std::sort(first, last);
+    }
+    for (std::size_t k = 0; k < n; ++k) index[k] = static_cast<std::uint32_t>(keyed[k]);
+    freeNow(keyed);
+  };
+  if (flows.size() < (1u << 16)) {
+    build(byFrom, &Flow::from);
+    build(byTo, &Flow::to);
+    return;
+  }
+  std::jthread other([&] { build(byTo, &Flow::to); });
+  build(byFrom, &Flow::from);
+}
+
+bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
+  auto& parts = read.parts;
+  // On a cancel: free the import records and whatever was built, and give the memory back.
+  const auto cancel = [&] {
+    read.parts.clear();
+    trace.lanes.clear();
+    trace.flows.clear();
+    trace.counters.clear();
+    trace.unboundStarts.clear();
+    trace.lanes.shrink_to_fit();
+    trace.flows.shrink_to_fit();
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+    return false;
+  };
+  trace.notes = std::move(read.notes);
+  trace.rankFromFile = read.top.rank;
+  trace.baseTimeNanoseconds = read.top.baseTimeNanoseconds;
+  trace.traceName = read.top.traceName;
+  // The reader grows its buffers by doubling: the unused halves are resident but dead.
+  for (auto& w : parts) {
+    for (auto& v : w.slices) releaseSpare(v);
+    releaseSpare(w.flows);
+    releaseSpare(w.counters);
+    releaseSpare(w.asyncs);
+  }
+#if defined(__GLIBC__)
+  malloc_trim(0);  // and what the reader freed (its buffers before each doubling) but glibc kept
+#endif
+  const unsigned workers = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
+
+  // 1. Strings. The first part's pool becomes the trace's (same ids as merging it into an empty
+  // pool), the others are absorbed without copying their bytes. nameMap[k] empty: identity.
+  std::vector<std::vector<NameId>> nameMap(parts.size());
+  for (std::size_t k = 0; k < parts.size() && !stop.stop_requested(); ++k) {
+    if (k == 0 && trace.strings.size() == 1) trace.strings = std::move(parts[0].pool);
+    else nameMap[k] = trace.strings.absorb(std::move(parts[k].pool), &stop);
+  }
+  const auto names = [&](std::size_t k) -> const NameId* { return nameMap[k].empty() ? nullptr : nameMap[k].data(); };
+  const auto global = [&](std::size_t k, NameId id) { return nameMap[k].empty() ? id : nameMap[k][id]; };
+  auto globalKey = [&](std::size_t k, Key key) {
+    if (key.kind == KeyKind::String) key.v = global(k, static_cast<NameId>(key.v));
+    return key;
+  };
+  if (stop.stop_requested()) return cancel();
+
+  // 2. Processes and threads, with local -> global maps.
+  std::unordered_map<Key, std::uint32_t, KeyHash> procIndex;
+  std::vector<Key> procKeys;
+  std::vector<std::vector<std::uint32_t>> procMap(parts.size()), threadMap(parts.size());
+  std::unordered_map<std::pair<Key, Key>, std::uint32_t, KeyPairHash> threadIndex;
+  std::vector<GlobalThread> threads;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    WorkerOut& w = parts[k];
+    trace.eventCount += w.events;
+    trace.stats.merge(w.stats);
+    for (const Key& lk : w.processes) {
+      const Key g = globalKey(k, lk);
+      auto [it, inserted] = procIndex.try_emplace(g, static_cast<std::uint32_t>(procKeys.size()));
+      if (inserted) procKeys.push_back(g);
+      procMap[k].push_back(it->second);
+    }
+    for (std::size_t t = 0; t < w.threads.size(); ++t) {
+      const auto& [lp, ltid] = w.threads[t];
+      const Key gp = procKeys[procMap[k][lp]];
+      const Key gt = globalKey(k, ltid);
+      auto [it, inserted] = threadIndex.try_emplace({gp, gt}, static_cast<std::uint32_t>(threads.size()));
+      if (inserted) {
+        GlobalThread th;
+        th.process = procMap[k][lp];
+        th.tid = gt;
+        threads.push_back(th);
+      }
+      threadMap[k].push_back(it->second);
+      if (!w.slices[t].empty()) threads[it->second].wantsLane = true;
+    }
+  }
+  std::vector<Process> procs(procKeys.size());
+  for (std::size_t i = 0; i < procKeys.size(); ++i) {
+    const Key& key = procKeys[i];
+    Process& p = procs[i];
+    if (key.kind == KeyKind::Number) {
+      p.pid = key.v;
+      p.name = std::to_string(key.v);
+    } else if (key.kind == KeyKind::String) {
+      p.pidText = std::string(trace.strings.view(static_cast<NameId>(key.v)));
+      p.name = p.pidText;
+    } else {
+      p.pidText = "(invalid pid)";
+      p.name = p.pidText;
+    }
+  }
+
+  // 3. Metadata, in file order (the last record wins).
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    for (const RawMeta& m : parts[k].metas) {
+      Process& p = procs[procMap[k][m.process]];
+      const std::string_view text = trace.strings.view(global(k, m.text));
+      switch (m.kind) {
+        case MetaKind::ProcessName: p.name = text; break;
+        case MetaKind::ProcessLabels: p.label = text; break;
+        case MetaKind::ProcessSortIndex:
+          if (m.valid) p.sortIndex = m.number;
+          break;
+        case MetaKind::ThreadName: {
+          GlobalThread& t = threads[threadMap[k][m.thread]];
+          t.name = text;
+          t.wantsLane = true;
+          break;
+        }
+        case MetaKind::ThreadSortIndex: {
+          GlobalThread& t = threads[threadMap[k][m.thread]];
+          if (m.valid) t.sortIndex = m.number;
+          t.wantsLane = true;
+          break;
+        }
+      }
+    }
+  }
+  TimeNs minTs = INT64_MAX, maxTs = INT64_MIN;
+  for (const auto& w : parts) {
+    minTs = std::min(minTs, w.minTs);
+    maxTs = std::max(maxTs, w.maxTs);
+  }
+  const bool anyTime = minTs <= maxTs;
+  trace.range = anyTime ? TimeRange{minTs, maxTs} : TimeRange{0, 0};
+
+  // 4. Slices per thread: B/E matching, then nesting into columns. Lanes are independent, so
+  // they are built on as many threads as the reader used (largest lanes first, which also
+  // frees the largest raw buffers first); warnings are merged in thread order afterwards, so
+  // the result does not depend on the thread count.
+  std::vector<Lane> lanes;
+  std::vector<std::uint32_t> laneThread;
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> threadParts(threads.size());
+  for (std::size_t k = 0; k < parts.size(); ++k)
+    for (std::uint32_t t = 0; t < parts[k].threads.size(); ++t)
+      if (!parts[k].slices[t].empty()) threadParts[threadMap[k][t]].emplace_back(static_cast<std::uint32_t>(k), t);
+  {
+    struct LaneJob {
+      std::uint32_t thread = 0;
+      std::size_t slices = 0;
+      Lane lane;
+      ImportStats stats;
+      bool done = false;
+    };
+    std::vector<LaneJob> jobs;
+    for (std::uint32_t g = 0; g < threads.size(); ++g) {
+      const GlobalThread& th = threads[g];
+      if (!th.wantsLane) continue;
+      LaneJob job;
+      job.thread = g;
+      for (auto [k, t] : threadParts[g]) job.slices += parts[k].slices[t].size();
+      Lane& lane = job.lane;
+      lane.process = th.process;
+      if (th.tid.kind == KeyKind::Number) lane.tid = th.tid.v;
+      else lane.tidText = keyText(th.tid, trace.strings);
+      lane.name = !th.name.empty() ? th.name : keyText(th.tid, trace.strings);
+      lane.sortIndex = th.sortIndex;
+      jobs.push_back(std::move(job));
+    }
+    std::vector<std::uint32_t> jobOrder(jobs.size());
+    std::iota(jobOrder.begin(), jobOrder.end(), 0u);
+    std::stable_sort(jobOrder.begin(), jobOrder.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return jobs[a].slices > jobs[b].slices; });
+    std::vector<LaneScratch> scratch(workers);
+    parallelJobs(workers, jobOrder.size(), stop, [&](std::size_t j, unsigned w) {
+      LaneJob& job = jobs[jobOrder[j]];
+      const std::string label = procs[job.lane.process].name + " / " + job.lane.name;
+      std::vector<RawPart> src;
+      for (auto [k, t] : threadParts[job.thread]) src.push_back({&parts[k].slices[t], names(k), &parts[k].longArgs});
+      job.done = buildLane(src, maxTs, trace.strings, job.lane, job.stats, label, scratch[w], stop);
+    });
+    for (auto& s : scratch) s.release();
+    if (stop.stop_requested()) return cancel();
+    for (auto& part : parts) std::vector<RecordBuffer<RawSlice>>().swap(part.slices);
+    lanes.reserve(jobs.size());
+    for (LaneJob& job : jobs) {
+      trace.stats.merge(job.stats);
+      threads[job.thread].lane = static_cast<std::uint32_t>(lanes.size());
+      laneThread.push_back(job.thread);
+      lanes.push_back(std::move(job.lane));
+    }
+  }
+
+  // 5. Async (b/e) slices: one lane per (process, name); id2.global ids share a global process.
+  {
+    struct AsyncKey {
+      std::uint32_t process;
+      NameId cat, name, id;
+      bool operator<(const AsyncKey& o) const {
+        return std::tie(process, cat, name, id) < std::tie(o.process, o.cat, o.name, o.id);
+      }
+    };
+    std::map<AsyncKey, std::vector<std::pair<TimeNs, const RawAsync*>>> open;
+    std::map<std::pair<std::uint32_t, NameId>, Pending> asyncLanes;
+    std::uint32_t globalProc = kInvalidIndex;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      for (const RawAsync& a : parts[k].asyncs) {
+        std::uint32_t proc = procMap[k][a.process];
+        if (a.global) {
+          if (globalProc == kInvalidIndex) {
+            globalProc = static_cast<std::uint32_t>(procs.size());
+            Process gp;
+            gp.pidText = "(global async)";
+            gp.name = "Global async";
+            procs.push_back(gp);
+          }
+          proc = globalProc;
+        }
+        const NameId name = global(k, a.name);
+        const AsyncKey key{proc, global(k, a.cat), name, global(k, a.idText)};
+        Pending& lanePending = asyncLanes[{proc, name}];
+        if (a.ph == 'b') {
+          open[key].emplace_back(a.ts, &a);
+        } else if (a.ph == 'e') {
+          auto it = open.find(key);
+          if (it == open.end() || it->second.empty()) {
+            trace.stats.add(ImportWarning::OrphanEnd, "async e without b at " + formatTimestampUs(a.ts));
+            continue;
+          }
+          auto [bts, b] = it->second.back();
+          it->second.pop_back();
+          lanePending.push(bts, a.ts, name, key.cat, b->argsOffset, b->argsLength, 0);
+        } else {
+          lanePending.push(a.ts, a.ts, name, key.cat, a.argsOffset, a.argsLength, kSliceInstant);
+        }
+      }
+    }
+    for (auto& [key, stack] : open)
+      for (auto& [bts, b] : stack) {
+        trace.stats.add(ImportWarning::UnterminatedBegin, "async b never ended at " + formatTimestampUs(bts));
+        asyncLanes[{key.process, key.name}].push(bts, std::max(bts, maxTs), key.name, key.cat, b->argsOffset,
+                                                 b->argsLength, kSliceUnfinished);
+      }
+    for (auto& [key, pending] : asyncLanes) {
+      if (pending.size() == 0) continue;
+      Lane lane;
+      lane.process = key.first;
+      lane.name = std::string(trace.strings.view(key.second));
+      lane.tidText = "async:" + lane.name;
+      fillLane(pending, lane, trace.stats, procs[key.first].name + " / " + lane.name);
+      laneThread.push_back(kInvalidIndex);
+      lanes.push_back(std::move(lane));
+    }
+    for (auto& w : parts) freeNow(w.asyncs);
+  }
+
+  // 6. Counters: series per (process, name, key).
+  {
+    std::map<std::tuple<std::uint32_t, NameId, NameId>, std::uint32_t> seriesIndex;
+    std::vector<CounterSeries> series;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      // Samples come in runs of one series (or of a few keys of one event): remember the last ones.
+      std::tuple<std::uint32_t, NameId, NameId> lastKey[2];
+      std::uint32_t lastSeries[2] = {kInvalidIndex, kInvalidIndex};
+      for (const RawCounter& c : parts[k].counters) {
+        const auto key = std::make_tuple(procMap[k][c.process], global(k, c.name), global(k, c.key));
+        std::uint32_t si;
+        if (lastSeries[0] != kInvalidIndex && lastKey[0] == key) {
+          si = lastSeries[0];
+        } else if (lastSeries[1] != kInvalidIndex && lastKey[1] == key) {
+          si = lastSeries[1];
+        } else {
+          auto [it, inserted] = seriesIndex.try_emplace(key, static_cast<std::uint32_t>(series.size()));
+          if (inserted) {
+            CounterSeries s;
+            s.process = std::get<0>(key);
+            s.name = std::get<1>(key);
+            s.key = std::get<2>(key);
+            series.push_back(std::move(s));
+          }
+          si = it->second;
+        }
+        if (si != lastSeries[0]) {
+          lastKey[1] = lastKey[0];
+          lastSeries[1] = lastSeries[0];
+          lastKey[0] = key;
+          lastSeries[0] = si;
+        }
+        series[si].ts.push_back(c.ts);
+        series[si].value.push_back(c.value);
+      }
+      freeNow(parts[k].counters);
+    }
+    for (auto& s : series) {
+      if (!std::is_sorted(s.ts.begin(), s.ts.end())) {
+        std::vector<std::uint32_t> idx(s.ts.size());
+        std::iota(idx.begin(), idx.end(), 0u);
+        std::stable_sort(idx.begin(), idx.end(), [&](auto a, auto b) { return s.ts[a] < s.ts[b]; });
+        std::vector<TimeNs> ts(idx.size());
+        std::vector<double> v(idx.size());
+        for (std::size_t i = 0; i < idx.size(); ++i) {
+          ts[i] = s.ts[idx[i]];
+          v[i] = s.value[idx[i]];
+        }
+        s.ts = std::move(ts);
+        s.value = std::move(v);
+      }
+      s.ts.shrink_to_fit();
+      s.value.shrink_to_fit();
+    }
+    trace.counters = std::move(series);
+  }
+  if (stop.stop_requested()) return cancel();
+
+  // 7. Roles, devices; display order of processes and lanes.
+  std::vector<bool> hasSlices(procs.size(), false), hasCounters(procs.size(), false);
+  for (const auto& l : lanes) hasSlices[l.process] = true;
+  for (const auto& c : trace.counters) hasCounters[c.process] = true;
+  for (std::size_t i = 0; i < procs.size(); ++i) {
+    Process& p = procs[i];
+    p.role = classifyProcess(p.name);
+    if (p.role == Process::Role::Other && !hasSlices[i] && hasCounters[i]) p.role = Process::Role::Counter;
+    if (p.label.rfind("NPU ", 0) == 0) {
+      const std::string num = p.label.substr(4);
+      if (!num.empty() && std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        p.deviceId = std::stoi(num);
+    } else if (p.label == "NPU" && p.pidText.empty() && p.pid >= 0) {
+      // Older CANN wrote plain "NPU": only the low 5 bits of a formatted pid are the device
+      // id (msprof json_assembler GetFormatPid; Insight decodes pid & 0x1f the same way).
+      p.deviceId = static_cast<int>(p.pid & 0x1f);
+    }
+  }
+  // Keep processes that have lanes, counters or a name from metadata.
+  std::vector<std::uint32_t> procOrder;
+  for (std::uint32_t i = 0; i < procs.size(); ++i) {
+    const bool named = procs[i].name != (procs[i].pidText.empty() ? std::to_string(procs[i].pid) : procs[i].pidText);
+    if (hasSlices[i] || hasCounters[i] || named) procOrder.push_back(i);
+  }
+  std::stable_sort(procOrder.begin(), procOrder.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return processLess(procs[a], procs[b]); });
+  std::vector<std::uint32_t> procNew(procs.size(), kInvalidIndex);
+  for (std::uint32_t i = 0; i < procOrder.size(); ++i) procNew[procOrder[i]] = i;
+  std::vector<std::uint32_t> laneOrder(lanes.size());
+  std::iota(laneOrder.begin(), laneOrder.end(), 0u);
+  std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const Lane& la = lanes[a];
+    const Lane& lb = lanes[b];
+    if (procNew[la.process] != procNew[lb.process]) return procNew[la.process] < procNew[lb.process];
+    if (la.sortIndex.has_value() != lb.sortIndex.has_value()) return la.sortIndex.has_value();
+    if (la.sortIndex && *la.sortIndex != *lb.sortIndex) return *la.sortIndex < *lb.sortIndex;
+    const int c = naturalCompare(la.name, lb.name);
+    if (c != 0) return c < 0;
+    return la.tid < lb.tid;
+  });
+  std::vector<std::uint32_t> laneNew(lanes.size());
+  for (std::uint32_t i = 0; i < laneOrder.size(); ++i) laneNew[laneOrder[i]] = i;
+  trace.processes.reserve(procOrder.size());
+  for (auto i : procOrder) trace.processes.push_back(std::move(procs[i]));
+  trace.lanes.reserve(lanes.size());
+  for (auto i : laneOrder) {
+    lanes[i].process = procNew[lanes[i].process];
+    trace.lanes.push_back(std::move(lanes[i]));
+  }
+  for (std::uint32_t i = 0; i < laneThread.size(); ++i)
+    if (laneThread[i] != kInvalidIndex) threads[laneThread[i]].lane = laneNew[i];
+  for (auto& c : trace.counters) c.process = procNew[c.process];
+  std::stable_sort(trace.counters.begin(), trace.counters.end(), [&](const CounterSeries& a, const CounterSeries& b) {
+    if (a.process != b.process) return a.process < b.process;
+    const int c = naturalCompare(trace.strings.view(a.name), trace.strings.view(b.name));
+    if (c != 0) return c < 0;
+    return naturalCompare(trace.strings.view(a.key), trace.strings.view(b.key)) < 0;
+  });
+
+  // 8. Flows: group by (cat, name, id) in file order; bind s to the enclosing slice, f to the
+  // enclosing slice with bp:"e" or else to the next slice. Each part's flows are given global
+  // ids, bound to their slices (in file order: warm caches) and sorted by (key, file order) in
+  // place, on the parts' threads; the groups are then paired over key ranges in parallel (a
+  // merge of the sorted parts), and the bound flows are ordered by fromTs, ties in the order of
+  // each group's first event, as a stable sort of the groups would give.
+  {
+    std::vector<std::vector<std::uint32_t>> bindOf(parts.size());
+    std::vector<std::uint32_t> offset(parts.size() + 1, 0);
+    for (std::size_t k = 0; k < parts.size(); ++k) offset[k + 1] = offset[k] + static_cast<std::uint32_t>(parts[k].flows.size());
+    parallelJobs(workers, parts.size(), stop, [&](std::size_t k, unsigned) {
+      RecordBuffer<RawFlow>& flows = parts[k].flows;
+      std::vector<std::uint32_t>& bind = bindOf[k];
+      reserveLarge(bind, flows.size());
+      bind.resize(flows.size());
+      const NameId* nm = names(k);
+      std::vector<std::optional<LaneSearch>> search(trace.lanes.size());
+      for (std::size_t i = 0; i < flows.size(); ++i) {
+        if ((i & (kStopPoll - 1)) == 0 && stop.stop_requested()) return;
+        RawFlow& f = flows[i];
+        if (nm) {
+          f.cat = nm[f.cat];
+          f.name = nm[f.name];
+          if (f.idKind != FlowIdKind::Numeric) f.id = nm[static_cast<NameId>(f.id)];
+        }
+        f.order = static_cast<std::uint32_t>(i);
+        f.thread = threadMap[k][f.thread];
+        std::uint32_t b = kInvalidIndex;
+        const std::uint32_t lane = threads[f.thread].lane;
+        if (lane != kInvalidIndex && f.idKind != FlowIdKind::Invalid && f.ph != 't') {
+          if (!search[lane]) search[lane].emplace(trace.lanes[lane]);
+          b = (f.ph == 's' || f.bindEnclosing) ? search[lane]->enclosingSlice(f.ts) : search[lane]->nextSlice(f.ts);
+        }
+        bind[i] = b;
+      }
+      std::sort(flows.begin(), flows.end(), [](const RawFlow& a, const RawFlow& b) {
+        if (!sameFlowKey(a, b)) return flowKeyLess(a, b);
+        return a.order < b.order;
+      });
+    });
+    if (stop.stop_requested()) return cancel();
+    std::vector<FlowRun> runs(parts.size());
+    std::size_t total = 0, largest = 0;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      runs[k] = {parts[k].flows.data(), parts[k].flows.size(), bindOf[k].data(), offset[k]};
+      total += runs[k].size;
+      if (runs[k].size > runs[largest].size) largest = k;
+    }
+    // Key ranges: split at quantiles of the largest run; every group falls in one range.
+    const std::size_t rangeCount = total < (1u << 16) ? 1 : workers;
+    std::vector<std::vector<std::size_t>> cut(rangeCount + 1, std::vector<std::size_t>(parts.size()));
+    for (std::size_t k = 0; k < parts.size(); ++k) cut[rangeCount][k] = runs[k].size;
+    for (std::size_t j = 1; j < rangeCount; ++j) {
+      const RawFlow split = runs[largest].data[runs[largest].size * j / rangeCount];
+      for (std::size_t k = 0; k < parts.size(); ++k)
+        cut[j][k] = static_cast<std::size_t>(
+            std::lower_bound(runs[k].data, runs[k].data + runs[k].size, split, flowKeyLess) - runs[k].data);
+    }
+    std::vector<FlowRangeOut> ranges(rangeCount);
+    parallelJobs(workers, rangeCount, stop, [&](std::size_t j, unsigned) {
+      pairFlowRange(runs, cut[j], cut[j + 1], threads, ranges[j], stop);
+      if (!stop.stop_requested()) std::sort(ranges[j].bound.begin(), ranges[j].bound.end(), boundLess);
+    });
+    for (auto& w : parts) freeNow(w.flows);
+    for (auto& b : bindOf) freeNow(b);
+    if (stop.stop_requested()) return cancel();
+    // Warnings in group first-appearance order; the text is built only when it is kept.
+    std::vector<FlowWarning> warnings;
+    std::vector<UnboundStartFlow> unboundStarts;
+    std::size_t boundCount = 0;
+    for (auto& r : ranges) {
+      warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+      unboundStarts.insert(unboundStarts.end(), r.unbound.begin(), r.unbound.end());
+      boundCount += r.bound.size();
+      std::vector<FlowWarning>().swap(r.warnings);
+      std::vector<UnboundStartFlow>().swap(r.unbound);
+    }
+    std::sort(warnings.begin(), warnings.end(), [](const FlowWarning& a, const FlowWarning& b) {
+      return std::tie(a.first, a.seq) < std::tie(b.first, b.seq);
+    });
+    for (const FlowWarning& w : warnings) {
+      if (trace.stats.count(w.kind) >= ImportStats::kExamplesPerKind) {
+        trace.stats.add(w.kind);
+        continue;
+      }
+      const std::string idText = w.idKind == FlowIdKind::Numeric ? std::to_string(w.id)
+                                                                 : std::string(trace.strings.view(static_cast<NameId>(w.id)));
+      std::string what = std::string(trace.strings.view(w.cat)) + " id " + idText;
+      if (w.side == 1) what += " (end side)";
+      else if (w.side == 2) what += " (start side)";
+      trace.stats.add(w.kind, what);
+    }
+    // Merge the sorted ranges into the trace's flows, releasing what the merge has read.
+    reserveLarge(trace.flows, boundCount);
+    {
+      std::vector<std::size_t> at(rangeCount, 0);
+      std::vector<ProgressiveRelease> release(rangeCount);
+      for (std::size_t j = 0; j < rangeCount; ++j) release[j] = ProgressiveRelease(ranges[j].bound.data());
+      for (std::size_t n = 0; n < boundCount; ++n) {
+        std::size_t best = rangeCount;
+        for (std::size_t j = 0; j < rangeCount; ++j)
+          if (at[j] < ranges[j].bound.size() && (best == rangeCount || boundLess(ranges[j].bound[at[j]], ranges[best].bound[at[best]])))
+            best = j;
+        trace.flows.push_back(ranges[best].bound[at[best]++].flow);
+        if ((n & (kStopPoll - 1)) == kStopPoll - 1) {
+          for (std::size_t j = 0; j < rangeCount; ++j) release[j].consumed(ranges[j].bound.data() + at[j]);
+          if (stop.stop_requested()) return cancel();
+        }
+      }
+    }
+    for (auto& r : ranges) freeNow(r.bound);
+    std::stable_sort(unboundStarts.begin(), unboundStarts.end(),
+              [](const UnboundStartFlow& a, const UnboundStartFlow& b) { return a.fromTs < b.fromTs; });
+    trace.unboundStarts = std::move(unboundStarts);
+  }
+
+  // The raw records were freed piecemeal; hand the freed heap back to the system so that the
+  // resident size after a load is the trace itself (glibc keeps freed arena memory otherwise).
+  read.parts.clear();
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+  // The time range shown by "fit all" covers the slices and flows. Counter samples are left out
+  // unless there is nothing else: memory/bandwidth counters often run far beyond the profiled
+  // step (0.52 s of DDR samples around a 60 ms step in the 910A corpus capture).
+  {
+    TimeNs lo = INT64_MAX, hi = INT64_MIN;
+    for (const Lane& lane : trace.lanes) {
+      if (lane.sliceCount() == 0) continue;
+      if (lane.rowBegin[1] > lane.rowBegin[0]) lo = std::min(lo, lane.start[lane.rowBegin[0]]);
+      for (std::uint32_t d = 0; d < lane.depthCount(); ++d)
+        if (lane.rowBegin[d + 1] > lane.rowBegin[d]) hi = std::max(hi, lane.end[lane.rowBegin[d + 1] - 1]);
+    }
+    for (const Flow& f : trace.flows) {
+      lo = std::min({lo, f.fromTs, f.toTs});
+      hi = std::max({hi, f.fromTs, f.toTs});
+    }
+    if (lo <= hi) trace.range = {lo, hi};
+  }
+  if (trace.eventCount == 0) trace.notes.push_back("0 events");
+  else if (trace.sliceCount() == 0) trace.notes.push_back("no slices");
+  if (stop.stop_requested()) return cancel();
+  return true;
+}
+
+}  // namespace npuscope::core::detail

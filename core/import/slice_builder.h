@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Turns the reader's raw records into an indexed Trace: merges the workers' string pools,
+// applies metadata, matches B/E, nests slices into depth rows, pairs and binds flows, builds
+// counter series and sorts processes and lanes for display. Internal to core.
+
+#include <stop_token>
+
+#include "core/import/json/json_trace_reader.h"
+#include "core/model/trace.h"
+
+namespace npuscope::core::detail {
+
+/// Builds `trace` from `read` (consumed). Returns false when cancelled through `stop`.
+bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop);
+
+/// Nesting rule for one thread's complete slices (see Lane): input slices in any order with
+/// start/end set; fills `depth` (same size) and returns the number of partially overlapping
+/// slices, which are flagged in `flags`. Exposed for tests.
+std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<TimeNs>& end,
+                         std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& depth,
+                         std::vector<std::uint8_t>& flags);
+
+/// Fills `byFrom` / `byTo` with the indices of `flows` stably sorted by (from.lane, from.index) /
+/// (to.lane, to.index): Trace::flowsByFrom / flowsByTo. A counting sort by (lane, depth row) of
+/// `lanes`; inside a row the indices are usually in order already (flows are sorted by time, and
+/// a row's slices too) and are sorted only when they are not. Flows that refer to slices outside
+/// `lanes` make it fall back to a plain stable sort. O(flows) in the usual case.
+void buildFlowIndex(const std::vector<Flow>& flows, const std::vector<Lane>& lanes, std::vector<std::uint32_t>& byFrom,
+                    std::vector<std::uint32_t>& byTo);
+
+/// Role of a process from its name (Ascend process names, §2.4 of the format notes).
+Process::Role classifyProcess(std::string_view name);
+
+}  // namespace npuscope::core::detail

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/import_stats.h"
+
+namespace npuscope::core {
+
+namespace {
+constexpr std::string_view kKeys[] = {
+#define NPUSCOPE_X(name, label) #name,
+    NPUSCOPE_IMPORT_WARNINGS(NPUSCOPE_X)
+#undef NPUSCOPE_X
+};
+constexpr std::string_view kLabels[] = {
+#define NPUSCOPE_X(name, label) label,
+    NPUSCOPE_IMPORT_WARNINGS(NPUSCOPE_X)
+#undef NPUSCOPE_X
+};
+}  // namespace
+
+std::string_view warningKey(ImportWarning w) { return kKeys[static_cast<std::size_t>(w)]; }
+std::string_view warningLabel(ImportWarning w) { return kLabels[static_cast<std::size_t>(w)]; }
+
+void ImportStats::add(ImportWarning w, std::string_view example) {
+  const auto k = static_cast<std::size_t>(w);
+  if (counts[k]++ < kExamplesPerKind && !example.empty()) examples.emplace_back(w, std::string(example));
+}
+
+std::uint64_t ImportStats::total() const {
+  std::uint64_t t = 0;
+  for (auto c : counts) t += c;
+  return t;
+}
+
+void ImportStats::merge(const ImportStats& other) {
+  for (std::size_t k = 0; k < kKinds; ++k) {
+    std::uint64_t shown = 0;
+    for (const auto& e : examples) shown += (static_cast<std::size_t>(e.first) == k);
+    for (const auto& e : other.examples) {
+      if (static_cast<std::size_t>(e.first) == k && shown < kExamplesPerKind) {
+        examples.push_back(e);
+        ++shown;
+      }
+    }
+    counts[k] += other.counts[k];
+  }
+}
+
+}  // namespace npuscope::core

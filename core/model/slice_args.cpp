@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/slice_args.h"
+
+#include <simdjson.h>
+
+#include "core/import/json/json_scan.h"
+
+namespace npuscope::core {
+
+namespace {
+namespace od = simdjson::ondemand;
+
+template <typename Fn>
+void forEachArg(const Trace& trace, SliceRef r, Fn&& fn) {
+  const std::string_view text = trace.argsText(r);
+  if (text.empty()) return;
+  thread_local od::parser parser;
+  thread_local std::string buf;
+  buf.clear();
+  // The args are the file's bytes: repair invalid UTF-8, raw control bytes and lone surrogate
+  // escapes as the reader did for the event (case 19: kname "k\uFFFD\uFFFD_\uFFFD(x"). The
+  // reader reported them when it parsed the event; nothing is reported here.
+  (void)detail::sanitizeJsonStrings(text, buf);
+  const std::size_t len = buf.size();
+  buf.append(simdjson::SIMDJSON_PADDING, ' ');
+  od::document doc;
+  if (parser.iterate(buf.data(), len, buf.size()).get(doc)) return;
+  od::object o;
+  if (doc.get_object().get(o)) return;
+  for (auto fr : o) {
+    od::field f;
+    if (std::move(fr).get(f)) return;
+    std::string_view k;
+    if (f.unescaped_key().get(k)) return;
+    std::string key(k);
+    od::value v = f.value();
+    od::json_type t;
+    if (v.type().get(t)) return;
+    std::string value;
+    if (t == od::json_type::string) {
+      std::string_view s;
+      if (v.get_string().get(s)) return;
+      value.assign(s);
+    } else if (t == od::json_type::object || t == od::json_type::array) {
+      std::string_view raw;
+      if (t == od::json_type::object) {
+        od::object so;
+        if (v.get_object().get(so) || so.raw_json().get(raw)) return;
+      } else {
+        od::array sa;
+        if (v.get_array().get(sa) || sa.raw_json().get(raw)) return;
+      }
+      value.assign(raw);
+    } else {
+      std::string_view raw = v.raw_json_token();
+      while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
+        raw.remove_suffix(1);
+      value.assign(raw);
+    }
+    if (!fn(key, value)) return;
+  }
+}
+}  // namespace
+
+std::string sliceArgsJson(const Trace& trace, SliceRef r) {
+  std::string out;
+  (void)detail::sanitizeJsonStrings(trace.argsText(r), out);
+  return out;
+}
+
+std::optional<std::string> sliceArg(const Trace& trace, SliceRef r, std::string_view key) {
+  std::optional<std::string> out;
+  forEachArg(trace, r, [&](const std::string& k, std::string& v) {
+    if (k != key) return true;
+    out = std::move(v);
+    return false;
+  });
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> sliceArgs(const Trace& trace, SliceRef r) {
+  std::vector<std::pair<std::string, std::string>> out;
+  forEachArg(trace, r, [&](const std::string& k, std::string& v) {
+    out.emplace_back(k, std::move(v));
+    return true;
+  });
+  return out;
+}
+
+}  // namespace npuscope::core

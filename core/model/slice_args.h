@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Lazy access to a slice's `args` (kept as raw JSON text in the mapped file until needed).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/model/trace.h"
+
+namespace npuscope::core {
+
+/// The value of args[key] of slice `r` as text: strings unescaped, numbers/other values as
+/// their raw JSON text. nullopt when the slice has no args or no such key. O(|args|). Invalid
+/// UTF-8, raw control bytes and lone surrogate escapes in the file's args text are repaired as
+/// the reader repairs events (detail::sanitizeJsonStrings, core/import/json/json_scan.h): U+FFFD, \u00xx.
+[[nodiscard]] std::optional<std::string> sliceArg(const Trace& trace, SliceRef r, std::string_view key);
+
+/// The args object of slice `r` as JSON text a strict parser accepts: the file's bytes with
+/// invalid UTF-8, raw control bytes, lone surrogate escapes and invalid escapes repaired as the
+/// reader repairs events (case 19). Empty when the slice has no args. O(|args|). For viewers that
+/// parse the object themselves (the details panel uses QJsonDocument, which rejects bad UTF-8).
+[[nodiscard]] std::string sliceArgsJson(const Trace& trace, SliceRef r);
+
+/// All top-level args of slice `r` as (key, value text) pairs in file order (for the details
+/// panel); nested objects/arrays are returned as raw JSON text.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> sliceArgs(const Trace& trace, SliceRef r);
+
+}  // namespace npuscope::core

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "core/model/trace.h"
+
+#include "core/base/mapped_file.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "core/import/json/json_trace_reader.h"
+#include "core/query/lod.h"
+#include "core/import/slice_builder.h"
+
+namespace npuscope::core {
+
+Trace::Trace() = default;
+Trace::~Trace() = default;
+
+std::string_view Trace::argsText(SliceRef r) const {
+  if (!r.valid() || !file) return {};
+  const Lane& l = lanes[r.lane];
+  const auto len = l.argsLength[r.index];
+  if (len == 0) return {};
+  return file->bytes().substr(l.argsOffset[r.index], len);
+}
+
+namespace {
+std::vector<std::uint32_t> flowsAt(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& index, SliceRef r,
+                                   SliceRef Flow::*end) {
+  std::vector<std::uint32_t> out;
+  if (index.size() != flows.size()) {  // a hand-built trace that was never indexed: scan
+    for (std::uint32_t i = 0; i < flows.size(); ++i)
+      if (flows[i].*end == r) out.push_back(i);
+    return out;
+  }
+  auto lo = std::lower_bound(index.begin(), index.end(), r, [&](std::uint32_t i, SliceRef v) {
+    const SliceRef& s = flows[i].*end;
+    return s.lane != v.lane ? s.lane < v.lane : s.index < v.index;
+  });
+  for (; lo != index.end() && flows[*lo].*end == r; ++lo) out.push_back(*lo);
+  return out;
+}
+}  // namespace
+
+void Trace::indexFlows() { detail::buildFlowIndex(flows, lanes, flowsByFrom, flowsByTo); }
+
+std::vector<std::uint32_t> Trace::flowsFrom(SliceRef r) const { return flowsAt(flows, flowsByFrom, r, &Flow::from); }
+std::vector<std::uint32_t> Trace::flowsTo(SliceRef r) const { return flowsAt(flows, flowsByTo, r, &Flow::to); }
+
+std::size_t Trace::sliceCount() const {
+  std::size_t n = 0;
+  for (const auto& l : lanes) n += l.sliceCount();
+  return n;
+}
+
+int Trace::deviceId() const {
+  for (const auto& p : processes)
+    if (p.deviceId >= 0) return p.deviceId;
+  return -1;
+}
+
+std::size_t Trace::memoryBytes() const {
+  std::size_t b = strings.memoryBytes() + flows.capacity() * sizeof(Flow) +
+                  (flowsByFrom.capacity() + flowsByTo.capacity()) * 4 +
+                  processes.capacity() * sizeof(Process) + lanes.capacity() * sizeof(Lane);
+  for (const auto& l : lanes) b += l.memoryBytes();
+  for (const auto& c : counters) b += c.ts.capacity() * 8 + c.value.capacity() * 8 + c.lod.memoryBytes() + sizeof(c);
+  return b;
+}
+
+namespace {
+LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::string& name, const LoadOptions& options) {
+  LoadResult result;
+  const std::string_view bytes = file->bytes();
+  unsigned threads = options.threads;
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  LoadOptions readOptions = options;
+  // Reading is ~2/3 of loadTrace's wall time, building the rest (npuscope_bench_cancel on the
+  // 1 GB trace: read 64.5%, build 30.5%, analyses after loadTrace 5%; docs/benchmarks.md).
+  if (options.progress) readOptions.progress = [&](double f) { options.progress(0.7 * f); };
+  detail::ReadResult read = detail::readTraceEvents(bytes, threads, readOptions, detail::readSourceFor(*file));
+  if (read.cancelled || options.stop.stop_requested()) {
+    result.error = "cancelled";
+    return result;
+  }
+  if (!read.error.empty()) {
+    result.error = name + ": " + read.error;
+    return result;
+  }
+  auto trace = std::make_shared<Trace>();
+  trace->path = name;
+  trace->fileBytes = file->diskSize();
+  trace->file = file;
+  if (file->transcodedUtf16()) trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
+  if (!detail::buildTrace(std::move(read), *trace, options.stop)) {
+    result.error = "cancelled";
+    return result;
+  }
+  trace->indexFlows();
+  buildTraceLod(*trace, {}, threads);  // summary levels for zoomed-out frames (core/query/lod.h)
+  if (options.progress) options.progress(1.0);
+  result.trace = std::move(trace);
+  return result;
+}
+}  // namespace
+
+namespace {
+/// The core may be compiled for AVX2 (NPUSCOPE_NATIVE_SIMD); refuse clearly on an older CPU.
+bool cpuSupportsBuild(std::string& error) {
+#if defined(__AVX2__) && (defined(__x86_64__) || defined(__i386__))
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2")) {
+    error = "this npuscope build needs a CPU with AVX2; rebuild with -DNPUSCOPE_NATIVE_SIMD=OFF";
+    return false;
+  }
+#endif
+  (void)error;
+  return true;
+}
+}  // namespace
+
+LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
+  std::string error;
+  if (!cpuSupportsBuild(error)) return {nullptr, error};
+  auto file = MappedFile::open(path, error);
+  if (!file) return {nullptr, error};
+  return loadFromFile(std::move(file), path, options);
+}
+
+LoadResult loadTraceFromMemory(std::string_view json, const std::string& name, const LoadOptions& options) {
+  std::string error;
+  if (!cpuSupportsBuild(error)) return {nullptr, error};
+  return loadFromFile(MappedFile::fromMemory(json), name, options);
+}
+
+}  // namespace npuscope::core

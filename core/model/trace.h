@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model/import_stats.h"
+#include "core/model/lane_lod.h"
+#include "core/base/string_pool.h"
+#include "core/base/types.h"
+
+namespace npuscope::core {
+
+class MappedFile;
+
+/// A process of the trace (one `pid`). pids are opaque keys: a number (possibly above 2^53) or
+/// a string label; numeric 1 and string "1" are distinct processes (documented policy, as in
+/// Perfetto). Events with a null/boolean pid go to a fallback process named "(invalid pid)".
+struct Process {
+  std::int64_t pid = 0;          ///< numeric pid, or 0 when the pid was a string
+  std::string pidText;           ///< the pid as written when it was a string, else empty
+  std::string name;              ///< process_name metadata, else the pid as text
+  std::string label;             ///< process_labels metadata ("NPU 0", "CPU"), may be empty
+  std::optional<std::int64_t> sortIndex;  ///< process_sort_index when valid
+  int deviceId = -1;             ///< from a "NPU k" label, else -1
+  /// Role of the process in an Ascend profile, from its name (see classifyProcess).
+  enum class Role : std::uint8_t {
+    Other, Python, PythonGc, Cann, AscendHardware, Communication, OverlapAnalysis, Counter
+  } role = Role::Other;
+};
+
+/// Slice flags (Lane::flags).
+enum SliceFlag : std::uint8_t {
+  kSliceUnfinished = 1,     ///< a B never ended: end is the trace end, the duration is unknown
+  kSlicePartialOverlap = 2, ///< overlaps an earlier slice on its thread without nesting
+  kSliceInstant = 4,        ///< an instant event (i/I), stored as a zero-length slice
+};
+
+/// One thread (pid, tid) of the trace with its slices, in compact sorted columns.
+///
+/// Layout: the slices of depth d occupy indices [rowBegin[d], rowBegin[d+1]) of every column.
+/// Inside one depth row slices are sorted by start and pairwise disjoint (half-open), so both
+/// `start` and `end` are sorted there and one lower_bound culls a row. Depth follows the nesting
+/// rule of SliceBuilder: sort by (start asc, dur desc, file order), a slice is the child of the
+/// innermost open slice whose end is after its start; a slice that starts inside a parent but
+/// ends after it is kept, placed below, and flagged kSlicePartialOverlap.
+struct Lane {
+  std::uint32_t process = 0;       ///< index into Trace::processes
+  std::int64_t tid = 0;            ///< numeric tid (0 when the tid was a string)
+  std::string tidText;             ///< the tid as written when it was a string
+  std::string name;                ///< thread_name metadata, else "Thread {tid}" / the string
+  std::optional<std::int64_t> sortIndex;  ///< thread_sort_index when valid
+
+  // Hot columns.
+  std::vector<TimeNs> start;       ///< ns
+  std::vector<TimeNs> end;         ///< ns, >= start
+  std::vector<NameId> names;       ///< slice names (Trace::strings)
+  // Cold columns.
+  std::vector<NameId> categories;  ///< `cat`, kEmptyName if absent
+  std::vector<std::uint64_t> argsOffset;  ///< byte offset of the `args` object in the file
+  std::vector<std::uint32_t> argsLength;  ///< its length in bytes, 0 if no args
+  std::vector<std::uint8_t> flags; ///< SliceFlag bits
+  std::vector<std::uint32_t> rowBegin{0};  ///< depthCount()+1 entries
+  /// Summary levels of the depth rows for zoomed-out drawing (core::buildTraceLod, run by
+  /// loadTrace); empty for a lane built by hand. Counted in memoryBytes().
+  LaneLod lod;
+
+  [[nodiscard]] std::size_t sliceCount() const { return start.size(); }
+  [[nodiscard]] std::uint32_t depthCount() const {
+    return static_cast<std::uint32_t>(rowBegin.size() - 1);
+  }
+  /// Depth of slice `index` (binary search over rowBegin, O(log depth)).
+  [[nodiscard]] std::uint32_t depthOf(std::uint32_t index) const;
+  /// The deepest slice containing `t` (start <= t < end, or start == end == t), or kInvalidIndex.
+  [[nodiscard]] std::uint32_t enclosingSlice(TimeNs t) const;
+  /// The first slice (at any depth, preferring depth 0) starting at or after `t`, or
+  /// kInvalidIndex. Used for flows without bp:"e" (chrome://tracing's next-slice binding).
+  [[nodiscard]] std::uint32_t nextSlice(TimeNs t) const;
+  /// Self time of slice `index`: its duration minus the union of its direct children, ns.
+  [[nodiscard]] TimeNs selfTime(std::uint32_t index) const;
+  /// Memory held by the columns, bytes.
+  [[nodiscard]] std::size_t memoryBytes() const;
+};
+
+/// A flow arrow between two slices (both ends bound). Categories as written in `cat`
+/// (async_npu, HostToDevice, async_task_queue, fwdbwd, MsTx, ...).
+struct Flow {
+  NameId category = kEmptyName;
+  NameId name = kEmptyName;
+  SliceRef from;      ///< the slice bound to the `s` event
+  SliceRef to;        ///< the slice bound to the `f` event
+  TimeNs fromTs = 0;  ///< ts of the `s` event, ns
+  TimeNs toTs = 0;    ///< ts of the `f` event, ns
+};
+
+/// A flow whose end is bound but whose start is not: its `s` lies on a thread without slices,
+/// e.g. Level0 HostToDevice flows whose CANN layer the profiler pruned (format notes §2.1). The
+/// start's OS thread id and timestamp still locate the launch (the Dequeue on that thread).
+struct UnboundStartFlow {
+  NameId category = kEmptyName;
+  std::int64_t fromTid = 0;  ///< numeric tid of the `s` event
+  TimeNs fromTs = 0;         ///< ts of the `s` event, ns
+  SliceRef to;               ///< the slice bound to the `f` event
+  TimeNs toTs = 0;
+};
+
+/// One counter series of a process: the `C` events named `name`, key `key` of their args.
+/// Counter tracks are process-scoped (the tid is ignored, as in chrome://tracing).
+/// A value holds until the next sample (last value held to the trace end).
+struct CounterSeries {
+  std::uint32_t process = 0;
+  NameId name = kEmptyName;   ///< the event name (plus " [id]" when the event had an id)
+  NameId key = kEmptyName;    ///< the args key ("MHz", "KB", "value", ...)
+  std::vector<TimeNs> ts;     ///< sorted, ns
+  std::vector<double> value;
+  /// Block maxima of `value` for zoomed-out drawing (core::buildTraceLod, run by loadTrace);
+  /// empty for a series built by hand. Counted in Trace::memoryBytes().
+  CounterLod lod;
+};
+
+/// An immutable, fully indexed trace of one file (one rank). Built by loadTrace; shared between
+/// threads as shared_ptr<const Trace> without locks.
+class Trace {
+ public:
+  Trace();
+  ~Trace();
+  Trace(const Trace&) = delete;
+  Trace& operator=(const Trace&) = delete;
+
+  std::string path;                    ///< the file read
+  std::vector<Process> processes;      ///< in display order (see sortForDisplay)
+  std::vector<Lane> lanes;             ///< grouped by process, in display order
+  std::vector<Flow> flows;             ///< bound flows, sorted by fromTs
+  std::vector<UnboundStartFlow> unboundStarts;  ///< flows with only the end bound, sorted by fromTs
+  std::vector<std::uint32_t> flowsByFrom;  ///< indices into flows, sorted by (from.lane, from.index)
+  std::vector<std::uint32_t> flowsByTo;    ///< indices into flows, sorted by (to.lane, to.index)
+  std::vector<CounterSeries> counters; ///< grouped by process, then name, key
+  StringPool strings;
+  ImportStats stats;
+  TimeRange range;                     ///< min start .. max end over slices and flows (counters only when there are no slices)
+  std::uint64_t eventCount = 0;        ///< JSON events read (all phases)
+  std::uint64_t fileBytes = 0;
+  std::optional<int> rankFromFile;     ///< Kineto distributedInfo.rank, when present
+  std::optional<std::int64_t> baseTimeNanoseconds;  ///< Kineto baseTimeNanoseconds
+  std::string traceName;               ///< Kineto traceName, when present
+  std::vector<std::string> notes;      ///< informational messages ("0 events", ...)
+
+  [[nodiscard]] std::string_view name(NameId id) const { return strings.view(id); }
+  [[nodiscard]] std::string_view sliceName(SliceRef r) const {
+    return strings.view(lanes[r.lane].names[r.index]);
+  }
+  [[nodiscard]] TimeRange sliceRange(SliceRef r) const {
+    return {lanes[r.lane].start[r.index], lanes[r.lane].end[r.index]};
+  }
+  /// Indices (into flows) of the flows that start / end at slice `r`. O(log flows) once
+  /// indexFlows() ran (the loader does), else a scan.
+  [[nodiscard]] std::vector<std::uint32_t> flowsFrom(SliceRef r) const;
+  [[nodiscard]] std::vector<std::uint32_t> flowsTo(SliceRef r) const;
+  /// Builds flowsByFrom / flowsByTo (called once by the loader).
+  void indexFlows();
+  /// The raw JSON text of a slice's `args` object ("" when absent). Parsed on demand only.
+  [[nodiscard]] std::string_view argsText(SliceRef r) const;
+  /// Total slices over all lanes.
+  [[nodiscard]] std::size_t sliceCount() const;
+  /// Device id of the trace: the first process with a "NPU k" label, else -1.
+  [[nodiscard]] int deviceId() const;
+  /// Approximate resident bytes of the loaded trace (columns, strings, flows, counters),
+  /// not counting the memory-mapped file.
+  [[nodiscard]] std::size_t memoryBytes() const;
+
+  std::shared_ptr<const MappedFile> file;  ///< kept for lazy args
+};
+
+/// Progress callback: fraction done in [0,1]. Called from the loading thread(s); must be cheap.
+using ProgressFn = std::function<void(double)>;
+
+/// What is known of a trace while its events are still being read, for drawing the first pixels
+/// (ruler and lane headers) before the load ends. Grows monotonically during one load.
+struct LoadPreview {
+  /// One thread seen so far (a future lane). Texts are as written in the file.
+  struct Track {
+    std::string pid;          ///< pid as text ("2001", or the string pid)
+    std::string tid;          ///< tid as text
+    std::string processName;  ///< process_name metadata, empty when not seen (yet)
+    std::string threadName;   ///< thread_name metadata, empty when not seen (yet)
+    std::optional<std::int64_t> processSortIndex, threadSortIndex;
+  };
+  TimeNs minTs = 0, maxTs = 0;  ///< ns, time range of the timed events read so far
+  bool hasRange = false;        ///< false until a timed event was read
+  std::vector<Track> tracks;    ///< in order of discovery (first worker first)
+  double fraction = 0;          ///< bytes read / event bytes, [0,1]
+  std::uint64_t events = 0;     ///< events read so far
+};
+/// Preview callback: called from the loading thread (the one that calls loadTrace), at most
+/// about every 100 ms and only when the preview changed, during the read phase, and once more
+/// when the read phase ends (fraction 1). Not called after a cancel.
+using PreviewFn = std::function<void(const LoadPreview&)>;
+
+struct LoadOptions {
+  unsigned threads = 0;          ///< parser threads, 0 = hardware concurrency (at most 8)
+  /// Fewest bytes of the event array per parse part (bytes): a file is split into at most
+  /// size / minPartBytes parts, because below ~1 MiB a thread costs more than it saves. Tests set
+  /// it small to split small real traces into 8 parts.
+  std::size_t minPartBytes = 1u << 20;
+  std::size_t sliceBytes = 2u << 20;  ///< > 0: fast scanner, simdjson for what it declines; 0: simdjson for every event (reference, tests)
+  ProgressFn progress;           ///< may be empty
+  PreviewFn preview;             ///< may be empty; see LoadPreview
+  std::stop_token stop;          ///< cancel: loadTrace returns ok=false, error "cancelled"
+};
+
+struct LoadResult {
+  std::shared_ptr<Trace> trace;  ///< null only on a hard error (unreadable, empty, cancelled)
+  std::string error;             ///< empty on success; else a sentence for the user
+  [[nodiscard]] bool ok() const { return trace != nullptr; }
+};
+
+/// Reads a Chrome/Kineto/torch_npu/msprof trace JSON file (array or {"traceEvents":[...]}, .json
+/// or .json.gz) into an indexed Trace. Never throws; bad events are counted in Trace::stats.
+/// The file is memory-mapped read-only and kept open for lazy args. Dialect: see
+/// ../shared/docs/ascend-profiling-format.md §2 (ts/dur as numbers or strings, converted
+/// exactly to int64 ns; ids above 2^53; `,]` endings; metadata in any order).
+[[nodiscard]] LoadResult loadTrace(const std::string& path, const LoadOptions& options = {});
+
+/// Same as loadTrace but from bytes in memory (tests). `name` is used in messages.
+[[nodiscard]] LoadResult loadTraceFromMemory(std::string_view json, const std::string& name,
+                                             const LoadOptions& options = {});
+
+}  // namespace npuscope::core

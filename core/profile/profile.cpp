@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+#include "core/profile/profile.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+
+#include "core/import/json/json_scan.h"
+
+namespace npuscope::core {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+
+bool isRankFolderName(const std::string& name) {
+  return name.ends_with("_ascend_pt") || name.ends_with("_ascend_ms");
+}
+
+bool isTraceFileName(const std::string& name) {
+  return name.ends_with(".json") || name.ends_with(".json.gz");  // trace_view.json, *.pt.trace.json(.gz), ...
+}
+
+std::string firstExisting(const fs::path& dir, std::initializer_list<const char*> names) {
+  std::error_code ec;
+  for (const char* n : names) {
+    const fs::path p = dir / n;
+    if (fs::is_regular_file(p, ec)) return p.string();
+  }
+  return {};
+}
+
+/// Reads rank and profiler level from profiler_info*.json in `root`.
+void readProfilerInfo(const fs::path& root, RankSource& src) {
+  std::error_code ec;
+  static const std::regex kInfo(R"(profiler_info(?:_(\d+))?\.json)");
+  for (const auto& e : fs::directory_iterator(root, ec)) {
+    const std::string name = e.path().filename().string();
+    std::smatch m;
+    if (!std::regex_match(name, m, kInfo)) continue;
+    src.profilerInfo = e.path().string();
+    if (m[1].matched) src.rank = std::stoi(m[1].str());
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    if (parser.load(src.profilerInfo).get(doc)) break;
+    std::int64_t r;
+    if (src.rank < 0 && !doc["rank_id"].get_int64().get(r)) src.rank = static_cast<int>(r);
+    std::string_view level;
+    if (!doc["config"]["experimental_config"]["_profiler_level"].get_string().get(level)) src.profilerLevel = level;
+    break;
+  }
+}
+
+/// Fills a RankSource for a *_ascend_pt-like folder (one that holds ASCEND_PROFILER_OUTPUT or PROF_*).
+bool describeRankFolder(const fs::path& root, RankSource& src) {
+  std::error_code ec;
+  src.root = root.string();
+  src.label = root.filename().string();
+  const fs::path out = root / "ASCEND_PROFILER_OUTPUT";
+  if (fs::is_directory(out, ec)) {
+    src.traceFile = firstExisting(out, {"trace_view.json", "trace_view.json.gz"});
+    src.kernelDetails = firstExisting(out, {"kernel_details.csv"});
+    src.stepTraceTime = firstExisting(out, {"step_trace_time.csv"});
+    src.analysisDb = firstExisting(out, {"analysis.db"});
+    for (const auto& e : fs::directory_iterator(out, ec)) {
+      const std::string n = e.path().filename().string();
+      if ((n.rfind("ascend_pytorch_profiler", 0) == 0 || n.rfind("ascend_mindspore_profiler", 0) == 0) &&
+          n.ends_with(".db"))
+        src.dbFile = e.path().string();
+    }
+  }
+  // Device id from PROF_*/device_N; msprof JSON as a fallback timeline.
+  std::string newestMsprof;
+  for (const auto& e : fs::directory_iterator(root, ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("PROF_", 0) != 0 || !e.is_directory()) continue;
+    for (const auto& d : fs::directory_iterator(e.path(), ec)) {
+      const std::string dn = d.path().filename().string();
+      if (dn.rfind("device_", 0) == 0 && dn.size() > 7 && std::isdigit(static_cast<unsigned char>(dn[7])))
+        src.device = std::atoi(dn.c_str() + 7);
+    }
+    const fs::path mo = e.path() / "mindstudio_profiler_output";
+    if (fs::is_directory(mo, ec))
+      for (const auto& f : fs::directory_iterator(mo, ec)) {
+        const std::string fn = f.path().filename().string();
+        if (fn.rfind("msprof_", 0) == 0 && fn.ends_with(".json") && f.path().string() > newestMsprof)
+          newestMsprof = f.path().string();
+      }
+  }
+  if (src.traceFile.empty()) src.traceFile = newestMsprof;
+  readProfilerInfo(root, src);
+  if (src.rank >= 0) src.label = "rank " + std::to_string(src.rank);
+  return !src.traceFile.empty() || !src.dbFile.empty() || !src.stepTraceTime.empty() || !src.kernelDetails.empty();
+}
+
+bool looksLikeRankFolder(const fs::path& p) {
+  std::error_code ec;
+  return isRankFolderName(p.filename().string()) || fs::is_directory(p / "ASCEND_PROFILER_OUTPUT", ec);
+}
+
+}  // namespace
+
+ProfileLayout discoverProfile(const std::string& pathText) {
+  ProfileLayout layout;
+  std::error_code ec;
+  fs::path path(pathText);
+  if (!fs::exists(path, ec)) {
+    layout.error = "no such file or folder: " + pathText;
+    return layout;
+  }
+  path = fs::absolute(path, ec).lexically_normal();
+  if (path.has_filename() == false) path = path.parent_path();
+  if (fs::is_regular_file(path, ec)) {
+    RankSource src;
+    src.traceFile = path.string();
+    src.root = path.parent_path().string();
+    src.label = path.filename().string();
+    // .../X_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json: describe the whole rank folder.
+    if (path.parent_path().filename() == "ASCEND_PROFILER_OUTPUT") {
+      RankSource full;
+      describeRankFolder(path.parent_path().parent_path(), full);
+      full.traceFile = path.string();
+      src = full;
+    }
+    if (src.kernelDetails.empty()) src.kernelDetails = firstExisting(path.parent_path(), {"kernel_details.csv"});
+    if (src.stepTraceTime.empty()) src.stepTraceTime = firstExisting(path.parent_path(), {"step_trace_time.csv"});
+    layout.ranks.push_back(src);
+    return layout;
+  }
+  if (!fs::is_directory(path, ec)) {
+    layout.error = pathText + " is neither a file nor a folder";
+    return layout;
+  }
+  if (path.filename() == "ASCEND_PROFILER_OUTPUT") path = path.parent_path();
+  if (looksLikeRankFolder(path)) {
+    RankSource src;
+    if (describeRankFolder(path, src)) layout.ranks.push_back(src);
+  } else {
+    // A parent of rank folders (searched two levels deep), else trace files in the folder.
+    std::vector<fs::path> candidates;
+    for (const auto& e : fs::directory_iterator(path, ec)) {
+      if (!e.is_directory()) continue;
+      if (looksLikeRankFolder(e.path())) {
+        candidates.push_back(e.path());
+      } else {
+        for (const auto& e2 : fs::directory_iterator(e.path(), ec))
+          if (e2.is_directory() && looksLikeRankFolder(e2.path())) candidates.push_back(e2.path());
+      }
+    }
+    std::sort(candidates.begin(), candidates.end());
+    for (const auto& c : candidates) {
+      RankSource src;
+      if (describeRankFolder(c, src)) layout.ranks.push_back(src);
+      else layout.messages.push_back(c.filename().string() + ": no profiler output found, skipped");
+    }
+    if (layout.ranks.empty()) {
+      std::vector<fs::path> files;
+      for (const auto& e : fs::directory_iterator(path, ec))
+        if (e.is_regular_file() && isTraceFileName(e.path().filename().string())) files.push_back(e.path());
+      std::sort(files.begin(), files.end());
+      for (const auto& f : files) {
+        const std::string n = f.filename().string();
+        if (n.rfind("profiler_info", 0) == 0 || n == "profiler_metadata.json" || n.rfind("communication", 0) == 0)
+          continue;
+        RankSource src;
+        src.traceFile = f.string();
+        src.root = path.string();
+        src.label = n;
+        layout.ranks.push_back(src);
+      }
+    }
+  }
+  if (layout.ranks.empty()) {
+    layout.error = "no profiling data found in " + pathText +
+                   " (expected a *_ascend_pt folder, ASCEND_PROFILER_OUTPUT, or a trace .json file)";
+    return layout;
+  }
+  // Several rank folders without profiler_info_*.json: number them in folder order, and say so.
+  if (layout.ranks.size() > 1 &&
+      std::all_of(layout.ranks.begin(), layout.ranks.end(), [](const RankSource& r) { return r.rank < 0 && r.profilerInfo.empty() && r.traceFile.find(".pt.trace.json") == std::string::npos; })) {
+    std::sort(layout.ranks.begin(), layout.ranks.end(),
+              [](const RankSource& a, const RankSource& b) { return detail::naturalCompare(a.label, b.label) < 0; });
+    for (std::size_t i = 0; i < layout.ranks.size(); ++i) layout.ranks[i].rank = static_cast<int>(i);
+    layout.messages.push_back("no profiler_info_*.json: ranks numbered in folder order");
+  }
+  std::stable_sort(layout.ranks.begin(), layout.ranks.end(), [](const RankSource& a, const RankSource& b) {
+    if ((a.rank < 0) != (b.rank < 0)) return a.rank >= 0;
+    if (a.rank != b.rank) return a.rank < b.rank;
+    return detail::naturalCompare(a.label, b.label) < 0;
+  });
+  return layout;
+}
+
+int RankProfile::rank() const {
+  if (source.rank >= 0) return source.rank;
+  if (trace && trace->rankFromFile) return *trace->rankFromFile;
+  return -1;
+}
+
+int RankProfile::device() const {
+  if (trace) {
+    const int d = trace->deviceId();
+    if (d >= 0) return d;
+  }
+  return source.device;
+}
+
+TimeRange Profile::range() const {
+  TimeRange r{0, 0};
+  bool any = false;
+  for (const auto& rp : ranks) {
+    if (!rp.trace || rp.trace->range.empty()) continue;
+    if (!any) r = rp.trace->range;
+    r.start = std::min(r.start, rp.trace->range.start);
+    r.end = std::max(r.end, rp.trace->range.end);
+    any = true;
+  }
+  return r;
+}
+
+ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options, const AnalysisOptions& analysis) {
+  ProfileLoadResult result;
+  ProfileLayout layout = discoverProfile(path);
+  if (!layout.error.empty()) {
+    result.error = layout.error;
+    return result;
+  }
+  auto profile = std::make_shared<Profile>();
+  profile->path = path;
+  profile->messages = layout.messages;
+  // Progress weighted by file size.
+  std::vector<double> weight;
+  double total = 0;
+  for (const auto& r : layout.ranks) {
+    std::error_code ec;
+    const double w = r.traceFile.empty() ? 0.0 : static_cast<double>(fs::file_size(r.traceFile, ec)) + 1.0;
+    weight.push_back(w);
+    total += w;
+  }
+  double done = 0;
+  std::size_t loaded = 0;
+  std::string firstError;
+  for (std::size_t i = 0; i < layout.ranks.size(); ++i) {
+    RankProfile rp;
+    rp.source = layout.ranks[i];
+    if (rp.source.traceFile.empty()) {
+      rp.error = rp.source.label + ": no trace_view.json (the .db export is not read yet)";
+      profile->messages.push_back(rp.error);
+    } else {
+      LoadOptions o = options;
+      if (options.progress && total > 0) {
+        const double base = done / total, share = weight[i] / total;
+        o.progress = [&, base, share](double f) { options.progress(base + share * f); };
+        o.progress(0.0);  // each rank's start, so a caller can tell whose preview comes next
+      }
+      LoadResult lr = loadTrace(rp.source.traceFile, o);
+      if (options.stop.stop_requested()) {
+        result.error = "cancelled";
+        return result;
+      }
+      if (lr.ok()) {
+        rp.trace = std::move(lr.trace);
+        ++loaded;
+        if (!rp.source.kernelDetails.empty()) {
+          auto k = std::make_shared<KernelDetails>(readKernelDetails(rp.source.kernelDetails));
+          for (const auto& w : k->warnings) rp.tableMessages.push_back("kernel_details.csv: " + w);
+          rp.kernels = std::move(k);
+        }
+        if (!rp.source.stepTraceTime.empty()) {
+          std::string err;
+          rp.stepTrace = readStepTraceTime(rp.source.stepTraceTime, err);
+          if (!err.empty()) rp.tableMessages.push_back("step_trace_time.csv: " + err);
+        }
+        AnalysisOptions ao = analysis;
+        if (!ao.stop.stop_possible()) ao.stop = options.stop;
+        rp.analysis = std::make_shared<RankAnalysis>(
+            analyzeRank(*rp.trace, rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, ao));
+        if (rp.analysis->cancelled || options.stop.stop_requested()) {
+          result.error = "cancelled";
+          return result;
+        }
+      } else {
+        rp.error = lr.error;
+        if (firstError.empty()) firstError = lr.error;
+        profile->messages.push_back(lr.error);
+      }
+    }
+    done += weight[i];
+    profile->ranks.push_back(std::move(rp));
+  }
+  if (loaded == 0) {
+    result.error = firstError.empty() ? (profile->messages.empty() ? "nothing to load" : profile->messages.front())
+                                      : firstError;
+    return result;
+  }
+  if (options.progress) options.progress(1.0);
+  result.profile = std::move(profile);
+  return result;
+}
+
+}  // namespace npuscope::core

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/analysis/analysis.h"
+#include "core/tables/tables.h"
+#include "core/model/trace.h"
+
+namespace npuscope::core {
+
+/// The files of one rank found in a profiling folder. Paths are absolute or as given; empty when
+/// absent. Nothing is ever written into these folders.
+struct RankSource {
+  int rank = -1;            ///< from profiler_info_{rank}.json (name, then "rank_id"), else -1
+  int device = -1;          ///< from PROF_*/device_{id}; the trace's "NPU k" label wins later
+  std::string root;         ///< the *_ascend_pt / *_ascend_ms folder, or the file's folder
+  std::string traceFile;    ///< trace_view.json, *.pt.trace.json(.gz), msprof*.json
+  std::string kernelDetails;   ///< ASCEND_PROFILER_OUTPUT/kernel_details.csv
+  std::string stepTraceTime;   ///< ASCEND_PROFILER_OUTPUT/step_trace_time.csv
+  std::string profilerInfo;    ///< profiler_info*.json
+  std::string dbFile;          ///< ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db
+  std::string analysisDb;      ///< analysis.db
+  std::string profilerLevel;   ///< "Level0".."Level2" from profiler_info, else empty
+  std::string label;           ///< display label, e.g. "rank 0" or the folder name
+};
+
+/// Discovery result: one entry per rank, sorted by rank then folder name.
+struct ProfileLayout {
+  std::vector<RankSource> ranks;
+  std::vector<std::string> messages;  ///< why a folder was skipped, etc.
+  std::string error;                  ///< set when nothing loadable was found
+};
+
+/// Finds the ranks of a profiling path: a `*_ascend_pt`/`*_ascend_ms` rank folder, a parent
+/// holding several rank folders (searched two levels deep), an `ASCEND_PROFILER_OUTPUT` folder,
+/// or a bare trace file (trace_view.json, Kineto *.pt.trace.json[.gz], any *.json). Reads
+/// profiler_info_*.json for the rank and profiler level. Never writes.
+[[nodiscard]] ProfileLayout discoverProfile(const std::string& path);
+
+/// One loaded rank.
+struct RankProfile {
+  RankSource source;
+  std::shared_ptr<const Trace> trace;  ///< null when the rank had no loadable trace
+  std::string error;                   ///< why the trace failed to load, if it did
+  std::shared_ptr<const KernelDetails> kernels;  ///< kernel_details.csv, when present
+  std::vector<StepTraceRow> stepTrace;           ///< step_trace_time.csv rows, when present
+  std::shared_ptr<const RankAnalysis> analysis;  ///< Top-Down analyses (null without a trace)
+  std::vector<std::string> tableMessages;        ///< problems reading the CSV files
+  [[nodiscard]] int rank() const;      ///< source.rank, else the trace's Kineto rank, else -1
+  [[nodiscard]] int device() const;    ///< the trace's "NPU k" label, else source.device
+};
+
+/// A loaded profiling folder: all ranks side by side, never merged.
+struct Profile {
+  std::string path;
+  std::vector<RankProfile> ranks;
+  std::vector<std::string> messages;
+  /// Union of the ranks' time ranges (empty range if none has events).
+  [[nodiscard]] TimeRange range() const;
+};
+
+struct ProfileLoadResult {
+  std::shared_ptr<Profile> profile;  ///< null on a hard error
+  std::string error;
+  [[nodiscard]] bool ok() const { return profile != nullptr; }
+};
+
+/// Discovers and loads every rank of `path` (ranks one after another, each in parallel slices).
+/// options.progress receives the overall fraction. Cancelling (options.stop) returns error
+/// "cancelled", also during the Top-Down analyses: options.stop is passed to analyzeRank unless
+/// `analysis.stop` is set. `analysis` sets the bubble threshold etc. of those analyses.
+[[nodiscard]] ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options = {},
+                                            const AnalysisOptions& analysis = {});
+
+}  // namespace npuscope::core

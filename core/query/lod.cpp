@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+#include "core/query/lod.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+namespace npuscope::core {
+
+std::uint32_t firstVisibleInRow(const Lane& lane, std::uint32_t depth, TimeNs t) {
+  const std::uint32_t b = lane.rowBegin[depth], e = lane.rowBegin[depth + 1];
+  // Rows are disjoint and sorted, so `end` is sorted too. A zero-length slice at t is visible.
+  auto it = std::lower_bound(lane.end.begin() + b, lane.end.begin() + e, t);
+  std::uint32_t i = static_cast<std::uint32_t>(it - lane.end.begin());
+  // Slices ending exactly at t are not visible unless zero-length at t.
+  while (i < e && lane.end[i] == t && lane.start[i] != t) ++i;
+  return i;
+}
+
+namespace {
+
+struct SpanQuery {
+  const Lane& lane;
+  TimeRange view;
+  double nsPerPx;
+  double minBoxNs;
+  double boundaryPx;  // max(minBoxPx, 1)
+  std::vector<SpanBox>& out;
+
+  [[nodiscard]] TimeNs dur(std::uint32_t i) const { return lane.end[i] - lane.start[i]; }
+
+  // The first pixel boundary after time s.
+  [[nodiscard]] TimeNs boundaryAfter(TimeNs s) const {
+    const double px = std::floor(static_cast<double>(s - view.start) / nsPerPx);
+    TimeNs boundary = view.start + static_cast<TimeNs>(std::ceil((px + boundaryPx) * nsPerPx));
+    return boundary <= s ? s + 1 : boundary;
+  }
+
+  // Emits the box that starts at slice i (merging up to `e`) and returns the slice after it.
+  std::uint32_t sliceBox(std::uint32_t i, std::uint32_t e) {
+    const TimeNs* starts = lane.start.data();
+    const TimeNs* ends = lane.end.data();
+    const TimeNs s = starts[i];
+    const TimeNs en = ends[i];
+    if (static_cast<double>(en - s) >= minBoxNs) {
+      out.push_back({s, en, i, 1, i});
+      return i + 1;
+    }
+    // Sub-pixel: merge every slice starting before the next pixel boundary after s.
+    const TimeNs boundary = boundaryAfter(s);
+    const std::uint32_t j = gallopLowerBound(i + 1, e, boundary, [&](std::uint32_t k) { return starts[k]; });
+    // Representative: the longest of the first few members (bounded work per box).
+    std::uint32_t longest = i;
+    const std::uint32_t probeEnd = std::min(j, i + kSliceProbe);
+    for (std::uint32_t k = i + 1; k < probeEnd; ++k)
+      if (dur(k) > dur(longest)) longest = k;
+    out.push_back({s, std::max(ends[j - 1], en), i, j - i, longest});
+    return j;
+  }
+
+  // Merges the visible slices from i0 on, one by one.
+  void slices(std::uint32_t i0, std::uint32_t rowEnd) {
+    for (std::uint32_t i = i0; i < rowEnd && lane.start[i] < view.end;) i = sliceBox(i, rowEnd);
+  }
+
+  // Merges the visible slices from i0 on using the groups of `level`: at the first slice of a
+  // sub-pixel group, whole groups are merged up to the pixel boundary; elsewhere (inside a group,
+  // or at a group holding a slice at least minBoxNs long) slice by slice as in slices().
+  void groups(const LaneLod::Level& level, std::uint32_t i0, std::uint32_t rowEnd) {
+    const std::uint32_t* first = lane.lod.first.data() + level.begin;
+    const std::uint32_t* rep = lane.lod.longest.data() + level.begin;
+    const std::uint32_t count = level.end - level.begin;
+    const TimeNs* starts = lane.start.data();
+    const TimeNs* ends = lane.end.data();
+    const auto memberEnd = [&](std::uint32_t g) { return g + 1 < count ? first[g + 1] : rowEnd; };
+    const auto groupStart = [&](std::uint32_t g) { return starts[first[g]]; };
+    const auto firstOf = [&](std::uint32_t g) { return static_cast<TimeNs>(first[g]); };
+    // g: the group holding slice i.
+    std::uint32_t g = static_cast<std::uint32_t>(std::upper_bound(first, first + count, i0) - first) - 1;
+    for (std::uint32_t i = i0; i < rowEnd && starts[i] < view.end;) {
+      if (g + 1 < count && first[g + 1] <= i) g = gallopLowerBound(g + 1, count, static_cast<TimeNs>(i) + 1, firstOf) - 1;
+      if (first[g] != i || static_cast<double>(ends[memberEnd(g) - 1] - starts[i]) >= minBoxNs) {
+        i = sliceBox(i, rowEnd);
+        continue;
+      }
+      // The groups' slices lie far apart in the columns: fetch a few groups ahead.
+      if (g + kPrefetch < count) {
+        __builtin_prefetch(starts + first[g + kPrefetch]);
+        __builtin_prefetch(ends + first[g + kPrefetch] - 1);
+        __builtin_prefetch(starts + rep[g + kPrefetch]);
+        __builtin_prefetch(ends + rep[g + kPrefetch]);
+      }
+      const TimeNs boundary = boundaryAfter(starts[i]);
+      std::uint32_t h = g + 1;
+      std::uint32_t longest = rep[g];
+      while (h < count && h - g < kGroupProbe && groupStart(h) < boundary) {
+        if (dur(rep[h]) > dur(longest)) longest = rep[h];
+        ++h;
+      }
+      if (h - g == kGroupProbe) h = gallopLowerBound(h, count, boundary, groupStart);
+      const std::uint32_t last = memberEnd(h - 1);
+      out.push_back({starts[i], ends[last - 1], i, last - i, longest});
+      i = last;
+      g = std::min(h, count - 1);
+    }
+  }
+
+  static constexpr std::uint32_t kSliceProbe = 32;   // slices compared for a merged box's colour
+  static constexpr std::uint32_t kGroupProbe = 16;  // groups compared for a merged box's colour
+  static constexpr std::uint32_t kPrefetch = 8;
+};
+
+}  // namespace
+
+const LaneLod::Level* lodLevelFor(const Lane& lane, std::uint32_t depth, double maxReachNs) {
+  const LaneLod::Level* best = nullptr;
+  for (const LaneLod::Level& l : lane.lod.levels) {
+    if (l.depth != depth) continue;
+    if (static_cast<double>(l.reach) <= maxReachNs) best = &l;
+    else break;  // sorted by reach within a depth
+  }
+  return best;
+}
+
+void visibleSpans(const Lane& lane, std::uint32_t depth, TimeRange view, double widthPx,
+                  std::vector<SpanBox>& out, double minBoxPx) {
+  if (depth >= lane.depthCount() || view.empty() || !(widthPx > 0)) return;
+  const std::uint32_t rowEnd = lane.rowBegin[depth + 1];
+  const double nsPerPx = static_cast<double>(view.duration()) / widthPx;
+  SpanQuery q{lane, view, nsPerPx, std::max(minBoxPx, 0.0) * nsPerPx, std::max(minBoxPx, 1.0), out};
+  const std::uint32_t i0 = firstVisibleInRow(lane, depth, view.start);
+  if (i0 >= rowEnd) return;
+  if (const LaneLod::Level* level = lodLevelFor(lane, depth, nsPerPx)) q.groups(*level, i0, rowEnd);
+  else q.slices(i0, rowEnd);
+}
+
+namespace {
+
+// The kept levels of one depth row, before they are appended to the lane's LaneLod.
+struct RowLod {
+  std::vector<LaneLod::Level> levels;  // begin/end relative to `first`
+  std::vector<std::uint32_t> first;
+  std::vector<std::uint32_t> longest;
+};
+
+// Histogram of the start-to-start gaps between consecutive elements by floor(log2(gap)) (a zero
+// gap is not counted): 1 + (gaps >= 2^j) is a lower bound of the groups any width 2^j can give.
+struct GapHistogram {
+  std::array<std::uint64_t, 64> count{};
+  void add(TimeNs gap) {
+    if (gap > 0) ++count[static_cast<std::size_t>(63 - std::countl_zero(static_cast<std::uint64_t>(gap)))];
+  }
+  // 1 + the number of gaps >= w (w a power of two).
+  [[nodiscard]] std::uint64_t minGroups(TimeNs w) const {
+    const int j = 63 - std::countl_zero(static_cast<std::uint64_t>(w));
+    std::uint64_t n = 1;
+    for (int k = j; k < 64; ++k) n += count[static_cast<std::size_t>(k)];
+    return n;
+  }
+};
+
+// The next width to try: base * 2^j, at least `atLeast`, and the smallest such that the gaps
+// still allow a level with at most `target` groups.
+TimeNs nextWidth(TimeNs base, TimeNs atLeast, const GapHistogram& gaps, std::uint64_t target) {
+  TimeNs w = base;
+  constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max() >> 2;
+  while (w < kMax && (w < atLeast || gaps.minGroups(w) > target)) w *= 2;
+  return w;
+}
+
+RowLod buildRowLod(const Lane& lane, std::uint32_t depth, const LodOptions& opt) {
+  RowLod row;
+  const std::uint32_t b = lane.rowBegin[depth], e = lane.rowBegin[depth + 1];
+  const std::uint32_t n = e - b;
+  if (n < std::max<std::uint32_t>(opt.minRowSlices, 2)) return row;
+  const TimeNs* starts = lane.start.data();
+  const TimeNs* ends = lane.end.data();
+  const auto dur = [&](std::uint32_t i) { return ends[i] - starts[i]; };
+  // The base must be a power of two for GapHistogram::minGroups.
+  const TimeNs base = std::bit_ceil(static_cast<std::uint64_t>(std::max<TimeNs>(opt.baseWidth, 1)));
+  // Elements of the level being read: the row's slices first (element k = slice b + k, its own
+  // representative), then the last level's groups (curFirst / curRep).
+  bool fromSlices = true;
+  std::vector<std::uint32_t> curFirst, curRep, nextFirst, nextRep;
+  GapHistogram gaps;
+  for (std::uint32_t k = b + 1; k < e; ++k) gaps.add(starts[k] - starts[k - 1]);
+  std::size_t lastKept = n;
+  TimeNs width = nextWidth(base, base, gaps, lastKept / 2);
+  TimeNs reachBefore = 0;
+  constexpr TimeNs kMaxWidth = std::numeric_limits<TimeNs>::max() >> 2;
+  for (;;) {
+    nextFirst.clear();
+    nextRep.clear();
+    GapHistogram nextGaps;
+    TimeNs open = 0;
+    const auto take = [&](std::uint32_t first, std::uint32_t rep) {
+      const TimeNs s = starts[first];
+      if (nextFirst.empty() || s >= open + width) {
+        if (!nextFirst.empty()) nextGaps.add(s - open);
+        nextFirst.push_back(first);
+        nextRep.push_back(rep);
+        open = s;
+      } else if (dur(rep) > dur(nextRep.back())) {
+        nextRep.back() = rep;
+      }
+    };
+    if (fromSlices) {
+      for (std::uint32_t k = b; k < e; ++k) take(k, k);
+    } else {
+      for (std::size_t k = 0; k < curFirst.size(); ++k) take(curFirst[k], curRep[k]);
+    }
+    const TimeNs reach = width + reachBefore;
+    if (nextFirst.size() * 2 <= lastKept) {
+      const auto begin = static_cast<std::uint32_t>(row.first.size());
+      row.first.insert(row.first.end(), nextFirst.begin(), nextFirst.end());
+      row.longest.insert(row.longest.end(), nextRep.begin(), nextRep.end());
+      row.levels.push_back({depth, begin, static_cast<std::uint32_t>(row.first.size()), width, reach});
+      lastKept = nextFirst.size();
+    }
+    if (nextFirst.size() <= std::max<std::uint32_t>(opt.stopGroups, 1) || width >= kMaxWidth) break;
+    curFirst.swap(nextFirst);
+    curRep.swap(nextRep);
+    fromSlices = false;
+    reachBefore = reach;
+    width = nextWidth(base, width * 2, nextGaps, lastKept / 2);
+  }
+  return row;
+}
+
+void appendRow(LaneLod& lod, RowLod&& row) {
+  const auto offset = static_cast<std::uint32_t>(lod.first.size());
+  for (LaneLod::Level l : row.levels) {
+    l.begin += offset;
+    l.end += offset;
+    lod.levels.push_back(l);
+  }
+  lod.first.insert(lod.first.end(), row.first.begin(), row.first.end());
+  lod.longest.insert(lod.longest.end(), row.longest.begin(), row.longest.end());
+}
+
+}  // namespace
+
+void buildLaneLod(Lane& lane, const LodOptions& options) {
+  LaneLod lod;
+  for (std::uint32_t d = 0; d < lane.depthCount(); ++d) appendRow(lod, buildRowLod(lane, d, options));
+  lod.levels.shrink_to_fit();
+  lod.first.shrink_to_fit();
+  lod.longest.shrink_to_fit();
+  lane.lod = std::move(lod);
+}
+
+void buildCounterLod(CounterSeries& series) {
+  constexpr std::size_t kB = CounterLod::kBlock;
+  series.lod = {};
+  const std::size_t n = series.value.size();
+  if (n < 4 * kB) return;
+  CounterLod& lod = series.lod;
+  lod.max64.resize((n + kB - 1) / kB);
+  for (std::size_t b = 0; b < lod.max64.size(); ++b) {
+    const std::size_t e = std::min(n, (b + 1) * kB);
+    lod.max64[b] = *std::max_element(series.value.begin() + static_cast<std::ptrdiff_t>(b * kB),
+                                     series.value.begin() + static_cast<std::ptrdiff_t>(e));
+  }
+  lod.max4096.resize((lod.max64.size() + kB - 1) / kB);
+  for (std::size_t b = 0; b < lod.max4096.size(); ++b) {
+    const std::size_t e = std::min(lod.max64.size(), (b + 1) * kB);
+    lod.max4096[b] = *std::max_element(lod.max64.begin() + static_cast<std::ptrdiff_t>(b * kB),
+                                       lod.max64.begin() + static_cast<std::ptrdiff_t>(e));
+  }
+}
+
+double counterRangeMax(const CounterSeries& series, std::size_t a, std::size_t b) {
+  constexpr std::size_t kB = CounterLod::kBlock;
+  const double* v = series.value.data();
+  double m = v[a];
+  const auto scan = [&](const double* p, std::size_t from, std::size_t to) {
+    for (std::size_t k = from; k < to; ++k) m = std::max(m, p[k]);
+  };
+  if (series.lod.empty() || b - a < 2 * kB) {
+    scan(v, a + 1, b);
+    return m;
+  }
+  // [a, b) = values up to a 64-boundary, 64-blocks up to a 4096-boundary, 4096-blocks, and back.
+  const std::size_t a1 = (a + kB - 1) / kB, b1 = b / kB;  // whole 64-blocks [a1, b1)
+  scan(v, a, a1 * kB);
+  scan(v, b1 * kB, b);
+  if (a1 >= b1) return m;
+  const double* m1 = series.lod.max64.data();
+  const std::size_t a2 = (a1 + kB - 1) / kB, b2 = b1 / kB;  // whole 4096-blocks [a2, b2)
+  if (a2 >= b2) {
+    scan(m1, a1, b1);
+    return m;
+  }
+  scan(m1, a1, a2 * kB);
+  scan(m1, b2 * kB, b1);
+  scan(series.lod.max4096.data(), a2, b2);
+  return m;
+}
+
+void buildTraceLod(Trace& trace, const LodOptions& options, unsigned threads) {
+  for (CounterSeries& c : trace.counters) buildCounterLod(c);
+  // One task per depth row worth summarising, largest first, shared by the threads.
+  struct Task {
+    std::uint32_t lane, depth, slices;
+  };
+  std::vector<Task> tasks;
+  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+    const Lane& lane = trace.lanes[l];
+    for (std::uint32_t d = 0; d < lane.depthCount(); ++d) {
+      const std::uint32_t n = lane.rowBegin[d + 1] - lane.rowBegin[d];
+      if (n >= std::max<std::uint32_t>(options.minRowSlices, 2)) tasks.push_back({l, d, n});
+    }
+  }
+  for (Lane& lane : trace.lanes) lane.lod = {};
+  if (tasks.empty()) return;
+  std::sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return a.slices > b.slices; });
+  std::vector<RowLod> rows(tasks.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < tasks.size();)
+      rows[k] = buildRowLod(trace.lanes[tasks[k].lane], tasks[k].depth, options);
+  };
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, tasks.size()));
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+  }
+  // Assemble per lane in (depth) order.
+  std::vector<std::size_t> order(tasks.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return tasks[a].lane != tasks[b].lane ? tasks[a].lane < tasks[b].lane : tasks[a].depth < tasks[b].depth;
+  });
+  for (std::size_t k : order) appendRow(trace.lanes[tasks[k].lane].lod, std::move(rows[k]));
+  for (Lane& lane : trace.lanes) {
+    lane.lod.levels.shrink_to_fit();
+    lane.lod.first.shrink_to_fit();
+    lane.lod.longest.shrink_to_fit();
+  }
+}
+
+std::uint32_t hitTest(const Lane& lane, std::uint32_t depth, TimeNs t, TimeNs slackNs) {
+  if (depth >= lane.depthCount()) return kInvalidIndex;
+  const std::uint32_t b = lane.rowBegin[depth], e = lane.rowBegin[depth + 1];
+  if (b == e) return kInvalidIndex;
+  // Exact hit first.
+  auto it = std::upper_bound(lane.start.begin() + b, lane.start.begin() + e, t);
+  if (it != lane.start.begin() + b) {
+    const auto i = static_cast<std::uint32_t>(it - lane.start.begin()) - 1;
+    if (t < lane.end[i] || (lane.start[i] == lane.end[i] && t == lane.start[i])) return i;
+  }
+  // Nearest within slack.
+  std::uint32_t best = kInvalidIndex;
+  TimeNs bestDist = slackNs + 1;
+  const auto consider = [&](std::uint32_t i) {
+    TimeNs d = 0;
+    if (t < lane.start[i]) d = lane.start[i] - t;
+    else if (t >= lane.end[i]) d = t - lane.end[i];
+    if (d <= slackNs && d < bestDist) { bestDist = d; best = i; }
+  };
+  const auto k = static_cast<std::uint32_t>(it - lane.start.begin());
+  if (k < e) consider(k);
+  if (k > b) consider(k - 1);
+  return best;
+}
+
+}  // namespace npuscope::core

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+#include "core/report/report.h"
+
+#include <map>
+#include <sstream>
+
+#include "core/base/time_format.h"
+#include "core/analysis/analysis.h"
+#include <cmath>
+
+namespace npuscope::core {
+
+namespace {
+
+void jsonString(std::string& out, std::string_view s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+/// Bound flows per category, in name order.
+std::map<std::string, std::size_t> flowsPerCategory(const Trace& t) {
+  std::map<std::string, std::size_t> m;
+  for (const auto& f : t.flows) ++m[std::string(t.name(f.category))];
+  return m;
+}
+
+
+std::string usNum(TimeNs ns) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1000.0);
+  return b;
+}
+std::string dbl(double v) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+void figuresJson(std::string& o, const OverlapFigures& f) {
+  o += "{\"computing_us\": " + usNum(f.computing) + ", \"communication_us\": " + usNum(f.communication) +
+       ", \"communication_not_overlapped_us\": " + usNum(f.commNotOverlapped) + ", \"overlapped_us\": " +
+       usNum(f.overlapped) + ", \"free_us\": " + usNum(f.free) + ", \"e2e_us\": " + usNum(f.e2e) +
+       ", \"free_ratio\": " + dbl(f.freeRatio()) + "}";
+}
+
+void csvRowJson(std::string& o, const StepTraceRow& r) {
+  o += "{\"computing_us\": " + dbl(r.computing) + ", \"communication_us\": " + dbl(r.communication) +
+       ", \"communication_not_overlapped_us\": " + dbl(r.commNotOverlapped) + ", \"overlapped_us\": " +
+       dbl(r.overlapped) + ", \"free_us\": " + dbl(r.free) + ", \"stage_us\": " + dbl(r.stage) +
+       ", \"bubble_us\": " + dbl(r.bubble) + ", \"preparing_us\": " + dbl(r.preparing) + "}";
+}
+
+void sliceJson(std::string& o, const Trace& t, SliceRef r) {
+  if (!r.valid()) {
+    o += "null";
+    return;
+  }
+  o += "{\"name\": ";
+  jsonString(o, t.sliceName(r));
+  o += ", \"lane\": ";
+  jsonString(o, t.processes[t.lanes[r.lane].process].name + " / " + t.lanes[r.lane].name);
+  o += ", \"start_ns\": " + std::to_string(t.sliceRange(r).start) + ", \"dur_ns\": " +
+       std::to_string(t.sliceRange(r).duration()) + "}";
+}
+
+void chainJson(std::string& o, const Trace& t, const DispatchChain& c) {
+  o += "[";
+  for (std::size_t i = 0; i < c.links.size(); ++i) {
+    const ChainLink& k = c.links[i];
+    if (i) o += ", ";
+    o += "{\"layer\": ";
+    jsonString(o, chainLayerKey(k.layer));
+    o += ", \"name\": ";
+    jsonString(o, t.sliceName(k.slice));
+    o += ", \"start_ns\": " + std::to_string(t.sliceRange(k.slice).start) + ", \"dur_ns\": " +
+         std::to_string(t.sliceRange(k.slice).duration()) + ", \"via\": ";
+    jsonString(o, k.via);
+    o += "}";
+  }
+  o += "]";
+}
+
+void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
+  const DeviceAnalysis* main = a.devices.empty() ? nullptr : &a.devices.front();
+  o += ", \"overlap\": ";
+  if (main) {
+    std::string f;
+    figuresJson(f, main->computed);
+    f.pop_back();
+    o += f + ", \"device\": " + std::to_string(main->device) + ", \"compute_rule\": ";
+    jsonString(o, main->computeSetRule);
+    if (main->lanes) {
+      o += ", \"recorded\": ";
+      figuresJson(o, *main->lanes);
+    }
+    o += "}";
+  } else {
+    o += "null";
+  }
+  o += ", \"steps\": [";
+  if (main)
+    for (std::size_t i = 0; i < main->steps.size(); ++i) {
+      const StepOverlap& s = main->steps[i];
+      if (i) o += ", ";
+      o += "\n    {\"step\": " + (s.step >= 0 ? std::to_string(s.step) : std::string("null")) +
+           ", \"start_ns\": " + std::to_string(s.window.start) + ", \"end_ns\": " + std::to_string(s.window.end);
+      std::string f;
+      figuresJson(f, s.computed);
+      o += ", " + f.substr(1, f.size() - 2);
+      if (s.preparing) o += ", \"preparing_us\": " + usNum(*s.preparing);
+      if (s.lanes || s.csv) {
+        o += ", \"recorded\": ";
+        if (s.csv) csvRowJson(o, *s.csv);
+        else figuresJson(o, *s.lanes);
+      }
+      if (s.lanes) {
+        o += ", \"recorded_lanes\": ";
+        figuresJson(o, *s.lanes);
+      }
+      o += "}";
+    }
+  o += "], \"bubbles_found\": " + std::to_string(main ? main->gapsFound : 0) +
+       ", \"bubbles_found_ns\": " + std::to_string(main ? main->gapsFoundNs : 0) + ", \"bubbles\": [";
+  if (main)
+    for (std::size_t i = 0; i < main->bubbles.size(); ++i) {
+      const Bubble& b = main->bubbles[i];
+      if (i) o += ", ";
+      o += "\n    {\"start_ns\": " + std::to_string(b.range.start) + ", \"dur_ns\": " + std::to_string(b.range.duration()) +
+           ", \"step\": " + (b.step >= 0 ? std::to_string(b.step) : std::string("null")) + ", \"cause\": ";
+      jsonString(o, bubbleCauseKey(b.cause));
+      o += ", \"detail\": ";
+      jsonString(o, b.detail);
+      o += ", \"before\": ";
+      sliceJson(o, t, b.before);
+      o += ", \"after\": ";
+      sliceJson(o, t, b.after);
+      o += ", \"path\": ";
+      jsonString(o, b.chain.path);
+      o += ", \"launch_latency_ns\": " + (b.chain.launchLatency ? std::to_string(*b.chain.launchLatency) : std::string("null"));
+      o += ", \"chain\": ";
+      chainJson(o, t, b.chain);
+      o += ", \"chain_missing\": [";
+      for (std::size_t k = 0; k < b.chain.missing.size(); ++k) {
+        if (k) o += ", ";
+        jsonString(o, chainLayerKey(b.chain.missing[k]));
+      }
+      o += "]}";
+    }
+  o += "], \"verdict\": {\"summary\": ";
+  jsonString(o, a.verdict.summary);
+  o += ", \"suggestions\": [";
+  for (std::size_t i = 0; i < a.verdict.suggestions.size(); ++i) {
+    if (i) o += ", ";
+    jsonString(o, a.verdict.suggestions[i]);
+  }
+  o += "]}, \"discrepancies\": [";
+  if (main)
+    for (std::size_t i = 0; i < main->discrepancies.size(); ++i) {
+      if (i) o += ", ";
+      jsonString(o, main->discrepancies[i]);
+    }
+  o += "]";
+}
+
+void figuresText(std::ostringstream& o, const OverlapFigures& f) {
+  char b[256];
+  std::snprintf(b, sizeof b, "Computing %s, Communication %s (Not Overlapped %s, Overlapped %s), Free %s (%.1f%%), E2E %s",
+                formatDuration(f.computing).c_str(), formatDuration(f.communication).c_str(),
+                formatDuration(f.commNotOverlapped).c_str(), formatDuration(f.overlapped).c_str(),
+                formatDuration(f.free).c_str(), f.freeRatio() * 100.0, formatDuration(f.e2e).c_str());
+  o << b;
+}
+
+void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) {
+  o << "   verdict: " << a.verdict.summary << "\n";
+  for (const auto& s : a.verdict.suggestions) o << "     - " << s << "\n";
+  for (const DeviceAnalysis& d : a.devices) {
+    o << "   device " << d.device << " overlap (computed): ";
+    figuresText(o, d.computed);
+    o << "\n";
+    if (d.lanes) {
+      o << "   device " << d.device << " overlap (recorded): ";
+      figuresText(o, *d.lanes);
+      o << "\n";
+    }
+    for (const StepOverlap& s : d.steps) {
+      o << "     step " << (s.step >= 0 ? std::to_string(s.step) : std::string("-")) << ": ";
+      figuresText(o, s.computed);
+      if (s.csv)
+        o << "\n       step_trace_time.csv: Computing " << s.csv->computing << " us, Comm(NO) " << s.csv->commNotOverlapped
+          << " us, Communication " << s.csv->communication << " us, Free " << s.csv->free << " us, Preparing "
+          << s.csv->preparing << " us";
+      o << "\n";
+    }
+    for (const auto& m : d.discrepancies) o << "     ! " << m << "\n";
+    o << "   bubbles >= threshold: ";
+    if (d.gapsFound > d.bubbles.size())
+      o << d.gapsFound << " (" << formatDuration(d.gapsFoundNs) << " in all), the longest " << d.bubbles.size()
+        << " listed, longest first\n";
+    else
+      o << d.bubbles.size() << " (longest first)\n";
+    std::size_t n = 0;
+    for (const Bubble& b : d.bubbles) {
+      if (n++ >= 10) break;
+      o << "     " << formatDuration(b.range.duration()) << " at +" << formatDuration(b.range.start - t.range.start)
+        << (b.step >= 0 ? " (step " + std::to_string(b.step) + ")" : std::string()) << ": " << bubbleCauseLabel(b.cause)
+        << (b.detail.empty() ? "" : " - " + b.detail) << "\n";
+      if (!b.chain.links.empty()) {
+        o << "       chain" << (b.chain.path.empty() ? "" : " [" + b.chain.path + "]") << ":";
+        for (const ChainLink& k : b.chain.links) o << " " << chainLayerKey(k.layer) << "=" << t.sliceName(k.slice);
+        if (b.chain.launchLatency) o << "; launch latency " << formatDuration(*b.chain.launchLatency);
+        o << "\n";
+      }
+    }
+  }
+}
+}  // namespace
+
+std::string reportJson(const Profile& profile) {
+  std::string o;
+  o += "{\"path\": ";
+  jsonString(o, profile.path);
+  o += ", \"ranks\": [";
+  bool firstRank = true;
+  for (const RankProfile& rp : profile.ranks) {
+    if (!firstRank) o += ", ";
+    firstRank = false;
+    o += "\n  {\"rank\": " + std::to_string(rp.rank()) + ", \"device\": " + std::to_string(rp.device());
+    o += ", \"label\": ";
+    jsonString(o, rp.source.label);
+    o += ", \"file\": ";
+    jsonString(o, rp.source.traceFile);
+    if (!rp.trace) {
+      o += ", \"error\": ";
+      jsonString(o, rp.error);
+      o += "}";
+      continue;
+    }
+    const Trace& t = *rp.trace;
+    o += ", \"events\": " + std::to_string(t.eventCount);
+    o += ", \"span_ns\": " + std::to_string(t.range.duration());
+    o += ", \"start_ns\": " + std::to_string(t.range.start);
+    o += ", \"lanes\": [";
+    for (std::size_t i = 0; i < t.lanes.size(); ++i) {
+      const Lane& l = t.lanes[i];
+      if (i) o += ", ";
+      o += "\n    {\"process\": ";
+      jsonString(o, t.processes[l.process].name);
+      o += ", \"thread\": ";
+      jsonString(o, l.name);
+      o += ", \"slices\": " + std::to_string(l.sliceCount()) + ", \"depth\": " + std::to_string(l.depthCount()) + "}";
+    }
+    o += "]";
+    o += ", \"counters\": [";
+    for (std::size_t i = 0; i < t.counters.size(); ++i) {
+      const auto& c = t.counters[i];
+      if (i) o += ", ";
+      o += "{\"process\": ";
+      jsonString(o, t.processes[c.process].name);
+      o += ", \"name\": ";
+      jsonString(o, t.name(c.name));
+      o += ", \"key\": ";
+      jsonString(o, t.name(c.key));
+      o += ", \"samples\": " + std::to_string(c.ts.size()) + "}";
+    }
+    o += "]";
+    o += ", \"flows\": {";
+    bool first = true;
+    for (const auto& [cat, n] : flowsPerCategory(t)) {
+      if (!first) o += ", ";
+      first = false;
+      jsonString(o, cat);
+      o += ": " + std::to_string(n);
+    }
+    o += "}, \"warnings\": {";
+    first = true;
+    for (std::size_t k = 0; k < ImportStats::kKinds; ++k) {
+      if (!t.stats.counts[k]) continue;
+      if (!first) o += ", ";
+      first = false;
+      jsonString(o, warningKey(static_cast<ImportWarning>(k)));
+      o += ": " + std::to_string(t.stats.counts[k]);
+    }
+    o += "}";
+    if (rp.analysis) analysisJson(o, t, *rp.analysis);
+    o += ", \"notes\": [";
+    for (std::size_t i = 0; i < t.notes.size(); ++i) {
+      if (i) o += ", ";
+      jsonString(o, t.notes[i]);
+    }
+    o += "]}";
+  }
+  o += "\n], \"messages\": [";
+  for (std::size_t i = 0; i < profile.messages.size(); ++i) {
+    if (i) o += ", ";
+    jsonString(o, profile.messages[i]);
+  }
+  o += "]}\n";
+  return o;
+}
+
+std::string reportText(const Profile& profile) {
+  std::ostringstream o;
+  o << "npuscope report: " << profile.path << "\n";
+  for (const RankProfile& rp : profile.ranks) {
+    o << "\n== " << rp.source.label << " (rank " << rp.rank() << ", device " << rp.device() << ")\n";
+    if (!rp.trace) {
+      o << "   error: " << rp.error << "\n";
+      continue;
+    }
+    const Trace& t = *rp.trace;
+    o << "   file:   " << rp.source.traceFile << "\n";
+    o << "   events: " << t.eventCount << ", slices: " << t.sliceCount() << ", span: " << formatDuration(t.range.duration())
+      << "\n   lanes:\n";
+    for (const Lane& l : t.lanes)
+      o << "     " << t.processes[l.process].name << " / " << l.name << ": " << l.sliceCount() << " slices\n";
+    o << "   flows (bound arrows):";
+    for (const auto& [cat, n] : flowsPerCategory(t)) o << " " << cat << "=" << n;
+    o << "\n";
+    if (t.stats.total()) {
+      o << "   warnings:\n";
+      for (std::size_t k = 0; k < ImportStats::kKinds; ++k) {
+        if (!t.stats.counts[k]) continue;
+        const auto kind = static_cast<ImportWarning>(k);
+        o << "     " << t.stats.counts[k] << " x " << warningLabel(kind);
+        // The first recorded example says where (e.g. "... at byte 189").
+        for (const auto& [exampleKind, text] : t.stats.examples)
+          if (exampleKind == kind) {
+            o << ", e.g. " << text;
+            break;
+          }
+        o << "\n";
+      }
+    }
+    for (const auto& n : t.notes) o << "   note: " << n << "\n";
+    if (rp.analysis) analysisText(o, t, *rp.analysis);
+  }
+  for (const auto& m : profile.messages) o << "\nmessage: " << m << "\n";
+  return o.str();
+}
+
+}  // namespace npuscope::core

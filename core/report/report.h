@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+
+#include "core/profile/profile.h"
+
+namespace npuscope::core {
+
+/// The `npuscope report PATH --json` document: {"path", "ranks": [{"rank", "device", "file",
+/// "span_ns", "events", "lanes": [{"process", "thread", "slices"}], "flows": {cat: bound
+/// arrows}, "counters", "warnings": {kind: count}}], "messages"}. Times in ns (int64).
+[[nodiscard]] std::string reportJson(const Profile& profile);
+/// The same as readable text (one block per rank).
+[[nodiscard]] std::string reportText(const Profile& profile);
+
+}  // namespace npuscope::core

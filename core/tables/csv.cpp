@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+#include "core/tables/csv.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace npuscope::core {
+
+namespace {
+bool validUtf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
+    if (n < 0 || i + static_cast<std::size_t>(n) >= s.size() + (n == 0 ? 1 : 0)) return false;
+    for (int k = 1; k <= n; ++k)
+      if ((static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) >> 6) != 2) return false;
+    i += static_cast<std::size_t>(n) + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view csvTrim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '"' || s.back() == '\r' || s.back() == '\n'))
+    s.remove_suffix(1);
+  return s;
+}
+
+int CsvTable::column(std::string_view name) const {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+int CsvTable::column(std::initializer_list<std::string_view> names) const {
+  for (auto n : names) {
+    const int c = column(n);
+    if (c >= 0) return c;
+  }
+  return -1;
+}
+
+std::string_view CsvTable::cell(std::size_t row, int col) const {
+  if (col < 0 || row >= rows.size() || static_cast<std::size_t>(col) >= rows[row].size()) return {};
+  return rows[row][static_cast<std::size_t>(col)];
+}
+
+CsvTable parseCsv(std::string_view text) {
+  CsvTable t;
+  if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    t.error = "empty CSV";
+    return t;
+  }
+  if (!validUtf8(text)) {
+    t.error = "the CSV is not UTF-8 (GBK or another legacy encoding?); re-export it as UTF-8";
+    return t;
+  }
+  std::vector<std::string> row;
+  std::string field;
+  bool inQuotes = false, fieldStarted = false;
+  std::vector<std::vector<std::string>> all;
+  auto endField = [&] {
+    row.push_back(std::move(field));
+    field.clear();
+    fieldStarted = false;
+  };
+  auto endRow = [&] {
+    endField();
+    if (!(row.size() == 1 && row[0].empty())) all.push_back(std::move(row));
+    row.clear();
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inQuotes) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          inQuotes = false;
+        }
+      } else {
+        field += c;
+      }
+      continue;
+    }
+    if (c == '"' && !fieldStarted) {
+      inQuotes = true;
+      fieldStarted = true;
+    } else if (c == ',') {
+      endField();
+    } else if (c == '\n') {
+      endRow();
+    } else if (c == '\r') {
+      if (i + 1 < text.size() && text[i + 1] == '\n') continue;
+      endRow();
+    } else {
+      field += c;
+      fieldStarted = true;
+    }
+  }
+  if (fieldStarted || !row.empty()) endRow();
+  if (all.empty()) {
+    t.error = "empty CSV";
+    return t;
+  }
+  for (auto& h : all[0]) t.header.emplace_back(csvTrim(h));
+  t.rows.assign(std::make_move_iterator(all.begin() + 1), std::make_move_iterator(all.end()));
+  return t;
+}
+
+CsvTable readCsv(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    CsvTable t;
+    t.error = "cannot read " + path;
+    return t;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parseCsv(ss.str());
+}
+
+std::optional<double> csvNumber(std::string_view cell) {
+  cell = csvTrim(cell);
+  if (cell.empty() || cell == "N/A" || cell == "NA") return std::nullopt;
+  std::string tmp(cell);
+  char* end = nullptr;
+  const double v = std::strtod(tmp.c_str(), &end);
+  if (end == tmp.c_str() || *end != '\0') return std::nullopt;
+  return v;
+}
+
+}  // namespace npuscope::core

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// Byte-level helpers of the reader (core/import/json/json_scan.cpp): the string repair of case 19.
+#include <catch2/catch.hpp>
+
+#include "core/import/json/json_scan.h"
+
+using namespace npuscope::core::detail;
+
+#define FFFD "\xEF\xBF\xBD"
+
+namespace {
+std::string repaired(std::string_view in, SanitizeResult* result = nullptr) {
+  std::string out;
+  const SanitizeResult r = sanitizeJsonStrings(in, out);
+  if (result) *result = r;
+  return out;
+}
+}  // namespace
+
+TEST_CASE("sanitizeJsonStrings: clean JSON is copied exactly") {
+  const std::string clean = R"({"name":"a\"b\\c\u4e2d\ud83d\ude80","x":[1,2,{"y":"\t"}],"z":"中文 ✓"})";
+  SanitizeResult r;
+  CHECK(repaired(clean, &r) == clean);
+  CHECK_FALSE(r.changed);
+  CHECK(r.strings.empty());
+}
+
+TEST_CASE("sanitizeJsonStrings: maximal ill-formed subparts become one U+FFFD each") {
+  // Unicode 15, §3.9, Table 3-8 ("U+FFFD for non-shortest form, surrogates, beyond U+10FFFF and
+  // truncated sequences"): 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64 -> a FFFD FFFD FFFD b FFFD c FFFD FFFD d.
+  CHECK(repaired("\"a\xF1\x80\x80\xE1\x80\xC2" "b\x80" "c\x80\xBF" "d\"") ==
+        "\"a" FFFD FFFD FFFD "b" FFFD "c" FFFD FFFD "d\"");
+  // Table 3-9 (non-shortest forms, surrogates and beyond U+10FFFF: every byte is its own subpart).
+  CHECK(repaired("\"\xC0\xAF\xE0\x80\xBF\xF0\x81\x82\x41\"") == "\"" FFFD FFFD FFFD FFFD FFFD FFFD FFFD FFFD "A\"");
+  CHECK(repaired("\"\xED\xA0\x80\xF4\x90\x80\x80\"") == "\"" FFFD FFFD FFFD FFFD FFFD FFFD FFFD "\"");
+  // Case 19 a's bytes.
+  SanitizeResult r;
+  CHECK(repaired("{\"kname\": \"k\xFF\xFE_\xC3(x\"}", &r) == "{\"kname\": \"k" FFFD FFFD "_" FFFD "(x\"}");
+  CHECK(r.changed);
+  REQUIRE(r.strings.size() == 1);
+  CHECK(r.strings[0].offset == 12);  // the FF byte
+  CHECK(r.strings[0].invalidUtf8);
+  CHECK_FALSE(r.strings[0].control);
+}
+
+TEST_CASE("sanitizeJsonStrings: lone surrogate escapes, control bytes, TAB") {
+  SanitizeResult r;
+  CHECK(repaired(R"(["\ud800 x","\udc00","\ud800\u0041","\uDBFF\uDFFF","\\ud800"])", &r) ==
+        R"(["\ufffd x","\ufffd","\ufffd\u0041","\uDBFF\uDFFF","\\ud800"])");
+  CHECK(r.strings.size() == 3);
+  CHECK(repaired("{\"a\":\"fn\x01hidden\",\"b\":\"tab\there\",\"c\":\"x\x1f\ny\"}", &r) ==
+        "{\"a\":\"fn\\\\u0001hidden\",\"b\":\"tab\\there\",\"c\":\"x\\\\u001f\\\\u000ay\"}");
+  CHECK(r.changed);
+  // One entry per string with a non-TAB control byte; the TAB-only string is not reported.
+  REQUIRE(r.strings.size() == 2);
+  CHECK(r.strings[0].offset == 8);
+  CHECK(r.strings[0].control);
+  CHECK_FALSE(r.strings[0].invalidUtf8);
+  CHECK(r.strings[1].offset == 38);
+  // Outside strings nothing is touched (whitespace TAB/LF, and bytes a parser must reject).
+  CHECK(repaired("{\t\"a\"\n:\x01 1}", &r) == "{\t\"a\"\n:\x01 1}");
+  CHECK_FALSE(r.changed);
+  // A TAB alone changes the text but reports nothing.
+  CHECK(repaired("\"a\tb\"", &r) == "\"a\\tb\"");
+  CHECK(r.changed);
+  CHECK(r.strings.empty());
+}
+
+TEST_CASE("sanitizeJsonStrings: the byte map leads back to the input") {
+  const std::string in = "{\"n\":\"\xFF\x01\",\"args\":{\"k\":\"\\udc00\"}}";
+  std::string out;
+  std::vector<std::uint32_t> map;
+  (void)sanitizeJsonStrings(in, out, &map);
+  REQUIRE(map.size() == out.size() + 1);
+  CHECK(map.back() == in.size());
+  const auto argsOut = out.find("{\"k\"");
+  const auto argsIn = in.find("{\"k\"");
+  REQUIRE(argsOut != std::string::npos);
+  CHECK(map[argsOut] == argsIn);
+  CHECK(map[out.size() - 2] == in.size() - 2);  // the args' closing brace
+  // Every copied byte maps to an equal byte.
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i] == '{' || out[i] == '}' || out[i] == ':') CHECK(in[map[i]] == out[i]);
+}
+
+TEST_CASE("sanitizeJsonStrings: the backslash of an invalid escape becomes text") {
+  SanitizeResult r;
+  // JSON allows only \" \\ \/ \b \f \n \r \t \uXXXX (RFC 8259 §7).
+  CHECK(repaired(R"(["a\qb","\u12x","ok\n","\'"])", &r) == R"(["a\\qb","\\u12x","ok\n","\\'"])");
+  REQUIRE(r.strings.size() == 3);
+  CHECK(r.strings[0].badEscape);
+  CHECK(r.strings[0].offset == 3);
+  CHECK_FALSE(r.strings[0].invalidUtf8);
+  CHECK_FALSE(r.strings[0].control);
+  // A backslash before a raw control byte: both repaired, one string.
+  CHECK(repaired("\"x\\\x01\"", &r) == "\"x\\\\\\\\u0001\"");
+  REQUIRE(r.strings.size() == 1);
+  CHECK(r.strings[0].badEscape);
+  CHECK(r.strings[0].control);
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include "core/tables/csv.h"
+#include "core/tables/tables.h"
+#include "tests/core/test_util.h"
+
+using namespace npuscope;
+using npuscope::test::shared;
+
+TEST_CASE("CSV: quotes, embedded commas, CRLF, BOM, doubled quotes") {
+  const auto t = core::parseCsv("\xEF\xBB\xBFName,Shape,Note\r\na,\"1,2\",\"say \"\"hi\"\"\"\r\nb,\"x\r\ny\",\r\n");
+  REQUIRE(t.error.empty());
+  CHECK(t.header == std::vector<std::string>{"Name", "Shape", "Note"});
+  REQUIRE(t.rows.size() == 2);
+  CHECK(t.rows[0][1] == "1,2");
+  CHECK(t.rows[0][2] == "say \"hi\"");
+  CHECK(t.rows[1][1] == "x\r\ny");
+  CHECK(t.cell(1, 2).empty());
+  CHECK(t.column({"Missing", "Note"}) == 2);
+}
+
+TEST_CASE("case 30: empty and header-only CSV files") {
+  CHECK(core::readCsv(shared("cases/30-empty-files/empty.csv")).error == "empty CSV");
+  const auto k = core::readKernelDetails(shared("cases/30-empty-files/header_only_kernel_details.csv"));
+  CHECK(k.rows.empty());
+  CHECK(k.table.column("Name") >= 0);
+  CHECK(k.table.error.empty());
+}
+
+TEST_CASE("kernel_details: exact start ns from a quoted time with a trailing tab, aliases, N/A") {
+  const auto k = core::parseKernelDetails(core::parseCsv(
+      "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\n"
+      "1,MatMul,MatMulV2,AI_CORE,\"1731400000123456.789\t\",12.5,0.2,20\n"
+      "1,hcom_allReduce_1,hcom_allReduce_,HCCL,1731400000123500.000,N/A,N/A,N/A\n"));
+  REQUIRE(k.rows.size() == 2);
+  REQUIRE(k.rows[0].start);
+  CHECK(*k.rows[0].start == 1731400000123456789);
+  CHECK(*k.rows[0].duration == 12500);
+  CHECK(k.rows[0].blockDim == "20");
+  CHECK(k.rows[0].step == 1);
+  CHECK(k.rows[1].isCommunication());
+  CHECK_FALSE(k.rows[1].duration.has_value());
+  CHECK(k.warnings.size() == 1);
+}
+
+TEST_CASE("case 32: BOM, CRLF, quoted fields with quotes/commas/CRLF, trailing TAB, Chinese, GBK") {
+  const std::string dir = shared("cases/32-csv-bom-quotes-chinese/");
+  const auto t = core::readCsv(dir + "kernel_details_bom_crlf.csv");
+  REQUIRE(t.error.empty());
+  CHECK(t.header.at(0) == "Step Id");
+  REQUIRE(t.rows.size() == 3);
+  const auto k = core::parseKernelDetails(t);
+  REQUIRE(k.rows.size() == 3);
+  CHECK(k.rows[0].name == "aclnnMatmul_MatMulV2");
+  CHECK(*k.rows[0].start == 1731400000123456789);
+  CHECK(*k.rows[0].duration == 5160);
+  CHECK(k.rows[0].inputShapes == "8,4096;4096,4096");
+  CHECK(t.cell(0, t.column("Model ID")) == "4294967295");
+  CHECK(k.rows[1].name == "aclnnIndex_\"fast\",path");
+  CHECK(*k.rows[1].start == 1731400000123461951);
+  CHECK(*k.rows[2].start == 1731400000123465000);
+  CHECK(t.cell(2, t.column("Output Formats")) == "ND\r\nNC1HWC0");
+  for (const char* f : {"chinese_headers_utf8.csv", "chinese_headers_utf8_bom.csv"}) {
+    INFO(f);
+    const auto c = core::readCsv(dir + f);
+    REQUIRE(c.error.empty());
+    CHECK(c.header.at(0) == "算子名称");
+    REQUIRE(c.rows.size() == 2);
+    const int start = c.column("开始时间(us)");
+    REQUIRE(start >= 0);
+    CHECK(c.cell(0, 0) == "矩阵乘");
+  }
+  const auto gbk = core::readCsv(dir + "chinese_headers_gbk.csv");
+  CHECK(gbk.rows.empty());
+  CHECK(gbk.error.find("not UTF-8") != std::string::npos);
+}
+
+TEST_CASE("case 33: kernel_details with missing, renamed, extra or ragged columns") {
+  const std::string dir = shared("cases/33-kernel-details-missing-columns/");
+  const auto a = core::readKernelDetails(dir + "a_minimal_headers.csv");
+  REQUIRE(a.rows.size() == 2);
+  CHECK(a.warnings.empty());
+  CHECK(*a.rows[0].start == 1731400000123456789);
+  CHECK(*a.rows[0].duration == 5160);
+  CHECK(*a.rows[1].start == 1731400000123465000);
+  CHECK(*a.rows[1].duration == 1250);
+  const auto b = core::readKernelDetails(dir + "b_no_start_time.csv");
+  REQUIRE(b.rows.size() == 1);
+  CHECK_FALSE(b.rows[0].start.has_value());
+  REQUIRE(b.warnings.size() == 1);
+  CHECK(b.warnings[0].find("Start Time(us)") != std::string::npos);
+  const auto c = core::readKernelDetails(dir + "c_block_dim_extra_cols.csv");
+  REQUIRE(c.rows.size() == 1);
+  CHECK(c.rows[0].blockDim == "24");
+  CHECK(c.rows[0].step == 3);
+  CHECK(c.table.cell(0, c.table.column("aic_mac_ratio")) == "0.71");
+  CHECK(c.table.cell(0, c.table.column("cube_utilization(%)")) == "82.5");
+  const auto d = core::readKernelDetails(dir + "d_op_summary_names.csv");
+  REQUIRE(d.rows.size() == 1);
+  CHECK(d.rows[0].name == "MatMulV2");
+  CHECK(*d.rows[0].start == 1731400000123456789);
+  CHECK(*d.rows[0].duration == 5160);
+  CHECK(d.rows[0].core == "AI_CORE");
+  const auto e = core::readKernelDetails(dir + "e_ragged_rows.csv");
+  REQUIRE(e.rows.size() == 4);
+  CHECK_FALSE(e.rows[1].duration.has_value());
+  CHECK(*e.rows[2].duration == 1000);
+  CHECK_FALSE(e.rows[3].start.has_value());
+  CHECK_FALSE(e.rows[3].duration.has_value());
+  CHECK(e.warnings.size() == 3);
+}

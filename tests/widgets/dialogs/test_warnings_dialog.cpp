@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/dialogs/warnings_dialog.h"
+
+#include <QTreeWidget>
+#include <catch2/catch.hpp>
+
+#include "tests/widgets/test_profiles.h"
+
+using namespace npuscope;
+
+TEST_CASE("warnings dialog lists counts per kind and rank with examples", "[warnings]") {
+  auto t0 = testing::makeTwoLaneTrace();
+  auto t1 = testing::makeTwoLaneTrace();
+  t0->stats.add(core::ImportWarning::OrphanEnd, "orphan E at 5.000 us on 1/1");
+  t0->stats.add(core::ImportWarning::OrphanEnd, "orphan E at 7.000 us on 1/1");
+  t0->stats.add(core::ImportWarning::BadDuration);
+  auto profile = testing::makeProfile({t0, t1});
+  profile->messages.push_back("skipped folder foo: no trace");
+  widgets::WarningsDialog dlg(profile);
+  CHECK(dlg.totalWarnings() == 3);
+  QTreeWidget* tree = dlg.tree();
+  REQUIRE(tree->topLevelItemCount() == 3);  // two ranks + profile messages
+  QTreeWidgetItem* r0 = tree->topLevelItem(0);
+  CHECK(r0->text(0) == QStringLiteral("rank 0 · NPU 0"));
+  CHECK(r0->text(1) == QStringLiteral("3"));
+  REQUIRE(r0->childCount() == 2);
+  // Kinds are listed in NPUSCOPE_IMPORT_WARNINGS order: BadDuration before OrphanEnd.
+  CHECK(r0->child(0)->text(2) == QStringLiteral("BadDuration"));
+  CHECK(r0->child(0)->childCount() == 0);  // added without an example
+  QTreeWidgetItem* orphan = r0->child(1);
+  CHECK(orphan->text(0) == QString::fromUtf8(core::warningLabel(core::ImportWarning::OrphanEnd).data()));
+  CHECK(orphan->text(1) == QStringLiteral("2"));
+  CHECK(orphan->text(2) == QStringLiteral("OrphanEnd"));
+  REQUIRE(orphan->childCount() == 2);
+  CHECK(orphan->child(1)->text(0) == QStringLiteral("orphan E at 7.000 us on 1/1"));
+  CHECK(tree->topLevelItem(1)->text(1) == QStringLiteral("0"));
+  CHECK(tree->topLevelItem(2)->child(0)->text(0) == QStringLiteral("skipped folder foo: no trace"));
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+// ChainPanel: rows of a dispatch chain, missing layers, the path badge and link clicks.
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeWidget>
+#include <catch2/catch.hpp>
+
+#include "core/profile/profile.h"
+#include "tests/widgets/test_profiles.h"
+#include "widgets/panels/chain_panel.h"
+
+using npuscope::widgets::ChainPanel;
+
+namespace {
+constexpr const char* kAdvisor =
+    "corpus/msprof-analyze-advisor-fixtures/test/ut/advisor/advisor_backend/timeline_advice/trace_view.json";
+constexpr const char* kCase34 = "cases/34-step-trace-time-and-missing-overlap/with_overlap/trace_view.json";
+
+std::shared_ptr<const npuscope::core::Profile> load(const char* relative) {
+  auto r = npuscope::core::loadProfile(std::string(NPUSCOPE_SHARED_DIR "/") + relative);
+  REQUIRE(r.ok());
+  return r.profile;
+}
+}  // namespace
+
+TEST_CASE("ChainPanel shows the ACLOP chain of the advisor fixture's longest bubble", "[chain]") {
+  const auto profile = load(kAdvisor);
+  const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
+  ChainPanel panel;
+  panel.resize(700, 300);
+  panel.setChain(profile, 0, bubble.chain, QStringLiteral("Ends bubble #1"));
+  REQUIRE(panel.rowCount() == 7);
+  const QStringList layers = {QStringLiteral("Python API"), QStringLiteral("Torch op"), QStringLiteral("Enqueue"),
+                              QStringLiteral("Dequeue"),    QStringLiteral("CANN API"), QStringLiteral("Node@launch"),
+                              QStringLiteral("Device task")};
+  for (int r = 0; r < 7; ++r) CHECK(panel.text(r, ChainPanel::Layer) == layers[r]);
+  // Python API and Node@launch were not recorded: shown as missing, never invented.
+  CHECK(panel.isMissing(0));
+  CHECK(panel.text(0, ChainPanel::Name) == ChainPanel::missingText());
+  CHECK(panel.isMissing(5));
+  CHECK(panel.text(5, ChainPanel::Start).isEmpty());
+  CHECK_FALSE(panel.isMissing(1));
+  CHECK(panel.text(1, ChainPanel::Name) == QStringLiteral("Conv2D"));
+  CHECK(panel.text(1, ChainPanel::Via) == QStringLiteral("async_npu"));
+  CHECK(panel.text(2, ChainPanel::Via) == QStringLiteral("async_task_queue"));
+  CHECK(panel.text(3, ChainPanel::Name) == QStringLiteral("Dequeue@Conv2D"));
+  CHECK(panel.text(3, ChainPanel::Duration) == QStringLiteral("1.108 ms"));
+  CHECK(panel.text(4, ChainPanel::Name) == QStringLiteral("AscendCL@aclopCompileAndExecute"));
+  CHECK(panel.text(4, ChainPanel::Via) == QStringLiteral("HostToDevice"));
+  CHECK(panel.text(6, ChainPanel::Name) == QStringLiteral("trans_Cast_0"));
+  CHECK(panel.text(6, ChainPanel::Duration) == QStringLiteral("4.28 us"));
+  CHECK(panel.text(6, ChainPanel::Via) == QStringLiteral("latency 861.833 us"));
+  CHECK(panel.contextText() == QStringLiteral("Launch latency 861.833 us  ·  Ends bubble #1"));
+  // Start relative to the profile start: 1704161511424085712 - 1704161511420289011 ns.
+  CHECK(panel.text(6, ChainPanel::Start) == QStringLiteral("3.797 ms"));
+  CHECK(panel.badgeText() == QStringLiteral("ACLOP"));
+  CHECK(panel.headerText().contains(QStringLiteral("trans_Cast_0")));
+
+  SECTION("clicking a link emits it; a missing layer does nothing") {
+    panel.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy spy(&panel, &ChainPanel::linkActivated);
+    QTreeWidget* tree = panel.tree();
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(tree->topLevelItem(0)).center());
+    CHECK(spy.isEmpty());
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(tree->topLevelItem(3)).center());
+    REQUIRE(spy.count() == 1);
+    CHECK(spy.at(0).at(0).toInt() == 0);
+    const auto ref = spy.at(0).at(1).value<npuscope::core::SliceRef>();
+    CHECK(ref == bubble.chain.find(npuscope::core::ChainLayer::Dequeue)->slice);
+  }
+}
+
+TEST_CASE("ChainPanel: a chain with only the device task lists every other layer as missing", "[chain]") {
+  const auto profile = load(kCase34);
+  const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
+  REQUIRE(bubble.chain.links.size() == 1);
+  ChainPanel panel;
+  panel.setChain(profile, 0, bubble.chain);
+  REQUIRE(panel.rowCount() == 7);
+  for (int r = 0; r < 6; ++r) {
+    CHECK(panel.isMissing(r));
+    CHECK(panel.text(r, ChainPanel::Name) == ChainPanel::missingText());
+  }
+  CHECK_FALSE(panel.isMissing(6));
+  CHECK(panel.text(6, ChainPanel::Layer) == QStringLiteral("Device task"));
+  CHECK(panel.badgeText().isEmpty());
+}
+
+TEST_CASE("ChainPanel of any device task via core::dispatchChain, and clearing", "[chain]") {
+  const auto profile = load(kAdvisor);
+  const npuscope::core::Trace& t = *profile->ranks[0].trace;
+  // The first ACLNN-named task of an Ascend Hardware lane.
+  npuscope::core::SliceRef task;
+  for (std::uint32_t l = 0; l < t.lanes.size() && !task.valid(); ++l) {
+    if (t.processes[t.lanes[l].process].role != npuscope::core::Process::Role::AscendHardware) continue;
+    for (std::uint32_t i = 0; i < t.lanes[l].sliceCount(); ++i)
+      if (t.sliceName({l, i}).rfind("aclnn", 0) == 0) {
+        task = {l, i};
+        break;
+      }
+  }
+  REQUIRE(task.valid());
+  const auto chain = npuscope::core::dispatchChain(t, task);
+  ChainPanel panel;
+  panel.setChain(profile, 0, chain);
+  CHECK(panel.badgeText() == QString::fromStdString(chain.path));
+  CHECK(panel.text(panel.rowCount() - 1, ChainPanel::Name) == QString::fromStdString(std::string(t.sliceName(task))));
+  int missing = 0;
+  for (int r = 0; r < panel.rowCount(); ++r) missing += panel.isMissing(r) ? 1 : 0;
+  CHECK(missing == static_cast<int>(chain.missing.size()));
+  CHECK(panel.rowCount() == static_cast<int>(chain.links.size() + chain.missing.size()));
+  panel.clearChain();
+  CHECK(panel.rowCount() == 0);
+  CHECK_FALSE(panel.hasChain());
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// TopDownPanel: shares table, discrepancies, verdict and the bubble list on real corpus cases.
+#include <QComboBox>
+#include <QHeaderView>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+#include "core/profile/profile.h"
+#include "tests/widgets/test_profiles.h"
+#include "widgets/panels/topdown_panel.h"
+
+using npuscope::widgets::BubbleTableModel;
+using npuscope::widgets::OverlapSharesModel;
+using npuscope::widgets::TopDownPanel;
+
+namespace {
+
+std::shared_ptr<const npuscope::core::Profile> load(const char* relative) {
+  auto r = npuscope::core::loadProfile(std::string(NPUSCOPE_SHARED_DIR "/") + relative);
+  REQUIRE(r.ok());
+  return r.profile;
+}
+
+constexpr const char* kCase34 = "cases/34-step-trace-time-and-missing-overlap/with_overlap/trace_view.json";
+constexpr const char* kAdvisor =
+    "corpus/msprof-analyze-advisor-fixtures/test/ut/advisor/advisor_backend/timeline_advice/trace_view.json";
+
+QString cell(const QAbstractItemModel& m, int row, int col, int role = Qt::DisplayRole) {
+  return m.data(m.index(row, col), role).toString();
+}
+
+}  // namespace
+
+TEST_CASE("TopDownPanel shares: case 34 computed, recorded and discrepancies", "[topdown]") {
+  TopDownPanel panel;
+  panel.setProfile(load(kCase34));
+  const OverlapSharesModel& m = *panel.sharesModel();
+  REQUIRE(m.rowCount() == 3);  // whole capture + 2 steps
+  CHECK(cell(m, 0, OverlapSharesModel::Scope) == QStringLiteral("Whole capture"));
+  CHECK(cell(m, 1, OverlapSharesModel::Scope) == QStringLiteral("Step 1"));
+  CHECK(cell(m, 2, OverlapSharesModel::Scope) == QStringLiteral("Step 2"));
+  CHECK(m.computedNs(0, OverlapSharesModel::Computing) == 1'200'000);
+  CHECK(m.computedNs(0, OverlapSharesModel::Communication) == 200'000);
+  CHECK(m.computedNs(0, OverlapSharesModel::CommNotOverlapped) == 100'000);
+  CHECK(m.computedNs(0, OverlapSharesModel::Overlapped) == 100'000);
+  CHECK(m.computedNs(0, OverlapSharesModel::Free) == 200'000);
+  CHECK(m.computedNs(0, OverlapSharesModel::E2E) == 1'500'000);
+  CHECK(cell(m, 0, OverlapSharesModel::Computing) == QStringLiteral("1.2 ms"));
+  CHECK(cell(m, 0, OverlapSharesModel::FreePercent) == QStringLiteral("13.3%"));
+  // The recorded Free lane says 300 us: flagged, with both values in the tooltip.
+  CHECK(cell(m, 0, OverlapSharesModel::Free) == QStringLiteral("200 us ⚠"));
+  CHECK(m.data(m.index(0, OverlapSharesModel::Free), npuscope::widgets::kTopDownDiscrepancyRole).toBool());
+  CHECK_FALSE(m.data(m.index(0, OverlapSharesModel::Computing), npuscope::widgets::kTopDownDiscrepancyRole).toBool());
+  const QString tip = cell(m, 0, OverlapSharesModel::Free, Qt::ToolTipRole);
+  CHECK(tip.contains(QStringLiteral("computed: 200 us")));
+  CHECK(tip.contains(QStringLiteral("recorded (Overlap Analysis lanes): 300 us")));
+  // Step 1 agrees with step_trace_time.csv; step 2's Free (0 computed, 100 us in the CSV) does not.
+  CHECK(m.computedNs(1, OverlapSharesModel::Computing) == 700'000);
+  CHECK_FALSE(m.data(m.index(1, OverlapSharesModel::Free), npuscope::widgets::kTopDownDiscrepancyRole).toBool());
+  CHECK(cell(m, 1, OverlapSharesModel::Free, Qt::ToolTipRole).contains(QStringLiteral("step_trace_time.csv: 200 us")));
+  CHECK(m.computedNs(2, OverlapSharesModel::Computing) == 500'000);
+  CHECK(cell(m, 2, OverlapSharesModel::Free) == QStringLiteral("0 ns ⚠"));
+  CHECK(cell(m, 2, OverlapSharesModel::Free, Qt::ToolTipRole).contains(QStringLiteral("step_trace_time.csv: 100 us")));
+  // Free % above 10% is highlighted (13.3% whole, 20% step 1), not step 2's 0%.
+  CHECK(m.data(m.index(0, OverlapSharesModel::FreePercent), Qt::BackgroundRole).isValid());
+  CHECK(m.data(m.index(1, OverlapSharesModel::FreePercent), Qt::BackgroundRole).isValid());
+  CHECK_FALSE(m.data(m.index(2, OverlapSharesModel::FreePercent), Qt::BackgroundRole).isValid());
+
+  CHECK(panel.discrepancyText() ==
+        QStringLiteral("⚠ Free: computed 200.000 us, recorded 300.000 us (difference -100.000 us)"));
+  CHECK(panel.verdictText().startsWith(QStringLiteral("Dispatch/host bound")));
+  CHECK(panel.rankSelector()->count() == 1);
+
+  const BubbleTableModel& b = *panel.bubbleModel();
+  REQUIRE(b.rowCount() == 1);
+  CHECK(cell(b, 0, BubbleTableModel::Number) == QStringLiteral("1"));
+  CHECK(cell(b, 0, BubbleTableModel::Start) == QStringLiteral("800 us"));
+  CHECK(cell(b, 0, BubbleTableModel::Duration) == QStringLiteral("200 us"));
+  CHECK(cell(b, 0, BubbleTableModel::Step) == QStringLiteral("1"));
+  CHECK(cell(b, 0, BubbleTableModel::Cause) == QStringLiteral("Host idle"));
+}
+
+TEST_CASE("TopDownPanel on the advisor fixture: 84% Free, slow-dispatch bubbles, sorting, clicks", "[topdown]") {
+  TopDownPanel panel;
+  panel.resize(1400, 360);
+  panel.setProfile(load(kAdvisor));
+  const OverlapSharesModel& m = *panel.sharesModel();
+  REQUIRE(m.rowCount() == 2);  // whole capture + step 1
+  CHECK(m.computedNs(0, OverlapSharesModel::Computing) == 1'788'267);
+  CHECK(m.computedNs(0, OverlapSharesModel::Free) == 9'481'650);
+  CHECK(cell(m, 0, OverlapSharesModel::FreePercent) == QStringLiteral("84.1%"));
+  CHECK(m.data(m.index(0, OverlapSharesModel::FreePercent), Qt::BackgroundRole).isValid());
+  CHECK(panel.discrepancyText().isEmpty());
+  CHECK(panel.verdictText().contains(QStringLiteral("Free) 84.1%")));
+  CHECK(panel.verdictText().contains(QStringLiteral("• The host cannot dispatch operators fast enough")));
+
+  const BubbleTableModel& b = *panel.bubbleModel();
+  REQUIRE(b.rowCount() == 128);
+  CHECK(cell(b, 0, BubbleTableModel::Duration) == QStringLiteral("1.093 ms"));
+  CHECK(b.bubble(0).range.duration() == 1'093'430);
+  CHECK(cell(b, 0, BubbleTableModel::Cause) == QStringLiteral("Slow dispatch"));
+  CHECK(cell(b, 0, BubbleTableModel::Detail) ==
+        QStringLiteral("operator compilation: AscendCL@aclopCompileAndExecute 1.1 ms in Dequeue@Conv2D"));
+  CHECK(cell(b, 0, BubbleTableModel::Step) == QStringLiteral("1"));
+  // Start relative to the profile start (1704161511420289011 ns).
+  CHECK(cell(b, 0, BubbleTableModel::Start) == QStringLiteral("2.703 ms"));
+  CHECK(b.totalNs() > 7'000'000);
+
+  QSortFilterProxyModel* proxy = panel.bubbleProxy();
+  SECTION("sorting by start and by duration uses the raw ns") {
+    panel.bubbleView()->sortByColumn(BubbleTableModel::Start, Qt::AscendingOrder);
+    qlonglong prev = 0;
+    for (int r = 0; r < proxy->rowCount(); ++r) {
+      const qlonglong s = proxy->data(proxy->index(r, BubbleTableModel::Start), npuscope::widgets::kTopDownSortRole).toLongLong();
+      CHECK(s >= prev);
+      prev = s;
+    }
+    panel.bubbleView()->sortByColumn(BubbleTableModel::Duration, Qt::DescendingOrder);
+    CHECK(proxy->data(proxy->index(0, BubbleTableModel::Number)).toString() == QStringLiteral("1"));
+  }
+  SECTION("a click on a row emits bubbleActivated; selectBubble is quiet") {
+    panel.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy spy(&panel, &TopDownPanel::bubbleActivated);
+    QTableView* view = panel.bubbleView();
+    const QModelIndex second = proxy->index(1, BubbleTableModel::Cause);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(second).center());
+    REQUIRE(spy.count() == 1);
+    CHECK(spy.at(0).at(0).toInt() == 0);
+    CHECK(spy.at(0).at(1).toInt() == 0);
+    CHECK(spy.at(0).at(2).toInt() == 1);
+    CHECK(panel.selectedBubble() == std::make_pair(0, 1));
+    panel.selectBubble(0, 0, 5);
+    CHECK(spy.count() == 1);
+    CHECK(panel.selectedBubble() == std::make_pair(0, 5));
+    panel.selectBubble(-1, -1, -1);
+    CHECK(panel.selectedBubble() == std::make_pair(-1, -1));
+  }
+}
+
+TEST_CASE("TopDownPanel without a profile is empty", "[topdown]") {
+  TopDownPanel panel;
+  panel.setProfile(nullptr);
+  CHECK(panel.sharesModel()->rowCount() == 0);
+  CHECK(panel.bubbleModel()->rowCount() == 0);
+  CHECK(panel.verdictText().isEmpty());
+  CHECK(panel.rank() == -1);
+}

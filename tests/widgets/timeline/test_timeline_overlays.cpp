@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// Timeline Top-Down overlays: bubble bands over device lanes, gap clicks, chain arrows.
+#include <QSignalSpy>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+#include "core/query/lod.h"
+#include "core/profile/profile.h"
+#include "tests/widgets/test_profiles.h"
+#include "widgets/timeline/lane_canvas.h"
+#include "widgets/timeline/timeline_overlays.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/timeline/timeline_widget.h"
+
+using namespace npuscope;
+using widgets::BubbleBand;
+
+namespace {
+constexpr const char* kAdvisor =
+    "corpus/msprof-analyze-advisor-fixtures/test/ut/advisor/advisor_backend/timeline_advice/trace_view.json";
+
+std::shared_ptr<const core::Profile> loadAdvisor() {
+  auto r = core::loadProfile(std::string(NPUSCOPE_SHARED_DIR "/") + kAdvisor);
+  REQUIRE(r.ok());
+  return r.profile;
+}
+
+// First Slices row of an Ascend Hardware lane.
+int hardwareRow(const core::Profile& p, const widgets::LaneLayout& layout) {
+  const auto& rows = layout.rows();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (r.kind != widgets::LayoutRow::Kind::Slices) continue;
+    const auto& t = *p.ranks[static_cast<std::size_t>(r.rank)].trace;
+    if (t.processes[r.process].role == core::Process::Role::AscendHardware) return static_cast<int>(i);
+  }
+  return -1;
+}
+}  // namespace
+
+TEST_CASE("Bubble bands cover the device lanes only, one run per bubble", "[overlays]") {
+  const auto profile = loadAdvisor();
+  widgets::LaneLayout layout;
+  layout.setProfile(profile);
+  const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
+  const core::TimeRange view{bubble.range.start - 100'000, bubble.range.end + 100'000};
+  const auto bands = widgets::buildBubbleBands(*profile, layout, view, 1000, 0, layout.totalHeight(), 0, 0, 0);
+  REQUIRE_FALSE(bands.empty());
+  // The selected (longest) bubble is there, spanning its time exactly.
+  const BubbleBand* sel = nullptr;
+  for (const auto& b : bands)
+    if (b.selected) sel = &b;
+  REQUIRE(sel);
+  CHECK(sel->bubble == 0);
+  CHECK(sel->rect.left() == Approx(core::timeToX(bubble.range.start, view, 1000)));
+  CHECK(sel->rect.right() == Approx(core::timeToX(bubble.range.end, view, 1000)));
+  // Every band lies on device rows (Ascend Hardware / Overlap Analysis / Communication).
+  for (const auto& b : bands) {
+    const int row = layout.rowAt(b.rect.center().y());
+    REQUIRE(row >= 0);
+    const auto& r = layout.rows()[static_cast<std::size_t>(row)];
+    CHECK(widgets::isDeviceProcess(profile->ranks[0].trace->processes[r.process]));
+  }
+  // Host rows get nothing: no band at the first Python row.
+  const int hw = hardwareRow(*profile, layout);
+  REQUIRE(hw >= 0);
+  CHECK(widgets::hitTestBubbleBands(bands, QPointF(sel->rect.center().x(), 1.0)) == nullptr);
+  const auto& hr = layout.rows()[static_cast<std::size_t>(hw)];
+  const BubbleBand* hit = widgets::hitTestBubbleBands(bands, QPointF(sel->rect.center().x(), hr.y + 3));
+  REQUIRE(hit);
+  CHECK(hit->bubble == 0);
+}
+
+TEST_CASE("Chain arrows join consecutive laid-out links", "[overlays]") {
+  const auto profile = loadAdvisor();
+  widgets::LaneLayout layout;
+  layout.setProfile(profile);
+  const auto& chain = profile->ranks[0].analysis->devices[0].bubbles[0].chain;
+  REQUIRE(chain.links.size() == 5);
+  const core::TimeRange view = profile->range();
+  const auto arrows = widgets::buildChainArrows(*profile, layout, view, 1200, 0, chain);
+  REQUIRE(arrows.size() == 4);
+  // The last arrow ends at the device task's start, on its row.
+  const QRectF task = widgets::sliceRect(*profile, layout, view, 1200, 0, chain.links.back().slice);
+  CHECK(arrows.back().to.x() == Approx(task.left()));
+  CHECK(arrows.back().toRect == task);
+  CHECK(widgets::buildChainArrows(*profile, layout, view, 1200, 0, core::DispatchChain{}).empty());
+}
+
+TEST_CASE("TimelineWidget: a click in a gap of a device lane emits bubbleClicked", "[overlays]") {
+  const auto profile = loadAdvisor();
+  widgets::TimelineWidget tw;
+  tw.resize(1200, 700);
+  tw.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&tw));
+  tw.setProfile(profile);
+  tw.zoomToBubble(0, 0, 0, 0.25);
+  const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
+  const core::TimeRange v = tw.viewport()->visibleRange();
+  CHECK(v.start == bubble.range.start - bubble.range.duration() / 4);
+  CHECK(v.end == bubble.range.end + bubble.range.duration() / 4);
+
+  const int hw = hardwareRow(*profile, tw.layout());
+  REQUIRE(hw >= 0);
+  const auto& r = tw.layout().rows()[static_cast<std::size_t>(hw)];
+  tw.setVerticalScroll(r.y - 40);
+  widgets::LaneCanvas* canvas = tw.canvas();
+  const double x = core::timeToX(bubble.range.start + bubble.range.duration() / 2, v, canvas->width());
+  const QPoint pos(static_cast<int>(x), r.y - tw.verticalScroll() + r.height / 2);
+  REQUIRE(canvas->boxAt(pos) == nullptr);
+  QSignalSpy spy(&tw, &widgets::TimelineWidget::bubbleClicked);
+  QTest::mouseClick(canvas, Qt::LeftButton, {}, pos);
+  REQUIRE(spy.count() == 1);
+  CHECK(spy.at(0).at(0).toInt() == 0);
+  CHECK(spy.at(0).at(1).toInt() == 0);
+  CHECK(spy.at(0).at(2).toInt() == 0);
+
+  // Selection and chain state, and the rendering smoke test with both overlays.
+  tw.setSelectedBubble(0, 0, 0);
+  tw.setChainHighlight(0, bubble.chain);
+  CHECK(tw.chainRank() == 0);
+  const QImage img = tw.renderToImage(QSize(1200, 700));
+  CHECK_FALSE(img.isNull());
+  tw.setProfile(profile);  // a new profile clears both
+  CHECK(tw.selectedBubbleIndex() == -1);
+  CHECK(tw.chainRank() == -1);
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/dialogs/warnings_dialog.h"
+
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "core/model/import_stats.h"
+#include "widgets/timeline/lane_layout.h"
+
+namespace npuscope::widgets {
+
+namespace {
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+}  // namespace
+
+WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWidget* parent) : QDialog(parent) {
+  setWindowTitle(QStringLiteral("Import warnings"));
+  m_tree = new QTreeWidget(this);
+  m_tree->setColumnCount(3);
+  m_tree->setHeaderLabels({QStringLiteral("Warning"), QStringLiteral("Count"), QStringLiteral("Kind")});
+  m_tree->setAlternatingRowColors(true);
+  m_tree->setUniformRowHeights(true);
+  auto* summary = new QLabel(this);
+  summary->setWordWrap(true);
+
+  const QColor warnColor(0xb4, 0x53, 0x09);
+  if (profile) {
+    for (std::size_t r = 0; r < profile->ranks.size(); ++r) {
+      const core::RankProfile& rp = profile->ranks[r];
+      auto* rankItem = new QTreeWidgetItem(m_tree);
+      QFont bold = rankItem->font(0);
+      bold.setBold(true);
+      rankItem->setFont(0, bold);
+      rankItem->setText(0, rankLabel(rp));
+      std::uint64_t rankTotal = 0;
+      if (!rp.error.empty()) {
+        auto* it = new QTreeWidgetItem(rankItem);
+        it->setText(0, QStringLiteral("load error: ") + qs(rp.error));
+        it->setForeground(0, QColor(0xd9, 0x2d, 0x20));
+      }
+      if (rp.trace) {
+        const core::ImportStats& st = rp.trace->stats;
+        for (std::size_t k = 0; k < core::ImportStats::kKinds; ++k) {
+          const auto kind = static_cast<core::ImportWarning>(k);
+          const std::uint64_t n = st.count(kind);
+          if (n == 0) continue;
+          rankTotal += n;
+          auto* it = new QTreeWidgetItem(rankItem);
+          it->setText(0, qs(core::warningLabel(kind)));
+          it->setText(1, QString::number(n));
+          it->setText(2, qs(core::warningKey(kind)));
+          it->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+          it->setForeground(0, warnColor);
+          for (const auto& [w, example] : st.examples) {
+            if (w != kind) continue;
+            auto* ex = new QTreeWidgetItem(it);
+            ex->setText(0, qs(example));
+            ex->setToolTip(0, qs(example));
+          }
+        }
+        for (const std::string& note : rp.trace->notes) {
+          auto* it = new QTreeWidgetItem(rankItem);
+          it->setText(0, QStringLiteral("note: ") + qs(note));
+        }
+      }
+      rankItem->setText(1, QString::number(rankTotal));
+      rankItem->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+      rankItem->setExpanded(true);
+      m_total += rankTotal;
+    }
+    if (!profile->messages.empty()) {
+      auto* msgs = new QTreeWidgetItem(m_tree);
+      msgs->setText(0, QStringLiteral("Profile messages"));
+      for (const std::string& m : profile->messages) {
+        auto* it = new QTreeWidgetItem(msgs);
+        it->setText(0, qs(m));
+        it->setToolTip(0, qs(m));
+      }
+      msgs->setExpanded(true);
+    }
+  }
+  summary->setText(m_total == 0 ? QStringLiteral("No import warnings: every event was read as written.")
+                                : QStringLiteral("%1 event(s) were skipped, repaired or flagged while importing. "
+                                                 "The rest of the profile loaded normally.")
+                                      .arg(m_total));
+  m_tree->header()->setStretchLastSection(false);
+  m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+  m_tree->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  auto* lay = new QVBoxLayout(this);
+  lay->addWidget(summary);
+  lay->addWidget(m_tree);
+  lay->addWidget(buttons);
+  resize(760, 480);
+}
+
+}  // namespace npuscope::widgets

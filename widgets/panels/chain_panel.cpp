@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/panels/chain_panel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <array>
+
+#include "core/base/time_format.h"
+#include "widgets/timeline/color_palette.h"
+
+namespace npuscope::widgets {
+
+using core::ChainLayer;
+using core::TimeNs;
+
+namespace {
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns)); }
+QString at(TimeNs ns) { return QString::fromStdString(core::formatTimeOffset(ns)); }
+
+constexpr std::array<ChainLayer, 7> kLayers = {ChainLayer::PythonApi, ChainLayer::TorchOp,  ChainLayer::Enqueue,
+                                               ChainLayer::Dequeue,   ChainLayer::CannApi,  ChainLayer::Launch,
+                                               ChainLayer::DeviceTask};
+constexpr int kRefLaneRole = Qt::UserRole + 1;
+constexpr int kRefIndexRole = Qt::UserRole + 2;
+constexpr int kMissingRole = Qt::UserRole + 3;
+constexpr int kFullNameRole = Qt::UserRole + 4;
+constexpr int kLayerRole = Qt::UserRole + 5;
+
+QString viaText(const std::string& via) {
+  if (via.empty()) return {};
+  return QString::fromStdString(via);
+}
+}  // namespace
+
+QString ChainPanel::layerName(ChainLayer layer) {
+  switch (layer) {
+    case ChainLayer::PythonApi: return QStringLiteral("Python API");
+    case ChainLayer::TorchOp: return QStringLiteral("Torch op");
+    case ChainLayer::Enqueue: return QStringLiteral("Enqueue");
+    case ChainLayer::Dequeue: return QStringLiteral("Dequeue");
+    case ChainLayer::CannApi: return QStringLiteral("CANN API");
+    case ChainLayer::Launch: return QStringLiteral("Node@launch");
+    case ChainLayer::DeviceTask: return QStringLiteral("Device task");
+  }
+  return QStringLiteral("?");
+}
+
+ChainPanel::ChainPanel(QWidget* parent) : QWidget(parent) {
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(6, 6, 6, 6);
+  v->setSpacing(4);
+  auto* top = new QHBoxLayout;
+  top->setSpacing(6);
+  m_header = new QLabel(this);
+  m_header->setTextFormat(Qt::RichText);
+  m_header->setWordWrap(true);
+  m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_badge = new QLabel(this);
+  m_badge->setObjectName(QStringLiteral("ChainPathBadge"));
+  m_badge->setAlignment(Qt::AlignCenter);
+  m_badge->hide();
+  top->addWidget(m_header, 1);
+  top->addWidget(m_badge, 0, Qt::AlignTop);
+  v->addLayout(top);
+  m_context = new QLabel(this);
+  m_context->setWordWrap(true);
+  m_context->setForegroundRole(QPalette::PlaceholderText);
+  m_context->hide();
+  v->addWidget(m_context);
+
+  m_tree = new QTreeWidget(this);
+  m_tree->setObjectName(QStringLiteral("ChainTree"));
+  m_tree->setColumnCount(ColumnCount);
+  m_tree->setHeaderLabels({QStringLiteral("Layer"), QStringLiteral("Slice"), QStringLiteral("Start"),
+                           QStringLiteral("Duration"), QStringLiteral("Via")});
+  m_tree->setRootIsDecorated(false);
+  m_tree->setUniformRowHeights(true);
+  m_tree->setAlternatingRowColors(true);
+  m_tree->setTextElideMode(Qt::ElideRight);
+  m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_tree->header()->setStretchLastSection(false);
+  m_tree->header()->setSectionResizeMode(Name, QHeaderView::Stretch);
+  m_tree->header()->setSectionResizeMode(Layer, QHeaderView::ResizeToContents);
+  m_tree->header()->setSectionResizeMode(Start, QHeaderView::ResizeToContents);
+  m_tree->header()->setSectionResizeMode(Duration, QHeaderView::ResizeToContents);
+  m_tree->header()->setSectionResizeMode(Via, QHeaderView::Interactive);
+  m_tree->header()->resizeSection(Via, 118);
+  m_tree->headerItem()->setToolTip(Via, tr("How the link was reached from the one below it"));
+  v->addWidget(m_tree, 1);
+  connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) { activate(it); });
+  connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* it) { activate(it); });
+  clearChain();
+}
+
+void ChainPanel::clearChain() {
+  m_profile.reset();
+  m_rank = -1;
+  m_chain = {};
+  m_tree->clear();
+  m_badge->hide();
+  m_context->hide();
+  m_header->setText(tr("<i>Select a device task (Ascend Hardware) or a bubble to see its dispatch chain.</i>"));
+}
+
+void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rankIndex,
+                          const core::DispatchChain& chain, const QString& context) {
+  const core::Trace* trace = (profile && rankIndex >= 0 && static_cast<std::size_t>(rankIndex) < profile->ranks.size())
+                                 ? profile->ranks[static_cast<std::size_t>(rankIndex)].trace.get()
+                                 : nullptr;
+  if (!trace) {
+    clearChain();
+    return;
+  }
+  m_profile = std::move(profile);
+  m_rank = rankIndex;
+  m_chain = chain;
+  m_tree->clear();
+  const TimeNs origin = m_profile->range().start;
+  const QColor dim = palette().color(QPalette::PlaceholderText);
+
+  for (ChainLayer layer : kLayers) {
+    const core::ChainLink* link = chain.find(layer);
+    const bool missing = !link && std::find(chain.missing.begin(), chain.missing.end(), layer) != chain.missing.end();
+    if (!link && !missing) continue;  // a layer this path does not have (e.g. no Launch row when not listed)
+    auto* it = new QTreeWidgetItem(m_tree);
+    it->setText(Layer, layerName(layer));
+    it->setData(0, kLayerRole, layerName(layer));
+    if (link) {
+      const core::TimeRange r = trace->sliceRange(link->slice);
+      const QString name = qs(trace->sliceName(link->slice));
+      it->setText(Name, name);
+      it->setData(Name, kFullNameRole, name);
+      it->setToolTip(Name, name.toHtmlEscaped());
+      it->setText(Start, at(r.start - origin));
+      it->setToolTip(Start, QString::fromStdString(core::formatTimestampUs(r.start)));
+      it->setText(Duration, dur(r.duration()));
+      it->setText(Via, viaText(link->via));
+      if (layer == ChainLayer::DeviceTask && chain.launchLatency) {
+        it->setText(Via, tr("latency %1").arg(dur(*chain.launchLatency)));
+        it->setToolTip(Via, tr("Device task start − host launch (HostToDevice flow start, else Node@launch / "
+                               "CANN API / Dequeue start)%1")
+                                .arg(*chain.launchLatency < 0 ? tr(";\nnegative: the profiler's host and device "
+                                                                   "clocks disagree slightly")
+                                                              : QString()));
+        QFont f = it->font(Via);
+        f.setWeight(QFont::DemiBold);
+        it->setFont(Via, f);
+      }
+      it->setData(0, kRefLaneRole, link->slice.lane);
+      it->setData(0, kRefIndexRole, link->slice.index);
+      it->setData(0, kMissingRole, false);
+      if (layer == ChainLayer::DeviceTask) {
+        QFont f = it->font(Name);
+        f.setWeight(QFont::DemiBold);
+        it->setFont(Name, f);
+      }
+      it->setToolTip(Layer, tr("Click to select this slice on the timeline"));
+    } else {
+      // One spanned cell: "Python API · missing (not recorded at this profiler level)".
+      it->setText(Layer, layerName(layer) + QStringLiteral("  ·  ") + missingText());
+      it->setData(Name, kFullNameRole, missingText());
+      it->setData(0, kMissingRole, true);
+      it->setFlags(it->flags() & ~Qt::ItemIsSelectable);
+      QFont f = it->font(Name);
+      f.setItalic(true);
+      for (int c = 0; c < ColumnCount; ++c) it->setForeground(c, dim);
+      it->setFont(Layer, f);
+      it->setFirstColumnSpanned(true);
+      it->setToolTip(Layer, tr("This layer was not found in the trace (e.g. Level0 or no with_stack); "
+                              "npuscope does not guess it."));
+    }
+  }
+
+  // Header: the task and the latency; the path badge.
+  const core::ChainLink* task = chain.find(ChainLayer::DeviceTask);
+  QString head = task ? tr("<b>%1</b>").arg(qs(trace->sliceName(task->slice)).toHtmlEscaped())
+                      : tr("<b>Dispatch chain</b>");
+  m_header->setText(head);
+  QStringList sub;
+  if (chain.launchLatency) sub << tr("Launch latency %1").arg(dur(*chain.launchLatency));
+  if (!context.isEmpty()) sub << context;
+  const QString contextLine = sub.join(QStringLiteral("  ·  "));
+  if (chain.path.empty()) {
+    m_badge->hide();
+  } else {
+    const bool aclop = chain.path == "ACLOP";
+    m_badge->setText(QString::fromStdString(chain.path));
+    m_badge->setToolTip(aclop ? tr("ACLOP path: operator compiled/executed through aclopCompileAndExecute")
+                              : tr("ACLNN path: two-stage aclnn API (GetWorkspaceSize + launch)"));
+    m_badge->setStyleSheet(QStringLiteral("QLabel#ChainPathBadge { color: white; background: %1; border-radius: 3px; "
+                                          "padding: 1px 6px; font-weight: 600; }")
+                               .arg(aclop ? QStringLiteral("#b45309") : QStringLiteral("#1d4ed8")));
+    m_badge->show();
+  }
+  m_context->setText(contextLine);
+  m_context->setVisible(!contextLine.isEmpty());
+}
+
+int ChainPanel::rowCount() const { return m_tree->topLevelItemCount(); }
+
+QString ChainPanel::text(int row, int column) const {
+  const QTreeWidgetItem* it = m_tree->topLevelItem(row);
+  if (!it) return {};
+  if (column == Name) return it->data(Name, kFullNameRole).toString();
+  if (column == Layer) return it->data(0, kLayerRole).toString();
+  return it->text(column);
+}
+
+bool ChainPanel::isMissing(int row) const {
+  const QTreeWidgetItem* it = m_tree->topLevelItem(row);
+  return it && it->data(0, kMissingRole).toBool();
+}
+
+QString ChainPanel::badgeText() const { return m_badge->isHidden() ? QString() : m_badge->text(); }
+
+QString ChainPanel::headerText() const { return m_header->text(); }
+
+QString ChainPanel::contextText() const { return m_context->text(); }
+
+void ChainPanel::activate(QTreeWidgetItem* item) {
+  if (!item || m_rank < 0 || item->data(0, kMissingRole).toBool()) return;
+  core::SliceRef ref;
+  ref.lane = item->data(0, kRefLaneRole).toUInt();
+  ref.index = item->data(0, kRefIndexRole).toUInt();
+  emit linkActivated(m_rank, ref);
+}
+
+}  // namespace npuscope::widgets

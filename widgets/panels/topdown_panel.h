@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The Top-Down panel: for one rank, the Overlap Analysis shares per device (a stacked bar and a
+// table for the whole capture and every step), the verdict with its suggestions, and the ranked
+// list of device bubbles. Everything shown is computed by core (RankProfile::analysis); this file
+// only formats it.
+
+#include <QAbstractTableModel>
+#include <QElapsedTimer>
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/profile/profile.h"
+
+class QComboBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+class QVBoxLayout;
+
+namespace npuscope::widgets {
+
+/// Extra item roles of the Top-Down models.
+enum TopDownRole : int {
+  kTopDownSortRole = Qt::UserRole + 1,  ///< raw number (ns, ratio, index) for sorting
+  kTopDownDeviceRole,                   ///< index into RankAnalysis::devices
+  kTopDownBubbleRole,                   ///< index into DeviceAnalysis::bubbles
+  kTopDownDiscrepancyRole,              ///< bool: the computed value differs from a recorded one
+};
+
+/// Overlap Analysis shares of one rank: per device a "Whole capture" row and one row per step
+/// (StepOverlap). Values are core's computed figures; the recorded ones (the trace's Overlap
+/// Analysis lanes, step_trace_time.csv) are in the tooltip, and a cell whose computed value
+/// differs from a recorded one by more than kToleranceNs is marked with "⚠". Durations in ns are
+/// displayed with core::formatDuration; Free % is Free / E2E.
+class OverlapSharesModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { Scope, Computing, Communication, CommNotOverlapped, Overlapped, Free, E2E, FreePercent, ColumnCount };
+  /// Computed and recorded values differing by more than this are flagged, ns (0.5 us: the CSV
+  /// and the lanes are rounded to 0.001 us, their sums drift a little).
+  static constexpr core::TimeNs kToleranceNs = 500;
+  /// Free % above this is highlighted (the advisor's 10% mark).
+  static constexpr double kFreeWarnRatio = 0.10;
+
+  explicit OverlapSharesModel(QObject* parent = nullptr);
+  /// Shows rank `rankIndex` of `profile` (null or a rank without analysis: empty).
+  void setRank(std::shared_ptr<const core::Profile> profile, int rankIndex);
+
+  [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
+  [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
+  [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  [[nodiscard]] QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+  /// The computed value of `column` for `row`, ns (FreePercent: ratio * 1e6); nullopt for Scope.
+  [[nodiscard]] std::optional<core::TimeNs> computedNs(int row, Column column) const;
+
+ private:
+  struct Row {
+    int device = 0;            ///< index into RankAnalysis::devices
+    long long step = -2;       ///< -2: whole capture; -1: the single step-less row
+    core::OverlapFigures computed;
+    std::optional<core::OverlapFigures> lanes;
+    std::optional<core::StepTraceRow> csv;
+    bool multiDevice = false;
+  };
+  [[nodiscard]] static core::TimeNs value(const core::OverlapFigures& f, int column);
+  [[nodiscard]] static std::optional<core::TimeNs> csvValue(const core::StepTraceRow& r, int column);
+  [[nodiscard]] bool differs(const Row& r, int column) const;
+  [[nodiscard]] QString tooltip(const Row& r, int column) const;
+
+  std::vector<Row> m_rows;
+  std::vector<int> m_deviceIds;  // DeviceAnalysis::device per device index
+};
+
+/// The bubbles of one rank (all its devices), one row per core::Bubble in core's order (longest
+/// first). Columns: # (rank in the list, 1 = longest), start (relative to the profile start),
+/// duration, step, cause (bubbleCauseLabel) and detail. kTopDownSortRole gives raw numbers.
+class BubbleTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { Number, Start, Duration, Step, Cause, Detail, ColumnCount };
+
+  explicit BubbleTableModel(QObject* parent = nullptr);
+  void setRank(std::shared_ptr<const core::Profile> profile, int rankIndex);
+
+  [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
+  [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
+  [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  [[nodiscard]] QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+  /// Source row of bubble (deviceIndex, bubbleIndex), or -1.
+  [[nodiscard]] int rowOf(int deviceIndex, int bubbleIndex) const;
+  /// (deviceIndex, bubbleIndex) of source row `row`.
+  [[nodiscard]] std::pair<int, int> bubbleAt(int row) const { return m_rows.at(static_cast<std::size_t>(row)); }
+  /// The bubble of source row `row`.
+  [[nodiscard]] const core::Bubble& bubble(int row) const;
+  /// Total duration of the listed bubbles, ns.
+  [[nodiscard]] core::TimeNs totalNs() const;
+
+ private:
+  std::shared_ptr<const core::Profile> m_profile;
+  int m_rank = -1;
+  std::vector<std::pair<int, int>> m_rows;  // (device, bubble)
+};
+
+/// Top-Down summary of one rank (selector when the profile has several): per device a stacked
+/// bar Computing | Communication (Not Overlapped) | Free with the Overlapped part hatched inside
+/// Computing, in the colours of the Overlap Analysis lanes; the shares table (OverlapSharesModel);
+/// core's discrepancy notes; the verdict and suggestions; and the sortable bubble list
+/// (BubbleTableModel). Clicking a bubble emits bubbleActivated.
+class TopDownPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TopDownPanel(QWidget* parent = nullptr);
+  ~TopDownPanel() override;
+
+  /// Shows `profile` (null clears) at its first rank with an analysis.
+  void setProfile(std::shared_ptr<const core::Profile> profile);
+  /// Switches to rank `rankIndex` (index into Profile::ranks).
+  void setRank(int rankIndex);
+  [[nodiscard]] int rank() const { return m_rank; }
+
+  /// Selects the row of a bubble without emitting bubbleActivated (switches rank if needed);
+  /// -1 indexes clear the selection.
+  void selectBubble(int rankIndex, int deviceIndex, int bubbleIndex);
+  /// (deviceIndex, bubbleIndex) of the selected row, or (-1, -1).
+  [[nodiscard]] std::pair<int, int> selectedBubble() const;
+
+  [[nodiscard]] OverlapSharesModel* sharesModel() const { return m_shares; }
+  [[nodiscard]] BubbleTableModel* bubbleModel() const { return m_bubbles; }
+  [[nodiscard]] QSortFilterProxyModel* bubbleProxy() const { return m_bubbleProxy; }
+  [[nodiscard]] QTableView* bubbleView() const { return m_bubbleView; }
+  [[nodiscard]] QTableView* sharesView() const { return m_sharesView; }
+  [[nodiscard]] QComboBox* rankSelector() const { return m_rankCombo; }
+  /// The verdict as plain text: the summary, then one "• suggestion" line each.
+  [[nodiscard]] QString verdictText() const;
+  /// The discrepancy notes shown (one per line, "⚠ " prefixed), empty when none.
+  [[nodiscard]] QString discrepancyText() const;
+
+ signals:
+  /// A bubble row was clicked or chosen with the keyboard: indexes into Profile::ranks,
+  /// RankAnalysis::devices and DeviceAnalysis::bubbles.
+  void bubbleActivated(int rankIndex, int deviceIndex, int bubbleIndex);
+
+ private:
+  void rebuild();
+  void onCurrentRowChanged(const QModelIndex& current);
+
+  std::shared_ptr<const core::Profile> m_profile;
+  int m_rank = -1;
+  bool m_quiet = false;  // selecting programmatically: no bubbleActivated
+  int m_lastEmittedRow = -1;  // proxy row of the last bubbleActivated, and when
+  QElapsedTimer m_lastEmit;
+
+  QComboBox* m_rankCombo = nullptr;
+  QWidget* m_rankRow = nullptr;
+  QLabel* m_verdict = nullptr;
+  QWidget* m_barsBox = nullptr;
+  QVBoxLayout* m_barsLayout = nullptr;
+  QLabel* m_discrepancies = nullptr;
+  QLabel* m_bubblesTitle = nullptr;
+  OverlapSharesModel* m_shares = nullptr;
+  QTableView* m_sharesView = nullptr;
+  BubbleTableModel* m_bubbles = nullptr;
+  QSortFilterProxyModel* m_bubbleProxy = nullptr;
+  QTableView* m_bubbleView = nullptr;
+};
+
+/// "Whole capture", "Step 3", "NPU 1 · Step 3": the scope label of a shares row.
+[[nodiscard]] QString overlapScopeLabel(long long step, int deviceId, bool withDevice);
+
+}  // namespace npuscope::widgets

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timeline/color_palette.h"
+
+#include <array>
+#include <cmath>
+
+namespace npuscope::widgets {
+
+namespace {
+
+// Built once: hues spread by the golden angle, with three lightness/saturation tiers so that
+// neighbouring hues still differ. Muted (HSL saturation ~0.45-0.6), readable with dark text.
+std::array<QRgb, ColorPalette::kTableSize> buildTable() {
+  std::array<QRgb, ColorPalette::kTableSize> t{};
+  constexpr double kGolden = 137.50776405;
+  constexpr double kSat[3] = {0.55, 0.45, 0.62};
+  constexpr double kLight[3] = {0.68, 0.60, 0.76};
+  for (int i = 0; i < ColorPalette::kTableSize; ++i) {
+    const double hue = std::fmod(20.0 + i * kGolden, 360.0);
+    QColor c = QColor::fromHslF(static_cast<float>(hue / 360.0), static_cast<float>(kSat[i % 3]),
+                                static_cast<float>(kLight[i % 3]));
+    // Blues and purples are dark at equal HSL lightness: lift them until dark label text reads
+    // well (perceived luminance >= 150 of 255), so every box uses the same dark text colour.
+    for (int k = 0; k < 20; ++k) {
+      const double lum = 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue();
+      if (lum >= 152) break;
+      c = QColor::fromHslF(c.hslHueF(), c.hslSaturationF(), std::min(0.92f, c.lightnessF() + 0.02f));
+    }
+    t[static_cast<std::size_t>(i)] = c.rgb();
+  }
+  return t;
+}
+
+const std::array<QRgb, ColorPalette::kTableSize>& table() {
+  static const auto t = buildTable();
+  return t;
+}
+
+}  // namespace
+
+std::uint32_t ColorPalette::hashName(std::string_view text) {
+  std::uint32_t h = 2166136261u;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h;
+}
+
+QRgb ColorPalette::colorForName(std::string_view name) {
+  const std::uint32_t h = hashName(name);
+  return table()[(h ^ (h >> 16)) % kTableSize];
+}
+
+QRgb ColorPalette::tableColor(int i) { return table()[static_cast<std::size_t>(i % kTableSize)]; }
+
+QRgb ColorPalette::textColorOn(QRgb bg) {
+  const double lum = 0.299 * qRed(bg) + 0.587 * qGreen(bg) + 0.114 * qBlue(bg);
+  return lum > 150 ? 0xff16181d : 0xffffffff;
+}
+
+QRgb ColorPalette::outline(QRgb c) { return QColor(c).darker(150).rgb(); }
+
+QRgb ColorPalette::hovered(QRgb c) { return QColor(c).lighter(112).rgb(); }
+
+}  // namespace npuscope::widgets

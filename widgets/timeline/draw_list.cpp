@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timeline/draw_list.h"
+
+#include <QFontMetricsF>
+#include <algorithm>
+#include <climits>
+#include <limits>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "core/query/lod.h"
+#include "core/base/time_format.h"
+#include "widgets/timeline/color_palette.h"
+
+namespace npuscope::widgets {
+
+using core::TimeNs;
+using core::TimeRange;
+
+namespace {
+
+// Boxes far outside the canvas are clamped so that painting never sees huge coordinates.
+constexpr double kClampMarginPx = 16.0;
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+QRectF boxRect(TimeNs s, TimeNs e, const TimeRange& view, double width, double y, double h) {
+  double x0 = core::timeToX(s, view, width);
+  double x1 = core::timeToX(e, view, width);
+  x0 = std::clamp(x0, -kClampMarginPx, width + kClampMarginPx);
+  x1 = std::clamp(x1, -kClampMarginPx, width + kClampMarginPx);
+  if (x1 - x0 < kMinBoxWidthPx) x1 = x0 + kMinBoxWidthPx;
+  return {x0, y, x1 - x0, h};
+}
+
+QString formatCounterValue(double v) {
+  if (std::fabs(v) >= 1e6 || (std::fabs(v) < 1e-3 && v != 0)) return QString::number(v, 'g', 4);
+  return QString::number(v, 'f', std::fabs(v) >= 100 ? 0 : 2);
+}
+
+// Step-area polygon of a counter series in view. Samples falling in the same pixel column keep
+// their maximum; the output is O(widthPx) points and the cost O(widthPx * log n).
+DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int rowIndex, const TimeRange& view,
+                         double width, double top, double height) {
+  DrawCounter dc;
+  dc.row = rowIndex;
+  dc.color = ColorPalette::kCounter;
+  const core::CounterSeries& cs = trace.counters[row.counter];
+  dc.maxText = formatCounterValue(row.counterMax);
+  if (cs.ts.empty()) return dc;
+  const double lo = row.counterMin, hi = row.counterMax;
+  const double span = hi - lo;
+  const double base = top + height;
+  auto yOf = [&](double v) { return span > 0 ? base - (v - lo) / span * height : base; };
+  // First sample whose value is held at view.start.
+  auto it = std::upper_bound(cs.ts.begin(), cs.ts.end(), view.start);
+  std::size_t i = it == cs.ts.begin() ? 0 : static_cast<std::size_t>(it - cs.ts.begin()) - 1;
+  const auto xOf = [&](TimeNs t) {
+    return std::clamp(core::timeToX(t, view, width), -kClampMarginPx, width + kClampMarginPx);
+  };
+  const TimeNs holdEnd = std::max(trace.range.end, cs.ts.back());
+  const double xEnd = xOf(holdEnd);
+  QPolygonF& poly = dc.area;
+  double firstX = xOf(cs.ts[i]);
+  poly << QPointF(firstX, yOf(lo > 0 ? lo : 0.0));
+  double curX = firstX;
+  double curV = cs.value[i];
+  double colMax = curV;
+  long curCol = static_cast<long>(std::floor(curX));
+  poly << QPointF(curX, yOf(curV));
+  // Column by column: the samples [k, m) of one pixel column are found by a galloping search and
+  // their maximum by core::counterRangeMax (block maxima), so the cost is O(widthPx * log n).
+  const std::size_t limit =
+      static_cast<std::size_t>(std::lower_bound(cs.ts.begin() + static_cast<std::ptrdiff_t>(i), cs.ts.end(), view.end) -
+                               cs.ts.begin());
+  const auto xAt = [&](std::size_t k) { return xOf(cs.ts[k]); };
+  const auto colOfTime = [&](TimeNs t) { return static_cast<long>(std::floor(xOf(t))); };
+  const long lastCol = static_cast<long>(std::floor(width + kClampMarginPx));
+  const double nsPerPx = static_cast<double>(view.duration()) / width;
+  // First index in [from, limit) whose column is after `col` (columns never decrease with k):
+  // the first time of the next column is found once (exactly, by colOfTime), then a galloping
+  // search compares timestamps only (no division per probe).
+  const auto columnEnd = [&](std::size_t from, long col) {
+    if (col >= lastCol) return limit;  // clamped: every later sample is in this column
+    const TimeNs tEnd = core::firstTimeAfterColumn(col, view.start, nsPerPx, colOfTime);
+    return core::gallopLowerBound(from, limit, tEnd, [&](std::size_t k) { return cs.ts[k]; });
+  };
+  for (std::size_t k = i + 1; k < limit;) {
+    const double x = xAt(k);
+    const long col = static_cast<long>(std::floor(x));
+    const std::size_t m = columnEnd(k + 1, col);
+    const double mMax = core::counterRangeMax(cs, k, m);
+    if (col == curCol) {
+      // Same pixel column: keep the maximum visible, remember the latest value to hold.
+      colMax = std::max(colMax, mMax);
+    } else {
+      poly << QPointF(x, poly.back().y());
+      poly << QPointF(x, yOf(cs.value[k]));
+      curX = x;
+      curCol = col;
+      colMax = mMax;
+    }
+    curV = cs.value[m - 1];
+    if (poly.back().y() > yOf(colMax)) poly.back().setY(yOf(colMax));
+    k = m;
+  }
+  // Hold the last value (or the one of the last column) until the trace end or the view end.
+  const double stopX = std::min(xEnd, width + kClampMarginPx);
+  if (stopX > poly.back().x()) poly << QPointF(stopX, yOf(curV));
+  poly << QPointF(poly.back().x(), yOf(lo > 0 ? lo : 0.0));
+  return dc;
+}
+
+}  // namespace
+
+QRgb NameColorCache::color(int rank, const std::shared_ptr<const core::Trace>& tracePtr, core::NameId id) {
+  const core::Trace& trace = *tracePtr;
+  if (rank < 0 || id >= trace.strings.size()) return ColorPalette::colorForName(trace.name(id));
+  if (static_cast<std::size_t>(rank) >= m_ranks.size()) m_ranks.resize(static_cast<std::size_t>(rank) + 1);
+  Entry& e = m_ranks[static_cast<std::size_t>(rank)];
+  // Same address and still alive: the same object (a new trace may reuse a freed one's address).
+  if (e.raw != &trace || e.trace.expired()) {
+    e.raw = &trace;
+    e.trace = tracePtr;
+    e.entry.assign(trace.strings.size(), 0);
+  }
+  if (m_palette.empty()) {
+    for (int i = 0; i < ColorPalette::kTableSize; ++i) m_palette.push_back(ColorPalette::tableColor(i));
+  }
+  std::uint8_t& slot = e.entry[id];
+  if (slot == 0) {
+    const QRgb c = ColorPalette::colorForName(trace.name(id));
+    const auto it = std::find(m_palette.begin(), m_palette.end(), c);
+    if (it == m_palette.end()) return c;  // not a table colour (never happens): not memoised
+    slot = static_cast<std::uint8_t>(it - m_palette.begin() + 1);
+  }
+  return m_palette[slot - 1u];
+}
+
+std::size_t NameColorCache::memoryBytes() const {
+  std::size_t b = m_ranks.capacity() * sizeof(Entry) + m_palette.capacity() * sizeof(QRgb);
+  for (const Entry& e : m_ranks) b += e.entry.capacity();
+  return b;
+}
+
+DrawList buildDrawList(const core::Profile& profile, const LaneLayout& layout, const DrawParams& p) {
+  DrawList out;
+  buildDrawList(profile, layout, p, out);
+  return out;
+}
+
+void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const DrawParams& p, DrawList& out) {
+  out.boxes.clear();
+  out.rowRanges.clear();
+  out.labels.clear();
+  out.counters.clear();
+  if (p.view.empty() || !(p.widthPx > 0)) return;
+  const auto& rows = layout.rows();
+  const auto [r0, r1] = layout.rowsIn(p.yTop, p.yBottom);
+  const auto& m = layout.metrics();
+  const QFontMetricsF fm(p.font);
+  const double labelPad = 4.0;
+  thread_local std::vector<core::SpanBox> spans;
+
+  // Appends the boxes of `spans` (one lane) to the row. Consecutive merged boxes (count > 1) whose
+  // longest slices have the same name and that less than a pixel separates become one box (its
+  // `ref` the longer of the two): same picture, fewer boxes to build and fill when zoomed out.
+  auto emitSpans = [&](const std::shared_ptr<const core::Trace>& tracePtr, int rank, int rowIndex,
+                       std::uint32_t laneIndex, double y, double h, bool withLabels, bool mergeRuns) {
+    const core::Trace& trace = *tracePtr;
+    const core::Lane& lane = trace.lanes[laneIndex];
+    out.boxes.reserve(out.boxes.size() + spans.size());
+    const double nsPerPx = static_cast<double>(p.view.duration()) / p.widthPx;
+    DrawBox* run = nullptr;  // the last box, while it is a merged one of this lane
+    core::NameId runName = 0;
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+      const core::SpanBox& s = spans[k];
+      if (k + 8 < spans.size()) __builtin_prefetch(lane.names.data() + spans[k + 8].longest);
+      const std::uint32_t refIndex = s.count == 1 ? s.first : s.longest;
+      const core::NameId nameId = lane.names[refIndex];
+      if (run && s.count > 1 && nameId == runName && static_cast<double>(s.start - run->time.end) < nsPerPx) {
+        const QRectF r = boxRect(s.start, s.end, p.view, p.widthPx, y, h);
+        run->rect.setRight(std::max(run->rect.right(), r.right()));
+        run->time.end = s.end;
+        run->count += s.count;
+        if (lane.end[refIndex] - lane.start[refIndex] > lane.end[run->ref.index] - lane.start[run->ref.index])
+          run->ref.index = refIndex;
+        continue;
+      }
+      DrawBox& b = out.boxes.emplace_back();
+      b.rect = boxRect(s.start, s.end, p.view, p.widthPx, y, h);
+      b.row = rowIndex;
+      b.rank = rank;
+      b.ref = {laneIndex, refIndex};
+      b.first = s.first;
+      b.count = s.count;
+      b.time = {s.start, s.end};
+      b.flags = s.count == 1 ? lane.flags[s.first] : 0;
+      b.color = p.colors ? p.colors->color(rank, tracePtr, nameId) : ColorPalette::colorForName(trace.name(nameId));
+      run = mergeRuns && s.count > 1 ? &b : nullptr;
+      runName = nameId;
+      if (withLabels && s.count == 1 && b.rect.width() >= p.minLabelPx) {
+        const std::string_view name = trace.name(nameId);
+        // Keep the label inside the visible part of the box (sticky at the left edge).
+        const double vx0 = std::max(b.rect.left(), 0.0);
+        const double vx1 = std::min(b.rect.right(), p.widthPx);
+        const double avail = vx1 - vx0 - 2 * labelPad;
+        if (avail >= 8.0) {
+          const QString text = fm.elidedText(qs(name), Qt::ElideRight, avail);
+          if (!text.isEmpty() && text != QStringLiteral("…")) {
+            out.labels.push_back({QRectF(vx0 + labelPad, y, avail, h), text, ColorPalette::textColorOn(b.color)});
+          }
+        }
+      }
+    }
+  };
+
+  for (int ri = r0; ri < r1; ++ri) {
+    const LayoutRow& row = rows[static_cast<std::size_t>(ri)];
+    const auto& trace = profile.ranks[static_cast<std::size_t>(row.rank)].trace;
+    if (!trace) continue;
+    const auto begin = static_cast<std::uint32_t>(out.boxes.size());
+    if (row.kind == LayoutRow::Kind::Slices) {
+      if (row.lane >= trace->lanes.size()) continue;
+      spans.clear();
+      core::visibleSpans(trace->lanes[row.lane], row.depth, p.view, p.widthPx, spans, p.minBoxPx);
+      emitSpans(trace, row.rank, ri, row.lane, row.y, m.sliceRow - 1, p.labels, true);
+    } else if (row.kind == LayoutRow::Kind::Process && !row.expanded) {
+      // Summary strip of a collapsed process: depth-0 spans of each of its lanes, overlaid.
+      const double h = std::max(4.0, row.height * 0.35);
+      const double y = row.y + row.height - h - 2;
+      std::size_t lanesDone = 0;
+      for (std::uint32_t l = 0; l < trace->lanes.size() && lanesDone < 64; ++l) {
+        if (trace->lanes[l].process != row.process) continue;
+        ++lanesDone;
+        spans.clear();
+        core::visibleSpans(trace->lanes[l], 0, p.view, p.widthPx, spans, p.minBoxPx);
+        emitSpans(trace, row.rank, ri, l, y, h, false, true);
+      }
+      // Several lanes overlap: keep the row's boxes sorted by x for hit-testing.
+      std::stable_sort(out.boxes.begin() + begin, out.boxes.end(),
+                       [](const DrawBox& a, const DrawBox& b) { return a.rect.left() < b.rect.left(); });
+    } else if (row.kind == LayoutRow::Kind::Counter) {
+      if (row.counter >= trace->counters.size()) continue;
+      // The top 12 px hold the scale label ("max 1800"); the chart fills the rest.
+      const double top = row.y + 12;
+      out.counters.push_back(buildCounter(*trace, row, ri, p.view, p.widthPx, top, row.height - 14.0));
+    }
+    const auto end = static_cast<std::uint32_t>(out.boxes.size());
+    if (end > begin) out.rowRanges.push_back({ri, begin, end});
+  }
+}
+
+const DrawBox* hitTestDrawList(const DrawList& list, const LaneLayout& layout, QPointF pos, double slackPx) {
+  const int row = layout.rowAt(pos.y());
+  if (row < 0) return nullptr;
+  auto rr = std::lower_bound(list.rowRanges.begin(), list.rowRanges.end(), row,
+                             [](const DrawRowRange& r, int v) { return r.row < v; });
+  if (rr == list.rowRanges.end() || rr->row != row) return nullptr;
+  const DrawBox* b = list.boxes.data() + rr->begin;
+  const DrawBox* e = list.boxes.data() + rr->end;
+  // Vertical check: the box band only (headers have a thin summary strip).
+  const DrawBox& probe = *b;
+  if (pos.y() < probe.rect.top() - 1 || pos.y() > probe.rect.bottom() + 1) return nullptr;
+  const double x = pos.x();
+  // Slice rows are disjoint and sorted, so right edges are sorted too: binary search. Summary
+  // strips of collapsed processes overlay several lanes (sorted by left edge only): scan them.
+  const bool sorted = layout.rows()[static_cast<std::size_t>(row)].kind == LayoutRow::Kind::Slices;
+  const DrawBox* it = sorted ? std::lower_bound(b, e, x - slackPx,
+                                                [](const DrawBox& box, double v) { return box.rect.right() < v; })
+                             : b;
+  const DrawBox* best = nullptr;
+  double bestDist = slackPx + 1e-9;
+  for (; it != e && it->rect.left() <= x + slackPx; ++it) {
+    double d = 0;
+    if (x < it->rect.left()) d = it->rect.left() - x;
+    else if (x > it->rect.right()) d = x - it->rect.right();
+    // Prefer an exact hit, then the nearest; among exact hits the later (topmost painted) wins.
+    if (d < bestDist || (d == 0 && bestDist == 0)) {
+      bestDist = d;
+      best = &*it;
+    }
+  }
+  return best;
+}
+
+QRectF sliceRect(const core::Profile& profile, const LaneLayout& layout, TimeRange view, double widthPx,
+                 int rank, core::SliceRef ref) {
+  if (!ref.valid() || rank < 0 || static_cast<std::size_t>(rank) >= profile.ranks.size()) return {};
+  const auto& trace = profile.ranks[static_cast<std::size_t>(rank)].trace;
+  if (!trace || ref.lane >= trace->lanes.size() || ref.index >= trace->lanes[ref.lane].sliceCount()) return {};
+  const core::Lane& lane = trace->lanes[ref.lane];
+  const int row = layout.rowOfSlice(rank, ref.lane, lane.depthOf(ref.index));
+  if (row < 0) return {};
+  const LayoutRow& r = layout.rows()[static_cast<std::size_t>(row)];
+  return boxRect(lane.start[ref.index], lane.end[ref.index], view, widthPx, r.y, layout.metrics().sliceRow - 1);
+}
+
+const std::vector<FlowArrowIndex::Kind>& FlowArrowIndex::kinds(int rank,
+                                                               const std::shared_ptr<const core::Trace>& tracePtr) {
+  const core::Trace& trace = *tracePtr;
+  const auto r = static_cast<std::size_t>(std::max(rank, 0));
+  if (r >= m_ranks.size()) m_ranks.resize(r + 1);
+  Entry& e = m_ranks[r];
+  if (e.raw == &trace && !e.trace.expired()) return e.kinds;
+  e.raw = &trace;
+  e.trace = tracePtr;
+  e.kinds.clear();
+  std::map<std::tuple<core::NameId, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t> byKey;
+  for (std::uint32_t i = 0; i < trace.flows.size(); ++i) {
+    const core::Flow& f = trace.flows[i];
+    if (!f.from.valid() || !f.to.valid() || f.from.lane >= trace.lanes.size() || f.to.lane >= trace.lanes.size())
+      continue;
+    const core::Lane& fl = trace.lanes[f.from.lane];
+    const core::Lane& tl = trace.lanes[f.to.lane];
+    if (f.from.index >= fl.sliceCount() || f.to.index >= tl.sliceCount()) continue;
+    const auto key = std::make_tuple(f.category, f.from.lane, fl.depthOf(f.from.index), f.to.lane, tl.depthOf(f.to.index));
+    auto [it, fresh] = byKey.try_emplace(key, e.kinds.size());
+    if (fresh) {
+      Kind k;
+      std::tie(k.category, k.fromLane, k.fromDepth, k.toLane, k.toDepth) = key;
+      e.kinds.push_back(std::move(k));
+    }
+    Kind& k = e.kinds[it->second];
+    k.flows.push_back(i);
+    k.fromTs.push_back(f.fromTs);
+    k.toTs.push_back(f.toTs);
+    k.maxSpan = std::max(k.maxSpan, f.toTs > f.fromTs ? f.toTs - f.fromTs : f.fromTs - f.toTs);
+  }
+  for (Kind& k : e.kinds) {
+    k.flows.shrink_to_fit();
+    k.fromTs.shrink_to_fit();
+    k.toTs.shrink_to_fit();
+    const std::size_t blocks = (k.flows.size() + Kind::kBlock - 1) / Kind::kBlock;
+    k.blockLatest.assign(blocks, std::numeric_limits<TimeNs>::min());
+    k.blockFirst.resize(blocks);
+    for (std::size_t j = 0; j < k.flows.size(); ++j) {
+      TimeNs& latest = k.blockLatest[j / Kind::kBlock];
+      latest = std::max({latest, k.fromTs[j], k.toTs[j]});
+      if (j % Kind::kBlock == 0) k.blockFirst[j / Kind::kBlock] = k.fromTs[j];
+    }
+  }
+  return e.kinds;
+}
+
+std::size_t FlowArrowIndex::memoryBytes() const {
+  std::size_t b = m_ranks.capacity() * sizeof(Entry);
+  for (const Entry& e : m_ranks) {
+    b += e.kinds.capacity() * sizeof(Kind);
+    for (const Kind& k : e.kinds)
+      b += k.flows.capacity() * 4 + (k.fromTs.capacity() + k.blockLatest.capacity()) * sizeof(TimeNs);
+  }
+  return b;
+}
+
+std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneLayout& layout, TimeRange view,
+                                       double widthPx, int rank, core::SliceRef selected,
+                                       const QSet<QString>& categories, std::size_t maxArrows,
+                                       FlowArrowIndex* index) {
+  std::vector<FlowArrow> out;
+  if (view.empty() || !(widthPx > 0)) return out;
+  const auto& m = layout.metrics();
+
+  auto endpoint = [&](int rk, const core::Trace& t, core::SliceRef ref, TimeNs ts, QPointF& pt) {
+    if (!ref.valid() || ref.lane >= t.lanes.size()) return false;
+    const core::Lane& lane = t.lanes[ref.lane];
+    if (ref.index >= lane.sliceCount()) return false;
+    const int row = layout.rowOfSlice(rk, ref.lane, lane.depthOf(ref.index), true);
+    if (row < 0) return false;
+    const LayoutRow& r = layout.rows()[static_cast<std::size_t>(row)];
+    // Anchor at the flow's own timestamp, kept inside the bound slice.
+    const TimeNs t0 = std::clamp(ts, lane.start[ref.index], lane.end[ref.index]);
+    const double x = std::clamp(core::timeToX(t0, view, widthPx), -1e5, widthPx + 1e5);
+    const double h = r.kind == LayoutRow::Kind::Slices ? m.sliceRow - 1 : r.height;
+    pt = QPointF(x, r.y + h / 2.0);
+    return true;
+  };
+  auto addFlow = [&](int rk, const core::Trace& t, std::size_t fi, bool own) {
+    const core::Flow& f = t.flows[fi];
+    const TimeRange span{std::min(f.fromTs, f.toTs), std::max(f.fromTs, f.toTs) + 1};
+    if (!span.overlaps(view)) return;
+    FlowArrow a;
+    a.flowIndex = static_cast<int>(fi);
+    a.ofSelection = own;
+    if (!endpoint(rk, t, f.from, f.fromTs, a.from) || !endpoint(rk, t, f.to, f.toTs, a.to)) return;
+    out.push_back(a);
+  };
+
+  if (rank >= 0 && static_cast<std::size_t>(rank) < profile.ranks.size() && selected.valid()) {
+    const auto& t = profile.ranks[static_cast<std::size_t>(rank)].trace;
+    if (t) {
+      // flowsFrom / flowsTo are O(log flows) on a loaded (indexed) trace.
+      std::vector<std::uint32_t> own = t->flowsFrom(selected);
+      for (std::uint32_t fi : t->flowsTo(selected))
+        if (std::find(own.begin(), own.end(), fi) == own.end()) own.push_back(fi);
+      std::sort(own.begin(), own.end());
+      for (std::uint32_t fi : own) {
+        if (out.size() >= maxArrows) break;
+        addFlow(rank, *t, fi, true);
+      }
+    }
+  }
+  if (categories.isEmpty()) return out;
+  FlowArrowIndex localIndex;
+  FlowArrowIndex& idx = index ? *index : localIndex;
+  const double nsPerPx = static_cast<double>(view.duration()) / widthPx;
+  // The wanted categories of each rank.
+  std::vector<std::vector<bool>> wantByRank(profile.ranks.size());
+  for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
+    const auto& t = profile.ranks[rk].trace;
+    if (!t || t->flows.empty()) continue;
+    std::vector<bool>& want = wantByRank[rk];
+    for (const QString& c : categories) {
+      const QByteArray u = c.toUtf8();
+      const core::NameId id = t->strings.find(std::string_view(u.constData(), static_cast<std::size_t>(u.size())));
+      if (id == core::kInvalidIndex) continue;
+      if (want.size() <= id) want.resize(id + 1, false);
+      want[id] = true;
+    }
+  }
+  constexpr std::size_t kExamined = 16;  // flows of a kind examined per column
+  constexpr std::size_t kDistinct = 2;   // arrows of a kind drawn per column (distinct end columns)
+  // The flows (rank, index) to draw when thinning in columns of `columnPx`; stops early (returns
+  // false) once more than `limit` are picked.
+  std::vector<std::pair<int, std::uint32_t>> picked;
+  const auto pick = [&](double columnPx, std::size_t limit) {
+    picked.clear();
+    const double bucketNs = columnPx * nsPerPx;
+    const long long lastColumn = static_cast<long long>(widthPx / columnPx) + 1;
+    const auto bucketOf = [&](TimeNs ts) {
+      return static_cast<long long>(std::floor(static_cast<double>(ts - view.start) / bucketNs));
+    };
+    for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
+      const auto& t = profile.ranks[rk].trace;
+      const std::vector<bool>& want = wantByRank[rk];
+      if (!t || want.empty()) continue;
+      const bool ownRank = static_cast<int>(rk) == rank && selected.valid();
+      const auto& flows = t->flows;
+      for (const FlowArrowIndex::Kind& kind : idx.kinds(static_cast<int>(rk), t)) {
+        if (kind.category >= want.size() || !want[kind.category]) continue;
+        const std::vector<std::uint32_t>& list = kind.flows;
+        const TimeNs* from = kind.fromTs.data();
+        const TimeNs* to = kind.toTs.data();
+        const std::size_t n = list.size();
+        // Entry k: the selection's own flows are drawn already; a flow must reach into the view.
+        // Reads the kind's own columns; the Flow itself only when a slice is selected.
+        const auto keep = [&](std::size_t k) {
+          if (std::max(from[k], to[k]) < view.start) return false;
+          if (!ownRank) return true;
+          const core::Flow& f = flows[list[k]];
+          return !(f.from == selected || f.to == selected);
+        };
+        const auto endColumnOf = [&](std::size_t k) { return std::clamp(bucketOf(to[k]), -1LL, lastColumn); };
+        const auto firstFrom = [&](TimeNs v) {
+          return static_cast<std::size_t>(std::lower_bound(from, from + n, v) - from);
+        };
+        // 1. Flows starting before the view (at most maxSpan before it) that reach into it: one
+        // per end column (their start columns are all off-screen to the left, where arrows from
+        // distinct columns are indistinguishable lines; keying by them drew a fan of thousands
+        // when the device lags the host); blocks whose flows all end before the view are skipped.
+        TimeNs earliest = 0;
+        if (__builtin_sub_overflow(view.start, kind.maxSpan, &earliest)) earliest = std::numeric_limits<TimeNs>::min();
+        const std::size_t p0 = firstFrom(earliest), pv = firstFrom(view.start);
+        std::set<long long> drawnEnds;  // end columns drawn for this kind's pre-view flows
+        constexpr std::size_t kB = FlowArrowIndex::Kind::kBlock;
+        for (std::size_t b = p0 / kB; b * kB < pv; ++b) {
+          if (kind.blockLatest[b] < view.start) continue;
+          for (std::size_t k = std::max(b * kB, p0); k < std::min((b + 1) * kB, pv); ++k) {
+            if (!keep(k) || !drawnEnds.insert(endColumnOf(k)).second) continue;
+            picked.emplace_back(static_cast<int>(rk), list[k]);
+            if (picked.size() > limit) return false;
+          }
+        }
+        // 2. Flows starting in the view, column by column: [p, q) start in the same column. The
+        // first time of the next column is computed once (exactly, by bucketOf), then q is found
+        // by a galloping search over blockFirst (in cache) and a binary search in one block.
+        const TimeNs* blockFirst = kind.blockFirst.data();
+        const std::size_t blocks = kind.blockFirst.size();
+        const auto firstAtOrAfter = [&](std::size_t p, TimeNs v) {  // first k >= p with from[k] >= v
+          if (p >= n || from[p] >= v) return p;
+          // h: the first block after p's that starts at or after v; the answer is in block h - 1
+          // or at its end.
+          const std::size_t h = core::gallopLowerBound(p / kB + 1, blocks, v, [&](std::size_t b) { return blockFirst[b]; });
+          const std::size_t a = std::max(p, (h - 1) * kB), e = std::min(n, h * kB);
+          return static_cast<std::size_t>(std::lower_bound(from + a, from + e, v) - from);
+        };
+        std::vector<long long> ends;  // end columns picked for the current start column
+        for (std::size_t p = pv; p < n && from[p] < view.end;) {
+          const long long col = bucketOf(from[p]);
+          const TimeNs next = core::firstTimeAfterColumn(col, view.start, bucketNs, bucketOf);
+          const std::size_t q = firstAtOrAfter(p + 1, std::min(next, view.end));
+          ends.clear();
+          for (std::size_t k = p; k < q && k - p < kExamined && ends.size() < kDistinct; ++k) {
+            if (!keep(k)) continue;
+            const long long endCol = endColumnOf(k);
+            if (std::find(ends.begin(), ends.end(), endCol) != ends.end()) continue;
+            ends.push_back(endCol);
+            picked.emplace_back(static_cast<int>(rk), list[k]);
+            if (picked.size() > limit) return false;
+          }
+          p = q;
+        }
+      }
+    }
+    return true;
+  };
+  // The narrowest column (a power of two px) within the budget; the widest regardless. Columns
+  // narrower than a quarter of the one at which a bound of the count fits are not tried.
+  const auto budget = static_cast<std::size_t>(kFlowArrowBudget);
+  std::vector<double> inView;  // flows of each wanted kind starting in view
+  for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
+    const auto& t = profile.ranks[rk].trace;
+    const std::vector<bool>& want = wantByRank[rk];
+    if (!t || want.empty()) continue;
+    for (const FlowArrowIndex::Kind& kind : idx.kinds(static_cast<int>(rk), t)) {
+      if (kind.category >= want.size() || !want[kind.category]) continue;
+      inView.push_back(static_cast<double>(std::lower_bound(kind.fromTs.begin(), kind.fromTs.end(), view.end) -
+                                           std::lower_bound(kind.fromTs.begin(), kind.fromTs.end(), view.start)));
+    }
+  }
+  const auto bound = [&](double c) {  // >= the arrows picked from flows starting in view
+    double n = 0;
+    for (double k : inView) n += std::min(k, (std::floor(widthPx / c) + 2) * static_cast<double>(kDistinct));
+    return n;
+  };
+  double sure = 1;
+  while (sure < kFlowMaxColumnPx && bound(sure) > kFlowArrowBudget) sure *= 2;
+  double columnPx = std::max(1.0, sure / 4);
+  while (!pick(columnPx, columnPx < kFlowMaxColumnPx ? budget : maxArrows) && columnPx < kFlowMaxColumnPx)
+    columnPx *= 2;
+  for (const auto& [rk, fi] : picked) {
+    if (out.size() >= maxArrows) break;
+    addFlow(rk, *profile.ranks[static_cast<std::size_t>(rk)].trace, fi, false);
+  }
+  return out;
+}
+
+}  // namespace npuscope::widgets

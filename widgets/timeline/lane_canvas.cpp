@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timeline/lane_canvas.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "core/query/lod.h"
+#include "core/base/time_format.h"
+#include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/time_ruler.h"
+#include "widgets/timeline/timeline_overlays.h"
+#include "widgets/timeline/timeline_context.h"
+#include "widgets/timeline/timeline_viewport.h"
+
+namespace npuscope::widgets {
+
+using core::TimeNs;
+using core::TimeRange;
+
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns)); }
+
+// Zig-zag drawn at the open end of an unfinished slice ("did not end").
+void drawOpenEnd(QPainter& p, const QRectF& r, QColor c) {
+  const double x = r.right();
+  QPainterPath path;
+  const double step = r.height() / 4.0;
+  path.moveTo(x, r.top());
+  for (int i = 0; i < 4; ++i) {
+    path.lineTo(x - 4, r.top() + step * (i + 0.5));
+    path.lineTo(x, r.top() + step * (i + 1));
+  }
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, true);
+  p.setPen(QPen(c, 1.4));
+  p.drawPath(path);
+  p.restore();
+}
+
+// The cubic of a flow arrow from a to b: leaves a and reaches b horizontally (an arc above the
+// row when both ends are on the same row).
+void addArrowCurve(QPainterPath& path, QPointF a, QPointF b) {
+  const double dx = std::max(30.0, std::abs(b.x() - a.x()) * 0.4);
+  path.moveTo(a);
+  if (std::abs(a.y() - b.y()) < 1) {
+    path.cubicTo(QPointF(a.x() + dx * 0.3, a.y() - 14), QPointF(b.x() - dx * 0.3, b.y() - 14), b);
+  } else {
+    path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b);
+  }
+}
+
+// A 7 px arrowhead at `tip` pointing along `dir` (unit vector).
+QPolygonF arrowHead(QPointF tip, QPointF dir) {
+  const QPointF n(-dir.y(), dir.x());
+  constexpr double s = 7;
+  QPolygonF head;
+  head << tip << tip - dir * s + n * s * 0.45 << tip - dir * s - n * s * 0.45;
+  return head;
+}
+
+// Unit direction in which `path` arrives at its current position: along its last segment (the
+// last control point of a cubic), or `fallback` when that is degenerate.
+QPointF arrivalDirection(const QPainterPath& path, QPointF fallback) {
+  const int n = path.elementCount();
+  const QPointF b = path.currentPosition();
+  for (int i = n - 2; i >= 0; --i) {
+    const QPointF d = b - QPointF(path.elementAt(i));
+    const double len = std::hypot(d.x(), d.y());
+    if (len > 1e-6) return d / len;
+    if (path.elementAt(i).isMoveTo()) break;
+  }
+  return fallback;
+}
+
+void drawArrow(QPainter& p, QPointF a, QPointF b, QColor c, double width) {
+  QPainterPath path;
+  addArrowCurve(path, a, b);
+  p.setPen(QPen(c, width));
+  p.setBrush(Qt::NoBrush);
+  p.drawPath(path);
+  drawArrowHead(p, path, c, QPointF(1, 0));
+}
+
+}  // namespace
+
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir) {
+  p.setBrush(c);
+  p.setPen(Qt::NoPen);
+  p.drawPolygon(arrowHead(path.currentPosition(), arrivalDirection(path, fallbackDir)));
+  p.setBrush(Qt::NoBrush);
+}
+
+LaneCanvas::LaneCanvas(TimelineContext* ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  setMouseTracking(true);
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(100, 60);
+}
+
+void LaneCanvas::invalidate() {
+  m_listValid = false;
+  update();
+}
+
+const DrawList& LaneCanvas::drawList(QSize size) {
+  const TimeRange view = m_ctx->viewport->visibleRange();
+  if (m_listValid && m_listView == view && m_listSize == size && m_listScroll == m_ctx->scrollY &&
+      m_listRevision == m_ctx->layout.revision())
+    return m_list;
+  if (m_ctx->profile) {
+    DrawParams params;
+    params.view = view;
+    params.widthPx = size.width();
+    params.yTop = m_ctx->scrollY;
+    params.yBottom = m_ctx->scrollY + size.height();
+    params.font = font();
+    params.colors = &m_colors;
+    buildDrawList(*m_ctx->profile, m_ctx->layout, params, m_list);
+  } else {
+    m_list = {};
+  }
+  m_listView = view;
+  m_listSize = size;
+  m_listScroll = m_ctx->scrollY;
+  m_listRevision = m_ctx->layout.revision();
+  m_listValid = true;
+  return m_list;
+}
+
+const DrawBox* LaneCanvas::boxAt(QPointF pos) {
+  const DrawList& list = drawList(size());
+  return hitTestDrawList(list, m_ctx->layout, QPointF(pos.x(), pos.y() + m_ctx->scrollY), 2.0);
+}
+
+void LaneCanvas::paintTo(QPainter& p, QSize size) {
+  const QRect all(QPoint(0, 0), size);
+  p.fillRect(all, QColor::fromRgb(ColorPalette::kBackground));
+  if (!m_ctx->profile) {
+    p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+    p.drawText(all, Qt::AlignCenter, QStringLiteral("No profile loaded"));
+    return;
+  }
+  p.setRenderHint(QPainter::Antialiasing, false);
+  const TimeRange view = m_ctx->viewport->visibleRange();
+  const double w = size.width();
+  const int sy = m_ctx->scrollY;
+  const DrawList& list = drawList(size);
+  const LaneLayout& layout = m_ctx->layout;
+  const auto& rows = layout.rows();
+  const double dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
+  const double onePx = 1.0 / std::max(1.0, dpr);
+
+  // Row backgrounds.
+  const auto [r0, r1] = layout.rowsIn(sy, sy + size.height());
+  for (int i = r0; i < r1; ++i) {
+    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
+    const QRect rect(0, r.y - sy, size.width(), r.height);
+    switch (r.kind) {
+      case LayoutRow::Kind::Rank:
+        p.fillRect(rect, QColor::fromRgb(ColorPalette::kRankHeader));
+        p.fillRect(QRect(0, rect.top(), size.width(), 1), QColor::fromRgb(ColorPalette::kSeparator));
+        break;
+      case LayoutRow::Kind::Process:
+        p.fillRect(rect, QColor::fromRgb(ColorPalette::kProcessHeader));
+        p.fillRect(QRect(0, rect.bottom(), size.width(), 1), QColor::fromRgb(ColorPalette::kGrid));
+        break;
+      default:
+        if (r.band) p.fillRect(rect, QColor::fromRgb(ColorPalette::kBackgroundAlt));
+        break;
+    }
+  }
+  // Vertical grid at the ruler's major ticks.
+  const core::Ticks ticks = relativeTicks(view, w, m_ctx->origin());
+  QColor grid = QColor::fromRgb(ColorPalette::kGrid);
+  for (TimeNs t : ticks.major) {
+    const double x = std::round(core::timeToX(t, view, w));
+    p.fillRect(QRectF(x, 0, onePx, size.height()), grid);
+  }
+  // Trace extent: dim the area outside the profile's range.
+  const TimeRange pr = m_ctx->profile->range();
+  {
+    QColor outside(0, 0, 0, 10);
+    const double xs = core::timeToX(pr.start, view, w), xe = core::timeToX(pr.end, view, w);
+    if (xs > 0) p.fillRect(QRectF(0, 0, std::min(xs, w), size.height()), outside);
+    if (xe < w) p.fillRect(QRectF(std::max(xe, 0.0), 0, w - std::max(xe, 0.0), size.height()), outside);
+  }
+
+  p.save();
+  p.translate(0, -sy);
+  // Boxes, batched by colour run; wide boxes lose one device pixel on the right so that
+  // neighbours stay distinguishable.
+  for (const DrawBox& b : list.boxes) {
+    QRectF r = b.rect;
+    if (r.width() >= 3) r.setWidth(r.width() - onePx);
+    p.fillRect(r, QColor::fromRgb(b.color));
+  }
+  // Flag markers.
+  for (const DrawBox& b : list.boxes) {
+    if (!b.flags) continue;
+    if (b.flags & core::kSlicePartialOverlap) {
+      p.setPen(QPen(QColor::fromRgb(ColorPalette::kOverlap), 1.0));
+      p.setBrush(Qt::NoBrush);
+      p.drawRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5));
+    }
+    if ((b.flags & core::kSliceUnfinished) && b.rect.right() <= w + 1)
+      drawOpenEnd(p, b.rect, QColor::fromRgb(ColorPalette::outline(b.color)));
+  }
+  paintNameMarks(p, list);
+  // Labels.
+  p.setFont(font());
+  for (const DrawLabel& l : list.labels) {
+    p.setPen(QColor::fromRgb(l.color));
+    p.drawText(l.rect, Qt::AlignVCenter | Qt::AlignLeft, l.text);
+  }
+  // Counters.
+  for (const DrawCounter& c : list.counters) {
+    QColor fill = QColor::fromRgb(c.color);
+    fill.setAlpha(90);
+    p.setPen(QPen(QColor::fromRgb(c.color), 1.0));
+    p.setBrush(fill);
+    p.drawPolygon(c.area);
+    p.setBrush(Qt::NoBrush);
+    const LayoutRow& r = rows[static_cast<std::size_t>(c.row)];
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.8);
+    p.setFont(f);
+    p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+    p.drawText(QRectF(4, r.y + 1, w - 8, 11), Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("max ") + c.maxText);
+    p.setFont(font());
+  }
+  paintTopDownOverlays(p, *m_ctx, w, sy, sy + size.height());
+  // Hovered box.
+  if (m_ctx->hovered.valid()) {
+    for (const DrawBox& b : list.boxes) {
+      if (b.rank == m_ctx->hoveredRank && b.ref == m_ctx->hovered) {
+        p.setPen(QPen(QColor(0, 0, 0, 150), 1.0));
+        p.drawRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5));
+        break;
+      }
+    }
+  }
+  // Selected slice: thick outline, whether or not it is merged at this zoom.
+  if (m_ctx->selected.valid()) {
+    const QRectF r = sliceRect(*m_ctx->profile, layout, view, w, m_ctx->selectedRank, m_ctx->selected);
+    if (!r.isEmpty()) {
+      p.setPen(QPen(QColor::fromRgb(ColorPalette::kSelection), 2.0));
+      p.drawRect(r.adjusted(-1, -1, 1, 1));
+    }
+  }
+  // Flow arrows.
+  const auto arrows = buildFlowArrows(*m_ctx->profile, layout, view, w, m_ctx->selectedRank, m_ctx->selected,
+                                      m_ctx->flowCategories, 20000, &m_flowIndex);
+  if (!arrows.empty()) {
+    p.setRenderHint(QPainter::Antialiasing, true);
+    // The category arrows (thinned by buildFlowArrows) in an opaque grey (kTextDim at 55 % over
+    // the background): Qt's raster engine blends a translucent line span by span through its
+    // thread pool, ~7x slower than an opaque one.
+    const QRgb fg = ColorPalette::kTextDim, bg = ColorPalette::kBackground;
+    const auto mix = [](int f, int b) { return (f * 140 + b * 115) / 255; };
+    const QColor dim(mix(qRed(fg), qRed(bg)), mix(qGreen(fg), qGreen(bg)), mix(qBlue(fg), qBlue(bg)));
+    for (const FlowArrow& a : arrows)
+      if (!a.ofSelection) drawArrow(p, a.from, a.to, dim, 1.0);
+    for (const FlowArrow& a : arrows)
+      if (a.ofSelection) drawArrow(p, a.from, a.to, QColor::fromRgb(ColorPalette::kFlow), 1.6);
+    p.setRenderHint(QPainter::Antialiasing, false);
+  }
+  p.restore();
+
+  // Time selection overlay.
+  const TimeRange sel = m_ctx->viewport->selection();
+  if (!sel.empty()) {
+    const double x0 = std::clamp(core::timeToX(sel.start, view, w), -2.0, w + 2);
+    const double x1 = std::clamp(core::timeToX(sel.end, view, w), -2.0, w + 2);
+    QColor band = QColor::fromRgb(ColorPalette::kSelection);
+    band.setAlpha(28);
+    p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), size.height()), band);
+    QColor edge = QColor::fromRgb(ColorPalette::kSelection);
+    p.fillRect(QRectF(x0, 0, 1, size.height()), edge);
+    p.fillRect(QRectF(x1, 0, 1, size.height()), edge);
+  }
+}
+
+void LaneCanvas::paintNameMarks(QPainter& p, const DrawList& list) const {
+  // Search matches and highlighted names (TimelineContext masks): one bit test per box.
+  const auto& search = m_ctx->searchNames;
+  const auto& highlight = m_ctx->highlightNames;
+  if (search.empty() && highlight.empty()) return;
+  const auto has = [&](const std::vector<std::vector<bool>>& masks, const DrawBox& b) {
+    if (b.rank < 0 || static_cast<std::size_t>(b.rank) >= masks.size() || !b.ref.valid()) return false;
+    const auto& mask = masks[static_cast<std::size_t>(b.rank)];
+    if (mask.empty()) return false;
+    const core::NameId id = m_ctx->profile->ranks[static_cast<std::size_t>(b.rank)].trace->lanes[b.ref.lane].names[b.ref.index];
+    return id < mask.size() && mask[id];
+  };
+  const QColor dim(255, 255, 255, 170);
+  const QPen searchPen(QColor::fromRgb(ColorPalette::kSearchMatch), 2.0);
+  const QPen highlightPen(QColor::fromRgb(ColorPalette::kHighlight), 2.0);
+  p.setBrush(Qt::NoBrush);
+  for (const DrawBox& b : list.boxes) {
+    const bool match = has(search, b);
+    if (m_ctx->dimNonMatching && !match) {
+      p.fillRect(b.rect, dim);
+    } else if (match) {
+      p.setPen(searchPen);
+      p.drawRect(b.rect.adjusted(0, 0, -1, -1));
+    }
+    if (has(highlight, b)) {
+      p.setPen(highlightPen);
+      p.drawRect(b.rect.adjusted(-1, -1, 0, 0));
+    }
+  }
+}
+
+void LaneCanvas::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  paintTo(p, size());
+}
+
+double LaneCanvas::cursorXOrCenter() const {
+  const QPoint local = mapFromGlobal(QCursor::pos());
+  if (rect().contains(local)) return local.x();
+  return width() / 2.0;
+}
+
+void LaneCanvas::keyPressEvent(QKeyEvent* e) {
+  TimelineViewport* vp = m_ctx->viewport;
+  const TimeRange view = vp->visibleRange();
+  const auto mods = e->modifiers();
+  const bool shift = mods & Qt::ShiftModifier;
+  const bool ctrl = mods & Qt::ControlModifier;
+  const auto panStep = [&](int dir) {
+    const double frac = kKeyPanFraction * (shift ? 4 : 1);
+    vp->panBy(static_cast<TimeNs>(dir * frac * static_cast<double>(view.duration())));
+  };
+  const auto anchor = [&] { return core::xToTime(cursorXOrCenter(), view, std::max(1, width())); };
+  if (e->text() == QStringLiteral("?")) {
+    emit shortcutsRequested();
+    return;
+  }
+  switch (e->key()) {
+    case Qt::Key_W:
+      vp->zoomAt(anchor(), kKeyZoomFactor);
+      return;
+    case Qt::Key_S:
+      vp->zoomAt(anchor(), 1.0 / kKeyZoomFactor);
+      return;
+    case Qt::Key_A:
+    case Qt::Key_Left:
+      panStep(-1);
+      return;
+    case Qt::Key_D:
+    case Qt::Key_Right:
+      panStep(1);
+      return;
+    case Qt::Key_Up:
+      emit scrollRequested(-3 * m_ctx->layout.metrics().sliceRow);
+      return;
+    case Qt::Key_Down:
+      emit scrollRequested(3 * m_ctx->layout.metrics().sliceRow);
+      return;
+    case Qt::Key_PageUp:
+      emit scrollRequested(-height() * 9 / 10);
+      return;
+    case Qt::Key_PageDown:
+      emit scrollRequested(height() * 9 / 10);
+      return;
+    case Qt::Key_Home:
+      emit scrollToRequested(0);
+      return;
+    case Qt::Key_End:
+      emit scrollToRequested(m_ctx->layout.totalHeight());
+      return;
+    case Qt::Key_Z:
+      if (shift) {
+        vp->zoomToSelection();
+        return;
+      }
+      break;
+    case Qt::Key_F:
+      emit zoomToSliceRequested();
+      return;
+    case Qt::Key_Backspace:
+      vp->undoZoom();
+      return;
+    case Qt::Key_0:
+      if (ctrl) {
+        vp->fitAll();
+        return;
+      }
+      break;
+    case Qt::Key_Escape:
+      vp->clearSelection();
+      emit sliceClicked(-1, core::SliceRef{});
+      return;
+    default:
+      break;
+  }
+  QWidget::keyPressEvent(e);
+}
+
+void LaneCanvas::mousePressEvent(QMouseEvent* e) {
+  setFocus(Qt::MouseFocusReason);
+  if (e->button() != Qt::LeftButton) return;
+  m_pressPos = e->position();
+  m_pressView = m_ctx->viewport->visibleRange();
+  m_pressScroll = m_ctx->scrollY;
+  m_drag = (e->modifiers() & Qt::ShiftModifier) ? Drag::Select : Drag::Pending;
+  QToolTip::hideText();
+}
+
+void LaneCanvas::mouseMoveEvent(QMouseEvent* e) {
+  const QPointF pos = e->position();
+  if (m_drag == Drag::None) {
+    updateHover(pos, e->globalPosition().toPoint());
+    return;
+  }
+  const double w = std::max(1, width());
+  if (m_drag == Drag::Pending && (pos - m_pressPos).manhattanLength() >= 4) {
+    m_drag = Drag::Pan;
+    setCursor(Qt::ClosedHandCursor);
+  }
+  if (m_drag == Drag::Pan) {
+    const double nsPerPx = static_cast<double>(m_pressView.duration()) / w;
+    const TimeNs targetStart = m_pressView.start - static_cast<TimeNs>(std::llround((pos.x() - m_pressPos.x()) * nsPerPx));
+    m_ctx->viewport->panBy(targetStart - m_ctx->viewport->visibleRange().start);
+    emit scrollToRequested(m_pressScroll - static_cast<int>(std::lround(pos.y() - m_pressPos.y())));
+  } else if (m_drag == Drag::Select) {
+    const TimeNs a = core::xToTime(m_pressPos.x(), m_pressView, w);
+    const TimeNs b = core::xToTime(pos.x(), m_pressView, w);
+    m_ctx->viewport->setSelection({std::min(a, b), std::max(a, b)});
+  }
+}
+
+void LaneCanvas::mouseReleaseEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  const Drag d = m_drag;
+  m_drag = Drag::None;
+  unsetCursor();
+  if (d == Drag::Pending) {
+    const DrawBox* b = boxAt(e->position());
+    const BubbleHit gap = bubbleAt(e->position(), b);
+    if (b) {
+      emit sliceClicked(b->rank, b->ref);
+    } else {
+      m_ctx->viewport->clearSelection();
+      emit sliceClicked(-1, core::SliceRef{});
+    }
+    if (gap.bubble >= 0) emit bubbleClicked(gap.rank, gap.device, gap.bubble);
+  } else if (d == Drag::Select) {
+    // A Shift+click without movement clears the time selection.
+    if ((e->position() - m_pressPos).manhattanLength() < 2) m_ctx->viewport->clearSelection();
+  }
+}
+
+void LaneCanvas::mouseDoubleClickEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  if (const DrawBox* b = boxAt(e->position())) {
+    emit sliceClicked(b->rank, b->ref);
+    emit zoomToSliceRequested();
+  }
+}
+
+void LaneCanvas::wheelEvent(QWheelEvent* e) {
+  const QPoint d = e->angleDelta();
+  if (e->modifiers() & Qt::ShiftModifier) {
+    // Some platforms turn Shift+wheel into a horizontal delta: accept either.
+    const int v = d.y() != 0 ? d.y() : d.x();
+    emit scrollRequested(-v / 2);
+  } else if (std::abs(d.x()) > std::abs(d.y())) {
+    const TimeRange view = m_ctx->viewport->visibleRange();
+    m_ctx->viewport->panBy(static_cast<TimeNs>(-d.x() / 120.0 * 0.1 * static_cast<double>(view.duration())));
+  } else if (d.y() != 0) {
+    const TimeRange view = m_ctx->viewport->visibleRange();
+    m_ctx->viewport->zoomAt(core::xToTime(e->position().x(), view, std::max(1, width())), std::pow(1.0015, d.y()));
+  }
+  e->accept();
+}
+
+void LaneCanvas::leaveEvent(QEvent*) {
+  if (m_ctx->hovered.valid()) {
+    m_ctx->hovered = {};
+    m_ctx->hoveredRank = -1;
+    emit hoverChanged(-1, core::SliceRef{});
+    update();
+  }
+}
+
+QString LaneCanvas::tooltipFor(const DrawBox& b) const {
+  const auto& trace = m_ctx->profile->ranks[static_cast<std::size_t>(b.rank)].trace;
+  const core::Lane& lane = trace->lanes[b.ref.lane];
+  const TimeNs origin = m_ctx->origin();
+  const QString path = m_ctx->layout.lanePath(b.rank, b.ref.lane).toHtmlEscaped();
+  if (b.count > 1) {
+    return QStringLiteral("<b>%1 slices</b><br>longest: %2 (%3)<br>span: %4 → %5<br>lane: %6")
+        .arg(b.count)
+        .arg(qs(trace->sliceName(b.ref)).toHtmlEscaped(), dur(lane.end[b.ref.index] - lane.start[b.ref.index]),
+             dur(b.time.start - origin), dur(b.time.end - origin), path);
+  }
+  const TimeNs s = lane.start[b.ref.index], e = lane.end[b.ref.index];
+  QString tip = QStringLiteral("<b>%1</b><br>start: %2 <span style='color:#6b7280'>(%3)</span><br>duration: %4")
+                    .arg(qs(trace->sliceName(b.ref)).toHtmlEscaped(), dur(s - origin),
+                         QString::fromStdString(core::formatTimestampUs(s)), dur(e - s));
+  if (lane.flags[b.ref.index] & core::kSliceUnfinished) tip += QStringLiteral(" <i>(did not end)</i>");
+  if (lane.flags[b.ref.index] & core::kSlicePartialOverlap)
+    tip += QStringLiteral("<br><span style='color:#d92d20'>overlaps a sibling without nesting</span>");
+  tip += QStringLiteral("<br>lane: ") + path;
+  return tip;
+}
+
+QString LaneCanvas::counterTooltip(int row, double x) const {
+  const LayoutRow& r = m_ctx->layout.rows()[static_cast<std::size_t>(row)];
+  const auto& trace = m_ctx->profile->ranks[static_cast<std::size_t>(r.rank)].trace;
+  const core::CounterSeries& cs = trace->counters[r.counter];
+  const TimeNs t = core::xToTime(x, m_ctx->viewport->visibleRange(), std::max(1, width()));
+  auto it = std::upper_bound(cs.ts.begin(), cs.ts.end(), t);
+  if (it == cs.ts.begin()) return {};
+  const auto i = static_cast<std::size_t>(it - cs.ts.begin()) - 1;
+  return QStringLiteral("<b>%1</b><br>value: %2<br>since: %3")
+      .arg(m_ctx->layout.counterTitle(r.rank, r.counter).toHtmlEscaped())
+      .arg(cs.value[i])
+      .arg(dur(cs.ts[i] - m_ctx->origin()));
+}
+
+void LaneCanvas::updateHover(QPointF pos, QPoint globalPos) {
+  if (!m_ctx->profile) return;
+  const DrawBox* b = boxAt(pos);
+  const int rank = b ? b->rank : -1;
+  const core::SliceRef ref = b ? b->ref : core::SliceRef{};
+  if (rank != m_ctx->hoveredRank || !(ref == m_ctx->hovered)) {
+    m_ctx->hoveredRank = rank;
+    m_ctx->hovered = ref;
+    emit hoverChanged(rank, ref);
+    update();
+  }
+  if (b) {
+    QToolTip::showText(globalPos, tooltipFor(*b), this);
+    return;
+  }
+  const int row = m_ctx->layout.rowAt(pos.y() + m_ctx->scrollY);
+  if (row >= 0 && m_ctx->layout.rows()[static_cast<std::size_t>(row)].kind == LayoutRow::Kind::Counter) {
+    const QString tip = counterTooltip(row, pos.x());
+    if (!tip.isEmpty()) {
+      QToolTip::showText(globalPos, tip, this);
+      return;
+    }
+  }
+  if (const BubbleHit gap = bubbleAt(pos, nullptr); gap.bubble >= 0) {
+    QToolTip::showText(globalPos, bubbleTooltip(*m_ctx->profile, gap.rank, gap.device, gap.bubble), this);
+    return;
+  }
+  QToolTip::hideText();
+}
+
+}  // namespace npuscope::widgets

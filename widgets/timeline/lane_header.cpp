@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timeline/lane_header.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/timeline_context.h"
+
+namespace npuscope::widgets {
+
+namespace {
+
+constexpr int kIndentRank = 6;
+constexpr int kIndentProcess = 16;
+constexpr int kIndentLane = 34;
+
+void drawTriangle(QPainter& p, QPointF c, bool expanded, QColor color) {
+  QPainterPath path;
+  const double s = 4.0;
+  if (expanded) {
+    path.moveTo(c.x() - s, c.y() - s / 2);
+    path.lineTo(c.x() + s, c.y() - s / 2);
+    path.lineTo(c.x(), c.y() + s / 2 + 1);
+  } else {
+    path.moveTo(c.x() - s / 2, c.y() - s);
+    path.lineTo(c.x() + s / 2 + 1, c.y());
+    path.lineTo(c.x() - s / 2, c.y() + s);
+  }
+  path.closeSubpath();
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, true);
+  p.fillPath(path, color);
+  p.restore();
+}
+
+}  // namespace
+
+LaneHeader::LaneHeader(TimelineContext* ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  setFixedWidth(kDefaultWidth);
+  setMouseTracking(false);
+}
+
+void LaneHeader::paintTo(QPainter& p, QSize size) const {
+  const QRect all(QPoint(0, 0), size);
+  p.fillRect(all, QColor::fromRgb(ColorPalette::kHeaderBackground));
+  const LaneLayout& layout = m_ctx->layout;
+  const auto& rows = layout.rows();
+  const int sy = m_ctx->scrollY;
+  const auto [r0, r1] = layout.rowsIn(sy, sy + size.height());
+  const QFont base = font();
+  QFont bold = base;
+  bold.setBold(true);
+  QFont small = base;
+  small.setPointSizeF(base.pointSizeF() * 0.92);
+  const int w = size.width();
+  for (int i = r0; i < r1; ++i) {
+    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
+    const QRect rect(0, r.y - sy, w, r.height);
+    QString title = layout.rowTitle(r);
+    switch (r.kind) {
+      case LayoutRow::Kind::Rank: {
+        p.fillRect(rect, QColor::fromRgb(ColorPalette::kRankHeader));
+        p.setPen(QColor::fromRgb(ColorPalette::kSeparator));
+        p.drawLine(rect.left(), rect.top(), rect.right(), rect.top());
+        drawTriangle(p, QPointF(kIndentRank + 5, rect.center().y() + 0.5), r.expanded,
+                     QColor::fromRgb(ColorPalette::kText));
+        p.setFont(bold);
+        p.setPen(QColor::fromRgb(ColorPalette::kText));
+        const QRect tr = rect.adjusted(kIndentRank + 14, 0, -6, 0);
+        p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
+                   QFontMetrics(bold).elidedText(title, Qt::ElideRight, tr.width()));
+        break;
+      }
+      case LayoutRow::Kind::Process: {
+        p.fillRect(rect, QColor::fromRgb(ColorPalette::kProcessHeader));
+        p.setPen(QColor::fromRgb(ColorPalette::kGrid));
+        p.drawLine(rect.left(), rect.bottom(), rect.right(), rect.bottom());
+        drawTriangle(p, QPointF(kIndentProcess + 5, rect.center().y() + 0.5), r.expanded,
+                     QColor::fromRgb(ColorPalette::kTextDim));
+        // Process label ("NPU 0") in dim text after the name.
+        const auto& t = m_ctx->profile->ranks[static_cast<std::size_t>(r.rank)].trace;
+        QString label;
+        if (t && r.process < t->processes.size() && !t->processes[r.process].label.empty())
+          label = QString::fromStdString(t->processes[r.process].label);
+        p.setFont(bold);
+        p.setPen(QColor::fromRgb(ColorPalette::kText));
+        const QRect tr = rect.adjusted(kIndentProcess + 14, 0, -6, 0);
+        const QFontMetrics fm(bold);
+        const QString el = fm.elidedText(title, Qt::ElideRight, tr.width());
+        p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft, el);
+        if (!label.isEmpty()) {
+          const int used = fm.horizontalAdvance(el) + 6;
+          if (used < tr.width() - 20) {
+            p.setFont(small);
+            p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+            p.drawText(tr.adjusted(used, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       QFontMetrics(small).elidedText(label, Qt::ElideRight, tr.width() - used));
+          }
+        }
+        break;
+      }
+      case LayoutRow::Kind::Slices:
+      case LayoutRow::Kind::Counter: {
+        const bool first = r.kind == LayoutRow::Kind::Counter || r.depth == 0;
+        p.fillRect(rect, QColor::fromRgb(r.band ? ColorPalette::kBackgroundAlt : ColorPalette::kBackground));
+        if (!first) break;
+        p.setFont(base);
+        p.setPen(QColor::fromRgb(r.kind == LayoutRow::Kind::Counter ? ColorPalette::kTextDim : ColorPalette::kText));
+        const int h = r.kind == LayoutRow::Kind::Counter ? r.height : m_ctx->layout.metrics().sliceRow;
+        const QRect tr(kIndentLane, r.y - sy, w - kIndentLane - 6, h);
+        p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
+                   QFontMetrics(base).elidedText(title, Qt::ElideRight, tr.width()));
+        break;
+      }
+    }
+  }
+  p.setPen(QColor::fromRgb(ColorPalette::kSeparator));
+  p.drawLine(w - 1, 0, w - 1, size.height());
+}
+
+void LaneHeader::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  paintTo(p, size());
+}
+
+void LaneHeader::mousePressEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return;
+  const int row = m_ctx->layout.rowAt(e->position().y() + m_ctx->scrollY);
+  if (row < 0) return;
+  const auto kind = m_ctx->layout.rows()[static_cast<std::size_t>(row)].kind;
+  if (kind == LayoutRow::Kind::Rank || kind == LayoutRow::Kind::Process) emit toggleRequested(row);
+}
+
+void LaneHeader::wheelEvent(QWheelEvent* e) {
+  const int dy = e->angleDelta().y() != 0 ? e->angleDelta().y() : e->angleDelta().x();
+  emit scrollRequested(-dy / 2);
+  e->accept();
+}
+
+bool LaneHeader::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* he = static_cast<QHelpEvent*>(e);
+    const int row = m_ctx->layout.rowAt(he->pos().y() + m_ctx->scrollY);
+    if (row >= 0) {
+      const LayoutRow& r = m_ctx->layout.rows()[static_cast<std::size_t>(row)];
+      QString tip = m_ctx->layout.rowTitle(r);
+      const auto& t = m_ctx->profile->ranks[static_cast<std::size_t>(r.rank)].trace;
+      if (t && r.kind == LayoutRow::Kind::Process && r.process < t->processes.size()) {
+        const auto& pr = t->processes[r.process];
+        tip += QStringLiteral("\npid ") + (pr.pidText.empty() ? QString::number(pr.pid) : QString::fromStdString(pr.pidText));
+        tip += r.expanded ? QStringLiteral("\nclick to collapse") : QStringLiteral("\nclick to expand");
+      } else if (t && r.kind == LayoutRow::Kind::Slices && r.lane < t->lanes.size()) {
+        const auto& l = t->lanes[r.lane];
+        tip += QStringLiteral("\ntid ") + (l.tidText.empty() ? QString::number(l.tid) : QString::fromStdString(l.tidText)) +
+               QStringLiteral(" · %1 slices · depth %2").arg(l.sliceCount()).arg(l.depthCount());
+      } else if (t && r.kind == LayoutRow::Kind::Rank) {
+        tip += QStringLiteral("\n") + QString::fromStdString(t->path);
+      }
+      QToolTip::showText(he->globalPos(), tip, this);
+    } else {
+      QToolTip::hideText();
+    }
+    return true;
+  }
+  return QWidget::event(e);
+}
+
+}  // namespace npuscope::widgets

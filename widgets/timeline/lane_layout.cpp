@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timeline/lane_layout.h"
+
+#include <QFileInfo>
+#include <algorithm>
+
+namespace npuscope::widgets {
+
+using core::kInvalidIndex;
+
+namespace {
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+}  // namespace
+
+QString rankLabel(const core::RankProfile& rp) {
+  const int r = rp.rank();
+  const int d = rp.device();
+  QString s;
+  if (r >= 0) {
+    s = QStringLiteral("rank %1").arg(r);
+  } else if (!rp.source.label.empty()) {
+    s = qs(rp.source.label);
+  } else if (rp.trace && !rp.trace->path.empty()) {
+    s = QFileInfo(qs(rp.trace->path)).fileName();
+  } else {
+    s = QStringLiteral("rank ?");
+  }
+  if (d >= 0) s += QStringLiteral(" · NPU %1").arg(d);
+  return s;
+}
+
+void LaneLayout::setProfile(std::shared_ptr<const core::Profile> profile) {
+  m_profile = std::move(profile);
+  m_rankExpanded.clear();
+  m_processExpanded.clear();
+  rebuild();
+}
+
+void LaneLayout::setMetrics(const Metrics& m) {
+  m_metrics = m;
+  rebuild();
+}
+
+bool LaneLayout::defaultProcessExpanded(int rank, std::uint32_t process) const {
+  const auto& t = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (!t) return false;
+  const core::Process& p = t->processes[process];
+  if (p.role == core::Process::Role::Counter) return false;
+  const bool hasLane = std::any_of(t->lanes.begin(), t->lanes.end(),
+                                   [&](const core::Lane& l) { return l.process == process; });
+  return hasLane;
+}
+
+bool LaneLayout::isRankExpanded(int rank) const {
+  auto it = m_rankExpanded.find(rank);
+  return it == m_rankExpanded.end() ? true : it->second;
+}
+
+bool LaneLayout::isProcessExpanded(int rank, std::uint32_t process) const {
+  auto it = m_processExpanded.find({rank, process});
+  if (it != m_processExpanded.end()) return it->second;
+  if (!m_profile || rank < 0 || static_cast<std::size_t>(rank) >= m_profile->ranks.size()) return true;
+  return defaultProcessExpanded(rank, process);
+}
+
+void LaneLayout::setRankExpanded(int rank, bool expanded) {
+  m_rankExpanded[rank] = expanded;
+  rebuild();
+}
+
+void LaneLayout::setProcessExpanded(int rank, std::uint32_t process, bool expanded) {
+  m_processExpanded[{rank, process}] = expanded;
+  rebuild();
+}
+
+void LaneLayout::setAllProcessesExpanded(bool expanded) {
+  if (!m_profile) return;
+  for (std::size_t r = 0; r < m_profile->ranks.size(); ++r) {
+    const auto& t = m_profile->ranks[r].trace;
+    if (!t) continue;
+    for (std::uint32_t p = 0; p < t->processes.size(); ++p)
+      m_processExpanded[{static_cast<int>(r), p}] = expanded;
+  }
+  rebuild();
+}
+
+bool LaneLayout::toggleRow(int row) {
+  if (row < 0 || static_cast<std::size_t>(row) >= m_rows.size()) return false;
+  const LayoutRow& r = m_rows[static_cast<std::size_t>(row)];
+  if (r.kind == LayoutRow::Kind::Rank) {
+    setRankExpanded(r.rank, !r.expanded);
+    return true;
+  }
+  if (r.kind == LayoutRow::Kind::Process) {
+    setProcessExpanded(r.rank, r.process, !r.expanded);
+    return true;
+  }
+  return false;
+}
+
+void LaneLayout::rebuild() {
+  ++m_revision;
+  m_rows.clear();
+  m_laneRow.clear();
+  m_processRow.clear();
+  m_rankRow.clear();
+  m_total = 0;
+  if (!m_profile) return;
+  const Metrics& m = m_metrics;
+  int y = 0;
+  auto push = [&](LayoutRow row, int h) {
+    row.y = y;
+    row.height = h;
+    y += h;
+    m_rows.push_back(row);
+    return static_cast<int>(m_rows.size()) - 1;
+  };
+  const int nRanks = static_cast<int>(m_profile->ranks.size());
+  m_rankRow.assign(static_cast<std::size_t>(nRanks), -1);
+  m_laneRow.resize(static_cast<std::size_t>(nRanks));
+  m_processRow.resize(static_cast<std::size_t>(nRanks));
+  for (int r = 0; r < nRanks; ++r) {
+    const auto& trace = m_profile->ranks[static_cast<std::size_t>(r)].trace;
+    LayoutRow rh;
+    rh.kind = LayoutRow::Kind::Rank;
+    rh.rank = r;
+    rh.expanded = isRankExpanded(r);
+    m_rankRow[static_cast<std::size_t>(r)] = push(rh, m.rankHeader);
+    if (!trace) continue;
+    m_laneRow[static_cast<std::size_t>(r)].assign(trace->lanes.size(), -1);
+    m_processRow[static_cast<std::size_t>(r)].assign(trace->processes.size(), -1);
+    if (!rh.expanded) continue;
+    // Lanes are grouped by process in display order; counters are grouped by process too.
+    // Walk processes in display order and pick their lanes/counters with two cursors when the
+    // grouping holds, falling back to a scan otherwise.
+    int band = 0;
+    for (std::uint32_t p = 0; p < trace->processes.size(); ++p) {
+      std::vector<std::uint32_t> lanes, counters;
+      for (std::uint32_t l = 0; l < trace->lanes.size(); ++l)
+        if (trace->lanes[l].process == p) lanes.push_back(l);
+      for (std::uint32_t c = 0; c < trace->counters.size(); ++c)
+        if (trace->counters[c].process == p) counters.push_back(c);
+      if (lanes.empty() && counters.empty()) continue;
+      LayoutRow ph;
+      ph.kind = LayoutRow::Kind::Process;
+      ph.rank = r;
+      ph.process = p;
+      ph.expanded = isProcessExpanded(r, p);
+      m_processRow[static_cast<std::size_t>(r)][p] = push(ph, m.processHeader);
+      if (!ph.expanded) continue;
+      for (std::uint32_t l : lanes) {
+        const core::Lane& lane = trace->lanes[l];
+        const std::uint32_t depths = std::max<std::uint32_t>(1, lane.depthCount());
+        for (std::uint32_t d = 0; d < depths; ++d) {
+          LayoutRow sr;
+          sr.kind = LayoutRow::Kind::Slices;
+          sr.rank = r;
+          sr.process = p;
+          sr.lane = l;
+          sr.depth = d;
+          sr.band = band;
+          const int idx = push(sr, m.sliceRow + (d + 1 == depths ? m.laneGap : 0));
+          if (d == 0) m_laneRow[static_cast<std::size_t>(r)][l] = idx;
+        }
+        band ^= 1;
+      }
+      for (std::uint32_t c : counters) {
+        const core::CounterSeries& cs = trace->counters[c];
+        LayoutRow cr;
+        cr.kind = LayoutRow::Kind::Counter;
+        cr.rank = r;
+        cr.process = p;
+        cr.counter = c;
+        cr.band = band;
+        double lo = 0, hi = 0;
+        for (double v : cs.value) {
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
+        cr.counterMin = lo;
+        cr.counterMax = hi;
+        push(cr, m.counterRow);
+        band ^= 1;
+      }
+    }
+  }
+  m_total = y;
+}
+
+int LaneLayout::rowAt(double y) const {
+  if (m_rows.empty() || y < 0 || y >= m_total) return -1;
+  auto it = std::upper_bound(m_rows.begin(), m_rows.end(), y,
+                             [](double v, const LayoutRow& r) { return v < r.y; });
+  return static_cast<int>(it - m_rows.begin()) - 1;
+}
+
+std::pair<int, int> LaneLayout::rowsIn(double y0, double y1) const {
+  if (m_rows.empty() || y1 <= y0) return {0, 0};
+  auto first = std::upper_bound(m_rows.begin(), m_rows.end(), y0,
+                                [](double v, const LayoutRow& r) { return v < r.y; });
+  if (first != m_rows.begin()) --first;
+  auto last = std::lower_bound(m_rows.begin(), m_rows.end(), y1,
+                               [](const LayoutRow& r, double v) { return r.y < v; });
+  return {static_cast<int>(first - m_rows.begin()), static_cast<int>(last - m_rows.begin())};
+}
+
+int LaneLayout::rowOfSlice(int rank, std::uint32_t lane, std::uint32_t depth, bool orCollapsedHeader) const {
+  if (rank < 0 || static_cast<std::size_t>(rank) >= m_laneRow.size()) return -1;
+  const auto& lanes = m_laneRow[static_cast<std::size_t>(rank)];
+  if (lane < lanes.size() && lanes[lane] >= 0) {
+    const int first = lanes[lane];
+    const int row = first + static_cast<int>(depth);
+    if (static_cast<std::size_t>(row) < m_rows.size() && m_rows[static_cast<std::size_t>(row)].lane == lane &&
+        m_rows[static_cast<std::size_t>(row)].rank == rank && m_rows[static_cast<std::size_t>(row)].kind == LayoutRow::Kind::Slices)
+      return row;
+    return -1;
+  }
+  if (!orCollapsedHeader) return -1;
+  const auto& trace = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (trace && lane < trace->lanes.size()) {
+    const auto& prow = m_processRow[static_cast<std::size_t>(rank)];
+    const std::uint32_t p = trace->lanes[lane].process;
+    if (p < prow.size() && prow[p] >= 0) return prow[p];
+  }
+  return m_rankRow[static_cast<std::size_t>(rank)];
+}
+
+QString LaneLayout::rankTitle(int rank) const {
+  if (!m_profile || rank < 0 || static_cast<std::size_t>(rank) >= m_profile->ranks.size()) return {};
+  return rankLabel(m_profile->ranks[static_cast<std::size_t>(rank)]);
+}
+
+QString LaneLayout::processTitle(int rank, std::uint32_t process) const {
+  const auto& t = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (!t || process >= t->processes.size()) return {};
+  const core::Process& p = t->processes[process];
+  QString s = qs(p.name);
+  if (s.isEmpty()) s = p.pidText.empty() ? QString::number(p.pid) : qs(p.pidText);
+  return s;
+}
+
+QString LaneLayout::laneTitle(int rank, std::uint32_t lane) const {
+  const auto& t = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (!t || lane >= t->lanes.size()) return {};
+  const core::Lane& l = t->lanes[lane];
+  if (!l.name.empty()) return qs(l.name);
+  return l.tidText.empty() ? QStringLiteral("Thread %1").arg(l.tid) : qs(l.tidText);
+}
+
+QString LaneLayout::counterTitle(int rank, std::uint32_t counter) const {
+  const auto& t = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (!t || counter >= t->counters.size()) return {};
+  const core::CounterSeries& c = t->counters[counter];
+  QString s = qs(t->name(c.name));
+  const QString key = qs(t->name(c.key));
+  if (!key.isEmpty() && key != s) s += QStringLiteral(" [") + key + QStringLiteral("]");
+  return s;
+}
+
+QString LaneLayout::rowTitle(const LayoutRow& row) const {
+  switch (row.kind) {
+    case LayoutRow::Kind::Rank: return rankTitle(row.rank);
+    case LayoutRow::Kind::Process: return processTitle(row.rank, row.process);
+    case LayoutRow::Kind::Slices: return laneTitle(row.rank, row.lane);
+    case LayoutRow::Kind::Counter: return counterTitle(row.rank, row.counter);
+  }
+  return {};
+}
+
+QString LaneLayout::lanePath(int rank, std::uint32_t lane) const {
+  const auto& t = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (!t || lane >= t->lanes.size()) return {};
+  return rankTitle(rank) + QStringLiteral(" / ") + processTitle(rank, t->lanes[lane].process) +
+         QStringLiteral(" / ") + laneTitle(rank, lane);
+}
+
+}  // namespace npuscope::widgets

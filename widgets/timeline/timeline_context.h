@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QSet>
+#include <QString>
+#include <memory>
+#include <vector>
+
+#include "core/profile/profile.h"
+#include "core/base/types.h"
+#include "widgets/timeline/lane_layout.h"
+#include "widgets/timeline/metatypes.h"
+
+
+namespace npuscope::widgets {
+
+class TimelineViewport;
+
+/// State shared by the parts of a TimelineWidget (ruler, lane header, lane canvas). Owned by the
+/// TimelineWidget; the parts hold a pointer and only read it, except through the widget's slots.
+struct TimelineContext {
+  std::shared_ptr<const core::Profile> profile;  ///< null when nothing is loaded
+  LaneLayout layout;                             ///< vertical layout of the profile
+  TimelineViewport* viewport = nullptr;          ///< horizontal state (never null once built)
+  int scrollY = 0;                               ///< content y at the top of the canvas, px
+  int selectedRank = -1;                         ///< rank of the selected slice, -1 = none
+  core::SliceRef selected;                       ///< selected slice
+  int hoveredRank = -1;
+  core::SliceRef hovered;                        ///< hovered slice (or merged box representative)
+  QSet<QString> flowCategories;                  ///< extra flow categories drawn for the view
+  /// Per Profile::ranks index: names (NameId mask of that rank's StringPool) whose slices are
+  /// outlined, e.g. the Statistics view's selected row. Empty (or a short vector) = none.
+  std::vector<std::vector<bool>> highlightNames;
+  /// Per rank: names matching the search (outlined).
+  std::vector<std::vector<bool>> searchNames;
+  bool dimNonMatching = false;                   ///< search has matches: dim the other boxes
+
+  // Top-Down overlays (widgets/timeline_overlays.*).
+  bool showBubbles = true;                       ///< shade the analyses' bubbles on device lanes
+  int bubbleRank = -1;                           ///< selected bubble: Profile::ranks index, -1 = none
+  int bubbleDevice = -1;                         ///< RankAnalysis::devices index
+  int bubbleIndex = -1;                          ///< DeviceAnalysis::bubbles index
+  int chainRank = -1;                            ///< rank of the highlighted dispatch chain, -1 = none
+  core::DispatchChain chain;                     ///< its links are outlined and joined by arrows
+
+  /// The origin of relative times: the profile's start (0 when empty), ns.
+  [[nodiscard]] core::TimeNs origin() const { return profile ? profile->range().start : 0; }
+};
+
+}  // namespace npuscope::widgets

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+// Top-Down overlays: bubble bands and dispatch-chain arrows (geometry, painting, hit-testing),
+// plus the TimelineWidget / LaneCanvas members that drive them (kept here, away from the
+// general timeline code).
+#include "widgets/timeline/timeline_overlays.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+#include "core/query/lod.h"
+#include "core/base/time_format.h"
+#include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/draw_list.h"
+#include "widgets/timeline/lane_canvas.h"
+#include "widgets/timeline/timeline_context.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/timeline/timeline_widget.h"
+
+namespace npuscope::widgets {
+
+using core::TimeNs;
+using core::TimeRange;
+
+namespace {
+
+QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns)); }
+
+constexpr QRgb kBubble = 0xffea580c;  // orange-600: bubbles
+constexpr QRgb kChain = 0xff7c3aed;   // violet-600: dispatch chain
+
+const core::RankAnalysis* analysisOf(const core::Profile& p, int rank) {
+  if (rank < 0 || static_cast<std::size_t>(rank) >= p.ranks.size()) return nullptr;
+  return p.ranks[static_cast<std::size_t>(rank)].analysis.get();
+}
+
+// Index into analysis.devices for a process, or -1.
+int deviceIndexOf(const core::RankAnalysis& a, const core::Process& proc) {
+  for (std::size_t d = 0; d < a.devices.size(); ++d)
+    if (a.devices[d].device == proc.deviceId) return static_cast<int>(d);
+  return a.devices.size() == 1 ? 0 : -1;
+}
+
+void arrow(QPainter& p, QPointF a, QPointF b, const QColor& c, double width) {
+  QPainterPath path(a);
+  const bool vertical = std::abs(a.x() - b.x()) < 6;
+  if (vertical) {
+    path.lineTo(b);
+  } else {
+    const double dy = (b.y() - a.y()) * 0.5;
+    path.cubicTo(QPointF(a.x(), a.y() + dy), QPointF(b.x(), b.y() - dy), b);
+  }
+  p.setPen(QPen(c, width, Qt::SolidLine, Qt::RoundCap));
+  p.setBrush(Qt::NoBrush);
+  p.drawPath(path);
+  drawArrowHead(p, path, c, QPointF(0, 1));
+}
+
+}  // namespace
+
+bool isDeviceProcess(const core::Process& p) {
+  using R = core::Process::Role;
+  return p.role == R::AscendHardware || p.role == R::OverlapAnalysis || p.role == R::Communication;
+}
+
+std::vector<BubbleBand> buildBubbleBands(const core::Profile& profile, const LaneLayout& layout, TimeRange view,
+                                         double widthPx, double yTop, double yBottom, int selectedRank,
+                                         int selectedDevice, int selectedBubble) {
+  std::vector<BubbleBand> out;
+  if (view.empty() || !(widthPx > 0)) return out;
+  const auto& rows = layout.rows();
+  const auto [r0, r1] = layout.rowsIn(yTop, yBottom);
+  // Vertical runs of device rows: (rank, device index, y0, y1).
+  struct Run {
+    int rank, device;
+    double y0, y1;
+  };
+  std::vector<Run> runs;
+  for (int i = r0; i < r1; ++i) {
+    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
+    if (r.kind != LayoutRow::Kind::Slices && !(r.kind == LayoutRow::Kind::Process && !r.expanded)) continue;
+    const core::RankProfile& rp = profile.ranks[static_cast<std::size_t>(r.rank)];
+    if (!rp.trace || !rp.analysis || r.process >= rp.trace->processes.size()) continue;
+    const core::Process& proc = rp.trace->processes[r.process];
+    if (!isDeviceProcess(proc)) continue;
+    const int dev = deviceIndexOf(*rp.analysis, proc);
+    if (dev < 0) continue;
+    if (!runs.empty() && runs.back().rank == r.rank && runs.back().device == dev &&
+        std::abs(runs.back().y1 - r.y) < 0.5) {
+      runs.back().y1 = r.y + r.height;
+    } else {
+      runs.push_back({r.rank, dev, static_cast<double>(r.y), static_cast<double>(r.y + r.height)});
+    }
+  }
+  for (const Run& run : runs) {
+    const core::DeviceAnalysis& da = analysisOf(profile, run.rank)->devices[static_cast<std::size_t>(run.device)];
+    for (std::size_t b = 0; b < da.bubbles.size(); ++b) {
+      const TimeRange br = da.bubbles[b].range;
+      if (!br.overlaps(view)) continue;
+      double x0 = std::clamp(core::timeToX(br.start, view, widthPx), -4.0, widthPx + 4);
+      double x1 = std::clamp(core::timeToX(br.end, view, widthPx), -4.0, widthPx + 4);
+      if (x1 - x0 < 2) {
+        const double c = (x0 + x1) / 2;
+        x0 = c - 1;
+        x1 = c + 1;
+      }
+      BubbleBand band;
+      band.rect = QRectF(x0, run.y0, x1 - x0, run.y1 - run.y0);
+      band.rank = run.rank;
+      band.device = run.device;
+      band.bubble = static_cast<int>(b);
+      band.selected = run.rank == selectedRank && run.device == selectedDevice && band.bubble == selectedBubble;
+      out.push_back(band);
+    }
+  }
+  return out;
+}
+
+const BubbleBand* hitTestBubbleBands(const std::vector<BubbleBand>& bands, QPointF pos) {
+  const BubbleBand* best = nullptr;
+  for (const BubbleBand& b : bands) {
+    if (!b.rect.contains(pos)) continue;
+    if (b.selected) return &b;
+    if (!best || b.rect.width() < best->rect.width()) best = &b;
+  }
+  return best;
+}
+
+std::vector<ChainArrow> buildChainArrows(const core::Profile& profile, const LaneLayout& layout, TimeRange view,
+                                         double widthPx, int rank, const core::DispatchChain& chain) {
+  std::vector<ChainArrow> out;
+  if (rank < 0 || static_cast<std::size_t>(rank) >= profile.ranks.size() || chain.links.size() < 2) return out;
+  const auto& trace = profile.ranks[static_cast<std::size_t>(rank)].trace;
+  if (!trace || view.empty() || !(widthPx > 0)) return out;
+  auto rectOf = [&](core::SliceRef ref) -> QRectF {
+    if (!ref.valid() || ref.lane >= trace->lanes.size() || ref.index >= trace->lanes[ref.lane].sliceCount()) return {};
+    QRectF r = sliceRect(profile, layout, view, widthPx, rank, ref);
+    if (!r.isEmpty()) return r;
+    // Inside a collapsed process or rank: its header row.
+    const core::Lane& lane = trace->lanes[ref.lane];
+    const int row = layout.rowOfSlice(rank, ref.lane, lane.depthOf(ref.index), true);
+    if (row < 0) return {};
+    const LayoutRow& lr = layout.rows()[static_cast<std::size_t>(row)];
+    const double x0 = core::timeToX(lane.start[ref.index], view, widthPx);
+    const double x1 = std::max(x0 + 1, core::timeToX(lane.end[ref.index], view, widthPx));
+    return {x0, static_cast<double>(lr.y), x1 - x0, static_cast<double>(lr.height - 1)};
+  };
+  for (std::size_t i = 0; i + 1 < chain.links.size(); ++i) {
+    const QRectF a = rectOf(chain.links[i].slice);
+    const QRectF b = rectOf(chain.links[i + 1].slice);
+    if (a.isEmpty() || b.isEmpty()) continue;
+    ChainArrow arr;
+    arr.fromRect = a;
+    arr.toRect = b;
+    const double tx = b.left();
+    const double fx = std::clamp(tx, a.left(), a.right());
+    const bool down = b.top() >= a.bottom() - 0.5;
+    const bool up = b.bottom() <= a.top() + 0.5;
+    arr.from = QPointF(fx, down ? a.bottom() : up ? a.top() : a.center().y());
+    arr.to = QPointF(tx, down ? b.top() : up ? b.bottom() : b.center().y());
+    out.push_back(arr);
+  }
+  return out;
+}
+
+QString bubbleTooltip(const core::Profile& profile, int rank, int device, int bubble) {
+  const core::RankAnalysis* a = analysisOf(profile, rank);
+  if (!a || device < 0 || static_cast<std::size_t>(device) >= a->devices.size()) return {};
+  const auto& bubbles = a->devices[static_cast<std::size_t>(device)].bubbles;
+  if (bubble < 0 || static_cast<std::size_t>(bubble) >= bubbles.size()) return {};
+  const core::Bubble& b = bubbles[static_cast<std::size_t>(bubble)];
+  const TimeNs origin = profile.range().start;
+  QString tip = QStringLiteral("<b>Bubble #%1 — %2</b><br>%3<br>%4 → %5")
+                    .arg(bubble + 1)
+                    .arg(dur(b.range.duration()), QString::fromLatin1(core::bubbleCauseLabel(b.cause)),
+                         dur(b.range.start - origin), dur(b.range.end - origin));
+  if (!b.detail.empty()) tip += QStringLiteral("<br>") + QString::fromStdString(b.detail).toHtmlEscaped();
+  tip += QStringLiteral("<br><i>click to select</i>");
+  return tip;
+}
+
+void paintTopDownOverlays(QPainter& p, const TimelineContext& ctx, double widthPx, double yTop, double yBottom) {
+  if (!ctx.profile) return;
+  const TimeRange view = ctx.viewport->visibleRange();
+  p.save();
+  if (ctx.showBubbles) {
+    const auto bands = buildBubbleBands(*ctx.profile, ctx.layout, view, widthPx, yTop, yBottom, ctx.bubbleRank,
+                                        ctx.bubbleDevice, ctx.bubbleIndex);
+    QColor fill = QColor::fromRgb(kBubble);
+    QColor hatch = fill;
+    // The unselected bands. Hundreds of bubbles, each a tall translucent fill plus a hatch, cost
+    // tens of ms (Qt's raster engine hands every fill taller than ~96 lines to its thread pool):
+    // instead, per vertical run of device rows, the bubbles' x ranges are painted once into an
+    // 8 px tall texture (tint, then hatch), and the run is filled once with that texture.
+    {
+      std::vector<const BubbleBand*> order;
+      order.reserve(bands.size());
+      for (const BubbleBand& b : bands)
+        if (!b.selected) order.push_back(&b);
+      std::sort(order.begin(), order.end(), [](const BubbleBand* a, const BubbleBand* b) {
+        return a->rect.top() != b->rect.top() ? a->rect.top() < b->rect.top() : a->rect.left() < b->rect.left();
+      });
+      const int texWidth = std::max(1, static_cast<int>(std::ceil(widthPx)) + 8);
+      fill.setAlpha(22);
+      hatch.setAlpha(70);
+      const QBrush hatchBrush(hatch, Qt::BDiagPattern);
+      for (std::size_t i = 0; i < order.size();) {
+        const double top = order[i]->rect.top(), bottom = order[i]->rect.bottom();
+        std::size_t j = i;
+        QImage tex(texWidth, 8, QImage::Format_ARGB32_Premultiplied);
+        tex.fill(Qt::transparent);
+        {
+          QPainter tp(&tex);
+          for (; j < order.size() && order[j]->rect.top() == top && order[j]->rect.bottom() == bottom; ++j) {
+            QRectF r = order[j]->rect;
+            // Merge the bands that touch (many bubbles share a pixel when zoomed out).
+            while (j + 1 < order.size() && order[j + 1]->rect.top() == top && order[j + 1]->rect.bottom() == bottom &&
+                   order[j + 1]->rect.left() <= r.right() + 0.5) {
+              r.setRight(std::max(r.right(), order[j + 1]->rect.right()));
+              ++j;
+            }
+            const QRectF t(std::max(r.left(), 0.0), 0, std::min(r.right(), widthPx) - std::max(r.left(), 0.0), 8);
+            if (t.width() <= 0) continue;
+            tp.fillRect(t, fill);
+            tp.fillRect(t, hatchBrush);
+          }
+        }
+        p.save();
+        p.setBrushOrigin(0, 0);
+        p.fillRect(QRectF(0, top, std::min<double>(texWidth, widthPx), bottom - top), QBrush(tex));
+        p.restore();
+        i = j;
+      }
+    }
+    for (const BubbleBand& b : bands) {
+      if (!b.selected) continue;
+      fill.setAlpha(56);
+      hatch.setAlpha(150);
+      p.fillRect(b.rect, fill);
+      p.fillRect(b.rect, QBrush(hatch, Qt::BDiagPattern));
+      const QColor edge = QColor::fromRgb(kBubble);
+      p.fillRect(QRectF(b.rect.left() - 0.5, b.rect.top(), 1.5, b.rect.height()), edge);
+      p.fillRect(QRectF(b.rect.right() - 1, b.rect.top(), 1.5, b.rect.height()), edge);
+    }
+    // Label of the selected bubble at the top of its first band.
+    for (const BubbleBand& b : bands) {
+      if (!b.selected) continue;
+      const core::Bubble& bub =
+          ctx.profile->ranks[static_cast<std::size_t>(b.rank)].analysis->devices[static_cast<std::size_t>(b.device)]
+              .bubbles[static_cast<std::size_t>(b.bubble)];
+      const QString text = QStringLiteral("bubble #%1 · %2 · %3")
+                               .arg(b.bubble + 1)
+                               .arg(dur(bub.range.duration()), QString::fromLatin1(core::bubbleCauseLabel(bub.cause)));
+      const QFontMetricsF fm(p.font());
+      const double tw = fm.horizontalAdvance(text) + 10;
+      const double x = std::clamp(b.rect.center().x() - tw / 2, 2.0, std::max(2.0, widthPx - tw - 2));
+      const QRectF label(x, b.rect.top() + 1, tw, fm.height() + 2);
+      p.setRenderHint(QPainter::Antialiasing, true);
+      p.setPen(Qt::NoPen);
+      p.setBrush(QColor::fromRgb(kBubble));
+      p.drawRoundedRect(label, 3, 3);
+      p.setRenderHint(QPainter::Antialiasing, false);
+      p.setPen(Qt::white);
+      p.drawText(label, Qt::AlignCenter, text);
+      break;
+    }
+  }
+  if (ctx.chainRank >= 0 && !ctx.chain.links.empty()) {
+    const QColor c = QColor::fromRgb(kChain);
+    // Outline every link that is laid out, then the arrows.
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(c, 1.5));
+    for (const core::ChainLink& l : ctx.chain.links) {
+      const QRectF r = sliceRect(*ctx.profile, ctx.layout, view, widthPx, ctx.chainRank, l.slice);
+      if (!r.isEmpty()) p.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));
+    }
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (const ChainArrow& a : buildChainArrows(*ctx.profile, ctx.layout, view, widthPx, ctx.chainRank, ctx.chain))
+      arrow(p, a.from, a.to, c, 1.6);
+  }
+  p.restore();
+}
+
+// ---------------------------------------------------------------------------------------------
+// LaneCanvas / TimelineWidget members of the overlays.
+
+BubbleHit LaneCanvas::bubbleAt(QPointF pos, const DrawBox* hitBox) {
+  if (!m_ctx->profile || !m_ctx->showBubbles) return {};
+  if (hitBox) {
+    // Only the Overlap Analysis lanes (their Free slice is the bubble) pass a click through.
+    const auto& trace = m_ctx->profile->ranks[static_cast<std::size_t>(hitBox->rank)].trace;
+    if (trace->processes[trace->lanes[hitBox->ref.lane].process].role != core::Process::Role::OverlapAnalysis)
+      return {};
+  }
+  const double y = pos.y() + m_ctx->scrollY;
+  const auto bands = buildBubbleBands(*m_ctx->profile, m_ctx->layout, m_ctx->viewport->visibleRange(), width(), y,
+                                      y + 1, m_ctx->bubbleRank, m_ctx->bubbleDevice, m_ctx->bubbleIndex);
+  const BubbleBand* b = hitTestBubbleBands(bands, QPointF(pos.x(), y));
+  if (!b) return {};
+  return {b->rank, b->device, b->bubble};
+}
+
+void TimelineWidget::setBubblesVisible(bool on) {
+  m_ctx.showBubbles = on;
+  m_canvas->update();
+}
+
+void TimelineWidget::setSelectedBubble(int rankIndex, int deviceIndex, int bubbleIndex) {
+  m_ctx.bubbleRank = rankIndex;
+  m_ctx.bubbleDevice = deviceIndex;
+  m_ctx.bubbleIndex = bubbleIndex;
+  m_canvas->update();
+}
+
+const core::Bubble* TimelineWidget::bubble(int rankIndex, int deviceIndex, int bubbleIndex) const {
+  if (!m_ctx.profile) return nullptr;
+  const core::RankAnalysis* a = analysisOf(*m_ctx.profile, rankIndex);
+  if (!a || deviceIndex < 0 || static_cast<std::size_t>(deviceIndex) >= a->devices.size()) return nullptr;
+  const auto& bubbles = a->devices[static_cast<std::size_t>(deviceIndex)].bubbles;
+  if (bubbleIndex < 0 || static_cast<std::size_t>(bubbleIndex) >= bubbles.size()) return nullptr;
+  return &bubbles[static_cast<std::size_t>(bubbleIndex)];
+}
+
+void TimelineWidget::zoomToBubble(int rankIndex, int deviceIndex, int bubbleIndex, double margin) {
+  const core::Bubble* b = bubble(rankIndex, deviceIndex, bubbleIndex);
+  if (!b) return;
+  const TimeNs pad = std::max<TimeNs>(static_cast<TimeNs>(static_cast<double>(b->range.duration()) * margin), 100);
+  m_viewport->setVisibleRange({b->range.start - pad, b->range.end + pad}, true);
+}
+
+void TimelineWidget::setChainHighlight(int rankIndex, const core::DispatchChain& chain) {
+  m_ctx.chainRank = rankIndex;
+  m_ctx.chain = chain;
+  m_canvas->update();
+}
+
+void TimelineWidget::clearChainHighlight() { setChainHighlight(-1, {}); }
+
+}  // namespace npuscope::widgets

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timeline/timeline_widget.h"
+
+#include <QGridLayout>
+#include <QPainter>
+#include <QScrollBar>
+#include <algorithm>
+#include <functional>
+
+#include "core/query/lod.h"
+#include "core/base/time_format.h"
+#include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/lane_canvas.h"
+#include "widgets/timeline/lane_header.h"
+#include "widgets/dialogs/shortcuts_dialog.h"
+#include "widgets/timeline/time_ruler.h"
+#include "widgets/timeline/timeline_viewport.h"
+
+namespace npuscope::widgets {
+
+namespace {
+
+/// Top-left corner above the lane headers: shows the visible duration.
+class CornerWidget : public QWidget {
+ public:
+  CornerWidget(std::function<void(QPainter&, QSize)> paint, QWidget* parent)
+      : QWidget(parent), m_paint(std::move(paint)) {
+    setAttribute(Qt::WA_OpaquePaintEvent);
+  }
+
+ protected:
+  void paintEvent(QPaintEvent*) override {
+    QPainter p(this);
+    m_paint(p, size());
+  }
+
+ private:
+  std::function<void(QPainter&, QSize)> m_paint;
+};
+
+}  // namespace
+
+TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
+  qRegisterMetaType<npuscope::core::SliceRef>();
+  qRegisterMetaType<npuscope::core::TimeRange>();
+  m_viewport = new TimelineViewport(this);
+  m_ctx.viewport = m_viewport;
+  m_ruler = new TimeRuler(&m_ctx, this);
+  m_header = new LaneHeader(&m_ctx, this);
+  m_canvas = new LaneCanvas(&m_ctx, this);
+  m_vscroll = new QScrollBar(Qt::Vertical, this);
+  m_corner = new CornerWidget([this](QPainter& p, QSize s) { paintCorner(p, s); }, this);
+  m_corner->setFixedSize(m_header->width(), TimeRuler::kHeight);
+  m_ruler->setFocusPolicy(Qt::NoFocus);
+  m_header->setFocusPolicy(Qt::NoFocus);
+  m_vscroll->setFocusPolicy(Qt::NoFocus);
+
+  auto* grid = new QGridLayout(this);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->setSpacing(0);
+  grid->addWidget(m_corner, 0, 0);
+  grid->addWidget(m_ruler, 0, 1);
+  grid->addWidget(m_header, 1, 0);
+  grid->addWidget(m_canvas, 1, 1);
+  grid->addWidget(m_vscroll, 1, 2);
+  grid->setRowStretch(1, 1);
+  grid->setColumnStretch(1, 1);
+  setFocusProxy(m_canvas);
+
+  connect(m_viewport, &TimelineViewport::visibleRangeChanged, this, [this](core::TimeRange r) {
+    m_canvas->update();
+    m_ruler->update();
+    m_corner->update();
+    emit visibleRangeChanged(r);
+  });
+  connect(m_viewport, &TimelineViewport::selectionChanged, this, [this] {
+    m_canvas->update();
+    m_ruler->update();
+  });
+  connect(m_vscroll, &QScrollBar::valueChanged, this, [this](int v) {
+    if (v == m_ctx.scrollY) return;
+    m_ctx.scrollY = v;
+    m_canvas->update();
+    m_header->update();
+  });
+  connect(m_header, &LaneHeader::toggleRequested, this, [this](int row) {
+    m_ctx.layout.toggleRow(row);
+    relayout();
+  });
+  connect(m_header, &LaneHeader::scrollRequested, this, &TimelineWidget::scrollBy);
+  connect(m_canvas, &LaneCanvas::scrollRequested, this, &TimelineWidget::scrollBy);
+  connect(m_canvas, &LaneCanvas::scrollToRequested, this, &TimelineWidget::setVerticalScroll);
+  connect(m_canvas, &LaneCanvas::sliceClicked, this, &TimelineWidget::onSliceClicked);
+  connect(m_canvas, &LaneCanvas::hoverChanged, this, &TimelineWidget::hoveredSliceChanged);
+  connect(m_canvas, &LaneCanvas::bubbleClicked, this, &TimelineWidget::bubbleClicked);
+  connect(m_canvas, &LaneCanvas::shortcutsRequested, this, &TimelineWidget::showShortcuts);
+  connect(m_canvas, &LaneCanvas::zoomToSliceRequested, this, &TimelineWidget::zoomToSelectedSlice);
+  connect(m_ruler, &TimeRuler::wheelZoom, this, [this](double x, double factor) {
+    const auto view = m_viewport->visibleRange();
+    m_viewport->zoomAt(core::xToTime(x, view, std::max(1, m_ruler->width())), factor);
+  });
+  relayout();
+}
+
+TimelineWidget::~TimelineWidget() = default;
+
+void TimelineWidget::setProfile(std::shared_ptr<const core::Profile> profile) {
+  m_ctx.profile = std::move(profile);
+  m_ctx.selected = {};
+  m_ctx.selectedRank = -1;
+  m_ctx.hovered = {};
+  m_ctx.hoveredRank = -1;
+  m_ctx.bubbleRank = m_ctx.bubbleDevice = m_ctx.bubbleIndex = m_ctx.chainRank = -1;
+  m_ctx.chain = {};
+  m_ctx.highlightNames.clear();
+  m_ctx.searchNames.clear();
+  m_ctx.dimNonMatching = false;
+  m_ctx.scrollY = 0;
+  m_ctx.layout.setProfile(m_ctx.profile);
+  m_viewport->setTraceRange(m_ctx.profile ? m_ctx.profile->range() : core::TimeRange{});
+  relayout();
+  update();
+}
+
+void TimelineWidget::clear() { setProfile(nullptr); }
+
+void TimelineWidget::setVisibleRange(core::TimeRange range) { m_viewport->setVisibleRange(range, true); }
+
+void TimelineWidget::fitAll() { m_viewport->fitAll(); }
+
+int TimelineWidget::headerWidth() const { return m_header->width(); }
+
+int TimelineWidget::rulerHeight() const { return TimeRuler::kHeight; }
+
+void TimelineWidget::onSliceClicked(int rank, core::SliceRef ref) {
+  if (rank == m_ctx.selectedRank && ref == m_ctx.selected) return;
+  m_ctx.selectedRank = ref.valid() ? rank : -1;
+  m_ctx.selected = ref.valid() ? ref : core::SliceRef{};
+  m_canvas->update();
+  emit sliceSelected(m_ctx.selectedRank, m_ctx.selected);
+}
+
+void TimelineWidget::selectSlice(int rankIndex, core::SliceRef ref) {
+  const auto& p = m_ctx.profile;
+  bool ok = p && rankIndex >= 0 && static_cast<std::size_t>(rankIndex) < p->ranks.size() && ref.valid();
+  const core::Trace* t = ok ? p->ranks[static_cast<std::size_t>(rankIndex)].trace.get() : nullptr;
+  ok = ok && t && ref.lane < t->lanes.size() && ref.index < t->lanes[ref.lane].sliceCount();
+  if (!ok) {
+    onSliceClicked(-1, {});
+    return;
+  }
+  // Make the slice's row visible: expand its rank/process, then scroll to it.
+  const std::uint32_t proc = t->lanes[ref.lane].process;
+  if (!m_ctx.layout.isRankExpanded(rankIndex)) m_ctx.layout.setRankExpanded(rankIndex, true);
+  if (!m_ctx.layout.isProcessExpanded(rankIndex, proc)) m_ctx.layout.setProcessExpanded(rankIndex, proc, true);
+  relayout();
+  const int row = m_ctx.layout.rowOfSlice(rankIndex, ref.lane, t->lanes[ref.lane].depthOf(ref.index));
+  if (row >= 0) {
+    const LayoutRow& r = m_ctx.layout.rows()[static_cast<std::size_t>(row)];
+    const int h = m_canvas->height();
+    if (r.y < m_ctx.scrollY || r.y + r.height > m_ctx.scrollY + h) setVerticalScroll(r.y - h / 3);
+  }
+  onSliceClicked(rankIndex, ref);
+}
+
+void TimelineWidget::zoomToSelectedSlice() {
+  if (!m_ctx.selected.valid() || !m_ctx.profile) return;
+  const auto& t = m_ctx.profile->ranks[static_cast<std::size_t>(m_ctx.selectedRank)].trace;
+  if (!t) return;
+  const core::TimeRange r = t->sliceRange(m_ctx.selected);
+  const core::TimeNs pad = std::max<core::TimeNs>(r.duration() / 10, 50);
+  m_viewport->setVisibleRange({r.start - pad, r.end + pad}, true);
+}
+
+void TimelineWidget::setVisibleFlowCategories(const QSet<QString>& categories) {
+  m_ctx.flowCategories = categories;
+  m_canvas->update();
+}
+
+namespace {
+void setRankMask(std::vector<std::vector<bool>>& masks, int rankIndex, std::vector<bool> mask) {
+  if (rankIndex < 0) return;
+  if (masks.size() <= static_cast<std::size_t>(rankIndex)) masks.resize(static_cast<std::size_t>(rankIndex) + 1);
+  masks[static_cast<std::size_t>(rankIndex)] = std::move(mask);
+}
+bool maskHas(const TimelineContext& ctx, const std::vector<std::vector<bool>>& masks, int rank, core::SliceRef ref) {
+  if (!ctx.profile || rank < 0 || static_cast<std::size_t>(rank) >= masks.size() || !ref.valid()) return false;
+  const auto& trace = ctx.profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (!trace || ref.lane >= trace->lanes.size() || ref.index >= trace->lanes[ref.lane].sliceCount()) return false;
+  const auto& mask = masks[static_cast<std::size_t>(rank)];
+  const core::NameId id = trace->lanes[ref.lane].names[ref.index];
+  return id < mask.size() && mask[id];
+}
+}  // namespace
+
+void TimelineWidget::setHighlightedNames(int rankIndex, std::vector<bool> nameMask) {
+  setRankMask(m_ctx.highlightNames, rankIndex, std::move(nameMask));
+  m_canvas->update();
+}
+
+void TimelineWidget::clearHighlightedNames() {
+  m_ctx.highlightNames.clear();
+  m_canvas->update();
+}
+
+void TimelineWidget::setSearchMatches(int rankIndex, std::vector<bool> nameMask) {
+  setRankMask(m_ctx.searchNames, rankIndex, std::move(nameMask));
+  m_ctx.dimNonMatching = std::any_of(m_ctx.searchNames.begin(), m_ctx.searchNames.end(), [](const auto& m) {
+    return std::find(m.begin(), m.end(), true) != m.end();
+  });
+  m_canvas->update();
+}
+
+void TimelineWidget::clearSearchMatches() {
+  m_ctx.searchNames.clear();
+  m_ctx.dimNonMatching = false;
+  m_canvas->update();
+}
+
+bool TimelineWidget::isHighlighted(int rankIndex, core::SliceRef ref) const {
+  return maskHas(m_ctx, m_ctx.highlightNames, rankIndex, ref);
+}
+
+bool TimelineWidget::isSearchMatch(int rankIndex, core::SliceRef ref) const {
+  return maskHas(m_ctx, m_ctx.searchNames, rankIndex, ref);
+}
+
+void TimelineWidget::revealSlice(int rankIndex, core::SliceRef ref) {
+  selectSlice(rankIndex, ref);
+  if (!m_ctx.selected.valid()) return;
+  const core::TimeRange r = m_ctx.profile->ranks[static_cast<std::size_t>(rankIndex)].trace->sliceRange(ref);
+  const core::TimeRange v = m_viewport->visibleRange();
+  if (r.duration() * 10 > v.duration() * 9) {
+    zoomToSelectedSlice();
+    return;
+  }
+  if (r.start >= v.start && r.end <= v.end) return;  // fully visible: leave the view alone
+  const core::TimeNs mid = r.start + r.duration() / 2;
+  m_viewport->setVisibleRange({mid - v.duration() / 2, mid - v.duration() / 2 + v.duration()}, true);
+}
+
+void TimelineWidget::setAllProcessesExpanded(bool expanded) {
+  m_ctx.layout.setAllProcessesExpanded(expanded);
+  relayout();
+}
+
+void TimelineWidget::setVerticalScroll(int y) {
+  const int maxY = std::max(0, m_ctx.layout.totalHeight() - m_canvas->height());
+  y = std::clamp(y, 0, maxY);
+  m_vscroll->setValue(y);
+  if (m_ctx.scrollY != y) {
+    m_ctx.scrollY = y;
+    m_canvas->update();
+    m_header->update();
+  }
+}
+
+void TimelineWidget::scrollBy(int dy) { setVerticalScroll(m_ctx.scrollY + dy); }
+
+void TimelineWidget::relayout() {
+  m_canvas->invalidate();
+  updateScrollBar();
+  m_header->update();
+  m_canvas->update();
+  m_ruler->update();
+  m_corner->update();
+}
+
+void TimelineWidget::updateScrollBar() {
+  const int page = std::max(1, m_canvas->height());
+  const int maxY = std::max(0, m_ctx.layout.totalHeight() - page);
+  m_vscroll->setRange(0, maxY);
+  m_vscroll->setPageStep(page);
+  m_vscroll->setSingleStep(m_ctx.layout.metrics().sliceRow);
+  if (m_ctx.scrollY > maxY) {
+    m_ctx.scrollY = maxY;
+  }
+  m_vscroll->setValue(m_ctx.scrollY);
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  updateScrollBar();
+}
+
+void TimelineWidget::paintCorner(QPainter& p, QSize size) const {
+  p.fillRect(QRect(QPoint(0, 0), size), QColor::fromRgb(ColorPalette::kHeaderBackground));
+  p.setPen(QColor::fromRgb(ColorPalette::kSeparator));
+  p.drawLine(0, size.height() - 1, size.width(), size.height() - 1);
+  p.drawLine(size.width() - 1, 0, size.width() - 1, size.height());
+  if (!m_ctx.profile) return;
+  const core::TimeRange v = m_viewport->visibleRange();
+  if (v.empty()) return;  // a load preview before any event was read: no range to describe yet
+  QFont f = font();
+  f.setPointSizeF(f.pointSizeF() * 0.9);
+  p.setFont(f);
+  p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+  const QString text = QStringLiteral("view ") + QString::fromStdString(core::formatDuration(v.duration())) +
+                       QStringLiteral("  ·  +") +
+                       QString::fromStdString(core::formatTickLabel(v.start - m_ctx.origin(), std::max<core::TimeNs>(1, v.duration() / 100)));
+  p.drawText(QRect(8, 0, size.width() - 12, size.height() - 1), Qt::AlignVCenter | Qt::AlignLeft, text);
+}
+
+QImage TimelineWidget::renderToImage(QSize logicalSize, qreal dpr) {
+  if (dpr <= 0) dpr = 1.0;
+  const QSize phys(qMax(1, qRound(logicalSize.width() * dpr)), qMax(1, qRound(logicalSize.height() * dpr)));
+  QImage img(phys, QImage::Format_ARGB32_Premultiplied);
+  img.setDevicePixelRatio(dpr);
+  img.fill(QColor::fromRgb(ColorPalette::kBackground));
+  const int hw = m_header->width();
+  const int rh = TimeRuler::kHeight;
+  const QSize canvasSize(qMax(1, logicalSize.width() - hw), qMax(1, logicalSize.height() - rh));
+  // Keep the scroll position valid for the image's canvas height.
+  const int savedScroll = m_ctx.scrollY;
+  m_ctx.scrollY = std::clamp(m_ctx.scrollY, 0, std::max(0, m_ctx.layout.totalHeight() - canvasSize.height()));
+  {
+    QPainter p(&img);
+    p.setFont(font());
+    p.save();
+    p.setClipRect(QRect(0, 0, hw, rh));
+    paintCorner(p, QSize(hw, rh));
+    p.restore();
+    p.save();
+    p.translate(hw, 0);
+    p.setClipRect(QRect(0, 0, canvasSize.width(), rh));
+    m_ruler->paintTo(p, QSize(canvasSize.width(), rh));
+    p.restore();
+    p.save();
+    p.translate(0, rh);
+    p.setClipRect(QRect(0, 0, hw, canvasSize.height()));
+    m_header->paintTo(p, QSize(hw, canvasSize.height()));
+    p.restore();
+    p.save();
+    p.translate(hw, rh);
+    p.setClipRect(QRect(QPoint(0, 0), canvasSize));
+    m_canvas->paintTo(p, canvasSize);
+    p.restore();
+  }
+  m_ctx.scrollY = savedScroll;
+  m_canvas->invalidate();
+  return img;
+}
+
+void TimelineWidget::showShortcuts() {
+  if (!m_shortcuts) m_shortcuts = new ShortcutsDialog(this);
+  m_shortcuts->show();
+  m_shortcuts->raise();
+  m_shortcuts->activateWindow();
+}
+
+}  // namespace npuscope::widgets

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QImage>
+#include <QSet>
+#include <QString>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "core/profile/profile.h"
+#include "core/base/types.h"
+#include "widgets/timeline/timeline_context.h"
+
+class QScrollBar;
+class QLabel;
+
+namespace npuscope::widgets {
+
+class LaneCanvas;
+class LaneHeader;
+class ShortcutsDialog;
+class TimeRuler;
+class TimelineViewport;
+
+/// The main timeline: a time ruler, a left lane-header column and the lane canvas with a
+/// vertical scroll bar, all driven by one TimelineViewport. Lanes are grouped by rank
+/// ("rank 0 · NPU 0"), then process (collapsible; counter-only processes start collapsed), then
+/// thread lanes (one row per depth) and counter series. All ranks share one absolute time axis;
+/// ruler labels are relative to the profile start. Keys (when the canvas has focus; see
+/// ShortcutsDialog): W/S zoom at the cursor, A/D/Left/Right pan, Up/Down scroll, Shift+Z zoom
+/// to the time selection, Backspace undo zoom, Ctrl+0 fit all, F zoom to the selected slice,
+/// Esc clear selections, ? shortcuts. Mouse: wheel zooms at the cursor, Shift+wheel scrolls
+/// vertically, left-drag pans, Shift+drag (or drag on the ruler) selects a time range.
+class TimelineWidget : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelineWidget(QWidget* parent = nullptr);
+  ~TimelineWidget() override;
+
+  /// Shows `profile` (null clears), fits all and clears the selections.
+  void setProfile(std::shared_ptr<const core::Profile> profile);
+  [[nodiscard]] std::shared_ptr<const core::Profile> profile() const { return m_ctx.profile; }
+  /// Removes the profile.
+  void clear();
+  /// The horizontal zoom/pan/selection state (owned by this widget).
+  [[nodiscard]] TimelineViewport* viewport() const { return m_viewport; }
+  /// Shows [range.start, range.end) ns (clamped; recorded in the zoom history).
+  void setVisibleRange(core::TimeRange range);
+  /// Shows the whole profile.
+  void fitAll();
+
+  /// Selects a slice (outline + flows) and scrolls it into view vertically; emits sliceSelected.
+  /// rankIndex -1 or an invalid ref clears the selection.
+  void selectSlice(int rankIndex, core::SliceRef ref);
+  [[nodiscard]] int selectedRank() const { return m_ctx.selectedRank; }
+  [[nodiscard]] core::SliceRef selectedSlice() const { return m_ctx.selected; }
+  /// Zooms to the selected slice with a small margin (no-op without a selection).
+  void zoomToSelectedSlice();
+
+  /// Flow categories (Trace::flows `cat` text) drawn for the whole visible range in addition to
+  /// the selected slice's own flows. Empty by default (only the selected slice's flows).
+  void setVisibleFlowCategories(const QSet<QString>& categories);
+  [[nodiscard]] QSet<QString> visibleFlowCategories() const { return m_ctx.flowCategories; }
+
+  /// Outlines every slice of rank `rankIndex` whose name id is set in `nameMask` (indexed by the
+  /// rank's StringPool ids; e.g. the Statistics view's selected row). An empty mask clears.
+  /// Cleared by setProfile. Painting checks one bit per drawn box.
+  void setHighlightedNames(int rankIndex, std::vector<bool> nameMask);
+  /// Clears the highlighted names of every rank.
+  void clearHighlightedNames();
+  /// Marks the search matches of rank `rankIndex` (name-id mask as above): matching boxes are
+  /// outlined and, while any rank has a match, the others are dimmed. Empty mask clears.
+  void setSearchMatches(int rankIndex, std::vector<bool> nameMask);
+  void clearSearchMatches();
+  [[nodiscard]] bool hasSearchMatches() const { return m_ctx.dimNonMatching; }
+  /// Whether slice `ref` of rank `rankIndex` is highlighted / a search match (tests).
+  [[nodiscard]] bool isHighlighted(int rankIndex, core::SliceRef ref) const;
+  [[nodiscard]] bool isSearchMatch(int rankIndex, core::SliceRef ref) const;
+
+  /// Selects `ref` and makes it visible horizontally: keeps the zoom level when the slice fits
+  /// into the visible duration (pans to centre it if it is not fully shown), else zooms to it.
+  void revealSlice(int rankIndex, core::SliceRef ref);
+
+  /// Top-Down overlays (timeline_overlays.cpp). The bubbles of every rank's analysis are shaded
+  /// across that rank's device lanes (Ascend Hardware, Overlap Analysis, Communication); on by
+  /// default. Indexes: Profile::ranks, RankAnalysis::devices, DeviceAnalysis::bubbles.
+  void setBubblesVisible(bool on);
+  [[nodiscard]] bool bubblesVisible() const { return m_ctx.showBubbles; }
+  /// Marks one bubble as selected (drawn stronger, with a label); -1 clears.
+  void setSelectedBubble(int rankIndex, int deviceIndex, int bubbleIndex);
+  [[nodiscard]] int selectedBubbleRank() const { return m_ctx.bubbleRank; }
+  [[nodiscard]] int selectedBubbleDevice() const { return m_ctx.bubbleDevice; }
+  [[nodiscard]] int selectedBubbleIndex() const { return m_ctx.bubbleIndex; }
+  /// The bubble at those indexes, or null.
+  [[nodiscard]] const core::Bubble* bubble(int rankIndex, int deviceIndex, int bubbleIndex) const;
+  /// Shows the bubble with `margin` × its duration of context on each side (at least 100 ns).
+  void zoomToBubble(int rankIndex, int deviceIndex, int bubbleIndex, double margin = 0.25);
+  /// Outlines the links of `chain` (of rank `rankIndex`) and joins them with arrows, from the
+  /// Python API / torch op down to the device task. Rank -1 clears.
+  void setChainHighlight(int rankIndex, const core::DispatchChain& chain);
+  void clearChainHighlight();
+  [[nodiscard]] int chainRank() const { return m_ctx.chainRank; }
+  [[nodiscard]] const core::DispatchChain& chainHighlight() const { return m_ctx.chain; }
+
+  /// Expands or collapses every process.
+  void setAllProcessesExpanded(bool expanded);
+  /// The vertical layout (rows of ranks/processes/lanes), read-only.
+  [[nodiscard]] const LaneLayout& layout() const { return m_ctx.layout; }
+  /// Vertical scroll position (content y at the top of the canvas), px.
+  [[nodiscard]] int verticalScroll() const { return m_ctx.scrollY; }
+  void setVerticalScroll(int y);
+
+  /// Renders the whole composite (ruler, corner, lane headers, lanes) exactly as the window draws
+  /// it, into an image of `logicalSize` logical px at `devicePixelRatio` (the image has
+  /// logicalSize * dpr physical pixels). Works on a hidden widget under the offscreen platform.
+  [[nodiscard]] QImage renderToImage(QSize logicalSize, qreal devicePixelRatio = 1.0);
+
+  /// The lane canvas (for focus and tests).
+  [[nodiscard]] LaneCanvas* canvas() const { return m_canvas; }
+  /// Width of the lane-header column, px.
+  [[nodiscard]] int headerWidth() const;
+  /// Height of the ruler, px.
+  [[nodiscard]] int rulerHeight() const;
+
+ public slots:
+  void showShortcuts();
+
+ signals:
+  /// A slice was selected (click or selectSlice); rankIndex -1 and an invalid ref when cleared.
+  void sliceSelected(int rankIndex, npuscope::core::SliceRef ref);
+  /// The slice under the mouse changed (rankIndex -1 when none).
+  void hoveredSliceChanged(int rankIndex, npuscope::core::SliceRef ref);
+  /// The visible range changed (forwarded from the viewport).
+  void visibleRangeChanged(npuscope::core::TimeRange range);
+  /// A click landed in a bubble (a gap of a device lane, or its Overlap Analysis Free slice).
+  void bubbleClicked(int rankIndex, int deviceIndex, int bubbleIndex);
+
+ protected:
+  void resizeEvent(QResizeEvent*) override;
+
+ private:
+  void onSliceClicked(int rank, core::SliceRef ref);
+  void relayout();
+  void updateScrollBar();
+  void scrollBy(int dy);
+  void paintCorner(QPainter& p, QSize size) const;
+
+  TimelineContext m_ctx;
+  TimelineViewport* m_viewport = nullptr;
+  TimeRuler* m_ruler = nullptr;
+  LaneHeader* m_header = nullptr;
+  LaneCanvas* m_canvas = nullptr;
+  QScrollBar* m_vscroll = nullptr;
+  QWidget* m_corner = nullptr;
+  ShortcutsDialog* m_shortcuts = nullptr;
+};
+
+}  // namespace npuscope::widgets
