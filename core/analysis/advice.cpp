@@ -25,6 +25,12 @@ std::string pct(double f) {
 
 const char* adviceFor(BubbleCause c) {
   switch (c) {
+    case BubbleCause::DeviceCopy:
+      return "Copies run on the device while it computes nothing: move host-device copies out of the step, copy "
+             "with non_blocking=True from pinned memory, and keep tensors on the device.";
+    case BubbleCause::DeviceWait:
+      return "Streams wait on events: look at what the waiting stream depends on (a collective on another stream, "
+             "a recorded event) and overlap or reorder the work.";
     case BubbleCause::Synchronization:
       return "Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and "
              "torch.npu.synchronize() from the training loop, or defer them (accumulate on the device and read "
@@ -32,18 +38,22 @@ const char* adviceFor(BubbleCause c) {
     case BubbleCause::HostToDeviceCopy:
       return "Overlap host-to-device copies with compute: pin host memory (DataLoader pin_memory=True), copy with "
              "non_blocking=True, and prefetch the next batch to the device.";
+    case BubbleCause::AclopCompile:
+      return "Operators are compiled online (ACLOP): call torch_npu.npu.set_compile_mode(jit_compile=False) and "
+             "torch_npu.npu.config.allow_internal_format=False so that prebuilt binaries are used.";
+    case BubbleCause::AclopExecute:
+      return "The ACLOP path (aclopCompileAndExecute) is slow on the host even without compiling: prefer the "
+             "ACLNN operators (jit_compile=False), and check which operators still take the ACLOP path.";
+    case BubbleCause::DataLoading:
+      return "Data loading holds the step: raise DataLoader num_workers, use pin_memory and prefetch_factor.";
     case BubbleCause::SlowDispatch:
       return "The host cannot dispatch operators fast enough: fuse small operators, raise the batch size, keep the "
-             "task queue on (TASK_QUEUE_ENABLE=1 or 2), bind cores, or use graph mode (torchair); for ACLOP "
-             "compilation call torch_npu.npu.set_compile_mode(jit_compile=False).";
+             "task queue on (TASK_QUEUE_ENABLE=1 or 2), bind cores, or use graph mode (torchair, torch.compile).";
     case BubbleCause::HostIdle:
-      return "The host is busy outside torch (data loading or Python work): raise DataLoader num_workers, use "
-             "pin_memory and prefetch_factor, and move Python work off the critical path.";
-    case BubbleCause::CommunicationWait:
-      return "Devices wait for collectives or events: check for slow ranks and load imbalance, and overlap "
-             "communication with computation.";
+      return "The host does no torch work during the gaps: look at the Python code between operators (data "
+             "preparation, logging, control flow, GC) and move it off the critical path.";
     case BubbleCause::Unknown:
-      return "Inspect the largest bubbles on the timeline: the host activity around them tells what held the device up.";
+      return "";
   }
   return "";
 }
@@ -67,7 +77,9 @@ std::size_t countNamed(const Trace& trace, std::string_view needle, TimeRange wi
 
 Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
   Verdict v;
+  v.hostRecorded = hostLayersRecorded(trace);
   if (ra.devices.empty()) {
+    v.headline = "No device activity";
     v.summary = "No device activity in this trace: open a capture with NPU activity to get the Top-Down analysis.";
     return v;
   }
@@ -78,57 +90,93 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
   // recorded lanes are compared with them in DeviceAnalysis::discrepancies.)
   const OverlapFigures& f = da.computed;
   if (f.e2e <= 0) {
+    v.headline = "No device activity";
     v.summary = "The device span is empty.";
     return v;
   }
   const double e2e = static_cast<double>(f.e2e);
   const double free = static_cast<double>(f.free) / e2e, comp = static_cast<double>(f.computing) / e2e,
                comm = static_cast<double>(f.commNotOverlapped) / e2e;
-  std::array<TimeNs, 6> byCause{};
-  std::array<std::size_t, 6> countByCause{};
-  for (const Bubble& b : da.bubbles) {
-    byCause[static_cast<std::size_t>(b.cause)] += b.range.duration();
-    ++countByCause[static_cast<std::size_t>(b.cause)];
-  }
-  const auto top = static_cast<std::size_t>(std::max_element(byCause.begin(), byCause.end()) - byCause.begin());
-  const auto topCause = static_cast<BubbleCause>(top);
   const std::string figures = "Computing " + pct(comp) + ", Communication (Not Overlapped) " + pct(comm) + ", Free " +
                               pct(free) + " of " + formatDuration(f.e2e);
-  if (free > 0.10) {
-    v.summary = "Dispatch/host bound: the device is idle (Free) " + pct(free) + " of the time (" + formatDuration(f.free) +
-                "), above the 10% mark; " + figures + ".";
-    if (byCause[top] > 0) {
-      const Bubble* example = nullptr;
-      for (const Bubble& b : da.bubbles)
-        if (b.cause == topCause) {
-          example = &b;
-          break;
-        }
-      v.summary += " Most of the listed bubble time (" + formatDuration(byCause[top]) + " in " +
-                   std::to_string(countByCause[top]) + " bubble" + (countByCause[top] == 1 ? "" : "s") + ") is " +
-                   bubbleCauseLabel(topCause) + (example && !example->detail.empty() ? ": " + example->detail : "") + ".";
-      v.suggestions.push_back(adviceFor(topCause));
-    }
-    for (std::size_t c = 0; c < byCause.size(); ++c)
-      if (c != top && byCause[c] * 5 >= f.free && byCause[c] > 0) v.suggestions.push_back(adviceFor(static_cast<BubbleCause>(c)));
-  } else if (comm > comp) {
+  // The method's order (docs/diagnosis.md §2): the dominant share decides where to look first.
+  if (comp >= comm && comp >= free) {
+    v.dominant = "compute";
+    v.headline = "Compute bound";
+    v.summary = "Compute bound: the device computes " + pct(comp) + " of the time; " + figures + ".";
+    v.suggestions.push_back("Look at the longest kernels in the statistics first: their shapes, formats (TransData), "
+                            "TFLOPS against the chip's peak, and AI_CPU operators.");
+  } else if (comm >= free) {
+    v.dominant = "communication";
+    v.headline = "Communication bound";
     v.summary = "Communication bound: communication that is not hidden behind computation takes " + pct(comm) +
                 " of the time; " + figures + ".";
-    v.suggestions.push_back("Overlap communication with computation (bucketed gradient all-reduce, async collectives), "
-                            "check for slow ranks, and review the parallel strategy.");
+    v.suggestions.push_back("Look at the collectives first: check for a slow rank (the others wait for it), overlap "
+                            "communication with computation (bucketed gradient all-reduce, async collectives), and "
+                            "review the parallel strategy.");
   } else {
-    v.summary = "Compute bound: the device computes " + pct(comp) + " of the time; " + figures + ".";
-    v.suggestions.push_back("Look at the longest kernels in the statistics: check their shapes, formats (TransData) "
-                            "and AI_CPU operators.");
+    v.dominant = "free";
+    v.headline = "Dispatch/host bound";
+    v.summary = "Dispatch/host bound: the device is idle (Free) " + pct(free) + " of the time (" + formatDuration(f.free) +
+                "); " + figures + ".";
   }
+  if (v.dominant != "free" && free > 0.10)
+    v.findings.push_back("The device is also idle (Free) " + pct(free) + " of the time (" + formatDuration(f.free) +
+                         "), above the ~10% mark: dispatch, synchronisation or data movement leave it waiting.");
+  // The bubbles: the cause holding the most bubble time over all of them (§2.3).
+  const CauseTotals& ct = da.causes;
+  const TimeNs bubbleNs = ct.totalNs();
+  if (bubbleNs > 0) {
+    const BubbleCause top = ct.top();
+    const auto ti = static_cast<std::size_t>(top);
+    v.topCause = top;
+    v.topCauseNs = ct.ns[ti];
+    v.topCauseCount = ct.count[ti];
+    v.topCauseShare = static_cast<double>(ct.ns[ti]) / static_cast<double>(bubbleNs);
+    std::size_t all = 0;
+    for (auto n : ct.count) all += n;
+    std::string s;
+    if (!v.hostRecorded) {
+      s = "The " + std::to_string(all) + " device gaps of 10 us or more (" + formatDuration(bubbleNs) +
+          ") cannot be explained: the host layers (Python, CANN) were not recorded. Capture with the CPU activity "
+          "on (torch_npu.profiler ProfilerActivity.CPU) to see what held the device up.";
+    } else {
+      s = "Of " + std::to_string(all) + " device gap" + (all == 1 ? "" : "s") + " of 10 us or more (" +
+          formatDuration(bubbleNs) + "), " + bubbleCauseLabel(top) + " holds the most: " + formatDuration(ct.ns[ti]) +
+          " (" + pct(v.topCauseShare) + ") in " + std::to_string(ct.count[ti]) + " gap" + (ct.count[ti] == 1 ? "" : "s");
+      // The runner-up when it holds at least a fifth of the bubble time.
+      std::size_t second = kBubbleCauseCount;
+      for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
+        if (c != ti && ct.ns[c] * 5 >= bubbleNs && ct.ns[c] > 0 && (second == kBubbleCauseCount || ct.ns[c] > ct.ns[second]))
+          second = c;
+      if (second != kBubbleCauseCount)
+        s += "; then " + std::string(bubbleCauseLabel(static_cast<BubbleCause>(second))) + " " +
+             formatDuration(ct.ns[second]) + " (" + pct(static_cast<double>(ct.ns[second]) / static_cast<double>(bubbleNs)) +
+             ")";
+      s += ".";
+    }
+    if (v.dominant == "free") v.summary += " " + s;
+    else v.findings.push_back(s);
+    // Advice for the causes that matter: the top one and any holding a fifth of the bubble time,
+    // when Free itself matters (dominant or above the 10% mark).
+    if (v.hostRecorded && (v.dominant == "free" || free > 0.10))
+      for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
+        if ((c == ti || ct.ns[c] * 5 >= bubbleNs) && ct.ns[c] > 0 && *adviceFor(static_cast<BubbleCause>(c)))
+          v.suggestions.push_back(adviceFor(static_cast<BubbleCause>(c)));
+  }
+  if (da.skew.bound > 0)
+    v.findings.push_back("Host and device clocks disagree by at least " + formatDuration(da.skew.bound) + " (" +
+                         std::to_string(da.skew.tasksWithLaunch) +
+                         " launches; the earliest task starts that much before its own launch): launch latencies are "
+                         "shown corrected by that bound.");
   // Advisor rule: many ACLOP compilations per step (MAX_OP_COMPILE_NUM = 20).
   const TimeRange all = trace.range.empty() ? TimeRange{INT64_MIN, INT64_MAX} : TimeRange{trace.range.start, trace.range.end + 1};
   const std::size_t compiles = countNamed(trace, "aclopCompileAndExecute", all);
   const std::size_t steps = std::max<std::size_t>(1, ra.steps.size());
   if (compiles / steps >= 20)
     v.suggestions.push_back(std::to_string(compiles) + " aclopCompileAndExecute calls (" + std::to_string(compiles / steps) +
-                            " per step): call torch_npu.npu.set_compile_mode(jit_compile=False) and "
-                            "torch_npu.npu.config.allow_internal_format=False.");
+                            " per step, the advisor's mark is 20): call torch_npu.npu.set_compile_mode(jit_compile=False) "
+                            "and torch_npu.npu.config.allow_internal_format=False.");
   std::vector<std::string> unique;
   for (auto& s : v.suggestions)
     if (std::find(unique.begin(), unique.end(), s) == unique.end()) unique.push_back(s);

@@ -5,6 +5,7 @@
 // verdict. Pure functions over an immutable Trace (+ the rank's CSV tables), so the GUI, the
 // command-line report and the tests get the same numbers.
 
+#include <array>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -50,17 +51,37 @@ struct StepOverlap {
   std::optional<TimeNs> preparing;      ///< first Computing/Communication start - host step start
 };
 
-/// Why a bubble is there, from what the host was doing meanwhile.
+/// Why a bubble is there: the first rule of docs/diagnosis.md §3 that holds, from the device
+/// tasks inside the gap and what the host was doing meanwhile. `Unknown` when the data cannot
+/// tell (host layers not recorded, or the host partly busy without a clear cause).
 enum class BubbleCause : std::uint8_t {
-  Synchronization,    ///< aclrtSynchronize*, aten::item / _local_scalar_dense, .cpu(), ...
-  HostToDeviceCopy,   ///< aclrtMemcpy*, H2D copy tasks in the gap
-  SlowDispatch,       ///< the host was busy launching (many small ops, Enqueue/Dequeue, ACLOP compile)
-  HostIdle,           ///< no host activity: data loading, Python work outside torch
-  CommunicationWait,  ///< waiting on a collective / a wait task in the gap
-  Unknown,
+  DeviceCopy,         ///< memcpy / SDMA tasks of the device cover >= 50% of the gap
+  DeviceWait,         ///< event / notify wait tasks cover >= 50%: a stream dependency
+  Synchronization,    ///< aclrtSynchronize*, aten::item / _local_scalar_dense, ... running when the device ran dry
+  HostToDeviceCopy,   ///< aclrtMemcpy*, pin_memory, ... on the host cover >= 25%
+  AclopCompile,       ///< AscendCL@opCompile covers >= 25% (ACLOP online compilation)
+  AclopExecute,       ///< aclopCompileAndExecute covers >= 25% but its compile step does not
+  DataLoading,        ///< DataLoader slices cover >= 50%
+  SlowDispatch,       ///< host busy >= 50% with >= 3 torch ops / launches starting in the gap
+  HostIdle,           ///< host torch/CANN activity covers < 20%: Python work outside torch, GC, ...
+  Unknown,            ///< host layers not recorded, or no rule holds
 };
-[[nodiscard]] const char* bubbleCauseKey(BubbleCause c);   ///< "synchronization", ...
-[[nodiscard]] const char* bubbleCauseLabel(BubbleCause c); ///< "Synchronization", ...
+inline constexpr std::size_t kBubbleCauseCount = 10;
+[[nodiscard]] const char* bubbleCauseKey(BubbleCause c);   ///< "device_copy", "synchronization", ...
+[[nodiscard]] const char* bubbleCauseLabel(BubbleCause c); ///< "Device copy", "Synchronization", ...
+/// The matching category of msprof-analyze's free_analysis recipe ("device task running",
+/// "abnormal CANN layer", "Idle PyTorch layer", or "" for unknown); docs/diagnosis.md §3.
+[[nodiscard]] const char* bubbleCauseFreeAnalysisCategory(BubbleCause c);
+
+/// When the task that ends a bubble was launched, relative to the bubble's start (HTA's host
+/// wait / kernel wait split; docs/diagnosis.md §3). Launch times are corrected by the clock skew
+/// bound (ClockSkew) first.
+enum class LaunchTiming : std::uint8_t {
+  Unknown,         ///< no HostToDevice launch recorded for the task
+  AfterGapStart,   ///< launched after the device went idle: the device waited for the host
+  BeforeGapStart,  ///< launched before: the task was queued and the device held it
+};
+[[nodiscard]] const char* launchTimingKey(LaunchTiming t);  ///< "after_gap_start", "before_gap_start", "unknown"
 
 /// One layer of a dispatch chain.
 enum class ChainLayer : std::uint8_t { PythonApi, TorchOp, Enqueue, Dequeue, CannApi, Launch, DeviceTask };
@@ -74,13 +95,45 @@ struct ChainLink {
 
 /// The dispatch chain of one device task, from the Python API down to the task (links in that
 /// order). Missing layers are listed in `missing`, never invented.
+/// The dispatch chain of one device task, from the Python API down to the task (links in that
+/// order). Missing layers are listed in `missing`, never invented.
 struct DispatchChain {
   std::vector<ChainLink> links;
   std::vector<ChainLayer> missing;
   std::string path;                    ///< "ACLNN", "ACLOP" or "" when it cannot be told
-  std::optional<TimeNs> launchLatency; ///< device task start - host launch, ns: from the start of Node@launch, else the CANN API; at Level0 the HostToDevice `s` ts, else the Dequeue start
+  /// Device task start - host launch, ns, as recorded (host and device clocks unaligned): from
+  /// the start of Node@launch, else the CANN API; at Level0 the HostToDevice `s` ts, else the
+  /// Dequeue start. Can be negative: see `correctedLatency`.
+  std::optional<TimeNs> launchLatency;
+  /// The HostToDevice flow's start ts (host clock, ns), when the task has one.
+  std::optional<TimeNs> launchTs;
+  /// launchLatency + the rank's clock skew bound (ClockSkew::bound, ns): never negative. Set by
+  /// applySkew (analyzeRank does it for every bubble's chain).
+  std::optional<TimeNs> correctedLatency;
+  TimeNs skewBound = 0;  ///< the bound added, ns (0: no skew evident)
   [[nodiscard]] const ChainLink* find(ChainLayer l) const;
 };
+
+/// Host/device clock offset evidence of one device (docs/diagnosis.md §4): a task cannot start
+/// before its launch, so min over tasks of (task start - HostToDevice `s` ts) bounds the offset.
+struct ClockSkew {
+  std::optional<TimeNs> minTaskMinusLaunch;  ///< ns; empty without any HostToDevice launch
+  TimeNs bound = 0;                          ///< max(0, -minTaskMinusLaunch), ns
+  std::size_t tasksWithLaunch = 0;           ///< device tasks with a HostToDevice launch
+  SliceRef worstTask;                        ///< the task giving the minimum
+};
+
+/// The skew bound of `device`'s Ascend Hardware tasks over every HostToDevice flow (bound or
+/// with an unbound start, as at Level0). O(flows).
+[[nodiscard]] ClockSkew clockSkew(const Trace& trace, int device);
+
+/// Sets chain.correctedLatency = launchLatency + skew.bound and chain.skewBound.
+void applySkew(DispatchChain& chain, const ClockSkew& skew);
+
+/// The launch latency in words, never a bare negative number: "launch latency 12.3 us" when no
+/// skew is evident, else "launch latency 12.3 us (recorded -5.2 us; clocks corrected by 17.5 us)";
+/// "launch latency unknown" without one. Requires applySkew.
+[[nodiscard]] std::string launchLatencyText(const DispatchChain& chain);
 
 /// Walks back from device task `task` (an Ascend Hardware slice): HostToDevice flow -> Node@launch /
 /// AscendCL API -> Dequeue (same OS thread) -> async_task_queue flow -> Enqueue -> torch op ->
@@ -96,8 +149,22 @@ struct Bubble {
   SliceRef after;   ///< device task that ends the gap
   std::vector<SliceRef> hostSlices;  ///< host slices (Python, CANN) overlapping the gap, outermost first, capped
   BubbleCause cause = BubbleCause::Unknown;
-  std::string detail;  ///< e.g. "aclrtSynchronizeStream 1.2 ms called from loss.item() (train.py:88)"
+  std::string detail;  ///< the evidence in words, e.g. "aten::item 259 us called from train.py(359) (28% of the gap)"
+  /// The slices behind the cause (the sync call, the compile step, the copy tasks, ...), to
+  /// select on the timeline; empty for host idle / unknown.
+  std::vector<SliceRef> evidence;
+  double hostCoverage = 0;  ///< share of the gap covered by host torch/CANN slices, 0..1
+  LaunchTiming launched = LaunchTiming::Unknown;
   DispatchChain chain; ///< of `after`
+};
+
+/// Bubble time per cause over every bubble found (not only the listed ones).
+struct CauseTotals {
+  std::array<TimeNs, kBubbleCauseCount> ns{};
+  std::array<std::size_t, kBubbleCauseCount> count{};
+  [[nodiscard]] TimeNs totalNs() const;
+  /// The cause holding the most time (ties: the lower enum value), or Unknown when empty.
+  [[nodiscard]] BubbleCause top() const;
 };
 
 /// Everything computed for one device of a rank.
@@ -113,13 +180,27 @@ struct DeviceAnalysis {
   /// has thousands; the list alone would understate the idle time.
   std::size_t gapsFound = 0;
   TimeNs gapsFoundNs = 0;
+  CauseTotals causes;                   ///< over all gapsFound bubbles
+  ClockSkew skew;                       ///< host/device clock offset evidence
   std::string computeSetRule;           ///< which rule picked the compute tasks
   std::vector<std::string> discrepancies;  ///< computed vs recorded, explained
 };
 
+/// The Top-Down reading of one rank (docs/diagnosis.md §2): the dominant share decides the
+/// headline; Free above 10% is always a finding; the bubble summary names the cause holding the
+/// most bubble time.
 struct Verdict {
-  std::string summary;                  ///< one or two sentences
+  /// "compute", "communication", "free", or "unknown" (no device activity).
+  std::string dominant = "unknown";
+  std::string headline;                 ///< "Communication bound", "Compute bound", "Dispatch/host bound", ...
+  std::string summary;                  ///< one or two sentences, with the figures
+  std::vector<std::string> findings;    ///< further findings (Free above 10%, the bubble causes, ...)
   std::vector<std::string> suggestions; ///< what to do next
+  BubbleCause topCause = BubbleCause::Unknown;  ///< the cause with the most bubble time
+  TimeNs topCauseNs = 0;
+  std::size_t topCauseCount = 0;
+  double topCauseShare = 0;             ///< of all bubble time, 0..1
+  bool hostRecorded = true;             ///< false: no Python/CANN slice, causes cannot be told
 };
 
 struct RankAnalysis {
@@ -151,9 +232,13 @@ struct AnalysisOptions {
                                        const std::vector<StepTraceRow>* stepTrace,
                                        const AnalysisOptions& options = {});
 
-/// Cause of a gap from the host activity (exposed for tests).
-[[nodiscard]] BubbleCause classifyBubble(const Trace& trace, TimeRange gap, std::string& detail,
-                                         std::vector<SliceRef>& hostSlices);
+/// Cause of a gap on `device` from the device tasks in it and the host activity (exposed for
+/// tests): fills b.cause, b.detail, b.evidence, b.hostSlices and b.hostCoverage from b.range.
+/// `hostRecorded`: whether the rank has any Python or CANN slice (rule 1 of docs/diagnosis.md §3).
+void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b);
+
+/// Whether the trace has any slice on a Python or CANN process (the host layers were recorded).
+[[nodiscard]] bool hostLayersRecorded(const Trace& trace);
 
 /// The verdict for a device's figures and bubbles (exposed for tests).
 [[nodiscard]] Verdict makeVerdict(const Trace& trace, const RankAnalysis& analysis);

@@ -13,11 +13,15 @@ namespace npuscope::core {
 
 const char* bubbleCauseKey(BubbleCause c) {
   switch (c) {
+    case BubbleCause::DeviceCopy: return "device_copy";
+    case BubbleCause::DeviceWait: return "device_wait";
     case BubbleCause::Synchronization: return "synchronization";
     case BubbleCause::HostToDeviceCopy: return "host_to_device_copy";
+    case BubbleCause::AclopCompile: return "aclop_compile";
+    case BubbleCause::AclopExecute: return "aclop_execute";
+    case BubbleCause::DataLoading: return "data_loading";
     case BubbleCause::SlowDispatch: return "slow_dispatch";
     case BubbleCause::HostIdle: return "host_idle";
-    case BubbleCause::CommunicationWait: return "communication_wait";
     case BubbleCause::Unknown: return "unknown";
   }
   return "unknown";
@@ -25,14 +29,68 @@ const char* bubbleCauseKey(BubbleCause c) {
 
 const char* bubbleCauseLabel(BubbleCause c) {
   switch (c) {
+    case BubbleCause::DeviceCopy: return "Device copy";
+    case BubbleCause::DeviceWait: return "Device wait";
     case BubbleCause::Synchronization: return "Synchronization";
     case BubbleCause::HostToDeviceCopy: return "HostToDevice copy";
+    case BubbleCause::AclopCompile: return "ACLOP compile";
+    case BubbleCause::AclopExecute: return "ACLOP execution on the host";
+    case BubbleCause::DataLoading: return "Data loading";
     case BubbleCause::SlowDispatch: return "Slow dispatch";
     case BubbleCause::HostIdle: return "Host idle";
-    case BubbleCause::CommunicationWait: return "Communication wait";
     case BubbleCause::Unknown: return "Unknown";
   }
   return "Unknown";
+}
+
+const char* bubbleCauseFreeAnalysisCategory(BubbleCause c) {
+  switch (c) {
+    case BubbleCause::DeviceCopy:
+    case BubbleCause::DeviceWait: return "device task running";
+    case BubbleCause::Synchronization:
+    case BubbleCause::HostToDeviceCopy:
+    case BubbleCause::AclopCompile:
+    case BubbleCause::AclopExecute:
+    case BubbleCause::SlowDispatch: return "abnormal CANN layer";
+    case BubbleCause::DataLoading:
+    case BubbleCause::HostIdle: return "Idle PyTorch layer";
+    case BubbleCause::Unknown: return "";
+  }
+  return "";
+}
+
+const char* launchTimingKey(LaunchTiming t) {
+  switch (t) {
+    case LaunchTiming::AfterGapStart: return "after_gap_start";
+    case LaunchTiming::BeforeGapStart: return "before_gap_start";
+    case LaunchTiming::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+TimeNs CauseTotals::totalNs() const {
+  TimeNs t = 0;
+  for (TimeNs v : ns) t += v;
+  return t;
+}
+
+BubbleCause CauseTotals::top() const {
+  std::size_t best = static_cast<std::size_t>(BubbleCause::Unknown);
+  TimeNs bestNs = 0;
+  for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
+    if (ns[c] > bestNs) {
+      bestNs = ns[c];
+      best = c;
+    }
+  return static_cast<BubbleCause>(best);
+}
+
+bool hostLayersRecorded(const Trace& trace) {
+  for (const Lane& lane : trace.lanes) {
+    const auto role = trace.processes[lane.process].role;
+    if ((role == Process::Role::Python || role == Process::Role::Cann) && lane.sliceCount() > 0) return true;
+  }
+  return false;
 }
 
 namespace {
@@ -42,14 +100,22 @@ bool has(std::string_view s, std::string_view p) { return s.find(p) != std::stri
 bool isSyncName(std::string_view n) {
   return has(n, "aclrtSynchronize") || has(n, "SynchronizeStream") || has(n, "SynchronizeDevice") ||
          has(n, "aten::item") || has(n, "aten::_local_scalar_dense") || has(n, "Tensor.item") ||
-         has(n, "aclrtSynchronizeEvent") || has(n, "aten::is_nonzero") || has(n, "aten::nonzero");
+         has(n, "aten::is_nonzero") || has(n, "aten::nonzero");
 }
 bool isH2DName(std::string_view n) {
-  return has(n, "aclrtMemcpy") || has(n, "acl_memcpy_host_to_device") || has(n, "HostToDevice") ||
-         has(n, "MemcpyAsync") || has(n, "aten::pin_memory");
+  return has(n, "aclrtMemcpy") || has(n, "acl_memcpy_host_to_device") || has(n, "MemcpyAsync") ||
+         has(n, "aten::pin_memory");
 }
-bool isCompileName(std::string_view n) { return has(n, "aclopCompileAndExecute") || has(n, "opCompile"); }
-bool isWaitTask(std::string_view n) { return has(n, "EVENT_WAIT") || has(n, "Notify Wait") || has(n, "Notify_Wait"); }
+/// The ACLOP compile step (AscendCL@opCompile), not the aclopCompileAndExecute that encloses it.
+bool isCompileStep(std::string_view n) { return n.ends_with("opCompile") && !has(n, "CompileAndExecute"); }
+bool isAclopExecute(std::string_view n) { return has(n, "aclopCompileAndExecute"); }
+bool isCopyTask(std::string_view n) {
+  return n.starts_with("MEMCPY") || n.starts_with("Memcpy") || n.starts_with("SDMA") || n.starts_with("PCIE_DMA");
+}
+bool isWaitTask(std::string_view n) {
+  return n.starts_with("EVENT_WAIT") || n.starts_with("Notify_Wait") || n.starts_with("Notify Wait") ||
+         n.ends_with("_WAIT_SQE");
+}
 bool isDataLoader(std::string_view n) { return has(n, "DataLoader") || has(n, "dataloader"); }
 
 std::string pct(double f) {
@@ -78,24 +144,67 @@ std::string callerOf(const Trace& trace, SliceRef op) {
   return {};
 }
 
+/// "name 1.2 ms in aten_op called from file.py(12): fn": a host slice and where it was called from.
+std::string describe(const Trace& trace, SliceRef r) {
+  std::string s = std::string(trace.sliceName(r)) + " " + formatDuration(trace.sliceRange(r).duration());
+  // For a CANN API, the torch op (or Dequeue) on the same OS thread tells where it was called from.
+  SliceRef op = r;
+  if (trace.processes[trace.lanes[r.lane].process].role == Process::Role::Cann) {
+    const auto py = detail::laneByRoleAndTid(trace, Process::Role::Python, trace.lanes[r.lane].tid);
+    if (py != kInvalidIndex) {
+      const auto idx = trace.lanes[py].enclosingSlice(trace.lanes[r.lane].start[r.index]);
+      if (idx != kInvalidIndex) {
+        op = {py, idx};
+        if (!trace.sliceName(op).starts_with("ProfilerStep#")) s += " in " + std::string(trace.sliceName(op));
+      }
+    }
+  }
+  const std::string caller = callerOf(trace, op);
+  if (!caller.empty()) s += " called from " + caller;
+  return s;
+}
+
+/// Summed duration of the slices inside `r` (same lane, deeper rows) whose name satisfies `pred`.
+template <class Pred>
+TimeNs childTime(const Trace& trace, SliceRef r, Pred pred) {
+  const Lane& lane = trace.lanes[r.lane];
+  const TimeNs s = lane.start[r.index], e = lane.end[r.index];
+  TimeNs sum = 0;
+  for (std::uint32_t d = lane.depthOf(r.index) + 1; d < lane.depthCount(); ++d) {
+    auto it = std::lower_bound(lane.start.begin() + lane.rowBegin[d], lane.start.begin() + lane.rowBegin[d + 1], s);
+    for (auto i = static_cast<std::uint32_t>(it - lane.start.begin()); i < lane.rowBegin[d + 1] && lane.start[i] < e; ++i)
+      if (pred(trace.name(lane.names[i]))) sum += std::min(lane.end[i], e) - lane.start[i];
+  }
+  return sum;
+}
+
 }  // namespace
 
-BubbleCause classifyBubble(const Trace& trace, TimeRange gap, std::string& detail, std::vector<SliceRef>& hostSlices) {
-  detail.clear();
-  hostSlices.clear();
-  if (gap.empty()) return BubbleCause::Unknown;
-  const double len = static_cast<double>(gap.duration());
-  struct Hit { SliceRef r; TimeNs overlap; };
-  Hit sync{{}, 0}, h2d{{}, 0}, compile{{}, 0}, loader{{}, 0};
-  std::vector<TimeRange> busy;
+void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b) {
+  const TimeRange gap = b.range;
+  b.detail.clear();
+  b.hostSlices.clear();
+  b.evidence.clear();
+  b.hostCoverage = 0;
+  b.cause = BubbleCause::Unknown;
+  if (gap.empty()) return;
+  const TimeNs len = gap.duration();
+  const auto share = [len](TimeNs ov) { return static_cast<double>(ov) / static_cast<double>(len); };
+  // The host slice with the largest overlap per kind; a sync slice running at the gap start wins.
+  struct Hit { SliceRef r; TimeNs overlap = 0; };
+  Hit sync, syncAtStart, h2d, compile, aclop, gc;
+  std::vector<TimeRange> busy, loader, pythonSide, queue, cannSide;
+  std::vector<SliceRef> copyTasks, waitTasks, launchSlices;
   std::size_t launches = 0, ops = 0;
-  TimeNs waitOnDevice = 0;
+  TimeNs copyOnDevice = 0, waitOnDevice = 0;
+  constexpr std::size_t kEvidenceCap = 16;
   for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
     const Lane& lane = trace.lanes[l];
-    const auto role = trace.processes[lane.process].role;
+    const Process& proc = trace.processes[lane.process];
+    const auto role = proc.role;
     const bool host = role == Process::Role::Python || role == Process::Role::Cann || role == Process::Role::PythonGc;
-    const bool device = role == Process::Role::AscendHardware;
-    if (!host && !device) continue;
+    const bool deviceLane = role == Process::Role::AscendHardware && proc.deviceId == device;
+    if (!host && !deviceLane) continue;
     for (std::uint32_t d = 0; d < lane.depthCount(); ++d) {
       // Slices of this row overlapping the gap: rows are disjoint and sorted.
       auto it = std::upper_bound(lane.end.begin() + lane.rowBegin[d], lane.end.begin() + lane.rowBegin[d + 1], gap.start);
@@ -103,87 +212,135 @@ BubbleCause classifyBubble(const Trace& trace, TimeRange gap, std::string& detai
         const TimeNs ov = std::min(lane.end[i], gap.end) - std::max(lane.start[i], gap.start);
         if (ov <= 0) continue;
         const std::string_view n = trace.name(lane.names[i]);
-        if (device) {
-          if (isWaitTask(n)) waitOnDevice += ov;
+        const SliceRef r{l, i};
+        if (deviceLane) {
+          if (isCopyTask(n)) {
+            copyOnDevice += ov;
+            if (copyTasks.size() < kEvidenceCap) copyTasks.push_back(r);
+          } else if (isWaitTask(n)) {
+            waitOnDevice += ov;
+            if (waitTasks.size() < kEvidenceCap) waitTasks.push_back(r);
+          }
           continue;
         }
-        if (n.rfind("ProfilerStep#", 0) == 0) continue;
-        const SliceRef r{l, i};
+        if (n.starts_with("ProfilerStep#")) continue;
         const std::string_view cat = trace.name(lane.categories[i]);
-        if (hostSlices.size() < 24 && cat != "python_function") hostSlices.push_back(r);
-        if (isSyncName(n) && ov > sync.overlap) sync = {r, ov};
+        if (b.hostSlices.size() < 24 && cat != "python_function") b.hostSlices.push_back(r);
+        const TimeRange part{std::max(lane.start[i], gap.start), std::min(lane.end[i], gap.end)};
+        if (isSyncName(n)) {
+          if (ov > sync.overlap) sync = {r, ov};
+          if (lane.start[i] <= gap.start && gap.start < lane.end[i] && ov > syncAtStart.overlap) syncAtStart = {r, ov};
+        }
         if (isH2DName(n) && ov > h2d.overlap) h2d = {r, ov};
-        if (isCompileName(n) && ov > compile.overlap) compile = {r, ov};
-        if (isDataLoader(n) && ov > loader.overlap) loader = {r, ov};
-        if (cat == "python_function" || isDataLoader(n)) continue;
-        busy.push_back({std::max(lane.start[i], gap.start), std::min(lane.end[i], gap.end)});
+        if (isCompileStep(n) && ov > compile.overlap) compile = {r, ov};
+        if (isAclopExecute(n) && ov > aclop.overlap) aclop = {r, ov};
+        if (role == Process::Role::PythonGc && ov > gc.overlap) gc = {r, ov};
+        if (isDataLoader(n)) {
+          loader.push_back(part);
+          continue;
+        }
+        if (cat == "python_function") continue;
+        busy.push_back(part);
+        if (role == Process::Role::Cann) cannSide.push_back(part);
+        else if (n.starts_with("Dequeue") || n.starts_with("Enqueue")) queue.push_back(part);
+        else if (cat == "cpu_op") pythonSide.push_back(part);
         if (lane.start[i] >= gap.start) {
-          if (n.rfind("Dequeue", 0) == 0 || has(n, "launch") || n.rfind("AscendCL@aclnn", 0) == 0) ++launches;
+          const bool launch = n.starts_with("Dequeue") || has(n, "launch") || n.starts_with("AscendCL@aclnn");
+          if (launch) {
+            ++launches;
+            if (launchSlices.size() < kEvidenceCap) launchSlices.push_back(r);
+          }
           if (cat == "cpu_op") ++ops;
         }
       }
     }
   }
-  const double coverage = static_cast<double>(totalOf(unionOf(busy))) / len;
-  auto describe = [&](const Hit& h) {
-    std::string s = std::string(trace.sliceName(h.r)) + " " + formatDuration(trace.sliceRange(h.r).duration());
-    // For a CANN API, the torch op on the same OS thread tells where it was called from.
-    SliceRef op = h.r;
-    if (trace.processes[trace.lanes[h.r.lane].process].role == Process::Role::Cann) {
-      const auto py = detail::laneByRoleAndTid(trace, Process::Role::Python, trace.lanes[h.r.lane].tid);
-      if (py != kInvalidIndex) {
-        const auto idx = trace.lanes[py].enclosingSlice(trace.lanes[h.r.lane].start[h.r.index]);
-        if (idx != kInvalidIndex) {
-          op = {py, idx};
-          if (trace.sliceName(op).rfind("ProfilerStep#", 0) != 0) s += " in " + std::string(trace.sliceName(op));
-        }
-      }
-    }
-    const std::string caller = callerOf(trace, op);
-    if (!caller.empty()) s += " called from " + caller;
-    return s;
-  };
-  if (sync.overlap * 4 >= gap.duration()) {
-    detail = describe(sync) + " (" + pct(static_cast<double>(sync.overlap) / len) + " of the gap)";
-    return BubbleCause::Synchronization;
+  b.hostCoverage = share(totalOf(unionOf(busy)));
+  const double coverage = b.hostCoverage;
+  // Rules of docs/diagnosis.md §3, in order.
+  if (!hostRecorded) {
+    b.detail = "the host layers (Python, CANN) were not recorded in this capture: the cause cannot be told";
+    return;
   }
-  if (h2d.overlap * 4 >= gap.duration()) {
-    detail = describe(h2d) + " (" + pct(static_cast<double>(h2d.overlap) / len) + " of the gap)";
-    return BubbleCause::HostToDeviceCopy;
+  if (copyOnDevice * 2 >= len) {
+    b.cause = BubbleCause::DeviceCopy;
+    b.evidence = copyTasks;
+    b.detail = "copy tasks (" + std::string(trace.sliceName(copyTasks.front())) + (copyTasks.size() > 1 ? ", ..." : "") +
+               ") run on the device for " + pct(share(copyOnDevice)) + " of the gap";
+    return;
   }
-  if (compile.overlap * 4 >= gap.duration()) {
-    detail = "operator compilation: " + describe(compile);
-    return BubbleCause::SlowDispatch;
+  if (waitOnDevice * 2 >= len) {
+    b.cause = BubbleCause::DeviceWait;
+    b.evidence = waitTasks;
+    b.detail = "the device waits on an event/notify task (" + std::string(trace.sliceName(waitTasks.front())) + ") for " +
+               pct(share(waitOnDevice)) + " of the gap: a stream dependency or a collective on another stream";
+    return;
   }
-  if (waitOnDevice * 2 >= gap.duration()) {
-    detail = "the device waits on an event/notify task for " + pct(static_cast<double>(waitOnDevice) / len) + " of the gap";
-    return BubbleCause::CommunicationWait;
+  const Hit& s = syncAtStart.r.valid() ? syncAtStart : sync;
+  if (s.r.valid() && (syncAtStart.r.valid() || s.overlap * 4 >= len)) {
+    b.cause = BubbleCause::Synchronization;
+    b.evidence = {s.r};
+    b.detail = describe(trace, s.r) + (syncAtStart.r.valid() ? " was waiting for the device when it ran out of work" : "") +
+               " (" + pct(share(s.overlap)) + " of the gap)";
+    return;
   }
-  if (loader.overlap * 2 >= gap.duration()) {
-    detail = "data loading: " + describe(loader);
-    return BubbleCause::HostIdle;
+  if (h2d.overlap * 4 >= len && h2d.r.valid()) {
+    b.cause = BubbleCause::HostToDeviceCopy;
+    b.evidence = {h2d.r};
+    b.detail = describe(trace, h2d.r) + " (" + pct(share(h2d.overlap)) + " of the gap)";
+    return;
+  }
+  if (compile.overlap * 4 >= len && compile.r.valid()) {
+    b.cause = BubbleCause::AclopCompile;
+    b.evidence = {compile.r};
+    b.detail = "operator compilation: " + describe(trace, compile.r) + " (" + pct(share(compile.overlap)) + " of the gap)";
+    if (aclop.r.valid())
+      b.detail += ", inside " + std::string(trace.sliceName(aclop.r)) + " " + formatDuration(trace.sliceRange(aclop.r).duration());
+    return;
+  }
+  if (aclop.overlap * 4 >= len && aclop.r.valid()) {
+    b.cause = BubbleCause::AclopExecute;
+    b.evidence = {aclop.r};
+    const TimeNs total = trace.sliceRange(aclop.r).duration();
+    const TimeNs compileNs = childTime(trace, aclop.r, isCompileStep);
+    b.detail = describe(trace, aclop.r) + ": compile step " + formatDuration(compileNs) + ", the rest (" +
+               formatDuration(total - compileNs) + ") is the ACLOP path on the host outside compilation (" +
+               pct(share(aclop.overlap)) + " of the gap)";
+    return;
+  }
+  const TimeNs loaderNs = totalOf(unionOf(loader));
+  if (loaderNs * 2 >= len && !loader.empty()) {
+    b.cause = BubbleCause::DataLoading;
+    b.detail = "data loading covers " + pct(share(loaderNs)) + " of the gap";
+    return;
   }
   if (coverage >= 0.5 && launches + ops >= 3) {
-    detail = "the host was busy dispatching: " + std::to_string(ops) + " torch ops and " + std::to_string(launches) +
-             " launches started in the gap (host busy " + pct(coverage) + ")";
-    return BubbleCause::SlowDispatch;
+    b.cause = BubbleCause::SlowDispatch;
+    b.evidence = launchSlices;
+    b.detail = "the host was busy dispatching: " + std::to_string(ops) + " torch ops and " + std::to_string(launches) +
+               " launches started in the gap (host busy " + pct(coverage) + ": torch ops " +
+               pct(share(totalOf(unionOf(pythonSide)))) + ", Enqueue/Dequeue " + pct(share(totalOf(unionOf(queue)))) +
+               ", CANN " + pct(share(totalOf(unionOf(cannSide)))) + " of the gap)";
+    return;
   }
   if (coverage < 0.2) {
-    detail = "no torch/CANN activity for " + pct(1.0 - coverage) + " of the gap: Python work outside torch or data loading";
-    return BubbleCause::HostIdle;
+    b.cause = BubbleCause::HostIdle;
+    b.detail = "no torch/CANN activity for " + pct(1.0 - coverage) +
+               " of the gap: Python work outside torch, data loading or GC";
+    if (gc.r.valid()) {
+      b.evidence = {gc.r};
+      b.detail += "; Python GC ran for " + formatDuration(gc.overlap) + " of it";
+    }
+    return;
   }
-  if (launches + ops > 0) {
-    detail = "host partly busy (" + pct(coverage) + "), " + std::to_string(ops + launches) + " ops/launches in the gap";
-    return BubbleCause::SlowDispatch;
-  }
-  detail = "host busy " + pct(coverage) + " without launches";
-  return BubbleCause::Unknown;
+  b.detail = "host partly busy (" + pct(coverage) + "), " + std::to_string(ops + launches) +
+             " torch ops/launches started in the gap: no rule decides the cause";
 }
 
 namespace detail {
 
 std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, const std::vector<StepWindow>& steps,
-                                const AnalysisOptions& options, std::size_t* found, TimeNs* foundNs) {
+                                const AnalysisOptions& options, std::size_t* found, TimeNs* foundNs, CauseTotals* causes) {
   std::vector<TimeRange> gaps;
   TimeNs gapsNs = 0;
   for (const TimeRange& f : da.free)
@@ -193,6 +350,20 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
     }
   if (found) *found = gaps.size();
   if (foundNs) *foundNs = gapsNs;
+  const bool hostRecorded = hostLayersRecorded(trace);
+  // The cause of every gap, for the totals the verdict summarises (docs/diagnosis.md §2.3).
+  if (causes) {
+    *causes = {};
+    Bubble scratch;
+    for (std::size_t k = 0; k < gaps.size(); ++k) {
+      if ((k & 255) == 255 && options.stop.stop_requested()) break;
+      scratch.range = gaps[k];
+      classifyBubble(trace, da.device, hostRecorded, scratch);
+      const auto c = static_cast<std::size_t>(scratch.cause);
+      causes->ns[c] += gaps[k].duration();
+      ++causes->count[c];
+    }
+  }
   std::stable_sort(gaps.begin(), gaps.end(), [](const TimeRange& a, const TimeRange& b) { return a.duration() > b.duration(); });
   if (gaps.size() > options.maxBubbles) gaps.resize(options.maxBubbles);
   std::vector<std::uint32_t> deviceLanes;
@@ -241,14 +412,16 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
         }
       }
     }
-    b.cause = classifyBubble(trace, g, b.detail, b.hostSlices);
+    classifyBubble(trace, da.device, hostRecorded, b);
     if (b.after.valid()) {
       b.chain = dispatchChain(trace, b.after);
+      applySkew(b.chain, da.skew);
+      // HTA's split: was the task launched after the device went idle (the device waited for
+      // the host) or before (it was queued)? Launch time on the device clock: s - skew bound.
+      if (b.chain.launchTs)
+        b.launched = *b.chain.launchTs - da.skew.bound >= g.start ? LaunchTiming::AfterGapStart : LaunchTiming::BeforeGapStart;
       const std::string_view next = trace.sliceName(b.after);
-      if (next.rfind("hcom", 0) == 0 && b.cause != BubbleCause::Synchronization) {
-        b.cause = BubbleCause::CommunicationWait;
-        b.detail = "the gap ends with the collective " + std::string(next) + (b.detail.empty() ? "" : "; " + b.detail);
-      }
+      if (next.starts_with("hcom")) b.detail += "; the gap ends at the collective " + std::string(next);
     }
     out.push_back(std::move(b));
   }

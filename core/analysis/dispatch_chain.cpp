@@ -7,6 +7,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/trace_query.h"
+#include "core/base/time_format.h"
 
 namespace npuscope::core {
 
@@ -103,8 +104,13 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
     const std::string_view cat = trace.name(f->category);
     const Process::Role role = trace.processes[trace.lanes[f->from.lane].process].role;
     if (cat == "HostToDevice" && role == Process::Role::Cann && !launch.valid() && !cannApi.valid()) {
-      const std::string_view n = trace.sliceName(f->from);
-      if (contains(n, "launch")) launch = f->from;
+      // The flow starts in Node@launch, or in newer torch_npu output in a child of it (a
+      // Runtime@... slice): the Launch layer is the nearest ancestor-or-self named like a launch.
+      // Prefer the Node@launch ancestor; else the nearest launch-named slice (older names).
+      for (SliceRef c = f->from; c.valid() && !launch.valid(); c = detail::parentOf(trace, c))
+        if (trace.sliceName(c).starts_with("Node@") && contains(trace.sliceName(c), "launch")) launch = c;
+      for (SliceRef c = f->from; c.valid() && !launch.valid(); c = detail::parentOf(trace, c))
+        if (contains(trace.sliceName(c), "launch") && !trace.sliceName(c).starts_with("AscendCL@")) launch = c;
       launchTs = f->fromTs;
       // The CANN API is the outermost AscendCL@ slice around the launch (aclnnXxx or
       // aclopCompileAndExecute); in older CANN the flow starts inside it directly.
@@ -204,6 +210,7 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
   // Launch latency: task start minus the start of Node@launch (else the CANN API). At Level0 the
   // launching slices were pruned: use the HostToDevice `s` timestamp, else the Dequeue start.
   // (The `s` ts lies inside Node@launch, where host/device clock skew can make it negative.)
+  chain.launchTs = launchTs;
   const TimeNs taskStart = trace.lanes[task.lane].start[task.index];
   if (const SliceRef from = launch.valid() ? launch : cannApi; from.valid())
     chain.launchLatency = taskStart - trace.lanes[from.lane].start[from.index];
@@ -212,6 +219,46 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
   else if (dequeue.valid())
     chain.launchLatency = taskStart - trace.lanes[dequeue.lane].start[dequeue.index];
   return chain;
+}
+
+ClockSkew clockSkew(const Trace& trace, int device) {
+  ClockSkew k;
+  const NameId h2d = trace.strings.find("HostToDevice");
+  if (h2d == kInvalidIndex) return k;
+  const auto onDevice = [&](SliceRef r) {
+    const Process& p = trace.processes[trace.lanes[r.lane].process];
+    return p.role == Process::Role::AscendHardware && p.deviceId == device;
+  };
+  const auto take = [&](SliceRef task, TimeNs launch) {
+    const TimeNs v = trace.lanes[task.lane].start[task.index] - launch;
+    ++k.tasksWithLaunch;
+    if (!k.minTaskMinusLaunch || v < *k.minTaskMinusLaunch) {
+      k.minTaskMinusLaunch = v;
+      k.worstTask = task;
+    }
+  };
+  for (const Flow& f : trace.flows)
+    if (f.category == h2d && f.to.valid() && onDevice(f.to)) take(f.to, f.fromTs);
+  for (const UnboundStartFlow& u : trace.unboundStarts)
+    if (u.category == h2d && u.to.valid() && onDevice(u.to)) take(u.to, u.fromTs);
+  if (k.minTaskMinusLaunch && *k.minTaskMinusLaunch < 0) k.bound = -*k.minTaskMinusLaunch;
+  return k;
+}
+
+void applySkew(DispatchChain& chain, const ClockSkew& skew) {
+  chain.skewBound = skew.bound;
+  if (chain.launchLatency) chain.correctedLatency = *chain.launchLatency + skew.bound;
+  else chain.correctedLatency.reset();
+}
+
+std::string launchLatencyText(const DispatchChain& chain) {
+  if (!chain.launchLatency) return "launch latency unknown";
+  const TimeNs corrected = chain.correctedLatency ? *chain.correctedLatency : *chain.launchLatency;
+  std::string s = "launch latency " + formatDuration(corrected);
+  if (chain.skewBound > 0)
+    s += " (recorded " + formatDuration(*chain.launchLatency) + "; host/device clocks corrected by " +
+         formatDuration(chain.skewBound) + ")";
+  return s;
 }
 
 }  // namespace npuscope::core

@@ -449,7 +449,8 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       cmp("Communication", basis.communication, so.csv->communication);
       cmp("Free", basis.free, so.csv->free);
     }
-    da.bubbles = detail::findBubbles(trace, da, ra.steps, options, &da.gapsFound, &da.gapsFoundNs);
+    da.skew = clockSkew(trace, dev);
+    da.bubbles = detail::findBubbles(trace, da, ra.steps, options, &da.gapsFound, &da.gapsFoundNs, &da.causes);
     if (cancelled()) return ra;
     ra.devices.push_back(std::move(da));
   }

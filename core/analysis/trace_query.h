@@ -40,10 +40,11 @@ inline constexpr std::size_t kAnalysisStopPoll = std::size_t{1} << 16;
 /// device tasks around them, host activity, cause and the chain of the task that ends each.
 /// options.stop is polled before each bubble (an incomplete list when requested). Only the
 /// longest options.maxBubbles are kept; `found` / `foundNs` (optional) receive how many Free
-/// intervals reach the threshold in all and their summed length, ns.
+/// intervals reach the threshold in all and their summed length, ns; `causes` (optional) the
+/// bubble time per cause over all of them. Chains get da.skew applied, so da.skew must be set.
 [[nodiscard]] std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da,
                                               const std::vector<StepWindow>& steps,
                                               const AnalysisOptions& options, std::size_t* found = nullptr,
-                                              TimeNs* foundNs = nullptr);
+                                              TimeNs* foundNs = nullptr, CauseTotals* causes = nullptr);
 
 }  // namespace npuscope::core::detail

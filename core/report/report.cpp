@@ -151,9 +151,21 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
       sliceJson(o, t, b.before);
       o += ", \"after\": ";
       sliceJson(o, t, b.after);
-      o += ", \"path\": ";
+      o += ", \"free_analysis_category\": ";
+      jsonString(o, bubbleCauseFreeAnalysisCategory(b.cause));
+      o += ", \"host_coverage\": " + dbl(b.hostCoverage) + ", \"launched\": ";
+      jsonString(o, launchTimingKey(b.launched));
+      o += ", \"evidence\": [";
+      for (std::size_t k = 0; k < b.evidence.size(); ++k) {
+        if (k) o += ", ";
+        sliceJson(o, t, b.evidence[k]);
+      }
+      o += "], \"path\": ";
       jsonString(o, b.chain.path);
       o += ", \"launch_latency_ns\": " + (b.chain.launchLatency ? std::to_string(*b.chain.launchLatency) : std::string("null"));
+      o += ", \"launch_latency_corrected_ns\": " +
+           (b.chain.correctedLatency ? std::to_string(*b.chain.correctedLatency) : std::string("null"));
+      o += ", \"launch_ts_ns\": " + (b.chain.launchTs ? std::to_string(*b.chain.launchTs) : std::string("null"));
       o += ", \"chain\": ";
       chainJson(o, t, b.chain);
       o += ", \"chain_missing\": [";
@@ -163,7 +175,44 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
       }
       o += "]}";
     }
-  o += "], \"verdict\": {\"summary\": ";
+  o += "], \"bubble_causes\": {";
+  if (main) {
+    bool firstCause = true;
+    for (std::size_t c = 0; c < kBubbleCauseCount; ++c) {
+      if (!main->causes.count[c]) continue;
+      if (!firstCause) o += ", ";
+      firstCause = false;
+      jsonString(o, bubbleCauseKey(static_cast<BubbleCause>(c)));
+      o += ": {\"count\": " + std::to_string(main->causes.count[c]) + ", \"ns\": " + std::to_string(main->causes.ns[c]) + "}";
+    }
+  }
+  o += "}, \"clock_skew\": ";
+  if (main) {
+    const ClockSkew& k = main->skew;
+    o += "{\"min_task_minus_launch_ns\": " +
+         (k.minTaskMinusLaunch ? std::to_string(*k.minTaskMinusLaunch) : std::string("null")) +
+         ", \"bound_ns\": " + std::to_string(k.bound) + ", \"tasks_with_launch\": " + std::to_string(k.tasksWithLaunch) +
+         ", \"worst_task\": ";
+    sliceJson(o, t, k.worstTask);
+    o += "}";
+  } else {
+    o += "null";
+  }
+  const Verdict& v = a.verdict;
+  o += ", \"verdict\": {\"dominant\": ";
+  jsonString(o, v.dominant);
+  o += ", \"headline\": ";
+  jsonString(o, v.headline);
+  o += ", \"host_recorded\": " + std::string(v.hostRecorded ? "true" : "false") + ", \"top_cause\": ";
+  if (v.topCauseNs > 0) jsonString(o, bubbleCauseKey(v.topCause));
+  else o += "null";
+  o += ", \"top_cause_ns\": " + std::to_string(v.topCauseNs) + ", \"top_cause_count\": " +
+       std::to_string(v.topCauseCount) + ", \"top_cause_share\": " + dbl(v.topCauseShare) + ", \"findings\": [";
+  for (std::size_t i = 0; i < v.findings.size(); ++i) {
+    if (i) o += ", ";
+    jsonString(o, v.findings[i]);
+  }
+  o += "], \"summary\": ";
   jsonString(o, a.verdict.summary);
   o += ", \"suggestions\": [";
   for (std::size_t i = 0; i < a.verdict.suggestions.size(); ++i) {
@@ -190,6 +239,7 @@ void figuresText(std::ostringstream& o, const OverlapFigures& f) {
 
 void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) {
   o << "   verdict: " << a.verdict.summary << "\n";
+  for (const auto& s : a.verdict.findings) o << "     * " << s << "\n";
   for (const auto& s : a.verdict.suggestions) o << "     - " << s << "\n";
   for (const DeviceAnalysis& d : a.devices) {
     o << "   device " << d.device << " overlap (computed): ";
@@ -225,7 +275,10 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
       if (!b.chain.links.empty()) {
         o << "       chain" << (b.chain.path.empty() ? "" : " [" + b.chain.path + "]") << ":";
         for (const ChainLink& k : b.chain.links) o << " " << chainLayerKey(k.layer) << "=" << t.sliceName(k.slice);
-        if (b.chain.launchLatency) o << "; launch latency " << formatDuration(*b.chain.launchLatency);
+        if (b.chain.correctedLatency) o << "; " << launchLatencyText(b.chain);
+        o << "; launched " << (b.launched == LaunchTiming::AfterGapStart    ? "after the device went idle"
+                               : b.launched == LaunchTiming::BeforeGapStart ? "before the device went idle"
+                                                                            : "at an unknown time");
         o << "\n";
       }
     }
