@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+// Hand-built traces for what the corpus lacks (docs/diagnosis.md): a launch flow that starts in a
+// child of Node@launch, host/device clock skew, several steps, a device-only capture, a
+// synchronisation running when the device ran dry, and ACLOP compile vs ACLOP execution. Every
+// expected value is worked out by hand from the events written here (times in us in the JSON).
+
+#include <catch2/catch.hpp>
+
+#include "core/analysis/analysis.h"
+#include "tests/core/test_util.h"
+
+using namespace npuscope;
+using npuscope::test::findSlice;
+using npuscope::test::loadMemory;
+
+namespace {
+
+constexpr core::TimeNs us(long long v) { return v * 1000; }
+
+std::string meta(int pid, const char* name, const char* label = nullptr) {
+  std::string s = R"({"ph":"M","name":"process_name","pid":)" + std::to_string(pid) + R"(,"tid":0,"args":{"name":")" +
+                  name + "\"}},\n";
+  if (label)
+    s += R"({"ph":"M","name":"process_labels","pid":)" + std::to_string(pid) + R"(,"tid":0,"args":{"labels":")" + label +
+         "\"}},\n";
+  return s;
+}
+
+std::string x(int pid, int tid, const char* name, const char* cat, long long ts, long long dur, const char* args = "{}") {
+  return R"({"ph":"X","pid":)" + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"name":")" + name +
+         R"(","cat":")" + cat + R"(","ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) +
+         R"(,"args":)" + args + "},\n";
+}
+
+std::string flow(const char* ph, const char* cat, const char* id, int pid, int tid, long long ts) {
+  return R"({"ph":")" + std::string(ph) + R"(","cat":")" + cat + R"(","name":")" + cat + R"(","id":")" + id +
+         R"(","pid":)" + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) +
+         R"(,"bp":"e"},)" + "\n";
+}
+
+std::string wrap(std::string body) {
+  body.erase(body.find_last_of(','));  // the last comma
+  return "[\n" + body + "\n]\n";
+}
+
+constexpr const char* kAiCore = R"({"Task Type":"AI_CORE"})";
+
+/// Two ACLNN launches. The first launch's HostToDevice flow starts in Runtime@LaunchKernel, a child
+/// of Node@launch, and its task starts 5 us before that flow start (clock skew); the second is an
+/// ordinary launch 19 us before its task. pid 100 Python (tid 1 main, tid 2 dequeue thread), 200
+/// CANN, 300 Ascend Hardware (NPU 0, Stream 5).
+std::string skewTrace() {
+  std::string b = meta(100, "Python", "CPU") + meta(200, "CANN", "CPU") + meta(300, "Ascend Hardware", "NPU 0");
+  b += x(100, 1, "ProfilerStep#1", "cpu_op", 0, 200);
+  b += x(100, 1, "aten::add", "cpu_op", 10, 20);
+  b += x(100, 1, "Enqueue", "enqueue", 12, 2);
+  b += x(100, 1, "aten::mul", "cpu_op", 85, 15);
+  b += x(100, 1, "Enqueue", "enqueue", 86, 2);
+  b += x(100, 2, "Dequeue@aclnnAdd", "dequeue", 20, 40);
+  b += x(100, 2, "Dequeue@aclnnMul", "dequeue", 90, 25);
+  b += x(200, 2, "AscendCL@aclnnAdd", "", 22, 28);
+  b += x(200, 2, "Node@launch", "", 30, 10);
+  b += x(200, 2, "Runtime@LaunchKernel", "", 32, 4);
+  b += x(200, 2, "AscendCL@aclnnMul", "", 95, 15);
+  b += x(200, 2, "Node@launch", "", 100, 5);
+  b += x(300, 5, "aclnnAdd_AddAiCore_Add", "", 28, 5, kAiCore);
+  b += x(300, 5, "aclnnMul_MulAiCore_Mul", "", 120, 10, kAiCore);
+  b += flow("s", "async_task_queue", "1", 100, 1, 12) + flow("f", "async_task_queue", "1", 100, 2, 20);
+  b += flow("s", "async_task_queue", "2", 100, 1, 86) + flow("f", "async_task_queue", "2", 100, 2, 90);
+  b += flow("s", "HostToDevice", "h1", 200, 2, 33) + flow("f", "HostToDevice", "h1", 300, 5, 28);
+  b += flow("s", "HostToDevice", "h2", 200, 2, 101) + flow("f", "HostToDevice", "h2", 300, 5, 120);
+  b += flow("s", "async_npu", "a1", 100, 1, 10) + flow("f", "async_npu", "a1", 300, 5, 28);
+  b += flow("s", "async_npu", "a2", 100, 1, 85) + flow("f", "async_npu", "a2", 300, 5, 120);
+  return wrap(b);
+}
+
+core::RankAnalysis analyze(const core::Trace& t) { return core::analyzeRank(t, nullptr, nullptr); }
+
+}  // namespace
+
+TEST_CASE("diagnosis: a launch flow starting in a child of Node@launch walks up to Node@launch", "[diagnosis]") {
+  const auto t = loadMemory(skewTrace());
+  const core::DispatchChain c = core::dispatchChain(*t, findSlice(*t, "aclnnAdd_AddAiCore_Add"));
+  const core::ChainLink* launch = c.find(core::ChainLayer::Launch);
+  REQUIRE(launch);
+  CHECK(t->sliceName(launch->slice) == "Node@launch");
+  CHECK(t->sliceRange(launch->slice).start == us(30));
+  REQUIRE(c.find(core::ChainLayer::CannApi));
+  CHECK(t->sliceName(c.find(core::ChainLayer::CannApi)->slice) == "AscendCL@aclnnAdd");
+  REQUIRE(c.find(core::ChainLayer::Dequeue));
+  CHECK(t->sliceName(c.find(core::ChainLayer::Dequeue)->slice) == "Dequeue@aclnnAdd");
+  CHECK(c.path == "ACLNN");
+  // Task at 28 us, Node@launch at 30 us: -2 us as recorded; the flow start is 33 us.
+  REQUIRE(c.launchLatency);
+  CHECK(*c.launchLatency == us(-2));
+  REQUIRE(c.launchTs);
+  CHECK(*c.launchTs == us(33));
+}
+
+TEST_CASE("diagnosis: the clock skew bound corrects every latency to a non-negative value", "[diagnosis]") {
+  const auto t = loadMemory(skewTrace());
+  // task - launch: 28 - 33 = -5 us and 120 - 101 = +19 us: the bound is 5 us over 2 launches.
+  const core::ClockSkew k = core::clockSkew(*t, 0);
+  REQUIRE(k.minTaskMinusLaunch);
+  CHECK(*k.minTaskMinusLaunch == us(-5));
+  CHECK(k.bound == us(5));
+  CHECK(k.tasksWithLaunch == 2);
+  CHECK(t->sliceName(k.worstTask) == "aclnnAdd_AddAiCore_Add");
+  core::DispatchChain c = core::dispatchChain(*t, findSlice(*t, "aclnnAdd_AddAiCore_Add"));
+  core::applySkew(c, k);
+  REQUIRE(c.correctedLatency);
+  CHECK(*c.correctedLatency == us(3));  // -2 + 5
+  const std::string text = core::launchLatencyText(c);
+  CHECK(text.find("launch latency 3 us") == 0);
+  CHECK(text.find("recorded -2 us") != std::string::npos);
+}
+
+TEST_CASE("diagnosis: the bubble between two launches is slow dispatch, launched after the gap start", "[diagnosis]") {
+  const auto t = loadMemory(skewTrace());
+  const core::RankAnalysis a = analyze(*t);
+  REQUIRE(a.devices.size() == 1);
+  const core::DeviceAnalysis& d = a.devices[0];
+  // Busy: [28,33] and [120,130] us; Free [33,120) = 87 us of an E2E of 102 us.
+  CHECK(d.computed.free == us(87));
+  CHECK(d.computed.e2e == us(102));
+  REQUIRE(d.bubbles.size() == 1);
+  const core::Bubble& b = d.bubbles[0];
+  CHECK(b.range.start == us(33));
+  CHECK(b.range.end == us(120));
+  // Host busy in the gap: [33,60] (Dequeue@aclnnAdd) and [85,115] (aten::mul .. Dequeue@aclnnMul):
+  // 57 of 87 us = 65.5% >= 50%, and aten::mul, Dequeue@aclnnMul, AscendCL@aclnnMul and Node@launch
+  // start in it (>= 3): slow dispatch.
+  CHECK(b.cause == core::BubbleCause::SlowDispatch);
+  CHECK(b.hostCoverage == Approx(57.0 / 87.0));
+  // Launched at 101 us host time, 96 us on the device clock (bound 5 us), after the gap start at 33.
+  CHECK(b.launched == core::LaunchTiming::AfterGapStart);
+  REQUIRE(b.chain.correctedLatency);
+  CHECK(*b.chain.launchLatency == us(20));     // 120 - Node@launch at 100
+  CHECK(*b.chain.correctedLatency == us(25));  // + 5
+  CHECK(t->sliceName(b.chain.find(core::ChainLayer::TorchOp)->slice) == "aten::mul");
+  // The verdict: Free 85.3% dominates; slow dispatch holds all 87 us of bubble time.
+  CHECK(a.verdict.dominant == "free");
+  CHECK(a.verdict.headline == "Dispatch/host bound");
+  CHECK(a.verdict.topCause == core::BubbleCause::SlowDispatch);
+  CHECK(a.verdict.topCauseNs == us(87));
+  CHECK(a.verdict.topCauseShare == Approx(1.0));
+  bool skewStated = false;
+  for (const auto& f : a.verdict.findings) skewStated |= f.find("at least 5 us") != std::string::npos;
+  CHECK(skewStated);
+}
+
+TEST_CASE("diagnosis: a device-only capture says the causes are unknown", "[diagnosis]") {
+  std::string b = meta(300, "Ascend Hardware", "NPU 0");
+  b += x(300, 5, "MatMul_1", "", 0, 10, kAiCore);
+  b += x(300, 5, "MatMul_2", "", 50, 10, kAiCore);
+  b += x(300, 5, "MatMul_3", "", 200, 10, kAiCore);
+  const auto t = loadMemory(wrap(b));
+  const core::RankAnalysis a = analyze(*t);
+  REQUIRE(a.devices.size() == 1);
+  // Free [10,50) and [60,200): 40 + 140 = 180 us of 210 us: dispatch/host bound, causes unknown.
+  CHECK(a.devices[0].computed.free == us(180));
+  REQUIRE(a.devices[0].bubbles.size() == 2);
+  for (const auto& bb : a.devices[0].bubbles) CHECK(bb.cause == core::BubbleCause::Unknown);
+  CHECK_FALSE(a.verdict.hostRecorded);
+  CHECK(a.verdict.dominant == "free");
+  CHECK(a.verdict.summary.find("not recorded") != std::string::npos);
+  for (const auto& s : a.verdict.suggestions) CHECK(s.find("num_workers") == std::string::npos);
+}
+
+TEST_CASE("diagnosis: several steps get their own figures, by the start of each interval", "[diagnosis]") {
+  std::string b = meta(100, "Python", "CPU") + meta(300, "Ascend Hardware", "NPU 0");
+  b += x(100, 1, "ProfilerStep#1", "cpu_op", 0, 100);
+  b += x(100, 1, "ProfilerStep#2", "cpu_op", 100, 100);
+  b += x(300, 5, "K1", "", 10, 10, kAiCore);
+  b += x(300, 5, "K2", "", 50, 10, kAiCore);
+  b += x(300, 5, "K3", "", 110, 40, kAiCore);
+  b += x(300, 5, "K4", "", 180, 10, kAiCore);
+  const auto t = loadMemory(wrap(b));
+  const core::RankAnalysis a = analyze(*t);
+  REQUIRE(a.steps.size() == 2);
+  // No async_npu flows: tasks go to the last step started before them. Step 1's device window is
+  // [10, max(100, 60)) = [10,100); step 2's [110, max(200, 190)) = [110,200).
+  CHECK(a.steps[0].device.start == us(10));
+  CHECK(a.steps[0].device.end == us(100));
+  CHECK(a.steps[1].device.start == us(110));
+  CHECK(a.steps[1].device.end == us(200));
+  const auto& d = a.devices.at(0);
+  REQUIRE(d.steps.size() == 2);
+  // Free [20,50) and [60,110) start in step 1 (30 + 50 us, full length, as torch_npu counts);
+  // [150,180) in step 2. Computing 10 + 10 and 40 + 10.
+  CHECK(d.steps[0].computed.computing == us(20));
+  CHECK(d.steps[0].computed.free == us(80));
+  CHECK(d.steps[1].computed.computing == us(50));
+  CHECK(d.steps[1].computed.free == us(30));
+  REQUIRE(d.bubbles.size() == 3);
+  CHECK(d.bubbles[0].step == 1);  // the longest, [60,110)
+  // Only ProfilerStep slices on the host: the host did no torch work in the gaps.
+  for (const auto& bb : d.bubbles) CHECK(bb.cause == core::BubbleCause::HostIdle);
+}
+
+TEST_CASE("diagnosis: a synchronisation running when the device ran dry is the cause", "[diagnosis]") {
+  std::string b = meta(100, "Python", "CPU") + meta(300, "Ascend Hardware", "NPU 0");
+  b += x(100, 1, "aten::item", "cpu_op", 5, 35);
+  b += x(300, 5, "K1", "", 0, 20, kAiCore);
+  b += x(300, 5, "K2", "", 80, 10, kAiCore);
+  const auto t = loadMemory(wrap(b));
+  const auto a = analyze(*t);
+  const auto& d = a.devices.at(0);
+  REQUIRE(d.bubbles.size() == 1);
+  // Gap [20,80); aten::item [5,40) was running at 20 and covers 20 of 60 us (33%).
+  CHECK(d.bubbles[0].cause == core::BubbleCause::Synchronization);
+  REQUIRE(d.bubbles[0].evidence.size() == 1);
+  CHECK(t->sliceName(d.bubbles[0].evidence[0]) == "aten::item");
+  CHECK(d.bubbles[0].detail.find("33% of the gap") != std::string::npos);
+}
+
+TEST_CASE("diagnosis: ACLOP compile and ACLOP execution are told apart by the compile step", "[diagnosis]") {
+  for (const long long compileUs : {68LL, 8LL}) {
+    std::string b = meta(200, "CANN", "CPU") + meta(300, "Ascend Hardware", "NPU 0");
+    b += x(200, 2, "AscendCL@aclopCompileAndExecute", "", 10, 90);
+    b += x(200, 2, "AscendCL@opCompile", "", 12, compileUs);
+    b += x(300, 5, "K1", "", 0, 5, kAiCore);
+    b += x(300, 5, "K2", "", 105, 5, kAiCore);
+    const auto t = loadMemory(wrap(b));
+    const auto a = analyze(*t);
+    const auto& d = a.devices.at(0);
+    REQUIRE(d.bubbles.size() == 1);
+    INFO("compile step " << compileUs << " us of the 100 us gap [5,105)");
+    if (compileUs == 68) {
+      CHECK(d.bubbles[0].cause == core::BubbleCause::AclopCompile);  // 68% >= 25%
+      CHECK(t->sliceName(d.bubbles[0].evidence.at(0)) == "AscendCL@opCompile");
+    } else {
+      CHECK(d.bubbles[0].cause == core::BubbleCause::AclopExecute);  // 8% < 25%; the API covers 90%
+      CHECK(d.bubbles[0].detail.find("compile step 8 us") != std::string::npos);
+      CHECK(d.bubbles[0].detail.find("the rest (82 us)") != std::string::npos);
+    }
+  }
+}
