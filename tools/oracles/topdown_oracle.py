@@ -804,6 +804,10 @@ def cross_check(cap, devices, log):
                         diffs[k] = (st[k], v, st[k] - v)
             log("%s step %s vs step_trace_time.csv: %s" % (tag, st["step"], "equal" if not diffs else
                 "differs (computed, csv, diff): %s" % diffs))
+            if rec is not None and len(rep["steps"]) == 1:
+                rd = {k: (rec[k], to_ns(row[c])) for k, c in pairs if c in row and rec[k] != to_ns(row[c])}
+                log("%s step %s: Overlap Analysis lanes vs step_trace_time.csv: %s" % (
+                    tag, st["step"], "equal" if not rd else "differs (lanes, csv): %s" % rd))
         kt, ops = rep["kernels_by_type"], rep["op_statistic"]
         if dv.kd is not None:
             log("%s: kernel_details rows %d, matched (start ns + name) %d, unmatched %d, start collisions %d; "
@@ -815,9 +819,13 @@ def cross_check(cap, devices, log):
                 agg[r["type"]][0] += r["count"]
                 agg[r["type"]][1] += r["total_ns"]
             mine = {r["type"]: [r["count"], r["total_ns"]] for r in kt}
-            bad = {k: (mine.get(k), agg.get(k)) for k in set(mine) | set(agg) if mine.get(k) != agg.get(k)}
-            log("%s: kernels_by_type vs op_statistic.csv: %s" % (tag, "equal (%d types)" % len(mine) if not bad else
-                "differs on %d of %d types: %s" % (len(bad), len(set(mine) | set(agg)), dict(sorted(bad.items())))))
+            types = set(mine) | set(agg)
+            cnt_bad = sorted(k for k in types if (mine.get(k) or [None])[0] != (agg.get(k) or [None])[0])
+            tot = [abs(mine[k][1] - agg[k][1]) for k in types if k in mine and k in agg]
+            log("%s: kernels_by_type vs op_statistic.csv: %d types; counts %s; totals: %d types differ, "
+                "max |diff| %d ns, sum of |diff| %d ns" % (
+                    tag, len(types), "equal on all" if not cnt_bad else "differ on %s" % cnt_bad,
+                    sum(1 for x in tot if x), max(tot or [0]), sum(tot)))
 
 
 def main(argv=None):
