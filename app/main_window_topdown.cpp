@@ -101,10 +101,15 @@ void MainWindow::onTimelineBubbleClicked(int rankIndex, int deviceIndex, int bub
 void MainWindow::showBubbleChain(int rankIndex, int deviceIndex, int bubbleIndex) {
   const core::Bubble* b = m_timeline->bubble(rankIndex, deviceIndex, bubbleIndex);
   if (!b) return;
-  const QString context = tr("Ends bubble #%1: %2 idle, %3")
+  const QString launched = b->launched == core::LaunchTiming::AfterGapStart
+                               ? tr("launched after the device went idle: the device waited for the host")
+                           : b->launched == core::LaunchTiming::BeforeGapStart
+                               ? tr("launched before the device went idle: it was queued, the device held it")
+                               : tr("launch time not recorded");
+  const QString context = tr("Ends bubble #%1: %2 idle, %3; %4")
                               .arg(bubbleIndex + 1)
                               .arg(QString::fromStdString(core::formatDuration(b->range.duration())),
-                                   QString::fromLatin1(core::bubbleCauseLabel(b->cause)));
+                                   QString::fromLatin1(core::bubbleCauseLabel(b->cause)), launched);
   m_chain->setChain(m_profile, rankIndex, b->chain, context);
   m_timeline->setChainHighlight(rankIndex, b->chain);
 }
@@ -121,7 +126,11 @@ void MainWindow::showChainForSlice(int rankIndex, core::SliceRef ref) {
   }
   const core::Process& proc = trace->processes[trace->lanes[ref.lane].process];
   if (proc.role != core::Process::Role::AscendHardware) return;  // host slices keep the shown chain
-  const core::DispatchChain chain = core::dispatchChain(*trace, ref);
+  core::DispatchChain chain = core::dispatchChain(*trace, ref);
+  // The rank's clock skew bound (computed by the analysis) corrects the latency.
+  if (const core::RankAnalysis* a = m_profile->ranks[static_cast<std::size_t>(rankIndex)].analysis.get())
+    for (const core::DeviceAnalysis& d : a->devices)
+      if (d.device == proc.deviceId) core::applySkew(chain, d.skew);
   m_chain->setChain(m_profile, rankIndex, chain);
   m_timeline->setChainHighlight(rankIndex, chain);
 }

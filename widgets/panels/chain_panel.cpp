@@ -141,12 +141,18 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
       it->setText(Duration, dur(r.duration()));
       it->setText(Via, viaText(link->via));
       if (layer == ChainLayer::DeviceTask && chain.launchLatency) {
-        it->setText(Via, tr("latency %1").arg(dur(*chain.launchLatency)));
-        it->setToolTip(Via, tr("Device task start − host launch (HostToDevice flow start, else Node@launch / "
-                               "CANN API / Dequeue start)%1")
-                                .arg(*chain.launchLatency < 0 ? tr(";\nnegative: the profiler's host and device "
-                                                                   "clocks disagree slightly")
-                                                              : QString()));
+        // Never a bare negative number: the latency corrected by the rank's clock skew bound.
+        const TimeNs shown = chain.correctedLatency ? *chain.correctedLatency : *chain.launchLatency;
+        it->setText(Via, chain.skewBound > 0 ? tr("latency %1 (corrected)").arg(dur(shown)) : tr("latency %1").arg(dur(shown)));
+        QString tip = tr("Device task start − host launch (Node@launch, else the CANN API, the HostToDevice flow "
+                         "start or the Dequeue start).");
+        if (chain.skewBound > 0)
+          tip += tr("\nRecorded %1. This rank's host and device clocks disagree: some task starts %2 before its own "
+                    "launch, so every latency is corrected by that bound (docs/diagnosis.md §4).")
+                     .arg(dur(*chain.launchLatency), dur(chain.skewBound));
+        else if (*chain.launchLatency < 0)
+          tip += tr("\nNegative as recorded: the host and device clocks disagree slightly.");
+        it->setToolTip(Via, tip);
         QFont f = it->font(Via);
         f.setWeight(QFont::DemiBold);
         it->setFont(Via, f);
@@ -182,7 +188,7 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
                       : tr("<b>Dispatch chain</b>");
   m_header->setText(head);
   QStringList sub;
-  if (chain.launchLatency) sub << tr("Launch latency %1").arg(dur(*chain.launchLatency));
+  if (chain.launchLatency) sub << QString::fromStdString(core::launchLatencyText(chain)).replace(0, 1, QLatin1Char('L'));
   if (!context.isEmpty()) sub << context;
   const QString contextLine = sub.join(QStringLiteral("  ·  "));
   if (chain.path.empty()) {

@@ -425,6 +425,15 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
         tip += QStringLiteral("<br>after task: ") + qs(trace.sliceName(b.before)).toHtmlEscaped();
       if (b.after.valid())
         tip += QStringLiteral("<br>ended by task: ") + qs(trace.sliceName(b.after)).toHtmlEscaped();
+      tip += QStringLiteral("<br>") +
+             (b.launched == core::LaunchTiming::AfterGapStart
+                  ? tr("its launch came after the device went idle (the device waited for the host)")
+              : b.launched == core::LaunchTiming::BeforeGapStart
+                  ? tr("it was launched before the device went idle (queued; the device held it)")
+                  : tr("its launch was not recorded"));
+      tip += QStringLiteral("<br>") + tr("host busy %1% of the gap").arg(qRound(b.hostCoverage * 100.0));
+      if (const char* fa = core::bubbleCauseFreeAnalysisCategory(b.cause); *fa)
+        tip += QStringLiteral("<br>") + tr("msprof-analyze free_analysis: %1").arg(QString::fromLatin1(fa));
       return tip;
     }
     case Qt::TextAlignmentRole:
@@ -639,14 +648,26 @@ void TopDownPanel::rebuild() {
     m_sharesView->setFixedHeight(h);
   }
 
-  // Verdict: the summary, then the suggestions as a list.
+  // Verdict: the headline (the dominant share, the method's first question), the summary, the
+  // further findings, then the suggestions.
   bool warn = false;
   for (const auto& d : a->devices) warn = warn || d.computed.freeRatio() > OverlapSharesModel::kFreeWarnRatio;
-  QString html = QStringLiteral("<div style='font-weight:600'>%1</div>")
-                     .arg(QString::fromStdString(a->verdict.summary).toHtmlEscaped());
-  if (!a->verdict.suggestions.empty()) {
+  const core::Verdict& v = a->verdict;
+  QString html;
+  if (!v.headline.empty())
+    html += QStringLiteral("<div style='font-size:large; font-weight:700'>%1</div>")
+                .arg(QString::fromStdString(v.headline).toHtmlEscaped());
+  html += QStringLiteral("<div style='font-weight:600'>%1</div>").arg(QString::fromStdString(v.summary).toHtmlEscaped());
+  if (!v.findings.empty()) {
     html += QStringLiteral("<ul style='margin-top:4px; margin-bottom:0px; margin-left:-24px'>");
-    for (const std::string& s : a->verdict.suggestions)
+    for (const std::string& s : v.findings)
+      html += QStringLiteral("<li style='margin-bottom:2px'>%1</li>").arg(QString::fromStdString(s).toHtmlEscaped());
+    html += QStringLiteral("</ul>");
+  }
+  if (!v.suggestions.empty()) {
+    html += QStringLiteral("<div style='margin-top:4px; font-weight:600'>%1</div>").arg(tr("What to do"));
+    html += QStringLiteral("<ul style='margin-top:2px; margin-bottom:0px; margin-left:-24px'>");
+    for (const std::string& s : v.suggestions)
       html += QStringLiteral("<li style='margin-bottom:2px'>%1</li>").arg(QString::fromStdString(s).toHtmlEscaped());
     html += QStringLiteral("</ul>");
   }
@@ -738,7 +759,9 @@ std::pair<int, int> TopDownPanel::selectedBubble() const {
 QString TopDownPanel::verdictText() const {
   const core::RankAnalysis* a = analysisOf(m_profile, m_rank);
   if (!a) return {};
-  QString s = QString::fromStdString(a->verdict.summary);
+  QString s = a->verdict.headline.empty() ? QString() : QString::fromStdString(a->verdict.headline) + QLatin1Char('\n');
+  s += QString::fromStdString(a->verdict.summary);
+  for (const std::string& x : a->verdict.findings) s += QStringLiteral("\n* ") + QString::fromStdString(x);
   for (const std::string& x : a->verdict.suggestions) s += QStringLiteral("\n• ") + QString::fromStdString(x);
   return s;
 }
