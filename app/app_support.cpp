@@ -65,6 +65,7 @@ ProfileTotals profileTotals(const core::Profile& profile) {
   ProfileTotals t;
   t.ranks = static_cast<int>(profile.ranks.size());
   for (const core::RankProfile& rank : profile.ranks) {
+    t.tableMessages += rank.tableMessages.size();
     if (!rank.trace) {
       ++t.failedRanks;
       continue;

@@ -33,6 +33,7 @@ struct ProfileTotals {
   quint64 events = 0;        ///< JSON events read
   quint64 slices = 0;        ///< slices built
   quint64 warnings = 0;      ///< import anomalies (ImportStats::total) over all ranks
+  quint64 tableMessages = 0; ///< problems reading the ranks' CSV files (RankProfile::tableMessages)
   int failedRanks = 0;       ///< ranks whose trace failed to load
   quint64 traceBytes = 0;    ///< Trace::memoryBytes over all ranks
 };

@@ -317,7 +317,8 @@ int runStats(const QStringList& arguments) {
   parser.addPositionalArgument(QStringLiteral("PATH"),
                                QCoreApplication::translate("npuscope", "Profiling folder or trace file."));
   const QCommandLineOption layer(QStringLiteral("layer"),
-                                 QCoreApplication::translate("npuscope", "kernels (default), cann, python, communication or overlap."),
+                                 QCoreApplication::translate("npuscope", "kernels (default: what kernel_details.csv lists), tasks (the other Ascend Hardware "
+                                                                   "stream tasks), cann, python, communication or overlap."),
                                  QStringLiteral("LAYER"), QStringLiteral("kernels"));
   const QCommandLineOption step(QStringLiteral("step"),
                                 QCoreApplication::translate("npuscope", "Only ProfilerStep#N (its device window)."),
@@ -334,7 +335,7 @@ int runStats(const QStringList& arguments) {
   parser.process(arguments);
 
   const QString usage = QCoreApplication::translate(
-      "npuscope", "usage: npuscope stats PATH [--layer kernels|cann|python|communication|overlap] "
+      "npuscope", "usage: npuscope stats PATH [--layer kernels|tasks|cann|python|communication|overlap] "
                   "[--step N | --range A:B] [--csv] [--rank R]");
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2) {
@@ -414,6 +415,9 @@ int runStats(const QStringList& arguments) {
         continue;
       }
     }
+    // Problems reading the rank's CSV files (kernel_details.csv decides the kernels layer).
+    for (const std::string& m : r.tableMessages)
+      printError(QString::fromStdString(r.source.label + ": " + m));
     const core::StatsTable table = core::computeStats(*r.trace, *statsLayer, scope, r.kernels.get());
     const int rankNumber = r.rank() >= 0 ? r.rank() : static_cast<int>(i);
     if (!asCsv) {

@@ -36,10 +36,11 @@ void setApplicationIdentity();
 /// `--window` renders the whole main window (QWidget::grab after loading), `--bubble N` then
 /// selects bubble N (1 = longest) of the first rank as a click in the Top-Down list does.
 [[nodiscard]] int runScreenshot(const QStringList& arguments);
-/// `npuscope stats PATH [--layer kernels|cann|python|communication|overlap] [--step N]
+/// `npuscope stats PATH [--layer kernels|tasks|cann|python|communication|overlap] [--step N]
 /// [--range A:B] [--csv] [--rank R]`: core::statsText (or core::statsCsv) per rank, or of rank R
 /// only. --step N scopes to ProfilerStep#N's device window, --range to [A, B) absolute ns.
-/// With --csv and several ranks, a leading "Rank" column keeps one parseable table. Needs a
+/// With --csv and several ranks, a leading "Rank" column keeps one parseable table. The ranks'
+/// CSV reading problems (RankProfile::tableMessages) go to stderr, one line each. Needs a
 /// QCoreApplication. Returns the process exit code.
 [[nodiscard]] int runStats(const QStringList& arguments);
 

@@ -726,7 +726,7 @@ void MainWindow::updateStatus() {
   m_eventsLabel->setText(tr("%1 events").arg(locale.toString(static_cast<qulonglong>(t.events))));
   m_eventsLabel->setToolTip(tr("%1 slices").arg(locale.toString(static_cast<qulonglong>(t.slices))));
   m_timeLabel->setText(tr("loaded in %1 s").arg(locale.toString(m_loadMs / 1000.0, 'f', 2)));
-  const quint64 problems = t.warnings + static_cast<quint64>(t.failedRanks);
+  const quint64 problems = t.warnings + t.tableMessages + static_cast<quint64>(t.failedRanks);
   m_warningsButton->setVisible(problems > 0);
   m_warningsButton->setText(problems == 1 ? tr("1 warning")
                                           : tr("%1 warnings").arg(locale.toString(static_cast<qulonglong>(problems))));

@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/task_kinds.h"
 #include "core/analysis/trace_query.h"
 #include "core/model/slice_args.h"
 #include "core/base/time_format.h"
@@ -33,22 +34,6 @@ std::optional<long long> stepNumber(std::string_view name) {
   }
   return any ? std::optional<long long>(n) : std::nullopt;
 }
-
-/// CANN's compute task types (msprof op_summary_model.py) and names that are never compute.
-bool isComputeTaskType(std::string_view t) {
-  return t == "AI_CORE" || t == "AI_VECTOR_CORE" || t == "AI_CPU" || t == "MIX_AIC" || t == "MIX_AIV" ||
-         t == "FFTS_PLUS" || t == "DSA_SQE";
-}
-bool isNeverComputeName(std::string_view n) {
-  static constexpr std::string_view kPrefixes[] = {"MEMCPY", "Memcpy", "Memcopy", "MemcopyAsync", "EVENT_", "Notify",
-                                                   "SDMA", "Write Value", "PROFILING_", "PLACE_HOLDER", "hcom",
-                                                   "STREAM_", "KERNEL_", "Reduce_Inline", "RDMA"};
-  for (auto p : kPrefixes)
-    if (n.rfind(p, 0) == 0) return true;
-  return false;
-}
-/// HCCL AIV communication kernels and MC2 AICPU kernels are not compute (CANN overlap processor).
-bool isExcludedKernel(std::string_view n) { return n.ends_with("AivKernel") || n.ends_with("AicpuKernel"); }
 
 /// A sorted, disjoint interval set read in place: an Intervals, or the start/end columns of a
 /// lane whose slices already form such a set (the Overlap Analysis lanes), so that those need
@@ -235,10 +220,7 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
           else if (!kernelStarts.empty()) k = 5;
           else {
             const auto type = sliceArg(trace, {l, i}, "Task Type").value_or("");
-            k = isComputeTaskType(type) ||
-                        ((type == "Other" || type == "other" || type == "N/A" || type.empty()) && !isNeverComputeName(name))
-                    ? 3
-                    : 4;
+            k = isComputeTask(type, name) ? 3 : 4;
           }
         }
         if (k == 1) {

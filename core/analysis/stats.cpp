@@ -9,6 +9,8 @@
 #include <unordered_map>
 
 #include "core/analysis/intervals.h"
+#include "core/analysis/task_kinds.h"
+#include "core/model/slice_args.h"
 #include "core/query/lod.h"
 #include "core/base/time_format.h"
 
@@ -19,6 +21,7 @@ const char* statsLayerKey(StatsLayer l) {
     case StatsLayer::Python: return "python";
     case StatsLayer::Cann: return "cann";
     case StatsLayer::Kernels: return "kernels";
+    case StatsLayer::Tasks: return "tasks";
     case StatsLayer::Communication: return "communication";
     case StatsLayer::Overlap: return "overlap";
   }
@@ -26,9 +29,13 @@ const char* statsLayerKey(StatsLayer l) {
 }
 
 std::optional<StatsLayer> statsLayerFromKey(std::string_view k) {
-  for (auto l : {StatsLayer::Python, StatsLayer::Cann, StatsLayer::Kernels, StatsLayer::Communication, StatsLayer::Overlap})
+  for (auto l : kStatsLayers)
     if (k == statsLayerKey(l)) return l;
   return std::nullopt;
+}
+
+const char* shareBasisLabel(ShareBasis b) {
+  return b == ShareBasis::E2E ? "Share of E2E" : "Share of layer total";
 }
 
 namespace {
@@ -38,12 +45,70 @@ bool inLayer(const Trace& t, const Lane& lane, StatsLayer layer) {
   switch (layer) {
     case StatsLayer::Python: return role == Process::Role::Python || role == Process::Role::PythonGc;
     case StatsLayer::Cann: return role == Process::Role::Cann;
-    case StatsLayer::Kernels: return role == Process::Role::AscendHardware;
+    case StatsLayer::Kernels:
+    case StatsLayer::Tasks: return role == Process::Role::AscendHardware;
     case StatsLayer::Communication: return role == Process::Role::Communication;
     case StatsLayer::Overlap: return role == Process::Role::OverlapAnalysis;
   }
   return false;
 }
+
+/// Tells the kernels from the stream tasks on the Ascend Hardware lanes (see StatsLayer): by
+/// kernel_details.csv when given and at least one of its non-communication rows is a task (same
+/// start ns, same name, same device when both are known), else by Task Type per distinct name
+/// (a kernel name has one task type, so the arg is parsed once per name).
+class KernelSplit {
+ public:
+  KernelSplit(const Trace& t, const KernelDetails* kernels) : t_(t) {
+    if (kernels)
+      for (const KernelRow& k : kernels->rows)
+        if (k.start && !k.isCommunication()) byStart_.emplace(*k.start, &k);
+    for (std::uint32_t l = 0; !byStart_.empty() && !byDetails_ && l < t.lanes.size(); ++l) {
+      if (t.processes[t.lanes[l].process].role != Process::Role::AscendHardware) continue;
+      for (std::uint32_t i = 0; i < t.lanes[l].sliceCount() && !byDetails_; ++i) byDetails_ = row(l, i) != nullptr;
+    }
+    static constexpr const char* kTypeRule =
+        "Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and untyped tasks not named like "
+        "memcpy/event/notify/SDMA/hcom tasks";
+    if (byDetails_) rule = "kernel_details.csv (its compute rows, matched to tasks by start time and name)";
+    else if (!byStart_.empty())
+      rule = std::string("kernel_details.csv does not match this trace (no compute row has a task's start and name), "
+                         "so: ") + kTypeRule;
+    else rule = kTypeRule;
+    if (!byDetails_) kind_.assign(t.strings.size(), 0);
+  }
+  /// The kernel_details.csv row of task (l, i), or null.
+  [[nodiscard]] const KernelRow* row(std::uint32_t l, std::uint32_t i) const {
+    if (byStart_.empty()) return nullptr;
+    const Lane& lane = t_.lanes[l];
+    const int dev = t_.processes[lane.process].deviceId;
+    auto [b, e] = byStart_.equal_range(lane.start[i]);
+    for (; b != e; ++b) {
+      // An SDMA task may start together with a communication row, hence the name check.
+      const KernelRow& k = *b->second;
+      if ((k.device < 0 || dev < 0 || k.device == dev) && k.name == t_.name(lane.names[i])) return &k;
+    }
+    return nullptr;
+  }
+  [[nodiscard]] bool isKernel(std::uint32_t l, std::uint32_t i) {
+    if (byDetails_) return row(l, i) != nullptr;
+    const NameId n = t_.lanes[l].names[i];
+    std::uint8_t& k = kind_[n];
+    if (k == 0) {
+      const std::string type = sliceArg(t_, {l, i}, "Task Type").value_or("");
+      k = detail::isComputeTask(type, t_.name(n)) ? 1 : 2;
+    }
+    return k == 1;
+  }
+  [[nodiscard]] bool byDetails() const { return byDetails_; }
+  std::string rule;
+
+ private:
+  const Trace& t_;
+  std::unordered_multimap<TimeNs, const KernelRow*> byStart_;
+  bool byDetails_ = false;
+  std::vector<std::uint8_t> kind_;  ///< per name id: 0 not decided yet, 1 kernel, 2 stream task
+};
 
 /// Index range [b, e) of slices in one lane row whose start is in scope.
 template <typename Fn>
@@ -191,10 +256,15 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
     const KernelRow* sample = nullptr;
   };
   std::unordered_map<NameId, KernelAcc> kernelAcc;
-  std::unordered_map<TimeNs, const KernelRow*> byStart;
-  if (kernels && layer == StatsLayer::Kernels)
-    for (const auto& k : kernels->rows)
-      if (k.start) byStart.emplace(*k.start, &k);
+  // Kernels and Tasks split the Ascend Hardware lanes: only the picked slices count, and their
+  // union is taken from a copy of their intervals (the lane rows hold both kinds).
+  const bool split = layer == StatsLayer::Kernels || layer == StatsLayer::Tasks;
+  std::optional<KernelSplit> splitter;
+  if (split) {
+    splitter.emplace(t, kernels);
+    table.kernelRule = splitter->rule;
+  }
+  std::vector<TimeRange> picked;
   const bool nested = layer == StatsLayer::Python || layer == StatsLayer::Cann;
   std::vector<Intervals> extras;  // per lane
   std::vector<Stream> streams;    // row 0 of each lane, then the extras
@@ -219,7 +289,9 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
       const std::uint32_t childEnd = children ? lane.rowBegin[d + 2] : 0;
       std::uint32_t child = children && rb[d] < re[d] ? firstVisibleInRow(lane, d + 1, lane.start[rb[d]]) : 0;
       for (std::uint32_t i = rb[d]; i < re[d]; ++i) {
+        if (split && splitter->isKernel(l, i) != (layer == StatsLayer::Kernels)) continue;
         const TimeNs s = lane.start[i], e = lane.end[i], dur = e - s;
+        if (split) picked.push_back({s, e});
         TimeNs self = dur;
         if (children) {
           while (child < childEnd && lane.end[child] < s) ++child;
@@ -249,27 +321,37 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
         a.min = std::min(a.min, dur);
         a.max = std::max(a.max, dur);
         table.sumTotal += dur;
-        if (!byStart.empty()) {
-          // A kernel_details row belongs to the task with its exact start and name (an SDMA task
-          // may start together with the communication op listed in the CSV).
-          auto it = byStart.find(s);
-          if (it != byStart.end() && it->second->name == t.name(name)) {
+        ++table.slices;
+        if (layer == StatsLayer::Kernels) {
+          // A kernel_details row belongs to the task with its exact start and name.
+          if (const KernelRow* k = splitter->row(l, i)) {
             KernelAcc& ka = kernelAcc[name];
-            ka.sample = it->second;
-            ka.shapes.insert(it->second->inputShapes);
-            ka.wait += it->second->waitUs.value_or(0.0);
+            ka.sample = k;
+            ka.shapes.insert(k->inputShapes);
+            ka.wait += k->waitUs.value_or(0.0);
           }
         }
       }
-      table.slices += re[d] - rb[d];
     }
-    if (depths > 0) {
+    if (depths > 0 && !split) {
       streams.push_back({lane.start.data(), lane.end.data(), nullptr, rb[0], re[0]});
       extras.push_back(laneExtras(lane, rb, re));
     }
   }
   for (const Intervals& x : extras) streams.push_back({nullptr, nullptr, x.data(), 0, x.size()});
-  table.unionTotal = unionLength(std::move(streams));
+  table.unionTotal = split ? totalOf(unionOf(std::move(picked))) : unionLength(std::move(streams));
+  // The share denominator: the layer's summed total, or for the Overlap Analysis categories the
+  // E2E span Computing + Communication(Not Overlapped) + Free (the three tile it, format doc §4.1).
+  if (layer == StatsLayer::Overlap) {
+    table.shareBasis = ShareBasis::E2E;
+    for (std::size_t k = 0; k < accs.size(); ++k) {
+      const std::string_view n = t.name(accNames[k]);
+      if (n == "Computing" || n == "Communication(Not Overlapped)" || n == "Free") table.shareDenominator += accs[k].total;
+    }
+  } else {
+    table.shareBasis = ShareBasis::LayerTotal;
+    table.shareDenominator = table.sumTotal;
+  }
   table.rows.reserve(accs.size());
   for (std::size_t k = 0; k < accs.size(); ++k) {
     const Acc& a = accs[k];
@@ -281,7 +363,7 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
     r.min = a.min;
     r.max = a.max;
     r.avg = static_cast<double>(a.total) / static_cast<double>(a.count);
-    r.share = table.scopeDuration > 0 ? static_cast<double>(a.total) / static_cast<double>(table.scopeDuration) : 0.0;
+    r.share = table.shareDenominator > 0 ? static_cast<double>(a.total) / static_cast<double>(table.shareDenominator) : 0.0;
     if (auto it = kernelAcc.find(accNames[k]); it != kernelAcc.end()) {
       if (it->second.sample) {
         r.type = it->second.sample->type;
@@ -298,13 +380,18 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
   return table;
 }
 
-std::vector<SliceRef> statsOccurrences(const Trace& t, StatsLayer layer, std::string_view name, std::optional<TimeRange> scopeArg) {
+std::vector<SliceRef> statsOccurrences(const Trace& t, StatsLayer layer, std::string_view name, std::optional<TimeRange> scopeArg,
+                                       const KernelDetails* kernels) {
   std::vector<SliceRef> out;
   const NameId id = t.strings.find(name);
   if (id == kInvalidIndex) return out;
   const TimeRange scope = scopeArg ? *scopeArg : TimeRange{t.range.start, t.range.end + 1};
+  std::optional<KernelSplit> splitter;
+  if (layer == StatsLayer::Kernels || layer == StatsLayer::Tasks) splitter.emplace(t, kernels);
   forEachInScope(t, layer, scope, [&](std::uint32_t l, std::uint32_t i) {
-    if (t.lanes[l].names[i] == id) out.push_back({l, i});
+    if (t.lanes[l].names[i] != id) return;
+    if (splitter && splitter->isKernel(l, i) != (layer == StatsLayer::Kernels)) return;
+    out.push_back({l, i});
   });
   std::sort(out.begin(), out.end(), [&](SliceRef a, SliceRef b) {
     return t.lanes[a.lane].start[a.index] < t.lanes[b.lane].start[b.index];
@@ -314,7 +401,8 @@ std::vector<SliceRef> statsOccurrences(const Trace& t, StatsLayer layer, std::st
 
 std::string statsCsv(const StatsTable& table) {
   const bool kernels = table.layer == StatsLayer::Kernels;
-  std::string o = "Name,Count,Total(us),Self(us),Avg(us),Min(us),Max(us),Share(%)";
+  std::string o = std::string("Name,Count,Total(us),Self(us),Avg(us),Min(us),Max(us),") +
+                  shareBasisLabel(table.shareBasis) + "(%)";
   if (kernels) o += ",Type,Accelerator Core,Distinct Shapes,Wait Time(us)";
   o += "\n";
   for (const auto& r : table.rows) {
@@ -341,8 +429,17 @@ std::string statsText(const StatsTable& table, std::size_t maxRows) {
                 formatDuration(table.scopeDuration).c_str(), static_cast<unsigned long long>(table.slices),
                 formatDuration(table.sumTotal).c_str(), formatDuration(table.unionTotal).c_str());
   o += line;
+  if (table.shareBasis == ShareBasis::E2E)
+    std::snprintf(line, sizeof line,
+                  "Share: %% of E2E %s (Computing + Communication(Not Overlapped) + Free; those three add up to 100%%)\n",
+                  formatDuration(table.shareDenominator).c_str());
+  else
+    std::snprintf(line, sizeof line, "Share: %% of the layer's summed total %s (the rows add up to 100%%)\n",
+                  formatDuration(table.shareDenominator).c_str());
+  o += line;
+  if (!table.kernelRule.empty()) o += "Kernels told from stream tasks by " + table.kernelRule + "\n";
   std::snprintf(line, sizeof line, "%-60s %8s %12s %12s %11s %11s %11s %7s\n", "Name", "Count", "Total", "Self", "Avg",
-                "Min", "Max", "Share");
+                "Min", "Max", table.shareBasis == ShareBasis::E2E ? "%E2E" : "%Layer");
   o += line;
   std::size_t n = 0;
   for (const auto& r : table.rows) {

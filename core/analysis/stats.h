@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The Stats System View: per-name statistics of one layer (Python/aten ops, CANN APIs, Ascend
-// Hardware kernels, communication ops, Overlap Analysis categories) over the whole capture, a
-// step or a selected range; and slice search by name.
+// Hardware kernels, the other Ascend Hardware stream tasks, communication ops, Overlap Analysis
+// categories) over the whole capture, a step or a selected range; and slice search by name.
 
 #include <optional>
 #include <regex>
@@ -14,10 +14,35 @@
 
 namespace npuscope::core {
 
-/// Which lanes a statistics table covers, by process role.
-enum class StatsLayer : std::uint8_t { Python, Cann, Kernels, Communication, Overlap };
-[[nodiscard]] const char* statsLayerKey(StatsLayer l);  ///< "python", "cann", "kernels", "communication", "overlap"
+/// Which slices a statistics table covers, by process role and, on the Ascend Hardware lanes, by
+/// task kind:
+///  * Kernels: the compute kernels, i.e. the tasks kernel_details.csv lists (its non-communication
+///    rows matched to tasks by exact start ns and name; op_statistic.csv aggregates the same rows
+///    per OP Type, format doc §5.1). Without kernel_details.csv, or when none of its rows matches a
+///    task, the tasks whose Task Type arg is a compute type or untyped and whose name is not a
+///    memcpy / event / notify / SDMA / hcom_* ... name (detail::isComputeTask, §4.1).
+///  * Tasks ("Stream tasks"): every other Ascend Hardware task (EVENT_WAIT, MEMCPY_ASYNC,
+///    Notify_Wait, SDMA, Write Value, hcom_* tasks on streams, ...).
+///  * Communication: the HCCL big ops of the Communication / HCCL process.
+enum class StatsLayer : std::uint8_t { Python, Cann, Kernels, Tasks, Communication, Overlap };
+/// "python", "cann", "kernels", "tasks", "communication", "overlap"
+[[nodiscard]] const char* statsLayerKey(StatsLayer l);
 [[nodiscard]] std::optional<StatsLayer> statsLayerFromKey(std::string_view key);
+/// Every layer, in display order.
+inline constexpr StatsLayer kStatsLayers[] = {StatsLayer::Python, StatsLayer::Cann,          StatsLayer::Kernels,
+                                              StatsLayer::Tasks,  StatsLayer::Communication, StatsLayer::Overlap};
+
+/// What StatsRow::share is a share of.
+enum class ShareBasis : std::uint8_t {
+  /// The layer's summed total in scope (StatsTable::sumTotal): the rows' shares add up to 100%.
+  LayerTotal,
+  /// The device's end-to-end span as the Top-Down analysis defines it (format doc §4.1):
+  /// Computing + Communication(Not Overlapped) + Free starting in scope. Those three rows add up
+  /// to 100% and are the Top-Down percentages; Communication is shown against the same E2E.
+  E2E,
+};
+/// "Share of layer total" or "Share of E2E" (a column title without the unit).
+[[nodiscard]] const char* shareBasisLabel(ShareBasis b);
 
 /// One row: the slices of one name. Durations in ns. A slice is in scope when its start lies in
 /// the scope range (the profiler's step attribution); its full duration counts.
@@ -29,7 +54,7 @@ struct StatsRow {
   TimeNs min = 0;
   TimeNs max = 0;
   double avg = 0;     ///< ns
-  double share = 0;   ///< total / StatsTable::scopeDuration
+  double share = 0;   ///< total / StatsTable::shareDenominator, a fraction (0.25 = 25%)
   // Kernels only (from kernel_details.csv, matched by start time):
   std::string type;          ///< OP Type
   std::string core;          ///< Accelerator Core
@@ -45,17 +70,26 @@ struct StatsTable {
   TimeNs unionTotal = 0;        ///< union of the slices (time covered by the layer at all)
   std::uint64_t slices = 0;
   std::vector<StatsRow> rows;   ///< sorted by total, descending
+  ShareBasis shareBasis = ShareBasis::LayerTotal;  ///< Overlap: E2E; every other layer: LayerTotal
+  TimeNs shareDenominator = 0;  ///< ns; the rows' share is total / this (0: every share is 0)
+  /// Kernels / Tasks: how kernels were told from stream tasks (kernel_details.csv or Task Type).
+  std::string kernelRule;
 };
 
 /// Computes the table of `layer` over `scope` (whole trace when nullopt). O(n) in the layer's slices.
+/// `kernels` (kernel_details.csv) tells kernels from stream tasks (see StatsLayer) and fills the
+/// kernel-only columns; without it the Task Type rule is used.
 [[nodiscard]] StatsTable computeStats(const Trace& trace, StatsLayer layer, std::optional<TimeRange> scope = {},
                                       const KernelDetails* kernels = nullptr);
 
-/// The slices of `layer` named `name` whose start lies in `scope`, sorted by start.
+/// The slices of `layer` named `name` whose start lies in `scope`, sorted by start. `kernels` as
+/// for computeStats (it decides which tasks are Kernels and which Tasks).
 [[nodiscard]] std::vector<SliceRef> statsOccurrences(const Trace& trace, StatsLayer layer, std::string_view name,
-                                                     std::optional<TimeRange> scope = {});
+                                                     std::optional<TimeRange> scope = {},
+                                                     const KernelDetails* kernels = nullptr);
 
-/// The table as CSV text (header + rows; times in us with 3 decimals).
+/// The table as CSV text (header + rows; times in us with 3 decimals; the share column is titled
+/// by the table's ShareBasis, e.g. `Share of layer total(%)`).
 [[nodiscard]] std::string statsCsv(const StatsTable& table);
 /// The table as aligned plain text (for the command line).
 [[nodiscard]] std::string statsText(const StatsTable& table, std::size_t maxRows = 0);

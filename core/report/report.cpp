@@ -34,6 +34,15 @@ void jsonString(std::string& out, std::string_view s) {
   out += '"';
 }
 
+void stringArray(std::string& out, const std::vector<std::string>& v) {
+  out += '[';
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ", ";
+    jsonString(out, v[i]);
+  }
+  out += ']';
+}
+
 /// Bound flows per category, in name order.
 std::map<std::string, std::size_t> flowsPerCategory(const Trace& t) {
   std::map<std::string, std::size_t> m;
@@ -60,11 +69,45 @@ void figuresJson(std::string& o, const OverlapFigures& f) {
        ", \"free_ratio\": " + dbl(f.freeRatio()) + "}";
 }
 
+/// True when `s` is a JSON number (RFC 8259: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?).
+bool isJsonNumber(std::string_view s) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t b = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i - b;
+  };
+  if (i < s.size() && s[i] == '-') ++i;
+  if (i < s.size() && s[i] == '0') ++i;
+  else if (digits() == 0) return false;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    if (digits() == 0) return false;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == s.size();
+}
+
+/// A recorded CSV value: the cell's text as written when it is a valid JSON number (exact), else
+/// the parsed value with 17 significant digits (round-trips the double).
+std::string recorded(const std::string& text, double v) {
+  if (isJsonNumber(text)) return text;
+  char b[48];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+
 void csvRowJson(std::string& o, const StepTraceRow& r) {
-  o += "{\"computing_us\": " + dbl(r.computing) + ", \"communication_us\": " + dbl(r.communication) +
-       ", \"communication_not_overlapped_us\": " + dbl(r.commNotOverlapped) + ", \"overlapped_us\": " +
-       dbl(r.overlapped) + ", \"free_us\": " + dbl(r.free) + ", \"stage_us\": " + dbl(r.stage) +
-       ", \"bubble_us\": " + dbl(r.bubble) + ", \"preparing_us\": " + dbl(r.preparing) + "}";
+  o += "{\"computing_us\": " + recorded(r.computingText, r.computing) + ", \"communication_us\": " +
+       recorded(r.communicationText, r.communication) + ", \"communication_not_overlapped_us\": " +
+       recorded(r.commNotOverlappedText, r.commNotOverlapped) + ", \"overlapped_us\": " +
+       recorded(r.overlappedText, r.overlapped) + ", \"free_us\": " + recorded(r.freeText, r.free) +
+       ", \"stage_us\": " + recorded(r.stageText, r.stage) + ", \"bubble_us\": " + recorded(r.bubbleText, r.bubble) +
+       ", \"preparing_us\": " + recorded(r.preparingText, r.preparing) + "}";
 }
 
 void sliceJson(std::string& o, const Trace& t, SliceRef r) {
@@ -254,9 +297,11 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
       o << "     step " << (s.step >= 0 ? std::to_string(s.step) : std::string("-")) << ": ";
       figuresText(o, s.computed);
       if (s.csv)
-        o << "\n       step_trace_time.csv: Computing " << s.csv->computing << " us, Comm(NO) " << s.csv->commNotOverlapped
-          << " us, Communication " << s.csv->communication << " us, Free " << s.csv->free << " us, Preparing "
-          << s.csv->preparing << " us";
+        o << "\n       step_trace_time.csv: Computing " << recorded(s.csv->computingText, s.csv->computing)
+          << " us, Comm(NO) " << recorded(s.csv->commNotOverlappedText, s.csv->commNotOverlapped)
+          << " us, Communication " << recorded(s.csv->communicationText, s.csv->communication) << " us, Free "
+          << recorded(s.csv->freeText, s.csv->free) << " us, Preparing "
+          << recorded(s.csv->preparingText, s.csv->preparing) << " us";
       o << "\n";
     }
     for (const auto& m : d.discrepancies) o << "     ! " << m << "\n";
@@ -303,6 +348,8 @@ std::string reportJson(const Profile& profile) {
     if (!rp.trace) {
       o += ", \"error\": ";
       jsonString(o, rp.error);
+      o += ", \"table_messages\": ";
+      stringArray(o, rp.tableMessages);
       o += "}";
       continue;
     }
@@ -358,7 +405,9 @@ std::string reportJson(const Profile& profile) {
       if (i) o += ", ";
       jsonString(o, t.notes[i]);
     }
-    o += "]}";
+    o += "], \"table_messages\": ";
+    stringArray(o, rp.tableMessages);
+    o += "}";
   }
   o += "\n], \"messages\": [";
   for (std::size_t i = 0; i < profile.messages.size(); ++i) {
@@ -376,6 +425,7 @@ std::string reportText(const Profile& profile) {
     o << "\n== " << rp.source.label << " (rank " << rp.rank() << ", device " << rp.device() << ")\n";
     if (!rp.trace) {
       o << "   error: " << rp.error << "\n";
+      for (const auto& m : rp.tableMessages) o << "   table: " << m << "\n";
       continue;
     }
     const Trace& t = *rp.trace;
@@ -403,6 +453,7 @@ std::string reportText(const Profile& profile) {
       }
     }
     for (const auto& n : t.notes) o << "   note: " << n << "\n";
+    for (const auto& m : rp.tableMessages) o << "   table: " << m << "\n";
     if (rp.analysis) analysisText(o, t, *rp.analysis);
   }
   for (const auto& m : profile.messages) o << "\nmessage: " << m << "\n";

@@ -84,16 +84,19 @@ std::vector<StepTraceRow> parseStepTraceTime(const CsvTable& t, std::string& err
     StepTraceRow s;
     if (cDev >= 0) s.device = static_cast<int>(intCell(t.cell(r, cDev)).value_or(-1));
     if (cStep >= 0) s.step = intCell(t.cell(r, cStep));
-    auto num = [&](int c) { return csvNumber(t.cell(r, c)).value_or(0.0); };
-    s.computing = num(cComp);
-    s.commNotOverlapped = num(cNo);
-    s.overlapped = num(cOv);
-    s.communication = num(cComm);
-    s.free = num(cFree);
-    s.stage = num(cStage);
-    s.bubble = num(cBubble);
-    s.commNotOverlappedExclReceive = num(cNoEx);
-    s.preparing = num(cPrep);
+    auto num = [&](int c, double& v, std::string& text) {
+      v = csvNumber(t.cell(r, c)).value_or(0.0);
+      text = std::string(csvTrim(t.cell(r, c)));
+    };
+    num(cComp, s.computing, s.computingText);
+    num(cNo, s.commNotOverlapped, s.commNotOverlappedText);
+    num(cOv, s.overlapped, s.overlappedText);
+    num(cComm, s.communication, s.communicationText);
+    num(cFree, s.free, s.freeText);
+    num(cStage, s.stage, s.stageText);
+    num(cBubble, s.bubble, s.bubbleText);
+    num(cNoEx, s.commNotOverlappedExclReceive, s.commNotOverlappedExclReceiveText);
+    num(cPrep, s.preparing, s.preparingText);
     rows.push_back(s);
   }
   return rows;

@@ -41,11 +41,17 @@ struct KernelDetails {
 [[nodiscard]] KernelDetails parseKernelDetails(const CsvTable& table);
 
 /// One row of step_trace_time.csv, values in us as written (negative values kept as they are).
+/// Each value also keeps its cell's text (trimmed of spaces, tabs and quotes; empty when the
+/// column or cell is missing), so that reports print the recorded figure exactly as the profiler
+/// wrote it: a double printed back can differ in its last digits (1234567.891 with %.6g).
 struct StepTraceRow {
   int device = -1;                 ///< `Device_id`, -1 when absent or -1
   std::optional<long long> step;   ///< empty `Step` -> no step
   double computing = 0, commNotOverlapped = 0, overlapped = 0, communication = 0, free = 0;
   double stage = 0, bubble = 0, commNotOverlappedExclReceive = 0, preparing = 0;
+  /// The cells' texts, one per value above, same names with a Text suffix.
+  std::string computingText, commNotOverlappedText, overlappedText, communicationText, freeText;
+  std::string stageText, bubbleText, commNotOverlappedExclReceiveText, preparingText;
 };
 
 /// Reads step_trace_time.csv (9, 10 or 11 columns by version). `error` set when unreadable.

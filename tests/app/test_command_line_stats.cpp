@@ -3,7 +3,9 @@
 // corpus, aggregated independently (python csv: Name == ..., sum of Duration(us)).
 #include <catch2/catch.hpp>
 
+#include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QProcess>
 #include <map>
 #include <QStringList>
@@ -41,7 +43,8 @@ Run runStats(const QStringList& extra) {
 const char* const kFolder = "corpus/ascend-pt-910b-l1-text-2rank";
 const QString kForeach = QStringLiteral("aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList");
 const QString kCsvHeader = QStringLiteral(
-    "Name,Count,Total(us),Self(us),Avg(us),Min(us),Max(us),Share(%),Type,Accelerator Core,Distinct Shapes,Wait Time(us)");
+    "Name,Count,Total(us),Self(us),Avg(us),Min(us),Max(us),Share of layer total(%),Type,Accelerator Core,Distinct Shapes,"
+    "Wait Time(us)");
 
 // Fields of one CSV line (quotes allowed, "" inside quotes).
 QStringList splitCsv(const QString& line) {
@@ -221,4 +224,49 @@ TEST_CASE("stats usage errors", "[cli][stats]") {
   CHECK(noStep.exitCode == 1);
   CHECK(noStep.err.contains(QStringLiteral("no ProfilerStep#999")));
   CHECK(runStats({sharedPath(kFolder), QStringLiteral("--rank"), QStringLiteral("7")}).exitCode == 1);
+}
+
+TEST_CASE("stats --layer tasks: the Ascend Hardware tasks that are no kernel", "[cli][stats]") {
+  // Python on rank 0's trace_view.json: 535 Ascend Hardware X events, 187 of them the compute rows
+  // of kernel_details.csv (exact start and name), so 348 stream tasks: 112 "Write Value", 112
+  // "Notify Wait", 72 "SDMA", the rest EVENT_* / MEMCPY_* / PROFILING_*.
+  const Run r = runStats({sharedPath(kFolder), QStringLiteral("--csv"), QStringLiteral("--rank"), QStringLiteral("0"),
+                          QStringLiteral("--layer"), QStringLiteral("tasks")});
+  INFO(r.err.toStdString());
+  REQUIRE(r.exitCode == 0);
+  const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  REQUIRE(lines.size() > 1);
+  CHECK(lines[0] == QStringLiteral("Name,Count,Total(us),Self(us),Avg(us),Min(us),Max(us),Share of layer total(%)"));
+  int count = 0;
+  double share = 0;
+  for (const QString& line : lines.mid(1)) {
+    const QStringList f = line.split(QLatin1Char(','));
+    REQUIRE(f.size() == 8);
+    count += f[1].toInt();
+    share += f[7].toDouble();
+  }
+  CHECK(count == 348);
+  CHECK(share == Approx(100.0).margin(0.001 * lines.size()));  // each share rounded to 3 decimals
+  CHECK(csvRow(r.out, QStringLiteral("Notify Wait")).value(1) == QStringLiteral("112"));
+  CHECK(csvRow(r.out, QStringLiteral("Write Value")).value(1) == QStringLiteral("112"));
+  CHECK(csvRow(r.out, QStringLiteral("SDMA")).value(1) == QStringLiteral("72"));
+}
+
+TEST_CASE("stats prints the ranks' table messages on stderr", "[cli][stats]") {
+  // A rank folder whose kernel_details.csv is case 30's empty.csv (0 bytes): "empty CSV".
+  QTemporaryDir dir;
+  REQUIRE(dir.isValid());
+  const QString out = dir.filePath(QStringLiteral("x_ascend_pt/ASCEND_PROFILER_OUTPUT"));
+  REQUIRE(QDir().mkpath(out));
+  {
+    QFile trace(out + QStringLiteral("/trace_view.json"));
+    REQUIRE(trace.open(QIODevice::WriteOnly));
+    trace.write(R"([{"ph":"M","name":"process_name","pid":2,"args":{"name":"Ascend Hardware"}},)"
+                R"({"ph":"X","name":"MatMul","pid":2,"tid":1,"ts":1,"dur":10,"args":{"Task Type":"AI_CORE"}}])");
+  }
+  REQUIRE(QFile::copy(sharedPath("cases/30-empty-files/empty.csv"), out + QStringLiteral("/kernel_details.csv")));
+  const Run r = runStats({dir.filePath(QStringLiteral("x_ascend_pt"))});
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.err.contains(QStringLiteral("kernel_details.csv: empty CSV")));
+  CHECK(r.out.contains(QStringLiteral("MatMul")));
 }

@@ -66,6 +66,17 @@ WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWi
           it->setText(0, QStringLiteral("note: ") + qs(note));
         }
       }
+      // Problems reading the rank's CSV files (kernel_details.csv, step_trace_time.csv).
+      for (const std::string& m : rp.tableMessages) {
+        ++rankTotal;
+        auto* it = new QTreeWidgetItem(rankItem);
+        it->setText(0, qs(m));
+        it->setToolTip(0, qs(m));
+        it->setText(1, QStringLiteral("1"));
+        it->setText(2, QStringLiteral("table"));
+        it->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        it->setForeground(0, warnColor);
+      }
       rankItem->setText(1, QString::number(rankTotal));
       rankItem->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
       rankItem->setExpanded(true);
@@ -83,8 +94,8 @@ WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWi
     }
   }
   summary->setText(m_total == 0 ? QStringLiteral("No import warnings: every event was read as written.")
-                                : QStringLiteral("%1 event(s) were skipped, repaired or flagged while importing. "
-                                                 "The rest of the profile loaded normally.")
+                                : QStringLiteral("%1 event(s) or table problem(s) were skipped, repaired or flagged "
+                                                 "while importing. The rest of the profile loaded normally.")
                                       .arg(m_total));
   m_tree->header()->setStretchLastSection(false);
   m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);

@@ -12,13 +12,15 @@ namespace npuscope::widgets {
 
 /// Lists the import anomalies (core::ImportStats) of every rank of a profile: per rank a group
 /// with the total, per warning kind its human label, key and count, and the recorded examples
-/// as children; plus rank load errors, trace notes and profile messages.
+/// as children; plus rank load errors, trace notes, the rank's CSV reading problems
+/// (core::RankProfile::tableMessages, kind "table", each counted as one warning) and profile
+/// messages.
 class WarningsDialog : public QDialog {
   Q_OBJECT
 
  public:
   explicit WarningsDialog(std::shared_ptr<const core::Profile> profile, QWidget* parent = nullptr);
-  /// Total number of warnings over all ranks.
+  /// Total number of warnings over all ranks (import anomalies plus table messages).
   [[nodiscard]] std::uint64_t totalWarnings() const { return m_total; }
   [[nodiscard]] QTreeWidget* tree() const { return m_tree; }
 

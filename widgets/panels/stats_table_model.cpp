@@ -139,7 +139,11 @@ QVariant StatsTableModel::headerData(int section, Qt::Orientation orientation, i
     switch (section) {
       case Total: return tr("Summed duration of the slices starting in the scope");
       case Self: return tr("Total minus the time covered by child slices on the same lane");
-      case Share: return tr("Total / scope duration (overlapping slices can exceed 100 %)");
+      case Share:
+        return m_table.shareBasis == core::ShareBasis::E2E
+                   ? tr("Total / E2E (Computing + Communication(Not Overlapped) + Free in the scope): those three add "
+                        "up to 100 %, as in the Top-Down panel")
+                   : tr("Total / the layer's summed total in the scope: the rows add up to 100 %");
       case Shapes: return tr("Distinct input shapes (kernel_details.csv)");
       case Wait: return tr("Summed Wait Time (kernel_details.csv)");
       default: return {};
@@ -157,7 +161,7 @@ QVariant StatsTableModel::headerData(int section, Qt::Orientation orientation, i
     case Avg: return withUnit(tr("Avg"));
     case Min: return withUnit(tr("Min"));
     case Max: return withUnit(tr("Max"));
-    case Share: return tr("Share");
+    case Share: return m_table.shareBasis == core::ShareBasis::E2E ? tr("% of E2E") : tr("% of layer");
     case Type: return tr("Type");
     case Core: return tr("Core");
     case Shapes: return tr("Shapes");

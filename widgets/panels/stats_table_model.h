@@ -23,7 +23,9 @@ struct DurationUnit {
 /// Table model over one immutable core::StatsTable (architecture item 16, after Qt Creator's
 /// CtfStatisticsModel): one row per name, columns per Column. Kernel-only columns (Type, Core,
 /// Shapes, Wait) exist only for the Kernels layer.
-///  * Qt::DisplayRole: text; durations in the column's unit (header "Total (ms)"), share as "12.34 %".
+///  * Qt::DisplayRole: text; durations in the column's unit (header "Total (ms)"), share as "12.34 %"
+///    under a header that names its denominator (core::StatsTable::shareBasis): "% of layer" or
+///    "% of E2E".
 ///  * SortRole: the raw number (qlonglong ns for durations, double for avg/share/wait, count as
 ///    qulonglong) or the text, so a QSortFilterProxyModel with setSortRole(SortRole) sorts
 ///    numerically.

@@ -38,14 +38,13 @@ namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(core::TimeNs ns) { return QString::fromStdString(core::formatDuration(ns)); }
 
-constexpr core::StatsLayer kLayers[] = {core::StatsLayer::Python, core::StatsLayer::Cann, core::StatsLayer::Kernels,
-                                        core::StatsLayer::Communication, core::StatsLayer::Overlap};
 
 QString layerTitle(core::StatsLayer l) {
   switch (l) {
     case core::StatsLayer::Python: return StatsView::tr("Python / aten ops");
     case core::StatsLayer::Cann: return StatsView::tr("CANN APIs");
     case core::StatsLayer::Kernels: return StatsView::tr("Kernels");
+    case core::StatsLayer::Tasks: return StatsView::tr("Stream tasks");
     case core::StatsLayer::Communication: return StatsView::tr("Communication");
     case core::StatsLayer::Overlap: return StatsView::tr("Overlap Analysis");
   }
@@ -72,7 +71,7 @@ StatsView::StatsView(QWidget* parent) : QWidget(parent) {
   m_rankLabel = new QLabel(tr("Rank"), this);
   m_rankCombo = new QComboBox(this);
   m_layerCombo = new QComboBox(this);
-  for (core::StatsLayer l : kLayers) m_layerCombo->addItem(layerTitle(l), static_cast<int>(l));
+  for (core::StatsLayer l : core::kStatsLayers) m_layerCombo->addItem(layerTitle(l), static_cast<int>(l));
   m_layerCombo->setCurrentIndex(2);
   m_layerCombo->setToolTip(tr("Which lanes the table covers"));
   m_scopeCombo = new QComboBox(this);
@@ -496,6 +495,13 @@ void StatsView::updateTotals() {
                      .arg(dur(t.sumTotal), dur(t.unionTotal), locale.toString(static_cast<qulonglong>(t.slices)))
                      .arg(t.rows.size())
                      .arg(scope.toHtmlEscaped());
+  text += t.shareBasis == core::ShareBasis::E2E
+              ? tr(" · share of E2E %1").arg(dur(t.shareDenominator))
+              : tr(" · share of the layer's sum");
+  QString tip = tr("sum: every slice's duration added up (overlapping slices count twice)\n"
+                   "union: the time during which at least one slice of the layer runs");
+  if (!t.kernelRule.empty()) tip += tr("\nKernels are told from stream tasks by %1").arg(qs(t.kernelRule));
+  m_totals->setToolTip(tip);
   if (m_proxy->rowCount() != m_model->rowCount())
     text += tr(" · <span style='color:#1a56db'>%1 shown</span>").arg(m_proxy->rowCount());
   if (!m_filterError.isEmpty())
@@ -515,7 +521,7 @@ void StatsView::showOccurrences(const QString& name) {
   m_occurrenceRefs.clear();
   const core::RankProfile* r = rankProfile();
   if (!r || name.isEmpty()) return;
-  std::vector<core::SliceRef> refs = core::statsOccurrences(*r->trace, m_layer, name.toStdString(), scopeRange());
+  std::vector<core::SliceRef> refs = core::statsOccurrences(*r->trace, m_layer, name.toStdString(), scopeRange(), r->kernels.get());
   const std::size_t total = refs.size();
   if (refs.size() > static_cast<std::size_t>(kMaxOccurrences)) refs.resize(static_cast<std::size_t>(kMaxOccurrences));
   m_occurrenceRefs = std::move(refs);

@@ -32,8 +32,8 @@ class TimelineWidget;
 /// The Stats System View: per-name statistics (core::computeStats) of one layer of one rank over
 /// a scope, in a sortable, filterable table (StatsTableModel behind a QSortFilterProxyModel).
 ///
-/// Controls: rank (only with several ranks), layer (Python/aten ops, CANN APIs, Kernels,
-/// Communication, Overlap Analysis), scope (Whole capture, each ProfilerStep, Selected range),
+/// Controls: rank (only with several ranks), layer (Python/aten ops, CANN APIs, Kernels, Stream
+/// tasks, Communication, Overlap Analysis; see core::StatsLayer), scope (Whole capture, each ProfilerStep, Selected range),
 /// a name filter (case-insensitive substring, or a regex with the "Regex" box; an invalid regex
 /// turns the field red and shows the error), Copy and Export CSV…. A label shows the scope's
 /// plain sum of durations and the union (time covered at least once).

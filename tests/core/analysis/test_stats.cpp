@@ -43,12 +43,13 @@ TEST_CASE("stats over a range: plain sum versus union across lanes", "[stats]") 
   CHECK(s.rows[0].count == 2);
   CHECK(s.rows[0].total == 20000);
   CHECK(s.rows[0].avg == Approx(10000.0));
-  CHECK(s.rows[0].share == Approx(0.8));
+  CHECK(s.rows[0].share == Approx(20.0 / 30.0));  // of the layer's summed total in scope, 30 us
+  CHECK(s.shareDenominator == 30000);
   const auto whole = core::computeStats(*t, core::StatsLayer::Kernels);
   CHECK(whole.slices == 4);
   CHECK(whole.unionTotal == 35000);
   CHECK(core::statsOccurrences(*t, core::StatsLayer::Kernels, "A").size() == 2);
-  CHECK(core::statsCsv(s).rfind("Name,Count,Total(us),Self(us),Avg(us),Min(us),Max(us),Share(%)", 0) == 0);
+  CHECK(core::statsCsv(s).rfind("Name,Count,Total(us),Self(us),Avg(us),Min(us),Max(us),Share of layer total(%)", 0) == 0);
 }
 
 TEST_CASE("stats: self time subtracts children on nested layers", "[stats]") {

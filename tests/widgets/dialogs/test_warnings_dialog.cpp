@@ -36,3 +36,17 @@ TEST_CASE("warnings dialog lists counts per kind and rank with examples", "[warn
   CHECK(tree->topLevelItem(1)->text(1) == QStringLiteral("0"));
   CHECK(tree->topLevelItem(2)->child(0)->text(0) == QStringLiteral("skipped folder foo: no trace"));
 }
+
+TEST_CASE("warnings dialog lists the ranks' table messages", "[warnings]") {
+  auto profile = testing::makeProfile({testing::makeTwoLaneTrace()});
+  profile->ranks[0].tableMessages.push_back("kernel_details.csv: empty CSV");
+  profile->ranks[0].tableMessages.push_back("step_trace_time.csv: empty CSV");
+  widgets::WarningsDialog dlg(profile);
+  CHECK(dlg.totalWarnings() == 2);
+  QTreeWidgetItem* r0 = dlg.tree()->topLevelItem(0);
+  CHECK(r0->text(1) == QStringLiteral("2"));
+  REQUIRE(r0->childCount() == 2);
+  CHECK(r0->child(0)->text(0) == QStringLiteral("kernel_details.csv: empty CSV"));
+  CHECK(r0->child(0)->text(2) == QStringLiteral("table"));
+  CHECK(r0->child(1)->text(0) == QStringLiteral("step_trace_time.csv: empty CSV"));
+}

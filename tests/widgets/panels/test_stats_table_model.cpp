@@ -136,6 +136,12 @@ TEST_CASE("StatsTableModel: name filter through the proxy, TSV rows", "[stats_ta
   const QString tsv = model.rowsAsTsv({2});
   const QStringList lines = tsv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
   REQUIRE(lines.size() == 2);
-  CHECK(lines[0] == QStringLiteral("Name\tCount\tTotal (ms)\tSelf (ms)\tAvg (ms)\tMin (us)\tMax (us)\tShare"));
+  CHECK(lines[0] == QStringLiteral("Name\tCount\tTotal (ms)\tSelf (ms)\tAvg (ms)\tMin (us)\tMax (us)\t% of layer"));
   CHECK(lines[1] == QStringLiteral("MatMulV2\t4\t0.012\t0.006\t0.003\t1.500\t4.000\t0.00 %"));
+  // The share header names its denominator.
+  core::StatsTable overlap = sampleTable(core::StatsLayer::Overlap);
+  overlap.shareBasis = core::ShareBasis::E2E;
+  model.setTable(overlap);
+  CHECK(model.headerData(StatsTableModel::Share, Qt::Horizontal).toString() == QStringLiteral("% of E2E"));
+  CHECK(model.headerData(StatsTableModel::Share, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("Free")));
 }

@@ -75,6 +75,12 @@ TEST_CASE("StatsView shows the kernels table with sum and union", "[stats_view]"
   view.setLayer(core::StatsLayer::Communication);
   CHECK(view.proxy()->rowCount() == 0);
   CHECK(view.totalsText().startsWith(QStringLiteral("No Communication slices")));
+  // kernelA and kernelB are untyped tasks with compute names: no stream task.
+  view.setLayer(core::StatsLayer::Tasks);
+  CHECK(view.layer() == core::StatsLayer::Tasks);
+  CHECK(view.totalsText().startsWith(QStringLiteral("No Stream tasks slices")));
+  view.setLayer(core::StatsLayer::Kernels);
+  CHECK(view.totalsText().contains(QStringLiteral("share of the layer's sum")));
 }
 
 TEST_CASE("StatsView scope follows the timeline selection both ways", "[stats_view]") {
@@ -209,7 +215,7 @@ TEST_CASE("StatsView copy as TSV and export CSV of the filtered rows", "[stats_v
   REQUIRE(f.open(QIODevice::ReadOnly));
   const QStringList csv = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
   REQUIRE(csv.size() == 2);
-  CHECK(csv[0] == QStringLiteral("Name,Count,Total(us),Self(us),Avg(us),Min(us),Max(us),Share(%),Type,Accelerator Core,"
+  CHECK(csv[0] == QStringLiteral("Name,Count,Total(us),Self(us),Avg(us),Min(us),Max(us),Share of layer total(%),Type,Accelerator Core,"
                                  "Distinct Shapes,Wait Time(us)"));
   CHECK(csv[1].startsWith(QStringLiteral("kernelA,1,0.500,0.500,0.500,0.500,0.500,")));
 }
