@@ -31,6 +31,7 @@
 #include <string>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/stats.h"
 #include "core/profile/profile.h"
 #include "tests/core/test_util.h"
 
@@ -143,6 +144,8 @@ TEST_CASE("plain NPU labels: one device for all such processes, from the options
   REQUIRE(da.lanes.has_value());
   CHECK(da.lanes->computing == 10000);
   CHECK(da.lanes->free == 2000);
+  // The kernels table holds k1 and k2 only (2 slices), not the Step Trace marker.
+  CHECK(core::computeStats(*lr.trace, core::StatsLayer::Kernels).slices == 2);
   // Computed and recorded differ for Computing only: one discrepancy line, naming both.
   REQUIRE(da.discrepancies.size() == 1);
   CHECK(da.discrepancies[0].find("Computing: computed 18.000 us, recorded 10.000 us") != std::string::npos);
@@ -242,4 +245,31 @@ TEST_CASE("Level0 HostToDevice starts bind to the Dequeue on the same OS thread,
       "Level0 capture: the CANN layer was not recorded; 349 HostToDevice launches are bound to the Dequeue on the "
       "same OS thread";
   CHECK(std::find(t->notes.begin(), t->notes.end(), note) != t->notes.end());
+}
+
+TEST_CASE("torch_npu captures with plain NPU labels keep their device ids", "[msprof]") {
+  // Their NPU processes are labelled plain "NPU"; the rank folder has profiler_info_{rank}.json
+  // and no PROF_ folder, so the device is the rank. Python over the raw files: the NPU
+  // processes' pid & 0x1f (the decoding used before) is 0 in every rank0 file and 1 in every
+  // rank1 file, so the ids do not change.
+  for (const char* c : {"ascend-pt-910a-l0-text-2rank", "ascend-pt-910b-l0-text-2rank", "ascend-pt-910b-l1-text-2rank"}) {
+    const std::string path = shared(std::string("corpus/") + c);
+    if (!std::filesystem::exists(path)) {
+      WARN("corpus case absent, skipped: " << path);
+      continue;
+    }
+    INFO(c);
+    core::LoadOptions o;
+    o.threads = 2;
+    const auto r = core::loadProfile(path, o);
+    REQUIRE(r.ok());
+    REQUIRE(r.profile->ranks.size() == 2);
+    for (int k = 0; k < 2; ++k) {
+      const core::RankProfile& rp = r.profile->ranks[static_cast<std::size_t>(k)];
+      CHECK(rp.rank() == k);
+      CHECK(rp.device() == k);
+      for (const core::Process& p : rp.trace->processes)
+        if (p.label == "NPU") CHECK(p.deviceId == k);
+    }
+  }
 }
