@@ -369,7 +369,7 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
   std::vector<std::uint32_t> deviceLanes;
   for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
     const Process& p = trace.processes[trace.lanes[l].process];
-    if (p.role == Process::Role::AscendHardware && p.deviceId == da.device) deviceLanes.push_back(l);
+    if (detail::isDeviceTaskLane(trace, l) && p.deviceId == da.device) deviceLanes.push_back(l);
   }
   std::vector<Bubble> out;
   for (const TimeRange& g : gaps) {

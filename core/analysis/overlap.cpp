@@ -164,7 +164,7 @@ std::vector<StepWindow> stepWindows(const Trace& trace, const std::stop_token& s
   std::vector<TimeNs>& hi = launchHi;
   for (const Lane& lane : trace.lanes) {
     if (stop.stop_requested()) return steps;
-    if (trace.processes[lane.process].role != Process::Role::AscendHardware &&
+    if (!detail::isDeviceTaskLane(trace, static_cast<std::uint32_t>(&lane - trace.lanes.data())) &&
         trace.processes[lane.process].role != Process::Role::Communication)
       continue;
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
@@ -185,6 +185,11 @@ std::vector<StepWindow> stepWindows(const Trace& trace, const std::stop_token& s
 }
 
 namespace detail {
+
+bool isDeviceTaskLane(const Trace& trace, std::uint32_t lane) {
+  const Lane& l = trace.lanes[lane];
+  return trace.processes[l.process].role == Process::Role::AscendHardware && !l.name.starts_with("Step Trace");
+}
 
 DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetails* kernels,
                                const std::stop_token& stop) {
@@ -208,6 +213,7 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
     const Process& p = trace.processes[lane.process];
     if (p.deviceId != device && !(device < 0 && p.deviceId < 0)) continue;
     if (p.role == Process::Role::AscendHardware) {
+      if (!isDeviceTaskLane(trace, l)) continue;  // msprof's Step Trace markers are not tasks
       d.hardwareLanes.push_back(l);
       for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
         if ((i & kPoll) == kPoll && stop.stop_requested()) return d;

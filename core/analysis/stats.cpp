@@ -45,8 +45,10 @@ bool inLayer(const Trace& t, const Lane& lane, StatsLayer layer) {
   switch (layer) {
     case StatsLayer::Python: return role == Process::Role::Python || role == Process::Role::PythonGc;
     case StatsLayer::Cann: return role == Process::Role::Cann;
+    // msprof's Step Trace thread (Iteration / FP_BP Time / Reduce markers) holds no device tasks
+    // (detail::isDeviceTaskLane).
     case StatsLayer::Kernels:
-    case StatsLayer::Tasks: return role == Process::Role::AscendHardware;
+    case StatsLayer::Tasks: return role == Process::Role::AscendHardware && !lane.name.starts_with("Step Trace");
     case StatsLayer::Communication: return role == Process::Role::Communication;
     case StatsLayer::Overlap: return role == Process::Role::OverlapAnalysis;
   }

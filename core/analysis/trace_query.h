@@ -18,6 +18,12 @@ namespace npuscope::core::detail {
 /// The lane of a process with `role` and numeric tid `tid`, or kInvalidIndex.
 [[nodiscard]] std::uint32_t laneByRoleAndTid(const Trace& trace, Process::Role role, std::int64_t tid);
 
+/// True for a lane of device tasks: a thread of an Ascend Hardware process other than msprof's
+/// `Step Trace(Model ID:k)` thread, whose Iteration / FP_BP Time / Reduce slices are step
+/// markers spanning the step, not tasks (older msprof writes it under Ascend Hardware, format
+/// notes §6; they carry no Task Type and would otherwise pass as compute).
+[[nodiscard]] bool isDeviceTaskLane(const Trace& trace, std::uint32_t lane);
+
 /// The device tasks of one device, split as CANN's overlap processor does (§4.1).
 struct DeviceTasks {
   Intervals compute;        ///< union of compute tasks

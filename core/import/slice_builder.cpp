@@ -686,8 +686,11 @@ struct FlowRun {
 /// key range in each run): file order inside a group, symmetric (an `f` seen first waits for
 /// its `s`), one `s` followed by several `f` fans out. Releases the pages of the events it has
 /// consumed as it goes.
+/// `prunedCann[t]` is set for a thread whose unbound flow starts of category `h2d` (HostToDevice)
+/// are an expected Level0 artefact (see UnboundStartFlow::prunedCann): kept without a warning.
 void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size_t>& lo, const std::vector<std::size_t>& hi,
-                   const std::vector<GlobalThread>& threads, FlowRangeOut& out, const std::stop_token& stop) {
+                   const std::vector<GlobalThread>& threads, const std::vector<std::uint8_t>& prunedCann,
+                   NameId h2d, FlowRangeOut& out, const std::stop_token& stop) {
   const std::size_t R = runs.size();
   std::vector<std::size_t> cur(lo);
   std::vector<ProgressiveRelease> release(R);
@@ -739,12 +742,13 @@ void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size
       const SliceRef from = bindOf(s);
       const SliceRef to = bindOf(f);
       if (!from.valid() || !to.valid()) {
-        warn(ImportWarning::FlowNoEnclosingSlice, from.valid() ? 1 : 2);
         // Keep a start without a slice when its end is bound: at Level0 the HostToDevice `s`
         // sits on the pruned CANN thread, and its tid + ts still locate the launch.
         const GlobalThread& sth = threads[s.f->thread];
-        if (!from.valid() && to.valid() && sth.tid.kind == KeyKind::Number)
-          out.unbound.push_back({key.cat, sth.tid.v, s.f->ts, to, f.f->ts});
+        const bool keep = !from.valid() && to.valid() && sth.tid.kind == KeyKind::Number;
+        const bool expected = keep && key.cat == h2d && prunedCann[s.f->thread];
+        if (!expected) warn(ImportWarning::FlowNoEnclosingSlice, from.valid() ? 1 : 2);
+        if (keep) out.unbound.push_back({key.cat, sth.tid.v, s.f->ts, to, f.f->ts, key.name, expected});
         return;
       }
       out.bound.push_back({{key.cat, key.name, from, to, s.f->ts, f.f->ts}, first, seq++});
@@ -784,6 +788,57 @@ void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size
     if (!waiting.empty() && !warnedEnd) warn(ImportWarning::FlowEndWithoutStart);
     if (pending && !warnedStart) warn(ImportWarning::FlowStartWithoutEnd);
   }
+}
+
+/// Level0 (format notes §2.1, §3): the CANN layer was pruned, so a HostToDevice start has no
+/// slice; the task was launched from the Dequeue on the Python process's thread with the same OS
+/// tid whose span holds the start's ts (torch_npu's rule, as dispatchChain follows it). Each such
+/// start inside a Dequeue* slice becomes a bound flow Dequeue -> device task (same category and
+/// name), merged into trace.flows by fromTs; the unboundStarts entries stay. One trace note says
+/// what happened. O(starts * log slices).
+void bindPrunedStarts(Trace& trace) {
+  std::size_t pruned = 0;
+  for (const UnboundStartFlow& u : trace.unboundStarts) pruned += u.prunedCann;
+  if (pruned == 0) return;
+  std::vector<std::int8_t> isDequeue(trace.strings.size(), -1);
+  const auto dequeueName = [&](NameId id) {
+    if (isDequeue[id] < 0) isDequeue[id] = trace.strings.view(id).starts_with("Dequeue") ? 1 : 0;
+    return isDequeue[id] == 1;
+  };
+  std::unordered_map<std::int64_t, std::uint32_t> pythonLane;  // OS tid -> lane of the Python process
+  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l)
+    if (trace.processes[trace.lanes[l].process].role == Process::Role::Python && trace.lanes[l].tidText.empty())
+      pythonLane.try_emplace(trace.lanes[l].tid, l);
+  std::vector<Flow> added;
+  for (const UnboundStartFlow& u : trace.unboundStarts) {
+    if (!u.prunedCann) continue;
+    const auto it = pythonLane.find(u.fromTid);
+    if (it == pythonLane.end()) continue;
+    const Lane& lane = trace.lanes[it->second];
+    // The deepest Dequeue* slice holding the ts (start <= ts < end).
+    std::uint32_t found = kInvalidIndex;
+    for (std::uint32_t d = 0; d < lane.depthCount(); ++d) {
+      const auto b = lane.start.begin() + lane.rowBegin[d], e = lane.start.begin() + lane.rowBegin[d + 1];
+      const auto ub = std::upper_bound(b, e, u.fromTs);
+      if (ub == b) continue;
+      const auto i = static_cast<std::uint32_t>(ub - lane.start.begin()) - 1;
+      if (u.fromTs < lane.end[i] && dequeueName(lane.names[i])) found = i;
+    }
+    if (found == kInvalidIndex) continue;
+    added.push_back({u.category, u.name, {it->second, found}, u.to, u.fromTs, u.toTs});
+  }
+  std::string note = "Level0 capture: the CANN layer was not recorded; " + std::to_string(added.size()) +
+                     " HostToDevice launches are bound to the Dequeue on the same OS thread";
+  if (added.size() < pruned)
+    note += " (" + std::to_string(pruned - added.size()) + " of " + std::to_string(pruned) +
+            " lie in no Dequeue and stay unbound)";
+  trace.notes.push_back(std::move(note));
+  if (added.empty()) return;
+  const auto byFrom = [](const Flow& a, const Flow& b) { return a.fromTs < b.fromTs; };
+  std::stable_sort(added.begin(), added.end(), byFrom);
+  const std::size_t mid = trace.flows.size();
+  trace.flows.insert(trace.flows.end(), added.begin(), added.end());
+  std::inplace_merge(trace.flows.begin(), trace.flows.begin() + static_cast<std::ptrdiff_t>(mid), trace.flows.end(), byFrom);
 }
 
 }  // namespace
@@ -849,7 +904,7 @@ void buildFlowIndex(const std::vector<Flow>& flows, const std::vector<Lane>& lan
   build(byFrom, &Flow::from);
 }
 
-bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
+bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, int plainNpuDevice) {
   auto& parts = read.parts;
   // On a cancel: free the import records and whatever was built, and give the memory back.
   const auto cancel = [&] {
@@ -1156,8 +1211,16 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
   if (stop.stop_requested()) return cancel();
 
   // 7. Roles, devices; display order of processes and lanes.
+  // A pid without process_name metadata shows only lanes that hold slices: at Level0 the pruned
+  // CANN pid keeps its thread_name records and HostToDevice starts but no slices (§2.1).
+  std::vector<bool> unnamed(procs.size(), false);
+  for (std::size_t i = 0; i < procs.size(); ++i)
+    unnamed[i] = procs[i].name == (procs[i].pidText.empty() ? std::to_string(procs[i].pid) : procs[i].pidText);
+  std::vector<bool> laneShown(lanes.size(), true);
+  for (std::size_t i = 0; i < lanes.size(); ++i) laneShown[i] = !(unnamed[lanes[i].process] && lanes[i].sliceCount() == 0);
   std::vector<bool> hasSlices(procs.size(), false), hasCounters(procs.size(), false);
-  for (const auto& l : lanes) hasSlices[l.process] = true;
+  for (std::size_t i = 0; i < lanes.size(); ++i)
+    if (laneShown[i]) hasSlices[lanes[i].process] = true;
   for (const auto& c : trace.counters) hasCounters[c.process] = true;
   for (std::size_t i = 0; i < procs.size(); ++i) {
     Process& p = procs[i];
@@ -1167,24 +1230,34 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       const std::string num = p.label.substr(4);
       if (!num.empty() && std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; }))
         p.deviceId = std::stoi(num);
-    } else if (p.label == "NPU" && p.pidText.empty() && p.pid >= 0) {
-      // Older CANN wrote plain "NPU": only the low 5 bits of a formatted pid are the device
-      // id (msprof json_assembler GetFormatPid; Insight decodes pid & 0x1f the same way).
-      p.deviceId = static_cast<int>(p.pid & 0x1f);
+    } else if (p.label == "NPU") {
+      // Older CANN / msprof wrote plain "NPU" with decimal-concatenated pids (format notes
+      // §2.3: Ascend Hardware 3, HCCL 1003611, Overlap Analysis 1003612 in one file): the pid
+      // holds no device id. One file is one device, so every such process gets the rank's
+      // device (or -1), and Ascend Hardware, HCCL and Overlap Analysis stay together.
+      p.deviceId = plainNpuDevice;
     }
   }
   // Keep processes that have lanes, counters or a name from metadata.
   std::vector<std::uint32_t> procOrder;
+  bool hasCann = false, hasHardware = false;
   for (std::uint32_t i = 0; i < procs.size(); ++i) {
-    const bool named = procs[i].name != (procs[i].pidText.empty() ? std::to_string(procs[i].pid) : procs[i].pidText);
-    if (hasSlices[i] || hasCounters[i] || named) procOrder.push_back(i);
+    if (hasSlices[i] || hasCounters[i] || !unnamed[i]) procOrder.push_back(i);
+    hasCann = hasCann || procs[i].role == Process::Role::Cann;
+    hasHardware = hasHardware || procs[i].role == Process::Role::AscendHardware;
   }
+  // Unbound HostToDevice starts on an unnamed pid of an Ascend trace (Ascend Hardware present)
+  // without CANN process are a Level0 artefact (format notes §2.1).
+  std::vector<std::uint8_t> prunedCann(threads.size(), 0);
+  if (!hasCann && hasHardware)
+    for (std::size_t t = 0; t < threads.size(); ++t) prunedCann[t] = unnamed[threads[t].process] ? 1 : 0;
   std::stable_sort(procOrder.begin(), procOrder.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return processLess(procs[a], procs[b]); });
   std::vector<std::uint32_t> procNew(procs.size(), kInvalidIndex);
   for (std::uint32_t i = 0; i < procOrder.size(); ++i) procNew[procOrder[i]] = i;
-  std::vector<std::uint32_t> laneOrder(lanes.size());
-  std::iota(laneOrder.begin(), laneOrder.end(), 0u);
+  std::vector<std::uint32_t> laneOrder;
+  for (std::uint32_t i = 0; i < lanes.size(); ++i)
+    if (laneShown[i]) laneOrder.push_back(i);
   std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
     const Lane& la = lanes[a];
     const Lane& lb = lanes[b];
@@ -1195,7 +1268,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
     if (c != 0) return c < 0;
     return la.tid < lb.tid;
   });
-  std::vector<std::uint32_t> laneNew(lanes.size());
+  std::vector<std::uint32_t> laneNew(lanes.size(), kInvalidIndex);
   for (std::uint32_t i = 0; i < laneOrder.size(); ++i) laneNew[laneOrder[i]] = i;
   trace.processes.reserve(procOrder.size());
   for (auto i : procOrder) trace.processes.push_back(std::move(procs[i]));
@@ -1255,6 +1328,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
       });
     });
     if (stop.stop_requested()) return cancel();
+    const NameId h2d = trace.strings.find("HostToDevice");  // kInvalidIndex when absent
     std::vector<FlowRun> runs(parts.size());
     std::size_t total = 0, largest = 0;
     for (std::size_t k = 0; k < parts.size(); ++k) {
@@ -1274,7 +1348,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
     }
     std::vector<FlowRangeOut> ranges(rangeCount);
     parallelJobs(workers, rangeCount, stop, [&](std::size_t j, unsigned) {
-      pairFlowRange(runs, cut[j], cut[j + 1], threads, ranges[j], stop);
+      pairFlowRange(runs, cut[j], cut[j + 1], threads, prunedCann, h2d, ranges[j], stop);
       if (!stop.stop_requested()) std::sort(ranges[j].bound.begin(), ranges[j].bound.end(), boundLess);
     });
     for (auto& w : parts) freeNow(w.flows);
@@ -1328,6 +1402,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop) {
     std::stable_sort(unboundStarts.begin(), unboundStarts.end(),
               [](const UnboundStartFlow& a, const UnboundStartFlow& b) { return a.fromTs < b.fromTs; });
     trace.unboundStarts = std::move(unboundStarts);
+    bindPrunedStarts(trace);
   }
 
   // The raw records were freed piecemeal; hand the freed heap back to the system so that the

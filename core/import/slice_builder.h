@@ -12,7 +12,8 @@
 namespace npuscope::core::detail {
 
 /// Builds `trace` from `read` (consumed). Returns false when cancelled through `stop`.
-bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop);
+/// `plainNpuDevice` is the device given to processes labelled plain "NPU" (see Process::deviceId).
+bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, int plainNpuDevice = -1);
 
 /// Nesting rule for one thread's complete slices (see Lane): input slices in any order with
 /// start/end set; fills `depth` (same size) and returns the number of partially overlapping

@@ -91,7 +91,8 @@ LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::strin
   trace->fileBytes = file->diskSize();
   trace->file = file;
   if (file->transcodedUtf16()) trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
-  if (!detail::buildTrace(std::move(read), *trace, options.stop)) {
+  const int plainNpuDevice = options.device >= 0 ? options.device : deviceFromTracePath(name);
+  if (!detail::buildTrace(std::move(read), *trace, options.stop, plainNpuDevice)) {
     result.error = "cancelled";
     return result;
   }
@@ -117,6 +118,48 @@ bool cpuSupportsBuild(std::string& error) {
   return true;
 }
 }  // namespace
+
+int deviceFromTracePath(const std::string& path) {
+  // Components of the path, last first ('/' or '\\' separated).
+  std::vector<std::string_view> parts;
+  std::string_view rest(path);
+  while (!rest.empty()) {
+    const std::size_t cut = rest.find_last_of("/\\");
+    const std::string_view part = cut == std::string_view::npos ? rest : rest.substr(cut + 1);
+    if (!part.empty()) parts.push_back(part);
+    if (cut == std::string_view::npos) break;
+    rest = rest.substr(0, cut);
+  }
+  // The number at the start of `s` (at most 6 digits; `used` = how many), or -1.
+  const auto number = [](std::string_view s, std::size_t& used) -> int {
+    used = 0;
+    long v = 0;
+    while (used < s.size() && s[used] >= '0' && s[used] <= '9' && used < 6) v = v * 10 + (s[used++] - '0');
+    return used ? static_cast<int>(v) : -1;
+  };
+  if (!parts.empty()) {
+    const std::string_view file = parts.front();
+    if (file.starts_with("msprof_") && file.ends_with(".json")) {
+      std::size_t used = 0;
+      const int dev = number(file.substr(7), used);
+      // msprof_{dev}_{model}_{iter}.json: three numbers; msprof_{YYYYmmddHHMMSS}.json is not a device.
+      if (dev >= 0 && 7 + used < file.size() && file[7 + used] == '_') {
+        std::size_t u2 = 0, u3 = 0;
+        const std::string_view tail = file.substr(8 + used);
+        if (number(tail, u2) >= 0 && u2 < tail.size() && tail[u2] == '_' && number(tail.substr(u2 + 1), u3) >= 0 &&
+            tail.substr(u2 + 1 + u3) == ".json")
+          return dev;
+      }
+    }
+  }
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    if (parts[i].starts_with("device_")) {
+      std::size_t used = 0;
+      const int dev = number(parts[i].substr(7), used);
+      if (dev >= 0 && 7 + used == parts[i].size()) return dev;
+    }
+  return -1;
+}
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
   std::string error;

@@ -28,7 +28,10 @@ struct Process {
   std::string name;              ///< process_name metadata, else the pid as text
   std::string label;             ///< process_labels metadata ("NPU 0", "CPU"), may be empty
   std::optional<std::int64_t> sortIndex;  ///< process_sort_index when valid
-  int deviceId = -1;             ///< from a "NPU k" label, else -1
+  /// The k of a "NPU k" label; for a plain "NPU" label (older CANN / msprof, format notes §2.3)
+  /// the rank's own device (LoadOptions::device, else deviceFromTracePath), the same for every
+  /// such process of the file; else -1. The pid is never decoded.
+  int deviceId = -1;
   /// Role of the process in an Ascend profile, from its name (see classifyProcess).
   enum class Role : std::uint8_t {
     Other, Python, PythonGc, Cann, AscendHardware, Communication, OverlapAnalysis, Counter
@@ -108,6 +111,11 @@ struct UnboundStartFlow {
   TimeNs fromTs = 0;         ///< ts of the `s` event, ns
   SliceRef to;               ///< the slice bound to the `f` event
   TimeNs toTs = 0;
+  NameId name = kEmptyName;  ///< the flow's name (HostToDevice{id})
+  /// The start is on a pid without process_name metadata in a trace without a CANN process:
+  /// a Level0 capture, whose CANN layer torch_npu prunes (format notes §2.1). Expected, so it
+  /// is not counted as an import warning.
+  bool prunedCann = false;
 };
 
 /// One counter series of a process: the `C` events named `name`, key `key` of their args.
@@ -168,7 +176,7 @@ class Trace {
   [[nodiscard]] std::string_view argsText(SliceRef r) const;
   /// Total slices over all lanes.
   [[nodiscard]] std::size_t sliceCount() const;
-  /// Device id of the trace: the first process with a "NPU k" label, else -1.
+  /// Device id of the trace: the first process with a device (Process::deviceId), else -1.
   [[nodiscard]] int deviceId() const;
   /// Approximate resident bytes of the loaded trace (columns, strings, flows, counters),
   /// not counting the memory-mapped file.
@@ -203,6 +211,10 @@ struct LoadPreview {
 using PreviewFn = std::function<void(const LoadPreview&)>;
 
 struct LoadOptions {
+  /// Device of the processes labelled plain "NPU" (no number: older CANN / msprof, format notes
+  /// §2.3), e.g. from the PROF_*/device_N folder or the rank (loadProfile sets it). -1: taken from
+  /// the file's path (deviceFromTracePath), else -1 for every such process.
+  int device = -1;
   unsigned threads = 0;          ///< parser threads, 0 = hardware concurrency (at most 8)
   /// Fewest bytes of the event array per parse part (bytes): a file is split into at most
   /// size / minPartBytes parts, because below ~1 MiB a thread costs more than it saves. Tests set
@@ -219,6 +231,11 @@ struct LoadResult {
   std::string error;             ///< empty on success; else a sentence for the user
   [[nodiscard]] bool ok() const { return trace != nullptr; }
 };
+
+/// The device a trace file's path names, for the processes labelled plain "NPU": k of a file
+/// name `msprof_{k}_{model}_{iter}.json` (very old CANN, format notes §6), else N of the nearest
+/// folder `device_{N}` on the path (PROF_*/device_N, §1.2); -1 when neither. Pure text, no I/O.
+[[nodiscard]] int deviceFromTracePath(const std::string& path);
 
 /// Reads a Chrome/Kineto/torch_npu/msprof trace JSON file (array or {"traceEvents":[...]}, .json
 /// or .json.gz) into an indexed Trace. Never throws; bad events are counted in Trace::stats.

@@ -96,6 +96,72 @@ bool describeRankFolder(const fs::path& root, RankSource& src) {
   return !src.traceFile.empty() || !src.dbFile.empty() || !src.stepTraceTime.empty() || !src.kernelDetails.empty();
 }
 
+/// An msprof `device_{N}/timeline` folder (very old CANN / MindSpore, format notes §6): one rank
+/// for device N, with the first (lowest model, then iteration) `msprof_{N}_{model}_{iter}.json`
+/// as its trace. Several iterations are separate files; reading them into one timeline is not
+/// done yet, so a message names the file loaded and the ones left out. False when `timeline`
+/// holds no such file.
+bool describeMsprofTimeline(const fs::path& timeline, RankSource& src, std::vector<std::string>& messages) {
+  std::error_code ec;
+  const std::string deviceDir = timeline.parent_path().filename().string();
+  struct Candidate {
+    int model, iter;
+    fs::path path;
+  };
+  std::vector<Candidate> files;
+  static const std::regex kName(R"(msprof_(\d+)_(\d+)_(\d+)\.json)");
+  for (const auto& e : fs::directory_iterator(timeline, ec)) {
+    const std::string n = e.path().filename().string();
+    std::smatch m;
+    if (!e.is_regular_file() || !std::regex_match(n, m, kName)) continue;
+    files.push_back({std::stoi(m[2].str()), std::stoi(m[3].str()), e.path()});
+  }
+  if (files.empty()) return false;
+  std::sort(files.begin(), files.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.model, a.iter, a.path) < std::tie(b.model, b.iter, b.path);
+  });
+  src.root = timeline.string();
+  src.traceFile = files.front().path.string();
+  src.device = deviceFromTracePath(src.traceFile);
+  src.label = src.device >= 0 ? "device " + std::to_string(src.device) : deviceDir;
+  // PROF_*/device_N/info.json.N holds rank_id (-1 if unknown; format notes §1.2).
+  for (const auto& e : fs::directory_iterator(timeline.parent_path(), ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("info.json.", 0) != 0 || n.ends_with(".done")) continue;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    std::int64_t r;
+    if (!parser.load(e.path().string()).get(doc) && !doc["rank_id"].get_int64().get(r) && r >= 0) {
+      src.rank = static_cast<int>(r);
+      src.label = "rank " + std::to_string(r);
+    }
+    break;
+  }
+  const fs::path prof = timeline.parent_path().parent_path();
+  std::string msg = prof.filename().string() + "/" + deviceDir + "/timeline: loaded " +
+                    files.front().path.filename().string() + " only";
+  if (files.size() > 1) {
+    msg += "; the other iterations were not loaded (";
+    for (std::size_t i = 1; i < files.size(); ++i) msg += (i > 1 ? ", " : "") + files[i].path.filename().string();
+    msg += "): one msprof file per device is read";
+  }
+  messages.push_back(msg);
+  return true;
+}
+
+/// The `device_*/timeline` folders under a PROF_* folder, sorted.
+std::vector<fs::path> msprofTimelines(const fs::path& prof) {
+  std::error_code ec;
+  std::vector<fs::path> out;
+  for (const auto& d : fs::directory_iterator(prof, ec)) {
+    const std::string dn = d.path().filename().string();
+    if (d.is_directory() && dn.rfind("device_", 0) == 0 && fs::is_directory(d.path() / "timeline", ec))
+      out.push_back(d.path() / "timeline");
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 bool looksLikeRankFolder(const fs::path& p) {
   std::error_code ec;
   return isRankFolderName(p.filename().string()) || fs::is_directory(p / "ASCEND_PROFILER_OUTPUT", ec);
@@ -125,6 +191,7 @@ ProfileLayout discoverProfile(const std::string& pathText) {
       full.traceFile = path.string();
       src = full;
     }
+    if (src.device < 0) src.device = deviceFromTracePath(src.traceFile);
     if (src.kernelDetails.empty()) src.kernelDetails = firstExisting(path.parent_path(), {"kernel_details.csv"});
     if (src.stepTraceTime.empty()) src.stepTraceTime = firstExisting(path.parent_path(), {"step_trace_time.csv"});
     layout.ranks.push_back(src);
@@ -135,6 +202,33 @@ ProfileLayout discoverProfile(const std::string& pathText) {
     return layout;
   }
   if (path.filename() == "ASCEND_PROFILER_OUTPUT") path = path.parent_path();
+  // msprof's own layout (very old CANN / MindSpore): PROF_*/device_N/timeline/msprof_N_*.json,
+  // one rank per device. Opened as the timeline folder, the device folder, a PROF_* folder or
+  // a folder holding PROF_* folders.
+  std::vector<fs::path> timelines;
+  if (path.filename() == "timeline" && path.parent_path().filename().string().rfind("device_", 0) == 0) {
+    timelines.push_back(path);
+  } else if (path.filename().string().rfind("device_", 0) == 0 && fs::is_directory(path / "timeline", ec)) {
+    timelines.push_back(path / "timeline");
+  } else if (!looksLikeRankFolder(path)) {
+    std::vector<fs::path> profs;
+    if (path.filename().string().rfind("PROF_", 0) == 0) profs.push_back(path);
+    else
+      for (const auto& e : fs::directory_iterator(path, ec))
+        if (e.is_directory() && e.path().filename().string().rfind("PROF_", 0) == 0) profs.push_back(e.path());
+    std::sort(profs.begin(), profs.end());
+    for (const auto& p : profs)
+      for (const auto& t : msprofTimelines(p)) timelines.push_back(t);
+  }
+  for (const auto& t : timelines) {
+    RankSource src;
+    if (describeMsprofTimeline(t, src, layout.messages)) layout.ranks.push_back(src);
+  }
+  if (!layout.ranks.empty()) {
+    std::stable_sort(layout.ranks.begin(), layout.ranks.end(),
+                     [](const RankSource& a, const RankSource& b) { return std::tie(a.rank, a.device) < std::tie(b.rank, b.device); });
+    return layout;
+  }
   if (looksLikeRankFolder(path)) {
     RankSource src;
     if (describeRankFolder(path, src)) layout.ranks.push_back(src);
@@ -251,6 +345,12 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
       profile->messages.push_back(rp.error);
     } else {
       LoadOptions o = options;
+      // The device of plain "NPU" processes (format notes §2.3): the file's own name or
+      // device_N folder, else the PROF_*/device_N folder, else the rank.
+      if (o.device < 0) {
+        o.device = deviceFromTracePath(rp.source.traceFile);
+        if (o.device < 0) o.device = rp.source.device >= 0 ? rp.source.device : rp.source.rank;
+      }
       if (options.progress && total > 0) {
         const double base = done / total, share = weight[i] / total;
         o.progress = [&, base, share](double f) { options.progress(base + share * f); };

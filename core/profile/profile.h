@@ -16,7 +16,7 @@ namespace npuscope::core {
 /// absent. Nothing is ever written into these folders.
 struct RankSource {
   int rank = -1;            ///< from profiler_info_{rank}.json (name, then "rank_id"), else -1
-  int device = -1;          ///< from PROF_*/device_{id}; the trace's "NPU k" label wins later
+  int device = -1;          ///< from PROF_*/device_{id} or the msprof file name; the trace's "NPU k" label wins later
   std::string root;         ///< the *_ascend_pt / *_ascend_ms folder, or the file's folder
   std::string traceFile;    ///< trace_view.json, *.pt.trace.json(.gz), msprof*.json
   std::string kernelDetails;   ///< ASCEND_PROFILER_OUTPUT/kernel_details.csv
@@ -37,7 +37,11 @@ struct ProfileLayout {
 
 /// Finds the ranks of a profiling path: a `*_ascend_pt`/`*_ascend_ms` rank folder, a parent
 /// holding several rank folders (searched two levels deep), an `ASCEND_PROFILER_OUTPUT` folder,
-/// or a bare trace file (trace_view.json, Kineto *.pt.trace.json[.gz], any *.json). Reads
+/// or a bare trace file (trace_view.json, Kineto *.pt.trace.json[.gz], any *.json). msprof's own
+/// layout (very old CANN / MindSpore, format notes §6) gives one rank per `device_N/timeline`
+/// folder, opened as that folder, `device_N`, a PROF_* folder or a folder of PROF_* folders:
+/// the first (lowest model, then iteration) `msprof_N_{model}_{iter}.json` is loaded and a
+/// message names the iterations left out; rank_id from `device_N/info.json.N`. Reads
 /// profiler_info_*.json for the rank and profiler level. Never writes.
 [[nodiscard]] ProfileLayout discoverProfile(const std::string& path);
 
@@ -70,6 +74,8 @@ struct ProfileLoadResult {
 };
 
 /// Discovers and loads every rank of `path` (ranks one after another, each in parallel slices).
+/// Processes labelled plain "NPU" get LoadOptions::device when set, else the trace path's device
+/// (deviceFromTracePath), else RankSource::device, else the rank (format notes §1.2, §2.3).
 /// options.progress receives the overall fraction. Cancelling (options.stop) returns error
 /// "cancelled", also during the Top-Down analyses: options.stop is passed to analyzeRank unless
 /// `analysis.stop` is set. `analysis` sets the bubble threshold etc. of those analyses.

@@ -75,6 +75,12 @@ and checks `core::loadProfile` against them. Regenerate with `python3 tools/orac
   `bp == "e"`, else to the first slice starting at or after ts (ties: the longest, i.e. depth 0).
   A flow is **bound** when both ends bind. Unbound ends are counted per side (for example, at
   Level0 the CANN layer is pruned, so every `HostToDevice` start points at a pid without slices).
+* **Level0 launches.** In a file with an `Ascend Hardware` process and without a `CANN` process,
+  a `HostToDevice` flow whose `s` end is unbound, lies
+  on a pid without `process_name` and whose `f` end binds, counts as "bound via Dequeue" when a
+  slice named `Dequeue*` of the `Python` process on the same tid holds the `s` ts
+  (`start <= ts < end`). npuscope draws these as flows from that Dequeue; its bound-flow count
+  per category is `bound` + `bound via Dequeue`.
 * **Named slices.** Exact start in ns of: the first `ProfilerStep#*` slice; the first slice (by
   start, then file order) of the first `Ascend Hardware` lane, i.e. the one with the lowest
   `thread_sort_index` (then tid) among lanes that have slices; the first `Free` slice of the
@@ -241,6 +247,19 @@ def analyse(path, dur_rounding=ROUND_HALF_UP):
         totals[str(fl[1])][fl[0]] += 1
         if fl[0] in ("s", "f"):
             by_key[(hkey(fl[1]), hkey(fl[2]), fl[3])].append(fl)
+    # Level0 (Ascend Hardware but no CANN process): a HostToDevice start on a pid without process_name lies on the pruned CANN
+    # thread; it binds to a Dequeue* slice of the Python process on the same OS tid around its ts.
+    level0 = "CANN" not in pname.values() and "Ascend Hardware" in pname.values()
+    python_pids = [pk for pk, n in pname.items() if n == "Python"]
+
+    def dequeue_around(tk, ts):
+        for pk in python_pids:
+            for s in lanes.get((pk, tk), []):
+                if s[0] <= ts < s[1] and isinstance(s[3], str) and s[3].startswith("Dequeue"):
+                    return s
+        return None
+
+    bound_dequeue = defaultdict(int)
     bound = defaultdict(int)
     bound_strict = defaultdict(int)
     paired = defaultdict(int)
@@ -272,6 +291,9 @@ def analyse(path, dur_rounding=ROUND_HALF_UP):
                 b = next_slice((fl[4], fl[5]), fl[6])
             if a is None:
                 unbound_s[cat] += 1
+                if level0 and cat == "HostToDevice" and b is not None and s_ev[4] not in pname and \
+                        dequeue_around(s_ev[5], s_ev[6]) is not None:
+                    bound_dequeue[cat] += 1
             if b is None:
                 unbound_f[cat] += 1
             if a is not None and b is not None:
@@ -312,6 +334,7 @@ def analyse(path, dur_rounding=ROUND_HALF_UP):
         "flows_bound": dict(sorted(bound.items())),
         "flows_bound_strict": dict(sorted(bound_strict.items())),
         "flows_unbound_s_end": dict(sorted(unbound_s.items())),
+        "flows_bound_level0_dequeue": dict(sorted(bound_dequeue.items())),
         "flows_unbound_f_end": dict(sorted(unbound_f.items())),
         "named": named,
     }
@@ -393,9 +416,11 @@ def main():
                                   r["flows_paired"].get(c2, 0), r["flows_bound"].get(c2, 0),
                                   r["flows_bound_strict"].get(c2, 0),
                                   r["flows_unbound_s_end"].get(c2, 0),
-                                  r["flows_unbound_f_end"].get(c2, 0)] for c2 in cats],
+                                  r["flows_unbound_f_end"].get(c2, 0),
+                                  r["flows_bound_level0_dequeue"].get(c2, 0)] for c2 in cats],
                                 ["flow cat", "s events", "f events", "paired f", "bound",
-                                 "bound (strict 1:1)", "s end unbound", "f end unbound"]))
+                                 "bound (strict 1:1)", "s end unbound", "f end unbound",
+                                 "bound via Dequeue (Level0)"]))
             md.append("")
             md.append(fmt_table([[k, "`%s`" % v["name"], v["start_ns"], v.get("lane", "")]
                                  for k, v in r["named"].items()],
