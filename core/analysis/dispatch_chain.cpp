@@ -4,6 +4,8 @@
 // Node@launch -> Ascend Hardware task, walked back through the flows torch_npu and msprof write.
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/trace_query.h"
@@ -237,10 +239,15 @@ ClockSkew clockSkew(const Trace& trace, int device) {
       k.worstTask = task;
     }
   };
+  // A Level0 launch is kept both as an unbound start and as a flow drawn from its Dequeue (same
+  // task, same start ts): count each (task, launch ts) once.
+  std::set<std::tuple<std::uint32_t, std::uint32_t, TimeNs>> seen;
   for (const Flow& f : trace.flows)
-    if (f.category == h2d && f.to.valid() && onDevice(f.to)) take(f.to, f.fromTs);
+    if (f.category == h2d && f.to.valid() && onDevice(f.to) && seen.emplace(f.to.lane, f.to.index, f.fromTs).second)
+      take(f.to, f.fromTs);
   for (const UnboundStartFlow& u : trace.unboundStarts)
-    if (u.category == h2d && u.to.valid() && onDevice(u.to)) take(u.to, u.fromTs);
+    if (u.category == h2d && u.to.valid() && onDevice(u.to) && seen.emplace(u.to.lane, u.to.index, u.fromTs).second)
+      take(u.to, u.fromTs);
   if (k.minTaskMinusLaunch && *k.minTaskMinusLaunch < 0) k.bound = -*k.minTaskMinusLaunch;
   return k;
 }
