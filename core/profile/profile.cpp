@@ -341,7 +341,17 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
     RankProfile rp;
     rp.source = layout.ranks[i];
     if (rp.source.traceFile.empty()) {
-      rp.error = rp.source.label + ": no trace_view.json (the .db export is not read yet)";
+      // Say what the folder does hold (the .db export, or only CSV tables / analysis.db).
+      const RankSource& src = rp.source;
+      if (!src.dbFile.empty())
+        rp.error = src.label + ": no trace_view.json; this rank is a .db export (" +
+                   fs::path(src.dbFile).filename().string() +
+                   "), which npuscope does not read yet: export the capture as text (export_type text) to open it";
+      else if (!src.kernelDetails.empty() || !src.stepTraceTime.empty() || !src.analysisDb.empty())
+        rp.error = src.label + ": no trace_view.json, only summary tables (kernel_details.csv, step_trace_time.csv or "
+                               "analysis.db): there is no timeline to show or analyse";
+      else
+        rp.error = src.label + ": no trace_view.json";
       profile->messages.push_back(rp.error);
     } else {
       LoadOptions o = options;
@@ -394,6 +404,10 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
   if (loaded == 0) {
     result.error = firstError.empty() ? (profile->messages.empty() ? "nothing to load" : profile->messages.front())
                                       : firstError;
+    // Every rank failed: say how many, so "rank 0: ..." is not read as the only rank.
+    if (firstError.empty() && profile->messages.size() > 1)
+      result.error += "; " + std::to_string(profile->messages.size() - 1) + " more rank" +
+                      (profile->messages.size() > 2 ? "s" : "") + " without a trace either";
     return result;
   }
   if (options.progress) options.progress(1.0);
