@@ -13,6 +13,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "core/base/parse_number.h"
 #include "core/import/json/json_scan.h"
 #include "core/base/time_format.h"
 
@@ -1228,8 +1229,16 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
     if (p.role == Process::Role::Other && !hasSlices[i] && hasCounters[i]) p.role = Process::Role::Counter;
     if (p.label.rfind("NPU ", 0) == 0) {
       const std::string num = p.label.substr(4);
-      if (!num.empty() && std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        p.deviceId = std::stoi(num);
+      if (!num.empty() && std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        // A number too long for an int ("NPU 99999999999") is no device id: treated as plain "NPU".
+        if (const auto id = parseInteger<int>(num)) {
+          p.deviceId = *id;
+        } else {
+          p.deviceId = plainNpuDevice;
+          trace.notes.push_back("process label \"" + p.label + "\": device number out of range, taken as " +
+                                (plainNpuDevice >= 0 ? "device " + std::to_string(plainNpuDevice) : "unknown"));
+        }
+      }
     } else if (p.label == "NPU") {
       // Older CANN / msprof wrote plain "NPU" with decimal-concatenated pids (format notes
       // §2.3: Ascend Hardware 3, HCCL 1003611, Overlap Analysis 1003612 in one file): the pid

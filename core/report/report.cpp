@@ -417,7 +417,9 @@ std::string reportJson(const Profile& profile) {
     if (i) o += ", ";
     jsonString(o, profile.messages[i]);
   }
-  o += "]}\n";
+  o += "]";
+  if (profile.analysis) o += ",\n\"profile_analysis\": " + profileAnalysisJson(*profile.analysis);
+  o += "}\n";
   return o;
 }
 
@@ -460,6 +462,7 @@ std::string reportText(const Profile& profile) {
     if (rp.analysis) analysisText(o, t, *rp.analysis);
   }
   for (const auto& m : profile.messages) o << "\nmessage: " << m << "\n";
+  if (profile.analysis) o << "\n" << profileAnalysisLine(*profile.analysis) << "\n";
   return o.str();
 }
 
