@@ -31,6 +31,9 @@ const char* adviceFor(BubbleCause c) {
     case BubbleCause::DeviceWait:
       return "Streams wait on events: look at what the waiting stream depends on (a collective on another stream, "
              "a recorded event) and overlap or reorder the work.";
+    case BubbleCause::Queued:
+      return "Tasks were launched ahead of the device but it held them: look at what their streams wait for "
+             "(events recorded on other streams, collectives) and overlap or reorder that work.";
     case BubbleCause::Synchronization:
       return "Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and "
              "torch.npu.synchronize() from the training loop, or defer them (accumulate on the device and read "

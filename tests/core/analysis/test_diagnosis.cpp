@@ -288,8 +288,10 @@ TEST_CASE("diagnosis: one mis-bound launch does not shift the clock skew bound",
   // task - launch: 100-80 = 20, 200-180 = 20, 300-279 = 21, 400-378 = 22 us, and 500-901 = -401 us.
   const long long tasks[] = {100, 200, 300, 400, 500}, launches[] = {80, 180, 279, 378, 901};
   for (int i = 0; i < 5; ++i) {
-    const std::string id = "h" + std::to_string(i);
-    const std::string name = "K" + std::to_string(i);
+    // (Appended rather than "h" + std::to_string(i): GCC 12 misreports that with -Wrestrict.)
+    std::string id = "h", name = "K";
+    id += std::to_string(i);
+    name += std::to_string(i);
     b += x(200, 2, "Node@launch", "", launches[i], 2);
     b += x(300, 5, name.c_str(), "", tasks[i], 5, kAiCore);
     b += flow("s", "HostToDevice", id.c_str(), 200, 2, launches[i]) + flow("f", "HostToDevice", id.c_str(), 300, 5, tasks[i]);
