@@ -123,6 +123,7 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
     v.summary = "Dispatch/host bound: the device is idle (Free) " + pct(free) + " of the time (" + formatDuration(f.free) +
                 "); " + figures + ".";
   }
+  for (auto& line : breakdownFindings(da, v)) v.findings.push_back(std::move(line));  // docs/diagnosis.md §5
   if (v.dominant != "free" && free > 0.10)
     v.findings.push_back("The device is also idle (Free) " + pct(free) + " of the time (" + formatDuration(f.free) +
                          "), above the ~10% mark: dispatch, synchronisation or data movement leave it waiting.");

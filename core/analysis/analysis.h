@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/breakdown.h"
 #include "core/analysis/intervals.h"
 #include "core/tables/tables.h"
 #include "core/model/trace.h"
@@ -196,6 +197,8 @@ struct DeviceAnalysis {
   CauseTotals causes;                   ///< over all gapsFound bubbles
   ClockSkew skew;                       ///< host/device clock offset evidence
   std::string computeSetRule;           ///< which rule picked the compute tasks
+  CommBreakdown comm;                   ///< what Communication (Not Overlapped) is made of (breakdown.h)
+  ComputeBreakdown compute;             ///< what Computing is made of (breakdown.h)
   std::vector<std::string> discrepancies;  ///< computed vs recorded, explained
 };
 
@@ -232,6 +235,8 @@ struct AnalysisOptions {
   /// Cancel: analyzeRank polls it between phases and every 64K slices, flows or steps inside
   /// them, and returns with RankAnalysis::cancelled set. loadProfile passes LoadOptions::stop.
   std::stop_token stop;
+  /// The rank's communication.json, when read: its per-op times go into DeviceAnalysis::comm.
+  const CommunicationJson* communication = nullptr;
 };
 
 /// Host steps (ProfilerStep#N) and their device windows. With `stop` requested it returns early

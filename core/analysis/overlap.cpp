@@ -234,10 +234,12 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
         } else if (k == 5) {
           if (kernelStarts.count(r.start)) {
             compute.add(r);
+            d.computeTasks.push_back({l, i});
             ++matched;
           }
         } else if (k == 3) {
           compute.add(r);
+          d.computeTasks.push_back({l, i});
         }
       }
     } else if (p.role == Process::Role::Communication) {
@@ -362,6 +364,8 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
     da.computing = std::move(tasks.compute);
     da.communication = std::move(tasks.communication);
     da.commNotOverlapped = subtract(da.communication, da.computing);
+    da.comm = commBreakdown(trace, dev, da.commNotOverlapped, options.communication);
+    da.compute = computeBreakdown(trace, tasks.computeTasks, kernels);
     if (cancelled()) return ra;
     // Free = [begin, end] \ (C u M). The format notes (§4.1, from msprof's source) put every
     // device task in the span, but the Overlap Analysis lanes that torch_npu captures actually

@@ -27,6 +27,7 @@ namespace npuscope::core::detail {
 /// The device tasks of one device, split as CANN's overlap processor does (§4.1).
 struct DeviceTasks {
   Intervals compute;        ///< union of compute tasks
+  std::vector<SliceRef> computeTasks;  ///< the compute tasks themselves (Ascend Hardware slices)
   Intervals communication;  ///< union of HCCL big ops (group threads), else hcom_* tasks on streams
   std::vector<TimeRange> hcomOnStreams;
   std::vector<std::uint32_t> hardwareLanes, communicationLanes, overlapLanes;

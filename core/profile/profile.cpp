@@ -76,6 +76,7 @@ bool describeRankFolder(const fs::path& root, RankSource& src, std::vector<std::
     src.traceFile = firstExisting(out, {"trace_view.json", "trace_view.json.gz"});
     src.kernelDetails = firstExisting(out, {"kernel_details.csv"});
     src.stepTraceTime = firstExisting(out, {"step_trace_time.csv"});
+    src.communicationJson = firstExisting(out, {"communication.json"});
     src.analysisDb = firstExisting(out, {"analysis.db"});
     for (const auto& e : fs::directory_iterator(out, ec)) {
       const std::string n = e.path().filename().string();
@@ -210,6 +211,7 @@ ProfileLayout discoverProfile(const std::string& pathText) {
     if (src.device < 0) src.device = deviceFromTracePath(src.traceFile);
     if (src.kernelDetails.empty()) src.kernelDetails = firstExisting(path.parent_path(), {"kernel_details.csv"});
     if (src.stepTraceTime.empty()) src.stepTraceTime = firstExisting(path.parent_path(), {"step_trace_time.csv"});
+    if (src.communicationJson.empty()) src.communicationJson = firstExisting(path.parent_path(), {"communication.json"});
     layout.ranks.push_back(src);
     return layout;
   }
@@ -402,6 +404,13 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
         }
         AnalysisOptions ao = analysis;
         if (!ao.stop.stop_possible()) ao.stop = options.stop;
+        CommunicationJson commJson;
+        if (!rp.source.communicationJson.empty()) {
+          commJson = readCommunicationJson(rp.source.communicationJson);
+          if (!commJson.error.empty()) rp.tableMessages.push_back(commJson.error);
+          for (const auto& w : commJson.warnings) rp.tableMessages.push_back("communication.json: " + w);
+          ao.communication = &commJson;
+        }
         rp.analysis = std::make_shared<RankAnalysis>(
             analyzeRank(*rp.trace, rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, ao));
         if (rp.analysis->cancelled || options.stop.stop_requested()) {

@@ -22,6 +22,7 @@ struct RankSource {
   std::string traceFile;    ///< trace_view.json, *.pt.trace.json(.gz), msprof*.json
   std::string kernelDetails;   ///< ASCEND_PROFILER_OUTPUT/kernel_details.csv
   std::string stepTraceTime;   ///< ASCEND_PROFILER_OUTPUT/step_trace_time.csv
+  std::string communicationJson;  ///< ASCEND_PROFILER_OUTPUT/communication.json
   std::string profilerInfo;    ///< profiler_info*.json
   std::string dbFile;          ///< ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db
   std::string analysisDb;      ///< analysis.db

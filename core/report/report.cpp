@@ -110,6 +110,53 @@ void csvRowJson(std::string& o, const StepTraceRow& r) {
        ", \"preparing_us\": " + recorded(r.preparingText, r.preparing) + "}";
 }
 
+void breakdownJson(std::string& o, const CommBreakdown& c) {
+  o += "{\"exposed_ns\": " + std::to_string(c.exposed) + ", \"from_trace\": " + (c.fromTrace ? "true" : "false") +
+       ", \"planes\": " + std::to_string(c.planes) + ", \"waiting_ns\": " + std::to_string(c.waiting) +
+       ", \"transmitting_ns\": " + std::to_string(c.transmitting) + ", \"other_ns\": " + std::to_string(c.other) +
+       ", \"msprof_analyze_wait_ns\": " + std::to_string(c.msprofWait) +
+       ", \"msprof_analyze_transmit_ns\": " + std::to_string(c.msprofTransmit) + ", \"msprof_analyze_planes\": ";
+  jsonString(o, c.msprofPlanes);
+  o += ", \"communication_json\": ";
+  if (c.json)
+    o += "{\"ops\": " + std::to_string(c.jsonOps) + ", \"elapse_ns\": " + std::to_string(c.json->elapse) +
+         ", \"transit_ns\": " + std::to_string(c.json->transit) + ", \"wait_ns\": " + std::to_string(c.json->wait) +
+         ", \"synchronization_ns\": " + std::to_string(c.json->synchronization) +
+         ", \"idle_ns\": " + std::to_string(c.json->idle) + "}";
+  else
+    o += "null";
+  o += ", \"communication_json_message\": ";
+  jsonString(o, c.jsonMessage);
+  o += "}";
+}
+
+void partsJson(std::string& o, const std::vector<BreakdownPart>& v) {
+  o += "{";
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) o += ", ";
+    jsonString(o, v[i].key);
+    o += ": {\"ns\": " + std::to_string(v[i].ns) + ", \"tasks\": " + std::to_string(v[i].tasks) + "}";
+  }
+  o += "}";
+}
+
+void breakdownJson(std::string& o, const ComputeBreakdown& c) {
+  o += "{\"total_ns\": " + std::to_string(c.total) + ", \"tasks\": " + std::to_string(c.tasks) + ", \"by_core\": ";
+  partsJson(o, c.byCore);
+  o += ", \"by_class\": ";
+  partsJson(o, c.byClass);
+  o += ", \"by_pass\": ";
+  if (c.byPass.empty()) o += "null";
+  else partsJson(o, c.byPass);
+  o += ", \"core_source\": ";
+  jsonString(o, c.coreSource);
+  o += ", \"class_source\": ";
+  jsonString(o, c.classSource);
+  o += ", \"pass_note\": ";
+  jsonString(o, c.passNote);
+  o += ", \"parts_are_unions\": true}";
+}
+
 void sliceJson(std::string& o, const Trace& t, SliceRef r) {
   if (!r.valid()) {
     o += "null";
@@ -244,6 +291,13 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
   } else {
     o += "null";
   }
+  // What Communication (Not Overlapped) and Computing are made of (docs/diagnosis.md §5).
+  o += ", \"communication_breakdown\": ";
+  if (main) breakdownJson(o, main->comm);
+  else o += "null";
+  o += ", \"computing_breakdown\": ";
+  if (main) breakdownJson(o, main->compute);
+  else o += "null";
   const Verdict& v = a.verdict;
   o += ", \"verdict\": {\"dominant\": ";
   jsonString(o, v.dominant);
@@ -308,6 +362,8 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
       o << "\n";
     }
     for (const auto& m : d.discrepancies) o << "     ! " << m << "\n";
+    if (const std::string c = commBreakdownText(d.comm); !c.empty()) o << "   communication: " << c << "\n";
+    if (const std::string c = computeBreakdownText(d.compute); !c.empty()) o << "   computing: " << c << "\n";
     o << "   bubbles >= threshold: ";
     if (d.gapsFound > d.bubbles.size())
       o << d.gapsFound << " (" << formatDuration(d.gapsFoundNs) << " in all), the longest " << d.bubbles.size()

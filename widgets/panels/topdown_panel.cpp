@@ -621,6 +621,70 @@ void TopDownPanel::setRank(int rankIndex) {
   rebuild();
 }
 
+namespace {
+
+QString pctOf(core::TimeNs part, core::TimeNs whole) {
+  return whole > 0 ? QString::number(100.0 * static_cast<double>(part) / static_cast<double>(whole), 'f', 1) +
+                         QLatin1Char('%')
+                   : QStringLiteral("-");
+}
+
+QString partsText(const std::vector<core::BreakdownPart>& parts, core::TimeNs total, const QString& sep) {
+  QStringList l;
+  for (const auto& p : parts)
+    if (p.ns > 0) l << QString::fromStdString(p.key).toHtmlEscaped() + QLatin1Char(' ') + pctOf(p.ns, total);
+  return l.join(sep);
+}
+
+/// What Communication (Not Overlapped) and Computing are made of (docs/diagnosis.md §5), two
+/// short lines under the device's bar; the sources in the tooltip.
+QLabel* breakdownLabel(const core::DeviceAnalysis& d, QWidget* parent) {
+  QStringList lines;
+  const core::CommBreakdown& c = d.comm;
+  if (c.exposed > 0) {
+    QString line = QStringLiteral("<b>Exposed communication</b> %1: ")
+                       .arg(QString::fromStdString(core::formatDuration(c.exposed)));
+    if (c.fromTrace)
+      line += QStringLiteral("waiting %1 · transmitting %2 · neither %3")
+                  .arg(pctOf(c.waiting, c.exposed), pctOf(c.transmitting, c.exposed), pctOf(c.other, c.exposed));
+    else if (c.json && c.json->elapse > 0)
+      line += QStringLiteral("communication.json: wait %1 · transit %2 · idle %3 of the ops' time")
+                  .arg(pctOf(c.json->wait, c.json->elapse), pctOf(c.json->transit, c.json->elapse),
+                       pctOf(c.json->idle, c.json->elapse));
+    else
+      line += QStringLiteral("<i>waiting vs transmitting not recorded (no HCCL plane tasks)</i>");
+    lines << line;
+  }
+  const core::ComputeBreakdown& k = d.compute;
+  if (k.total > 0) {
+    QString line = QStringLiteral("<b>Computing</b> %1: %2 · %3")
+                       .arg(QString::fromStdString(core::formatDuration(k.total)),
+                            partsText(k.byClass, k.total, QStringLiteral(", ")),
+                            partsText(k.byCore, k.total, QStringLiteral(" / ")));
+    if (!k.byPass.empty()) line += QStringLiteral(" · ") + partsText(k.byPass, k.total, QStringLiteral(" / "));
+    lines << line;
+  }
+  auto* l = new QLabel(lines.join(QStringLiteral("<br>")), parent);
+  l->setObjectName(QStringLiteral("TopDownBreakdown"));
+  l->setTextFormat(Qt::RichText);
+  l->setWordWrap(true);
+  l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QFont f = l->font();
+  f.setPointSizeF(f.pointSizeF() * 0.92);
+  l->setFont(f);
+  QString tip = QString::fromStdString(core::commBreakdownText(c));
+  if (!tip.isEmpty()) tip += QStringLiteral("\n");
+  tip += QString::fromStdString(core::computeBreakdownText(k)) +
+         QStringLiteral("\nCore from %1, class from %2. Each part is the union of its own tasks; parts can overlap "
+                        "(parallel streams), so they may add up to more than 100%.")
+             .arg(QString::fromStdString(k.coreSource), QString::fromStdString(k.classSource));
+  l->setToolTip(tip);
+  l->setVisible(!lines.isEmpty());
+  return l;
+}
+
+}  // namespace
+
 void TopDownPanel::rebuild() {
   m_shares->setRank(m_profile, m_rank);
   m_bubbles->setRank(m_profile, m_rank);
@@ -689,6 +753,7 @@ void TopDownPanel::rebuild() {
   for (const core::DeviceAnalysis& d : a->devices) {
     auto* bar = new OverlapBar(multi ? QStringLiteral("NPU %1").arg(d.device) : QString(), d.computed, m_barsBox);
     m_barsLayout->addWidget(bar);
+    m_barsLayout->addWidget(breakdownLabel(d, m_barsBox));
   }
 
   // Discrepancies reported by core.

@@ -2,6 +2,7 @@
 // TopDownPanel: shares table, discrepancies, verdict and the bubble list on real corpus cases.
 #include <QComboBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -154,4 +155,25 @@ TEST_CASE("TopDownPanel without a profile is empty", "[topdown]") {
   CHECK(panel.bubbleModel()->rowCount() == 0);
   CHECK(panel.verdictText().isEmpty());
   CHECK(panel.rank() == -1);
+}
+
+TEST_CASE("TopDownPanel shows what exposed communication and Computing are made of", "[topdown]") {
+  // 910B Level1 rank 0: waiting 96.1% / transmitting 3.9% of the exposed communication and
+  // Convolution 20.4% of Computing (Python on the raw files, see tests/core/analysis/test_breakdown.cpp).
+  TopDownPanel panel;
+  panel.resize(1400, 600);
+  panel.setProfile(load("corpus/ascend-pt-910b-l1-text-2rank/rank0_ascend_pt"));
+  const auto labels = panel.findChildren<QLabel*>(QStringLiteral("TopDownBreakdown"));
+  REQUIRE(labels.size() == 1);
+  const QString text = labels.front()->text();
+  CHECK(text.contains(QStringLiteral("waiting 96.1%")));
+  CHECK(text.contains(QStringLiteral("transmitting 3.9%")));
+  CHECK(text.contains(QStringLiteral("Convolution 20.4%")));
+  CHECK(text.contains(QStringLiteral("backward")));
+  // NPUSCOPE_GRAB_DIR set: save the panel as a PNG there to look at it (never by default).
+  if (const QByteArray dir = qgetenv("NPUSCOPE_GRAB_DIR"); !dir.isEmpty()) {
+    panel.show();
+    QTest::qWait(50);
+    panel.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/topdown_breakdown.png"));
+  }
 }

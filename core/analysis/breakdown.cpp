@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+// What Communication (Not Overlapped) and Computing are made of (docs/diagnosis.md §5).
+
+#include "core/analysis/breakdown.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/analysis/analysis.h"
+#include "core/base/time_format.h"
+#include "core/model/slice_args.h"
+
+namespace npuscope::core {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string o(s);
+  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return o;
+}
+
+std::string pct(TimeNs part, TimeNs whole) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%.1f%%", whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  return b;
+}
+
+/// Intersection of two sorted disjoint interval sets.
+Intervals intersect(const Intervals& a, const Intervals& b) {
+  Intervals out;
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const TimeNs s = std::max(a[i].start, b[j].start), e = std::min(a[i].end, b[j].end);
+    if (s < e) out.push_back({s, e});
+    if (a[i].end < b[j].end) ++i;
+    else ++j;
+  }
+  return out;
+}
+
+enum class PlaneTask : std::uint8_t { Transfer, Wait, Signal };
+
+/// Notify waits (Notify_Wait, "Notify Wait", NOTIFY_WAIT) wait; other notify tasks (Notify_Record)
+/// signal; everything else on a plane moves or reduces data.
+PlaneTask planeTaskKind(std::string_view name) {
+  const std::string n = lower(name);
+  if (n.rfind("notify", 0) != 0) return PlaneTask::Transfer;
+  return n.find("wait") != std::string::npos ? PlaneTask::Wait : PlaneTask::Signal;
+}
+
+bool onDevice(const Process& p, int device) { return p.deviceId == device || (device < 0 && p.deviceId < 0); }
+
+}  // namespace
+
+const char* operatorClass(std::string_view opTypeOrName) {
+  const std::string t = lower(opTypeOrName);
+  if (t.find("flashattention") != std::string::npos || t.find("fusedinferattention") != std::string::npos)
+    return "FlashAttention";
+  if (t.rfind("conv", 0) == 0) return "Convolution";
+  if (t.find("matmul") != std::string::npos || t.find("gemm") != std::string::npos) return "MatMul";
+  return "Other";
+}
+
+CommBreakdown commBreakdown(const Trace& trace, int device, const Intervals& exposed, const CommunicationJson* json) {
+  CommBreakdown c;
+  c.exposed = totalOf(exposed);
+  if (json) {
+    if (!json->error.empty()) c.jsonMessage = json->error;
+    if (!json->ops.empty()) {
+      c.json = json->sum();
+      c.jsonOps = json->ops.size();
+    } else if (c.jsonMessage.empty()) {
+      c.jsonMessage = "communication.json holds no op";
+    }
+    if (!json->warnings.empty() && c.jsonMessage.empty())
+      c.jsonMessage = std::to_string(json->warnings.size()) + " problem(s), first: " + json->warnings.front();
+  } else {
+    c.jsonMessage = "no communication.json";
+  }
+
+  // Groups in display (thread sort) order: a lane whose name contains "Communication" opens a
+  // group, the Plane lanes after it belong to it (msprof-analyze _filter_meta_id).
+  struct Plane {
+    std::string name;
+    TimeNs waitSum = 0;    // msprof-analyze's counted Notify_Wait durations, whole capture
+    Intervals msprofWaits; // those tasks as a union
+  };
+  struct Group {
+    std::string name;
+    Intervals ops;
+    std::vector<Plane> planes;
+  };
+  std::vector<Group> groups;
+  std::vector<TimeRange> transfer, wait;
+  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+    const Lane& lane = trace.lanes[l];
+    const Process& p = trace.processes[lane.process];
+    if (p.role != Process::Role::Communication || !onDevice(p, device)) continue;
+    if (lane.name.find("Communication") != std::string::npos) {
+      Group g;
+      g.name = lane.name;
+      UnionBuilder u;
+      const std::uint32_t end0 = lane.rowBegin[std::min<std::size_t>(1, lane.depthCount())];
+      for (std::uint32_t i = lane.rowBegin[0]; i < end0; ++i) u.add({lane.start[i], lane.end[i]});
+      g.ops = u.take();
+      groups.push_back(std::move(g));
+      continue;
+    }
+    if (lane.name.rfind("Plane", 0) != 0) continue;
+    if (groups.empty()) groups.push_back(Group{"(no group)", {}, {}});
+    Plane pl;
+    pl.name = lane.name;
+    // Tasks in start order for the RDMA pattern (the last four task kinds on this plane).
+    std::vector<std::uint32_t> order(lane.sliceCount());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return lane.start[a] < lane.start[b]; });
+    if (!order.empty()) ++c.planes;
+    std::string last4;  // R = RDMASend, N = Notify_Wait, O = other; empty before the first task
+    std::vector<TimeRange> counted;
+    for (std::uint32_t i : order) {
+      const TimeRange r{lane.start[i], lane.end[i]};
+      const std::string_view name = trace.name(lane.names[i]);
+      const PlaneTask k = planeTaskKind(name);
+      if (k == PlaneTask::Transfer) transfer.push_back(r);
+      else if (k == PlaneTask::Wait) wait.push_back(r);
+      char mode = 'O';
+      if (name == "RDMASend") mode = 'R';
+      else if (k == PlaneTask::Wait) {
+        mode = 'N';
+        // msprof-analyze: a Notify_Wait after RDMASend,RDMASend or after RDMASend,RDMASend,
+        // Notify_Wait,RDMASend belongs to the RDMA transfer, not to the wait.
+        const bool rdma = !last4.empty() && (last4 == "RRNR" || last4.substr(2) == "RR");
+        if (!rdma) {
+          counted.push_back(r);
+          pl.waitSum += r.end - r.start;
+        }
+      }
+      last4 = (last4.empty() ? std::string("OOO") : last4.substr(1)) + mode;
+    }
+    pl.msprofWaits = unionOf(std::move(counted));
+    groups.back().planes.push_back(std::move(pl));
+  }
+  c.fromTrace = c.planes > 0;
+  if (!c.fromTrace) return c;
+
+  const Intervals tr = intersect(exposed, unionOf(std::move(transfer)));
+  const Intervals wt = subtract(intersect(exposed, unionOf(std::move(wait))), tr);
+  c.transmitting = totalOf(tr);
+  c.waiting = totalOf(wt);
+  c.other = c.exposed - c.transmitting - c.waiting;
+
+  for (const Group& g : groups) {
+    if (g.planes.empty()) continue;
+    const Plane* best = nullptr;
+    for (const Plane& pl : g.planes)
+      if (!best || pl.waitSum < best->waitSum) best = &pl;
+    const TimeNs groupExposed = totalOf(intersect(exposed, g.ops));
+    const TimeNs w = totalOf(intersect(exposed, best->msprofWaits));
+    c.msprofWait += w;
+    c.msprofTransmit += std::max<TimeNs>(0, groupExposed - w);
+    if (!c.msprofPlanes.empty()) c.msprofPlanes += ", ";
+    c.msprofPlanes += g.name + ": " + best->name;
+  }
+  return c;
+}
+
+ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef>& computeTasks,
+                                  const KernelDetails* kernels) {
+  ComputeBreakdown b;
+  std::unordered_map<TimeNs, const KernelRow*> byStart;
+  if (kernels)
+    for (const KernelRow& k : kernels->rows)
+      if (k.start && !k.isCommunication()) byStart.emplace(*k.start, &k);
+  // The backward threads: the lanes holding the end of a fwdbwd flow (torch_npu draws it from the
+  // forward op to its backward op only when their threads differ, format §2.6).
+  std::unordered_set<std::uint32_t> bwdLanes;
+  const NameId fwdbwd = trace.strings.find("fwdbwd");
+  const NameId asyncNpu = trace.strings.find("async_npu");
+  if (fwdbwd != kInvalidIndex)
+    for (const Flow& f : trace.flows)
+      if (f.category == fwdbwd && f.to.valid()) bwdLanes.insert(f.to.lane);
+  const bool passMarked = !bwdLanes.empty();
+  b.passNote = passMarked ? "backward = launched from a thread that ends a fwdbwd flow" : "not marked (no fwdbwd flow)";
+
+  std::map<std::string, std::vector<TimeRange>> core, cls, pass;
+  for (const char* k : {"FlashAttention", "Convolution", "MatMul", "Other"}) cls[k];
+  std::unordered_map<NameId, std::string> typeOfName;  // Task Type arg, parsed once per kernel name
+  std::size_t fromRows = 0;
+  std::vector<TimeRange> all;
+  all.reserve(computeTasks.size());
+  for (const SliceRef& r : computeTasks) {
+    if (!r.valid() || r.lane >= trace.lanes.size()) continue;
+    const TimeRange t = trace.sliceRange(r);
+    all.push_back(t);
+    const auto it = byStart.find(t.start);
+    const KernelRow* row = it == byStart.end() ? nullptr : it->second;
+    std::string coreKey, typeText;
+    if (row) {
+      ++fromRows;
+      coreKey = row->core;
+      typeText = row->type.empty() || row->type == "N/A" ? row->name : row->type;
+    } else {
+      const NameId n = trace.lanes[r.lane].names[r.index];
+      auto ti = typeOfName.find(n);
+      if (ti == typeOfName.end()) ti = typeOfName.emplace(n, sliceArg(trace, r, "Task Type").value_or("")).first;
+      coreKey = ti->second;
+      typeText = std::string(trace.name(n));
+    }
+    if (coreKey.empty() || coreKey == "N/A") coreKey = "unknown";
+    core[coreKey].push_back(t);
+    cls[operatorClass(typeText)].push_back(t);
+    if (passMarked) {
+      const char* p = "no launch";
+      if (asyncNpu != kInvalidIndex)
+        for (std::uint32_t fi : trace.flowsTo(r)) {
+          const Flow& f = trace.flows[fi];
+          if (f.category != asyncNpu || !f.from.valid()) continue;
+          p = bwdLanes.count(f.from.lane) ? "backward" : "forward";
+          break;
+        }
+      pass[p].push_back(t);
+    }
+  }
+  b.tasks = all.size();
+  b.total = totalOf(unionOf(std::move(all)));
+  b.coreSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Accelerator Core"
+                 : fromRows > 0 ? "kernel_details.csv Accelerator Core (" + std::to_string(b.tasks - fromRows) +
+                                      " tasks without a row: trace Task Type)"
+                                : "trace Task Type";
+  b.classSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Type"
+                  : fromRows > 0 ? "kernel_details.csv Type, else task name"
+                                 : "task name";
+  const auto parts = [](std::map<std::string, std::vector<TimeRange>>& m) {
+    std::vector<BreakdownPart> v;
+    for (auto& [k, ranges] : m) {
+      BreakdownPart p;
+      p.key = k;
+      p.tasks = ranges.size();
+      p.ns = totalOf(unionOf(std::move(ranges)));
+      v.push_back(std::move(p));
+    }
+    return v;
+  };
+  b.byCore = parts(core);
+  std::sort(b.byCore.begin(), b.byCore.end(), [](const auto& x, const auto& y) { return x.ns > y.ns; });
+  std::vector<BreakdownPart> c = parts(cls);
+  for (const char* k : {"FlashAttention", "Convolution", "MatMul", "Other"})
+    for (auto& p : c)
+      if (p.key == k) b.byClass.push_back(p);
+  if (passMarked) {
+    std::vector<BreakdownPart> p = parts(pass);
+    for (const char* k : {"forward", "backward", "no launch"})
+      for (auto& x : p)
+        if (x.key == k) b.byPass.push_back(x);
+  }
+  return b;
+}
+
+std::string commBreakdownText(const CommBreakdown& c) {
+  std::string s;
+  if (c.fromTrace) {
+    s = "exposed communication " + formatDuration(c.exposed) + ": waiting " + pct(c.waiting, c.exposed) +
+        ", transmitting " + pct(c.transmitting, c.exposed) + ", neither " + pct(c.other, c.exposed) +
+        " (HCCL plane tasks); msprof-analyze rule (least-waiting plane): wait " + pct(c.msprofWait, c.exposed) +
+        ", transmit " + pct(c.msprofTransmit, c.exposed);
+  } else if (c.exposed > 0) {
+    s = "exposed communication " + formatDuration(c.exposed) + ": no HCCL plane task recorded (Level0?), waiting vs "
+        "transmitting unknown from the trace";
+  }
+  if (c.json) {
+    if (!s.empty()) s += "; ";
+    s += "communication.json (" + std::to_string(c.jsonOps) + " ops): elapse " + formatDuration(c.json->elapse) +
+         ", transit " + formatDuration(c.json->transit) + ", wait " + formatDuration(c.json->wait) +
+         " (of which synchronization " + formatDuration(c.json->synchronization) + "), idle " +
+         formatDuration(c.json->idle);
+  }
+  return s;
+}
+
+namespace {
+
+/// "MatMul 12.0%, Other 88.0%; AI_CORE 40.0% / AI_VECTOR_CORE 60.0%; forward .. / backward .."
+std::string computeParts(const ComputeBreakdown& c) {
+  std::string s;
+  bool first = true;
+  for (const auto& p : c.byClass) {
+    if (p.ns <= 0) continue;
+    s += (first ? "" : ", ") + p.key + " " + pct(p.ns, c.total);
+    first = false;
+  }
+  s += "; ";
+  first = true;
+  for (const auto& p : c.byCore) {
+    s += (first ? "" : " / ") + p.key + " " + pct(p.ns, c.total);
+    first = false;
+  }
+  if (!c.byPass.empty()) {
+    s += "; ";
+    first = true;
+    for (const auto& p : c.byPass) {
+      s += (first ? "" : " / ") + p.key + " " + pct(p.ns, c.total);
+      first = false;
+    }
+  } else {
+    s += "; forward/backward " + c.passNote;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string computeBreakdownText(const ComputeBreakdown& c) {
+  if (c.total <= 0) return "";
+  return "Computing " + formatDuration(c.total) + ": " + computeParts(c);
+}
+
+std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdict& v) {
+  std::vector<std::string> out;
+  const CommBreakdown& c = da.comm;
+  if (v.dominant == "communication") {
+    if (c.fromTrace && c.exposed > 0) {
+      out.push_back("Of the exposed communication (" + formatDuration(c.exposed) + "), " + pct(c.waiting, c.exposed) +
+                    " is waiting (notify waits: another rank or stream is not ready, a synchronisation) and " +
+                    pct(c.transmitting, c.exposed) + " transmitting (data moving on the links).");
+      if (c.waiting * 2 > c.exposed)
+        out.push_back("Waiting dominates: look at the slowest rank first (the one that reaches the collectives last, "
+                      "its compute or dispatch), not at the links.");
+    } else if (c.json && c.json->elapse > 0) {
+      out.push_back("communication.json: of " + formatDuration(c.json->elapse) + " in " + std::to_string(c.jsonOps) +
+                    " ops, " + pct(c.json->wait, c.json->elapse) + " is waiting (synchronisation " +
+                    pct(c.json->synchronization, c.json->elapse) + ") and " + pct(c.json->transit, c.json->elapse) +
+                    " transmitting; the trace has no plane tasks to place them in the exposed time.");
+      if (c.json->wait * 2 > c.json->elapse)
+        out.push_back("Waiting dominates: look at the slowest rank first, not at the links.");
+    }
+  } else if (v.dominant == "compute" && da.compute.total > 0) {
+    out.push_back("Computing (" + formatDuration(da.compute.total) + ") is made of: " + computeParts(da.compute) + ".");
+  }
+  return out;
+}
+
+}  // namespace npuscope::core

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#include "core/tables/communication_json.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <simdjson.h>
+
+namespace npuscope::core {
+
+namespace {
+
+TimeNs msToNs(double ms) {
+  if (!std::isfinite(ms)) return 0;
+  return static_cast<TimeNs>(std::llround(ms * 1'000'000.0));
+}
+
+/// A number (or a numeric string) at `key` of `o`, in ms -> ns. Missing or non-numeric: 0 and a warning.
+TimeNs timeAt(simdjson::dom::object o, std::string_view key, const std::string& where, std::vector<std::string>& warnings) {
+  simdjson::dom::element e;
+  if (o.at_key(key).get(e)) {
+    warnings.push_back(where + ": no \"" + std::string(key) + "\"");
+    return 0;
+  }
+  double d = 0;
+  if (!e.get_double().get(d)) return msToNs(d);
+  std::int64_t i = 0;
+  if (!e.get_int64().get(i)) return msToNs(static_cast<double>(i));
+  std::uint64_t u = 0;
+  if (!e.get_uint64().get(u)) return msToNs(static_cast<double>(u));
+  std::string_view s;
+  if (!e.get_string().get(s)) {
+    char* endp = nullptr;
+    const std::string str(s);
+    d = std::strtod(str.c_str(), &endp);
+    if (endp && endp != str.c_str()) return msToNs(d);
+  }
+  warnings.push_back(where + ": \"" + std::string(key) + "\" is not a number");
+  return 0;
+}
+
+CommOpTimes readTimes(simdjson::dom::object info, const std::string& where, std::vector<std::string>& w) {
+  CommOpTimes t;
+  t.elapse = timeAt(info, "Elapse Time(ms)", where, w);
+  t.transit = timeAt(info, "Transit Time(ms)", where, w);
+  t.wait = timeAt(info, "Wait Time(ms)", where, w);
+  t.synchronization = timeAt(info, "Synchronization Time(ms)", where, w);
+  t.idle = timeAt(info, "Idle Time(ms)", where, w);
+  return t;
+}
+
+void add(CommOpTimes& a, const CommOpTimes& b) {
+  a.elapse += b.elapse;
+  a.transit += b.transit;
+  a.wait += b.wait;
+  a.synchronization += b.synchronization;
+  a.idle += b.idle;
+}
+
+}  // namespace
+
+CommOpTimes CommunicationJson::sum() const {
+  CommOpTimes s;
+  for (const CommOpTimes& o : ops) add(s, o);
+  return s;
+}
+
+CommunicationJson parseCommunicationJson(std::string_view text) {
+  CommunicationJson out;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (auto err = parser.parse(simdjson::padded_string(text)).get(doc)) {
+    out.error = std::string("communication.json is not valid JSON: ") + simdjson::error_message(err);
+    return out;
+  }
+  simdjson::dom::object steps;
+  if (doc.get_object().get(steps)) {
+    out.error = "communication.json: the top level is not an object";
+    return out;
+  }
+  for (auto [stepKey, stepVal] : steps) {
+    simdjson::dom::object kinds;
+    if (stepVal.get_object().get(kinds)) {
+      out.warnings.push_back(std::string(stepKey) + ": not an object, skipped");
+      continue;
+    }
+    for (auto [kindKey, kindVal] : kinds) {
+      simdjson::dom::object ops;
+      if (kindVal.get_object().get(ops)) {
+        out.warnings.push_back(std::string(stepKey) + "/" + std::string(kindKey) + ": not an object, skipped");
+        continue;
+      }
+      for (auto [opKey, opVal] : ops) {
+        const std::string where = std::string(stepKey) + "/" + std::string(kindKey) + "/" + std::string(opKey);
+        simdjson::dom::object info;
+        if (opVal["Communication Time Info"].get_object().get(info)) {
+          out.warnings.push_back(where + ": no \"Communication Time Info\"");
+          continue;
+        }
+        CommOpTimes t = readTimes(info, where, out.warnings);
+        t.step = std::string(stepKey);
+        t.kind = std::string(kindKey);
+        t.name = std::string(opKey);
+        if (opKey == "Total Op Info") {
+          if (!out.recordedTotal) out.recordedTotal = CommOpTimes{};
+          add(*out.recordedTotal, t);
+        } else {
+          out.ops.push_back(std::move(t));
+        }
+      }
+    }
+  }
+  if (out.warnings.size() > 20) {
+    const std::size_t more = out.warnings.size() - 20;
+    out.warnings.resize(20);
+    out.warnings.push_back("... and " + std::to_string(more) + " more");
+  }
+  return out;
+}
+
+CommunicationJson readCommunicationJson(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    CommunicationJson out;
+    out.error = "cannot read " + path;
+    return out;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parseCommunicationJson(ss.str());
+}
+
+}  // namespace npuscope::core

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+// What Communication (Not Overlapped) and Computing are made of (docs/diagnosis.md §5):
+// communication.json reader, the waiting/transmitting split, msprof-analyze's min-wait-plane
+// rule, and the computing split by class, core and pass. Expected values are hand counts on tiny
+// traces (written beside them) or Python stdlib one-liners run on the raw corpus files (quoted).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "core/analysis/analysis.h"
+#include "core/analysis/breakdown.h"
+#include "core/profile/profile.h"
+#include "core/tables/communication_json.h"
+#include "tests/core/test_util.h"
+
+using namespace npuscope;
+using npuscope::test::loadMemory;
+using npuscope::test::shared;
+
+namespace {
+
+constexpr core::TimeNs us(long long v) { return v * 1000; }
+
+std::string meta(int pid, const char* name, const char* label) {
+  return R"({"ph":"M","name":"process_name","pid":)" + std::to_string(pid) + R"(,"tid":0,"args":{"name":")" + name +
+         "\"}},\n" + R"({"ph":"M","name":"process_labels","pid":)" + std::to_string(pid) +
+         R"(,"tid":0,"args":{"labels":")" + label + "\"}},\n";
+}
+std::string thread(int pid, int tid, const char* name) {
+  return R"({"ph":"M","name":"thread_name","pid":)" + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) +
+         R"(,"args":{"name":")" + name + "\"}},\n" + R"({"ph":"M","name":"thread_sort_index","pid":)" +
+         std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"args":{"sort_index":)" + std::to_string(tid) +
+         "}},\n";
+}
+std::string x(int pid, int tid, const char* name, long long ts, long long dur, const char* args = "{}") {
+  return R"({"ph":"X","pid":)" + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"name":")" + name +
+         R"(","cat":"","ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":)" + args + "},\n";
+}
+std::string flow(const char* ph, const char* cat, const char* id, int pid, int tid, long long ts) {
+  return R"({"ph":")" + std::string(ph) + R"(","cat":")" + cat + R"(","name":")" + cat + R"(","id":")" + id +
+         R"(","pid":)" + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) + R"(,"ts":)" + std::to_string(ts) +
+         R"(,"bp":"e"},)" + "\n";
+}
+std::string wrap(std::string body) {
+  body.erase(body.find_last_of(','));
+  return "[\n" + body + "\n]\n";
+}
+
+constexpr const char* kCube = R"({"Task Type":"AI_CORE"})";
+constexpr const char* kVector = R"({"Task Type":"AI_VECTOR_CORE"})";
+
+}  // namespace
+
+TEST_CASE("communication.json reader: per-op sums, Total Op Info apart, missing keys and bad input", "[breakdown]") {
+  const char* text = R"J({"step3": {"p2p": {}, "collective": {
+      "hcom_allReduce__1_0_1@g": {"Communication Time Info": {"Elapse Time(ms)": 2.5, "Transit Time(ms)": 1.0,
+          "Wait Time(ms)": 1.25, "Synchronization Time(ms)": 1.0, "Idle Time(ms)": 0.25}},
+      "hcom_broadcast__1_0_1@g": {"Communication Time Info": {"Elapse Time(ms)": "0.5", "Transit Time(ms)": 0.5,
+          "Wait Time(ms)": 0, "Synchronization Time(ms)": 0}},
+      "Total Op Info": {"Communication Time Info": {"Elapse Time(ms)": 3.0, "Transit Time(ms)": 1.5,
+          "Wait Time(ms)": 1.25, "Synchronization Time(ms)": 1.0, "Idle Time(ms)": 0.25}}}}})J";
+  const core::CommunicationJson j = core::parseCommunicationJson(text);
+  CHECK(j.error.empty());
+  REQUIRE(j.ops.size() == 2);
+  // Hand sums: elapse 2.5 + 0.5 (a numeric string) = 3 ms; transit 1.5 ms; wait 1.25; sync 1; idle 0.25 (+ missing).
+  const core::CommOpTimes s = j.sum();
+  CHECK(s.elapse == 3'000'000);
+  CHECK(s.transit == 1'500'000);
+  CHECK(s.wait == 1'250'000);
+  CHECK(s.synchronization == 1'000'000);
+  CHECK(s.idle == 250'000);
+  REQUIRE(j.recordedTotal);
+  CHECK(j.recordedTotal->elapse == 3'000'000);
+  REQUIRE(j.warnings.size() == 1);  // the broadcast has no Idle Time(ms)
+  CHECK(j.warnings[0].find("Idle Time(ms)") != std::string::npos);
+
+  const core::CommunicationJson bad = core::parseCommunicationJson("{\"step\": {\"collective\": {\"x\": ");
+  CHECK_FALSE(bad.error.empty());
+  CHECK(bad.ops.empty());
+  CHECK_FALSE(core::parseCommunicationJson("[1, 2]").error.empty());
+  const core::CommunicationJson odd = core::parseCommunicationJson(R"({"step": 5, "s2": {"collective": {"op": 1}}})");
+  CHECK(odd.error.empty());
+  CHECK(odd.ops.empty());
+  CHECK(odd.warnings.size() == 2);
+  CHECK_FALSE(core::readCommunicationJson("/nonexistent/communication.json").error.empty());
+}
+
+TEST_CASE("operator classes by OP Type or name", "[breakdown]") {
+  CHECK(std::string(core::operatorClass("FlashAttentionScoreGrad")) == "FlashAttention");
+  CHECK(std::string(core::operatorClass("PromptFlashAttention")) == "FlashAttention");
+  CHECK(std::string(core::operatorClass("FusedInferAttentionScore")) == "FlashAttention");
+  CHECK(std::string(core::operatorClass("Conv2DBackpropFilter")) == "Convolution");
+  CHECK(std::string(core::operatorClass("Conv3D")) == "Convolution");
+  CHECK(std::string(core::operatorClass("BatchMatMulV2")) == "MatMul");
+  CHECK(std::string(core::operatorClass("MatMulV3")) == "MatMul");
+  CHECK(std::string(core::operatorClass("aclnnGemm")) == "MatMul");
+  CHECK(std::string(core::operatorClass("TransData")) == "Other");
+  CHECK(std::string(core::operatorClass("DeformableConv2D")) == "Other");  // "conv" must start the type
+}
+
+TEST_CASE("communication split on a hand-built HCCL trace: waiting, transmitting, and msprof-analyze's plane", "[breakdown]") {
+  // No compute, so the whole op [0, 100) us is exposed. Plane 0: Memcpy [10,30), Notify_Wait [30,80).
+  // Plane 1: Notify_Wait [0,20), RDMASend [20,25), RDMASend [25,30), Notify_Wait [30,90).
+  // Transfer union [10,30) = 20 us. Wait union [0,20) u [30,90) minus transfer = [0,10) u [30,90) = 70 us.
+  // Neither: [90,100) = 10 us.
+  // msprof-analyze: plane 0 counts 50 us of Notify_Wait; plane 1 counts 20 us ([30,90) follows
+  // RDMASend,RDMASend: RDMA transfer, not counted). Least: plane 1, wait = 20 us, transmit = 80 us.
+  std::string b = meta(300, "Ascend Hardware", "NPU 0") + meta(400, "HCCL", "NPU 0");
+  b += thread(400, 0, "Group 0 Communication") + thread(400, 1, "Plane 0") + thread(400, 2, "Plane 1");
+  b += x(400, 0, "hcom_allReduce__1_0_1", 0, 100);
+  b += x(400, 1, "Memcpy", 10, 20) + x(400, 1, "Notify_Wait", 30, 50);
+  b += x(400, 2, "Notify_Wait", 0, 20) + x(400, 2, "RDMASend", 20, 5) + x(400, 2, "RDMASend", 25, 5) +
+       x(400, 2, "Notify_Wait", 30, 60);
+  b += x(300, 5, "hcom_allReduce__1_0_1", 0, 100, R"({"Task Type":"Other"})");
+  const auto t = loadMemory(wrap(b));
+  const core::RankAnalysis ra = core::analyzeRank(*t, nullptr, nullptr);
+  REQUIRE(ra.devices.size() == 1);
+  const core::CommBreakdown& c = ra.devices[0].comm;
+  CHECK(c.exposed == us(100));
+  CHECK(c.fromTrace);
+  CHECK(c.planes == 2);
+  CHECK(c.transmitting == us(20));
+  CHECK(c.waiting == us(70));
+  CHECK(c.other == us(10));
+  CHECK(c.msprofWait == us(20));
+  CHECK(c.msprofTransmit == us(80));
+  CHECK(c.msprofPlanes == "Group 0 Communication: Plane 1");
+  CHECK_FALSE(c.json);
+  // Communication bound, waiting 70% > half: the verdict points at the slowest rank.
+  CHECK(ra.verdict.dominant == "communication");
+  bool slowest = false;
+  for (const auto& f : ra.verdict.findings) slowest = slowest || f.find("slowest rank first") != std::string::npos;
+  CHECK(slowest);
+}
+
+TEST_CASE("computing split on a hand-built trace: class, core and forward/backward through fwdbwd", "[breakdown]") {
+  // Python tid 1 (forward) launches MatMulV2 [20,30); tid 2 (backward: it ends the fwdbwd flow)
+  // launches MatMulGrad [30,35); Add [35,37) has no async_npu flow. Hand counts:
+  // MatMul 15 us (2 tasks), Other 2 us; AI_CORE 15 us, AI_VECTOR_CORE 2 us;
+  // forward 10 us, backward 5 us, no launch 2 us. Computing = 17 us.
+  std::string b = meta(100, "Python", "CPU") + meta(300, "Ascend Hardware", "NPU 0");
+  b += x(100, 1, "aten::mm", 0, 10) + x(100, 2, "MmBackward0", 12, 5);
+  b += x(300, 5, "MatMulV2", 20, 10, kCube) + x(300, 5, "MatMulGrad", 30, 5, kCube) + x(300, 5, "Add", 35, 2, kVector);
+  b += flow("s", "fwdbwd", "7", 100, 1, 0) + flow("f", "fwdbwd", "7", 100, 2, 12);
+  b += flow("s", "async_npu", "a1", 100, 1, 0) + flow("f", "async_npu", "a1", 300, 5, 20);
+  b += flow("s", "async_npu", "a2", 100, 2, 12) + flow("f", "async_npu", "a2", 300, 5, 30);
+  const auto t = loadMemory(wrap(b));
+  const core::RankAnalysis ra = core::analyzeRank(*t, nullptr, nullptr);
+  REQUIRE(ra.devices.size() == 1);
+  const core::ComputeBreakdown& c = ra.devices[0].compute;
+  CHECK(c.total == us(17));
+  CHECK(c.tasks == 3);
+  const auto part = [](const std::vector<core::BreakdownPart>& v, const std::string& k) -> core::BreakdownPart {
+    for (const auto& p : v)
+      if (p.key == k) return p;
+    return {};
+  };
+  CHECK(part(c.byClass, "MatMul").ns == us(15));
+  CHECK(part(c.byClass, "MatMul").tasks == 2);
+  CHECK(part(c.byClass, "Other").ns == us(2));
+  CHECK(part(c.byClass, "Convolution").ns == 0);
+  CHECK(part(c.byCore, "AI_CORE").ns == us(15));
+  CHECK(part(c.byCore, "AI_VECTOR_CORE").ns == us(2));
+  REQUIRE(c.byPass.size() == 3);
+  CHECK(part(c.byPass, "forward").ns == us(10));
+  CHECK(part(c.byPass, "backward").ns == us(5));
+  CHECK(part(c.byPass, "no launch").ns == us(2));
+  CHECK(c.coreSource == "trace Task Type");
+  // Compute bound: the verdict says what Computing is made of.
+  CHECK(ra.verdict.dominant == "compute");
+  bool madeOf = false;
+  for (const auto& f : ra.verdict.findings) madeOf = madeOf || f.find("is made of: MatMul 88.2%") != std::string::npos;
+  CHECK(madeOf);  // 15 / 17 = 88.2%
+
+  // The same without the fwdbwd flow: forward/backward not marked.
+  std::string nb = meta(100, "Python", "CPU") + meta(300, "Ascend Hardware", "NPU 0");
+  nb += x(100, 1, "aten::mm", 0, 10) + x(300, 5, "MatMulV2", 20, 10, kCube);
+  nb += flow("s", "async_npu", "a1", 100, 1, 0) + flow("f", "async_npu", "a1", 300, 5, 20);
+  const auto t2 = loadMemory(wrap(nb));
+  const core::RankAnalysis r2 = core::analyzeRank(*t2, nullptr, nullptr);
+  REQUIRE(r2.devices.size() == 1);
+  CHECK(r2.devices[0].compute.byPass.empty());
+  CHECK(r2.devices[0].compute.passNote.find("not marked") == 0);
+}
+
+TEST_CASE("910B Level1 rank 0: communication split from the planes and communication.json", "[breakdown][corpus]") {
+  auto r = core::loadProfile(shared("corpus/ascend-pt-910b-l1-text-2rank/rank0_ascend_pt"));
+  REQUIRE(r.ok());
+  REQUIRE(r.profile->ranks.size() == 1);
+  REQUIRE(r.profile->ranks[0].analysis);
+  REQUIRE(r.profile->ranks[0].analysis->devices.size() == 1);
+  const core::DeviceAnalysis& d = r.profile->ranks[0].analysis->devices[0];
+  const core::CommBreakdown& c = d.comm;
+  // Python on trace_view.json (Decimal ts/dur -> ns): union of the "Communication(Not Overlapped)"
+  // lane = 101963203 ns; plane tasks not named Notify* (Memcpy, Reduce_Inline) unioned and
+  // intersected with it = 3935912 ns; Notify_Wait tasks of every plane unioned, intersected, minus
+  // the transfer time = 97977005 ns; the rest 50286 ns. npuscope uses its own computed
+  // Not-Overlapped set (within 1 us of the lane, test_overlap), hence the 2 us margin.
+  CHECK(c.fromTrace);
+  CHECK(c.planes == 8);
+  CHECK(std::llabs(c.exposed - 101963203) <= 2000);
+  CHECK(std::llabs(c.transmitting - 3935912) <= 2000);
+  CHECK(std::llabs(c.waiting - 97977005) <= 2000);
+  CHECK(c.waiting + c.transmitting + c.other == c.exposed);
+  // msprof-analyze's rule: Plane 0 holds only Reduce_Inline and Memcpy (8 each, counted on the
+  // file), so it is the least-waiting plane with 0 and the whole exposed time counts as Transmit.
+  CHECK(c.msprofWait == 0);
+  CHECK(c.msprofTransmit == c.exposed);
+  CHECK(c.msprofPlanes == "Group 0 Communication: Plane 0");
+  // communication.json, Python: sum over the 4 ops (not "Total Op Info") of each time * 1e6, rounded:
+  // elapse 105991878, transit 3683353, wait 5940619, synchronization 5615712, idle 96367905 ns.
+  REQUIRE(c.json);
+  CHECK(c.jsonOps == 4);
+  CHECK(std::llabs(c.json->elapse - 105991878) <= 4);
+  CHECK(std::llabs(c.json->transit - 3683353) <= 4);
+  CHECK(std::llabs(c.json->wait - 5940619) <= 4);
+  CHECK(std::llabs(c.json->synchronization - 5615712) <= 4);
+  CHECK(std::llabs(c.json->idle - 96367905) <= 4);
+  CHECK(core::commBreakdownText(c).find("waiting 96.1%") != std::string::npos);  // 97977005 / 101963203
+}
+
+TEST_CASE("910B Level1 rank 0: computing split against kernel_details.csv", "[breakdown][corpus]") {
+  auto r = core::loadProfile(shared("corpus/ascend-pt-910b-l1-text-2rank/rank0_ascend_pt"));
+  REQUIRE(r.ok());
+  REQUIRE(r.profile->ranks[0].analysis);
+  const core::ComputeBreakdown& c = r.profile->ranks[0].analysis->devices.at(0).compute;
+  const auto part = [](const std::vector<core::BreakdownPart>& v, const std::string& k) -> core::BreakdownPart {
+    for (const auto& p : v)
+      if (p.key == k) return p;
+    return {};
+  };
+  // Python on kernel_details.csv, rows whose Accelerator Core is not COMMUNICATION/HCCL, interval
+  // [Start, Start + Duration) in ns via Decimal, union per group, classes by the patterns of
+  // operatorClass applied to Type:
+  //   all 187 rows: 8873737 ns; Other 164 rows 6067882; Convolution 14 rows 1808456; MatMul 9 rows 997399;
+  //   AI_VECTOR_CORE 149 rows 5823400; AI_CORE 23 rows 2805855; MIX_AIV 13 rows 238962; DSA_SQE 2 rows 5520.
+  // Pass: async_npu flow whose f ts equals the row's start; its s tid equal to a fwdbwd f tid
+  // (3105075) -> backward: 115 rows 4176651 ns; else forward: 72 rows 4697086 ns; none without a flow.
+  // The tasks' intervals come from the trace, whose dur has more decimals than the CSV's
+  // Duration(us) (53.7410625 vs 53.741 for trans_TransData_0): each task may differ by up to 1 ns.
+  const auto near = [](core::TimeNs v, core::TimeNs want, std::size_t tasks) {
+    return std::llabs(v - want) <= static_cast<core::TimeNs>(tasks);
+  };
+  CHECK(c.tasks == 187);
+  CHECK(near(c.total, 8873737, 187));
+  CHECK(c.coreSource == "kernel_details.csv Accelerator Core");
+  CHECK(near(part(c.byClass, "Other").ns, 6067882, 164));
+  CHECK(part(c.byClass, "Other").tasks == 164);
+  CHECK(near(part(c.byClass, "Convolution").ns, 1808456, 14));
+  CHECK(near(part(c.byClass, "MatMul").ns, 997399, 9));
+  CHECK(part(c.byClass, "FlashAttention").ns == 0);
+  CHECK(near(part(c.byCore, "AI_VECTOR_CORE").ns, 5823400, 149));
+  CHECK(near(part(c.byCore, "AI_CORE").ns, 2805855, 23));
+  CHECK(near(part(c.byCore, "MIX_AIV").ns, 238962, 13));
+  CHECK(near(part(c.byCore, "DSA_SQE").ns, 5520, 2));
+  CHECK(near(part(c.byPass, "backward").ns, 4176651, 115));
+  CHECK(part(c.byPass, "backward").tasks == 115);
+  CHECK(near(part(c.byPass, "forward").ns, 4697086, 72));
+  CHECK(part(c.byPass, "no launch").tasks == 0);
+}
+
+TEST_CASE("Level0 capture: empty planes give no trace split, and no crash", "[breakdown][corpus]") {
+  auto r = core::loadProfile(shared("corpus/ascend-pt-910a-l0-text-2rank/rank0_ascend_pt"));
+  REQUIRE(r.ok());
+  REQUIRE(r.profile->ranks[0].analysis);
+  const core::CommBreakdown& c = r.profile->ranks[0].analysis->devices.at(0).comm;
+  // Python on the file: the HCCL process has "Group 0 Communication" (4 ops) and "Plane 0" with no
+  // event; there is no communication.json in the folder.
+  CHECK_FALSE(c.fromTrace);
+  CHECK(c.planes == 0);
+  CHECK_FALSE(c.json);
+  CHECK(c.jsonMessage == "no communication.json");
+}
