@@ -153,7 +153,7 @@ struct WorkerOut {
   std::vector<RawMeta> metas;
   RecordBuffer<RawAsync> asyncs;
   std::uint64_t events = 0;
-  std::uint64_t fastEvents = 0;      ///< events read by the fast scanner (EventParser::parseFast)
+  std::uint64_t fastEvents = 0;      ///< events read by the fast scanner (FastEventScanner::scan)
   std::uint64_t declinedEvents = 0;  ///< events it passed to the general simdjson path
   TimeNs maxTs = INT64_MIN;  ///< max over ts and ts+dur of every timed event
   TimeNs minTs = INT64_MAX;

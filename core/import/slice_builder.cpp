@@ -931,6 +931,7 @@ namespace {
 /// The state buildTrace's phases share: the reader's parts and the maps from their local ids
 /// (strings, processes, threads) to the trace's.
 struct BuildState {
+  BuildState(std::vector<WorkerOut>& p, Trace& t, const std::stop_token& s) : parts(p), trace(t), stop(s) {}
   std::vector<WorkerOut>& parts;
   Trace& trace;
   const std::stop_token& stop;
@@ -1540,7 +1541,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
   trace.baseTimeNanoseconds = read.top.baseTimeNanoseconds;
   trace.traceName = read.top.traceName;
   releaseReaderSpare(read.parts);
-  BuildState b{read.parts, trace, stop};
+  BuildState b(read.parts, trace, stop);
   b.workers = static_cast<unsigned>(std::max<std::size_t>(read.parts.size(), 1));
   mergeStrings(b);
   if (stop.stop_requested()) return cancel();
