@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -136,6 +137,13 @@ struct RawAsync {
   NameId idText = 0;          ///< id text (interned)
   bool global = false;        ///< id2.global: one track across processes
   char ph = 'b';
+};
+
+/// Facts about the whole trace that a reader may know (Kineto's top-level keys).
+struct TopLevelFacts {
+  std::optional<int> rank;                          ///< distributedInfo.rank
+  std::optional<std::int64_t> baseTimeNanoseconds;  ///< Kineto baseTimeNanoseconds
+  std::string traceName;
 };
 
 /// Everything one parse worker produced for its byte range.

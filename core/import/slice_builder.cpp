@@ -1522,9 +1522,15 @@ void finishRangeAndNotes(Trace& trace) {
 }  // namespace
 
 bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, int plainNpuDevice) {
+  const TopLevelFacts facts{read.top.rank, read.top.baseTimeNanoseconds, read.top.traceName};
+  return buildTrace(read.parts, facts, std::move(read.notes), trace, stop, plainNpuDevice);
+}
+
+bool buildTrace(std::vector<WorkerOut>& parts, const TopLevelFacts& facts, std::vector<std::string>&& notes,
+                Trace& trace, const std::stop_token& stop, int plainNpuDevice) {
   // On a cancel: free the import records and whatever was built, and give the memory back.
   const auto cancel = [&] {
-    read.parts.clear();
+    parts.clear();
     trace.lanes.clear();
     trace.flows.clear();
     trace.counters.clear();
@@ -1536,13 +1542,13 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
 #endif
     return false;
   };
-  trace.notes = std::move(read.notes);
-  trace.rankFromFile = read.top.rank;
-  trace.baseTimeNanoseconds = read.top.baseTimeNanoseconds;
-  trace.traceName = read.top.traceName;
-  releaseReaderSpare(read.parts);
-  BuildState b(read.parts, trace, stop);
-  b.workers = static_cast<unsigned>(std::max<std::size_t>(read.parts.size(), 1));
+  trace.notes = std::move(notes);
+  trace.rankFromFile = facts.rank;
+  trace.baseTimeNanoseconds = facts.baseTimeNanoseconds;
+  trace.traceName = facts.traceName;
+  releaseReaderSpare(parts);
+  BuildState b(parts, trace, stop);
+  b.workers = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
   mergeStrings(b);
   if (stop.stop_requested()) return cancel();
   mergeProcessesAndThreads(b);
@@ -1555,7 +1561,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
   if (!bindAndPairFlows(b)) return cancel();
   // The raw records were freed piecemeal; hand the freed heap back to the system so that the
   // resident size after a load is the trace itself (glibc keeps freed arena memory otherwise).
-  read.parts.clear();
+  parts.clear();
 #if defined(__GLIBC__)
   malloc_trim(0);
 #endif
