@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Import-time records produced by the JSON reader's workers and consumed by the trace builder.
+// Import-time records: a chunk (WorkerOut) is filled by one JSON parse worker or by
+// TraceBuilder's add* methods, and consumed by buildTrace (TraceBuilder::finish).
 // Internal to core. Ids (NameId) are local to the worker's StringPool until merged.
 
 #include <array>

@@ -2,7 +2,8 @@
 #pragma once
 // Turns the reader's raw records into an indexed Trace: merges the workers' string pools,
 // applies metadata, matches B/E, nests slices into depth rows, pairs and binds flows, builds
-// counter series and sorts processes and lanes for display. Internal to core.
+// counter series and sorts processes and lanes for display. Internal to core; readers call it
+// through TraceBuilder::finish (core/import/trace_builder.h).
 
 #include <stop_token>
 

@@ -39,6 +39,18 @@ void appendJsonString(std::string& out, std::string_view s) {
 }
 }  // namespace
 
+bool TraceBuilder::badThread(ThreadId t) {
+  if (t < chunk().threads.size()) return false;
+  chunk().stats.add(ImportWarning::BadPid, "unknown thread id " + std::to_string(t) + " given to TraceBuilder (record dropped)");
+  return true;
+}
+
+bool TraceBuilder::badProcess(ProcessId p) {
+  if (p < chunk().processes.size()) return false;
+  chunk().stats.add(ImportWarning::BadPid, "unknown process id " + std::to_string(p) + " given to TraceBuilder (record dropped)");
+  return true;
+}
+
 TraceBuilder::TraceBuilder() = default;
 TraceBuilder::~TraceBuilder() = default;
 
@@ -70,16 +82,19 @@ TraceBuilder::ProcessId TraceBuilder::process(std::string_view pidText) {
 }
 
 TraceBuilder::ThreadId TraceBuilder::thread(ProcessId p, std::int64_t tid) {
+  if (badProcess(p)) p = process(std::int64_t{0});
   WorkerOut& c = chunk();
   return c.thread(c.processes[p], Key{tid, KeyKind::Number});
 }
 
 TraceBuilder::ThreadId TraceBuilder::thread(ProcessId p, std::string_view tidText) {
+  if (badProcess(p)) p = process(std::int64_t{0});
   WorkerOut& c = chunk();
   return c.thread(c.processes[p], Key{static_cast<std::int64_t>(c.pool.intern(tidText)), KeyKind::String});
 }
 
 void TraceBuilder::meta(MetaKind kind, ProcessId p, ThreadId t, std::string_view text, std::int64_t number) {
+  if (badProcess(p)) return;
   WorkerOut& c = chunk();
   RawMeta m;
   m.kind = kind;
@@ -99,9 +114,11 @@ void TraceBuilder::setProcessSortIndex(ProcessId p, std::int64_t index) {
   meta(MetaKind::ProcessSortIndex, p, 0, {}, index);
 }
 void TraceBuilder::setThreadName(ThreadId t, std::string_view name) {
+  if (badThread(t)) return;
   meta(MetaKind::ThreadName, chunk().threads[t].first, t, name, 0);
 }
 void TraceBuilder::setThreadSortIndex(ThreadId t, std::int64_t index) {
+  if (badThread(t)) return;
   meta(MetaKind::ThreadSortIndex, chunk().threads[t].first, t, {}, index);
 }
 
@@ -135,6 +152,7 @@ std::uint64_t TraceBuilder::storeArgs(const ImportArgs& args, std::uint32_t& len
 
 void TraceBuilder::push(ThreadId t, TimeNs ts, TimeNs dur, char ph, std::uint8_t flags, std::string_view name,
                         std::string_view category, const ImportArgs& args) {
+  if (badThread(t)) return;
   WorkerOut& c = chunk();
   RawSlice r;
   r.ts = ts;
@@ -174,6 +192,7 @@ void TraceBuilder::addInstant(ThreadId t, TimeNs ts, std::string_view name, std:
 
 void TraceBuilder::pushFlow(ThreadId t, TimeNs ts, char ph, std::uint64_t id, FlowIdKind kind, std::string_view category,
                             std::string_view name, bool bindEnclosing) {
+  if (badThread(t)) return;
   WorkerOut& c = chunk();
   RawFlow r;
   r.ts = ts;
@@ -220,6 +239,7 @@ void TraceBuilder::addFlowIn(ThreadId t, TimeNs ts, std::uint64_t bindId, std::s
 }
 
 void TraceBuilder::addCounter(ProcessId p, TimeNs ts, std::string_view name, std::string_view key, double value) {
+  if (badProcess(p)) return;
   WorkerOut& c = chunk();
   ++c.events;
   c.counters.push_back(RawCounter{ts, value, p, c.pool.intern(name), c.pool.intern(key)});

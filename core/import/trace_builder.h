@@ -55,7 +55,8 @@ class ImportArgs {
 /// Builds one Trace from records of any format. Not thread-safe; the add* methods append to one
 /// record chunk in call order ("file order": it decides ties, B/E pairing and flow pairing). Add
 /// nothing after finish(). Invalid input never throws: it becomes an import warning and a partial
-/// result, as in the JSON reader (ImportStats).
+/// result, as in the JSON reader (ImportStats); a process or thread id this builder did not give
+/// is a BadPid warning and the record is dropped.
 class TraceBuilder {
  public:
   using ProcessId = std::uint32_t;  ///< a process of this builder
@@ -142,6 +143,9 @@ class TraceBuilder {
 
  private:
   detail::WorkerOut& chunk();
+  /// An id this builder never returned: a BadPid warning (the record is dropped).
+  bool badThread(ThreadId t);
+  bool badProcess(ProcessId p);
   std::uint64_t storeArgs(const ImportArgs& args, std::uint32_t& length);
   void push(ThreadId t, TimeNs ts, TimeNs dur, char ph, std::uint8_t flags, std::string_view name,
             std::string_view category, const ImportArgs& args);

@@ -222,3 +222,18 @@ TEST_CASE("TraceBuilder: finish builds the summary levels of a long row") {
   CHECK(t.lanes[0].sliceCount() == 4096);
   CHECK_FALSE(t.lanes[0].lod.empty());
 }
+
+TEST_CASE("TraceBuilder: ids it never gave are warnings, not crashes") {
+  TraceBuilder b;
+  const auto th = b.thread(b.process(1), 1);
+  b.addSlice(th, 0, 10, "kept");
+  b.addSlice(th + 5, 0, 10, "dropped");        // no such thread
+  b.addCounter(42, 0, "c", "v", 1.0);          // no such process
+  b.addFlowOut(th + 1, 0, 1);                  // no such thread
+  core::Trace t;
+  REQUIRE(b.finish(t, {}));
+  CHECK(t.stats.count(core::ImportWarning::BadPid) == 3);  // hand count: the three calls above
+  REQUIRE(t.lanes.size() == 1);
+  CHECK(t.lanes[0].sliceCount() == 1);
+  CHECK(t.counters.empty());
+}
