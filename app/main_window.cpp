@@ -283,7 +283,7 @@ void MainWindow::createCentralArea() {
   m_detailsDock->setWidget(m_details);
   m_detailsDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea | Qt::BottomDockWidgetArea);
   addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
-  resizeDocks({m_detailsDock}, {340}, Qt::Horizontal);
+  resizeDocks({m_detailsDock}, {440}, Qt::Horizontal);  // the chain panel needs room for its slice names
   createTopDownDocks();
 
   showStartPage();

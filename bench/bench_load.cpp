@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       opt.threads = static_cast<unsigned>(std::atoi(argv[++i]));
     else if (std::strcmp(argv[i], "--simdjson-only") == 0)
-      opt.sliceBytes = 0;  // every event through simdjson (the reference path)
+      opt.fastScanner = false;  // every event through simdjson (the reference path)
     else if (std::strcmp(argv[i], "--phases") == 0)
       phases = true;
     else if (std::strcmp(argv[i], "--trim") == 0)

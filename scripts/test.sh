@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs what is missing, builds everything (core, widgets, app, tests, benchmarks) and runs
-# all tests with ctest on the offscreen Qt platform. The tests read ../shared beside the checkout.
+# Runs the source checks (scripts/check_source.sh), installs what is missing, builds everything
+# (core, widgets, app, tests, benchmarks) with warnings as errors and runs all tests with ctest on
+# the offscreen Qt platform. The tests read ../shared beside the checkout.
 set -euo pipefail
 # shellcheck source=setup.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
 
+npuscope_log "Checking sources"
+"${NPUSCOPE_ROOT}/scripts/check_source.sh"
 npuscope_install_packages "${NPUSCOPE_PACKAGES[@]}"
-npuscope_build -DNPUSCOPE_BUILD_TESTS=ON
+npuscope_build -DNPUSCOPE_BUILD_TESTS=ON -DNPUSCOPE_WARNINGS_AS_ERRORS=ON
 npuscope_log "Running tests"
 cd "${NPUSCOPE_BUILD_DIR}"
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "${NPUSCOPE_JOBS}" "$@"

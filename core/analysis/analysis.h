@@ -56,7 +56,8 @@ struct StepOverlap {
 /// tell (host layers not recorded, or the host partly busy without a clear cause).
 enum class BubbleCause : std::uint8_t {
   DeviceCopy,         ///< memcpy / SDMA tasks of the device cover >= 50% of the gap
-  DeviceWait,         ///< event / notify wait tasks cover >= 50%: a stream dependency
+  DeviceWait,         ///< event / notify wait tasks on the idle stream cover >= 50%: a stream dependency
+  Queued,             ///< the task ending the gap was launched before the gap: the device held it (HTA "kernel wait")
   Synchronization,    ///< aclrtSynchronize*, aten::item / _local_scalar_dense, ... running when the device ran dry
   HostToDeviceCopy,   ///< aclrtMemcpy*, pin_memory, ... on the host cover >= 25%
   AclopCompile,       ///< AscendCL@opCompile covers >= 25% (ACLOP online compilation)
@@ -66,7 +67,7 @@ enum class BubbleCause : std::uint8_t {
   HostIdle,           ///< host torch/CANN activity covers < 20%: Python work outside torch, GC, ...
   Unknown,            ///< host layers not recorded, or no rule holds
 };
-inline constexpr std::size_t kBubbleCauseCount = 10;
+inline constexpr std::size_t kBubbleCauseCount = 11;
 [[nodiscard]] const char* bubbleCauseKey(BubbleCause c);   ///< "device_copy", "synchronization", ...
 [[nodiscard]] const char* bubbleCauseLabel(BubbleCause c); ///< "Device copy", "Synchronization", ...
 /// The matching category of msprof-analyze's free_analysis recipe ("device task running",
@@ -111,17 +112,29 @@ struct DispatchChain {
   /// applySkew (analyzeRank does it for every bubble's chain).
   std::optional<TimeNs> correctedLatency;
   TimeNs skewBound = 0;  ///< the bound added, ns (0: no skew evident)
+  /// The task starts before its launch even after the correction (an outlier of ClockSkew): the
+  /// latency cannot be told and correctedLatency is empty.
+  bool suspect = false;
+  /// Dequeue start - Enqueue start, ns: how long the operator waited in the task queue.
+  std::optional<TimeNs> queueWait;
   [[nodiscard]] const ChainLink* find(ChainLayer l) const;
 };
 
 /// Host/device clock offset evidence of one device (docs/diagnosis.md §4): a task cannot start
-/// before its launch, so min over tasks of (task start - HostToDevice `s` ts) bounds the offset.
+/// before its launch, so min over tasks of (task start - HostToDevice `s` ts) bounds the offset
+/// (ignoring lone outliers, see `outliers`).
 struct ClockSkew {
   std::optional<TimeNs> minTaskMinusLaunch;  ///< ns; empty without any HostToDevice launch
   TimeNs bound = 0;                          ///< max(0, -minTaskMinusLaunch), ns
   std::size_t tasksWithLaunch = 0;           ///< device tasks with a HostToDevice launch
   SliceRef worstTask;                        ///< the task giving the minimum
+  /// Launches below the minimum that were left out as outliers: lone values more than
+  /// kSkewClusterNs below the next two (a mis-bound flow must not shift every latency).
+  std::size_t outliers = 0;
 };
+
+/// Two more launches within this of the lowest value make it the skew minimum (ns).
+inline constexpr TimeNs kSkewClusterNs = 5'000;
 
 /// The skew bound of `device`'s Ascend Hardware tasks over every HostToDevice flow (bound or
 /// with an unbound start, as at Level0). O(flows).
@@ -232,10 +245,13 @@ struct AnalysisOptions {
                                        const std::vector<StepTraceRow>* stepTrace,
                                        const AnalysisOptions& options = {});
 
-/// Cause of a gap on `device` from the device tasks in it and the host activity (exposed for
-/// tests): fills b.cause, b.detail, b.evidence, b.hostSlices and b.hostCoverage from b.range.
+/// Cause of a gap on `device` from the device tasks in it, when its ending task was launched, and
+/// the host activity (exposed for tests): fills b.cause, b.detail, b.evidence, b.hostSlices and
+/// b.hostCoverage from b.range.
 /// `hostRecorded`: whether the rank has any Python or CANN slice (rule 1 of docs/diagnosis.md §3).
-void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b);
+/// b.after, b.chain and b.launched must be set (findBubbles does); `skewBound` (ns) converts device
+/// times to the host clock for the queue-side rule.
+void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b, TimeNs skewBound = 0);
 
 /// Whether the trace has any slice on a Python or CANN process (the host layers were recorded).
 [[nodiscard]] bool hostLayersRecorded(const Trace& trace);

@@ -15,6 +15,7 @@ const char* bubbleCauseKey(BubbleCause c) {
   switch (c) {
     case BubbleCause::DeviceCopy: return "device_copy";
     case BubbleCause::DeviceWait: return "device_wait";
+    case BubbleCause::Queued: return "queued";
     case BubbleCause::Synchronization: return "synchronization";
     case BubbleCause::HostToDeviceCopy: return "host_to_device_copy";
     case BubbleCause::AclopCompile: return "aclop_compile";
@@ -31,6 +32,7 @@ const char* bubbleCauseLabel(BubbleCause c) {
   switch (c) {
     case BubbleCause::DeviceCopy: return "Device copy";
     case BubbleCause::DeviceWait: return "Device wait";
+    case BubbleCause::Queued: return "Queued on the device";
     case BubbleCause::Synchronization: return "Synchronization";
     case BubbleCause::HostToDeviceCopy: return "HostToDevice copy";
     case BubbleCause::AclopCompile: return "ACLOP compile";
@@ -54,6 +56,7 @@ const char* bubbleCauseFreeAnalysisCategory(BubbleCause c) {
     case BubbleCause::SlowDispatch: return "abnormal CANN layer";
     case BubbleCause::DataLoading:
     case BubbleCause::HostIdle: return "Idle PyTorch layer";
+    case BubbleCause::Queued:
     case BubbleCause::Unknown: return "";
   }
   return "";
@@ -180,7 +183,7 @@ TimeNs childTime(const Trace& trace, SliceRef r, Pred pred) {
 
 }  // namespace
 
-void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b) {
+void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b, TimeNs skewBound) {
   const TimeRange gap = b.range;
   b.detail.clear();
   b.hostSlices.clear();
@@ -217,7 +220,7 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
           if (isCopyTask(n)) {
             copyOnDevice += ov;
             if (copyTasks.size() < kEvidenceCap) copyTasks.push_back(r);
-          } else if (isWaitTask(n)) {
+          } else if (isWaitTask(n) && (!b.after.valid() || b.after.lane == l)) {  // a wait on the idle stream
             waitOnDevice += ov;
             if (waitTasks.size() < kEvidenceCap) waitTasks.push_back(r);
           }
@@ -276,18 +279,14 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
                pct(share(waitOnDevice)) + " of the gap: a stream dependency or a collective on another stream";
     return;
   }
-  const Hit& s = syncAtStart.r.valid() ? syncAtStart : sync;
-  if (s.r.valid() && (syncAtStart.r.valid() || s.overlap * 4 >= len)) {
-    b.cause = BubbleCause::Synchronization;
-    b.evidence = {s.r};
-    b.detail = describe(trace, s.r) + (syncAtStart.r.valid() ? " was waiting for the device when it ran out of work" : "") +
-               " (" + pct(share(s.overlap)) + " of the gap)";
-    return;
-  }
-  if (h2d.overlap * 4 >= len && h2d.r.valid()) {
-    b.cause = BubbleCause::HostToDeviceCopy;
-    b.evidence = {h2d.r};
-    b.detail = describe(trace, h2d.r) + " (" + pct(share(h2d.overlap)) + " of the gap)";
+  // The task was launched before the device went idle: the host was not late, the device held it.
+  if (b.launched == LaunchTiming::BeforeGapStart && b.chain.launchTs) {
+    b.cause = BubbleCause::Queued;
+    b.evidence = {b.after};
+    b.detail = std::string(trace.sliceName(b.after)) + " was launched " +
+               formatDuration(gap.start - (*b.chain.launchTs - skewBound)) +
+               " before the device went idle and started only when the gap ended: the host was ahead; the device "
+               "held the task (a dependency on another stream or an event)";
     return;
   }
   if (compile.overlap * 4 >= len && compile.r.valid()) {
@@ -306,6 +305,36 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
     b.detail = describe(trace, aclop.r) + ": compile step " + formatDuration(compileNs) + ", the rest (" +
                formatDuration(total - compileNs) + ") is the ACLOP path on the host outside compilation (" +
                pct(share(aclop.overlap)) + " of the gap)";
+    return;
+  }
+  // With a task queue: enqueued before the device went idle, launched after it. The main thread
+  // had done its part; the dequeue thread launched late (busy with earlier operators).
+  const ChainLink* enq = b.chain.find(ChainLayer::Enqueue);
+  const ChainLink* deq = b.chain.find(ChainLayer::Dequeue);
+  if (enq && deq && b.launched == LaunchTiming::AfterGapStart &&
+      trace.sliceRange(enq->slice).start < gap.start + skewBound) {
+    b.cause = BubbleCause::SlowDispatch;
+    b.evidence = {enq->slice, deq->slice};
+    b.detail = "queue side: " + std::string(trace.sliceName(deq->slice)) + " was enqueued " +
+               formatDuration(gap.start + skewBound - trace.sliceRange(enq->slice).start) +
+               " before the device went idle but dequeued " +
+               formatDuration(trace.sliceRange(deq->slice).start - trace.sliceRange(enq->slice).start) +
+               " after its Enqueue: the dequeue thread was busy with earlier operators (Enqueue/Dequeue " +
+               pct(share(totalOf(unionOf(queue)))) + ", CANN " + pct(share(totalOf(unionOf(cannSide)))) + " of the gap)";
+    return;
+  }
+  const Hit& s = syncAtStart.r.valid() ? syncAtStart : sync;
+  if (s.r.valid() && (syncAtStart.r.valid() || s.overlap * 4 >= len)) {
+    b.cause = BubbleCause::Synchronization;
+    b.evidence = {s.r};
+    b.detail = describe(trace, s.r) + (syncAtStart.r.valid() ? " was waiting for the device when it ran out of work" : "") +
+               " (" + pct(share(s.overlap)) + " of the gap)";
+    return;
+  }
+  if (h2d.overlap * 4 >= len && h2d.r.valid()) {
+    b.cause = BubbleCause::HostToDeviceCopy;
+    b.evidence = {h2d.r};
+    b.detail = describe(trace, h2d.r) + " (" + pct(share(h2d.overlap)) + " of the gap)";
     return;
   }
   const TimeNs loaderNs = totalOf(unionOf(loader));
@@ -333,11 +362,70 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
     }
     return;
   }
-  b.detail = "host partly busy (" + pct(coverage) + "), " + std::to_string(ops + launches) +
-             " torch ops/launches started in the gap: no rule decides the cause";
+  b.detail = coverage >= 0.5 ? "host busy " + pct(coverage) + " but only " + std::to_string(ops + launches) +
+                                   " torch ops/launches started in the gap: no rule decides the cause"
+                             : "host partly busy (" + pct(coverage) + "): no rule decides the cause";
 }
 
 namespace detail {
+
+namespace {
+
+/// The device tasks around gap `g` on `deviceLanes`: the last one ending by its start (b.before)
+/// and the first starting at its end (b.after).
+void locateNeighbours(const Trace& trace, const std::vector<std::uint32_t>& deviceLanes, TimeRange g, Bubble& b) {
+  TimeNs bestBefore = INT64_MIN, bestAfter = INT64_MAX;
+  b.before = {};
+  b.after = {};
+  for (std::uint32_t l : deviceLanes) {
+    const Lane& lane = trace.lanes[l];
+    for (std::uint32_t d = 0; d < lane.depthCount(); ++d) {
+      const auto b0 = lane.end.begin() + lane.rowBegin[d], e0 = lane.end.begin() + lane.rowBegin[d + 1];
+      auto it = std::upper_bound(b0, e0, g.start);
+      if (it != b0) {
+        const auto i = static_cast<std::uint32_t>(it - lane.end.begin()) - 1;
+        if (lane.end[i] > bestBefore) {
+          bestBefore = lane.end[i];
+          b.before = {l, i};
+        }
+      }
+      auto st = std::lower_bound(lane.start.begin() + lane.rowBegin[d], lane.start.begin() + lane.rowBegin[d + 1], g.end);
+      if (st != lane.start.begin() + lane.rowBegin[d + 1]) {
+        const auto i = static_cast<std::uint32_t>(st - lane.start.begin());
+        if (lane.start[i] < bestAfter) {
+          bestAfter = lane.start[i];
+          b.after = {l, i};
+        }
+      }
+    }
+  }
+}
+
+/// Everything about one gap: neighbours, the chain of the task that ends it (skew applied), when
+/// that task was launched, and the cause.
+void examine(const Trace& trace, const DeviceAnalysis& da, const std::vector<std::uint32_t>& deviceLanes,
+             bool hostRecorded, TimeRange g, Bubble& b) {
+  b.range = g;
+  b.device = da.device;
+  b.chain = {};
+  b.launched = LaunchTiming::Unknown;
+  locateNeighbours(trace, deviceLanes, g, b);
+  if (b.after.valid()) {
+    b.chain = dispatchChain(trace, b.after);
+    applySkew(b.chain, da.skew);
+    // HTA's split: was the task launched after the device went idle (the device waited for the
+    // host) or before (it was queued)? Launch time on the device clock: s - skew bound.
+    if (b.chain.launchTs)
+      b.launched = *b.chain.launchTs - da.skew.bound >= g.start ? LaunchTiming::AfterGapStart : LaunchTiming::BeforeGapStart;
+  }
+  classifyBubble(trace, da.device, hostRecorded, b, da.skew.bound);
+  if (b.after.valid()) {
+    const std::string_view next = trace.sliceName(b.after);
+    if (next.starts_with("hcom")) b.detail += "; the gap ends at the collective " + std::string(next);
+  }
+}
+
+}  // namespace
 
 std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, const std::vector<StepWindow>& steps,
                                 const AnalysisOptions& options, std::size_t* found, TimeNs* foundNs, CauseTotals* causes) {
@@ -351,14 +439,18 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
   if (found) *found = gaps.size();
   if (foundNs) *foundNs = gapsNs;
   const bool hostRecorded = hostLayersRecorded(trace);
+  std::vector<std::uint32_t> deviceLanes;
+  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+    const Process& p = trace.processes[trace.lanes[l].process];
+    if (detail::isDeviceTaskLane(trace, l) && p.deviceId == da.device) deviceLanes.push_back(l);
+  }
   // The cause of every gap, for the totals the verdict summarises (docs/diagnosis.md §2.3).
   if (causes) {
     *causes = {};
     Bubble scratch;
     for (std::size_t k = 0; k < gaps.size(); ++k) {
       if ((k & 255) == 255 && options.stop.stop_requested()) break;
-      scratch.range = gaps[k];
-      classifyBubble(trace, da.device, hostRecorded, scratch);
+      examine(trace, da, deviceLanes, hostRecorded, gaps[k], scratch);
       const auto c = static_cast<std::size_t>(scratch.cause);
       causes->ns[c] += gaps[k].duration();
       ++causes->count[c];
@@ -366,17 +458,10 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
   }
   std::stable_sort(gaps.begin(), gaps.end(), [](const TimeRange& a, const TimeRange& b) { return a.duration() > b.duration(); });
   if (gaps.size() > options.maxBubbles) gaps.resize(options.maxBubbles);
-  std::vector<std::uint32_t> deviceLanes;
-  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-    const Process& p = trace.processes[trace.lanes[l].process];
-    if (detail::isDeviceTaskLane(trace, l) && p.deviceId == da.device) deviceLanes.push_back(l);
-  }
   std::vector<Bubble> out;
   for (const TimeRange& g : gaps) {
     if (options.stop.stop_requested()) break;  // each bubble scans the host lanes and walks a chain
     Bubble b;
-    b.range = g;
-    b.device = da.device;
     for (const StepWindow& s : steps)
       if (s.device.contains(g.start)) {
         b.step = s.number;
@@ -388,41 +473,7 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
           b.step = s.number;
           break;
         }
-    // The device tasks around the gap: the last one ending by its start, the first starting at its end.
-    TimeNs bestBefore = INT64_MIN, bestAfter = INT64_MAX;
-    for (std::uint32_t l : deviceLanes) {
-      const Lane& lane = trace.lanes[l];
-      for (std::uint32_t d = 0; d < lane.depthCount(); ++d) {
-        const auto b0 = lane.end.begin() + lane.rowBegin[d], e0 = lane.end.begin() + lane.rowBegin[d + 1];
-        auto it = std::upper_bound(b0, e0, g.start);
-        if (it != b0) {
-          const auto i = static_cast<std::uint32_t>(it - lane.end.begin()) - 1;
-          if (lane.end[i] > bestBefore) {
-            bestBefore = lane.end[i];
-            b.before = {l, i};
-          }
-        }
-        auto st = std::lower_bound(lane.start.begin() + lane.rowBegin[d], lane.start.begin() + lane.rowBegin[d + 1], g.end);
-        if (st != lane.start.begin() + lane.rowBegin[d + 1]) {
-          const auto i = static_cast<std::uint32_t>(st - lane.start.begin());
-          if (lane.start[i] < bestAfter) {
-            bestAfter = lane.start[i];
-            b.after = {l, i};
-          }
-        }
-      }
-    }
-    classifyBubble(trace, da.device, hostRecorded, b);
-    if (b.after.valid()) {
-      b.chain = dispatchChain(trace, b.after);
-      applySkew(b.chain, da.skew);
-      // HTA's split: was the task launched after the device went idle (the device waited for
-      // the host) or before (it was queued)? Launch time on the device clock: s - skew bound.
-      if (b.chain.launchTs)
-        b.launched = *b.chain.launchTs - da.skew.bound >= g.start ? LaunchTiming::AfterGapStart : LaunchTiming::BeforeGapStart;
-      const std::string_view next = trace.sliceName(b.after);
-      if (next.starts_with("hcom")) b.detail += "; the gap ends at the collective " + std::string(next);
-    }
+    examine(trace, da, deviceLanes, hostRecorded, g, b);
     out.push_back(std::move(b));
   }
   return out;

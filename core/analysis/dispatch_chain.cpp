@@ -213,13 +213,16 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
   // launching slices were pruned: use the HostToDevice `s` timestamp, else the Dequeue start.
   // (The `s` ts lies inside Node@launch, where host/device clock skew can make it negative.)
   chain.launchTs = launchTs;
+  // Launch latency: task start minus the start of Node@launch; without it the HostToDevice `s`
+  // ts (older CANN starts the flow inside the CANN API, whose start can be a millisecond earlier
+  // for ACLOP; at Level0 the launching slices were pruned); else the CANN API, else the Dequeue.
   const TimeNs taskStart = trace.lanes[task.lane].start[task.index];
-  if (const SliceRef from = launch.valid() ? launch : cannApi; from.valid())
-    chain.launchLatency = taskStart - trace.lanes[from.lane].start[from.index];
-  else if (launchTs)
-    chain.launchLatency = taskStart - *launchTs;
-  else if (dequeue.valid())
-    chain.launchLatency = taskStart - trace.lanes[dequeue.lane].start[dequeue.index];
+  if (launch.valid()) chain.launchLatency = taskStart - trace.lanes[launch.lane].start[launch.index];
+  else if (launchTs) chain.launchLatency = taskStart - *launchTs;
+  else if (cannApi.valid()) chain.launchLatency = taskStart - trace.lanes[cannApi.lane].start[cannApi.index];
+  else if (dequeue.valid()) chain.launchLatency = taskStart - trace.lanes[dequeue.lane].start[dequeue.index];
+  if (enqueue.valid() && dequeue.valid())
+    chain.queueWait = trace.lanes[dequeue.lane].start[dequeue.index] - trace.lanes[enqueue.lane].start[enqueue.index];
   return chain;
 }
 
@@ -231,35 +234,53 @@ ClockSkew clockSkew(const Trace& trace, int device) {
     const Process& p = trace.processes[trace.lanes[r.lane].process];
     return p.role == Process::Role::AscendHardware && p.deviceId == device;
   };
-  const auto take = [&](SliceRef task, TimeNs launch) {
-    const TimeNs v = trace.lanes[task.lane].start[task.index] - launch;
-    ++k.tasksWithLaunch;
-    if (!k.minTaskMinusLaunch || v < *k.minTaskMinusLaunch) {
-      k.minTaskMinusLaunch = v;
-      k.worstTask = task;
-    }
-  };
-  // A Level0 launch is kept both as an unbound start and as a flow drawn from its Dequeue (same
-  // task, same start ts): count each (task, launch ts) once.
+  // (task start - launch ts, task) per launch. A Level0 launch is kept both as an unbound start
+  // and as a flow drawn from its Dequeue (same task, same start ts): count each pair once.
+  std::vector<std::pair<TimeNs, SliceRef>> v;
   std::set<std::tuple<std::uint32_t, std::uint32_t, TimeNs>> seen;
+  const auto take = [&](SliceRef task, TimeNs launch) {
+    if (seen.emplace(task.lane, task.index, launch).second)
+      v.push_back({trace.lanes[task.lane].start[task.index] - launch, task});
+  };
   for (const Flow& f : trace.flows)
-    if (f.category == h2d && f.to.valid() && onDevice(f.to) && seen.emplace(f.to.lane, f.to.index, f.fromTs).second)
-      take(f.to, f.fromTs);
+    if (f.category == h2d && f.to.valid() && onDevice(f.to)) take(f.to, f.fromTs);
   for (const UnboundStartFlow& u : trace.unboundStarts)
-    if (u.category == h2d && u.to.valid() && onDevice(u.to) && seen.emplace(u.to.lane, u.to.index, u.fromTs).second)
-      take(u.to, u.fromTs);
-  if (k.minTaskMinusLaunch && *k.minTaskMinusLaunch < 0) k.bound = -*k.minTaskMinusLaunch;
+    if (u.category == h2d && u.to.valid() && onDevice(u.to)) take(u.to, u.fromTs);
+  k.tasksWithLaunch = v.size();
+  if (v.empty()) return k;
+  std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // The minimum, unless it is a lone outlier (a mis-bound flow): the lowest value with two more
+  // within kSkewClusterNs above it, looking at most 1% + 2 values up (docs/diagnosis.md §4).
+  std::size_t base = 0;
+  const std::size_t limit = std::min(v.size(), v.size() / 100 + 3);
+  for (std::size_t i = 0; i + 2 < v.size() && i < limit; ++i)
+    if (v[i + 2].first - v[i].first <= kSkewClusterNs) {
+      base = i;
+      break;
+    }
+  k.outliers = base;
+  k.minTaskMinusLaunch = v[base].first;
+  k.worstTask = v[base].second;
+  if (v[base].first < 0) k.bound = -v[base].first;
   return k;
 }
 
 void applySkew(DispatchChain& chain, const ClockSkew& skew) {
   chain.skewBound = skew.bound;
-  if (chain.launchLatency) chain.correctedLatency = *chain.launchLatency + skew.bound;
-  else chain.correctedLatency.reset();
+  chain.correctedLatency.reset();
+  chain.suspect = false;
+  if (!chain.launchLatency) return;
+  // A task that starts before its launch even after the correction is one of the outliers the
+  // bound left out: its latency cannot be told.
+  if (*chain.launchLatency + skew.bound < 0) chain.suspect = true;
+  else chain.correctedLatency = *chain.launchLatency + skew.bound;
 }
 
 std::string launchLatencyText(const DispatchChain& chain) {
   if (!chain.launchLatency) return "launch latency unknown";
+  if (chain.suspect)
+    return "launch latency unknown: the task starts " + formatDuration(-(*chain.launchLatency + chain.skewBound)) +
+           " before its recorded launch even after the clock correction (a suspect flow binding)";
   const TimeNs corrected = chain.correctedLatency ? *chain.correctedLatency : *chain.launchLatency;
   std::string s = "launch latency " + formatDuration(corrected);
   if (chain.skewBound > 0)

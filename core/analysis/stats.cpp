@@ -49,7 +49,9 @@ bool inLayer(const Trace& t, const Lane& lane, StatsLayer layer) {
     // (detail::isDeviceTaskLane).
     case StatsLayer::Kernels:
     case StatsLayer::Tasks: return role == Process::Role::AscendHardware && !lane.name.starts_with("Step Trace");
-    case StatsLayer::Communication: return role == Process::Role::Communication;
+    // The HCCL big ops on the group threads; the "Plane k" threads hold their small tasks, which
+    // would count the same time twice (the Top-Down communication set leaves them out too).
+    case StatsLayer::Communication: return role == Process::Role::Communication && !lane.name.starts_with("Plane");
     case StatsLayer::Overlap: return role == Process::Role::OverlapAnalysis;
   }
   return false;

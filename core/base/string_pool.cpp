@@ -93,29 +93,6 @@ void StringPool::rehash(std::size_t tableSize) {
   m_table.swap(table);
 }
 
-void StringPool::truncate(std::size_t n) {
-  if (n == 0) n = 1;  // the empty string stays
-  const std::size_t mask = m_table.size() - 1;
-  // Newest first: with linear probing, removing the last inserted entry restores the table to
-  // its state before that insertion.
-  while (m_views.size() > n) {
-    const auto id = static_cast<std::uint32_t>(m_views.size() - 1);
-    for (std::size_t slot = m_hashes[id] & mask;; slot = (slot + 1) & mask) {
-      if (m_table[slot] == id + 1) {
-        m_table[slot] = 0;
-        break;
-      }
-    }
-    const std::string_view v = m_views.back();
-    // Give the arena bytes back when they are the last ones stored.
-    if (!m_chunks.empty() && !v.empty() && v.data() >= m_chunks.back().get() &&
-        v.data() + v.size() == m_chunks.back().get() + m_chunkUsed)
-      m_chunkUsed -= v.size();
-    m_views.pop_back();
-    m_hashes.pop_back();
-  }
-}
-
 std::vector<NameId> StringPool::mergeFrom(const StringPool& other) {
   std::vector<NameId> map(other.size());
   for (std::size_t i = 0; i < other.size(); ++i) map[i] = intern(other.view(static_cast<NameId>(i)));

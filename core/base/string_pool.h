@@ -42,9 +42,6 @@ class StringPool {
   std::vector<NameId> absorb(StringPool&& other, const std::stop_token* stop = nullptr);
   /// Makes room for `n` strings in total without rehashing.
   void reserve(std::size_t n);
-  /// Forgets every string with id >= n (the most recently interned ones), as if they had never
-  /// been interned. Used to roll back a failed parse batch. Views of kept strings stay valid.
-  void truncate(std::size_t n);
   /// Bytes held by the arena and the table (for the memory figures).
   [[nodiscard]] std::size_t memoryBytes() const;
 

@@ -13,6 +13,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "core/base/parse_number.h"
 #include "core/import/json/json_scan.h"
 #include "core/base/time_format.h"
 
@@ -1253,17 +1254,26 @@ std::vector<bool> unnamedProcesses(const std::vector<Process>& procs) {
 }
 
 /// Phase 7a, roles and devices of the processes (format notes §2.3, §2.4). A process of role
-/// Other with counters and no shown lane is a Counter process.
+/// Other with counters and no shown lane is a Counter process. A device number too long for an
+/// int is a note in `notes`.
 void assignRolesAndDevices(std::vector<Process>& procs, const std::vector<bool>& hasSlices,
-                           const std::vector<bool>& hasCounters, int plainNpuDevice) {
+                           const std::vector<bool>& hasCounters, int plainNpuDevice, std::vector<std::string>& notes) {
   for (std::size_t i = 0; i < procs.size(); ++i) {
     Process& p = procs[i];
     p.role = classifyProcess(p.name);
     if (p.role == Process::Role::Other && !hasSlices[i] && hasCounters[i]) p.role = Process::Role::Counter;
     if (p.label.rfind("NPU ", 0) == 0) {
       const std::string num = p.label.substr(4);
-      if (!num.empty() && std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        p.deviceId = std::stoi(num);
+      if (!num.empty() && std::all_of(num.begin(), num.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        // A number too long for an int ("NPU 99999999999") is no device id: treated as plain "NPU".
+        if (const auto id = parseInteger<int>(num)) {
+          p.deviceId = *id;
+        } else {
+          p.deviceId = plainNpuDevice;
+          notes.push_back("process label \"" + p.label + "\": device number out of range, taken as " +
+                          (plainNpuDevice >= 0 ? "device " + std::to_string(plainNpuDevice) : "unknown"));
+        }
+      }
     } else if (p.label == "NPU") {
       // Older CANN / msprof wrote plain "NPU" with decimal-concatenated pids (format notes
       // §2.3: Ascend Hardware 3, HCCL 1003611, Overlap Analysis 1003612 in one file): the pid
@@ -1334,7 +1344,7 @@ void rolesAndDisplayOrder(BuildState& b, int plainNpuDevice) {
   for (std::size_t i = 0; i < lanes.size(); ++i)
     if (laneShown[i]) hasSlices[lanes[i].process] = true;
   for (const auto& c : b.trace.counters) hasCounters[c.process] = true;
-  assignRolesAndDevices(b.procs, hasSlices, hasCounters, plainNpuDevice);
+  assignRolesAndDevices(b.procs, hasSlices, hasCounters, plainNpuDevice, b.trace.notes);
   std::vector<bool> keepProcess(procs.size(), false);
   bool hasCann = false, hasHardware = false;
   for (std::uint32_t i = 0; i < procs.size(); ++i) {

@@ -226,7 +226,10 @@ struct LoadOptions {
   /// size / minPartBytes parts, because below ~1 MiB a thread costs more than it saves. Tests set
   /// it small to split small real traces into 8 parts.
   std::size_t minPartBytes = 1u << 20;
-  std::size_t sliceBytes = 2u << 20;  ///< > 0: fast scanner, simdjson for what it declines; 0: simdjson for every event (reference, tests)
+  /// true: each event goes through the fast scanner and only what it declines through simdjson;
+  /// false: simdjson for every event (the reference path, for tests and bench --simdjson-only).
+  /// The result is the same either way.
+  bool fastScanner = true;
   ProgressFn progress;           ///< may be empty
   PreviewFn preview;             ///< may be empty; see LoadPreview
   std::stop_token stop;          ///< cancel: loadTrace returns ok=false, error "cancelled"

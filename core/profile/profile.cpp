@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <regex>
 
+#include "core/base/parse_number.h"
 #include "core/import/json/json_scan.h"
 
 namespace npuscope::core {
@@ -33,8 +35,17 @@ std::string firstExisting(const fs::path& dir, std::initializer_list<const char*
   return {};
 }
 
-/// Reads rank and profiler level from profiler_info*.json in `root`.
-void readProfilerInfo(const fs::path& root, RankSource& src) {
+/// A rank number read from a file name or a "rank_id" field: `value` when it is in [0, 2^31),
+/// else -1 with a message naming `where` (std::stoi used to abort on a 10+ digit one).
+int checkedRank(std::optional<long long> value, const std::string& where, std::vector<std::string>& messages) {
+  if (value && *value >= 0 && *value <= std::numeric_limits<int>::max()) return static_cast<int>(*value);
+  messages.push_back(where + ": rank out of range, taken as unknown");
+  return -1;
+}
+
+/// Reads rank and profiler level from profiler_info*.json in `root`. A rank that does not fit
+/// an int (profiler_info_99999999999.json) is taken as unknown, with a message.
+void readProfilerInfo(const fs::path& root, RankSource& src, std::vector<std::string>& messages) {
   std::error_code ec;
   static const std::regex kInfo(R"(profiler_info(?:_(\d+))?\.json)");
   for (const auto& e : fs::directory_iterator(root, ec)) {
@@ -42,12 +53,13 @@ void readProfilerInfo(const fs::path& root, RankSource& src) {
     std::smatch m;
     if (!std::regex_match(name, m, kInfo)) continue;
     src.profilerInfo = e.path().string();
-    if (m[1].matched) src.rank = std::stoi(m[1].str());
+    if (m[1].matched) src.rank = checkedRank(parseInteger<long long>(m[1].str()), name, messages);
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
     if (parser.load(src.profilerInfo).get(doc)) break;
     std::int64_t r;
-    if (src.rank < 0 && !doc["rank_id"].get_int64().get(r)) src.rank = static_cast<int>(r);
+    if (src.rank < 0 && !doc["rank_id"].get_int64().get(r) && r >= 0)
+      src.rank = checkedRank(static_cast<long long>(r), name + " rank_id", messages);
     std::string_view level;
     if (!doc["config"]["experimental_config"]["_profiler_level"].get_string().get(level)) src.profilerLevel = level;
     break;
@@ -55,7 +67,7 @@ void readProfilerInfo(const fs::path& root, RankSource& src) {
 }
 
 /// Fills a RankSource for a *_ascend_pt-like folder (one that holds ASCEND_PROFILER_OUTPUT or PROF_*).
-bool describeRankFolder(const fs::path& root, RankSource& src) {
+bool describeRankFolder(const fs::path& root, RankSource& src, std::vector<std::string>& messages) {
   std::error_code ec;
   src.root = root.string();
   src.label = root.filename().string();
@@ -79,8 +91,8 @@ bool describeRankFolder(const fs::path& root, RankSource& src) {
     if (n.rfind("PROF_", 0) != 0 || !e.is_directory()) continue;
     for (const auto& d : fs::directory_iterator(e.path(), ec)) {
       const std::string dn = d.path().filename().string();
-      if (dn.rfind("device_", 0) == 0 && dn.size() > 7 && std::isdigit(static_cast<unsigned char>(dn[7])))
-        src.device = std::atoi(dn.c_str() + 7);
+      if (dn.rfind("device_", 0) != 0) continue;
+      if (const auto id = parseInteger<int>(std::string_view(dn).substr(7)); id && *id >= 0) src.device = *id;
     }
     const fs::path mo = e.path() / "mindstudio_profiler_output";
     if (fs::is_directory(mo, ec))
@@ -91,7 +103,7 @@ bool describeRankFolder(const fs::path& root, RankSource& src) {
       }
   }
   if (src.traceFile.empty()) src.traceFile = newestMsprof;
-  readProfilerInfo(root, src);
+  readProfilerInfo(root, src, messages);
   if (src.rank >= 0) src.label = "rank " + std::to_string(src.rank);
   return !src.traceFile.empty() || !src.dbFile.empty() || !src.stepTraceTime.empty() || !src.kernelDetails.empty();
 }
@@ -114,7 +126,10 @@ bool describeMsprofTimeline(const fs::path& timeline, RankSource& src, std::vect
     const std::string n = e.path().filename().string();
     std::smatch m;
     if (!e.is_regular_file() || !std::regex_match(n, m, kName)) continue;
-    files.push_back({std::stoi(m[2].str()), std::stoi(m[3].str()), e.path()});
+    // Numbers too long for an int sort last (the regex holds digits only).
+    constexpr int kTooLong = std::numeric_limits<int>::max();
+    files.push_back({parseInteger<int>(m[2].str()).value_or(kTooLong), parseInteger<int>(m[3].str()).value_or(kTooLong),
+                     e.path()});
   }
   if (files.empty()) return false;
   std::sort(files.begin(), files.end(), [](const Candidate& a, const Candidate& b) {
@@ -131,7 +146,8 @@ bool describeMsprofTimeline(const fs::path& timeline, RankSource& src, std::vect
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
     std::int64_t r;
-    if (!parser.load(e.path().string()).get(doc) && !doc["rank_id"].get_int64().get(r) && r >= 0) {
+    if (!parser.load(e.path().string()).get(doc) && !doc["rank_id"].get_int64().get(r) && r >= 0 &&
+        r <= std::numeric_limits<int>::max()) {
       src.rank = static_cast<int>(r);
       src.label = "rank " + std::to_string(r);
     }
@@ -187,7 +203,7 @@ ProfileLayout discoverProfile(const std::string& pathText) {
     // .../X_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json: describe the whole rank folder.
     if (path.parent_path().filename() == "ASCEND_PROFILER_OUTPUT") {
       RankSource full;
-      describeRankFolder(path.parent_path().parent_path(), full);
+      describeRankFolder(path.parent_path().parent_path(), full, layout.messages);
       full.traceFile = path.string();
       src = full;
     }
@@ -231,7 +247,7 @@ ProfileLayout discoverProfile(const std::string& pathText) {
   }
   if (looksLikeRankFolder(path)) {
     RankSource src;
-    if (describeRankFolder(path, src)) layout.ranks.push_back(src);
+    if (describeRankFolder(path, src, layout.messages)) layout.ranks.push_back(src);
   } else {
     // A parent of rank folders (searched two levels deep), else trace files in the folder.
     std::vector<fs::path> candidates;
@@ -247,7 +263,7 @@ ProfileLayout discoverProfile(const std::string& pathText) {
     std::sort(candidates.begin(), candidates.end());
     for (const auto& c : candidates) {
       RankSource src;
-      if (describeRankFolder(c, src)) layout.ranks.push_back(src);
+      if (describeRankFolder(c, src, layout.messages)) layout.ranks.push_back(src);
       else layout.messages.push_back(c.filename().string() + ": no profiler output found, skipped");
     }
     if (layout.ranks.empty()) {
@@ -341,7 +357,17 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
     RankProfile rp;
     rp.source = layout.ranks[i];
     if (rp.source.traceFile.empty()) {
-      rp.error = rp.source.label + ": no trace_view.json (the .db export is not read yet)";
+      // Say what the folder does hold (the .db export, or only CSV tables / analysis.db).
+      const RankSource& src = rp.source;
+      if (!src.dbFile.empty())
+        rp.error = src.label + ": no trace_view.json; this rank is a .db export (" +
+                   fs::path(src.dbFile).filename().string() +
+                   "), which npuscope does not read yet: export the capture as text (export_type text) to open it";
+      else if (!src.kernelDetails.empty() || !src.stepTraceTime.empty() || !src.analysisDb.empty())
+        rp.error = src.label + ": no trace_view.json, only summary tables (kernel_details.csv, step_trace_time.csv or "
+                               "analysis.db): there is no timeline to show or analyse";
+      else
+        rp.error = src.label + ": no trace_view.json";
       profile->messages.push_back(rp.error);
     } else {
       LoadOptions o = options;
@@ -394,8 +420,14 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
   if (loaded == 0) {
     result.error = firstError.empty() ? (profile->messages.empty() ? "nothing to load" : profile->messages.front())
                                       : firstError;
+    // Every rank failed: say how many, so "rank 0: ..." is not read as the only rank.
+    if (firstError.empty() && profile->messages.size() > 1)
+      result.error += "; " + std::to_string(profile->messages.size() - 1) + " more rank" +
+                      (profile->messages.size() > 2 ? "s" : "") + " without a trace either";
     return result;
   }
+  // The profile-level stage, once every rank is analysed (cheap: a few figures per rank).
+  profile->analysis = std::make_shared<const ProfileAnalysis>(analyzeProfile(*profile));
   if (options.progress) options.progress(1.0);
   result.profile = std::move(profile);
   return result;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/profile_analysis.h"
 #include "core/tables/tables.h"
 #include "core/model/trace.h"
 
@@ -63,6 +64,9 @@ struct Profile {
   std::string path;
   std::vector<RankProfile> ranks;
   std::vector<std::string> messages;
+  /// Cross-rank analyses (analyzeProfile), run by loadProfile after every rank's analyses; null
+  /// for a Profile put together by hand.
+  std::shared_ptr<const ProfileAnalysis> analysis;
   /// Union of the ranks' time ranges (empty range if none has events).
   [[nodiscard]] TimeRange range() const;
 };
@@ -78,7 +82,8 @@ struct ProfileLoadResult {
 /// (deviceFromTracePath), else RankSource::device, else the rank (format notes §1.2, §2.3).
 /// options.progress receives the overall fraction. Cancelling (options.stop) returns error
 /// "cancelled", also during the Top-Down analyses: options.stop is passed to analyzeRank unless
-/// `analysis.stop` is set. `analysis` sets the bubble threshold etc. of those analyses.
+/// `analysis.stop` is set. `analysis` sets the bubble threshold etc. of those analyses. After
+/// the last rank, analyzeProfile fills Profile::analysis (the cross-rank stage).
 [[nodiscard]] ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options = {},
                                             const AnalysisOptions& analysis = {});
 

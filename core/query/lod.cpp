@@ -345,29 +345,4 @@ void buildTraceLod(Trace& trace, const LodOptions& options, unsigned threads) {
   }
 }
 
-std::uint32_t hitTest(const Lane& lane, std::uint32_t depth, TimeNs t, TimeNs slackNs) {
-  if (depth >= lane.depthCount()) return kInvalidIndex;
-  const std::uint32_t b = lane.rowBegin[depth], e = lane.rowBegin[depth + 1];
-  if (b == e) return kInvalidIndex;
-  // Exact hit first.
-  auto it = std::upper_bound(lane.start.begin() + b, lane.start.begin() + e, t);
-  if (it != lane.start.begin() + b) {
-    const auto i = static_cast<std::uint32_t>(it - lane.start.begin()) - 1;
-    if (t < lane.end[i] || (lane.start[i] == lane.end[i] && t == lane.start[i])) return i;
-  }
-  // Nearest within slack.
-  std::uint32_t best = kInvalidIndex;
-  TimeNs bestDist = slackNs + 1;
-  const auto consider = [&](std::uint32_t i) {
-    TimeNs d = 0;
-    if (t < lane.start[i]) d = lane.start[i] - t;
-    else if (t >= lane.end[i]) d = t - lane.end[i];
-    if (d <= slackNs && d < bestDist) { bestDist = d; best = i; }
-  };
-  const auto k = static_cast<std::uint32_t>(it - lane.start.begin());
-  if (k < e) consider(k);
-  if (k > b) consider(k - 1);
-  return best;
-}
-
 }  // namespace npuscope::core

@@ -117,9 +117,4 @@ void buildTraceLod(Trace& trace, const LodOptions& options = {}, unsigned thread
 /// first slice that can be visible from t on. Returns rowBegin[depth+1] when none.
 [[nodiscard]] std::uint32_t firstVisibleInRow(const Lane& lane, std::uint32_t depth, TimeNs t);
 
-/// The slice of row `depth` under time `t`, with a tolerance of `slackNs` on both sides for thin
-/// slices (hit-testing a click). Returns kInvalidIndex when none.
-[[nodiscard]] std::uint32_t hitTest(const Lane& lane, std::uint32_t depth, TimeNs t,
-                                    TimeNs slackNs);
-
 }  // namespace npuscope::core

@@ -209,6 +209,8 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
       o += ", \"launch_latency_corrected_ns\": " +
            (b.chain.correctedLatency ? std::to_string(*b.chain.correctedLatency) : std::string("null"));
       o += ", \"launch_ts_ns\": " + (b.chain.launchTs ? std::to_string(*b.chain.launchTs) : std::string("null"));
+      o += ", \"latency_suspect\": " + std::string(b.chain.suspect ? "true" : "false");
+      o += ", \"queue_wait_ns\": " + (b.chain.queueWait ? std::to_string(*b.chain.queueWait) : std::string("null"));
       o += ", \"chain\": ";
       chainJson(o, t, b.chain);
       o += ", \"chain_missing\": [";
@@ -235,6 +237,7 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
     o += "{\"min_task_minus_launch_ns\": " +
          (k.minTaskMinusLaunch ? std::to_string(*k.minTaskMinusLaunch) : std::string("null")) +
          ", \"bound_ns\": " + std::to_string(k.bound) + ", \"tasks_with_launch\": " + std::to_string(k.tasksWithLaunch) +
+         ", \"outliers\": " + std::to_string(k.outliers) +
          ", \"worst_task\": ";
     sliceJson(o, t, k.worstTask);
     o += "}";
@@ -414,7 +417,9 @@ std::string reportJson(const Profile& profile) {
     if (i) o += ", ";
     jsonString(o, profile.messages[i]);
   }
-  o += "]}\n";
+  o += "]";
+  if (profile.analysis) o += ",\n\"profile_analysis\": " + profileAnalysisJson(*profile.analysis);
+  o += "}\n";
   return o;
 }
 
@@ -457,6 +462,7 @@ std::string reportText(const Profile& profile) {
     if (rp.analysis) analysisText(o, t, *rp.analysis);
   }
   for (const auto& m : profile.messages) o << "\nmessage: " << m << "\n";
+  if (profile.analysis) o << "\n" << profileAnalysisLine(*profile.analysis) << "\n";
   return o.str();
 }
 

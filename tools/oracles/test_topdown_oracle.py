@@ -149,7 +149,8 @@ class Causes(unittest.TestCase):
         self.assertEqual(L[0]["chain"]["raw_latency_ns"], 19 * US)
         # m = min(30-11, 60-5) = 19 us > 0: no skew
         self.assertEqual(self.r["skew"], {"min_task_minus_launch_ns": 19 * US, "skew_bound_ns": 0,
-                                          "tasks_with_launch": 2})
+                                          "tasks_with_launch": 2, "outliers": 0})
+
 
 
 class Chain(unittest.TestCase):
@@ -196,7 +197,7 @@ class Chain(unittest.TestCase):
     def test_skew(self):
         # m = min(40 - 24, 50 - 53) = -3 us
         self.assertEqual(self.r["skew"], {"min_task_minus_launch_ns": -3 * US, "skew_bound_ns": 3 * US,
-                                          "tasks_with_launch": 2})
+                                          "tasks_with_launch": 2, "outliers": 0})
         # launched: s 24 + min(0, m) = 21 >= gap start 10
         self.assertEqual(self.r["bubbles"]["list"][0]["launched"], "after_gap_start")
         # host covers the gap ([10,15) aten::add, [20,30) Dequeue/CANN) 15/30 = 50%, but only 3 starts

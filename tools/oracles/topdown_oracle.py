@@ -523,18 +523,30 @@ class Device:
 
     # -- skew (spec §D)
     def skew(self):
-        m, n = None, 0
+        # (task start - launch ts) per (task, launch) pair, sorted. The minimum bounds the offset,
+        # unless it is a lone outlier: take the lowest value with two more within 5 us above it,
+        # looking at most 1% + 2 values up (docs/diagnosis.md section 4).
+        vals = []
         for t in self.tasks:
-            h2d = [fl for fl in self.rank.flows_to.get(id(t), []) if fl.cat == "HostToDevice"]
-            if not h2d:
-                continue
-            n += 1
-            for fl in h2d:
-                v = t.start - fl.s_ts
-                m = v if m is None else min(m, v)
+            seen = set()
+            for fl in self.rank.flows_to.get(id(t), []):
+                if fl.cat == "HostToDevice" and fl.s_ts not in seen:
+                    seen.add(fl.s_ts)
+                    vals.append(t.start - fl.s_ts)
+        vals.sort()
+        base = 0
+        limit = min(len(vals), len(vals) // 100 + 3)
+        for i in range(len(vals)):
+            if i + 2 >= len(vals) or i >= limit:
+                break
+            if vals[i + 2] - vals[i] <= 5000:
+                base = i
+                break
+        m = vals[base] if vals else None
         self.m = m
         self.skew_bound = max(0, -m) if m is not None else 0
-        return {"min_task_minus_launch_ns": m, "skew_bound_ns": self.skew_bound, "tasks_with_launch": n}
+        return {"min_task_minus_launch_ns": m, "skew_bound_ns": self.skew_bound, "tasks_with_launch": len(vals),
+                "outliers": base}
 
     # -- chain (spec §D, format doc §3)
     def chain(self, task):
@@ -593,18 +605,19 @@ class Device:
         raw = None
         if launch is not None:
             raw = task.start - launch.start
-        elif cann is not None:
-            raw = task.start - cann.start
         elif h is not None:
             raw = task.start - h.s_ts
+        elif cann is not None:
+            raw = task.start - cann.start
         elif dq is not None:
             raw = task.start - dq.start
         out.update({"python_api": py.brief() if py else None, "aten_op": op.brief() if op else None,
                     "enqueue": enq.brief() if enq else None, "dequeue": dq.brief() if dq else None,
                     "cann_api": cann.brief() if cann else None, "launch": launch.brief() if launch else None,
                     "path": path, "raw_latency_ns": raw,
-                    "corrected_latency_ns": None if raw is None else max(0, raw + self.skew_bound)})
-        return out, h
+                    "corrected_latency_ns": None if raw is None or raw + self.skew_bound < 0
+                    else raw + self.skew_bound})
+        return out, h, enq, dq
 
     # -- bubbles (spec §C)
     def bubbles(self):
@@ -634,23 +647,41 @@ class Device:
             hs = [s for s in near if overlap(s, a, b) > 0]
             cov = total(union([(max(s.start, a), min(s.end, b)) for s in hs
                                if s.cat != "python_function" and not is_dataloader(s.name)]))
+            # The task that ends the gap, its chain and when it was launched (spec section C).
+            i = bisect.bisect_left(t_starts, b)
+            after = tasks_by_start[i] if i < len(tasks_by_start) else None
+            item = {"start": a, "end": b, "cause": None, "launched": "unknown",
+                    "after": after.brief() if after else None, "chain": None}
+            enq = dq = None
+            if after is not None:
+                ch, h, enq, dq = self.chain(after)
+                item["chain"] = ch
+                if h is not None:
+                    item["launched"] = "after_gap_start" if h.s_ts - self.skew_bound >= a else "before_gap_start"
+            launched = item["launched"]
             cause = None
             if not has_host:
                 cause = "unknown"
             elif 2 * sum(overlap(t, a, b) for t in dev if is_copy_task(t.name)) >= g:
                 cause = "device_copy"
-            elif 2 * sum(overlap(t, a, b) for t in dev if is_wait_task(t.name)) >= g:
+            elif 2 * sum(overlap(t, a, b) for t in dev
+                         if is_wait_task(t.name) and (after is None or t.lane == after.lane)) >= g:
                 cause = "device_wait"
-            elif any(any(w in s.name for w in SYNC_WORDS) and (s.start <= a < s.end or 4 * overlap(s, a, b) >= g)
-                     for s in hs):
-                cause = "synchronization"
-            elif any(any(w in s.name for w in H2D_WORDS) and 4 * overlap(s, a, b) >= g for s in hs):
-                cause = "host_to_device_copy"
+            elif launched == "before_gap_start":
+                cause = "queued"
             elif any(s.name.endswith("opCompile") and "CompileAndExecute" not in s.name and 4 * overlap(s, a, b) >= g
                      for s in hs):
                 cause = "aclop_compile"
             elif any("aclopCompileAndExecute" in s.name and 4 * overlap(s, a, b) >= g for s in hs):
                 cause = "aclop_execute"
+            elif enq is not None and dq is not None and launched == "after_gap_start" \
+                    and enq.start < a + self.skew_bound:
+                cause = "slow_dispatch"  # queue side
+            elif any(any(w in s.name for w in SYNC_WORDS) and (s.start <= a < s.end or 4 * overlap(s, a, b) >= g)
+                     for s in hs):
+                cause = "synchronization"
+            elif any(any(w in s.name for w in H2D_WORDS) and 4 * overlap(s, a, b) >= g for s in hs):
+                cause = "host_to_device_copy"
             elif 2 * total(union([(max(s.start, a), min(s.end, b)) for s in hs if is_dataloader(s.name)])) >= g:
                 cause = "data_loading"
             elif 2 * cov >= g and sum(1 for s in near if a <= s.start < b and (
@@ -661,16 +692,7 @@ class Device:
                 cause = "host_idle"
             else:
                 cause = "unknown"
-            i = bisect.bisect_left(t_starts, b)
-            after = tasks_by_start[i] if i < len(tasks_by_start) else None
-            item = {"start": a, "end": b, "cause": cause, "launched": "unknown",
-                    "after": after.brief() if after else None, "chain": None}
-            if after is not None:
-                ch, h = self.chain(after)
-                item["chain"] = ch
-                if h is not None:
-                    corr = min(0, self.m) if self.m is not None else 0
-                    item["launched"] = "after_gap_start" if h.s_ts + corr >= a else "before_gap_start"
+            item["cause"] = cause
             out.append(item)
             by_cause[cause]["count"] += 1
             by_cause[cause]["ns"] += g

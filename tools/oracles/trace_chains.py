@@ -399,13 +399,20 @@ def chain_of(trace, task, lead_python_fallback=False):
             links["PythonApi"] = (py, "enclosing")
 
     path, why = classify_path(cann_api, dequeue, task)
-    launch_ref = None
-    for layer in ("Launch", "CannApi", "Dequeue"):
-        if layer in links:
-            launch_ref = links[layer][0]
-            break
-    latency = task.start - launch_ref.start if launch_ref is not None else None
+    # Launch latency (docs/diagnosis.md section 4): from Node@launch; without it from the
+    # HostToDevice s ts (older CANN starts the flow inside the CANN API, whose start can lie a
+    # millisecond earlier for ACLOP); else the CANN API, else the Dequeue.
     acl_latency = task.start - acl_ts if acl_ts is not None else None
+    if "Launch" in links:
+        latency = task.start - links["Launch"][0].start
+    elif acl_ts is not None:
+        latency = acl_latency
+    elif "CannApi" in links:
+        latency = task.start - links["CannApi"][0].start
+    elif "Dequeue" in links:
+        latency = task.start - links["Dequeue"][0].start
+    else:
+        latency = None
     return {
         "task": task,
         "links": [(layer, links[layer][0], links[layer][1]) for layer in LAYERS if layer in links],

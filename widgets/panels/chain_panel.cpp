@@ -88,7 +88,11 @@ ChainPanel::ChainPanel(QWidget* parent) : QWidget(parent) {
   m_tree->header()->setSectionResizeMode(Layer, QHeaderView::ResizeToContents);
   m_tree->header()->setSectionResizeMode(Start, QHeaderView::ResizeToContents);
   m_tree->header()->setSectionResizeMode(Duration, QHeaderView::ResizeToContents);
+  // The slice names are what the reader needs: Via is narrow (elided; its tooltip and the
+  // context line above hold the latency in full) so that Slice gets the room.
   m_tree->header()->setSectionResizeMode(Via, QHeaderView::Interactive);
+  m_tree->header()->resizeSection(Via, 84);
+  m_tree->setTextElideMode(Qt::ElideRight);
   m_tree->header()->resizeSection(Via, 118);
   m_tree->headerItem()->setToolTip(Via, tr("How the link was reached from the one below it"));
   v->addWidget(m_tree, 1);

@@ -657,7 +657,14 @@ void TopDownPanel::rebuild() {
   if (!v.headline.empty())
     html += QStringLiteral("<div style='font-size:large; font-weight:700'>%1</div>")
                 .arg(QString::fromStdString(v.headline).toHtmlEscaped());
-  html += QStringLiteral("<div style='font-weight:600'>%1</div>").arg(QString::fromStdString(v.summary).toHtmlEscaped());
+  // The summary repeats the headline as its first words ("Communication bound: ..."): drop them.
+  QString summary = QString::fromStdString(v.summary);
+  const QString prefix = QString::fromStdString(v.headline) + QStringLiteral(": ");
+  if (!v.headline.empty() && summary.startsWith(prefix)) {
+    summary.remove(0, prefix.size());
+    summary[0] = summary[0].toUpper();
+  }
+  html += QStringLiteral("<div style='font-weight:600'>%1</div>").arg(summary.toHtmlEscaped());
   if (!v.findings.empty()) {
     html += QStringLiteral("<ul style='margin-top:4px; margin-bottom:0px; margin-left:-24px'>");
     for (const std::string& s : v.findings)

@@ -48,8 +48,21 @@ std::uint32_t ColorPalette::hashName(std::string_view text) {
 }
 
 QRgb ColorPalette::colorForName(std::string_view name) {
+  // The Overlap Analysis categories get fixed colours from the Okabe-Ito palette (distinct under
+  // the common colour-vision deficiencies and in greyscale print), the same in the lanes, the
+  // Top-Down bar and its legend: the name hash gave Communication(Not Overlapped) and Free two
+  // near-identical pinks.
+  if (const QRgb fixed = overlapCategoryColor(name)) return fixed;
   const std::uint32_t h = hashName(name);
   return table()[(h ^ (h >> 16)) % kTableSize];
+}
+
+QRgb ColorPalette::overlapCategoryColor(std::string_view name) {
+  if (name == "Computing") return 0xff0072b2;                      // blue
+  if (name == "Communication") return 0xffe69f00;                  // orange
+  if (name == "Communication(Not Overlapped)") return 0xffd55e00;  // vermillion
+  if (name == "Free") return 0xffd0d0d0;                           // light grey: the device does nothing
+  return 0;
 }
 
 QRgb ColorPalette::tableColor(int i) { return table()[static_cast<std::size_t>(i % kTableSize)]; }

@@ -21,6 +21,9 @@ class ColorPalette {
   /// Fill colour for a slice called `name`.
   [[nodiscard]] static QRgb colorForName(std::string_view name);
   /// Table entry `i` (0 <= i < kTableSize).
+  /// The fixed colour of an Overlap Analysis category name ("Computing", "Communication",
+  /// "Communication(Not Overlapped)", "Free"), or 0 for any other name.
+  [[nodiscard]] static QRgb overlapCategoryColor(std::string_view name);
   [[nodiscard]] static QRgb tableColor(int i);
   /// Black or white, whichever reads better on `background`.
   [[nodiscard]] static QRgb textColorOn(QRgb background);

@@ -130,12 +130,12 @@ class RangeWindow {
 };
 
 /// Parses the array elements starting at `begin` until an element starts at or after `limit`,
-/// the array closes, or the file ends. With `batchBytes` > 0, each event goes through the fast
+/// the array closes, or the file ends. With `fastScanner`, each event goes through the fast
 /// scanner (FastEventScanner::scan) and only the events it declines through simdjson, so the
-/// result is the same as with batchBytes == 0 (simdjson for every event: the reference path).
+/// result is the same as without it (simdjson for every event: the reference path).
 /// The bytes come from `source` (ReadSource); the result does not depend on it.
 void parseRange(std::string_view file, std::size_t begin, std::size_t limit, WorkerOut& out,
-                std::atomic<std::size_t>* bytesDone, const std::stop_token& stop, std::size_t batchBytes,
+                std::atomic<std::size_t>* bytesDone, const std::stop_token& stop, bool fastScanner,
                 const ReadSource& source, PreviewCursor preview = {}) {
   RangeWindow win(file, source, begin);
   // An element is parsed once at least this many bytes follow its start in the window, or the
@@ -190,7 +190,7 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
     __builtin_prefetch(p + 1088);
     __builtin_prefetch(p + 1152);
     __builtin_prefetch(p + 1216);
-    const char* fast = (c == '{' && batchBytes > 0) ? scanner.scan(p, end, off) : nullptr;
+    const char* fast = (c == '{' && fastScanner) ? scanner.scan(p, end, off) : nullptr;
     if (fast) {
       ++out.fastEvents;
       expectElement = false;
@@ -203,7 +203,7 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
         refill();
         continue;
       }
-      if (c == '{' && batchBytes > 0) ++out.declinedEvents;
+      if (c == '{' && fastScanner) ++out.declinedEvents;
       if (!q) {
         out.stats.add(ImportWarning::TruncatedEvent, "file ends inside an event at byte " + std::to_string(file.size()));
         out.stop = WorkerOut::Stop::Truncated;
@@ -403,7 +403,7 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
         cursor.part = k;
       }
       threads.emplace_back([&, k, limit, cursor] {
-        parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.sliceBytes, source, cursor);
+        parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.fastScanner, source, cursor);
         finished.fetch_add(1, std::memory_order_release);
       });
     }
@@ -443,7 +443,7 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
     // Mismatch: range k started inside an event. Parse from where the previous one stopped.
     const std::size_t limit = k + 1 < parts ? begins[k + 1] : SIZE_MAX;
     WorkerOut repair;
-    parseRange(file, cur.stopOffset, limit, repair, nullptr, options.stop, options.sliceBytes, source);
+    parseRange(file, cur.stopOffset, limit, repair, nullptr, options.stop, options.fastScanner, source);
     result.parts.push_back(std::move(repair));
   }
   const WorkerOut& last = result.parts.back();

@@ -236,3 +236,75 @@ TEST_CASE("diagnosis: ACLOP compile and ACLOP execution are told apart by the co
     }
   }
 }
+
+TEST_CASE("diagnosis: a gap whose task was launched before it is queued on the device, not a host cause", "[diagnosis]") {
+  std::string b = meta(100, "Python", "CPU") + meta(200, "CANN", "CPU") + meta(300, "Ascend Hardware", "NPU 0");
+  b += x(100, 1, "aten::item", "cpu_op", 8, 42);  // a sync running at the gap start: not the cause here
+  b += x(200, 2, "Node@launch", "", 5, 2);
+  b += x(300, 5, "K1", "", 0, 10, kAiCore);
+  b += x(300, 5, "K2", "", 60, 10, kAiCore);
+  b += flow("s", "HostToDevice", "h2", 200, 2, 6) + flow("f", "HostToDevice", "h2", 300, 5, 60);
+  const auto t = loadMemory(wrap(b));
+  const auto a = analyze(*t);
+  const auto& d = a.devices.at(0);
+  REQUIRE(d.bubbles.size() == 1);
+  // Gap [10,60); K2 launched at 6 us (one launch: 60 - 6 = 54 us, no skew), before the gap.
+  CHECK(d.bubbles[0].launched == core::LaunchTiming::BeforeGapStart);
+  CHECK(d.bubbles[0].cause == core::BubbleCause::Queued);
+  CHECK(d.bubbles[0].detail.find("K2 was launched 4 us before the device went idle") == 0);
+}
+
+TEST_CASE("diagnosis: enqueued before the gap, launched after it: the dequeue thread, not the sync", "[diagnosis]") {
+  std::string b = meta(100, "Python", "CPU") + meta(200, "CANN", "CPU") + meta(300, "Ascend Hardware", "NPU 0");
+  b += x(100, 1, "aten::add", "cpu_op", 0, 5);
+  b += x(100, 1, "Enqueue", "enqueue", 1, 1);
+  b += x(100, 1, "aten::item", "cpu_op", 6, 64);         // the main thread syncs from 6 to 70 us
+  b += x(100, 2, "Dequeue@aclnnMul", "dequeue", 8, 30);  // the dequeue thread is busy with an earlier op
+  b += x(100, 2, "Dequeue@aclnnAdd", "dequeue", 40, 15);
+  b += x(200, 2, "AscendCL@aclnnAdd", "", 41, 13);
+  b += x(200, 2, "Node@launch", "", 45, 2);
+  b += x(300, 5, "K1", "", 0, 10, kAiCore);
+  b += x(300, 5, "aclnnAdd_AddAiCore_Add", "", 60, 10, kAiCore);
+  b += flow("s", "async_task_queue", "1", 100, 1, 1) + flow("f", "async_task_queue", "1", 100, 2, 40);
+  b += flow("s", "HostToDevice", "h2", 200, 2, 46) + flow("f", "HostToDevice", "h2", 300, 5, 60);
+  const auto t = loadMemory(wrap(b));
+  const auto a = analyze(*t);
+  const auto& d = a.devices.at(0);
+  REQUIRE(d.bubbles.size() == 1);
+  const core::Bubble& bb = d.bubbles[0];
+  // Gap [10,60): launched at 46 us (after 10), enqueued at 1 us (before): queue side.
+  CHECK(bb.launched == core::LaunchTiming::AfterGapStart);
+  CHECK(bb.cause == core::BubbleCause::SlowDispatch);
+  CHECK(bb.detail.find("queue side: Dequeue@aclnnAdd was enqueued 9 us before the device went idle but dequeued "
+                       "39 us after its Enqueue") == 0);
+  REQUIRE(bb.chain.queueWait);
+  CHECK(*bb.chain.queueWait == us(39));  // Dequeue 40 - Enqueue 1
+  REQUIRE(bb.evidence.size() == 2);
+  CHECK(t->sliceName(bb.evidence[0]) == "Enqueue");
+}
+
+TEST_CASE("diagnosis: one mis-bound launch does not shift the clock skew bound", "[diagnosis]") {
+  std::string b = meta(200, "CANN", "CPU") + meta(300, "Ascend Hardware", "NPU 0");
+  // task - launch: 100-80 = 20, 200-180 = 20, 300-279 = 21, 400-378 = 22 us, and 500-901 = -401 us.
+  const long long tasks[] = {100, 200, 300, 400, 500}, launches[] = {80, 180, 279, 378, 901};
+  for (int i = 0; i < 5; ++i) {
+    const std::string id = "h" + std::to_string(i);
+    const std::string name = "K" + std::to_string(i);
+    b += x(200, 2, "Node@launch", "", launches[i], 2);
+    b += x(300, 5, name.c_str(), "", tasks[i], 5, kAiCore);
+    b += flow("s", "HostToDevice", id.c_str(), 200, 2, launches[i]) + flow("f", "HostToDevice", id.c_str(), 300, 5, tasks[i]);
+  }
+  const auto t = loadMemory(wrap(b));
+  const core::ClockSkew k = core::clockSkew(*t, 0);
+  // Sorted: -401, 20, 20, 21, 22 us. -401 has no two others within 5 us; 20 has (20, 21): m = 20 us.
+  REQUIRE(k.minTaskMinusLaunch);
+  CHECK(*k.minTaskMinusLaunch == us(20));
+  CHECK(k.bound == 0);
+  CHECK(k.outliers == 1);
+  CHECK(k.tasksWithLaunch == 5);
+  core::DispatchChain c = core::dispatchChain(*t, findSlice(*t, "K4"));
+  core::applySkew(c, k);
+  CHECK(c.suspect);
+  CHECK_FALSE(c.correctedLatency);
+  CHECK(core::launchLatencyText(c).find("launch latency unknown") == 0);
+}

@@ -156,7 +156,7 @@ TEST_CASE("chain T1: l1 aclnnAddmm_MatMulCommon_MatMulV2 @1736408883716197363", 
 }
 
 // T2: 910B Level1, ACLOP: trans_TransData after Dequeue@Conv2D inside aclopCompileAndExecute.
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts); also traced by hand (grep of the raw JSON), docs/dispatch-chains.md T2.
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start); also traced by hand (grep of the raw JSON), docs/dispatch-chains.md T2.
 //   HostToDevice id 40004068119343529983: s ts 1736408883704645110 on CANN / Thread 3099702 -> f ts 1736408883704643212
 //   async_task_queue id 8228: s ts 1736408883702948130 -> f ts 1736408883702967720
 //   async_npu id 1736408883704643212: s ts 1736408883702792080 -> f ts 1736408883704643212
@@ -182,7 +182,7 @@ TEST_CASE("chain T2: l1 trans_TransData_0 @1736408883704643212", "[chain]") {
 }
 
 // T3: 910B Level1, ACLOP: the Conv2D kernel of the same Dequeue@Conv2D (second Node@launch).
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts).
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start).
 //   HostToDevice id 40004631069296951295: s ts 1736408883704716400 on CANN / Thread 3099702 -> f ts 1736408883704903918
 //   async_task_queue id 8228: s ts 1736408883702948130 -> f ts 1736408883702967720
 //   async_npu id 1736408883704903918: s ts 1736408883702792080 -> f ts 1736408883704903918
@@ -208,7 +208,7 @@ TEST_CASE("chain T3: l1 Conv2D1 @1736408883704903918", "[chain]") {
 }
 
 // T4: 910B Level1, ACLNN on the autograd (backward) thread: no python_function ancestor, so the Python API is the lead's fallback (outermost ancestor).
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts).
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start).
 //   HostToDevice id 40024334317666697215: s ts 1736408883730908300 on CANN / Thread 3099702 -> f ts 1736408883731013819
 //   async_task_queue id 8278: s ts 1736408883730886940 -> f ts 1736408883730897700
 //   async_npu id 1736408883731013819: s ts 1736408883730885000 -> f ts 1736408883731013819
@@ -234,7 +234,7 @@ TEST_CASE("chain T4: l1 aclnnMm_MatMulCommon_MemSet @1736408883731013819", "[cha
 }
 
 // T5: 910B Level1, H2D copy: HostToDevice s bound to AscendCL@aclrtMemcpyAsync (no Node@launch), path undetermined.
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts).
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start).
 //   HostToDevice id 938: s ts 1736408883701404510 on CANN / Thread 3099702 -> f ts 1736408883701441769
 //   HostToDevice s bound inside AscendCL@aclrtMemcpyAsync (older CANN, no Node@launch)
 //   async_task_queue id 8227: s ts 1736408883701385920 -> f ts 1736408883701399980
@@ -260,7 +260,7 @@ TEST_CASE("chain T5: l1 MEMCPY_ASYNC @1736408883701441769", "[chain]") {
 }
 
 // T6: 910B Level1, MEMCPY_ASYNC fan-out sibling: HostToDevice s has two f, this task has no async_npu flow, torch op = Enqueue's parent.
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts).
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start).
 //   HostToDevice id 1404: s ts 1736408883737250330 on CANN / Thread 3099702 -> f ts 1736408883738071240
 //   HostToDevice s bound inside AscendCL@aclopCompileAndExecute (older CANN, no Node@launch)
 //   async_task_queue id 8322: s ts 1736408883733911110 -> f ts 1736408883737247960
@@ -285,7 +285,7 @@ TEST_CASE("chain T6: l1 MEMCPY_ASYNC @1736408883738071240", "[chain]") {
 }
 
 // T7: 910A Level0, ACLOP: Mul51 after Dequeue@Mul, no CANN lane.
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts); also traced by hand (grep of the raw JSON), docs/dispatch-chains.md T7.
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start); also traced by hand (grep of the raw JSON), docs/dispatch-chains.md T7.
 //   HostToDevice id 23850500680895692799: s ts 1727592872440162776 on 40508640 / Thread 41958 -> f ts 1727592872440165966
 //   HostToDevice s is unbound (Level0: CANN slices pruned)
 //   async_task_queue id 11906: s ts 1727592872440107244 -> f ts 1727592872440123287
@@ -310,7 +310,7 @@ TEST_CASE("chain T7: l0a Mul51 @1727592872440165966", "[chain]") {
 }
 
 // T8: 910A Level0, ACLOP on the backward thread (fallback Python API).
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts).
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start).
 //   HostToDevice id 23877522278659915775: s ts 1727592872452179392 on 40508640 / Thread 41958 -> f ts 1727592872452165826
 //   HostToDevice s is unbound (Level0: CANN slices pruned)
 //   async_task_queue id 11960: s ts 1727592872443215840 -> f ts 1727592872452079617
@@ -335,7 +335,7 @@ TEST_CASE("chain T8: l0a Conv2DBackpropFilter75 @1727592872452165826", "[chain]"
 }
 
 // T9: 910B Level0, ACLNN: aclnnAddmm, no CANN lane.
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts); also traced by hand (grep of the raw JSON), docs/dispatch-chains.md T9.
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start); also traced by hand (grep of the raw JSON), docs/dispatch-chains.md T9.
 //   HostToDevice id 40015608593388666879: s ts 1736405443893268530 on 3089232096 / Thread 3020403 -> f ts 1736405443893284217
 //   HostToDevice s is unbound (Level0: CANN slices pruned)
 //   async_task_queue id 8255: s ts 1736405443893236470 -> f ts 1736405443893251570
@@ -360,7 +360,7 @@ TEST_CASE("chain T9: l0b aclnnAddmm_MatMulCommon_MatMulV2 @1736405443893284217",
 }
 
 // T10: 910B Level0, ACLOP: trans_TransData_0 after Dequeue@Conv2D.
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts).
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start).
 //   HostToDevice id 40004631069296951295: s ts 1736405443881392280 on 3089232096 / Thread 3020403 -> f ts 1736405443881410320
 //   HostToDevice s is unbound (Level0: CANN slices pruned)
 //   async_task_queue id 8236: s ts 1736405443880056260 -> f ts 1736405443880077040
@@ -385,7 +385,7 @@ TEST_CASE("chain T10: l0b trans_TransData_0 @1736405443881410320", "[chain]") {
 }
 
 // T11: 910B Level0, MEMCPY_ASYNC fan-out sibling without async_npu: DISAGREES with core (see docs/dispatch-chains.md).
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts); also traced by hand (grep of the raw JSON), docs/dispatch-chains.md T11.
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start); also traced by hand (grep of the raw JSON), docs/dispatch-chains.md T11.
 //   HostToDevice id 691: s ts 1736405443913203740 on 3089232096 / Thread 3020403 -> f ts 1736405443913930069
 //   HostToDevice s is unbound (Level0: CANN slices pruned)
 //   async_task_queue id 8330: s ts 1736405443911575970 -> f ts 1736405443913201110
@@ -409,7 +409,7 @@ TEST_CASE("chain T11: l0b MEMCPY_ASYNC @1736405443913930069", "[chain]") {
 }
 
 // T12: older CANN (2024 advisor sample), ACLNN: HostToDevice s inside AscendCL@aclnnAddmm, no Node@launch; device clock ahead of host (negative latency).
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts); also traced by hand (grep of the raw JSON), docs/dispatch-chains.md T12.
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start); also traced by hand (grep of the raw JSON), docs/dispatch-chains.md T12.
 //   HostToDevice id 498216206335: s ts 1704161511426066738 on CANN / Thread 439084 -> f ts 1704161511426052702
 //   HostToDevice s bound inside AscendCL@aclnnAddmm (older CANN, no Node@launch)
 //   async_task_queue id 164: s ts 1704161511423669864 -> f ts 1704161511426057978
@@ -430,12 +430,12 @@ TEST_CASE("chain T12: adv aclnnAddmm_Muls_Muls @1704161511426052702", "[chain]")
   };
   e.missing = {L::PythonApi, L::Launch};
   e.path = "ACLNN";
-  e.launchLatency = -10926LL;
+  e.launchLatency = -14036LL;  // task - HostToDevice s ts (no Node@launch in this CANN)
   checkChain(e);
 }
 
 // T13: older CANN, ACLOP: trans_TransData_1 inside AscendCL@aclopCompileAndExecute.
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts).
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start).
 //   HostToDevice id 270582939647: s ts 1704161511424145799 on CANN / Thread 439084 -> f ts 1704161511424137431
 //   HostToDevice s bound inside AscendCL@aclopCompileAndExecute (older CANN, no Node@launch)
 //   async_task_queue id 158: s ts 1704161511423205670 -> f ts 1704161511423217990
@@ -456,12 +456,12 @@ TEST_CASE("chain T13: adv trans_TransData_1 @1704161511424137431", "[chain]") {
   };
   e.missing = {L::PythonApi, L::Launch};
   e.path = "ACLOP";
-  e.launchLatency = 913552LL;
+  e.launchLatency = -8368LL;  // task - HostToDevice s ts (no Node@launch; aclopCompileAndExecute started 913.552 us earlier)
   checkChain(e);
 }
 
 // T14: older CANN, ACLNN under Optimizer.zero_grad#Adam.zero_grad.
-// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch/CANN API start, at Level0 from the HostToDevice s ts).
+// Expected values: tools/oracles/trace_chains.py (Python API only from python_function events; latency from Node@launch, else the HostToDevice s ts, else the CANN API start).
 //   HostToDevice id 38654705663: s ts 1704161511422898906 on CANN / Thread 439084 -> f ts 1704161511422904204
 //   HostToDevice s bound inside AscendCL@aclnnInplaceZero (older CANN, no Node@launch)
 //   async_task_queue id 148: s ts 1704161511422856936 -> f ts 1704161511422882957
@@ -482,6 +482,6 @@ TEST_CASE("chain T14: adv aclnnInplaceZero_ZerosLikeAiCore_ZerosLike @1704161511
   };
   e.missing = {L::PythonApi, L::Launch};
   e.path = "ACLNN";
-  e.launchLatency = 7248LL;
+  e.launchLatency = 5298LL;  // task - HostToDevice s ts (no Node@launch in this CANN)
   checkChain(e);
 }

@@ -14,6 +14,7 @@
 #include <map>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/stats.h"
 #include "core/profile/profile.h"
 #include "tests/core/test_util.h"
 
@@ -157,6 +158,24 @@ TEST_CASE("oracle: npuscope's Top-Down analysis equals the independent oracle on
           CHECK(std::string(t.sliceName(b.after)) == str(e["after"]["name"]));
           compareChain(t, b.chain, e["chain"]);
         }
+      }
+      // The kernels table: per kernel name, count and total (the tasks kernel_details.csv lists,
+      // else the compute tasks by type), whole capture.
+      {
+        const core::StatsTable k = core::computeStats(t, core::StatsLayer::Kernels, std::nullopt, rp.kernels.get());
+        std::map<std::string, std::pair<std::uint64_t, core::TimeNs>> mine;
+        for (const core::StatsRow& row : k.rows) mine[row.name] = {row.count, row.total};
+        std::size_t rows = 0;
+        for (simdjson::dom::element e : od["kernels"].get_array()) {
+          ++rows;
+          const std::string name = str(e["name"]);
+          INFO("kernel " << name);
+          auto it = mine.find(name);
+          REQUIRE(it != mine.end());
+          CHECK(it->second.first == static_cast<std::uint64_t>(i64(e["count"])));
+          CHECK(it->second.second == i64(e["total_ns"]));
+        }
+        CHECK(rows == mine.size());
       }
       // The verdict (only the first device drives it; these captures have one each).
       simdjson::dom::element ov = od["verdict"];

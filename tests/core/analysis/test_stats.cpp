@@ -203,3 +203,16 @@ TEST_CASE("case 21: search finds a substring deep inside a 614400-character name
   CHECK(t->sliceName(both[0]).size() == 8192);  // sorted by start: [0, 30] us first
   CHECK(t->sliceName(both[1]).size() == 614400);
 }
+
+TEST_CASE("stats: the communication layer is the HCCL big ops, not their Plane tasks", "[stats]") {
+  // 910B L1 rank 0: step_trace_time.csv records Communication 105991.878 us; the 4 hcom_allReduce
+  // big ops on the group threads add up to it. Their Notify_Wait / Memcpy / Reduce_Inline tasks on
+  // the Plane threads (300 - 4 slices) would count the same time again.
+  const auto p = core::loadProfile(npuscope::test::shared("corpus/ascend-pt-910b-l1-text-2rank/rank0_ascend_pt"));
+  REQUIRE(p.ok());
+  const core::StatsTable t = core::computeStats(*p.profile->ranks[0].trace, core::StatsLayer::Communication);
+  CHECK(t.slices == 4);
+  CHECK(std::llabs(t.sumTotal - 105'991'878) <= 1000);
+  CHECK(t.sumTotal == t.unionTotal);
+  for (const auto& row : t.rows) CHECK(row.name.rfind("hcom_allReduce", 0) == 0);
+}

@@ -45,15 +45,12 @@ TEST_CASE("StringPool::absorb gives the ids mergeFrom gives, without copying the
   CHECK(absorbed.memoryBytes() >= merged.memoryBytes() - 64 * 1024);
   CHECK(absorbed.memoryBytes() >= 64 * 1024 + 70000);
 
-  // Interning and truncating after an absorb use the pool's own chunk, never an adopted one.
+  // Interning after an absorb uses the pool's own chunk, never an adopted one.
   const NameId z = absorbed.intern("zeta");
   CHECK(z == 7);
   CHECK(absorbed.view(z) == "zeta");
-  absorbed.truncate(7);
-  CHECK(absorbed.size() == 7);
-  CHECK(absorbed.find("zeta") == npuscope::core::kInvalidIndex);
   CHECK(absorbed.view(4) == "delta");
-  CHECK(absorbed.intern("zeta") == 7);
+  CHECK(absorbed.find("zeta") == 7);
 }
 
 TEST_CASE("StringPool::absorb into an empty pool keeps the other pool's ids - reserve keeps ids") {
@@ -70,7 +67,9 @@ TEST_CASE("StringPool::absorb into an empty pool keeps the other pool's ids - re
 
 TEST_CASE("StringPool::absorb stops early on a stop request and stays consistent") {
   StringPool other;
-  for (int i = 0; i < 40000; ++i) other.intern("s" + std::to_string(i));
+  // Appended rather than "s" + std::to_string(i): GCC 12 at -O3 reports a bogus -Wrestrict on
+  // operator+(const char*, std::string&&) (GCC bug 105329).
+  for (int i = 0; i < 40000; ++i) other.intern(std::string("s").append(std::to_string(i)));
   StringPool pool;
   pool.intern("s5");
   std::stop_source stop;

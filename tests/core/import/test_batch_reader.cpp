@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The reader scans events with its own fast scanner (LoadOptions::sliceBytes > 0) and passes the
+// The reader scans events with its own fast scanner (LoadOptions::fastScanner) and passes the
 // events it declines to simdjson. These tests check that the result is exactly that of simdjson
-// for every event (sliceBytes = 0), on input with bracket and quote patterns inside strings and
+// for every event (fastScanner = false), on input with bracket and quote patterns inside strings and
 // args, malformed and odd elements, and that both paths really ran.
 #include <catch2/catch.hpp>
 
@@ -57,10 +57,10 @@ std::string trickyTrace() {
   return j;
 }
 
-std::shared_ptr<core::Trace> loadWith(const std::string& json, std::size_t sliceBytes, unsigned threads = 1) {
+std::shared_ptr<core::Trace> loadWith(const std::string& json, bool fastScanner, unsigned threads = 1) {
   core::LoadOptions o;
   o.threads = threads;
-  o.sliceBytes = sliceBytes;
+  o.fastScanner = fastScanner;
   auto r = core::loadTraceFromMemory(json, "tricky", o);
   REQUIRE(r.ok());
   return r.trace;
@@ -107,9 +107,9 @@ void requireSame(const core::Trace& a, const core::Trace& b) {
 
 }  // namespace
 
-TEST_CASE("batch parsing: every batch size gives the per-event result, failed batches included") {
+TEST_CASE("fast scanner: gives the simdjson-only result, declined events included") {
   const std::string json = trickyTrace();
-  const auto reference = loadWith(json, 0);
+  const auto reference = loadWith(json, false);
   // Sanity of the reference itself, so that "same as reference" is not vacuous.
   CHECK(reference->stats.count(core::ImportWarning::EmptyElement) == 8);
   CHECK(reference->stats.count(core::ImportWarning::NotAnObject) == 8);
@@ -119,29 +119,24 @@ TEST_CASE("batch parsing: every batch size gives the per-event result, failed ba
   CHECK(reference->flows.size() == 80);
   CHECK(reference->argsText(npuscope::test::findSlice(*reference, "op3")) == R"({"list":[{"a":1}, {"b":2}, {"c":"x"}]})");
   CHECK(reference->argsText(npuscope::test::findSlice(*reference, "str}, {")) == R"({"s":"a}, {"})");
-  for (std::size_t bytes : {1u, 2u, 37u, 64u, 150u, 333u, 1000u, 4096u, 20000u, 1u << 20}) {
-    INFO("sliceBytes " << bytes);
-    requireSame(*reference, *loadWith(json, bytes));
-  }
+  requireSame(*reference, *loadWith(json, true));
 }
 
-TEST_CASE("batch parsing: batches are used, and cuts inside events fall back per event") {
+TEST_CASE("fast scanner: it is used, and the events it declines go through simdjson") {
   const std::string json = trickyTrace();
   core::LoadOptions o;
-  std::uint64_t batches = 0, fallbacks = 0;
-  for (std::size_t bytes : {37u, 150u, 333u}) {
-    o.sliceBytes = bytes;
-    const auto read = core::detail::readTraceEvents(json, 1, o);
-    REQUIRE(read.error.empty());
-    for (const auto& p : read.parts) {
-      batches += p.fastEvents;
-      fallbacks += p.declinedEvents;
-    }
+  std::uint64_t fastEvents = 0, declined = 0;
+  o.fastScanner = true;
+  const auto read = core::detail::readTraceEvents(json, 1, o);
+  REQUIRE(read.error.empty());
+  for (const auto& p : read.parts) {
+    fastEvents += p.fastEvents;
+    declined += p.declinedEvents;
   }
-  // Cuts land inside the args arrays and strings above, and on the bad elements: both paths ran.
-  CHECK(batches > 100);
-  CHECK(fallbacks > 10);
-  o.sliceBytes = 0;
+  // The bad elements above are declined by the scanner: both paths ran.
+  CHECK(fastEvents > 100);
+  CHECK(declined > 0);
+  o.fastScanner = false;
   const auto perEvent = core::detail::readTraceEvents(json, 1, o);
   REQUIRE(perEvent.parts.size() == 1);
   CHECK(perEvent.parts[0].fastEvents == 0);
@@ -151,7 +146,7 @@ TEST_CASE("batch parsing: batches are used, and cuts inside events fall back per
   for (int i = 0; i < 2000; ++i)
     clean += R"({"ph":"X","name":"k","pid":1,"tid":1,"ts":")" + std::to_string(1000 + i * 10) + R"(.000","dur":5,"args":{"l":[{"a":1}]}},)";
   clean.back() = ']';
-  o.sliceBytes = 4096;
+  o.fastScanner = true;
   const auto cleanRead = core::detail::readTraceEvents(clean, 1, o);
   REQUIRE(cleanRead.parts.size() == 1);
   CHECK(cleanRead.parts[0].fastEvents > 10);
@@ -159,39 +154,19 @@ TEST_CASE("batch parsing: batches are used, and cuts inside events fall back per
   CHECK(cleanRead.parts[0].events == 2000);
 }
 
-TEST_CASE("batch parsing with several parallel parts matches the per-event single part") {
+TEST_CASE("fast scanner with several parallel parts matches simdjson-only in a single part") {
   std::string json = trickyTrace();
   // Repeat the body to pass the 1 MB-per-part minimum so that 2 and 8 parts really split.
   std::string body = json.substr(1, json.size() - 2);
   std::string big = "[";
   while (big.size() < (3u << 20)) big += body + ",";
   big.back() = ']';
-  const auto reference = loadWith(big, 0, 1);
+  const auto reference = loadWith(big, false, 1);
   for (unsigned threads : {2u, 8u})
-    for (std::size_t bytes : {0u, 777u, 64u << 10}) {
-      INFO("threads " << threads << " sliceBytes " << bytes);
-      requireSame(*reference, *loadWith(big, bytes, threads));
+    for (bool fastScanner : {false, true}) {
+      INFO("threads " << threads << " fastScanner " << fastScanner);
+      requireSame(*reference, *loadWith(big, fastScanner, threads));
     }
-}
-
-TEST_CASE("StringPool::truncate forgets the newest strings exactly") {
-  core::StringPool pool;
-  const auto a = pool.intern("alpha");
-  const auto b = pool.intern("beta");
-  const std::size_t n = pool.size();
-  for (int i = 0; i < 5000; ++i) {  // forces table growth
-    std::string s = "s";               // not "s" + to_string(i): GCC 12 warns -Wrestrict (false positive)
-    s += std::to_string(i);
-    pool.intern(s);
-  }
-  pool.truncate(n);
-  CHECK(pool.size() == n);
-  CHECK(pool.find("alpha") == a);
-  CHECK(pool.find("beta") == b);
-  CHECK(pool.find("s1") == core::kInvalidIndex);
-  CHECK(pool.find("s4999") == core::kInvalidIndex);
-  CHECK(pool.intern("s7") == n);
-  CHECK(pool.view(a) == "alpha");
 }
 
 TEST_CASE("parseMicrosToNs: fast path and general path agree on the edges") {
@@ -218,7 +193,7 @@ TEST_CASE("parseMicrosToNs: fast path and general path agree on the edges") {
 TEST_CASE("fast scanner: escapes, quotes and brackets inside args strings at every block offset") {
   // The args skipper works on 64-byte blocks (escape carry, in-string carry across blocks). Shift
   // a string holding backslash runs, escaped quotes and brackets over every offset of a block, and
-  // compare with simdjson's reading of every event (sliceBytes = 0).
+  // compare with simdjson's reading of every event (fastScanner = false).
   std::string json = "[";
   int events = 0;
   for (int pad = 0; pad < 130; ++pad) {
@@ -231,13 +206,13 @@ TEST_CASE("fast scanner: escapes, quotes and brackets inside args strings at eve
     }
   }
   json.back() = ']';
-  const auto reference = loadWith(json, 0);
+  const auto reference = loadWith(json, false);
   REQUIRE(reference->eventCount == static_cast<std::uint64_t>(events));
   REQUIRE(reference->sliceCount() == static_cast<std::size_t>(events));
-  const auto fast = loadWith(json, 4096);
+  const auto fast = loadWith(json, true);
   requireSame(*reference, *fast);
   core::LoadOptions o;
-  o.sliceBytes = 4096;
+  o.fastScanner = true;
   const auto read = core::detail::readTraceEvents(json, 1, o);
   REQUIRE(read.parts.size() == 1);
   CHECK(read.parts[0].fastEvents == static_cast<std::uint64_t>(events));  // all on the fast path
@@ -258,8 +233,8 @@ TEST_CASE("fast scanner: declined events go to simdjson with the same result") {
       R"({"ph":"X","name":"unbal","pid":1,"tid":1,"ts":"14","dur":1,"args":{"a":[1}]}},)" +
       R"({"ph":"X","name":"t4","pid":1,"tid":1,"ts":"15.0001","dur":1},)" +
       R"({"ph":"X","name":"te","pid":1,"tid":1,"ts":1.6e1,"dur":"1"}])";
-  const auto reference = loadWith(json, 0);
-  const auto fast = loadWith(json, 4096);
+  const auto reference = loadWith(json, false);
+  const auto fast = loadWith(json, true);
   requireSame(*reference, *fast);
   // By hand: the raw control byte is rejected by simdjson, and the event is then repaired (case
   // 19: the byte shown as the text \u0001, one ControlCharacter warning); ctl, n"q, fp, unbal,
@@ -325,7 +300,7 @@ TEST_CASE("windowed read: every window size gives the in-place result") {
   // The window is refilled while events straddle its end: elements cut at every offset, elements
   // longer than the window (it grows), whitespace runs, scalars that may go on after the window.
   const std::string json = trickyTrace();
-  const auto reference = loadWith(json, 4096);
+  const auto reference = loadWith(json, true);
   core::detail::ReadResult inPlace = core::detail::readTraceEvents(json, 1, core::LoadOptions{});
   for (std::size_t window : {16u, 17u, 64u, 100u, 333u, 1000u, 4096u, 65536u, 1u << 20}) {
     INFO("window " << window);
@@ -362,7 +337,7 @@ TEST_CASE("windowed read: file ends, truncation and object form as in place") {
       R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":"1","dur":1}],"traceName":"n")",
   };
   for (const std::string& json : inputs) {
-    const auto reference = loadWith(json, 4096);
+    const auto reference = loadWith(json, true);
     core::detail::ReadResult inPlace = core::detail::readTraceEvents(json, 1, core::LoadOptions{});
     for (std::size_t window : {16u, 23u, 64u, 4096u}) {
       INFO(json << " window " << window);
@@ -378,14 +353,14 @@ TEST_CASE("windowed read: file ends, truncation and object form as in place") {
     }
   }
   // Hand checks that the cases above differ as intended (so that "same" is not vacuous).
-  CHECK(loadWith(inputs[2], 4096)->stats.count(core::ImportWarning::TruncatedEvent) == 1);
-  CHECK(loadWith(inputs[4], 4096)->stats.count(core::ImportWarning::NotAnObject) == 2);
-  CHECK(loadWith(inputs[5], 4096)->rankFromFile == 3);
+  CHECK(loadWith(inputs[2], true)->stats.count(core::ImportWarning::TruncatedEvent) == 1);
+  CHECK(loadWith(inputs[4], true)->stats.count(core::ImportWarning::NotAnObject) == 2);
+  CHECK(loadWith(inputs[5], true)->rankFromFile == 3);
 }
 
 TEST_CASE("windowed read in several parallel parts matches the in-place single part") {
   const std::string big = bigTrickyTrace();
-  const auto reference = loadWith(big, 4096, 1);
+  const auto reference = loadWith(big, true, 1);
   for (unsigned threads : {2u, 8u})
     for (std::size_t window : {333u, 256u << 10}) {
       INFO("threads " << threads << " window " << window);
@@ -420,7 +395,7 @@ TEST_CASE("windowed read through a file descriptor: loadTrace reads with pread, 
       o.threads = threads;
       const auto r = core::loadTrace(path, o);
       REQUIRE(r.ok());
-      requireSame(*loadWith(big, 4096, 1), *r.trace);
+      requireSame(*loadWith(big, true, 1), *r.trace);
       CHECK(r.trace->argsText(npuscope::test::findSlice(*r.trace, "op3")) == R"({"list":[{"a":1}, {"b":2}, {"c":"x"}]})");
     }
   }
@@ -464,8 +439,8 @@ TEST_CASE("fast scanner: interned names through its cache keep the pool's ids") 
             R"(","dur":1},)";
   }
   json.back() = ']';
-  const auto reference = loadWith(json, 0);
-  const auto fast = loadWith(json, 4096);
+  const auto reference = loadWith(json, false);
+  const auto fast = loadWith(json, true);
   requireSame(*reference, *fast);
   // By hand: every slice carries the name it was written with.
   REQUIRE(fast->lanes.size() == 1);

@@ -354,7 +354,7 @@ TEST_CASE("case 19: repaired events give the same trace in 1, 2 and 8 parts and 
   for (unsigned parts : {1u, 2u, 8u}) traces.push_back(npuscope::test::loadMemory(json, parts));
   {
     core::LoadOptions o;
-    o.sliceBytes = 0;  // simdjson for every event: the reference path
+    o.fastScanner = false;  // simdjson for every event: the reference path
     auto r = core::loadTraceFromMemory(json, "memory.json", o);
     REQUIRE(r.ok());
     traces.push_back(r.trace);

@@ -49,10 +49,11 @@ TEST_CASE("ChainPanel shows the ACLOP chain of the advisor fixture's longest bub
   CHECK(panel.text(4, ChainPanel::Via) == QStringLiteral("HostToDevice"));
   CHECK(panel.text(6, ChainPanel::Name) == QStringLiteral("trans_Cast_0"));
   CHECK(panel.text(6, ChainPanel::Duration) == QStringLiteral("4.28 us"));
-  // 861.833 us as recorded, corrected by the capture's clock skew bound of 18.591 us (the oracle,
-  // tests/data/topdown_oracle.json: skew_bound_ns 18591 for this fixture): 880.424 us.
-  CHECK(panel.text(6, ChainPanel::Via) == QStringLiteral("latency 880.424 us (corrected)"));
-  CHECK(panel.contextText() == QStringLiteral("Launch latency 880.424 us (recorded 861.833 us; host/device clocks "
+  // No Node@launch in this CANN: the latency runs from the HostToDevice start, 2.734 us as
+  // recorded, corrected by the capture's clock skew bound of 18.591 us: 21.325 us (the oracle,
+  // tests/data/topdown_oracle.json: raw_latency_ns 2734, corrected_latency_ns 21325 for this bubble).
+  CHECK(panel.text(6, ChainPanel::Via) == QStringLiteral("latency 21.325 us (corrected)"));
+  CHECK(panel.contextText() == QStringLiteral("Launch latency 21.325 us (recorded 2.734 us; host/device clocks "
                                               "corrected by 18.591 us)  ·  Ends bubble #1"));
   // Start relative to the profile start: 1704161511424085712 - 1704161511420289011 ns.
   CHECK(panel.text(6, ChainPanel::Start) == QStringLiteral("3.797 ms"));

@@ -27,3 +27,22 @@ TEST_CASE("palette entries are muted and labels readable", "[palette]") {
   }
   CHECK(ColorPalette::textColorOn(0xff000000u) == 0xffffffffu);
 }
+
+TEST_CASE("the four overlap categories have fixed, clearly different colours", "[palette]") {
+  using npuscope::widgets::ColorPalette;
+  const QRgb c[] = {ColorPalette::colorForName("Computing"), ColorPalette::colorForName("Communication"),
+                    ColorPalette::colorForName("Communication(Not Overlapped)"), ColorPalette::colorForName("Free")};
+  // Okabe-Ito blue, orange, vermillion and a grey.
+  CHECK(c[0] == 0xff0072b2u);
+  CHECK(c[3] == 0xffd0d0d0u);
+  // Pairwise: far apart in RGB and in luminance order for greyscale print (no two within 20 of
+  // 255 in luma, except Communication vs Not Overlapped, told apart by hue: 0xe69f00 vs 0xd55e00).
+  auto luma = [](QRgb x) { return 0.299 * qRed(x) + 0.587 * qGreen(x) + 0.114 * qBlue(x); };
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) {
+      const int d = std::abs(qRed(c[i]) - qRed(c[j])) + std::abs(qGreen(c[i]) - qGreen(c[j])) + std::abs(qBlue(c[i]) - qBlue(c[j]));
+      INFO(i << " vs " << j);
+      CHECK(d >= 80);
+      if (!(i == 1 && j == 2)) CHECK(std::abs(luma(c[i]) - luma(c[j])) >= 20);
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Source checks that need no build, run by scripts/test.sh before it builds (and so by CI).
+# Prints every offending line as file:line: text and exits 1 when there is one.
+#
+# 1. No unchecked text -> number conversion in the product code (core/, app/, widgets/):
+#    std::stoi/stol/stoll/stoul/stoull/stof/stod/stold throw std::out_of_range (a device label
+#    "NPU 99999999999" or a file profiler_info_99999999999.json aborted npuscope), and
+#    atoi/atol/atoll/atof have undefined behaviour on overflow. Use core/base/parse_number.h
+#    (std::from_chars). strtol/strtoll/strtoul/strtoull/strtod/strtof are allowed only with an end
+#    pointer that is checked: a call passing nullptr/NULL/0 as the end pointer is reported.
+#    bench/ and tests/ are not checked (their inputs are their own).
+# 2. No file(GLOB ...) in the CMake files of app/ and tests/: sources are listed by name.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+status=0
+# $1: what is wrong; $2: grep -n output (file:line:text), empty when nothing is wrong.
+report() {
+  if [ -n "$2" ]; then
+    printf 'check_source: %s\n%s\n' "$1" "$2"
+    status=1
+  fi
+}
+
+product_dirs=(core app widgets)
+report "unchecked number conversion (use parseInteger from core/base/parse_number.h)" "$(
+  grep -rnE --include='*.cpp' --include='*.h' \
+    '\bstd::sto(i|l|ll|ul|ull|f|d|ld)[[:space:]]*\(|\b(std::)?(atoi|atol|atoll|atof)[[:space:]]*\(' \
+    "${product_dirs[@]}" || true)"
+report "strto* without an end pointer to check" "$(
+  grep -rnE --include='*.cpp' --include='*.h' \
+    '\bstrto(l|ll|ul|ull|d|f|ld|imax|umax)[[:space:]]*\([^;]*,[[:space:]]*(nullptr|NULL|0)[[:space:]]*[,)]' \
+    "${product_dirs[@]}" || true)"
+report "file(GLOB) in the CMake files of app/ and tests/: list the files by name" "$(
+  grep -nE '^[[:space:]]*file[[:space:]]*\([[:space:]]*GLOB' app/CMakeLists.txt tests/CMakeLists.txt || true)"
+
+exit "${status}"
