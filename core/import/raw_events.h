@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Import-time records produced by the JSON reader's workers and consumed by the trace builder.
+// Import-time records: a chunk (WorkerOut) is filled by one JSON parse worker or by
+// TraceBuilder's add* methods, and consumed by buildTrace (TraceBuilder::finish).
 // Internal to core. Ids (NameId) are local to the worker's StringPool until merged.
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -138,6 +140,13 @@ struct RawAsync {
   char ph = 'b';
 };
 
+/// Facts about the whole trace that a reader may know (Kineto's top-level keys).
+struct TopLevelFacts {
+  std::optional<int> rank;                          ///< distributedInfo.rank
+  std::optional<std::int64_t> baseTimeNanoseconds;  ///< Kineto baseTimeNanoseconds
+  std::string traceName;
+};
+
 /// Everything one parse worker produced for its byte range.
 struct WorkerOut {
   StringPool pool;
@@ -153,7 +162,7 @@ struct WorkerOut {
   std::vector<RawMeta> metas;
   RecordBuffer<RawAsync> asyncs;
   std::uint64_t events = 0;
-  std::uint64_t fastEvents = 0;      ///< events read by the fast scanner (EventParser::parseFast)
+  std::uint64_t fastEvents = 0;      ///< events read by the fast scanner (FastEventScanner::scan)
   std::uint64_t declinedEvents = 0;  ///< events it passed to the general simdjson path
   TimeNs maxTs = INT64_MIN;  ///< max over ts and ts+dur of every timed event
   TimeNs minTs = INT64_MAX;

@@ -350,6 +350,165 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
   return true;
 }
 
+/// Copies the lane's slices of every part into `s.merged` (long args through `s.mergedLong`), B/E
+/// pairs matched into complete slices: B and E events in time order (stable: file order at equal
+/// ts), an E closes the innermost open B; an E without B is dropped (OrphanEnd), an E whose name
+/// differs from its B's is kept (EndNameMismatch), a B never closed ends at `maxTs`
+/// (UnterminatedBegin, kSliceUnfinished). Chrome trace format, "Duration Events".
+void mergeAndMatchBeginEnd(std::vector<RawPart>& src, std::size_t total, TimeNs maxTs, const StringPool& strings,
+                           ImportStats& stats, const std::string& label, LaneScratch& s) {
+  RecordBuffer<RawSlice>* items = &s.merged;
+  items->clear();
+  s.mergedLong.clear();
+  reserveLarge(*items, total);
+  // A record copied from part `k` keeps its long args through the scratch table.
+  const auto pushItem = [&](RawSlice r, std::uint32_t k) {
+    if (r.hasLongArgs()) r.setArgs(r.argsOffset(src[k].longArgs), r.argsLength(src[k].longArgs), s.mergedLong);
+    items->push_back(r);
+  };
+  struct BE { TimeNs ts; std::uint32_t part; std::uint32_t idx; };
+  std::vector<BE> be;
+  for (std::uint32_t k = 0; k < src.size(); ++k) {
+    const auto& raw = *src[k].slices;
+    for (std::uint32_t i = 0; i < raw.size(); ++i) {
+      if (raw[i].ph() == 'X') pushItem(raw[i], k);
+      else be.push_back({raw[i].ts, k, i});
+    }
+  }
+  if (be.empty()) return;
+  std::stable_sort(be.begin(), be.end(), [](const BE& a, const BE& b) { return a.ts < b.ts; });
+  std::vector<std::pair<const RawSlice*, std::uint32_t>> open;  // (B record, its part)
+  auto push = [&](const RawSlice& b, std::uint32_t part, TimeNs end, std::uint8_t flags) {
+    RawSlice r = b;
+    r.dur = end - b.ts;
+    r.setFlags(flags);
+    r.setPh('X');
+    pushItem(r, part);
+  };
+  for (const BE& e : be) {
+    const RawSlice& ev = (*src[e.part].slices)[e.idx];
+    if (ev.ph() == 'B') {
+      open.emplace_back(&ev, e.part);
+      continue;
+    }
+    if (open.empty()) {
+      stats.add(ImportWarning::OrphanEnd, "orphan E at " + formatTimestampUs(ev.ts) + " on " + label);
+      continue;
+    }
+    const auto [b, bPart] = open.back();
+    open.pop_back();
+    if (ev.name != kEmptyName && ev.name != b->name)
+      stats.add(ImportWarning::EndNameMismatch, "E \"" + std::string(strings.view(ev.name)) + "\" closes B \"" +
+                                                    std::string(strings.view(b->name)) + "\" at " +
+                                                    formatTimestampUs(ev.ts));
+    push(*b, bPart, ev.ts, b->flags());
+  }
+  for (const auto& [b, bPart] : open) {
+    stats.add(ImportWarning::UnterminatedBegin,
+              "B \"" + std::string(strings.view(b->name)) + "\" at " + formatTimestampUs(b->ts) + " never ended");
+    push(*b, bPart, std::max(b->ts, maxTs), static_cast<std::uint8_t>(b->flags() | kSliceUnfinished));
+  }
+}
+
+/// The nesting order of `v` (start asc, duration desc, file order) as indices in `s.order`, or
+/// nullptr when `v` is already in that order.
+const std::uint32_t* nestingOrder(const RecordBuffer<RawSlice>& v, LaneScratch& s) {
+  const std::size_t n = v.size();
+  bool sorted = true;
+  for (std::size_t i = 1; i < n && sorted; ++i) sorted = nestingOrdered(v[i - 1], v[i]);
+  if (sorted) return nullptr;
+  const auto keyLess = [](const LaneScratch::SortKey& a, const LaneScratch::SortKey& b) {
+    if (a.start != b.start) return a.start < b.start;
+    if (a.negDur != b.negDur) return a.negDur < b.negDur;
+    return a.index < b.index;
+  };
+  // Usually a few slices are out of place (a parent written after its children, as Kineto
+  // does with ProfilerStep#N): keep the in-order ones, sort the others, merge. The same order
+  // as sorting all the keys, which is the fallback when many are out of place.
+  s.keys.clear();
+  s.order.clear();
+  std::uint32_t last = 0;
+  bool any = false;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (!any || nestingOrdered(v[last], v[i])) {
+      s.order.push_back(i);
+      last = i;
+      any = true;
+    } else {
+      s.keys.push_back({v[i].ts, -v[i].dur, i});
+    }
+  }
+  if (s.keys.size() <= n / 16) {
+    std::sort(s.keys.begin(), s.keys.end(), keyLess);
+    std::vector<std::uint32_t>& kept = s.stack;  // free until the nesting pass
+    kept.swap(s.order);
+    s.order.clear();
+    s.order.reserve(n);
+    std::size_t a = 0, b = 0;
+    while (a < kept.size() || b < s.keys.size()) {
+      if (b == s.keys.size() ||
+          (a < kept.size() && keyLess({v[kept[a]].ts, -v[kept[a]].dur, kept[a]}, s.keys[b])))
+        s.order.push_back(kept[a++]);
+      else
+        s.order.push_back(s.keys[b++].index);
+    }
+  } else {
+    s.keys.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) s.keys[i] = {v[i].ts, -v[i].dur, i};
+    std::sort(s.keys.begin(), s.keys.end(), keyLess);
+    s.order.resize(n);
+    for (std::size_t i = 0; i < n; ++i) s.order[i] = s.keys[i].index;
+  }
+  return s.order.data();
+}
+
+/// Nests `v` (visited in `order`, or in place when null) by the rule of assignDepths, flags the
+/// partial overlaps (one PartialOverlap warning each) and writes the lane's depth-row columns.
+void nestIntoColumns(RecordBuffer<RawSlice>& v, const std::vector<LongArgs>* itemsLong, const std::uint32_t* order,
+                     Lane& lane, ImportStats& stats, const std::string& label, LaneScratch& s) {
+  const std::size_t n = v.size();
+  s.depth.resize(n);
+  s.stack.clear();
+  std::size_t overlaps = 0;
+  std::uint32_t maxDepth = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
+    const TimeNs st = v[i].ts, en = v[i].ts + v[i].dur;
+    while (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur <= st) s.stack.pop_back();
+    if (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur < en) {
+      v[i].setFlags(static_cast<std::uint8_t>(v[i].flags() | kSlicePartialOverlap));
+      ++overlaps;
+    }
+    const auto d = static_cast<std::uint32_t>(s.stack.size());
+    s.depth[i] = d;
+    maxDepth = std::max(maxDepth, d + 1);
+    s.stack.push_back(i);
+  }
+  if (overlaps) {
+    const std::string where = "on " + label;
+    for (std::size_t k = 0; k < overlaps; ++k) stats.add(ImportWarning::PartialOverlap, where);
+  }
+  std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) ++rowBegin[s.depth[i] + 1];
+  for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
+  resizeColumns(lane, n);
+  std::vector<std::uint32_t> cursor(rowBegin.begin(), rowBegin.end() - 1);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
+    const RawSlice& r = v[i];
+    const std::uint32_t at = cursor[s.depth[i]]++;
+    lane.start[at] = r.ts;
+    lane.end[at] = r.ts + r.dur;
+    lane.names[at] = r.name;
+    lane.categories[at] = r.cat;
+    lane.argsOffset[at] = r.argsOffset(itemsLong);
+    lane.argsLength[at] = r.argsLength(itemsLong);
+    lane.flags[at] = r.flags();
+  }
+  lane.rowBegin = std::move(rowBegin);
+  if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
+}
+
 /// Builds one thread's lane columns from its raw slices (file order over `src`): B/E matching,
 /// then the nesting rule of assignDepths, then the depth-row columns. Same results as
 /// Pending + fillLane, without the intermediate columns: when the thread has no B/E events and
@@ -395,154 +554,15 @@ bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
     items = src[0].slices;
     itemsLong = src[0].longArgs;
   } else {
+    mergeAndMatchBeginEnd(src, total, maxTs, strings, stats, label, s);
     items = &s.merged;
     itemsLong = &s.mergedLong;
-    items->clear();
-    s.mergedLong.clear();
-    reserveLarge(*items, total);
-    // A record copied from part `k` keeps its long args through the scratch table.
-    const auto pushItem = [&](RawSlice r, std::uint32_t k) {
-      if (r.hasLongArgs()) r.setArgs(r.argsOffset(src[k].longArgs), r.argsLength(src[k].longArgs), s.mergedLong);
-      items->push_back(r);
-    };
-    struct BE { TimeNs ts; std::uint32_t part; std::uint32_t idx; };
-    std::vector<BE> be;
-    for (std::uint32_t k = 0; k < src.size(); ++k) {
-      const auto& raw = *src[k].slices;
-      for (std::uint32_t i = 0; i < raw.size(); ++i) {
-        if (raw[i].ph() == 'X') pushItem(raw[i], k);
-        else be.push_back({raw[i].ts, k, i});
-      }
-    }
-    if (!be.empty()) {
-      std::stable_sort(be.begin(), be.end(), [](const BE& a, const BE& b) { return a.ts < b.ts; });
-      std::vector<std::pair<const RawSlice*, std::uint32_t>> open;  // (B record, its part)
-      auto push = [&](const RawSlice& b, std::uint32_t part, TimeNs end, std::uint8_t flags) {
-        RawSlice r = b;
-        r.dur = end - b.ts;
-        r.setFlags(flags);
-        r.setPh('X');
-        pushItem(r, part);
-      };
-      for (const BE& e : be) {
-        const RawSlice& ev = (*src[e.part].slices)[e.idx];
-        if (ev.ph() == 'B') {
-          open.emplace_back(&ev, e.part);
-          continue;
-        }
-        if (open.empty()) {
-          stats.add(ImportWarning::OrphanEnd, "orphan E at " + formatTimestampUs(ev.ts) + " on " + label);
-          continue;
-        }
-        const auto [b, bPart] = open.back();
-        open.pop_back();
-        if (ev.name != kEmptyName && ev.name != b->name)
-          stats.add(ImportWarning::EndNameMismatch, "E \"" + std::string(strings.view(ev.name)) + "\" closes B \"" +
-                                                        std::string(strings.view(b->name)) + "\" at " +
-                                                        formatTimestampUs(ev.ts));
-        push(*b, bPart, ev.ts, b->flags());
-      }
-      for (const auto& [b, bPart] : open) {
-        stats.add(ImportWarning::UnterminatedBegin,
-                  "B \"" + std::string(strings.view(b->name)) + "\" at " + formatTimestampUs(b->ts) + " never ended");
-        push(*b, bPart, std::max(b->ts, maxTs), static_cast<std::uint8_t>(b->flags() | kSliceUnfinished));
-      }
-    }
     freeRaw();
   }
   if (stop.stop_requested()) return false;
-  RecordBuffer<RawSlice>& v = *items;
-  const std::size_t n = v.size();
-  // Nesting order: start asc, duration desc, file order.
-  bool sorted = true;
-  for (std::size_t i = 1; i < n && sorted; ++i) sorted = nestingOrdered(v[i - 1], v[i]);
-  const std::uint32_t* order = nullptr;
-  if (!sorted) {
-    const auto keyLess = [](const LaneScratch::SortKey& a, const LaneScratch::SortKey& b) {
-      if (a.start != b.start) return a.start < b.start;
-      if (a.negDur != b.negDur) return a.negDur < b.negDur;
-      return a.index < b.index;
-    };
-    // Usually a few slices are out of place (a parent written after its children, as Kineto
-    // does with ProfilerStep#N): keep the in-order ones, sort the others, merge. The same order
-    // as sorting all the keys, which is the fallback when many are out of place.
-    s.keys.clear();
-    s.order.clear();
-    std::uint32_t last = 0;
-    bool any = false;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (!any || nestingOrdered(v[last], v[i])) {
-        s.order.push_back(i);
-        last = i;
-        any = true;
-      } else {
-        s.keys.push_back({v[i].ts, -v[i].dur, i});
-      }
-    }
-    if (s.keys.size() <= n / 16) {
-      std::sort(s.keys.begin(), s.keys.end(), keyLess);
-      std::vector<std::uint32_t>& kept = s.stack;  // free until the nesting pass below
-      kept.swap(s.order);
-      s.order.clear();
-      s.order.reserve(n);
-      std::size_t a = 0, b = 0;
-      while (a < kept.size() || b < s.keys.size()) {
-        if (b == s.keys.size() ||
-            (a < kept.size() && keyLess({v[kept[a]].ts, -v[kept[a]].dur, kept[a]}, s.keys[b])))
-          s.order.push_back(kept[a++]);
-        else
-          s.order.push_back(s.keys[b++].index);
-      }
-    } else {
-      s.keys.resize(n);
-      for (std::uint32_t i = 0; i < n; ++i) s.keys[i] = {v[i].ts, -v[i].dur, i};
-      std::sort(s.keys.begin(), s.keys.end(), keyLess);
-      s.order.resize(n);
-      for (std::size_t i = 0; i < n; ++i) s.order[i] = s.keys[i].index;
-    }
-    order = s.order.data();
-  }
+  const std::uint32_t* order = nestingOrder(*items, s);
   if (stop.stop_requested()) return false;
-  s.depth.resize(n);
-  s.stack.clear();
-  std::size_t overlaps = 0;
-  std::uint32_t maxDepth = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
-    const TimeNs st = v[i].ts, en = v[i].ts + v[i].dur;
-    while (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur <= st) s.stack.pop_back();
-    if (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur < en) {
-      v[i].setFlags(static_cast<std::uint8_t>(v[i].flags() | kSlicePartialOverlap));
-      ++overlaps;
-    }
-    const auto d = static_cast<std::uint32_t>(s.stack.size());
-    s.depth[i] = d;
-    maxDepth = std::max(maxDepth, d + 1);
-    s.stack.push_back(i);
-  }
-  if (overlaps) {
-    const std::string where = "on " + label;
-    for (std::size_t k = 0; k < overlaps; ++k) stats.add(ImportWarning::PartialOverlap, where);
-  }
-  std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) ++rowBegin[s.depth[i] + 1];
-  for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
-  resizeColumns(lane, n);
-  std::vector<std::uint32_t> cursor(rowBegin.begin(), rowBegin.end() - 1);
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
-    const RawSlice& r = v[i];
-    const std::uint32_t at = cursor[s.depth[i]]++;
-    lane.start[at] = r.ts;
-    lane.end[at] = r.ts + r.dur;
-    lane.names[at] = r.name;
-    lane.categories[at] = r.cat;
-    lane.argsOffset[at] = r.argsOffset(itemsLong);
-    lane.argsLength[at] = r.argsLength(itemsLong);
-    lane.flags[at] = r.flags();
-  }
-  lane.rowBegin = std::move(rowBegin);
-  if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);
+  nestIntoColumns(*items, itemsLong, order, lane, stats, label, s);
   freeRaw();
   return true;
 }
@@ -905,27 +925,38 @@ void buildFlowIndex(const std::vector<Flow>& flows, const std::vector<Lane>& lan
   build(byFrom, &Flow::from);
 }
 
-bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, int plainNpuDevice) {
-  auto& parts = read.parts;
-  // On a cancel: free the import records and whatever was built, and give the memory back.
-  const auto cancel = [&] {
-    read.parts.clear();
-    trace.lanes.clear();
-    trace.flows.clear();
-    trace.counters.clear();
-    trace.unboundStarts.clear();
-    trace.lanes.shrink_to_fit();
-    trace.flows.shrink_to_fit();
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
-    return false;
-  };
-  trace.notes = std::move(read.notes);
-  trace.rankFromFile = read.top.rank;
-  trace.baseTimeNanoseconds = read.top.baseTimeNanoseconds;
-  trace.traceName = read.top.traceName;
-  // The reader grows its buffers by doubling: the unused halves are resident but dead.
+namespace {
+
+// ---- buildTrace, phase by phase. Each phase reads what the previous ones left in BuildState.
+
+/// The state buildTrace's phases share: the reader's parts and the maps from their local ids
+/// (strings, processes, threads) to the trace's.
+struct BuildState {
+  BuildState(std::vector<WorkerOut>& p, Trace& t, const std::stop_token& s) : parts(p), trace(t), stop(s) {}
+  std::vector<WorkerOut>& parts;
+  Trace& trace;
+  const std::stop_token& stop;
+  unsigned workers = 1;
+  std::vector<std::vector<NameId>> nameMap;  ///< per part; empty: identity
+  std::vector<std::vector<std::uint32_t>> procMap, threadMap;
+  std::vector<GlobalThread> threads;
+  std::vector<Process> procs;
+  std::vector<Lane> lanes;                 ///< before the display sort
+  std::vector<std::uint32_t> laneThread;   ///< per lane: its thread, kInvalidIndex for async lanes
+  std::vector<std::uint8_t> prunedCann;    ///< per thread, see pairFlowRange
+  TimeNs maxTs = INT64_MIN;
+
+  [[nodiscard]] const NameId* names(std::size_t k) const { return nameMap[k].empty() ? nullptr : nameMap[k].data(); }
+  [[nodiscard]] NameId global(std::size_t k, NameId id) const { return nameMap[k].empty() ? id : nameMap[k][id]; }
+  [[nodiscard]] Key globalKey(std::size_t k, Key key) const {
+    if (key.kind == KeyKind::String) key.v = global(k, static_cast<NameId>(key.v));
+    return key;
+  }
+};
+
+/// The reader grows its buffers by doubling: the unused halves are resident but dead. Gives them
+/// back, and what the reader freed but glibc kept.
+void releaseReaderSpare(std::vector<WorkerOut>& parts) {
   for (auto& w : parts) {
     for (auto& v : w.slices) releaseSpare(v);
     releaseSpare(w.flows);
@@ -933,77 +964,77 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
     releaseSpare(w.asyncs);
   }
 #if defined(__GLIBC__)
-  malloc_trim(0);  // and what the reader freed (its buffers before each doubling) but glibc kept
+  malloc_trim(0);
 #endif
-  const unsigned workers = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
+}
 
-  // 1. Strings. The first part's pool becomes the trace's (same ids as merging it into an empty
-  // pool), the others are absorbed without copying their bytes. nameMap[k] empty: identity.
-  std::vector<std::vector<NameId>> nameMap(parts.size());
-  for (std::size_t k = 0; k < parts.size() && !stop.stop_requested(); ++k) {
-    if (k == 0 && trace.strings.size() == 1) trace.strings = std::move(parts[0].pool);
-    else nameMap[k] = trace.strings.absorb(std::move(parts[k].pool), &stop);
+/// Phase 1, strings. The first part's pool becomes the trace's (same ids as merging it into an
+/// empty pool), the others are absorbed without copying their bytes.
+void mergeStrings(BuildState& b) {
+  b.nameMap.assign(b.parts.size(), {});
+  for (std::size_t k = 0; k < b.parts.size() && !b.stop.stop_requested(); ++k) {
+    if (k == 0 && b.trace.strings.size() == 1) b.trace.strings = std::move(b.parts[0].pool);
+    else b.nameMap[k] = b.trace.strings.absorb(std::move(b.parts[k].pool), &b.stop);
   }
-  const auto names = [&](std::size_t k) -> const NameId* { return nameMap[k].empty() ? nullptr : nameMap[k].data(); };
-  const auto global = [&](std::size_t k, NameId id) { return nameMap[k].empty() ? id : nameMap[k][id]; };
-  auto globalKey = [&](std::size_t k, Key key) {
-    if (key.kind == KeyKind::String) key.v = global(k, static_cast<NameId>(key.v));
-    return key;
-  };
-  if (stop.stop_requested()) return cancel();
+}
 
-  // 2. Processes and threads, with local -> global maps.
+/// Phase 2, processes and threads in order of first appearance, with local -> global maps;
+/// event counts and the parts' warnings are merged in part order.
+void mergeProcessesAndThreads(BuildState& b) {
   std::unordered_map<Key, std::uint32_t, KeyHash> procIndex;
   std::vector<Key> procKeys;
-  std::vector<std::vector<std::uint32_t>> procMap(parts.size()), threadMap(parts.size());
+  b.procMap.assign(b.parts.size(), {});
+  b.threadMap.assign(b.parts.size(), {});
   std::unordered_map<std::pair<Key, Key>, std::uint32_t, KeyPairHash> threadIndex;
-  std::vector<GlobalThread> threads;
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    WorkerOut& w = parts[k];
-    trace.eventCount += w.events;
-    trace.stats.merge(w.stats);
+  for (std::size_t k = 0; k < b.parts.size(); ++k) {
+    WorkerOut& w = b.parts[k];
+    b.trace.eventCount += w.events;
+    b.trace.stats.merge(w.stats);
     for (const Key& lk : w.processes) {
-      const Key g = globalKey(k, lk);
+      const Key g = b.globalKey(k, lk);
       auto [it, inserted] = procIndex.try_emplace(g, static_cast<std::uint32_t>(procKeys.size()));
       if (inserted) procKeys.push_back(g);
-      procMap[k].push_back(it->second);
+      b.procMap[k].push_back(it->second);
     }
     for (std::size_t t = 0; t < w.threads.size(); ++t) {
       const auto& [lp, ltid] = w.threads[t];
-      const Key gp = procKeys[procMap[k][lp]];
-      const Key gt = globalKey(k, ltid);
-      auto [it, inserted] = threadIndex.try_emplace({gp, gt}, static_cast<std::uint32_t>(threads.size()));
+      const Key gp = procKeys[b.procMap[k][lp]];
+      const Key gt = b.globalKey(k, ltid);
+      auto [it, inserted] = threadIndex.try_emplace({gp, gt}, static_cast<std::uint32_t>(b.threads.size()));
       if (inserted) {
         GlobalThread th;
-        th.process = procMap[k][lp];
+        th.process = b.procMap[k][lp];
         th.tid = gt;
-        threads.push_back(th);
+        b.threads.push_back(th);
       }
-      threadMap[k].push_back(it->second);
-      if (!w.slices[t].empty()) threads[it->second].wantsLane = true;
+      b.threadMap[k].push_back(it->second);
+      if (!w.slices[t].empty()) b.threads[it->second].wantsLane = true;
     }
   }
-  std::vector<Process> procs(procKeys.size());
+  b.procs.resize(procKeys.size());
   for (std::size_t i = 0; i < procKeys.size(); ++i) {
     const Key& key = procKeys[i];
-    Process& p = procs[i];
+    Process& p = b.procs[i];
     if (key.kind == KeyKind::Number) {
       p.pid = key.v;
       p.name = std::to_string(key.v);
     } else if (key.kind == KeyKind::String) {
-      p.pidText = std::string(trace.strings.view(static_cast<NameId>(key.v)));
+      p.pidText = std::string(b.trace.strings.view(static_cast<NameId>(key.v)));
       p.name = p.pidText;
     } else {
       p.pidText = "(invalid pid)";
       p.name = p.pidText;
     }
   }
+}
 
-  // 3. Metadata, in file order (the last record wins).
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    for (const RawMeta& m : parts[k].metas) {
-      Process& p = procs[procMap[k][m.process]];
-      const std::string_view text = trace.strings.view(global(k, m.text));
+/// Phase 3, metadata in file order (the last record wins); then the time range of every timed
+/// event (kept when there is nothing else to show) and maxTs (where unfinished slices end).
+void applyMetadata(BuildState& b) {
+  for (std::size_t k = 0; k < b.parts.size(); ++k) {
+    for (const RawMeta& m : b.parts[k].metas) {
+      Process& p = b.procs[b.procMap[k][m.process]];
+      const std::string_view text = b.trace.strings.view(b.global(k, m.text));
       switch (m.kind) {
         case MetaKind::ProcessName: p.name = text; break;
         case MetaKind::ProcessLabels: p.label = text; break;
@@ -1011,13 +1042,13 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
           if (m.valid) p.sortIndex = m.number;
           break;
         case MetaKind::ThreadName: {
-          GlobalThread& t = threads[threadMap[k][m.thread]];
+          GlobalThread& t = b.threads[b.threadMap[k][m.thread]];
           t.name = text;
           t.wantsLane = true;
           break;
         }
         case MetaKind::ThreadSortIndex: {
-          GlobalThread& t = threads[threadMap[k][m.thread]];
+          GlobalThread& t = b.threads[b.threadMap[k][m.thread]];
           if (m.valid) t.sortIndex = m.number;
           t.wantsLane = true;
           break;
@@ -1026,203 +1057,207 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
     }
   }
   TimeNs minTs = INT64_MAX, maxTs = INT64_MIN;
-  for (const auto& w : parts) {
+  for (const auto& w : b.parts) {
     minTs = std::min(minTs, w.minTs);
     maxTs = std::max(maxTs, w.maxTs);
   }
-  const bool anyTime = minTs <= maxTs;
-  trace.range = anyTime ? TimeRange{minTs, maxTs} : TimeRange{0, 0};
+  b.maxTs = maxTs;
+  b.trace.range = minTs <= maxTs ? TimeRange{minTs, maxTs} : TimeRange{0, 0};
+}
 
-  // 4. Slices per thread: B/E matching, then nesting into columns. Lanes are independent, so
-  // they are built on as many threads as the reader used (largest lanes first, which also
-  // frees the largest raw buffers first); warnings are merged in thread order afterwards, so
-  // the result does not depend on the thread count.
-  std::vector<Lane> lanes;
-  std::vector<std::uint32_t> laneThread;
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> threadParts(threads.size());
+/// Phase 4, slices per thread: B/E matching, then nesting into columns (buildLane). Lanes are
+/// independent, so they are built on as many threads as the reader used (largest lanes first,
+/// which also frees the largest raw buffers first); warnings are merged in thread order
+/// afterwards, so the result does not depend on the thread count. False when cancelled.
+bool buildThreadLanes(BuildState& b) {
+  auto& parts = b.parts;
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> threadParts(b.threads.size());
   for (std::size_t k = 0; k < parts.size(); ++k)
     for (std::uint32_t t = 0; t < parts[k].threads.size(); ++t)
-      if (!parts[k].slices[t].empty()) threadParts[threadMap[k][t]].emplace_back(static_cast<std::uint32_t>(k), t);
-  {
-    struct LaneJob {
-      std::uint32_t thread = 0;
-      std::size_t slices = 0;
-      Lane lane;
-      ImportStats stats;
-      bool done = false;
-    };
-    std::vector<LaneJob> jobs;
-    for (std::uint32_t g = 0; g < threads.size(); ++g) {
-      const GlobalThread& th = threads[g];
-      if (!th.wantsLane) continue;
-      LaneJob job;
-      job.thread = g;
-      for (auto [k, t] : threadParts[g]) job.slices += parts[k].slices[t].size();
-      Lane& lane = job.lane;
-      lane.process = th.process;
-      if (th.tid.kind == KeyKind::Number) lane.tid = th.tid.v;
-      else lane.tidText = keyText(th.tid, trace.strings);
-      lane.name = !th.name.empty() ? th.name : keyText(th.tid, trace.strings);
-      lane.sortIndex = th.sortIndex;
-      jobs.push_back(std::move(job));
+      if (!parts[k].slices[t].empty()) threadParts[b.threadMap[k][t]].emplace_back(static_cast<std::uint32_t>(k), t);
+  struct LaneJob {
+    std::uint32_t thread = 0;
+    std::size_t slices = 0;
+    Lane lane;
+    ImportStats stats;
+    bool done = false;
+  };
+  std::vector<LaneJob> jobs;
+  for (std::uint32_t g = 0; g < b.threads.size(); ++g) {
+    const GlobalThread& th = b.threads[g];
+    if (!th.wantsLane) continue;
+    LaneJob job;
+    job.thread = g;
+    for (auto [k, t] : threadParts[g]) job.slices += parts[k].slices[t].size();
+    Lane& lane = job.lane;
+    lane.process = th.process;
+    if (th.tid.kind == KeyKind::Number) lane.tid = th.tid.v;
+    else lane.tidText = keyText(th.tid, b.trace.strings);
+    lane.name = !th.name.empty() ? th.name : keyText(th.tid, b.trace.strings);
+    lane.sortIndex = th.sortIndex;
+    jobs.push_back(std::move(job));
+  }
+  std::vector<std::uint32_t> jobOrder(jobs.size());
+  std::iota(jobOrder.begin(), jobOrder.end(), 0u);
+  std::stable_sort(jobOrder.begin(), jobOrder.end(),
+                   [&](std::uint32_t x, std::uint32_t y) { return jobs[x].slices > jobs[y].slices; });
+  std::vector<LaneScratch> scratch(b.workers);
+  parallelJobs(b.workers, jobOrder.size(), b.stop, [&](std::size_t j, unsigned w) {
+    LaneJob& job = jobs[jobOrder[j]];
+    const std::string label = b.procs[job.lane.process].name + " / " + job.lane.name;
+    std::vector<RawPart> src;
+    for (auto [k, t] : threadParts[job.thread]) src.push_back({&parts[k].slices[t], b.names(k), &parts[k].longArgs});
+    job.done = buildLane(src, b.maxTs, b.trace.strings, job.lane, job.stats, label, scratch[w], b.stop);
+  });
+  for (auto& s : scratch) s.release();
+  if (b.stop.stop_requested()) return false;
+  for (auto& part : parts) std::vector<RecordBuffer<RawSlice>>().swap(part.slices);
+  b.lanes.reserve(jobs.size());
+  for (LaneJob& job : jobs) {
+    b.trace.stats.merge(job.stats);
+    b.threads[job.thread].lane = static_cast<std::uint32_t>(b.lanes.size());
+    b.laneThread.push_back(job.thread);
+    b.lanes.push_back(std::move(job.lane));
+  }
+  return true;
+}
+
+/// Phase 5, async (b/e/n) slices: one lane per (process, name); id2.global ids share a global
+/// process. A `b` is closed by the last open `b` of the same (process, cat, name, id); an `e`
+/// without one is dropped (OrphanEnd), a `b` never closed ends at maxTs (UnterminatedBegin).
+void buildAsyncLanes(BuildState& b) {
+  struct AsyncKey {
+    std::uint32_t process;
+    NameId cat, name, id;
+    bool operator<(const AsyncKey& o) const {
+      return std::tie(process, cat, name, id) < std::tie(o.process, o.cat, o.name, o.id);
     }
-    std::vector<std::uint32_t> jobOrder(jobs.size());
-    std::iota(jobOrder.begin(), jobOrder.end(), 0u);
-    std::stable_sort(jobOrder.begin(), jobOrder.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return jobs[a].slices > jobs[b].slices; });
-    std::vector<LaneScratch> scratch(workers);
-    parallelJobs(workers, jobOrder.size(), stop, [&](std::size_t j, unsigned w) {
-      LaneJob& job = jobs[jobOrder[j]];
-      const std::string label = procs[job.lane.process].name + " / " + job.lane.name;
-      std::vector<RawPart> src;
-      for (auto [k, t] : threadParts[job.thread]) src.push_back({&parts[k].slices[t], names(k), &parts[k].longArgs});
-      job.done = buildLane(src, maxTs, trace.strings, job.lane, job.stats, label, scratch[w], stop);
-    });
-    for (auto& s : scratch) s.release();
-    if (stop.stop_requested()) return cancel();
-    for (auto& part : parts) std::vector<RecordBuffer<RawSlice>>().swap(part.slices);
-    lanes.reserve(jobs.size());
-    for (LaneJob& job : jobs) {
-      trace.stats.merge(job.stats);
-      threads[job.thread].lane = static_cast<std::uint32_t>(lanes.size());
-      laneThread.push_back(job.thread);
-      lanes.push_back(std::move(job.lane));
+  };
+  Trace& trace = b.trace;
+  std::map<AsyncKey, std::vector<std::pair<TimeNs, const RawAsync*>>> open;
+  std::map<std::pair<std::uint32_t, NameId>, Pending> asyncLanes;
+  std::uint32_t globalProc = kInvalidIndex;
+  for (std::size_t k = 0; k < b.parts.size(); ++k) {
+    for (const RawAsync& a : b.parts[k].asyncs) {
+      std::uint32_t proc = b.procMap[k][a.process];
+      if (a.global) {
+        if (globalProc == kInvalidIndex) {
+          globalProc = static_cast<std::uint32_t>(b.procs.size());
+          Process gp;
+          gp.pidText = "(global async)";
+          gp.name = "Global async";
+          b.procs.push_back(gp);
+        }
+        proc = globalProc;
+      }
+      const NameId name = b.global(k, a.name);
+      const AsyncKey key{proc, b.global(k, a.cat), name, b.global(k, a.idText)};
+      Pending& lanePending = asyncLanes[{proc, name}];
+      if (a.ph == 'b') {
+        open[key].emplace_back(a.ts, &a);
+      } else if (a.ph == 'e') {
+        auto it = open.find(key);
+        if (it == open.end() || it->second.empty()) {
+          trace.stats.add(ImportWarning::OrphanEnd, "async e without b at " + formatTimestampUs(a.ts));
+          continue;
+        }
+        auto [bts, bev] = it->second.back();
+        it->second.pop_back();
+        lanePending.push(bts, a.ts, name, key.cat, bev->argsOffset, bev->argsLength, 0);
+      } else {
+        lanePending.push(a.ts, a.ts, name, key.cat, a.argsOffset, a.argsLength, kSliceInstant);
+      }
     }
   }
-
-  // 5. Async (b/e) slices: one lane per (process, name); id2.global ids share a global process.
-  {
-    struct AsyncKey {
-      std::uint32_t process;
-      NameId cat, name, id;
-      bool operator<(const AsyncKey& o) const {
-        return std::tie(process, cat, name, id) < std::tie(o.process, o.cat, o.name, o.id);
-      }
-    };
-    std::map<AsyncKey, std::vector<std::pair<TimeNs, const RawAsync*>>> open;
-    std::map<std::pair<std::uint32_t, NameId>, Pending> asyncLanes;
-    std::uint32_t globalProc = kInvalidIndex;
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-      for (const RawAsync& a : parts[k].asyncs) {
-        std::uint32_t proc = procMap[k][a.process];
-        if (a.global) {
-          if (globalProc == kInvalidIndex) {
-            globalProc = static_cast<std::uint32_t>(procs.size());
-            Process gp;
-            gp.pidText = "(global async)";
-            gp.name = "Global async";
-            procs.push_back(gp);
-          }
-          proc = globalProc;
-        }
-        const NameId name = global(k, a.name);
-        const AsyncKey key{proc, global(k, a.cat), name, global(k, a.idText)};
-        Pending& lanePending = asyncLanes[{proc, name}];
-        if (a.ph == 'b') {
-          open[key].emplace_back(a.ts, &a);
-        } else if (a.ph == 'e') {
-          auto it = open.find(key);
-          if (it == open.end() || it->second.empty()) {
-            trace.stats.add(ImportWarning::OrphanEnd, "async e without b at " + formatTimestampUs(a.ts));
-            continue;
-          }
-          auto [bts, b] = it->second.back();
-          it->second.pop_back();
-          lanePending.push(bts, a.ts, name, key.cat, b->argsOffset, b->argsLength, 0);
-        } else {
-          lanePending.push(a.ts, a.ts, name, key.cat, a.argsOffset, a.argsLength, kSliceInstant);
-        }
-      }
+  for (auto& [key, stack] : open)
+    for (auto& [bts, bev] : stack) {
+      trace.stats.add(ImportWarning::UnterminatedBegin, "async b never ended at " + formatTimestampUs(bts));
+      asyncLanes[{key.process, key.name}].push(bts, std::max(bts, b.maxTs), key.name, key.cat, bev->argsOffset,
+                                               bev->argsLength, kSliceUnfinished);
     }
-    for (auto& [key, stack] : open)
-      for (auto& [bts, b] : stack) {
-        trace.stats.add(ImportWarning::UnterminatedBegin, "async b never ended at " + formatTimestampUs(bts));
-        asyncLanes[{key.process, key.name}].push(bts, std::max(bts, maxTs), key.name, key.cat, b->argsOffset,
-                                                 b->argsLength, kSliceUnfinished);
-      }
-    for (auto& [key, pending] : asyncLanes) {
-      if (pending.size() == 0) continue;
-      Lane lane;
-      lane.process = key.first;
-      lane.name = std::string(trace.strings.view(key.second));
-      lane.tidText = "async:" + lane.name;
-      fillLane(pending, lane, trace.stats, procs[key.first].name + " / " + lane.name);
-      laneThread.push_back(kInvalidIndex);
-      lanes.push_back(std::move(lane));
-    }
-    for (auto& w : parts) freeNow(w.asyncs);
+  for (auto& [key, pending] : asyncLanes) {
+    if (pending.size() == 0) continue;
+    Lane lane;
+    lane.process = key.first;
+    lane.name = std::string(trace.strings.view(key.second));
+    lane.tidText = "async:" + lane.name;
+    fillLane(pending, lane, trace.stats, b.procs[key.first].name + " / " + lane.name);
+    b.laneThread.push_back(kInvalidIndex);
+    b.lanes.push_back(std::move(lane));
   }
+  for (auto& w : b.parts) freeNow(w.asyncs);
+}
 
-  // 6. Counters: series per (process, name, key).
-  {
-    std::map<std::tuple<std::uint32_t, NameId, NameId>, std::uint32_t> seriesIndex;
-    std::vector<CounterSeries> series;
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-      // Samples come in runs of one series (or of a few keys of one event): remember the last ones.
-      std::tuple<std::uint32_t, NameId, NameId> lastKey[2];
-      std::uint32_t lastSeries[2] = {kInvalidIndex, kInvalidIndex};
-      for (const RawCounter& c : parts[k].counters) {
-        const auto key = std::make_tuple(procMap[k][c.process], global(k, c.name), global(k, c.key));
-        std::uint32_t si;
-        if (lastSeries[0] != kInvalidIndex && lastKey[0] == key) {
-          si = lastSeries[0];
-        } else if (lastSeries[1] != kInvalidIndex && lastKey[1] == key) {
-          si = lastSeries[1];
-        } else {
-          auto [it, inserted] = seriesIndex.try_emplace(key, static_cast<std::uint32_t>(series.size()));
-          if (inserted) {
-            CounterSeries s;
-            s.process = std::get<0>(key);
-            s.name = std::get<1>(key);
-            s.key = std::get<2>(key);
-            series.push_back(std::move(s));
-          }
-          si = it->second;
+/// Phase 6, counters: one series per (process, name, key), samples sorted by time (stable).
+void buildCounterSeries(BuildState& b) {
+  std::map<std::tuple<std::uint32_t, NameId, NameId>, std::uint32_t> seriesIndex;
+  std::vector<CounterSeries> series;
+  for (std::size_t k = 0; k < b.parts.size(); ++k) {
+    // Samples come in runs of one series (or of a few keys of one event): remember the last ones.
+    std::tuple<std::uint32_t, NameId, NameId> lastKey[2];
+    std::uint32_t lastSeries[2] = {kInvalidIndex, kInvalidIndex};
+    for (const RawCounter& c : b.parts[k].counters) {
+      const auto key = std::make_tuple(b.procMap[k][c.process], b.global(k, c.name), b.global(k, c.key));
+      std::uint32_t si;
+      if (lastSeries[0] != kInvalidIndex && lastKey[0] == key) {
+        si = lastSeries[0];
+      } else if (lastSeries[1] != kInvalidIndex && lastKey[1] == key) {
+        si = lastSeries[1];
+      } else {
+        auto [it, inserted] = seriesIndex.try_emplace(key, static_cast<std::uint32_t>(series.size()));
+        if (inserted) {
+          CounterSeries s;
+          s.process = std::get<0>(key);
+          s.name = std::get<1>(key);
+          s.key = std::get<2>(key);
+          series.push_back(std::move(s));
         }
-        if (si != lastSeries[0]) {
-          lastKey[1] = lastKey[0];
-          lastSeries[1] = lastSeries[0];
-          lastKey[0] = key;
-          lastSeries[0] = si;
-        }
-        series[si].ts.push_back(c.ts);
-        series[si].value.push_back(c.value);
+        si = it->second;
       }
-      freeNow(parts[k].counters);
-    }
-    for (auto& s : series) {
-      if (!std::is_sorted(s.ts.begin(), s.ts.end())) {
-        std::vector<std::uint32_t> idx(s.ts.size());
-        std::iota(idx.begin(), idx.end(), 0u);
-        std::stable_sort(idx.begin(), idx.end(), [&](auto a, auto b) { return s.ts[a] < s.ts[b]; });
-        std::vector<TimeNs> ts(idx.size());
-        std::vector<double> v(idx.size());
-        for (std::size_t i = 0; i < idx.size(); ++i) {
-          ts[i] = s.ts[idx[i]];
-          v[i] = s.value[idx[i]];
-        }
-        s.ts = std::move(ts);
-        s.value = std::move(v);
+      if (si != lastSeries[0]) {
+        lastKey[1] = lastKey[0];
+        lastSeries[1] = lastSeries[0];
+        lastKey[0] = key;
+        lastSeries[0] = si;
       }
-      s.ts.shrink_to_fit();
-      s.value.shrink_to_fit();
+      series[si].ts.push_back(c.ts);
+      series[si].value.push_back(c.value);
     }
-    trace.counters = std::move(series);
+    freeNow(b.parts[k].counters);
   }
-  if (stop.stop_requested()) return cancel();
+  for (auto& s : series) {
+    if (!std::is_sorted(s.ts.begin(), s.ts.end())) {
+      std::vector<std::uint32_t> idx(s.ts.size());
+      std::iota(idx.begin(), idx.end(), 0u);
+      std::stable_sort(idx.begin(), idx.end(), [&](auto x, auto y) { return s.ts[x] < s.ts[y]; });
+      std::vector<TimeNs> ts(idx.size());
+      std::vector<double> v(idx.size());
+      for (std::size_t i = 0; i < idx.size(); ++i) {
+        ts[i] = s.ts[idx[i]];
+        v[i] = s.value[idx[i]];
+      }
+      s.ts = std::move(ts);
+      s.value = std::move(v);
+    }
+    s.ts.shrink_to_fit();
+    s.value.shrink_to_fit();
+  }
+  b.trace.counters = std::move(series);
+}
 
-  // 7. Roles, devices; display order of processes and lanes.
-  // A pid without process_name metadata shows only lanes that hold slices: at Level0 the pruned
-  // CANN pid keeps its thread_name records and HostToDevice starts but no slices (§2.1).
+/// Which processes were never named by metadata (their name is still the pid's text).
+std::vector<bool> unnamedProcesses(const std::vector<Process>& procs) {
   std::vector<bool> unnamed(procs.size(), false);
   for (std::size_t i = 0; i < procs.size(); ++i)
     unnamed[i] = procs[i].name == (procs[i].pidText.empty() ? std::to_string(procs[i].pid) : procs[i].pidText);
-  std::vector<bool> laneShown(lanes.size(), true);
-  for (std::size_t i = 0; i < lanes.size(); ++i) laneShown[i] = !(unnamed[lanes[i].process] && lanes[i].sliceCount() == 0);
-  std::vector<bool> hasSlices(procs.size(), false), hasCounters(procs.size(), false);
-  for (std::size_t i = 0; i < lanes.size(); ++i)
-    if (laneShown[i]) hasSlices[lanes[i].process] = true;
-  for (const auto& c : trace.counters) hasCounters[c.process] = true;
+  return unnamed;
+}
+
+/// Phase 7a, roles and devices of the processes (format notes §2.3, §2.4). A process of role
+/// Other with counters and no shown lane is a Counter process. A device number too long for an
+/// int is a note in `notes`.
+void assignRolesAndDevices(std::vector<Process>& procs, const std::vector<bool>& hasSlices,
+                           const std::vector<bool>& hasCounters, int plainNpuDevice, std::vector<std::string>& notes) {
   for (std::size_t i = 0; i < procs.size(); ++i) {
     Process& p = procs[i];
     p.role = classifyProcess(p.name);
@@ -1235,8 +1270,8 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
           p.deviceId = *id;
         } else {
           p.deviceId = plainNpuDevice;
-          trace.notes.push_back("process label \"" + p.label + "\": device number out of range, taken as " +
-                                (plainNpuDevice >= 0 ? "device " + std::to_string(plainNpuDevice) : "unknown"));
+          notes.push_back("process label \"" + p.label + "\": device number out of range, taken as " +
+                          (plainNpuDevice >= 0 ? "device " + std::to_string(plainNpuDevice) : "unknown"));
         }
       }
     } else if (p.label == "NPU") {
@@ -1247,29 +1282,28 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
       p.deviceId = plainNpuDevice;
     }
   }
-  // Keep processes that have lanes, counters or a name from metadata.
+}
+
+/// Phase 7b, display order: keeps the processes that have lanes, counters or a name from
+/// metadata and the lanes to show, sorts both (processLess; lanes by process, sort index,
+/// natural name order, tid) and moves them into the trace; counters follow their process.
+void orderForDisplay(BuildState& b, const std::vector<bool>& keepProcess, const std::vector<bool>& laneShown) {
+  Trace& trace = b.trace;
+  auto& procs = b.procs;
+  auto& lanes = b.lanes;
   std::vector<std::uint32_t> procOrder;
-  bool hasCann = false, hasHardware = false;
-  for (std::uint32_t i = 0; i < procs.size(); ++i) {
-    if (hasSlices[i] || hasCounters[i] || !unnamed[i]) procOrder.push_back(i);
-    hasCann = hasCann || procs[i].role == Process::Role::Cann;
-    hasHardware = hasHardware || procs[i].role == Process::Role::AscendHardware;
-  }
-  // Unbound HostToDevice starts on an unnamed pid of an Ascend trace (Ascend Hardware present)
-  // without CANN process are a Level0 artefact (format notes §2.1).
-  std::vector<std::uint8_t> prunedCann(threads.size(), 0);
-  if (!hasCann && hasHardware)
-    for (std::size_t t = 0; t < threads.size(); ++t) prunedCann[t] = unnamed[threads[t].process] ? 1 : 0;
+  for (std::uint32_t i = 0; i < procs.size(); ++i)
+    if (keepProcess[i]) procOrder.push_back(i);
   std::stable_sort(procOrder.begin(), procOrder.end(),
-                   [&](std::uint32_t a, std::uint32_t b) { return processLess(procs[a], procs[b]); });
+                   [&](std::uint32_t x, std::uint32_t y) { return processLess(procs[x], procs[y]); });
   std::vector<std::uint32_t> procNew(procs.size(), kInvalidIndex);
   for (std::uint32_t i = 0; i < procOrder.size(); ++i) procNew[procOrder[i]] = i;
   std::vector<std::uint32_t> laneOrder;
   for (std::uint32_t i = 0; i < lanes.size(); ++i)
     if (laneShown[i]) laneOrder.push_back(i);
-  std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const Lane& la = lanes[a];
-    const Lane& lb = lanes[b];
+  std::stable_sort(laneOrder.begin(), laneOrder.end(), [&](std::uint32_t x, std::uint32_t y) {
+    const Lane& la = lanes[x];
+    const Lane& lb = lanes[y];
     if (procNew[la.process] != procNew[lb.process]) return procNew[la.process] < procNew[lb.process];
     if (la.sortIndex.has_value() != lb.sortIndex.has_value()) return la.sortIndex.has_value();
     if (la.sortIndex && *la.sortIndex != *lb.sortIndex) return *la.sortIndex < *lb.sortIndex;
@@ -1286,159 +1320,262 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
     lanes[i].process = procNew[lanes[i].process];
     trace.lanes.push_back(std::move(lanes[i]));
   }
-  for (std::uint32_t i = 0; i < laneThread.size(); ++i)
-    if (laneThread[i] != kInvalidIndex) threads[laneThread[i]].lane = laneNew[i];
+  for (std::uint32_t i = 0; i < b.laneThread.size(); ++i)
+    if (b.laneThread[i] != kInvalidIndex) b.threads[b.laneThread[i]].lane = laneNew[i];
   for (auto& c : trace.counters) c.process = procNew[c.process];
-  std::stable_sort(trace.counters.begin(), trace.counters.end(), [&](const CounterSeries& a, const CounterSeries& b) {
-    if (a.process != b.process) return a.process < b.process;
-    const int c = naturalCompare(trace.strings.view(a.name), trace.strings.view(b.name));
+  std::stable_sort(trace.counters.begin(), trace.counters.end(), [&](const CounterSeries& x, const CounterSeries& y) {
+    if (x.process != y.process) return x.process < y.process;
+    const int c = naturalCompare(trace.strings.view(x.name), trace.strings.view(y.name));
     if (c != 0) return c < 0;
-    return naturalCompare(trace.strings.view(a.key), trace.strings.view(b.key)) < 0;
+    return naturalCompare(trace.strings.view(x.key), trace.strings.view(y.key)) < 0;
   });
+}
 
-  // 8. Flows: group by (cat, name, id) in file order; bind s to the enclosing slice, f to the
-  // enclosing slice with bp:"e" or else to the next slice. Each part's flows are given global
-  // ids, bound to their slices (in file order: warm caches) and sorted by (key, file order) in
-  // place, on the parts' threads; the groups are then paired over key ranges in parallel (a
-  // merge of the sorted parts), and the bound flows are ordered by fromTs, ties in the order of
-  // each group's first event, as a stable sort of the groups would give.
-  {
-    std::vector<std::vector<std::uint32_t>> bindOf(parts.size());
-    std::vector<std::uint32_t> offset(parts.size() + 1, 0);
-    for (std::size_t k = 0; k < parts.size(); ++k) offset[k + 1] = offset[k] + static_cast<std::uint32_t>(parts[k].flows.size());
-    parallelJobs(workers, parts.size(), stop, [&](std::size_t k, unsigned) {
-      RecordBuffer<RawFlow>& flows = parts[k].flows;
-      std::vector<std::uint32_t>& bind = bindOf[k];
-      reserveLarge(bind, flows.size());
-      bind.resize(flows.size());
-      const NameId* nm = names(k);
-      std::vector<std::optional<LaneSearch>> search(trace.lanes.size());
-      for (std::size_t i = 0; i < flows.size(); ++i) {
-        if ((i & (kStopPoll - 1)) == 0 && stop.stop_requested()) return;
-        RawFlow& f = flows[i];
-        if (nm) {
-          f.cat = nm[f.cat];
-          f.name = nm[f.name];
-          if (f.idKind != FlowIdKind::Numeric) f.id = nm[static_cast<NameId>(f.id)];
-        }
-        f.order = static_cast<std::uint32_t>(i);
-        f.thread = threadMap[k][f.thread];
-        std::uint32_t b = kInvalidIndex;
-        const std::uint32_t lane = threads[f.thread].lane;
-        if (lane != kInvalidIndex && f.idKind != FlowIdKind::Invalid && f.ph != 't') {
-          if (!search[lane]) search[lane].emplace(trace.lanes[lane]);
-          b = (f.ph == 's' || f.bindEnclosing) ? search[lane]->enclosingSlice(f.ts) : search[lane]->nextSlice(f.ts);
-        }
-        bind[i] = b;
-      }
-      std::sort(flows.begin(), flows.end(), [](const RawFlow& a, const RawFlow& b) {
-        if (!sameFlowKey(a, b)) return flowKeyLess(a, b);
-        return a.order < b.order;
-      });
-    });
-    if (stop.stop_requested()) return cancel();
-    const NameId h2d = trace.strings.find("HostToDevice");  // kInvalidIndex when absent
-    std::vector<FlowRun> runs(parts.size());
-    std::size_t total = 0, largest = 0;
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-      runs[k] = {parts[k].flows.data(), parts[k].flows.size(), bindOf[k].data(), offset[k]};
-      total += runs[k].size;
-      if (runs[k].size > runs[largest].size) largest = k;
-    }
-    // Key ranges: split at quantiles of the largest run; every group falls in one range.
-    const std::size_t rangeCount = total < (1u << 16) ? 1 : workers;
-    std::vector<std::vector<std::size_t>> cut(rangeCount + 1, std::vector<std::size_t>(parts.size()));
-    for (std::size_t k = 0; k < parts.size(); ++k) cut[rangeCount][k] = runs[k].size;
-    for (std::size_t j = 1; j < rangeCount; ++j) {
-      const RawFlow split = runs[largest].data[runs[largest].size * j / rangeCount];
-      for (std::size_t k = 0; k < parts.size(); ++k)
-        cut[j][k] = static_cast<std::size_t>(
-            std::lower_bound(runs[k].data, runs[k].data + runs[k].size, split, flowKeyLess) - runs[k].data);
-    }
-    std::vector<FlowRangeOut> ranges(rangeCount);
-    parallelJobs(workers, rangeCount, stop, [&](std::size_t j, unsigned) {
-      pairFlowRange(runs, cut[j], cut[j + 1], threads, prunedCann, h2d, ranges[j], stop);
-      if (!stop.stop_requested()) std::sort(ranges[j].bound.begin(), ranges[j].bound.end(), boundLess);
-    });
-    for (auto& w : parts) freeNow(w.flows);
-    for (auto& b : bindOf) freeNow(b);
-    if (stop.stop_requested()) return cancel();
-    // Warnings in group first-appearance order; the text is built only when it is kept.
-    std::vector<FlowWarning> warnings;
-    std::vector<UnboundStartFlow> unboundStarts;
-    std::size_t boundCount = 0;
-    for (auto& r : ranges) {
-      warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
-      unboundStarts.insert(unboundStarts.end(), r.unbound.begin(), r.unbound.end());
-      boundCount += r.bound.size();
-      std::vector<FlowWarning>().swap(r.warnings);
-      std::vector<UnboundStartFlow>().swap(r.unbound);
-    }
-    std::sort(warnings.begin(), warnings.end(), [](const FlowWarning& a, const FlowWarning& b) {
-      return std::tie(a.first, a.seq) < std::tie(b.first, b.seq);
-    });
-    for (const FlowWarning& w : warnings) {
-      if (trace.stats.count(w.kind) >= ImportStats::kExamplesPerKind) {
-        trace.stats.add(w.kind);
-        continue;
-      }
-      const std::string idText = w.idKind == FlowIdKind::Numeric ? std::to_string(w.id)
-                                                                 : std::string(trace.strings.view(static_cast<NameId>(w.id)));
-      std::string what = std::string(trace.strings.view(w.cat)) + " id " + idText;
-      if (w.side == 1) what += " (end side)";
-      else if (w.side == 2) what += " (start side)";
-      trace.stats.add(w.kind, what);
-    }
-    // Merge the sorted ranges into the trace's flows, releasing what the merge has read.
-    reserveLarge(trace.flows, boundCount);
-    {
-      std::vector<std::size_t> at(rangeCount, 0);
-      std::vector<ProgressiveRelease> release(rangeCount);
-      for (std::size_t j = 0; j < rangeCount; ++j) release[j] = ProgressiveRelease(ranges[j].bound.data());
-      for (std::size_t n = 0; n < boundCount; ++n) {
-        std::size_t best = rangeCount;
-        for (std::size_t j = 0; j < rangeCount; ++j)
-          if (at[j] < ranges[j].bound.size() && (best == rangeCount || boundLess(ranges[j].bound[at[j]], ranges[best].bound[at[best]])))
-            best = j;
-        trace.flows.push_back(ranges[best].bound[at[best]++].flow);
-        if ((n & (kStopPoll - 1)) == kStopPoll - 1) {
-          for (std::size_t j = 0; j < rangeCount; ++j) release[j].consumed(ranges[j].bound.data() + at[j]);
-          if (stop.stop_requested()) return cancel();
-        }
-      }
-    }
-    for (auto& r : ranges) freeNow(r.bound);
-    std::stable_sort(unboundStarts.begin(), unboundStarts.end(),
-              [](const UnboundStartFlow& a, const UnboundStartFlow& b) { return a.fromTs < b.fromTs; });
-    trace.unboundStarts = std::move(unboundStarts);
-    bindPrunedStarts(trace);
+/// Phase 7: roles, devices; display order of processes and lanes. A pid without process_name
+/// metadata shows only lanes that hold slices: at Level0 the pruned CANN pid keeps its
+/// thread_name records and HostToDevice starts but no slices (§2.1).
+void rolesAndDisplayOrder(BuildState& b, int plainNpuDevice) {
+  const auto& procs = b.procs;
+  const auto& lanes = b.lanes;
+  const std::vector<bool> unnamed = unnamedProcesses(procs);
+  std::vector<bool> laneShown(lanes.size(), true);
+  for (std::size_t i = 0; i < lanes.size(); ++i) laneShown[i] = !(unnamed[lanes[i].process] && lanes[i].sliceCount() == 0);
+  std::vector<bool> hasSlices(procs.size(), false), hasCounters(procs.size(), false);
+  for (std::size_t i = 0; i < lanes.size(); ++i)
+    if (laneShown[i]) hasSlices[lanes[i].process] = true;
+  for (const auto& c : b.trace.counters) hasCounters[c.process] = true;
+  assignRolesAndDevices(b.procs, hasSlices, hasCounters, plainNpuDevice, b.trace.notes);
+  std::vector<bool> keepProcess(procs.size(), false);
+  bool hasCann = false, hasHardware = false;
+  for (std::uint32_t i = 0; i < procs.size(); ++i) {
+    keepProcess[i] = hasSlices[i] || hasCounters[i] || !unnamed[i];
+    hasCann = hasCann || procs[i].role == Process::Role::Cann;
+    hasHardware = hasHardware || procs[i].role == Process::Role::AscendHardware;
   }
+  // Unbound HostToDevice starts on an unnamed pid of an Ascend trace (Ascend Hardware present)
+  // without CANN process are a Level0 artefact (format notes §2.1).
+  b.prunedCann.assign(b.threads.size(), 0);
+  if (!hasCann && hasHardware)
+    for (std::size_t t = 0; t < b.threads.size(); ++t) b.prunedCann[t] = unnamed[b.threads[t].process] ? 1 : 0;
+  orderForDisplay(b, keepProcess, laneShown);
+}
 
+/// Phase 8a: each part's flows get global ids and thread indices, are bound to their slices (in
+/// file order: warm caches; `s` and bp:"e" `f` to the enclosing slice, other `f` to the next
+/// slice) and sorted by (key, file order) in place, on the parts' threads. Returns the runs.
+std::vector<FlowRun> bindAndSortFlows(BuildState& b, std::vector<std::vector<std::uint32_t>>& bindOf) {
+  auto& parts = b.parts;
+  const Trace& trace = b.trace;
+  bindOf.assign(parts.size(), {});
+  std::vector<std::uint32_t> offset(parts.size() + 1, 0);
+  for (std::size_t k = 0; k < parts.size(); ++k) offset[k + 1] = offset[k] + static_cast<std::uint32_t>(parts[k].flows.size());
+  parallelJobs(b.workers, parts.size(), b.stop, [&](std::size_t k, unsigned) {
+    RecordBuffer<RawFlow>& flows = parts[k].flows;
+    std::vector<std::uint32_t>& bind = bindOf[k];
+    reserveLarge(bind, flows.size());
+    bind.resize(flows.size());
+    const NameId* nm = b.names(k);
+    std::vector<std::optional<LaneSearch>> search(trace.lanes.size());
+    for (std::size_t i = 0; i < flows.size(); ++i) {
+      if ((i & (kStopPoll - 1)) == 0 && b.stop.stop_requested()) return;
+      RawFlow& f = flows[i];
+      if (nm) {
+        f.cat = nm[f.cat];
+        f.name = nm[f.name];
+        if (f.idKind != FlowIdKind::Numeric) f.id = nm[static_cast<NameId>(f.id)];
+      }
+      f.order = static_cast<std::uint32_t>(i);
+      f.thread = b.threadMap[k][f.thread];
+      std::uint32_t at = kInvalidIndex;
+      const std::uint32_t lane = b.threads[f.thread].lane;
+      if (lane != kInvalidIndex && f.idKind != FlowIdKind::Invalid && f.ph != 't') {
+        if (!search[lane]) search[lane].emplace(trace.lanes[lane]);
+        at = (f.ph == 's' || f.bindEnclosing) ? search[lane]->enclosingSlice(f.ts) : search[lane]->nextSlice(f.ts);
+      }
+      bind[i] = at;
+    }
+    std::sort(flows.begin(), flows.end(), [](const RawFlow& x, const RawFlow& y) {
+      if (!sameFlowKey(x, y)) return flowKeyLess(x, y);
+      return x.order < y.order;
+    });
+  });
+  std::vector<FlowRun> runs(parts.size());
+  for (std::size_t k = 0; k < parts.size(); ++k) runs[k] = {parts[k].flows.data(), parts[k].flows.size(), bindOf[k].data(), offset[k]};
+  return runs;
+}
+
+/// Phase 8b: the groups are paired over key ranges in parallel (a merge of the sorted runs, cut
+/// at quantiles of the largest run so that every group falls in one range); each range's bound
+/// flows are sorted by boundLess.
+std::vector<FlowRangeOut> pairFlowsInRanges(BuildState& b, const std::vector<FlowRun>& runs) {
+  const std::size_t R = runs.size();
+  const NameId h2d = b.trace.strings.find("HostToDevice");  // kInvalidIndex when absent
+  std::size_t total = 0, largest = 0;
+  for (std::size_t k = 0; k < R; ++k) {
+    total += runs[k].size;
+    if (runs[k].size > runs[largest].size) largest = k;
+  }
+  const std::size_t rangeCount = total < (1u << 16) ? 1 : b.workers;
+  std::vector<std::vector<std::size_t>> cut(rangeCount + 1, std::vector<std::size_t>(R));
+  for (std::size_t k = 0; k < R; ++k) cut[rangeCount][k] = runs[k].size;
+  for (std::size_t j = 1; j < rangeCount; ++j) {
+    const RawFlow split = runs[largest].data[runs[largest].size * j / rangeCount];
+    for (std::size_t k = 0; k < R; ++k)
+      cut[j][k] = static_cast<std::size_t>(
+          std::lower_bound(runs[k].data, runs[k].data + runs[k].size, split, flowKeyLess) - runs[k].data);
+  }
+  std::vector<FlowRangeOut> ranges(rangeCount);
+  parallelJobs(b.workers, rangeCount, b.stop, [&](std::size_t j, unsigned) {
+    pairFlowRange(runs, cut[j], cut[j + 1], b.threads, b.prunedCann, h2d, ranges[j], b.stop);
+    if (!b.stop.stop_requested()) std::sort(ranges[j].bound.begin(), ranges[j].bound.end(), boundLess);
+  });
+  return ranges;
+}
+
+/// Phase 8c: the flow warnings in group first-appearance order; the text is built only while
+/// the kind still keeps examples.
+void addFlowWarnings(Trace& trace, std::vector<FlowWarning>& warnings) {
+  std::sort(warnings.begin(), warnings.end(), [](const FlowWarning& x, const FlowWarning& y) {
+    return std::tie(x.first, x.seq) < std::tie(y.first, y.seq);
+  });
+  for (const FlowWarning& w : warnings) {
+    if (trace.stats.count(w.kind) >= ImportStats::kExamplesPerKind) {
+      trace.stats.add(w.kind);
+      continue;
+    }
+    const std::string idText = w.idKind == FlowIdKind::Numeric ? std::to_string(w.id)
+                                                               : std::string(trace.strings.view(static_cast<NameId>(w.id)));
+    std::string what = std::string(trace.strings.view(w.cat)) + " id " + idText;
+    if (w.side == 1) what += " (end side)";
+    else if (w.side == 2) what += " (start side)";
+    trace.stats.add(w.kind, what);
+  }
+}
+
+/// Phase 8d: merges the sorted ranges' bound flows into trace.flows (ordered by fromTs, ties in
+/// the order of each group's first event, as a stable sort of the groups would give), releasing
+/// what the merge has read. False when cancelled.
+bool mergeBoundFlows(Trace& trace, std::vector<FlowRangeOut>& ranges, std::size_t boundCount, const std::stop_token& stop) {
+  const std::size_t rangeCount = ranges.size();
+  reserveLarge(trace.flows, boundCount);
+  std::vector<std::size_t> at(rangeCount, 0);
+  std::vector<ProgressiveRelease> release(rangeCount);
+  for (std::size_t j = 0; j < rangeCount; ++j) release[j] = ProgressiveRelease(ranges[j].bound.data());
+  for (std::size_t n = 0; n < boundCount; ++n) {
+    std::size_t best = rangeCount;
+    for (std::size_t j = 0; j < rangeCount; ++j)
+      if (at[j] < ranges[j].bound.size() && (best == rangeCount || boundLess(ranges[j].bound[at[j]], ranges[best].bound[at[best]])))
+        best = j;
+    trace.flows.push_back(ranges[best].bound[at[best]++].flow);
+    if ((n & (kStopPoll - 1)) == kStopPoll - 1) {
+      for (std::size_t j = 0; j < rangeCount; ++j) release[j].consumed(ranges[j].bound.data() + at[j]);
+      if (stop.stop_requested()) return false;
+    }
+  }
+  return true;
+}
+
+/// Phase 8, flows: group by (cat, name, id) in file order; bind s to the enclosing slice, f to the
+/// enclosing slice with bp:"e" or else to the next slice (8a), pair the groups (8b), then the
+/// warnings (8c), the bound flows by fromTs (8d), the unbound starts, and the Level0 starts bound
+/// to their Dequeue (bindPrunedStarts). False when cancelled.
+bool bindAndPairFlows(BuildState& b) {
+  Trace& trace = b.trace;
+  std::vector<std::vector<std::uint32_t>> bindOf;
+  const std::vector<FlowRun> runs = bindAndSortFlows(b, bindOf);
+  if (b.stop.stop_requested()) return false;
+  std::vector<FlowRangeOut> ranges = pairFlowsInRanges(b, runs);
+  for (auto& w : b.parts) freeNow(w.flows);
+  for (auto& v : bindOf) freeNow(v);
+  if (b.stop.stop_requested()) return false;
+  std::vector<FlowWarning> warnings;
+  std::vector<UnboundStartFlow> unboundStarts;
+  std::size_t boundCount = 0;
+  for (auto& r : ranges) {
+    warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+    unboundStarts.insert(unboundStarts.end(), r.unbound.begin(), r.unbound.end());
+    boundCount += r.bound.size();
+    std::vector<FlowWarning>().swap(r.warnings);
+    std::vector<UnboundStartFlow>().swap(r.unbound);
+  }
+  addFlowWarnings(trace, warnings);
+  if (!mergeBoundFlows(trace, ranges, boundCount, b.stop)) return false;
+  for (auto& r : ranges) freeNow(r.bound);
+  std::stable_sort(unboundStarts.begin(), unboundStarts.end(),
+                   [](const UnboundStartFlow& x, const UnboundStartFlow& y) { return x.fromTs < y.fromTs; });
+  trace.unboundStarts = std::move(unboundStarts);
+  bindPrunedStarts(trace);
+  return true;
+}
+
+/// The time range shown by "fit all" covers the slices and flows. Counter samples are left out
+/// unless there is nothing else: memory/bandwidth counters often run far beyond the profiled
+/// step (0.52 s of DDR samples around a 60 ms step in the 910A corpus capture). Then the notes
+/// for an empty trace.
+void finishRangeAndNotes(Trace& trace) {
+  TimeNs lo = INT64_MAX, hi = INT64_MIN;
+  for (const Lane& lane : trace.lanes) {
+    if (lane.sliceCount() == 0) continue;
+    if (lane.rowBegin[1] > lane.rowBegin[0]) lo = std::min(lo, lane.start[lane.rowBegin[0]]);
+    for (std::uint32_t d = 0; d < lane.depthCount(); ++d)
+      if (lane.rowBegin[d + 1] > lane.rowBegin[d]) hi = std::max(hi, lane.end[lane.rowBegin[d + 1] - 1]);
+  }
+  for (const Flow& f : trace.flows) {
+    lo = std::min({lo, f.fromTs, f.toTs});
+    hi = std::max({hi, f.fromTs, f.toTs});
+  }
+  if (lo <= hi) trace.range = {lo, hi};
+  if (trace.eventCount == 0) trace.notes.push_back("0 events");
+  else if (trace.sliceCount() == 0) trace.notes.push_back("no slices");
+}
+
+}  // namespace
+
+bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, int plainNpuDevice) {
+  const TopLevelFacts facts{read.top.rank, read.top.baseTimeNanoseconds, read.top.traceName};
+  return buildTrace(read.parts, facts, std::move(read.notes), trace, stop, plainNpuDevice);
+}
+
+bool buildTrace(std::vector<WorkerOut>& parts, const TopLevelFacts& facts, std::vector<std::string>&& notes,
+                Trace& trace, const std::stop_token& stop, int plainNpuDevice) {
+  // On a cancel: free the import records and whatever was built, and give the memory back.
+  const auto cancel = [&] {
+    parts.clear();
+    trace.lanes.clear();
+    trace.flows.clear();
+    trace.counters.clear();
+    trace.unboundStarts.clear();
+    trace.lanes.shrink_to_fit();
+    trace.flows.shrink_to_fit();
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+    return false;
+  };
+  trace.notes = std::move(notes);
+  trace.rankFromFile = facts.rank;
+  trace.baseTimeNanoseconds = facts.baseTimeNanoseconds;
+  trace.traceName = facts.traceName;
+  releaseReaderSpare(parts);
+  BuildState b(parts, trace, stop);
+  b.workers = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
+  mergeStrings(b);
+  if (stop.stop_requested()) return cancel();
+  mergeProcessesAndThreads(b);
+  applyMetadata(b);
+  if (!buildThreadLanes(b)) return cancel();
+  buildAsyncLanes(b);
+  buildCounterSeries(b);
+  if (stop.stop_requested()) return cancel();
+  rolesAndDisplayOrder(b, plainNpuDevice);
+  if (!bindAndPairFlows(b)) return cancel();
   // The raw records were freed piecemeal; hand the freed heap back to the system so that the
   // resident size after a load is the trace itself (glibc keeps freed arena memory otherwise).
-  read.parts.clear();
+  parts.clear();
 #if defined(__GLIBC__)
   malloc_trim(0);
 #endif
-  // The time range shown by "fit all" covers the slices and flows. Counter samples are left out
-  // unless there is nothing else: memory/bandwidth counters often run far beyond the profiled
-  // step (0.52 s of DDR samples around a 60 ms step in the 910A corpus capture).
-  {
-    TimeNs lo = INT64_MAX, hi = INT64_MIN;
-    for (const Lane& lane : trace.lanes) {
-      if (lane.sliceCount() == 0) continue;
-      if (lane.rowBegin[1] > lane.rowBegin[0]) lo = std::min(lo, lane.start[lane.rowBegin[0]]);
-      for (std::uint32_t d = 0; d < lane.depthCount(); ++d)
-        if (lane.rowBegin[d + 1] > lane.rowBegin[d]) hi = std::max(hi, lane.end[lane.rowBegin[d + 1] - 1]);
-    }
-    for (const Flow& f : trace.flows) {
-      lo = std::min({lo, f.fromTs, f.toTs});
-      hi = std::max({hi, f.fromTs, f.toTs});
-    }
-    if (lo <= hi) trace.range = {lo, hi};
-  }
-  if (trace.eventCount == 0) trace.notes.push_back("0 events");
-  else if (trace.sliceCount() == 0) trace.notes.push_back("no slices");
+  finishRangeAndNotes(trace);
   if (stop.stop_requested()) return cancel();
   return true;
 }

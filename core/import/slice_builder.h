@@ -2,7 +2,8 @@
 #pragma once
 // Turns the reader's raw records into an indexed Trace: merges the workers' string pools,
 // applies metadata, matches B/E, nests slices into depth rows, pairs and binds flows, builds
-// counter series and sorts processes and lanes for display. Internal to core.
+// counter series and sorts processes and lanes for display. Internal to core; readers call it
+// through TraceBuilder::finish (core/import/trace_builder.h).
 
 #include <stop_token>
 
@@ -11,8 +12,15 @@
 
 namespace npuscope::core::detail {
 
-/// Builds `trace` from `read` (consumed). Returns false when cancelled through `stop`.
-/// `plainNpuDevice` is the device given to processes labelled plain "NPU" (see Process::deviceId).
+/// Builds `trace` from the record chunks `parts` (consumed, cleared; in input order), the
+/// trace-level `facts` and the reader's `notes`. Returns false when cancelled through `stop`
+/// (then nothing is built). `plainNpuDevice` is the device given to processes labelled plain
+/// "NPU" (see Process::deviceId). Does not index the flows nor build the summary levels
+/// (TraceBuilder::finish does both).
+bool buildTrace(std::vector<WorkerOut>& parts, const TopLevelFacts& facts, std::vector<std::string>&& notes,
+                Trace& trace, const std::stop_token& stop, int plainNpuDevice = -1);
+
+/// buildTrace of what the JSON reader read (`read` consumed).
 bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, int plainNpuDevice = -1);
 
 /// Nesting rule for one thread's complete slices (see Lane): input slices in any order with

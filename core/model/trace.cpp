@@ -9,6 +9,7 @@
 #include "core/import/json/json_trace_reader.h"
 #include "core/query/lod.h"
 #include "core/import/slice_builder.h"
+#include "core/import/trace_builder.h"
 
 namespace npuscope::core {
 
@@ -16,11 +17,17 @@ Trace::Trace() = default;
 Trace::~Trace() = default;
 
 std::string_view Trace::argsText(SliceRef r) const {
-  if (!r.valid() || !file) return {};
+  if (!r.valid()) return {};
   const Lane& l = lanes[r.lane];
   const auto len = l.argsLength[r.index];
   if (len == 0) return {};
-  return file->bytes().substr(l.argsOffset[r.index], len);
+  const std::uint64_t off = l.argsOffset[r.index];
+  if (off & kOwnedArgs) {
+    const std::uint64_t at = off & ~kOwnedArgs;
+    return at + len <= ownedArgs.size() ? std::string_view(ownedArgs).substr(at, len) : std::string_view{};
+  }
+  if (!file) return {};
+  return file->bytes().substr(off, len);
 }
 
 namespace {
@@ -59,7 +66,7 @@ int Trace::deviceId() const {
 }
 
 std::size_t Trace::memoryBytes() const {
-  std::size_t b = strings.memoryBytes() + flows.capacity() * sizeof(Flow) +
+  std::size_t b = strings.memoryBytes() + (ownedArgs.empty() ? 0 : ownedArgs.capacity()) + flows.capacity() * sizeof(Flow) +
                   (flowsByFrom.capacity() + flowsByTo.capacity()) * 4 +
                   processes.capacity() * sizeof(Process) + lanes.capacity() * sizeof(Lane);
   for (const auto& l : lanes) b += l.memoryBytes();
@@ -92,12 +99,18 @@ LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::strin
   trace->file = file;
   if (file->transcodedUtf16()) trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
   const int plainNpuDevice = options.device >= 0 ? options.device : deviceFromTracePath(name);
-  if (!detail::buildTrace(std::move(read), *trace, options.stop, plainNpuDevice)) {
+  // The JSON reader is one client of TraceBuilder: its parse workers' record chunks are handed
+  // over as they are (zero-copy args: byte ranges of the mapped file).
+  TraceBuilder builder;
+  builder.adoptChunks(std::move(read.parts));
+  if (read.top.rank) builder.setRank(*read.top.rank);
+  if (read.top.baseTimeNanoseconds) builder.setBaseTimeNanoseconds(*read.top.baseTimeNanoseconds);
+  builder.setTraceName(std::move(read.top.traceName));
+  for (auto& note : read.notes) builder.addNote(std::move(note));
+  if (!builder.finish(*trace, {options.stop, plainNpuDevice, threads})) {
     result.error = "cancelled";
     return result;
   }
-  trace->indexFlows();
-  buildTraceLod(*trace, {}, threads);  // summary levels for zoomed-out frames (core/query/lod.h)
   if (options.progress) options.progress(1.0);
   result.trace = std::move(trace);
   return result;

@@ -66,7 +66,7 @@ struct Lane {
   std::vector<NameId> names;       ///< slice names (Trace::strings)
   // Cold columns.
   std::vector<NameId> categories;  ///< `cat`, kEmptyName if absent
-  std::vector<std::uint64_t> argsOffset;  ///< byte offset of the `args` object in the file
+  std::vector<std::uint64_t> argsOffset;  ///< byte offset of the `args` object in the file, or kOwnedArgs | offset in Trace::ownedArgs
   std::vector<std::uint32_t> argsLength;  ///< its length in bytes, 0 if no args
   std::vector<std::uint8_t> flags; ///< SliceFlag bits
   std::vector<std::uint32_t> rowBegin{0};  ///< depthCount()+1 entries
@@ -90,6 +90,10 @@ struct Lane {
   /// Memory held by the columns, bytes.
   [[nodiscard]] std::size_t memoryBytes() const;
 };
+
+/// Set in Lane::argsOffset when the args are owned by the trace (Trace::ownedArgs: key/values a
+/// reader gave, e.g. from a database row) rather than a byte range of the mapped file.
+inline constexpr std::uint64_t kOwnedArgs = std::uint64_t{1} << 63;
 
 /// A flow arrow between two slices (both ends bound). Categories as written in `cat`
 /// (async_npu, HostToDevice, async_task_queue, fwdbwd, MsTx, ...).
@@ -158,6 +162,7 @@ class Trace {
   std::optional<std::int64_t> baseTimeNanoseconds;  ///< Kineto baseTimeNanoseconds
   std::string traceName;               ///< Kineto traceName, when present
   std::vector<std::string> notes;      ///< informational messages ("0 events", ...)
+  std::string ownedArgs;               ///< args objects (JSON text) that are not in the file (see kOwnedArgs)
 
   [[nodiscard]] std::string_view name(NameId id) const { return strings.view(id); }
   [[nodiscard]] std::string_view sliceName(SliceRef r) const {
@@ -172,7 +177,8 @@ class Trace {
   [[nodiscard]] std::vector<std::uint32_t> flowsTo(SliceRef r) const;
   /// Builds flowsByFrom / flowsByTo (called once by the loader).
   void indexFlows();
-  /// The raw JSON text of a slice's `args` object ("" when absent). Parsed on demand only.
+  /// The raw JSON text of a slice's `args` object ("" when absent): in the mapped file, or in
+  /// ownedArgs (kOwnedArgs). Parsed on demand only.
   [[nodiscard]] std::string_view argsText(SliceRef r) const;
   /// Total slices over all lanes.
   [[nodiscard]] std::size_t sliceCount() const;

@@ -3,7 +3,11 @@
 // The parallel simdjson reader: splits the top-level event array into byte ranges cut at event
 // boundaries, parses each range on its own thread into detail::WorkerOut records, and checks
 // that consecutive ranges meet exactly (a range start that fell inside an event is re-parsed
-// sequentially). Internal to core; the public entry point is loadTrace (core/model/trace.h).
+// sequentially). Internal to core; the public entry point is loadTrace (core/model/trace.h), which
+// hands the records to TraceBuilder (core/import/trace_builder.h) through its chunk API.
+// The parts: this file's parallel range reader (json_trace_reader.cpp), the fast scanner
+// (json_fast_scanner.h), the simdjson path (json_simdjson_event.h), event interpretation
+// (json_event_interpreter.h) and the preview sink (json_preview.h).
 
 #include <atomic>
 #include <string>

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+#include "core/import/json/json_event_interpreter.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace npuscope::core::detail {
+
+namespace od = simdjson::ondemand;
+
+std::string offsetText(std::size_t off) { return "at byte " + std::to_string(off); }
+
+EventInterpreter::EventInterpreter(WorkerOut& out) : m_out(out) {}
+
+/// One warning per repaired string (`base`: file offset of the repaired text). The example
+/// text is only built while the kind still keeps examples.
+void EventInterpreter::reportRepairs(const SanitizeResult& fix, std::uint64_t base) {
+  for (const RepairedString& r : fix.strings) {
+    if (r.invalidUtf8)
+      m_out.stats.add(ImportWarning::InvalidUtf8,
+                      m_out.stats.count(ImportWarning::InvalidUtf8) < ImportStats::kExamplesPerKind
+                          ? "invalid UTF-8 or lone surrogate replaced by U+FFFD in a string " + offsetText(base + r.offset)
+                          : std::string());
+    if (r.control)
+      m_out.stats.add(ImportWarning::ControlCharacter,
+                      m_out.stats.count(ImportWarning::ControlCharacter) < ImportStats::kExamplesPerKind
+                          ? "raw control character shown as \\u00xx in a string " + offsetText(base + r.offset)
+                          : std::string());
+    if (r.badEscape)
+      m_out.stats.add(ImportWarning::InvalidEscape,
+                      m_out.stats.count(ImportWarning::InvalidEscape) < ImportStats::kExamplesPerKind
+                          ? "invalid escape kept as text in a string " + offsetText(base + r.offset)
+                          : std::string());
+  }
+}
+
+/// File offset of the args text (a view into m_eventBase), through the byte map when the
+/// event was repaired.
+std::uint64_t EventInterpreter::argsFileOffset(std::string_view args) const {
+  const auto rel = static_cast<std::size_t>(args.data() - m_eventBase);
+  return m_eventBegin + (m_argsMap ? (*m_argsMap)[rel] : rel);
+}
+
+/// Length in the file of the args text (differs from args.size() in a repaired event).
+std::uint32_t EventInterpreter::argsFileLength(std::string_view args) const {
+  if (!m_argsMap || args.empty()) return static_cast<std::uint32_t>(args.size());
+  const auto rel = static_cast<std::size_t>(args.data() - m_eventBase);
+  return (*m_argsMap)[rel + args.size() - 1] + 1 - (*m_argsMap)[rel];
+}
+
+Key EventInterpreter::checkedKey(const EventFields& f, bool pid) {
+  const Key k = pid ? f.pid : f.tid;
+  const bool has = pid ? f.hasPid : f.hasTid;
+  if (!has) return {0, KeyKind::Number};  // absent: 0, as chrome://tracing does
+  if (k.kind == KeyKind::Invalid) {
+    m_out.stats.add(ImportWarning::BadPid, std::string(pid ? "pid" : "tid") + " not a number or string " +
+                                               offsetText(m_eventBegin));
+    return {0, KeyKind::Invalid};
+  }
+  return k;
+}
+
+void EventInterpreter::dispatch(const EventFields& f) {
+  const char ph = f.ph.size() == 1 ? f.ph[0] : '\0';
+  if (ph == 'M') return metadata(f);
+  const Key pid = checkedKey(f, true);
+  if (!f.ts) {
+    m_out.stats.add(ImportWarning::MissingTimestamp,
+                    std::string(f.tsPresent ? "unreadable ts " : "no ts ") + offsetText(m_eventBegin));
+    return;
+  }
+  const TimeNs ts = *f.ts;
+  switch (ph) {
+    case 'X': {
+      TimeNs dur = f.dur.value_or(0);
+      if (!f.dur || dur < 0) {
+        m_out.stats.add(ImportWarning::BadDuration, "X event without a valid dur " + offsetText(m_eventBegin));
+        dur = 0;
+      }
+      addSlice(f, pid, ts, dur, 'X', 0);
+      noteTime(ts, ts + dur);
+      return;
+    }
+    case 'B':
+    case 'E':
+      addSlice(f, pid, ts, -1, ph, 0);
+      noteTime(ts, ts);
+      return;
+    case 'i':
+    case 'I':
+    case 'R':
+      addSlice(f, pid, ts, 0, 'X', kSliceInstant);
+      noteTime(ts, ts);
+      return;
+    case 'C':
+      counter(f, pid, ts);
+      noteTime(ts, ts);
+      return;
+    case 's':
+    case 't':
+    case 'f':
+      flow(f, pid, ts, ph);
+      return;
+    case 'b':
+    case 'e':
+    case 'n':
+      async(f, pid, ts, ph);
+      noteTime(ts, ts);
+      return;
+    default:
+      m_out.stats.add(ImportWarning::UnknownPhase, "ph \"" + std::string(f.ph) + "\" " + offsetText(m_eventBegin));
+      return;
+  }
+}
+
+void EventInterpreter::addSlice(const EventFields& f, const Key& pid, TimeNs ts, TimeNs dur, char ph, std::uint8_t flags) {
+  const Key tid = checkedKey(f, false);
+  const std::uint32_t t = m_out.thread(pid, tid);
+  RawSlice r;
+  r.ts = ts;
+  r.dur = dur;
+  r.name = f.name;
+  r.cat = f.cat;
+  r.setPh(ph);
+  r.setFlags(flags);
+  if (!f.args.empty()) r.setArgs(argsFileOffset(f.args), argsFileLength(f.args), m_out.longArgs);
+  m_out.slices[t].push_back(r);
+}
+
+void EventInterpreter::flow(const EventFields& f, const Key& pid, TimeNs ts, char ph) {
+  const Key tid = checkedKey(f, false);
+  RawFlow r;
+  r.ts = ts;
+  r.ph = ph;
+  r.cat = f.cat;
+  r.name = f.name;
+  r.bindEnclosing = f.bpE;
+  r.thread = m_out.thread(pid, tid);
+  r.order = static_cast<std::uint32_t>(m_out.flows.size());
+  // Id rule (case 10): a number -> its exact value; a string "0x.." -> hex, an all-digit
+  // string -> decimal; any other text is compared as text.
+  std::string_view tok = f.hasId ? f.idToken : (f.hasId2 ? f.id2Token : std::string_view{});
+  const bool isString = f.hasId ? f.idIsString : (!tok.empty() && tok.front() == '"');
+  if (tok.empty()) {
+    r.idKind = FlowIdKind::Invalid;
+    r.id = m_out.pool.intern("(no id)");
+  } else {
+    const FlowIdParse p = parseFlowId(tok, isString);
+    if (p.value) {
+      r.idKind = FlowIdKind::Numeric;
+      r.id = *p.value;
+    } else {
+      // A JSON number beyond uint64 cannot be compared exactly: invalid (case 04). A string
+      // is compared as text whatever its length (msprof's packed HostToDevice ids exceed
+      // uint64 as decimal strings).
+      r.idKind = (p.overflow && !isString) ? FlowIdKind::Invalid : FlowIdKind::Text;
+      r.id = m_out.pool.intern(tok);
+    }
+  }
+  m_out.flows.push_back(r);
+  noteTime(ts, ts);
+}
+
+void EventInterpreter::async(const EventFields& f, const Key& pid, TimeNs ts, char ph) {
+  if (!f.hasId && !f.hasId2) {
+    m_out.stats.add(ImportWarning::AsyncWithoutId, "async event without id " + offsetText(m_eventBegin));
+    return;
+  }
+  RawAsync r;
+  r.ts = ts;
+  r.ph = ph;
+  r.name = f.name;
+  r.cat = f.cat;
+  r.process = m_out.process(pid);
+  r.global = f.hasId2 ? f.id2Global : false;
+  r.idText = m_out.pool.intern(f.hasId ? f.idToken : f.id2Token);
+  if (!f.args.empty()) {
+    r.argsOffset = argsFileOffset(f.args);
+    r.argsLength = argsFileLength(f.args);
+  }
+  m_out.asyncs.push_back(r);
+}
+
+// Re-parses a raw args object (small) with the second parser. The event's own parse checked
+// its UTF-8 and control bytes, not what the escapes inside args decode to: args with a
+// backslash are repaired first (a lone surrogate escape becomes \ufffd, reported).
+bool EventInterpreter::iterateArgs(std::string_view args, simdjson::ondemand::document& doc) {
+  m_argsBuf.clear();
+  if (std::memchr(args.data(), '\\', args.size())) {
+    const SanitizeResult fix = sanitizeJsonStrings(args, m_argsBuf);
+    reportRepairs(fix, argsFileOffset(args));
+  } else {
+    m_argsBuf.assign(args.data(), args.size());
+  }
+  const std::size_t len = m_argsBuf.size();
+  m_argsBuf.append(simdjson::SIMDJSON_PADDING, ' ');
+  return !m_argsParser.iterate(m_argsBuf.data(), len, m_argsBuf.size()).get(doc);
+}
+
+void EventInterpreter::counter(const EventFields& f, const Key& pid, TimeNs ts) {
+  if (f.argsNotObject)
+    m_out.stats.add(ImportWarning::BadCounterValue, "counter args that are not an object " + offsetText(m_eventBegin));
+  if (f.args.empty()) return;
+  simdjson::ondemand::document doc;
+  if (!iterateArgs(f.args, doc)) return;
+  od::object o;
+  if (doc.get_object().get(o)) return;
+  NameId name = f.name;
+  if (f.hasId) {
+    std::string n(m_out.pool.view(f.name));
+    n += " [";
+    n += f.idToken;
+    n += "]";
+    name = m_out.pool.intern(n);
+  }
+  const std::uint32_t proc = m_out.process(pid);
+  for (auto fr : o) {
+    od::field ff;
+    if (std::move(fr).get(ff)) return;
+    std::string_view k;
+    if (ff.unescaped_key().get(k)) return;
+    const NameId keyId = m_out.pool.intern(k);
+    od::value v = ff.value();
+    od::json_type t;
+    if (v.type().get(t)) return;
+    double value = 0;
+    bool ok = false;
+    if (t == od::json_type::number) {
+      ok = !v.get_double().get(value);
+    } else if (t == od::json_type::string) {
+      std::string_view s;
+      if (!v.get_string().get(s)) {
+        std::string tmp(s);
+        char* endp = nullptr;
+        value = std::strtod(tmp.c_str(), &endp);
+        ok = endp && endp != tmp.c_str() && *endp == '\0';
+      }
+    }
+    if (!ok) {
+      m_out.stats.add(ImportWarning::BadCounterValue, "counter " + std::string(m_out.pool.view(name)) + "." +
+                                                          std::string(k) + " " + offsetText(m_eventBegin));
+      continue;
+    }
+    m_out.counters.push_back(RawCounter{ts, value, proc, name, keyId});
+  }
+}
+
+void EventInterpreter::metadata(const EventFields& f) {
+  const Key pid = checkedKey(f, true);
+  const std::string_view what = m_out.pool.view(f.name);
+  RawMeta m;
+  m.process = m_out.process(pid);
+  if (what == "process_name") m.kind = MetaKind::ProcessName;
+  else if (what == "process_labels") m.kind = MetaKind::ProcessLabels;
+  else if (what == "process_sort_index") m.kind = MetaKind::ProcessSortIndex;
+  else if (what == "thread_name") m.kind = MetaKind::ThreadName;
+  else if (what == "thread_sort_index") m.kind = MetaKind::ThreadSortIndex;
+  else return;  // other metadata (process_uptime_seconds, ...) is ignored
+  if (m.kind == MetaKind::ThreadName || m.kind == MetaKind::ThreadSortIndex)
+    m.thread = m_out.thread(pid, checkedKey(f, false));
+  if (f.args.empty()) return;
+  simdjson::ondemand::document doc;
+  if (!iterateArgs(f.args, doc)) return;
+  od::object o;
+  if (doc.get_object().get(o)) return;
+  const char* wanted = m.kind == MetaKind::ProcessLabels ? "labels"
+                       : (m.kind == MetaKind::ProcessName || m.kind == MetaKind::ThreadName) ? "name"
+                                                                                               : "sort_index";
+  od::value v;
+  if (o.find_field_unordered(wanted).get(v)) return;
+  od::json_type t;
+  if (v.type().get(t)) return;
+  if (m.kind == MetaKind::ProcessSortIndex || m.kind == MetaKind::ThreadSortIndex) {
+    std::int64_t n = 0;
+    bool ok = false;
+    if (t == od::json_type::number) {
+      ok = !v.get_int64().get(n);
+      if (!ok) {
+        double d;
+        if (!v.get_double().get(d) && d == static_cast<double>(static_cast<std::int64_t>(d))) {
+          n = static_cast<std::int64_t>(d);
+          ok = true;
+        }
+      }
+    } else if (t == od::json_type::string) {
+      std::string_view s;
+      if (!v.get_string().get(s)) {
+        std::string tmp(s);
+        char* endp = nullptr;
+        errno = 0;
+        n = std::strtoll(tmp.c_str(), &endp, 10);
+        ok = !tmp.empty() && endp && *endp == '\0' && errno == 0;
+      }
+    }
+    m.valid = ok;
+    m.number = n;
+    if (!ok)
+      m_out.stats.add(ImportWarning::BadSortIndex, "sort_index not an integer " + offsetText(m_eventBegin));
+  } else {
+    std::string_view s;
+    if (t == od::json_type::string) {
+      if (v.get_string().get(s)) return;
+    } else {
+      s = v.raw_json_token();
+    }
+    m.text = m_out.pool.intern(s);
+  }
+  m_out.metas.push_back(m);
+}
+
+}  // namespace npuscope::core::detail

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The fast scanner of the JSON reader: reads the event shapes the profilers write straight from
+// the bytes, without simdjson, and declines (without any effect) every other event, which then
+// goes through the simdjson path (json_simdjson_event.h). Both give the same records and the
+// same string pool. Internal to core.
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "core/import/json/json_event_interpreter.h"
+
+namespace npuscope::core::detail {
+
+/// Scans events into an EventInterpreter. One per parse worker.
+class FastEventScanner {
+ public:
+  explicit FastEventScanner(EventInterpreter& interp) : m_interp(interp) {}
+
+  /// Scans the event object at `p` (a '{' in the file) directly from the bytes, without simdjson,
+  /// and dispatches it. Handles the shapes the profilers write (keys without escapes;
+  /// ph/name/cat/bp strings without escapes; integer or plain-string pid/tid; ts/dur as numbers
+  /// or strings, us -> ns; id as number or plain string; args skipped by skipContainerFast —
+  /// strings, brackets and UTF-8 checked, not the member grammar — and kept as a byte range).
+  /// Returns a pointer one past the event, or nullptr without any effect on the output when the
+  /// event needs the general path (id2, escapes, odd types, invalid JSON or UTF-8): the caller
+  /// then parses it with simdjson, which also reports the exact warnings. `fileOffset` is the
+  /// offset of `p` in the file; [p, end) is readable.
+  const char* scan(const char* p, const char* end, std::size_t fileOffset);
+
+ private:
+  /// Strings to intern once the event is known to be good, in the order the general path
+  /// interns them (key order), so that both paths build identical string pools.
+  enum class Target : std::uint8_t { Name, Cat, Pid, Tid };
+  struct Pending {
+    std::string_view text;
+    Target target;
+  };
+  /// One event's scan: the cursor (`p` at the value being read), the fields, the deferred strings.
+  struct State {
+    const char* p;
+    const char* end;
+    EventFields f;
+    std::string_view ph;
+    std::array<Pending, 8> pending;
+    std::size_t pendingCount = 0;
+  };
+
+  static bool member(State& s, std::string_view key);
+  static bool defer(State& s, std::string_view text, Target target);
+  static bool plainString(State& s, std::string_view& out);
+  static bool keyValue(State& s, Key& k, std::string_view& text);
+  static bool timeToken(State& s, std::string_view& tok);
+  static bool timeValue(State& s, std::optional<TimeNs>& out);
+  static bool idValue(State& s, Key& key, bool& has, Target target);
+  static bool flowId(State& s);
+  static bool argsValue(State& s);
+  void commit(State& s, const char* begin, std::size_t fileOffset);
+
+  EventInterpreter& m_interp;
+};
+
+}  // namespace npuscope::core::detail

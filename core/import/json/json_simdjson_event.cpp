@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+#include "core/import/json/json_simdjson_event.h"
+
+#include <cstring>
+
+#include "core/import/json/json_scan.h"
+
+namespace npuscope::core::detail {
+
+namespace od = simdjson::ondemand;
+
+/// Parses the object at [data, data + len), which is at offset `begin` of the file; the bytes
+/// up to `validEnd` (>= data + len) are readable.
+void SimdjsonEventParser::parse(const char* data, std::size_t len, std::size_t begin, const char* validEnd) {
+  const char* base = data;
+  if (static_cast<std::size_t>(validEnd - data) < len + simdjson::SIMDJSON_PADDING) {
+    // Near the end of the readable bytes: copy into a padded buffer.
+    if (m_scratch.size() < len + simdjson::SIMDJSON_PADDING) m_scratch.resize(len + simdjson::SIMDJSON_PADDING);
+    std::memcpy(m_scratch.data(), data, len);
+    std::memset(m_scratch.data() + len, ' ', simdjson::SIMDJSON_PADDING);
+    base = m_scratch.data();
+  }
+  m_interp.beginEvent(begin, base);
+  ++m_interp.out().events;
+  if (parseObject(base, len) || parseRepaired(data, len)) return;
+  m_interp.out().stats.add(ImportWarning::ParseError, "malformed event " + offsetText(begin));
+}
+
+/// The event at [data, data + len) of the file failed to parse. When sanitizeJsonStrings
+/// changes it (invalid UTF-8, raw control bytes, lone surrogate escapes: case 19), parses the
+/// repaired copy, reports each repaired string once, and returns true. The strings are interned,
+/// so the copy is only needed during the call; the args of a slice keep their range in the
+/// file (through the byte map), and core/model/slice_args.cpp repairs them again when they are read.
+bool SimdjsonEventParser::parseRepaired(const char* data, std::size_t len) {
+  m_fixed.clear();
+  m_fixedMap.clear();
+  const SanitizeResult fix = sanitizeJsonStrings(std::string_view(data, len), m_fixed, &m_fixedMap);
+  if (!fix.changed) return false;
+  const std::size_t fixedLen = m_fixed.size();
+  m_fixed.append(simdjson::SIMDJSON_PADDING, ' ');
+  m_interp.rebase(m_fixed.data(), &m_fixedMap);
+  const bool ok = parseObject(m_fixed.data(), fixedLen);
+  m_interp.rebase(m_fixed.data(), nullptr);
+  if (ok) m_interp.reportRepairs(fix, m_interp.eventBegin());
+  return ok;
+}
+
+Key SimdjsonEventParser::readKey(od::value v, bool& ok) {
+  od::json_type t;
+  ok = true;
+  if (v.type().get(t)) { ok = false; return {0, KeyKind::Invalid}; }
+  switch (t) {
+    case od::json_type::number: {
+      std::int64_t i;
+      if (!v.get_int64().get(i)) return {i, KeyKind::Number};
+      std::uint64_t u;
+      if (!v.get_uint64().get(u)) return {static_cast<std::int64_t>(u), KeyKind::Number};
+      double d;
+      if (!v.get_double().get(d)) return {static_cast<std::int64_t>(d), KeyKind::Number};
+      ok = false;
+      return {0, KeyKind::Invalid};
+    }
+    case od::json_type::string: {
+      std::string_view s;
+      if (v.get_string().get(s)) {
+        ok = false;
+        m_badString = true;  // e.g. a lone surrogate escape: parseRepaired retries the event
+        return {0, KeyKind::Invalid};
+      }
+      return {static_cast<std::int64_t>(m_interp.out().pool.intern(s)), KeyKind::String};
+    }
+    default:
+      return {0, KeyKind::Invalid};
+  }
+}
+
+bool SimdjsonEventParser::parseObject(const char* base, std::size_t len) {
+  od::document doc;
+  if (m_parser.iterate(base, len, len + simdjson::SIMDJSON_PADDING).get(doc)) return false;
+  od::object obj;
+  if (doc.get_object().get(obj)) return false;
+  EventFields f;
+  m_badString = false;
+  if (!readFields(obj, f) || m_badString) return false;
+  m_interp.dispatch(f);
+  return true;
+}
+
+bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
+  for (auto fieldResult : obj) {
+    od::field field;
+    if (std::move(fieldResult).get(field)) return false;
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return false;
+    od::value v = field.value();
+    if (key.empty()) continue;
+    switch (key[0]) {
+      case 'p':
+        if (key == "ph") {
+          if (v.get_string().get(f.ph)) return false;
+          m_phBuf.assign(f.ph);  // the view dies with the next string
+          f.ph = m_phBuf;
+        } else if (key == "pid") {
+          bool ok;
+          f.pid = readKey(v, ok);
+          f.hasPid = true;
+        }
+        break;
+      case 't':
+        if (key == "ts") {
+          std::string_view tok;
+          tok = v.raw_json_token();
+          f.tsPresent = true;
+          f.ts = parseMicrosToNs(tok);
+        } else if (key == "tid") {
+          bool ok;
+          f.tid = readKey(v, ok);
+          f.hasTid = true;
+        }
+        break;
+      case 'd':
+        if (key == "dur") {
+          std::string_view tok;
+          tok = v.raw_json_token();
+          f.durPresent = true;
+          f.dur = parseMicrosToNs(tok);
+        }
+        break;
+      case 'n':
+        if (key == "name") {
+          od::json_type t;
+          if (v.type().get(t)) return false;
+          std::string_view s;
+          if (t == od::json_type::string) {
+            // A string that does not decode (a lone surrogate escape): parseRepaired retries.
+            if (v.get_string().get(s)) return false;
+          } else {
+            s = v.raw_json_token();  // a non-string name: keep its raw token as the name
+          }
+          f.name = m_interp.out().pool.intern(s);
+        }
+        break;
+      case 'c':
+        if (key == "cat") {
+          od::json_type t;
+          std::string_view s;
+          if (!v.type().get(t) && t == od::json_type::string) {
+            if (v.get_string().get(s)) return false;
+            f.cat = m_interp.out().pool.intern(s);
+          }
+        }
+        break;
+      case 'i':
+        if (key == "id") {
+          od::json_type t;
+          if (v.type().get(t)) return false;
+          f.hasId = true;
+          f.idIsString = t == od::json_type::string;
+          if (f.idIsString) {
+            std::string_view s;
+            if (v.get_string().get(s)) return false;
+            m_idBuf.assign(s);
+            f.idToken = m_idBuf;
+          } else { f.idToken = v.raw_json_token(); }
+        } else if (key == "id2") {
+          od::object o;
+          if (!v.get_object().get(o)) {
+            for (auto fr : o) {
+              od::field ff;
+              if (std::move(fr).get(ff)) return false;
+              std::string_view k;
+              if (ff.unescaped_key().get(k)) return false;
+              std::string_view tok;
+              tok = ff.value().raw_json_token();
+              m_id2Buf.assign(tok);
+              f.id2Token = m_id2Buf;
+              f.id2Global = k == "global";
+              f.hasId2 = true;
+            }
+          }
+        }
+        break;
+      case 'b':
+        if (key == "bp") {
+          od::json_type t;
+          std::string_view s;
+          if (!v.type().get(t) && t == od::json_type::string) {
+            if (v.get_string().get(s)) return false;
+            f.bpE = s == "e";
+          }
+        }
+        break;
+      case 'a':
+        if (key == "args") {
+          od::object o;
+          if (!v.get_object().get(o)) {
+            if (o.raw_json().get(f.args)) return false;
+          } else {
+            f.argsNotObject = true;  // e.g. an array: counted as a bad counter value for C events
+          }
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return true;
+}
+
+}  // namespace npuscope::core::detail

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The general (simdjson On-Demand) path of the JSON reader: parses one event object whatever
+// its shape (escapes, id2, odd types), repairs invalid UTF-8 / control bytes / lone surrogate
+// escapes once when the event does not parse as is, and hands the fields to the interpreter.
+// The reference path: the fast scanner must give the same records. Internal to core.
+
+#include <simdjson.h>
+
+#include <string>
+#include <vector>
+
+#include "core/import/json/json_event_interpreter.h"
+
+namespace npuscope::core::detail {
+
+/// Parses events through simdjson into an EventInterpreter. One per parse worker.
+class SimdjsonEventParser {
+ public:
+  explicit SimdjsonEventParser(EventInterpreter& interp) : m_interp(interp) {
+    m_scratch.resize(4096 + simdjson::SIMDJSON_PADDING);
+  }
+
+  /// Parses the object at [data, data + len), which is at offset `begin` of the file; the bytes
+  /// up to `validEnd` (>= data + len) are readable. An event that does not parse even repaired
+  /// is a ParseError warning ("malformed event at byte N"). Counts the event.
+  void parse(const char* data, std::size_t len, std::size_t begin, const char* validEnd);
+
+ private:
+  bool parseRepaired(const char* data, std::size_t len);
+  Key readKey(simdjson::ondemand::value v, bool& ok);
+  bool parseObject(const char* base, std::size_t len);
+  bool readFields(simdjson::ondemand::object& obj, EventFields& f);
+
+  EventInterpreter& m_interp;
+  simdjson::ondemand::parser m_parser{1u << 31};
+  std::string m_scratch;
+  std::string m_phBuf, m_idBuf, m_id2Buf;
+  std::string m_fixed;                    ///< parseRepaired's copy of the event
+  std::vector<std::uint32_t> m_fixedMap;  ///< its byte -> offset in the event
+  bool m_badString = false;               ///< a pid/tid string did not decode
+};
+
+}  // namespace npuscope::core::detail
