@@ -37,7 +37,7 @@ void MainWindow::createTopDownDocks() {
   m_chainDock->setAllowedAreas(Qt::AllDockWidgetAreas);
   addDockWidget(Qt::RightDockWidgetArea, m_chainDock);
   splitDockWidget(m_detailsDock, m_chainDock, Qt::Vertical);
-  resizeDocks({m_detailsDock}, {420}, Qt::Horizontal);
+  resizeDocks({m_detailsDock}, {500}, Qt::Horizontal);  // room for the chain's slice names
 
   // First run (no saved layout): once every dock exists, share the bottom area with the other
   // bottom docks as tabs, Top-Down in front. A saved layout (restoreState) wins otherwise.

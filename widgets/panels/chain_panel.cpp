@@ -92,8 +92,6 @@ ChainPanel::ChainPanel(QWidget* parent) : QWidget(parent) {
   // context line above hold the latency in full) so that Slice gets the room.
   m_tree->header()->setSectionResizeMode(Via, QHeaderView::Interactive);
   m_tree->header()->resizeSection(Via, 84);
-  m_tree->setTextElideMode(Qt::ElideRight);
-  m_tree->header()->resizeSection(Via, 118);
   m_tree->headerItem()->setToolTip(Via, tr("How the link was reached from the one below it"));
   v->addWidget(m_tree, 1);
   connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) { activate(it); });
