@@ -97,15 +97,13 @@ struct ChainLink {
 
 /// The dispatch chain of one device task, from the Python API down to the task (links in that
 /// order). Missing layers are listed in `missing`, never invented.
-/// The dispatch chain of one device task, from the Python API down to the task (links in that
-/// order). Missing layers are listed in `missing`, never invented.
 struct DispatchChain {
   std::vector<ChainLink> links;
   std::vector<ChainLayer> missing;
   std::string path;                    ///< "ACLNN", "ACLOP" or "" when it cannot be told
   /// Device task start - host launch, ns, as recorded (host and device clocks unaligned): from
-  /// the start of Node@launch, else the CANN API; at Level0 the HostToDevice `s` ts, else the
-  /// Dequeue start. Can be negative: see `correctedLatency`.
+  /// the start of Node@launch, else the HostToDevice `s` ts, else the CANN API, else the Dequeue
+  /// start (docs/diagnosis.md §4). Can be negative: see `correctedLatency`.
   std::optional<TimeNs> launchLatency;
   /// The HostToDevice flow's start ts (host clock, ns), when the task has one.
   std::optional<TimeNs> launchTs;

@@ -209,9 +209,6 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
   if (contains(api, "aclopCompileAndExecute")) chain.path = "ACLOP";
   else if (contains(api, "aclnn") || dq.starts_with("Dequeue@aclnn") || kernel.starts_with("aclnn")) chain.path = "ACLNN";
   else if (dq.starts_with("Dequeue@") && !contains(dq, "event") && !contains(dq, "memcpy")) chain.path = "ACLOP";
-  // Launch latency: task start minus the start of Node@launch (else the CANN API). At Level0 the
-  // launching slices were pruned: use the HostToDevice `s` timestamp, else the Dequeue start.
-  // (The `s` ts lies inside Node@launch, where host/device clock skew can make it negative.)
   chain.launchTs = launchTs;
   // Launch latency: task start minus the start of Node@launch; without it the HostToDevice `s`
   // ts (older CANN starts the flow inside the CANN API, whose start can be a millisecond earlier

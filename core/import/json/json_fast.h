@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Inline SIMD helpers of the reader's fast path (EventParser::parseFast). Internal to core and
+// Inline SIMD helpers of the reader's fast path (FastEventScanner::scan). Internal to core and
 // only included by files compiled with core's flags (AVX2 + PCLMUL when NPUSCOPE_NATIVE_SIMD),
 // so every function here has internal linkage: no ODR clash with a scalar build of a test.
 

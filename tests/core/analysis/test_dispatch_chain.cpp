@@ -3,18 +3,16 @@
 //
 // The expected values are literals taken from tools/oracles/trace_chains.py (Python standard library,
 // written from ../shared/docs/ascend-profiling-format.md §2.6 and §3 without reading
-// core/analysis/dispatch_chain.cpp), run with --lead-python-fallback so that the Python API layer
-// follows the rule core implements (nearest python_function ancestor, else the outermost ancestor
-// below ProfilerStep#; the format document only knows the python_function one). Several tasks were
-// also traced by hand from the raw JSON (flow ids and timestamps): docs/dispatch-chains.md.
+// core/analysis/dispatch_chain.cpp). Several tasks were also traced by hand from the raw JSON
+// (flow ids and timestamps): docs/dispatch-chains.md.
 //
 // Regenerate one task's values with e.g.
 //   python3 tools/oracles/trace_chains.py <trace_view.json> --json
 //       --task "Stream 2@1736408883716197363"
 //
 // For every task: all links (layer, name, exact start ns) in order, the missing layers, the path
-// and the launch latency (device task start - Node@launch start, else CANN API start; at Level0
-// the HostToDevice `s` ts, else the Dequeue start). The Python API layer comes only from
+// and the launch latency (device task start - Node@launch start, else the HostToDevice `s` ts,
+// else the CANN API start, else the Dequeue start: docs/diagnosis.md §4). The Python API layer comes only from
 // python_function events (with_stack); without them it is reported missing.
 //
 // T11 (a Level0 MEMCPY_ASYNC task with a HostToDevice flow but no async_npu flow) was the one
