@@ -167,6 +167,9 @@ struct Bubble {
   std::vector<SliceRef> evidence;
   double hostCoverage = 0;  ///< share of the gap covered by host torch/CANN slices, 0..1
   LaunchTiming launched = LaunchTiming::Unknown;
+  /// A collective (HCCL big op) starts exactly at the gap's end: `after` is that op and `chain` its
+  /// chain; `launched` stays unknown (HCCL submits its tasks inside Hccl@Launch_*, after the flow).
+  bool endsAtCollective = false;
   DispatchChain chain; ///< of `after`
 };
 

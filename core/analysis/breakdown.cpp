@@ -328,15 +328,17 @@ std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdi
                     " is waiting (notify waits: another rank or stream is not ready, a synchronisation) and " +
                     pct(c.transmitting, c.exposed) + " transmitting (data moving on the links).");
       if (c.waiting * 2 > c.exposed)
-        out.push_back("Waiting dominates: look at the slowest rank first (the one that reaches the collectives last, "
-                      "its compute or dispatch), not at the links.");
+        out.push_back("Waiting dominates, so the links are not the problem: the rank waits for another rank or "
+                      "stream. Compare when the ranks reach each collective (a late rank shows its compute or "
+                      "dispatch); when they arrive together the wait is not explained by this capture.");
     } else if (c.json && c.json->elapse > 0) {
       out.push_back("communication.json: of " + formatDuration(c.json->elapse) + " in " + std::to_string(c.jsonOps) +
                     " ops, " + pct(c.json->wait, c.json->elapse) + " is waiting (synchronisation " +
                     pct(c.json->synchronization, c.json->elapse) + ") and " + pct(c.json->transit, c.json->elapse) +
                     " transmitting; the trace has no plane tasks to place them in the exposed time.");
       if (c.json->wait * 2 > c.json->elapse)
-        out.push_back("Waiting dominates: look at the slowest rank first, not at the links.");
+        out.push_back("Waiting dominates, so the links are not the problem: compare when the ranks reach each "
+                      "collective.");
     }
   } else if (v.dominant == "compute" && da.compute.total > 0) {
     out.push_back("Computing (" + formatDuration(da.compute.total) + ") is made of: " + computeParts(da.compute) + ".");

@@ -279,14 +279,30 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
                pct(share(waitOnDevice)) + " of the gap: a stream dependency or a collective on another stream";
     return;
   }
+  // The gap ends at a collective whose host launch API (AscendCL@hcom_*) covers a fair part of it:
+  // the dequeue thread was launching the collective and the operators behind it waited.
+  if (b.endsAtCollective)
+    if (const ChainLink* api = b.chain.find(ChainLayer::CannApi)) {
+      const TimeRange r = trace.sliceRange(api->slice);
+      const TimeNs ov = std::min(r.end, gap.end) - std::max(r.start, gap.start);
+      if (ov * 4 >= len) {
+        b.cause = BubbleCause::SlowDispatch;
+        b.evidence = {api->slice};
+        if (const ChainLink* launch = b.chain.find(ChainLayer::Launch)) b.evidence.push_back(launch->slice);
+        b.detail = "collective launch: " + describe(trace, api->slice) + " was launching " +
+                   std::string(trace.sliceName(b.after)) + " for " + pct(share(ov)) +
+                   " of the gap; the operators behind it in the queue waited";
+        return;
+      }
+    }
   // The task was launched before the device went idle: the host was not late, the device held it.
   if (b.launched == LaunchTiming::BeforeGapStart && b.chain.launchTs) {
     b.cause = BubbleCause::Queued;
     b.evidence = {b.after};
     b.detail = std::string(trace.sliceName(b.after)) + " was launched " +
                formatDuration(gap.start - (*b.chain.launchTs - skewBound)) +
-               " before the device went idle and started only when the gap ended: the host was ahead; the device "
-               "held the task (a dependency on another stream or an event)";
+               " before the device went idle and started only when the gap ended: the host was ahead, the delay "
+               "is on the device side (no task of this device in the trace explains it)";
     return;
   }
   if (compile.overlap * 4 >= len && compile.r.valid()) {
@@ -404,13 +420,29 @@ void locateNeighbours(const Trace& trace, const std::vector<std::uint32_t>& devi
 /// Everything about one gap: neighbours, the chain of the task that ends it (skew applied), when
 /// that task was launched, and the cause.
 void examine(const Trace& trace, const DeviceAnalysis& da, const std::vector<std::uint32_t>& deviceLanes,
-             bool hostRecorded, TimeRange g, Bubble& b) {
+             const std::vector<std::uint32_t>& collectiveLanes, bool hostRecorded, TimeRange g, Bubble& b) {
   b.range = g;
   b.device = da.device;
   b.chain = {};
   b.launched = LaunchTiming::Unknown;
+  b.endsAtCollective = false;
   locateNeighbours(trace, deviceLanes, g, b);
-  if (b.after.valid()) {
+  // A collective starting exactly at the gap's end ends it: its own launch chain is the one that
+  // matters (its first device task has no HostToDevice flow of its own).
+  for (std::uint32_t l : collectiveLanes) {
+    const Lane& lane = trace.lanes[l];
+    const auto b0 = lane.start.begin() + lane.rowBegin[0], e0 = lane.start.begin() + lane.rowBegin[1];
+    auto it = std::lower_bound(b0, e0, g.end);
+    if (it != e0 && *it == g.end) {
+      b.after = {l, static_cast<std::uint32_t>(it - lane.start.begin())};
+      b.endsAtCollective = true;
+      break;
+    }
+  }
+  if (b.endsAtCollective) {
+    b.chain = dispatchChain(trace, b.after);
+    applySkew(b.chain, da.skew);
+  } else if (b.after.valid()) {
     b.chain = dispatchChain(trace, b.after);
     applySkew(b.chain, da.skew);
     // HTA's split: was the task launched after the device went idle (the device waited for the
@@ -419,10 +451,8 @@ void examine(const Trace& trace, const DeviceAnalysis& da, const std::vector<std
       b.launched = *b.chain.launchTs - da.skew.bound >= g.start ? LaunchTiming::AfterGapStart : LaunchTiming::BeforeGapStart;
   }
   classifyBubble(trace, da.device, hostRecorded, b, da.skew.bound);
-  if (b.after.valid()) {
-    const std::string_view next = trace.sliceName(b.after);
-    if (next.starts_with("hcom")) b.detail += "; the gap ends at the collective " + std::string(next);
-  }
+  if (b.endsAtCollective && b.cause != BubbleCause::SlowDispatch)
+    b.detail += "; the gap ends at the collective " + std::string(trace.sliceName(b.after));
 }
 
 }  // namespace
@@ -439,10 +469,14 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
   if (found) *found = gaps.size();
   if (foundNs) *foundNs = gapsNs;
   const bool hostRecorded = hostLayersRecorded(trace);
-  std::vector<std::uint32_t> deviceLanes;
+  std::vector<std::uint32_t> deviceLanes, collectiveLanes;
   for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
     const Process& p = trace.processes[trace.lanes[l].process];
     if (detail::isDeviceTaskLane(trace, l) && p.deviceId == da.device) deviceLanes.push_back(l);
+    // The HCCL big ops (group threads; "Plane" threads hold their tasks), as the overlap uses them.
+    if (p.role == Process::Role::Communication && p.deviceId == da.device && trace.lanes[l].depthCount() > 0 &&
+        !trace.lanes[l].name.starts_with("Plane"))
+      collectiveLanes.push_back(l);
   }
   // The cause of every gap, for the totals the verdict summarises (docs/diagnosis.md §2.3).
   if (causes) {
@@ -450,7 +484,7 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
     Bubble scratch;
     for (std::size_t k = 0; k < gaps.size(); ++k) {
       if ((k & 255) == 255 && options.stop.stop_requested()) break;
-      examine(trace, da, deviceLanes, hostRecorded, gaps[k], scratch);
+      examine(trace, da, deviceLanes, collectiveLanes, hostRecorded, gaps[k], scratch);
       const auto c = static_cast<std::size_t>(scratch.cause);
       causes->ns[c] += gaps[k].duration();
       ++causes->count[c];
@@ -473,7 +507,7 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
           b.step = s.number;
           break;
         }
-    examine(trace, da, deviceLanes, hostRecorded, g, b);
+    examine(trace, da, deviceLanes, collectiveLanes, hostRecorded, g, b);
     out.push_back(std::move(b));
   }
   return out;

@@ -397,7 +397,8 @@ class Device:
         C = union([(t.start, t.end) for t in comp])
         comm_lanes = [lk for lk in R.lanes if R.pname(lk) in ("Communication", "HCCL")
                       and R.device_of_pid(lk[0]) == d and not R.tname(lk).startswith("Plane")]
-        M_raw = [(s.start, s.end) for lk in comm_lanes for s in R.lanes[lk] if s.depth == 0]
+        self.comm_ops = [s for lk in comm_lanes for s in R.lanes[lk] if s.depth == 0]
+        M_raw = [(s.start, s.end) for s in self.comm_ops]
         if not M_raw:
             M_raw = [(t.start, t.end) for t in self.tasks if t.name.startswith("hcom_")]
         M = union(M_raw)
@@ -617,7 +618,7 @@ class Device:
                     "path": path, "raw_latency_ns": raw,
                     "corrected_latency_ns": None if raw is None or raw + self.skew_bound < 0
                     else raw + self.skew_bound})
-        return out, h, enq, dq
+        return out, h, enq, dq, cann
 
     # -- bubbles (spec §C)
     def bubbles(self):
@@ -652,11 +653,19 @@ class Device:
             after = tasks_by_start[i] if i < len(tasks_by_start) else None
             item = {"start": a, "end": b, "cause": None, "launched": "unknown",
                     "after": after.brief() if after else None, "chain": None}
-            enq = dq = None
+            # A collective (HCCL big op) starting exactly at the gap's end ends it (spec section C):
+            # its chain is walked instead, and its launch timing is unknown (HCCL submits its tasks
+            # inside Hccl@Launch_* after the HostToDevice flow start).
+            coll = [s for s in self.comm_ops if s.start == b]
+            collective = coll[0] if coll else None
+            if collective is not None:
+                after = collective
+                item["after"] = after.brief()
+            enq = dq = cann_api = None
             if after is not None:
-                ch, h, enq, dq = self.chain(after)
+                ch, h, enq, dq, cann_api = self.chain(after)
                 item["chain"] = ch
-                if h is not None:
+                if h is not None and collective is None:
                     item["launched"] = "after_gap_start" if h.s_ts - self.skew_bound >= a else "before_gap_start"
             launched = item["launched"]
             cause = None
@@ -667,6 +676,8 @@ class Device:
             elif 2 * sum(overlap(t, a, b) for t in dev
                          if is_wait_task(t.name) and (after is None or t.lane == after.lane)) >= g:
                 cause = "device_wait"
+            elif collective is not None and cann_api is not None and 4 * overlap(cann_api, a, b) >= g:
+                cause = "slow_dispatch"  # the host was launching the collective
             elif launched == "before_gap_start":
                 cause = "queued"
             elif any(s.name.endswith("opCompile") and "CompileAndExecute" not in s.name and 4 * overlap(s, a, b) >= g

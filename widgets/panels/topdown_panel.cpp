@@ -515,13 +515,14 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   m_verdict->setTextFormat(Qt::RichText);
   m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_verdict->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
-  lv->addWidget(m_verdict);
 
+  // The shares first (one bar per device, the method's first look), then the verdict.
   m_barsBox = new QWidget(left);
   m_barsLayout = new QVBoxLayout(m_barsBox);
   m_barsLayout->setContentsMargins(0, 2, 0, 2);
   m_barsLayout->setSpacing(6);
   lv->addWidget(m_barsBox);
+  lv->addWidget(m_verdict);
 
   m_shares = new OverlapSharesModel(this);
   m_sharesView = new QTableView(left);
