@@ -189,7 +189,23 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
 
   std::map<std::string, std::vector<TimeRange>> core, cls, pass;
   for (const char* k : {"FlashAttention", "Convolution", "MatMul", "Other"}) cls[k];
-  std::unordered_map<NameId, std::string> typeOfName;  // Task Type arg, parsed once per kernel name
+  // Each task's parts, decided once per kernel_details row or per kernel name (a name has one
+  // Task Type), and held as pointers to the map's vectors: no string work per task.
+  using Parts = std::pair<std::vector<TimeRange>*, std::vector<TimeRange>*>;
+  const auto partsFor = [&](std::string coreKey, const std::string& typeText) -> Parts {
+    if (coreKey.empty() || coreKey == "N/A") coreKey = "unknown";
+    return {&core[coreKey], &cls[operatorClass(typeText)]};
+  };
+  std::unordered_map<const KernelRow*, Parts> partsOfRow;
+  std::unordered_map<NameId, Parts> partsOfName;
+  // The pass of each task: the first async_npu flow into it, from a backward thread or not (one
+  // pass over the flows instead of a flow look-up per task).
+  std::unordered_map<std::uint64_t, bool> backwardOf;
+  if (passMarked && asyncNpu != kInvalidIndex)
+    for (const Flow& f : trace.flows)
+      if (f.category == asyncNpu && f.from.valid() && f.to.valid())
+        backwardOf.emplace((std::uint64_t{f.to.lane} << 32) | f.to.index, bwdLanes.count(f.from.lane) > 0);
+  std::vector<TimeRange>* passPart[3] = {&pass["forward"], &pass["backward"], &pass["no launch"]};
   std::size_t fromRows = 0;
   std::vector<TimeRange> all;
   all.reserve(computeTasks.size());
@@ -199,33 +215,29 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
     all.push_back(t);
     const auto it = byStart.find(t.start);
     const KernelRow* row = it == byStart.end() ? nullptr : it->second;
-    std::string coreKey, typeText;
+    Parts parts;
     if (row) {
       ++fromRows;
-      coreKey = row->core;
-      typeText = row->type.empty() || row->type == "N/A" ? row->name : row->type;
+      auto pr = partsOfRow.find(row);
+      if (pr == partsOfRow.end())
+        pr = partsOfRow.emplace(row, partsFor(row->core, row->type.empty() || row->type == "N/A" ? row->name : row->type))
+                 .first;
+      parts = pr->second;
     } else {
       const NameId n = trace.lanes[r.lane].names[r.index];
-      auto ti = typeOfName.find(n);
-      if (ti == typeOfName.end()) ti = typeOfName.emplace(n, sliceArg(trace, r, "Task Type").value_or("")).first;
-      coreKey = ti->second;
-      typeText = std::string(trace.name(n));
+      auto pn = partsOfName.find(n);
+      if (pn == partsOfName.end())
+        pn = partsOfName.emplace(n, partsFor(sliceArg(trace, r, "Task Type").value_or(""), std::string(trace.name(n)))).first;
+      parts = pn->second;
     }
-    if (coreKey.empty() || coreKey == "N/A") coreKey = "unknown";
-    core[coreKey].push_back(t);
-    cls[operatorClass(typeText)].push_back(t);
+    parts.first->push_back(t);
+    parts.second->push_back(t);
     if (passMarked) {
-      const char* p = "no launch";
-      if (asyncNpu != kInvalidIndex)
-        for (std::uint32_t fi : trace.flowsTo(r)) {
-          const Flow& f = trace.flows[fi];
-          if (f.category != asyncNpu || !f.from.valid()) continue;
-          p = bwdLanes.count(f.from.lane) ? "backward" : "forward";
-          break;
-        }
-      pass[p].push_back(t);
+      const auto bw = backwardOf.find((std::uint64_t{r.lane} << 32) | r.index);
+      passPart[bw == backwardOf.end() ? 2 : bw->second ? 1 : 0]->push_back(t);
     }
   }
+  for (auto it = pass.begin(); it != pass.end();) it = it->second.empty() ? pass.erase(it) : std::next(it);
   b.tasks = all.size();
   b.total = totalOf(unionOf(std::move(all)));
   b.coreSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Accelerator Core"

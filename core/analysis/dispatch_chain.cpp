@@ -234,35 +234,44 @@ ClockSkew clockSkew(const Trace& trace, int device) {
   // (task start - launch ts, task) per launch. A Level0 launch is kept both as an unbound start
   // and as a flow drawn from its Dequeue (same task, same start ts): count each pair once. The
   // unbound starts are few; the flows can be millions, so only they are looked up.
-  std::vector<std::pair<TimeNs, SliceRef>> v;
+  std::vector<TimeNs> v;  // 8 bytes a launch: a 10 M event trace has 2 M flows
   std::set<std::tuple<std::uint32_t, std::uint32_t, TimeNs>> unbound;
   for (const UnboundStartFlow& u : trace.unboundStarts)
     if (u.category == h2d && u.to.valid() && onDevice(u.to) && unbound.emplace(u.to.lane, u.to.index, u.fromTs).second)
-      v.push_back({trace.lanes[u.to.lane].start[u.to.index] - u.fromTs, u.to});
+      v.push_back(trace.lanes[u.to.lane].start[u.to.index] - u.fromTs);
+  const auto boundLaunch = [&](const Flow& f) {
+    return f.category == h2d && f.to.valid() && onDevice(f.to) &&
+           (unbound.empty() || !unbound.count({f.to.lane, f.to.index, f.fromTs}));
+  };
   for (const Flow& f : trace.flows)
-    if (f.category == h2d && f.to.valid() && onDevice(f.to) &&
-        (unbound.empty() || !unbound.count({f.to.lane, f.to.index, f.fromTs})))
-      v.push_back({trace.lanes[f.to.lane].start[f.to.index] - f.fromTs, f.to});
+    if (boundLaunch(f)) v.push_back(trace.lanes[f.to.lane].start[f.to.index] - f.fromTs);
   k.tasksWithLaunch = v.size();
   if (v.empty()) return k;
   // Only the lowest values matter: order the first 1% + 5 of them (O(n) + O(k log k)).
-  const auto less = [](const auto& a, const auto& b) { return a.first < b.first; };
   const std::size_t head = std::min(v.size(), v.size() / 100 + 5);
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(head - 1), v.end(), less);
-  std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(head), less);
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(head - 1), v.end());
+  std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(head));
   // The minimum, unless it is a lone outlier (a mis-bound flow): the lowest value with two more
   // within kSkewClusterNs above it, looking at most 1% + 2 values up (docs/diagnosis.md §4).
   std::size_t base = 0;
   const std::size_t limit = std::min(v.size(), v.size() / 100 + 3);
   for (std::size_t i = 0; i + 2 < v.size() && i < limit; ++i)
-    if (v[i + 2].first - v[i].first <= kSkewClusterNs) {
+    if (v[i + 2] - v[i] <= kSkewClusterNs) {
       base = i;
       break;
     }
   k.outliers = base;
-  k.minTaskMinusLaunch = v[base].first;
-  k.worstTask = v[base].second;
-  if (v[base].first < 0) k.bound = -v[base].first;
+  k.minTaskMinusLaunch = v[base];
+  if (v[base] < 0) k.bound = -v[base];
+  // The task giving it: the first launch (unbound starts, then flows) with that value.
+  for (const UnboundStartFlow& u : trace.unboundStarts)
+    if (!k.worstTask.valid() && u.category == h2d && u.to.valid() && onDevice(u.to) &&
+        trace.lanes[u.to.lane].start[u.to.index] - u.fromTs == v[base])
+      k.worstTask = u.to;
+  for (std::size_t i = 0; !k.worstTask.valid() && i < trace.flows.size(); ++i) {
+    const Flow& f = trace.flows[i];
+    if (boundLaunch(f) && trace.lanes[f.to.lane].start[f.to.index] - f.fromTs == v[base]) k.worstTask = f.to;
+  }
   return k;
 }
 
