@@ -187,11 +187,21 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
   const bool passMarked = !bwdLanes.empty();
   b.passNote = passMarked ? "backward = launched from a thread that ends a fwdbwd flow" : "not marked (no fwdbwd flow)";
 
-  std::map<std::string, std::vector<TimeRange>> core, cls, pass;
+  // Each part's tasks arrive lane by lane, row by row (sorted runs): a UnionBuilder merges the
+  // runs instead of sorting every interval.
+  struct Acc {
+    UnionBuilder u;
+    std::size_t n = 0;
+    void add(TimeRange t) {
+      u.add(t);
+      ++n;
+    }
+  };
+  std::map<std::string, Acc> core, cls, pass;
   for (const char* k : {"FlashAttention", "Convolution", "MatMul", "Other"}) cls[k];
   // Each task's parts, decided once per kernel_details row or per kernel name (a name has one
   // Task Type), and held as pointers to the map's vectors: no string work per task.
-  using Parts = std::pair<std::vector<TimeRange>*, std::vector<TimeRange>*>;
+  using Parts = std::pair<Acc*, Acc*>;
   const auto partsFor = [&](std::string coreKey, const std::string& typeText) -> Parts {
     if (coreKey.empty() || coreKey == "N/A") coreKey = "unknown";
     return {&core[coreKey], &cls[operatorClass(typeText)]};
@@ -205,14 +215,15 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
     for (const Flow& f : trace.flows)
       if (f.category == asyncNpu && f.from.valid() && f.to.valid())
         backwardOf.emplace((std::uint64_t{f.to.lane} << 32) | f.to.index, bwdLanes.count(f.from.lane) > 0);
-  std::vector<TimeRange>* passPart[3] = {&pass["forward"], &pass["backward"], &pass["no launch"]};
+  Acc* passPart[3] = {&pass["forward"], &pass["backward"], &pass["no launch"]};
   std::size_t fromRows = 0;
-  std::vector<TimeRange> all;
-  all.reserve(computeTasks.size());
+  UnionBuilder all;
+  std::size_t allTasks = 0;
   for (const SliceRef& r : computeTasks) {
     if (!r.valid() || r.lane >= trace.lanes.size()) continue;
     const TimeRange t = trace.sliceRange(r);
-    all.push_back(t);
+    all.add(t);
+    ++allTasks;
     const auto it = byStart.find(t.start);
     const KernelRow* row = it == byStart.end() ? nullptr : it->second;
     Parts parts;
@@ -230,16 +241,16 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
         pn = partsOfName.emplace(n, partsFor(sliceArg(trace, r, "Task Type").value_or(""), std::string(trace.name(n)))).first;
       parts = pn->second;
     }
-    parts.first->push_back(t);
-    parts.second->push_back(t);
+    parts.first->add(t);
+    parts.second->add(t);
     if (passMarked) {
       const auto bw = backwardOf.find((std::uint64_t{r.lane} << 32) | r.index);
-      passPart[bw == backwardOf.end() ? 2 : bw->second ? 1 : 0]->push_back(t);
+      passPart[bw == backwardOf.end() ? 2 : bw->second ? 1 : 0]->add(t);
     }
   }
-  for (auto it = pass.begin(); it != pass.end();) it = it->second.empty() ? pass.erase(it) : std::next(it);
-  b.tasks = all.size();
-  b.total = totalOf(unionOf(std::move(all)));
+  for (auto it = pass.begin(); it != pass.end();) it = it->second.n == 0 ? pass.erase(it) : std::next(it);
+  b.tasks = allTasks;
+  b.total = totalOf(all.take());
   b.coreSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Accelerator Core"
                  : fromRows > 0 ? "kernel_details.csv Accelerator Core (" + std::to_string(b.tasks - fromRows) +
                                       " tasks without a row: trace Task Type)"
@@ -247,13 +258,13 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
   b.classSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Type"
                   : fromRows > 0 ? "kernel_details.csv Type, else task name"
                                  : "task name";
-  const auto parts = [](std::map<std::string, std::vector<TimeRange>>& m) {
+  const auto parts = [](std::map<std::string, Acc>& m) {
     std::vector<BreakdownPart> v;
-    for (auto& [k, ranges] : m) {
+    for (auto& [k, acc] : m) {
       BreakdownPart p;
       p.key = k;
-      p.tasks = ranges.size();
-      p.ns = totalOf(unionOf(std::move(ranges)));
+      p.tasks = acc.n;
+      p.ns = totalOf(acc.u.take());
       v.push_back(std::move(p));
     }
     return v;
