@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -187,13 +188,17 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
   const bool passMarked = !bwdLanes.empty();
   b.passNote = passMarked ? "backward = launched from a thread that ends a fwdbwd flow" : "not marked (no fwdbwd flow)";
 
-  // Each part's tasks arrive lane by lane, row by row (sorted runs): a UnionBuilder merges the
-  // runs instead of sorting every interval.
+  // Each part's union length, swept in global start order (the tasks are visited through a k-way
+  // merge of their sorted runs, below): nothing is stored per task.
   struct Acc {
-    UnionBuilder u;
+    TimeNs curEnd = INT64_MIN;
+    TimeNs total = 0;
     std::size_t n = 0;
     void add(TimeRange t) {
-      u.add(t);
+      if (t.end > curEnd) {
+        total += t.end - std::max(t.start, curEnd);
+        curEnd = t.end;
+      }
       ++n;
     }
   };
@@ -217,13 +222,35 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
         backwardOf.emplace((std::uint64_t{f.to.lane} << 32) | f.to.index, bwdLanes.count(f.from.lane) > 0);
   Acc* passPart[3] = {&pass["forward"], &pass["backward"], &pass["no launch"]};
   std::size_t fromRows = 0;
-  UnionBuilder all;
-  std::size_t allTasks = 0;
-  for (const SliceRef& r : computeTasks) {
+  // computeTasks come lane by lane, row by row: runs sorted by start. Merge the runs.
+  std::vector<std::pair<std::size_t, std::size_t>> runs;  // [begin, end) in computeTasks
+  {
+    TimeNs prev = INT64_MIN;
+    for (std::size_t i = 0; i < computeTasks.size(); ++i) {
+      const SliceRef& r = computeTasks[i];
+      const TimeNs st = r.valid() && r.lane < trace.lanes.size() ? trace.lanes[r.lane].start[r.index] : prev;
+      if (runs.empty() || st < prev) runs.push_back({i, i});
+      runs.back().second = i + 1;
+      prev = st;
+    }
+  }
+  using Head = std::pair<TimeNs, std::size_t>;  // (start, run)
+  std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+  const auto startOf = [&](std::size_t i) {
+    const SliceRef& r = computeTasks[i];
+    return r.valid() && r.lane < trace.lanes.size() ? trace.lanes[r.lane].start[r.index] : INT64_MIN;
+  };
+  for (std::size_t k = 0; k < runs.size(); ++k)
+    if (runs[k].first < runs[k].second) heads.push({startOf(runs[k].first), k});
+  Acc all;
+  while (!heads.empty()) {
+    const std::size_t k = heads.top().second;
+    heads.pop();
+    const SliceRef r = computeTasks[runs[k].first++];
+    if (runs[k].first < runs[k].second) heads.push({startOf(runs[k].first), k});
     if (!r.valid() || r.lane >= trace.lanes.size()) continue;
     const TimeRange t = trace.sliceRange(r);
     all.add(t);
-    ++allTasks;
     const auto it = byStart.find(t.start);
     const KernelRow* row = it == byStart.end() ? nullptr : it->second;
     Parts parts;
@@ -249,8 +276,8 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
     }
   }
   for (auto it = pass.begin(); it != pass.end();) it = it->second.n == 0 ? pass.erase(it) : std::next(it);
-  b.tasks = allTasks;
-  b.total = totalOf(all.take());
+  b.tasks = all.n;
+  b.total = all.total;
   b.coreSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Accelerator Core"
                  : fromRows > 0 ? "kernel_details.csv Accelerator Core (" + std::to_string(b.tasks - fromRows) +
                                       " tasks without a row: trace Task Type)"
@@ -264,7 +291,7 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
       BreakdownPart p;
       p.key = k;
       p.tasks = acc.n;
-      p.ns = totalOf(acc.u.take());
+      p.ns = acc.total;
       v.push_back(std::move(p));
     }
     return v;

@@ -227,10 +227,12 @@ ClockSkew clockSkew(const Trace& trace, int device) {
   ClockSkew k;
   const NameId h2d = trace.strings.find("HostToDevice");
   if (h2d == kInvalidIndex) return k;
-  const auto onDevice = [&](SliceRef r) {
-    const Process& p = trace.processes[trace.lanes[r.lane].process];
-    return p.role == Process::Role::AscendHardware && p.deviceId == device;
-  };
+  std::vector<char> laneOnDevice(trace.lanes.size());
+  for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
+    const Process& p = trace.processes[trace.lanes[l].process];
+    laneOnDevice[l] = p.role == Process::Role::AscendHardware && p.deviceId == device;
+  }
+  const auto onDevice = [&](SliceRef r) { return r.lane < laneOnDevice.size() && laneOnDevice[r.lane]; };
   // (task start - launch ts, task) per launch. A Level0 launch is kept both as an unbound start
   // and as a flow drawn from its Dequeue (same task, same start ts): count each pair once. The
   // unbound starts are few; the flows can be millions, so only they are looked up.
