@@ -212,14 +212,19 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
     return {&core[coreKey], &cls[operatorClass(typeText)]};
   };
   std::unordered_map<const KernelRow*, Parts> partsOfRow;
-  std::unordered_map<NameId, Parts> partsOfName;
-  // The pass of each task: the first async_npu flow into it, from a backward thread or not (one
-  // pass over the flows instead of a flow look-up per task).
-  std::unordered_map<std::uint64_t, bool> backwardOf;
-  if (passMarked && asyncNpu != kInvalidIndex)
+  std::vector<Parts> partsOfName(trace.strings.size(), Parts{nullptr, nullptr});  // by NameId
+  // The pass of each task: the first async_npu flow into it, from a backward thread (2) or not
+  // (1); 0 without one. One pass over the flows, per-lane columns of the task lanes only.
+  std::vector<std::vector<std::uint8_t>> passOf(trace.lanes.size());
+  if (passMarked && asyncNpu != kInvalidIndex) {
+    for (const SliceRef& r : computeTasks)
+      if (r.valid() && r.lane < trace.lanes.size() && passOf[r.lane].empty())
+        passOf[r.lane].assign(trace.lanes[r.lane].sliceCount(), 0);
     for (const Flow& f : trace.flows)
-      if (f.category == asyncNpu && f.from.valid() && f.to.valid())
-        backwardOf.emplace((std::uint64_t{f.to.lane} << 32) | f.to.index, bwdLanes.count(f.from.lane) > 0);
+      if (f.category == asyncNpu && f.from.valid() && f.to.valid() && f.to.lane < passOf.size() &&
+          f.to.index < passOf[f.to.lane].size() && passOf[f.to.lane][f.to.index] == 0)
+        passOf[f.to.lane][f.to.index] = bwdLanes.count(f.from.lane) ? 2 : 1;
+  }
   Acc* passPart[3] = {&pass["forward"], &pass["backward"], &pass["no launch"]};
   std::size_t fromRows = 0;
   // computeTasks come lane by lane, row by row: runs sorted by start. Merge the runs.
@@ -263,16 +268,15 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
       parts = pr->second;
     } else {
       const NameId n = trace.lanes[r.lane].names[r.index];
-      auto pn = partsOfName.find(n);
-      if (pn == partsOfName.end())
-        pn = partsOfName.emplace(n, partsFor(sliceArg(trace, r, "Task Type").value_or(""), std::string(trace.name(n)))).first;
-      parts = pn->second;
+      Parts& pn = partsOfName[n];
+      if (!pn.first) pn = partsFor(sliceArg(trace, r, "Task Type").value_or(""), std::string(trace.name(n)));
+      parts = pn;
     }
     parts.first->add(t);
     parts.second->add(t);
     if (passMarked) {
-      const auto bw = backwardOf.find((std::uint64_t{r.lane} << 32) | r.index);
-      passPart[bw == backwardOf.end() ? 2 : bw->second ? 1 : 0]->add(t);
+      const std::uint8_t pw = r.index < passOf[r.lane].size() ? passOf[r.lane][r.index] : 0;
+      passPart[pw == 0 ? 2 : pw == 2 ? 1 : 0]->add(t);
     }
   }
   for (auto it = pass.begin(); it != pass.end();) it = it->second.n == 0 ? pass.erase(it) : std::next(it);
