@@ -310,3 +310,31 @@ TEST_CASE("diagnosis: one mis-bound launch does not shift the clock skew bound",
   CHECK_FALSE(c.correctedLatency);
   CHECK(core::launchLatencyText(c).find("launch latency unknown") == 0);
 }
+
+TEST_CASE("diagnosis: a gap that ends at a collective walks the collective's launch chain", "[diagnosis]") {
+  std::string b = meta(200, "CANN", "CPU") + meta(300, "Ascend Hardware", "NPU 0") + meta(400, "Communication", "NPU 0");
+  b += R"({"ph":"M","name":"thread_name","pid":400,"tid":1,"args":{"name":"Group 0 Communication"}},)" "\n";
+  b += x(200, 2, "AscendCL@hcom_allReduce_", "", 0, 100);
+  b += x(200, 2, "Node@launch", "", 5, 5);
+  b += x(300, 5, "K1", "", 0, 20, kAiCore);
+  b += x(300, 6, "SDMA", "", 80, 10);
+  b += x(400, 1, "hcom_allReduce__1", "", 80, 40);
+  b += flow("s", "HostToDevice", "h1", 200, 2, 6) + flow("f", "HostToDevice", "h1", 400, 1, 80);
+  const auto t = loadMemory(wrap(b));
+  const auto a = analyze(*t);
+  const auto& d = a.devices.at(0);
+  REQUIRE(d.bubbles.size() == 1);
+  const core::Bubble& bb = d.bubbles[0];
+  // Gap [20,80): the collective starts at 80, its first device task (SDMA) has no launch flow.
+  CHECK(bb.endsAtCollective);
+  CHECK(t->sliceName(bb.after) == "hcom_allReduce__1");
+  REQUIRE(bb.chain.find(core::ChainLayer::CannApi));
+  CHECK(t->sliceName(bb.chain.find(core::ChainLayer::CannApi)->slice) == "AscendCL@hcom_allReduce_");
+  REQUIRE(bb.chain.find(core::ChainLayer::Launch));
+  // HCCL submits inside its own launch slices: when is not known from the flow.
+  CHECK(bb.launched == core::LaunchTiming::Unknown);
+  // AscendCL@hcom_allReduce_ [0,100) covers the whole 60 us gap: the collective's launch held the queue.
+  CHECK(bb.cause == core::BubbleCause::SlowDispatch);
+  CHECK(bb.detail.find("collective launch: AscendCL@hcom_allReduce_") == 0);
+  CHECK(bb.detail.find("100% of the gap") != std::string::npos);
+}
