@@ -55,6 +55,8 @@ void MainWindow::createTopDownDocks() {
   connect(m_topDown, &widgets::TopDownPanel::bubbleActivated, this,
           [this](int r, int d, int b) { activateBubble(r, d, b); });
   connect(m_timeline, &widgets::TimelineWidget::bubbleClicked, this, &MainWindow::onTimelineBubbleClicked);
+  // The evidence of a bubble's cause: select it, keep it in view, keep the bubble's chain shown.
+  connect(m_topDown, &widgets::TopDownPanel::evidenceActivated, this, &MainWindow::onChainLinkActivated);
   connect(m_chain, &widgets::ChainPanel::linkActivated, this, &MainWindow::onChainLinkActivated);
 }
 

@@ -421,6 +421,10 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
                         .arg(QString::fromLatin1(core::bubbleCauseLabel(b.cause)), dur(b.range.duration()),
                              at(b.range.start - origin), at(b.range.end - origin));
       if (!b.detail.empty()) tip += QStringLiteral("<br>") + QString::fromStdString(b.detail).toHtmlEscaped();
+      if (!b.evidence.empty())
+        tip += QStringLiteral("<br><i>") + tr("Double-click to select the evidence (%1) on the timeline")
+                                               .arg(qs(trace.sliceName(b.evidence.front())).toHtmlEscaped()) +
+               QStringLiteral("</i>");
       if (b.before.valid())
         tip += QStringLiteral("<br>after task: ") + qs(trace.sliceName(b.before)).toHtmlEscaped();
       if (b.after.valid())
@@ -588,6 +592,18 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   connect(m_bubbleView, &QAbstractItemView::clicked, this, [this](const QModelIndex& i) {
     if (i.row() == m_lastEmittedRow && m_lastEmit.isValid() && m_lastEmit.elapsed() < 500) return;
     onCurrentRowChanged(i);
+  });
+
+  // Double-click: select the evidence of the cause (the slices the rule found) on the timeline.
+  connect(m_bubbleView, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex& i) {
+    if (!i.isValid()) return;
+    const auto [d, b] = m_bubbles->bubbleAt(m_bubbleProxy->mapToSource(i).row());
+    const core::RankAnalysis* a = analysisOf(m_profile, m_rank);
+    if (!a || d < 0 || static_cast<std::size_t>(d) >= a->devices.size()) return;
+    const auto& bubbles = a->devices[static_cast<std::size_t>(d)].bubbles;
+    if (b < 0 || static_cast<std::size_t>(b) >= bubbles.size()) return;
+    const core::Bubble& bubble = bubbles[static_cast<std::size_t>(b)];
+    if (!bubble.evidence.empty()) emit evidenceActivated(m_rank, bubble.evidence.front());
   });
 
   split->addWidget(scroll);

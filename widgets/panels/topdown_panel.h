@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/profile/profile.h"
+#include "widgets/timeline/metatypes.h"
 
 class QComboBox;
 class QLabel;
@@ -148,6 +149,9 @@ class TopDownPanel : public QWidget {
   /// A bubble row was clicked or chosen with the keyboard: indexes into Profile::ranks,
   /// RankAnalysis::devices and DeviceAnalysis::bubbles.
   void bubbleActivated(int rankIndex, int deviceIndex, int bubbleIndex);
+  /// A bubble row was double-clicked: the first slice behind its cause (Bubble::evidence: the
+  /// sync call, the compile step, the copy tasks, ...), to select on the timeline.
+  void evidenceActivated(int rankIndex, npuscope::core::SliceRef slice);
 
  private:
   void rebuild();

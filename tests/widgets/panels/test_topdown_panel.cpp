@@ -146,6 +146,24 @@ TEST_CASE("TopDownPanel on the advisor fixture: 84% Free, ACLOP-path bubbles, so
     panel.selectBubble(-1, -1, -1);
     CHECK(panel.selectedBubble() == std::make_pair(-1, -1));
   }
+  SECTION("a double-click selects the evidence of the cause") {
+    panel.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy spy(&panel, &TopDownPanel::evidenceActivated);
+    QTableView* view = panel.bubbleView();
+    const QModelIndex first = proxy->index(0, BubbleTableModel::Detail);
+    // A press first (QAbstractItemView emits doubleClicked only for the pressed index), then the double-click.
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(first).center());
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(first).center());
+    REQUIRE(spy.count() == 1);
+    // Bubble #1's cause is the ACLOP path on the host: the evidence is that aclopCompileAndExecute
+    // (1.1 ms from 1704161511422xxx, raw JSON, by hand).
+    const auto ref = spy.at(0).at(1).value<npuscope::core::SliceRef>();
+    const auto again = load(kAdvisor);  // the same file loads to the same lanes and indexes
+    const auto& trace = *again->ranks[0].trace;
+    CHECK(trace.sliceName(ref) == "AscendCL@aclopCompileAndExecute");
+    CHECK(trace.sliceRange(ref).duration() > 1'000'000);
+  }
 }
 
 TEST_CASE("TopDownPanel without a profile is empty", "[topdown]") {
