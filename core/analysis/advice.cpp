@@ -168,6 +168,22 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
         if ((c == ti || ct.ns[c] * 5 >= bubbleNs) && ct.ns[c] > 0 && *adviceFor(static_cast<BubbleCause>(c)))
           v.suggestions.push_back(adviceFor(static_cast<BubbleCause>(c)));
   }
+  // The method's observations (单卡 Top-Down 步骤二/四), stated when Free matters.
+  if ((v.dominant == "free" || free > 0.10) && v.hostRecorded) {
+    const ClockSkew& k = da.skew;
+    if (k.tasksWithLaunch >= 20 && k.tightLaunches * 2 >= k.tasksWithLaunch && k.medianLatency)
+      v.findings.push_back(pct(static_cast<double>(k.tightLaunches) / static_cast<double>(k.tasksWithLaunch)) +
+                           " of the device tasks start within " + formatDuration(kTightLaunchNs) +
+                           " of their launch (median " + formatDuration(*k.medianLatency) +
+                           "): the HostToDevice flows are nearly vertical, the device runs as soon as the host "
+                           "dispatches, so the host sets the pace.");
+    const FanOut& fo = da.fanOut;
+    if (fo.widestTasks >= 2 * kManyTasks && fo.widestOp.valid())
+      v.findings.push_back("The torch op " + std::string(trace.sliceName(fo.widestOp)) + " launched " +
+                           std::to_string(fo.widestTasks) + " device tasks; " + std::to_string(fo.opsWithMany) + " of " +
+                           std::to_string(fo.ops) + " ops launched " + std::to_string(kManyTasks) +
+                           " or more: many small tasks from one API are a fusion candidate.");
+  }
   if (da.skew.bound > 0)
     v.findings.push_back("Host and device clocks disagree by at least " + formatDuration(da.skew.bound) + " (" +
                          std::to_string(da.skew.tasksWithLaunch) +

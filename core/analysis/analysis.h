@@ -130,7 +130,29 @@ struct ClockSkew {
   /// Launches below the minimum that were left out as outliers: lone values more than
   /// kSkewClusterNs below the next two (a mis-bound flow must not shift every latency).
   std::size_t outliers = 0;
+  /// The median of (task start - launch) + bound, ns: a typical launch-to-start time on one clock.
+  std::optional<TimeNs> medianLatency;
+  /// Launches whose task started within kTightLaunchNs of the launch (corrected): the method's
+  /// "HostToDevice flows nearly vertical and frequent" (the device starts work as soon as it is
+  /// dispatched, so the host sets the pace).
+  std::size_t tightLaunches = 0;
 };
+
+/// A launch whose task starts within this of it (ns, corrected) counts as "tight".
+inline constexpr TimeNs kTightLaunchNs = 20'000;
+
+/// How many device tasks each torch op launched (async_npu flows, format §2.6): the method's
+/// "one Python API triggers many scattered device tasks".
+struct FanOut {
+  SliceRef widestOp;            ///< the torch op with the most tasks
+  std::size_t widestTasks = 0;  ///< its task count
+  std::size_t ops = 0;          ///< torch ops with at least one task
+  std::size_t opsWithMany = 0;  ///< ops with at least kManyTasks tasks
+};
+inline constexpr std::size_t kManyTasks = 8;
+
+/// FanOut over the trace's async_npu flows into `device`'s tasks. O(flows), no allocation.
+[[nodiscard]] FanOut fanOut(const Trace& trace, int device);
 
 /// Two more launches within this of the lowest value make it the skew minimum (ns).
 inline constexpr TimeNs kSkewClusterNs = 5'000;
@@ -197,6 +219,7 @@ struct DeviceAnalysis {
   TimeNs gapsFoundNs = 0;
   CauseTotals causes;                   ///< over all gapsFound bubbles
   ClockSkew skew;                       ///< host/device clock offset evidence
+  FanOut fanOut;                        ///< device tasks per launching torch op
   std::string computeSetRule;           ///< which rule picked the compute tasks
   CommBreakdown comm;                   ///< what Communication (Not Overlapped) is made of (breakdown.h)
   ComputeBreakdown compute;             ///< what Computing is made of (breakdown.h)

@@ -249,6 +249,10 @@ ClockSkew clockSkew(const Trace& trace, int device) {
     if (boundLaunch(f)) v.push_back(trace.lanes[f.to.lane].start[f.to.index] - f.fromTs);
   k.tasksWithLaunch = v.size();
   if (v.empty()) return k;
+  // The median first (nth_element reorders), then the lowest values in order.
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  const TimeNs median = *mid;
   // Only the lowest values matter: order the first 1% + 5 of them (O(n) + O(k log k)).
   const std::size_t head = std::min(v.size(), v.size() / 100 + 5);
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(head - 1), v.end());
@@ -265,6 +269,9 @@ ClockSkew clockSkew(const Trace& trace, int device) {
   k.outliers = base;
   k.minTaskMinusLaunch = v[base];
   if (v[base] < 0) k.bound = -v[base];
+  k.medianLatency = median + k.bound;
+  for (TimeNs x : v)
+    if (x + k.bound <= kTightLaunchNs) ++k.tightLaunches;
   // The task giving it: the first launch (unbound starts, then flows) with that value.
   for (const UnboundStartFlow& u : trace.unboundStarts)
     if (!k.worstTask.valid() && u.category == h2d && u.to.valid() && onDevice(u.to) &&
@@ -275,6 +282,38 @@ ClockSkew clockSkew(const Trace& trace, int device) {
     if (boundLaunch(f) && trace.lanes[f.to.lane].start[f.to.index] - f.fromTs == v[base]) k.worstTask = f.to;
   }
   return k;
+}
+
+FanOut fanOut(const Trace& trace, int device) {
+  FanOut out;
+  const NameId asyncNpu = trace.strings.find("async_npu");
+  if (asyncNpu == kInvalidIndex || trace.flowsByFrom.size() != trace.flows.size()) return out;
+  // flowsByFrom is sorted by the start slice: count each op's run of async_npu flows.
+  SliceRef cur;
+  std::size_t n = 0;
+  const auto close = [&] {
+    if (!n) return;
+    ++out.ops;
+    if (n >= kManyTasks) ++out.opsWithMany;
+    if (n > out.widestTasks) {
+      out.widestTasks = n;
+      out.widestOp = cur;
+    }
+  };
+  for (std::uint32_t i : trace.flowsByFrom) {
+    const Flow& f = trace.flows[i];
+    if (f.category != asyncNpu || !f.from.valid() || !f.to.valid()) continue;
+    const Process& p = trace.processes[trace.lanes[f.to.lane].process];
+    if (p.role != Process::Role::AscendHardware || p.deviceId != device) continue;
+    if (!(f.from == cur)) {
+      close();
+      cur = f.from;
+      n = 0;
+    }
+    ++n;
+  }
+  close();
+  return out;
 }
 
 void applySkew(DispatchChain& chain, const ClockSkew& skew) {

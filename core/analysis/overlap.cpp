@@ -442,6 +442,7 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       cmp("Free", basis.free, so.csv->free);
     }
     da.skew = clockSkew(trace, dev);
+    da.fanOut = fanOut(trace, dev);
     da.bubbles = detail::findBubbles(trace, da, ra.steps, options, &da.gapsFound, &da.gapsFoundNs, &da.causes);
     if (cancelled()) return ra;
     ra.devices.push_back(std::move(da));

@@ -284,9 +284,15 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
     o += "{\"min_task_minus_launch_ns\": " +
          (k.minTaskMinusLaunch ? std::to_string(*k.minTaskMinusLaunch) : std::string("null")) +
          ", \"bound_ns\": " + std::to_string(k.bound) + ", \"tasks_with_launch\": " + std::to_string(k.tasksWithLaunch) +
-         ", \"outliers\": " + std::to_string(k.outliers) +
+         ", \"outliers\": " + std::to_string(k.outliers) + ", \"median_latency_ns\": " +
+         (k.medianLatency ? std::to_string(*k.medianLatency) : std::string("null")) +
+         ", \"tight_launches\": " + std::to_string(k.tightLaunches) +
          ", \"worst_task\": ";
     sliceJson(o, t, k.worstTask);
+    o += "}, \"fan_out\": {\"ops\": " + std::to_string(main->fanOut.ops) + ", \"ops_with_many\": " +
+         std::to_string(main->fanOut.opsWithMany) + ", \"widest_tasks\": " + std::to_string(main->fanOut.widestTasks) +
+         ", \"widest_op\": ";
+    sliceJson(o, t, main->fanOut.widestOp);
     o += "}";
   } else {
     o += "null";

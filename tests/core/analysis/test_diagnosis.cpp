@@ -338,3 +338,53 @@ TEST_CASE("diagnosis: a gap that ends at a collective walks the collective's lau
   CHECK(bb.detail.find("collective launch: AscendCL@hcom_allReduce_") == 0);
   CHECK(bb.detail.find("100% of the gap") != std::string::npos);
 }
+
+TEST_CASE("diagnosis: launch tightness and fan-out per torch op", "[diagnosis]") {
+  {
+    // skewTrace: task - launch = -5 and +19 us, bound 5 us: corrected 0 and 24 us. Median of the
+    // two raw values (the upper middle, index 1) = 19 + 5 = 24 us; one launch within 20 us.
+    const auto t = loadMemory(skewTrace());
+    const core::ClockSkew k = core::clockSkew(*t, 0);
+    REQUIRE(k.medianLatency);
+    CHECK(*k.medianLatency == us(24));
+    CHECK(k.tightLaunches == 1);
+    // aten::add and aten::mul each launched one task.
+    const core::FanOut f = core::fanOut(*t, 0);
+    CHECK(f.ops == 2);
+    CHECK(f.widestTasks == 1);
+    CHECK(f.opsWithMany == 0);
+  }
+  {
+    // One torch op launching 17 tasks, another launching 2.
+    std::string b = meta(100, "Python", "CPU") + meta(300, "Ascend Hardware", "NPU 0");
+    b += x(100, 1, "aten::big", "cpu_op", 0, 10);
+    b += x(100, 1, "aten::small", "cpu_op", 20, 10);
+    for (int i = 0; i < 19; ++i) {
+      std::string name = "K", id = "a";
+      name += std::to_string(i);
+      id += std::to_string(i);
+      b += x(300, 5, name.c_str(), "", 100 + 10 * i, 5, kAiCore);
+      b += flow("s", "async_npu", id.c_str(), 100, 1, i < 17 ? 0 : 20) + flow("f", "async_npu", id.c_str(), 300, 5, 100 + 10 * i);
+    }
+    const auto t = loadMemory(wrap(b));
+    const core::FanOut f = core::fanOut(*t, 0);
+    CHECK(f.ops == 2);
+    CHECK(f.widestTasks == 17);
+    CHECK(t->sliceName(f.widestOp) == "aten::big");
+    CHECK(f.opsWithMany == 1);  // 17 >= 8; 2 < 8
+  }
+}
+
+TEST_CASE("diagnosis: the advisor fixture's launches are nearly vertical", "[diagnosis][corpus]") {
+  // Python on the raw JSON: the 274 HostToDevice s/f pairs by id, task - launch sorted: min
+  // -18591 ns (the bound), median (index 137) -8321 ns -> 10270 ns corrected; 228 of them
+  // <= 20000 ns once corrected.
+  const auto t = npuscope::test::load(npuscope::test::shared(
+      "corpus/msprof-analyze-advisor-fixtures/test/ut/advisor/advisor_backend/timeline_advice/trace_view.json"));
+  const core::ClockSkew k = core::clockSkew(*t, -1);
+  CHECK(k.tasksWithLaunch == 274);
+  CHECK(k.bound == 18'591);
+  REQUIRE(k.medianLatency);
+  CHECK(*k.medianLatency == 10'270);
+  CHECK(k.tightLaunches == 228);
+}
