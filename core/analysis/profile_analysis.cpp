@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/profile_analysis.h"
 
+#include "core/base/json_text.h"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -59,25 +61,6 @@ std::string percent(double ratio) {
   char b[32];
   std::snprintf(b, sizeof b, "%.2f%%", ratio * 100.0);
   return b;
-}
-
-/// The strings written here are npuscope's own (dimension names, sources, notes): escape the
-/// characters JSON requires.
-void jsonString(std::string& out, const std::string& s) {
-  out += '"';
-  for (unsigned char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += static_cast<char>(ch);
-    } else if (ch < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", ch);
-      out += b;
-    } else {
-      out += static_cast<char>(ch);
-    }
-  }
-  out += '"';
 }
 
 }  // namespace
@@ -140,7 +123,7 @@ std::string profileAnalysisJson(const ProfileAnalysis& a) {
     const RankTimeFigures& f = a.ranks[i];
     if (i) o += ", ";
     o += "{\"rank\": " + std::to_string(f.rank) + ", \"device\": " + std::to_string(f.device) + ", \"source\": ";
-    jsonString(o, f.source);
+    appendJsonString(o, f.source);
     o += ", \"computing_us\": " + us3(static_cast<double>(f.computing)) +
          ", \"communication_not_overlapped_us\": " + us3(static_cast<double>(f.commNotOverlapped)) +
          ", \"free_us\": " + us3(static_cast<double>(f.free)) + ", \"total_us\": " + us3(static_cast<double>(f.total())) +
@@ -159,7 +142,7 @@ std::string profileAnalysisJson(const ProfileAnalysis& a) {
       char ratio[32];
       std::snprintf(ratio, sizeof ratio, "%.6g", d.ratio);
       o += "{\"name\": ";
-      jsonString(o, d.name);
+      appendJsonString(o, d.name);
       o += ", \"max_us\": " + us3(static_cast<double>(d.max)) + ", \"min_us\": " + us3(static_cast<double>(d.min)) +
            ", \"max_rank\": " + std::to_string(d.maxRank) + ", \"ratio\": " + ratio +
            ", \"bottleneck\": " + (d.bottleneck ? "true" : "false") + "}";
@@ -169,7 +152,7 @@ std::string profileAnalysisJson(const ProfileAnalysis& a) {
   o += ", \"notes\": [";
   for (std::size_t i = 0; i < a.notes.size(); ++i) {
     if (i) o += ", ";
-    jsonString(o, a.notes[i]);
+    appendJsonString(o, a.notes[i]);
   }
   o += "]}";
   return o;

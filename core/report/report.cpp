@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/report/report.h"
 
+#include "core/base/json_text.h"
+
 #include <map>
 #include <sstream>
 
@@ -12,33 +14,12 @@ namespace npuscope::core {
 
 namespace {
 
-void jsonString(std::string& out, std::string_view s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-}
 
 void stringArray(std::string& out, const std::vector<std::string>& v) {
   out += '[';
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i) out += ", ";
-    jsonString(out, v[i]);
+    appendJsonString(out, v[i]);
   }
   out += ']';
 }
@@ -116,7 +97,7 @@ void breakdownJson(std::string& o, const CommBreakdown& c) {
        ", \"transmitting_ns\": " + std::to_string(c.transmitting) + ", \"other_ns\": " + std::to_string(c.other) +
        ", \"msprof_analyze_wait_ns\": " + std::to_string(c.msprofWait) +
        ", \"msprof_analyze_transmit_ns\": " + std::to_string(c.msprofTransmit) + ", \"msprof_analyze_planes\": ";
-  jsonString(o, c.msprofPlanes);
+  appendJsonString(o, c.msprofPlanes);
   o += ", \"communication_json\": ";
   if (c.json)
     o += "{\"ops\": " + std::to_string(c.jsonOps) + ", \"elapse_ns\": " + std::to_string(c.json->elapse) +
@@ -126,7 +107,7 @@ void breakdownJson(std::string& o, const CommBreakdown& c) {
   else
     o += "null";
   o += ", \"communication_json_message\": ";
-  jsonString(o, c.jsonMessage);
+  appendJsonString(o, c.jsonMessage);
   o += "}";
 }
 
@@ -134,7 +115,7 @@ void partsJson(std::string& o, const std::vector<BreakdownPart>& v) {
   o += "{";
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i) o += ", ";
-    jsonString(o, v[i].key);
+    appendJsonString(o, v[i].key);
     o += ": {\"ns\": " + std::to_string(v[i].ns) + ", \"tasks\": " + std::to_string(v[i].tasks) + "}";
   }
   o += "}";
@@ -149,11 +130,11 @@ void breakdownJson(std::string& o, const ComputeBreakdown& c) {
   if (c.byPass.empty()) o += "null";
   else partsJson(o, c.byPass);
   o += ", \"core_source\": ";
-  jsonString(o, c.coreSource);
+  appendJsonString(o, c.coreSource);
   o += ", \"class_source\": ";
-  jsonString(o, c.classSource);
+  appendJsonString(o, c.classSource);
   o += ", \"pass_note\": ";
-  jsonString(o, c.passNote);
+  appendJsonString(o, c.passNote);
   o += ", \"parts_are_unions\": true}";
 }
 
@@ -163,9 +144,9 @@ void sliceJson(std::string& o, const Trace& t, SliceRef r) {
     return;
   }
   o += "{\"name\": ";
-  jsonString(o, t.sliceName(r));
+  appendJsonString(o, t.sliceName(r));
   o += ", \"lane\": ";
-  jsonString(o, t.processes[t.lanes[r.lane].process].name + " / " + t.lanes[r.lane].name);
+  appendJsonString(o, t.processes[t.lanes[r.lane].process].name + " / " + t.lanes[r.lane].name);
   o += ", \"start_ns\": " + std::to_string(t.sliceRange(r).start) + ", \"dur_ns\": " +
        std::to_string(t.sliceRange(r).duration()) + "}";
 }
@@ -176,12 +157,12 @@ void chainJson(std::string& o, const Trace& t, const DispatchChain& c) {
     const ChainLink& k = c.links[i];
     if (i) o += ", ";
     o += "{\"layer\": ";
-    jsonString(o, chainLayerKey(k.layer));
+    appendJsonString(o, chainLayerKey(k.layer));
     o += ", \"name\": ";
-    jsonString(o, t.sliceName(k.slice));
+    appendJsonString(o, t.sliceName(k.slice));
     o += ", \"start_ns\": " + std::to_string(t.sliceRange(k.slice).start) + ", \"dur_ns\": " +
          std::to_string(t.sliceRange(k.slice).duration()) + ", \"via\": ";
-    jsonString(o, k.via);
+    appendJsonString(o, k.via);
     o += "}";
   }
   o += "]";
@@ -195,7 +176,7 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
     figuresJson(f, main->computed);
     f.pop_back();
     o += f + ", \"device\": " + std::to_string(main->device) + ", \"compute_rule\": ";
-    jsonString(o, main->computeSetRule);
+    appendJsonString(o, main->computeSetRule);
     if (main->lanes) {
       o += ", \"recorded\": ";
       figuresJson(o, *main->lanes);
@@ -234,24 +215,24 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
       if (i) o += ", ";
       o += "\n    {\"start_ns\": " + std::to_string(b.range.start) + ", \"dur_ns\": " + std::to_string(b.range.duration()) +
            ", \"step\": " + (b.step >= 0 ? std::to_string(b.step) : std::string("null")) + ", \"cause\": ";
-      jsonString(o, bubbleCauseKey(b.cause));
+      appendJsonString(o, bubbleCauseKey(b.cause));
       o += ", \"detail\": ";
-      jsonString(o, b.detail);
+      appendJsonString(o, b.detail);
       o += ", \"before\": ";
       sliceJson(o, t, b.before);
       o += ", \"after\": ";
       sliceJson(o, t, b.after);
       o += ", \"free_analysis_category\": ";
-      jsonString(o, bubbleCauseFreeAnalysisCategory(b.cause));
+      appendJsonString(o, bubbleCauseFreeAnalysisCategory(b.cause));
       o += ", \"host_coverage\": " + dbl(b.hostCoverage) + ", \"launched\": ";
-      jsonString(o, launchTimingKey(b.launched));
+      appendJsonString(o, launchTimingKey(b.launched));
       o += ", \"evidence\": [";
       for (std::size_t k = 0; k < b.evidence.size(); ++k) {
         if (k) o += ", ";
         sliceJson(o, t, b.evidence[k]);
       }
       o += "], \"path\": ";
-      jsonString(o, b.chain.path);
+      appendJsonString(o, b.chain.path);
       o += ", \"launch_latency_ns\": " + (b.chain.launchLatency ? std::to_string(*b.chain.launchLatency) : std::string("null"));
       o += ", \"launch_latency_corrected_ns\": " +
            (b.chain.correctedLatency ? std::to_string(*b.chain.correctedLatency) : std::string("null"));
@@ -263,7 +244,7 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
       o += ", \"chain_missing\": [";
       for (std::size_t k = 0; k < b.chain.missing.size(); ++k) {
         if (k) o += ", ";
-        jsonString(o, chainLayerKey(b.chain.missing[k]));
+        appendJsonString(o, chainLayerKey(b.chain.missing[k]));
       }
       o += "]}";
     }
@@ -274,7 +255,7 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
       if (!main->causes.count[c]) continue;
       if (!firstCause) o += ", ";
       firstCause = false;
-      jsonString(o, bubbleCauseKey(static_cast<BubbleCause>(c)));
+      appendJsonString(o, bubbleCauseKey(static_cast<BubbleCause>(c)));
       o += ": {\"count\": " + std::to_string(main->causes.count[c]) + ", \"ns\": " + std::to_string(main->causes.ns[c]) + "}";
     }
   }
@@ -306,30 +287,30 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
   else o += "null";
   const Verdict& v = a.verdict;
   o += ", \"verdict\": {\"dominant\": ";
-  jsonString(o, v.dominant);
+  appendJsonString(o, v.dominant);
   o += ", \"headline\": ";
-  jsonString(o, v.headline);
+  appendJsonString(o, v.headline);
   o += ", \"host_recorded\": " + std::string(v.hostRecorded ? "true" : "false") + ", \"top_cause\": ";
-  if (v.topCauseNs > 0) jsonString(o, bubbleCauseKey(v.topCause));
+  if (v.topCauseNs > 0) appendJsonString(o, bubbleCauseKey(v.topCause));
   else o += "null";
   o += ", \"top_cause_ns\": " + std::to_string(v.topCauseNs) + ", \"top_cause_count\": " +
        std::to_string(v.topCauseCount) + ", \"top_cause_share\": " + dbl(v.topCauseShare) + ", \"findings\": [";
   for (std::size_t i = 0; i < v.findings.size(); ++i) {
     if (i) o += ", ";
-    jsonString(o, v.findings[i]);
+    appendJsonString(o, v.findings[i]);
   }
   o += "], \"summary\": ";
-  jsonString(o, a.verdict.summary);
+  appendJsonString(o, a.verdict.summary);
   o += ", \"suggestions\": [";
   for (std::size_t i = 0; i < a.verdict.suggestions.size(); ++i) {
     if (i) o += ", ";
-    jsonString(o, a.verdict.suggestions[i]);
+    appendJsonString(o, a.verdict.suggestions[i]);
   }
   o += "]}, \"discrepancies\": [";
   if (main)
     for (std::size_t i = 0; i < main->discrepancies.size(); ++i) {
       if (i) o += ", ";
-      jsonString(o, main->discrepancies[i]);
+      appendJsonString(o, main->discrepancies[i]);
     }
   o += "]";
 }
@@ -399,7 +380,7 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
 std::string reportJson(const Profile& profile) {
   std::string o;
   o += "{\"path\": ";
-  jsonString(o, profile.path);
+  appendJsonString(o, profile.path);
   o += ", \"ranks\": [";
   bool firstRank = true;
   for (const RankProfile& rp : profile.ranks) {
@@ -407,12 +388,12 @@ std::string reportJson(const Profile& profile) {
     firstRank = false;
     o += "\n  {\"rank\": " + std::to_string(rp.rank()) + ", \"device\": " + std::to_string(rp.device());
     o += ", \"label\": ";
-    jsonString(o, rp.source.label);
+    appendJsonString(o, rp.source.label);
     o += ", \"file\": ";
-    jsonString(o, rp.source.traceFile);
+    appendJsonString(o, rp.source.traceFile);
     if (!rp.trace) {
       o += ", \"error\": ";
-      jsonString(o, rp.error);
+      appendJsonString(o, rp.error);
       o += ", \"table_messages\": ";
       stringArray(o, rp.tableMessages);
       o += "}";
@@ -427,9 +408,9 @@ std::string reportJson(const Profile& profile) {
       const Lane& l = t.lanes[i];
       if (i) o += ", ";
       o += "\n    {\"process\": ";
-      jsonString(o, t.processes[l.process].name);
+      appendJsonString(o, t.processes[l.process].name);
       o += ", \"thread\": ";
-      jsonString(o, l.name);
+      appendJsonString(o, l.name);
       o += ", \"slices\": " + std::to_string(l.sliceCount()) + ", \"depth\": " + std::to_string(l.depthCount()) + "}";
     }
     o += "]";
@@ -438,11 +419,11 @@ std::string reportJson(const Profile& profile) {
       const auto& c = t.counters[i];
       if (i) o += ", ";
       o += "{\"process\": ";
-      jsonString(o, t.processes[c.process].name);
+      appendJsonString(o, t.processes[c.process].name);
       o += ", \"name\": ";
-      jsonString(o, t.name(c.name));
+      appendJsonString(o, t.name(c.name));
       o += ", \"key\": ";
-      jsonString(o, t.name(c.key));
+      appendJsonString(o, t.name(c.key));
       o += ", \"samples\": " + std::to_string(c.ts.size()) + "}";
     }
     o += "]";
@@ -451,7 +432,7 @@ std::string reportJson(const Profile& profile) {
     for (const auto& [cat, n] : flowsPerCategory(t)) {
       if (!first) o += ", ";
       first = false;
-      jsonString(o, cat);
+      appendJsonString(o, cat);
       o += ": " + std::to_string(n);
     }
     o += "}, \"warnings\": {";
@@ -460,7 +441,7 @@ std::string reportJson(const Profile& profile) {
       if (!t.stats.counts[k]) continue;
       if (!first) o += ", ";
       first = false;
-      jsonString(o, warningKey(static_cast<ImportWarning>(k)));
+      appendJsonString(o, warningKey(static_cast<ImportWarning>(k)));
       o += ": " + std::to_string(t.stats.counts[k]);
     }
     o += "}";
@@ -468,7 +449,7 @@ std::string reportJson(const Profile& profile) {
     o += ", \"notes\": [";
     for (std::size_t i = 0; i < t.notes.size(); ++i) {
       if (i) o += ", ";
-      jsonString(o, t.notes[i]);
+      appendJsonString(o, t.notes[i]);
     }
     o += "], \"table_messages\": ";
     stringArray(o, rp.tableMessages);
@@ -477,7 +458,7 @@ std::string reportJson(const Profile& profile) {
   o += "\n], \"messages\": [";
   for (std::size_t i = 0; i < profile.messages.size(); ++i) {
     if (i) o += ", ";
-    jsonString(o, profile.messages[i]);
+    appendJsonString(o, profile.messages[i]);
   }
   o += "]";
   if (profile.analysis) o += ",\n\"profile_analysis\": " + profileAnalysisJson(*profile.analysis);
