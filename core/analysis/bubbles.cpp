@@ -181,25 +181,28 @@ TimeNs childTime(const Trace& trace, SliceRef r, Pred pred) {
   return sum;
 }
 
-}  // namespace
+/// The host slice with the largest overlap of one kind.
+struct Hit {
+  SliceRef r;
+  TimeNs overlap = 0;
+};
 
-void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b, TimeNs skewBound) {
-  const TimeRange gap = b.range;
-  b.detail.clear();
-  b.hostSlices.clear();
-  b.evidence.clear();
-  b.hostCoverage = 0;
-  b.cause = BubbleCause::Unknown;
-  if (gap.empty()) return;
-  const TimeNs len = gap.duration();
-  const auto share = [len](TimeNs ov) { return static_cast<double>(ov) / static_cast<double>(len); };
-  // The host slice with the largest overlap per kind; a sync slice running at the gap start wins.
-  struct Hit { SliceRef r; TimeNs overlap = 0; };
-  Hit sync, syncAtStart, h2d, compile, aclop, gc;
-  std::vector<TimeRange> busy, loader, pythonSide, queue, cannSide;
-  std::vector<SliceRef> copyTasks, waitTasks, launchSlices;
-  std::size_t launches = 0, ops = 0;
+/// What the host and the device did during a gap: classifyBubble's evidence.
+struct GapActivity {
+  Hit sync, syncAtStart, h2d, compile, aclop, gc;  ///< a sync slice running at the gap start wins
+  std::vector<TimeRange> busy, loader, pythonSide, queue, cannSide;  ///< overlapping parts
+  std::vector<SliceRef> copyTasks, waitTasks, launchSlices, hostSlices;
+  std::size_t launches = 0, ops = 0;  ///< launches and torch ops starting in the gap
   TimeNs copyOnDevice = 0, waitOnDevice = 0;
+};
+
+/// Scans the host lanes (Python, CANN, Python GC) and `device`'s task lanes over `gap`; wait
+/// tasks count only on the lane of `after` (the idle stream) when it is valid.
+GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceRef after) {
+  // The host slice with the largest overlap per kind; a sync slice running at the gap start wins.
+  GapActivity a;
+  auto& [sync, syncAtStart, h2d, compile, aclop, gc, busy, loader, pythonSide, queue, cannSide, copyTasks, waitTasks,
+         launchSlices, hostSlices, launches, ops, copyOnDevice, waitOnDevice] = a;
   constexpr std::size_t kEvidenceCap = 16;
   for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
     const Lane& lane = trace.lanes[l];
@@ -220,7 +223,7 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
           if (isCopyTask(n)) {
             copyOnDevice += ov;
             if (copyTasks.size() < kEvidenceCap) copyTasks.push_back(r);
-          } else if (isWaitTask(n) && (!b.after.valid() || b.after.lane == l)) {  // a wait on the idle stream
+          } else if (isWaitTask(n) && (!after.valid() || after.lane == l)) {  // a wait on the idle stream
             waitOnDevice += ov;
             if (waitTasks.size() < kEvidenceCap) waitTasks.push_back(r);
           }
@@ -228,7 +231,7 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
         }
         if (n.starts_with("ProfilerStep#")) continue;
         const std::string_view cat = trace.name(lane.categories[i]);
-        if (b.hostSlices.size() < 24 && cat != "python_function") b.hostSlices.push_back(r);
+        if (hostSlices.size() < 24 && cat != "python_function") hostSlices.push_back(r);
         const TimeRange part{std::max(lane.start[i], gap.start), std::min(lane.end[i], gap.end)};
         if (isSyncName(n)) {
           if (ov > sync.overlap) sync = {r, ov};
@@ -258,6 +261,26 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
       }
     }
   }
+  return a;
+}
+
+}  // namespace
+
+void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b, TimeNs skewBound) {
+  const TimeRange gap = b.range;
+  b.detail.clear();
+  b.hostSlices.clear();
+  b.evidence.clear();
+  b.hostCoverage = 0;
+  b.cause = BubbleCause::Unknown;
+  if (gap.empty()) return;
+  const TimeNs len = gap.duration();
+  const auto share = [len](TimeNs ov) { return static_cast<double>(ov) / static_cast<double>(len); };
+  GapActivity act = gatherActivity(trace, device, gap, b.after);
+  b.hostSlices = std::move(act.hostSlices);
+  auto& [sync, syncAtStart, h2d, compile, aclop, gc, busy, loader, pythonSide, queue, cannSide, copyTasks, waitTasks,
+         launchSlices, hostSlicesMoved, launches, ops, copyOnDevice, waitOnDevice] = act;
+  (void)hostSlicesMoved;
   b.hostCoverage = share(totalOf(unionOf(busy)));
   const double coverage = b.hostCoverage;
   // Rules of docs/diagnosis.md §3, in order.
