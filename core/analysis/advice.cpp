@@ -17,11 +17,7 @@ namespace npuscope::core {
 
 namespace {
 
-std::string pct(double f) {
-  char b[16];
-  std::snprintf(b, sizeof b, "%.1f%%", f * 100.0);
-  return b;
-}
+std::string pct(double f) { return formatPercent(f, 1); }
 
 const char* adviceFor(BubbleCause c) {
   switch (c) {

@@ -26,9 +26,7 @@ std::string lower(std::string_view s) {
 }
 
 std::string pct(TimeNs part, TimeNs whole) {
-  char b[24];
-  std::snprintf(b, sizeof b, "%.1f%%", whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
-  return b;
+  return formatPercent(whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0, 1);
 }
 
 /// Intersection of two sorted disjoint interval sets.

@@ -121,11 +121,7 @@ bool isWaitTask(std::string_view n) {
 }
 bool isDataLoader(std::string_view n) { return has(n, "DataLoader") || has(n, "dataloader"); }
 
-std::string pct(double f) {
-  char b[16];
-  std::snprintf(b, sizeof b, "%.0f%%", f * 100.0);
-  return b;
-}
+std::string pct(double f) { return formatPercent(f, 0); }
 
 /// The first user frame of a torch op's "Call stack" arg (with_stack), e.g. "train.py(88): main".
 std::string callerOf(const Trace& trace, SliceRef op) {
@@ -497,8 +493,7 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
     const Process& p = trace.processes[trace.lanes[l].process];
     if (detail::isDeviceTaskLane(trace, l) && p.deviceId == da.device) deviceLanes.push_back(l);
     // The HCCL big ops (group threads; "Plane" threads hold their tasks), as the overlap uses them.
-    if (p.role == Process::Role::Communication && p.deviceId == da.device && trace.lanes[l].depthCount() > 0 &&
-        !trace.lanes[l].name.starts_with("Plane"))
+    if (detail::isCollectiveLane(trace, trace.lanes[l]) && p.deviceId == da.device && trace.lanes[l].depthCount() > 0)
       collectiveLanes.push_back(l);
   }
   // The cause of every gap, for the totals the verdict summarises (docs/diagnosis.md §2.3).

@@ -186,9 +186,14 @@ std::vector<StepWindow> stepWindows(const Trace& trace, const std::stop_token& s
 
 namespace detail {
 
-bool isDeviceTaskLane(const Trace& trace, std::uint32_t lane) {
-  const Lane& l = trace.lanes[lane];
+bool isDeviceTaskLane(const Trace& trace, std::uint32_t lane) { return isDeviceTaskLane(trace, trace.lanes[lane]); }
+
+bool isDeviceTaskLane(const Trace& trace, const Lane& l) {
   return trace.processes[l.process].role == Process::Role::AscendHardware && !l.name.starts_with("Step Trace");
+}
+
+bool isCollectiveLane(const Trace& trace, const Lane& l) {
+  return trace.processes[l.process].role == Process::Role::Communication && !l.name.starts_with("Plane");
 }
 
 DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetails* kernels,
@@ -245,7 +250,7 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
     } else if (p.role == Process::Role::Communication) {
       // HCCL big ops live on the group threads ("Group x Communication"); "Plane k" threads hold
       // the small tasks, which are not the communication set.
-      if (lane.name.rfind("Plane", 0) == 0) continue;
+      if (!isCollectiveLane(trace, lane)) continue;
       d.communicationLanes.push_back(l);
       for (std::uint32_t i = lane.rowBegin[0]; i < lane.rowBegin[std::min<std::size_t>(1, lane.depthCount())]; ++i) {
         if ((i & kPoll) == kPoll && stop.stop_requested()) return d;

@@ -2,6 +2,7 @@
 #include "core/analysis/profile_analysis.h"
 
 #include "core/base/json_text.h"
+#include "core/base/time_format.h"
 
 #include <algorithm>
 #include <climits>
@@ -57,11 +58,7 @@ std::string us3(double ns) {
   return b;
 }
 
-std::string percent(double ratio) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f%%", ratio * 100.0);
-  return b;
-}
+std::string percent(double ratio) { return formatPercent(ratio, 2); }
 
 }  // namespace
 

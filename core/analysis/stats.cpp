@@ -10,6 +10,7 @@
 
 #include "core/analysis/intervals.h"
 #include "core/analysis/task_kinds.h"
+#include "core/analysis/trace_query.h"
 #include "core/model/slice_args.h"
 #include "core/query/lod.h"
 #include "core/base/time_format.h"
@@ -45,13 +46,11 @@ bool inLayer(const Trace& t, const Lane& lane, StatsLayer layer) {
   switch (layer) {
     case StatsLayer::Python: return role == Process::Role::Python || role == Process::Role::PythonGc;
     case StatsLayer::Cann: return role == Process::Role::Cann;
-    // msprof's Step Trace thread (Iteration / FP_BP Time / Reduce markers) holds no device tasks
-    // (detail::isDeviceTaskLane).
+    // msprof's Step Trace thread (Iteration / FP_BP Time / Reduce markers) holds no device tasks.
     case StatsLayer::Kernels:
-    case StatsLayer::Tasks: return role == Process::Role::AscendHardware && !lane.name.starts_with("Step Trace");
-    // The HCCL big ops on the group threads; the "Plane k" threads hold their small tasks, which
-    // would count the same time twice (the Top-Down communication set leaves them out too).
-    case StatsLayer::Communication: return role == Process::Role::Communication && !lane.name.starts_with("Plane");
+    case StatsLayer::Tasks: return detail::isDeviceTaskLane(t, lane);
+    // The HCCL big ops; their Plane tasks would count the same time twice.
+    case StatsLayer::Communication: return detail::isCollectiveLane(t, lane);
     case StatsLayer::Overlap: return role == Process::Role::OverlapAnalysis;
   }
   return false;

@@ -23,6 +23,11 @@ namespace npuscope::core::detail {
 /// markers spanning the step, not tasks (older msprof writes it under Ascend Hardware, format
 /// notes §6; they carry no Task Type and would otherwise pass as compute).
 [[nodiscard]] bool isDeviceTaskLane(const Trace& trace, std::uint32_t lane);
+[[nodiscard]] bool isDeviceTaskLane(const Trace& trace, const Lane& lane);
+/// A lane of HCCL big ops: a thread of the Communication/HCCL process that is not a "Plane k"
+/// thread (those hold the big ops' small tasks). The communication set of the overlap (format
+/// §4.1), the statistics' communication layer and the collectives that end bubbles use it.
+[[nodiscard]] bool isCollectiveLane(const Trace& trace, const Lane& lane);
 
 /// The device tasks of one device, split as CANN's overlap processor does (§4.1).
 struct DeviceTasks {

@@ -50,6 +50,12 @@ std::string fixedPoint(TimeNs ns, Unit unit, int decimals, bool trim) {
 
 }  // namespace
 
+std::string formatPercent(double ratio, int decimals) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.*f%%", decimals, ratio * 100.0);
+  return b;
+}
+
 std::string formatDuration(TimeNs ns) {
   const Unit unit = unitFor(magnitude(ns));
   return fixedPoint(ns, unit, unit.ns == 1 ? 0 : 3, true);

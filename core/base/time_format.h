@@ -11,6 +11,8 @@ namespace npuscope::core {
 /// 0 -> "0 ns", 950 -> "950 ns", 1500 -> "1.5 us", 2'345'678 -> "2.346 ms", 3.2e9 -> "3.2 s".
 /// Negative values keep their sign. Uses "us" (ASCII) so that CLI output stays ASCII.
 [[nodiscard]] std::string formatDuration(TimeNs ns);
+/// A ratio (0.187 -> "18.7%" with 1 decimal) with `decimals` digits after the point.
+[[nodiscard]] std::string formatPercent(double ratio, int decimals);
 
 /// Formats a ruler tick at `ns` (relative to the trace start) whose ticks are `step` ns apart:
 /// the unit is chosen by the magnitude of `ns` as in formatDuration, with as many decimals (all
