@@ -273,3 +273,26 @@ TEST_CASE("torch_npu captures with plain NPU labels keep their device ids", "[ms
     }
   }
 }
+
+TEST_CASE("msprof: loading a PROF_ tree leaves it as it was", "[msprof]") {
+  // Every file under the capture (path, size, modification time), before and after a load:
+  // npuscope reads the per-device timeline files and writes nothing beside them.
+  namespace fs = std::filesystem;
+  const std::string root = npuscope::test::shared("corpus/mindspore-msprof-prof-2dev");
+  const auto listing = [&] {
+    std::set<std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+      std::error_code ec;
+      const auto size = e.is_regular_file() ? e.file_size(ec) : 0;
+      const auto mtime = fs::last_write_time(e.path(), ec).time_since_epoch().count();
+      out.insert(e.path().string() + " " + std::to_string(size) + " " + std::to_string(mtime));
+    }
+    return out;
+  };
+  const auto before = listing();
+  REQUIRE(before.size() > 20);
+  const auto r = core::loadProfile(root);
+  REQUIRE(r.ok());
+  CHECK(r.profile->ranks.size() == 2);
+  CHECK(listing() == before);
+}
