@@ -132,12 +132,17 @@ int runReport(const QStringList& arguments) {
                                QCoreApplication::translate("npuscope", "Profiling folder (*_ascend_pt, a parent of rank folders) or trace file."));
   const QCommandLineOption json(QStringLiteral("json"),
                                 QCoreApplication::translate("npuscope", "Print JSON instead of text."));
-  parser.addOption(json);
+  const QCommandLineOption chip(QStringLiteral("chip"),
+                                QCoreApplication::translate("npuscope", "The chip when the capture does not record it "
+                                                                        "(e.g. Ascend910B3), for the advisor's TFLOPS "
+                                                                        "and block-dim rules."),
+                                QStringLiteral("NAME"));
+  parser.addOptions({json, chip});
   parser.process(arguments);  // exits on --help or an unknown option
 
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2) {
-    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json]"));
+    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--chip NAME]"));
     return kExitUsage;
   }
   const QString path = positional.at(1);
@@ -147,7 +152,9 @@ int runReport(const QStringList& arguments) {
     printError(error);
     return kExitFailure;
   }
-  std::string out = parser.isSet(json) ? core::reportJson(*profile) : core::reportText(*profile);
+  core::AdvisorThresholds thresholds;
+  thresholds.chip = parser.value(chip).toStdString();
+  std::string out = parser.isSet(json) ? core::reportJson(*profile, thresholds) : core::reportText(*profile, thresholds);
   if (out.empty() || out.back() != '\n') out.push_back('\n');
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);

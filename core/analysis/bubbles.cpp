@@ -123,8 +123,9 @@ bool isDataLoader(std::string_view n) { return has(n, "DataLoader") || has(n, "d
 
 std::string pct(double f) { return formatPercent(f, 0); }
 
-/// The first user frame of a torch op's "Call stack" arg (with_stack), e.g. "train.py(88): main".
-std::string callerOf(const Trace& trace, SliceRef op) {
+}  // namespace
+
+std::string detail::callerOf(const Trace& trace, SliceRef op) {
   for (SliceRef c = op; c.valid(); c = detail::parentOf(trace, c)) {
     const auto stack = sliceArg(trace, c, "Call stack");
     if (!stack || stack->empty()) continue;
@@ -143,6 +144,8 @@ std::string callerOf(const Trace& trace, SliceRef op) {
   return {};
 }
 
+namespace {
+
 /// "name 1.2 ms in aten_op called from file.py(12): fn": a host slice and where it was called from.
 std::string describe(const Trace& trace, SliceRef r) {
   std::string s = std::string(trace.sliceName(r)) + " " + formatDuration(trace.sliceRange(r).duration());
@@ -158,7 +161,7 @@ std::string describe(const Trace& trace, SliceRef r) {
       }
     }
   }
-  const std::string caller = callerOf(trace, op);
+  const std::string caller = detail::callerOf(trace, op);
   if (!caller.empty()) s += " called from " + caller;
   return s;
 }

@@ -15,6 +15,10 @@ namespace npuscope::core::detail {
 /// Flows whose `to` (or `from`) is `r`. O(number of flows).
 [[nodiscard]] std::vector<const Flow*> flowsTo(const Trace& trace, SliceRef r);
 [[nodiscard]] std::vector<const Flow*> flowsFrom(const Trace& trace, SliceRef r);
+/// The first user frame of the "Call stack" arg (with_stack) of `op` or its nearest ancestor that
+/// has one, skipping site-packages / torch / torch_npu frames, e.g. "train.py(88): main"; "" when
+/// not recorded.
+[[nodiscard]] std::string callerOf(const Trace& trace, SliceRef op);
 /// The lane of a process with `role` and numeric tid `tid`, or kInvalidIndex.
 [[nodiscard]] std::uint32_t laneByRoleAndTid(const Trace& trace, Process::Role role, std::int64_t tid);
 

@@ -8,6 +8,7 @@
 
 #include "core/base/time_format.h"
 #include "core/analysis/analysis.h"
+#include "core/report/advice_report.h"
 #include <cmath>
 
 namespace npuscope::core {
@@ -377,7 +378,13 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
 }
 }  // namespace
 
-std::string reportJson(const Profile& profile) {
+RankAdvice adviseRankProfile(const RankProfile& rp, const AdvisorThresholds& thresholds) {
+  if (!rp.trace || !rp.analysis) return {};
+  const RankMetadata meta = readRankMetadata(rp.source.root);
+  return adviseRank(*rp.trace, rp.kernels.get(), *rp.analysis, &meta, thresholds);
+}
+
+std::string reportJson(const Profile& profile, const AdvisorThresholds& thresholds) {
   std::string o;
   o += "{\"path\": ";
   appendJsonString(o, profile.path);
@@ -453,6 +460,7 @@ std::string reportJson(const Profile& profile) {
     }
     o += "], \"table_messages\": ";
     stringArray(o, rp.tableMessages);
+    if (rp.analysis) o += ",\n   \"advice\": " + adviceJson(t, adviseRankProfile(rp, thresholds));
     o += "}";
   }
   o += "\n], \"messages\": [";
@@ -466,7 +474,7 @@ std::string reportJson(const Profile& profile) {
   return o;
 }
 
-std::string reportText(const Profile& profile) {
+std::string reportText(const Profile& profile, const AdvisorThresholds& thresholds) {
   std::ostringstream o;
   o << "npuscope report: " << profile.path << "\n";
   for (const RankProfile& rp : profile.ranks) {
@@ -502,7 +510,10 @@ std::string reportText(const Profile& profile) {
     }
     for (const auto& n : t.notes) o << "   note: " << n << "\n";
     for (const auto& m : rp.tableMessages) o << "   table: " << m << "\n";
-    if (rp.analysis) analysisText(o, t, *rp.analysis);
+    if (rp.analysis) {
+      analysisText(o, t, *rp.analysis);
+      o << adviceText(adviseRankProfile(rp, thresholds));
+    }
   }
   for (const auto& m : profile.messages) o << "\nmessage: " << m << "\n";
   if (profile.analysis) o << "\n" << profileAnalysisLine(*profile.analysis) << "\n";

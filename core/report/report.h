@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/analysis/advisor.h"
 #include "core/profile/profile.h"
 
 namespace npuscope::core {
@@ -11,10 +12,15 @@ namespace npuscope::core {
 /// "span_ns", "events", "lanes": [{"process", "thread", "slices"}], "flows": {cat: bound
 /// arrows}, "counters", "warnings": {kind: count}, "table_messages": [problems reading the rank's
 /// CSV files (RankProfile::tableMessages)]}], "messages", "profile_analysis": the cross-rank
-/// stage (profileAnalysisJson), when Profile::analysis is set}. Times in ns (int64). Recorded
+/// stage (profileAnalysisJson), when Profile::analysis is set}. Each analysed rank ends with
+/// "advice": the advisor's findings (adviceJson, core/report/advice_report.h) under `thresholds`. Times in ns (int64). Recorded
 /// step_trace_time.csv values are printed as the cell's text when it is a valid JSON number.
-[[nodiscard]] std::string reportJson(const Profile& profile);
+[[nodiscard]] std::string reportJson(const Profile& profile, const AdvisorThresholds& thresholds = {});
 /// The same as readable text (one block per rank).
-[[nodiscard]] std::string reportText(const Profile& profile);
+[[nodiscard]] std::string reportText(const Profile& profile, const AdvisorThresholds& thresholds = {});
+
+/// The advisor's findings for one rank of `profile` (its trace, kernel_details.csv, analysis and
+/// profiler_metadata.json); empty findings when the rank has no trace or no analysis.
+[[nodiscard]] RankAdvice adviseRankProfile(const RankProfile& rank, const AdvisorThresholds& thresholds = {});
 
 }  // namespace npuscope::core

@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: MIT
+// The advisor's kernel rules (kernel_details.csv): matmul/conv TFLOPS against the chip's peak,
+// AI_CPU fallbacks, AI Core pipelines and block dim; and adviseRank, which runs every rule
+// (the trace rules are in advisor_trace.cpp). docs/diagnosis.md §6.
+
+#include "core/analysis/advisor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <unordered_map>
+
+#include "core/analysis/advisor_rules.h"
+#include "core/analysis/trace_query.h"
+#include "core/base/parse_number.h"
+#include "core/base/time_format.h"
+#include "core/model/slice_args.h"
+
+namespace npuscope::core {
+
+const char* severityKey(Severity s) {
+  switch (s) {
+    case Severity::Issue: return "issue";
+    case Severity::Info: return "info";
+    case Severity::Ok: return "ok";
+    case Severity::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+std::vector<PeakTflops> AdvisorThresholds::defaultPeaks() {
+  return {
+      {"Ascend910B", "FP32", 80.0,
+       "tutorial §3.1 (910B3: FP32 theoretical peak 'about 80 TFLOPS'; an estimate, no datasheet value)"},
+      {"Ascend910B", "FP16", 320.0,
+       "tutorial §4.1 (AMP 'about 320 TFLOPS' on 910B3) and issue 13; an estimate, no datasheet value"},
+      {"Ascend910B", "BF16", 320.0, "assumed equal to FP16 (tutorial §4.1, issue 13); an estimate"},
+      {"Ascend910A", "FP16", 256.0, "Huawei's Ascend 910 announcement (2019): 256 TFLOPS FP16; a public figure, not measured"},
+  };
+}
+
+std::vector<ChipCores> AdvisorThresholds::defaultCores() {
+  return {
+      {"Ascend910B1", 24, 48, "public 910B1 listings (24 AI Cores); an estimate, check npu-smi info"},
+      {"Ascend910B2", 24, 48, "public 910B2 listings (24 AI Cores); an estimate, check npu-smi info"},
+      {"Ascend910B3", 20, 40, "public 910B3 listings (20 AI Cores); an estimate, check npu-smi info"},
+      {"Ascend910B4", 20, 40, "public 910B4 listings (20 AI Cores); an estimate, check npu-smi info"},
+      {"Ascend910A", 32, 0, "msprof info.json of a 910 capture (ai_core_num 32, aiv_num 0, corpus mindspore-msprof-prof-2dev)"},
+  };
+}
+
+const PeakTflops* findPeak(const std::vector<PeakTflops>& peaks, std::string_view chip, std::string_view dtype) {
+  if (chip.empty()) return nullptr;
+  const PeakTflops* best = nullptr;
+  for (const PeakTflops& p : peaks)
+    if (p.dtype == dtype && !p.chip.empty() && chip.starts_with(p.chip) && (!best || p.chip.size() > best->chip.size()))
+      best = &p;
+  return best;
+}
+
+namespace detail {
+
+std::vector<long long> parseDims(std::string_view s) {
+  std::vector<long long> dims;
+  while (!s.empty()) {
+    const auto c = s.find(',');
+    std::string_view d = s.substr(0, c);
+    while (!d.empty() && (d.front() == ' ' || d.front() == '"')) d.remove_prefix(1);
+    while (!d.empty() && (d.back() == ' ' || d.back() == '"')) d.remove_suffix(1);
+    const auto v = parseInteger<long long>(d);
+    if (!v || *v < 0) return {};
+    dims.push_back(*v);
+    if (c == std::string_view::npos) break;
+    s.remove_prefix(c + 1);
+  }
+  return dims;
+}
+
+std::vector<std::vector<long long>> parseShapes(std::string_view cell) {
+  std::vector<std::vector<long long>> out;
+  cell = csvTrim(cell);
+  while (true) {
+    const auto c = cell.find(';');
+    out.push_back(parseDims(cell.substr(0, c)));
+    if (c == std::string_view::npos) break;
+    cell.remove_prefix(c + 1);
+  }
+  return out;
+}
+
+std::vector<std::string> splitSemicolon(std::string_view cell) {
+  std::vector<std::string> out;
+  cell = csvTrim(cell);
+  while (true) {
+    const auto c = cell.find(';');
+    out.emplace_back(cell.substr(0, c));
+    if (c == std::string_view::npos) break;
+    cell.remove_prefix(c + 1);
+  }
+  return out;
+}
+
+std::string normalDtype(std::string_view t) {
+  std::string u;
+  for (char c : t) u += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (u.rfind("DT_", 0) == 0) u.erase(0, 3);
+  if (u == "FLOAT" || u == "FLOAT32" || u == "FP32") return "FP32";
+  if (u == "FLOAT16" || u == "HALF" || u == "FP16") return "FP16";
+  if (u == "BF16" || u == "BFLOAT16") return "BF16";
+  if (u == "INT8") return "INT8";
+  return std::string(t);
+}
+
+}  // namespace detail
+
+namespace {
+
+double product(const std::vector<long long>& d) {
+  double p = 1;
+  for (long long v : d) p *= static_cast<double>(v);
+  return p;
+}
+
+/// 2·batch·M·N·K from A, B and the output (any transposition: K = |A's last two| / M and {K, N}
+/// must be B's last two dims). 0 when the shapes do not fit.
+double matmulFlops(const std::vector<long long>& a, const std::vector<long long>& b, const std::vector<long long>& out) {
+  if (a.size() < 2 || b.size() < 2 || out.size() < 2) return 0;
+  const long long m = out[out.size() - 2], n = out[out.size() - 1];
+  const long long a2 = a[a.size() - 2] * a[a.size() - 1];
+  if (m <= 0 || n <= 0 || a2 % m != 0) return 0;
+  const long long k = a2 / m;
+  const long long b0 = b[b.size() - 2], b1 = b[b.size() - 1];
+  if (!((b0 == k && b1 == n) || (b0 == n && b1 == k))) return 0;
+  double batch = 1;
+  for (std::size_t i = 0; i + 2 < out.size(); ++i) batch *= static_cast<double>(out[i]);
+  return 2.0 * batch * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+}
+
+/// N, Hout, Wout of an activation in NC1HWC0 (5 dims), NCHW or NHWC (4 dims).
+bool nhw(const std::vector<long long>& s, const std::string& format, double& n, double& h, double& w) {
+  if (s.size() == 5 && (format.find("NC1HWC0") != std::string::npos || format.empty())) {
+    n = static_cast<double>(s[0]), h = static_cast<double>(s[2]), w = static_cast<double>(s[3]);
+    return true;
+  }
+  if (s.size() == 4 && format.find("NHWC") != std::string::npos) {
+    n = static_cast<double>(s[0]), h = static_cast<double>(s[1]), w = static_cast<double>(s[2]);
+    return true;
+  }
+  if (s.size() == 4 && (format.find("NCHW") != std::string::npos)) {
+    n = static_cast<double>(s[0]), h = static_cast<double>(s[2]), w = static_cast<double>(s[3]);
+    return true;
+  }
+  return false;
+}
+
+std::string cellAt(const KernelDetails& k, std::size_t row, std::initializer_list<std::string_view> names) {
+  const int c = k.table.column(names);
+  return c < 0 ? std::string() : std::string(csvTrim(k.table.cell(row, c)));
+}
+
+std::string lowerOf(std::string_view s) {
+  std::string o(s);
+  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return o;
+}
+
+}  // namespace
+
+std::optional<KernelWork> kernelWork(const KernelDetails& kernels, std::size_t row) {
+  if (row >= kernels.rows.size() || row >= kernels.table.rows.size()) return std::nullopt;
+  const KernelRow& r = kernels.rows[row];
+  if (!r.duration || *r.duration <= 0) return std::nullopt;
+  const auto in = detail::parseShapes(cellAt(kernels, row, {"Input Shapes"}));
+  const auto outs = detail::parseShapes(cellAt(kernels, row, {"Output Shapes"}));
+  const auto fmts = detail::splitSemicolon(cellAt(kernels, row, {"Input Formats"}));
+  const auto types = detail::splitSemicolon(cellAt(kernels, row, {"Input Data Types"}));
+  if (in.size() < 2 || outs.empty()) return std::nullopt;
+  const std::string type = lowerOf(r.type.empty() ? r.name : r.type);
+  auto fmt = [&](std::size_t i) { return i < fmts.size() ? fmts[i] : std::string(); };
+  double flops = 0;
+  std::size_t dtypeInput = 0;
+  if (type.find("matmul") != std::string::npos || type.find("gemm") != std::string::npos) {
+    flops = matmulFlops(in[0], in[1], outs[0]);
+  } else if (type.rfind("conv2dbackpropinput", 0) == 0) {
+    // (input_size, filter, out_backprop) -> dx: the forward's work, from dy's N, H, W.
+    double n = 0, h = 0, w = 0;
+    if (in.size() >= 3 && nhw(in[2], fmt(2), n, h, w)) flops = 2.0 * n * h * w * product(in[1]);
+    dtypeInput = 1;
+  } else if (type.rfind("conv2dbackpropfilter", 0) == 0) {
+    // (x, filter_size, out_backprop) -> dw.
+    double n = 0, h = 0, w = 0;
+    if (in.size() >= 3 && nhw(in[2], fmt(2), n, h, w)) flops = 2.0 * n * h * w * product(outs[0]);
+  } else if (type == "conv2d") {
+    double n = 0, h = 0, w = 0;
+    const auto ofmts = detail::splitSemicolon(cellAt(kernels, row, {"Output Formats"}));
+    if (nhw(outs[0], ofmts.empty() ? std::string() : ofmts[0], n, h, w)) flops = 2.0 * n * h * w * product(in[1]);
+  }
+  if (!(flops > 0)) return std::nullopt;
+  KernelWork k;
+  k.flops = flops;
+  k.dtype = dtypeInput < types.size() ? detail::normalDtype(types[dtypeInput]) : std::string();
+  // An FP32 kernel marked HF32-eligible may run in HF32, whose peak is not FP32's: named apart so
+  // that it is never judged against the FP32 peak.
+  if (k.dtype == "FP32" && cellAt(kernels, row, {"HF32 Eligible"}) == "YES") k.dtype = "HF32";
+  k.tflops = flops / static_cast<double>(*r.duration) / 1000.0;  // flops per ns = GFLOPS
+  return k;
+}
+
+std::string kernelBound(const KernelDetails& kernels, std::size_t row, double busyPipeRatio) {
+  struct Pipe {
+    const char* column;
+    const char* bound;
+  };
+  static constexpr Pipe kPipes[] = {
+      {"aic_mac_ratio", "compute-bound (cube)"},     {"aiv_vec_ratio", "compute-bound (vector)"},
+      {"aic_mte1_ratio", "memory-bound (MTE1)"},     {"aic_mte2_ratio", "memory-bound (MTE2)"},
+      {"aiv_mte2_ratio", "memory-bound (MTE2)"},     {"aiv_mte3_ratio", "memory-bound (MTE3)"},
+      {"aic_fixpipe_ratio", "memory-bound (fixpipe)"}, {"aic_scalar_ratio", "scalar-bound"},
+      {"aiv_scalar_ratio", "scalar-bound"},
+  };
+  double best = -1;
+  const char* bound = nullptr;
+  bool any = false;
+  for (const Pipe& p : kPipes) {
+    const int c = kernels.table.column(p.column);
+    if (c < 0) continue;
+    const auto v = csvNumber(kernels.table.cell(row, c));
+    if (!v) continue;
+    any = true;
+    if (*v > best) best = *v, bound = p.bound;
+  }
+  if (!any || best <= 0) return {};
+  return best >= busyPipeRatio ? std::string(bound) : std::string("latency-bound");
+}
+
+namespace detail {
+
+AdvisorContext::AdvisorContext(const Trace& t, const KernelDetails* k, const RankAnalysis& a, const AdvisorThresholds& th)
+    : trace(t), kernels(k), analysis(a), thresholds(th) {
+  steps = std::max<std::size_t>(1, a.steps.size());
+  for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
+    if (!isDeviceTaskLane(t, li)) continue;
+    const Lane& lane = t.lanes[li];
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) taskByStart.emplace(lane.start[i], SliceRef{li, i});
+  }
+}
+
+SliceRef AdvisorContext::taskOf(const KernelRow& row) const {
+  if (!row.start) return {};
+  const auto it = taskByStart.find(*row.start);
+  return it == taskByStart.end() ? SliceRef{} : it->second;
+}
+
+TimeNs AdvisorContext::perStep(double ns) const {
+  return static_cast<TimeNs>(std::llround(ns / static_cast<double>(steps)));
+}
+
+std::string us(TimeNs ns) { return formatDuration(ns); }
+
+void sortEvidence(std::vector<std::pair<double, SliceRef>>& v, std::vector<SliceRef>& out) {
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [w, r] : v) {
+    if (out.size() >= kMaxEvidence) break;
+    if (r.valid()) out.push_back(r);
+  }
+}
+
+/// (a) Matmul / convolution TFLOPS against the chip's peak (tutorial §4).
+void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out) {
+  if (!c.kernels) return;
+  const KernelDetails& k = *c.kernels;
+  std::size_t total = 0, computable = 0, low = 0, high = 0, noPeak = 0;
+  double lowStake = 0, sumFlops = 0;
+  TimeNs sumNs = 0;
+  std::vector<std::pair<double, SliceRef>> lowEv, allEv;
+  std::string worst, peakText, dtypes;
+  double worstUtil = 2;
+  const PeakTflops* usedPeak = nullptr;
+  for (std::size_t i = 0; i < k.rows.size(); ++i) {
+    const KernelRow& r = k.rows[i];
+    const std::string cls = operatorClass(r.type.empty() ? r.name : r.type);
+    if (cls != "MatMul" && cls != "Convolution") continue;
+    ++total;
+    const auto w = kernelWork(k, i);
+    if (!w) continue;
+    ++computable;
+    sumFlops += w->flops;
+    sumNs += *r.duration;
+    const SliceRef ref = c.taskOf(r);
+    allEv.push_back({static_cast<double>(*r.duration), ref});
+    if (dtypes.find(w->dtype) == std::string::npos) dtypes += (dtypes.empty() ? "" : "/") + w->dtype;
+    const PeakTflops* p = findPeak(c.thresholds.peaks, chip, w->dtype);
+    if (!p) {
+      ++noPeak;
+      continue;
+    }
+    usedPeak = p;
+    const double util = w->tflops / p->tflops;
+    if (util < c.thresholds.lowUtilisation) {
+      ++low;
+      // What reaching the high mark would save: its duration minus the time at that utilisation.
+      const double target = w->flops / (c.thresholds.highUtilisation * p->tflops * 1000.0);
+      const double save = std::max(0.0, static_cast<double>(*r.duration) - target);
+      lowStake += save;
+      lowEv.push_back({save, ref});
+      if (util < worstUtil) {
+        worstUtil = util;
+        char b[256];
+        std::snprintf(b, sizeof b, "%s %.2f TFLOPS %s (%.0f%% of %.0f)", r.name.c_str(), w->tflops, w->dtype.c_str(),
+                      util * 100.0, p->tflops);
+        worst = b;
+      }
+    } else if (util >= c.thresholds.highUtilisation) {
+      ++high;
+    }
+  }
+  if (total == 0) return;
+  Finding f;
+  f.rule = "matmul_utilisation";
+  f.source = "tutorial §4 decision tree (TFLOPS utilisation < 50%: larger batch / AMP; > 80%: efficient), FLOPs "
+             "2·M·N·K and 2·Cin·k²·Cout·Hout·Wout (tutorial §3.1, §3.2)";
+  char th[160];
+  std::snprintf(th, sizeof th, "utilisation < %.0f%% of the chip's peak; >= %.0f%% efficient",
+                c.thresholds.lowUtilisation * 100.0, c.thresholds.highUtilisation * 100.0);
+  f.threshold = th;
+  if (computable == 0) {
+    f.title = "MatMul/Conv TFLOPS: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = std::to_string(total) + " MatMul/Conv kernels, none with recorded shapes that fit the op "
+                "(record_shapes and Level1 write Input/Output Shapes in kernel_details.csv)";
+    out.push_back(std::move(f));
+    return;
+  }
+  char avg[200];
+  std::snprintf(avg, sizeof avg, "%zu of %zu MatMul/Conv kernels computable: %.2f TFLOPS on average (%s, %.3g GFLOP in %s)",
+                computable, total, sumFlops / static_cast<double>(std::max<TimeNs>(1, sumNs)) / 1000.0,
+                dtypes.c_str(), sumFlops / 1e9, us(sumNs).c_str());
+  f.numbers = avg;
+  if (chip.empty() || !usedPeak) {
+    f.title = "MatMul/Conv TFLOPS (no peak: utilisation unknown)";
+    f.severity = Severity::Unknown;
+    f.numbers += chip.empty() ? "; the chip is not recorded in this capture: no utilisation verdict (give the chip, "
+                                "e.g. --chip Ascend910B3)"
+                              : "; no peak for " + chip + " and " + dtypes + " in the table";
+    sortEvidence(allEv, f.evidence);
+    out.push_back(std::move(f));
+    return;
+  }
+  peakText = "peak " + std::to_string(static_cast<int>(usedPeak->tflops)) + " TFLOPS " + usedPeak->dtype + " on " + chip +
+             " (" + usedPeak->source + ")";
+  f.source += "; " + peakText;
+  if (low > 0) {
+    f.title = "MatMul/Conv below " + std::to_string(static_cast<int>(c.thresholds.lowUtilisation * 100)) + "% of peak";
+    f.severity = Severity::Issue;
+    f.atStakePerStep = c.perStep(lowStake);
+    f.numbers += "; " + std::to_string(low) + " below the mark, worst " + worst;
+    f.fix = "Raise the batch size (small M/N/K leave cube units idle) or train in mixed precision (AMP, FP16/BF16), "
+            "whose peak is about four times FP32's.";
+    sortEvidence(lowEv, f.evidence);
+  } else if (high == computable - noPeak) {
+    f.title = "MatMul/Conv efficient (>= " + std::to_string(static_cast<int>(c.thresholds.highUtilisation * 100)) + "% of peak)";
+    f.severity = Severity::Ok;
+    sortEvidence(allEv, f.evidence);
+  } else {
+    f.title = "MatMul/Conv between the marks";
+    f.severity = Severity::Info;
+    sortEvidence(allEv, f.evidence);
+  }
+  out.push_back(std::move(f));
+}
+
+/// (b) AI_CPU tasks >= 20 us (advisor aicpu_checker.py): a CPU fallback of an operator.
+void ruleAicpu(const AdvisorContext& c, std::vector<Finding>& out) {
+  std::vector<std::pair<double, SliceRef>> ev;
+  std::size_t n = 0, all = 0;
+  TimeNs sum = 0, maxNs = 0;
+  std::string worst;
+  auto take = [&](TimeNs d, SliceRef ref, std::string_view name) {
+    ++all;
+    maxNs = std::max(maxNs, d);
+    if (d < c.thresholds.aicpuMinNs) return;
+    ++n;
+    sum += d;
+    ev.push_back({static_cast<double>(d), ref});
+    if (ev.size() == 1 || static_cast<double>(d) >= ev.front().first) worst = std::string(name);
+  };
+  std::string from;
+  if (c.kernels && !c.kernels->rows.empty()) {
+    from = "kernel_details.csv Accelerator Core";
+    for (const KernelRow& r : c.kernels->rows)
+      if (r.core == "AI_CPU" && r.duration) take(*r.duration, c.taskOf(r), r.name);
+  } else {
+    from = "trace Task Type";
+    for (std::uint32_t li = 0; li < c.trace.lanes.size(); ++li) {
+      if (!isDeviceTaskLane(c.trace, li)) continue;
+      const Lane& lane = c.trace.lanes[li];
+      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+        const SliceRef r{li, i};
+        if (sliceArg(c.trace, r, "Task Type") == std::optional<std::string>("AI_CPU"))
+          take(lane.end[i] - lane.start[i], r, c.trace.sliceName(r));
+      }
+    }
+  }
+  if (all == 0) return;
+  Finding f;
+  f.rule = "aicpu";
+  f.threshold = "an AI_CPU task of " + us(c.thresholds.aicpuMinNs) + " or more";
+  f.source = "msprof-analyze advisor aicpu_checker.py / aicpu_rules.yaml (format notes §4.5); from " + from;
+  if (n == 0) {
+    f.title = "AI_CPU tasks short";
+    f.severity = Severity::Ok;
+    f.numbers = std::to_string(all) + " AI_CPU tasks, the longest " + us(maxNs);
+  } else {
+    f.title = "Operators fall back to the AI CPU";
+    f.severity = Severity::Issue;
+    f.atStakePerStep = c.perStep(static_cast<double>(sum));
+    f.numbers = std::to_string(n) + " of " + std::to_string(all) + " AI_CPU tasks at or above the mark, " + us(sum) +
+                " in all; the longest " + us(maxNs);
+    f.fix = "These operators run on the AI CPU: change the input dtype or shape to one the AI Core supports "
+            "(e.g. cast int64 to int32, avoid double), or replace the operator.";
+  }
+  sortEvidence(ev, f.evidence);
+  out.push_back(std::move(f));
+}
+
+/// (h) AI Core pipelines of the heaviest op types (Level1+ PipeUtilization columns).
+void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out) {
+  if (!c.kernels || c.kernels->rows.empty()) return;
+  const KernelDetails& k = *c.kernels;
+  struct Op {
+    TimeNs ns = 0;
+    std::map<std::string, TimeNs> byBound;
+    std::vector<std::pair<double, SliceRef>> ev;
+  };
+  std::map<std::string, Op> ops;
+  TimeNs total = 0;
+  bool anyRatio = false;
+  for (std::size_t i = 0; i < k.rows.size(); ++i) {
+    const KernelRow& r = k.rows[i];
+    if (r.isCommunication() || !r.duration) continue;
+    total += *r.duration;
+    Op& op = ops[r.type.empty() ? r.name : r.type];
+    op.ns += *r.duration;
+    const std::string b = kernelBound(k, i, c.thresholds.busyPipeRatio);
+    if (!b.empty()) anyRatio = true;
+    op.byBound[b.empty() ? "unknown" : b] += *r.duration;
+    op.ev.push_back({static_cast<double>(*r.duration), c.taskOf(r)});
+  }
+  Finding f;
+  f.rule = "pipelines";
+  f.source = "tutorial §1 and §3.4 (compute-bound vs memory-bound first); kernel_details.csv aic_*/aiv_*_ratio "
+             "(PipeUtilization, format notes §5.1); the busy-pipe mark is npuscope's";
+  char th[200];
+  std::snprintf(th, sizeof th, "op types with >= %.0f%% of kernel time (at most %zu); the pipe with the highest ratio, if >= %.2f, bounds the op",
+                c.thresholds.heavyOpShare * 100.0, c.thresholds.heavyOps, c.thresholds.busyPipeRatio);
+  f.threshold = th;
+  if (!anyRatio) {
+    f.title = "AI Core pipelines: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = "kernel_details.csv has no pipe ratios (Level1 with aic_metrics PipeUtilization writes them)";
+    out.push_back(std::move(f));
+    return;
+  }
+  std::vector<std::pair<std::string, const Op*>> heavy;
+  for (const auto& [name, op] : ops)
+    if (total > 0 && static_cast<double>(op.ns) >= c.thresholds.heavyOpShare * static_cast<double>(total))
+      heavy.push_back({name, &op});
+  std::stable_sort(heavy.begin(), heavy.end(), [](const auto& a, const auto& b) { return a.second->ns > b.second->ns; });
+  if (heavy.size() > c.thresholds.heavyOps) heavy.resize(c.thresholds.heavyOps);
+  TimeNs memoryNs = 0;
+  std::vector<std::pair<double, SliceRef>> ev;
+  for (const auto& [name, op] : heavy) {
+    const auto top = std::max_element(op->byBound.begin(), op->byBound.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (!f.numbers.empty()) f.numbers += "; ";
+    f.numbers += name + " " + us(op->ns) + ": " + top->first;
+    if (top->first.rfind("memory-bound", 0) == 0) {
+      memoryNs += op->ns;
+      for (const auto& e : op->ev) ev.push_back(e);
+    }
+  }
+  if (memoryNs > 0) {
+    f.title = "Heavy operators are memory-bound";
+    f.severity = Severity::Info;
+    f.atStakePerStep = 0;  // the saving depends on the fix: not told
+    f.fix = "Memory-bound operators wait on data movement (MTE): fuse them with their neighbours, avoid format "
+            "conversions (TransData), and give matmuls shapes that reuse data (larger M/N).";
+  } else {
+    f.title = "Heavy operators: pipelines";
+    f.severity = Severity::Info;
+    for (const auto& [name, op] : heavy)
+      for (const auto& e : op->ev) ev.push_back(e);
+  }
+  sortEvidence(ev, f.evidence);
+  out.push_back(std::move(f));
+}
+
+/// (i) Block dim not a multiple of the core count: the last wave leaves cores idle.
+void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out) {
+  if (!c.kernels || c.kernels->rows.empty()) return;
+  const ChipCores* cores = nullptr;
+  for (const ChipCores& cc : c.thresholds.cores)
+    if (!chip.empty() && chip.starts_with(cc.chip) && (!cores || cc.chip.size() > cores->chip.size())) cores = &cc;
+  Finding f;
+  f.rule = "block_dim";
+  f.source = "msprof-analyze advisor block-dim rule (issue 13); idle share of the last wave = 1 − dim / "
+             "(ceil(dim / cores) · cores); the minimum kernel length is npuscope's";
+  f.threshold = "block dim not a multiple of the core count, kernels of " + us(c.thresholds.blockDimMinNs) + " or more";
+  if (!cores) {
+    f.title = "Block dim: core count unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = chip.empty() ? "the chip is not recorded in this capture (give it, e.g. --chip Ascend910B3)"
+                             : "no core count for " + chip + " in the table";
+    out.push_back(std::move(f));
+    return;
+  }
+  f.source += "; cores: " + cores->source;
+  double stake = 0;
+  std::size_t n = 0, all = 0;
+  std::vector<std::pair<double, SliceRef>> ev;
+  for (const KernelRow& r : c.kernels->rows) {
+    if (!r.duration || *r.duration < c.thresholds.blockDimMinNs) continue;
+    const int nc = (r.core == "AI_VECTOR_CORE" || r.core == "MIX_AIV") ? cores->vector
+                   : (r.core == "AI_CORE" || r.core == "MIX_AIC")       ? cores->cube
+                                                                         : 0;
+    const auto dim = parseInteger<long long>(r.blockDim);
+    if (nc <= 0 || !dim || *dim <= 0) continue;
+    ++all;
+    if (*dim % nc == 0) continue;
+    const long long waves = (*dim + nc - 1) / nc;
+    const double idle = 1.0 - static_cast<double>(*dim) / static_cast<double>(waves * nc);
+    ++n;
+    stake += idle * static_cast<double>(*r.duration);
+    ev.push_back({idle * static_cast<double>(*r.duration), c.taskOf(r)});
+  }
+  f.numbers = std::to_string(n) + " of " + std::to_string(all) + " kernels (AI Core " + std::to_string(cores->cube) +
+              ", AI Vector " + std::to_string(cores->vector) + " cores on " + chip + ")";
+  if (n == 0) {
+    f.title = "Block dim fits the cores";
+    f.severity = Severity::Ok;
+  } else {
+    f.title = "Block dim leaves cores idle";
+    f.severity = Severity::Issue;
+    f.atStakePerStep = c.perStep(stake);
+    f.fix = "The operators' tiling leaves part of the cores idle in the last wave: try shapes that divide evenly "
+            "across the cores, or an operator version that tiles for this chip.";
+  }
+  sortEvidence(ev, f.evidence);
+  out.push_back(std::move(f));
+}
+
+}  // namespace detail
+
+RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const RankAnalysis& analysis,
+                      const RankMetadata* meta, const AdvisorThresholds& thresholds) {
+  RankAdvice a;
+  const detail::AdvisorContext c(trace, kernels, analysis, thresholds);
+  a.steps = c.steps;
+  a.chip = !thresholds.chip.empty() ? thresholds.chip : meta ? meta->chip : std::string();
+  detail::ruleMatmul(c, a.chip, a.findings);
+  detail::ruleAicpu(c, a.findings);
+  detail::ruleAclop(c, a.findings);
+  detail::ruleShortOps(c, a.findings);
+  detail::ruleTransfers(c, a.findings);
+  detail::ruleSyncStream(c, a.findings);
+  detail::ruleGc(c, a.findings);
+  detail::rulePipelines(c, a.findings);
+  detail::ruleBlockDim(c, a.chip, a.findings);
+  detail::ruleEnvironment(meta, a.findings);
+  detail::ruleForwardBackward(c, a.findings);
+  auto rank = [](Severity s) { return static_cast<int>(s); };
+  std::stable_sort(a.findings.begin(), a.findings.end(), [&](const Finding& x, const Finding& y) {
+    if (rank(x.severity) != rank(y.severity)) return rank(x.severity) < rank(y.severity);
+    return x.atStakePerStep > y.atStakePerStep;
+  });
+  return a;
+}
+
+}  // namespace npuscope::core

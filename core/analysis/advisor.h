@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The advisor: which operator or habit to fix next (issue 13, docs/diagnosis.md §6). The NPU
+// performance tutorial's decision tree (../shared/docs/method/npu-performance-analysis-tutorial
+// .zh.txt §4: matmul/conv TFLOPS utilisation, many short element-wise ops, data transfers,
+// forward vs backward, AI Core pipelines) and msprof-analyze advisor's expert rules (format notes
+// §4.5: AI_CPU >= 20 us, aclopCompileAndExecute >= 20 per step, synchronise-after-launch > 0.5,
+// GC >= 1 ms, environment variables, block dim). Each rule gives a Finding with the time at stake
+// per step, its numbers, its threshold (AdvisorThresholds, editable), its source, a fix and the
+// slices behind it. A rule the data cannot decide says so (Severity::Unknown) and never guesses.
+// Pure function of the trace, kernel_details.csv, the rank's analysis and its metadata.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/analysis/analysis.h"
+
+namespace npuscope::core {
+
+/// The peak of one chip family for one data type, TFLOPS (dense, cube unit), with where the value
+/// comes from. `chip` matches a capture's chip name by prefix ("Ascend910B" matches "Ascend910B3").
+struct PeakTflops {
+  std::string chip;    ///< "Ascend910B", "Ascend910A", ...
+  std::string dtype;   ///< "FP32", "FP16", "BF16", "INT8"
+  double tflops = 0;
+  std::string source;  ///< where the value comes from; says "estimate" when it is one
+};
+
+/// AI Core / AI Vector core counts of one chip model (for the block-dim rule), with the source.
+struct ChipCores {
+  std::string chip;  ///< exact model ("Ascend910B3"); matched by prefix like PeakTflops
+  int cube = 0;      ///< AI Cores (cube), for AI_CORE / MIX_AIC kernels
+  int vector = 0;    ///< AI Vector cores, for AI_VECTOR_CORE / MIX_AIV kernels (0: none)
+  std::string source;
+};
+
+/// Every threshold of the advisor, with msprof-analyze's or the tutorial's default (the source of
+/// each is in docs/diagnosis.md §6). Passed in, so that a user or a test can change any of them.
+struct AdvisorThresholds {
+  double lowUtilisation = 0.50;   ///< matmul/conv below this share of the peak: larger batch / AMP (tutorial §4)
+  double highUtilisation = 0.80;  ///< at or above: already efficient (tutorial §4)
+  TimeNs aicpuMinNs = 20'000;     ///< an AI_CPU task this long or longer is a CPU fallback (advisor aicpu_rules.yaml)
+  std::size_t aclopPerStep = 20;  ///< aclopCompileAndExecute calls per step (advisor MAX_OP_COMPILE_NUM)
+  /// Element-wise / normalisation ops per step whose host launch outlasts their device time (npuscope's mark)
+  std::size_t shortOpsPerStep = 20;
+  std::size_t transfersPerStep = 1;  ///< host<->device transfers per step inside the step (tutorial §4: any)
+  double syncLaunchRatio = 0.5;   ///< sync right after launch / launches, strictly above (advisor synchronize.yaml)
+  TimeNs gcMinNs = 1'000'000;     ///< a Python GC pause this long or longer (advisor gc.yaml)
+  double heavyOpShare = 0.05;     ///< an op type holding this share of the kernel time is "heavy" (npuscope's)
+  std::size_t heavyOps = 5;       ///< at most this many heavy op types are classified
+  double busyPipeRatio = 0.5;     ///< a pipe ratio at or above this says which unit bounds the op (npuscope's)
+  TimeNs blockDimMinNs = 20'000;  ///< kernels shorter than this are left out of the block-dim rule (npuscope's)
+  double backwardForwardRatio = 2.0;  ///< backward / forward above this: an op without an efficient backward (tutorial §3.3)
+  /// The chip when the capture does not record it (e.g. `--chip Ascend910B3`); empty: the capture's own, else unknown.
+  std::string chip;
+  std::vector<PeakTflops> peaks = defaultPeaks();
+  std::vector<ChipCores> cores = defaultCores();
+  static std::vector<PeakTflops> defaultPeaks();
+  static std::vector<ChipCores> defaultCores();
+};
+
+/// What a finding says: an issue to fix, a rule that holds well ("efficient"), a measurement
+/// without a verdict (information), or a rule the data cannot decide.
+enum class Severity : std::uint8_t { Issue, Info, Ok, Unknown };
+[[nodiscard]] const char* severityKey(Severity s);  ///< "issue", "info", "ok", "unknown"
+
+/// One finding of one rule on one rank.
+struct Finding {
+  std::string rule;         ///< stable key: "matmul_utilisation", "aicpu", ...
+  std::string title;        ///< "MatMul/Conv below 50% of peak", ...
+  Severity severity = Severity::Info;
+  TimeNs atStakePerStep = 0;  ///< time the fix could save per step, ns (0: cannot be told)
+  std::string numbers;      ///< the measured figures in words
+  std::string threshold;    ///< the threshold applied, in words ("AI_CPU task >= 20 us")
+  std::string source;       ///< where the rule and its threshold come from
+  std::string fix;          ///< what to do, one or two sentences ("" for ok / unknown)
+  std::vector<SliceRef> evidence;  ///< the slices behind it, worst first (capped at kMaxEvidence)
+};
+inline constexpr std::size_t kMaxEvidence = 200;
+
+/// What the advisor knows of the rank besides the trace: the chip and profiler_metadata.json.
+struct RankMetadata {
+  std::string chip;  ///< as recorded by the capture ("" when it is not: the text exports do not name it)
+  bool envRecorded = false;  ///< profiler_metadata.json had ENV_VARIABLES
+  std::vector<std::pair<std::string, std::string>> env;  ///< ENV_VARIABLES, in file order
+  std::string message;  ///< why the metadata could not be read ("" when fine or absent)
+};
+
+/// Reads `root`/profiler_metadata.json (format notes §1.2) when present. Never throws: a bad file
+/// gives `message` and what could be read.
+[[nodiscard]] RankMetadata readRankMetadata(const std::string& root);
+
+/// The advisor's result for one rank: findings sorted by severity (issues first) then by time at
+/// stake per step, longest first; the steps the per-step figures divide by.
+struct RankAdvice {
+  std::vector<Finding> findings;
+  std::size_t steps = 1;  ///< ProfilerStep windows (1 without any)
+  std::string chip;       ///< the chip used (thresholds.chip, else the capture's), "" when unknown
+};
+
+/// Achieved work of one kernel_details.csv row: FLOPs from its shapes (2·M·N·K for MatMul and its
+/// batched forms; 2·N·Hout·Wout·|weight| = 2·Cin·k²·Cout·Hout·Wout per image for Conv2D and its
+/// two backprops, channels as recorded, i.e. padded to C0 / 16 in NC1HWC0 / FRACTAL_Z), the dtype
+/// of its first input ("FP32", "FP16", "BF16", "INT8", or the recorded text; "HF32" for an FP32
+/// row whose `HF32 Eligible` is YES: it may run in HF32, so the FP32 peak does not apply) and TFLOPS over its
+/// duration. Empty when the row has no shapes (Level0), its op is not one of those, or the shapes
+/// do not fit the op (never guessed).
+struct KernelWork {
+  double flops = 0;
+  std::string dtype;
+  double tflops = 0;  ///< flops / duration
+};
+[[nodiscard]] std::optional<KernelWork> kernelWork(const KernelDetails& kernels, std::size_t row);
+
+/// The peak for `chip` and `dtype` from `peaks` (prefix match on chip), or null.
+[[nodiscard]] const PeakTflops* findPeak(const std::vector<PeakTflops>& peaks, std::string_view chip,
+                                         std::string_view dtype);
+
+/// Which unit bounds a kernel by its Level1+ PipeUtilization ratios (kernel_details.csv aic_*_ratio /
+/// aiv_*_ratio, format notes §5.1): "compute-bound (cube)", "compute-bound (vector)",
+/// "memory-bound (MTE1|MTE2|MTE3|fixpipe)", "scalar-bound", "latency-bound" (no pipe at or above
+/// busyPipeRatio), or "" when the row has no ratio (Level0, other aic_metrics).
+[[nodiscard]] std::string kernelBound(const KernelDetails& kernels, std::size_t row, double busyPipeRatio);
+
+/// Runs every rule on one rank. `kernels` and `meta` may be null (their rules then say unknown).
+[[nodiscard]] RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const RankAnalysis& analysis,
+                                    const RankMetadata* meta, const AdvisorThresholds& thresholds = {});
+
+}  // namespace npuscope::core

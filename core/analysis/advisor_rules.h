@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Internal to the advisor (advisor.cpp, advisor_trace.cpp): the shared context and one function
+// per rule. Not part of the public API; see advisor.h and docs/diagnosis.md §6.
+
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/analysis/advisor.h"
+
+namespace npuscope::core::detail {
+
+/// What every rule reads: the trace, kernel_details.csv (may be null), the rank's analysis, the
+/// thresholds, the step count (>= 1) and the device task at each start ns (to turn a kernel row
+/// into a slice, the same exact-start rule as the overlap analysis).
+struct AdvisorContext {
+  AdvisorContext(const Trace& t, const KernelDetails* k, const RankAnalysis& a, const AdvisorThresholds& th);
+  const Trace& trace;
+  const KernelDetails* kernels;
+  const RankAnalysis& analysis;
+  const AdvisorThresholds& thresholds;
+  std::size_t steps = 1;
+  std::unordered_map<TimeNs, SliceRef> taskByStart;
+  [[nodiscard]] SliceRef taskOf(const KernelRow& row) const;
+  [[nodiscard]] TimeNs perStep(double ns) const;  ///< ns / steps, rounded
+};
+
+[[nodiscard]] std::string us(TimeNs ns);  ///< formatDuration
+/// Sorts (weight, slice) pairs by weight, largest first, and appends the valid slices to `out`
+/// (at most kMaxEvidence).
+void sortEvidence(std::vector<std::pair<double, SliceRef>>& v, std::vector<SliceRef>& out);
+[[nodiscard]] std::vector<long long> parseDims(std::string_view s);
+[[nodiscard]] std::vector<std::vector<long long>> parseShapes(std::string_view cell);
+[[nodiscard]] std::vector<std::string> splitSemicolon(std::string_view cell);
+[[nodiscard]] std::string normalDtype(std::string_view t);
+
+void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out);
+void ruleAicpu(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleSyncStream(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleGc(const AdvisorContext& c, std::vector<Finding>& out);
+void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out);
+void ruleEnvironment(const RankMetadata* meta, std::vector<Finding>& out);
+void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out);
+
+}  // namespace npuscope::core::detail

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: MIT
+// The advisor's trace rules: ACLOP online compilation, short element-wise ops whose launch
+// outlasts them, host<->device transfers inside the step, synchronise-after-launch, GC pauses,
+// forward vs backward; the environment variables of profiler_metadata.json. docs/diagnosis.md §6.
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+#include <simdjson.h>
+
+#include "core/analysis/advisor_rules.h"
+#include "core/analysis/trace_query.h"
+#include "core/base/time_format.h"
+#include "core/model/slice_args.h"
+
+namespace npuscope::core {
+
+namespace {
+
+bool hasCann(const Trace& t) {
+  for (const Lane& l : t.lanes)
+    if (t.processes[l.process].role == Process::Role::Cann && l.sliceCount() > 0) return true;
+  return false;
+}
+
+std::string lowerOf(std::string_view s) {
+  std::string o(s);
+  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return o;
+}
+
+std::string ratioText(double r) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", r);
+  return b;
+}
+
+/// Element-wise and normalisation op types (tutorial §4: Add, ReLU, Norm ...), lower case.
+bool isElementwise(std::string_view typeLower) {
+  static constexpr std::string_view kExact[] = {
+      "add", "addv2", "adds", "sub", "subs", "mul", "muls", "div", "divs", "realdiv", "relu", "relugrad", "gelu",
+      "gelugrad", "fastgelu", "fastgelugrad", "sigmoid", "sigmoidgrad", "tanh", "tanhgrad", "exp", "log", "sqrt",
+      "rsqrt", "neg", "abs", "cast", "maximum", "minimum", "pow", "square", "leakyrelu", "swish", "silu",
+      "reciprocal", "sign", "floor", "ceil", "round", "less", "lessequal", "greater", "greaterequal", "equal",
+      "notequal", "logicaland", "logicalor", "logicalnot", "select", "selectv2", "zeroslike", "oneslike", "fill",
+      "axpy", "axpyv2", "dropoutdomask", "clipbyvalue", "addcmul", "addcdiv", "lerp"};
+  static constexpr std::string_view kPrefix[] = {"layernorm", "batchnorm", "rmsnorm", "groupnorm", "instancenorm",
+                                                 "bninfer",   "bntraining", "softmax", "logsoftmax", "addlayernorm"};
+  for (auto e : kExact)
+    if (typeLower == e) return true;
+  for (auto p : kPrefix)
+    if (typeLower.starts_with(p)) return true;
+  return false;
+}
+
+/// The op type of a device task: its kernel_details.csv Type, else the last `_` part of its name
+/// (aclnnMul_MulAiCore_Mul -> Mul).
+std::string taskType(const Trace& t, SliceRef r, const std::unordered_map<TimeNs, const KernelRow*>& rows) {
+  const auto it = rows.find(t.sliceRange(r).start);
+  if (it != rows.end() && !it->second->type.empty()) return it->second->type;
+  const std::string_view n = t.sliceName(r);
+  const auto u = n.rfind('_');
+  return std::string(u == std::string_view::npos ? n : n.substr(u + 1));
+}
+
+/// The host API that launched device task `r`: the outermost AscendCL@ ancestor of the start of
+/// its HostToDevice flow (format notes §3), or invalid.
+SliceRef launchingApi(const Trace& t, SliceRef r, NameId h2d) {
+  for (std::uint32_t fi : t.flowsTo(r)) {
+    const Flow& f = t.flows[fi];
+    if (f.category != h2d || !f.from.valid()) continue;
+    SliceRef api;
+    for (SliceRef c = f.from; c.valid(); c = detail::parentOf(t, c))
+      if (t.sliceName(c).starts_with("AscendCL@")) api = c;
+    if (api.valid()) return api;
+  }
+  return {};
+}
+
+bool inSteps(const RankAnalysis& a, TimeNs ts) {
+  if (a.steps.empty()) return true;
+  for (const StepWindow& s : a.steps)
+    if (s.host.contains(ts)) return true;
+  return false;
+}
+
+bool isPythonTransfer(std::string_view n) {
+  return n == "aten::item" || n == "aten::_local_scalar_dense" || n == "acl_memcpy_host_to_device" ||
+         n == "acl_memcpy_device_to_host" || n == "Tensor.item" || n == "aten::_copy_from_and_resize";
+}
+bool isCannTransfer(std::string_view n) { return n == "AscendCL@aclrtMemcpy"; }
+
+}  // namespace
+
+namespace detail {
+
+/// (c) aclopCompileAndExecute >= 20 per step (advisor timeline_op_dispatch_analyzer.py).
+void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
+  const Trace& t = c.trace;
+  Finding f;
+  f.rule = "aclop_compile";
+  f.threshold = std::to_string(c.thresholds.aclopPerStep) + " or more aclopCompileAndExecute calls per step";
+  f.source = "msprof-analyze advisor timeline_op_dispatch_analyzer.py, MAX_OP_COMPILE_NUM = 20 (format notes §4.5); "
+             "the verdict's suggestion uses the same count (docs/diagnosis.md §2)";
+  if (!hasCann(t)) {
+    f.title = "ACLOP compilation: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = "the CANN layer was not recorded (Level0 prunes it)";
+    out.push_back(std::move(f));
+    return;
+  }
+  std::vector<std::pair<double, SliceRef>> ev;
+  TimeNs sum = 0;
+  for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
+    const Lane& lane = t.lanes[li];
+    if (t.processes[lane.process].role != Process::Role::Cann) continue;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i)
+      if (t.name(lane.names[i]).find("aclopCompileAndExecute") != std::string_view::npos) {
+        sum += lane.end[i] - lane.start[i];
+        ev.push_back({static_cast<double>(lane.end[i] - lane.start[i]), SliceRef{li, i}});
+      }
+  }
+  const std::size_t n = ev.size();
+  f.numbers = std::to_string(n) + " calls in " + std::to_string(c.steps) + " step" + (c.steps == 1 ? "" : "s") + " (" +
+              std::to_string(n / c.steps) + " per step), " + us(sum) + " in all";
+  if (n >= c.thresholds.aclopPerStep * c.steps && n > 0) {
+    f.title = "Operators compiled online (ACLOP)";
+    f.severity = Severity::Issue;
+    f.atStakePerStep = c.perStep(static_cast<double>(sum));
+    f.fix = "Call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format="
+            "False so that prebuilt ACLNN binaries are used.";
+  } else {
+    f.title = "ACLOP calls below the mark";
+    f.severity = Severity::Ok;
+  }
+  sortEvidence(ev, f.evidence);
+  out.push_back(std::move(f));
+}
+
+/// (d) Many short element-wise/normalisation ops whose host launch outlasts their device time.
+void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
+  const Trace& t = c.trace;
+  std::unordered_map<TimeNs, const KernelRow*> rows;
+  if (c.kernels)
+    for (const KernelRow& k : c.kernels->rows)
+      if (k.start && !k.isCommunication()) rows.emplace(*k.start, &k);
+  const NameId h2d = t.strings.find("HostToDevice");
+  std::size_t ew = 0, known = 0, n = 0;
+  double stake = 0;
+  TimeNs hostSum = 0, devSum = 0;
+  std::vector<std::pair<double, SliceRef>> ev;
+  std::map<std::string, std::size_t> types;
+  for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
+    if (!isDeviceTaskLane(t, li)) continue;
+    const Lane& lane = t.lanes[li];
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      const SliceRef r{li, i};
+      const std::string type = taskType(t, r, rows);
+      if (!isElementwise(lowerOf(type))) continue;
+      ++ew;
+      if (h2d == kInvalidIndex) continue;
+      const SliceRef api = launchingApi(t, r, h2d);
+      if (!api.valid()) continue;
+      ++known;
+      const TimeNs host = t.sliceRange(api).duration(), dev = lane.end[i] - lane.start[i];
+      if (host <= dev) continue;
+      ++n;
+      hostSum += host;
+      devSum += dev;
+      stake += static_cast<double>(host - dev);
+      ev.push_back({static_cast<double>(host - dev), r});
+      ++types[type];
+    }
+  }
+  if (ew == 0) return;
+  Finding f;
+  f.rule = "short_ops";
+  f.threshold = std::to_string(c.thresholds.shortOpsPerStep) +
+                " or more element-wise/normalisation ops per step whose host launch API outlasts the task";
+  f.source = "tutorial §4 (element-wise ops, short but many: fusion) and single-card Top-Down 步骤四; the count "
+             "mark is npuscope's; host time = the AscendCL@ API of the task's HostToDevice flow (format notes §3)";
+  if (known == 0) {
+    f.title = "Short element-wise ops: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = std::to_string(ew) + " element-wise/normalisation tasks; their launching CANN API was not recorded";
+    out.push_back(std::move(f));
+    return;
+  }
+  std::vector<std::pair<std::string, std::size_t>> top(types.begin(), types.end());
+  std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string list;
+  for (std::size_t i = 0; i < top.size() && i < 5; ++i)
+    list += (i ? ", " : "") + top[i].first + " x" + std::to_string(top[i].second);
+  f.numbers = std::to_string(n) + " of " + std::to_string(known) + " element-wise/normalisation tasks with a known "
+              "launch (" + std::to_string(n / c.steps) + " per step) take longer to launch (" + us(hostSum) +
+              ") than to run (" + us(devSum) + ")" + (list.empty() ? "" : ": " + list);
+  if (n >= c.thresholds.shortOpsPerStep * c.steps) {
+    f.title = "Many short element-wise ops: launch-bound";
+    f.severity = Severity::Issue;
+    f.atStakePerStep = c.perStep(stake);
+    f.fix = "Fuse these small operators: use the fused APIs (torch_npu.npu_* fused ops, fused optimizers) or graph "
+            "mode (torch.compile with torchair) so that one launch does the work of many.";
+  } else {
+    f.title = "Short element-wise ops below the mark";
+    f.severity = Severity::Ok;
+  }
+  sortEvidence(ev, f.evidence);
+  out.push_back(std::move(f));
+}
+
+/// (e) Host<->device transfers and scalar reads inside the step.
+void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
+  const Trace& t = c.trace;
+  std::vector<std::pair<double, SliceRef>> ev;
+  std::map<std::string, std::size_t> names, sites;
+  TimeNs sum = 0;
+  bool hostRecorded = false;
+  auto isTransferAncestor = [&](SliceRef r) {
+    for (SliceRef p = parentOf(t, r); p.valid(); p = parentOf(t, p))
+      if (isPythonTransfer(t.sliceName(p))) return true;
+    return false;
+  };
+  for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
+    const Lane& lane = t.lanes[li];
+    const auto role = t.processes[lane.process].role;
+    if (role != Process::Role::Python && role != Process::Role::Cann) continue;
+    if (lane.sliceCount()) hostRecorded = true;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      const std::string_view name = t.name(lane.names[i]);
+      const SliceRef r{li, i};
+      if (role == Process::Role::Python) {
+        if (!isPythonTransfer(name) || isTransferAncestor(r)) continue;
+      } else {
+        if (!isCannTransfer(name)) continue;
+        // Counted once: a blocking copy under aten::item (same OS thread) is that item.
+        const auto py = laneByRoleAndTid(t, Process::Role::Python, lane.tid);
+        if (py != kInvalidIndex) {
+          const auto idx = t.lanes[py].enclosingSlice(lane.start[i]);
+          if (idx != kInvalidIndex) {
+            const SliceRef pr{py, idx};
+            if (isPythonTransfer(t.sliceName(pr)) || isTransferAncestor(pr)) continue;
+          }
+        }
+      }
+      if (!inSteps(c.analysis, lane.start[i])) continue;
+      const TimeNs d = lane.end[i] - lane.start[i];
+      sum += d;
+      ++names[std::string(name)];
+      ev.push_back({static_cast<double>(d), r});
+      SliceRef site = r;
+      if (role == Process::Role::Cann) {
+        const auto py = laneByRoleAndTid(t, Process::Role::Python, lane.tid);
+        const auto idx = py == kInvalidIndex ? kInvalidIndex : t.lanes[py].enclosingSlice(lane.start[i]);
+        site = idx == kInvalidIndex ? SliceRef{} : SliceRef{py, idx};
+      }
+      if (site.valid())
+        if (std::string s = callerOf(t, site); !s.empty()) ++sites[s];
+    }
+  }
+  Finding f;
+  f.rule = "transfers";
+  f.threshold = std::to_string(c.thresholds.transfersPerStep) +
+                " or more host<->device transfers per step (aten::item, _local_scalar_dense, acl_memcpy_*, "
+                "blocking aclrtMemcpy) inside ProfilerStep";
+  f.source = "tutorial §4 (数据传输: remove needless .cpu()/.item()) and single-card Top-Down 步骤四 (取标量、同步拷贝)";
+  if (!hostRecorded) {
+    f.title = "Data transfers: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = "the host layers (Python, CANN) were not recorded";
+    out.push_back(std::move(f));
+    return;
+  }
+  const std::size_t n = ev.size();
+  std::string list;
+  for (const auto& [k, v] : names) list += (list.empty() ? "" : ", ") + k + " x" + std::to_string(v);
+  f.numbers = std::to_string(n) + " transfers in " + std::to_string(c.steps) + " step" + (c.steps == 1 ? "" : "s") +
+              ", " + us(sum) + " on the host" + (list.empty() ? "" : " (" + list + ")");
+  if (!sites.empty()) {
+    std::vector<std::pair<std::string, std::size_t>> top(sites.begin(), sites.end());
+    std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    f.numbers += "; called from ";
+    for (std::size_t i = 0; i < top.size() && i < 3; ++i)
+      f.numbers += (i ? ", " : "") + top[i].first + " x" + std::to_string(top[i].second);
+  } else if (n > 0) {
+    f.numbers += "; call sites not recorded (with_stack off)";
+  }
+  if (n > 0 && n >= c.thresholds.transfersPerStep * c.steps) {
+    f.title = "Host<->device transfers inside the step";
+    f.severity = Severity::Issue;
+    f.atStakePerStep = c.perStep(static_cast<double>(sum));
+    f.fix = "Each .item(), .cpu() or print of a device tensor waits for the device and copies: remove them from the "
+            "loop or read every N steps (accumulate on the device), and copy inputs with non_blocking=True.";
+  } else {
+    f.title = "No host<->device transfers inside the step";
+    f.severity = Severity::Ok;
+  }
+  sortEvidence(ev, f.evidence);
+  out.push_back(std::move(f));
+}
+
+/// (f) Synchronise-stream right after a launch (advisor synchronize_stream_checker.py).
+void ruleSyncStream(const AdvisorContext& c, std::vector<Finding>& out) {
+  const Trace& t = c.trace;
+  struct Ev {
+    TimeNs ts;
+    bool launch;
+    SliceRef ref;
+  };
+  std::vector<Ev> evs;
+  for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
+    const Lane& lane = t.lanes[li];
+    if (t.processes[lane.process].role != Process::Role::Cann) continue;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      const std::string_view n = t.name(lane.names[i]);
+      if (n.starts_with("Node@launch")) evs.push_back({lane.start[i], true, {li, i}});
+      else if (n.starts_with("AscendCL@aclrtSynchronizeStream")) evs.push_back({lane.start[i], false, {li, i}});
+    }
+  }
+  Finding f;
+  f.rule = "sync_after_launch";
+  f.threshold = "(synchronise-stream calls right after a Node@launch) / launches > " + ratioText(c.thresholds.syncLaunchRatio);
+  f.source = "msprof-analyze advisor synchronize_stream_checker.py, synchronize.yaml min_co_occurrence_ratio 0.5 "
+             "(format notes §4.5): CANN events sorted by start";
+  std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
+  std::size_t launches = 0, syncs = 0, co = 0;
+  TimeNs syncNs = 0;
+  std::vector<std::pair<double, SliceRef>> ev;
+  for (std::size_t i = 0; i < evs.size(); ++i) {
+    if (evs[i].launch) {
+      ++launches;
+      continue;
+    }
+    ++syncs;
+    const TimeNs d = t.sliceRange(evs[i].ref).duration();
+    syncNs += d;
+    if (i > 0 && evs[i - 1].launch) {
+      ++co;
+      ev.push_back({static_cast<double>(d), evs[i].ref});
+    }
+  }
+  if (launches == 0) {
+    f.title = "Synchronise after launch: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = "no Node@launch recorded (the CANN layer is missing at Level0)";
+    out.push_back(std::move(f));
+    return;
+  }
+  const double ratio = static_cast<double>(co) / static_cast<double>(launches);
+  f.numbers = std::to_string(syncs) + " synchronise-stream calls, " + std::to_string(launches) + " launches, " +
+              std::to_string(co) + " right after a launch (ratio " + ratioText(ratio) + ")";
+  if (ratio > c.thresholds.syncLaunchRatio) {
+    f.title = "Stream synchronised after most launches";
+    f.severity = Severity::Issue;
+    f.atStakePerStep = c.perStep(static_cast<double>(syncNs));
+    f.fix = "Launches run synchronously, probably ASCEND_LAUNCH_BLOCKING=1: unset it (export ASCEND_LAUNCH_BLOCKING=0) "
+            "outside debugging.";
+  } else {
+    f.title = "Synchronise after launch below the mark";
+    f.severity = Severity::Ok;
+  }
+  sortEvidence(ev, f.evidence);
+  out.push_back(std::move(f));
+}
+
+/// (g) Python GC pauses >= 1 ms (advisor gc_checker.py).
+void ruleGc(const AdvisorContext& c, std::vector<Finding>& out) {
+  const Trace& t = c.trace;
+  bool recorded = false;
+  std::size_t all = 0;
+  TimeNs sum = 0, maxNs = 0;
+  std::vector<std::pair<double, SliceRef>> ev;
+  for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
+    const Lane& lane = t.lanes[li];
+    if (t.processes[lane.process].role != Process::Role::PythonGc) continue;
+    recorded = true;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      const TimeNs d = lane.end[i] - lane.start[i];
+      ++all;
+      maxNs = std::max(maxNs, d);
+      if (d < c.thresholds.gcMinNs) continue;
+      sum += d;
+      ev.push_back({static_cast<double>(d), SliceRef{li, i}});
+    }
+  }
+  Finding f;
+  f.rule = "gc";
+  f.threshold = "a Python GC pause of " + us(c.thresholds.gcMinNs) + " or more";
+  f.source = "msprof-analyze advisor gc_checker.py, gc.yaml (format notes §4.5)";
+  if (!recorded) {
+    f.title = "GC pauses: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = "no Python GC events (the profiler records them only with experimental_config gc_detect_threshold)";
+    out.push_back(std::move(f));
+    return;
+  }
+  f.numbers = std::to_string(ev.size()) + " of " + std::to_string(all) + " GC pauses at or above the mark, " + us(sum) +
+              " in all; the longest " + us(maxNs);
+  if (!ev.empty()) {
+    f.title = "Long Python GC pauses";
+    f.severity = Severity::Issue;
+    f.atStakePerStep = c.perStep(static_cast<double>(sum));
+    f.fix = "Garbage collection stops the host: call gc.freeze() after the model is built, raise the thresholds "
+            "(gc.set_threshold) or collect between steps (gc.disable() and gc.collect() every N steps).";
+  } else {
+    f.title = "GC pauses short";
+    f.severity = Severity::Ok;
+  }
+  sortEvidence(ev, f.evidence);
+  out.push_back(std::move(f));
+}
+
+/// (k) Forward vs backward device time (ComputeBreakdown::byPass, docs/diagnosis.md §5.2).
+void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out) {
+  const DeviceAnalysis* da = nullptr;
+  for (const DeviceAnalysis& d : c.analysis.devices)
+    if (!da || d.computed.e2e > da->computed.e2e) da = &d;
+  if (!da || da->compute.tasks == 0) return;
+  Finding f;
+  f.rule = "forward_backward";
+  f.threshold = "backward / forward device time > " + ratioText(c.thresholds.backwardForwardRatio);
+  f.source = "tutorial §3.3 (backward is about 1-2x forward; far longer hints at an operator without an efficient "
+             "NPU backward); pass from the fwdbwd flows (docs/diagnosis.md §5.2)";
+  TimeNs fwd = 0, bwd = 0;
+  for (const BreakdownPart& p : da->compute.byPass) {
+    if (p.key == "forward") fwd = p.ns;
+    if (p.key == "backward") bwd = p.ns;
+  }
+  if (da->compute.byPass.empty() || fwd <= 0) {
+    f.title = "Forward vs backward: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = da->compute.byPass.empty() ? "the trace does not mark the passes (no fwdbwd flow)"
+                                           : "no forward device time found";
+    out.push_back(std::move(f));
+    return;
+  }
+  const double ratio = static_cast<double>(bwd) / static_cast<double>(fwd);
+  f.numbers = "forward " + us(c.perStep(static_cast<double>(fwd))) + ", backward " +
+              us(c.perStep(static_cast<double>(bwd))) + " per step (ratio " + ratioText(ratio) +
+              "); forward includes the optimizer step";
+  if (ratio > c.thresholds.backwardForwardRatio) {
+    f.title = "Backward far longer than forward";
+    f.severity = Severity::Issue;
+    f.atStakePerStep =
+        c.perStep(static_cast<double>(bwd) - c.thresholds.backwardForwardRatio * static_cast<double>(fwd));
+    f.fix = "Some operator has no efficient NPU backward: look at the longest backward kernels (AI_CPU, TransData, "
+            "non-fused grads) and replace the forward op by one with a fused NPU backward.";
+  } else {
+    f.title = "Forward vs backward balanced";
+    f.severity = Severity::Ok;
+  }
+  out.push_back(std::move(f));
+}
+
+/// (j) Environment variables of profiler_metadata.json (advisor environment_variable_info.yaml).
+void ruleEnvironment(const RankMetadata* meta, std::vector<Finding>& out) {
+  Finding f;
+  f.rule = "environment";
+  f.threshold = "ASCEND_LAUNCH_BLOCKING=1, ASCEND_GLOBAL_LOG_LEVEL 0/1, TASK_QUEUE_ENABLE=0 are issues; "
+                "ACLNN_CACHE_LIMIT / HOST_CACHE_CAPACITY unset, PYTORCH_NPU_ALLOC_CONF without expandable_segments, "
+                "HCCL_ALGO set are worth a look";
+  f.source = "msprof-analyze advisor environment_variable_info.yaml; profiler_metadata.json ENV_VARIABLES (format notes §1.2)";
+  if (!meta || !meta->envRecorded) {
+    f.title = "Environment variables: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = meta && !meta->message.empty() ? meta->message : "profiler_metadata.json has no ENV_VARIABLES";
+    out.push_back(std::move(f));
+    return;
+  }
+  std::map<std::string, std::string> env(meta->env.begin(), meta->env.end());
+  auto val = [&](const char* k) -> std::optional<std::string> {
+    const auto it = env.find(k);
+    if (it == env.end()) return std::nullopt;
+    return it->second;
+  };
+  std::vector<std::string> issues, looks, fixes;
+  if (val("ASCEND_LAUNCH_BLOCKING") == std::optional<std::string>("1")) {
+    issues.push_back("ASCEND_LAUNCH_BLOCKING=1 (every launch synchronous)");
+    fixes.push_back("export ASCEND_LAUNCH_BLOCKING=0");
+  }
+  if (const auto v = val("ASCEND_GLOBAL_LOG_LEVEL"); v && (*v == "0" || *v == "1")) {
+    issues.push_back("ASCEND_GLOBAL_LOG_LEVEL=" + *v + " (debug/info logging)");
+    fixes.push_back("export ASCEND_GLOBAL_LOG_LEVEL=3");
+  }
+  if (val("TASK_QUEUE_ENABLE") == std::optional<std::string>("0")) {
+    issues.push_back("TASK_QUEUE_ENABLE=0 (no task queue)");
+    fixes.push_back("export TASK_QUEUE_ENABLE=2");
+  }
+  if (const auto v = val("ACLNN_CACHE_LIMIT"); v && v->empty()) looks.push_back("ACLNN_CACHE_LIMIT unset (e.g. 100000 when host bound)");
+  if (const auto v = val("HOST_CACHE_CAPACITY"); v && (v->empty() || *v == "0"))
+    looks.push_back("HOST_CACHE_CAPACITY unset (e.g. 20 with dynamic shapes)");
+  if (const auto v = val("PYTORCH_NPU_ALLOC_CONF"); v && v->find("expandable_segments:True") == std::string::npos)
+    looks.push_back("PYTORCH_NPU_ALLOC_CONF without expandable_segments:True");
+  if (const auto v = val("HCCL_ALGO"); v && !v->empty()) looks.push_back("HCCL_ALGO=" + *v + " (automatic is usually better)");
+  std::string all;
+  for (const auto& s : issues) all += (all.empty() ? "" : "; ") + s;
+  for (const auto& s : looks) all += (all.empty() ? "" : "; ") + s;
+  f.numbers = all.empty() ? std::to_string(meta->env.size()) + " variables recorded, none flagged" : all;
+  if (!issues.empty()) {
+    f.title = "Environment slows the run";
+    f.severity = Severity::Issue;
+    for (const auto& s : fixes) f.fix += (f.fix.empty() ? "" : "; ") + s;
+    f.fix += ".";
+  } else if (!looks.empty()) {
+    f.title = "Environment settings to consider";
+    f.severity = Severity::Info;
+    f.fix = "Set them when the matching bottleneck shows (ACLNN_CACHE_LIMIT=100000, HOST_CACHE_CAPACITY=20 for host-bound "
+            "dynamic shapes; PYTORCH_NPU_ALLOC_CONF=expandable_segments:True for fragmentation).";
+  } else {
+    f.title = "Environment fine";
+    f.severity = Severity::Ok;
+  }
+  out.push_back(std::move(f));
+}
+
+}  // namespace detail
+
+RankMetadata readRankMetadata(const std::string& root) {
+  RankMetadata m;
+  if (root.empty()) return m;
+  const std::filesystem::path p = std::filesystem::path(root) / "profiler_metadata.json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(p, ec)) return m;
+  std::ifstream in(p, std::ios::binary);
+  if (!in) {
+    m.message = "profiler_metadata.json cannot be read";
+    return m;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (auto err = parser.parse(simdjson::padded_string(ss.str())).get(doc)) {
+    m.message = std::string("profiler_metadata.json is not valid JSON: ") + simdjson::error_message(err);
+    return m;
+  }
+  simdjson::dom::object env;
+  if (doc["ENV_VARIABLES"].get(env)) return m;
+  m.envRecorded = true;
+  for (auto [key, value] : env) {
+    std::string v;
+    std::string_view s;
+    if (!value.get(s)) v = std::string(s);
+    else v = simdjson::minify(value);
+    m.env.emplace_back(std::string(key), std::move(v));
+  }
+  return m;
+}
+
+}  // namespace npuscope::core

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: MIT
+// The advisor (core/analysis/advisor.h, docs/diagnosis.md §6): every rule on a small trace built
+// with TraceBuilder (or a small kernel_details.csv) just at its threshold and just below it, the
+// FLOPs of corpus matmul/conv kernels worked out by hand from their shapes, and the rules on the
+// corpus against hand counts (a Python one-liner over the raw files, written next to each check).
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "core/analysis/advisor.h"
+#include "core/import/trace_builder.h"
+#include "core/report/report.h"
+#include "core/tables/tables.h"
+#include "tests/core/test_util.h"
+
+using namespace npuscope;
+using core::Severity;
+using core::TraceBuilder;
+using npuscope::test::shared;
+
+namespace {
+
+constexpr core::TimeNs us(long long v) { return v * 1000; }
+
+/// A trace under construction: named processes, threads by (pid, tid).
+struct Build {
+  TraceBuilder b;
+  TraceBuilder::ThreadId thread(std::int64_t pid, std::int64_t tid, const char* process, const char* label = nullptr) {
+    const auto p = b.process(pid);
+    b.setProcessName(p, process);
+    if (label) b.setProcessLabels(p, label);
+    return b.thread(p, tid);
+  }
+  std::shared_ptr<core::Trace> finish() {
+    auto t = std::make_shared<core::Trace>();
+    REQUIRE(b.finish(*t, {}));
+    return t;
+  }
+};
+
+core::ImportArgs taskType(const char* t) { return core::ImportArgs::owned({{"Task Type", t}}); }
+
+const core::Finding* find(const core::RankAdvice& a, const std::string& rule) {
+  for (const auto& f : a.findings)
+    if (f.rule == rule) return &f;
+  return nullptr;
+}
+
+core::RankAdvice advise(const core::Trace& t, const core::KernelDetails* k = nullptr,
+                        const core::AdvisorThresholds& th = {}, const core::RankMetadata* meta = nullptr) {
+  const core::RankAnalysis a = core::analyzeRank(t, k, nullptr);
+  return core::adviseRank(t, k, a, meta, th);
+}
+
+core::KernelDetails kernelsFromCsv(const std::string& text) { return core::parseKernelDetails(core::parseCsv(text)); }
+
+/// One AI_CPU task of `durNs` on NPU 0.
+std::shared_ptr<core::Trace> aicpuTrace(core::TimeNs durNs) {
+  Build b;
+  const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
+  b.b.addSlice(dev, us(100), us(10), "aclnnAdd_AddAiCore_Add", {}, taskType("AI_CORE"));
+  b.b.addSlice(dev, us(200), durNs, "aclnnCast_CastAiCpu_Cast", {}, taskType("AI_CPU"));
+  return b.finish();
+}
+
+/// `n` aclopCompileAndExecute calls of 10 us on the CANN lane, inside `steps` ProfilerSteps.
+std::shared_ptr<core::Trace> aclopTrace(int n, int steps) {
+  Build b;
+  const auto py = b.thread(100, 1, "Python", "CPU");
+  const auto cann = b.thread(200, 1, "CANN", "CPU");
+  const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
+  for (int s = 0; s < steps; ++s) b.b.addSlice(py, us(10'000) * s, us(10'000), "ProfilerStep#" + std::to_string(s + 1));
+  for (int i = 0; i < n; ++i) b.b.addSlice(cann, us(20) * i + us(5), us(10), "AscendCL@aclopCompileAndExecute");
+  b.b.addSlice(dev, us(1), us(5), "aclnnAdd_AddAiCore_Add", {}, taskType("AI_CORE"));
+  return b.finish();
+}
+
+}  // namespace
+
+TEST_CASE("advisor: an AI_CPU task trips the rule at 20 us and not at 19.999 us", "[advisor]") {
+  // msprof-analyze aicpu_checker: any AI_CPU task with duration >= 20 us.
+  {
+    const auto t = aicpuTrace(us(20));
+    const auto a = advise(*t);
+    const auto* f = find(a, "aicpu");
+    REQUIRE(f);
+    CHECK(f->severity == Severity::Issue);
+    CHECK(f->atStakePerStep == us(20));  // one task of 20 us, one step (no ProfilerStep)
+    REQUIRE(f->evidence.size() == 1);
+    CHECK(t->sliceName(f->evidence[0]) == "aclnnCast_CastAiCpu_Cast");
+    CHECK(a.findings.front().rule == "aicpu");  // the only issue: first
+  }
+  {
+    const auto t = aicpuTrace(us(20) - 1);
+    const auto adv = advise(*t);
+    const auto* f = find(adv, "aicpu");
+    REQUIRE(f);
+    CHECK(f->severity == Severity::Ok);
+    CHECK(f->atStakePerStep == 0);
+  }
+}
+
+TEST_CASE("advisor: aclopCompileAndExecute trips at 20 per step", "[advisor]") {
+  // 40 calls in 2 steps = 20 per step: the mark; 39 in 2 steps: below.
+  {
+    const auto t = aclopTrace(40, 2);
+    const auto a = advise(*t);
+    REQUIRE(a.steps == 2);
+    const auto* f = find(a, "aclop_compile");
+    REQUIRE(f);
+    CHECK(f->severity == Severity::Issue);
+    CHECK(f->atStakePerStep == us(40 * 10) / 2);  // 40 calls of 10 us over 2 steps
+    CHECK(f->evidence.size() == 40);
+  }
+  {
+    const auto t = aclopTrace(39, 2);
+    const auto adv = advise(*t);
+    const auto* f = find(adv, "aclop_compile");
+    REQUIRE(f);
+    CHECK(f->severity == Severity::Ok);
+  }
+}
+
+TEST_CASE("advisor: synchronise-stream after launches trips strictly above half", "[advisor]") {
+  // Sorted CANN events L S L S L: 2 syncs right after a launch of 3 launches = 0.67 > 0.5.
+  // L S L S L L: 2 of 4 = 0.5, not above: ok.
+  for (int extra : {0, 1}) {
+    Build b;
+    const auto cann = b.thread(200, 1, "CANN", "CPU");
+    const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
+    b.b.addSlice(cann, us(0), us(5), "Node@launch");
+    b.b.addSlice(cann, us(10), us(7), "AscendCL@aclrtSynchronizeStream");
+    b.b.addSlice(cann, us(20), us(5), "Node@launch");
+    b.b.addSlice(cann, us(30), us(7), "AscendCL@aclrtSynchronizeStreamWithTimeout");
+    b.b.addSlice(cann, us(40), us(5), "Node@launch");
+    if (extra) b.b.addSlice(cann, us(50), us(5), "Node@launch");
+    b.b.addSlice(dev, us(1), us(5), "aclnnAdd_AddAiCore_Add", {}, taskType("AI_CORE"));
+    const auto t = b.finish();
+    const auto adv = advise(*t);
+    const auto* f = find(adv, "sync_after_launch");
+    REQUIRE(f);
+    INFO(f->numbers);
+    CHECK(f->severity == (extra ? Severity::Ok : Severity::Issue));
+    if (!extra) CHECK(f->atStakePerStep == us(14));  // both syncs, 7 us each
+    CHECK(f->evidence.size() == 2);
+  }
+}
+
+TEST_CASE("advisor: a Python GC pause trips at 1 ms", "[advisor]") {
+  for (core::TimeNs d : {us(1000), us(1000) - 1}) {
+    Build b;
+    const auto gc = b.thread(150, 1, "Python GC", "CPU");
+    const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
+    b.b.addSlice(gc, us(100), d, "GC");
+    b.b.addSlice(dev, us(1), us(5), "aclnnAdd_AddAiCore_Add", {}, taskType("AI_CORE"));
+    const auto t = b.finish();
+    const auto adv = advise(*t);
+    const auto* f = find(adv, "gc");
+    REQUIRE(f);
+    CHECK(f->severity == (d == us(1000) ? Severity::Issue : Severity::Ok));
+  }
+  // Without a Python GC process the rule cannot tell.
+  const auto t = aicpuTrace(us(5));
+  const auto adv = advise(*t);
+    const auto* f = find(adv, "gc");
+  REQUIRE(f);
+  CHECK(f->severity == Severity::Unknown);
+}
+
+TEST_CASE("advisor: host-device transfers inside the step, each counted once", "[advisor]") {
+  // Step [0, 1000) us. aten::item (30 us) with its _local_scalar_dense child and, on the CANN lane of
+  // the same OS thread, the blocking aclrtMemcpy it calls: one transfer of 30 us. A second item at
+  // 1500 us lies outside the step: not counted. With transfersPerStep = 2 the one transfer is below.
+  Build b;
+  const auto py = b.thread(100, 7, "Python", "CPU");
+  const auto cann = b.thread(200, 7, "CANN", "CPU");
+  const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
+  b.b.addSlice(py, us(0), us(1000), "ProfilerStep#1");
+  b.b.addSlice(py, us(100), us(30), "aten::item");
+  b.b.addSlice(py, us(101), us(28), "aten::_local_scalar_dense");
+  b.b.addSlice(cann, us(105), us(20), "AscendCL@aclrtMemcpy");
+  b.b.addSlice(py, us(1500), us(30), "aten::item");
+  b.b.addSlice(dev, us(1), us(5), "aclnnAdd_AddAiCore_Add", {}, taskType("AI_CORE"));
+  const auto t = b.finish();
+  const auto adv = advise(*t);
+    const auto* f = find(adv, "transfers");
+  REQUIRE(f);
+  INFO(f->numbers);
+  CHECK(f->severity == Severity::Issue);
+  CHECK(f->atStakePerStep == us(30));
+  REQUIRE(f->evidence.size() == 1);
+  CHECK(t->sliceName(f->evidence[0]) == "aten::item");
+  core::AdvisorThresholds th;
+  th.transfersPerStep = 2;
+  CHECK(find(advise(*t, nullptr, th), "transfers")->severity == Severity::Ok);
+}
+
+TEST_CASE("advisor: short element-wise ops whose launch outlasts them trip at 20 per step", "[advisor]") {
+  // n Mul tasks of 5 us, each launched by AscendCL@aclnnMul (30 us) > 5 us: a HostToDevice flow from
+  // the Node@launch inside it to the task. 20 trips (at stake 20 x 25 us), 19 does not.
+  for (int n : {20, 19}) {
+    Build b;
+    const auto cann = b.thread(200, 1, "CANN", "CPU");
+    const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
+    for (int i = 0; i < n; ++i) {
+      const core::TimeNs t0 = us(100) * i;
+      b.b.addSlice(cann, t0, us(30), "AscendCL@aclnnMul");
+      b.b.addSlice(cann, t0 + us(10), us(5), "Node@launch");
+      b.b.addFlowEvent(cann, t0 + us(11), TraceBuilder::FlowPhase::Start, static_cast<std::uint64_t>(i + 1), "HostToDevice",
+                       "HostToDevice");
+      b.b.addSlice(dev, t0 + us(40), us(5), "aclnnMul_MulAiCore_Mul", {}, taskType("AI_VECTOR_CORE"));
+      b.b.addFlowEvent(dev, t0 + us(40), TraceBuilder::FlowPhase::End, static_cast<std::uint64_t>(i + 1), "HostToDevice",
+                       "HostToDevice", true);
+    }
+    const auto t = b.finish();
+    const auto adv = advise(*t);
+    const auto* f = find(adv, "short_ops");
+    REQUIRE(f);
+    INFO(f->numbers);
+    CHECK(f->severity == (n == 20 ? Severity::Issue : Severity::Ok));
+    if (n == 20) CHECK(f->atStakePerStep == 20 * us(25));
+    CHECK(f->evidence.size() == static_cast<std::size_t>(n));
+  }
+}
+
+TEST_CASE("advisor: backward longer than twice the forward", "[advisor]") {
+  // Forward task (10 us) launched from the main thread (tid 1); backward task launched from the
+  // autograd thread (tid 2), which ends a fwdbwd flow. backward 20 us: ratio 2.0, not above; 20.001 us: above.
+  for (core::TimeNs bwd : {us(20), us(20) + 1}) {
+    Build b;
+    const auto main = b.thread(100, 1, "Python", "CPU");
+    const auto grad = b.thread(100, 2, "Python", "CPU");
+    const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
+    b.b.addSlice(main, us(0), us(10), "aten::mul");
+    b.b.addSlice(grad, us(50), us(10), "MulBackward0");
+    b.b.addFlowEvent(main, us(1), TraceBuilder::FlowPhase::Start, 1, "fwdbwd", "fwdbwd");
+    b.b.addFlowEvent(grad, us(51), TraceBuilder::FlowPhase::End, 1, "fwdbwd", "fwdbwd", true);
+    b.b.addSlice(dev, us(20), us(10), "aclnnMul_MulAiCore_Mul", {}, taskType("AI_CORE"));
+    b.b.addSlice(dev, us(70), bwd, "aclnnMul_MulAiCore_Mul", {}, taskType("AI_CORE"));
+    b.b.addFlowEvent(main, us(2), TraceBuilder::FlowPhase::Start, 2, "async_npu", "async_npu");
+    b.b.addFlowEvent(dev, us(20), TraceBuilder::FlowPhase::End, 2, "async_npu", "async_npu", true);
+    b.b.addFlowEvent(grad, us(52), TraceBuilder::FlowPhase::Start, 3, "async_npu", "async_npu");
+    b.b.addFlowEvent(dev, us(70), TraceBuilder::FlowPhase::End, 3, "async_npu", "async_npu", true);
+    const auto t = b.finish();
+    const auto adv = advise(*t);
+    const auto* f = find(adv, "forward_backward");
+    REQUIRE(f);
+    INFO(f->numbers);
+    CHECK(f->severity == (bwd == us(20) ? Severity::Ok : Severity::Issue));
+    if (bwd != us(20)) CHECK(f->atStakePerStep == 1);  // 20.001 us - 2 x 10 us
+  }
+}
+
+TEST_CASE("advisor: matmul utilisation at the 50% and 80% marks", "[advisor]") {
+  // M = N = K = 1000: 2e9 FLOP. Against the 910B FP32 peak of 80 TFLOPS: 50 us = 40 TFLOPS = 50% (not
+  // below the mark: between the marks); 50.001 us is below; 31.25 us = 64 TFLOPS = 80%: efficient.
+  auto csv = [](const char* dur) {
+    return std::string("Name,Type,Accelerator Core,Start Time(us),Duration(us),Block Dim,Input Shapes,Input Data "
+                       "Types,Output Shapes\nmm,MatMulV2,AI_CORE,100,") +
+           dur + ",20,\"1000,1000;1000,1000\",FLOAT;FLOAT,\"1000,1000\"\n";
+  };
+  const auto t = aicpuTrace(us(1));
+  core::AdvisorThresholds th;
+  th.chip = "Ascend910B3";
+  for (auto [dur, sev] : {std::pair{"50", Severity::Info}, std::pair{"50.001", Severity::Issue},
+                          std::pair{"31.25", Severity::Ok}}) {
+    const auto k = kernelsFromCsv(csv(dur));
+    const auto w = core::kernelWork(k, 0);
+    REQUIRE(w);
+    CHECK(w->flops == 2e9);
+    CHECK(w->dtype == "FP32");
+    const auto adv = advise(*t, &k, th);
+    const auto* f = find(adv, "matmul_utilisation");
+    REQUIRE(f);
+    INFO(dur << " " << f->numbers);
+    CHECK(f->severity == sev);
+    // At stake below the mark: 50.001 us - the time at 80% (2e9 / 64e12 s = 31.25 us) = 18.751 us.
+    if (sev == Severity::Issue) CHECK(f->atStakePerStep == 18'751);
+  }
+  // The chip not recorded and not given: TFLOPS without a verdict.
+  const auto k = kernelsFromCsv(csv("50"));
+  const auto adv = advise(*t, &k);
+    const auto* f = find(adv, "matmul_utilisation");
+  REQUIRE(f);
+  CHECK(f->severity == Severity::Unknown);
+  CHECK(f->numbers.find("40.00 TFLOPS") != std::string::npos);
+}
+
+TEST_CASE("advisor: block dim not a multiple of the cores", "[advisor]") {
+  // Ascend910B3: 20 AI Cores. Dim 24 on 20 cores: 2 waves, idle 1 - 24/40 = 40% of 20 us = 8 us at stake.
+  // Dim 20: a multiple. Dim 24 at 19.999 us: shorter than the 20 us minimum, left out.
+  const auto t = aicpuTrace(us(1));
+  core::AdvisorThresholds th;
+  th.chip = "Ascend910B3";
+  const std::string head = "Name,Type,Accelerator Core,Start Time(us),Duration(us),Block Dim\n";
+  auto sev = [&](const std::string& rows, core::TimeNs* stake = nullptr) {
+    const auto k = kernelsFromCsv(head + rows);
+    const auto a = advise(*t, &k, th);
+    const auto* f = find(a, "block_dim");
+    REQUIRE(f);
+    if (stake) *stake = f->atStakePerStep;
+    return f->severity;
+  };
+  core::TimeNs stake = 0;
+  CHECK(sev("a,Add,AI_CORE,100,20,24\n", &stake) == Severity::Issue);
+  CHECK(stake == us(8));
+  CHECK(sev("a,Add,AI_CORE,100,20,20\n") == Severity::Ok);
+  CHECK(sev("a,Add,AI_CORE,100,19.999,24\n") == Severity::Ok);
+  // Vector kernels against the 40 vector cores: 40 fits, 48 does not.
+  CHECK(sev("a,Add,AI_VECTOR_CORE,100,20,40\n") == Severity::Ok);
+  CHECK(sev("a,Add,AI_VECTOR_CORE,100,20,48\n") == Severity::Issue);
+  // Unknown chip: unknown.
+  const auto k = kernelsFromCsv(head + "a,Add,AI_CORE,100,20,24\n");
+  CHECK(find(advise(*t, &k), "block_dim")->severity == Severity::Unknown);
+}
+
+TEST_CASE("advisor: pipe ratios classify heavy operators", "[advisor]") {
+  // kernelBound: the highest ratio at or above 0.5 names the unit; below, latency-bound; none: "".
+  const auto k = kernelsFromCsv(
+      "Name,Type,Accelerator Core,Start Time(us),Duration(us),aic_mac_ratio,aic_mte2_ratio,aiv_vec_ratio\n"
+      "a,MatMulV2,AI_CORE,100,10,0.5,0.4,0\n"
+      "b,MatMulV2,AI_CORE,200,10,0.2,0.9,0\n"
+      "c,Add,AI_VECTOR_CORE,300,10,0,0.3,0.49\n"
+      "d,Add,AI_VECTOR_CORE,400,10,N/A,N/A,N/A\n");
+  CHECK(core::kernelBound(k, 0, 0.5) == "compute-bound (cube)");
+  CHECK(core::kernelBound(k, 1, 0.5) == "memory-bound (MTE2)");
+  CHECK(core::kernelBound(k, 2, 0.5) == "latency-bound");
+  CHECK(core::kernelBound(k, 3, 0.5).empty());
+}
+
+TEST_CASE("advisor: environment variables", "[advisor]") {
+  const auto t = aicpuTrace(us(1));
+  core::RankMetadata m;
+  m.envRecorded = true;
+  m.env = {{"ASCEND_LAUNCH_BLOCKING", "1"}};
+  CHECK(find(advise(*t, nullptr, {}, &m), "environment")->severity == Severity::Issue);
+  m.env = {{"ASCEND_LAUNCH_BLOCKING", "0"}, {"ASCEND_GLOBAL_LOG_LEVEL", "3"}};
+  CHECK(find(advise(*t, nullptr, {}, &m), "environment")->severity == Severity::Ok);
+  m.env = {{"ASCEND_GLOBAL_LOG_LEVEL", "1"}};
+  CHECK(find(advise(*t, nullptr, {}, &m), "environment")->severity == Severity::Issue);
+  // The corpus capture records 8 variables, all empty (cat profiler_metadata.json): ACLNN_CACHE_LIMIT,
+  // HOST_CACHE_CAPACITY unset and PYTORCH_NPU_ALLOC_CONF without expandable_segments: worth a look.
+  const auto meta = core::readRankMetadata(shared("corpus/ascend-pt-910b-l1-text-2rank/rank0_ascend_pt"));
+  CHECK(meta.envRecorded);
+  CHECK(meta.env.size() == 8);
+  const auto adv = advise(*t, nullptr, {}, &meta);
+    const auto* f = find(adv, "environment");
+  REQUIRE(f);
+  CHECK(f->severity == Severity::Info);
+  CHECK(f->numbers.find("ACLNN_CACHE_LIMIT unset") != std::string::npos);
+  // No metadata file: unknown.
+  CHECK(find(advise(*t), "environment")->severity == Severity::Unknown);
+}
+
+TEST_CASE("advisor: FLOPs of corpus matmul and conv kernels from their shapes", "[advisor][corpus]") {
+  // corpus ascend-pt-910b-l1-text-2rank rank 0 kernel_details.csv, by hand:
+  //  aclnnAddmm MatMulV2 "32,9216;4096,9216;4096" -> "32,4096", 346.567 us: M 32, N 4096, K 9216:
+  //    2*32*4096*9216 = 2,415,919,104 FLOP / 346.567 us = 6.971 TFLOPS (FP32).
+  //  aclnnMm MatMulV2 "32,1000;32,4096" -> "1000,4096", 16.54 us: M 1000, N 4096, K 32 (A transposed):
+  //    2*1000*4096*32 = 262,144,000 / 16.54 us = 15.849 TFLOPS.
+  //  Conv2D1 "32,1,224,224,8 (NC1HWC0); 121,4,16,8 (FRACTAL_Z)" -> "32,8,55,55,8", 313.886 us:
+  //    2*N*Hout*Wout*|w| = 2*32*55*55*(121*4*16*8) = 11,993,907,200 / 313.886 us = 38.211 TFLOPS;
+  //    HF32 Eligible YES: dtype HF32 (no FP32 verdict).
+  //  Conv2DBackpropInput5 "4;288,16,16,8;32,32,13,13,8", 79.642 us: dy N 32, 13x13, |w| = 589,824:
+  //    2*32*13*13*589824 = 6,379,536,384 / 79.642 us = 80.103 TFLOPS.
+  const auto k = core::readKernelDetails(
+      shared("corpus/ascend-pt-910b-l1-text-2rank/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv"));
+  REQUIRE(!k.rows.empty());
+  auto rowOf = [&](const std::string& name, const std::string& shapes) -> std::size_t {
+    const int c = k.table.column("Input Shapes");
+    for (std::size_t i = 0; i < k.rows.size(); ++i)
+      if (k.rows[i].name == name && core::csvTrim(k.table.cell(i, c)) == shapes) return i;
+    FAIL("row not found: " << name);
+    return 0;
+  };
+  struct Case {
+    const char* name;
+    const char* shapes;
+    double flops, tflops;
+    const char* dtype;
+  };
+  for (const Case& c : {Case{"aclnnAddmm_MatMulCommon_MatMulV2", "32,9216;4096,9216;4096", 2415919104.0, 6.971, "FP32"},
+                        Case{"aclnnMm_MatMulCommon_MatMulV2", "32,1000;32,4096", 262144000.0, 15.849, "FP32"},
+                        Case{"Conv2D1", "32,1,224,224,8;121,4,16,8;64", 11993907200.0, 38.211, "HF32"},
+                        Case{"Conv2DBackpropInput5", "4;288,16,16,8;32,32,13,13,8", 6379536384.0, 80.103, "HF32"}}) {
+    INFO(c.name);
+    const auto w = core::kernelWork(k, rowOf(c.name, c.shapes));
+    REQUIRE(w);
+    CHECK(w->flops == c.flops);
+    CHECK(std::abs(w->tflops - c.tflops) < 0.001);
+    CHECK(w->dtype == c.dtype);
+  }
+  // Level0 rows have no shapes: no work, never a guess (corpus ascend-pt-910b-l0-text-2rank, 8 columns).
+  const auto k0 = core::readKernelDetails(
+      shared("corpus/ascend-pt-910b-l0-text-2rank/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv"));
+  for (std::size_t i = 0; i < k0.rows.size(); ++i) CHECK_FALSE(core::kernelWork(k0, i));
+}
+
+TEST_CASE("advisor: corpus rules agree with hand counts and msprof-analyze's logic", "[advisor][corpus]") {
+  // 910B Level1 rank 0, counted with Python over trace_view.json (the advisor's own logic):
+  //  aclopCompileAndExecute on CANN: 19 in 1 step (ProfilerStep#50): below the 20 mark (ok);
+  //  CANN events sorted by ts: 191 Node@launch, 7 aclrtSynchronizeStream*, 2 right after a launch:
+  //  ratio 0.0105, not above 0.5 (ok); no AI_CPU task (kernel_details.csv Accelerator Core: none);
+  //  no Python GC process (unknown).
+  {
+    const auto r = core::loadProfile(shared("corpus/ascend-pt-910b-l1-text-2rank"));
+    REQUIRE(r.ok());
+    const auto& rp = r.profile->ranks.front();
+    const auto a = core::adviseRankProfile(rp);
+    const auto* aclop = find(a, "aclop_compile");
+    REQUIRE(aclop);
+    CHECK(aclop->severity == Severity::Ok);
+    CHECK(aclop->evidence.size() == 19);
+    const auto* sync = find(a, "sync_after_launch");
+    REQUIRE(sync);
+    CHECK(sync->severity == Severity::Ok);
+    CHECK(sync->numbers.find("7 synchronise-stream calls, 191 launches, 2 right after") != std::string::npos);
+    CHECK(find(a, "aicpu") == nullptr);  // no AI_CPU row at all: nothing to say
+    CHECK(find(a, "gc")->severity == Severity::Unknown);
+    // The chip is not recorded by the text export: no utilisation verdict, and no block-dim verdict.
+    CHECK(a.chip.empty());
+    CHECK(find(a, "matmul_utilisation")->severity == Severity::Unknown);
+    CHECK(find(a, "block_dim")->severity == Severity::Unknown);
+    // aten::item x27 in the step (Python count over the trace: 27 aten::item, each enclosing one
+    // _local_scalar_dense): transfers inside the step.
+    const auto* tr = find(a, "transfers");
+    REQUIRE(tr);
+    CHECK(tr->severity == Severity::Issue);
+    CHECK(tr->numbers.find("aten::item x27") != std::string::npos);
+    // Sorted: issues first, by time at stake.
+    for (std::size_t i = 1; i < a.findings.size(); ++i)
+      if (a.findings[i].severity == a.findings[i - 1].severity)
+        CHECK(a.findings[i].atStakePerStep <= a.findings[i - 1].atStakePerStep);
+  }
+  // msprof-analyze advisor fixture (timeline_advice/trace_view.json): two AI_CPU tasks, 188.148 and
+  // 139.419 us (Python over the raw file, Task Type AI_CPU): aicpu_checker flags them (>= 20 us);
+  // 11 aclopCompileAndExecute in 1 step: below 20; no Node@launch: the sync rule cannot be told
+  // (msprof-analyze divides by zero launches and reports nothing).
+  {
+    const auto r = core::loadProfile(
+        shared("corpus/msprof-analyze-advisor-fixtures/test/ut/advisor/advisor_backend/timeline_advice/trace_view.json"));
+    REQUIRE(r.ok());
+    const auto a = core::adviseRankProfile(r.profile->ranks.front());
+    const auto* ai = find(a, "aicpu");
+    REQUIRE(ai);
+    CHECK(ai->severity == Severity::Issue);
+    CHECK(ai->evidence.size() == 2);
+    CHECK(ai->numbers.find("2 of 2 AI_CPU tasks") != std::string::npos);
+    CHECK(find(a, "aclop_compile")->severity == Severity::Ok);
+    CHECK(find(a, "aclop_compile")->evidence.size() == 11);
+    CHECK(find(a, "sync_after_launch")->severity == Severity::Unknown);
+  }
+}
