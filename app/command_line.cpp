@@ -20,6 +20,9 @@
 #include "core/profile/profile.h"
 #include "core/report/report.h"
 #include "app/main_window.h"
+#include <QDockWidget>
+
+#include "widgets/panels/advice_panel.h"
 #include "widgets/timeline/timeline_widget.h"
 
 namespace npuscope {
@@ -164,7 +167,7 @@ int runReport(const QStringList& arguments) {
 namespace {
 // `screenshot --window`: the whole main window after loading, optionally with a bubble selected.
 QString renderWindowScreenshot(const QString& path, const QString& file, QSize size, int bubbleNumber,
-                               std::optional<core::TimeRange> range) {
+                               std::optional<core::TimeRange> range, int adviceNumber) {
   MainWindow window;
   window.setInteractiveErrors(false);
   window.resize(size);
@@ -187,6 +190,17 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
       if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
     if (rank < 0 || !window.activateBubble(rank, 0, bubbleNumber - 1))
       return QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(bubbleNumber);
+  }
+  if (adviceNumber >= 0) {
+    // The Advice dock in front; N > 0 clicks finding N (1 = first row), as a user would.
+    for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();  // the first-run tabbing
+    window.adviceDock()->show();
+    window.adviceDock()->raise();
+    if (adviceNumber > 0) {
+      if (adviceNumber > window.advicePanel()->model()->rowCount())
+        return QCoreApplication::translate("npuscope", "--advice %1: no such finding").arg(adviceNumber);
+      window.advicePanel()->selectRow(adviceNumber - 1);
+    }
   }
   if (range) window.timeline()->setVisibleRange(*range);
   for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
@@ -228,7 +242,12 @@ int runScreenshot(const QStringList& arguments) {
                                                                           "first rank (1 = longest), as a click "
                                                                           "in the Top-Down list does."),
                                   QStringLiteral("N"));
-  parser.addOptions({output, width, height, range, window, bubble});
+  const QCommandLineOption advice(QStringLiteral("advice"),
+                                  QCoreApplication::translate("npuscope", "With --window: show the Advice dock and "
+                                                                          "select finding N (1 = first row; 0 = "
+                                                                          "none), as a click does."),
+                                  QStringLiteral("N"));
+  parser.addOptions({output, width, height, range, window, bubble, advice});
   parser.process(arguments);
 
   const QStringList positional = parser.positionalArguments();
@@ -283,8 +302,10 @@ int runScreenshot(const QStringList& arguments) {
     // that two loaded traces are never resident at once (was 2x the memory on a 1 GB trace).
     profile.reset();
     const int bubbleNumber = parser.isSet(bubble) ? parser.value(bubble).toInt() : 0;
+    const int adviceNumber = parser.isSet(advice) ? parser.value(advice).toInt() : -1;
     const QString werror = renderWindowScreenshot(path, file, QSize(w, h), bubbleNumber,
-                                                  hasRange ? std::optional<core::TimeRange>(visible) : std::nullopt);
+                                                  hasRange ? std::optional<core::TimeRange>(visible) : std::nullopt,
+                                                  adviceNumber);
     if (!werror.isEmpty()) {
       printError(werror);
       return kExitFailure;

@@ -37,6 +37,7 @@
 #include "app/trace_loader.h"
 #include "widgets/timeline/flow_navigation.h"
 #include "widgets/timeline/load_preview.h"
+#include "widgets/panels/advice_panel.h"
 #include "widgets/panels/search_bar.h"
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/panels/slice_details_panel.h"
@@ -188,6 +189,10 @@ void MainWindow::createMenus() {
   detailsToggle->setIcon(icon("details-panel"));
   view->addAction(detailsToggle);
   addTopDownMenuEntries(view);
+  QAction* adviceToggle = m_adviceDock->toggleViewAction();
+  adviceToggle->setText(tr("&Advice Panel"));
+  adviceToggle->setStatusTip(tr("The advisor's findings: what to fix first, with the time at stake"));
+  view->addAction(adviceToggle);
 
   // A slim icon toolbar for the frequent actions (tooltips carry the shortcuts).
   QToolBar* tools = addToolBar(tr("Main Toolbar"));
@@ -285,8 +290,34 @@ void MainWindow::createCentralArea() {
   addDockWidget(Qt::RightDockWidgetArea, m_detailsDock);
   resizeDocks({m_detailsDock}, {440}, Qt::Horizontal);  // the chain panel needs room for its slice names
   createTopDownDocks();
+  createAdviceDock();
 
   showStartPage();
+}
+
+void MainWindow::createAdviceDock() {
+  m_advice = new widgets::AdvicePanel(this);
+  m_adviceDock = new QDockWidget(tr("Advice"), this);
+  m_adviceDock->setObjectName(QStringLiteral("AdviceDock"));
+  m_adviceDock->setWidget(m_advice);
+  addDockWidget(Qt::BottomDockWidgetArea, m_adviceDock);  // tabbed with Top-Down on first run
+  // Click: outline every slice named like the evidence and select the worst one (no zoom).
+  connect(m_advice, &widgets::AdvicePanel::evidenceSelected, this,
+          [this](int rank, const std::vector<core::SliceRef>& slices) {
+            m_timeline->clearHighlightedNames();
+            if (!m_profile || rank < 0 || static_cast<std::size_t>(rank) >= m_profile->ranks.size()) return;
+            const core::Trace* t = m_profile->ranks[static_cast<std::size_t>(rank)].trace.get();
+            if (!t || slices.empty()) return;
+            std::vector<bool> mask(t->strings.size(), false);
+            for (const core::SliceRef r : slices) mask[t->lanes[r.lane].names[r.index]] = true;
+            m_timeline->setHighlightedNames(rank, std::move(mask));
+            m_timeline->selectSlice(rank, slices.front());
+          });
+  // Double-click: zoom to the worst slice, as the Top-Down panel's evidence does.
+  connect(m_advice, &widgets::AdvicePanel::evidenceActivated, this, [this](int rank, core::SliceRef ref) {
+    onChainLinkActivated(rank, ref);
+    m_timeline->zoomToSelectedSlice();
+  });
 }
 
 void MainWindow::createStatusBar() {
@@ -658,6 +689,7 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
   m_details->clearSlice();
   m_timeline->setProfile(m_profile);
   showTopDownProfile();
+  m_advice->setProfile(m_profile);
   m_stats->setProfile(m_profile);
   m_search->profileChanged();
   rebuildFlowMenu();

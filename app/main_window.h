@@ -25,6 +25,7 @@ class SliceDetailsPanel;
 class StatsView;
 class TimelineWidget;
 class TopDownPanel;
+class AdvicePanel;
 class ChainPanel;
 class LoadPreviewView;
 }  // namespace npuscope::widgets
@@ -81,6 +82,9 @@ class MainWindow : public QMainWindow {
   /// The Statistics dock's view and the timeline's find bar (Ctrl+F).
   [[nodiscard]] widgets::StatsView* statsView() const { return m_stats; }
   [[nodiscard]] QDockWidget* statsDock() const { return m_statsDock; }
+  /// The Advice dock (the advisor's findings, docs/diagnosis.md §6) and its panel.
+  [[nodiscard]] widgets::AdvicePanel* advicePanel() const { return m_advice; }
+  [[nodiscard]] QDockWidget* adviceDock() const { return m_adviceDock; }
   [[nodiscard]] widgets::SearchBar* searchBar() const { return m_search; }
   /// View > Flow Arrows: one checkable action per flow category of the profile (data: the
   /// category), all unchecked after a load except the categories checked before a reload.
@@ -130,6 +134,7 @@ class MainWindow : public QMainWindow {
   void setLoadingUi(bool loading);
   // Top-Down docks (main_window_topdown.cpp).
   void createTopDownDocks();
+  void createAdviceDock();  // main_window.cpp: the Advice dock, tabbed with the bottom docks
   void addTopDownMenuEntries(QMenu* view);
   void showTopDownProfile();
   void onTimelineBubbleClicked(int rankIndex, int deviceIndex, int bubbleIndex);
@@ -164,6 +169,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_chainDock = nullptr;
   widgets::StatsView* m_stats = nullptr;
   QDockWidget* m_statsDock = nullptr;
+  widgets::AdvicePanel* m_advice = nullptr;
+  QDockWidget* m_adviceDock = nullptr;
   widgets::SearchBar* m_search = nullptr;
   QMenu* m_flowMenu = nullptr;
   QAction* m_findAction = nullptr;

@@ -290,10 +290,23 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
   } else if (n > 0) {
     f.numbers += "; call sites not recorded (with_stack off)";
   }
+  // At stake: the device's Free time while a transfer ran on the host (a scalar read blocks until
+  // the queued device work is done, so its own length is mostly the device working, not lost).
+  TimeNs idle = 0;
+  const DeviceAnalysis* da = nullptr;
+  for (const DeviceAnalysis& d : c.analysis.devices)
+    if (!da || d.computed.e2e > da->computed.e2e) da = &d;
+  if (da) {
+    std::vector<TimeRange> spans;
+    for (const auto& e : ev) spans.push_back(t.sliceRange(e.second));
+    const Intervals u = unionOf(std::move(spans));
+    for (const TimeRange& r : u) idle += coveredIn(da->free, r);
+  }
+  f.numbers += "; the device is idle " + us(idle) + " of that time";
   if (n > 0 && n >= c.thresholds.transfersPerStep * c.steps) {
     f.title = "Host<->device transfers inside the step";
     f.severity = Severity::Issue;
-    f.atStakePerStep = c.perStep(static_cast<double>(sum));
+    f.atStakePerStep = c.perStep(static_cast<double>(idle));
     f.fix = "Each .item(), .cpu() or print of a device tensor waits for the device and copies: remove them from the "
             "loop or read every N steps (accumulate on the device), and copy inputs with non_blocking=True.";
   } else {
@@ -347,7 +360,7 @@ void ruleSyncStream(const AdvisorContext& c, std::vector<Finding>& out) {
   if (launches == 0) {
     f.title = "Synchronise after launch: unknown";
     f.severity = Severity::Unknown;
-    f.numbers = "no Node@launch recorded (the CANN layer is missing at Level0)";
+    f.numbers = "no Node@launch recorded (Level0 prunes the CANN layer; older CANN does not write it)";
     out.push_back(std::move(f));
     return;
   }

@@ -182,13 +182,17 @@ TEST_CASE("advisor: host-device transfers inside the step, each counted once", "
   b.b.addSlice(cann, us(105), us(20), "AscendCL@aclrtMemcpy");
   b.b.addSlice(py, us(1500), us(30), "aten::item");
   b.b.addSlice(dev, us(1), us(5), "aclnnAdd_AddAiCore_Add", {}, taskType("AI_CORE"));
+  b.b.addSlice(dev, us(120), us(5), "aclnnAdd_AddAiCore_Add", {}, taskType("AI_CORE"));
   const auto t = b.finish();
   const auto adv = advise(*t);
     const auto* f = find(adv, "transfers");
   REQUIRE(f);
   INFO(f->numbers);
   CHECK(f->severity == Severity::Issue);
-  CHECK(f->atStakePerStep == us(30));
+  // At stake: the device's Free time under the transfer. Tasks run [1, 6) and [120, 125) us: Free is
+  // [6, 120), of which [100, 120) lies under the item [100, 130): 20 us (not the item's 30 us).
+  CHECK(f->atStakePerStep == us(20));
+  CHECK(f->numbers.find("30 us on the host") != std::string::npos);
   REQUIRE(f->evidence.size() == 1);
   CHECK(t->sliceName(f->evidence[0]) == "aten::item");
   core::AdvisorThresholds th;
