@@ -127,7 +127,8 @@ void MainWindow::showChainForSlice(int rankIndex, core::SliceRef ref) {
     return;
   }
   const core::Process& proc = trace->processes[trace->lanes[ref.lane].process];
-  if (proc.role != core::Process::Role::AscendHardware) return;  // host slices keep the shown chain
+  if (proc.role != core::Process::Role::AscendHardware && proc.role != core::Process::Role::KinetoDevice)
+    return;  // host slices keep the shown chain
   core::DispatchChain chain = core::dispatchChain(*trace, ref);
   // The rank's clock skew bound (computed by the analysis) corrects the latency.
   if (const core::RankAnalysis* a = m_profile->ranks[static_cast<std::size_t>(rankIndex)].analysis.get())

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/trace_query.h"
 #include "core/base/time_format.h"
 
 namespace npuscope::core {
@@ -19,7 +20,24 @@ namespace {
 
 std::string pct(double f) { return formatPercent(f, 1); }
 
-const char* adviceFor(BubbleCause c) {
+/// The advice for a GPU of a Kineto trace, where it differs from the Ascend one (no CANN, no task
+/// queue, no ACLOP, torch.cuda instead of torch.npu); null when the Ascend text applies as is.
+const char* gpuAdviceFor(BubbleCause c) {
+  switch (c) {
+    case BubbleCause::Synchronization:
+      return "Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and "
+             "torch.cuda.synchronize() from the training loop, or defer them (accumulate on the device and read "
+             "every N steps).";
+    case BubbleCause::SlowDispatch:
+      return "The host cannot launch kernels fast enough: fuse small operators, raise the batch size, or capture the "
+             "step in a CUDA/HIP graph (torch.compile with mode=\"reduce-overhead\", torch.cuda.graphs).";
+    default: return nullptr;
+  }
+}
+
+const char* adviceFor(BubbleCause c, bool gpu) {
+  if (gpu)
+    if (const char* g = gpuAdviceFor(c)) return g;
   switch (c) {
     case BubbleCause::DeviceCopy:
       return "Copies run on the device while it computes nothing: move host-device copies out of the step, copy "
@@ -79,7 +97,10 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
   v.hostRecorded = hostLayersRecorded(trace);
   if (ra.devices.empty()) {
     v.headline = "No device activity";
-    v.summary = "No device activity in this trace: open a capture with NPU activity to get the Top-Down analysis.";
+    // A Kineto trace says why (no kernel events, or only CUPTI range-profiler replays).
+    v.summary = detail::isKinetoTrace(trace) && !ra.notes.empty()
+                    ? "No device activity: " + ra.notes.back() + "."
+                    : "No device activity in this trace: open a capture with NPU activity to get the Top-Down analysis.";
     return v;
   }
   const DeviceAnalysis& da = *std::max_element(ra.devices.begin(), ra.devices.end(), [](const auto& a, const auto& b) {
@@ -88,6 +109,8 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
   // The computed figures: the same ones the bubbles come from and the panels show. (The
   // recorded lanes are compared with them in DeviceAnalysis::discrepancies.)
   const OverlapFigures& f = da.computed;
+  // A GPU of a Kineto trace (CUDA / ROCm): no Ascend-only name in the texts (format notes §6.1).
+  const bool gpu = detail::isGpuDevice(trace, da.device);
   if (f.e2e <= 0) {
     v.headline = "No device activity";
     v.summary = "The device span is empty.";
@@ -103,8 +126,10 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
     v.dominant = "compute";
     v.headline = "Compute bound";
     v.summary = "Compute bound: the device computes " + pct(comp) + " of the time; " + figures + ".";
-    v.suggestions.push_back("Look at the longest kernels in the statistics first: their shapes, formats (TransData), "
-                            "TFLOPS against the chip's peak, and AI_CPU operators.");
+    v.suggestions.push_back(gpu ? "Look at the longest kernels in the statistics first: their shapes, data types "
+                                  "(mixed precision, tensor cores) and achieved TFLOPS against the GPU's peak."
+                                : "Look at the longest kernels in the statistics first: their shapes, formats "
+                                  "(TransData), TFLOPS against the chip's peak, and AI_CPU operators.");
   } else if (comm >= free) {
     v.dominant = "communication";
     v.headline = "Communication bound";
@@ -138,8 +163,10 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
     std::string s;
     if (!v.hostRecorded) {
       s = "The " + std::to_string(all) + " device gaps of 10 us or more (" + formatDuration(bubbleNs) +
-          ") cannot be explained: the host layers (Python, CANN) were not recorded. Capture with the CPU activity "
-          "on (torch_npu.profiler ProfilerActivity.CPU) to see what held the device up.";
+          (gpu ? ") cannot be explained: the host layer (torch ops, runtime calls) was not recorded. Capture with the "
+                 "CPU activity on (torch.profiler ProfilerActivity.CPU) to see what held the device up."
+               : ") cannot be explained: the host layers (Python, CANN) were not recorded. Capture with the CPU "
+                 "activity on (torch_npu.profiler ProfilerActivity.CPU) to see what held the device up.");
     } else {
       s = "Of " + std::to_string(all) + " device gap" + (all == 1 ? "" : "s") + " of 10 us or more (" +
           formatDuration(bubbleNs) + "), " + bubbleCauseLabel(top) + " holds the most: " + formatDuration(ct.ns[ti]) +
@@ -161,8 +188,8 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
     // when Free itself matters (dominant or above the 10% mark).
     if (v.hostRecorded && (v.dominant == "free" || free > 0.10))
       for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
-        if ((c == ti || ct.ns[c] * 5 >= bubbleNs) && ct.ns[c] > 0 && *adviceFor(static_cast<BubbleCause>(c)))
-          v.suggestions.push_back(adviceFor(static_cast<BubbleCause>(c)));
+        if ((c == ti || ct.ns[c] * 5 >= bubbleNs) && ct.ns[c] > 0 && *adviceFor(static_cast<BubbleCause>(c), gpu))
+          v.suggestions.push_back(adviceFor(static_cast<BubbleCause>(c), gpu));
   }
   // The method's observations (单卡 Top-Down 步骤二/四), stated when Free matters.
   if ((v.dominant == "free" || free > 0.10) && v.hostRecorded) {
@@ -171,8 +198,9 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
       v.findings.push_back(pct(static_cast<double>(k.tightLaunches) / static_cast<double>(k.tasksWithLaunch)) +
                            " of the device tasks start within " + formatDuration(kTightLaunchNs) +
                            " of their launch (median " + formatDuration(*k.medianLatency) +
-                           "): the HostToDevice flows are nearly vertical, the device runs as soon as the host "
-                           "dispatches, so the host sets the pace.");
+                           (detail::isKinetoTrace(trace) ? "): the launch flows (ac2g) are nearly vertical"
+                                                         : "): the HostToDevice flows are nearly vertical") +
+                           ", the device runs as soon as the host dispatches, so the host sets the pace.");
     const FanOut& fo = da.fanOut;
     if (fo.widestTasks >= 2 * kManyTasks && fo.widestOp.valid())
       v.findings.push_back("The torch op " + std::string(trace.sliceName(fo.widestOp)) + " launched " +

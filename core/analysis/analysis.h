@@ -121,7 +121,8 @@ struct DispatchChain {
 
 /// Host/device clock offset evidence of one device (docs/diagnosis.md §4): a task cannot start
 /// before its launch, so min over tasks of (task start - HostToDevice `s` ts) bounds the offset
-/// (ignoring lone outliers, see `outliers`).
+/// (ignoring lone outliers, see `outliers`). On a Kineto trace's device the launch flows are the
+/// ac2g flows (runtime launch -> kernel, format notes §6.1) instead.
 struct ClockSkew {
   std::optional<TimeNs> minTaskMinusLaunch;  ///< ns; empty without any HostToDevice launch
   TimeNs bound = 0;                          ///< max(0, -minTaskMinusLaunch), ns

@@ -180,6 +180,8 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
   std::unordered_set<std::uint32_t> bwdLanes;
   const NameId fwdbwd = trace.strings.find("fwdbwd");
   const NameId asyncNpu = trace.strings.find("async_npu");
+  // A Kineto trace's launch flows are ac2g, from the runtime launch on the launching thread (§6.1).
+  const NameId ac2g = trace.strings.find("ac2g");
   if (fwdbwd != kInvalidIndex)
     for (const Flow& f : trace.flows)
       if (f.category == fwdbwd && f.to.valid()) bwdLanes.insert(f.to.lane);
@@ -214,12 +216,12 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
   // The pass of each task: the first async_npu flow into it, from a backward thread (2) or not
   // (1); 0 without one. One pass over the flows, per-lane columns of the task lanes only.
   std::vector<std::vector<std::uint8_t>> passOf(trace.lanes.size());
-  if (passMarked && asyncNpu != kInvalidIndex) {
+  if (passMarked && (asyncNpu != kInvalidIndex || ac2g != kInvalidIndex)) {
     for (const SliceRef& r : computeTasks)
       if (r.valid() && r.lane < trace.lanes.size() && passOf[r.lane].empty())
         passOf[r.lane].assign(trace.lanes[r.lane].sliceCount(), 0);
     for (const Flow& f : trace.flows)
-      if (f.category == asyncNpu && f.from.valid() && f.to.valid() && f.to.lane < passOf.size() &&
+      if ((f.category == asyncNpu || f.category == ac2g) && f.from.valid() && f.to.valid() && f.to.lane < passOf.size() &&
           f.to.index < passOf[f.to.lane].size() && passOf[f.to.lane][f.to.index] == 0)
         passOf[f.to.lane][f.to.index] = bwdLanes.count(f.from.lane) ? 2 : 1;
   }
@@ -320,6 +322,9 @@ std::string commBreakdownText(const CommBreakdown& c) {
         ", transmitting " + pct(c.transmitting, c.exposed) + ", neither " + pct(c.other, c.exposed) +
         " (HCCL plane tasks); msprof-analyze rule (least-waiting plane): wait " + pct(c.msprofWait, c.exposed) +
         ", transmit " + pct(c.msprofTransmit, c.exposed);
+  } else if (c.exposed > 0 && c.kineto) {
+    s = "exposed communication " + formatDuration(c.exposed) +
+        ": collective kernels on the streams (Kineto trace), waiting vs transmitting unknown from the trace";
   } else if (c.exposed > 0) {
     s = "exposed communication " + formatDuration(c.exposed) + ": no HCCL plane task recorded (Level0?), waiting vs "
         "transmitting unknown from the trace";

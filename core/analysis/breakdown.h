@@ -23,6 +23,9 @@ struct Verdict;
 /// intervals inside Communication (Not Overlapped).
 struct CommBreakdown {
   TimeNs exposed = 0;  ///< Communication (Not Overlapped), as computed by the overlap analysis
+  /// The device is a Kineto trace's (format notes §6.1): its communication is collective kernels
+  /// on the streams, with no HCCL plane task and no communication.json to split it.
+  bool kineto = false;
 
   /// From the trace's HCCL `Plane` threads (the small tasks of each big op). False when the
   /// trace has no plane task for the device (Level0 captures leave the planes empty).
@@ -72,7 +75,7 @@ struct ComputeBreakdown {
   std::size_t tasks = 0;
   std::vector<BreakdownPart> byCore;   ///< AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU, ..., "unknown"; longest first
   std::vector<BreakdownPart> byClass;  ///< FlashAttention, Convolution, MatMul, Other (this order)
-  /// forward, backward, "no launch" (no async_npu flow); empty when the trace has no fwdbwd flow.
+  /// forward, backward, "no launch" (no async_npu flow; ac2g on a Kineto trace); empty when the trace has no fwdbwd flow.
   std::vector<BreakdownPart> byPass;
   std::string coreSource;   ///< "kernel_details.csv Accelerator Core" or "trace Task Type"
   std::string classSource;  ///< "kernel_details.csv Type" or "task name"

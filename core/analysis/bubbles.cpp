@@ -100,13 +100,15 @@ namespace {
 
 bool has(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
+/// Host calls that wait for the device. CUDA / HIP runtime: cuda*Synchronize, hip*Synchronize
+/// (Kineto traces, format notes §6.1).
 bool isSyncName(std::string_view n) {
-  return has(n, "aclrtSynchronize") || has(n, "SynchronizeStream") || has(n, "SynchronizeDevice") ||
+  return ((n.starts_with("cuda") || n.starts_with("hip")) && has(n, "Synchronize")) || has(n, "aclrtSynchronize") || has(n, "SynchronizeStream") || has(n, "SynchronizeDevice") ||
          has(n, "aten::item") || has(n, "aten::_local_scalar_dense") || has(n, "Tensor.item") ||
          has(n, "aten::is_nonzero") || has(n, "aten::nonzero");
 }
 bool isH2DName(std::string_view n) {
-  return has(n, "aclrtMemcpy") || has(n, "acl_memcpy_host_to_device") || has(n, "MemcpyAsync") ||
+  return n.starts_with("cudaMemcpy") || n.starts_with("hipMemcpy") || has(n, "aclrtMemcpy") || has(n, "acl_memcpy_host_to_device") || has(n, "MemcpyAsync") ||
          has(n, "aten::pin_memory");
 }
 /// The ACLOP compile step (AscendCL@opCompile), not the aclopCompileAndExecute that encloses it.
@@ -118,6 +120,11 @@ bool isCopyTask(std::string_view n) {
 bool isWaitTask(std::string_view n) {
   return n.starts_with("EVENT_WAIT") || n.starts_with("Notify_Wait") || n.starts_with("Notify Wait") ||
          n.ends_with("_WAIT_SQE");
+}
+/// A Kineto runtime call (cat cuda_runtime, cuda_driver or privateuse1_runtime, §6.1): the layer
+/// that plays CANN's part on a Kineto trace.
+bool isRuntimeCategory(std::string_view cat) {
+  return cat == "cuda_runtime" || cat == "cuda_driver" || cat == "privateuse1_runtime";
 }
 bool isDataLoader(std::string_view n) { return has(n, "DataLoader") || has(n, "dataloader"); }
 
@@ -208,7 +215,9 @@ GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceR
     const Process& proc = trace.processes[lane.process];
     const auto role = proc.role;
     const bool host = role == Process::Role::Python || role == Process::Role::Cann || role == Process::Role::PythonGc;
-    const bool deviceLane = role == Process::Role::AscendHardware && proc.deviceId == device;
+    const bool deviceLane =
+        (role == Process::Role::AscendHardware || role == Process::Role::KinetoDevice) && proc.deviceId == device;
+    const bool kinetoLane = role == Process::Role::KinetoDevice;
     if (!host && !deviceLane) continue;
     for (std::uint32_t d = 0; d < lane.depthCount(); ++d) {
       // Slices of this row overlapping the gap: rows are disjoint and sorted.
@@ -219,10 +228,16 @@ GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceR
         const std::string_view n = trace.name(lane.names[i]);
         const SliceRef r{l, i};
         if (deviceLane) {
-          if (isCopyTask(n)) {
+          // On a Kineto stream the category says what a slice is: copies are gpu_memcpy /
+          // gpu_memset, a wait is cuda_sync "Stream Wait Event" (the stream waits for an event).
+          const detail::KinetoTaskKind kk =
+              kinetoLane ? detail::kinetoTaskKindOf(trace, r) : detail::KinetoTaskKind::NotATask;
+          const bool kinetoWait = kinetoLane && n == "Stream Wait Event";
+          if (kinetoLane ? kk == detail::KinetoTaskKind::Copy : isCopyTask(n)) {
             copyOnDevice += ov;
             if (copyTasks.size() < kEvidenceCap) copyTasks.push_back(r);
-          } else if (isWaitTask(n) && (!after.valid() || after.lane == l)) {  // a wait on the idle stream
+          } else if ((kinetoLane ? kinetoWait : isWaitTask(n)) &&
+                     (!after.valid() || after.lane == l)) {  // a wait on the idle stream
             waitOnDevice += ov;
             if (waitTasks.size() < kEvidenceCap) waitTasks.push_back(r);
           }
@@ -246,11 +261,12 @@ GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceR
         }
         if (cat == "python_function") continue;
         busy.push_back(part);
-        if (role == Process::Role::Cann) cannSide.push_back(part);
+        if (role == Process::Role::Cann || isRuntimeCategory(cat)) cannSide.push_back(part);
         else if (n.starts_with("Dequeue") || n.starts_with("Enqueue")) queue.push_back(part);
         else if (cat == "cpu_op") pythonSide.push_back(part);
         if (lane.start[i] >= gap.start) {
-          const bool launch = n.starts_with("Dequeue") || has(n, "launch") || n.starts_with("AscendCL@aclnn");
+          const bool launch = n.starts_with("Dequeue") || has(n, "launch") || n.starts_with("AscendCL@aclnn") ||
+                              (isRuntimeCategory(cat) && has(n, "Launch"));
           if (launch) {
             ++launches;
             if (launchSlices.size() < kEvidenceCap) launchSlices.push_back(r);
@@ -282,9 +298,15 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
   (void)hostSlicesMoved;
   b.hostCoverage = share(totalOf(unionOf(busy)));
   const double coverage = b.hostCoverage;
+  // A Kineto trace has no CANN layer and no task queue: its runtime calls (cuda_runtime, ...)
+  // take the CANN share's place in the texts, and no Ascend-only name is printed (§6.1).
+  const bool kineto = detail::isKinetoTrace(trace);
+  const char* runtimeLayer = kineto ? "runtime API " : "CANN ";
   // Rules of docs/diagnosis.md §3, in order.
   if (!hostRecorded) {
-    b.detail = "the host layers (Python, CANN) were not recorded in this capture: the cause cannot be told";
+    b.detail = kineto ? "the host layer (torch ops, runtime calls) was not recorded in this capture: the cause cannot "
+                        "be told"
+                      : "the host layers (Python, CANN) were not recorded in this capture: the cause cannot be told";
     return;
   }
   if (copyOnDevice * 2 >= len) {
@@ -386,13 +408,15 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
     b.evidence = launchSlices;
     b.detail = "the host was busy dispatching: " + std::to_string(ops) + " torch ops and " + std::to_string(launches) +
                " launches started in the gap (host busy " + pct(coverage) + ": torch ops " +
-               pct(share(totalOf(unionOf(pythonSide)))) + ", Enqueue/Dequeue " + pct(share(totalOf(unionOf(queue)))) +
-               ", CANN " + pct(share(totalOf(unionOf(cannSide)))) + " of the gap)";
+               pct(share(totalOf(unionOf(pythonSide)))) +
+               (kineto ? std::string() : ", Enqueue/Dequeue " + pct(share(totalOf(unionOf(queue))))) + ", " +
+               runtimeLayer + pct(share(totalOf(unionOf(cannSide)))) + " of the gap)";
     return;
   }
   if (coverage < 0.2) {
     b.cause = BubbleCause::HostIdle;
-    b.detail = "no torch/CANN activity for " + pct(1.0 - coverage) +
+    b.detail = std::string(kineto ? "no torch op or runtime activity for " : "no torch/CANN activity for ") +
+               pct(1.0 - coverage) +
                " of the gap: Python work outside torch, data loading or GC";
     if (gc.r.valid()) {
       b.evidence = {gc.r};
@@ -410,16 +434,22 @@ namespace detail {
 namespace {
 
 /// The device tasks around gap `g` on `deviceLanes`: the last one ending by its start (b.before)
-/// and the first starting at its end (b.after).
+/// and the first starting at its end (b.after). On a Kineto stream only compute, communication
+/// and copy slices count (a gpu_user_annotation span or a cuda_sync record is no task).
 void locateNeighbours(const Trace& trace, const std::vector<std::uint32_t>& deviceLanes, TimeRange g, Bubble& b) {
   TimeNs bestBefore = INT64_MIN, bestAfter = INT64_MAX;
   b.before = {};
   b.after = {};
   for (std::uint32_t l : deviceLanes) {
     const Lane& lane = trace.lanes[l];
+    const bool kineto = isKinetoDeviceLane(trace, l);
+    const auto notATask = [&](std::uint32_t i) {
+      return kineto && kinetoTaskKindOf(trace, {l, i}) == KinetoTaskKind::NotATask;
+    };
     for (std::uint32_t d = 0; d < lane.depthCount(); ++d) {
       const auto b0 = lane.end.begin() + lane.rowBegin[d], e0 = lane.end.begin() + lane.rowBegin[d + 1];
       auto it = std::upper_bound(b0, e0, g.start);
+      while (it != b0 && notATask(static_cast<std::uint32_t>(it - lane.end.begin()) - 1)) --it;
       if (it != b0) {
         const auto i = static_cast<std::uint32_t>(it - lane.end.begin()) - 1;
         if (lane.end[i] > bestBefore) {
@@ -428,6 +458,8 @@ void locateNeighbours(const Trace& trace, const std::vector<std::uint32_t>& devi
         }
       }
       auto st = std::lower_bound(lane.start.begin() + lane.rowBegin[d], lane.start.begin() + lane.rowBegin[d + 1], g.end);
+      while (st != lane.start.begin() + lane.rowBegin[d + 1] && notATask(static_cast<std::uint32_t>(st - lane.start.begin())))
+        ++st;
       if (st != lane.start.begin() + lane.rowBegin[d + 1]) {
         const auto i = static_cast<std::uint32_t>(st - lane.start.begin());
         if (lane.start[i] < bestAfter) {

@@ -94,6 +94,42 @@ SliceRef outermostNamed(const Trace& trace, SliceRef r, std::string_view prefix)
 
 bool isStep(std::string_view n) { return n.starts_with("ProfilerStep#"); }
 
+/// The chain of a task on a Kineto stream (format notes §6.1): the ac2g flow starts at the
+/// runtime launch (cudaLaunchKernel, hipLaunchKernel, cudaMemcpyAsync, a privateuse1_runtime
+/// launch, ...) on the host thread; the torch op is the nearest cpu_op around it, the Python API
+/// the nearest python_function around that. Kineto has no task queue and no CANN layer, so the
+/// Enqueue, Dequeue and CANN API layers are neither links nor missing: they do not exist here.
+DispatchChain kinetoChain(const Trace& trace, SliceRef task, const Flow& launchFlow) {
+  DispatchChain chain;
+  const SliceRef launch = launchFlow.from;
+  SliceRef torchOp, pyApi;
+  for (SliceRef c = detail::parentOf(trace, launch); c.valid(); c = detail::parentOf(trace, c)) {
+    if (isStep(trace.sliceName(c))) break;
+    if (trace.name(trace.lanes[c.lane].categories[c.index]) == "cpu_op") {
+      torchOp = c;
+      break;
+    }
+  }
+  for (SliceRef c = torchOp.valid() ? detail::parentOf(trace, torchOp) : SliceRef{}; c.valid(); c = detail::parentOf(trace, c)) {
+    if (isStep(trace.sliceName(c))) break;
+    if (trace.name(trace.lanes[c.lane].categories[c.index]) == "python_function") {
+      pyApi = c;
+      break;
+    }
+  }
+  const auto add = [&](ChainLayer layer, SliceRef r, std::string via) {
+    if (r.valid()) chain.links.push_back({layer, r, std::move(via)});
+    else chain.missing.push_back(layer);
+  };
+  add(ChainLayer::PythonApi, pyApi, "enclosing");
+  add(ChainLayer::TorchOp, torchOp, "enclosing");
+  add(ChainLayer::Launch, launch, "ac2g");
+  add(ChainLayer::DeviceTask, task, "");
+  chain.launchTs = launchFlow.fromTs;
+  chain.launchLatency = trace.lanes[task.lane].start[task.index] - trace.lanes[launch.lane].start[launch.index];
+  return chain;
+}
+
 }  // namespace
 
 DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
@@ -102,6 +138,9 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
   SliceRef launch, cannApi, dequeue, enqueue, torchOp, pyApi;
   std::optional<TimeNs> launchTs;
   std::string viaCann, viaTorch;
+  if (detail::isKinetoDeviceLane(trace, task.lane))
+    for (const Flow* f : detail::flowsTo(trace, task))
+      if (trace.name(f->category) == "ac2g" && f->from.valid()) return kinetoChain(trace, task, *f);
   for (const Flow* f : detail::flowsTo(trace, task)) {
     const std::string_view cat = trace.name(f->category);
     const Process::Role role = trace.processes[trace.lanes[f->from.lane].process].role;
@@ -225,13 +264,19 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
 
 ClockSkew clockSkew(const Trace& trace, int device) {
   ClockSkew k;
-  const NameId h2d = trace.strings.find("HostToDevice");
-  if (h2d == kInvalidIndex) return k;
+  // The launch flows: HostToDevice on Ascend captures; ac2g (runtime launch -> kernel) on a
+  // Kineto trace's streams (format notes §6.1). Both run from the host launch to the task.
+  NameId h2d = trace.strings.find("HostToDevice");
   std::vector<char> laneOnDevice(trace.lanes.size());
+  bool kineto = false;
   for (std::size_t l = 0; l < trace.lanes.size(); ++l) {
     const Process& p = trace.processes[trace.lanes[l].process];
-    laneOnDevice[l] = p.role == Process::Role::AscendHardware && p.deviceId == device;
+    laneOnDevice[l] = (p.role == Process::Role::AscendHardware || p.role == Process::Role::KinetoDevice) &&
+                      p.deviceId == device;
+    kineto = kineto || (laneOnDevice[l] && p.role == Process::Role::KinetoDevice);
   }
+  if (kineto) h2d = trace.strings.find("ac2g");
+  if (h2d == kInvalidIndex) return k;
   const auto onDevice = [&](SliceRef r) { return r.lane < laneOnDevice.size() && laneOnDevice[r.lane]; };
   // (task start - launch ts, task) per launch. A Level0 launch is kept both as an unbound start
   // and as a flow drawn from its Dequeue (same task, same start ts): count each pair once. The

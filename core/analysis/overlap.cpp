@@ -135,11 +135,15 @@ std::vector<StepWindow> stepWindows(const Trace& trace, const std::stop_token& s
     maxEnd[k] = std::max(steps[k].host.end, k ? maxEnd[k - 1] : INT64_MIN);
   std::vector<TimeNs> launchLo(steps.size(), INT64_MAX), launchHi(steps.size(), INT64_MIN);
   bool anyLaunch = false;
-  if (const NameId asyncNpu = trace.strings.find("async_npu"); asyncNpu != kInvalidIndex)
+  // Kineto traces (format notes §6.1) link the runtime launch to its kernel with ac2g flows
+  // instead: the launch is inside the torch op, so its ts lies in the same host step.
+  const NameId asyncNpu = trace.strings.find("async_npu"), ac2g = trace.strings.find("ac2g");
+  if (asyncNpu != kInvalidIndex || ac2g != kInvalidIndex)
     for (std::size_t n = 0; n < trace.flows.size(); ++n) {
       if ((n & kPoll) == kPoll && stop.stop_requested()) return steps;
       const Flow& f = trace.flows[n];
-      if (f.category != asyncNpu) continue;
+      if (f.category != asyncNpu && !(f.category == ac2g && f.to.valid() && detail::isDeviceTaskLane(trace, f.to.lane)))
+        continue;
       anyLaunch = true;
       const TimeNs t = f.fromTs;
       auto it = std::upper_bound(steps.begin(), steps.end(), t, [](TimeNs v, const StepWindow& s) { return v < s.host.start; });
@@ -189,11 +193,45 @@ namespace detail {
 bool isDeviceTaskLane(const Trace& trace, std::uint32_t lane) { return isDeviceTaskLane(trace, trace.lanes[lane]); }
 
 bool isDeviceTaskLane(const Trace& trace, const Lane& l) {
-  return trace.processes[l.process].role == Process::Role::AscendHardware && !l.name.starts_with("Step Trace");
+  const Process::Role role = trace.processes[l.process].role;
+  return (role == Process::Role::AscendHardware && !l.name.starts_with("Step Trace")) ||
+         role == Process::Role::KinetoDevice;
+}
+
+bool isKinetoDeviceLane(const Trace& trace, std::uint32_t lane) {
+  return lane < trace.lanes.size() && trace.processes[trace.lanes[lane].process].role == Process::Role::KinetoDevice;
+}
+
+KinetoTaskKind kinetoTaskKindOf(const Trace& trace, SliceRef r) {
+  const Lane& lane = trace.lanes[r.lane];
+  return kinetoTaskKind(trace.name(lane.categories[r.index]), trace.name(lane.names[r.index]));
 }
 
 bool isCollectiveLane(const Trace& trace, const Lane& l) {
   return trace.processes[l.process].role == Process::Role::Communication && !l.name.starts_with("Plane");
+}
+
+std::string noDeviceNote(const Trace& trace) {
+  if (!isKinetoTrace(trace)) return "no Ascend Hardware lanes: no device analysis";
+  const NameId range = trace.strings.find("cuda_profiler_range");
+  for (const Lane& lane : trace.lanes)
+    if (range != kInvalidIndex && std::find(lane.categories.begin(), lane.categories.end(), range) != lane.categories.end())
+        return "Kineto trace without kernel, gpu_memcpy or gpu_memset events: it holds CUPTI range-profiler records "
+               "(cuda_profiler_range), kernels replayed one at a time to read their counters, whose times are the "
+               "replays and not the kernels' timeline: no device analysis";
+  return "Kineto trace without kernel, gpu_memcpy or gpu_memset events on a device stream: no device analysis";
+}
+
+bool isKinetoTrace(const Trace& trace) {
+  for (const Process& p : trace.processes)
+    if (p.role == Process::Role::KinetoDevice) return true;
+  return false;
+}
+
+bool isGpuDevice(const Trace& trace, int device) {
+  for (const Process& p : trace.processes)
+    if (p.role == Process::Role::KinetoDevice && p.deviceId == device && p.label.starts_with("GPU")) return true;
+  return false;
 }
 
 DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetails* kernels,
@@ -205,7 +243,7 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
     for (const KernelRow& k : kernels->rows)
       if (k.start && !k.isCommunication() && (k.device < 0 || device < 0 || k.device == device))
         kernelStarts.insert(*k.start);
-  UnionBuilder compute, comm;
+  UnionBuilder compute, comm, copies;
   std::size_t matched = 0, commOps = 0;
   // Per distinct name: 0 not seen yet, 1 hcom_ task (communication on a stream), 2 excluded
   // (HCCL AIV / MC2 AICPU kernel), 3 compute by Task Type, 4 not compute by Task Type, 5 other
@@ -247,6 +285,28 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
           d.computeTasks.push_back({l, i});
         }
       }
+    } else if (p.role == Process::Role::KinetoDevice) {
+      // A Kineto stream (§6.1): kernels are compute, collective kernels communication, copies
+      // neither (they fall in Free, as CANN's MEMCPY tasks do); sync records and annotations
+      // are no tasks. The rule is per (category, name), decided once per pair.
+      d.hardwareLanes.push_back(l);
+      d.kineto = true;
+      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+        if ((i & kPoll) == kPoll && stop.stop_requested()) return d;
+        const TimeRange r{lane.start[i], lane.end[i]};
+        switch (kinetoTaskKindOf(trace, {l, i})) {
+          case KinetoTaskKind::Compute:
+            compute.add(r);
+            d.computeTasks.push_back({l, i});
+            break;
+          case KinetoTaskKind::Communication:
+            comm.add(r);
+            ++commOps;
+            break;
+          case KinetoTaskKind::Copy: copies.add(r); break;
+          case KinetoTaskKind::NotATask: break;
+        }
+      }
     } else if (p.role == Process::Role::Communication) {
       // HCCL big ops live on the group threads ("Group x Communication"); "Plane k" threads hold
       // the small tasks, which are not the communication set.
@@ -270,6 +330,9 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
                          " distinct compute start times is a device task's start), so: " + byType.computeRule;
     return byType;
   }
+  if (d.computeRule.empty() && d.kineto)
+    d.computeRule = "Kineto trace: cat kernel, except collective kernels (nccl/rccl/hccl in the name, hcom_*); "
+                    "gpu_memcpy/gpu_memset are copies, not compute";
   if (d.computeRule.empty())
     d.computeRule = !kernelStarts.empty()
                         ? "kernel_details.csv (" + std::to_string(matched) + " tasks matched by start time)"
@@ -277,6 +340,7 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
                           "not named like memcpy/event/notify tasks";
   d.compute = compute.take();
   d.communication = comm.take();
+  d.copies = copies.take();
   if (commOps == 0 && !d.hcomOnStreams.empty()) d.communication = unionOf(d.hcomOnStreams);
   return d;
 }
@@ -357,19 +421,27 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
   std::set<int> deviceIds;
   for (const Lane& lane : trace.lanes) {
     const Process& p = trace.processes[lane.process];
-    if (p.role == Process::Role::AscendHardware) deviceIds.insert(p.deviceId);
+    if (p.role == Process::Role::AscendHardware || p.role == Process::Role::KinetoDevice) deviceIds.insert(p.deviceId);
   }
-  if (deviceIds.empty()) ra.notes.push_back("no Ascend Hardware lanes: no device analysis");
+  if (deviceIds.empty()) ra.notes.push_back(detail::noDeviceNote(trace));
   for (int dev : deviceIds) {
     DeviceAnalysis da;
     da.device = dev;
     detail::DeviceTasks tasks = detail::collectDeviceTasks(trace, dev, kernels, stop);
     if (cancelled()) return ra;
+    if (tasks.kineto && tasks.compute.empty() && tasks.communication.empty()) {
+      // A Kineto device process with no kernel at all (copies only, or only records that are no
+      // tasks, e.g. the CUPTI range profiler's): nothing to analyse; an Ascend device keeps its
+      // (empty) figures as before.
+      ra.notes.push_back("device " + std::to_string(dev) + ": " + detail::noDeviceNote(trace));
+      continue;
+    }
     da.computeSetRule = tasks.computeRule;
     da.computing = std::move(tasks.compute);
     da.communication = std::move(tasks.communication);
     da.commNotOverlapped = subtract(da.communication, da.computing);
     da.comm = commBreakdown(trace, dev, da.commNotOverlapped, options.communication);
+    da.comm.kineto = tasks.kineto;
     da.compute = computeBreakdown(trace, tasks.computeTasks, kernels);
     if (cancelled()) return ra;
     // Free = [begin, end] \ (C u M). The format notes (§4.1, from msprof's source) put every

@@ -94,6 +94,12 @@ class KernelSplit {
     return nullptr;
   }
   [[nodiscard]] bool isKernel(std::uint32_t l, std::uint32_t i) {
+    // A Kineto stream (format notes §6.1): the kernels (compute and collective) are the Kernels
+    // layer; copies, sync records and annotations are the stream tasks.
+    if (detail::isKinetoDeviceLane(t_, l)) {
+      const auto k = detail::kinetoTaskKindOf(t_, {l, i});
+      return k == detail::KinetoTaskKind::Compute || k == detail::KinetoTaskKind::Communication;
+    }
     if (byDetails_) return row(l, i) != nullptr;
     const NameId n = t_.lanes[l].names[i];
     std::uint8_t& k = kind_[n];

@@ -4,7 +4,9 @@
 // CANN's overlap processor applies when it has no op_summary record to go by
 // (../shared/docs/ascend-profiling-format.md §4.1; msprof op_summary_model.py). Shared by the
 // Overlap Analysis (overlap.cpp) and the Statistics kernels / stream-tasks layers (stats.cpp).
+// kinetoTaskKind is the same split for the stream lanes of a PyTorch Kineto trace (§6.1).
 
+#include <cstdint>
 #include <string_view>
 
 namespace npuscope::core::detail {
@@ -47,6 +49,45 @@ namespace npuscope::core::detail {
 /// HCCL AIV communication kernels and MC2 AICPU kernels are not compute (CANN overlap processor).
 [[nodiscard]] inline bool isExcludedKernel(std::string_view n) {
   return n.ends_with("AivKernel") || n.ends_with("AicpuKernel");
+}
+
+/// What a slice on a Kineto device stream lane is (format notes §6.1).
+enum class KinetoTaskKind : std::uint8_t {
+  Compute,        ///< a kernel
+  Communication,  ///< a collective kernel (NCCL, RCCL, HCCL)
+  Copy,           ///< a memcpy or memset: moves data, computes nothing (not in Computing)
+  NotATask,       ///< cuda_sync records, gpu_user_annotation spans, anything else
+};
+
+/// The Kineto rule, per profiler (format notes §6.1):
+/// - CUDA / ROCm (PyTorch Kineto, HTA test data): cat `kernel` is a kernel, cat `gpu_memcpy` /
+///   `gpu_memset` a copy; a kernel whose name contains "nccl" or "rccl" (any case: ncclKernel_*,
+///   ncclDevKernel_*, rccl*) is communication, as HTA's kernel-type split does.
+/// - torch_npu's Kineto path: cat `kernel` with a `type` arg (KERNEL_AICORE, KERNEL_AIVEC, ...);
+///   a kernel named "hcom_*" or containing "hccl" (any case) is communication, one named like an
+///   Ascend copy task (MEMCPY*, Memcpy*, SDMA*, PCIE_DMA*) is a copy, and one with another
+///   never-compute Ascend name (events, notifies, bookkeeping: isNeverComputeName) is no task.
+/// Everything else on the lane (cuda_sync "Event Sync" / "Stream Sync", gpu_user_annotation
+/// spans drawn over the kernels) is NotATask.
+[[nodiscard]] inline KinetoTaskKind kinetoTaskKind(std::string_view category, std::string_view name) {
+  if (category == "gpu_memcpy" || category == "gpu_memset") return KinetoTaskKind::Copy;
+  if (category != "kernel") return KinetoTaskKind::NotATask;
+  const auto containsNoCase = [name](std::string_view needle) {
+    if (needle.size() > name.size()) return false;
+    for (std::size_t i = 0; i + needle.size() <= name.size(); ++i) {
+      std::size_t k = 0;
+      while (k < needle.size() && (name[i + k] | 0x20) == needle[k]) ++k;
+      if (k == needle.size()) return true;
+    }
+    return false;
+  };
+  if (containsNoCase("nccl") || containsNoCase("rccl") || containsNoCase("hccl") || name.starts_with("hcom_"))
+    return KinetoTaskKind::Communication;
+  if (name.starts_with("MEMCPY") || name.starts_with("Memcpy") || name.starts_with("SDMA") ||
+      name.starts_with("PCIE_DMA"))
+    return KinetoTaskKind::Copy;
+  if (isNeverComputeName(name)) return KinetoTaskKind::NotATask;
+  return KinetoTaskKind::Compute;
 }
 
 }  // namespace npuscope::core::detail

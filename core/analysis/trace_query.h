@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/task_kinds.h"
 
 namespace npuscope::core::detail {
 
@@ -25,9 +26,25 @@ namespace npuscope::core::detail {
 /// True for a lane of device tasks: a thread of an Ascend Hardware process other than msprof's
 /// `Step Trace(Model ID:k)` thread, whose Iteration / FP_BP Time / Reduce slices are step
 /// markers spanning the step, not tasks (older msprof writes it under Ascend Hardware, format
-/// notes §6; they carry no Task Type and would otherwise pass as compute).
+/// notes §6; they carry no Task Type and would otherwise pass as compute); or a stream of a
+/// Kineto device process (Process::Role::KinetoDevice, format notes §6.1), on which only some
+/// slices are tasks (kinetoTaskKindOf).
 [[nodiscard]] bool isDeviceTaskLane(const Trace& trace, std::uint32_t lane);
 [[nodiscard]] bool isDeviceTaskLane(const Trace& trace, const Lane& lane);
+/// A stream lane of a Kineto device process (format notes §6.1): its slices are classified per
+/// slice by category and name (kinetoTaskKind), not by Task Type. False for an invalid lane.
+[[nodiscard]] bool isKinetoDeviceLane(const Trace& trace, std::uint32_t lane);
+/// kinetoTaskKind of slice `r` (which must be valid) from its category and name.
+[[nodiscard]] KinetoTaskKind kinetoTaskKindOf(const Trace& trace, SliceRef r);
+/// Why a rank has no device analysis, one sentence for RankAnalysis::notes: no Ascend Hardware
+/// lanes; or, for a Kineto trace, no kernel/memcpy/memset events (and a CUPTI range-profiler
+/// trace, whose cuda_profiler_range records are replays, not the kernels' timeline, is named).
+[[nodiscard]] std::string noDeviceNote(const Trace& trace);
+/// True when the trace has a Kineto device process (a PyTorch Kineto trace, §6.1).
+[[nodiscard]] bool isKinetoTrace(const Trace& trace);
+/// True when `device` is a GPU of a Kineto trace (label "GPU k"): CUDA / ROCm, so the wording of
+/// the verdict and bubbles must not name Ascend-only concepts (CANN, aclnn, HCCL, Node@launch).
+[[nodiscard]] bool isGpuDevice(const Trace& trace, int device);
 /// A lane of HCCL big ops: a thread of the Communication/HCCL process that is not a "Plane k"
 /// thread (those hold the big ops' small tasks). The communication set of the overlap (format
 /// §4.1), the statistics' communication layer and the collectives that end bubbles use it.
@@ -37,10 +54,13 @@ namespace npuscope::core::detail {
 struct DeviceTasks {
   Intervals compute;        ///< union of compute tasks
   std::vector<SliceRef> computeTasks;  ///< the compute tasks themselves (Ascend Hardware slices)
-  Intervals communication;  ///< union of HCCL big ops (group threads), else hcom_* tasks on streams
+  Intervals communication;  ///< union of HCCL big ops (group threads), else hcom_* tasks on streams;
+                            ///< on Kineto streams, the collective kernels
+  Intervals copies;         ///< Kineto streams only: union of the memcpy/memset tasks (not compute)
   std::vector<TimeRange> hcomOnStreams;
   std::vector<std::uint32_t> hardwareLanes, communicationLanes, overlapLanes;
   std::string computeRule;
+  bool kineto = false;      ///< the device's tasks came from Kineto stream lanes
 };
 /// `kernels` (kernel_details.csv) picks the compute tasks by exact start ns; when none of its rows
 /// matches a task, the Task Type rule is used and computeRule says so. With `stop` requested it

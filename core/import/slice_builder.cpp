@@ -1253,14 +1253,38 @@ std::vector<bool> unnamedProcesses(const std::vector<Process>& procs) {
   return unnamed;
 }
 
+/// k of a Kineto "GPU k" process label; -1 for a bare "GPU"; -2 for any other label.
+int kinetoGpuIndex(std::string_view label) {
+  if (label == "GPU") return -1;
+  if (!label.starts_with("GPU ")) return -2;
+  const auto k = parseInteger<int>(label.substr(4));
+  return k && *k >= 0 ? *k : -2;
+}
+
 /// Phase 7a, roles and devices of the processes (format notes §2.3, §2.4). A process of role
 /// Other with counters and no shown lane is a Counter process. A device number too long for an
 /// int is a note in `notes`.
 void assignRolesAndDevices(std::vector<Process>& procs, const std::vector<bool>& hasSlices,
                            const std::vector<bool>& hasCounters, int plainNpuDevice, std::vector<std::string>& notes) {
+  // A PyTorch Kineto trace (format notes §6.1): device processes are labelled "GPU k" (CUDA,
+  // ROCm) or "Ascend NPU" (torch_npu's PrivateUse1 path, process name "NPU"). Ascend exports
+  // never use these labels, so their roles are unchanged.
+  bool kineto = false;
+  for (Process& p : procs) {
+    const int gpu = kinetoGpuIndex(p.label);
+    if (gpu < -1 && !(p.label == "Ascend NPU" || (p.name == "NPU" && p.label.empty()))) continue;
+    kineto = true;
+    p.role = Process::Role::KinetoDevice;
+    p.deviceId = gpu >= 0 ? gpu : (p.pidText.empty() && p.pid >= 0 && p.pid < 1024 ? static_cast<int>(p.pid) : -1);
+  }
   for (std::size_t i = 0; i < procs.size(); ++i) {
     Process& p = procs[i];
+    if (p.role == Process::Role::KinetoDevice) continue;
     p.role = classifyProcess(p.name);
+    // Kineto's host process (label "CPU") holds the torch ops and the runtime launches: the
+    // Python layer of the Top-Down method (§6.1). Only in a trace with a Kineto device process:
+    // an Ascend Level0 export has an unnamed "CPU" process (the pruned CANN pid).
+    if (kineto && p.role == Process::Role::Other && p.label == "CPU") p.role = Process::Role::Python;
     if (p.role == Process::Role::Other && !hasSlices[i] && hasCounters[i]) p.role = Process::Role::Counter;
     if (p.label.rfind("NPU ", 0) == 0) {
       const std::string num = p.label.substr(4);

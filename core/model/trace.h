@@ -30,11 +30,17 @@ struct Process {
   std::optional<std::int64_t> sortIndex;  ///< process_sort_index when valid
   /// The k of a "NPU k" label; for a plain "NPU" label (older CANN / msprof, format notes §2.3)
   /// the rank's own device (LoadOptions::device, else deviceFromTracePath), the same for every
-  /// such process of the file; else -1. The pid is never decoded.
+  /// such process of the file; the k of a Kineto "GPU k" label, or the numeric pid of a Kineto
+  /// "Ascend NPU" process (Kineto writes device activity under pid = device index); else -1.
+  /// An Ascend pid is never decoded.
   int deviceId = -1;
-  /// Role of the process in an Ascend profile, from its name (see classifyProcess).
+  /// Role of the process in an Ascend profile, from its name (see classifyProcess). In a
+  /// PyTorch Kineto trace (format notes §6.1) a process labelled "GPU k" or "Ascend NPU" is a
+  /// KinetoDevice (its threads are streams; the device is k, else the numeric pid), and the
+  /// processes labelled "CPU" of such a trace are Python (cpu_op, cuda_runtime /
+  /// privateuse1_runtime launches, python_function): see assignRolesAndDevices.
   enum class Role : std::uint8_t {
-    Other, Python, PythonGc, Cann, AscendHardware, Communication, OverlapAnalysis, Counter
+    Other, Python, PythonGc, Cann, AscendHardware, Communication, OverlapAnalysis, Counter, KinetoDevice
   } role = Role::Other;
 };
 

@@ -130,8 +130,11 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
     const bool missing = !link && std::find(chain.missing.begin(), chain.missing.end(), layer) != chain.missing.end();
     if (!link && !missing) continue;  // a layer this path does not have (e.g. no Launch row when not listed)
     auto* it = new QTreeWidgetItem(m_tree);
-    it->setText(Layer, layerName(layer));
-    it->setData(0, kLayerRole, layerName(layer));
+    // A Kineto chain's launch is a runtime call (cudaLaunchKernel, ...), bound by an ac2g flow.
+    const QString shownLayer =
+        layer == ChainLayer::Launch && link && link->via == "ac2g" ? QStringLiteral("Runtime launch") : layerName(layer);
+    it->setText(Layer, shownLayer);
+    it->setData(0, kLayerRole, shownLayer);
     if (link) {
       const core::TimeRange r = trace->sliceRange(link->slice);
       const QString name = qs(trace->sliceName(link->slice));
