@@ -68,7 +68,11 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::strin
     return nullptr;
   }
   f->m_diskSize = static_cast<std::size_t>(st.st_size);
-  if (path.ends_with(".gz")) {
+  // gzip by its magic bytes (RFC 1952: 1F 8B), whatever the name: a trace.json that is really
+  // gzip would otherwise be parsed as JSON and fail with raw binary bytes in the message.
+  unsigned char magic[2] = {0, 0};
+  const bool gzipMagic = ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1F && magic[1] == 0x8B;
+  if (gzipMagic || path.ends_with(".gz")) {
     gzFile gz = gzdopen(fd, "rb");
     if (!gz) {
       ::close(fd);
@@ -92,6 +96,13 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::strin
       if (n == 0) break;
       used += static_cast<std::size_t>(n);
     }
+    // gzread reports a stream cut short (no trailer) as end of file with Z_BUF_ERROR set: keep
+    // what was decoded and say so (the JSON reader then reads the events before the cut).
+    int errnum = Z_OK;
+    const char* what = gzerror(gz, &errnum);
+    if (errnum == Z_BUF_ERROR)
+      f->m_warning = "gzip data in " + path + " ends early (truncated file?): " + std::to_string(used) +
+                     " bytes decoded, the rest is lost (" + what + ")";
     gzclose(gz);
     out.resize(used);
     f->m_owned = std::move(out);

@@ -9,7 +9,10 @@
 namespace npuscope::core {
 
 /// Read-only view of a file's bytes: memory-mapped (PROT_READ, MAP_PRIVATE) for plain files,
-/// or decompressed into memory for .gz files (zlib). The file is never written.
+/// or decompressed into memory for gzip files (zlib), recognised by their magic bytes 1F 8B
+/// whatever the file is called (and any .gz name). Concatenated gzip members are read one after
+/// another; a gzip stream cut short keeps what was decoded and says so in warning(). The file is
+/// never written.
 /// A UTF-16 file (BOM FF FE / FE FF) is transcoded to UTF-8 in memory; a UTF-8 BOM is skipped.
 class MappedFile {
  public:
@@ -25,6 +28,9 @@ class MappedFile {
   [[nodiscard]] std::string_view bytes() const { return {m_data, m_size}; }
   /// Size on disk (compressed size for .gz), bytes.
   [[nodiscard]] std::size_t diskSize() const { return m_diskSize; }
+  /// A problem that left a partial result, e.g. "gzip data ends early (truncated file?) ...";
+  /// empty when none.
+  [[nodiscard]] const std::string& warning() const { return m_warning; }
   /// True when the bytes were transcoded from UTF-16.
   [[nodiscard]] bool transcodedUtf16() const { return m_utf16; }
   /// A read-only descriptor of the mapped file, open for the object's lifetime, or -1 when the
@@ -40,6 +46,7 @@ class MappedFile {
   void* m_map = nullptr;
   std::size_t m_mapSize = 0;
   std::string m_owned;
+  std::string m_warning;
   std::size_t m_diskSize = 0;
   bool m_utf16 = false;
   int m_fd = -1;

@@ -105,6 +105,11 @@ struct RawFlow {
   char ph = 's';
   bool bindEnclosing = false; ///< bp == "e"
   FlowIdKind idKind = FlowIdKind::Numeric;
+  /// A flow v2 endpoint (bind_id with flow_out / flow_in on an X slice): the end of that slice,
+  /// so that it binds to the slice itself and not to a child starting at the same ts; kNoBindEnd
+  /// for a v1 flow event.
+  TimeNs bindEnd = kNoBindEnd;
+  static constexpr TimeNs kNoBindEnd = INT64_MIN;
 };
 
 /// One counter sample (one args key of a C event).

@@ -636,6 +636,18 @@ class LaneSearch {
     }
     return kInvalidIndex;
   }
+  /// The slice [t, end) itself (a flow v2 endpoint), deepest first; else enclosingSlice(t).
+  std::uint32_t exactSlice(TimeNs t, TimeNs end) {
+    const Lane& l = m_lane;
+    for (std::uint32_t d = l.depthCount(); d-- > 0;) {
+      const auto b = l.start.begin() + l.rowBegin[d], e = l.start.begin() + l.rowBegin[d + 1];
+      for (auto it = std::lower_bound(b, e, t); it != e && *it == t; ++it) {
+        const auto i = static_cast<std::uint32_t>(it - l.start.begin());
+        if (l.end[i] == end) return i;
+      }
+    }
+    return enclosingSlice(t);
+  }
   std::uint32_t nextSlice(TimeNs t) {
     const Lane& l = m_lane;
     std::uint32_t best = kInvalidIndex;
@@ -1414,7 +1426,9 @@ std::vector<FlowRun> bindAndSortFlows(BuildState& b, std::vector<std::vector<std
       const std::uint32_t lane = b.threads[f.thread].lane;
       if (lane != kInvalidIndex && f.idKind != FlowIdKind::Invalid && f.ph != 't') {
         if (!search[lane]) search[lane].emplace(trace.lanes[lane]);
-        at = (f.ph == 's' || f.bindEnclosing) ? search[lane]->enclosingSlice(f.ts) : search[lane]->nextSlice(f.ts);
+        at = f.bindEnd != RawFlow::kNoBindEnd      ? search[lane]->exactSlice(f.ts, f.bindEnd)
+             : (f.ph == 's' || f.bindEnclosing) ? search[lane]->enclosingSlice(f.ts)
+                                                : search[lane]->nextSlice(f.ts);
       }
       bind[i] = at;
     }

@@ -20,6 +20,7 @@ namespace npuscope::core {
   X(MissingTimestamp, "event without a valid ts (skipped)")                                  \
   X(BadDuration, "X event with a missing or negative dur (taken as 0)")                      \
   X(UnknownPhase, "event with an unknown or unsupported ph (ignored)")                       \
+  X(InvalidInstantScope, "instant event with a scope s other than t, p or g (drawn on its thread)") \
   X(BadPid, "pid or tid null, boolean or not a number/string (fallback process used)")       \
   X(BadSortIndex, "sort_index that is not an integer (treated as absent)")                   \
   X(OrphanEnd, "E event with no open B on its thread")                                       \
@@ -35,6 +36,7 @@ namespace npuscope::core {
   X(BadCounterValue, "counter value that is not a number (ignored)")                         \
   X(InvalidUtf8, "invalid UTF-8 or lone surrogate in a string (replaced by U+FFFD)")         \
   X(Utf16File, "UTF-16 file transcoded to UTF-8")                                            \
+  X(TruncatedGzip, "gzip data ends early (the events before the cut are kept)")             \
   X(ControlCharacter, "raw control character in a string (shown as \\u00xx; TAB kept)")      \
   X(InvalidEscape, "invalid escape in a string (backslash kept as text)")
 

@@ -98,6 +98,7 @@ LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::strin
   trace->fileBytes = file->diskSize();
   trace->file = file;
   if (file->transcodedUtf16()) trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
+  if (!file->warning().empty()) trace->stats.add(ImportWarning::TruncatedGzip, file->warning());
   const int plainNpuDevice = options.device >= 0 ? options.device : deviceFromTracePath(name);
   // The JSON reader is one client of TraceBuilder: its parse workers' record chunks are handed
   // over as they are (zero-copy args: byte ranges of the mapped file).

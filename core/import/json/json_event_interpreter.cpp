@@ -79,6 +79,7 @@ void EventInterpreter::dispatch(const EventFields& f) {
       }
       addSlice(f, pid, ts, dur, 'X', 0);
       noteTime(ts, ts + dur);
+      if (f.flowIn || f.flowOut) flowV2(f, pid, ts, dur);
       return;
     }
     case 'B':
@@ -88,6 +89,9 @@ void EventInterpreter::dispatch(const EventFields& f) {
       return;
     case 'i':
     case 'I':
+      instant(f, pid, ts);
+      noteTime(ts, ts);
+      return;
     case 'R':
       addSlice(f, pid, ts, 0, 'X', kSliceInstant);
       noteTime(ts, ts);
@@ -125,6 +129,51 @@ void EventInterpreter::addSlice(const EventFields& f, const Key& pid, TimeNs ts,
   r.setFlags(flags);
   if (!f.args.empty()) r.setArgs(argsFileOffset(f.args), argsFileLength(f.args), m_out.longArgs);
   m_out.slices[t].push_back(r);
+}
+
+/// An instant at its scope (Trace Event Format: `s` "t" thread, "p" process, "g" global). A
+/// process instant goes to the process's lane "(process instants)", a global one to the lane
+/// "(global instants)" of the process "(global instants)" (string keys, so they cannot meet a
+/// numeric pid or tid). Any other scope is a warning and the instant stays on its thread.
+void EventInterpreter::instant(const EventFields& f, const Key& pid, TimeNs ts) {
+  static constexpr std::string_view kProcessLane = "(process instants)", kGlobal = "(global instants)";
+  if (f.scope == '?')
+    m_out.stats.add(ImportWarning::InvalidInstantScope, "instant scope not t/p/g " + offsetText(m_eventBegin));
+  if (f.scope != 'p' && f.scope != 'g') return addSlice(f, pid, ts, 0, 'X', kSliceInstant);
+  const Key where = f.scope == 'g' ? Key{static_cast<std::int64_t>(m_out.pool.intern(kGlobal)), KeyKind::String} : pid;
+  const Key lane{static_cast<std::int64_t>(m_out.pool.intern(f.scope == 'g' ? kGlobal : kProcessLane)), KeyKind::String};
+  RawSlice r;
+  r.ts = ts;
+  r.dur = 0;
+  r.name = f.name;
+  r.cat = f.cat;
+  r.setPh('X');
+  r.setFlags(kSliceInstant);
+  if (!f.args.empty()) r.setArgs(argsFileOffset(f.args), argsFileLength(f.args), m_out.longArgs);
+  m_out.slices[m_out.thread(where, lane)].push_back(r);
+}
+
+/// Flow v2 (Trace Event Format: `bind_id`, else `id`, with `flow_out` / `flow_in` on a slice):
+/// the X slice itself is the flow's source / destination. The flows have no category and no
+/// name (as TraceBuilder::addFlowOut), so v2 endpoints pair by their id alone.
+void EventInterpreter::flowV2(const EventFields& f, const Key& pid, TimeNs ts, TimeNs dur) {
+  EventFields g;
+  g.tid = f.tid;
+  g.hasTid = f.hasTid;
+  g.cat = kEmptyName;
+  g.name = kEmptyName;
+  g.bpE = true;
+  g.hasId = f.hasBindId || f.hasId;
+  g.idToken = f.hasBindId ? f.bindIdToken : f.idToken;
+  g.idIsString = f.hasBindId ? f.bindIdIsString : f.idIsString;
+  if (f.flowOut) {
+    flow(g, pid, ts, 's');
+    m_out.flows.back().bindEnd = ts + dur;
+  }
+  if (f.flowIn) {
+    flow(g, pid, ts, 'f');
+    m_out.flows.back().bindEnd = ts + dur;
+  }
 }
 
 void EventInterpreter::flow(const EventFields& f, const Key& pid, TimeNs ts, char ph) {

@@ -37,6 +37,12 @@ struct EventFields {
   std::string_view id2Token;
   bool id2Global = false, hasId2 = false;
   bool bpE = false;
+  /// Flow v2 on a slice: `bind_id` (else `id`) with `flow_out` / `flow_in` true.
+  std::string_view bindIdToken;
+  bool hasBindId = false, bindIdIsString = false, flowIn = false, flowOut = false;
+  /// Instant scope `s`: 't' thread (also when absent), 'p' process, 'g' global; '?' any other
+  /// value (an InvalidInstantScope warning; drawn on the thread).
+  char scope = 't';
   std::string_view args;       ///< raw args object text (in the event's base, see beginEvent)
   bool argsNotObject = false;  ///< `args` present but not an object
 };
@@ -110,6 +116,8 @@ class EventInterpreter {
   }
   void addSlice(const EventFields& f, const Key& pid, TimeNs ts, TimeNs dur, char ph, std::uint8_t flags);
   void flow(const EventFields& f, const Key& pid, TimeNs ts, char ph);
+  void flowV2(const EventFields& f, const Key& pid, TimeNs ts, TimeNs dur);
+  void instant(const EventFields& f, const Key& pid, TimeNs ts);
   void async(const EventFields& f, const Key& pid, TimeNs ts, char ph);
   bool iterateArgs(std::string_view args, simdjson::ondemand::document& doc);
   void counter(const EventFields& f, const Key& pid, TimeNs ts);

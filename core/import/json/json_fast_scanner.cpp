@@ -189,6 +189,17 @@ inline bool FastEventScanner::member(State& s, std::string_view key) {
         handled = false;
       }
       break;
+    case 1:
+      // An instant's scope `s`: the general path reads it (rare: instants are few).
+      if (key[0] == 's') return false;
+      handled = false;
+      break;
+    case 7:
+    case 8:
+      // Flow v2 keys (bind_id, flow_in, flow_out): the general path reads them.
+      if (key == "bind_id" || key == "flow_in" || key == "flow_out") return false;
+      handled = false;
+      break;
     default:
       handled = false;
       break;

@@ -188,6 +188,35 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
             if (v.get_string().get(s)) return false;
             f.bpE = s == "e";
           }
+        } else if (key == "bind_id") {  // flow v2: a number or a string, as `id`
+          od::json_type t;
+          if (v.type().get(t)) return false;
+          f.hasBindId = true;
+          f.bindIdIsString = t == od::json_type::string;
+          if (f.bindIdIsString) {
+            std::string_view s;
+            if (v.get_string().get(s)) return false;
+            m_bindIdBuf.assign(s);
+            f.bindIdToken = m_bindIdBuf;
+          } else {
+            f.bindIdToken = v.raw_json_token();
+          }
+        }
+        break;
+      case 'f':
+        if (key == "flow_in" || key == "flow_out") {
+          bool on = false;
+          if (!v.get_bool().get(on) && on) (key == "flow_in" ? f.flowIn : f.flowOut) = true;
+        }
+        break;
+      case 's':
+        if (key == "s") {  // instant scope: "t", "p" or "g"; anything else is '?'
+          od::json_type t;
+          std::string_view s;
+          f.scope = '?';
+          if (!v.type().get(t) && t == od::json_type::string && !v.get_string().get(s) && s.size() == 1 &&
+              (s[0] == 't' || s[0] == 'p' || s[0] == 'g'))
+            f.scope = s[0];
         }
         break;
       case 'a':

@@ -35,7 +35,7 @@ class SimdjsonEventParser {
   EventInterpreter& m_interp;
   simdjson::ondemand::parser m_parser{1u << 31};
   std::string m_scratch;
-  std::string m_phBuf, m_idBuf, m_id2Buf;
+  std::string m_phBuf, m_idBuf, m_id2Buf, m_bindIdBuf;  // keep string views alive until dispatch
   std::string m_fixed;                    ///< parseRepaired's copy of the event
   std::vector<std::uint32_t> m_fixedMap;  ///< its byte -> offset in the event
   bool m_badString = false;               ///< a pid/tid string did not decode
