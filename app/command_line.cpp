@@ -57,7 +57,9 @@ std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
     *error = problem;
     return nullptr;
   }
-  core::ProfileLoadResult result = core::loadProfile(QFile::encodeName(path).toStdString());
+  core::LoadOptions options;
+  options.source = TraceLoader::sourcePreference();
+  core::ProfileLoadResult result = core::loadProfile(QFile::encodeName(path).toStdString(), options);
   if (!result.ok()) {
     *error = result.error.empty()
                  ? QCoreApplication::translate("npuscope", "nothing could be loaded from %1").arg(path)
@@ -77,6 +79,26 @@ std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
     return nullptr;
   }
   return std::move(result.profile);
+}
+
+// `--source db|text`: which export a rank with both trace_view.json and the .db export loads.
+QCommandLineOption sourceOption() {
+  return QCommandLineOption(QStringLiteral("source"),
+                            QCoreApplication::translate("npuscope", "For a rank with both trace_view.json and the "
+                                                                    ".db export: which one to read (default text)."),
+                            QStringLiteral("db|text"));
+}
+
+// Applies --source (to this process's loads); false with a message when its value is not db or text.
+bool applySourceOption(const QCommandLineParser& parser, const QCommandLineOption& option) {
+  if (!parser.isSet(option)) return true;
+  const auto source = TraceLoader::parseSource(parser.value(option));
+  if (!source) {
+    printError(QCoreApplication::translate("npuscope", "--source must be db or text"));
+    return false;
+  }
+  TraceLoader::setSourcePreference(*source);
+  return true;
 }
 
 bool parseRange(const QString& text, core::TimeRange* range) {
@@ -140,12 +162,14 @@ int runReport(const QStringList& arguments) {
                                                                         "(e.g. Ascend910B3), for the advisor's TFLOPS "
                                                                         "and block-dim rules."),
                                 QStringLiteral("NAME"));
-  parser.addOptions({json, chip});
+  const QCommandLineOption source = sourceOption();
+  parser.addOptions({json, chip, source});
   parser.process(arguments);  // exits on --help or an unknown option
+  if (!applySourceOption(parser, source)) return kExitUsage;
 
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2) {
-    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--chip NAME]"));
+    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--chip NAME] [--source db|text]"));
     return kExitUsage;
   }
   const QString path = positional.at(1);
@@ -247,8 +271,10 @@ int runScreenshot(const QStringList& arguments) {
                                                                           "select finding N (1 = first row; 0 = "
                                                                           "none), as a click does."),
                                   QStringLiteral("N"));
-  parser.addOptions({output, width, height, range, window, bubble, advice});
+  const QCommandLineOption source = sourceOption();
+  parser.addOptions({output, width, height, range, window, bubble, advice, source});
   parser.process(arguments);
+  if (!applySourceOption(parser, source)) return kExitUsage;
 
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2 || !parser.isSet(output)) {
@@ -359,8 +385,10 @@ int runStats(const QStringList& arguments) {
   const QCommandLineOption rank(QStringLiteral("rank"),
                                 QCoreApplication::translate("npuscope", "Only rank R (default: every rank)."),
                                 QStringLiteral("R"));
-  parser.addOptions({layer, step, range, csv, rank});
+  const QCommandLineOption source = sourceOption();
+  parser.addOptions({layer, step, range, csv, rank, source});
   parser.process(arguments);
+  if (!applySourceOption(parser, source)) return kExitUsage;
 
   const QString usage = QCoreApplication::translate(
       "npuscope", "usage: npuscope stats PATH [--layer kernels|tasks|cann|python|communication|overlap] "
@@ -496,7 +524,14 @@ GuiOptions parseGuiArguments(const QStringList& arguments) {
                           QStringLiteral("FILE"));
   grab.setFlags(QCommandLineOption::HiddenFromHelp);
   parser.addOption(grab);
+  const QCommandLineOption source = sourceOption();
+  parser.addOption(source);
   parser.process(arguments);
+  if (!applySourceOption(parser, source)) {
+    GuiOptions failed;
+    failed.exitCode = kExitUsage;
+    return failed;
+  }
 
   GuiOptions options;
   const QStringList positional = parser.positionalArguments();

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <atomic>
@@ -68,9 +69,11 @@ struct TraceLoader::Job {
     std::vector<double> weight;
     for (std::size_t i = 0; i < found.size(); ++i) {
       std::error_code ec;
-      const auto size = found[i].traceFile.empty() ? 0 : std::filesystem::file_size(found[i].traceFile, ec);
+      // loadProfile's weight: the trace file, else the .db export it reads instead.
+      const std::string& f = found[i].traceFile.empty() ? found[i].dbFile : found[i].traceFile;
+      const auto size = f.empty() ? 0 : std::filesystem::file_size(f, ec);
       r[i].bytes = ec ? 0 : static_cast<std::uint64_t>(size);
-      const double w = found[i].traceFile.empty() ? 0.0 : static_cast<double>(ec ? 0 : size) + 1.0;
+      const double w = f.empty() ? 0.0 : static_cast<double>(ec ? 0 : size) + 1.0;
       weight.push_back(w);
       total += w;
     }
@@ -192,6 +195,7 @@ void TraceLoader::load(const QString& path) {
 
   core::LoadOptions options;
   options.threads = m_threads;
+  options.source = sourcePreference();
   options.stop = job->stop.get_token();
   // Called from the loading thread: they only write the job's state, never touch Qt objects.
   options.progress = [raw = job.get()](double fraction) { raw->onProgress(fraction); };
@@ -356,6 +360,26 @@ LoadStatus TraceLoader::computeStatus(Job& job) const {
     s.remainingSeconds = std::max(0.0, (total - done) / bytesPerNs * 1e-9);
   }
   return s;
+}
+
+namespace {
+std::optional<core::LoadOptions::Source>& sourceOverride() {
+  static std::optional<core::LoadOptions::Source> source;
+  return source;
+}
+}  // namespace
+
+void TraceLoader::setSourcePreference(core::LoadOptions::Source source) { sourceOverride() = source; }
+
+std::optional<core::LoadOptions::Source> TraceLoader::parseSource(const QString& text) {
+  if (text == QStringLiteral("db")) return core::LoadOptions::Source::Db;
+  if (text == QStringLiteral("text")) return core::LoadOptions::Source::Text;
+  return std::nullopt;
+}
+
+core::LoadOptions::Source TraceLoader::sourcePreference() {
+  if (sourceOverride()) return *sourceOverride();
+  return parseSource(QSettings().value(QStringLiteral("load/source")).toString()).value_or(core::LoadOptions::Source::Auto);
 }
 
 }  // namespace npuscope

@@ -65,6 +65,14 @@ class TraceLoader : public QObject {
 
   /// Starts loading `path` (folder or file). Emits started() synchronously.
   void load(const QString& path);
+  /// Which export a rank holding both trace_view.json and the .db export loads
+  /// (core::LoadOptions::source): the command line's `--source db|text` when it set one here,
+  /// else the setting `load/source` ("db" or "text", QSettings), else Auto (the text, with a
+  /// message). Read by every load().
+  static void setSourcePreference(core::LoadOptions::Source source);
+  [[nodiscard]] static core::LoadOptions::Source sourcePreference();
+  /// "db" / "text" -> Db / Text; anything else -> nullopt.
+  [[nodiscard]] static std::optional<core::LoadOptions::Source> parseSource(const QString& text);
   /// Cancels the running load, if any, and emits cancelled(path). Returns immediately.
   void cancel();
 

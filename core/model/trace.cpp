@@ -4,8 +4,10 @@
 #include "core/base/mapped_file.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <thread>
 
+#include "core/import/db/db_reader.h"
 #include "core/import/json/json_trace_reader.h"
 #include "core/query/lod.h"
 #include "core/import/slice_builder.h"
@@ -178,6 +180,15 @@ int deviceFromTracePath(const std::string& path) {
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
   std::string error;
   if (!cpuSupportsBuild(error)) return {nullptr, error};
+  if (path.ends_with(".db")) {
+    std::error_code ec;
+    const std::filesystem::path sibling = std::filesystem::path(path).parent_path() / "analysis.db";
+    const bool hasAnalysis = std::filesystem::is_regular_file(sibling, ec) && sibling != std::filesystem::path(path);
+    DbImport db = readAscendDb(path, hasAnalysis ? sibling.string() : std::string(), options);
+    if (db.result.trace)
+      for (auto& m : db.messages) db.result.trace->notes.push_back(std::move(m));
+    return std::move(db.result);
+  }
   auto file = MappedFile::open(path, error);
   if (!file) return {nullptr, error};
   return loadFromFile(std::move(file), path, options);

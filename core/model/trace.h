@@ -236,6 +236,10 @@ struct LoadOptions {
   /// false: simdjson for every event (the reference path, for tests and bench --simdjson-only).
   /// The result is the same either way.
   bool fastScanner = true;
+  /// Which export loadProfile reads for a rank that has both a trace_view.json and the SQLite
+  /// export (`ascend_*_profiler_{rank}.db`): Auto and Text take the text (the default, with a
+  /// message saying so), Db the database. A rank with only one of them loads that one.
+  enum class Source : std::uint8_t { Auto, Text, Db } source = Source::Auto;
   ProgressFn progress;           ///< may be empty
   PreviewFn preview;             ///< may be empty; see LoadPreview
   std::stop_token stop;          ///< cancel: loadTrace returns ok=false, error "cancelled"
@@ -257,6 +261,8 @@ struct LoadResult {
 /// The file is memory-mapped read-only and kept open for lazy args. Dialect: see
 /// ../shared/docs/ascend-profiling-format.md §2 (ts/dur as numbers or strings, converted
 /// exactly to int64 ns; ids above 2^53; `,]` endings; metadata in any order).
+/// A path ending in `.db` is read as the SQLite export instead (readAscendDb, core/import/db/,
+/// with the `analysis.db` beside it when present; the reader's messages become Trace::notes).
 [[nodiscard]] LoadResult loadTrace(const std::string& path, const LoadOptions& options = {});
 
 /// Same as loadTrace but from bytes in memory (tests). `name` is used in messages.

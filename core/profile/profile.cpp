@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "core/base/parse_number.h"
+#include "core/import/db/db_reader.h"
 #include "core/import/json/json_scan.h"
 
 namespace npuscope::core {
@@ -179,6 +180,23 @@ std::vector<fs::path> msprofTimelines(const fs::path& prof) {
   return out;
 }
 
+/// Which export of a rank loadProfile reads (format notes §1.1, §8): the SQLite export when it is
+/// the only one, or when both exist and `preference` is Db; else the text. When both exist a
+/// message says which one was loaded and why. True: read `src.dbFile`.
+bool chooseRankExport(const RankSource& src, LoadOptions::Source preference, std::vector<std::string>& messages) {
+  if (src.dbFile.empty()) return false;
+  const std::string db = fs::path(src.dbFile).filename().string();
+  if (src.traceFile.empty()) return true;
+  const std::string text = fs::path(src.traceFile).filename().string();
+  if (preference == LoadOptions::Source::Db) {
+    messages.push_back(src.label + ": loaded the database " + db + " (--source db); " + text + " is also there");
+    return true;
+  }
+  messages.push_back(src.label + ": loaded " + text + (preference == LoadOptions::Source::Text ? " (--source text)" : " (the text export is the default)") +
+                     "; the database " + db + " is also there (--source db reads it)");
+  return false;
+}
+
 bool looksLikeRankFolder(const fs::path& p) {
   std::error_code ec;
   return isRankFolderName(p.filename().string()) || fs::is_directory(p / "ASCEND_PROFILER_OUTPUT", ec);
@@ -207,6 +225,13 @@ ProfileLayout discoverProfile(const std::string& pathText) {
       describeRankFolder(path.parent_path().parent_path(), full, layout.messages);
       full.traceFile = path.string();
       src = full;
+    }
+    if (path.extension() == ".db") {
+      // The SQLite export opened directly: read it (and analysis.db beside it), not a trace file.
+      src.dbFile = path.string();
+      src.traceFile.clear();
+      if (src.analysisDb.empty() && path.filename() != "analysis.db")
+        src.analysisDb = firstExisting(path.parent_path(), {"analysis.db"});
     }
     if (src.device < 0) src.device = deviceFromTracePath(src.traceFile);
     if (src.kernelDetails.empty()) src.kernelDetails = firstExisting(path.parent_path(), {"kernel_details.csv"});
@@ -348,7 +373,8 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
   double total = 0;
   for (const auto& r : layout.ranks) {
     std::error_code ec;
-    const double w = r.traceFile.empty() ? 0.0 : static_cast<double>(fs::file_size(r.traceFile, ec)) + 1.0;
+    const std::string& f = r.traceFile.empty() ? r.dbFile : r.traceFile;
+    const double w = f.empty() ? 0.0 : static_cast<double>(fs::file_size(f, ec)) + 1.0;
     weight.push_back(w);
     total += w;
   }
@@ -358,14 +384,11 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
   for (std::size_t i = 0; i < layout.ranks.size(); ++i) {
     RankProfile rp;
     rp.source = layout.ranks[i];
-    if (rp.source.traceFile.empty()) {
-      // Say what the folder does hold (the .db export, or only CSV tables / analysis.db).
+    const bool useDb = chooseRankExport(rp.source, options.source, profile->messages);
+    if (!useDb && rp.source.traceFile.empty()) {
+      // Say what the folder does hold (only CSV tables / analysis.db).
       const RankSource& src = rp.source;
-      if (!src.dbFile.empty())
-        rp.error = src.label + ": no trace_view.json; this rank is a .db export (" +
-                   fs::path(src.dbFile).filename().string() +
-                   "), which npuscope does not read yet: export the capture as text (export_type text) to open it";
-      else if (!src.kernelDetails.empty() || !src.stepTraceTime.empty() || !src.analysisDb.empty())
+      if (!src.kernelDetails.empty() || !src.stepTraceTime.empty() || !src.analysisDb.empty())
         rp.error = src.label + ": no trace_view.json, only summary tables (kernel_details.csv, step_trace_time.csv or "
                                "analysis.db): there is no timeline to show or analyse";
       else
@@ -384,7 +407,9 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
         o.progress = [&, base, share](double f) { options.progress(base + share * f); };
         o.progress(0.0);  // each rank's start, so a caller can tell whose preview comes next
       }
-      LoadResult lr = loadTrace(rp.source.traceFile, o);
+      DbImport db;
+      if (useDb) db = readAscendDb(rp.source.dbFile, rp.source.analysisDb, o);
+      LoadResult lr = useDb ? std::move(db.result) : loadTrace(rp.source.traceFile, o);
       if (options.stop.stop_requested()) {
         result.error = "cancelled";
         return result;
@@ -392,12 +417,20 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
       if (lr.ok()) {
         rp.trace = std::move(lr.trace);
         ++loaded;
-        if (!rp.source.kernelDetails.empty()) {
+        if (useDb) {
+          // The database's own kernels and step figures, in the text export's table shapes.
+          for (const auto& m : db.messages) rp.tableMessages.push_back(fs::path(rp.source.dbFile).filename().string() + ": " + m);
+          if (db.kernelDetails) rp.kernels = std::make_shared<KernelDetails>(parseKernelDetails(*db.kernelDetails));
+          std::string err;
+          if (db.stepTraceTime) rp.stepTrace = parseStepTraceTime(*db.stepTraceTime, err);
+          if (!err.empty()) rp.tableMessages.push_back("analysis.db StepTraceTime: " + err);
+        }
+        if (!useDb && !rp.source.kernelDetails.empty()) {
           auto k = std::make_shared<KernelDetails>(readKernelDetails(rp.source.kernelDetails));
           for (const auto& w : k->warnings) rp.tableMessages.push_back("kernel_details.csv: " + w);
           rp.kernels = std::move(k);
         }
-        if (!rp.source.stepTraceTime.empty()) {
+        if (!useDb && !rp.source.stepTraceTime.empty()) {
           std::string err;
           rp.stepTrace = readStepTraceTime(rp.source.stepTraceTime, err);
           if (!err.empty()) rp.tableMessages.push_back("step_trace_time.csv: " + err);
@@ -405,7 +438,12 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
         AnalysisOptions ao = analysis;
         if (!ao.stop.stop_possible()) ao.stop = options.stop;
         CommunicationJson commJson;
-        if (!rp.source.communicationJson.empty()) {
+        if (useDb && db.communication) {
+          commJson = std::move(*db.communication);
+          if (!commJson.error.empty()) rp.tableMessages.push_back(commJson.error);
+          ao.communication = &commJson;
+        }
+        if (!useDb && !rp.source.communicationJson.empty()) {
           commJson = readCommunicationJson(rp.source.communicationJson);
           if (!commJson.error.empty()) rp.tableMessages.push_back(commJson.error);
           for (const auto& w : commJson.warnings) rp.tableMessages.push_back("communication.json: " + w);

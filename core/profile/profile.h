@@ -24,8 +24,8 @@ struct RankSource {
   std::string stepTraceTime;   ///< ASCEND_PROFILER_OUTPUT/step_trace_time.csv
   std::string communicationJson;  ///< ASCEND_PROFILER_OUTPUT/communication.json
   std::string profilerInfo;    ///< profiler_info*.json
-  std::string dbFile;          ///< ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db
-  std::string analysisDb;      ///< analysis.db
+  std::string dbFile;          ///< ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db (the SQLite export), or the .db opened
+  std::string analysisDb;      ///< analysis.db (StepTraceTime, read with dbFile)
   std::string profilerLevel;   ///< "Level0".."Level2" from profiler_info, else empty
   std::string label;           ///< display label, e.g. "rank 0" or the folder name
 };

@@ -1,0 +1,885 @@
+// SPDX-License-Identifier: MIT
+#include "core/import/db/db_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/analysis/task_kinds.h"
+#include "core/import/db/sqlite_db.h"
+#include "core/import/trace_builder.h"
+
+namespace npuscope::core {
+
+namespace {
+
+using detail::SqliteDb;
+using detail::SqliteStatement;
+using ProcessId = TraceBuilder::ProcessId;
+using ThreadId = TraceBuilder::ThreadId;
+using Args = std::vector<std::pair<std::string, std::string>>;
+
+/// "no device link" connection ids of MSTX_EVENTS and TASK (format notes §5.3, §5.4).
+constexpr std::int64_t kNoConnection = 4294967295LL;
+constexpr std::int64_t kNoConnectionMstx = 4000000000LL;
+/// contextId of a task without sub-tasks.
+constexpr std::int64_t kNoContext = 4294967295LL;
+/// Keys of the synthetic processes (real OS pids stay far below).
+constexpr std::int64_t kDevicePidBase = std::int64_t{1} << 40;
+constexpr std::int64_t kHostPidBase = std::int64_t{1} << 41;
+
+/// Sort indices of the layers as msprof's C++ writer numbers them (format notes §2.4).
+enum Layer : int {
+  kMsTx = 6, kCann = 7, kHardware = 14, kAiCoreFreq = 15, kHccl = 16, kNpuMem = 17, kDdr = 18, kAccPmu = 19,
+  kHbm = 22, kStarsSoc = 23, kLlc = 25, kOverlap = 31,
+};
+
+std::string nsToUs(TimeNs ns) {
+  // Exact: microseconds with 3 decimals, as the text export writes times.
+  const bool neg = ns < 0;
+  const std::uint64_t a = neg ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", neg ? "-" : "", static_cast<unsigned long long>(a / 1000),
+                static_cast<unsigned long long>(a % 1000));
+  return buf;
+}
+
+/// A device end of a connection id: a task slice or an HCCL big op.
+struct DeviceEnd {
+  ThreadId thread;
+  TimeNs start;
+};
+
+/// A host row that may start a flow.
+struct HostRow {
+  ThreadId thread;
+  TimeNs start;
+  bool enqueue = false;
+  bool dequeue = false;
+};
+
+class DbReader {
+ public:
+  DbReader(SqliteDb& db, const LoadOptions& options, DbImport& out) : m_db(db), m_options(options), m_out(out) {}
+
+  bool read(Trace& trace);
+
+ private:
+  // ---- helpers
+  /// `"column"` when `table` has it, else `fallback` (an SQL expression such as NULL).
+  std::string col(std::string_view table, std::string_view column, std::string_view fallback = "NULL") {
+    return m_db.hasColumn(table, column) ? "\"" + std::string(column) + "\"" : std::string(fallback);
+  }
+  bool need(std::string_view table, std::initializer_list<std::string_view> columns) {
+    if (!m_db.hasTable(table)) return false;
+    for (auto c : columns)
+      if (!m_db.hasColumn(table, c)) {
+        note(std::string(table) + " has no column " + std::string(c) + ": table not read");
+        return false;
+      }
+    return true;
+  }
+  void note(std::string m) { m_out.messages.push_back(std::move(m)); }
+  void checkStatement(const SqliteStatement& s, std::string_view table) {
+    if (!s.error().empty()) note(std::string(table) + ": read stopped (" + s.error() + "); what was read is shown");
+  }
+  std::string_view str(std::int64_t id) const {
+    const auto it = m_strings.find(id);
+    return it == m_strings.end() ? std::string_view{} : std::string_view(it->second);
+  }
+  std::string strOr(const SqliteStatement& s, int c) const {
+    if (s.isNull(c)) return {};
+    const auto it = m_strings.find(s.integer(c));
+    return it == m_strings.end() ? std::string(s.text(c)) : it->second;
+  }
+  bool cancelled() const { return m_options.stop.stop_requested(); }
+  void progress(double f) const {
+    if (m_options.progress) m_options.progress(f);
+  }
+  ProcessId deviceProcess(int device, Layer layer, const char* name);
+  ProcessId hostProcess(std::int64_t key, Layer layer, const char* name);
+  /// The lane of an OS thread in a host process, named "Thread {tid}" as the text export names it.
+  ThreadId hostThread(ProcessId p, std::int64_t tid) {
+    const ThreadId t = m_b.thread(p, tid);
+    if (m_namedThreads.insert(t).second) {
+      m_b.setThreadName(t, "Thread " + std::to_string(tid));
+      m_b.setThreadSortIndex(t, tid);
+    }
+    return t;
+  }
+
+  // ---- phases
+  void readStrings();
+  void readPython();
+  void readCann();
+  void readGc();
+  void readMstx();
+  void readTasks();
+  void readCommunication();
+  void readOverlap();
+  void computeOverlap(int device);
+  void readCounters();
+  void buildFlows();
+  void readKernels();
+
+  SqliteDb& m_db;
+  const LoadOptions& m_options;
+  DbImport& m_out;
+  TraceBuilder m_b;
+  std::unordered_map<std::int64_t, std::string> m_strings;
+  std::map<std::pair<int, int>, ProcessId> m_deviceProcesses;
+  std::map<std::int64_t, ProcessId> m_hostProcesses;
+  std::unordered_map<std::int64_t, HostRow> m_cannByConnection;      ///< CANN_API connectionId -> row
+  std::vector<std::pair<std::int64_t, HostRow>> m_pythonConnections;  ///< PYTORCH_API connectionId -> row
+  std::vector<std::pair<std::int64_t, HostRow>> m_mstxConnections;    ///< MSTX_EVENTS connectionId -> row
+  std::unordered_map<std::int64_t, std::vector<DeviceEnd>> m_taskEnds;  ///< shown compute / memcpy TASKs by connectionId
+  std::unordered_map<std::int64_t, std::vector<DeviceEnd>> m_opEnds;    ///< COMMUNICATION_OP by connectionId
+  std::unordered_map<std::int64_t, int> m_deviceOfConnection;           ///< TASK connectionId -> deviceId
+  std::unordered_set<std::int64_t> m_hiddenTasks;                       ///< globalTaskId of containers
+  std::unordered_set<std::int64_t> m_computeTasks;  ///< globalTaskId of the Overlap Analysis compute set
+  struct TaskTime {
+    TimeNs start, end;
+    int device, stream;
+  };
+  std::unordered_map<std::int64_t, TaskTime> m_taskTimes;  ///< globalTaskId -> task
+  std::vector<int> m_devices;                              ///< distinct TASK deviceIds
+  std::unordered_set<ThreadId> m_namedThreads;
+  bool m_hasOverlapTable = false;
+  std::uint64_t m_nextFlow = 1;
+};
+
+ProcessId DbReader::deviceProcess(int device, Layer layer, const char* name) {
+  const auto key = std::make_pair(device, static_cast<int>(layer));
+  if (const auto it = m_deviceProcesses.find(key); it != m_deviceProcesses.end()) return it->second;
+  const ProcessId p = m_b.process(kDevicePidBase + std::int64_t{device < 0 ? 0xFFFF : device} * 64 + layer);
+  m_b.setProcessName(p, name);
+  m_b.setProcessLabels(p, device >= 0 ? "NPU " + std::to_string(device) : std::string("NPU"));
+  m_b.setProcessSortIndex(p, layer);
+  m_deviceProcesses.emplace(key, p);
+  return p;
+}
+
+ProcessId DbReader::hostProcess(std::int64_t key, Layer layer, const char* name) {
+  const std::int64_t pid = kHostPidBase + key * 64 + layer;
+  if (const auto it = m_hostProcesses.find(pid); it != m_hostProcesses.end()) return it->second;
+  const ProcessId p = m_b.process(pid);
+  m_b.setProcessName(p, name);
+  m_b.setProcessLabels(p, "CPU");
+  m_b.setProcessSortIndex(p, layer);
+  m_hostProcesses.emplace(pid, p);
+  return p;
+}
+
+void DbReader::readStrings() {
+  if (!need("STRING_IDS", {"id", "value"})) {
+    note("no STRING_IDS table: names are shown as their ids");
+    return;
+  }
+  SqliteStatement s(m_db, "SELECT id, value FROM STRING_IDS");
+  while (s.step()) m_strings.emplace(s.integer(0), std::string(s.text(1)));
+  checkStatement(s, "STRING_IDS");
+}
+
+void DbReader::readPython() {
+  if (!need("PYTORCH_API", {"startNs", "endNs", "globalTid", "name"})) return;
+  // Call stacks: PYTORCH_CALLCHAINS(id, stack -> STRING_IDS, stackDepth), frames joined as the
+  // text export joins them (";\r\n", format notes §2.7).
+  std::unordered_map<std::int64_t, std::string> stacks;
+  if (need("PYTORCH_CALLCHAINS", {"id", "stack", "stackDepth"})) {
+    SqliteStatement s(m_db, "SELECT id, stack FROM PYTORCH_CALLCHAINS ORDER BY id, stackDepth");
+    while (s.step()) {
+      std::string& st = stacks[s.integer(0)];
+      if (!st.empty()) st += ";\r\n";
+      st += strOr(s, 1);
+    }
+    checkStatement(s, "PYTORCH_CALLCHAINS");
+  }
+  SqliteStatement s(m_db, "SELECT CAST(startNs AS INTEGER), CAST(endNs AS INTEGER), globalTid, name, " +
+                              col("PYTORCH_API", "connectionId") + ", " + col("PYTORCH_API", "sequenceNumber") + ", " +
+                              col("PYTORCH_API", "fwdThreadId") + ", " + col("PYTORCH_API", "inputDtypes") + ", " +
+                              col("PYTORCH_API", "inputShapes") + ", " + col("PYTORCH_API", "callchainId") + ", " +
+                              col("PYTORCH_API", "type") + " FROM PYTORCH_API");
+  std::map<std::int64_t, ProcessId> processes;
+  while (s.step()) {
+    const std::int64_t gtid = s.integer(2);
+    const std::int64_t pid = gtid >> 32, tid = gtid & 0xFFFFFFFF;
+    auto pit = processes.find(pid);
+    if (pit == processes.end()) {
+      const ProcessId p = m_b.process(pid);
+      m_b.setProcessName(p, "Python");
+      m_b.setProcessLabels(p, "CPU");
+      m_b.setProcessSortIndex(p, 0);
+      pit = processes.emplace(pid, p).first;
+    }
+    const ThreadId t = hostThread(pit->second, tid);
+    const TimeNs start = s.integer(0), end = s.integer(1);
+    const std::string name = strOr(s, 3);
+    const std::int64_t type = s.integer(10, 50001);
+    const bool enqueue = type == 50002 && name.starts_with("Enqueue");
+    const bool dequeue = type == 50002 && name.starts_with("Dequeue");
+    // Categories as the text export writes them (format notes §2.6, §2.7).
+    const char* cat = type == 50003 ? "python_function" : type == 50004 ? "mstx" : enqueue ? "enqueue" : dequeue ? "dequeue" : "cpu_op";
+    Args args;
+    if (type == 50001) {
+      if (!s.isNull(5)) args.emplace_back("Sequence number", std::string(s.text(5)));
+      if (!s.isNull(6)) args.emplace_back("Fwd thread id", std::string(s.text(6)));
+      if (!s.isNull(8)) args.emplace_back("Input Dims", strOr(s, 8));
+      if (!s.isNull(7)) args.emplace_back("Input type", strOr(s, 7));
+    }
+    if (!s.isNull(9))
+      if (const auto it = stacks.find(s.integer(9)); it != stacks.end()) args.emplace_back("Call stack", it->second);
+    m_b.addSlice(t, start, end - start, name, cat, args.empty() ? ImportArgs{} : ImportArgs::owned(std::move(args)));
+    if (!s.isNull(4)) m_pythonConnections.emplace_back(s.integer(4), HostRow{t, start, enqueue, dequeue});
+  }
+  checkStatement(s, "PYTORCH_API");
+}
+
+void DbReader::readCann() {
+  if (!need("CANN_API", {"startNs", "endNs", "globalTid", "name"})) return;
+  // ENUM_API_TYPE names -> the text export's level prefixes (msprof cann_assembler.cpp, §2.4).
+  std::unordered_map<std::int64_t, std::string> levels;
+  if (need("ENUM_API_TYPE", {"id", "name"})) {
+    SqliteStatement e(m_db, "SELECT id, name FROM ENUM_API_TYPE");
+    while (e.step()) levels.emplace(e.integer(0), std::string(e.text(1)));
+  }
+  const auto prefix = [](std::string_view level) -> const char* {
+    if (level == "acl") return "AscendCL";
+    if (level == "runtime") return "Runtime";
+    if (level == "node") return "Node";
+    if (level == "model") return "Model";
+    if (level == "hccl" || level == "communication") return "Communication";
+    return "Api";
+  };
+  SqliteStatement s(m_db, "SELECT startNs, endNs, globalTid, name, " + col("CANN_API", "type") + ", " +
+                              col("CANN_API", "connectionId") + " FROM CANN_API");
+  while (s.step()) {
+    const std::int64_t gtid = s.integer(2);
+    const ProcessId p = hostProcess(0, kCann, "CANN");
+    const ThreadId t = hostThread(p, gtid & 0xFFFFFFFF);
+    const TimeNs start = s.integer(0), end = s.integer(1);
+    const std::string api = strOr(s, 3);
+    const auto lv = levels.find(s.integer(4, -1));
+    const std::string level = lv == levels.end() ? std::string() : lv->second;
+    Args args{{"Thread Id", std::to_string(gtid & 0xFFFFFFFF)}, {"level", level}, {"id", api}};
+    if (!s.isNull(5)) args.emplace_back("connection_id", std::string(s.text(5)));
+    m_b.addSlice(t, start, end - start, std::string(prefix(level)) + "@" + api, {}, ImportArgs::owned(std::move(args)));
+    if (!s.isNull(5)) m_cannByConnection.emplace(s.integer(5), HostRow{t, start});
+  }
+  checkStatement(s, "CANN_API");
+}
+
+void DbReader::readGc() {
+  if (!need("GC_RECORD", {"startNs", "endNs", "globalTid"})) return;
+  SqliteStatement s(m_db, "SELECT startNs, endNs, globalTid FROM GC_RECORD");
+  while (s.step()) {
+    const ProcessId p = hostProcess(1, static_cast<Layer>(1), "Python GC");
+    const ThreadId t = hostThread(p, s.integer(2) & 0xFFFFFFFF);
+    m_b.addSlice(t, s.integer(0), s.integer(1) - s.integer(0), "GC", "GC");
+  }
+  checkStatement(s, "GC_RECORD");
+}
+
+void DbReader::readMstx() {
+  if (!need("MSTX_EVENTS", {"startNs", "endNs", "globalTid"})) return;
+  SqliteStatement s(m_db, "SELECT startNs, endNs, globalTid, " + col("MSTX_EVENTS", "message") + ", " +
+                              col("MSTX_EVENTS", "connectionId") + ", " + col("MSTX_EVENTS", "eventType") +
+                              " FROM MSTX_EVENTS");
+  while (s.step()) {
+    const ProcessId p = hostProcess(0, kMsTx, "MsTx");
+    const ThreadId t = hostThread(p, s.integer(2) & 0xFFFFFFFF);
+    const TimeNs start = s.integer(0), end = s.integer(1);
+    const std::string message = strOr(s, 3);
+    if (end <= start) m_b.addInstant(t, start, message, "mstx");
+    else m_b.addSlice(t, start, end - start, message, "mstx");
+    const std::int64_t c = s.integer(4, kNoConnection);
+    if (c != kNoConnection && c != kNoConnectionMstx) m_mstxConnections.emplace_back(c, HostRow{t, start});
+  }
+  checkStatement(s, "MSTX_EVENTS");
+}
+
+void DbReader::readTasks() {
+  if (!need("TASK", {"startNs", "endNs", "deviceId", "streamId"})) {
+    note("no TASK table: no device tasks");
+    return;
+  }
+  // Compute records (COMPUTE_TASK_INFO, keyed by globalTaskId).
+  struct Compute {
+    std::string name, type, opType;
+    std::int64_t blockDim = -1;
+    std::string inputShapes;
+  };
+  std::unordered_map<std::int64_t, Compute> compute;
+  if (need("COMPUTE_TASK_INFO", {"globalTaskId", "name"})) {
+    SqliteStatement c(m_db, "SELECT globalTaskId, name, " + col("COMPUTE_TASK_INFO", "taskType") + ", " +
+                                col("COMPUTE_TASK_INFO", "opType") + ", " +
+                                col("COMPUTE_TASK_INFO", "blockDim", col("COMPUTE_TASK_INFO", "blockNum")) + ", " +
+                                col("COMPUTE_TASK_INFO", "inputShapes") + " FROM COMPUTE_TASK_INFO");
+    while (c.step())
+      compute.emplace(c.integer(0), Compute{strOr(c, 1), strOr(c, 2), strOr(c, 3), c.integer(4, -1), strOr(c, 5)});
+    checkStatement(c, "COMPUTE_TASK_INFO");
+  }
+  struct Row {
+    TimeNs start, end;
+    int device, stream;
+    std::int64_t connection, globalTask, context, taskId, model;
+    std::string type;
+  };
+  std::vector<Row> rows;
+  SqliteStatement s(m_db, "SELECT startNs, endNs, deviceId, streamId, " + col("TASK", "connectionId") + ", " +
+                              col("TASK", "globalTaskId") + ", " + col("TASK", "contextId") + ", " +
+                              col("TASK", "taskId") + ", " + col("TASK", "modelId") + ", " + col("TASK", "taskType") +
+                              " FROM TASK ORDER BY startNs");
+  while (s.step())
+    rows.push_back({s.integer(0), s.integer(1), static_cast<int>(s.integer(2, -1)), static_cast<int>(s.integer(3, -1)),
+                    s.integer(4, kNoConnection), s.integer(5, -1), s.integer(6, kNoContext), s.integer(7, -1),
+                    s.integer(8, kNoConnection), strOr(s, 9)});
+  checkStatement(s, "TASK");
+  // Containers: a task without a compute record, without a context id, that holds a sub-task of
+  // the same (device, stream, taskId) with a context id (an FFTS+ / MIX parent of its sub-task,
+  // or the HCCL op's task around its notify/memcpy tasks). The text export shows the sub-tasks
+  // only (corpus ascend-pt-910b-db-2rank level1: 17 such tasks, 13 on stream 2 and 4 on the HCCL
+  // stream; trace_view.json of the text capture has none of them).
+  std::map<std::tuple<int, int, std::int64_t>, std::vector<std::size_t>> byTask;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    byTask[{rows[i].device, rows[i].stream, rows[i].taskId}].push_back(i);
+  for (const auto& [key, idx] : byTask) {
+    if (idx.size() < 2) continue;
+    for (const std::size_t i : idx) {
+      const Row& r = rows[i];
+      if (r.context != kNoContext || compute.count(r.globalTask)) continue;
+      for (const std::size_t j : idx)
+        if (j != i && rows[j].context != kNoContext && rows[j].start >= r.start && rows[j].start <= r.end) {
+          m_hiddenTasks.insert(r.globalTask);
+          break;
+        }
+    }
+  }
+  std::map<std::pair<int, int>, ThreadId> lanes;
+  for (const Row& r : rows) {
+    m_taskTimes[r.globalTask] = {r.start, r.end, r.device, r.stream};
+    if (r.connection != kNoConnection) m_deviceOfConnection.emplace(r.connection, r.device);
+    if (std::find(m_devices.begin(), m_devices.end(), r.device) == m_devices.end()) m_devices.push_back(r.device);
+    if (m_hiddenTasks.count(r.globalTask)) continue;
+    auto lit = lanes.find({r.device, r.stream});
+    if (lit == lanes.end()) {
+      const ThreadId t = m_b.thread(deviceProcess(r.device, kHardware, "Ascend Hardware"), r.stream);
+      m_b.setThreadName(t, "Stream " + std::to_string(r.stream));
+      m_b.setThreadSortIndex(t, r.stream);
+      lit = lanes.emplace(std::make_pair(r.device, r.stream), t).first;
+    }
+    const auto c = compute.find(r.globalTask);
+    const bool isCompute = c != compute.end();
+    if (isCompute && !detail::isExcludedKernel(c->second.name)) m_computeTasks.insert(r.globalTask);
+    Args args{{"Model Id", std::to_string(r.model)},
+              {"Task Type", isCompute ? c->second.type : r.type},
+              {"Physic Stream Id", std::to_string(r.stream)},
+              {"Task Id", std::to_string(r.taskId)},
+              {"Subtask Id", std::to_string(r.context)},
+              {"connection_id", std::to_string(r.connection)}};
+    if (isCompute && !c->second.opType.empty()) args.emplace_back("Op Type", c->second.opType);
+    if (isCompute && !c->second.inputShapes.empty()) args.emplace_back("Input Shapes", c->second.inputShapes);
+    m_b.addSlice(lit->second, r.start, r.end - r.start, isCompute ? c->second.name : r.type, {},
+                 ImportArgs::owned(std::move(args)));
+    // Flow ends: compute and memcpy tasks, those the text export's HostToDevice flows end on
+    // (corpus ascend-pt-910b-l1-text-2rank rank0: 187 compute, 24 MEMCPY_ASYNC, 4 HCCL ops; no
+    // event or notify task has one).
+    if (r.connection != kNoConnection && (isCompute || r.type == "MEMCPY_ASYNC"))
+      m_taskEnds[r.connection].push_back({lit->second, r.start});
+  }
+  std::sort(m_devices.begin(), m_devices.end());
+}
+
+void DbReader::readCommunication() {
+  if (!need("COMMUNICATION_OP", {"startNs", "endNs", "opName"})) return;
+  // Groups in order of first appearance get tid base, base+1+plane (the text export's layout:
+  // "Group k Communication" then its "Plane p" threads, format notes §2.4).
+  std::map<std::string, std::int64_t> groupBase;
+  std::int64_t nextBase = 0;
+  const auto baseOf = [&](const std::string& g) {
+    auto it = groupBase.find(g);
+    if (it == groupBase.end()) {
+      it = groupBase.emplace(g, nextBase).first;
+      nextBase += 1000;
+    }
+    return it->second;
+  };
+  const int soleDevice = m_devices.size() == 1 ? m_devices.front() : -1;
+  SqliteStatement s(m_db, "SELECT startNs, endNs, opName, " + col("COMMUNICATION_OP", "connectionId") + ", " +
+                              col("COMMUNICATION_OP", "groupName") + ", " + col("COMMUNICATION_OP", "deviceId") + ", " +
+                              col("COMMUNICATION_OP", "dataType") + ", " + col("COMMUNICATION_OP", "algType") + ", " +
+                              col("COMMUNICATION_OP", "count") + ", " + col("COMMUNICATION_OP", "opId") +
+                              " FROM COMMUNICATION_OP ORDER BY startNs");
+  std::unordered_map<std::int64_t, std::string> dataTypes;
+  if (need("ENUM_HCCL_DATA_TYPE", {"id", "name"})) {
+    SqliteStatement e(m_db, "SELECT id, name FROM ENUM_HCCL_DATA_TYPE");
+    while (e.step()) dataTypes.emplace(e.integer(0), std::string(e.text(1)));
+  }
+  std::unordered_map<std::int64_t, int> deviceOfOp;
+  std::set<std::pair<int, std::int64_t>> named;
+  while (s.step()) {
+    const std::int64_t conn = s.integer(3, kNoConnection);
+    int device = s.isNull(5) ? -1 : static_cast<int>(s.integer(5));
+    if (device < 0)
+      if (const auto it = m_deviceOfConnection.find(conn); it != m_deviceOfConnection.end()) device = it->second;
+    if (device < 0) device = soleDevice;
+    const std::string group = strOr(s, 4);
+    const std::int64_t base = baseOf(group);
+    const ThreadId t = m_b.thread(deviceProcess(device, kHccl, "HCCL"), base);
+    if (named.insert({device, base}).second) {
+      m_b.setThreadName(t, "Group " + std::to_string(base / 1000) + " Communication");
+      m_b.setThreadSortIndex(t, base);
+    }
+    const auto dt = dataTypes.find(s.integer(6, -1));
+    Args args{{"connection_id", std::to_string(conn)},
+              {"group_name", group},
+              {"data_type", dt == dataTypes.end() ? std::string(s.text(6)) : dt->second},
+              {"alg_type", strOr(s, 7)},
+              {"count", std::string(s.text(8))}};
+    m_b.addSlice(t, s.integer(0), s.integer(1) - s.integer(0), strOr(s, 2), {}, ImportArgs::owned(std::move(args)));
+    if (conn != kNoConnection) m_opEnds[conn].push_back({t, s.integer(0)});
+    if (!s.isNull(9)) deviceOfOp.emplace(s.integer(9), device);
+  }
+  checkStatement(s, "COMMUNICATION_OP");
+  if (!need("COMMUNICATION_TASK_INFO", {"globalTaskId", "name"})) return;
+  SqliteStatement c(m_db, "SELECT globalTaskId, name, " + col("COMMUNICATION_TASK_INFO", "planeId") + ", " +
+                              col("COMMUNICATION_TASK_INFO", "groupName") + ", " +
+                              col("COMMUNICATION_TASK_INFO", "taskType") + ", " +
+                              col("COMMUNICATION_TASK_INFO", "srcRank") + ", " + col("COMMUNICATION_TASK_INFO", "dstRank") +
+                              ", " + col("COMMUNICATION_TASK_INFO", "size") + ", " +
+                              col("COMMUNICATION_TASK_INFO", "notifyId") + " FROM COMMUNICATION_TASK_INFO");
+  std::size_t skippedNoPlane = 0;
+  while (c.step()) {
+    const auto tt = m_taskTimes.find(c.integer(0));
+    if (tt == m_taskTimes.end()) continue;  // no TASK row: no time
+    // Level0 writes no plane (4294967295) and the text export omits the small tasks there (format
+    // notes §7, msprof hccl_assembler.h IsLevel0): they stay tasks on their stream only.
+    const std::int64_t plane = c.integer(2, 0);
+    if (plane == kNoContext) {
+      ++skippedNoPlane;
+      continue;
+    }
+    const std::int64_t base = baseOf(strOr(c, 3));
+    const ThreadId t = m_b.thread(deviceProcess(tt->second.device, kHccl, "HCCL"), base + 1 + plane);
+    if (named.insert({tt->second.device, base + 1 + plane}).second) {
+      m_b.setThreadName(t, "Plane " + std::to_string(plane));
+      m_b.setThreadSortIndex(t, base + 1 + plane);
+    }
+    Args args{{"task type", strOr(c, 4)},       {"src rank", std::string(c.text(5))},
+              {"dst rank", std::string(c.text(6))}, {"size(Byte)", std::string(c.text(7))},
+              {"notify_id", std::string(c.text(8))}, {"stream id", std::to_string(tt->second.stream)}};
+    m_b.addSlice(t, tt->second.start, tt->second.end - tt->second.start, strOr(c, 1), {},
+                 ImportArgs::owned(std::move(args)));
+  }
+  checkStatement(c, "COMMUNICATION_TASK_INFO");
+  if (skippedNoPlane)
+    note(std::to_string(skippedNoPlane) + " HCCL tasks without a plane (Level0) are shown on their streams only, "
+         "as in the text export");
+}
+
+void DbReader::readOverlap() {
+  m_hasOverlapTable = need("OVERLAP_ANALYSIS", {"startNs", "endNs", "type"});
+  if (!m_hasOverlapTable) {
+    // Older schemas have no OVERLAP_ANALYSIS (format notes §5.3, §7): computed as CANN does.
+    for (const int d : m_devices) computeOverlap(d);
+    if (!m_devices.empty())
+      note("no OVERLAP_ANALYSIS table: the Overlap Analysis lanes were computed by npuscope from TASK, "
+           "COMPUTE_TASK_INFO and COMMUNICATION_OP as CANN computes them (format notes §4.1)");
+    return;
+  }
+  static const char* kNames[] = {"Computing", "Communication", "Communication(Not Overlapped)", "Free"};
+  const int soleDevice = m_devices.size() == 1 ? m_devices.front() : -1;
+  SqliteStatement s(m_db, "SELECT startNs, endNs, type, " + col("OVERLAP_ANALYSIS", "deviceId") +
+                              " FROM OVERLAP_ANALYSIS ORDER BY startNs");
+  while (s.step()) {
+    const std::int64_t type = s.integer(2, -1);
+    if (type < 0 || type > 3) continue;
+    const int device = s.isNull(3) ? soleDevice : static_cast<int>(s.integer(3));
+    const ThreadId t = m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis"), type);
+    m_b.setThreadName(t, kNames[type]);
+    m_b.addSlice(t, s.integer(0), s.integer(1) - s.integer(0), kNames[type]);
+  }
+  checkStatement(s, "OVERLAP_ANALYSIS");
+}
+
+void DbReader::computeOverlap(int device) {
+  // Format notes §4.1 (msprof overlap_analysis_processor.cpp): compute = tasks with a compute
+  // record, except HCCL AIV / MC2 AICPU kernels; communication = the HCCL big ops; Free = the
+  // device span minus both, the span taken over every task but the host kernel types, extended by
+  // both sets.
+  using Iv = std::pair<TimeNs, TimeNs>;
+  std::vector<Iv> comp, comm;
+  TimeNs lo = INT64_MAX, hi = INT64_MIN;
+  for (const auto& [id, t] : m_taskTimes) {
+    if (t.device != device) continue;
+    if (m_computeTasks.count(id)) comp.emplace_back(t.start, t.end);
+  }
+  if (m_db.hasTable("TASK")) {
+    SqliteStatement s(m_db, "SELECT t.startNs, t.endNs, s.value FROM TASK t LEFT JOIN STRING_IDS s ON s.id = t.taskType "
+                            "WHERE t.deviceId = " + std::to_string(device));
+    static const std::set<std::string_view> kHost = {"KERNEL_AICORE",  "KERNEL_AIVEC",      "FFTS_PLUS",
+                                                     "KERNEL_MIX_AIC", "KERNEL_MIX_AIV",    "PROFILING_ENABLE",
+                                                     "PROFILING_DISABLE"};
+    while (s.step())
+      if (!kHost.count(s.text(2))) {
+        lo = std::min(lo, s.integer(0));
+        hi = std::max(hi, s.integer(1));
+      }
+  }
+  if (m_db.hasTable("COMMUNICATION_OP")) {
+    SqliteStatement s(m_db, "SELECT startNs, endNs, " + col("COMMUNICATION_OP", "connectionId") + ", " +
+                                col("COMMUNICATION_OP", "deviceId") + " FROM COMMUNICATION_OP");
+    while (s.step()) {
+      int d = s.isNull(3) ? -1 : static_cast<int>(s.integer(3));
+      if (d < 0)
+        if (const auto it = m_deviceOfConnection.find(s.integer(2, kNoConnection)); it != m_deviceOfConnection.end())
+          d = it->second;
+      if (d < 0 && m_devices.size() == 1) d = m_devices.front();
+      if (d == device) comm.emplace_back(s.integer(0), s.integer(1));
+    }
+  }
+  const auto merge = [](std::vector<Iv> v) {
+    std::sort(v.begin(), v.end());
+    std::vector<Iv> out;
+    for (const Iv& x : v) {
+      if (x.second <= x.first) continue;
+      if (!out.empty() && x.first <= out.back().second) out.back().second = std::max(out.back().second, x.second);
+      else out.push_back(x);
+    }
+    return out;
+  };
+  const auto minus = [](const std::vector<Iv>& a, const std::vector<Iv>& b) {
+    std::vector<Iv> out;
+    std::size_t j = 0;
+    for (Iv x : a) {
+      while (j < b.size() && b[j].second <= x.first) ++j;
+      for (std::size_t k = j; k < b.size() && b[k].first < x.second; ++k) {
+        if (b[k].first > x.first) out.emplace_back(x.first, b[k].first);
+        x.first = std::max(x.first, b[k].second);
+      }
+      if (x.first < x.second) out.push_back(x);
+    }
+    return out;
+  };
+  const std::vector<Iv> c = merge(comp), m = merge(comm);
+  std::vector<Iv> both = c;
+  both.insert(both.end(), m.begin(), m.end());
+  const std::vector<Iv> busy = merge(both);
+  if (!busy.empty()) {
+    lo = std::min(lo, busy.front().first);
+    hi = std::max(hi, busy.back().second);
+  }
+  static const char* kNames[] = {"Computing", "Communication", "Communication(Not Overlapped)", "Free"};
+  const std::vector<Iv> sets[4] = {c, m, minus(m, c), lo < hi ? minus({{lo, hi}}, busy) : std::vector<Iv>{}};
+  for (int k = 0; k < 4; ++k) {
+    if (sets[k].empty()) continue;
+    const ThreadId t = m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis"), k);
+    m_b.setThreadName(t, kNames[k]);
+    for (const Iv& v : sets[k]) m_b.addSlice(t, v.first, v.second - v.first, kNames[k]);
+  }
+}
+
+void DbReader::readCounters() {
+  const int soleDevice = m_devices.size() == 1 ? m_devices.front() : 0;
+  const auto dev = [&](const SqliteStatement& s, int c) { return s.isNull(c) ? soleDevice : static_cast<int>(s.integer(c)); };
+  // NPU_MEM: bytes -> KB, series APP/DDR, APP/HBM, APP/Memory (and Device/...) as the text export.
+  if (need("NPU_MEM", {"type", "ddr", "hbm", "timestampNs"})) {
+    SqliteStatement s(m_db, "SELECT type, ddr, hbm, timestampNs, " + col("NPU_MEM", "deviceId") + " FROM NPU_MEM");
+    while (s.step()) {
+      std::string kind = strOr(s, 0);
+      if (kind == "app") kind = "APP";
+      else if (kind == "device") kind = "Device";
+      const ProcessId p = deviceProcess(dev(s, 4), kNpuMem, "NPU MEM");
+      const double ddr = s.real(1) / 1024.0, hbm = s.real(2) / 1024.0;
+      m_b.addCounter(p, s.integer(3), kind + "/DDR", "KB", ddr);
+      m_b.addCounter(p, s.integer(3), kind + "/HBM", "KB", hbm);
+      m_b.addCounter(p, s.integer(3), kind + "/Memory", "KB", ddr + hbm);
+    }
+    checkStatement(s, "NPU_MEM");
+  }
+  // HBM / DDR bandwidth: B/s -> MB/s (2^20), "HBM {id}/Read" key "Read(MB/s)".
+  if (need("HBM", {"timestampNs", "bandwidth", "hbmId", "type"})) {
+    SqliteStatement s(m_db, "SELECT timestampNs, bandwidth, hbmId, type, " + col("HBM", "deviceId") + " FROM HBM");
+    while (s.step()) {
+      const bool read = strOr(s, 3) == "read";
+      m_b.addCounter(deviceProcess(dev(s, 4), kHbm, "HBM"), s.integer(0),
+                     "HBM " + std::string(s.text(2)) + (read ? "/Read" : "/Write"), read ? "Read(MB/s)" : "Write(MB/s)",
+                     s.real(1) / 1048576.0);
+    }
+    checkStatement(s, "HBM");
+  }
+  if (need("DDR", {"timestampNs", "read", "write"})) {
+    SqliteStatement s(m_db, "SELECT timestampNs, read, write, " + col("DDR", "deviceId") + " FROM DDR");
+    while (s.step()) {
+      const ProcessId p = deviceProcess(dev(s, 3), kDdr, "DDR");
+      m_b.addCounter(p, s.integer(0), "Read", "Read(MB/s)", s.real(1));
+      m_b.addCounter(p, s.integer(0), "Write", "Write(MB/s)", s.real(2));
+    }
+    checkStatement(s, "DDR");
+  }
+  if (need("LLC", {"timestampNs", "llcId", "hitRate", "throughput", "mode"})) {
+    SqliteStatement s(m_db, "SELECT timestampNs, llcId, hitRate, throughput, mode, " + col("LLC", "deviceId") + " FROM LLC");
+    while (s.step()) {
+      std::string mode = strOr(s, 4);
+      if (!mode.empty()) mode[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(mode[0])));
+      const ProcessId p = deviceProcess(dev(s, 5), kLlc, "LLC");
+      const std::string base = "LLC " + std::string(s.text(1)) + " " + mode;
+      m_b.addCounter(p, s.integer(0), base + "/Hit Rate", "Hit Rate(%)", s.real(2));
+      m_b.addCounter(p, s.integer(0), base + "/Throughput", "Throughput(MB/s)", s.real(3) / 1048576.0);
+    }
+    checkStatement(s, "LLC");
+  }
+  if (need("AICORE_FREQ", {"timestampNs", "freq"})) {
+    SqliteStatement s(m_db, "SELECT CAST(timestampNs AS INTEGER), freq, " + col("AICORE_FREQ", "deviceId") +
+                                " FROM AICORE_FREQ ORDER BY 1");
+    while (s.step())
+      m_b.addCounter(deviceProcess(dev(s, 2), kAiCoreFreq, "AI Core Freq"), s.integer(0), "AI Core Freq", "MHz", s.real(1));
+    checkStatement(s, "AICORE_FREQ");
+  }
+  if (need("ACC_PMU", {"timestampNs", "readBwLevel", "writeBwLevel", "readOstLevel", "writeOstLevel"})) {
+    SqliteStatement s(m_db, "SELECT CAST(timestampNs AS INTEGER), readBwLevel, writeBwLevel, readOstLevel, writeOstLevel, " +
+                                col("ACC_PMU", "deviceId") + " FROM ACC_PMU");
+    static const char* kNames[] = {"read_bandwidth", "write_band_width", "read_ost", "write_ost"};
+    while (s.step())
+      for (int k = 0; k < 4; ++k)
+        m_b.addCounter(deviceProcess(dev(s, 5), kAccPmu, "Acc PMU"), s.integer(0), kNames[k], "value", s.real(1 + k));
+    checkStatement(s, "ACC_PMU");
+  }
+  if (need("SOC_BANDWIDTH_LEVEL", {"timestampNs", "l2BufferBwLevel", "mataBwLevel"})) {
+    SqliteStatement s(m_db, "SELECT CAST(timestampNs AS INTEGER), l2BufferBwLevel, mataBwLevel, " +
+                                col("SOC_BANDWIDTH_LEVEL", "deviceId") + " FROM SOC_BANDWIDTH_LEVEL");
+    while (s.step()) {
+      const ProcessId p = deviceProcess(dev(s, 3), kStarsSoc, "Stars Soc Info");
+      m_b.addCounter(p, s.integer(0), "L2 Buffer Bw Level", "L2 Buffer Bw Level", s.real(1));
+      m_b.addCounter(p, s.integer(0), "Mata Bw Level", "Mata Bw Level", s.real(2));
+    }
+    checkStatement(s, "SOC_BANDWIDTH_LEVEL");
+  }
+}
+
+void DbReader::buildFlows() {
+  const auto flow = [&](const HostRow& from, const DeviceEnd& to, const char* cat, const std::string& name) {
+    const std::uint64_t id = m_nextFlow++;
+    m_b.addFlowOut(from.thread, from.start, id, cat, name);
+    m_b.addFlowIn(to.thread, to.start, id, cat, name);
+  };
+  // The device ends of a connection id: the HCCL big op when there is one (its small tasks share
+  // the id), else the shown tasks (format notes §5.4).
+  const auto deviceEnds = [&](std::int64_t c) -> const std::vector<DeviceEnd>* {
+    if (const auto it = m_opEnds.find(c); it != m_opEnds.end()) return &it->second;
+    if (const auto it = m_taskEnds.find(c); it != m_taskEnds.end()) return &it->second;
+    return nullptr;
+  };
+  // HostToDevice: CANN_API row -> device ends of its connectionId.
+  std::vector<std::pair<std::int64_t, HostRow>> cann(m_cannByConnection.begin(), m_cannByConnection.end());
+  std::sort(cann.begin(), cann.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [c, row] : cann)
+    if (const auto* ends = deviceEnds(c))
+      for (const DeviceEnd& e : *ends) flow(row, e, "HostToDevice", "HostToDevice" + std::to_string(c));
+  // PYTORCH_API connections through CONNECTION_IDS(id, connectionId).
+  std::unordered_map<std::int64_t, std::vector<std::int64_t>> ids;
+  if (need("CONNECTION_IDS", {"id", "connectionId"})) {
+    SqliteStatement s(m_db, "SELECT id, connectionId FROM CONNECTION_IDS");
+    while (s.step()) ids[s.integer(0)].push_back(s.integer(1));
+    checkStatement(s, "CONNECTION_IDS");
+  }
+  std::map<std::int64_t, std::vector<HostRow>> byConnection;
+  for (const auto& [id, row] : m_pythonConnections)
+    if (const auto it = ids.find(id); it != ids.end())
+      for (const std::int64_t c : it->second) byConnection[c].push_back(row);
+  for (auto& [c, rows] : byConnection) {
+    if (const auto* ends = deviceEnds(c)) {
+      for (const HostRow& r : rows)
+        for (const DeviceEnd& e : *ends) flow(r, e, "async_npu", "torch_to_npu");
+      continue;
+    }
+    if (rows.size() < 2) continue;
+    std::stable_sort(rows.begin(), rows.end(), [](const HostRow& a, const HostRow& b) { return a.start < b.start; });
+    const auto enq = std::find_if(rows.begin(), rows.end(), [](const HostRow& r) { return r.enqueue; });
+    if (enq != rows.end()) {
+      for (const HostRow& r : rows)
+        if (!r.enqueue) flow(*enq, {r.thread, r.start}, "async_task_queue", "enqueue_to_dequeue");
+    } else {
+      for (std::size_t k = 1; k < rows.size(); ++k) flow(rows.front(), {rows[k].thread, rows[k].start}, "fwdbwd", "fwdbwd");
+    }
+  }
+  // MsTx: MSTX_EVENTS.connectionId = TASK.connectionId.
+  for (const auto& [c, row] : m_mstxConnections)
+    if (const auto it = m_taskEnds.find(c); it != m_taskEnds.end())
+      for (const DeviceEnd& e : it->second) flow(row, e, "MsTx", "MsTx_" + std::to_string(c));
+}
+
+void DbReader::readKernels() {
+  if (!need("TASK", {"startNs", "endNs", "globalTaskId"}) || !need("COMPUTE_TASK_INFO", {"globalTaskId", "name"})) return;
+  CsvTable t;
+  t.header = {"Device_id", "Model ID", "Task ID", "Stream ID", "Name", "Type", "Accelerator Core",
+              "Start Time(us)", "Duration(us)", "Block Dim", "Input Shapes", "Context ID"};
+  const bool wait = m_db.hasColumn("COMPUTE_TASK_INFO", "waitNs");
+  if (wait) t.header.emplace_back("Wait Time(us)");
+  SqliteStatement s(m_db, "SELECT t.deviceId, t.modelId, t.taskId, t.streamId, c.name, " +
+                              std::string(m_db.hasColumn("COMPUTE_TASK_INFO", "opType") ? "c.opType" : "NULL") + ", " +
+                              std::string(m_db.hasColumn("COMPUTE_TASK_INFO", "taskType") ? "c.taskType" : "NULL") +
+                              ", t.startNs, t.endNs, " +
+                              (m_db.hasColumn("COMPUTE_TASK_INFO", "blockDim")   ? std::string("c.blockDim")
+                               : m_db.hasColumn("COMPUTE_TASK_INFO", "blockNum") ? std::string("c.blockNum")
+                                                                                 : std::string("NULL")) +
+                              ", " + (m_db.hasColumn("COMPUTE_TASK_INFO", "inputShapes") ? "c.inputShapes" : "NULL") +
+                              ", t.contextId, " + (wait ? "c.waitNs" : "NULL") +
+                              " FROM COMPUTE_TASK_INFO c JOIN TASK t ON t.globalTaskId = c.globalTaskId ORDER BY t.startNs");
+  while (s.step()) {
+    std::vector<std::string> row = {std::string(s.text(0)), std::string(s.text(1)), std::string(s.text(2)),
+                                    std::string(s.text(3)), strOr(s, 4), strOr(s, 5), strOr(s, 6),
+                                    nsToUs(s.integer(7)), nsToUs(s.integer(8) - s.integer(7)), std::string(s.text(9)),
+                                    strOr(s, 10), std::string(s.text(11))};
+    if (wait) row.push_back(s.isNull(12) ? std::string("N/A") : nsToUs(s.integer(12)));
+    t.rows.push_back(std::move(row));
+  }
+  checkStatement(s, "COMPUTE_TASK_INFO");
+  m_out.kernelDetails = std::move(t);
+}
+
+bool DbReader::read(Trace& trace) {
+  readStrings();
+  progress(0.1);
+  readPython();
+  if (cancelled()) return false;
+  readCann();
+  readGc();
+  readMstx();
+  progress(0.4);
+  readTasks();
+  readCommunication();
+  if (cancelled()) return false;
+  readOverlap();
+  readCounters();
+  buildFlows();
+  readKernels();
+  progress(0.7);
+  if (cancelled()) return false;
+  if (need("RANK_DEVICE_MAP", {"rankId"})) {
+    SqliteStatement s(m_db, "SELECT rankId FROM RANK_DEVICE_MAP");
+    if (s.step() && !s.isNull(0) && s.integer(0) >= 0 && s.integer(0) <= INT32_MAX) m_b.setRank(static_cast<int>(s.integer(0)));
+  }
+  if (!m_db.hasTable("PYTORCH_API") && !m_db.hasTable("TASK") && !m_db.hasTable("CANN_API"))
+    note("none of the timeline tables (PYTORCH_API, CANN_API, TASK) is in this database: nothing to show");
+  const unsigned threads = m_options.threads ? m_options.threads : 2;
+  return m_b.finish(trace, {m_options.stop, m_options.device, threads});
+}
+
+/// analysis.db CommAnalyzerTime -> communication.json's "Communication Time Info" per op (format
+/// notes §5.2, §5.3; times in ms).
+void readCommAnalyzerTime(SqliteDb& db, DbImport& out) {
+  static const char* kColumns[] = {"hccl_op_name", "group_name",          "elapse_time", "transit_time",
+                                   "wait_time",    "synchronization_time", "idle_time",   "step",
+                                   "type"};
+  if (!db.hasTable("CommAnalyzerTime")) return;
+  std::string sql = "SELECT ";
+  for (std::size_t i = 0; i < std::size(kColumns); ++i)
+    sql += std::string(i ? ", " : "") + (db.hasColumn("CommAnalyzerTime", kColumns[i]) ? "\"" + std::string(kColumns[i]) + "\"" : "NULL");
+  SqliteStatement s(db, sql + " FROM CommAnalyzerTime");
+  CommunicationJson c;
+  const auto ms = [&](int col) { return static_cast<TimeNs>(std::llround(s.real(col) * 1e6)); };
+  while (s.step()) {
+    CommOpTimes op;
+    const std::string name(s.text(0));
+    op.name = name + (s.isNull(1) ? std::string() : "@" + std::string(s.text(1)));
+    op.elapse = ms(2);
+    op.transit = ms(3);
+    op.wait = ms(4);
+    op.synchronization = ms(5);
+    op.idle = ms(6);
+    op.step = std::string(s.text(7));
+    op.kind = std::string(s.text(8));
+    if (name == "Total Op Info") {
+      if (!c.recordedTotal) c.recordedTotal = op;
+      else {
+        c.recordedTotal->elapse += op.elapse;
+        c.recordedTotal->transit += op.transit;
+        c.recordedTotal->wait += op.wait;
+        c.recordedTotal->synchronization += op.synchronization;
+        c.recordedTotal->idle += op.idle;
+      }
+    } else {
+      c.ops.push_back(std::move(op));
+    }
+  }
+  if (!s.error().empty()) c.error = "analysis.db CommAnalyzerTime: " + s.error();
+  out.communication = std::move(c);
+}
+
+/// analysis.db StepTraceTime -> step_trace_time.csv columns (format notes §4.2, §5.3).
+void readStepTraceTime(const std::string& path, int device, DbImport& out) {
+  SqliteDb db;
+  std::string error;
+  if (!db.open(path, error)) {
+    out.messages.push_back(error);
+    return;
+  }
+  if (!db.hasTable("StepTraceTime")) {
+    out.messages.push_back("analysis.db has no StepTraceTime table: no recorded step figures");
+    readCommAnalyzerTime(db, out);
+    return;
+  }
+  static const std::pair<const char*, const char*> kColumns[] = {
+      {"step", "Step"},
+      {"computing", "Computing"},
+      {"communication_not_overlapped", "Communication(Not Overlapped)"},
+      {"overlapped", "Overlapped"},
+      {"communication", "Communication"},
+      {"free", "Free"},
+      {"stage", "Stage"},
+      {"bubble", "Bubble"},
+      {"communication_not_overlapped_and_exclude_receive", "Communication(Not Overlapped and Exclude Receive)"},
+      {"preparing", "Preparing"}};
+  CsvTable t;
+  std::string sql = "SELECT " + std::string(db.hasColumn("StepTraceTime", "deviceId") ? "deviceId" : "NULL");
+  t.header.emplace_back("Device_id");
+  for (const auto& [dbName, csvName] : kColumns)
+    if (db.hasColumn("StepTraceTime", dbName)) {
+      sql += std::string(", \"") + dbName + "\"";
+      t.header.emplace_back(csvName);
+    }
+  SqliteStatement s(db, sql + " FROM StepTraceTime");
+  while (s.step()) {
+    std::vector<std::string> row;
+    row.push_back(s.isNull(0) ? std::to_string(device) : std::string(s.text(0)));
+    for (std::size_t c = 1; c < t.header.size(); ++c) row.emplace_back(s.text(static_cast<int>(c)));
+    t.rows.push_back(std::move(row));
+  }
+  if (!s.error().empty()) out.messages.push_back("analysis.db StepTraceTime: " + s.error());
+  out.stepTraceTime = std::move(t);
+  readCommAnalyzerTime(db, out);
+}
+
+}  // namespace
+
+DbImport readAscendDb(const std::string& dbPath, const std::string& analysisDbPath, const LoadOptions& options) {
+  DbImport out;
+  SqliteDb db;
+  std::string error;
+  if (!db.open(dbPath, error)) {
+    out.result.error = error;
+    return out;
+  }
+  auto trace = std::make_shared<Trace>();
+  trace->path = dbPath;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(dbPath, ec);
+  trace->fileBytes = ec ? 0 : size;
+  DbReader reader(db, options, out);
+  if (!reader.read(*trace)) {
+    out.result.error = "cancelled";
+    return out;
+  }
+  if (!analysisDbPath.empty()) readStepTraceTime(analysisDbPath, trace->deviceId(), out);
+  if (options.progress) options.progress(1.0);
+  out.result.trace = std::move(trace);
+  return out;
+}
+
+}  // namespace npuscope::core

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+// The SQLite export reader (core/import/db/) against the independent oracle
+// tools/oracles/db_oracle.py (standard-library sqlite3, SQL written from the format notes §5.3 /
+// §5.4, no npuscope code), whose output for the corpus is tests/data/db_oracle.json. Regenerate:
+//   python3 tools/oracles/db_oracle.py --json tests/data/db_oracle.json
+// Plus: nothing is written beside the files read, bad files give a message and no crash, and the
+// discovery's text-or-database choice.
+
+#include <catch2/catch.hpp>
+#include <simdjson.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "core/import/db/db_reader.h"
+#include "core/import/db/sqlite_db.h"
+#include "core/profile/profile.h"
+#include "tests/core/test_util.h"
+
+using namespace npuscope;
+using npuscope::test::shared;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// "process[ device]/lane" as the oracle names lanes: device layers carry their device id.
+std::string laneKey(const core::Trace& t, const core::Lane& l) {
+  const core::Process& p = t.processes[l.process];
+  const bool host = p.role == core::Process::Role::Python || p.role == core::Process::Role::Cann ||
+                    p.role == core::Process::Role::PythonGc;
+  std::string key = p.name;
+  if (!host) {
+    key += ' ';
+    key += std::to_string(p.deviceId);
+  }
+  key += '/';
+  key += l.name;
+  return key;
+}
+
+/// Every file under `root`: path, size, mtime and an FNV-1a hash of the bytes.
+std::set<std::string> listing(const std::string& root) {
+  std::set<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    std::error_code ec;
+    std::uint64_t h = 1469598103934665603ull;
+    if (e.is_regular_file()) {
+      std::ifstream f(e.path(), std::ios::binary);
+      char buf[1 << 16];
+      while (f.read(buf, sizeof buf) || f.gcount() > 0) {
+        for (std::streamsize i = 0; i < f.gcount(); ++i) h = (h ^ static_cast<unsigned char>(buf[i])) * 1099511628211ull;
+        if (!f) break;
+      }
+    }
+    const auto size = e.is_regular_file() ? e.file_size(ec) : 0;
+    const auto mtime = fs::last_write_time(e.path(), ec).time_since_epoch().count();
+    out.insert(e.path().string() + " " + std::to_string(size) + " " + std::to_string(mtime) + " " + std::to_string(h));
+  }
+  return out;
+}
+
+std::string tempDir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("npuscope_db_test_" + name);
+  std::error_code ec;
+  fs::remove_all(d, ec);
+  fs::create_directories(d);
+  return d.string();
+}
+
+const char* kDb910bL1 = "corpus/ascend-pt-910b-db-2rank/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db";
+
+}  // namespace
+
+TEST_CASE("db: lanes, flows, steps and kernels equal the oracle's from the database's own tables", "[db][oracle]") {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  REQUIRE(parser.load(std::string(NPUSCOPE_SOURCE_DIR) + "/tests/data/db_oracle.json").get(root) == simdjson::SUCCESS);
+  simdjson::dom::object captures;
+  REQUIRE(root.get(captures) == simdjson::SUCCESS);
+  std::size_t checked = 0;
+  for (auto [relView, o] : captures) {
+    const std::string rel(relView);
+    INFO(rel);
+    // The rank folder (two levels above the .db): a db-only rank loads its database.
+    const fs::path db = fs::path(shared("corpus/" + rel));
+    const auto r = core::loadProfile(db.parent_path().parent_path().string());
+    REQUIRE(r.ok());
+    REQUIRE(r.profile->ranks.size() == 1);
+    const core::RankProfile& rp = r.profile->ranks[0];
+    REQUIRE(rp.trace);
+    CHECK(rp.trace->path == db.string());
+    const core::Trace& t = *rp.trace;
+
+    // Lanes and slice counts. Overlap Analysis lanes npuscope computed (no OVERLAP_ANALYSIS
+    // table) are not in the oracle; every other lane must be, with the same count.
+    std::map<std::string, std::int64_t> lanes;
+    for (const core::Lane& l : t.lanes) lanes[laneKey(t, l)] += static_cast<std::int64_t>(l.sliceCount());
+    std::map<std::string, std::int64_t> expected;
+    for (auto [k, v] : o["lanes"].get_object()) expected[std::string(k)] = v.get_int64().value();
+    const bool oracleHasOverlap =
+        std::any_of(expected.begin(), expected.end(), [](const auto& kv) { return kv.first.starts_with("Overlap Analysis"); });
+    if (!oracleHasOverlap)
+      for (auto it = lanes.begin(); it != lanes.end();) it = it->first.starts_with("Overlap Analysis") ? lanes.erase(it) : std::next(it);
+    const auto text = [](const std::map<std::string, std::int64_t>& m) {
+      std::string out;
+      for (const auto& [k, v] : m) out += k + " = " + std::to_string(v) + "\n";
+      return out;
+    };
+    CHECK(text(lanes) == text(expected));
+
+    // Flows per kind, all bound at both ends.
+    std::map<std::string, std::int64_t> flows;
+    for (const core::Flow& f : t.flows) ++flows[std::string(t.name(f.category))];
+    for (auto [k, v] : o["flows"].get_object()) {
+      INFO(std::string(k));
+      CHECK(flows[std::string(k)] == v.get_int64().value());
+    }
+    CHECK(t.unboundStarts.empty());
+
+    // Steps: STEP_TIME is the host window of ProfilerStep#N; StepTraceTime is read as stored.
+    REQUIRE(rp.analysis);
+    const auto stepTime = o["steps"]["STEP_TIME"].get_array();
+    REQUIRE(rp.analysis->steps.size() == stepTime.size());
+    std::size_t k = 0;
+    for (auto s : stepTime) {
+      CHECK(rp.analysis->steps[k].number == s.at(0).get_int64().value());
+      CHECK(rp.analysis->steps[k].host.start == s.at(1).get_int64().value());
+      CHECK(rp.analysis->steps[k].host.end == s.at(2).get_int64().value());
+      ++k;
+    }
+    const auto stt = o["steps"]["StepTraceTime"].get_array();
+    REQUIRE(rp.stepTrace.size() == stt.size());
+    k = 0;
+    for (auto s : stt) {
+      const core::StepTraceRow& row = rp.stepTrace[k++];
+      CHECK(row.computingText == std::string(s["computing"].get_string().value()));
+      CHECK(row.freeText == std::string(s["free"].get_string().value()));
+      CHECK(row.commNotOverlappedText == std::string(s["communication_not_overlapped"].get_string().value()));
+      CHECK(row.step == std::stoll(std::string(s["step"].get_string().value())));
+      CHECK(row.device == t.deviceId());
+    }
+
+    // Kernels by name: count and total duration.
+    REQUIRE(rp.kernels);
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> kernels;
+    for (const core::KernelRow& kr : rp.kernels->rows) {
+      auto& [count, total] = kernels[kr.name];
+      ++count;
+      total += kr.duration.value_or(0);
+    }
+    std::map<std::string, std::pair<std::int64_t, std::int64_t>> expectedKernels;
+    for (auto kv : o["kernels"].get_array())
+      expectedKernels[std::string(kv["name"].get_string().value())] = {kv["count"].get_int64().value(),
+                                                                       kv["total_ns"].get_int64().value()};
+    CHECK(kernels == expectedKernels);
+    ++checked;
+  }
+  CHECK(checked == 8);
+}
+
+TEST_CASE("db: the 910B level1 capture has the text export's lanes and the Top-Down analyses", "[db]") {
+  // The text capture of the same machine and day (ascend-pt-910b-l1-text-2rank rank0, counted
+  // with a Python one-liner over its trace_view.json): Stream 0/2/3/4 hold 2/219/6/308 tasks,
+  // HCCL Group 0 Communication 4 ops, Plane 0 16 and Plane 1-7 40 tasks each; HostToDevice has
+  // 215 finishes. The db capture is another run of the same script with the same structure.
+  const auto r = core::loadProfile(shared("corpus/ascend-pt-910b-db-2rank/level1"));
+  REQUIRE(r.ok());
+  REQUIRE(r.profile->ranks.size() == 2);
+  for (const core::RankProfile& rp : r.profile->ranks) {
+    REQUIRE(rp.trace);
+    const core::Trace& t = *rp.trace;
+    // RANK_DEVICE_MAP (sqlite3): rank 0 -> device 0, rank 1 -> device 1; TASK.deviceId agrees.
+    CHECK(rp.device() == rp.rank());
+    CHECK(npuscope::test::laneIndex(t, "Ascend Hardware", "Stream 2") >= 0);
+    CHECK(t.lanes[static_cast<std::size_t>(npuscope::test::laneIndex(t, "Ascend Hardware", "Stream 4"))].sliceCount() == 308);
+    CHECK(t.lanes[static_cast<std::size_t>(npuscope::test::laneIndex(t, "HCCL", "Group 0 Communication"))].sliceCount() == 4);
+    CHECK(npuscope::test::laneIndex(t, "Overlap Analysis", "Free") >= 0);
+    REQUIRE(rp.analysis);
+    REQUIRE(rp.analysis->devices.size() == 1);
+    // Computing as recorded by analysis.db (µs) and as npuscope finds it agree within 2%
+    // (torch_npu's db step figures use the step window, npuscope the whole capture's compute set).
+    REQUIRE(rp.stepTrace.size() == 1);
+  }
+  CHECK(r.profile->analysis != nullptr);
+}
+
+TEST_CASE("db: loading each database leaves its folder as it was, WAL mode included", "[db]") {
+  // ascend-pt-910b-db-2rank/level1/rank0 is in WAL mode (header bytes 18/19 = 2, SOURCES.md):
+  // opened without immutable=1 SQLite would create -shm / -wal files beside it.
+  for (const char* capture : {"corpus/ascend-pt-910a-db-2rank", "corpus/ascend-pt-910b-db-2rank"}) {
+    const std::string root = shared(capture);
+    const auto before = listing(root);
+    REQUIRE(before.size() > 10);
+    for (const char* level : {"/level0", "/level1"}) {
+      const auto r = core::loadProfile(root + level);
+      CHECK(r.ok());
+    }
+    CHECK(listing(root) == before);
+  }
+}
+
+TEST_CASE("db: not a database, a torn copy and an empty file give a message, never a crash", "[db]") {
+  const std::string dir = tempDir("bad");
+  {
+    std::ofstream(dir + "/garbage.db") << "this is not a database, just text long enough to be a header........";
+  }
+  auto garbage = core::readAscendDb(dir + "/garbage.db", "");
+  CHECK_FALSE(garbage.result.ok());
+  CHECK(garbage.result.error.find("not a readable SQLite database") != std::string::npos);
+  CHECK(garbage.result.error.find("garbage.db") != std::string::npos);
+
+  // A 0-byte file is an empty database for SQLite: no tables, a note and an empty trace.
+  { std::ofstream(dir + "/empty.db"); }
+  auto empty = core::readAscendDb(dir + "/empty.db", "");
+  REQUIRE(empty.result.ok());
+  CHECK(empty.result.trace->sliceCount() == 0);
+  CHECK(std::any_of(empty.messages.begin(), empty.messages.end(),
+                    [](const std::string& m) { return m.find("none of the timeline tables") != std::string::npos; }));
+
+  // The first half of a real database: tables whose pages are missing fail while read.
+  const std::string real = shared(kDb910bL1);
+  std::ifstream in(real, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(bytes.size() > 100000);
+  { std::ofstream(dir + "/torn.db", std::ios::binary) << bytes.substr(0, bytes.size() / 2); }
+  auto torn = core::readAscendDb(dir + "/torn.db", "");
+  if (torn.result.ok()) CHECK_FALSE(torn.messages.empty());
+  else CHECK_FALSE(torn.result.error.empty());
+
+  // Through loadProfile: a rank folder whose .db is garbage is an error naming the file.
+  const std::string rank = dir + "/x_ascend_pt/ASCEND_PROFILER_OUTPUT";
+  fs::create_directories(rank);
+  fs::copy_file(dir + "/garbage.db", rank + "/ascend_pytorch_profiler_0.db");
+  const auto r = core::loadProfile(dir + "/x_ascend_pt");
+  CHECK_FALSE(r.ok());
+  CHECK(r.error.find("ascend_pytorch_profiler_0.db") != std::string::npos);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+TEST_CASE("db: a path with URI characters is escaped, and the file opens", "[db]") {
+  CHECK(core::detail::sqliteImmutableUri("/a b/c?d#e%f.db") == "file:/a%20b/c%3Fd%23e%25f.db?immutable=1");
+  const std::string dir = tempDir("uri");
+  const fs::path odd = fs::path(dir) / "we?ird #dir%20" / "ascend_pytorch_profiler_0.db";
+  fs::create_directories(odd.parent_path());
+  fs::copy_file(shared(kDb910bL1), odd);
+  const auto r = core::loadProfile(odd.string());  // a .db opened directly
+  REQUIRE(r.ok());
+  REQUIRE(r.profile->ranks.size() == 1);
+  REQUIRE(r.profile->ranks[0].trace);
+  // 2,460 PYTORCH_API + 710 CANN_API rows (sqlite3 count(*)) are all there among the slices.
+  CHECK(r.profile->ranks[0].trace->sliceCount() > 2460 + 710);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+TEST_CASE("db: a rank with both exports loads the text by default, the database with Source::Db", "[db]") {
+  const std::string dir = tempDir("both");
+  const fs::path out = fs::path(dir) / "r_ascend_pt" / "ASCEND_PROFILER_OUTPUT";
+  fs::create_directories(out);
+  fs::copy_file(shared("corpus/ascend-pt-910b-l1-text-2rank/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"),
+                out / "trace_view.json");
+  fs::copy_file(shared(kDb910bL1), out / "ascend_pytorch_profiler_0.db");
+  const auto hasMessage = [](const core::Profile& p, const std::string& what) {
+    return std::any_of(p.messages.begin(), p.messages.end(),
+                       [&](const std::string& m) { return m.find(what) != std::string::npos; });
+  };
+  const auto text = core::loadProfile(dir);
+  REQUIRE(text.ok());
+  REQUIRE(text.profile->ranks[0].trace);
+  CHECK(text.profile->ranks[0].trace->path.ends_with("trace_view.json"));
+  CHECK(hasMessage(*text.profile, "loaded trace_view.json (the text export is the default)"));
+
+  core::LoadOptions o;
+  o.source = core::LoadOptions::Source::Db;
+  const auto db = core::loadProfile(dir, o);
+  REQUIRE(db.ok());
+  REQUIRE(db.profile->ranks[0].trace);
+  CHECK(db.profile->ranks[0].trace->path.ends_with("ascend_pytorch_profiler_0.db"));
+  CHECK(hasMessage(*db.profile, "loaded the database ascend_pytorch_profiler_0.db (--source db)"));
+
+  // Text asked for a rank that has only the database: the database, without a message.
+  fs::remove(out / "trace_view.json");
+  o.source = core::LoadOptions::Source::Text;
+  const auto only = core::loadProfile(dir, o);
+  REQUIRE(only.ok());
+  CHECK(only.profile->ranks[0].trace->path.ends_with(".db"));
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
