@@ -228,7 +228,8 @@ ProfileLayout discoverProfile(const std::string& pathText) {
     }
     if (path.extension() == ".db") {
       // The SQLite export opened directly: read it (and analysis.db beside it), not a trace file.
-      src.dbFile = path.string();
+      // analysis.db itself holds no timeline: the profiler database beside it is read instead.
+      if (path.filename() != "analysis.db" || src.dbFile.empty()) src.dbFile = path.string();
       src.traceFile.clear();
       if (src.analysisDb.empty() && path.filename() != "analysis.db")
         src.analysisDb = firstExisting(path.parent_path(), {"analysis.db"});

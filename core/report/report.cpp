@@ -397,7 +397,7 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
     o += ", \"label\": ";
     appendJsonString(o, rp.source.label);
     o += ", \"file\": ";
-    appendJsonString(o, rp.source.traceFile);
+    appendJsonString(o, rp.trace ? rp.trace->path : rp.source.traceFile);  // the .db for a database rank
     if (!rp.trace) {
       o += ", \"error\": ";
       appendJsonString(o, rp.error);
@@ -485,7 +485,7 @@ std::string reportText(const Profile& profile, const AdvisorThresholds& threshol
       continue;
     }
     const Trace& t = *rp.trace;
-    o << "   file:   " << rp.source.traceFile << "\n";
+    o << "   file:   " << t.path << "\n";  // trace_view.json, or the .db export it was read from
     o << "   events: " << t.eventCount << ", slices: " << t.sliceCount() << ", span: " << formatDuration(t.range.duration())
       << "\n   lanes:\n";
     for (const Lane& l : t.lanes)

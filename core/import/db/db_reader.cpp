@@ -470,11 +470,13 @@ void DbReader::readCommunication() {
       m_b.setThreadName(t, "Plane " + std::to_string(plane));
       m_b.setThreadSortIndex(t, base + 1 + plane);
     }
-    Args args{{"task type", strOr(c, 4)},       {"src rank", std::string(c.text(5))},
+    Args args{{"task type", strOr(c, 4)}, {"op name", strOr(c, 1)},       {"src rank", std::string(c.text(5))},
               {"dst rank", std::string(c.text(6))}, {"size(Byte)", std::string(c.text(7))},
               {"notify_id", std::string(c.text(8))}, {"stream id", std::to_string(tt->second.stream)}};
-    m_b.addSlice(t, tt->second.start, tt->second.end - tt->second.start, strOr(c, 1), {},
-                 ImportArgs::owned(std::move(args)));
+    // Named by the task type (Notify_Wait, Memcpy, Reduce_Inline, ...) as the text export names
+    // the plane tasks: the `name` column holds the op's name (STRING_IDS, corpus 910B level1).
+    const std::string name = c.isNull(4) ? strOr(c, 1) : strOr(c, 4);
+    m_b.addSlice(t, tt->second.start, tt->second.end - tt->second.start, name, {}, ImportArgs::owned(std::move(args)));
   }
   checkStatement(c, "COMMUNICATION_TASK_INFO");
   if (skippedNoPlane)

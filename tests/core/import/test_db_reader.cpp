@@ -177,6 +177,11 @@ TEST_CASE("db: the 910B level1 capture has the text export's lanes and the Top-D
     CHECK(t.lanes[static_cast<std::size_t>(npuscope::test::laneIndex(t, "Ascend Hardware", "Stream 4"))].sliceCount() == 308);
     CHECK(t.lanes[static_cast<std::size_t>(npuscope::test::laneIndex(t, "HCCL", "Group 0 Communication"))].sliceCount() == 4);
     CHECK(npuscope::test::laneIndex(t, "Overlap Analysis", "Free") >= 0);
+    // Plane tasks are named by their task type as in the text export (its HCCL planes hold
+    // Notify_Record 112, Notify_Wait 112, Reduce_Inline 36, Memcpy 36; sqlite3 group-by on
+    // COMMUNICATION_TASK_INFO.taskType gives the same for both db ranks).
+    CHECK(npuscope::test::countSlices(t, "Notify_Wait") == 112);
+    CHECK(npuscope::test::countSlices(t, "Reduce_Inline") == 36);
     REQUIRE(rp.analysis);
     REQUIRE(rp.analysis->devices.size() == 1);
     // Computing as recorded by analysis.db (µs) and as npuscope finds it agree within 2%
@@ -184,6 +189,28 @@ TEST_CASE("db: the 910B level1 capture has the text export's lanes and the Top-D
     REQUIRE(rp.stepTrace.size() == 1);
   }
   CHECK(r.profile->analysis != nullptr);
+}
+
+TEST_CASE("db: analysis.db CommAnalyzerTime becomes communication.json's time info, ms to ns", "[db]") {
+  // sqlite3 on level1/rank0 analysis.db: 4 rows, step50, collective; hcom_allReduce__210_1_1 has
+  // elapse_time 2.1803235625 ms (-> 2,180,324 ns rounded) and transit_time 1.31642634375 ms.
+  const fs::path db = shared(kDb910bL1);
+  const auto in = core::readAscendDb(db.string(), (db.parent_path() / "analysis.db").string());
+  REQUIRE(in.communication);
+  REQUIRE(in.communication->ops.size() == 4);
+  const core::CommOpTimes& op = in.communication->ops[1];
+  CHECK(op.name == "hcom_allReduce__210_1_1@17148521525495523210");
+  CHECK(op.elapse == 2180324);
+  CHECK(op.transit == 1316426);
+  CHECK(op.step == "step50");
+  CHECK(op.kind == "collective");
+  // Level0 has StepTraceTime only: no communication time info.
+  const auto l0 = core::readAscendDb(
+      shared("corpus/ascend-pt-910b-db-2rank/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"),
+      shared("corpus/ascend-pt-910b-db-2rank/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/analysis.db"));
+  CHECK_FALSE(l0.communication);
+  REQUIRE(l0.stepTraceTime);
+  CHECK(l0.stepTraceTime->rows.size() == 1);
 }
 
 TEST_CASE("db: loading each database leaves its folder as it was, WAL mode included", "[db]") {
