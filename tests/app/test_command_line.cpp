@@ -120,6 +120,21 @@ TEST_CASE("report without a path is a usage error", "[cli][report]") {
   CHECK(r.err.contains("usage"));
 }
 
+TEST_CASE("report --source db reads the database export, a bad value is a usage error", "[cli][report]") {
+  // ascend-pt-910b-db-2rank/level1: two db-only ranks; the JSON names the .db each was read from.
+  const Run db = runNpuscope({QStringLiteral("report"), sharedPath("corpus/ascend-pt-910b-db-2rank/level1"),
+                              QStringLiteral("--json"), QStringLiteral("--source"), QStringLiteral("db")});
+  INFO(db.err.toStdString());
+  REQUIRE(db.exitCode == 0);
+  const QJsonArray ranks = QJsonDocument::fromJson(db.out).object().value(QStringLiteral("ranks")).toArray();
+  REQUIRE(ranks.size() == 2);
+  CHECK(ranks.at(0).toObject().value(QStringLiteral("file")).toString().endsWith(QStringLiteral("ascend_pytorch_profiler_0.db")));
+  const Run bad = runNpuscope({QStringLiteral("report"), sharedPath(kRankFolder), QStringLiteral("--source"),
+                               QStringLiteral("json")});
+  CHECK(bad.exitCode == 2);
+  CHECK(bad.err.contains("--source must be db or text"));
+}
+
 TEST_CASE("screenshot writes a PNG of the requested size without a display", "[cli][screenshot]") {
   QTemporaryDir out;
   REQUIRE(out.isValid());
