@@ -490,8 +490,9 @@ void DbReader::readOverlap() {
     // Older schemas have no OVERLAP_ANALYSIS (format notes §5.3, §7): computed as CANN does.
     for (const int d : m_devices) computeOverlap(d);
     if (!m_devices.empty())
-      note("no OVERLAP_ANALYSIS table: the Overlap Analysis lanes were computed by npuscope from TASK, "
-           "COMPUTE_TASK_INFO and COMMUNICATION_OP as CANN computes them (format notes §4.1)");
+      note("no OVERLAP_ANALYSIS table: no recorded Overlap Analysis; the lanes \"Overlap Analysis (computed by "
+           "npuscope)\" come from TASK, COMPUTE_TASK_INFO and COMMUNICATION_OP as CANN computes them (format notes "
+           "§4.1) and are not compared with anything");
     return;
   }
   static const char* kNames[] = {"Computing", "Communication", "Communication(Not Overlapped)", "Free"};
@@ -580,7 +581,9 @@ void DbReader::computeOverlap(int device) {
   const std::vector<Iv> sets[4] = {c, m, minus(m, c), lo < hi ? minus({{lo, hi}}, busy) : std::vector<Iv>{}};
   for (int k = 0; k < 4; ++k) {
     if (sets[k].empty()) continue;
-    const ThreadId t = m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis"), k);
+    // Not named "Overlap Analysis": the analyses compare their own figures with that process as
+    // the profiler's record, and these lanes are npuscope's computation, not a record.
+    const ThreadId t = m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis (computed by npuscope)"), k);
     m_b.setThreadName(t, kNames[k]);
     for (const Iv& v : sets[k]) m_b.addSlice(t, v.first, v.second - v.first, kNames[k]);
   }

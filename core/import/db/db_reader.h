@@ -47,7 +47,8 @@ struct DbImport {
 ///   without a compute record that encloses sub-tasks of the same (stream, taskId) with a context
 ///   id is the FFTS+/HCCL container the text export does not show, and is left out; `HCCL` with
 ///   `Group {k} Communication` (COMMUNICATION_OP) and `Plane {p}` (COMMUNICATION_TASK_INFO ⋈ TASK)
-///   lanes; `Overlap Analysis` from OVERLAP_ANALYSIS, else computed as CANN does (§4.1); counters
+///   lanes; `Overlap Analysis` from OVERLAP_ANALYSIS, else `Overlap Analysis (computed by npuscope)`
+///   as CANN computes it (§4.1; another name, so no analysis takes it for a record); counters
 ///   NPU MEM, HBM, LLC, DDR, AI Core Freq, Acc PMU, Stars Soc Info;
 /// - flows rebuilt from connection ids (§5.4): HostToDevice (CANN_API -> the COMMUNICATION_OP, or
 ///   else the shown compute or MEMCPY_ASYNC tasks, with its connectionId: the text export's ends), async_npu (PYTORCH_API -> CONNECTION_IDS ->

@@ -176,7 +176,11 @@ TEST_CASE("db: the 910B level1 capture has the text export's lanes and the Top-D
     CHECK(npuscope::test::laneIndex(t, "Ascend Hardware", "Stream 2") >= 0);
     CHECK(t.lanes[static_cast<std::size_t>(npuscope::test::laneIndex(t, "Ascend Hardware", "Stream 4"))].sliceCount() == 308);
     CHECK(t.lanes[static_cast<std::size_t>(npuscope::test::laneIndex(t, "HCCL", "Group 0 Communication"))].sliceCount() == 4);
-    CHECK(npuscope::test::laneIndex(t, "Overlap Analysis", "Free") >= 0);
+    // rank0 has OVERLAP_ANALYSIS (added by MindStudio Insight, SOURCES.md), rank1 not: the
+    // lanes npuscope computes for rank1 are named so that nothing takes them for a record.
+    if (rp.rank() == 0) CHECK(npuscope::test::laneIndex(t, "Overlap Analysis", "Free") >= 0);
+    else CHECK(npuscope::test::laneIndex(t, "Overlap Analysis (computed by npuscope)", "Free") >= 0);
+    if (rp.rank() == 1) CHECK(npuscope::test::laneIndex(t, "Overlap Analysis", "Free") < 0);
     // Plane tasks are named by their task type as in the text export (its HCCL planes hold
     // Notify_Record 112, Notify_Wait 112, Reduce_Inline 36, Memcpy 36; sqlite3 group-by on
     // COMMUNICATION_TASK_INFO.taskType gives the same for both db ranks).
@@ -184,7 +188,6 @@ TEST_CASE("db: the 910B level1 capture has the text export's lanes and the Top-D
     CHECK(npuscope::test::countSlices(t, "Reduce_Inline") == 36);
     REQUIRE(rp.analysis);
     REQUIRE(rp.analysis->devices.size() == 1);
-    // Computing as recorded by analysis.db (µs) and as npuscope finds it agree within 2%
     // (torch_npu's db step figures use the step window, npuscope the whole capture's compute set).
     REQUIRE(rp.stepTrace.size() == 1);
   }
