@@ -264,7 +264,8 @@ struct AnalysisOptions {
   const CommunicationJson* communication = nullptr;
 };
 
-/// Host steps (ProfilerStep#N) and their device windows. With `stop` requested it returns early
+/// Host steps (ProfilerStep#N) and their device windows; without any, msprof's iterations (the
+/// `Iteration N` slices of its Step Trace thread, format notes §6). With `stop` requested it returns early
 /// (polled every 64K slices or flows) with an incomplete list.
 [[nodiscard]] std::vector<StepWindow> stepWindows(const Trace& trace, const std::stop_token& stop = {});
 

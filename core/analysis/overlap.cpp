@@ -14,6 +14,7 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/task_kinds.h"
 #include "core/analysis/trace_query.h"
+#include "core/base/parse_number.h"
 #include "core/model/slice_args.h"
 #include "core/base/time_format.h"
 
@@ -93,6 +94,32 @@ std::string us(TimeNs ns) {
   return buf;
 }
 
+/// msprof's iterations as steps, for a trace without ProfilerStep#N (an msprof export, format
+/// notes §6): the `Iteration N` slices (cat `Iteration Time`) of a `Step Trace...` thread, i.e.
+/// msprof's Step Trace(Model ID:k) thread under Ascend Hardware or step_trace's own process.
+/// They are device-side windows (FP start .. iteration end), so host and device get the slice's
+/// range; the caller then widens the device window to the tasks attributed to it by time.
+std::vector<StepWindow> msprofIterationSteps(const Trace& trace) {
+  std::vector<StepWindow> steps;
+  constexpr std::string_view kPrefix = "Iteration ";
+  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+    const Lane& lane = trace.lanes[l];
+    if (!lane.name.starts_with("Step Trace") && !trace.processes[lane.process].name.starts_with("Step Trace")) continue;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      const std::string_view name = trace.strings.view(lane.names[i]);
+      if (!name.starts_with(kPrefix)) continue;
+      const auto n = parseInteger<long long>(name.substr(kPrefix.size()));
+      if (!n) continue;  // "Iteration Refresh 3" and other markers
+      StepWindow s;
+      s.number = *n;
+      s.host = {lane.start[i], lane.end[i]};
+      s.hostSlice = {l, i};
+      steps.push_back(s);
+    }
+  }
+  return steps;
+}
+
 }  // namespace
 
 std::vector<StepWindow> stepWindows(const Trace& trace, const std::stop_token& stop) {
@@ -121,6 +148,7 @@ std::vector<StepWindow> stepWindows(const Trace& trace, const std::stop_token& s
       steps.push_back(s);
     }
   }
+  if (steps.empty()) steps = msprofIterationSteps(trace);
   std::sort(steps.begin(), steps.end(), [](const StepWindow& a, const StepWindow& b) { return a.host.start < b.host.start; });
   // Nested duplicates (a ProfilerStep inside another) keep the outermost.
   steps.erase(std::unique(steps.begin(), steps.end(),

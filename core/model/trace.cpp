@@ -28,6 +28,14 @@ std::string_view Trace::argsText(SliceRef r) const {
     const std::uint64_t at = off & ~kOwnedArgs;
     return at + len <= ownedArgs.size() ? std::string_view(ownedArgs).substr(at, len) : std::string_view{};
   }
+  if (!moreFiles.empty() && off >= moreFiles.front().base) {
+    // A trace of several files: the last file whose base is <= off holds the args.
+    const auto it = std::upper_bound(moreFiles.begin(), moreFiles.end(), off,
+                                     [](std::uint64_t v, const MoreFile& f) { return v < f.base; }) - 1;
+    const std::string_view bytes = it->file ? it->file->bytes() : std::string_view{};
+    const std::uint64_t at = off - it->base;
+    return at + len <= bytes.size() ? bytes.substr(at, len) : std::string_view{};
+  }
   if (!file) return {};
   return file->bytes().substr(off, len);
 }
@@ -77,39 +85,83 @@ std::size_t Trace::memoryBytes() const {
 }
 
 namespace {
-LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::string& name, const LoadOptions& options) {
+/// Shifts the args byte ranges of one parsed file's chunks by `base` (loadTraceFiles: the args of
+/// the k-th file are found at base_k + offset, Trace::MoreFile). Ranges that no longer fit the
+/// packed field move to the chunk's side table, as RawSlice::setArgs does for any long range.
+void shiftArgs(detail::WorkerOut& w, std::uint64_t base) {
+  for (auto& buffer : w.slices)
+    for (detail::RawSlice& r : buffer) {
+      const std::uint32_t len = r.argsLength(&w.longArgs);
+      if (len == 0) continue;
+      if (r.hasLongArgs()) w.longArgs[r.packed & detail::RawSlice::kOffsetMask].first += base;
+      else r.setArgs(r.argsOffset(nullptr) + base, len, w.longArgs);
+    }
+  for (detail::RawAsync& a : w.asyncs)
+    if (a.argsLength) a.argsOffset += base;
+}
+
+/// Reads `files` (names in `names`, same order) as one trace; see loadTraceFiles. One file is
+/// loadTrace's own path: nothing is shifted and Trace::moreFiles stays empty.
+LoadResult loadFromFiles(const std::vector<std::shared_ptr<const MappedFile>>& files,
+                         const std::vector<std::string>& names, const LoadOptions& options) {
   LoadResult result;
-  const std::string_view bytes = file->bytes();
   unsigned threads = options.threads;
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  LoadOptions readOptions = options;
-  // Reading is ~2/3 of loadTrace's wall time, building the rest (npuscope_bench_cancel on the
-  // 1 GB trace: read 64.5%, build 30.5%, analyses after loadTrace 5%; docs/benchmarks.md).
-  if (options.progress) readOptions.progress = [&](double f) { options.progress(0.7 * f); };
-  detail::ReadResult read = detail::readTraceEvents(bytes, threads, readOptions, detail::readSourceFor(*file));
-  if (read.cancelled || options.stop.stop_requested()) {
-    result.error = "cancelled";
-    return result;
-  }
-  if (!read.error.empty()) {
-    result.error = name + ": " + read.error;
-    return result;
-  }
+  std::uint64_t totalBytes = 0;
+  for (const auto& f : files) totalBytes += f->bytes().size();
   auto trace = std::make_shared<Trace>();
-  trace->path = name;
-  trace->fileBytes = file->diskSize();
-  trace->file = file;
-  if (file->transcodedUtf16()) trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
-  if (!file->warning().empty()) trace->stats.add(ImportWarning::TruncatedGzip, file->warning());
-  const int plainNpuDevice = options.device >= 0 ? options.device : deviceFromTracePath(name);
-  // The JSON reader is one client of TraceBuilder: its parse workers' record chunks are handed
-  // over as they are (zero-copy args: byte ranges of the mapped file).
+  trace->path = names.front();
   TraceBuilder builder;
-  builder.adoptChunks(std::move(read.parts));
-  if (read.top.rank) builder.setRank(*read.top.rank);
-  if (read.top.baseTimeNanoseconds) builder.setBaseTimeNanoseconds(*read.top.baseTimeNanoseconds);
-  builder.setTraceName(std::move(read.top.traceName));
-  for (auto& note : read.notes) builder.addNote(std::move(note));
+  std::uint64_t base = 0;
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    const MappedFile& file = *files[k];
+    const std::string_view bytes = file.bytes();
+    LoadOptions readOptions = options;
+    if (k > 0) readOptions.preview = nullptr;  // a preview grows monotonically: the first file's only
+    // Reading is ~2/3 of loadTrace's wall time, building the rest (npuscope_bench_cancel on the
+    // 1 GB trace: read 64.5%, build 30.5%, analyses after loadTrace 5%; docs/benchmarks.md).
+    // Several files share the read part by their sizes.
+    const double done = totalBytes ? static_cast<double>(base) / static_cast<double>(totalBytes) : 0.0;
+    const double share = totalBytes ? static_cast<double>(bytes.size()) / static_cast<double>(totalBytes) : 1.0;
+    if (options.progress)
+      readOptions.progress = [&options, done, share](double f) { options.progress(0.7 * (done + share * f)); };
+    detail::ReadResult read = detail::readTraceEvents(bytes, threads, readOptions, detail::readSourceFor(file));
+    if (read.cancelled || options.stop.stop_requested()) {
+      result.error = "cancelled";
+      return result;
+    }
+    if (!read.error.empty()) {
+      result.error = names[k] + ": " + read.error;
+      return result;
+    }
+    trace->fileBytes += file.diskSize();
+    if (file.transcodedUtf16()) trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
+    if (!file.warning().empty()) trace->stats.add(ImportWarning::TruncatedGzip, file.warning());
+    if (k == 0) {
+      trace->file = files[k];
+      // The JSON reader is one client of TraceBuilder: its parse workers' record chunks are
+      // handed over as they are (zero-copy args: byte ranges of the mapped file).
+      if (read.top.rank) builder.setRank(*read.top.rank);
+      if (read.top.baseTimeNanoseconds) builder.setBaseTimeNanoseconds(*read.top.baseTimeNanoseconds);
+      builder.setTraceName(std::move(read.top.traceName));
+    } else {
+      for (auto& part : read.parts) shiftArgs(part, base);
+      trace->moreFiles.push_back({base, files[k], names[k]});
+    }
+    builder.adoptChunks(std::move(read.parts));
+    for (auto& note : read.notes)
+      builder.addNote(files.size() > 1 ? names[k] + ": " + note : std::move(note));
+    base += bytes.size();
+  }
+  if (files.size() > 1) {
+    std::string note = "read " + std::to_string(files.size()) + " files as one timeline:";
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      const std::size_t cut = names[k].find_last_of("/\\");
+      note += (k ? ", " : " ") + (cut == std::string::npos ? names[k] : names[k].substr(cut + 1));
+    }
+    builder.addNote(std::move(note));
+  }
+  const int plainNpuDevice = options.device >= 0 ? options.device : deviceFromTracePath(names.front());
   if (!builder.finish(*trace, {options.stop, plainNpuDevice, threads})) {
     result.error = "cancelled";
     return result;
@@ -117,6 +169,10 @@ LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::strin
   if (options.progress) options.progress(1.0);
   result.trace = std::move(trace);
   return result;
+}
+
+LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::string& name, const LoadOptions& options) {
+  return loadFromFiles({std::move(file)}, {name}, options);
 }
 }  // namespace
 
@@ -192,6 +248,20 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
   auto file = MappedFile::open(path, error);
   if (!file) return {nullptr, error};
   return loadFromFile(std::move(file), path, options);
+}
+
+LoadResult loadTraceFiles(const std::vector<std::string>& paths, const LoadOptions& options) {
+  if (paths.empty()) return {nullptr, "no trace file given"};
+  if (paths.size() == 1) return loadTrace(paths.front(), options);
+  std::string error;
+  if (!cpuSupportsBuild(error)) return {nullptr, error};
+  std::vector<std::shared_ptr<const MappedFile>> files;
+  for (const auto& p : paths) {
+    auto f = MappedFile::open(p, error);
+    if (!f) return {nullptr, error};
+    files.push_back(std::move(f));
+  }
+  return loadFromFiles(files, paths, options);
 }
 
 LoadResult loadTraceFromMemory(std::string_view json, const std::string& name, const LoadOptions& options) {

@@ -194,7 +194,20 @@ class Trace {
   /// not counting the memory-mapped file.
   [[nodiscard]] std::size_t memoryBytes() const;
 
-  std::shared_ptr<const MappedFile> file;  ///< kept for lazy args
+  std::shared_ptr<const MappedFile> file;  ///< kept for lazy args (the first file of several)
+
+  /// A file after the first of a trace read from several files (loadTraceFiles). The args
+  /// offsets of its slices are shifted by `base`, the summed byte sizes (MappedFile::bytes) of
+  /// the files before it, so one 64-bit offset names both the file and the place in it and the
+  /// slice records stay as they are.
+  struct MoreFile {
+    std::uint64_t base = 0;
+    std::shared_ptr<const MappedFile> file;
+    std::string path;
+  };
+  /// The files after `file`, by increasing base; empty for a one-file trace (the usual case:
+  /// argsText then never looks at it).
+  std::vector<MoreFile> moreFiles;
 };
 
 /// Progress callback: fraction done in [0,1]. Called from the loading thread(s); must be cheap.
@@ -264,6 +277,18 @@ struct LoadResult {
 /// A path ending in `.db` is read as the SQLite export instead (readAscendDb, core/import/db/,
 /// with the `analysis.db` beside it when present; the reader's messages become Trace::notes).
 [[nodiscard]] LoadResult loadTrace(const std::string& path, const LoadOptions& options = {});
+
+/// Reads several trace files of one rank as one timeline: the files' events are built together
+/// as if they were one file (processes and threads merged by pid / tid, metadata in file order,
+/// flows paired across files), e.g. msprof's per-iteration `msprof_{dev}_{model}_{iter}.json`
+/// (format notes §6, very old CANN) or the `msprof_slice_{k}_{ts}.json` parts of one export
+/// (§6: every slice is a complete JSON array). `paths` in reading order; one path is loadTrace.
+/// Events are not de-duplicated: the caller passes files that do not repeat events (the msprof
+/// iteration files and slices do not; they repeat only metadata, which is idempotent). Args stay
+/// lazy byte ranges of each mapped file (Trace::moreFiles). Trace::path is the first file,
+/// Trace::fileBytes the summed size, and a note names the files read. A file that fails to map
+/// or parse fails the whole load with its name in the error.
+[[nodiscard]] LoadResult loadTraceFiles(const std::vector<std::string>& paths, const LoadOptions& options = {});
 
 /// Same as loadTrace but from bytes in memory (tests). `name` is used in messages.
 [[nodiscard]] LoadResult loadTraceFromMemory(std::string_view json, const std::string& name,

@@ -67,6 +67,45 @@ void readProfilerInfo(const fs::path& root, RankSource& src, std::vector<std::st
   }
 }
 
+/// The msprof export files of a `mindstudio_profiler_output` folder (format notes §6): the
+/// `msprof_{ts}.json` file or the `msprof_slice_{k}_{ts}.json` parts of the newest timestamp,
+/// parts in k order (msprof-analyze `find_msprof_json` takes the newest). `older` receives how
+/// many files of older timestamps were left out. Empty when there is none.
+std::vector<std::string> msprofExportFiles(const fs::path& dir, std::size_t& older) {
+  std::error_code ec;
+  static const std::regex kName(R"(msprof_(?:slice_(\d+)_)?(\d+)\.json)");
+  struct Part {
+    long long ts, k;
+    std::string path;
+  };
+  std::vector<Part> parts;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string n = e.path().filename().string();
+    std::smatch m;
+    if (!e.is_regular_file(ec) || !std::regex_match(n, m, kName)) continue;
+    constexpr long long kTooLong = -1;  // a number that does not fit sorts first (oldest)
+    parts.push_back({parseInteger<long long>(m[2].str()).value_or(kTooLong),
+                     m[1].matched ? parseInteger<long long>(m[1].str()).value_or(kTooLong) : -1, e.path().string()});
+  }
+  older = 0;
+  if (parts.empty()) return {};
+  long long newest = parts.front().ts;
+  for (const auto& p : parts) newest = std::max(newest, p.ts);
+  std::sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) { return std::tie(a.k, a.path) < std::tie(b.k, b.path); });
+  std::vector<std::string> out;
+  for (const auto& p : parts) {
+    if (p.ts == newest) out.push_back(p.path);
+    else ++older;
+  }
+  return out;
+}
+
+/// Sets src.traceFile / src.traceFiles from `files` (reading order).
+void setTraceFiles(RankSource& src, std::vector<std::string> files) {
+  src.traceFile = files.empty() ? std::string{} : files.front();
+  src.traceFiles = files.size() > 1 ? std::move(files) : std::vector<std::string>{};
+}
+
 /// Fills a RankSource for a *_ascend_pt-like folder (one that holds ASCEND_PROFILER_OUTPUT or PROF_*).
 bool describeRankFolder(const fs::path& root, RankSource& src, std::vector<std::string>& messages) {
   std::error_code ec;
@@ -86,63 +125,43 @@ bool describeRankFolder(const fs::path& root, RankSource& src, std::vector<std::
         src.dbFile = e.path().string();
     }
   }
-  // Device id from PROF_*/device_N; msprof JSON as a fallback timeline.
-  std::string newestMsprof;
+  // Device id from PROF_*/device_N; the msprof export (all slices of the newest timestamp) as a
+  // fallback timeline when there is no trace_view.json (format notes §8.1).
+  std::vector<std::string> msprofFiles;
   for (const auto& e : fs::directory_iterator(root, ec)) {
     const std::string n = e.path().filename().string();
-    if (n.rfind("PROF_", 0) != 0 || !e.is_directory()) continue;
+    if (n.rfind("PROF_", 0) != 0 || !e.is_directory(ec)) continue;
     for (const auto& d : fs::directory_iterator(e.path(), ec)) {
       const std::string dn = d.path().filename().string();
       if (dn.rfind("device_", 0) != 0) continue;
       if (const auto id = parseInteger<int>(std::string_view(dn).substr(7)); id && *id >= 0) src.device = *id;
     }
-    const fs::path mo = e.path() / "mindstudio_profiler_output";
-    if (fs::is_directory(mo, ec))
-      for (const auto& f : fs::directory_iterator(mo, ec)) {
-        const std::string fn = f.path().filename().string();
-        if (fn.rfind("msprof_", 0) == 0 && fn.ends_with(".json") && f.path().string() > newestMsprof)
-          newestMsprof = f.path().string();
-      }
+    std::size_t older = 0;
+    if (auto files = msprofExportFiles(e.path() / "mindstudio_profiler_output", older); !files.empty())
+      msprofFiles = std::move(files);
   }
-  if (src.traceFile.empty()) src.traceFile = newestMsprof;
+  if (src.traceFile.empty() && !msprofFiles.empty()) {
+    messages.push_back(src.label + ": no trace_view.json; the msprof export " +
+                       fs::path(msprofFiles.front()).filename().string() +
+                       (msprofFiles.size() > 1 ? " (" + std::to_string(msprofFiles.size()) + " slices)" : std::string{}) +
+                       " is read instead (CANN layers only: no Python layer, no async_npu flows)");
+    setTraceFiles(src, std::move(msprofFiles));
+  }
   readProfilerInfo(root, src, messages);
   if (src.rank >= 0) src.label = "rank " + std::to_string(src.rank);
   return !src.traceFile.empty() || !src.dbFile.empty() || !src.stepTraceTime.empty() || !src.kernelDetails.empty();
 }
 
-/// An msprof `device_{N}/timeline` folder (very old CANN / MindSpore, format notes §6): one rank
-/// for device N, with the first (lowest model, then iteration) `msprof_{N}_{model}_{iter}.json`
-/// as its trace. Several iterations are separate files; reading them into one timeline is not
-/// done yet, so a message names the file loaded and the ones left out. False when `timeline`
-/// holds no such file.
-bool describeMsprofTimeline(const fs::path& timeline, RankSource& src, std::vector<std::string>& messages) {
+/// The device N and rank_id of an msprof `device_N` folder: N from the name, rank_id from its
+/// `info.json.N` (-1 when unknown; format notes §1.2). Sets src.device, src.rank and the label.
+void readMsprofDevice(const fs::path& deviceDir, RankSource& src) {
   std::error_code ec;
-  const std::string deviceDir = timeline.parent_path().filename().string();
-  struct Candidate {
-    int model, iter;
-    fs::path path;
-  };
-  std::vector<Candidate> files;
-  static const std::regex kName(R"(msprof_(\d+)_(\d+)_(\d+)\.json)");
-  for (const auto& e : fs::directory_iterator(timeline, ec)) {
-    const std::string n = e.path().filename().string();
-    std::smatch m;
-    if (!e.is_regular_file() || !std::regex_match(n, m, kName)) continue;
-    // Numbers too long for an int sort last (the regex holds digits only).
-    constexpr int kTooLong = std::numeric_limits<int>::max();
-    files.push_back({parseInteger<int>(m[2].str()).value_or(kTooLong), parseInteger<int>(m[3].str()).value_or(kTooLong),
-                     e.path()});
-  }
-  if (files.empty()) return false;
-  std::sort(files.begin(), files.end(), [](const Candidate& a, const Candidate& b) {
-    return std::tie(a.model, a.iter, a.path) < std::tie(b.model, b.iter, b.path);
-  });
-  src.root = timeline.string();
-  src.traceFile = files.front().path.string();
-  src.device = deviceFromTracePath(src.traceFile);
-  src.label = src.device >= 0 ? "device " + std::to_string(src.device) : deviceDir;
-  // PROF_*/device_N/info.json.N holds rank_id (-1 if unknown; format notes §1.2).
-  for (const auto& e : fs::directory_iterator(timeline.parent_path(), ec)) {
+  const std::string dn = deviceDir.filename().string();
+  if (const auto id = parseInteger<int>(std::string_view(dn).substr(std::min<std::size_t>(7, dn.size())));
+      dn.rfind("device_", 0) == 0 && id && *id >= 0)
+    src.device = *id;
+  src.label = src.device >= 0 ? "device " + std::to_string(src.device) : dn;
+  for (const auto& e : fs::directory_iterator(deviceDir, ec)) {
     const std::string n = e.path().filename().string();
     if (n.rfind("info.json.", 0) != 0 || n.ends_with(".done")) continue;
     simdjson::dom::parser parser;
@@ -155,28 +174,144 @@ bool describeMsprofTimeline(const fs::path& timeline, RankSource& src, std::vect
     }
     break;
   }
-  const fs::path prof = timeline.parent_path().parent_path();
-  std::string msg = prof.filename().string() + "/" + deviceDir + "/timeline: loaded " +
-                    files.front().path.filename().string() + " only";
-  if (files.size() > 1) {
-    msg += "; the other iterations were not loaded (";
-    for (std::size_t i = 1; i < files.size(); ++i) msg += (i > 1 ? ", " : "") + files[i].path.filename().string();
-    msg += "): one msprof file per device is read";
+}
+
+/// The `device_*` folders of a PROF_* folder, sorted.
+std::vector<fs::path> msprofDeviceDirs(const fs::path& prof) {
+  std::error_code ec;
+  std::vector<fs::path> out;
+  for (const auto& d : fs::directory_iterator(prof, ec))
+    if (d.is_directory(ec) && d.path().filename().string().rfind("device_", 0) == 0) out.push_back(d.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// An msprof `device_{N}/timeline` folder (very old CANN / MindSpore, format notes §6): one rank
+/// for device N whose trace is every `msprof_{N}_{model}_{iter}.json`, by model then iteration,
+/// read as one timeline. The corpus capture (mindspore-msprof-prof-2dev) shows why this is
+/// safe: the iteration files share no event (only their metadata repeats), and the hccl_*,
+/// task_time_* files hold a subset of msprof_*'s events (same name, ts, dur, args), so they
+/// are not read; step_trace_* repeats the Step Trace thread for every iteration of the run,
+/// including those whose files are absent. False when `timeline` holds no msprof file.
+bool describeMsprofTimeline(const fs::path& timeline, RankSource& src, std::vector<std::string>& messages) {
+  std::error_code ec;
+  struct Candidate {
+    int model, iter;
+    fs::path path;
+  };
+  std::vector<Candidate> files;
+  static const std::regex kName(R"(msprof_(\d+)_(\d+)_(\d+)\.json)");
+  for (const auto& e : fs::directory_iterator(timeline, ec)) {
+    const std::string n = e.path().filename().string();
+    std::smatch m;
+    if (!e.is_regular_file(ec) || !std::regex_match(n, m, kName)) continue;
+    // Numbers too long for an int sort last (the regex holds digits only).
+    constexpr int kTooLong = std::numeric_limits<int>::max();
+    files.push_back({parseInteger<int>(m[2].str()).value_or(kTooLong), parseInteger<int>(m[3].str()).value_or(kTooLong),
+                     e.path()});
   }
+  if (files.empty()) return false;
+  std::sort(files.begin(), files.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.model, a.iter, a.path) < std::tie(b.model, b.iter, b.path);
+  });
+  src.root = timeline.string();
+  std::vector<std::string> paths;
+  for (const auto& f : files) paths.push_back(f.path.string());
+  setTraceFiles(src, std::move(paths));
+  readMsprofDevice(timeline.parent_path(), src);
+  if (src.device < 0) src.device = deviceFromTracePath(src.traceFile);
+  const fs::path prof = timeline.parent_path().parent_path();
+  std::string msg = prof.filename().string() + "/" + timeline.parent_path().filename().string() + "/timeline: " +
+                    std::to_string(files.size()) + " msprof iteration file" + (files.size() > 1 ? "s" : "") +
+                    " read as one timeline (" + files.front().path.filename().string() +
+                    (files.size() > 1 ? " .. " + files.back().path.filename().string() : std::string{}) +
+                    "); hccl_*, task_time_* and step_trace_* not read (msprof_* holds their events)";
   messages.push_back(msg);
   return true;
 }
 
-/// The `device_*/timeline` folders under a PROF_* folder, sorted.
-std::vector<fs::path> msprofTimelines(const fs::path& prof) {
+/// An msprof PROF_* folder with `mindstudio_profiler_output/msprof*.json` (format notes §6):
+/// one rank, the newest export's parts as its trace; device and rank from its device_N folder
+/// (the first, when there are several: msprof writes one export per PROF_ folder). False
+/// without such files.
+bool describeMsprofExport(const fs::path& prof, RankSource& src, std::vector<std::string>& messages) {
+  std::size_t older = 0;
+  std::vector<std::string> files = msprofExportFiles(prof / "mindstudio_profiler_output", older);
+  if (files.empty()) return false;
+  src.root = prof.string();
+  setTraceFiles(src, std::move(files));
+  src.label = prof.filename().string();
+  if (const auto devices = msprofDeviceDirs(prof); !devices.empty()) readMsprofDevice(devices.front(), src);
+  std::string msg = prof.filename().string() + "/mindstudio_profiler_output: " +
+                    fs::path(src.traceFile).filename().string();
+  if (!src.traceFiles.empty()) msg += " and " + std::to_string(src.traceFiles.size() - 1) + " more slices read as one timeline";
+  if (older) msg += "; " + std::to_string(older) + " file" + (older > 1 ? "s" : "") + " of older exports not read";
+  messages.push_back(msg);
+  return true;
+}
+
+/// msprof's own layouts (format notes §6) at `path`: a `device_N/timeline` folder, a `device_N`
+/// folder, a PROF_* folder or a folder of PROF_* folders. Appends one rank per PROF_* export or
+/// per legacy device timeline to `layout`; false when `path` is none of these.
+bool discoverMsprof(const fs::path& path, ProfileLayout& layout) {
   std::error_code ec;
-  std::vector<fs::path> out;
-  for (const auto& d : fs::directory_iterator(prof, ec)) {
-    const std::string dn = d.path().filename().string();
-    if (d.is_directory() && dn.rfind("device_", 0) == 0 && fs::is_directory(d.path() / "timeline", ec))
-      out.push_back(d.path() / "timeline");
+  const std::string name = path.filename().string();
+  std::vector<fs::path> timelines, profs;
+  if (name == "timeline" && path.parent_path().filename().string().rfind("device_", 0) == 0) {
+    timelines.push_back(path);
+  } else if (name.rfind("device_", 0) == 0 && fs::is_directory(path / "timeline", ec)) {
+    timelines.push_back(path / "timeline");
+  } else if (name.rfind("PROF_", 0) == 0) {
+    profs.push_back(path);
+  } else {
+    for (const auto& e : fs::directory_iterator(path, ec))
+      if (e.is_directory(ec) && e.path().filename().string().rfind("PROF_", 0) == 0) profs.push_back(e.path());
+    std::sort(profs.begin(), profs.end());
   }
-  std::sort(out.begin(), out.end());
+  for (const auto& p : profs) {
+    RankSource src;
+    if (describeMsprofExport(p, src, layout.messages)) {
+      layout.ranks.push_back(src);
+      continue;
+    }
+    for (const auto& d : msprofDeviceDirs(p))
+      if (fs::is_directory(d / "timeline", ec)) timelines.push_back(d / "timeline");
+  }
+  const std::size_t before = layout.ranks.size();
+  for (const auto& t : timelines) {
+    RankSource src;
+    if (describeMsprofTimeline(t, src, layout.messages)) layout.ranks.push_back(src);
+  }
+  if (layout.ranks.size() == before && !profs.empty() && layout.ranks.empty())
+    for (const auto& p : profs)
+      layout.messages.push_back(p.filename().string() +
+                                ": no msprof timeline (neither mindstudio_profiler_output/msprof*.json nor "
+                                "device_N/timeline/msprof_*.json; the profiler deletes them when data_simplification is on)");
+  return !layout.ranks.empty();
+}
+
+/// Where profiling data lies deeper than discovery looks (a repository checkout, a folder of
+/// captures): up to three paths relative to `root` of trace files, rank or PROF_ folders, CSV
+/// tables or .db files, searched at most 8 levels and 20000 entries deep. "" when none.
+std::string deeperDataHint(const fs::path& root) {
+  std::error_code ec;
+  std::vector<std::string> found;
+  std::size_t seen = 0;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end && found.size() < 3 && ++seen < 20000; it.increment(ec)) {
+    if (it.depth() >= 8) it.disable_recursion_pending();
+    const std::string n = it->path().filename().string();
+    std::error_code typeError;  // an entry that cannot be stat'ed is taken as a file
+    const bool dir = it->is_directory(typeError);
+    const bool hit = dir ? isRankFolderName(n) || n.rfind("PROF_", 0) == 0
+                         : n == "trace_view.json" || n.ends_with(".pt.trace.json") || n.ends_with(".pt.trace.json.gz") ||
+                               n == "kernel_details.csv" || n == "step_trace_time.csv" || n.ends_with(".db");
+    if (!hit) continue;
+    found.push_back(it->path().lexically_relative(root).generic_string());
+    if (dir) it.disable_recursion_pending();
+  }
+  std::string out;
+  for (const auto& f : found) out += (out.empty() ? "" : ", ") + f;
   return out;
 }
 
@@ -246,29 +381,8 @@ ProfileLayout discoverProfile(const std::string& pathText) {
     return layout;
   }
   if (path.filename() == "ASCEND_PROFILER_OUTPUT") path = path.parent_path();
-  // msprof's own layout (very old CANN / MindSpore): PROF_*/device_N/timeline/msprof_N_*.json,
-  // one rank per device. Opened as the timeline folder, the device folder, a PROF_* folder or
-  // a folder holding PROF_* folders.
-  std::vector<fs::path> timelines;
-  if (path.filename() == "timeline" && path.parent_path().filename().string().rfind("device_", 0) == 0) {
-    timelines.push_back(path);
-  } else if (path.filename().string().rfind("device_", 0) == 0 && fs::is_directory(path / "timeline", ec)) {
-    timelines.push_back(path / "timeline");
-  } else if (!looksLikeRankFolder(path)) {
-    std::vector<fs::path> profs;
-    if (path.filename().string().rfind("PROF_", 0) == 0) profs.push_back(path);
-    else
-      for (const auto& e : fs::directory_iterator(path, ec))
-        if (e.is_directory() && e.path().filename().string().rfind("PROF_", 0) == 0) profs.push_back(e.path());
-    std::sort(profs.begin(), profs.end());
-    for (const auto& p : profs)
-      for (const auto& t : msprofTimelines(p)) timelines.push_back(t);
-  }
-  for (const auto& t : timelines) {
-    RankSource src;
-    if (describeMsprofTimeline(t, src, layout.messages)) layout.ranks.push_back(src);
-  }
-  if (!layout.ranks.empty()) {
+  // msprof's own layouts (format notes §6): PROF_* folders, device_N, device_N/timeline.
+  if (!looksLikeRankFolder(path) && discoverMsprof(path, layout)) {
     std::stable_sort(layout.ranks.begin(), layout.ranks.end(),
                      [](const RankSource& a, const RankSource& b) { return std::tie(a.rank, a.device) < std::tie(b.rank, b.device); });
     return layout;
@@ -313,7 +427,10 @@ ProfileLayout discoverProfile(const std::string& pathText) {
   }
   if (layout.ranks.empty()) {
     layout.error = "no profiling data found in " + pathText +
-                   " (expected a *_ascend_pt folder, ASCEND_PROFILER_OUTPUT, or a trace .json file)";
+                   " (expected a *_ascend_pt / *_ascend_ms folder, ASCEND_PROFILER_OUTPUT, a PROF_* folder, or a trace "
+                   ".json file)";
+    if (const std::string deeper = deeperDataHint(path); !deeper.empty())
+      layout.error += "; deeper inside: " + deeper + " (open one of these)";
     return layout;
   }
   // Several rank folders without profiler_info_*.json: number them in folder order, and say so.
@@ -359,6 +476,46 @@ TimeRange Profile::range() const {
   return r;
 }
 
+namespace {
+
+/// Reads a rank's kernel_details.csv and step_trace_time.csv (when found) into rp; problems go
+/// to rp.tableMessages.
+void readRankTables(RankProfile& rp) {
+  if (!rp.source.kernelDetails.empty()) {
+    auto k = std::make_shared<KernelDetails>(readKernelDetails(rp.source.kernelDetails));
+    for (const auto& w : k->warnings) rp.tableMessages.push_back("kernel_details.csv: " + w);
+    rp.kernels = std::move(k);
+  }
+  if (!rp.source.stepTraceTime.empty()) {
+    std::string err;
+    rp.stepTrace = readStepTraceTime(rp.source.stepTraceTime, err);
+    if (!err.empty()) rp.tableMessages.push_back("step_trace_time.csv: " + err);
+  }
+}
+
+/// A rank without a trace or database (chooseRankExport reads a .db when there is no trace):
+/// says what its folder holds in rp.error (only tables) and, when it has tables, reads them and fills rp.tablesOnly (a pruned text export:
+/// CSV-only or analysis.db-only ranks, as in the CANN 8.3 corpus capture).
+void describeTracelessRank(RankProfile& rp) {
+  const RankSource& src = rp.source;
+  if (src.kernelDetails.empty() && src.stepTraceTime.empty() && src.analysisDb.empty()) {
+    rp.error = src.label + ": no trace_view.json";
+    return;
+  }
+  readRankTables(rp);
+  std::vector<std::string> others;
+  if (!src.communicationJson.empty()) others.emplace_back("communication.json");
+  if (!src.analysisDb.empty()) others.emplace_back("analysis.db (not read)");
+  rp.tablesOnly = std::make_shared<const TablesOnlySummary>(
+      summarizeTables(rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, others));
+  std::string held;
+  for (const auto& p : rp.tablesOnly->present) held += (held.empty() ? "" : ", ") + p;
+  rp.error = src.label + ": no trace_view.json, only tables (" + held +
+             "): the figures shown are the profiler's own; the timeline, bubbles and dispatch chains need the trace";
+}
+
+}  // namespace
+
 ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options, const AnalysisOptions& analysis) {
   ProfileLoadResult result;
   ProfileLayout layout = discoverProfile(path);
@@ -374,26 +531,24 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
   double total = 0;
   for (const auto& r : layout.ranks) {
     std::error_code ec;
-    const std::string& f = r.traceFile.empty() ? r.dbFile : r.traceFile;
-    const double w = f.empty() ? 0.0 : static_cast<double>(fs::file_size(f, ec)) + 1.0;
+    double w = 0;
+    const std::vector<std::string> files = !r.traceFiles.empty() ? r.traceFiles
+                                           : std::vector<std::string>{r.traceFile.empty() ? r.dbFile : r.traceFile};
+    for (const auto& f : files)
+      if (!f.empty()) w += static_cast<double>(fs::file_size(f, ec)) + 1.0;
     weight.push_back(w);
     total += w;
   }
   double done = 0;
-  std::size_t loaded = 0;
+  std::size_t loaded = 0, tablesOnly = 0;
   std::string firstError;
   for (std::size_t i = 0; i < layout.ranks.size(); ++i) {
     RankProfile rp;
     rp.source = layout.ranks[i];
     const bool useDb = chooseRankExport(rp.source, options.source, profile->messages);
     if (!useDb && rp.source.traceFile.empty()) {
-      // Say what the folder does hold (only CSV tables / analysis.db).
-      const RankSource& src = rp.source;
-      if (!src.kernelDetails.empty() || !src.stepTraceTime.empty() || !src.analysisDb.empty())
-        rp.error = src.label + ": no trace_view.json, only summary tables (kernel_details.csv, step_trace_time.csv or "
-                               "analysis.db): there is no timeline to show or analyse";
-      else
-        rp.error = src.label + ": no trace_view.json";
+      describeTracelessRank(rp);
+      if (rp.tablesOnly) ++tablesOnly;
       profile->messages.push_back(rp.error);
     } else {
       LoadOptions o = options;
@@ -410,7 +565,9 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
       }
       DbImport db;
       if (useDb) db = readAscendDb(rp.source.dbFile, rp.source.analysisDb, o);
-      LoadResult lr = useDb ? std::move(db.result) : loadTrace(rp.source.traceFile, o);
+      LoadResult lr = useDb                               ? std::move(db.result)
+                      : rp.source.traceFiles.size() > 1 ? loadTraceFiles(rp.source.traceFiles, o)
+                                                        : loadTrace(rp.source.traceFile, o);
       if (options.stop.stop_requested()) {
         result.error = "cancelled";
         return result;
@@ -426,16 +583,7 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
           if (db.stepTraceTime) rp.stepTrace = parseStepTraceTime(*db.stepTraceTime, err);
           if (!err.empty()) rp.tableMessages.push_back("analysis.db StepTraceTime: " + err);
         }
-        if (!useDb && !rp.source.kernelDetails.empty()) {
-          auto k = std::make_shared<KernelDetails>(readKernelDetails(rp.source.kernelDetails));
-          for (const auto& w : k->warnings) rp.tableMessages.push_back("kernel_details.csv: " + w);
-          rp.kernels = std::move(k);
-        }
-        if (!useDb && !rp.source.stepTraceTime.empty()) {
-          std::string err;
-          rp.stepTrace = readStepTraceTime(rp.source.stepTraceTime, err);
-          if (!err.empty()) rp.tableMessages.push_back("step_trace_time.csv: " + err);
-        }
+        if (!useDb) readRankTables(rp);
         AnalysisOptions ao = analysis;
         if (!ao.stop.stop_possible()) ao.stop = options.stop;
         CommunicationJson commJson;
@@ -465,7 +613,7 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
     done += weight[i];
     profile->ranks.push_back(std::move(rp));
   }
-  if (loaded == 0) {
+  if (loaded == 0 && tablesOnly == 0) {
     result.error = firstError.empty() ? (profile->messages.empty() ? "nothing to load" : profile->messages.front())
                                       : firstError;
     // Every rank failed: say how many, so "rank 0: ..." is not read as the only rank.
@@ -474,6 +622,9 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
                       (profile->messages.size() > 2 ? "s" : "") + " without a trace either";
     return result;
   }
+  if (loaded == 0)
+    profile->messages.push_back("no rank has a trace: the figures shown are the profiler's own tables (step_trace_time.csv, "
+                                "kernel_details.csv); the timeline, bubbles and dispatch chains need trace_view.json");
   // The profile-level stage, once every rank is analysed (cheap: a few figures per rank).
   profile->analysis = std::make_shared<const ProfileAnalysis>(analyzeProfile(*profile));
   if (options.progress) options.progress(1.0);

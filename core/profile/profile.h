@@ -8,6 +8,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/profile_analysis.h"
+#include "core/tables/table_summary.h"
 #include "core/tables/tables.h"
 #include "core/model/trace.h"
 
@@ -20,6 +21,11 @@ struct RankSource {
   int device = -1;          ///< from PROF_*/device_{id} or the msprof file name; the trace's "NPU k" label wins later
   std::string root;         ///< the *_ascend_pt / *_ascend_ms folder, or the file's folder
   std::string traceFile;    ///< trace_view.json, *.pt.trace.json(.gz), msprof*.json
+  /// Every trace file of the rank, in reading order, when its timeline is split over several
+  /// (msprof's per-iteration msprof_{dev}_{model}_{iter}.json, or the msprof_slice_{k}_{ts}.json
+  /// parts; format notes §6): loadProfile reads them as one (loadTraceFiles). traceFile is the
+  /// first. Empty for a one-file rank.
+  std::vector<std::string> traceFiles;
   std::string kernelDetails;   ///< ASCEND_PROFILER_OUTPUT/kernel_details.csv
   std::string stepTraceTime;   ///< ASCEND_PROFILER_OUTPUT/step_trace_time.csv
   std::string communicationJson;  ///< ASCEND_PROFILER_OUTPUT/communication.json
@@ -37,14 +43,22 @@ struct ProfileLayout {
   std::string error;                  ///< set when nothing loadable was found
 };
 
-/// Finds the ranks of a profiling path: a `*_ascend_pt`/`*_ascend_ms` rank folder, a parent
-/// holding several rank folders (searched two levels deep), an `ASCEND_PROFILER_OUTPUT` folder,
-/// or a bare trace file (trace_view.json, Kineto *.pt.trace.json[.gz], any *.json). msprof's own
-/// layout (very old CANN / MindSpore, format notes §6) gives one rank per `device_N/timeline`
-/// folder, opened as that folder, `device_N`, a PROF_* folder or a folder of PROF_* folders:
-/// the first (lowest model, then iteration) `msprof_N_{model}_{iter}.json` is loaded and a
-/// message names the iterations left out; rank_id from `device_N/info.json.N`. Reads
-/// profiler_info_*.json for the rank and profiler level. Never writes.
+/// Finds the ranks of a profiling path: a `*_ascend_pt`/`*_ascend_ms` rank folder (torch_npu
+/// §1.1, MindSpore §1.3: ASCEND_PROFILER_OUTPUT/trace_view.json, else the msprof export of its
+/// PROF_* folder), a parent holding several rank folders (searched two levels deep), an
+/// `ASCEND_PROFILER_OUTPUT` folder, or a bare trace file (trace_view.json, Kineto
+/// *.pt.trace.json[.gz], any *.json). msprof's own layouts (format notes §6), opened as a
+/// PROF_* folder, a folder of PROF_* folders, `device_N` or `device_N/timeline`:
+///  - `PROF_*/mindstudio_profiler_output/msprof_{ts}.json` or its `msprof_slice_{k}_{ts}.json`
+///    parts: one rank per PROF_* folder, every part of the newest timestamp, in k order;
+///  - the legacy `PROF_*/device_N/timeline/msprof_{N}_{model}_{iter}.json` (very old CANN /
+///    MindSpore): one rank per device, every iteration file read as one timeline (the
+///    iterations become its steps); the hccl_*, task_time_* and step_trace_* files beside them
+///    are not read (their events are repeated in msprof_*; step_trace_* is the whole run's
+///    Step Trace, iterations with no tasks here included).
+/// For both, the device comes from `device_N` and rank_id from `device_N/info.json.N` (§1.2).
+/// A rank folder with no trace but CSV tables or analysis.db is still a rank (its tables are
+/// read). Reads profiler_info_*.json for the rank and profiler level. Never writes.
 [[nodiscard]] ProfileLayout discoverProfile(const std::string& path);
 
 /// One loaded rank.
@@ -56,6 +70,10 @@ struct RankProfile {
   std::vector<StepTraceRow> stepTrace;           ///< step_trace_time.csv rows, when present
   std::shared_ptr<const RankAnalysis> analysis;  ///< Top-Down analyses (null without a trace)
   std::vector<std::string> tableMessages;        ///< problems reading the CSV files
+  /// For a rank without a trace whose export holds tables (CSV-only or analysis.db-only, e.g. a
+  /// pruned text export): what its step_trace_time.csv and kernel_details.csv say and what is
+  /// missing. Null for a rank with a trace (its analysis covers it) or with no table either.
+  std::shared_ptr<const TablesOnlySummary> tablesOnly;
   [[nodiscard]] int rank() const;      ///< source.rank, else the trace's Kineto rank, else -1
   [[nodiscard]] int device() const;    ///< the trace's "NPU k" label, else source.device
 };
@@ -79,6 +97,10 @@ struct ProfileLoadResult {
 };
 
 /// Discovers and loads every rank of `path` (ranks one after another, each in parallel slices).
+/// A rank of several trace files (RankSource::traceFiles) is read as one timeline
+/// (loadTraceFiles). A rank without a trace keeps its tables (kernel_details.csv,
+/// step_trace_time.csv) and gets RankProfile::tablesOnly; the load fails only when no rank has
+/// a trace or a table.
 /// Processes labelled plain "NPU" get LoadOptions::device when set, else the trace path's device
 /// (deviceFromTracePath), else RankSource::device, else the rank (format notes §1.2, §2.3).
 /// options.progress receives the overall fraction. Cancelling (options.stop) returns error

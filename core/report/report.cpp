@@ -9,6 +9,7 @@
 #include "core/base/time_format.h"
 #include "core/analysis/analysis.h"
 #include "core/report/advice_report.h"
+#include "core/tables/table_summary.h"
 #include <cmath>
 
 namespace npuscope::core {
@@ -403,6 +404,7 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
       appendJsonString(o, rp.error);
       o += ", \"table_messages\": ";
       stringArray(o, rp.tableMessages);
+      if (rp.tablesOnly) o += ", \"tables_only\": " + tablesOnlyJson(*rp.tablesOnly);
       o += "}";
       continue;
     }
@@ -482,6 +484,8 @@ std::string reportText(const Profile& profile, const AdvisorThresholds& threshol
     if (!rp.trace) {
       o << "   error: " << rp.error << "\n";
       for (const auto& m : rp.tableMessages) o << "   table: " << m << "\n";
+      if (rp.tablesOnly)
+        for (const auto& line : tablesOnlyLines(*rp.tablesOnly)) o << "   " << line << "\n";
       continue;
     }
     const Trace& t = *rp.trace;

@@ -151,28 +151,41 @@ TEST_CASE("plain NPU labels: one device for all such processes, from the options
   CHECK(da.discrepancies[0].find("Computing: computed 18.000 us, recorded 10.000 us") != std::string::npos);
 }
 
-TEST_CASE("msprof device_N/timeline folders load as one rank per device, first iteration only", "[msprof]") {
+TEST_CASE("msprof device_N/timeline folders load as one rank per device, every iteration", "[msprof]") {
   const std::string root = shared(kMsprof);
   if (!std::filesystem::exists(root)) {
     WARN("corpus case absent, skipped: " << root);
     return;
   }
-  // The timeline folder: one rank, msprof_0_2_1.json (iterations 1..3 exist), and a message.
-  const core::ProfileLayout one = core::discoverProfile(shared(kDev0));
-  REQUIRE(one.error.empty());
-  REQUIRE(one.ranks.size() == 1);
-  CHECK(std::filesystem::path(one.ranks[0].traceFile).filename() == "msprof_0_2_1.json");
-  CHECK(one.ranks[0].device == 0);
-  CHECK(one.ranks[0].rank == 0);  // device_0/info.json.0 "rank_id": 0
-  REQUIRE(one.messages.size() == 1);
-  CHECK(one.messages[0].find("loaded msprof_0_2_1.json") != std::string::npos);
-  CHECK(one.messages[0].find("msprof_0_2_2.json, msprof_0_2_3.json") != std::string::npos);
+  // Hand count from the file names (ls PROF_*/device_*/timeline): each device has
+  // msprof_{dev}_{model}_{1,2,3}.json, model 2 on device 0 and model 0 on device 1.
+  const auto names = [](const core::RankSource& s) {
+    std::vector<std::string> v;
+    for (const auto& f : s.traceFiles) v.push_back(std::filesystem::path(f).filename().string());
+    return v;
+  };
+  const std::vector<std::string> dev0 = {"msprof_0_2_1.json", "msprof_0_2_2.json", "msprof_0_2_3.json"};
+  const std::vector<std::string> dev1 = {"msprof_1_0_1.json", "msprof_1_0_2.json", "msprof_1_0_3.json"};
+  // The timeline folder and its device_N folder: one rank, the three iterations, and a message.
+  for (const std::string& p : {kDev0, std::filesystem::path(kDev0).parent_path().string()}) {
+    INFO(p);
+    const core::ProfileLayout one = core::discoverProfile(shared(p));
+    REQUIRE(one.error.empty());
+    REQUIRE(one.ranks.size() == 1);
+    CHECK(names(one.ranks[0]) == dev0);
+    CHECK(std::filesystem::path(one.ranks[0].traceFile).filename() == "msprof_0_2_1.json");
+    CHECK(one.ranks[0].device == 0);
+    CHECK(one.ranks[0].rank == 0);  // device_0/info.json.0 "rank_id": 0
+    REQUIRE(one.messages.size() == 1);
+    CHECK(one.messages[0].find("3 msprof iteration files read as one timeline") != std::string::npos);
+  }
   // The PROF_ folder of device 1.
   const core::ProfileLayout prof =
       core::discoverProfile(shared(kMsprof + "PROF_000001_20230818142704567_GQFAMHBKGODKJMLA"));
   REQUIRE(prof.ranks.size() == 1);
-  CHECK(std::filesystem::path(prof.ranks[0].traceFile).filename() == "msprof_1_0_1.json");
+  CHECK(names(prof.ranks[0]) == dev1);
   CHECK(prof.ranks[0].device == 1);
+  CHECK(prof.ranks[0].rank == 1);  // device_1/info.json.1 "rank_id": 1
   // The folder holding both PROF_ folders: two ranks, devices 0 and 1.
   const core::ProfileLayout both = core::discoverProfile(root);
   REQUIRE(both.ranks.size() == 2);

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+#include "core/tables/table_summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "core/base/json_text.h"
+#include "core/base/time_format.h"
+
+namespace npuscope::core {
+
+namespace {
+
+TimeNs usToNs(double us) { return std::isfinite(us) ? static_cast<TimeNs>(std::llround(us * 1000.0)) : 0; }
+
+std::string usText(TimeNs ns) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1000.0);
+  return b;
+}
+
+std::string ratioText(double v) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+/// The map's entries, longest first (ties by name), at most `limit`.
+std::vector<std::pair<std::string, TimeNs>> longestFirst(const std::map<std::string, TimeNs>& m, std::size_t limit) {
+  std::vector<std::pair<std::string, TimeNs>> v(m.begin(), m.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (v.size() > limit) v.resize(limit);
+  return v;
+}
+
+}  // namespace
+
+TablesOnlySummary summarizeTables(const KernelDetails* kernels, const std::vector<StepTraceRow>* stepTrace,
+                                  const std::vector<std::string>& others) {
+  TablesOnlySummary s;
+  if (stepTrace && !stepTrace->empty()) {
+    s.present.emplace_back("step_trace_time.csv");
+    std::map<int, TableDeviceFigures> byDevice;
+    for (const StepTraceRow& r : *stepTrace) {
+      TableDeviceFigures& d = byDevice[r.device];
+      d.device = r.device;
+      ++d.steps;
+      d.computing += usToNs(r.computing);
+      d.commNotOverlapped += usToNs(r.commNotOverlapped);
+      d.free += usToNs(r.free);
+      d.communication += usToNs(r.communication);
+      d.overlapped += usToNs(r.overlapped);
+    }
+    for (auto& [dev, d] : byDevice) s.devices.push_back(d);
+  }
+  if (kernels && !kernels->rows.empty()) {
+    s.present.emplace_back("kernel_details.csv");
+    std::map<std::string, TimeNs> core, type;
+    for (const KernelRow& r : kernels->rows) {
+      ++s.kernelRows;
+      const TimeNs d = r.duration.value_or(0);
+      s.kernelTime += d;
+      core[r.core.empty() ? "(no Accelerator Core)" : r.core] += d;
+      type[r.type.empty() ? "(no Type)" : r.type] += d;
+    }
+    s.byCore = longestFirst(core, core.size());
+    s.topTypes = longestFirst(type, TablesOnlySummary::kTopTypes);
+  }
+  for (const auto& o : others) s.present.push_back(o);
+  s.missing.emplace_back(
+      "trace_view.json: no timeline, and no bubbles, dispatch chains or per-task Top-Down analysis (they need the "
+      "trace)");
+  if (s.devices.empty())
+    s.missing.emplace_back("step_trace_time.csv: no Computing / Communication / Free figures");
+  if (s.kernelRows == 0) s.missing.emplace_back("kernel_details.csv: no kernel statistics");
+  return s;
+}
+
+std::vector<std::string> tablesOnlyLines(const TablesOnlySummary& s) {
+  std::vector<std::string> out;
+  for (const TableDeviceFigures& d : s.devices) {
+    std::string line = "device " + (d.device >= 0 ? std::to_string(d.device) : std::string("?")) + ", " +
+                       std::to_string(d.steps) + " step" + (d.steps == 1 ? "" : "s") +
+                       " (step_trace_time.csv, the profiler's figures; no trace): Computing " +
+                       formatDuration(d.computing) + " (" + formatPercent(d.share(d.computing), 1) +
+                       "), Communication(Not Overlapped) " + formatDuration(d.commNotOverlapped) + " (" +
+                       formatPercent(d.share(d.commNotOverlapped), 1) + "), Free " + formatDuration(d.free) + " (" +
+                       formatPercent(d.share(d.free), 1) + ")";
+    out.push_back(std::move(line));
+  }
+  if (s.kernelRows) {
+    std::string line = "kernel_details.csv: " + std::to_string(s.kernelRows) + " kernels, " +
+                       formatDuration(s.kernelTime) + " in all; by core:";
+    for (std::size_t i = 0; i < s.byCore.size(); ++i)
+      line += (i ? ", " : " ") + s.byCore[i].first + " " + formatDuration(s.byCore[i].second);
+    line += "; top types:";
+    for (std::size_t i = 0; i < s.topTypes.size(); ++i)
+      line += (i ? ", " : " ") + s.topTypes[i].first + " " + formatDuration(s.topTypes[i].second);
+    out.push_back(std::move(line));
+  }
+  for (const auto& m : s.missing) out.push_back("missing: " + m);
+  return out;
+}
+
+std::string tablesOnlyJson(const TablesOnlySummary& s) {
+  const auto strings = [](std::string& o, const std::vector<std::string>& v) {
+    o += '[';
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i) o += ", ";
+      appendJsonString(o, v[i]);
+    }
+    o += ']';
+  };
+  const auto pairs = [](std::string& o, const std::vector<std::pair<std::string, TimeNs>>& v, const char* key) {
+    o += '[';
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      o += i ? ", {\"" : "{\"";
+      o += key;
+      o += "\": ";
+      appendJsonString(o, v[i].first);
+      o += ", \"total_us\": " + usText(v[i].second) + "}";
+    }
+    o += ']';
+  };
+  std::string o = "{\"source\": \"tables only\", \"present\": ";
+  strings(o, s.present);
+  o += ", \"missing\": ";
+  strings(o, s.missing);
+  o += ", \"devices\": [";
+  for (std::size_t i = 0; i < s.devices.size(); ++i) {
+    const TableDeviceFigures& d = s.devices[i];
+    if (i) o += ", ";
+    o += "{\"device\": " + std::to_string(d.device) + ", \"steps\": " + std::to_string(d.steps) +
+         ", \"computing_us\": " + usText(d.computing) + ", \"communication_not_overlapped_us\": " +
+         usText(d.commNotOverlapped) + ", \"free_us\": " + usText(d.free) + ", \"computing_share\": " +
+         ratioText(d.share(d.computing)) + ", \"communication_not_overlapped_share\": " +
+         ratioText(d.share(d.commNotOverlapped)) + ", \"free_share\": " + ratioText(d.share(d.free)) + "}";
+  }
+  o += "], \"kernels\": {\"rows\": " + std::to_string(s.kernelRows) + ", \"total_us\": " + usText(s.kernelTime) +
+       ", \"by_core\": ";
+  pairs(o, s.byCore, "core");
+  o += ", \"top_types\": ";
+  pairs(o, s.topTypes, "type");
+  o += "}}";
+  return o;
+}
+
+}  // namespace npuscope::core
