@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QtGlobal>
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -51,7 +52,7 @@ QString describe() {
 }
 
 // Loads synchronously with core, reporting a clear error. Returns null when nothing could be
-// loaded (hard error, or no rank with a trace).
+// loaded (hard error, or no rank with a trace or with the tables of a trace-less text export).
 std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
   if (QString problem = TraceLoader::checkPath(path); !problem.isEmpty()) {
     *error = problem;
@@ -67,7 +68,9 @@ std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
     return nullptr;
   }
   const ProfileTotals totals = profileTotals(*result.profile);
-  if (totals.loadedRanks == 0) {
+  const bool anyTables = std::any_of(result.profile->ranks.begin(), result.profile->ranks.end(),
+                                     [](const core::RankProfile& r) { return r.tablesOnly != nullptr; });
+  if (totals.loadedRanks == 0 && !anyTables) {
     QStringList reasons;
     for (const core::RankProfile& rank : result.profile->ranks) {
       if (!rank.error.empty()) reasons << QString::fromStdString(rank.error);

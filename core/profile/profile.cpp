@@ -291,8 +291,9 @@ bool discoverMsprof(const fs::path& path, ProfileLayout& layout) {
 }
 
 /// Where profiling data lies deeper than discovery looks (a repository checkout, a folder of
-/// captures): up to three paths relative to `root` of trace files, rank or PROF_ folders, CSV
-/// tables or .db files, searched at most 8 levels and 20000 entries deep. "" when none.
+/// captures), or what the folder holds instead: up to three paths relative to `root` of trace
+/// files, rank or PROF_ folders, CSV tables, .db files or msprof-analyze `cluster_*` outputs
+/// (named as such), searched at most 8 levels and 20000 entries deep. "" when none.
 std::string deeperDataHint(const fs::path& root) {
   std::error_code ec;
   std::vector<std::string> found;
@@ -305,9 +306,13 @@ std::string deeperDataHint(const fs::path& root) {
     const bool dir = it->is_directory(typeError);
     const bool hit = dir ? isRankFolderName(n) || n.rfind("PROF_", 0) == 0
                          : n == "trace_view.json" || n.ends_with(".pt.trace.json") || n.ends_with(".pt.trace.json.gz") ||
-                               n == "kernel_details.csv" || n == "step_trace_time.csv" || n.ends_with(".db");
+                               n == "kernel_details.csv" || n == "step_trace_time.csv" || n.ends_with(".db") ||
+                               n.rfind("cluster_", 0) == 0;
     if (!hit) continue;
     found.push_back(it->path().lexically_relative(root).generic_string());
+    // msprof-analyze's cluster outputs (cluster_step_trace_time.csv, cluster_analysis.db, ...)
+    // summarise several ranks; npuscope does not read them.
+    if (n.rfind("cluster_", 0) == 0) found.back() += " (an msprof-analyze cluster output, not read)";
     if (dir) it.disable_recursion_pending();
   }
   std::string out;
@@ -415,7 +420,10 @@ ProfileLayout discoverProfile(const std::string& pathText) {
       std::sort(files.begin(), files.end());
       for (const auto& f : files) {
         const std::string n = f.filename().string();
-        if (n.rfind("profiler_info", 0) == 0 || n == "profiler_metadata.json" || n.rfind("communication", 0) == 0)
+        // Not traces: the profiler's side files and msprof-analyze's cluster outputs
+        // (cluster_communication.json, communication_group.json, ...).
+        if (n.rfind("profiler_info", 0) == 0 || n == "profiler_metadata.json" ||
+            n.find("communication") != std::string::npos)
           continue;
         RankSource src;
         src.traceFile = f.string();
@@ -430,7 +438,7 @@ ProfileLayout discoverProfile(const std::string& pathText) {
                    " (expected a *_ascend_pt / *_ascend_ms folder, ASCEND_PROFILER_OUTPUT, a PROF_* folder, or a trace "
                    ".json file)";
     if (const std::string deeper = deeperDataHint(path); !deeper.empty())
-      layout.error += "; deeper inside: " + deeper + " (open one of these)";
+      layout.error += "; found inside: " + deeper;
     return layout;
   }
   // Several rank folders without profiler_info_*.json: number them in folder order, and say so.
@@ -460,6 +468,8 @@ int RankProfile::device() const {
     const int d = trace->deviceId();
     if (d >= 0) return d;
   }
+  // A trace-less rank: the one Device_id of its step_trace_time.csv, when it has one.
+  if (source.device < 0 && tablesOnly && tablesOnly->devices.size() == 1) return tablesOnly->devices.front().device;
   return source.device;
 }
 

@@ -75,7 +75,9 @@ struct RankProfile {
   /// missing. Null for a rank with a trace (its analysis covers it) or with no table either.
   std::shared_ptr<const TablesOnlySummary> tablesOnly;
   [[nodiscard]] int rank() const;      ///< source.rank, else the trace's Kineto rank, else -1
-  [[nodiscard]] int device() const;    ///< the trace's "NPU k" label, else source.device
+  /// The trace's "NPU k" label, else source.device, else (no trace) the one Device_id of its
+  /// step_trace_time.csv, else -1.
+  [[nodiscard]] int device() const;
 };
 
 /// A loaded profiling folder: all ranks side by side, never merged.

@@ -700,6 +700,30 @@ QLabel* breakdownLabel(const core::DeviceAnalysis& d, QWidget* parent) {
   return l;
 }
 
+/// For a profile without any trace whose ranks kept their tables (a pruned text export): per
+/// rank the shares from step_trace_time.csv and the kernel statistics, marked as the profiler's
+/// own figures, and what needs the trace (core::tablesOnlyLines). Empty when no rank has tables.
+QString tablesOnlyHtml(const std::shared_ptr<const core::Profile>& p) {
+  if (!p) return {};
+  QString html;
+  for (const core::RankProfile& rp : p->ranks) {
+    if (!rp.tablesOnly) continue;
+    html += QStringLiteral("<div style='margin-top:4px; font-weight:600'>%1</div><ul style='margin-top:2px; "
+                           "margin-bottom:0px; margin-left:-24px'>")
+                .arg(QString::fromStdString(rp.source.label).toHtmlEscaped());
+    for (const std::string& line : core::tablesOnlyLines(*rp.tablesOnly))
+      html += QStringLiteral("<li>%1</li>").arg(QString::fromStdString(line).toHtmlEscaped());
+    html += QStringLiteral("</ul>");
+  }
+  if (html.isEmpty()) return {};
+  return QStringLiteral("<div style='font-size:large; font-weight:700'>%1</div><div>%2</div>")
+             .arg(QObject::tr("Tables only: no trace"),
+                  QObject::tr("The profile has no trace_view.json. The figures below are the profiler's own "
+                              "(step_trace_time.csv, kernel_details.csv); the timeline, bubbles and dispatch "
+                              "chains need the trace.")) +
+         html;
+}
+
 }  // namespace
 
 void TopDownPanel::rebuild() {
@@ -711,8 +735,10 @@ void TopDownPanel::rebuild() {
   }
   const core::RankAnalysis* a = analysisOf(m_profile, m_rank);
   if (!a) {
-    m_verdict->setText(m_profile ? tr("<i>No Top-Down analysis: the profile has no loadable trace.</i>")
-                                 : tr("<i>Open a profile to see its Top-Down summary.</i>"));
+    const QString tables = tablesOnlyHtml(m_profile);
+    m_verdict->setText(!tables.isEmpty() ? tables
+                       : m_profile       ? tr("<i>No Top-Down analysis: the profile has no loadable trace.</i>")
+                                         : tr("<i>Open a profile to see its Top-Down summary.</i>"));
     m_discrepancies->clear();
     m_discrepancies->hide();
     m_bubblesTitle->setText(tr("<b>Bubbles</b>"));

@@ -267,6 +267,7 @@ TEST_CASE("a text export without a trace: the tables' figures and what is missin
     const core::RankProfile& rp = p.ranks[k];
     INFO("rank " << k);
     CHECK(rp.rank() == static_cast<int>(k));
+    CHECK(rp.device() == want[k].device);  // from the CSV's Device_id
     CHECK_FALSE(rp.trace);
     REQUIRE(rp.tablesOnly);
     REQUIRE(rp.tablesOnly->devices.size() == 1);
@@ -310,10 +311,17 @@ TEST_CASE("a folder with profiling data deeper than discovery looks names where 
   const core::ProfileLayout layout = core::discoverProfile(root);
   CHECK(layout.ranks.empty());
   CHECK(layout.error.find("no profiling data found") != std::string::npos);
-  CHECK(layout.error.find("deeper inside: test/") != std::string::npos);
+  CHECK(layout.error.find("found inside: test/") != std::string::npos);
   // A temp folder holding nothing of the kind: no hint.
   TempDir tmp("none");
   tmp.write("a/b/notes.txt", "x");
   const core::ProfileLayout empty = core::discoverProfile(tmp.root.string());
-  CHECK(empty.error.find("deeper inside") == std::string::npos);
+  CHECK(empty.error.find("found inside") == std::string::npos);
+  // msprof-analyze's cluster outputs are named as such and not read as traces.
+  TempDir cluster("cluster");
+  cluster.write("cluster_step_trace_time.csv", "Step,Type,Index\n");
+  cluster.write("cluster_communication.json", "{}");
+  const core::ProfileLayout c = core::discoverProfile(cluster.root.string());
+  CHECK(c.ranks.empty());
+  CHECK(c.error.find("cluster_step_trace_time.csv (an msprof-analyze cluster output, not read)") != std::string::npos);
 }
