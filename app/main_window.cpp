@@ -16,6 +16,7 @@
 #include <QImageWriter>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -44,6 +45,7 @@
 #include "widgets/panels/stats_view.h"
 #include "widgets/timeline/timeline_widget.h"
 #include "widgets/dialogs/warnings_dialog.h"
+#include "widgets/view_state.h"
 
 namespace npuscope {
 
@@ -84,6 +86,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
 
   m_loader = new TraceLoader(this);
+  m_viewState = new widgets::ViewState(this);
   connect(m_loader, &TraceLoader::started, this, &MainWindow::onLoadStarted);
   connect(m_loader, &TraceLoader::progressChanged, this, &MainWindow::onProgress);
   connect(m_loader, &TraceLoader::previewChanged, this, &MainWindow::onPreviewChanged);
@@ -95,6 +98,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createCentralArea();
   createMenus();
   createStatsUi();
+  // Docks bound to the view state: one addViewDock line each (docs/architecture.md, "A new dock").
   createStatusBar();
   readSettings();
   updateStatus();
@@ -279,7 +283,14 @@ void MainWindow::createCentralArea() {
   m_loadPreview = new widgets::LoadPreviewView(m_stack);
   connect(m_loadPreview, &widgets::LoadPreviewView::cancelRequested, m_loader, &TraceLoader::cancel);
   m_stack->addWidget(m_loadPreview);
-  connect(m_timeline, &widgets::TimelineWidget::sliceSelected, this, &MainWindow::onSliceSelected);
+  m_timeline->setViewState(m_viewState);
+  connect(m_timeline, &widgets::TimelineWidget::sliceSelected, this,
+          [this](widgets::RankSliceRef ref) { onSliceSelected(ref.rank, ref.slice); });
+  // Requests of any dock bound to the view state.
+  connect(m_viewState, &widgets::ViewState::sliceActivationRequested, this,
+          [this](widgets::RankSliceRef ref) { onChainLinkActivated(ref.rank, ref.slice); });
+  connect(m_viewState, &widgets::ViewState::bubbleActivationRequested, this,
+          [this](widgets::BubbleRef ref) { activateBubble(ref.rank, ref.device, ref.bubble); });
   setCentralWidget(m_stack);
 
   m_details = new widgets::SliceDetailsPanel(this);
@@ -318,6 +329,18 @@ void MainWindow::createAdviceDock() {
     onChainLinkActivated(rank, ref);
     m_timeline->zoomToSelectedSlice();
   });
+}
+
+QDockWidget* MainWindow::addViewDock(QWidget* panel, const QString& title, const QString& objectName,
+                                     Qt::DockWidgetArea area) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(objectName);
+  dock->setWidget(panel);
+  dock->setAllowedAreas(Qt::AllDockWidgetAreas);
+  addDockWidget(area, dock);
+  if (QMenu* view = menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu")))
+    view->addAction(dock->toggleViewAction());
+  return dock;
 }
 
 void MainWindow::createStatusBar() {
@@ -687,7 +710,7 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
   m_path = path;
   m_loadMs = elapsedMs;
   m_details->clearSlice();
-  m_timeline->setProfile(m_profile);
+  m_viewState->setProfile(m_profile);  // the timeline and every bound dock follow
   showTopDownProfile();
   m_advice->setProfile(m_profile);
   m_stats->setProfile(m_profile);

@@ -27,6 +27,7 @@ class TimelineWidget;
 class TopDownPanel;
 class AdvicePanel;
 class ChainPanel;
+class ViewState;
 class LoadPreviewView;
 }  // namespace npuscope::widgets
 
@@ -57,6 +58,15 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] std::shared_ptr<const core::Profile> profile() const { return m_profile; }
   [[nodiscard]] QString currentPath() const { return m_path; }
   [[nodiscard]] widgets::TimelineWidget* timeline() const { return m_timeline; }
+  /// What the views show (profile, selected slice, visible range, selected bubble), shared by
+  /// the timeline and the docks; its activateSlice / activateBubble requests are routed here
+  /// (onChainLinkActivated, activateBubble).
+  [[nodiscard]] widgets::ViewState* viewState() const { return m_viewState; }
+  /// Docks `panel` (a widget that subscribes to viewState()) in `area` under `title`, with the
+  /// stable `objectName` the saved window state uses, and adds its toggle to the View menu.
+  /// The one line a new dock needs (docs/architecture.md, "A new dock").
+  QDockWidget* addViewDock(QWidget* panel, const QString& title, const QString& objectName,
+                           Qt::DockWidgetArea area = Qt::BottomDockWidgetArea);
   [[nodiscard]] TraceLoader* loader() const { return m_loader; }
   /// The view shown in the centre while a load runs (skeleton timeline and progress banner).
   [[nodiscard]] widgets::LoadPreviewView* loadPreview() const { return m_loadPreview; }
@@ -146,6 +156,7 @@ class MainWindow : public QMainWindow {
   void updateActions();
 
   TraceLoader* m_loader = nullptr;
+  widgets::ViewState* m_viewState = nullptr;
   std::shared_ptr<const core::Profile> m_profile;
   QString m_path;          // path of the shown profile
   QString m_pendingPath;   // path being loaded

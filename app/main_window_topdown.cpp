@@ -53,11 +53,14 @@ void MainWindow::createTopDownDocks() {
   }
 
   connect(m_topDown, &widgets::TopDownPanel::bubbleActivated, this,
-          [this](int r, int d, int b) { activateBubble(r, d, b); });
-  connect(m_timeline, &widgets::TimelineWidget::bubbleClicked, this, &MainWindow::onTimelineBubbleClicked);
+          [this](widgets::BubbleRef b) { activateBubble(b.rank, b.device, b.bubble); });
+  connect(m_timeline, &widgets::TimelineWidget::bubbleClicked, this,
+          [this](widgets::BubbleRef b) { onTimelineBubbleClicked(b.rank, b.device, b.bubble); });
   // The evidence of a bubble's cause: select it, keep it in view, keep the bubble's chain shown.
-  connect(m_topDown, &widgets::TopDownPanel::evidenceActivated, this, &MainWindow::onChainLinkActivated);
-  connect(m_chain, &widgets::ChainPanel::linkActivated, this, &MainWindow::onChainLinkActivated);
+  connect(m_topDown, &widgets::TopDownPanel::evidenceActivated, this,
+          [this](widgets::RankSliceRef r) { onChainLinkActivated(r.rank, r.slice); });
+  connect(m_chain, &widgets::ChainPanel::linkActivated, this,
+          [this](widgets::RankSliceRef r) { onChainLinkActivated(r.rank, r.slice); });
 }
 
 void MainWindow::addTopDownMenuEntries(QMenu* view) {

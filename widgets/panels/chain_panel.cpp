@@ -238,7 +238,7 @@ void ChainPanel::activate(QTreeWidgetItem* item) {
   core::SliceRef ref;
   ref.lane = item->data(0, kRefLaneRole).toUInt();
   ref.index = item->data(0, kRefIndexRole).toUInt();
-  emit linkActivated(m_rank, ref);
+  emit linkActivated(RankSliceRef{m_rank, ref});
 }
 
 }  // namespace npuscope::widgets

@@ -9,6 +9,7 @@
 
 #include "core/profile/profile.h"
 #include "widgets/timeline/metatypes.h"
+#include "widgets/view_state.h"
 
 class QLabel;
 class QTreeWidget;
@@ -62,7 +63,7 @@ class ChainPanel : public QWidget {
 
  signals:
   /// A row with a slice was clicked: select `ref` of rank `rankIndex` on the timeline.
-  void linkActivated(int rankIndex, npuscope::core::SliceRef ref);
+  void linkActivated(npuscope::widgets::RankSliceRef ref);
 
  private:
   void activate(QTreeWidgetItem* item);

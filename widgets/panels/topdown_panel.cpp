@@ -603,7 +603,7 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
     const auto& bubbles = a->devices[static_cast<std::size_t>(d)].bubbles;
     if (b < 0 || static_cast<std::size_t>(b) >= bubbles.size()) return;
     const core::Bubble& bubble = bubbles[static_cast<std::size_t>(b)];
-    if (!bubble.evidence.empty()) emit evidenceActivated(m_rank, bubble.evidence.front());
+    if (!bubble.evidence.empty()) emit evidenceActivated(RankSliceRef{m_rank, bubble.evidence.front()});
   });
 
   split->addWidget(scroll);
@@ -846,7 +846,7 @@ void TopDownPanel::onCurrentRowChanged(const QModelIndex& current) {
   const auto [d, b] = m_bubbles->bubbleAt(src.row());
   m_lastEmittedRow = current.row();
   m_lastEmit.start();
-  emit bubbleActivated(m_rank, d, b);
+  emit bubbleActivated(BubbleRef{m_rank, d, b});
 }
 
 void TopDownPanel::selectBubble(int rankIndex, int deviceIndex, int bubbleIndex) {

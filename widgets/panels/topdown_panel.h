@@ -15,6 +15,7 @@
 
 #include "core/profile/profile.h"
 #include "widgets/timeline/metatypes.h"
+#include "widgets/view_state.h"
 
 class QComboBox;
 class QLabel;
@@ -146,12 +147,11 @@ class TopDownPanel : public QWidget {
   [[nodiscard]] QString discrepancyText() const;
 
  signals:
-  /// A bubble row was clicked or chosen with the keyboard: indexes into Profile::ranks,
-  /// RankAnalysis::devices and DeviceAnalysis::bubbles.
-  void bubbleActivated(int rankIndex, int deviceIndex, int bubbleIndex);
+  /// A bubble row was clicked or chosen with the keyboard.
+  void bubbleActivated(npuscope::widgets::BubbleRef bubble);
   /// A bubble row was double-clicked: the first slice behind its cause (Bubble::evidence: the
   /// sync call, the compile step, the copy tasks, ...), to select on the timeline.
-  void evidenceActivated(int rankIndex, npuscope::core::SliceRef slice);
+  void evidenceActivated(npuscope::widgets::RankSliceRef slice);
 
  private:
   void rebuild();

@@ -13,6 +13,7 @@
 #include "core/query/lod.h"
 #include "core/base/time_format.h"
 #include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/render_passes.h"
 #include "widgets/timeline/time_ruler.h"
 #include "widgets/timeline/timeline_overlays.h"
 #include "widgets/timeline/timeline_context.h"
@@ -28,81 +29,36 @@ namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns)); }
 
-// Zig-zag drawn at the open end of an unfinished slice ("did not end").
-void drawOpenEnd(QPainter& p, const QRectF& r, QColor c) {
-  const double x = r.right();
-  QPainterPath path;
-  const double step = r.height() / 4.0;
-  path.moveTo(x, r.top());
-  for (int i = 0; i < 4; ++i) {
-    path.lineTo(x - 4, r.top() + step * (i + 0.5));
-    path.lineTo(x, r.top() + step * (i + 1));
-  }
-  p.save();
-  p.setRenderHint(QPainter::Antialiasing, true);
-  p.setPen(QPen(c, 1.4));
-  p.drawPath(path);
-  p.restore();
-}
-
-// The cubic of a flow arrow from a to b: leaves a and reaches b horizontally (an arc above the
-// row when both ends are on the same row).
-void addArrowCurve(QPainterPath& path, QPointF a, QPointF b) {
-  const double dx = std::max(30.0, std::abs(b.x() - a.x()) * 0.4);
-  path.moveTo(a);
-  if (std::abs(a.y() - b.y()) < 1) {
-    path.cubicTo(QPointF(a.x() + dx * 0.3, a.y() - 14), QPointF(b.x() - dx * 0.3, b.y() - 14), b);
-  } else {
-    path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b);
-  }
-}
-
-// A 7 px arrowhead at `tip` pointing along `dir` (unit vector).
-QPolygonF arrowHead(QPointF tip, QPointF dir) {
-  const QPointF n(-dir.y(), dir.x());
-  constexpr double s = 7;
-  QPolygonF head;
-  head << tip << tip - dir * s + n * s * 0.45 << tip - dir * s - n * s * 0.45;
-  return head;
-}
-
-// Unit direction in which `path` arrives at its current position: along its last segment (the
-// last control point of a cubic), or `fallback` when that is degenerate.
-QPointF arrivalDirection(const QPainterPath& path, QPointF fallback) {
-  const int n = path.elementCount();
-  const QPointF b = path.currentPosition();
-  for (int i = n - 2; i >= 0; --i) {
-    const QPointF d = b - QPointF(path.elementAt(i));
-    const double len = std::hypot(d.x(), d.y());
-    if (len > 1e-6) return d / len;
-    if (path.elementAt(i).isMoveTo()) break;
-  }
-  return fallback;
-}
-
-void drawArrow(QPainter& p, QPointF a, QPointF b, QColor c, double width) {
-  QPainterPath path;
-  addArrowCurve(path, a, b);
-  p.setPen(QPen(c, width));
-  p.setBrush(Qt::NoBrush);
-  p.drawPath(path);
-  drawArrowHead(p, path, c, QPointF(1, 0));
-}
-
 }  // namespace
-
-void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir) {
-  p.setBrush(c);
-  p.setPen(Qt::NoPen);
-  p.drawPolygon(arrowHead(path.currentPosition(), arrivalDirection(path, fallbackDir)));
-  p.setBrush(Qt::NoBrush);
-}
 
 LaneCanvas::LaneCanvas(TimelineContext* ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   setAttribute(Qt::WA_OpaquePaintEvent);
   setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(100, 60);
+  // The default passes, in paint order (render_passes.h, timeline_overlays.h).
+  addRenderPass(std::make_unique<BoxesPass>());
+  m_nameMarks = static_cast<NameMarksPass*>(addRenderPass(std::make_unique<NameMarksPass>()));
+  addRenderPass(std::make_unique<LabelsPass>());
+  addRenderPass(std::make_unique<CountersPass>());
+  m_bubbles = static_cast<BubblesPass*>(addRenderPass(std::make_unique<BubblesPass>()));
+  m_chain = static_cast<ChainPass*>(addRenderPass(std::make_unique<ChainPass>()));
+  addRenderPass(std::make_unique<HoverPass>());
+  addRenderPass(std::make_unique<SelectionPass>());
+  addRenderPass(std::make_unique<FlowArrowsPass>());
+  addRenderPass(std::make_unique<TimeSelectionPass>());
+}
+
+TimelineRenderPass* LaneCanvas::addRenderPass(std::unique_ptr<TimelineRenderPass> pass, const char* before) {
+  auto at = m_passes.end();
+  if (before) {
+    const std::string_view name(before);
+    at = std::find_if(m_passes.begin(), m_passes.end(), [&](const auto& p) { return name == p->name(); });
+  }
+  TimelineRenderPass* raw = pass.get();
+  m_passes.insert(at, std::move(pass));
+  update();
+  return raw;
 }
 
 void LaneCanvas::invalidate() {
@@ -193,130 +149,22 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
     if (xe < w) p.fillRect(QRectF(std::max(xe, 0.0), 0, w - std::max(xe, 0.0), size.height()), outside);
   }
 
-  p.save();
-  p.translate(0, -sy);
-  // Boxes, batched by colour run; wide boxes lose one device pixel on the right so that
-  // neighbours stay distinguishable.
-  for (const DrawBox& b : list.boxes) {
-    QRectF r = b.rect;
-    if (r.width() >= 3) r.setWidth(r.width() - onePx);
-    p.fillRect(r, QColor::fromRgb(b.color));
-  }
-  // Flag markers.
-  for (const DrawBox& b : list.boxes) {
-    if (!b.flags) continue;
-    if (b.flags & core::kSlicePartialOverlap) {
-      p.setPen(QPen(QColor::fromRgb(ColorPalette::kOverlap), 1.0));
-      p.setBrush(Qt::NoBrush);
-      p.drawRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5));
+  // The passes; consecutive Content passes share one translation, as one painter state.
+  const TimelineFrame frame{*m_ctx, *m_ctx->profile, list, view, size, w, sy, onePx, font()};
+  bool translated = false;
+  for (const auto& pass : m_passes) {
+    const bool content = pass->space() == TimelineRenderPass::Space::Content;
+    if (content && !translated) {
+      p.save();
+      p.translate(0, -sy);
+      translated = true;
+    } else if (!content && translated) {
+      p.restore();
+      translated = false;
     }
-    if ((b.flags & core::kSliceUnfinished) && b.rect.right() <= w + 1)
-      drawOpenEnd(p, b.rect, QColor::fromRgb(ColorPalette::outline(b.color)));
+    pass->paint(p, frame);
   }
-  paintNameMarks(p, list);
-  // Labels.
-  p.setFont(font());
-  for (const DrawLabel& l : list.labels) {
-    p.setPen(QColor::fromRgb(l.color));
-    p.drawText(l.rect, Qt::AlignVCenter | Qt::AlignLeft, l.text);
-  }
-  // Counters.
-  for (const DrawCounter& c : list.counters) {
-    QColor fill = QColor::fromRgb(c.color);
-    fill.setAlpha(90);
-    p.setPen(QPen(QColor::fromRgb(c.color), 1.0));
-    p.setBrush(fill);
-    p.drawPolygon(c.area);
-    p.setBrush(Qt::NoBrush);
-    const LayoutRow& r = rows[static_cast<std::size_t>(c.row)];
-    QFont f = font();
-    f.setPointSizeF(f.pointSizeF() * 0.8);
-    p.setFont(f);
-    p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
-    p.drawText(QRectF(4, r.y + 1, w - 8, 11), Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("max ") + c.maxText);
-    p.setFont(font());
-  }
-  paintTopDownOverlays(p, *m_ctx, w, sy, sy + size.height());
-  // Hovered box.
-  if (m_ctx->hovered.valid()) {
-    for (const DrawBox& b : list.boxes) {
-      if (b.rank == m_ctx->hoveredRank && b.ref == m_ctx->hovered) {
-        p.setPen(QPen(QColor(0, 0, 0, 150), 1.0));
-        p.drawRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5));
-        break;
-      }
-    }
-  }
-  // Selected slice: thick outline, whether or not it is merged at this zoom.
-  if (m_ctx->selected.valid()) {
-    const QRectF r = sliceRect(*m_ctx->profile, layout, view, w, m_ctx->selectedRank, m_ctx->selected);
-    if (!r.isEmpty()) {
-      p.setPen(QPen(QColor::fromRgb(ColorPalette::kSelection), 2.0));
-      p.drawRect(r.adjusted(-1, -1, 1, 1));
-    }
-  }
-  // Flow arrows.
-  const auto arrows = buildFlowArrows(*m_ctx->profile, layout, view, w, m_ctx->selectedRank, m_ctx->selected,
-                                      m_ctx->flowCategories, 20000, &m_flowIndex);
-  if (!arrows.empty()) {
-    p.setRenderHint(QPainter::Antialiasing, true);
-    // The category arrows (thinned by buildFlowArrows) in an opaque grey (kTextDim at 55 % over
-    // the background): Qt's raster engine blends a translucent line span by span through its
-    // thread pool, ~7x slower than an opaque one.
-    const QRgb fg = ColorPalette::kTextDim, bg = ColorPalette::kBackground;
-    const auto mix = [](int f, int b) { return (f * 140 + b * 115) / 255; };
-    const QColor dim(mix(qRed(fg), qRed(bg)), mix(qGreen(fg), qGreen(bg)), mix(qBlue(fg), qBlue(bg)));
-    for (const FlowArrow& a : arrows)
-      if (!a.ofSelection) drawArrow(p, a.from, a.to, dim, 1.0);
-    for (const FlowArrow& a : arrows)
-      if (a.ofSelection) drawArrow(p, a.from, a.to, QColor::fromRgb(ColorPalette::kFlow), 1.6);
-    p.setRenderHint(QPainter::Antialiasing, false);
-  }
-  p.restore();
-
-  // Time selection overlay.
-  const TimeRange sel = m_ctx->viewport->selection();
-  if (!sel.empty()) {
-    const double x0 = std::clamp(core::timeToX(sel.start, view, w), -2.0, w + 2);
-    const double x1 = std::clamp(core::timeToX(sel.end, view, w), -2.0, w + 2);
-    QColor band = QColor::fromRgb(ColorPalette::kSelection);
-    band.setAlpha(28);
-    p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), size.height()), band);
-    QColor edge = QColor::fromRgb(ColorPalette::kSelection);
-    p.fillRect(QRectF(x0, 0, 1, size.height()), edge);
-    p.fillRect(QRectF(x1, 0, 1, size.height()), edge);
-  }
-}
-
-void LaneCanvas::paintNameMarks(QPainter& p, const DrawList& list) const {
-  // Search matches and highlighted names (TimelineContext masks): one bit test per box.
-  const auto& search = m_ctx->searchNames;
-  const auto& highlight = m_ctx->highlightNames;
-  if (search.empty() && highlight.empty()) return;
-  const auto has = [&](const std::vector<std::vector<bool>>& masks, const DrawBox& b) {
-    if (b.rank < 0 || static_cast<std::size_t>(b.rank) >= masks.size() || !b.ref.valid()) return false;
-    const auto& mask = masks[static_cast<std::size_t>(b.rank)];
-    if (mask.empty()) return false;
-    const core::NameId id = m_ctx->profile->ranks[static_cast<std::size_t>(b.rank)].trace->lanes[b.ref.lane].names[b.ref.index];
-    return id < mask.size() && mask[id];
-  };
-  const QColor dim(255, 255, 255, 170);
-  const QPen searchPen(QColor::fromRgb(ColorPalette::kSearchMatch), 2.0);
-  const QPen highlightPen(QColor::fromRgb(ColorPalette::kHighlight), 2.0);
-  p.setBrush(Qt::NoBrush);
-  for (const DrawBox& b : list.boxes) {
-    const bool match = has(search, b);
-    if (m_ctx->dimNonMatching && !match) {
-      p.fillRect(b.rect, dim);
-    } else if (match) {
-      p.setPen(searchPen);
-      p.drawRect(b.rect.adjusted(0, 0, -1, -1));
-    }
-    if (has(highlight, b)) {
-      p.setPen(highlightPen);
-      p.drawRect(b.rect.adjusted(-1, -1, 0, 0));
-    }
-  }
+  if (translated) p.restore();
 }
 
 void LaneCanvas::paintEvent(QPaintEvent*) {
@@ -398,7 +246,7 @@ void LaneCanvas::keyPressEvent(QKeyEvent* e) {
       break;
     case Qt::Key_Escape:
       vp->clearSelection();
-      emit sliceClicked(-1, core::SliceRef{});
+      emit sliceClicked(RankSliceRef{});
       return;
     default:
       break;
@@ -446,14 +294,14 @@ void LaneCanvas::mouseReleaseEvent(QMouseEvent* e) {
   unsetCursor();
   if (d == Drag::Pending) {
     const DrawBox* b = boxAt(e->position());
-    const BubbleHit gap = bubbleAt(e->position(), b);
+    const BubbleRef gap = bubbleAt(e->position(), b);
     if (b) {
-      emit sliceClicked(b->rank, b->ref);
+      emit sliceClicked(RankSliceRef{b->rank, b->ref});
     } else {
       m_ctx->viewport->clearSelection();
-      emit sliceClicked(-1, core::SliceRef{});
+      emit sliceClicked(RankSliceRef{});
     }
-    if (gap.bubble >= 0) emit bubbleClicked(gap.rank, gap.device, gap.bubble);
+    if (gap.valid()) emit bubbleClicked(gap);
   } else if (d == Drag::Select) {
     // A Shift+click without movement clears the time selection.
     if ((e->position() - m_pressPos).manhattanLength() < 2) m_ctx->viewport->clearSelection();
@@ -463,7 +311,7 @@ void LaneCanvas::mouseReleaseEvent(QMouseEvent* e) {
 void LaneCanvas::mouseDoubleClickEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
   if (const DrawBox* b = boxAt(e->position())) {
-    emit sliceClicked(b->rank, b->ref);
+    emit sliceClicked(RankSliceRef{b->rank, b->ref});
     emit zoomToSliceRequested();
   }
 }
@@ -488,7 +336,7 @@ void LaneCanvas::leaveEvent(QEvent*) {
   if (m_ctx->hovered.valid()) {
     m_ctx->hovered = {};
     m_ctx->hoveredRank = -1;
-    emit hoverChanged(-1, core::SliceRef{});
+    emit hoverChanged(RankSliceRef{});
     update();
   }
 }
@@ -537,7 +385,7 @@ void LaneCanvas::updateHover(QPointF pos, QPoint globalPos) {
   if (rank != m_ctx->hoveredRank || !(ref == m_ctx->hovered)) {
     m_ctx->hoveredRank = rank;
     m_ctx->hovered = ref;
-    emit hoverChanged(rank, ref);
+    emit hoverChanged(RankSliceRef{rank, ref});
     update();
   }
   if (b) {
@@ -552,7 +400,7 @@ void LaneCanvas::updateHover(QPointF pos, QPoint globalPos) {
       return;
     }
   }
-  if (const BubbleHit gap = bubbleAt(pos, nullptr); gap.bubble >= 0) {
+  if (const BubbleRef gap = bubbleAt(pos, nullptr); gap.valid()) {
     QToolTip::showText(globalPos, bubbleTooltip(*m_ctx->profile, gap.rank, gap.device, gap.bubble), this);
     return;
   }

@@ -5,34 +5,29 @@
 #include <QPoint>
 #include <QWidget>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "core/base/types.h"
 #include "widgets/timeline/metatypes.h"
 #include "widgets/timeline/draw_list.h"
+#include "widgets/timeline/render_pass.h"
+#include "widgets/view_state.h"
 
 class QPainter;
 class QPainterPath;
 
 namespace npuscope::widgets {
 
-/// Fills a 7 px arrowhead at the end of `path` (its current position), pointing the way the path
-/// arrives there (from its last control point or line start), or along `fallbackDir` (a unit
-/// vector) when that is degenerate. Shared by the flow arrows and the dispatch-chain overlay.
-void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir);
-
 struct TimelineContext;
+class BubblesPass;
+class ChainPass;
+class NameMarksPass;
 
-/// A bubble under the mouse (indexes into Profile::ranks, RankAnalysis::devices,
-/// DeviceAnalysis::bubbles); bubble < 0 when none.
-struct BubbleHit {
-  int rank = -1;
-  int device = -1;
-  int bubble = -1;
-};
-
-/// The lane area of the timeline. Paints a cached DrawList (rebuilt only when the visible range,
-/// size, scroll position or layout change), the selection/hover outlines, flow arrows and the
-/// time selection. Handles navigation keys and the mouse (see ShortcutsDialog for the bindings):
+/// The lane area of the timeline. Paints the row backgrounds and the grid, then its render passes
+/// in order (render_pass.h; by default the boxes, name marks, labels, counters, bubbles, chain,
+/// hover, selection, flow arrows and time selection) over a cached DrawList (rebuilt only when
+/// the visible range, size, scroll position or layout change). Handles navigation keys and the mouse (see ShortcutsDialog for the bindings):
 /// wheel zooms at the cursor, Shift+wheel scrolls vertically, horizontal wheel pans, left-drag
 /// pans, Shift+drag selects a time range, click selects a slice, hover shows a tooltip.
 class LaneCanvas : public QWidget {
@@ -48,10 +43,20 @@ class LaneCanvas : public QWidget {
   /// The box at canvas position `pos` (widget px) or null.
   const DrawBox* boxAt(QPointF pos);
   /// The bubble band at canvas position `pos` (widget px) when no box is hit, or when `hitBox`
-  /// is in an Overlap Analysis lane (timeline_overlays.cpp).
-  [[nodiscard]] BubbleHit bubbleAt(QPointF pos, const DrawBox* hitBox);
+  /// is in an Overlap Analysis lane (timeline_overlays.cpp); invalid when none.
+  [[nodiscard]] BubbleRef bubbleAt(QPointF pos, const DrawBox* hitBox);
   /// Forgets the cached draw list (call after the profile or layout changed).
   void invalidate();
+
+  /// The render passes, in paint order.
+  [[nodiscard]] const std::vector<std::unique_ptr<TimelineRenderPass>>& renderPasses() const { return m_passes; }
+  /// Inserts `pass` before the pass named `before` (appends when there is none, e.g. nullptr);
+  /// returns it. The canvas owns it; call update() after changing its state.
+  TimelineRenderPass* addRenderPass(std::unique_ptr<TimelineRenderPass> pass, const char* before = nullptr);
+  /// The built-in overlays whose state the timeline sets.
+  [[nodiscard]] BubblesPass* bubbles() const { return m_bubbles; }
+  [[nodiscard]] ChainPass* chain() const { return m_chain; }
+  [[nodiscard]] NameMarksPass* nameMarks() const { return m_nameMarks; }
 
   /// Zoom factor of one W/S key press (> 1).
   static constexpr double kKeyZoomFactor = 1.4;
@@ -59,11 +64,11 @@ class LaneCanvas : public QWidget {
   static constexpr double kKeyPanFraction = 0.15;
 
  signals:
-  /// A click selected a slice (or cleared the selection: rank -1, invalid ref).
-  void sliceClicked(int rankIndex, npuscope::core::SliceRef ref);
-  void hoverChanged(int rankIndex, npuscope::core::SliceRef ref);
+  /// A click selected a slice (or cleared the selection: an invalid ref).
+  void sliceClicked(npuscope::widgets::RankSliceRef ref);
+  void hoverChanged(npuscope::widgets::RankSliceRef ref);
   /// A click landed in a bubble band (a gap of a device lane).
-  void bubbleClicked(int rankIndex, int deviceIndex, int bubbleIndex);
+  void bubbleClicked(npuscope::widgets::BubbleRef ref);
   void scrollRequested(int dy);
   void scrollToRequested(int y);
   void shortcutsRequested();
@@ -85,12 +90,14 @@ class LaneCanvas : public QWidget {
   [[nodiscard]] double cursorXOrCenter() const;
   [[nodiscard]] QString tooltipFor(const DrawBox& box) const;
   [[nodiscard]] QString counterTooltip(int row, double x) const;
-  void paintNameMarks(QPainter& p, const DrawList& list) const;
 
   TimelineContext* m_ctx;
   DrawList m_list;
   NameColorCache m_colors;
-  FlowArrowIndex m_flowIndex;
+  std::vector<std::unique_ptr<TimelineRenderPass>> m_passes;
+  BubblesPass* m_bubbles = nullptr;
+  ChainPass* m_chain = nullptr;
+  NameMarksPass* m_nameMarks = nullptr;
   // Cache key of m_list.
   core::TimeRange m_listView;
   QSize m_listSize;

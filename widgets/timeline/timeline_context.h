@@ -4,7 +4,6 @@
 #include <QSet>
 #include <QString>
 #include <memory>
-#include <vector>
 
 #include "core/profile/profile.h"
 #include "core/base/types.h"
@@ -28,20 +27,8 @@ struct TimelineContext {
   int hoveredRank = -1;
   core::SliceRef hovered;                        ///< hovered slice (or merged box representative)
   QSet<QString> flowCategories;                  ///< extra flow categories drawn for the view
-  /// Per Profile::ranks index: names (NameId mask of that rank's StringPool) whose slices are
-  /// outlined, e.g. the Statistics view's selected row. Empty (or a short vector) = none.
-  std::vector<std::vector<bool>> highlightNames;
-  /// Per rank: names matching the search (outlined).
-  std::vector<std::vector<bool>> searchNames;
-  bool dimNonMatching = false;                   ///< search has matches: dim the other boxes
-
-  // Top-Down overlays (widgets/timeline_overlays.*).
-  bool showBubbles = true;                       ///< shade the analyses' bubbles on device lanes
-  int bubbleRank = -1;                           ///< selected bubble: Profile::ranks index, -1 = none
-  int bubbleDevice = -1;                         ///< RankAnalysis::devices index
-  int bubbleIndex = -1;                          ///< DeviceAnalysis::bubbles index
-  int chainRank = -1;                            ///< rank of the highlighted dispatch chain, -1 = none
-  core::DispatchChain chain;                     ///< its links are outlined and joined by arrows
+  // The overlays' own state (search marks, bubbles, chain) lives in their render passes
+  // (render_passes.h, timeline_overlays.h), not here.
 
   /// The origin of relative times: the profile's start (0 when empty), ns.
   [[nodiscard]] core::TimeNs origin() const { return profile ? profile->range().start : 0; }

@@ -13,6 +13,7 @@
 #include "core/base/time_format.h"
 #include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/draw_list.h"
+#include "widgets/timeline/render_passes.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/timeline_context.h"
 #include "widgets/timeline/timeline_viewport.h"
@@ -180,13 +181,13 @@ QString bubbleTooltip(const core::Profile& profile, int rank, int device, int bu
   return tip;
 }
 
-void paintTopDownOverlays(QPainter& p, const TimelineContext& ctx, double widthPx, double yTop, double yBottom) {
-  if (!ctx.profile) return;
-  const TimeRange view = ctx.viewport->visibleRange();
+void BubblesPass::paint(QPainter& p, const TimelineFrame& frame) {
+  if (!m_visible) return;
+  const double widthPx = frame.widthPx;
   p.save();
-  if (ctx.showBubbles) {
-    const auto bands = buildBubbleBands(*ctx.profile, ctx.layout, view, widthPx, yTop, yBottom, ctx.bubbleRank,
-                                        ctx.bubbleDevice, ctx.bubbleIndex);
+  {
+    const auto bands = buildBubbleBands(frame.profile, frame.ctx.layout, frame.view, widthPx, frame.yTop(),
+                                        frame.yBottom(), m_selected.rank, m_selected.device, m_selected.bubble);
     QColor fill = QColor::fromRgb(kBubble);
     QColor hatch = fill;
     // The unselected bands. Hundreds of bubbles, each a tall translucent fill plus a hatch, cost
@@ -247,7 +248,7 @@ void paintTopDownOverlays(QPainter& p, const TimelineContext& ctx, double widthP
     for (const BubbleBand& b : bands) {
       if (!b.selected) continue;
       const core::Bubble& bub =
-          ctx.profile->ranks[static_cast<std::size_t>(b.rank)].analysis->devices[static_cast<std::size_t>(b.device)]
+          frame.profile.ranks[static_cast<std::size_t>(b.rank)].analysis->devices[static_cast<std::size_t>(b.device)]
               .bubbles[static_cast<std::size_t>(b.bubble)];
       const QString text = QStringLiteral("bubble #%1 · %2 · %3")
                                .arg(b.bubble + 1)
@@ -266,17 +267,25 @@ void paintTopDownOverlays(QPainter& p, const TimelineContext& ctx, double widthP
       break;
     }
   }
-  if (ctx.chainRank >= 0 && !ctx.chain.links.empty()) {
+  p.restore();
+}
+
+void ChainPass::paint(QPainter& p, const TimelineFrame& frame) {
+  if (m_rank < 0 || m_chain.links.empty()) return;
+  const double widthPx = frame.widthPx;
+  const TimeRange view = frame.view;
+  p.save();
+  {
     const QColor c = QColor::fromRgb(kChain);
     // Outline every link that is laid out, then the arrows.
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(c, 1.5));
-    for (const core::ChainLink& l : ctx.chain.links) {
-      const QRectF r = sliceRect(*ctx.profile, ctx.layout, view, widthPx, ctx.chainRank, l.slice);
+    for (const core::ChainLink& l : m_chain.links) {
+      const QRectF r = sliceRect(frame.profile, frame.ctx.layout, view, widthPx, m_rank, l.slice);
       if (!r.isEmpty()) p.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));
     }
     p.setRenderHint(QPainter::Antialiasing, true);
-    for (const ChainArrow& a : buildChainArrows(*ctx.profile, ctx.layout, view, widthPx, ctx.chainRank, ctx.chain))
+    for (const ChainArrow& a : buildChainArrows(frame.profile, frame.ctx.layout, view, widthPx, m_rank, m_chain))
       arrow(p, a.from, a.to, c, 1.6);
   }
   p.restore();
@@ -285,8 +294,8 @@ void paintTopDownOverlays(QPainter& p, const TimelineContext& ctx, double widthP
 // ---------------------------------------------------------------------------------------------
 // LaneCanvas / TimelineWidget members of the overlays.
 
-BubbleHit LaneCanvas::bubbleAt(QPointF pos, const DrawBox* hitBox) {
-  if (!m_ctx->profile || !m_ctx->showBubbles) return {};
+BubbleRef LaneCanvas::bubbleAt(QPointF pos, const DrawBox* hitBox) {
+  if (!m_ctx->profile || !m_bubbles->visible()) return {};
   if (hitBox) {
     // Only the Overlap Analysis lanes (their Free slice is the bubble) pass a click through.
     const auto& trace = m_ctx->profile->ranks[static_cast<std::size_t>(hitBox->rank)].trace;
@@ -294,32 +303,35 @@ BubbleHit LaneCanvas::bubbleAt(QPointF pos, const DrawBox* hitBox) {
       return {};
   }
   const double y = pos.y() + m_ctx->scrollY;
+  const BubbleRef sel = m_bubbles->selected();
   const auto bands = buildBubbleBands(*m_ctx->profile, m_ctx->layout, m_ctx->viewport->visibleRange(), width(), y,
-                                      y + 1, m_ctx->bubbleRank, m_ctx->bubbleDevice, m_ctx->bubbleIndex);
+                                      y + 1, sel.rank, sel.device, sel.bubble);
   const BubbleBand* b = hitTestBubbleBands(bands, QPointF(pos.x(), y));
   if (!b) return {};
   return {b->rank, b->device, b->bubble};
 }
 
 void TimelineWidget::setBubblesVisible(bool on) {
-  m_ctx.showBubbles = on;
+  m_canvas->bubbles()->setVisible(on);
   m_canvas->update();
 }
+
+bool TimelineWidget::bubblesVisible() const { return m_canvas->bubbles()->visible(); }
 
 void TimelineWidget::setSelectedBubble(int rankIndex, int deviceIndex, int bubbleIndex) {
-  m_ctx.bubbleRank = rankIndex;
-  m_ctx.bubbleDevice = deviceIndex;
-  m_ctx.bubbleIndex = bubbleIndex;
-  m_canvas->update();
+  setSelectedBubble(BubbleRef{rankIndex, deviceIndex, bubbleIndex});
 }
 
+void TimelineWidget::setSelectedBubble(BubbleRef ref) {
+  m_canvas->bubbles()->setSelected(ref);
+  m_canvas->update();
+  if (m_viewState) m_viewState->setSelectedBubble(ref);
+}
+
+BubbleRef TimelineWidget::selectedBubble() const { return m_canvas->bubbles()->selected(); }
+
 const core::Bubble* TimelineWidget::bubble(int rankIndex, int deviceIndex, int bubbleIndex) const {
-  if (!m_ctx.profile) return nullptr;
-  const core::RankAnalysis* a = analysisOf(*m_ctx.profile, rankIndex);
-  if (!a || deviceIndex < 0 || static_cast<std::size_t>(deviceIndex) >= a->devices.size()) return nullptr;
-  const auto& bubbles = a->devices[static_cast<std::size_t>(deviceIndex)].bubbles;
-  if (bubbleIndex < 0 || static_cast<std::size_t>(bubbleIndex) >= bubbles.size()) return nullptr;
-  return &bubbles[static_cast<std::size_t>(bubbleIndex)];
+  return bubbleOf(m_ctx.profile.get(), BubbleRef{rankIndex, deviceIndex, bubbleIndex});
 }
 
 void TimelineWidget::zoomToBubble(int rankIndex, int deviceIndex, int bubbleIndex, double margin) {
@@ -330,11 +342,14 @@ void TimelineWidget::zoomToBubble(int rankIndex, int deviceIndex, int bubbleInde
 }
 
 void TimelineWidget::setChainHighlight(int rankIndex, const core::DispatchChain& chain) {
-  m_ctx.chainRank = rankIndex;
-  m_ctx.chain = chain;
+  m_canvas->chain()->setChain(rankIndex, chain);
   m_canvas->update();
 }
 
 void TimelineWidget::clearChainHighlight() { setChainHighlight(-1, {}); }
+
+int TimelineWidget::chainRank() const { return m_canvas->chain()->rank(); }
+
+const core::DispatchChain& TimelineWidget::chainHighlight() const { return m_canvas->chain()->chain(); }
 
 }  // namespace npuscope::widgets

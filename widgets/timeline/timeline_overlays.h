@@ -2,7 +2,7 @@
 #pragma once
 // Top-Down overlays of the timeline: device bubbles shaded across a rank's device lanes, and the
 // links of a dispatch chain drawn as arrows. The geometry builders are pure (tested without
-// painting); LaneCanvas calls paintTopDownOverlays after the boxes.
+// painting); BubblesPass and ChainPass are the lane canvas' render passes that paint them.
 
 #include <QPointF>
 #include <QRectF>
@@ -10,6 +10,8 @@
 
 #include "core/profile/profile.h"
 #include "widgets/timeline/lane_layout.h"
+#include "widgets/timeline/render_pass.h"
+#include "widgets/view_state.h"
 
 class QPainter;
 
@@ -60,9 +62,44 @@ struct ChainArrow {
                                                        core::TimeRange view, double widthPx, int rank,
                                                        const core::DispatchChain& chain);
 
-/// Paints the bubble bands and the chain of `ctx` into `p`, which is translated to content
-/// coordinates (y = content px); `yTop..yBottom` is the visible content range.
-void paintTopDownOverlays(QPainter& p, const TimelineContext& ctx, double widthPx, double yTop, double yBottom);
+/// The bubbles of every rank's analysis shaded across that rank's device rows (buildBubbleBands),
+/// the selected one stronger and labelled. Hit-testing (bubbleAt) uses the same state.
+class BubblesPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "bubbles"; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+
+  /// Whether the bubbles are shaded (and clickable); on by default.
+  void setVisible(bool on) { m_visible = on; }
+  [[nodiscard]] bool visible() const { return m_visible; }
+  /// The selected bubble (an invalid ref: none).
+  void setSelected(BubbleRef ref) { m_selected = ref; }
+  [[nodiscard]] BubbleRef selected() const { return m_selected; }
+
+ private:
+  bool m_visible = true;
+  BubbleRef m_selected;
+};
+
+/// The links of one dispatch chain outlined and joined by arrows (buildChainArrows), from the
+/// Python API / torch op down to the device task.
+class ChainPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "chain"; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+
+  /// Shows `chain` of rank `rankIndex`; rank -1 clears.
+  void setChain(int rankIndex, core::DispatchChain chain) {
+    m_rank = rankIndex;
+    m_chain = std::move(chain);
+  }
+  [[nodiscard]] int rank() const { return m_rank; }
+  [[nodiscard]] const core::DispatchChain& chain() const { return m_chain; }
+
+ private:
+  int m_rank = -1;
+  core::DispatchChain m_chain;
+};
 
 /// Tooltip for a bubble band (HTML).
 [[nodiscard]] QString bubbleTooltip(const core::Profile& profile, int rank, int device, int bubble);

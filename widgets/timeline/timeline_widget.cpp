@@ -12,6 +12,8 @@
 #include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/lane_header.h"
+#include "widgets/timeline/render_passes.h"
+#include "widgets/timeline/timeline_overlays.h"
 #include "widgets/dialogs/shortcuts_dialog.h"
 #include "widgets/timeline/time_ruler.h"
 #include "widgets/timeline/timeline_viewport.h"
@@ -43,6 +45,8 @@ class CornerWidget : public QWidget {
 TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   qRegisterMetaType<npuscope::core::SliceRef>();
   qRegisterMetaType<npuscope::core::TimeRange>();
+  qRegisterMetaType<npuscope::widgets::RankSliceRef>();
+  qRegisterMetaType<npuscope::widgets::BubbleRef>();
   m_viewport = new TimelineViewport(this);
   m_ctx.viewport = m_viewport;
   m_ruler = new TimeRuler(&m_ctx, this);
@@ -71,6 +75,7 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
     m_canvas->update();
     m_ruler->update();
     m_corner->update();
+    if (m_viewState) m_viewState->setVisibleRange(r);
     emit visibleRangeChanged(r);
   });
   connect(m_viewport, &TimelineViewport::selectionChanged, this, [this] {
@@ -110,11 +115,10 @@ void TimelineWidget::setProfile(std::shared_ptr<const core::Profile> profile) {
   m_ctx.selectedRank = -1;
   m_ctx.hovered = {};
   m_ctx.hoveredRank = -1;
-  m_ctx.bubbleRank = m_ctx.bubbleDevice = m_ctx.bubbleIndex = m_ctx.chainRank = -1;
-  m_ctx.chain = {};
-  m_ctx.highlightNames.clear();
-  m_ctx.searchNames.clear();
-  m_ctx.dimNonMatching = false;
+  m_canvas->bubbles()->setSelected({});
+  m_canvas->chain()->setChain(-1, {});
+  m_canvas->nameMarks()->clearHighlight();
+  m_canvas->nameMarks()->clearSearch();
   m_ctx.scrollY = 0;
   m_ctx.layout.setProfile(m_ctx.profile);
   m_viewport->setTraceRange(m_ctx.profile ? m_ctx.profile->range() : core::TimeRange{});
@@ -132,12 +136,13 @@ int TimelineWidget::headerWidth() const { return m_header->width(); }
 
 int TimelineWidget::rulerHeight() const { return TimeRuler::kHeight; }
 
-void TimelineWidget::onSliceClicked(int rank, core::SliceRef ref) {
-  if (rank == m_ctx.selectedRank && ref == m_ctx.selected) return;
-  m_ctx.selectedRank = ref.valid() ? rank : -1;
-  m_ctx.selected = ref.valid() ? ref : core::SliceRef{};
+void TimelineWidget::onSliceClicked(RankSliceRef ref) {
+  if (ref.rank == m_ctx.selectedRank && ref.slice == m_ctx.selected) return;
+  m_ctx.selectedRank = ref.slice.valid() ? ref.rank : -1;
+  m_ctx.selected = ref.slice.valid() ? ref.slice : core::SliceRef{};
   m_canvas->update();
-  emit sliceSelected(m_ctx.selectedRank, m_ctx.selected);
+  if (m_viewState) m_viewState->setSelectedSlice(selection());
+  emit sliceSelected(selection());
 }
 
 void TimelineWidget::selectSlice(int rankIndex, core::SliceRef ref) {
@@ -146,7 +151,7 @@ void TimelineWidget::selectSlice(int rankIndex, core::SliceRef ref) {
   const core::Trace* t = ok ? p->ranks[static_cast<std::size_t>(rankIndex)].trace.get() : nullptr;
   ok = ok && t && ref.lane < t->lanes.size() && ref.index < t->lanes[ref.lane].sliceCount();
   if (!ok) {
-    onSliceClicked(-1, {});
+    onSliceClicked({});
     return;
   }
   // Make the slice's row visible: expand its rank/process, then scroll to it.
@@ -160,7 +165,7 @@ void TimelineWidget::selectSlice(int rankIndex, core::SliceRef ref) {
     const int h = m_canvas->height();
     if (r.y < m_ctx.scrollY || r.y + r.height > m_ctx.scrollY + h) setVerticalScroll(r.y - h / 3);
   }
-  onSliceClicked(rankIndex, ref);
+  onSliceClicked({rankIndex, ref});
 }
 
 void TimelineWidget::zoomToSelectedSlice() {
@@ -177,52 +182,55 @@ void TimelineWidget::setVisibleFlowCategories(const QSet<QString>& categories) {
   m_canvas->update();
 }
 
-namespace {
-void setRankMask(std::vector<std::vector<bool>>& masks, int rankIndex, std::vector<bool> mask) {
-  if (rankIndex < 0) return;
-  if (masks.size() <= static_cast<std::size_t>(rankIndex)) masks.resize(static_cast<std::size_t>(rankIndex) + 1);
-  masks[static_cast<std::size_t>(rankIndex)] = std::move(mask);
-}
-bool maskHas(const TimelineContext& ctx, const std::vector<std::vector<bool>>& masks, int rank, core::SliceRef ref) {
-  if (!ctx.profile || rank < 0 || static_cast<std::size_t>(rank) >= masks.size() || !ref.valid()) return false;
-  const auto& trace = ctx.profile->ranks[static_cast<std::size_t>(rank)].trace;
-  if (!trace || ref.lane >= trace->lanes.size() || ref.index >= trace->lanes[ref.lane].sliceCount()) return false;
-  const auto& mask = masks[static_cast<std::size_t>(rank)];
-  const core::NameId id = trace->lanes[ref.lane].names[ref.index];
-  return id < mask.size() && mask[id];
-}
-}  // namespace
-
 void TimelineWidget::setHighlightedNames(int rankIndex, std::vector<bool> nameMask) {
-  setRankMask(m_ctx.highlightNames, rankIndex, std::move(nameMask));
+  m_canvas->nameMarks()->setHighlight(rankIndex, std::move(nameMask));
   m_canvas->update();
 }
 
 void TimelineWidget::clearHighlightedNames() {
-  m_ctx.highlightNames.clear();
+  m_canvas->nameMarks()->clearHighlight();
   m_canvas->update();
 }
 
 void TimelineWidget::setSearchMatches(int rankIndex, std::vector<bool> nameMask) {
-  setRankMask(m_ctx.searchNames, rankIndex, std::move(nameMask));
-  m_ctx.dimNonMatching = std::any_of(m_ctx.searchNames.begin(), m_ctx.searchNames.end(), [](const auto& m) {
-    return std::find(m.begin(), m.end(), true) != m.end();
-  });
+  m_canvas->nameMarks()->setSearch(rankIndex, std::move(nameMask));
   m_canvas->update();
 }
 
 void TimelineWidget::clearSearchMatches() {
-  m_ctx.searchNames.clear();
-  m_ctx.dimNonMatching = false;
+  m_canvas->nameMarks()->clearSearch();
   m_canvas->update();
 }
 
+bool TimelineWidget::hasSearchMatches() const { return m_canvas->nameMarks()->dimNonMatching(); }
+
 bool TimelineWidget::isHighlighted(int rankIndex, core::SliceRef ref) const {
-  return maskHas(m_ctx, m_ctx.highlightNames, rankIndex, ref);
+  return m_canvas->nameMarks()->isHighlighted(m_ctx.profile.get(), rankIndex, ref);
 }
 
 bool TimelineWidget::isSearchMatch(int rankIndex, core::SliceRef ref) const {
-  return maskHas(m_ctx, m_ctx.searchNames, rankIndex, ref);
+  return m_canvas->nameMarks()->isSearchMatch(m_ctx.profile.get(), rankIndex, ref);
+}
+
+void TimelineWidget::setViewState(ViewState* state) {
+  if (m_viewState) disconnect(m_viewState, nullptr, this, nullptr);
+  m_viewState = state;
+  if (!state) return;
+  connect(state, &ViewState::profileChanged, this, [this](const std::shared_ptr<const core::Profile>& p) {
+    if (p != m_ctx.profile) setProfile(p);
+  });
+  connect(state, &ViewState::selectedSliceChanged, this, [this](RankSliceRef ref) {
+    if (!(ref == selection())) revealSlice(ref.rank, ref.slice);
+  });
+  connect(state, &ViewState::visibleRangeChanged, this, [this](core::TimeRange range) {
+    if (!range.empty() && range != m_viewport->visibleRange()) setVisibleRange(range);
+  });
+  connect(state, &ViewState::selectedBubbleChanged, this, [this](BubbleRef ref) {
+    if (!(ref == selectedBubble())) setSelectedBubble(ref);
+  });
+  state->setSelectedSlice(selection());
+  state->setVisibleRange(m_viewport->visibleRange());
+  state->setSelectedBubble(selectedBubble());
 }
 
 void TimelineWidget::revealSlice(int rankIndex, core::SliceRef ref) {

@@ -11,6 +11,7 @@
 #include "core/profile/profile.h"
 #include "core/base/types.h"
 #include "widgets/timeline/timeline_context.h"
+#include "widgets/view_state.h"
 
 class QScrollBar;
 class QLabel;
@@ -56,6 +57,8 @@ class TimelineWidget : public QWidget {
   void selectSlice(int rankIndex, core::SliceRef ref);
   [[nodiscard]] int selectedRank() const { return m_ctx.selectedRank; }
   [[nodiscard]] core::SliceRef selectedSlice() const { return m_ctx.selected; }
+  /// The selected slice as one typed reference (invalid when none).
+  [[nodiscard]] RankSliceRef selection() const { return {m_ctx.selectedRank, m_ctx.selected}; }
   /// Zooms to the selected slice with a small margin (no-op without a selection).
   void zoomToSelectedSlice();
 
@@ -74,7 +77,7 @@ class TimelineWidget : public QWidget {
   /// outlined and, while any rank has a match, the others are dimmed. Empty mask clears.
   void setSearchMatches(int rankIndex, std::vector<bool> nameMask);
   void clearSearchMatches();
-  [[nodiscard]] bool hasSearchMatches() const { return m_ctx.dimNonMatching; }
+  [[nodiscard]] bool hasSearchMatches() const;
   /// Whether slice `ref` of rank `rankIndex` is highlighted / a search match (tests).
   [[nodiscard]] bool isHighlighted(int rankIndex, core::SliceRef ref) const;
   [[nodiscard]] bool isSearchMatch(int rankIndex, core::SliceRef ref) const;
@@ -87,12 +90,15 @@ class TimelineWidget : public QWidget {
   /// across that rank's device lanes (Ascend Hardware, Overlap Analysis, Communication); on by
   /// default. Indexes: Profile::ranks, RankAnalysis::devices, DeviceAnalysis::bubbles.
   void setBubblesVisible(bool on);
-  [[nodiscard]] bool bubblesVisible() const { return m_ctx.showBubbles; }
-  /// Marks one bubble as selected (drawn stronger, with a label); -1 clears.
+  [[nodiscard]] bool bubblesVisible() const;
+  /// Marks one bubble as selected (drawn stronger, with a label); -1 (an invalid ref) clears.
+  /// Published to the view state, when there is one.
   void setSelectedBubble(int rankIndex, int deviceIndex, int bubbleIndex);
-  [[nodiscard]] int selectedBubbleRank() const { return m_ctx.bubbleRank; }
-  [[nodiscard]] int selectedBubbleDevice() const { return m_ctx.bubbleDevice; }
-  [[nodiscard]] int selectedBubbleIndex() const { return m_ctx.bubbleIndex; }
+  void setSelectedBubble(BubbleRef ref);
+  [[nodiscard]] BubbleRef selectedBubble() const;
+  [[nodiscard]] int selectedBubbleRank() const { return selectedBubble().rank; }
+  [[nodiscard]] int selectedBubbleDevice() const { return selectedBubble().device; }
+  [[nodiscard]] int selectedBubbleIndex() const { return selectedBubble().bubble; }
   /// The bubble at those indexes, or null.
   [[nodiscard]] const core::Bubble* bubble(int rankIndex, int deviceIndex, int bubbleIndex) const;
   /// Shows the bubble with `margin` × its duration of context on each side (at least 100 ns).
@@ -101,8 +107,15 @@ class TimelineWidget : public QWidget {
   /// Python API / torch op down to the device task. Rank -1 clears.
   void setChainHighlight(int rankIndex, const core::DispatchChain& chain);
   void clearChainHighlight();
-  [[nodiscard]] int chainRank() const { return m_ctx.chainRank; }
-  [[nodiscard]] const core::DispatchChain& chainHighlight() const { return m_ctx.chain; }
+  [[nodiscard]] int chainRank() const;
+  [[nodiscard]] const core::DispatchChain& chainHighlight() const;
+
+  /// Binds the timeline to `state` (null unbinds): from then on it publishes its selected slice,
+  /// visible range and selected bubble there, and follows the changes others make (selecting
+  /// and revealing a slice, showing a range, marking a bubble, showing a new profile). The
+  /// state must outlive the binding.
+  void setViewState(ViewState* state);
+  [[nodiscard]] ViewState* viewState() const { return m_viewState; }
 
   /// Expands or collapses every process.
   void setAllProcessesExpanded(bool expanded);
@@ -128,20 +141,20 @@ class TimelineWidget : public QWidget {
   void showShortcuts();
 
  signals:
-  /// A slice was selected (click or selectSlice); rankIndex -1 and an invalid ref when cleared.
-  void sliceSelected(int rankIndex, npuscope::core::SliceRef ref);
-  /// The slice under the mouse changed (rankIndex -1 when none).
-  void hoveredSliceChanged(int rankIndex, npuscope::core::SliceRef ref);
+  /// A slice was selected (click or selectSlice); an invalid ref when cleared.
+  void sliceSelected(npuscope::widgets::RankSliceRef ref);
+  /// The slice under the mouse changed (an invalid ref when none).
+  void hoveredSliceChanged(npuscope::widgets::RankSliceRef ref);
   /// The visible range changed (forwarded from the viewport).
   void visibleRangeChanged(npuscope::core::TimeRange range);
   /// A click landed in a bubble (a gap of a device lane, or its Overlap Analysis Free slice).
-  void bubbleClicked(int rankIndex, int deviceIndex, int bubbleIndex);
+  void bubbleClicked(npuscope::widgets::BubbleRef ref);
 
  protected:
   void resizeEvent(QResizeEvent*) override;
 
  private:
-  void onSliceClicked(int rank, core::SliceRef ref);
+  void onSliceClicked(RankSliceRef ref);
   void relayout();
   void updateScrollBar();
   void scrollBy(int dy);
@@ -155,6 +168,7 @@ class TimelineWidget : public QWidget {
   QScrollBar* m_vscroll = nullptr;
   QWidget* m_corner = nullptr;
   ShortcutsDialog* m_shortcuts = nullptr;
+  ViewState* m_viewState = nullptr;
 };
 
 }  // namespace npuscope::widgets

@@ -69,8 +69,8 @@ TEST_CASE("ChainPanel shows the ACLOP chain of the advisor fixture's longest bub
     CHECK(spy.isEmpty());
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(tree->topLevelItem(3)).center());
     REQUIRE(spy.count() == 1);
-    CHECK(spy.at(0).at(0).toInt() == 0);
-    const auto ref = spy.at(0).at(1).value<npuscope::core::SliceRef>();
+    CHECK(spy.at(0).at(0).value<npuscope::widgets::RankSliceRef>().rank == 0);
+    const auto ref = spy.at(0).at(0).value<npuscope::widgets::RankSliceRef>().slice;
     CHECK(ref == bubble.chain.find(npuscope::core::ChainLayer::Dequeue)->slice);
   }
 }

@@ -136,9 +136,7 @@ TEST_CASE("TopDownPanel on the advisor fixture: 84% Free, ACLOP-path bubbles, so
     const QModelIndex second = proxy->index(1, BubbleTableModel::Cause);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(second).center());
     REQUIRE(spy.count() == 1);
-    CHECK(spy.at(0).at(0).toInt() == 0);
-    CHECK(spy.at(0).at(1).toInt() == 0);
-    CHECK(spy.at(0).at(2).toInt() == 1);
+    CHECK(spy.at(0).at(0).value<npuscope::widgets::BubbleRef>() == npuscope::widgets::BubbleRef{0, 0, 1});
     CHECK(panel.selectedBubble() == std::make_pair(0, 1));
     panel.selectBubble(0, 0, 5);
     CHECK(spy.count() == 1);
@@ -158,7 +156,8 @@ TEST_CASE("TopDownPanel on the advisor fixture: 84% Free, ACLOP-path bubbles, so
     REQUIRE(spy.count() == 1);
     // Bubble #1's cause is the ACLOP path on the host: the evidence is that aclopCompileAndExecute
     // (1.1 ms from 1704161511422xxx, raw JSON, by hand).
-    const auto ref = spy.at(0).at(1).value<npuscope::core::SliceRef>();
+    CHECK(spy.at(0).at(0).value<npuscope::widgets::RankSliceRef>().rank == 0);
+    const auto ref = spy.at(0).at(0).value<npuscope::widgets::RankSliceRef>().slice;
     const auto again = load(kAdvisor);  // the same file loads to the same lanes and indexes
     const auto& trace = *again->ranks[0].trace;
     CHECK(trace.sliceName(ref) == "AscendCL@aclopCompileAndExecute");

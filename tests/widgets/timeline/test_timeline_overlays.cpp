@@ -111,9 +111,7 @@ TEST_CASE("TimelineWidget: a click in a gap of a device lane emits bubbleClicked
   QSignalSpy spy(&tw, &widgets::TimelineWidget::bubbleClicked);
   QTest::mouseClick(canvas, Qt::LeftButton, {}, pos);
   REQUIRE(spy.count() == 1);
-  CHECK(spy.at(0).at(0).toInt() == 0);
-  CHECK(spy.at(0).at(1).toInt() == 0);
-  CHECK(spy.at(0).at(2).toInt() == 0);
+  CHECK(spy.at(0).at(0).value<widgets::BubbleRef>() == widgets::BubbleRef{0, 0, 0});
 
   // Selection and chain state, and the rendering smoke test with both overlays.
   tw.setSelectedBubble(0, 0, 0);

@@ -82,20 +82,19 @@ TEST_CASE("clicking a slice selects it, clicking empty space clears", "[timeline
   const int y3 = w.layout().rows()[3].y + 8;
   QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(xOf(kBase + 700), y3));
   REQUIRE(spy.count() == 1);
-  CHECK(spy.at(0).at(0).toInt() == 0);
-  CHECK(spy.at(0).at(1).value<core::SliceRef>() == core::SliceRef{0, 4});
+  CHECK(spy.at(0).at(0).value<widgets::RankSliceRef>() == widgets::RankSliceRef{0, core::SliceRef{0, 4}});
   CHECK(w.selectedSlice() == core::SliceRef{0, 4});
 
   // kernelB on lane 1 (row 5).
   QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(xOf(kBase + 6000), w.layout().rows()[5].y + 8));
   REQUIRE(spy.count() == 2);
-  CHECK(spy.at(1).at(1).value<core::SliceRef>() == core::SliceRef{1, 1});
+  CHECK(spy.at(1).at(0).value<widgets::RankSliceRef>().slice == core::SliceRef{1, 1});
 
   // Empty space of row 2 (between "tail" and "late").
   QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(xOf(kBase + 3000), w.layout().rows()[2].y + 8));
   REQUIRE(spy.count() == 3);
-  CHECK(spy.at(2).at(0).toInt() == -1);
-  CHECK_FALSE(spy.at(2).at(1).value<core::SliceRef>().valid());
+  CHECK(spy.at(2).at(0).value<widgets::RankSliceRef>().rank == -1);
+  CHECK_FALSE(spy.at(2).at(0).value<widgets::RankSliceRef>().slice.valid());
   CHECK_FALSE(w.selectedSlice().valid());
 }
 

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timeline/render_passes.h"
+
+#include <QPainter>
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/widgets/test_profiles.h"
+#include "widgets/timeline/lane_canvas.h"
+#include "widgets/timeline/timeline_overlays.h"
+#include "widgets/timeline/timeline_widget.h"
+
+using namespace npuscope;
+
+namespace {
+
+// A pass that fills the canvas' top-left 10x10 px with one colour and records what it saw.
+class ProbePass final : public widgets::TimelineRenderPass {
+ public:
+  explicit ProbePass(QColor c, Space space) : m_color(c), m_space(space) {}
+  [[nodiscard]] const char* name() const override { return "probe"; }
+  [[nodiscard]] Space space() const override { return m_space; }
+  void paint(QPainter& p, const widgets::TimelineFrame& frame) override {
+    ++calls;
+    width = frame.widthPx;
+    scroll = frame.scrollY;
+    // In Content space y is content px: paint at the scroll position to land on canvas y 0.
+    const double y = m_space == Space::Content ? frame.scrollY : 0;
+    p.fillRect(QRectF(0, y, 10, 10), m_color);
+  }
+  int calls = 0;
+  double width = 0;
+  int scroll = -1;
+
+ private:
+  QColor m_color;
+  Space m_space;
+};
+
+std::vector<std::string> names(const widgets::LaneCanvas& c) {
+  std::vector<std::string> out;
+  for (const auto& p : c.renderPasses()) out.emplace_back(p->name());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the lane canvas paints its overlays as an ordered list of passes", "[render_passes]") {
+  widgets::TimelineWidget w;
+  w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace()}));
+  widgets::LaneCanvas* canvas = w.canvas();
+  // The order of the paint code before the passes existed (lane_canvas.cpp, paintTo).
+  const std::vector<std::string> expected = {"boxes", "name-marks", "labels", "counters", "bubbles",
+                                             "chain", "hover", "selection", "flows", "time-selection"};
+  CHECK(names(*canvas) == expected);
+  CHECK(canvas->bubbles()->name() == std::string("bubbles"));
+  CHECK(canvas->chain()->name() == std::string("chain"));
+
+  SECTION("a pass added before another paints under it; one appended paints last") {
+    auto* under = static_cast<ProbePass*>(canvas->addRenderPass(
+        std::make_unique<ProbePass>(QColor(255, 0, 0), widgets::TimelineRenderPass::Space::Content), "boxes"));
+    CHECK(names(*canvas).front() == "probe");
+    w.setVerticalScroll(0);
+    const int hw = w.headerWidth(), rh = w.rulerHeight();
+    QImage img = w.renderToImage(QSize(800, 300));
+    CHECK(under->calls == 1);
+    CHECK(under->width == 800 - hw);
+    // Row 0 is the rank header: no box covers canvas (0..10, 0..10), so the probe shows.
+    CHECK(img.pixelColor(hw + 5, rh + 5) == QColor(255, 0, 0));
+
+    auto* over = static_cast<ProbePass*>(canvas->addRenderPass(
+        std::make_unique<ProbePass>(QColor(0, 0, 255), widgets::TimelineRenderPass::Space::Canvas)));
+    CHECK(names(*canvas).back() == "probe");
+    img = w.renderToImage(QSize(800, 300));
+    CHECK(over->calls == 1);
+    CHECK(img.pixelColor(hw + 5, rh + 5) == QColor(0, 0, 255));
+  }
+  SECTION("the overlay state lives in the passes") {
+    w.setSelectedBubble(widgets::BubbleRef{0, 0, 2});
+    CHECK(canvas->bubbles()->selected() == widgets::BubbleRef{0, 0, 2});
+    w.setBubblesVisible(false);
+    CHECK_FALSE(canvas->bubbles()->visible());
+    core::DispatchChain chain;
+    chain.links.push_back({});
+    w.setChainHighlight(0, chain);
+    CHECK(canvas->chain()->rank() == 0);
+    CHECK(w.chainHighlight().links.size() == 1);
+    std::vector<bool> mask(64, false);
+    mask[1] = true;
+    w.setSearchMatches(0, mask);
+    CHECK(canvas->nameMarks()->dimNonMatching());
+    // A new profile clears every overlay.
+    w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace()}));
+    CHECK_FALSE(canvas->bubbles()->selected().valid());
+    CHECK(canvas->chain()->rank() == -1);
+    CHECK_FALSE(canvas->nameMarks()->dimNonMatching());
+  }
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/timeline/render_passes.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+#include "core/profile/profile.h"
+#include "core/query/lod.h"
+#include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/timeline_context.h"
+#include "widgets/timeline/timeline_viewport.h"
+
+namespace npuscope::widgets {
+
+using core::TimeNs;
+using core::TimeRange;
+
+namespace {
+
+// Zig-zag drawn at the open end of an unfinished slice ("did not end").
+void drawOpenEnd(QPainter& p, const QRectF& r, QColor c) {
+  const double x = r.right();
+  QPainterPath path;
+  const double step = r.height() / 4.0;
+  path.moveTo(x, r.top());
+  for (int i = 0; i < 4; ++i) {
+    path.lineTo(x - 4, r.top() + step * (i + 0.5));
+    path.lineTo(x, r.top() + step * (i + 1));
+  }
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, true);
+  p.setPen(QPen(c, 1.4));
+  p.drawPath(path);
+  p.restore();
+}
+
+// The cubic of a flow arrow from a to b: leaves a and reaches b horizontally (an arc above the
+// row when both ends are on the same row).
+void addArrowCurve(QPainterPath& path, QPointF a, QPointF b) {
+  const double dx = std::max(30.0, std::abs(b.x() - a.x()) * 0.4);
+  path.moveTo(a);
+  if (std::abs(a.y() - b.y()) < 1) {
+    path.cubicTo(QPointF(a.x() + dx * 0.3, a.y() - 14), QPointF(b.x() - dx * 0.3, b.y() - 14), b);
+  } else {
+    path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b);
+  }
+}
+
+// A 7 px arrowhead at `tip` pointing along `dir` (unit vector).
+QPolygonF arrowHead(QPointF tip, QPointF dir) {
+  const QPointF n(-dir.y(), dir.x());
+  constexpr double s = 7;
+  QPolygonF head;
+  head << tip << tip - dir * s + n * s * 0.45 << tip - dir * s - n * s * 0.45;
+  return head;
+}
+
+// Unit direction in which `path` arrives at its current position: along its last segment (the
+// last control point of a cubic), or `fallback` when that is degenerate.
+QPointF arrivalDirection(const QPainterPath& path, QPointF fallback) {
+  const int n = path.elementCount();
+  const QPointF b = path.currentPosition();
+  for (int i = n - 2; i >= 0; --i) {
+    const QPointF d = b - QPointF(path.elementAt(i));
+    const double len = std::hypot(d.x(), d.y());
+    if (len > 1e-6) return d / len;
+    if (path.elementAt(i).isMoveTo()) break;
+  }
+  return fallback;
+}
+
+void drawArrow(QPainter& p, QPointF a, QPointF b, QColor c, double width) {
+  QPainterPath path;
+  addArrowCurve(path, a, b);
+  p.setPen(QPen(c, width));
+  p.setBrush(Qt::NoBrush);
+  p.drawPath(path);
+  drawArrowHead(p, path, c, QPointF(1, 0));
+}
+
+void setRankMask(std::vector<std::vector<bool>>& masks, int rankIndex, std::vector<bool> mask) {
+  if (rankIndex < 0) return;
+  if (masks.size() <= static_cast<std::size_t>(rankIndex)) masks.resize(static_cast<std::size_t>(rankIndex) + 1);
+  masks[static_cast<std::size_t>(rankIndex)] = std::move(mask);
+}
+
+bool maskHas(const core::Profile* profile, const std::vector<std::vector<bool>>& masks, int rank,
+             core::SliceRef ref) {
+  if (!profile || rank < 0 || static_cast<std::size_t>(rank) >= masks.size() || !ref.valid()) return false;
+  const auto& trace = profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (!trace || ref.lane >= trace->lanes.size() || ref.index >= trace->lanes[ref.lane].sliceCount()) return false;
+  const auto& mask = masks[static_cast<std::size_t>(rank)];
+  const core::NameId id = trace->lanes[ref.lane].names[ref.index];
+  return id < mask.size() && mask[id];
+}
+
+}  // namespace
+
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir) {
+  p.setBrush(c);
+  p.setPen(Qt::NoPen);
+  p.drawPolygon(arrowHead(path.currentPosition(), arrivalDirection(path, fallbackDir)));
+  p.setBrush(Qt::NoBrush);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void BoxesPass::paint(QPainter& p, const TimelineFrame& f) {
+  for (const DrawBox& b : f.list.boxes) {
+    QRectF r = b.rect;
+    if (r.width() >= 3) r.setWidth(r.width() - f.onePx);
+    p.fillRect(r, QColor::fromRgb(b.color));
+  }
+  for (const DrawBox& b : f.list.boxes) {
+    if (!b.flags) continue;
+    if (b.flags & core::kSlicePartialOverlap) {
+      p.setPen(QPen(QColor::fromRgb(ColorPalette::kOverlap), 1.0));
+      p.setBrush(Qt::NoBrush);
+      p.drawRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5));
+    }
+    if ((b.flags & core::kSliceUnfinished) && b.rect.right() <= f.widthPx + 1)
+      drawOpenEnd(p, b.rect, QColor::fromRgb(ColorPalette::outline(b.color)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void NameMarksPass::setHighlight(int rankIndex, std::vector<bool> mask) {
+  setRankMask(m_highlight, rankIndex, std::move(mask));
+}
+
+void NameMarksPass::setSearch(int rankIndex, std::vector<bool> mask) {
+  setRankMask(m_search, rankIndex, std::move(mask));
+  m_dim = std::any_of(m_search.begin(), m_search.end(),
+                      [](const auto& m) { return std::find(m.begin(), m.end(), true) != m.end(); });
+}
+
+void NameMarksPass::clearSearch() {
+  m_search.clear();
+  m_dim = false;
+}
+
+bool NameMarksPass::isHighlighted(const core::Profile* profile, int rank, core::SliceRef ref) const {
+  return maskHas(profile, m_highlight, rank, ref);
+}
+
+bool NameMarksPass::isSearchMatch(const core::Profile* profile, int rank, core::SliceRef ref) const {
+  return maskHas(profile, m_search, rank, ref);
+}
+
+void NameMarksPass::paint(QPainter& p, const TimelineFrame& f) {
+  if (m_search.empty() && m_highlight.empty()) return;
+  const auto has = [&](const std::vector<std::vector<bool>>& masks, const DrawBox& b) {
+    if (b.rank < 0 || static_cast<std::size_t>(b.rank) >= masks.size() || !b.ref.valid()) return false;
+    const auto& mask = masks[static_cast<std::size_t>(b.rank)];
+    if (mask.empty()) return false;
+    const core::NameId id = f.profile.ranks[static_cast<std::size_t>(b.rank)].trace->lanes[b.ref.lane].names[b.ref.index];
+    return id < mask.size() && mask[id];
+  };
+  const QColor dim(255, 255, 255, 170);
+  const QPen searchPen(QColor::fromRgb(ColorPalette::kSearchMatch), 2.0);
+  const QPen highlightPen(QColor::fromRgb(ColorPalette::kHighlight), 2.0);
+  p.setBrush(Qt::NoBrush);
+  for (const DrawBox& b : f.list.boxes) {
+    const bool match = has(m_search, b);
+    if (m_dim && !match) {
+      p.fillRect(b.rect, dim);
+    } else if (match) {
+      p.setPen(searchPen);
+      p.drawRect(b.rect.adjusted(0, 0, -1, -1));
+    }
+    if (has(m_highlight, b)) {
+      p.setPen(highlightPen);
+      p.drawRect(b.rect.adjusted(-1, -1, 0, 0));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void LabelsPass::paint(QPainter& p, const TimelineFrame& f) {
+  p.setFont(f.font);
+  for (const DrawLabel& l : f.list.labels) {
+    p.setPen(QColor::fromRgb(l.color));
+    p.drawText(l.rect, Qt::AlignVCenter | Qt::AlignLeft, l.text);
+  }
+}
+
+void CountersPass::paint(QPainter& p, const TimelineFrame& f) {
+  const auto& rows = f.ctx.layout.rows();
+  for (const DrawCounter& c : f.list.counters) {
+    QColor fill = QColor::fromRgb(c.color);
+    fill.setAlpha(90);
+    p.setPen(QPen(QColor::fromRgb(c.color), 1.0));
+    p.setBrush(fill);
+    p.drawPolygon(c.area);
+    p.setBrush(Qt::NoBrush);
+    const LayoutRow& r = rows[static_cast<std::size_t>(c.row)];
+    QFont small = f.font;
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    p.setFont(small);
+    p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+    p.drawText(QRectF(4, r.y + 1, f.widthPx - 8, 11), Qt::AlignLeft | Qt::AlignVCenter,
+               QStringLiteral("max ") + c.maxText);
+    p.setFont(f.font);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void HoverPass::paint(QPainter& p, const TimelineFrame& f) {
+  if (!f.ctx.hovered.valid()) return;
+  for (const DrawBox& b : f.list.boxes) {
+    if (b.rank == f.ctx.hoveredRank && b.ref == f.ctx.hovered) {
+      p.setPen(QPen(QColor(0, 0, 0, 150), 1.0));
+      p.drawRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5));
+      break;
+    }
+  }
+}
+
+void SelectionPass::paint(QPainter& p, const TimelineFrame& f) {
+  if (!f.ctx.selected.valid()) return;
+  const QRectF r = sliceRect(f.profile, f.ctx.layout, f.view, f.widthPx, f.ctx.selectedRank, f.ctx.selected);
+  if (r.isEmpty()) return;
+  p.setPen(QPen(QColor::fromRgb(ColorPalette::kSelection), 2.0));
+  p.drawRect(r.adjusted(-1, -1, 1, 1));
+}
+
+void FlowArrowsPass::paint(QPainter& p, const TimelineFrame& f) {
+  const auto arrows = buildFlowArrows(f.profile, f.ctx.layout, f.view, f.widthPx, f.ctx.selectedRank,
+                                      f.ctx.selected, f.ctx.flowCategories, 20000, &m_index);
+  if (arrows.empty()) return;
+  p.setRenderHint(QPainter::Antialiasing, true);
+  // The category arrows (thinned by buildFlowArrows) in an opaque grey (kTextDim at 55 % over
+  // the background): Qt's raster engine blends a translucent line span by span through its
+  // thread pool, ~7x slower than an opaque one.
+  const QRgb fg = ColorPalette::kTextDim, bg = ColorPalette::kBackground;
+  const auto mix = [](int a, int b) { return (a * 140 + b * 115) / 255; };
+  const QColor dim(mix(qRed(fg), qRed(bg)), mix(qGreen(fg), qGreen(bg)), mix(qBlue(fg), qBlue(bg)));
+  for (const FlowArrow& a : arrows)
+    if (!a.ofSelection) drawArrow(p, a.from, a.to, dim, 1.0);
+  for (const FlowArrow& a : arrows)
+    if (a.ofSelection) drawArrow(p, a.from, a.to, QColor::fromRgb(ColorPalette::kFlow), 1.6);
+  p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+void TimeSelectionPass::paint(QPainter& p, const TimelineFrame& f) {
+  const TimeRange sel = f.ctx.viewport->selection();
+  if (sel.empty()) return;
+  const double w = f.widthPx;
+  const double x0 = std::clamp(core::timeToX(sel.start, f.view, w), -2.0, w + 2);
+  const double x1 = std::clamp(core::timeToX(sel.end, f.view, w), -2.0, w + 2);
+  QColor band = QColor::fromRgb(ColorPalette::kSelection);
+  band.setAlpha(28);
+  p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), f.size.height()), band);
+  const QColor edge = QColor::fromRgb(ColorPalette::kSelection);
+  p.fillRect(QRectF(x0, 0, 1, f.size.height()), edge);
+  p.fillRect(QRectF(x1, 0, 1, f.size.height()), edge);
+}
+
+}  // namespace npuscope::widgets

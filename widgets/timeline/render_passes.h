@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The built-in render passes of the lane canvas (render_pass.h), in their default order:
+// boxes, name marks, labels, counters, bubbles and chain (timeline_overlays.h), hover,
+// selection, flow arrows, time selection.
+
+#include <QColor>
+#include <QPointF>
+#include <vector>
+
+#include "core/base/types.h"
+#include "widgets/timeline/draw_list.h"
+#include "widgets/timeline/render_pass.h"
+
+class QPainterPath;
+
+namespace npuscope::widgets {
+
+/// Fills a 7 px arrowhead at the end of `path` (its current position), pointing the way the path
+/// arrives there (from its last control point or line start), or along `fallbackDir` (a unit
+/// vector) when that is degenerate. Shared by the flow arrows and the dispatch-chain overlay.
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir);
+
+/// The slice boxes of the draw list (batched fills; wide boxes lose one device pixel on the
+/// right), then their flag marks: partial overlap (red outline), unfinished (zig-zag end).
+class BoxesPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "boxes"; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+};
+
+/// Search matches and highlighted names: per rank a name-id mask (indexed by that rank's
+/// StringPool ids). Matching boxes are outlined; while any rank has a search match, the other
+/// boxes are dimmed. One bit test per drawn box.
+class NameMarksPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "name-marks"; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+
+  /// Sets the mask of rank `rankIndex` (an empty mask clears that rank). Negative rank: no-op.
+  void setHighlight(int rankIndex, std::vector<bool> mask);
+  void clearHighlight() { m_highlight.clear(); }
+  void setSearch(int rankIndex, std::vector<bool> mask);
+  void clearSearch();
+  /// Whether any rank has a search match (the others are dimmed).
+  [[nodiscard]] bool dimNonMatching() const { return m_dim; }
+  /// Whether slice `ref` of rank `rank` of `profile` is marked.
+  [[nodiscard]] bool isHighlighted(const core::Profile* profile, int rank, core::SliceRef ref) const;
+  [[nodiscard]] bool isSearchMatch(const core::Profile* profile, int rank, core::SliceRef ref) const;
+
+ private:
+  std::vector<std::vector<bool>> m_highlight;
+  std::vector<std::vector<bool>> m_search;
+  bool m_dim = false;
+};
+
+/// The slice names of the draw list.
+class LabelsPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "labels"; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+};
+
+/// The counter areas and their "max" captions.
+class CountersPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "counters"; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+};
+
+/// A thin outline around the hovered box (TimelineContext::hovered).
+class HoverPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "hover"; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+};
+
+/// A thick outline around the selected slice (TimelineContext::selected), merged or not.
+class SelectionPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "selection"; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+};
+
+/// The selected slice's flows and the flows of TimelineContext::flowCategories in view.
+class FlowArrowsPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "flows"; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+
+ private:
+  FlowArrowIndex m_index;  // per-profile cache of buildFlowArrows
+};
+
+/// The time selection (TimelineViewport::selection) as a tinted band with edges, canvas px.
+class TimeSelectionPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "time-selection"; }
+  [[nodiscard]] Space space() const override { return Space::Canvas; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+};
+
+}  // namespace npuscope::widgets
