@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <algorithm>
 #include <unistd.h>
 
 namespace npuscope {
@@ -109,6 +110,22 @@ bool isInsideAny(const QString& file, const QStringList& folders) {
     if (dir == folder || dir.startsWith(folder + QLatin1Char('/'))) return true;
   }
   return false;
+}
+
+QRect fitInside(const QRect& window, const QRect& available) {
+  if (available.isEmpty()) return window;
+  QRect r = window;
+  r.setWidth(std::min(r.width(), available.width()));
+  r.setHeight(std::min(r.height(), available.height()));
+  if (r.right() > available.right()) r.moveRight(available.right());
+  if (r.bottom() > available.bottom()) r.moveBottom(available.bottom());
+  if (r.left() < available.left()) r.moveLeft(available.left());
+  if (r.top() < available.top()) r.moveTop(available.top());
+  return r;
+}
+
+bool fitsInside(const QRect& window, const QRect& available) {
+  return available.isEmpty() || (window.width() <= available.width() && window.height() <= available.height());
 }
 
 }  // namespace npuscope

@@ -3,12 +3,20 @@
 // Small helpers of the app layer that need no window: recent-list bookkeeping, the bundled
 // sample's location, process memory, and the numbers shown in the status bar.
 
+#include <QRect>
 #include <QString>
 #include <QStringList>
 
 #include "core/profile/profile.h"
 
 namespace npuscope {
+
+/// `window` shrunk to at most the size of `available` (a screen's available geometry) and moved
+/// inside it; `window` itself when `available` is empty. A window geometry is never saved or
+/// restored larger than the screen (a very long name once widened the window to 32,767 px).
+[[nodiscard]] QRect fitInside(const QRect& window, const QRect& available);
+/// Whether `window` fits inside `available` (always true when `available` is empty).
+[[nodiscard]] bool fitsInside(const QRect& window, const QRect& available);
 
 /// Maximum number of entries kept in File > Open Recent.
 inline constexpr int kMaxRecentPaths = 10;

@@ -24,6 +24,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSet>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStandardPaths>
@@ -159,6 +160,26 @@ void MainWindow::createActions() {
   m_aboutAction->setMenuRole(QAction::AboutRole);
   connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
 
+  m_wheelZoomsAction = new QAction(tr("Mouse &Wheel Zooms"), this);
+  m_wheelZoomsAction->setCheckable(true);
+  m_wheelZoomsAction->setStatusTip(tr("On: the mouse wheel zooms the timeline and Shift+wheel scrolls. Off: the wheel "
+                                      "scrolls, Ctrl+wheel zooms and Shift+wheel pans (as Perfetto and chrome://tracing)"));
+  m_wheelZoomsAction->setChecked(QSettings().value(QStringLiteral("timeline/wheelZooms"), false).toBool());
+  connect(m_wheelZoomsAction, &QAction::toggled, this, [this](bool on) {
+    m_timeline->setWheelZooms(on);
+    QSettings().setValue(QStringLiteral("timeline/wheelZooms"), on);
+  });
+
+  m_deviceFirstAction = new QAction(tr("&Device Lanes First"), this);
+  m_deviceFirstAction->setCheckable(true);
+  m_deviceFirstAction->setStatusTip(tr("Show each rank's Ascend Hardware, Overlap Analysis and Communication lanes above "
+                                       "the host lanes (Python, CANN), where the Top-Down method starts"));
+  m_deviceFirstAction->setChecked(QSettings().value(QStringLiteral("timeline/deviceFirst"), true).toBool());
+  connect(m_deviceFirstAction, &QAction::toggled, this, [this](bool on) {
+    m_timeline->setDeviceFirst(on);
+    QSettings().setValue(QStringLiteral("timeline/deviceFirst"), on);
+  });
+
   m_cancelAction = new QAction(tr("Cancel Loading"), this);
   m_cancelAction->setIconText(tr("Cancel"));  // the status-bar button's label
   m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -186,6 +207,8 @@ void MainWindow::createMenus() {
   view->addAction(m_zoomSelectionAction);
   view->addSeparator();
   view->addAction(m_warningsAction);
+  view->addAction(m_deviceFirstAction);
+  view->addAction(m_wheelZoomsAction);
   view->addSeparator();
   QAction* detailsToggle = m_detailsDock->toggleViewAction();
   detailsToggle->setText(tr("Slice &Details Panel"));
@@ -284,6 +307,8 @@ void MainWindow::createCentralArea() {
   connect(m_loadPreview, &widgets::LoadPreviewView::cancelRequested, m_loader, &TraceLoader::cancel);
   m_stack->addWidget(m_loadPreview);
   m_timeline->setViewState(m_viewState);
+  m_timeline->setWheelZooms(m_wheelZoomsAction->isChecked());
+  m_timeline->setDeviceFirst(m_deviceFirstAction->isChecked());
   connect(m_timeline, &widgets::TimelineWidget::sliceSelected, this,
           [this](widgets::RankSliceRef ref) { onSliceSelected(ref.rank, ref.slice); });
   // Requests of any dock bound to the view state.
@@ -386,7 +411,7 @@ void MainWindow::createStatsUi() {
           [](bool on) { QSettings().setValue(QStringLiteral("stats/regex"), on); });
   m_statsDock = new QDockWidget(tr("Statistics"), this);
   m_statsDock->setObjectName(QStringLiteral("StatisticsDock"));
-  m_statsDock->setWidget(m_stats);
+  m_statsDock->setWidget(shrinkable(m_stats));
   m_statsDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::TopDockWidgetArea | Qt::LeftDockWidgetArea |
                                Qt::RightDockWidgetArea);
   addDockWidget(Qt::BottomDockWidgetArea, m_statsDock);
@@ -531,14 +556,40 @@ void MainWindow::readSettings() {
   QSettings settings;
   const QByteArray geometry = settings.value(key(kGeometryKey)).toByteArray();
   if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(1440, 860);
+  if (!geometry.isEmpty()) {
+    clampToScreen();  // never larger than the screen, whatever was saved
+    m_restoredSize = size();
+  }
   restoreState(settings.value(key(kStateKey)).toByteArray());
   m_lastDirectory = settings.value(key(kLastDirKey)).toString();
   m_recentPaths = settings.value(key(kRecentKey)).toStringList();
 }
 
+void MainWindow::clampToScreen() {
+  const QScreen* s = screen();
+  if (!s || fitsInside(frameGeometry(), s->availableGeometry())) return;
+  const QRect inner = QWidget::geometry();
+  const QSize frame = frameGeometry().size() - inner.size();
+  setGeometry(fitInside(inner, s->availableGeometry().adjusted(0, 0, -frame.width(), -frame.height())));
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (!m_shownOnce) {
+    m_shownOnce = true;
+    // The restored geometry again, now that the frame is known; a size set by the program
+    // after that (screenshot --window renders at any size) is left alone.
+    if (m_restoredSize.isValid() && size() == m_restoredSize) clampToScreen();
+  }
+}
+
 void MainWindow::writeSettings() const {
   QSettings settings;
-  settings.setValue(key(kGeometryKey), saveGeometry());
+  // A window larger than its screen is not saved: the next start uses the default size.
+  if (const QScreen* s = screen(); s && !fitsInside(frameGeometry(), s->availableGeometry()))
+    settings.remove(key(kGeometryKey));
+  else
+    settings.setValue(key(kGeometryKey), saveGeometry());
   settings.setValue(key(kStateKey), saveState());
   settings.setValue(key(kLastDirKey), m_lastDirectory);
   settings.setValue(key(kRecentKey), m_recentPaths);
@@ -590,7 +641,11 @@ void MainWindow::reload() {
   const QString path = m_loader->isLoading() ? m_loader->currentPath() : m_path;
   if (path.isEmpty()) return;
   const bool keepRange = m_profile && path == m_path;
-  if (keepRange) m_rangeBeforeReload = m_timeline->viewport()->visibleRange();
+  if (keepRange) {
+    m_rangeBeforeReload = m_timeline->viewport()->visibleRange();
+    m_scrollBeforeReload = m_timeline->verticalScroll();
+    m_expandBeforeReload = m_timeline->expandState();
+  }
   m_loader->load(path);
   m_restoreRange = keepRange;
 }
@@ -720,6 +775,10 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
     m_timeline->setVisibleRange(m_rangeBeforeReload);
   else
     m_timeline->fitAll();
+  if (sameRange) {
+    m_timeline->setExpandState(m_expandBeforeReload);
+    m_timeline->setVerticalScroll(m_scrollBeforeReload);
+  }
   m_stack->setCurrentWidget(m_timeline);
   m_timeline->setFocus();
   m_loadPreview->reset();  // the real trace is shown now: free the skeleton

@@ -10,6 +10,7 @@
 #include "core/profile/profile.h"
 #include "app/trace_loader.h"
 #include "core/base/types.h"
+#include "widgets/timeline/lane_layout.h"
 
 class QAction;
 class QDockWidget;
@@ -49,7 +50,8 @@ class MainWindow : public QMainWindow {
 
   /// Starts loading a profiling folder or trace file in the background (cancels a running load).
   void openPath(const QString& path);
-  /// Loads the current path again (F5), keeping the visible time range when possible.
+  /// Loads the current path again (F5), keeping the visible time range, the vertical scroll
+  /// position and the expanded / collapsed groups when possible.
   void reload();
   /// Shows the empty page with `hint` (e.g. when the bundled sample is missing).
   void showStartPage(const QString& hint = {});
@@ -108,6 +110,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -120,6 +123,8 @@ class MainWindow : public QMainWindow {
   void rebuildFlowMenu();
   void applyFlowCategories();
   void readSettings();
+  /// Shrinks and moves the window inside its screen's available area when it does not fit.
+  void clampToScreen();
   void writeSettings() const;
 
   void openFolderDialog();
@@ -145,6 +150,9 @@ class MainWindow : public QMainWindow {
   // Top-Down docks (main_window_topdown.cpp).
   void createTopDownDocks();
   void createAdviceDock();  // main_window.cpp: the Advice dock, tabbed with the bottom docks
+  /// `panel` in a frameless scroll area, so that a bottom dock can shrink below the panel's own
+  /// minimum height (it scrolls then) and leave the timeline its room.
+  QWidget* shrinkable(QWidget* panel);
   void addTopDownMenuEntries(QMenu* view);
   void showTopDownProfile();
   void onTimelineBubbleClicked(int rankIndex, int deviceIndex, int bubbleIndex);
@@ -162,8 +170,12 @@ class MainWindow : public QMainWindow {
   QString m_pendingPath;   // path being loaded
   qint64 m_loadMs = -1;
   bool m_interactiveErrors = true;
+  bool m_shownOnce = false;
+  QSize m_restoredSize;  // the size restored from the settings (invalid: none)
   bool m_restoreRange = false;
   core::TimeRange m_rangeBeforeReload;
+  int m_scrollBeforeReload = 0;
+  widgets::LaneLayout::ExpandState m_expandBeforeReload;
   QString m_lastDirectory;
   QStringList m_recentPaths;
 
@@ -208,6 +220,8 @@ class MainWindow : public QMainWindow {
   QAction* m_shortcutsAction = nullptr;
   QAction* m_aboutAction = nullptr;
   QAction* m_cancelAction = nullptr;
+  QAction* m_wheelZoomsAction = nullptr;
+  QAction* m_deviceFirstAction = nullptr;
 };
 
 }  // namespace npuscope

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: the Top-Down and Dispatch-chain docks and their links with the timeline.
 #include <QDockWidget>
+#include <QScrollArea>
+#include <algorithm>
 #include <QMenu>
 #include <QSettings>
 #include <QTimer>
@@ -22,11 +24,20 @@ const core::Trace* traceOf(const std::shared_ptr<const core::Profile>& p, int ra
 }
 }  // namespace
 
+QWidget* MainWindow::shrinkable(QWidget* panel) {
+  auto* area = new QScrollArea(this);
+  area->setFrameShape(QFrame::NoFrame);
+  area->setWidgetResizable(true);
+  area->setWidget(panel);
+  area->setMinimumHeight(60);
+  return area;
+}
+
 void MainWindow::createTopDownDocks() {
   m_topDown = new widgets::TopDownPanel(this);
   m_topDownDock = new QDockWidget(tr("Top-Down"), this);
   m_topDownDock->setObjectName(QStringLiteral("TopDownDock"));
-  m_topDownDock->setWidget(m_topDown);
+  m_topDownDock->setWidget(shrinkable(m_topDown));
   addDockWidget(Qt::BottomDockWidgetArea, m_topDownDock);
   resizeDocks({m_topDownDock}, {300}, Qt::Vertical);
 
@@ -48,7 +59,8 @@ void MainWindow::createTopDownDocks() {
         if (!tabifiedDockWidgets(m_topDownDock).contains(d)) tabifyDockWidget(m_topDownDock, d);
       }
       m_topDownDock->raise();
-      resizeDocks({m_topDownDock}, {330}, Qt::Vertical);
+      // At most a third of the window, so the timeline keeps the device lanes in view.
+      resizeDocks({m_topDownDock}, {std::min(330, height() / 3)}, Qt::Vertical);
     });
   }
 

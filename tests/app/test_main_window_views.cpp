@@ -3,15 +3,20 @@
 // publishing to it, the requests routed to the Top-Down handlers.
 #include <catch2/catch.hpp>
 
+#include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
+#include <QScreen>
+#include <QSettings>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
 
+#include "app/app_support.h"
 #include "app/main_window.h"
 #include "tests/app/test_helpers.h"
 #include "widgets/panels/chain_panel.h"
+#include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/timeline/timeline_widget.h"
 #include "widgets/view_state.h"
@@ -81,4 +86,136 @@ TEST_CASE("MainWindow shares one view state between the timeline and the docks",
   // A request for a bubble does what a click in the bubble list does.
   state->activateBubble({0, 0, 1});
   CHECK(window.timeline()->selectedBubble() == BubbleRef{0, 0, 1});
+}
+
+namespace {
+
+// Content rows of rank 0's device processes (Ascend Hardware, Overlap Analysis, Communication)
+// whose process header ends below the visible canvas; empty when every one is on screen.
+QStringList deviceHeadersBelowTheFold(const MainWindow& window) {
+  const auto* timeline = window.timeline();
+  const auto& layout = timeline->layout();
+  const auto& trace = window.profile()->ranks[0].trace;
+  const int bottom = timeline->verticalScroll() + timeline->canvas()->height();
+  QStringList out;
+  for (const auto& row : layout.rows()) {
+    if (row.rank != 0 || row.kind != npuscope::widgets::LayoutRow::Kind::Process) continue;
+    using R = npuscope::core::Process::Role;
+    const R role = trace->processes[row.process].role;
+    if (role != R::AscendHardware && role != R::OverlapAnalysis && role != R::Communication) continue;
+    if (row.y + row.height > bottom) out << layout.processTitle(0, row.process);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the first screen shows the device lanes of every corpus capture", "[window][first_screen]") {
+  // The case: about 300 px of timeline (1.5x scaling on 1080p): a 1280 x 720 window.
+  for (const char* capture : {"corpus/ascend-pt-910a-l0-text-2rank", "corpus/ascend-pt-910b-l0-text-2rank",
+                              "corpus/ascend-pt-910b-l1-text-2rank"}) {
+    CAPTURE(capture);
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    window.resize(1280, 720);
+    window.show();
+    REQUIRE(loadAndWait(window, sharedPath(capture)));
+    QApplication::processEvents();
+    CAPTURE(window.timeline()->canvas()->height());
+    CHECK(deviceHeadersBelowTheFold(window).isEmpty());
+  }
+}
+
+TEST_CASE("F5 keeps the vertical scroll and the collapsed groups", "[window][reload]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(1400, 900);
+  window.show();
+  const QString path = sharedPath("corpus/ascend-pt-910b-l1-text-2rank");
+  REQUIRE(loadAndWait(window, path));
+  auto* timeline = window.timeline();
+  // Collapse rank 1 and unfold every deep lane of rank 0, then scroll down.
+  const auto& rows = timeline->layout().rows();
+  int rank1 = -1;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].kind == npuscope::widgets::LayoutRow::Kind::Rank && rows[i].rank == 1) rank1 = static_cast<int>(i);
+  REQUIRE(rank1 > 0);
+  auto state = timeline->expandState();
+  state.ranks[1] = false;
+  for (std::uint32_t l = 0; l < window.profile()->ranks[0].trace->lanes.size(); ++l) state.lanesFolded[{0, l}] = false;
+  timeline->setExpandState(state);
+  const int height = timeline->layout().totalHeight();
+  timeline->setVerticalScroll(400);
+  REQUIRE(timeline->verticalScroll() == 400);
+
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  window.reload();
+  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+  REQUIRE(finished.first().at(0).toBool());
+  CHECK(timeline->layout().totalHeight() == height);
+  CHECK_FALSE(timeline->layout().isRankExpanded(1));
+  CHECK(timeline->verticalScroll() == 400);
+
+  // Opening (not reloading) starts fresh.
+  QSignalSpy again(&window, &MainWindow::loadFinished);
+  window.openPath(path);
+  REQUIRE(waitUntil([&] { return !again.isEmpty(); }));
+  CHECK(timeline->layout().isRankExpanded(1));
+  CHECK(timeline->verticalScroll() == 0);
+}
+
+TEST_CASE("a window geometry larger than the screen is never restored nor saved", "[window][geometry]") {
+  QSettings().remove(QStringLiteral("window/geometry"));
+  QRect available;
+  {
+    MainWindow big;
+    big.show();
+    REQUIRE(big.screen());
+    available = big.screen()->availableGeometry();
+    big.resize(32767, available.height() * 3);
+    QSettings().setValue(QStringLiteral("window/geometry"), big.saveGeometry());
+    big.close();  // closing a too-large window drops the saved geometry
+    CHECK_FALSE(QSettings().contains(QStringLiteral("window/geometry")));
+  }
+  {
+    MainWindow sized;
+    sized.show();
+    sized.resize(32767, available.height() * 3);
+    QSettings().setValue(QStringLiteral("window/geometry"), sized.saveGeometry());  // as an old version saved it
+  }
+  MainWindow restored;
+  restored.show();
+  QApplication::processEvents();
+  CHECK(restored.frameGeometry().width() <= available.width());
+  CHECK(restored.frameGeometry().height() <= available.height());
+  QSettings().remove(QStringLiteral("window/geometry"));
+
+  // fitInside: shrink to the screen, then move inside it.
+  CHECK(npuscope::fitInside(QRect(-50, 10, 5000, 300), QRect(0, 0, 1920, 1080)) == QRect(0, 10, 1920, 300));
+  CHECK(npuscope::fitInside(QRect(1800, 900, 400, 400), QRect(0, 0, 1920, 1080)) == QRect(1520, 680, 400, 400));
+  CHECK(npuscope::fitInside(QRect(5, 5, 10, 10), QRect()) == QRect(5, 5, 10, 10));
+}
+
+TEST_CASE("selecting a slice with a 600 KB name does not widen the window", "[window][long_names]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(1200, 800);
+  window.show();
+  REQUIRE(loadAndWait(window, sharedPath("cases/21-extremely-long-names/trace.json")));
+  const auto& trace = *window.profile()->ranks[0].trace;
+  // case.md: X [60,65] on lane Stream 7 has a 614400-character name: the longest of the 3.
+  npuscope::core::SliceRef longest;
+  std::size_t longestSize = 0;
+  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l)
+    for (std::uint32_t i = 0; i < trace.lanes[l].sliceCount(); ++i)
+      if (trace.sliceName({l, i}).size() > longestSize) {
+        longestSize = trace.sliceName({l, i}).size();
+        longest = {l, i};
+      }
+  REQUIRE(longestSize == 614400);
+  window.timeline()->selectSlice(0, longest);
+  QApplication::processEvents();
+  CHECK(window.width() <= 1200);
+  CHECK(window.minimumSizeHint().width() < 1200);
+  CHECK(window.chainPanel()->minimumSizeHint().width() < 1200);
 }

@@ -11,11 +11,12 @@ namespace npuscope::widgets {
 std::vector<Shortcut> timelineShortcuts() {
   return {
       {QStringLiteral("W / S"), QStringLiteral("Zoom in / out at the mouse cursor (view centre if outside)")},
-      {QStringLiteral("Mouse wheel, Ctrl+wheel"), QStringLiteral("Zoom at the mouse cursor")},
+      {QStringLiteral("Ctrl+wheel"), QStringLiteral("Zoom at the mouse cursor")},
+      {QStringLiteral("Mouse wheel"),
+       QStringLiteral("Scroll lanes up / down (View > Mouse Wheel Zooms: zoom, and Shift+wheel scrolls)")},
       {QStringLiteral("A / D, Left / Right"), QStringLiteral("Pan left / right (hold Shift for bigger steps)")},
-      {QStringLiteral("Horizontal wheel"), QStringLiteral("Pan left / right")},
+      {QStringLiteral("Shift+wheel, horizontal wheel"), QStringLiteral("Pan left / right")},
       {QStringLiteral("Up / Down, PgUp / PgDn"), QStringLiteral("Scroll lanes up / down")},
-      {QStringLiteral("Shift+wheel"), QStringLiteral("Scroll lanes up / down")},
       {QStringLiteral("Home / End"), QStringLiteral("Scroll to the first / last lane")},
       {QStringLiteral("Left-drag on empty space"), QStringLiteral("Pan (horizontally and vertically)")},
       {QStringLiteral("Shift+drag, drag on the ruler"), QStringLiteral("Select a time range (its duration is shown)")},
@@ -29,6 +30,8 @@ std::vector<Shortcut> timelineShortcuts() {
       {QStringLiteral("] or Ctrl+Right"), QStringLiteral("Follow the selected slice's first outgoing flow")},
       {QStringLiteral("[ or Ctrl+Left"), QStringLiteral("Go back along the selected slice's first incoming flow")},
       {QStringLiteral("Click a rank / process header"), QStringLiteral("Expand / collapse it")},
+      {QStringLiteral("Click a deep lane's name or its +N more levels row"),
+       QStringLiteral("Show every level of a deep call stack / fold it back")},
       {QStringLiteral("?"), QStringLiteral("Show this help")},
   };
 }

@@ -11,6 +11,7 @@
 
 #include "core/base/time_format.h"
 #include "widgets/timeline/color_palette.h"
+#include "widgets/text_elide.h"
 
 namespace npuscope::widgets {
 
@@ -59,6 +60,7 @@ ChainPanel::ChainPanel(QWidget* parent) : QWidget(parent) {
   m_header = new QLabel(this);
   m_header->setTextFormat(Qt::RichText);
   m_header->setWordWrap(true);
+  neverWiden(m_header);
   m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
   m_badge = new QLabel(this);
   m_badge->setObjectName(QStringLiteral("ChainPathBadge"));
@@ -69,6 +71,7 @@ ChainPanel::ChainPanel(QWidget* parent) : QWidget(parent) {
   v->addLayout(top);
   m_context = new QLabel(this);
   m_context->setWordWrap(true);
+  neverWiden(m_context);
   m_context->setForegroundRole(QPalette::PlaceholderText);
   m_context->hide();
   v->addWidget(m_context);
@@ -189,7 +192,7 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
 
   // Header: the task and the latency; the path badge.
   const core::ChainLink* task = chain.find(ChainLayer::DeviceTask);
-  QString head = task ? tr("<b>%1</b>").arg(qs(trace->sliceName(task->slice)).toHtmlEscaped())
+  QString head = task ? tr("<b>%1</b>").arg(elideMiddle(qs(trace->sliceName(task->slice))).toHtmlEscaped())
                       : tr("<b>Dispatch chain</b>");
   m_header->setText(head);
   QStringList sub;

@@ -20,6 +20,7 @@
 #include "core/base/time_format.h"
 #include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/lane_layout.h"
+#include "widgets/text_elide.h"
 
 namespace npuscope::widgets {
 
@@ -76,6 +77,7 @@ SliceDetailsPanel::SliceDetailsPanel(QWidget* parent) : QWidget(parent) {
   m_title = new QLabel(this);
   m_title->setTextFormat(Qt::PlainText);
   m_title->setWordWrap(true);
+  neverWiden(m_title);
   m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
   QFont tf = m_title->font();
   tf.setBold(true);
@@ -139,7 +141,9 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
   const TimeNs origin = profile->range().start;
   const std::uint8_t flags = lane.flags[ref.index];
   const QString name = qs(t.sliceName(ref));
-  m_title->setText(name.isEmpty() ? QStringLiteral("(unnamed slice)") : name);
+  m_title->setText(name.isEmpty() ? QStringLiteral("(unnamed slice)") : elideMiddle(name));
+  m_title->setToolTip(name.size() > kMaxLabelChars ? tr("%1 characters; the Name row has all of them").arg(name.size())
+                                                   : QString());
   m_title->setStyleSheet({});
 
   const core::Process& proc = t.processes[lane.process];

@@ -318,16 +318,29 @@ void LaneCanvas::mouseDoubleClickEvent(QMouseEvent* e) {
 
 void LaneCanvas::wheelEvent(QWheelEvent* e) {
   const QPoint d = e->angleDelta();
-  if (e->modifiers() & Qt::ShiftModifier) {
-    // Some platforms turn Shift+wheel into a horizontal delta: accept either.
-    const int v = d.y() != 0 ? d.y() : d.x();
-    emit scrollRequested(-v / 2);
-  } else if (std::abs(d.x()) > std::abs(d.y())) {
-    const TimeRange view = m_ctx->viewport->visibleRange();
-    m_ctx->viewport->panBy(static_cast<TimeNs>(-d.x() / 120.0 * 0.1 * static_cast<double>(view.duration())));
+  const auto mods = e->modifiers();
+  const TimeRange view = m_ctx->viewport->visibleRange();
+  const auto zoom = [&](int dy) {
+    m_ctx->viewport->zoomAt(core::xToTime(e->position().x(), view, std::max(1, width())), std::pow(1.0015, dy));
+  };
+  const auto pan = [&](int dx) {
+    m_ctx->viewport->panBy(static_cast<TimeNs>(-dx / 120.0 * 0.1 * static_cast<double>(view.duration())));
+  };
+  // Some platforms turn Shift+wheel into a horizontal delta: accept either.
+  const int v = d.y() != 0 ? d.y() : d.x();
+  if (mods & Qt::ControlModifier) {
+    if (v != 0) zoom(v);
+  } else if (m_wheelZooms) {
+    if (mods & Qt::ShiftModifier)
+      emit scrollRequested(-v / 2);
+    else if (std::abs(d.x()) > std::abs(d.y()))
+      pan(d.x());
+    else if (d.y() != 0)
+      zoom(d.y());
+  } else if ((mods & Qt::ShiftModifier) || std::abs(d.x()) > std::abs(d.y())) {
+    pan((mods & Qt::ShiftModifier) ? v : d.x());
   } else if (d.y() != 0) {
-    const TimeRange view = m_ctx->viewport->visibleRange();
-    m_ctx->viewport->zoomAt(core::xToTime(e->position().x(), view, std::max(1, width())), std::pow(1.0015, d.y()));
+    emit scrollRequested(-d.y() / 2);
   }
   e->accept();
 }

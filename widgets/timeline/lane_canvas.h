@@ -28,7 +28,8 @@ class NameMarksPass;
 /// in order (render_pass.h; by default the boxes, name marks, labels, counters, bubbles, chain,
 /// hover, selection, flow arrows and time selection) over a cached DrawList (rebuilt only when
 /// the visible range, size, scroll position or layout change). Handles navigation keys and the mouse (see ShortcutsDialog for the bindings):
-/// wheel zooms at the cursor, Shift+wheel scrolls vertically, horizontal wheel pans, left-drag
+/// the wheel scrolls vertically, Ctrl+wheel zooms at the cursor, Shift+wheel and the horizontal
+/// wheel pan (or, with setWheelZooms(true), the wheel zooms and Shift+wheel scrolls), left-drag
 /// pans, Shift+drag selects a time range, click selects a slice, hover shows a tooltip.
 class LaneCanvas : public QWidget {
   Q_OBJECT
@@ -57,6 +58,12 @@ class LaneCanvas : public QWidget {
   [[nodiscard]] BubblesPass* bubbles() const { return m_bubbles; }
   [[nodiscard]] ChainPass* chain() const { return m_chain; }
   [[nodiscard]] NameMarksPass* nameMarks() const { return m_nameMarks; }
+
+  /// Whether the plain wheel zooms (npuscope's first binding; Shift+wheel then scrolls) instead
+  /// of scrolling (the default, as the official viewer, Perfetto and chrome://tracing).
+  /// Ctrl+wheel zooms either way.
+  void setWheelZooms(bool on) { m_wheelZooms = on; }
+  [[nodiscard]] bool wheelZooms() const { return m_wheelZooms; }
 
   /// Zoom factor of one W/S key press (> 1).
   static constexpr double kKeyZoomFactor = 1.4;
@@ -105,6 +112,7 @@ class LaneCanvas : public QWidget {
   std::uint64_t m_listRevision = 0;
   bool m_listValid = false;
 
+  bool m_wheelZooms = false;
   Drag m_drag = Drag::None;
   QPointF m_pressPos;
   core::TimeRange m_pressView;

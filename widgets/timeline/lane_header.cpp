@@ -8,6 +8,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
+
 #include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/timeline_context.h"
 
@@ -53,15 +55,56 @@ void LaneHeader::paintTo(QPainter& p, QSize size) const {
   const auto& rows = layout.rows();
   const int sy = m_ctx->scrollY;
   const auto [r0, r1] = layout.rowsIn(sy, sy + size.height());
+  const int w = size.width();
+  for (int i = r0; i < r1; ++i) {
+    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
+    paintRow(p, r, QRect(0, r.y - sy, w, r.height), w);
+  }
+  // Sticky labels: the groups the top row belongs to, pinned at the top, each pushed up by the
+  // end of its group.
+  int top = 0;
+  for (const int i : stickyRows(layout, sy)) {
+    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
+    const int h = r.kind == LayoutRow::Kind::Slices ? layout.metrics().sliceRow : r.height;
+    // The end of the group: the next row of the same kind or a higher one.
+    int end = layout.totalHeight();
+    // Rows between the header and the top row belong to the group: start at the top row.
+    for (auto j = static_cast<std::size_t>(std::max(i + 1, r0)); j < rows.size(); ++j) {
+      const LayoutRow& n = rows[j];
+      const bool ends = r.kind == LayoutRow::Kind::Rank      ? n.kind == LayoutRow::Kind::Rank
+                        : r.kind == LayoutRow::Kind::Process ? n.kind != LayoutRow::Kind::Slices && n.kind != LayoutRow::Kind::Counter
+                                                             : n.lane != r.lane || n.kind != LayoutRow::Kind::Slices;
+      if (ends) {
+        end = n.y;
+        break;
+      }
+      if (n.y > sy + size.height()) break;
+    }
+    const int y = std::min(top, end - sy - h);
+    QRect rect(0, y, w, h);
+    if (r.kind == LayoutRow::Kind::Slices) {
+      p.fillRect(rect, QColor::fromRgb(ColorPalette::kHeaderBackground));
+      p.fillRect(QRect(0, rect.bottom(), w, 1), QColor::fromRgb(ColorPalette::kGrid));
+    }
+    LayoutRow pinned = r;
+    pinned.y = y + sy;
+    pinned.height = h;
+    paintRow(p, pinned, rect, w);
+    top = y + h;
+  }
+  p.setPen(QColor::fromRgb(ColorPalette::kSeparator));
+  p.drawLine(w - 1, 0, w - 1, size.height());
+}
+
+void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, int w) const {
+  const LaneLayout& layout = m_ctx->layout;
+  const int sy = m_ctx->scrollY;
   const QFont base = font();
   QFont bold = base;
   bold.setBold(true);
   QFont small = base;
   small.setPointSizeF(base.pointSizeF() * 0.92);
-  const int w = size.width();
-  for (int i = r0; i < r1; ++i) {
-    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
-    const QRect rect(0, r.y - sy, w, r.height);
+  {
     QString title = layout.rowTitle(r);
     switch (r.kind) {
       case LayoutRow::Kind::Rank: {
@@ -109,6 +152,18 @@ void LaneHeader::paintTo(QPainter& p, QSize size) const {
       case LayoutRow::Kind::Counter: {
         const bool first = r.kind == LayoutRow::Kind::Counter || r.depth == 0;
         p.fillRect(rect, QColor::fromRgb(r.band ? ColorPalette::kBackgroundAlt : ColorPalette::kBackground));
+        if (r.hiddenDepths > 0) {
+          // The last shown row of a folded deep lane: how much is hidden, click to unfold.
+          p.setFont(small);
+          p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+          const QRect tr(kIndentLane, rect.top(), w - kIndentLane - 6, m_ctx->layout.metrics().sliceRow);
+          p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
+                     QFontMetrics(small).elidedText(QStringLiteral("+%1 more levels").arg(r.hiddenDepths),
+                                                    Qt::ElideRight, tr.width()));
+        }
+        if (r.foldable)
+          drawTriangle(p, QPointF(kIndentLane - 9, rect.top() + m_ctx->layout.metrics().sliceRow / 2.0 + 0.5),
+                       r.expanded, QColor::fromRgb(ColorPalette::kTextDim));
         if (!first) break;
         p.setFont(base);
         p.setPen(QColor::fromRgb(r.kind == LayoutRow::Kind::Counter ? ColorPalette::kTextDim : ColorPalette::kText));
@@ -120,8 +175,31 @@ void LaneHeader::paintTo(QPainter& p, QSize size) const {
       }
     }
   }
-  p.setPen(QColor::fromRgb(ColorPalette::kSeparator));
-  p.drawLine(w - 1, 0, w - 1, size.height());
+}
+
+std::vector<int> LaneHeader::stickyRows(const LaneLayout& layout, int scrollY) {
+  std::vector<int> out;
+  const int top = layout.rowAt(scrollY);
+  if (top < 0) return out;
+  const auto& rows = layout.rows();
+  int rankRow = -1, processRow = -1, laneRow = -1;
+  const LayoutRow& t = rows[static_cast<std::size_t>(top)];
+  for (int i = top; i >= 0; --i) {
+    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
+    if (r.rank != t.rank) break;
+    if (r.kind == LayoutRow::Kind::Rank) {
+      rankRow = i;
+      break;
+    }
+    if (r.kind == LayoutRow::Kind::Process && processRow < 0) processRow = i;
+    if (r.kind == LayoutRow::Kind::Slices && t.kind == LayoutRow::Kind::Slices && r.lane == t.lane &&
+        r.depth == 0 && processRow < 0)
+      laneRow = i;
+  }
+  // Only the headers whose own row starts above the viewport (the others are visible as is).
+  for (const int i : {rankRow, processRow, laneRow})
+    if (i >= 0 && rows[static_cast<std::size_t>(i)].y < scrollY) out.push_back(i);
+  return out;
 }
 
 void LaneHeader::paintEvent(QPaintEvent*) {
@@ -133,8 +211,12 @@ void LaneHeader::mousePressEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return;
   const int row = m_ctx->layout.rowAt(e->position().y() + m_ctx->scrollY);
   if (row < 0) return;
-  const auto kind = m_ctx->layout.rows()[static_cast<std::size_t>(row)].kind;
-  if (kind == LayoutRow::Kind::Rank || kind == LayoutRow::Kind::Process) emit toggleRequested(row);
+  const LayoutRow& r = m_ctx->layout.rows()[static_cast<std::size_t>(row)];
+  if (r.kind == LayoutRow::Kind::Rank || r.kind == LayoutRow::Kind::Process || r.foldable) {
+    emit toggleRequested(row);
+  } else if (r.hiddenDepths > 0) {
+    emit toggleRequested(row - static_cast<int>(r.depth));  // the lane's first row folds it
+  }
 }
 
 void LaneHeader::wheelEvent(QWheelEvent* e) {
@@ -159,6 +241,9 @@ bool LaneHeader::event(QEvent* e) {
         const auto& l = t->lanes[r.lane];
         tip += QStringLiteral("\ntid ") + (l.tidText.empty() ? QString::number(l.tid) : QString::fromStdString(l.tidText)) +
                QStringLiteral(" · %1 slices · depth %2").arg(l.sliceCount()).arg(l.depthCount());
+        if (r.foldable || r.hiddenDepths > 0)
+          tip += r.expanded ? QStringLiteral("\nclick to fold to %1 rows").arg(LaneLayout::kFoldedRows)
+                            : QStringLiteral("\nclick to show every level");
       } else if (t && r.kind == LayoutRow::Kind::Rank) {
         tip += QStringLiteral("\n") + QString::fromStdString(t->path);
       }

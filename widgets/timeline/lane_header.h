@@ -2,14 +2,20 @@
 #pragma once
 
 #include <QWidget>
+#include <vector>
 
 namespace npuscope::widgets {
 
 struct TimelineContext;
+class LaneLayout;
+struct LayoutRow;
 
 /// Left column of the timeline: rank group headers, process headers with expand/collapse
 /// triangles, and indented thread / counter names, scrolled in sync with the lane canvas
-/// (TimelineContext::scrollY). Clicking a rank or process header toggles it.
+/// (TimelineContext::scrollY). Clicking a rank or process header toggles it; clicking the name
+/// of a deep lane (LaneLayout::kDeepLane) or its "+N levels" row folds / unfolds it. Sticky
+/// labels: when the rank, process or lane header of the top row is scrolled above the
+/// viewport, its name is drawn pinned at the top (pushed up by the next group's header).
 class LaneHeader : public QWidget {
   Q_OBJECT
 
@@ -19,6 +25,10 @@ class LaneHeader : public QWidget {
   explicit LaneHeader(TimelineContext* ctx, QWidget* parent = nullptr);
   /// Paints the header column into `p` over a `size` area (also used by renderToImage).
   void paintTo(QPainter& p, QSize size) const;
+  /// The sticky labels at scroll position `scrollY`: the layout rows (a Rank, a Process and a
+  /// Slices depth-0 row, in that order, each only when its own row starts above scrollY) whose
+  /// names are pinned at the top. Pure (tests).
+  [[nodiscard]] static std::vector<int> stickyRows(const LaneLayout& layout, int scrollY);
   [[nodiscard]] QSize sizeHint() const override { return {kDefaultWidth, 400}; }
 
  signals:
@@ -34,6 +44,7 @@ class LaneHeader : public QWidget {
   bool event(QEvent*) override;
 
  private:
+  void paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, int w) const;
   TimelineContext* m_ctx;
 };
 

@@ -33,6 +33,43 @@ void LaneLayout::setProfile(std::shared_ptr<const core::Profile> profile) {
   m_profile = std::move(profile);
   m_rankExpanded.clear();
   m_processExpanded.clear();
+  m_laneFolded.clear();
+  rebuild();
+}
+
+void LaneLayout::setExpandState(const ExpandState& state) {
+  m_rankExpanded.clear();
+  m_processExpanded.clear();
+  m_laneFolded.clear();
+  const auto traceOf = [&](int r) -> const core::Trace* {
+    if (!m_profile || r < 0 || static_cast<std::size_t>(r) >= m_profile->ranks.size()) return nullptr;
+    return m_profile->ranks[static_cast<std::size_t>(r)].trace.get();
+  };
+  for (const auto& [r, on] : state.ranks)
+    if (traceOf(r)) m_rankExpanded[r] = on;
+  for (const auto& [key, on] : state.processes)
+    if (const core::Trace* t = traceOf(key.first); t && key.second < t->processes.size()) m_processExpanded[key] = on;
+  for (const auto& [key, on] : state.lanesFolded)
+    if (const core::Trace* t = traceOf(key.first); t && key.second < t->lanes.size()) m_laneFolded[key] = on;
+  rebuild();
+}
+
+void LaneLayout::setDeviceFirst(bool on) {
+  if (on == m_deviceFirst) return;
+  m_deviceFirst = on;
+  rebuild();
+}
+
+bool LaneLayout::isLaneFolded(int rank, std::uint32_t lane) const {
+  auto it = m_laneFolded.find({rank, lane});
+  if (it != m_laneFolded.end()) return it->second;
+  if (!m_profile || rank < 0 || static_cast<std::size_t>(rank) >= m_profile->ranks.size()) return false;
+  const auto& t = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+  return t && lane < t->lanes.size() && t->lanes[lane].depthCount() > kDeepLane;
+}
+
+void LaneLayout::setLaneFolded(int rank, std::uint32_t lane, bool folded) {
+  m_laneFolded[{rank, lane}] = folded;
   rebuild();
 }
 
@@ -95,6 +132,10 @@ bool LaneLayout::toggleRow(int row) {
     setProcessExpanded(r.rank, r.process, !r.expanded);
     return true;
   }
+  if (r.kind == LayoutRow::Kind::Slices && r.foldable) {
+    setLaneFolded(r.rank, r.lane, r.expanded);
+    return true;
+  }
   return false;
 }
 
@@ -134,7 +175,24 @@ void LaneLayout::rebuild() {
     // Walk processes in display order and pick their lanes/counters with two cursors when the
     // grouping holds, falling back to a scan otherwise.
     int band = 0;
-    for (std::uint32_t p = 0; p < trace->processes.size(); ++p) {
+    std::vector<std::uint32_t> order(trace->processes.size());
+    for (std::uint32_t p = 0; p < order.size(); ++p) order[p] = p;
+    if (m_deviceFirst) {
+      // The Top-Down order: the overlap summary, the device streams, the communication; then
+      // the host, each group in the trace's order.
+      const auto group = [&](std::uint32_t p) {
+        using R = core::Process::Role;
+        switch (trace->processes[p].role) {
+          case R::OverlapAnalysis: return 0;
+          case R::AscendHardware: return 1;
+          case R::Communication: return 2;
+          default: return 3;
+        }
+      };
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::uint32_t a, std::uint32_t b) { return group(a) < group(b); });
+    }
+    for (const std::uint32_t p : order) {
       std::vector<std::uint32_t> lanes, counters;
       for (std::uint32_t l = 0; l < trace->lanes.size(); ++l)
         if (trace->lanes[l].process == p) lanes.push_back(l);
@@ -150,7 +208,10 @@ void LaneLayout::rebuild() {
       if (!ph.expanded) continue;
       for (std::uint32_t l : lanes) {
         const core::Lane& lane = trace->lanes[l];
-        const std::uint32_t depths = std::max<std::uint32_t>(1, lane.depthCount());
+        const std::uint32_t allDepths = std::max<std::uint32_t>(1, lane.depthCount());
+        const bool foldable = allDepths > kDeepLane;
+        const bool folded = foldable && isLaneFolded(r, l);
+        const std::uint32_t depths = folded ? kFoldedRows : allDepths;
         for (std::uint32_t d = 0; d < depths; ++d) {
           LayoutRow sr;
           sr.kind = LayoutRow::Kind::Slices;
@@ -159,6 +220,9 @@ void LaneLayout::rebuild() {
           sr.lane = l;
           sr.depth = d;
           sr.band = band;
+          sr.expanded = !folded;
+          sr.foldable = foldable && d == 0;
+          if (folded && d + 1 == depths) sr.hiddenDepths = allDepths - depths;
           const int idx = push(sr, m.sliceRow + (d + 1 == depths ? m.laneGap : 0));
           if (d == 0) m_laneRow[static_cast<std::size_t>(r)][l] = idx;
         }
@@ -210,10 +274,17 @@ int LaneLayout::rowOfSlice(int rank, std::uint32_t lane, std::uint32_t depth, bo
   if (lane < lanes.size() && lanes[lane] >= 0) {
     const int first = lanes[lane];
     const int row = first + static_cast<int>(depth);
-    if (static_cast<std::size_t>(row) < m_rows.size() && m_rows[static_cast<std::size_t>(row)].lane == lane &&
-        m_rows[static_cast<std::size_t>(row)].rank == rank && m_rows[static_cast<std::size_t>(row)].kind == LayoutRow::Kind::Slices)
-      return row;
-    return -1;
+    const auto sameLane = [&](int i) {
+      if (i < 0 || static_cast<std::size_t>(i) >= m_rows.size()) return false;
+      const LayoutRow& x = m_rows[static_cast<std::size_t>(i)];
+      return x.lane == lane && x.rank == rank && x.kind == LayoutRow::Kind::Slices;
+    };
+    if (sameLane(row) && m_rows[static_cast<std::size_t>(row)].depth == depth) return row;
+    if (!orCollapsedHeader) return -1;
+    // A depth hidden by a folded lane: its last shown row.
+    int last = first;
+    while (sameLane(last + 1)) ++last;
+    return m_rows[static_cast<std::size_t>(last)].hiddenDepths > 0 ? last : -1;
   }
   if (!orCollapsedHeader) return -1;
   const auto& trace = m_profile->ranks[static_cast<std::size_t>(rank)].trace;

@@ -31,7 +31,12 @@ struct LayoutRow {
   int y = 0;                                      ///< top, content px
   int height = 0;                                 ///< px (the last depth row of a lane is taller)
   int band = 0;                                   ///< alternating background parity of its lane
-  bool expanded = true;                           ///< Rank/Process: current state
+  bool expanded = true;                           ///< Rank/Process: current state; Slices: the
+                                                  ///< lane is unfolded (all depth rows shown)
+  bool foldable = false;                          ///< Slices, depth 0: a deep lane (see LaneLayout::kDeepLane);
+                                                  ///< clicking its header folds / unfolds it
+  std::uint32_t hiddenDepths = 0;                 ///< Slices: the last shown row of a folded lane:
+                                                  ///< how many deeper rows are hidden
   double counterMin = 0;                          ///< Counter: smallest value of the series (<= 0)
   double counterMax = 0;                          ///< Counter: largest value of the series
 };
@@ -49,6 +54,12 @@ class LaneLayout {
     int laneGap = 4;      ///< extra space below the last depth row of a lane
     int counterRow = 34;
   };
+
+  /// A lane deeper than this many depth rows is "deep" (a with_stack Python stack is 30-40):
+  /// it starts folded to its first kFoldedRows rows, so the device lanes below it stay on the
+  /// first screen (issue 14). Its header row toggles it.
+  static constexpr std::uint32_t kDeepLane = 8;
+  static constexpr std::uint32_t kFoldedRows = 4;
 
   LaneLayout() = default;
 
@@ -69,7 +80,8 @@ class LaneLayout {
   /// Row indices [first, last) intersecting content [y0, y1).
   [[nodiscard]] std::pair<int, int> rowsIn(double y0, double y1) const;
   /// Row of slice depth row (rank, lane, depth); when the lane is hidden by a collapsed process or
-  /// rank, that header's row when `orCollapsedHeader`, else -1.
+  /// rank, that header's row when `orCollapsedHeader` (the last shown row of a folded lane for a
+  /// depth it hides), else -1.
   [[nodiscard]] int rowOfSlice(int rank, std::uint32_t lane, std::uint32_t depth,
                                bool orCollapsedHeader = false) const;
 
@@ -83,6 +95,26 @@ class LaneLayout {
   bool toggleRow(int row);
   /// Expands or collapses every process of every rank.
   void setAllProcessesExpanded(bool expanded);
+  /// Whether each rank shows its device processes first, in the Top-Down method's order: Overlap
+  /// Analysis, Ascend Hardware, Communication, then the others (each group in the trace's
+  /// display order). Off by default (the trace's order, as the profiler wrote it).
+  void setDeviceFirst(bool on);
+  [[nodiscard]] bool deviceFirst() const { return m_deviceFirst; }
+  /// Whether lane `lane` of rank `rank` shows only its first kFoldedRows depth rows (default:
+  /// folded when deeper than kDeepLane).
+  [[nodiscard]] bool isLaneFolded(int rank, std::uint32_t lane) const;
+  void setLaneFolded(int rank, std::uint32_t lane, bool folded);
+
+  /// The user's expand / fold choices, to carry over a reload of the same profile (F5). Keys
+  /// are (rank, process) and (rank, lane) indexes, which a reload of the same files keeps.
+  struct ExpandState {
+    std::map<int, bool> ranks;
+    std::map<std::pair<int, std::uint32_t>, bool> processes;
+    std::map<std::pair<int, std::uint32_t>, bool> lanesFolded;
+  };
+  [[nodiscard]] ExpandState expandState() const { return {m_rankExpanded, m_processExpanded, m_laneFolded}; }
+  /// Applies `state` (after setProfile); indexes out of range are ignored.
+  void setExpandState(const ExpandState& state);
 
   /// Display texts.
   [[nodiscard]] QString rankTitle(int rank) const;        ///< "rank 0 · NPU 0"
@@ -100,11 +132,13 @@ class LaneLayout {
 
   std::shared_ptr<const core::Profile> m_profile;
   Metrics m_metrics;
+  bool m_deviceFirst = false;
   std::vector<LayoutRow> m_rows;
   int m_total = 0;
   std::uint64_t m_revision = 0;
   std::map<int, bool> m_rankExpanded;                                  // overrides
   std::map<std::pair<int, std::uint32_t>, bool> m_processExpanded;     // overrides
+  std::map<std::pair<int, std::uint32_t>, bool> m_laneFolded;          // overrides
   std::vector<std::vector<int>> m_laneRow;     // [rank][lane] -> first row or -1
   std::vector<std::vector<int>> m_processRow;  // [rank][process] -> header row or -1
   std::vector<int> m_rankRow;                  // [rank] -> header row or -1

@@ -158,6 +158,8 @@ void TimelineWidget::selectSlice(int rankIndex, core::SliceRef ref) {
   const std::uint32_t proc = t->lanes[ref.lane].process;
   if (!m_ctx.layout.isRankExpanded(rankIndex)) m_ctx.layout.setRankExpanded(rankIndex, true);
   if (!m_ctx.layout.isProcessExpanded(rankIndex, proc)) m_ctx.layout.setProcessExpanded(rankIndex, proc, true);
+  if (t->lanes[ref.lane].depthOf(ref.index) >= LaneLayout::kFoldedRows && m_ctx.layout.isLaneFolded(rankIndex, ref.lane))
+    m_ctx.layout.setLaneFolded(rankIndex, ref.lane, false);
   relayout();
   const int row = m_ctx.layout.rowOfSlice(rankIndex, ref.lane, t->lanes[ref.lane].depthOf(ref.index));
   if (row >= 0) {
@@ -251,6 +253,20 @@ void TimelineWidget::setAllProcessesExpanded(bool expanded) {
   m_ctx.layout.setAllProcessesExpanded(expanded);
   relayout();
 }
+
+void TimelineWidget::setExpandState(const LaneLayout::ExpandState& state) {
+  m_ctx.layout.setExpandState(state);
+  relayout();
+}
+
+void TimelineWidget::setDeviceFirst(bool on) {
+  m_ctx.layout.setDeviceFirst(on);
+  relayout();
+}
+
+void TimelineWidget::setWheelZooms(bool on) { m_canvas->setWheelZooms(on); }
+
+bool TimelineWidget::wheelZooms() const { return m_canvas->wheelZooms(); }
 
 void TimelineWidget::setVerticalScroll(int y) {
   const int maxY = std::max(0, m_ctx.layout.totalHeight() - m_canvas->height());

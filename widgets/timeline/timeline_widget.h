@@ -31,8 +31,10 @@ class TimelineViewport;
 /// ruler labels are relative to the profile start. Keys (when the canvas has focus; see
 /// ShortcutsDialog): W/S zoom at the cursor, A/D/Left/Right pan, Up/Down scroll, Shift+Z zoom
 /// to the time selection, Backspace undo zoom, Ctrl+0 fit all, F zoom to the selected slice,
-/// Esc clear selections, ? shortcuts. Mouse: wheel zooms at the cursor, Shift+wheel scrolls
-/// vertically, left-drag pans, Shift+drag (or drag on the ruler) selects a time range.
+/// Esc clear selections, ? shortcuts. Mouse: the wheel scrolls, Ctrl+wheel zooms at the cursor,
+/// Shift+wheel pans (setWheelZooms(true): the wheel zooms, Shift+wheel scrolls), left-drag
+/// pans, Shift+drag (or drag on the ruler) selects a time range. Deep lanes (a with_stack Python
+/// stack) start folded to a few rows (LaneLayout::kDeepLane), so the device lanes show first.
 class TimelineWidget : public QWidget {
   Q_OBJECT
 
@@ -119,6 +121,16 @@ class TimelineWidget : public QWidget {
 
   /// Expands or collapses every process.
   void setAllProcessesExpanded(bool expanded);
+  /// The expand / fold state of the ranks, processes and deep lanes, and setting it back (e.g.
+  /// after a reload of the same profile; call after setProfile).
+  [[nodiscard]] LaneLayout::ExpandState expandState() const { return m_ctx.layout.expandState(); }
+  void setExpandState(const LaneLayout::ExpandState& state);
+  /// See LaneLayout::setDeviceFirst (off by default; the main window turns it on).
+  void setDeviceFirst(bool on);
+  [[nodiscard]] bool deviceFirst() const { return m_ctx.layout.deviceFirst(); }
+  /// See LaneCanvas::setWheelZooms (off by default: the wheel scrolls).
+  void setWheelZooms(bool on);
+  [[nodiscard]] bool wheelZooms() const;
   /// The vertical layout (rows of ranks/processes/lanes), read-only.
   [[nodiscard]] const LaneLayout& layout() const { return m_ctx.layout; }
   /// Vertical scroll position (content y at the top of the canvas), px.

@@ -22,8 +22,9 @@ void sendWheel(QWidget* w, QPointF pos, QPoint angle, Qt::KeyboardModifiers mods
 }
 }  // namespace
 
-TEST_CASE("wheel zooms at the cursor, Shift+wheel scrolls vertically", "[lane_canvas]") {
+TEST_CASE("with Wheel Zooms on, the wheel zooms at the cursor, Shift+wheel scrolls vertically", "[lane_canvas]") {
   widgets::TimelineWidget w;
+  w.setWheelZooms(true);  // the first binding (the default scrolls: test_lane_folding.cpp)
   auto t0 = testing::makeTwoLaneTrace();
   w.setProfile(testing::makeProfile({t0, testing::makeTwoLaneTrace(), testing::makeTwoLaneTrace()}));
   w.resize(1000, 200);  // shorter than the content: vertical scrolling possible

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// The first screen (issue 14): deep lanes fold to a few rows, sticky group labels, the wheel.
+#include <QApplication>
+#include <QSignalSpy>
+#include <QTest>
+#include <QWheelEvent>
+#include <catch2/catch.hpp>
+
+#include "core/query/lod.h"
+#include "tests/widgets/test_profiles.h"
+#include "widgets/timeline/lane_canvas.h"
+#include "widgets/timeline/lane_header.h"
+#include "widgets/timeline/lane_layout.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/timeline/timeline_widget.h"
+
+using namespace npuscope;
+using testing::kBase;
+using widgets::LaneLayout;
+using widgets::LayoutRow;
+
+namespace {
+
+// A "Python" process with one lane of `depth` nested slices (a with_stack call stack: slice d
+// spans [kBase + d, kBase + 10000 - d)), then an "Ascend Hardware" process with one lane.
+std::shared_ptr<core::Trace> makeDeepTrace(std::uint32_t depth) {
+  auto t = std::make_shared<core::Trace>();
+  const auto py = testing::addProcess(*t, 100, "Python", core::Process::Role::Python);
+  const auto hw = testing::addProcess(*t, 200, "Ascend Hardware", core::Process::Role::AscendHardware, "NPU 0");
+  t->processes[hw].deviceId = 0;
+  std::vector<testing::SliceSpec> stack;
+  for (std::uint32_t d = 0; d < depth; ++d)
+    stack.push_back({d, kBase + d, kBase + 10'000 - d, "frame" + std::to_string(d), "python_function", 0, ""});
+  testing::addLane(*t, py, 1, "Thread 1", stack);
+  testing::addLane(*t, hw, 7, "Stream 7", {{0, kBase + 100, kBase + 900, "kernel", "", 0, ""}});
+  testing::finishRange(*t);
+  return t;
+}
+
+void sendWheel(QWidget* w, QPointF pos, QPoint angle, Qt::KeyboardModifiers mods = {}) {
+  QWheelEvent e(pos, w->mapToGlobal(pos), QPoint(), angle, Qt::NoButton, mods, Qt::NoScrollPhase, false);
+  QApplication::sendEvent(w, &e);
+}
+
+}  // namespace
+
+TEST_CASE("a deep lane starts folded to a few rows and unfolds on demand", "[lane_layout][fold]") {
+  LaneLayout layout;
+  layout.setProfile(testing::makeProfile({makeDeepTrace(12)}));
+  // Hand count, folded: rank header, Python header, 4 depth rows (kFoldedRows), Ascend Hardware
+  // header, 1 row = 8 rows.
+  REQUIRE(LaneLayout::kFoldedRows == 4);
+  const auto& rows = layout.rows();
+  REQUIRE(rows.size() == 8);
+  CHECK(rows[2].foldable);
+  CHECK_FALSE(rows[2].expanded);
+  CHECK(rows[5].depth == 3);
+  CHECK(rows[5].hiddenDepths == 8);  // depths 4..11
+  CHECK(rows[6].kind == LayoutRow::Kind::Process);
+  CHECK(layout.isLaneFolded(0, 0));
+  // A hidden depth maps to the fold row only when asked for a stand-in.
+  CHECK(layout.rowOfSlice(0, 0, 10) == -1);
+  CHECK(layout.rowOfSlice(0, 0, 10, true) == 5);
+  CHECK(layout.rowOfSlice(0, 0, 2) == 4);
+  CHECK(layout.rowOfSlice(0, 1, 0) == 7);
+
+  // The lane's first row toggles it: 1 + 1 + 12 + 1 + 1 = 16 rows.
+  REQUIRE(layout.toggleRow(2));
+  CHECK(layout.rows().size() == 16);
+  CHECK(layout.rows()[2].expanded);
+  CHECK(layout.rows()[13].depth == 11);
+  CHECK(layout.rows()[13].hiddenDepths == 0);
+  CHECK(layout.rowOfSlice(0, 0, 10) == 12);
+
+  // The choices survive a new profile of the same files (F5) through expandState.
+  const LaneLayout::ExpandState kept = layout.expandState();
+  layout.setProfile(testing::makeProfile({makeDeepTrace(12)}));
+  CHECK(layout.rows().size() == 8);
+  layout.setExpandState(kept);
+  CHECK(layout.rows().size() == 16);
+  // Out-of-range keys are ignored.
+  LaneLayout::ExpandState bogus;
+  bogus.lanesFolded[{5, 0}] = false;
+  bogus.processes[{0, 99}] = false;
+  layout.setExpandState(bogus);
+  CHECK(layout.rows().size() == 8);
+}
+
+TEST_CASE("a lane of kDeepLane levels or fewer is never folded", "[lane_layout][fold]") {
+  LaneLayout layout;
+  layout.setProfile(testing::makeProfile({makeDeepTrace(LaneLayout::kDeepLane)}));
+  // 1 + 1 + 8 + 1 + 1 rows, nothing foldable.
+  CHECK(layout.rows().size() == 12);
+  CHECK_FALSE(layout.rows()[2].foldable);
+  CHECK_FALSE(layout.toggleRow(2));
+}
+
+TEST_CASE("selecting a slice hidden by a fold unfolds its lane", "[timeline_widget][fold]") {
+  widgets::TimelineWidget w;
+  w.resize(900, 300);
+  w.setProfile(testing::makeProfile({makeDeepTrace(12)}));
+  REQUIRE(w.layout().rows().size() == 8);
+  // Slice "frame10" is the only slice of depth 10: lane 0, index 10 (one slice per depth).
+  w.selectSlice(0, core::SliceRef{0, 10});
+  CHECK(w.selectedSlice() == core::SliceRef{0, 10});
+  CHECK(w.layout().rows().size() == 16);
+  CHECK_FALSE(w.layout().isLaneFolded(0, 0));
+}
+
+TEST_CASE("sticky labels name the groups of the top row", "[lane_header][sticky]") {
+  LaneLayout layout;
+  layout.setProfile(testing::makeProfile({makeDeepTrace(30)}));
+  layout.setLaneFolded(0, 0, false);
+  const auto& rows = layout.rows();
+  // At the top nothing is pinned: every header is visible where it is.
+  CHECK(widgets::LaneHeader::stickyRows(layout, 0).empty());
+  // Scrolled into the middle of the 30-level stack (row 2 + 15 = depth 15): the rank, the
+  // process and the lane's first row are pinned, in that order.
+  const int y = rows[17].y + 3;
+  CHECK(widgets::LaneHeader::stickyRows(layout, y) == std::vector<int>{0, 1, 2});
+  // 2 px into the Ascend Hardware lane's row: the rank, that process (not Python) and the lane
+  // itself, whose row top is above the viewport.
+  const int hwRow = static_cast<int>(rows.size()) - 1;
+  CHECK(widgets::LaneHeader::stickyRows(layout, rows[static_cast<std::size_t>(hwRow)].y + 2) ==
+        std::vector<int>{0, hwRow - 1, hwRow});
+
+  // Painted: the pinned process name shows at the top of the header column.
+  widgets::TimelineWidget w;
+  w.setProfile(testing::makeProfile({makeDeepTrace(30)}));
+  w.setExpandState({{}, {}, {{{0, 0}, false}}});
+  w.resize(900, 260);
+  w.setVerticalScroll(w.layout().rows()[17].y + 3);
+  const QImage img = w.renderToImage(QSize(900, 260));
+  // The rank header background (ColorPalette::kRankHeader) fills the first pinned strip.
+  const QColor top = img.pixelColor(w.headerWidth() - 20, w.rulerHeight() + 12);
+  const QColor row = img.pixelColor(w.headerWidth() - 20, w.rulerHeight() + 120);
+  CHECK(top != row);
+}
+
+TEST_CASE("the wheel scrolls, Ctrl+wheel zooms, Shift+wheel pans; the old binding is a setting",
+          "[lane_canvas][wheel]") {
+  widgets::TimelineWidget w;
+  w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace(), testing::makeTwoLaneTrace(),
+                                     testing::makeTwoLaneTrace()}));
+  w.resize(1000, 200);  // shorter than the content
+  w.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&w));
+  auto* canvas = w.canvas();
+  CHECK_FALSE(w.wheelZooms());
+  const core::TimeRange all = w.viewport()->visibleRange();
+
+  sendWheel(canvas, QPointF(200, 50), QPoint(0, -120));  // one notch down: scroll 60 px
+  CHECK(w.verticalScroll() == 60);
+  CHECK(w.viewport()->visibleRange() == all);
+
+  sendWheel(canvas, QPointF(200, 50), QPoint(0, 240), Qt::ControlModifier);
+  const core::TimeRange zoomed = w.viewport()->visibleRange();
+  CHECK(zoomed.duration() < all.duration());
+  CHECK(w.verticalScroll() == 60);
+
+  sendWheel(canvas, QPointF(200, 50), QPoint(0, -120), Qt::ShiftModifier);  // pan right by 10 %
+  const core::TimeRange panned = w.viewport()->visibleRange();
+  CHECK(panned.duration() == zoomed.duration());
+  CHECK(panned.start > zoomed.start);
+  CHECK(w.verticalScroll() == 60);
+
+  w.setWheelZooms(true);
+  sendWheel(canvas, QPointF(200, 50), QPoint(0, 240));
+  CHECK(w.viewport()->visibleRange().duration() < panned.duration());
+  sendWheel(canvas, QPointF(200, 50), QPoint(0, -120), Qt::ShiftModifier);
+  CHECK(w.verticalScroll() == 120);
+}
+
+TEST_CASE("device lanes first puts each rank's device processes above the host ones", "[lane_layout][order]") {
+  LaneLayout layout;
+  layout.setProfile(testing::makeProfile({makeDeepTrace(12), makeDeepTrace(3)}));
+  CHECK_FALSE(layout.deviceFirst());
+  CHECK(layout.rows()[1].process == 0);  // the trace's order: Python (process 0) first
+  layout.setDeviceFirst(true);
+  const auto& rows = layout.rows();
+  // Hand count, rank 0: header, Ascend Hardware header + 1 row, Python header + 4 folded rows
+  // (rows 0..7); rank 1: header (row 8), Ascend Hardware header (row 9) + 1 row, Python header
+  // + 3 rows.
+  REQUIRE(rows.size() == 15);
+  CHECK(rows[1].kind == LayoutRow::Kind::Process);
+  CHECK(rows[1].process == 1);
+  CHECK(rows[2].lane == 1);
+  CHECK(rows[3].process == 0);
+  CHECK(rows[8].kind == LayoutRow::Kind::Rank);
+  CHECK(rows[9].process == 1);
+  CHECK(layout.rowOfSlice(1, 1, 0) == 10);
+  CHECK(layout.rowOfSlice(0, 0, 0) == 4);
+}
