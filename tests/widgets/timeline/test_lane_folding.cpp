@@ -137,7 +137,7 @@ TEST_CASE("sticky labels name the groups of the top row", "[lane_header][sticky]
   CHECK(top != row);
 }
 
-TEST_CASE("the wheel scrolls, Ctrl+wheel zooms, Shift+wheel pans; the old binding is a setting",
+TEST_CASE("the wheel scrolls, Ctrl+wheel zooms, Shift+wheel pans, and the old binding is a setting",
           "[lane_canvas][wheel]") {
   widgets::TimelineWidget w;
   w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace(), testing::makeTwoLaneTrace(),
