@@ -10,37 +10,37 @@ namespace npuscope::widgets {
 
 std::vector<Shortcut> timelineShortcuts() {
   return {
-      {QStringLiteral("W / S"), QStringLiteral("Zoom in / out at the mouse cursor (view centre if outside)")},
-      {QStringLiteral("Ctrl+wheel"), QStringLiteral("Zoom at the mouse cursor")},
-      {QStringLiteral("Mouse wheel"),
-       QStringLiteral("Scroll lanes up / down (View > Mouse Wheel Zooms: zoom, and Shift+wheel scrolls)")},
-      {QStringLiteral("A / D, Left / Right"), QStringLiteral("Pan left / right (hold Shift for bigger steps)")},
-      {QStringLiteral("Shift+wheel, horizontal wheel"), QStringLiteral("Pan left / right")},
-      {QStringLiteral("Up / Down, PgUp / PgDn"), QStringLiteral("Scroll lanes up / down")},
-      {QStringLiteral("Home / End"), QStringLiteral("Scroll to the first / last lane")},
-      {QStringLiteral("Left-drag on empty space"), QStringLiteral("Pan (horizontally and vertically)")},
-      {QStringLiteral("Shift+drag, drag on the ruler"), QStringLiteral("Select a time range (its duration is shown)")},
-      {QStringLiteral("Shift+Z"), QStringLiteral("Zoom to the selected time range")},
-      {QStringLiteral("Backspace"), QStringLiteral("Undo the last zoom")},
-      {QStringLiteral("Ctrl+0"), QStringLiteral("Fit the whole profile")},
-      {QStringLiteral("Click"), QStringLiteral("Select a slice (click on empty space clears)")},
-      {QStringLiteral("Double-click, F"), QStringLiteral("Zoom to the selected slice")},
-      {QStringLiteral("Esc"), QStringLiteral("Clear the slice and time selections")},
-      {QStringLiteral("Ctrl+F"), QStringLiteral("Find slices by name (Enter / Shift+Enter: next / previous match)")},
-      {QStringLiteral("] or Ctrl+Right"), QStringLiteral("Follow the selected slice's first outgoing flow")},
-      {QStringLiteral("[ or Ctrl+Left"), QStringLiteral("Go back along the selected slice's first incoming flow")},
-      {QStringLiteral("Click a rank / process header"), QStringLiteral("Expand / collapse it")},
-      {QStringLiteral("Click a deep lane's name or its +N more levels row"),
-       QStringLiteral("Show every level of a deep call stack / fold it back")},
-      {QStringLiteral("?"), QStringLiteral("Show this help")},
+      {QStringLiteral("W / S"), ShortcutsDialog::tr("Zoom in / out at the mouse cursor (view centre if outside)")},
+      {ShortcutsDialog::tr("Ctrl+wheel"), ShortcutsDialog::tr("Zoom at the mouse cursor")},
+      {ShortcutsDialog::tr("Mouse wheel"),
+       ShortcutsDialog::tr("Scroll lanes up / down (View > Mouse Wheel Zooms: zoom, and Shift+wheel scrolls)")},
+      {ShortcutsDialog::tr("A / D, Left / Right"), ShortcutsDialog::tr("Pan left / right (hold Shift for bigger steps)")},
+      {ShortcutsDialog::tr("Shift+wheel, horizontal wheel"), ShortcutsDialog::tr("Pan left / right")},
+      {ShortcutsDialog::tr("Up / Down, PgUp / PgDn"), ShortcutsDialog::tr("Scroll lanes up / down")},
+      {ShortcutsDialog::tr("Home / End"), ShortcutsDialog::tr("Scroll to the first / last lane")},
+      {ShortcutsDialog::tr("Left-drag on empty space"), ShortcutsDialog::tr("Pan (horizontally and vertically)")},
+      {ShortcutsDialog::tr("Shift+drag, drag on the ruler"), ShortcutsDialog::tr("Select a time range (its duration is shown)")},
+      {QStringLiteral("Shift+Z"), ShortcutsDialog::tr("Zoom to the selected time range")},
+      {ShortcutsDialog::tr("Backspace"), ShortcutsDialog::tr("Undo the last zoom")},
+      {QStringLiteral("Ctrl+0"), ShortcutsDialog::tr("Fit the whole profile")},
+      {ShortcutsDialog::tr("Click"), ShortcutsDialog::tr("Select a slice (click on empty space clears)")},
+      {ShortcutsDialog::tr("Double-click, F"), ShortcutsDialog::tr("Zoom to the selected slice")},
+      {QStringLiteral("Esc"), ShortcutsDialog::tr("Clear the slice and time selections")},
+      {QStringLiteral("Ctrl+F"), ShortcutsDialog::tr("Find slices by name (Enter / Shift+Enter: next / previous match)")},
+      {ShortcutsDialog::tr("] or Ctrl+Right"), ShortcutsDialog::tr("Follow the selected slice's first outgoing flow")},
+      {ShortcutsDialog::tr("[ or Ctrl+Left"), ShortcutsDialog::tr("Go back along the selected slice's first incoming flow")},
+      {ShortcutsDialog::tr("Click a rank / process header"), ShortcutsDialog::tr("Expand / collapse it")},
+      {ShortcutsDialog::tr("Click a deep lane's name or its +N more levels row"),
+       ShortcutsDialog::tr("Show every level of a deep call stack / fold it back")},
+      {QStringLiteral("?"), ShortcutsDialog::tr("Show this help")},
   };
 }
 
 ShortcutsDialog::ShortcutsDialog(QWidget* parent) : QDialog(parent) {
-  setWindowTitle(QStringLiteral("Timeline shortcuts"));
+  setWindowTitle(tr("Timeline shortcuts"));
   const auto list = timelineShortcuts();
   auto* table = new QTableWidget(static_cast<int>(list.size()), 2, this);
-  table->setHorizontalHeaderLabels({QStringLiteral("Keys / mouse"), QStringLiteral("Action")});
+  table->setHorizontalHeaderLabels({tr("Keys / mouse"), tr("Action")});
   table->verticalHeader()->hide();
   table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table->setSelectionMode(QAbstractItemView::NoSelection);

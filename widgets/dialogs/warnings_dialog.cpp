@@ -17,10 +17,10 @@ QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<
 }  // namespace
 
 WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWidget* parent) : QDialog(parent) {
-  setWindowTitle(QStringLiteral("Import warnings"));
+  setWindowTitle(tr("Import warnings"));
   m_tree = new QTreeWidget(this);
   m_tree->setColumnCount(3);
-  m_tree->setHeaderLabels({QStringLiteral("Warning"), QStringLiteral("Count"), QStringLiteral("Kind")});
+  m_tree->setHeaderLabels({tr("Warning"), tr("Count"), tr("Kind")});
   m_tree->setAlternatingRowColors(true);
   m_tree->setUniformRowHeights(true);
   auto* summary = new QLabel(this);
@@ -63,7 +63,7 @@ WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWi
         }
         for (const std::string& note : rp.trace->notes) {
           auto* it = new QTreeWidgetItem(rankItem);
-          it->setText(0, QStringLiteral("note: ") + qs(note));
+          it->setText(0, tr("note: %1").arg(qs(note)));
         }
       }
       // Problems reading the rank's CSV files (kernel_details.csv, step_trace_time.csv).
@@ -73,7 +73,7 @@ WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWi
         it->setText(0, qs(m));
         it->setToolTip(0, qs(m));
         it->setText(1, QStringLiteral("1"));
-        it->setText(2, QStringLiteral("table"));
+        it->setText(2, tr("table"));
         it->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
         it->setForeground(0, warnColor);
       }
@@ -84,7 +84,7 @@ WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWi
     }
     if (!profile->messages.empty()) {
       auto* msgs = new QTreeWidgetItem(m_tree);
-      msgs->setText(0, QStringLiteral("Profile messages"));
+      msgs->setText(0, tr("Profile messages"));
       for (const std::string& m : profile->messages) {
         auto* it = new QTreeWidgetItem(msgs);
         it->setText(0, qs(m));
@@ -93,8 +93,8 @@ WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWi
       msgs->setExpanded(true);
     }
   }
-  summary->setText(m_total == 0 ? QStringLiteral("No import warnings: every event was read as written.")
-                                : QStringLiteral("%1 event(s) or table problem(s) were skipped, repaired or flagged "
+  summary->setText(m_total == 0 ? tr("No import warnings: every event was read as written.")
+                                : tr("%1 event(s) or table problem(s) were skipped, repaired or flagged "
                                                  "while importing. The rest of the profile loaded normally.")
                                       .arg(m_total));
   m_tree->header()->setStretchLastSection(false);

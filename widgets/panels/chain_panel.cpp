@@ -40,13 +40,13 @@ QString viaText(const std::string& via) {
 
 QString ChainPanel::layerName(ChainLayer layer) {
   switch (layer) {
-    case ChainLayer::PythonApi: return QStringLiteral("Python API");
-    case ChainLayer::TorchOp: return QStringLiteral("Torch op");
-    case ChainLayer::Enqueue: return QStringLiteral("Enqueue");
-    case ChainLayer::Dequeue: return QStringLiteral("Dequeue");
-    case ChainLayer::CannApi: return QStringLiteral("CANN API");
-    case ChainLayer::Launch: return QStringLiteral("Node@launch");
-    case ChainLayer::DeviceTask: return QStringLiteral("Device task");
+    case ChainLayer::PythonApi: return tr("Python API");
+    case ChainLayer::TorchOp: return tr("Torch op");
+    case ChainLayer::Enqueue: return tr("Enqueue");
+    case ChainLayer::Dequeue: return tr("Dequeue");
+    case ChainLayer::CannApi: return tr("CANN API");
+    case ChainLayer::Launch: return tr("Node@launch");
+    case ChainLayer::DeviceTask: return tr("Device task");
   }
   return QStringLiteral("?");
 }
@@ -79,8 +79,8 @@ ChainPanel::ChainPanel(QWidget* parent) : QWidget(parent) {
   m_tree = new QTreeWidget(this);
   m_tree->setObjectName(QStringLiteral("ChainTree"));
   m_tree->setColumnCount(ColumnCount);
-  m_tree->setHeaderLabels({QStringLiteral("Layer"), QStringLiteral("Slice"), QStringLiteral("Start"),
-                           QStringLiteral("Duration"), QStringLiteral("Via")});
+  m_tree->setHeaderLabels({tr("Layer"), tr("Slice"), tr("Start"),
+                           tr("Duration"), tr("Via")});
   m_tree->setRootIsDecorated(false);
   m_tree->setUniformRowHeights(true);
   m_tree->setAlternatingRowColors(true);
@@ -135,7 +135,7 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
     auto* it = new QTreeWidgetItem(m_tree);
     // A Kineto chain's launch is a runtime call (cudaLaunchKernel, ...), bound by an ac2g flow.
     const QString shownLayer =
-        layer == ChainLayer::Launch && link && link->via == "ac2g" ? QStringLiteral("Runtime launch") : layerName(layer);
+        layer == ChainLayer::Launch && link && link->via == "ac2g" ? tr("Runtime launch") : layerName(layer);
     it->setText(Layer, shownLayer);
     it->setData(0, kLayerRole, shownLayer);
     if (link) {

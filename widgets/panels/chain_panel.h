@@ -30,7 +30,7 @@ class ChainPanel : public QWidget {
  public:
   enum Column { Layer, Name, Start, Duration, Via, ColumnCount };
   /// Text of a missing layer's name cell.
-  static QString missingText() { return QStringLiteral("missing (not recorded at this profiler level)"); }
+  static QString missingText() { return tr("missing (not recorded at this profiler level)"); }
 
   explicit ChainPanel(QWidget* parent = nullptr);
 

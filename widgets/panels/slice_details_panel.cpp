@@ -86,7 +86,7 @@ SliceDetailsPanel::SliceDetailsPanel(QWidget* parent) : QWidget(parent) {
   m_title->setContentsMargins(6, 4, 6, 2);
   m_tree = new QTreeWidget(this);
   m_tree->setColumnCount(2);
-  m_tree->setHeaderLabels({QStringLiteral("Property"), QStringLiteral("Value")});
+  m_tree->setHeaderLabels({tr("Property"), tr("Value")});
   m_tree->setUniformRowHeights(false);
   m_tree->setWordWrap(true);
   m_tree->setAlternatingRowColors(true);
@@ -98,7 +98,7 @@ SliceDetailsPanel::SliceDetailsPanel(QWidget* parent) : QWidget(parent) {
   lay->setSpacing(0);
   lay->addWidget(m_title);
   lay->addWidget(m_tree);
-  auto* copy = new QAction(QStringLiteral("Copy"), this);
+  auto* copy = new QAction(tr("Copy"), this);
   copy->setShortcut(QKeySequence::Copy);
   copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
   connect(copy, &QAction::triggered, this, &SliceDetailsPanel::copySelection);
@@ -141,7 +141,7 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
   const TimeNs origin = profile->range().start;
   const std::uint8_t flags = lane.flags[ref.index];
   const QString name = qs(t.sliceName(ref));
-  m_title->setText(name.isEmpty() ? QStringLiteral("(unnamed slice)") : elideMiddle(name));
+  m_title->setText(name.isEmpty() ? tr("(unnamed slice)") : elideMiddle(name));
   m_title->setToolTip(name.size() > kMaxLabelChars ? tr("%1 characters; the Name row has all of them").arg(name.size())
                                                    : QString());
   m_title->setStyleSheet({});
@@ -149,31 +149,31 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
   const core::Process& proc = t.processes[lane.process];
   QString procText = qs(proc.name);
   if (!proc.label.empty()) procText += QStringLiteral(" (") + qs(proc.label) + QStringLiteral(")");
-  procText += QStringLiteral("  pid ") + (proc.pidText.empty() ? QString::number(proc.pid) : qs(proc.pidText));
+  procText += tr("  pid ") + (proc.pidText.empty() ? QString::number(proc.pid) : qs(proc.pidText));
   QString threadText = lane.name.empty() ? QString() : qs(lane.name) + QStringLiteral("  ");
-  threadText += QStringLiteral("tid ") + (lane.tidText.empty() ? QString::number(lane.tid) : qs(lane.tidText));
+  threadText += tr("tid ") + (lane.tidText.empty() ? QString::number(lane.tid) : qs(lane.tidText));
 
-  addRow(nullptr, QStringLiteral("Name"), name);
-  addRow(nullptr, QStringLiteral("Category"), qs(t.name(lane.categories[ref.index])));
-  addRow(nullptr, QStringLiteral("Rank"), rankLabel(profile->ranks[static_cast<std::size_t>(rankIndex)]));
-  addRow(nullptr, QStringLiteral("Process"), procText);
-  addRow(nullptr, QStringLiteral("Thread"), threadText);
-  addRow(nullptr, QStringLiteral("Start"), at(s - origin));
-  addRow(nullptr, QStringLiteral("Start (absolute)"), QString::fromStdString(core::formatTimestampUs(s)));
+  addRow(nullptr, tr("Name"), name);
+  addRow(nullptr, tr("Category"), qs(t.name(lane.categories[ref.index])));
+  addRow(nullptr, tr("Rank"), rankLabel(profile->ranks[static_cast<std::size_t>(rankIndex)]));
+  addRow(nullptr, tr("Process"), procText);
+  addRow(nullptr, tr("Thread"), threadText);
+  addRow(nullptr, tr("Start"), at(s - origin));
+  addRow(nullptr, tr("Start (absolute)"), QString::fromStdString(core::formatTimestampUs(s)));
   QString d = dur(e - s);
-  if (flags & core::kSliceUnfinished) d += QStringLiteral(" (did not end: drawn to the trace end)");
-  addRow(nullptr, QStringLiteral("Duration"), d);
-  addRow(nullptr, QStringLiteral("Self time"), dur(lane.selfTime(ref.index)));
-  addRow(nullptr, QStringLiteral("Depth"), QString::number(lane.depthOf(ref.index)));
+  if (flags & core::kSliceUnfinished) d += tr(" (did not end: drawn to the trace end)");
+  addRow(nullptr, tr("Duration"), d);
+  addRow(nullptr, tr("Self time"), dur(lane.selfTime(ref.index)));
+  addRow(nullptr, tr("Depth"), QString::number(lane.depthOf(ref.index)));
   QStringList fl;
-  if (flags & core::kSliceUnfinished) fl << QStringLiteral("unfinished");
-  if (flags & core::kSlicePartialOverlap) fl << QStringLiteral("partial overlap");
-  if (flags & core::kSliceInstant) fl << QStringLiteral("instant");
-  addRow(nullptr, QStringLiteral("Flags"), fl.isEmpty() ? QStringLiteral("none") : fl.join(QStringLiteral(", ")));
+  if (flags & core::kSliceUnfinished) fl << tr("unfinished");
+  if (flags & core::kSlicePartialOverlap) fl << tr("partial overlap");
+  if (flags & core::kSliceInstant) fl << tr("instant");
+  addRow(nullptr, tr("Flags"), fl.isEmpty() ? tr("none") : fl.join(QStringLiteral(", ")));
 
   // Flows in and out of this slice.
   int nIn = 0, nOut = 0;
-  QTreeWidgetItem* flowsItem = addRow(nullptr, QStringLiteral("Flows"), {});
+  QTreeWidgetItem* flowsItem = addRow(nullptr, tr("Flows"), {});
   for (const core::Flow& f : t.flows) {
     const bool out = f.from == ref, in = f.to == ref;
     if (!out && !in) continue;
@@ -181,11 +181,11 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
     QString otherText = other.valid() && other.lane < t.lanes.size() ? qs(t.sliceName(other)) : QStringLiteral("?");
     QString cat = qs(t.name(f.category));
     if (cat.isEmpty()) cat = qs(t.name(f.name));
-    addRow(flowsItem, out ? QStringLiteral("out → ") + cat : QStringLiteral("in ← ") + cat,
+    addRow(flowsItem, out ? tr("out → %1").arg(cat) : tr("in ← %1").arg(cat),
            otherText + QStringLiteral("  @ ") + at((out ? f.toTs : f.fromTs) - origin));
     (out ? nOut : nIn) += 1;
   }
-  flowsItem->setText(1, QStringLiteral("%1 in, %2 out").arg(nIn).arg(nOut));
+  flowsItem->setText(1, tr("%1 in, %2 out").arg(nIn).arg(nOut));
   flowsItem->setExpanded(nIn + nOut <= 10);
 
   // Args, parsed on demand (repaired like the reader's events: invalid UTF-8 shown as U+FFFD).
@@ -194,7 +194,7 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(
         QByteArray::fromRawData(args.data(), static_cast<qsizetype>(args.size())), &err);
-    QTreeWidgetItem* argsItem = addRow(nullptr, QStringLiteral("Args"), {});
+    QTreeWidgetItem* argsItem = addRow(nullptr, tr("Args"), {});
     const std::function<QTreeWidgetItem*(QTreeWidgetItem*, const QString&, const QString&)> add =
         [this](QTreeWidgetItem* p, const QString& k, const QString& v) { return addRow(p, k, v); };
     if (err.error == QJsonParseError::NoError && doc.isObject()) {
@@ -202,7 +202,7 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
       argsItem->setText(1, QStringLiteral("{%1}").arg(o.size()));
       for (auto i = o.begin(); i != o.end(); ++i) addJson(this, argsItem, i.key(), i.value(), add);
     } else {
-      addRow(argsItem, QStringLiteral("(raw)"), qs(args));
+      addRow(argsItem, tr("(raw)"), qs(args));
     }
     argsItem->setExpanded(true);
   }

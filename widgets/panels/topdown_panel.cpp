@@ -20,6 +20,7 @@
 
 #include "core/base/time_format.h"
 #include "widgets/timeline/color_palette.h"
+#include "widgets/analysis_labels.h"
 #include "widgets/timeline/lane_layout.h"
 
 namespace npuscope::widgets {
@@ -56,10 +57,10 @@ class OverlapBar : public QWidget {
       : QWidget(parent), m_title(std::move(title)), m_f(f) {
     setMinimumHeight(kBarH + 8 + fontMetrics().height() + 2);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    setToolTip(QStringLiteral("<b>%1</b><br>Computing %2 (%3)<br>Communication %4, of which overlapped "
+    setToolTip(TopDownPanel::tr("<b>%1</b><br>Computing %2 (%3)<br>Communication %4, of which overlapped "
                               "with computing %5<br>Communication (Not Overlapped) %6 (%7)<br>Free %8 "
                               "(%9)<br>E2E %10")
-                   .arg(m_title.isEmpty() ? QStringLiteral("Device") : m_title, dur(f.computing),
+                   .arg(m_title.isEmpty() ? TopDownPanel::tr("Device") : m_title, dur(f.computing),
                         percent(ratio(f.computing)), dur(f.communication), dur(f.overlapped),
                         dur(f.commNotOverlapped), percent(ratio(f.commNotOverlapped)), dur(f.free),
                         percent(f.freeRatio()))
@@ -115,9 +116,9 @@ class OverlapBar : public QWidget {
         p.setPen(QColor::fromRgb(ColorPalette::textColorOn(bg.rgb())));
         p.drawText(r, Qt::AlignCenter, text);
       };
-      label(comp, QStringLiteral("Computing ") + percent(ratio(m_f.computing)), computingColor());
+      label(comp, TopDownPanel::tr("Computing %1").arg(percent(ratio(m_f.computing))), computingColor());
       label(cno, percent(ratio(m_f.commNotOverlapped)), commNotOverlappedColor());
-      label(fr, QStringLiteral("Free ") + percent(m_f.freeRatio()), freeColor());
+      label(fr, TopDownPanel::tr("Free %1").arg(percent(m_f.freeRatio())), freeColor());
     }
     p.setClipping(false);
     p.setPen(QPen(QColor::fromRgb(ColorPalette::kSeparator), 1));
@@ -144,17 +145,17 @@ class OverlapBar : public QWidget {
       p.setFont(font());
       lx += sw + 5 + tw + 16;
     };
-    item(computingColor(), QStringLiteral("Computing %1").arg(dur(m_f.computing)), false, false);
+    item(computingColor(), TopDownPanel::tr("Computing %1").arg(dur(m_f.computing)), false, false);
     if (m_f.communication > 0) {
-      item(commColor(), QStringLiteral("Overlapped %1").arg(dur(m_f.overlapped)), true, false);
-      item(commNotOverlappedColor(), QStringLiteral("Comm. not overlapped %1").arg(dur(m_f.commNotOverlapped)),
+      item(commColor(), TopDownPanel::tr("Overlapped %1").arg(dur(m_f.overlapped)), true, false);
+      item(commNotOverlappedColor(), TopDownPanel::tr("Comm. not overlapped %1").arg(dur(m_f.commNotOverlapped)),
            false, false);
     }
-    item(freeColor(), QStringLiteral("Free %1 (%2)").arg(dur(m_f.free), percent(m_f.freeRatio())), false,
+    item(freeColor(), TopDownPanel::tr("Free %1 (%2)").arg(dur(m_f.free), percent(m_f.freeRatio())), false,
          m_f.freeRatio() > OverlapSharesModel::kFreeWarnRatio);
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QRect(lx, ly, std::max(0, width() - lx), fm.height()), Qt::AlignVCenter | Qt::AlignLeft,
-               QStringLiteral("E2E %1").arg(dur(m_f.e2e)));
+               TopDownPanel::tr("E2E %1").arg(dur(m_f.e2e)));
   }
 
  private:
@@ -169,9 +170,9 @@ class OverlapBar : public QWidget {
 }  // namespace
 
 QString overlapScopeLabel(long long step, int deviceId, bool withDevice) {
-  QString s = step == -2 ? QStringLiteral("Whole capture")
-              : step < 0 ? QStringLiteral("(no step)")
-                         : QStringLiteral("Step %1").arg(step);
+  QString s = step == -2 ? TopDownPanel::tr("Whole capture")
+              : step < 0 ? TopDownPanel::tr("(no step)")
+                         : TopDownPanel::tr("Step %1").arg(step);
   if (withDevice) s = QStringLiteral("NPU %1 · ").arg(deviceId) + s;
   return s;
 }
@@ -260,26 +261,26 @@ bool OverlapSharesModel::differs(const Row& r, int column) const {
 
 QString OverlapSharesModel::tooltip(const Row& r, int column) const {
   if (column == Scope) {
-    if (r.step == -2) return QStringLiteral("Whole capture: span of device activity (CANN's Overlap Analysis rule)");
-    return QStringLiteral("Step %1: intervals starting inside the step's device window, full duration "
+    if (r.step == -2) return TopDownPanel::tr("Whole capture: span of device activity (CANN's Overlap Analysis rule)");
+    return TopDownPanel::tr("Step %1: intervals starting inside the step's device window, full duration "
                           "(torch_npu's step_trace_time rule)")
         .arg(r.step);
   }
   const bool pct = column == FreePercent;
   auto fmt = [&](TimeNs v) { return pct ? percent(static_cast<double>(v) / 1e6) : dur(v); };
-  QString tip = QStringLiteral("<b>%1</b><br>computed: %2")
+  QString tip = TopDownPanel::tr("<b>%1</b><br>computed: %2")
                     .arg(headerData(column, Qt::Horizontal).toString(), fmt(value(r.computed, column)));
-  if (r.lanes) tip += QStringLiteral("<br>recorded (Overlap Analysis lanes): %1").arg(fmt(value(*r.lanes, column)));
+  if (r.lanes) tip += TopDownPanel::tr("<br>recorded (Overlap Analysis lanes): %1").arg(fmt(value(*r.lanes, column)));
   if (r.csv) {
     if (pct) {
       const double e2e = r.csv->computing + r.csv->commNotOverlapped + r.csv->free;
-      if (e2e > 0) tip += QStringLiteral("<br>step_trace_time.csv: %1").arg(percent(r.csv->free / e2e));
+      if (e2e > 0) tip += TopDownPanel::tr("<br>step_trace_time.csv: %1").arg(percent(r.csv->free / e2e));
     } else if (const auto v = csvValue(*r.csv, column)) {
-      tip += QStringLiteral("<br>step_trace_time.csv%1: %2")
-                 .arg(column == E2E ? QStringLiteral(" (Stage)") : QString(), dur(*v));
+      tip += TopDownPanel::tr("<br>step_trace_time.csv%1: %2")
+                 .arg(column == E2E ? TopDownPanel::tr(" (Stage)") : QString(), dur(*v));
     }
   }
-  if (!r.lanes && !r.csv) tip += QStringLiteral("<br><i>nothing recorded to compare with</i>");
+  if (!r.lanes && !r.csv) tip += TopDownPanel::tr("<br><i>nothing recorded to compare with</i>");
   if (differs(r, column))
     tip += QStringLiteral("<br><span style='color:#b42318'>⚠ the computed value differs from the recorded one</span>");
   return tip;
@@ -332,26 +333,26 @@ QVariant OverlapSharesModel::headerData(int section, Qt::Orientation o, int role
   if (o != Qt::Horizontal) return {};
   if (role == Qt::DisplayRole) {
     switch (section) {
-      case Scope: return QStringLiteral("Scope");
-      case Computing: return QStringLiteral("Computing");
-      case Communication: return QStringLiteral("Communication");
-      case CommNotOverlapped: return QStringLiteral("Comm. Not Overlapped");
-      case Overlapped: return QStringLiteral("Overlapped");
-      case Free: return QStringLiteral("Free");
-      case E2E: return QStringLiteral("E2E");
-      case FreePercent: return QStringLiteral("Free %");
+      case Scope: return TopDownPanel::tr("Scope");
+      case Computing: return TopDownPanel::tr("Computing");
+      case Communication: return TopDownPanel::tr("Communication");
+      case CommNotOverlapped: return TopDownPanel::tr("Comm. Not Overlapped");
+      case Overlapped: return TopDownPanel::tr("Overlapped");
+      case Free: return TopDownPanel::tr("Free");
+      case E2E: return TopDownPanel::tr("E2E");
+      case FreePercent: return TopDownPanel::tr("Free %");
       default: return {};
     }
   }
   if (role == Qt::ToolTipRole) {
     switch (section) {
-      case Computing: return QStringLiteral("Union of the compute tasks' intervals");
-      case Communication: return QStringLiteral("Union of the HCCL big ops' intervals");
-      case CommNotOverlapped: return QStringLiteral("Communication not covered by computing");
-      case Overlapped: return QStringLiteral("Communication − Comm. Not Overlapped");
-      case Free: return QStringLiteral("Device idle: E2E minus computing and communication");
-      case E2E: return QStringLiteral("Span of device activity (= Computing + Comm. Not Overlapped + Free)");
-      case FreePercent: return QStringLiteral("Free / E2E; above 10% is highlighted");
+      case Computing: return TopDownPanel::tr("Union of the compute tasks' intervals");
+      case Communication: return TopDownPanel::tr("Union of the HCCL big ops' intervals");
+      case CommNotOverlapped: return TopDownPanel::tr("Communication not covered by computing");
+      case Overlapped: return TopDownPanel::tr("Communication − Comm. Not Overlapped");
+      case Free: return TopDownPanel::tr("Device idle: E2E minus computing and communication");
+      case E2E: return TopDownPanel::tr("Span of device activity (= Computing + Comm. Not Overlapped + Free)");
+      case FreePercent: return TopDownPanel::tr("Free / E2E; above 10% is highlighted");
       default: return {};
     }
   }
@@ -411,14 +412,14 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
         case Start: return at(b.range.start - origin);
         case Duration: return dur(b.range.duration());
         case Step: return b.step >= 0 ? QString::number(b.step) : QStringLiteral("–");
-        case Cause: return QString::fromLatin1(core::bubbleCauseLabel(b.cause));
+        case Cause: return bubbleCauseText(b.cause);
         case Detail: return QString::fromStdString(b.detail);
         default: return {};
       }
     case Qt::ToolTipRole: {
       const auto& trace = *m_profile->ranks[static_cast<std::size_t>(m_rank)].trace;
-      QString tip = QStringLiteral("<b>%1 bubble, %2</b><br>%3 → %4")
-                        .arg(QString::fromLatin1(core::bubbleCauseLabel(b.cause)), dur(b.range.duration()),
+      QString tip = TopDownPanel::tr("<b>%1 bubble, %2</b><br>%3 → %4")
+                        .arg(bubbleCauseText(b.cause), dur(b.range.duration()),
                              at(b.range.start - origin), at(b.range.end - origin));
       if (!b.detail.empty()) tip += QStringLiteral("<br>") + QString::fromStdString(b.detail).toHtmlEscaped();
       if (!b.evidence.empty())
@@ -426,9 +427,9 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
                                                .arg(qs(trace.sliceName(b.evidence.front())).toHtmlEscaped()) +
                QStringLiteral("</i>");
       if (b.before.valid())
-        tip += QStringLiteral("<br>after task: ") + qs(trace.sliceName(b.before)).toHtmlEscaped();
+        tip += TopDownPanel::tr("<br>after task: ") + qs(trace.sliceName(b.before)).toHtmlEscaped();
       if (b.after.valid())
-        tip += QStringLiteral("<br>ended by task: ") + qs(trace.sliceName(b.after)).toHtmlEscaped();
+        tip += TopDownPanel::tr("<br>ended by task: ") + qs(trace.sliceName(b.after)).toHtmlEscaped();
       tip += QStringLiteral("<br>") +
              (b.launched == core::LaunchTiming::AfterGapStart
                   ? tr("its launch came after the device went idle (the device waited for the host)")
@@ -449,7 +450,7 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
         case Start: return static_cast<qlonglong>(b.range.start);
         case Duration: return static_cast<qlonglong>(b.range.duration());
         case Step: return static_cast<qlonglong>(b.step);
-        case Cause: return QString::fromLatin1(core::bubbleCauseLabel(b.cause));
+        case Cause: return bubbleCauseText(b.cause);
         case Detail: return QString::fromStdString(b.detail);
         default: return {};
       }
@@ -464,19 +465,19 @@ QVariant BubbleTableModel::headerData(int section, Qt::Orientation o, int role) 
   if (role == Qt::DisplayRole) {
     switch (section) {
       case Number: return QStringLiteral("#");
-      case Start: return QStringLiteral("Start");
-      case Duration: return QStringLiteral("Duration");
-      case Step: return QStringLiteral("Step");
-      case Cause: return QStringLiteral("Cause");
-      case Detail: return QStringLiteral("Detail");
+      case Start: return TopDownPanel::tr("Start");
+      case Duration: return TopDownPanel::tr("Duration");
+      case Step: return TopDownPanel::tr("Step");
+      case Cause: return TopDownPanel::tr("Cause");
+      case Detail: return TopDownPanel::tr("Detail");
       default: return {};
     }
   }
   if (role == Qt::ToolTipRole) {
     switch (section) {
-      case Number: return QStringLiteral("Rank by duration (1 = longest)");
-      case Start: return QStringLiteral("Start relative to the profile start");
-      case Cause: return QStringLiteral("What the host was doing during the gap");
+      case Number: return TopDownPanel::tr("Rank by duration (1 = longest)");
+      case Start: return TopDownPanel::tr("Start relative to the profile start");
+      case Cause: return TopDownPanel::tr("What the host was doing during the gap");
       default: return {};
     }
   }
@@ -659,22 +660,22 @@ QLabel* breakdownLabel(const core::DeviceAnalysis& d, QWidget* parent) {
   QStringList lines;
   const core::CommBreakdown& c = d.comm;
   if (c.exposed > 0) {
-    QString line = QStringLiteral("<b>Exposed communication</b> %1: ")
+    QString line = TopDownPanel::tr("<b>Exposed communication</b> %1: ")
                        .arg(QString::fromStdString(core::formatDuration(c.exposed)));
     if (c.fromTrace)
-      line += QStringLiteral("waiting %1 · transmitting %2 · neither %3")
+      line += TopDownPanel::tr("waiting %1 · transmitting %2 · neither %3")
                   .arg(pctOf(c.waiting, c.exposed), pctOf(c.transmitting, c.exposed), pctOf(c.other, c.exposed));
     else if (c.json && c.json->elapse > 0)
-      line += QStringLiteral("communication.json: wait %1 · transit %2 · idle %3 of the ops' time")
+      line += TopDownPanel::tr("communication.json: wait %1 · transit %2 · idle %3 of the ops' time")
                   .arg(pctOf(c.json->wait, c.json->elapse), pctOf(c.json->transit, c.json->elapse),
                        pctOf(c.json->idle, c.json->elapse));
     else
-      line += QStringLiteral("<i>waiting vs transmitting not recorded (no HCCL plane tasks)</i>");
+      line += TopDownPanel::tr("<i>waiting vs transmitting not recorded (no HCCL plane tasks)</i>");
     lines << line;
   }
   const core::ComputeBreakdown& k = d.compute;
   if (k.total > 0) {
-    QString line = QStringLiteral("<b>Computing</b> %1: %2 · %3")
+    QString line = TopDownPanel::tr("<b>Computing</b> %1: %2 · %3")
                        .arg(QString::fromStdString(core::formatDuration(k.total)),
                             partsText(k.byClass, k.total, QStringLiteral(", ")),
                             partsText(k.byCore, k.total, QStringLiteral(" / ")));
@@ -692,7 +693,7 @@ QLabel* breakdownLabel(const core::DeviceAnalysis& d, QWidget* parent) {
   QString tip = QString::fromStdString(core::commBreakdownText(c));
   if (!tip.isEmpty()) tip += QStringLiteral("\n");
   tip += QString::fromStdString(core::computeBreakdownText(k)) +
-         QStringLiteral("\nCore from %1, class from %2. Each part is the union of its own tasks; parts can overlap "
+         TopDownPanel::tr("\nCore from %1, class from %2. Each part is the union of its own tasks; parts can overlap "
                         "(parallel streams), so they may add up to more than 100%.")
              .arg(QString::fromStdString(k.coreSource), QString::fromStdString(k.classSource));
   l->setToolTip(tip);
@@ -717,8 +718,8 @@ QString tablesOnlyHtml(const std::shared_ptr<const core::Profile>& p) {
   }
   if (html.isEmpty()) return {};
   return QStringLiteral("<div style='font-size:large; font-weight:700'>%1</div><div>%2</div>")
-             .arg(QObject::tr("Tables only: no trace"),
-                  QObject::tr("The profile has no trace_view.json. The figures below are the profiler's own "
+             .arg(TopDownPanel::tr("Tables only: no trace"),
+                  TopDownPanel::tr("The profile has no trace_view.json. The figures below are the profiler's own "
                               "(step_trace_time.csv, kernel_details.csv); the timeline, bubbles and dispatch "
                               "chains need the trace.")) +
          html;

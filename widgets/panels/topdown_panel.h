@@ -26,7 +26,7 @@ class QVBoxLayout;
 namespace npuscope::widgets {
 
 /// Extra item roles of the Top-Down models.
-enum TopDownRole : int {
+enum TopDownRole {  // no ": int": lupdate (Qt 6.4) then loses the namespace
   kTopDownSortRole = Qt::UserRole + 1,  ///< raw number (ns, ratio, index) for sorting
   kTopDownDeviceRole,                   ///< index into RankAnalysis::devices
   kTopDownBubbleRole,                   ///< index into DeviceAnalysis::bubbles

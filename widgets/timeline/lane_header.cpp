@@ -158,7 +158,7 @@ void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, in
           p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
           const QRect tr(kIndentLane, rect.top(), w - kIndentLane - 6, m_ctx->layout.metrics().sliceRow);
           p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
-                     QFontMetrics(small).elidedText(QStringLiteral("+%1 more levels").arg(r.hiddenDepths),
+                     QFontMetrics(small).elidedText(LaneHeader::tr("+%1 more levels").arg(r.hiddenDepths),
                                                     Qt::ElideRight, tr.width()));
         }
         if (r.foldable)
@@ -236,14 +236,14 @@ bool LaneHeader::event(QEvent* e) {
       if (t && r.kind == LayoutRow::Kind::Process && r.process < t->processes.size()) {
         const auto& pr = t->processes[r.process];
         tip += QStringLiteral("\npid ") + (pr.pidText.empty() ? QString::number(pr.pid) : QString::fromStdString(pr.pidText));
-        tip += r.expanded ? QStringLiteral("\nclick to collapse") : QStringLiteral("\nclick to expand");
+        tip += r.expanded ? tr("\nclick to collapse") : tr("\nclick to expand");
       } else if (t && r.kind == LayoutRow::Kind::Slices && r.lane < t->lanes.size()) {
         const auto& l = t->lanes[r.lane];
         tip += QStringLiteral("\ntid ") + (l.tidText.empty() ? QString::number(l.tid) : QString::fromStdString(l.tidText)) +
-               QStringLiteral(" · %1 slices · depth %2").arg(l.sliceCount()).arg(l.depthCount());
+               tr(" · %1 slices · depth %2").arg(l.sliceCount()).arg(l.depthCount());
         if (r.foldable || r.hiddenDepths > 0)
-          tip += r.expanded ? QStringLiteral("\nclick to fold to %1 rows").arg(LaneLayout::kFoldedRows)
-                            : QStringLiteral("\nclick to show every level");
+          tip += r.expanded ? tr("\nclick to fold to %1 rows").arg(LaneLayout::kFoldedRows)
+                            : tr("\nclick to show every level");
       } else if (t && r.kind == LayoutRow::Kind::Rank) {
         tip += QStringLiteral("\n") + QString::fromStdString(t->path);
       }

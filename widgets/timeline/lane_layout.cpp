@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/lane_layout.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <algorithm>
 
@@ -17,13 +18,13 @@ QString rankLabel(const core::RankProfile& rp) {
   const int d = rp.device();
   QString s;
   if (r >= 0) {
-    s = QStringLiteral("rank %1").arg(r);
+    s = QCoreApplication::translate("npuscope::widgets::Timeline", "rank %1").arg(r);
   } else if (!rp.source.label.empty()) {
     s = qs(rp.source.label);
   } else if (rp.trace && !rp.trace->path.empty()) {
     s = QFileInfo(qs(rp.trace->path)).fileName();
   } else {
-    s = QStringLiteral("rank ?");
+    s = QCoreApplication::translate("npuscope::widgets::Timeline", "rank ?");
   }
   if (d >= 0) s += QStringLiteral(" · NPU %1").arg(d);
   return s;
@@ -315,7 +316,7 @@ QString LaneLayout::laneTitle(int rank, std::uint32_t lane) const {
   if (!t || lane >= t->lanes.size()) return {};
   const core::Lane& l = t->lanes[lane];
   if (!l.name.empty()) return qs(l.name);
-  return l.tidText.empty() ? QStringLiteral("Thread %1").arg(l.tid) : qs(l.tidText);
+  return l.tidText.empty() ? QCoreApplication::translate("npuscope::widgets::Timeline", "Thread %1").arg(l.tid) : qs(l.tidText);
 }
 
 QString LaneLayout::counterTitle(int rank, std::uint32_t counter) const {

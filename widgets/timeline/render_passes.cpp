@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/render_passes.h"
 
+#include <QCoreApplication>
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
@@ -203,7 +204,7 @@ void CountersPass::paint(QPainter& p, const TimelineFrame& f) {
     p.setFont(small);
     p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
     p.drawText(QRectF(4, r.y + 1, f.widthPx - 8, 11), Qt::AlignLeft | Qt::AlignVCenter,
-               QStringLiteral("max ") + c.maxText);
+               QCoreApplication::translate("npuscope::widgets::Timeline", "max %1").arg(c.maxText));
     p.setFont(f.font);
   }
 }

@@ -28,7 +28,7 @@ TimeRuler::TimeRuler(TimelineContext* ctx, QWidget* parent) : QWidget(parent), m
   setAttribute(Qt::WA_OpaquePaintEvent);
   setFixedHeight(kHeight);
   setCursor(Qt::IBeamCursor);
-  setToolTip(QStringLiteral("Drag to select a time range (Shift+Z zooms to it)"));
+  setToolTip(tr("Drag to select a time range (Shift+Z zooms to it)"));
 }
 
 void TimeRuler::paintTo(QPainter& p, QSize size) const {

@@ -4,6 +4,7 @@
 // general timeline code).
 #include "widgets/timeline/timeline_overlays.h"
 
+#include <QCoreApplication>
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "core/query/lod.h"
 #include "core/base/time_format.h"
+#include "widgets/analysis_labels.h"
 #include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/draw_list.h"
 #include "widgets/timeline/render_passes.h"
@@ -174,10 +176,10 @@ QString bubbleTooltip(const core::Profile& profile, int rank, int device, int bu
   const TimeNs origin = profile.range().start;
   QString tip = QStringLiteral("<b>Bubble #%1 — %2</b><br>%3<br>%4 → %5")
                     .arg(bubble + 1)
-                    .arg(dur(b.range.duration()), QString::fromLatin1(core::bubbleCauseLabel(b.cause)),
+                    .arg(dur(b.range.duration()), bubbleCauseText(b.cause),
                          dur(b.range.start - origin), dur(b.range.end - origin));
   if (!b.detail.empty()) tip += QStringLiteral("<br>") + QString::fromStdString(b.detail).toHtmlEscaped();
-  tip += QStringLiteral("<br><i>click to select</i>");
+  tip += QCoreApplication::translate("npuscope::widgets::Timeline", "<br><i>click to select</i>");
   return tip;
 }
 
@@ -250,9 +252,9 @@ void BubblesPass::paint(QPainter& p, const TimelineFrame& frame) {
       const core::Bubble& bub =
           frame.profile.ranks[static_cast<std::size_t>(b.rank)].analysis->devices[static_cast<std::size_t>(b.device)]
               .bubbles[static_cast<std::size_t>(b.bubble)];
-      const QString text = QStringLiteral("bubble #%1 · %2 · %3")
+      const QString text = QCoreApplication::translate("npuscope::widgets::Timeline", "bubble #%1 · %2 · %3")
                                .arg(b.bubble + 1)
-                               .arg(dur(bub.range.duration()), QString::fromLatin1(core::bubbleCauseLabel(bub.cause)));
+                               .arg(dur(bub.range.duration()), bubbleCauseText(bub.cause));
       const QFontMetricsF fm(p.font());
       const double tw = fm.horizontalAdvance(text) + 10;
       const double x = std::clamp(b.rect.center().x() - tw / 2, 2.0, std::max(2.0, widthPx - tw - 2));
