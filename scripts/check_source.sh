@@ -11,6 +11,9 @@
 #    pointer that is checked: a call passing nullptr/NULL/0 as the end pointer is reported.
 #    bench/ and tests/ are not checked (their inputs are their own).
 # 2. No file(GLOB ...) in the CMake files of app/ and tests/: sources are listed by name.
+# 3. Every entry of the interface translations (resources/translations/*.ts) is translated: no
+#    type="unfinished" (a new or changed tr() string after scripts/update_translations.sh), no
+#    empty translation, no type="vanished"/"obsolete" left behind.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -34,5 +37,9 @@ report "strto* without an end pointer to check" "$(
     "${product_dirs[@]}" || true)"
 report "file(GLOB) in the CMake files of app/ and tests/: list the files by name" "$(
   grep -nE '^[[:space:]]*file[[:space:]]*\([[:space:]]*GLOB' app/CMakeLists.txt tests/CMakeLists.txt || true)"
+
+report "untranslated entries in resources/translations (translate them: see scripts/update_translations.sh)" "$(
+  grep -nE 'type="(unfinished|vanished|obsolete)"|<translation></translation>|<translation/>' \
+    resources/translations/*.ts || true)"
 
 exit "${status}"

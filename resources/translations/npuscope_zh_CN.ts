@@ -1,0 +1,1789 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>npuscope</name>
+    <message>
+        <source>The bundled sample profile was not found. Open a profiling folder (*_ascend_pt) or a trace_view.json to begin — or drop it on this window.</source>
+        <translation>未找到随附的示例数据。请打开一个性能数据目录（*_ascend_pt）或 trace_view.json 开始——也可以直接拖放到本窗口。</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::MainWindow</name>
+    <message>
+        <source>Open &amp;Folder…</source>
+        <translation>打开目录(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open a profiling folder (*_ascend_pt, a parent of rank folders, ASCEND_PROFILER_OUTPUT)</source>
+        <translation>打开性能数据目录（*_ascend_pt、包含多个 Rank 目录的上级目录、ASCEND_PROFILER_OUTPUT）</translation>
+    </message>
+    <message>
+        <source>Open F&amp;ile…</source>
+        <translation>打开文件(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Open a trace file (trace_view.json, *.json, *.json.gz)</source>
+        <translation>打开 Trace 文件（trace_view.json、*.json、*.json.gz）</translation>
+    </message>
+    <message>
+        <source>&amp;Reload</source>
+        <translation>重新加载(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Export Screenshot…</source>
+        <translation>导出截图(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the timeline as a PNG or SVG image</source>
+        <translation>将时间线保存为 PNG 或 SVG 图片</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit All</source>
+        <translation>显示全部(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Zoom to Selection</source>
+        <translation>缩放到选区(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>Zoom to the selected time range or slice</source>
+        <translation>缩放到选中的时间范围或切片</translation>
+    </message>
+    <message>
+        <source>Show Load &amp;Warnings…</source>
+        <translation>查看加载警告(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About npuscope</source>
+        <translation>关于 npuscope(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Mouse &amp;Wheel Zooms</source>
+        <translation>鼠标滚轮缩放(&amp;W)</translation>
+    </message>
+    <message>
+        <source>On: the mouse wheel zooms the timeline and Shift+wheel scrolls. Off: the wheel scrolls, Ctrl+wheel zooms and Shift+wheel pans (as Perfetto and chrome://tracing)</source>
+        <translation>开启：鼠标滚轮缩放时间线，Shift+滚轮上下滚动。关闭：滚轮上下滚动，Ctrl+滚轮缩放，Shift+滚轮左右平移（与 Perfetto、chrome://tracing 一致）</translation>
+    </message>
+    <message>
+        <source>&amp;Device Lanes First</source>
+        <translation>Device 泳道置顶(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Show each rank&apos;s Ascend Hardware, Overlap Analysis and Communication lanes above the host lanes (Python, CANN), where the Top-Down method starts</source>
+        <translation>把每个 Rank 的 Ascend Hardware、Overlap Analysis 和 Communication 泳道显示在 Host 泳道（Python、CANN）之上——Top-Down 分析从这里开始</translation>
+    </message>
+    <message>
+        <source>Cancel Loading</source>
+        <translation>取消加载</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Slice &amp;Details Panel</source>
+        <translation>切片详情面板(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Advice Panel</source>
+        <translation>优化建议面板(&amp;A)</translation>
+    </message>
+    <message>
+        <source>The advisor&apos;s findings: what to fix first, with the time at stake</source>
+        <translation>专家建议的发现：先优化什么，以及可节省的时间</translation>
+    </message>
+    <message>
+        <source>Main Toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Timeline viewer for Ascend NPU profiling data</source>
+        <translation>昇腾 NPU 性能数据时间线查看器</translation>
+    </message>
+    <message>
+        <source>Open Folder…</source>
+        <translation>打开目录…</translation>
+    </message>
+    <message>
+        <source>Open File…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>Slice Details</source>
+        <translation>切片详情</translation>
+    </message>
+    <message>
+        <source>Advice</source>
+        <translation>优化建议</translation>
+    </message>
+    <message>
+        <source>Resident memory of npuscope</source>
+        <translation>npuscope 占用的常驻内存</translation>
+    </message>
+    <message>
+        <source>Show the load warnings</source>
+        <translation>查看加载警告</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>统计</translation>
+    </message>
+    <message>
+        <source>&amp;Find Slices…</source>
+        <translation>查找切片(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find slices by name (Enter / Shift+Enter: next / previous match)</source>
+        <translation>按名称查找切片（Enter / Shift+Enter：下一个 / 上一个匹配）</translation>
+    </message>
+    <message>
+        <source>Follow Flow &amp;Forward</source>
+        <translation>沿连线向后跳转(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Select the other end of the selected slice&apos;s first outgoing flow</source>
+        <translation>选中当前切片第一条出向连线的另一端</translation>
+    </message>
+    <message>
+        <source>Follow Flow &amp;Back</source>
+        <translation>沿连线向前跳转(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Select the other end of the selected slice&apos;s first incoming flow</source>
+        <translation>选中当前切片第一条入向连线的另一端</translation>
+    </message>
+    <message>
+        <source>Flow &amp;Arrows</source>
+        <translation>连线箭头(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Statistics Panel</source>
+        <translation>统计面板(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Statistics Panel  (%1)</source>
+        <translation>统计面板  (%1)</translation>
+    </message>
+    <message>
+        <source>Find Slices  (%1)</source>
+        <translation>查找切片  (%1)</translation>
+    </message>
+    <message>
+        <source>Flow arrows drawn for the whole view, by category</source>
+        <translation>按类别在整个视图中绘制的连线箭头</translation>
+    </message>
+    <message>
+        <source>%1  (%2)</source>
+        <translation>%1  (%2)</translation>
+    </message>
+    <message>
+        <source>(no category)</source>
+        <translation>（无类别）</translation>
+    </message>
+    <message>
+        <source>Draw every %1 flow in the visible range</source>
+        <translation>绘制可见范围内所有 %1 连线</translation>
+    </message>
+    <message>
+        <source>(no flows in this profile)</source>
+        <translation>（该数据中没有连线）</translation>
+    </message>
+    <message>
+        <source>(no profile loaded)</source>
+        <translation>（未加载数据）</translation>
+    </message>
+    <message>
+        <source>Hide All</source>
+        <translation>全部隐藏</translation>
+    </message>
+    <message>
+        <source>The selected slice&apos;s own flows are always drawn</source>
+        <translation>选中切片自身的连线总是会绘制</translation>
+    </message>
+    <message>
+        <source>Select a slice first</source>
+        <translation>请先选中一个切片</translation>
+    </message>
+    <message>
+        <source>The selected slice has no outgoing flow</source>
+        <translation>选中的切片没有出向连线</translation>
+    </message>
+    <message>
+        <source>The selected slice has no incoming flow</source>
+        <translation>选中的切片没有入向连线</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Clear Recent</source>
+        <translation>清除最近记录</translation>
+    </message>
+    <message>
+        <source>Open Profiling Folder</source>
+        <translation>打开性能数据目录</translation>
+    </message>
+    <message>
+        <source>Trace files (trace_view.json *.json *.json.gz)</source>
+        <translation>Trace 文件 (trace_view.json *.json *.json.gz)</translation>
+    </message>
+    <message>
+        <source>Ascend trace view (trace_view.json)</source>
+        <translation>昇腾 Trace 视图 (trace_view.json)</translation>
+    </message>
+    <message>
+        <source>Gzipped trace (*.json.gz)</source>
+        <translation>gzip 压缩的 Trace (*.json.gz)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open Trace File</source>
+        <translation>打开 Trace 文件</translation>
+    </message>
+    <message>
+        <source>Open a torch_npu / MindSpore profiling folder (*_ascend_pt), a folder of ranks, or a trace_view.json — or drop it on this window.</source>
+        <translation>打开 torch_npu / MindSpore 性能数据目录（*_ascend_pt）、包含多个 Rank 的目录或 trace_view.json——也可以直接拖放到本窗口。</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Loading %1</source>
+        <translation>正在加载 %1</translation>
+    </message>
+    <message>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>Opening…</source>
+        <translation>正在打开…</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>building the timeline (%1 read)</source>
+        <translation>正在构建时间线（已读取 %1）</translation>
+    </message>
+    <message>
+        <source>analysing</source>
+        <translation>正在分析</translation>
+    </message>
+    <message>
+        <source>rank %1 of %2</source>
+        <translation>Rank %1 / %2</translation>
+    </message>
+    <message>
+        <source>~%1 min %2 s left</source>
+        <translation>剩余约 %1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>~%1 s left</source>
+        <translation>剩余约 %1 秒</translation>
+    </message>
+    <message>
+        <source>almost done</source>
+        <translation>即将完成</translation>
+    </message>
+    <message>
+        <source>estimating the time left…</source>
+        <translation>正在估算剩余时间…</translation>
+    </message>
+    <message>
+        <source>%1 — npuscope</source>
+        <translation>%1 — npuscope</translation>
+    </message>
+    <message>
+        <source>Could not load %1</source>
+        <translation>无法加载 %1</translation>
+    </message>
+    <message>
+        <source>Could not load %1.</source>
+        <translation>无法加载 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot Open Profile</source>
+        <translation>无法打开性能数据</translation>
+    </message>
+    <message>
+        <source>npuscope could not load
+%1</source>
+        <translation>npuscope 无法加载
+%1</translation>
+    </message>
+    <message>
+        <source>Loading of %1 cancelled</source>
+        <translation>已取消加载 %1</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>1 rank</source>
+        <translation>1 个 Rank</translation>
+    </message>
+    <message>
+        <source>%1 ranks</source>
+        <translation>%1 个 Rank</translation>
+    </message>
+    <message>
+        <source> (%1 failed)</source>
+        <translation>（%1 个失败）</translation>
+    </message>
+    <message>
+        <source>%1 events</source>
+        <translation>%1 个事件</translation>
+    </message>
+    <message>
+        <source>%1 slices</source>
+        <translation>%1 个切片</translation>
+    </message>
+    <message>
+        <source>loaded in %1 s</source>
+        <translation>加载用时 %1 秒</translation>
+    </message>
+    <message>
+        <source>1 warning</source>
+        <translation>1 条警告</translation>
+    </message>
+    <message>
+        <source>%1 warnings</source>
+        <translation>%1 条警告</translation>
+    </message>
+    <message>
+        <source>Mem %1</source>
+        <translation>内存 %1</translation>
+    </message>
+    <message>
+        <source>Select a slice or Shift+drag a time range first</source>
+        <translation>请先选中一个切片，或按住 Shift 拖动选择时间范围</translation>
+    </message>
+    <message>
+        <source>About npuscope</source>
+        <translation>关于 npuscope</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;npuscope %1&lt;/h3&gt;&lt;p&gt;A native, fast timeline viewer for Huawei Ascend NPU profiling data (torch_npu / MindSpore *_ascend_pt folders, trace_view.json, Kineto traces).&lt;/p&gt;&lt;p&gt;Built with Qt %2. Licensed under the MIT licence.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;npuscope %1&lt;/h3&gt;&lt;p&gt;原生、快速的华为昇腾 NPU 性能数据时间线查看器（torch_npu / MindSpore 的 *_ascend_pt 目录、trace_view.json、Kineto Trace）。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建，以 MIT 许可证发布。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Export Screenshot</source>
+        <translation>导出截图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg)</source>
+        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Nothing to export: no profile is loaded.</source>
+        <translation>没有可导出的内容：尚未加载性能数据。</translation>
+    </message>
+    <message>
+        <source>npuscope timeline — %1</source>
+        <translation>npuscope 时间线 — %1</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Top-Down</source>
+        <translation>Top-Down</translation>
+    </message>
+    <message>
+        <source>Dispatch Chain</source>
+        <translation>下发链路</translation>
+    </message>
+    <message>
+        <source>&amp;Top-Down Panel</source>
+        <translation>Top-Down 面板(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Overlap shares, verdict and the ranked device bubbles</source>
+        <translation>Overlap 占比、结论以及按时长排序的 Device 空泡</translation>
+    </message>
+    <message>
+        <source>Dispatch &amp;Chain Panel</source>
+        <translation>下发链路面板(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The dispatch chain (Python API → device task) of the selected device task or bubble</source>
+        <translation>选中的 Device 任务或空泡的下发链路（Python API → Device 任务）</translation>
+    </message>
+    <message>
+        <source>launched after the device went idle: the device waited for the host</source>
+        <translation>在 Device 空闲之后才下发：Device 在等待 Host</translation>
+    </message>
+    <message>
+        <source>launched before the device went idle: it was queued, the device held it</source>
+        <translation>在 Device 空闲之前已下发：任务在排队，由 Device 侧延后执行</translation>
+    </message>
+    <message>
+        <source>launch time not recorded</source>
+        <translation>未记录下发时间</translation>
+    </message>
+    <message>
+        <source>Ends bubble #%1: %2 idle, %3; %4</source>
+        <translation>结束空泡 #%1：空闲 %2，%3；%4</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System (%1)</source>
+        <translation>跟随系统（%1）</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>The interface language changes when npuscope is started again.</source>
+        <translation>界面语言将在重新启动 npuscope 后生效。</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::TraceLoader</name>
+    <message>
+        <source>No path given.</source>
+        <translation>未指定路径。</translation>
+    </message>
+    <message>
+        <source>No such file or folder: %1</source>
+        <translation>文件或目录不存在：%1</translation>
+    </message>
+    <message>
+        <source>Permission denied: %1 cannot be read.</source>
+        <translation>权限不足：无法读取 %1。</translation>
+    </message>
+    <message>
+        <source>Nothing could be loaded from this path.</source>
+        <translation>无法从该路径加载任何数据。</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::AdviceModel</name>
+    <message>
+        <source>%1
+
+Mark: %2
+Source: %3
+Evidence: %4 slices</source>
+        <translation>%1
+
+标记：%2
+来源：%3
+证据：%4 个切片</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>At stake / step</source>
+        <translation>每 Step 可节省</translation>
+    </message>
+    <message>
+        <source>Numbers</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Mark</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <source>Fix</source>
+        <translation>优化方法</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::AdvicePanel</name>
+    <message>
+        <source>Open a profile to see the advisor&apos;s findings.</source>
+        <translation>打开性能数据以查看专家建议。</translation>
+    </message>
+    <message>
+        <source>%1 findings, %2 issues; issues first, by time at stake per step. Click: select the evidence; double-click: zoom to the worst slice. Hover for the source.</source>
+        <translation>%1 条发现，%2 个问题；问题优先，按每 Step 可节省的时间排序。单击：选中证据；双击：缩放到最严重的切片。悬停查看来源。</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::AnalysisLabels</name>
+    <message>
+        <source>Device copy</source>
+        <translation>Device 拷贝</translation>
+    </message>
+    <message>
+        <source>Device wait</source>
+        <translation>Device 等待</translation>
+    </message>
+    <message>
+        <source>Queued on the device</source>
+        <translation>在 Device 上排队</translation>
+    </message>
+    <message>
+        <source>Synchronization</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <source>HostToDevice copy</source>
+        <translation>HostToDevice 拷贝</translation>
+    </message>
+    <message>
+        <source>ACLOP compile</source>
+        <translation>ACLOP 编译</translation>
+    </message>
+    <message>
+        <source>ACLOP execution on the host</source>
+        <translation>ACLOP 在 Host 侧执行</translation>
+    </message>
+    <message>
+        <source>Data loading</source>
+        <translation>数据加载</translation>
+    </message>
+    <message>
+        <source>Slow dispatch</source>
+        <translation>下发慢</translation>
+    </message>
+    <message>
+        <source>Host idle</source>
+        <translation>Host 空闲</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::BubbleTableModel</name>
+    <message>
+        <source>Double-click to select the evidence (%1) on the timeline</source>
+        <translation>双击在时间线上选中证据（%1）</translation>
+    </message>
+    <message>
+        <source>its launch came after the device went idle (the device waited for the host)</source>
+        <translation>它在 Device 空闲之后才下发（Device 在等待 Host）</translation>
+    </message>
+    <message>
+        <source>it was launched before the device went idle (queued; the device held it)</source>
+        <translation>它在 Device 空闲之前已下发（在排队，由 Device 侧延后执行）</translation>
+    </message>
+    <message>
+        <source>its launch was not recorded</source>
+        <translation>未记录它的下发</translation>
+    </message>
+    <message>
+        <source>host busy %1% of the gap</source>
+        <translation>间隙内 Host 忙碌 %1%</translation>
+    </message>
+    <message>
+        <source>msprof-analyze free_analysis: %1</source>
+        <translation>msprof-analyze free_analysis：%1</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::ChainPanel</name>
+    <message>
+        <source>Python API</source>
+        <translation>Python API</translation>
+    </message>
+    <message>
+        <source>Torch op</source>
+        <translation>Torch 算子</translation>
+    </message>
+    <message>
+        <source>Enqueue</source>
+        <translation>入队 (Enqueue)</translation>
+    </message>
+    <message>
+        <source>Dequeue</source>
+        <translation>出队 (Dequeue)</translation>
+    </message>
+    <message>
+        <source>CANN API</source>
+        <translation>CANN API</translation>
+    </message>
+    <message>
+        <source>Node@launch</source>
+        <translation>Node@launch</translation>
+    </message>
+    <message>
+        <source>Device task</source>
+        <translation>Device 任务</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Slice</source>
+        <translation>切片</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Via</source>
+        <translation>关联方式</translation>
+    </message>
+    <message>
+        <source>How the link was reached from the one below it</source>
+        <translation>该层如何从下一层关联得到</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Select a device task (Ascend Hardware) or a bubble to see its dispatch chain.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;选中一个 Device 任务（Ascend Hardware）或一个空泡，查看其下发链路。&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>Runtime launch</source>
+        <translation>Runtime 下发</translation>
+    </message>
+    <message>
+        <source>latency %1 (corrected)</source>
+        <translation>时延 %1（已校正）</translation>
+    </message>
+    <message>
+        <source>latency %1</source>
+        <translation>时延 %1</translation>
+    </message>
+    <message>
+        <source>Device task start − host launch (Node@launch, else the CANN API, the HostToDevice flow start or the Dequeue start).</source>
+        <translation>Device 任务开始时间 − Host 下发时间（取 Node@launch，否则取 CANN API、HostToDevice 连线起点或 Dequeue 开始时间）。</translation>
+    </message>
+    <message>
+        <source>
+Recorded %1. This rank&apos;s host and device clocks disagree: some task starts %2 before its own launch, so every latency is corrected by that bound (docs/diagnosis.md §4).</source>
+        <translation>
+记录值为 %1。该 Rank 的 Host 与 Device 时钟不一致：有任务比自己的下发早 %2 开始，因此所有时延都按该上界校正（docs/diagnosis.md §4）。</translation>
+    </message>
+    <message>
+        <source>
+Negative as recorded: the host and device clocks disagree slightly.</source>
+        <translation>
+记录值为负：Host 与 Device 时钟略有偏差。</translation>
+    </message>
+    <message>
+        <source>Click to select this slice on the timeline</source>
+        <translation>单击在时间线上选中该切片</translation>
+    </message>
+    <message>
+        <source>This layer was not found in the trace (e.g. Level0 or no with_stack); npuscope does not guess it.</source>
+        <translation>Trace 中没有找到这一层（例如 Level0 或未开启 with_stack）；npuscope 不做推测。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Dispatch chain&lt;/b&gt;</source>
+        <translation>&lt;b&gt;下发链路&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>ACLOP path: operator compiled/executed through aclopCompileAndExecute</source>
+        <translation>ACLOP 路径：算子经 aclopCompileAndExecute 编译/执行</translation>
+    </message>
+    <message>
+        <source>ACLNN path: two-stage aclnn API (GetWorkspaceSize + launch)</source>
+        <translation>ACLNN 路径：两段式 aclnn 接口（GetWorkspaceSize + 下发）</translation>
+    </message>
+    <message>
+        <source>missing (not recorded at this profiler level)</source>
+        <translation>缺失（当前采集级别未记录）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::LaneCanvas</name>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 slices&lt;/b&gt;&lt;br&gt;longest: %2 (%3)&lt;br&gt;span: %4 → %5&lt;br&gt;lane: %6</source>
+        <translation>&lt;b&gt;%1 个切片&lt;/b&gt;&lt;br&gt;最长：%2（%3）&lt;br&gt;范围：%4 → %5&lt;br&gt;泳道：%6</translation>
+    </message>
+    <message>
+        <source> &lt;i&gt;(did not end)&lt;/i&gt;</source>
+        <translation> &lt;i&gt;（未结束）&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;lane: %1</source>
+        <translation>&lt;br&gt;泳道：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;value: %2&lt;br&gt;since: %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;数值：%2&lt;br&gt;起始：%3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;start: %2 &lt;span style=&apos;color:%5&apos;&gt;(%3)&lt;/span&gt;&lt;br&gt;duration: %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;开始：%2 &lt;span style=&apos;color:%5&apos;&gt;(%3)&lt;/span&gt;&lt;br&gt;时长：%4</translation>
+    </message>
+    <message>
+        <source>overlaps a sibling without nesting</source>
+        <translation>与同层切片重叠但不嵌套</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::LaneHeader</name>
+    <message>
+        <source>+%1 more levels</source>
+        <translation>+%1 层未展开</translation>
+    </message>
+    <message>
+        <source>
+click to collapse</source>
+        <translation>
+单击折叠</translation>
+    </message>
+    <message>
+        <source>
+click to expand</source>
+        <translation>
+单击展开</translation>
+    </message>
+    <message>
+        <source> · %1 slices · depth %2</source>
+        <translation> · %1 个切片 · 深度 %2</translation>
+    </message>
+    <message>
+        <source>
+click to fold to %1 rows</source>
+        <translation>
+单击折叠为 %1 行</translation>
+    </message>
+    <message>
+        <source>
+click to show every level</source>
+        <translation>
+单击显示所有层级</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::LoadPreviewView</name>
+    <message>
+        <source>Esc to cancel</source>
+        <translation>按 Esc 取消</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop loading and free its memory (Esc)</source>
+        <translation>停止加载并释放内存（Esc）</translation>
+    </message>
+    <message>
+        <source>Reading the first events…</source>
+        <translation>正在读取最初的事件…</translation>
+    </message>
+    <message>
+        <source>Loading</source>
+        <translation>正在加载</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::SearchBar</name>
+    <message>
+        <source>Find slices by name</source>
+        <translation>按名称查找切片</translation>
+    </message>
+    <message>
+        <source>Regular expression (ECMAScript)</source>
+        <translation>正则表达式（ECMAScript）</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>上一个匹配（Shift+Enter）</translation>
+    </message>
+    <message>
+        <source>Next match (Enter)</source>
+        <translation>下一个匹配（Enter）</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
+    </message>
+    <message>
+        <source>Invalid regex</source>
+        <translation>正则表达式无效</translation>
+    </message>
+    <message>
+        <source>No matches</source>
+        <translation>无匹配</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::ShortcutsDialog</name>
+    <message>
+        <source>Zoom in / out at the mouse cursor (view centre if outside)</source>
+        <translation>以鼠标位置为中心放大 / 缩小（鼠标在视图外时以视图中心）</translation>
+    </message>
+    <message>
+        <source>Ctrl+wheel</source>
+        <translation>Ctrl+滚轮</translation>
+    </message>
+    <message>
+        <source>Zoom at the mouse cursor</source>
+        <translation>以鼠标位置为中心缩放</translation>
+    </message>
+    <message>
+        <source>Mouse wheel</source>
+        <translation>鼠标滚轮</translation>
+    </message>
+    <message>
+        <source>Scroll lanes up / down (View &gt; Mouse Wheel Zooms: zoom, and Shift+wheel scrolls)</source>
+        <translation>上下滚动泳道（视图 &gt; 鼠标滚轮缩放：改为缩放，Shift+滚轮滚动）</translation>
+    </message>
+    <message>
+        <source>A / D, Left / Right</source>
+        <translation>A / D、← / →</translation>
+    </message>
+    <message>
+        <source>Pan left / right (hold Shift for bigger steps)</source>
+        <translation>左右平移（按住 Shift 步长更大）</translation>
+    </message>
+    <message>
+        <source>Shift+wheel, horizontal wheel</source>
+        <translation>Shift+滚轮、横向滚轮</translation>
+    </message>
+    <message>
+        <source>Pan left / right</source>
+        <translation>左右平移</translation>
+    </message>
+    <message>
+        <source>Up / Down, PgUp / PgDn</source>
+        <translation>↑ / ↓、PgUp / PgDn</translation>
+    </message>
+    <message>
+        <source>Scroll lanes up / down</source>
+        <translation>上下滚动泳道</translation>
+    </message>
+    <message>
+        <source>Home / End</source>
+        <translation>Home / End</translation>
+    </message>
+    <message>
+        <source>Scroll to the first / last lane</source>
+        <translation>滚动到第一条 / 最后一条泳道</translation>
+    </message>
+    <message>
+        <source>Left-drag on empty space</source>
+        <translation>在空白处按左键拖动</translation>
+    </message>
+    <message>
+        <source>Pan (horizontally and vertically)</source>
+        <translation>平移（水平和垂直）</translation>
+    </message>
+    <message>
+        <source>Shift+drag, drag on the ruler</source>
+        <translation>Shift+拖动，或在时间标尺上拖动</translation>
+    </message>
+    <message>
+        <source>Select a time range (its duration is shown)</source>
+        <translation>选择时间范围（显示其时长）</translation>
+    </message>
+    <message>
+        <source>Zoom to the selected time range</source>
+        <translation>缩放到选中的时间范围</translation>
+    </message>
+    <message>
+        <source>Backspace</source>
+        <translation>Backspace</translation>
+    </message>
+    <message>
+        <source>Undo the last zoom</source>
+        <translation>撤销上一次缩放</translation>
+    </message>
+    <message>
+        <source>Fit the whole profile</source>
+        <translation>显示全部数据</translation>
+    </message>
+    <message>
+        <source>Click</source>
+        <translation>单击</translation>
+    </message>
+    <message>
+        <source>Select a slice (click on empty space clears)</source>
+        <translation>选中切片（单击空白处取消选中）</translation>
+    </message>
+    <message>
+        <source>Double-click, F</source>
+        <translation>双击、F</translation>
+    </message>
+    <message>
+        <source>Zoom to the selected slice</source>
+        <translation>缩放到选中的切片</translation>
+    </message>
+    <message>
+        <source>Clear the slice and time selections</source>
+        <translation>清除切片和时间范围的选择</translation>
+    </message>
+    <message>
+        <source>Find slices by name (Enter / Shift+Enter: next / previous match)</source>
+        <translation>按名称查找切片（Enter / Shift+Enter：下一个 / 上一个匹配）</translation>
+    </message>
+    <message>
+        <source>] or Ctrl+Right</source>
+        <translation>] 或 Ctrl+→</translation>
+    </message>
+    <message>
+        <source>Follow the selected slice&apos;s first outgoing flow</source>
+        <translation>沿选中切片的第一条出向连线跳转</translation>
+    </message>
+    <message>
+        <source>[ or Ctrl+Left</source>
+        <translation>[ 或 Ctrl+←</translation>
+    </message>
+    <message>
+        <source>Go back along the selected slice&apos;s first incoming flow</source>
+        <translation>沿选中切片的第一条入向连线返回</translation>
+    </message>
+    <message>
+        <source>Click a rank / process header</source>
+        <translation>单击 Rank / 进程标题</translation>
+    </message>
+    <message>
+        <source>Expand / collapse it</source>
+        <translation>展开 / 折叠</translation>
+    </message>
+    <message>
+        <source>Click a deep lane&apos;s name or its +N more levels row</source>
+        <translation>单击深层泳道的名称或其“+N 层未展开”行</translation>
+    </message>
+    <message>
+        <source>Show every level of a deep call stack / fold it back</source>
+        <translation>展开深层调用栈的所有层级 / 重新折叠</translation>
+    </message>
+    <message>
+        <source>Show this help</source>
+        <translation>显示本帮助</translation>
+    </message>
+    <message>
+        <source>Timeline shortcuts</source>
+        <translation>时间线快捷键</translation>
+    </message>
+    <message>
+        <source>Keys / mouse</source>
+        <translation>按键 / 鼠标</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::SliceDetailsPanel</name>
+    <message>
+        <source>Property</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>No slice selected</source>
+        <translation>未选中切片</translation>
+    </message>
+    <message>
+        <source>(unnamed slice)</source>
+        <translation>（未命名切片）</translation>
+    </message>
+    <message>
+        <source>%1 characters; the Name row has all of them</source>
+        <translation>共 %1 个字符；“名称”行显示完整内容</translation>
+    </message>
+    <message>
+        <source>  pid </source>
+        <translation>  pid </translation>
+    </message>
+    <message>
+        <source>tid </source>
+        <translation>tid </translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Thread</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Start (absolute)</source>
+        <translation>开始（绝对时间）</translation>
+    </message>
+    <message>
+        <source> (did not end: drawn to the trace end)</source>
+        <translation>（未结束：绘制到 Trace 末尾）</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Self time</source>
+        <translation>自身耗时</translation>
+    </message>
+    <message>
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>unfinished</source>
+        <translation>未结束</translation>
+    </message>
+    <message>
+        <source>partial overlap</source>
+        <translation>部分重叠</translation>
+    </message>
+    <message>
+        <source>instant</source>
+        <translation>瞬时事件</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>标志</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Flows</source>
+        <translation>连线</translation>
+    </message>
+    <message>
+        <source>out → %1</source>
+        <translation>出 → %1</translation>
+    </message>
+    <message>
+        <source>in ← %1</source>
+        <translation>入 ← %1</translation>
+    </message>
+    <message>
+        <source>%1 in, %2 out</source>
+        <translation>%1 条入，%2 条出</translation>
+    </message>
+    <message>
+        <source>Args</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>(raw)</source>
+        <translation>（原始）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::StatsTableModel</name>
+    <message>
+        <source>Summed duration of the slices starting in the scope</source>
+        <translation>在范围内开始的切片时长之和</translation>
+    </message>
+    <message>
+        <source>Total minus the time covered by child slices on the same lane</source>
+        <translation>总耗时减去同一泳道上子切片覆盖的时间</translation>
+    </message>
+    <message>
+        <source>Total / E2E (Computing + Communication(Not Overlapped) + Free in the scope): those three add up to 100 %, as in the Top-Down panel</source>
+        <translation>总耗时 / E2E（范围内的计算 + 未被掩盖的通信 + 空闲）：这三项合计 100%，与 Top-Down 面板一致</translation>
+    </message>
+    <message>
+        <source>Total / the layer&apos;s summed total in the scope: the rows add up to 100 %</source>
+        <translation>总耗时 / 该层在范围内的总耗时：各行合计 100%</translation>
+    </message>
+    <message>
+        <source>Distinct input shapes (kernel_details.csv)</source>
+        <translation>不同输入 Shape 的个数（kernel_details.csv）</translation>
+    </message>
+    <message>
+        <source>Summed Wait Time (kernel_details.csv)</source>
+        <translation>Wait Time 之和（kernel_details.csv）</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总耗时</translation>
+    </message>
+    <message>
+        <source>Self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <source>Avg</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>% of E2E</source>
+        <translation>占 E2E %</translation>
+    </message>
+    <message>
+        <source>% of layer</source>
+        <translation>占本层 %</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Core</source>
+        <translation>核</translation>
+    </message>
+    <message>
+        <source>Shapes</source>
+        <translation>Shape 数</translation>
+    </message>
+    <message>
+        <source>Wait (us)</source>
+        <translation>等待 (us)</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::StatsView</name>
+    <message>
+        <source>Python / aten ops</source>
+        <translation>Python / aten 算子</translation>
+    </message>
+    <message>
+        <source>CANN APIs</source>
+        <translation>CANN API</translation>
+    </message>
+    <message>
+        <source>Kernels</source>
+        <translation>算子 (Kernel)</translation>
+    </message>
+    <message>
+        <source>Stream tasks</source>
+        <translation>流任务</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Overlap Analysis</source>
+        <translation>Overlap Analysis</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Which lanes the table covers</source>
+        <translation>表格统计哪些泳道</translation>
+    </message>
+    <message>
+        <source>Slices whose start lies in the scope count, with their full duration.
+Steps use their device window; Shift+drag on the timeline selects a range.</source>
+        <translation>开始时间落在范围内的切片计入统计，按其完整时长计算。
+Step 使用其 Device 侧窗口；在时间线上按住 Shift 拖动可选择范围。</translation>
+    </message>
+    <message>
+        <source>Filter names</source>
+        <translation>按名称过滤</translation>
+    </message>
+    <message>
+        <source>Regex</source>
+        <translation>正则</translation>
+    </message>
+    <message>
+        <source>Treat the filter as a regular expression (case-insensitive)</source>
+        <translation>把过滤条件当作正则表达式（不区分大小写）</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the selected rows as tab-separated text (Ctrl+C)</source>
+        <translation>以制表符分隔的文本复制选中的行（Ctrl+C）</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Save the rows passing the filter as CSV (times in us)</source>
+        <translation>把通过过滤的行保存为 CSV（时间单位 us）</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>sum: every slice&apos;s duration added up (overlapping slices count twice)
+union: the time during which at least one slice of the layer runs</source>
+        <translation>sum：所有切片时长直接相加（重叠的切片重复计算）
+union：该层至少有一个切片在运行的时间</translation>
+    </message>
+    <message>
+        <source>Copy Rows</source>
+        <translation>复制行</translation>
+    </message>
+    <message>
+        <source>Show Occurrences</source>
+        <translation>列出每次出现</translation>
+    </message>
+    <message>
+        <source>Double-click a row to list its occurrences</source>
+        <translation>双击某行列出它的每次出现</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Lane</source>
+        <translation>泳道</translation>
+    </message>
+    <message>
+        <source>Double-click or Enter: select and zoom to the slice on the timeline</source>
+        <translation>双击或按 Enter：在时间线上选中并缩放到该切片</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>rank #%1</source>
+        <translation>Rank #%1</translation>
+    </message>
+    <message>
+        <source>Whole capture</source>
+        <translation>整个采集</translation>
+    </message>
+    <message>
+        <source>Step %1  (%2)</source>
+        <translation>Step %1  (%2)</translation>
+    </message>
+    <message>
+        <source>Selected range</source>
+        <translation>选中的范围</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Step %1</translation>
+    </message>
+    <message>
+        <source>invalid regular expression: %1 (at %2)</source>
+        <translation>正则表达式无效：%1（位置 %2）</translation>
+    </message>
+    <message>
+        <source>No profile loaded</source>
+        <translation>未加载性能数据</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>No %1 slices in this scope (%2)</source>
+        <translation>该范围内没有%1切片（%2）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Σ %1&lt;/b&gt; (sum) · &lt;b&gt;%2&lt;/b&gt; covered (union) · %3 slices · %4 names · scope %5</source>
+        <translation>&lt;b&gt;Σ %1&lt;/b&gt;（sum）· 覆盖 &lt;b&gt;%2&lt;/b&gt;（union）· %3 个切片 · %4 个名称 · 范围 %5</translation>
+    </message>
+    <message>
+        <source> · share of E2E %1</source>
+        <translation> · 占 E2E %1</translation>
+    </message>
+    <message>
+        <source> · share of the layer&apos;s sum</source>
+        <translation> · 占本层总和</translation>
+    </message>
+    <message>
+        <source>
+Kernels are told from stream tasks by %1</source>
+        <translation>
+算子与流任务的区分依据：%1</translation>
+    </message>
+    <message>
+        <source>1 occurrence of %1</source>
+        <translation>%1 出现 1 次</translation>
+    </message>
+    <message>
+        <source>%1 occurrences of %2</source>
+        <translation>%2 出现 %1 次</translation>
+    </message>
+    <message>
+        <source> (first %1 listed)</source>
+        <translation>（列出前 %1 次）</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Export Statistics</source>
+        <translation>导出统计</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>%1 shown</source>
+        <translation>显示 %1 行</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::TimeRuler</name>
+    <message>
+        <source>Drag to select a time range (Shift+Z zooms to it)</source>
+        <translation>拖动选择时间范围（Shift+Z 缩放到该范围）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::Timeline</name>
+    <message>
+        <source>rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>rank ?</source>
+        <translation>Rank ?</translation>
+    </message>
+    <message>
+        <source>Thread %1</source>
+        <translation>线程 %1</translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <translation>最大 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Bubble #%1 — %2&lt;/b&gt;&lt;br&gt;%3&lt;br&gt;%4 → %5</source>
+        <translation>&lt;b&gt;空泡 #%1 — %2&lt;/b&gt;&lt;br&gt;%3&lt;br&gt;%4 → %5</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;click to select&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;单击选中&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>bubble #%1 · %2 · %3</source>
+        <translation>空泡 #%1 · %2 · %3</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::TimelineWidget</name>
+    <message>
+        <source>view %1  ·  +%2</source>
+        <translation>视图 %1  ·  +%2</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::TopDownPanel</name>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;Computing %2 (%3)&lt;br&gt;Communication %4, of which overlapped with computing %5&lt;br&gt;Communication (Not Overlapped) %6 (%7)&lt;br&gt;Free %8 (%9)&lt;br&gt;E2E %10</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;计算 %2（%3）&lt;br&gt;通信 %4，其中被计算掩盖 %5&lt;br&gt;未被掩盖的通信 %6（%7）&lt;br&gt;空闲 %8（%9）&lt;br&gt;E2E %10</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Device</translation>
+    </message>
+    <message>
+        <source>Computing %1</source>
+        <translation>计算 %1</translation>
+    </message>
+    <message>
+        <source>Free %1</source>
+        <translation>空闲 %1</translation>
+    </message>
+    <message>
+        <source>Overlapped %1</source>
+        <translation>已掩盖 %1</translation>
+    </message>
+    <message>
+        <source>Comm. not overlapped %1</source>
+        <translation>未掩盖通信 %1</translation>
+    </message>
+    <message>
+        <source>Free %1 (%2)</source>
+        <translation>空闲 %1（%2）</translation>
+    </message>
+    <message>
+        <source>E2E %1</source>
+        <translation>E2E %1</translation>
+    </message>
+    <message>
+        <source>Whole capture</source>
+        <translation>整个采集</translation>
+    </message>
+    <message>
+        <source>(no step)</source>
+        <translation>（无 Step）</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Step %1</translation>
+    </message>
+    <message>
+        <source>Whole capture: span of device activity (CANN&apos;s Overlap Analysis rule)</source>
+        <translation>整个采集：Device 活动的时间跨度（CANN Overlap Analysis 的规则）</translation>
+    </message>
+    <message>
+        <source>Step %1: intervals starting inside the step&apos;s device window, full duration (torch_npu&apos;s step_trace_time rule)</source>
+        <translation>Step %1：开始于该 Step 的 Device 侧窗口内的区间，按完整时长计算（torch_npu step_trace_time 的规则）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;computed: %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;计算值：%2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;recorded (Overlap Analysis lanes): %1</source>
+        <translation>&lt;br&gt;记录值（Overlap Analysis 泳道）：%1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;step_trace_time.csv: %1</source>
+        <translation>&lt;br&gt;step_trace_time.csv：%1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;step_trace_time.csv%1: %2</source>
+        <translation>&lt;br&gt;step_trace_time.csv%1：%2</translation>
+    </message>
+    <message>
+        <source> (Stage)</source>
+        <translation>（Stage）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;nothing recorded to compare with&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;没有可对照的记录值&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Comm. Not Overlapped</source>
+        <translation>未掩盖通信</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>已掩盖</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>E2E</source>
+        <translation>E2E</translation>
+    </message>
+    <message>
+        <source>Free %</source>
+        <translation>空闲 %</translation>
+    </message>
+    <message>
+        <source>Union of the compute tasks&apos; intervals</source>
+        <translation>计算任务区间的并集</translation>
+    </message>
+    <message>
+        <source>Union of the HCCL big ops&apos; intervals</source>
+        <translation>HCCL 通信大算子区间的并集</translation>
+    </message>
+    <message>
+        <source>Communication not covered by computing</source>
+        <translation>未被计算掩盖的通信</translation>
+    </message>
+    <message>
+        <source>Communication − Comm. Not Overlapped</source>
+        <translation>通信 − 未掩盖通信</translation>
+    </message>
+    <message>
+        <source>Device idle: E2E minus computing and communication</source>
+        <translation>Device 空闲：E2E 减去计算和通信</translation>
+    </message>
+    <message>
+        <source>Span of device activity (= Computing + Comm. Not Overlapped + Free)</source>
+        <translation>Device 活动的时间跨度（= 计算 + 未掩盖通信 + 空闲）</translation>
+    </message>
+    <message>
+        <source>Free / E2E; above 10% is highlighted</source>
+        <translation>空闲 / E2E；超过 10% 时高亮</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1 bubble, %2&lt;/b&gt;&lt;br&gt;%3 → %4</source>
+        <translation>&lt;b&gt;%1 空泡，%2&lt;/b&gt;&lt;br&gt;%3 → %4</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;after task: </source>
+        <translation>&lt;br&gt;前一任务：</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;ended by task: </source>
+        <translation>&lt;br&gt;结束于任务：</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <source>Cause</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Rank by duration (1 = longest)</source>
+        <translation>按时长排名（1 = 最长）</translation>
+    </message>
+    <message>
+        <source>Start relative to the profile start</source>
+        <translation>相对于数据起点的开始时间</translation>
+    </message>
+    <message>
+        <source>What the host was doing during the gap</source>
+        <translation>间隙期间 Host 在做什么</translation>
+    </message>
+    <message>
+        <source>Rank:</source>
+        <translation>Rank：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Exposed communication&lt;/b&gt; %1: </source>
+        <translation>&lt;b&gt;未被掩盖的通信&lt;/b&gt; %1：</translation>
+    </message>
+    <message>
+        <source>waiting %1 · transmitting %2 · neither %3</source>
+        <translation>等待 %1 · 传输 %2 · 其他 %3</translation>
+    </message>
+    <message>
+        <source>communication.json: wait %1 · transit %2 · idle %3 of the ops&apos; time</source>
+        <translation>communication.json：等待 %1 · 传输 %2 · 空闲 %3（占通信算子时间）</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;waiting vs transmitting not recorded (no HCCL plane tasks)&lt;/i&gt;</source>
+        <translation>&lt;i&gt;未记录等待与传输的区分（无 HCCL plane 任务）&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Computing&lt;/b&gt; %1: %2 · %3</source>
+        <translation>&lt;b&gt;计算&lt;/b&gt; %1：%2 · %3</translation>
+    </message>
+    <message>
+        <source>
+Core from %1, class from %2. Each part is the union of its own tasks; parts can overlap (parallel streams), so they may add up to more than 100%.</source>
+        <translation>
+核类型来自 %1，算子类别来自 %2。每部分是其自身任务的并集；各部分可能重叠（多流并行），因此合计可能超过 100%。</translation>
+    </message>
+    <message>
+        <source>Tables only: no trace</source>
+        <translation>仅有统计表：没有 Trace</translation>
+    </message>
+    <message>
+        <source>The profile has no trace_view.json. The figures below are the profiler&apos;s own (step_trace_time.csv, kernel_details.csv); the timeline, bubbles and dispatch chains need the trace.</source>
+        <translation>该数据没有 trace_view.json。以下数据来自采集工具自身的统计（step_trace_time.csv、kernel_details.csv）；时间线、空泡和下发链路需要 Trace。</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;No Top-Down analysis: the profile has no loadable trace.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;无法进行 Top-Down 分析：该数据没有可加载的 Trace。&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Open a profile to see its Top-Down summary.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;打开性能数据以查看 Top-Down 概览。&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Bubbles&lt;/b&gt;</source>
+        <translation>&lt;b&gt;空泡&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation>优化建议</translation>
+    </message>
+    <message>
+        <source>Computed from the device tasks vs. recorded by the profiler (Overlap Analysis lanes, step_trace_time.csv)</source>
+        <translation>根据 Device 任务计算的值 vs. 采集工具记录的值（Overlap Analysis 泳道、step_trace_time.csv）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Bubbles&lt;/b&gt; — none</source>
+        <translation>&lt;b&gt;空泡&lt;/b&gt; — 无</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Bubbles&lt;/b&gt; — the %1 longest of %2 device gaps (%3 of %4 idle; click to show on the timeline)</source>
+        <translation>&lt;b&gt;空泡&lt;/b&gt; — %2 个 Device 间隙中最长的 %1 个（空闲 %4 中的 %3；单击在时间线上显示）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Bubbles&lt;/b&gt; — %1 device gaps, %2 in total (longest first; click to show on the timeline)</source>
+        <translation>&lt;b&gt;空泡&lt;/b&gt; — %1 个 Device 间隙，共 %2（最长的在前；单击在时间线上显示）</translation>
+    </message>
+    <message>
+        <source>the computed value differs from the recorded one</source>
+        <translation>计算值与记录值不一致</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::WarningsDialog</name>
+    <message>
+        <source>Import warnings</source>
+        <translation>导入警告</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <source>load error: %1</source>
+        <translation>加载错误：%1</translation>
+    </message>
+    <message>
+        <source>note: %1</source>
+        <translation>说明：%1</translation>
+    </message>
+    <message>
+        <source>table</source>
+        <translation>统计表</translation>
+    </message>
+    <message>
+        <source>Profile messages</source>
+        <translation>数据消息</translation>
+    </message>
+    <message>
+        <source>No import warnings: every event was read as written.</source>
+        <translation>没有导入警告：所有事件均按原样读取。</translation>
+    </message>
+    <message>
+        <source>%1 event(s) or table problem(s) were skipped, repaired or flagged while importing. The rest of the profile loaded normally.</source>
+        <translation>导入时有 %1 个事件或统计表问题被跳过、修复或标记。其余数据已正常加载。</translation>
+    </message>
+</context>
+</TS>
