@@ -16,6 +16,7 @@
 #include <string>
 
 #include "app/app_support.h"
+#include "app/appearance.h"
 #include "app/trace_loader.h"
 #include "core/analysis/stats.h"
 #include "core/profile/profile.h"
@@ -275,9 +276,36 @@ int runScreenshot(const QStringList& arguments) {
                                                                           "none), as a click does."),
                                   QStringLiteral("N"));
   const QCommandLineOption source = sourceOption();
-  parser.addOptions({output, width, height, range, window, bubble, advice, source});
+  const QCommandLineOption lang(QStringLiteral("lang"),
+                                QCoreApplication::translate("npuscope", "Interface language of the image: en "
+                                                                        "(default) or zh_CN."),
+                                QStringLiteral("LANG"), QStringLiteral("en"));
+  const QCommandLineOption theme(QStringLiteral("theme"),
+                                 QCoreApplication::translate("npuscope", "Colour theme: light, dark or system "
+                                                                         "(default: system)."),
+                                 QStringLiteral("THEME"), QStringLiteral("system"));
+  parser.addOptions({output, width, height, range, window, bubble, advice, source, lang, theme});
   parser.process(arguments);
   if (!applySourceOption(parser, source)) return kExitUsage;
+  {
+    const QString language = parser.value(lang);
+    const QString themeName = parser.value(theme);
+    if (language != QLatin1String("en") && !availableLanguages().contains(language)) {
+      printError(QCoreApplication::translate("npuscope", "--lang must be en or one of: %1")
+                     .arg(availableLanguages().join(QStringLiteral(", "))));
+      return kExitUsage;
+    }
+    if (themeName != QLatin1String("light") && themeName != QLatin1String("dark") &&
+        themeName != QLatin1String("system")) {
+      printError(QCoreApplication::translate("npuscope", "--theme must be light, dark or system"));
+      return kExitUsage;
+    }
+    if (!installTranslation(*QCoreApplication::instance(), language)) {
+      printError(QCoreApplication::translate("npuscope", "the %1 translation could not be loaded").arg(language));
+      return kExitFailure;
+    }
+    if (auto* gui = qobject_cast<QApplication*>(QCoreApplication::instance())) applyTheme(*gui, themeFromKey(themeName));
+  }
 
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2 || !parser.isSet(output)) {

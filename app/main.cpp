@@ -6,10 +6,12 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QIcon>
+#include <QLocale>
 #include <QTimer>
 #include <cstdio>
 
 #include "app/app_support.h"
+#include "app/appearance.h"
 #include "app/command_line.h"
 #include "app/main_window.h"
 
@@ -30,6 +32,11 @@ int runGui(int argc, char** argv) {
 
   const npuscope::GuiOptions options = npuscope::parseGuiArguments(QCoreApplication::arguments());
   if (options.exitCode >= 0) return options.exitCode;
+  // View > Language (default: the system locale) and View > Theme, before any window exists.
+  const QString language = npuscope::resolveLanguage(npuscope::savedLanguageSetting(), QLocale::system().name());
+  if (!npuscope::installTranslation(app, language))
+    std::fprintf(stderr, "npuscope: the %s translation could not be loaded; using English\n", qPrintable(language));
+  npuscope::applyTheme(app, npuscope::savedTheme());
 
   npuscope::MainWindow window;
   window.show();

@@ -220,6 +220,7 @@ void MainWindow::createMenus() {
   adviceToggle->setText(tr("&Advice Panel"));
   adviceToggle->setStatusTip(tr("The advisor's findings: what to fix first, with the time at stake"));
   view->addAction(adviceToggle);
+  addAppearanceMenus(view);
 
   // A slim icon toolbar for the frequent actions (tooltips carry the shortcuts).
   QToolBar* tools = addToolBar(tr("Main Toolbar"));

@@ -154,6 +154,8 @@ class MainWindow : public QMainWindow {
   /// minimum height (it scrolls then) and leave the timeline its room.
   QWidget* shrinkable(QWidget* panel);
   void addTopDownMenuEntries(QMenu* view);
+  // main_window_appearance.cpp: View > Language and View > Theme (app/appearance.h).
+  void addAppearanceMenus(QMenu* view);
   void showTopDownProfile();
   void onTimelineBubbleClicked(int rankIndex, int deviceIndex, int bubbleIndex);
   void showChainForSlice(int rankIndex, core::SliceRef ref);

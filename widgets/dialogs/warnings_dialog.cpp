@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "core/model/import_stats.h"
+#include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/lane_layout.h"
 
 namespace npuscope::widgets {
@@ -38,8 +39,8 @@ WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWi
       std::uint64_t rankTotal = 0;
       if (!rp.error.empty()) {
         auto* it = new QTreeWidgetItem(rankItem);
-        it->setText(0, QStringLiteral("load error: ") + qs(rp.error));
-        it->setForeground(0, QColor(0xd9, 0x2d, 0x20));
+        it->setText(0, tr("load error: %1").arg(qs(rp.error)));
+        it->setForeground(0, QColor::fromRgb(ColorPalette::chrome().errorText));
       }
       if (rp.trace) {
         const core::ImportStats& st = rp.trace->stats;

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "core/analysis/stats.h"
+#include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/timeline/timeline_widget.h"
 
@@ -34,9 +35,11 @@ SearchBar::SearchBar(TimelineWidget* timeline) : QFrame(timeline), m_timeline(ti
   setFrameShape(QFrame::StyledPanel);
   setAutoFillBackground(true);
   setStyleSheet(QStringLiteral(
-      "#SearchBar { background: #ffffff; border: 1px solid #c5cad3; border-radius: 5px; }"
-      "#SearchBar QLineEdit { border: 1px solid #d0d4da; border-radius: 3px; padding: 2px 4px; }"
-      "#SearchBar QLineEdit[invalid=\"true\"] { border-color: #d92d20; background: #fef3f2; }"));
+      "#SearchBar { background: palette(base); border: 1px solid palette(mid); border-radius: 5px; }"
+      "#SearchBar QLineEdit { border: 1px solid palette(mid); border-radius: 3px; padding: 2px 4px; }"
+      "#SearchBar QLineEdit[invalid=\"true\"] { border-color: %1; background: %2; }")
+                    .arg(ColorPalette::css(ColorPalette::chrome().errorText),
+                         ColorPalette::css(ColorPalette::chrome().errorFill)));
   auto* row = new QHBoxLayout(this);
   row->setContentsMargins(6, 4, 4, 4);
   row->setSpacing(3);
@@ -49,7 +52,7 @@ SearchBar::SearchBar(TimelineWidget* timeline) : QFrame(timeline), m_timeline(ti
   m_count = new QLabel(this);
   m_count->setMinimumWidth(92);
   m_count->setAlignment(Qt::AlignCenter);
-  m_count->setStyleSheet(QStringLiteral("color: #4b5563;"));
+  m_count->setForegroundRole(QPalette::PlaceholderText);
   m_prev = toolButton(QStringLiteral("\u2191"), tr("Previous match (Shift+Enter)"), this);
   m_next = toolButton(QStringLiteral("\u2193"), tr("Next match (Enter)"), this);
   m_close = toolButton(QStringLiteral("\u2715"), tr("Close (Esc)"), this);
@@ -152,7 +155,8 @@ QString SearchBar::countText() const {
 
 void SearchBar::updateCount() {
   m_count->setText(countText());
-  m_count->setStyleSheet(m_error.isEmpty() ? QStringLiteral("color: #4b5563;") : QStringLiteral("color: #d92d20;"));
+  m_count->setStyleSheet(m_error.isEmpty() ? QString()
+                                           : QStringLiteral("color: %1;").arg(ColorPalette::css(ColorPalette::chrome().errorText)));
   m_prev->setEnabled(!m_matches.empty());
   m_next->setEnabled(!m_matches.empty());
 }

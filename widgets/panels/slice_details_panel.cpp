@@ -119,8 +119,8 @@ QTreeWidgetItem* SliceDetailsPanel::addRow(QTreeWidgetItem* parent, const QStrin
 void SliceDetailsPanel::clearSlice() {
   m_profile.reset();
   m_tree->clear();
-  m_title->setText(QStringLiteral("No slice selected"));
-  m_title->setStyleSheet(QStringLiteral("color: #6b7280;"));
+  m_title->setText(tr("No slice selected"));
+  m_title->setForegroundRole(QPalette::PlaceholderText);
 }
 
 void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, int rankIndex, core::SliceRef ref) {
@@ -144,7 +144,7 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
   m_title->setText(name.isEmpty() ? tr("(unnamed slice)") : elideMiddle(name));
   m_title->setToolTip(name.size() > kMaxLabelChars ? tr("%1 characters; the Name row has all of them").arg(name.size())
                                                    : QString());
-  m_title->setStyleSheet({});
+  m_title->setForegroundRole(QPalette::WindowText);
 
   const core::Process& proc = t.processes[lane.process];
   QString procText = qs(proc.name);

@@ -28,6 +28,7 @@
 
 #include "core/base/time_format.h"
 #include "widgets/panels/stats_table_model.h"
+#include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/timeline/timeline_widget.h"
 
@@ -429,8 +430,11 @@ void StatsView::applyFilter() {
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
   }
   m_filter->setStyleSheet(m_filterError.isEmpty() ? QString()
-                                                  : QStringLiteral("QLineEdit { border: 1px solid #d92d20; "
-                                                                   "background: #fef3f2; color: #b42318; }"));
+                                                  : QStringLiteral("QLineEdit { border: 1px solid %1; "
+                                                                   "background: %2; color: %3; }")
+                                                        .arg(ColorPalette::css(ColorPalette::chrome().errorText),
+                                                             ColorPalette::css(ColorPalette::chrome().errorFill),
+                                                             ColorPalette::css(ColorPalette::chrome().warnText)));
   m_filter->setToolTip(m_filterError);
   updateTotals();
 }
@@ -503,9 +507,11 @@ void StatsView::updateTotals() {
   if (!t.kernelRule.empty()) tip += tr("\nKernels are told from stream tasks by %1").arg(qs(t.kernelRule));
   m_totals->setToolTip(tip);
   if (m_proxy->rowCount() != m_model->rowCount())
-    text += tr(" · <span style='color:#1a56db'>%1 shown</span>").arg(m_proxy->rowCount());
+    text += QStringLiteral(" · <span style='color:%1'>%2</span>")
+                .arg(ColorPalette::css(ColorPalette::chrome().info), tr("%1 shown").arg(m_proxy->rowCount()));
   if (!m_filterError.isEmpty())
-    text += QStringLiteral(" · <span style='color:#d92d20'>") + m_filterError.toHtmlEscaped() + QStringLiteral("</span>");
+    text += QStringLiteral(" · <span style='color:%1'>%2</span>")
+                .arg(ColorPalette::css(ColorPalette::chrome().errorText), m_filterError.toHtmlEscaped());
   m_totals->setText(text);
 }
 

@@ -3,6 +3,7 @@
 
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -19,8 +20,8 @@
 #include <cmath>
 
 #include "core/base/time_format.h"
-#include "widgets/timeline/color_palette.h"
 #include "widgets/analysis_labels.h"
+#include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/lane_layout.h"
 
 namespace npuscope::widgets {
@@ -42,8 +43,6 @@ QColor commNotOverlappedColor() {
   return QColor::fromRgb(ColorPalette::colorForName("Communication(Not Overlapped)"));
 }
 QColor freeColor() { return QColor::fromRgb(ColorPalette::colorForName("Free")); }
-constexpr QRgb kWarnText = 0xffb42318;
-constexpr QRgb kWarnFill = 0xfffde7e4;
 
 const core::RankAnalysis* analysisOf(const std::shared_ptr<const core::Profile>& p, int rank) {
   if (!p || rank < 0 || static_cast<std::size_t>(rank) >= p->ranks.size()) return nullptr;
@@ -87,7 +86,7 @@ class OverlapBar : public QWidget {
     QPainterPath clip;
     clip.addRoundedRect(bar, 3, 3);
     p.setClipPath(clip);
-    p.fillRect(bar, QColor::fromRgb(ColorPalette::kBackgroundAlt));
+    p.fillRect(bar, QColor::fromRgb(ColorPalette::chrome().backgroundAlt));
     if (m_f.e2e > 0) {
       const double w = bar.width();
       double x = bar.left();
@@ -121,7 +120,7 @@ class OverlapBar : public QWidget {
       label(fr, TopDownPanel::tr("Free %1").arg(percent(m_f.freeRatio())), freeColor());
     }
     p.setClipping(false);
-    p.setPen(QPen(QColor::fromRgb(ColorPalette::kSeparator), 1));
+    p.setPen(QPen(QColor::fromRgb(ColorPalette::chrome().separator), 1));
     p.setBrush(Qt::NoBrush);
     p.drawRoundedRect(bar, 3, 3);
     p.setRenderHint(QPainter::Antialiasing, false);
@@ -134,12 +133,12 @@ class OverlapBar : public QWidget {
       const QRect sq(lx, ly + 2, sw, sw);
       p.fillRect(sq, hatch ? commColor().lighter(115) : c);
       if (hatch) p.fillRect(sq, QBrush(computingColor(), Qt::BDiagPattern));
-      p.setPen(QColor::fromRgb(ColorPalette::kSeparator));
+      p.setPen(QColor::fromRgb(ColorPalette::chrome().separator));
       p.drawRect(sq.adjusted(0, 0, -1, -1));
       QFont f = font();
       if (warn) f.setWeight(QFont::DemiBold);
       p.setFont(f);
-      p.setPen(warn ? QColor::fromRgb(kWarnText) : palette().color(QPalette::WindowText));
+      p.setPen(warn ? QColor::fromRgb(ColorPalette::chrome().warnText) : palette().color(QPalette::WindowText));
       const int tw = QFontMetrics(f).horizontalAdvance(text);
       p.drawText(QRect(lx + sw + 5, ly, tw + 2, fm.height()), Qt::AlignVCenter | Qt::AlignLeft, text);
       p.setFont(font());
@@ -282,7 +281,9 @@ QString OverlapSharesModel::tooltip(const Row& r, int column) const {
   }
   if (!r.lanes && !r.csv) tip += TopDownPanel::tr("<br><i>nothing recorded to compare with</i>");
   if (differs(r, column))
-    tip += QStringLiteral("<br><span style='color:#b42318'>⚠ the computed value differs from the recorded one</span>");
+    tip += QStringLiteral("<br><span style='color:%1'>⚠ %2</span>")
+               .arg(ColorPalette::css(ColorPalette::chrome().warnText),
+                    TopDownPanel::tr("the computed value differs from the recorded one"));
   return tip;
 }
 
@@ -305,10 +306,10 @@ QVariant OverlapSharesModel::data(const QModelIndex& index, int role) const {
     case Qt::TextAlignmentRole:
       return c == Scope ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-      if (differs(r, c) || (c == FreePercent && freeWarn)) return QColor::fromRgb(kWarnText);
+      if (differs(r, c) || (c == FreePercent && freeWarn)) return QColor::fromRgb(ColorPalette::chrome().warnText);
       return {};
     case Qt::BackgroundRole:
-      if ((c == FreePercent || c == Free) && freeWarn) return QColor::fromRgb(kWarnFill);
+      if ((c == FreePercent || c == Free) && freeWarn) return QColor::fromRgb(ColorPalette::chrome().warnFill);
       return {};
     case Qt::FontRole:
       if (c == Scope && r.step == -2) {
@@ -551,7 +552,7 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   m_discrepancies->setWordWrap(true);
   m_discrepancies->setTextInteractionFlags(Qt::TextSelectableByMouse);
   QPalette dp = m_discrepancies->palette();
-  dp.setColor(QPalette::WindowText, QColor::fromRgb(kWarnText));
+  dp.setColor(QPalette::WindowText, QColor::fromRgb(ColorPalette::chrome().warnText));
   m_discrepancies->setPalette(dp);
   lv->addWidget(m_discrepancies);
   lv->addStretch(1);
@@ -727,6 +728,22 @@ QString tablesOnlyHtml(const std::shared_ptr<const core::Profile>& p) {
 
 }  // namespace
 
+void TopDownPanel::styleVerdict() {
+  // The box's colours come from the theme's chrome; its text from the palette (WindowText), so
+  // that it reads on the dark theme too.
+  const auto& c = ColorPalette::chrome();
+  const QString css = QStringLiteral("QLabel#TopDownVerdict { background: %1; border-left: 3px solid %2; "
+                                     "padding: 6px 8px; color: palette(window-text); }")
+                          .arg(ColorPalette::css(m_verdictWarn ? c.verdictWarnFill : c.verdictOkFill),
+                               ColorPalette::css(m_verdictWarn ? c.verdictWarnEdge : c.verdictOkEdge));
+  if (m_verdict->styleSheet() != css) m_verdict->setStyleSheet(css);  // no PaletteChange loop
+}
+
+void TopDownPanel::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange && !m_verdict->styleSheet().isEmpty()) styleVerdict();
+}
+
 void TopDownPanel::rebuild() {
   m_shares->setRank(m_profile, m_rank);
   m_bubbles->setRank(m_profile, m_rank);
@@ -787,10 +804,8 @@ void TopDownPanel::rebuild() {
     html += QStringLiteral("</ul>");
   }
   m_verdict->setText(html);
-  m_verdict->setStyleSheet(QStringLiteral("QLabel#TopDownVerdict { background: %1; border-left: 3px solid %2; "
-                                          "padding: 6px 8px; }")
-                               .arg(warn ? QStringLiteral("#fff7ed") : QStringLiteral("#f0fdf4"),
-                                    warn ? QStringLiteral("#ea580c") : QStringLiteral("#16a34a")));
+  m_verdictWarn = warn;
+  styleVerdict();
 
   // One bar per device.
   const bool multi = a->devices.size() > 1;

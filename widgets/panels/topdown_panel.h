@@ -153,6 +153,10 @@ class TopDownPanel : public QWidget {
   /// sync call, the compile step, the copy tasks, ...), to select on the timeline.
   void evidenceActivated(npuscope::widgets::RankSliceRef slice);
 
+ protected:
+  /// A theme change (the application palette): the verdict box takes the new chrome colours.
+  void changeEvent(QEvent* event) override;
+
  private:
   void rebuild();
   void onCurrentRowChanged(const QModelIndex& current);
@@ -166,6 +170,8 @@ class TopDownPanel : public QWidget {
   QComboBox* m_rankCombo = nullptr;
   QWidget* m_rankRow = nullptr;
   QLabel* m_verdict = nullptr;
+  bool m_verdictWarn = false;  ///< the verdict box is orange (Free above kFreeWarnRatio)
+  void styleVerdict();
   QWidget* m_barsBox = nullptr;
   QVBoxLayout* m_barsLayout = nullptr;
   QLabel* m_discrepancies = nullptr;

@@ -76,4 +76,34 @@ QRgb ColorPalette::outline(QRgb c) { return QColor(c).darker(150).rgb(); }
 
 QRgb ColorPalette::hovered(QRgb c) { return QColor(c).lighter(112).rgb(); }
 
+namespace {
+bool g_darkChrome = false;
+}  // namespace
+
+const ColorPalette::Chrome& ColorPalette::lightChrome() {
+  static const Chrome c{kBackground, kBackgroundAlt, kHeaderBackground, kRankHeader, kProcessHeader, kGrid, kSeparator,
+                        kText, kTextDim, kSelection, kOverlap, kFlow, kCounter, kSearchMatch, kHighlight,
+                        /*warnText*/ 0xffb42318, /*warnFill*/ 0xfffde7e4, /*errorText*/ 0xffd92d20,
+                        /*errorFill*/ 0xfffef3f2, /*info*/ 0xff1a56db,
+                        /*verdict*/ 0xfffff7ed, 0xffea580c, 0xfff0fdf4, 0xff16a34a};
+  return c;
+}
+
+const ColorPalette::Chrome& ColorPalette::darkChrome() {
+  // Neutral dark greys (the Fusion dark palette of app/appearance.cpp), lighter accents so that
+  // lines and text keep their contrast on them.
+  static const Chrome c{0xff1e1f22, 0xff25272b, 0xff2b2d31, 0xff3a3f4b, 0xff30343b, 0xff34373c, 0xff4a4e55,
+                        0xffe3e5e8, 0xff9aa0a8, 0xff5b9bff, 0xffff6b5e, 0xffd0d4da, 0xff6fa8e6, 0xfff59e0b,
+                        0xffe879f9,
+                        /*warnText*/ 0xffff8a80, /*warnFill*/ 0xff4a2421, /*errorText*/ 0xffff7b72,
+                        /*errorFill*/ 0xff4a2421, /*info*/ 0xff7aa7ff,
+                        /*verdict*/ 0xff3a2a1c, 0xfffb923c, 0xff1b3326, 0xff4ade80};
+  return c;
+}
+
+const ColorPalette::Chrome& ColorPalette::chrome() { return g_darkChrome ? darkChrome() : lightChrome(); }
+void ColorPalette::setDarkChrome(bool dark) { g_darkChrome = dark; }
+bool ColorPalette::isDarkChrome() { return g_darkChrome; }
+QString ColorPalette::css(QRgb c) { return QColor::fromRgb(c).name(QColor::HexRgb); }
+
 }  // namespace npuscope::widgets

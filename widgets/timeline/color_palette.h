@@ -32,7 +32,31 @@ class ColorPalette {
   /// A lighter variant of `c` for hovered boxes.
   [[nodiscard]] static QRgb hovered(QRgb c);
 
-  // Chrome colours of the timeline (light theme).
+  /// The chrome colours of one theme (timeline background, headers, grid, text, selection, and
+  /// the panels' warning / verdict boxes). Slice colours do not change with the theme; text on a
+  /// slice uses textColorOn(slice colour), so it stays readable on both.
+  struct Chrome {
+    QRgb background, backgroundAlt, headerBackground, rankHeader, processHeader, grid, separator;
+    QRgb text, textDim, selection, overlap, flow, counter, searchMatch, highlight;
+    QRgb warnText;    ///< a warning's text (Free above its threshold, computed != recorded)
+    QRgb warnFill;    ///< a warning cell's background
+    QRgb errorText;   ///< an invalid filter, a load error
+    QRgb errorFill;   ///< an invalid line edit's background
+    QRgb info;        ///< "N shown" and other accents in text
+    QRgb verdictWarnFill, verdictWarnEdge, verdictOkFill, verdictOkEdge;  ///< Top-Down verdict box
+  };
+  /// The light chrome (the k* constants below) or the dark one, as set by setDarkChrome.
+  [[nodiscard]] static const Chrome& chrome();
+  [[nodiscard]] static const Chrome& lightChrome();
+  [[nodiscard]] static const Chrome& darkChrome();
+  /// Chooses the chrome every view paints with from now on (app/appearance.cpp calls it when
+  /// the theme changes; light by default). Call from the GUI thread only.
+  static void setDarkChrome(bool dark);
+  [[nodiscard]] static bool isDarkChrome();
+  /// "#rrggbb" of `c`, for style sheets and rich text.
+  [[nodiscard]] static QString css(QRgb c);
+
+  // Chrome colours of the timeline (light theme; chrome() is what the views use).
   static constexpr QRgb kBackground = 0xffffffff;
   static constexpr QRgb kBackgroundAlt = 0xfff6f7f9;   ///< alternating lane band
   static constexpr QRgb kHeaderBackground = 0xfff3f4f6;

@@ -46,7 +46,7 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
                          double width, double top, double height) {
   DrawCounter dc;
   dc.row = rowIndex;
-  dc.color = ColorPalette::kCounter;
+  dc.color = ColorPalette::chrome().counter;
   const core::CounterSeries& cs = trace.counters[row.counter];
   dc.maxText = formatCounterValue(row.counterMax);
   if (cs.ts.empty()) return dc;

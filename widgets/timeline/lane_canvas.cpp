@@ -98,10 +98,10 @@ const DrawBox* LaneCanvas::boxAt(QPointF pos) {
 
 void LaneCanvas::paintTo(QPainter& p, QSize size) {
   const QRect all(QPoint(0, 0), size);
-  p.fillRect(all, QColor::fromRgb(ColorPalette::kBackground));
+  p.fillRect(all, QColor::fromRgb(ColorPalette::chrome().background));
   if (!m_ctx->profile) {
-    p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
-    p.drawText(all, Qt::AlignCenter, QStringLiteral("No profile loaded"));
+    p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
+    p.drawText(all, Qt::AlignCenter, tr("No profile loaded"));
     return;
   }
   p.setRenderHint(QPainter::Antialiasing, false);
@@ -121,21 +121,21 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
     const QRect rect(0, r.y - sy, size.width(), r.height);
     switch (r.kind) {
       case LayoutRow::Kind::Rank:
-        p.fillRect(rect, QColor::fromRgb(ColorPalette::kRankHeader));
-        p.fillRect(QRect(0, rect.top(), size.width(), 1), QColor::fromRgb(ColorPalette::kSeparator));
+        p.fillRect(rect, QColor::fromRgb(ColorPalette::chrome().rankHeader));
+        p.fillRect(QRect(0, rect.top(), size.width(), 1), QColor::fromRgb(ColorPalette::chrome().separator));
         break;
       case LayoutRow::Kind::Process:
-        p.fillRect(rect, QColor::fromRgb(ColorPalette::kProcessHeader));
-        p.fillRect(QRect(0, rect.bottom(), size.width(), 1), QColor::fromRgb(ColorPalette::kGrid));
+        p.fillRect(rect, QColor::fromRgb(ColorPalette::chrome().processHeader));
+        p.fillRect(QRect(0, rect.bottom(), size.width(), 1), QColor::fromRgb(ColorPalette::chrome().grid));
         break;
       default:
-        if (r.band) p.fillRect(rect, QColor::fromRgb(ColorPalette::kBackgroundAlt));
+        if (r.band) p.fillRect(rect, QColor::fromRgb(ColorPalette::chrome().backgroundAlt));
         break;
     }
   }
   // Vertical grid at the ruler's major ticks.
   const core::Ticks ticks = relativeTicks(view, w, m_ctx->origin());
-  QColor grid = QColor::fromRgb(ColorPalette::kGrid);
+  QColor grid = QColor::fromRgb(ColorPalette::chrome().grid);
   for (TimeNs t : ticks.major) {
     const double x = std::round(core::timeToX(t, view, w));
     p.fillRect(QRectF(x, 0, onePx, size.height()), grid);
@@ -360,19 +360,21 @@ QString LaneCanvas::tooltipFor(const DrawBox& b) const {
   const TimeNs origin = m_ctx->origin();
   const QString path = m_ctx->layout.lanePath(b.rank, b.ref.lane).toHtmlEscaped();
   if (b.count > 1) {
-    return QStringLiteral("<b>%1 slices</b><br>longest: %2 (%3)<br>span: %4 → %5<br>lane: %6")
+    return tr("<b>%1 slices</b><br>longest: %2 (%3)<br>span: %4 → %5<br>lane: %6")
         .arg(b.count)
         .arg(qs(trace->sliceName(b.ref)).toHtmlEscaped(), dur(lane.end[b.ref.index] - lane.start[b.ref.index]),
              dur(b.time.start - origin), dur(b.time.end - origin), path);
   }
   const TimeNs s = lane.start[b.ref.index], e = lane.end[b.ref.index];
-  QString tip = QStringLiteral("<b>%1</b><br>start: %2 <span style='color:#6b7280'>(%3)</span><br>duration: %4")
+  QString tip = tr("<b>%1</b><br>start: %2 <span style='color:%5'>(%3)</span><br>duration: %4")
                     .arg(qs(trace->sliceName(b.ref)).toHtmlEscaped(), dur(s - origin),
-                         QString::fromStdString(core::formatTimestampUs(s)), dur(e - s));
-  if (lane.flags[b.ref.index] & core::kSliceUnfinished) tip += QStringLiteral(" <i>(did not end)</i>");
+                         QString::fromStdString(core::formatTimestampUs(s)), dur(e - s),
+                         ColorPalette::css(ColorPalette::chrome().textDim));
+  if (lane.flags[b.ref.index] & core::kSliceUnfinished) tip += tr(" <i>(did not end)</i>");
   if (lane.flags[b.ref.index] & core::kSlicePartialOverlap)
-    tip += QStringLiteral("<br><span style='color:#d92d20'>overlaps a sibling without nesting</span>");
-  tip += QStringLiteral("<br>lane: ") + path;
+    tip += QStringLiteral("<br><span style='color:%1'>%2</span>")
+               .arg(ColorPalette::css(ColorPalette::chrome().errorText), tr("overlaps a sibling without nesting"));
+  tip += tr("<br>lane: %1").arg(path);
   return tip;
 }
 

@@ -50,7 +50,7 @@ LaneHeader::LaneHeader(TimelineContext* ctx, QWidget* parent) : QWidget(parent),
 
 void LaneHeader::paintTo(QPainter& p, QSize size) const {
   const QRect all(QPoint(0, 0), size);
-  p.fillRect(all, QColor::fromRgb(ColorPalette::kHeaderBackground));
+  p.fillRect(all, QColor::fromRgb(ColorPalette::chrome().headerBackground));
   const LaneLayout& layout = m_ctx->layout;
   const auto& rows = layout.rows();
   const int sy = m_ctx->scrollY;
@@ -83,8 +83,8 @@ void LaneHeader::paintTo(QPainter& p, QSize size) const {
     const int y = std::min(top, end - sy - h);
     QRect rect(0, y, w, h);
     if (r.kind == LayoutRow::Kind::Slices) {
-      p.fillRect(rect, QColor::fromRgb(ColorPalette::kHeaderBackground));
-      p.fillRect(QRect(0, rect.bottom(), w, 1), QColor::fromRgb(ColorPalette::kGrid));
+      p.fillRect(rect, QColor::fromRgb(ColorPalette::chrome().headerBackground));
+      p.fillRect(QRect(0, rect.bottom(), w, 1), QColor::fromRgb(ColorPalette::chrome().grid));
     }
     LayoutRow pinned = r;
     pinned.y = y + sy;
@@ -92,7 +92,7 @@ void LaneHeader::paintTo(QPainter& p, QSize size) const {
     paintRow(p, pinned, rect, w);
     top = y + h;
   }
-  p.setPen(QColor::fromRgb(ColorPalette::kSeparator));
+  p.setPen(QColor::fromRgb(ColorPalette::chrome().separator));
   p.drawLine(w - 1, 0, w - 1, size.height());
 }
 
@@ -108,31 +108,31 @@ void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, in
     QString title = layout.rowTitle(r);
     switch (r.kind) {
       case LayoutRow::Kind::Rank: {
-        p.fillRect(rect, QColor::fromRgb(ColorPalette::kRankHeader));
-        p.setPen(QColor::fromRgb(ColorPalette::kSeparator));
+        p.fillRect(rect, QColor::fromRgb(ColorPalette::chrome().rankHeader));
+        p.setPen(QColor::fromRgb(ColorPalette::chrome().separator));
         p.drawLine(rect.left(), rect.top(), rect.right(), rect.top());
         drawTriangle(p, QPointF(kIndentRank + 5, rect.center().y() + 0.5), r.expanded,
-                     QColor::fromRgb(ColorPalette::kText));
+                     QColor::fromRgb(ColorPalette::chrome().text));
         p.setFont(bold);
-        p.setPen(QColor::fromRgb(ColorPalette::kText));
+        p.setPen(QColor::fromRgb(ColorPalette::chrome().text));
         const QRect tr = rect.adjusted(kIndentRank + 14, 0, -6, 0);
         p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
                    QFontMetrics(bold).elidedText(title, Qt::ElideRight, tr.width()));
         break;
       }
       case LayoutRow::Kind::Process: {
-        p.fillRect(rect, QColor::fromRgb(ColorPalette::kProcessHeader));
-        p.setPen(QColor::fromRgb(ColorPalette::kGrid));
+        p.fillRect(rect, QColor::fromRgb(ColorPalette::chrome().processHeader));
+        p.setPen(QColor::fromRgb(ColorPalette::chrome().grid));
         p.drawLine(rect.left(), rect.bottom(), rect.right(), rect.bottom());
         drawTriangle(p, QPointF(kIndentProcess + 5, rect.center().y() + 0.5), r.expanded,
-                     QColor::fromRgb(ColorPalette::kTextDim));
+                     QColor::fromRgb(ColorPalette::chrome().textDim));
         // Process label ("NPU 0") in dim text after the name.
         const auto& t = m_ctx->profile->ranks[static_cast<std::size_t>(r.rank)].trace;
         QString label;
         if (t && r.process < t->processes.size() && !t->processes[r.process].label.empty())
           label = QString::fromStdString(t->processes[r.process].label);
         p.setFont(bold);
-        p.setPen(QColor::fromRgb(ColorPalette::kText));
+        p.setPen(QColor::fromRgb(ColorPalette::chrome().text));
         const QRect tr = rect.adjusted(kIndentProcess + 14, 0, -6, 0);
         const QFontMetrics fm(bold);
         const QString el = fm.elidedText(title, Qt::ElideRight, tr.width());
@@ -141,7 +141,7 @@ void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, in
           const int used = fm.horizontalAdvance(el) + 6;
           if (used < tr.width() - 20) {
             p.setFont(small);
-            p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+            p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
             p.drawText(tr.adjusted(used, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
                        QFontMetrics(small).elidedText(label, Qt::ElideRight, tr.width() - used));
           }
@@ -151,11 +151,11 @@ void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, in
       case LayoutRow::Kind::Slices:
       case LayoutRow::Kind::Counter: {
         const bool first = r.kind == LayoutRow::Kind::Counter || r.depth == 0;
-        p.fillRect(rect, QColor::fromRgb(r.band ? ColorPalette::kBackgroundAlt : ColorPalette::kBackground));
+        p.fillRect(rect, QColor::fromRgb(r.band ? ColorPalette::chrome().backgroundAlt : ColorPalette::chrome().background));
         if (r.hiddenDepths > 0) {
           // The last shown row of a folded deep lane: how much is hidden, click to unfold.
           p.setFont(small);
-          p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+          p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
           const QRect tr(kIndentLane, rect.top(), w - kIndentLane - 6, m_ctx->layout.metrics().sliceRow);
           p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
                      QFontMetrics(small).elidedText(LaneHeader::tr("+%1 more levels").arg(r.hiddenDepths),
@@ -163,10 +163,10 @@ void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, in
         }
         if (r.foldable)
           drawTriangle(p, QPointF(kIndentLane - 9, rect.top() + m_ctx->layout.metrics().sliceRow / 2.0 + 0.5),
-                       r.expanded, QColor::fromRgb(ColorPalette::kTextDim));
+                       r.expanded, QColor::fromRgb(ColorPalette::chrome().textDim));
         if (!first) break;
         p.setFont(base);
-        p.setPen(QColor::fromRgb(r.kind == LayoutRow::Kind::Counter ? ColorPalette::kTextDim : ColorPalette::kText));
+        p.setPen(QColor::fromRgb(r.kind == LayoutRow::Kind::Counter ? ColorPalette::chrome().textDim : ColorPalette::chrome().text));
         const int h = r.kind == LayoutRow::Kind::Counter ? r.height : m_ctx->layout.metrics().sliceRow;
         const QRect tr(kIndentLane, r.y - sy, w - kIndentLane - 6, h);
         p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,

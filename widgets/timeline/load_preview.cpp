@@ -116,12 +116,10 @@ LoadPreviewView::LoadPreviewView(QWidget* parent) : QWidget(parent) {
   m_banner->setObjectName(QStringLiteral("LoadBanner"));
   m_banner->setAttribute(Qt::WA_StyledBackground, true);
   m_banner->setStyleSheet(QStringLiteral(
-      "#LoadBanner { background: #eef4ff; border-bottom: 1px solid #c9d8f2; }"
-      "#LoadBanner QLabel#LoadTitle { color: #1e293b; }"
-      "#LoadBanner QLabel#LoadDetail { color: #334155; }"
-      "#LoadBanner QLabel#LoadHint { color: #64748b; }"
-      "#LoadBanner QProgressBar { background: #d6e2f5; border: none; border-radius: 3px; }"
-      "#LoadBanner QProgressBar::chunk { background: #2f6fde; border-radius: 3px; }"));
+      // Palette roles only, so that the banner follows the light or dark theme.
+      "#LoadBanner { background: palette(alternate-base); border-bottom: 1px solid palette(mid); }"
+      "#LoadBanner QProgressBar { background: palette(midlight); border: none; border-radius: 3px; }"
+      "#LoadBanner QProgressBar::chunk { background: palette(highlight); border-radius: 3px; }"));
   auto* box = new QVBoxLayout(m_banner);
   box->setContentsMargins(14, 9, 10, 10);
   box->setSpacing(6);
@@ -138,6 +136,7 @@ LoadPreviewView::LoadPreviewView(QWidget* parent) : QWidget(parent) {
   m_detail->setTextFormat(Qt::PlainText);
   m_hint = new QLabel(tr("Esc to cancel"), m_banner);
   m_hint->setObjectName(QStringLiteral("LoadHint"));
+  m_hint->setForegroundRole(QPalette::PlaceholderText);
   m_cancel = new QPushButton(tr("Cancel"), m_banner);
   m_cancel->setObjectName(QStringLiteral("LoadCancel"));
   m_cancel->setToolTip(tr("Stop loading and free its memory (Esc)"));
@@ -161,7 +160,7 @@ LoadPreviewView::LoadPreviewView(QWidget* parent) : QWidget(parent) {
   m_waiting = new QLabel(tr("Reading the first events…"), m_timeline);
   m_waiting->setObjectName(QStringLiteral("LoadWaiting"));
   m_waiting->setAlignment(Qt::AlignCenter);
-  m_waiting->setStyleSheet(QStringLiteral("color: #64748b;"));
+  m_waiting->setForegroundRole(QPalette::PlaceholderText);
   m_waiting->setAttribute(Qt::WA_TransparentForMouseEvents);
   m_timeline->installEventFilter(this);
   setFocusPolicy(Qt::StrongFocus);

@@ -117,7 +117,7 @@ void BoxesPass::paint(QPainter& p, const TimelineFrame& f) {
   for (const DrawBox& b : f.list.boxes) {
     if (!b.flags) continue;
     if (b.flags & core::kSlicePartialOverlap) {
-      p.setPen(QPen(QColor::fromRgb(ColorPalette::kOverlap), 1.0));
+      p.setPen(QPen(QColor::fromRgb(ColorPalette::chrome().overlap), 1.0));
       p.setBrush(Qt::NoBrush);
       p.drawRect(b.rect.adjusted(0.5, 0.5, -0.5, -0.5));
     }
@@ -161,8 +161,8 @@ void NameMarksPass::paint(QPainter& p, const TimelineFrame& f) {
     return id < mask.size() && mask[id];
   };
   const QColor dim(255, 255, 255, 170);
-  const QPen searchPen(QColor::fromRgb(ColorPalette::kSearchMatch), 2.0);
-  const QPen highlightPen(QColor::fromRgb(ColorPalette::kHighlight), 2.0);
+  const QPen searchPen(QColor::fromRgb(ColorPalette::chrome().searchMatch), 2.0);
+  const QPen highlightPen(QColor::fromRgb(ColorPalette::chrome().highlight), 2.0);
   p.setBrush(Qt::NoBrush);
   for (const DrawBox& b : f.list.boxes) {
     const bool match = has(m_search, b);
@@ -202,7 +202,7 @@ void CountersPass::paint(QPainter& p, const TimelineFrame& f) {
     QFont small = f.font;
     small.setPointSizeF(small.pointSizeF() * 0.8);
     p.setFont(small);
-    p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+    p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
     p.drawText(QRectF(4, r.y + 1, f.widthPx - 8, 11), Qt::AlignLeft | Qt::AlignVCenter,
                QCoreApplication::translate("npuscope::widgets::Timeline", "max %1").arg(c.maxText));
     p.setFont(f.font);
@@ -226,7 +226,7 @@ void SelectionPass::paint(QPainter& p, const TimelineFrame& f) {
   if (!f.ctx.selected.valid()) return;
   const QRectF r = sliceRect(f.profile, f.ctx.layout, f.view, f.widthPx, f.ctx.selectedRank, f.ctx.selected);
   if (r.isEmpty()) return;
-  p.setPen(QPen(QColor::fromRgb(ColorPalette::kSelection), 2.0));
+  p.setPen(QPen(QColor::fromRgb(ColorPalette::chrome().selection), 2.0));
   p.drawRect(r.adjusted(-1, -1, 1, 1));
 }
 
@@ -238,13 +238,13 @@ void FlowArrowsPass::paint(QPainter& p, const TimelineFrame& f) {
   // The category arrows (thinned by buildFlowArrows) in an opaque grey (kTextDim at 55 % over
   // the background): Qt's raster engine blends a translucent line span by span through its
   // thread pool, ~7x slower than an opaque one.
-  const QRgb fg = ColorPalette::kTextDim, bg = ColorPalette::kBackground;
+  const QRgb fg = ColorPalette::chrome().textDim, bg = ColorPalette::chrome().background;
   const auto mix = [](int a, int b) { return (a * 140 + b * 115) / 255; };
   const QColor dim(mix(qRed(fg), qRed(bg)), mix(qGreen(fg), qGreen(bg)), mix(qBlue(fg), qBlue(bg)));
   for (const FlowArrow& a : arrows)
     if (!a.ofSelection) drawArrow(p, a.from, a.to, dim, 1.0);
   for (const FlowArrow& a : arrows)
-    if (a.ofSelection) drawArrow(p, a.from, a.to, QColor::fromRgb(ColorPalette::kFlow), 1.6);
+    if (a.ofSelection) drawArrow(p, a.from, a.to, QColor::fromRgb(ColorPalette::chrome().flow), 1.6);
   p.setRenderHint(QPainter::Antialiasing, false);
 }
 
@@ -254,10 +254,10 @@ void TimeSelectionPass::paint(QPainter& p, const TimelineFrame& f) {
   const double w = f.widthPx;
   const double x0 = std::clamp(core::timeToX(sel.start, f.view, w), -2.0, w + 2);
   const double x1 = std::clamp(core::timeToX(sel.end, f.view, w), -2.0, w + 2);
-  QColor band = QColor::fromRgb(ColorPalette::kSelection);
+  QColor band = QColor::fromRgb(ColorPalette::chrome().selection);
   band.setAlpha(28);
   p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), f.size.height()), band);
-  const QColor edge = QColor::fromRgb(ColorPalette::kSelection);
+  const QColor edge = QColor::fromRgb(ColorPalette::chrome().selection);
   p.fillRect(QRectF(x0, 0, 1, f.size.height()), edge);
   p.fillRect(QRectF(x1, 0, 1, f.size.height()), edge);
 }

@@ -33,8 +33,8 @@ TimeRuler::TimeRuler(TimelineContext* ctx, QWidget* parent) : QWidget(parent), m
 
 void TimeRuler::paintTo(QPainter& p, QSize size) const {
   const QRect all(QPoint(0, 0), size);
-  p.fillRect(all, QColor::fromRgb(ColorPalette::kHeaderBackground));
-  p.setPen(QColor::fromRgb(ColorPalette::kSeparator));
+  p.fillRect(all, QColor::fromRgb(ColorPalette::chrome().headerBackground));
+  p.setPen(QColor::fromRgb(ColorPalette::chrome().separator));
   p.drawLine(0, size.height() - 1, size.width(), size.height() - 1);
   const TimeRange view = m_ctx->viewport->visibleRange();
   const double w = size.width();
@@ -46,7 +46,7 @@ void TimeRuler::paintTo(QPainter& p, QSize size) const {
   if (!sel.empty()) {
     const double x0 = std::clamp(core::timeToX(sel.start, view, w), -2.0, w + 2);
     const double x1 = std::clamp(core::timeToX(sel.end, view, w), -2.0, w + 2);
-    QColor band = QColor::fromRgb(ColorPalette::kSelection);
+    QColor band = QColor::fromRgb(ColorPalette::chrome().selection);
     band.setAlpha(45);
     p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), size.height() - 1), band);
   }
@@ -56,16 +56,16 @@ void TimeRuler::paintTo(QPainter& p, QSize size) const {
   f.setPointSizeF(f.pointSizeF() * 0.9);
   p.setFont(f);
   const QFontMetricsF fm(f);
-  p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+  p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
   for (TimeNs t : ticks.minor) {
     const double x = std::round(core::timeToX(t, view, w)) + 0.5;
     p.drawLine(QPointF(x, size.height() - 5), QPointF(x, size.height() - 1));
   }
   for (TimeNs t : ticks.major) {
     const double x = std::round(core::timeToX(t, view, w)) + 0.5;
-    p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
+    p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
     p.drawLine(QPointF(x, size.height() - 11), QPointF(x, size.height() - 1));
-    p.setPen(QColor::fromRgb(ColorPalette::kText));
+    p.setPen(QColor::fromRgb(ColorPalette::chrome().text));
     const QString label = QString::fromStdString(core::formatTickLabel(t - origin, ticks.majorStep));
     p.drawText(QPointF(x + 4, size.height() - 13 - fm.descent()), label);
   }
@@ -82,10 +82,10 @@ void TimeRuler::paintTo(QPainter& p, QSize size) const {
     double cx = (std::max(x0, 0.0) + std::min(x1, w)) / 2 - tw / 2;
     cx = std::clamp(cx, 0.0, std::max(0.0, w - tw));
     const QRectF box(cx, 2, tw, bfm.height() + 2);
-    p.fillRect(box, QColor::fromRgb(ColorPalette::kSelection));
+    p.fillRect(box, QColor::fromRgb(ColorPalette::chrome().selection));
     p.setPen(Qt::white);
     p.drawText(box, Qt::AlignCenter, d);
-    p.setPen(QColor::fromRgb(ColorPalette::kSelection));
+    p.setPen(QColor::fromRgb(ColorPalette::chrome().selection));
     if (x0 >= 0 && x0 <= w) p.drawLine(QPointF(x0, 0), QPointF(x0, size.height()));
     if (x1 >= 0 && x1 <= w) p.drawLine(QPointF(x1, 0), QPointF(x1, size.height()));
   }

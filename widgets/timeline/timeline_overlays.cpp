@@ -174,7 +174,7 @@ QString bubbleTooltip(const core::Profile& profile, int rank, int device, int bu
   if (bubble < 0 || static_cast<std::size_t>(bubble) >= bubbles.size()) return {};
   const core::Bubble& b = bubbles[static_cast<std::size_t>(bubble)];
   const TimeNs origin = profile.range().start;
-  QString tip = QStringLiteral("<b>Bubble #%1 — %2</b><br>%3<br>%4 → %5")
+  QString tip = QCoreApplication::translate("npuscope::widgets::Timeline", "<b>Bubble #%1 — %2</b><br>%3<br>%4 → %5")
                     .arg(bubble + 1)
                     .arg(dur(b.range.duration()), bubbleCauseText(b.cause),
                          dur(b.range.start - origin), dur(b.range.end - origin));

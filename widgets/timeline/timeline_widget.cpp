@@ -308,8 +308,8 @@ void TimelineWidget::resizeEvent(QResizeEvent* e) {
 }
 
 void TimelineWidget::paintCorner(QPainter& p, QSize size) const {
-  p.fillRect(QRect(QPoint(0, 0), size), QColor::fromRgb(ColorPalette::kHeaderBackground));
-  p.setPen(QColor::fromRgb(ColorPalette::kSeparator));
+  p.fillRect(QRect(QPoint(0, 0), size), QColor::fromRgb(ColorPalette::chrome().headerBackground));
+  p.setPen(QColor::fromRgb(ColorPalette::chrome().separator));
   p.drawLine(0, size.height() - 1, size.width(), size.height() - 1);
   p.drawLine(size.width() - 1, 0, size.width() - 1, size.height());
   if (!m_ctx.profile) return;
@@ -318,10 +318,11 @@ void TimelineWidget::paintCorner(QPainter& p, QSize size) const {
   QFont f = font();
   f.setPointSizeF(f.pointSizeF() * 0.9);
   p.setFont(f);
-  p.setPen(QColor::fromRgb(ColorPalette::kTextDim));
-  const QString text = QStringLiteral("view ") + QString::fromStdString(core::formatDuration(v.duration())) +
-                       QStringLiteral("  ·  +") +
-                       QString::fromStdString(core::formatTickLabel(v.start - m_ctx.origin(), std::max<core::TimeNs>(1, v.duration() / 100)));
+  p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
+  const core::TimeNs tick = std::max<core::TimeNs>(1, v.duration() / 100);
+  const QString text = tr("view %1  ·  +%2")
+                           .arg(QString::fromStdString(core::formatDuration(v.duration())),
+                                QString::fromStdString(core::formatTickLabel(v.start - m_ctx.origin(), tick)));
   p.drawText(QRect(8, 0, size.width() - 12, size.height() - 1), Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 
@@ -330,7 +331,7 @@ QImage TimelineWidget::renderToImage(QSize logicalSize, qreal dpr) {
   const QSize phys(qMax(1, qRound(logicalSize.width() * dpr)), qMax(1, qRound(logicalSize.height() * dpr)));
   QImage img(phys, QImage::Format_ARGB32_Premultiplied);
   img.setDevicePixelRatio(dpr);
-  img.fill(QColor::fromRgb(ColorPalette::kBackground));
+  img.fill(QColor::fromRgb(ColorPalette::chrome().background));
   const int hw = m_header->width();
   const int rh = TimeRuler::kHeight;
   const QSize canvasSize(qMax(1, logicalSize.width() - hw), qMax(1, logicalSize.height() - rh));
