@@ -10,6 +10,7 @@
 
 #include "app/main_window.h"
 #include "core/base/time_format.h"
+#include "widgets/analysis_labels.h"
 #include "widgets/panels/chain_panel.h"
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/timeline/timeline_widget.h"
@@ -126,7 +127,7 @@ void MainWindow::showBubbleChain(int rankIndex, int deviceIndex, int bubbleIndex
   const QString context = tr("Ends bubble #%1: %2 idle, %3; %4")
                               .arg(bubbleIndex + 1)
                               .arg(QString::fromStdString(core::formatDuration(b->range.duration())),
-                                   QString::fromLatin1(core::bubbleCauseLabel(b->cause)), launched);
+                                   widgets::bubbleCauseText(b->cause), launched);
   m_chain->setChain(m_profile, rankIndex, b->chain, context);
   m_timeline->setChainHighlight(rankIndex, b->chain);
 }
