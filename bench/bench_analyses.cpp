@@ -3,14 +3,17 @@
 // overlap, bubbles, chains, statistics on 10 M events in at most 200 ms together). Loads FILE with
 // core::loadProfile, then times, median of --repeat runs each (wall ms and process CPU ms):
 //   analyzeRank            overlap per device and step, bubbles with causes and dispatch chains,
-//                          verdict (and its parts: stepWindows, collectDeviceTasks, findBubbles)
+//                          verdict (and its parts: stepWindows, collectDeviceTasks, commBreakdown,
+//                          computeBreakdown, clockSkew, fanOut, findBubbles with every gap's cause)
+//   adviseRank             the advisor's rules (run on demand by the Advice panel and the report)
 //   computeStats LAYER     every layer, over the whole trace and over the middle step
 //   findSlices             substring and regex search over every slice name
 // then an "analyses total" line: analyzeRank + computeStats of the five layers over the whole
 // trace (what the Top-Down and Statistics panels need once a trace is open).
 // --dump PREFIX writes every result (stats CSVs, overlap figures, bubbles, chains, verdict, search
 // hits) to PREFIX.* so that two builds can be diffed for identical results.
-// --loop N only runs analyzeRank and computeStats (every layer) N times after loading (to profile them).
+// --loop N only runs analyzeRank, adviseRank and computeStats (every layer) N times after loading (to
+// profile them).
 // Core only (no Qt): npuscope_bench_analyses FILE [--repeat N] [--query TEXT] [--dump PREFIX] [--loop N]
 
 #include <sys/resource.h>
@@ -24,10 +27,14 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/advisor.h"
+#include "core/analysis/advisor_rules.h"
 #include "core/analysis/analysis.h"
+#include "core/analysis/breakdown.h"
 #include "core/analysis/stats.h"
 #include "core/analysis/trace_query.h"
 #include "core/profile/profile.h"
+#include "core/report/advice_report.h"
 
 namespace {
 
@@ -81,6 +88,15 @@ std::string analysisText(const npuscope::core::Trace& trace, const npuscope::cor
          "\n  intervals " + std::to_string(da.computing.size()) + " " + std::to_string(da.communication.size()) + " " +
          std::to_string(da.commNotOverlapped.size()) + " " + std::to_string(da.free.size()) + "\n";
     if (da.lanes) o += "  lanes " + figuresText(*da.lanes) + "\n";
+    o += "  comm " + core::commBreakdownText(da.comm) + "\n  compute " + core::computeBreakdownText(da.compute) +
+         "\n  skew " + std::to_string(da.skew.bound) + " " + std::to_string(da.skew.tasksWithLaunch) + " " +
+         std::to_string(da.skew.tightLaunches) + " " + std::to_string(da.skew.medianLatency.value_or(-1)) + " " + std::to_string(da.skew.worstTask.lane) + ":" + std::to_string(da.skew.worstTask.index) + " fanOut " +
+         std::to_string(da.fanOut.ops) + " " + std::to_string(da.fanOut.opsWithMany) + " " +
+         std::to_string(da.fanOut.widestTasks) + "\n  gaps " + std::to_string(da.gapsFound) + " " +
+         std::to_string(da.gapsFoundNs) + " causes";
+    for (std::size_t c = 0; c < core::kBubbleCauseCount; ++c)
+      o += " " + std::to_string(da.causes.count[c]) + "/" + std::to_string(da.causes.ns[c]);
+    o += "\n";
     for (const auto& d : da.discrepancies) o += "  discrepancy " + d + "\n";
     for (const auto& so : da.steps) {
       o += "  step " + std::to_string(so.step) + " computed " + figuresText(so.computed);
@@ -142,7 +158,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(trace.eventCount), trace.sliceCount(), trace.flows.size(), trace.strings.size(), loadMs);
   if (loop > 0) {
     for (int i = 0; i < loop; ++i) {
-      (void)core::analyzeRank(trace, kernels, nullptr);
+      const auto a = core::analyzeRank(trace, kernels, nullptr);
+      (void)core::adviseRank(trace, kernels, a, nullptr);
       for (auto layer : {core::StatsLayer::Python, core::StatsLayer::Cann, core::StatsLayer::Kernels,
                          core::StatsLayer::Communication, core::StatsLayer::Overlap})
         (void)core::computeStats(trace, layer, std::nullopt, kernels);
@@ -179,7 +196,52 @@ int main(int argc, char** argv) {
   if (!ra.devices.empty())
     row("  findBubbles (first device)",
         measure(repeat, [&] { (void)core::detail::findBubbles(trace, ra.devices.front(), ra.steps, {}); }));
+  if (!ra.devices.empty()) {
+    const core::DeviceAnalysis& da = ra.devices.front();
+    const auto tasks = core::detail::collectDeviceTasks(trace, device, kernels);
+    row("  commBreakdown (first device)",
+        measure(repeat, [&] { (void)core::commBreakdown(trace, device, da.commNotOverlapped, nullptr); }));
+    row("  computeBreakdown (first device)",
+        measure(repeat, [&] { (void)core::computeBreakdown(trace, tasks.computeTasks, kernels); }));
+    row("  clockSkew (first device)", measure(repeat, [&] { (void)core::clockSkew(trace, device); }));
+    row("  fanOut (first device)", measure(repeat, [&] { (void)core::fanOut(trace, device); }));
+    row("  findBubbles with every gap's cause (first device)", measure(repeat, [&] {
+          std::size_t found = 0;
+          core::TimeNs foundNs = 0;
+          core::CauseTotals causes;
+          (void)core::detail::findBubbles(trace, da, ra.steps, {}, &found, &foundNs, &causes);
+        }));
+  }
   row("  makeVerdict", measure(repeat, [&] { (void)core::makeVerdict(trace, ra); }));
+  std::size_t findings = 0;
+  const Timing adviseT = measure(repeat, [&] { findings = core::adviseRank(trace, kernels, ra, nullptr).findings.size(); });
+  row("adviseRank (advisor rules)", adviseT);
+  {
+    const core::AdvisorThresholds th;
+    std::vector<core::Finding> out;
+    const auto rule = [&](const char* name, const std::function<void(const core::detail::AdvisorContext&)>& fn) {
+      row(std::string("  ") + name, measure(repeat, [&] {
+            const core::detail::AdvisorContext c(trace, kernels, ra, th);
+            out.clear();
+            fn(c);
+          }));
+    };
+    rule("AdvisorContext", [](const core::detail::AdvisorContext&) {});
+    rule("ruleMatmul, ruleAicpu", [&](const auto& c) {
+      core::detail::ruleMatmul(c, "", out);
+      core::detail::ruleAicpu(c, out);
+    });
+    rule("ruleAclop", [&](const auto& c) { core::detail::ruleAclop(c, out); });
+    rule("ruleShortOps", [&](const auto& c) { core::detail::ruleShortOps(c, out); });
+    rule("ruleTransfers", [&](const auto& c) { core::detail::ruleTransfers(c, out); });
+    rule("ruleSyncStream", [&](const auto& c) { core::detail::ruleSyncStream(c, out); });
+    rule("ruleGc, rulePipelines, ruleBlockDim, ruleForwardBackward", [&](const auto& c) {
+      core::detail::ruleGc(c, out);
+      core::detail::rulePipelines(c, out);
+      core::detail::ruleBlockDim(c, "", out);
+      core::detail::ruleForwardBackward(c, out);
+    });
+  }
 
   const core::StatsLayer layers[] = {core::StatsLayer::Python, core::StatsLayer::Cann, core::StatsLayer::Kernels,
                                      core::StatsLayer::Communication, core::StatsLayer::Overlap};
@@ -202,8 +264,10 @@ int main(int argc, char** argv) {
   row("findSlices regex \"^aten::(add|mul)\"",
       measure(repeat, [&] { (void)core::findSlices(trace, {"^aten::(add|mul)", true}); }));
   row("analyses total (analyzeRank + computeStats x5)", {rankT.wall + statsT.wall, rankT.cpu + statsT.cpu});
+  row("  + adviseRank", {rankT.wall + statsT.wall + adviseT.wall, rankT.cpu + statsT.cpu + adviseT.cpu});
   if (!dump.empty()) {
     writeFile(dump + ".analysis.txt", analysisText(trace, ra));
+    writeFile(dump + ".advice.json", core::adviceJson(trace, core::adviseRank(trace, kernels, ra, nullptr)));
     for (auto layer : layers) {
       writeFile(dump + ".stats-" + core::statsLayerKey(layer) + ".csv",
                 core::statsText(core::computeStats(trace, layer, std::nullopt, kernels)) +
@@ -217,6 +281,7 @@ int main(int argc, char** argv) {
     for (const auto& r : core::findSlices(trace, {query})) hitsText += std::to_string(r.lane) + ":" + std::to_string(r.index) + "\n";
     writeFile(dump + ".search.txt", hitsText);
   }
-  std::printf("(bubbles %zu, search hits %zu, stats rows %zu)\n", bubbles, hits, rows / static_cast<std::size_t>(repeat));
+  std::printf("(bubbles %zu, search hits %zu, stats rows %zu, findings %zu)\n", bubbles, hits,
+              rows / static_cast<std::size_t>(repeat), findings);
   return 0;
 }
