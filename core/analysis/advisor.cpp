@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <unordered_map>
 
@@ -239,15 +240,18 @@ namespace detail {
 AdvisorContext::AdvisorContext(const Trace& t, const KernelDetails* k, const RankAnalysis& a, const AdvisorThresholds& th)
     : trace(t), kernels(k), analysis(a), thresholds(th) {
   steps = std::max<std::size_t>(1, a.steps.size());
-  for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
-    if (!isDeviceTaskLane(t, li)) continue;
-    const Lane& lane = t.lanes[li];
-    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) taskByStart.emplace(lane.start[i], SliceRef{li, i});
-  }
 }
 
 SliceRef AdvisorContext::taskOf(const KernelRow& row) const {
   if (!row.start) return {};
+  if (!taskByStartBuilt) {  // built on first use: only the kernel_details.csv rules need it
+    taskByStartBuilt = true;
+    for (std::uint32_t li = 0; li < trace.lanes.size(); ++li) {
+      if (!isDeviceTaskLane(trace, li)) continue;
+      const Lane& lane = trace.lanes[li];
+      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) taskByStart.emplace(lane.start[i], SliceRef{li, i});
+    }
+  }
   const auto it = taskByStart.find(*row.start);
   return it == taskByStart.end() ? SliceRef{} : it->second;
 }
@@ -392,11 +396,18 @@ void ruleAicpu(const AdvisorContext& c, std::vector<Finding>& out) {
       if (r.core == "AI_CPU" && r.duration) take(*r.duration, c.taskOf(r), r.name);
   } else {
     from = "trace Task Type";
+    // Boyer-Moore-Horspool: string_view::find would step through every 'A' of the args.
+    static constexpr std::string_view kAiCpuText = "AI_CPU";
+    const std::boyer_moore_horspool_searcher kAiCpu(kAiCpuText.begin(), kAiCpuText.end());
     for (std::uint32_t li = 0; li < c.trace.lanes.size(); ++li) {
       if (!isDeviceTaskLane(c.trace, li)) continue;
       const Lane& lane = c.trace.lanes[li];
       for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
         const SliceRef r{li, i};
+        // Args without the text AI_CPU (or an escape that could spell it) cannot hold it: skip the parse.
+        const std::string_view args = c.trace.argsText(r);
+        if (std::search(args.begin(), args.end(), kAiCpu) == args.end() && args.find('\\') == std::string_view::npos)
+          continue;
         if (sliceArg(c.trace, r, "Task Type") == std::optional<std::string>("AI_CPU"))
           take(lane.end[i] - lane.start[i], r, c.trace.sliceName(r));
       }

@@ -22,7 +22,9 @@ struct AdvisorContext {
   const RankAnalysis& analysis;
   const AdvisorThresholds& thresholds;
   std::size_t steps = 1;
-  std::unordered_map<TimeNs, SliceRef> taskByStart;
+  /// Every device task by start time (the first in lane order on a tie), built by the first taskOf.
+  mutable std::unordered_map<TimeNs, SliceRef> taskByStart;
+  mutable bool taskByStartBuilt = false;
   [[nodiscard]] SliceRef taskOf(const KernelRow& row) const;
   [[nodiscard]] TimeNs perStep(double ns) const;  ///< ns / steps, rounded
 };

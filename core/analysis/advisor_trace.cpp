@@ -59,27 +59,35 @@ bool isElementwise(std::string_view typeLower) {
   return false;
 }
 
-/// The op type of a device task: its kernel_details.csv Type, else the last `_` part of its name
-/// (aclnnMul_MulAiCore_Mul -> Mul).
-std::string taskType(const Trace& t, SliceRef r, const std::unordered_map<TimeNs, const KernelRow*>& rows) {
-  const auto it = rows.find(t.sliceRange(r).start);
-  if (it != rows.end() && !it->second->type.empty()) return it->second->type;
-  const std::string_view n = t.sliceName(r);
+/// The op type of a device task: its kernel_details.csv Type (row, when it has one), else the last
+/// `_` part of its name (aclnnMul_MulAiCore_Mul -> Mul).
+std::string_view typeFromName(std::string_view n) {
   const auto u = n.rfind('_');
-  return std::string(u == std::string_view::npos ? n : n.substr(u + 1));
+  return u == std::string_view::npos ? n : n.substr(u + 1);
 }
 
 /// The host API that launched device task `r`: the outermost AscendCL@ ancestor of the start of
 /// its HostToDevice flow (format notes §3), or invalid.
-SliceRef launchingApi(const Trace& t, SliceRef r, NameId h2d) {
-  for (std::uint32_t fi : t.flowsTo(r)) {
-    const Flow& f = t.flows[fi];
-    if (f.category != h2d || !f.from.valid()) continue;
+/// `cursor`: a position in t.flowsByTo kept by a caller that visits tasks in (lane, index) order,
+/// so that the flows into r are found by walking forward instead of a search per task (same flows,
+/// same order as Trace::flowsTo).
+SliceRef launchingApi(const Trace& t, SliceRef r, NameId h2d, std::size_t& cursor) {
+  const auto apiOf = [&](const Flow& f) {
     SliceRef api;
+    if (f.category != h2d || !f.from.valid()) return api;
     for (SliceRef c = f.from; c.valid(); c = detail::parentOf(t, c))
       if (t.sliceName(c).starts_with("AscendCL@")) api = c;
-    if (api.valid()) return api;
+    return api;
+  };
+  if (t.flowsByTo.size() != t.flows.size()) {  // a hand-built trace that was never indexed
+    for (std::uint32_t fi : t.flowsTo(r))
+      if (const SliceRef api = apiOf(t.flows[fi]); api.valid()) return api;
+    return {};
   }
+  const auto before = [&](const SliceRef& s) { return s.lane != r.lane ? s.lane < r.lane : s.index < r.index; };
+  while (cursor < t.flowsByTo.size() && before(t.flows[t.flowsByTo[cursor]].to)) ++cursor;
+  for (std::size_t k = cursor; k < t.flowsByTo.size() && t.flows[t.flowsByTo[k]].to == r; ++k)
+    if (const SliceRef api = apiOf(t.flows[t.flowsByTo[k]]); api.valid()) return api;
   return {};
 }
 
@@ -156,16 +164,24 @@ void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
   TimeNs hostSum = 0, devSum = 0;
   std::vector<std::pair<double, SliceRef>> ev;
   std::map<std::string, std::size_t> types;
+  // Whether a type is element-wise, decided once per kernel_details row or per task name (-1: not
+  // yet); the tasks counted per name go into `types` after the loop (no string work per task).
+  std::vector<std::int8_t> ewOfName(t.strings.size(), -1), ewOfRow(c.kernels ? c.kernels->rows.size() : 0, -1);
+  std::unordered_map<NameId, std::size_t> countOfName;
+  std::size_t flowCursor = 0;  // launchingApi's position in flowsByTo: tasks come in (lane, index) order
   for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
     if (!isDeviceTaskLane(t, li)) continue;
     const Lane& lane = t.lanes[li];
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
       const SliceRef r{li, i};
-      const std::string type = taskType(t, r, rows);
-      if (!isElementwise(lowerOf(type))) continue;
+      const auto it = rows.empty() ? rows.end() : rows.find(lane.start[i]);
+      const KernelRow* row = it != rows.end() && !it->second->type.empty() ? it->second : nullptr;
+      std::int8_t& e = row ? ewOfRow[static_cast<std::size_t>(row - c.kernels->rows.data())] : ewOfName[lane.names[i]];
+      if (e < 0) e = isElementwise(lowerOf(row ? std::string_view(row->type) : typeFromName(t.name(lane.names[i])))) ? 1 : 0;
+      if (!e) continue;
       ++ew;
       if (h2d == kInvalidIndex) continue;
-      const SliceRef api = launchingApi(t, r, h2d);
+      const SliceRef api = launchingApi(t, r, h2d, flowCursor);
       if (!api.valid()) continue;
       ++known;
       const TimeNs host = t.sliceRange(api).duration(), dev = lane.end[i] - lane.start[i];
@@ -175,9 +191,11 @@ void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
       devSum += dev;
       stake += static_cast<double>(host - dev);
       ev.push_back({static_cast<double>(host - dev), r});
-      ++types[type];
+      if (row) ++types[row->type];
+      else ++countOfName[lane.names[i]];
     }
   }
+  for (const auto& [name, count] : countOfName) types[std::string(typeFromName(t.name(name)))] += count;
   if (ew == 0) return;
   Finding f;
   f.rule = "short_ops";

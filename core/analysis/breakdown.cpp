@@ -96,6 +96,7 @@ CommBreakdown commBreakdown(const Trace& trace, int device, const Intervals& exp
   };
   std::vector<Group> groups;
   std::vector<TimeRange> transfer, wait;
+  std::vector<std::int8_t> kindOf(trace.strings.size(), -1);  // planeTaskKind per name, decided once
   for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
     const Lane& lane = trace.lanes[l];
     const Process& p = trace.processes[lane.process];
@@ -119,27 +120,37 @@ CommBreakdown commBreakdown(const Trace& trace, int device, const Intervals& exp
     for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return lane.start[a] < lane.start[b]; });
     if (!order.empty()) ++c.planes;
-    std::string last4;  // R = RDMASend, N = Notify_Wait, O = other; empty before the first task
+    // The last four task kinds: R = RDMASend, N = Notify_Wait, O = other; none before the first task.
+    char last4[4] = {'O', 'O', 'O', 'O'};
+    bool anyTask = false;
+    const NameId rdmaSend = trace.strings.find("RDMASend");
     std::vector<TimeRange> counted;
     for (std::uint32_t i : order) {
       const TimeRange r{lane.start[i], lane.end[i]};
-      const std::string_view name = trace.name(lane.names[i]);
-      const PlaneTask k = planeTaskKind(name);
+      const NameId nameId = lane.names[i];
+      std::int8_t& kind = kindOf[nameId];
+      if (kind < 0) kind = static_cast<std::int8_t>(planeTaskKind(trace.name(nameId)));
+      const auto k = static_cast<PlaneTask>(kind);
       if (k == PlaneTask::Transfer) transfer.push_back(r);
       else if (k == PlaneTask::Wait) wait.push_back(r);
       char mode = 'O';
-      if (name == "RDMASend") mode = 'R';
+      if (nameId == rdmaSend) mode = 'R';
       else if (k == PlaneTask::Wait) {
         mode = 'N';
         // msprof-analyze: a Notify_Wait after RDMASend,RDMASend or after RDMASend,RDMASend,
         // Notify_Wait,RDMASend belongs to the RDMA transfer, not to the wait.
-        const bool rdma = !last4.empty() && (last4 == "RRNR" || last4.substr(2) == "RR");
+        const bool rdma = anyTask && ((last4[0] == 'R' && last4[1] == 'R' && last4[2] == 'N' && last4[3] == 'R') ||
+                                      (last4[2] == 'R' && last4[3] == 'R'));
         if (!rdma) {
           counted.push_back(r);
           pl.waitSum += r.end - r.start;
         }
       }
-      last4 = (last4.empty() ? std::string("OOO") : last4.substr(1)) + mode;
+      last4[0] = last4[1];
+      last4[1] = last4[2];
+      last4[2] = last4[3];
+      last4[3] = mode;
+      anyTask = true;
     }
     pl.msprofWaits = unionOf(std::move(counted));
     groups.back().planes.push_back(std::move(pl));

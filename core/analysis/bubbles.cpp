@@ -193,6 +193,48 @@ struct Hit {
   TimeNs overlap = 0;
 };
 
+/// gatherActivity's name tests (the predicates above), decided once per NameId of a slice name or
+/// category: a bit each, kKnown once computed. Per findBubbles call, shared by all its gaps.
+class NameFlags {
+ public:
+  enum : std::uint32_t {
+    kKnown = 1u << 0, kStep = 1u << 1, kSync = 1u << 2, kH2D = 1u << 3, kCompile = 1u << 4, kAclop = 1u << 5,
+    kLoader = 1u << 6, kQueue = 1u << 7, kLaunchName = 1u << 8, kHasLaunch = 1u << 9, kCopyTask = 1u << 10,
+    kWaitTask = 1u << 11, kStreamWaitEvent = 1u << 12, kPythonFunction = 1u << 13, kCpuOp = 1u << 14,
+    kRuntimeCategory = 1u << 15
+  };
+  explicit NameFlags(const Trace& trace) : m_trace(trace), m_bits(trace.strings.size(), 0) {}
+  std::uint32_t operator()(NameId id) {
+    std::uint32_t& b = m_bits[id];
+    if (!b) b = compute(m_trace.name(id));
+    return b;
+  }
+
+ private:
+  static std::uint32_t compute(std::string_view n) {
+    std::uint32_t b = kKnown;
+    const auto set = [&b](bool on, std::uint32_t bit) { b |= on ? bit : 0u; };
+    set(n.starts_with("ProfilerStep#"), kStep);
+    set(isSyncName(n), kSync);
+    set(isH2DName(n), kH2D);
+    set(isCompileStep(n), kCompile);
+    set(isAclopExecute(n), kAclop);
+    set(isDataLoader(n), kLoader);
+    set(n.starts_with("Dequeue") || n.starts_with("Enqueue"), kQueue);
+    set(n.starts_with("Dequeue") || has(n, "launch") || n.starts_with("AscendCL@aclnn"), kLaunchName);
+    set(has(n, "Launch"), kHasLaunch);
+    set(isCopyTask(n), kCopyTask);
+    set(isWaitTask(n), kWaitTask);
+    set(n == "Stream Wait Event", kStreamWaitEvent);
+    set(n == "python_function", kPythonFunction);
+    set(n == "cpu_op", kCpuOp);
+    set(isRuntimeCategory(n), kRuntimeCategory);
+    return b;
+  }
+  const Trace& m_trace;
+  std::vector<std::uint32_t> m_bits;
+};
+
 /// What the host and the device did during a gap: classifyBubble's evidence.
 struct GapActivity {
   Hit sync, syncAtStart, h2d, compile, aclop, gc;  ///< a sync slice running at the gap start wins
@@ -204,7 +246,8 @@ struct GapActivity {
 
 /// Scans the host lanes (Python, CANN, Python GC) and `device`'s task lanes over `gap`; wait
 /// tasks count only on the lane of `after` (the idle stream) when it is valid.
-GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceRef after) {
+GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceRef after, NameFlags& flags) {
+  using F = NameFlags;
   // The host slice with the largest overlap per kind; a sync slice running at the gap start wins.
   GapActivity a;
   auto& [sync, syncAtStart, h2d, compile, aclop, gc, busy, loader, pythonSide, queue, cannSide, copyTasks, waitTasks,
@@ -225,53 +268,52 @@ GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceR
       for (auto i = static_cast<std::uint32_t>(it - lane.end.begin()); i < lane.rowBegin[d + 1] && lane.start[i] < gap.end; ++i) {
         const TimeNs ov = std::min(lane.end[i], gap.end) - std::max(lane.start[i], gap.start);
         if (ov <= 0) continue;
-        const std::string_view n = trace.name(lane.names[i]);
+        const std::uint32_t n = flags(lane.names[i]);
         const SliceRef r{l, i};
         if (deviceLane) {
           // On a Kineto stream the category says what a slice is: copies are gpu_memcpy /
           // gpu_memset, a wait is cuda_sync "Stream Wait Event" (the stream waits for an event).
           const detail::KinetoTaskKind kk =
               kinetoLane ? detail::kinetoTaskKindOf(trace, r) : detail::KinetoTaskKind::NotATask;
-          const bool kinetoWait = kinetoLane && n == "Stream Wait Event";
-          if (kinetoLane ? kk == detail::KinetoTaskKind::Copy : isCopyTask(n)) {
+          const bool kinetoWait = kinetoLane && (n & F::kStreamWaitEvent);
+          if (kinetoLane ? kk == detail::KinetoTaskKind::Copy : (n & F::kCopyTask) != 0) {
             copyOnDevice += ov;
             if (copyTasks.size() < kEvidenceCap) copyTasks.push_back(r);
-          } else if ((kinetoLane ? kinetoWait : isWaitTask(n)) &&
+          } else if ((kinetoLane ? kinetoWait : (n & F::kWaitTask) != 0) &&
                      (!after.valid() || after.lane == l)) {  // a wait on the idle stream
             waitOnDevice += ov;
             if (waitTasks.size() < kEvidenceCap) waitTasks.push_back(r);
           }
           continue;
         }
-        if (n.starts_with("ProfilerStep#")) continue;
-        const std::string_view cat = trace.name(lane.categories[i]);
-        if (hostSlices.size() < 24 && cat != "python_function") hostSlices.push_back(r);
+        if (n & F::kStep) continue;
+        const std::uint32_t cat = flags(lane.categories[i]);
+        if (hostSlices.size() < 24 && !(cat & F::kPythonFunction)) hostSlices.push_back(r);
         const TimeRange part{std::max(lane.start[i], gap.start), std::min(lane.end[i], gap.end)};
-        if (isSyncName(n)) {
+        if (n & F::kSync) {
           if (ov > sync.overlap) sync = {r, ov};
           if (lane.start[i] <= gap.start && gap.start < lane.end[i] && ov > syncAtStart.overlap) syncAtStart = {r, ov};
         }
-        if (isH2DName(n) && ov > h2d.overlap) h2d = {r, ov};
-        if (isCompileStep(n) && ov > compile.overlap) compile = {r, ov};
-        if (isAclopExecute(n) && ov > aclop.overlap) aclop = {r, ov};
+        if ((n & F::kH2D) && ov > h2d.overlap) h2d = {r, ov};
+        if ((n & F::kCompile) && ov > compile.overlap) compile = {r, ov};
+        if ((n & F::kAclop) && ov > aclop.overlap) aclop = {r, ov};
         if (role == Process::Role::PythonGc && ov > gc.overlap) gc = {r, ov};
-        if (isDataLoader(n)) {
+        if (n & F::kLoader) {
           loader.push_back(part);
           continue;
         }
-        if (cat == "python_function") continue;
+        if (cat & F::kPythonFunction) continue;
         busy.push_back(part);
-        if (role == Process::Role::Cann || isRuntimeCategory(cat)) cannSide.push_back(part);
-        else if (n.starts_with("Dequeue") || n.starts_with("Enqueue")) queue.push_back(part);
-        else if (cat == "cpu_op") pythonSide.push_back(part);
+        if (role == Process::Role::Cann || (cat & F::kRuntimeCategory)) cannSide.push_back(part);
+        else if (n & F::kQueue) queue.push_back(part);
+        else if (cat & F::kCpuOp) pythonSide.push_back(part);
         if (lane.start[i] >= gap.start) {
-          const bool launch = n.starts_with("Dequeue") || has(n, "launch") || n.starts_with("AscendCL@aclnn") ||
-                              (isRuntimeCategory(cat) && has(n, "Launch"));
+          const bool launch = (n & F::kLaunchName) || ((cat & F::kRuntimeCategory) && (n & F::kHasLaunch));
           if (launch) {
             ++launches;
             if (launchSlices.size() < kEvidenceCap) launchSlices.push_back(r);
           }
-          if (cat == "cpu_op") ++ops;
+          if (cat & F::kCpuOp) ++ops;
         }
       }
     }
@@ -281,7 +323,9 @@ GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceR
 
 }  // namespace
 
-void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b, TimeNs skewBound) {
+namespace {
+
+void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, TimeNs skewBound, NameFlags& flags) {
   const TimeRange gap = b.range;
   b.detail.clear();
   b.hostSlices.clear();
@@ -291,7 +335,7 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
   if (gap.empty()) return;
   const TimeNs len = gap.duration();
   const auto share = [len](TimeNs ov) { return static_cast<double>(ov) / static_cast<double>(len); };
-  GapActivity act = gatherActivity(trace, device, gap, b.after);
+  GapActivity act = gatherActivity(trace, device, gap, b.after, flags);
   b.hostSlices = std::move(act.hostSlices);
   auto& [sync, syncAtStart, h2d, compile, aclop, gc, busy, loader, pythonSide, queue, cannSide, copyTasks, waitTasks,
          launchSlices, hostSlicesMoved, launches, ops, copyOnDevice, waitOnDevice] = act;
@@ -429,6 +473,13 @@ void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b
                              : "host partly busy (" + pct(coverage) + "): no rule decides the cause";
 }
 
+}  // namespace
+
+void classifyBubble(const Trace& trace, int device, bool hostRecorded, Bubble& b, TimeNs skewBound) {
+  NameFlags flags(trace);
+  classifyWith(trace, device, hostRecorded, b, skewBound, flags);
+}
+
 namespace detail {
 
 namespace {
@@ -474,7 +525,8 @@ void locateNeighbours(const Trace& trace, const std::vector<std::uint32_t>& devi
 /// Everything about one gap: neighbours, the chain of the task that ends it (skew applied), when
 /// that task was launched, and the cause.
 void examine(const Trace& trace, const DeviceAnalysis& da, const std::vector<std::uint32_t>& deviceLanes,
-             const std::vector<std::uint32_t>& collectiveLanes, bool hostRecorded, TimeRange g, Bubble& b) {
+             const std::vector<std::uint32_t>& collectiveLanes, bool hostRecorded, TimeRange g, Bubble& b,
+             NameFlags& flags) {
   b.range = g;
   b.device = da.device;
   b.chain = {};
@@ -504,7 +556,7 @@ void examine(const Trace& trace, const DeviceAnalysis& da, const std::vector<std
     if (b.chain.launchTs)
       b.launched = *b.chain.launchTs - da.skew.bound >= g.start ? LaunchTiming::AfterGapStart : LaunchTiming::BeforeGapStart;
   }
-  classifyBubble(trace, da.device, hostRecorded, b, da.skew.bound);
+  classifyWith(trace, da.device, hostRecorded, b, da.skew.bound, flags);
   if (b.endsAtCollective && b.cause != BubbleCause::SlowDispatch)
     b.detail += "; the gap ends at the collective " + std::string(trace.sliceName(b.after));
 }
@@ -531,13 +583,14 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
     if (detail::isCollectiveLane(trace, trace.lanes[l]) && p.deviceId == da.device && trace.lanes[l].depthCount() > 0)
       collectiveLanes.push_back(l);
   }
+  NameFlags flags(trace);  // name tests, once per name for all gaps
   // The cause of every gap, for the totals the verdict summarises (docs/diagnosis.md §2.3).
   if (causes) {
     *causes = {};
     Bubble scratch;
     for (std::size_t k = 0; k < gaps.size(); ++k) {
       if ((k & 255) == 255 && options.stop.stop_requested()) break;
-      examine(trace, da, deviceLanes, collectiveLanes, hostRecorded, gaps[k], scratch);
+      examine(trace, da, deviceLanes, collectiveLanes, hostRecorded, gaps[k], scratch, flags);
       const auto c = static_cast<std::size_t>(scratch.cause);
       causes->ns[c] += gaps[k].duration();
       ++causes->count[c];
@@ -560,7 +613,7 @@ std::vector<Bubble> findBubbles(const Trace& trace, const DeviceAnalysis& da, co
           b.step = s.number;
           break;
         }
-    examine(trace, da, deviceLanes, collectiveLanes, hostRecorded, g, b);
+    examine(trace, da, deviceLanes, collectiveLanes, hostRecorded, g, b, flags);
     out.push_back(std::move(b));
   }
   return out;

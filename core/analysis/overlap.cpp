@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -468,9 +470,30 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
     da.computing = std::move(tasks.compute);
     da.communication = std::move(tasks.communication);
     da.commNotOverlapped = subtract(da.communication, da.computing);
-    da.comm = commBreakdown(trace, dev, da.commNotOverlapped, options.communication);
-    da.comm.kineto = tasks.kineto;
-    da.compute = computeBreakdown(trace, tasks.computeTasks, kernels);
+    // The breakdowns and the fan-out only read the trace, the task list and commNotOverlapped: they
+    // run on a second thread while this one does Free, the figures, the clock skew and the bubbles
+    // (joined before `da` is stored; a return on cancel joins it too). Without a thread, inline.
+    CommBreakdown comm;
+    ComputeBreakdown compute;
+    FanOut fan;
+    const auto sideWork = [&] {
+      comm = commBreakdown(trace, dev, da.commNotOverlapped, options.communication);
+      compute = computeBreakdown(trace, tasks.computeTasks, kernels);
+      fan = fanOut(trace, dev);
+    };
+    std::jthread side;
+    try {
+      side = std::jthread(sideWork);
+    } catch (const std::system_error&) {
+      sideWork();
+    }
+    const auto joinSide = [&] {
+      if (side.joinable()) side.join();
+      da.comm = std::move(comm);
+      da.comm.kineto = tasks.kineto;
+      da.compute = std::move(compute);
+      da.fanOut = fan;
+    };
     if (cancelled()) return ra;
     // Free = [begin, end] \ (C u M). The format notes (§4.1, from msprof's source) put every
     // device task in the span, but the Overlap Analysis lanes that torch_npu captures actually
@@ -547,8 +570,8 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       cmp("Free", basis.free, so.csv->free);
     }
     da.skew = clockSkew(trace, dev);
-    da.fanOut = fanOut(trace, dev);
     da.bubbles = detail::findBubbles(trace, da, ra.steps, options, &da.gapsFound, &da.gapsFoundNs, &da.causes);
+    joinSide();
     if (cancelled()) return ra;
     ra.devices.push_back(std::move(da));
   }
