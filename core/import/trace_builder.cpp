@@ -130,6 +130,18 @@ void TraceBuilder::noteTime(TimeNs a, TimeNs b) {
 
 std::uint64_t TraceBuilder::storeArgs(const ImportArgs& args, std::uint32_t& length) {
   if (!args.isOwned()) {
+    // Rows are stored as (row, schema + 1) in the packed field, like a file range, and flagged
+    // kRowArgs in finish(): a builder holds one of the two kinds only.
+    bool& mine = args.isRow() ? m_hasRowArgs : m_hasFileArgs;
+    const bool other = args.isRow() ? m_hasFileArgs : m_hasRowArgs;
+    if (args.length() && other) {
+      // A reader's mistake, not the input's: noted once, the args dropped.
+      if (!m_mixedArgsNoted) addNote("args of database rows and of file ranges given to one builder: some dropped");
+      m_mixedArgsNoted = true;
+      length = 0;
+      return 0;
+    }
+    if (args.length()) mine = true;
     length = args.length();
     return args.offset();
   }
@@ -254,6 +266,13 @@ bool TraceBuilder::finish(Trace& trace, const FinishOptions& options) {
   m_chunks.clear();
   if (!built) return false;
   trace.ownedArgs = std::move(m_ownedArgs);
+  if (m_hasRowArgs) {
+    for (Lane& l : trace.lanes)
+      for (std::size_t i = 0; i < l.argsOffset.size(); ++i)
+        if (l.argsLength[i] != 0 && !(l.argsOffset[i] & kOwnedArgs)) l.argsOffset[i] |= kRowArgs;
+    m_rowArgs.pack();
+    trace.rowArgs = std::move(m_rowArgs);
+  }
   trace.indexFlows();
   buildTraceLod(trace, {}, options.threads);  // summary levels for zoomed-out frames (core/query/lod.h)
   return true;

@@ -20,9 +20,10 @@
 namespace npuscope::core {
 
 /// The args of a slice: nothing, a byte range of the trace's mapped file (an `args` JSON object
-/// read lazily, zero-copy: what the JSON reader gives), or owned key/value pairs (what a database
-/// row gives), kept by the Trace as a JSON object text (Trace::ownedArgs) so that sliceArg /
-/// sliceArgs read both alike.
+/// read lazily, zero-copy: what the JSON reader gives), owned key/value pairs, kept by the Trace
+/// as a JSON object text (Trace::ownedArgs), or a row of the builder's RowArgs (TraceBuilder::
+/// rowArgs: what the database reader gives, packed columns, a few bytes per slice). sliceArg /
+/// sliceArgs / sliceArgsJson read all alike. One builder takes file ranges or rows, not both.
 class ImportArgs {
  public:
   ImportArgs() = default;
@@ -40,7 +41,16 @@ class ImportArgs {
     a.m_isOwned = true;
     return a;
   }
+  /// Row `row` (< 2^40) of schema `schema` of TraceBuilder::rowArgs().
+  static ImportArgs row(RowArgs::Schema schema, std::uint64_t row) {
+    ImportArgs a;
+    a.m_offset = row;
+    a.m_length = schema + 1;
+    a.m_isRow = true;
+    return a;
+  }
   [[nodiscard]] bool isOwned() const { return m_isOwned; }
+  [[nodiscard]] bool isRow() const { return m_isRow; }
   [[nodiscard]] std::uint64_t offset() const { return m_offset; }
   [[nodiscard]] std::uint32_t length() const { return m_length; }
   [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& pairs() const { return m_owned; }
@@ -49,6 +59,7 @@ class ImportArgs {
   std::uint64_t m_offset = 0;
   std::uint32_t m_length = 0;
   bool m_isOwned = false;
+  bool m_isRow = false;
   std::vector<std::pair<std::string, std::string>> m_owned;
 };
 
@@ -115,6 +126,10 @@ class TraceBuilder {
   // ---- Counters: one series per (process, name, key); unsorted samples are sorted (stable).
   void addCounter(ProcessId p, TimeNs ts, std::string_view name, std::string_view key, double value);
 
+  // ---- Args kept as packed rows (ImportArgs::row): define the schemas and fill the rows here;
+  // finish() packs them and moves them to Trace::rowArgs.
+  RowArgs& rowArgs() { return m_rowArgs; }
+
   // ---- Trace-level facts.
   void setRank(int rank) { m_top.rank = rank; }
   void setBaseTimeNanoseconds(std::int64_t ns) { m_top.baseTimeNanoseconds = ns; }
@@ -159,6 +174,8 @@ class TraceBuilder {
   detail::TopLevelFacts m_top;
   std::vector<std::string> m_notes;
   std::string m_ownedArgs;  ///< owned args as JSON object texts (Trace::ownedArgs)
+  RowArgs m_rowArgs;        ///< row args (Trace::rowArgs)
+  bool m_hasFileArgs = false, m_hasRowArgs = false, m_mixedArgsNoted = false;  ///< which kinds were given (not both)
 };
 
 }  // namespace npuscope::core

@@ -3,6 +3,7 @@
 
 #include <simdjson.h>
 
+#include "core/base/json_text.h"
 #include "core/import/json/json_scan.h"
 
 namespace npuscope::core {
@@ -10,8 +11,24 @@ namespace npuscope::core {
 namespace {
 namespace od = simdjson::ondemand;
 
+/// The (schema, row) of a slice whose args are a row of Trace::rowArgs (kRowArgs).
+bool rowArgsOf(const Trace& trace, SliceRef r, RowArgs::Schema& schema, std::uint64_t& row) {
+  if (!r.valid() || r.lane >= trace.lanes.size()) return false;
+  const Lane& l = trace.lanes[r.lane];
+  if (r.index >= l.argsOffset.size() || !(l.argsOffset[r.index] & kRowArgs) || l.argsLength[r.index] == 0) return false;
+  schema = l.argsLength[r.index] - 1;
+  row = l.argsOffset[r.index] & ~kRowArgs;
+  return true;
+}
+
 template <typename Fn>
 void forEachArg(const Trace& trace, SliceRef r, Fn&& fn) {
+  RowArgs::Schema schema = 0;
+  std::uint64_t row = 0;
+  if (rowArgsOf(trace, r, schema, row)) {
+    trace.rowArgs.forEach(schema, row, [&](std::string_view k, std::string& v) { return fn(std::string(k), v); });
+    return;
+  }
   const std::string_view text = trace.argsText(r);
   if (text.empty()) return;
   thread_local od::parser parser;
@@ -64,11 +81,28 @@ void forEachArg(const Trace& trace, SliceRef r, Fn&& fn) {
 
 std::string sliceArgsJson(const Trace& trace, SliceRef r) {
   std::string out;
+  RowArgs::Schema schema = 0;
+  std::uint64_t row = 0;
+  if (rowArgsOf(trace, r, schema, row)) {
+    // Every value as a JSON string, as the reader gave owned args (TraceBuilder, ImportArgs).
+    trace.rowArgs.forEach(schema, row, [&](std::string_view k, const std::string& v) {
+      out += out.empty() ? '{' : ',';
+      appendJsonString(out, k);
+      out += ':';
+      appendJsonString(out, v);
+      return true;
+    });
+    if (!out.empty()) out += '}';
+    return out;
+  }
   (void)detail::sanitizeJsonStrings(trace.argsText(r), out);
   return out;
 }
 
 std::optional<std::string> sliceArg(const Trace& trace, SliceRef r, std::string_view key) {
+  RowArgs::Schema schema = 0;
+  std::uint64_t row = 0;
+  if (rowArgsOf(trace, r, schema, row)) return trace.rowArgs.find(schema, row, key);  // O(keys), no parse
   std::optional<std::string> out;
   forEachArg(trace, r, [&](const std::string& k, std::string& v) {
     if (k != key) return true;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Lazy access to a slice's `args` (kept as raw JSON text in the mapped file until needed).
+// Lazy access to a slice's `args`: raw JSON text in the mapped file (or Trace::ownedArgs) parsed
+// when needed, or a packed database row of Trace::rowArgs (kRowArgs) decoded when needed.
 
 #include <optional>
 #include <string>
@@ -13,7 +14,8 @@
 namespace npuscope::core {
 
 /// The value of args[key] of slice `r` as text: strings unescaped, numbers/other values as
-/// their raw JSON text. nullopt when the slice has no args or no such key. O(|args|). Invalid
+/// their raw JSON text (a database row's values: their text, integers in decimal). nullopt when the
+/// slice has no args or no such key. O(|args|); O(keys) for a row. Invalid
 /// UTF-8, raw control bytes and lone surrogate escapes in the file's args text are repaired as
 /// the reader repairs events (detail::sanitizeJsonStrings, core/import/json/json_scan.h): U+FFFD, \u00xx.
 [[nodiscard]] std::optional<std::string> sliceArg(const Trace& trace, SliceRef r, std::string_view key);
@@ -22,6 +24,7 @@ namespace npuscope::core {
 /// invalid UTF-8, raw control bytes, lone surrogate escapes and invalid escapes repaired as the
 /// reader repairs events (case 19). Empty when the slice has no args. O(|args|). For viewers that
 /// parse the object themselves (the details panel uses QJsonDocument, which rejects bad UTF-8).
+/// A database row (kRowArgs) gives an object of its present keys, every value a JSON string.
 [[nodiscard]] std::string sliceArgsJson(const Trace& trace, SliceRef r);
 
 /// All top-level args of slice `r` as (key, value text) pairs in file order (for the details

@@ -24,6 +24,7 @@ std::string_view Trace::argsText(SliceRef r) const {
   const auto len = l.argsLength[r.index];
   if (len == 0) return {};
   const std::uint64_t off = l.argsOffset[r.index];
+  if (off & kRowArgs) return {};
   if (off & kOwnedArgs) {
     const std::uint64_t at = off & ~kOwnedArgs;
     return at + len <= ownedArgs.size() ? std::string_view(ownedArgs).substr(at, len) : std::string_view{};
@@ -76,7 +77,7 @@ int Trace::deviceId() const {
 }
 
 std::size_t Trace::memoryBytes() const {
-  std::size_t b = strings.memoryBytes() + (ownedArgs.empty() ? 0 : ownedArgs.capacity()) + flows.capacity() * sizeof(Flow) +
+  std::size_t b = strings.memoryBytes() + (ownedArgs.empty() ? 0 : ownedArgs.capacity()) + (rowArgs.empty() ? 0 : rowArgs.memoryBytes()) + flows.capacity() * sizeof(Flow) +
                   (flowsByFrom.capacity() + flowsByTo.capacity()) * 4 +
                   processes.capacity() * sizeof(Process) + lanes.capacity() * sizeof(Lane);
   for (const auto& l : lanes) b += l.memoryBytes();

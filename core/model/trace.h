@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/model/import_stats.h"
+#include "core/model/row_args.h"
 #include "core/model/lane_lod.h"
 #include "core/base/string_pool.h"
 #include "core/base/types.h"
@@ -72,8 +73,8 @@ struct Lane {
   std::vector<NameId> names;       ///< slice names (Trace::strings)
   // Cold columns.
   std::vector<NameId> categories;  ///< `cat`, kEmptyName if absent
-  std::vector<std::uint64_t> argsOffset;  ///< byte offset of the `args` object in the file, or kOwnedArgs | offset in Trace::ownedArgs
-  std::vector<std::uint32_t> argsLength;  ///< its length in bytes, 0 if no args
+  std::vector<std::uint64_t> argsOffset;  ///< byte offset of the `args` object in the file, or kOwnedArgs | offset in Trace::ownedArgs, or kRowArgs | row of Trace::rowArgs
+  std::vector<std::uint32_t> argsLength;  ///< its length in bytes (for kRowArgs: the RowArgs schema + 1), 0 if no args
   std::vector<std::uint8_t> flags; ///< SliceFlag bits
   std::vector<std::uint32_t> rowBegin{0};  ///< depthCount()+1 entries
   /// Summary levels of the depth rows for zoomed-out drawing (core::buildTraceLod, run by
@@ -100,6 +101,10 @@ struct Lane {
 /// Set in Lane::argsOffset when the args are owned by the trace (Trace::ownedArgs: key/values a
 /// reader gave, e.g. from a database row) rather than a byte range of the mapped file.
 inline constexpr std::uint64_t kOwnedArgs = std::uint64_t{1} << 63;
+/// Set in Lane::argsOffset when the args are a row of Trace::rowArgs (a database row kept as
+/// packed columns, core/model/row_args.h): the low 40 bits are the row, Lane::argsLength is the
+/// RowArgs schema + 1. Read them with sliceArg / sliceArgs / sliceArgsJson (argsText gives "").
+inline constexpr std::uint64_t kRowArgs = std::uint64_t{1} << 62;
 
 /// A flow arrow between two slices (both ends bound). Categories as written in `cat`
 /// (async_npu, HostToDevice, async_task_queue, fwdbwd, MsTx, ...).
@@ -169,6 +174,7 @@ class Trace {
   std::string traceName;               ///< Kineto traceName, when present
   std::vector<std::string> notes;      ///< informational messages ("0 events", ...)
   std::string ownedArgs;               ///< args objects (JSON text) that are not in the file (see kOwnedArgs)
+  RowArgs rowArgs;                     ///< args of database rows as packed columns (see kRowArgs)
 
   [[nodiscard]] std::string_view name(NameId id) const { return strings.view(id); }
   [[nodiscard]] std::string_view sliceName(SliceRef r) const {
@@ -184,7 +190,8 @@ class Trace {
   /// Builds flowsByFrom / flowsByTo (called once by the loader).
   void indexFlows();
   /// The raw JSON text of a slice's `args` object ("" when absent): in the mapped file, or in
-  /// ownedArgs (kOwnedArgs). Parsed on demand only.
+  /// ownedArgs (kOwnedArgs). Parsed on demand only. "" for args kept in rowArgs (kRowArgs):
+  /// sliceArgsJson (core/model/slice_args.h) gives every kind as JSON text.
   [[nodiscard]] std::string_view argsText(SliceRef r) const;
   /// Total slices over all lanes.
   [[nodiscard]] std::size_t sliceCount() const;

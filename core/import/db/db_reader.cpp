@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -20,10 +21,10 @@ namespace npuscope::core {
 namespace {
 
 using detail::SqliteDb;
+using detail::SqliteRowStream;
 using detail::SqliteStatement;
 using ProcessId = TraceBuilder::ProcessId;
 using ThreadId = TraceBuilder::ThreadId;
-using Args = std::vector<std::pair<std::string, std::string>>;
 
 /// "no device link" connection ids of MSTX_EVENTS and TASK (format notes §5.3, §5.4).
 constexpr std::int64_t kNoConnection = 4294967295LL;
@@ -66,7 +67,8 @@ struct HostRow {
 
 class DbReader {
  public:
-  DbReader(SqliteDb& db, const LoadOptions& options, DbImport& out) : m_db(db), m_options(options), m_out(out) {}
+  DbReader(SqliteDb& db, std::string path, const LoadOptions& options, DbImport& out)
+      : m_db(db), m_path(std::move(path)), m_options(options), m_out(out) {}
 
   bool read(Trace& trace);
 
@@ -86,17 +88,57 @@ class DbReader {
     return true;
   }
   void note(std::string m) { m_out.messages.push_back(std::move(m)); }
-  void checkStatement(const SqliteStatement& s, std::string_view table) {
+  template <typename S>
+  void checkStatement(const S& s, std::string_view table) {
     if (!s.error().empty()) note(std::string(table) + ": read stopped (" + s.error() + "); what was read is shown");
   }
   std::string_view str(std::int64_t id) const {
     const auto it = m_strings.find(id);
     return it == m_strings.end() ? std::string_view{} : std::string_view(it->second);
   }
-  std::string strOr(const SqliteStatement& s, int c) const {
+  /// strOr without a copy: a view of m_strings, or of the statement's text (valid until the
+  /// next step).
+  template <typename S>
+  std::string_view strView(const S& s, int c) const {
+    if (s.isNull(c)) return {};
+    const auto it = m_strings.find(s.integer(c));
+    return it == m_strings.end() ? s.text(c) : std::string_view(it->second);
+  }
+  template <typename S>
+  std::string strOr(const S& s, int c) const {
     if (s.isNull(c)) return {};
     const auto it = m_strings.find(s.integer(c));
     return it == m_strings.end() ? std::string(s.text(c)) : it->second;
+  }
+  // ---- row args (TraceBuilder::rowArgs: packed columns, a few bytes a slice)
+  RowArgs& argRows() { return m_b.rowArgs(); }
+  /// Cell `key` of the current row from column `c` as the text export writes it: an INTEGER as
+  /// itself (shown as its decimal text), anything else as SQLite's text ("" for NULL).
+  template <typename S>
+  void cell(RowArgs::Schema schema, std::size_t key, const S& s, int c) {
+    if (s.isInteger(c)) argRows().setInteger(schema, key, s.integer(c));
+    else argRows().setText(schema, key, s.text(c));
+  }
+  /// Cell `key` from a STRING_IDS reference in column `c` (strOr's value), each id interned once.
+  template <typename S>
+  void cellString(RowArgs::Schema schema, std::size_t key, const S& s, int c) {
+    if (s.isNull(c)) {
+      argRows().setTextId(schema, key, kEmptyName);
+      return;
+    }
+    const std::int64_t id = s.integer(c);
+    if (const auto it = m_argTexts.find(id); it != m_argTexts.end()) {
+      argRows().setTextId(schema, key, it->second);
+      return;
+    }
+    const auto st = m_strings.find(id);
+    if (st == m_strings.end()) {
+      argRows().setText(schema, key, s.text(c));
+      return;
+    }
+    const NameId t = argRows().text(st->second);
+    m_argTexts.emplace(id, t);
+    argRows().setTextId(schema, key, t);
   }
   bool cancelled() const { return m_options.stop.stop_requested(); }
   void progress(double f) const {
@@ -115,8 +157,11 @@ class DbReader {
   }
 
   // ---- phases
+  void startStreams();
   void readStrings();
   void readPython();
+  void readPythonRows(std::map<std::int64_t, ProcessId>& processes, bool& steps);
+  void readStepTime(const std::map<std::int64_t, ProcessId>& processes);
   void readCann();
   void readGc();
   void readMstx();
@@ -129,10 +174,15 @@ class DbReader {
   void readKernels();
 
   SqliteDb& m_db;
+  std::string m_path;
   const LoadOptions& m_options;
+  /// The big tables, read on threads of their own while the builder takes the others
+  /// (startStreams; null when the table or a needed column is missing).
+  std::unique_ptr<SqliteRowStream> m_pythonRows, m_cannRows, m_taskRows, m_connectionRows;
   DbImport& m_out;
   TraceBuilder m_b;
   std::unordered_map<std::int64_t, std::string> m_strings;
+  std::unordered_map<std::int64_t, NameId> m_argTexts;  ///< STRING_IDS id -> RowArgs text id
   std::map<std::pair<int, int>, ProcessId> m_deviceProcesses;
   std::map<std::int64_t, ProcessId> m_hostProcesses;
   std::unordered_map<std::int64_t, HostRow> m_cannByConnection;      ///< CANN_API connectionId -> row
@@ -176,6 +226,30 @@ ProcessId DbReader::hostProcess(std::int64_t key, Layer layer, const char* name)
   return p;
 }
 
+void DbReader::startStreams() {
+  // One connection and thread per big table (SqliteRowStream): SQLite steps and decodes them
+  // while this thread builds; with options.threads == 1 every table is read on this thread.
+  const bool background = m_options.threads != 1;
+  const auto stream = [&](const std::string& sql) {
+    return std::make_unique<SqliteRowStream>(m_path, sql, background, m_options.stop);
+  };
+  if (need("PYTORCH_API", {"startNs", "endNs", "globalTid", "name"}))
+    m_pythonRows = stream("SELECT CAST(startNs AS INTEGER), CAST(endNs AS INTEGER), globalTid, name, " +
+                          col("PYTORCH_API", "connectionId") + ", " + col("PYTORCH_API", "sequenceNumber") + ", " +
+                          col("PYTORCH_API", "fwdThreadId") + ", " + col("PYTORCH_API", "inputDtypes") + ", " +
+                          col("PYTORCH_API", "inputShapes") + ", " + col("PYTORCH_API", "callchainId") + ", " +
+                          col("PYTORCH_API", "type") + " FROM PYTORCH_API");
+  if (need("CANN_API", {"startNs", "endNs", "globalTid", "name"}))
+    m_cannRows = stream("SELECT startNs, endNs, globalTid, name, " + col("CANN_API", "type") + ", " +
+                        col("CANN_API", "connectionId") + " FROM CANN_API");
+  if (need("TASK", {"startNs", "endNs", "deviceId", "streamId"}))
+    m_taskRows = stream("SELECT startNs, endNs, deviceId, streamId, " + col("TASK", "connectionId") + ", " +
+                        col("TASK", "globalTaskId") + ", " + col("TASK", "contextId") + ", " + col("TASK", "taskId") +
+                        ", " + col("TASK", "modelId") + ", " + col("TASK", "taskType") + " FROM TASK ORDER BY startNs");
+  if (need("CONNECTION_IDS", {"id", "connectionId"}))
+    m_connectionRows = stream("SELECT id, connectionId FROM CONNECTION_IDS");
+}
+
 void DbReader::readStrings() {
   if (!need("STRING_IDS", {"id", "value"})) {
     note("no STRING_IDS table: names are shown as their ids");
@@ -187,25 +261,60 @@ void DbReader::readStrings() {
 }
 
 void DbReader::readPython() {
-  if (!need("PYTORCH_API", {"startNs", "endNs", "globalTid", "name"})) return;
+  std::map<std::int64_t, ProcessId> processes;
+  bool steps = false;  // a ProfilerStep#N row seen
+  if (m_pythonRows) readPythonRows(processes, steps);
+  if (!steps) readStepTime(processes);
+}
+
+void DbReader::readStepTime(const std::map<std::int64_t, ProcessId>& processes) {
+  // No ProfilerStep#N in PYTORCH_API: the steps of STEP_TIME(id, startNs, endNs) (format notes
+  // §1.2, §5.3: "host ProfilerStep windows"), as ProfilerStep#{id} slices on a lane of their own
+  // in the Python process (the first one), so that the step analyses find them as in a torch
+  // capture.
+  if (!m_db.hasTable("STEP_TIME") || !need("STEP_TIME", {"id", "startNs", "endNs"})) return;
+  SqliteStatement s(m_db, "SELECT id, CAST(startNs AS INTEGER), CAST(endNs AS INTEGER) FROM STEP_TIME ORDER BY 2");
+  ThreadId t = 0;
+  std::size_t n = 0;
+  while (s.step()) {
+    if (s.isNull(0) || s.isNull(1) || s.isNull(2) || s.integer(2) < s.integer(1)) continue;
+    if (n++ == 0) {
+      ProcessId p = 0;
+      if (!processes.empty()) {
+        p = processes.begin()->second;
+      } else {
+        p = hostProcess(2, static_cast<Layer>(0), "Python");
+      }
+      t = m_b.thread(p, std::int64_t{-1});
+      m_b.setThreadName(t, "Steps (STEP_TIME)");
+      m_b.setThreadSortIndex(t, -1);
+    }
+    m_b.addSlice(t, s.integer(1), s.integer(2) - s.integer(1), "ProfilerStep#" + std::to_string(s.integer(0)), "cpu_op");
+  }
+  checkStatement(s, "STEP_TIME");
+  if (n)
+    note("no ProfilerStep rows in PYTORCH_API: the " + std::to_string(n) +
+         " steps of the STEP_TIME table are shown on the Python lane \"Steps (STEP_TIME)\"");
+}
+
+void DbReader::readPythonRows(std::map<std::int64_t, ProcessId>& processes, bool& steps) {
   // Call stacks: PYTORCH_CALLCHAINS(id, stack -> STRING_IDS, stackDepth), frames joined as the
   // text export joins them (";\r\n", format notes §2.7).
-  std::unordered_map<std::int64_t, std::string> stacks;
+  std::unordered_map<std::int64_t, NameId> stacks;  ///< callchain id -> RowArgs text
   if (need("PYTORCH_CALLCHAINS", {"id", "stack", "stackDepth"})) {
+    std::unordered_map<std::int64_t, std::string> texts;
     SqliteStatement s(m_db, "SELECT id, stack FROM PYTORCH_CALLCHAINS ORDER BY id, stackDepth");
     while (s.step()) {
-      std::string& st = stacks[s.integer(0)];
+      std::string& st = texts[s.integer(0)];
       if (!st.empty()) st += ";\r\n";
       st += strOr(s, 1);
     }
     checkStatement(s, "PYTORCH_CALLCHAINS");
+    for (const auto& [id, text] : texts) stacks.emplace(id, argRows().text(text));
   }
-  SqliteStatement s(m_db, "SELECT CAST(startNs AS INTEGER), CAST(endNs AS INTEGER), globalTid, name, " +
-                              col("PYTORCH_API", "connectionId") + ", " + col("PYTORCH_API", "sequenceNumber") + ", " +
-                              col("PYTORCH_API", "fwdThreadId") + ", " + col("PYTORCH_API", "inputDtypes") + ", " +
-                              col("PYTORCH_API", "inputShapes") + ", " + col("PYTORCH_API", "callchainId") + ", " +
-                              col("PYTORCH_API", "type") + " FROM PYTORCH_API");
-  std::map<std::int64_t, ProcessId> processes;
+  const RowArgs::Schema schema =
+      argRows().addSchema({"Sequence number", "Fwd thread id", "Input Dims", "Input type", "Call stack"});
+  SqliteRowStream& s = *m_pythonRows;
   while (s.step()) {
     const std::int64_t gtid = s.integer(2);
     const std::int64_t pid = gtid >> 32, tid = gtid & 0xFFFFFFFF;
@@ -219,35 +328,43 @@ void DbReader::readPython() {
     }
     const ThreadId t = hostThread(pit->second, tid);
     const TimeNs start = s.integer(0), end = s.integer(1);
-    const std::string name = strOr(s, 3);
+    const std::string_view name = strView(s, 3);
     const std::int64_t type = s.integer(10, 50001);
+    if (name.starts_with("ProfilerStep#")) steps = true;
     const bool enqueue = type == 50002 && name.starts_with("Enqueue");
     const bool dequeue = type == 50002 && name.starts_with("Dequeue");
     // Categories as the text export writes them (format notes §2.6, §2.7).
     const char* cat = type == 50003 ? "python_function" : type == 50004 ? "mstx" : enqueue ? "enqueue" : dequeue ? "dequeue" : "cpu_op";
-    Args args;
-    if (type == 50001) {
-      if (!s.isNull(5)) args.emplace_back("Sequence number", std::string(s.text(5)));
-      if (!s.isNull(6)) args.emplace_back("Fwd thread id", std::string(s.text(6)));
-      if (!s.isNull(8)) args.emplace_back("Input Dims", strOr(s, 8));
-      if (!s.isNull(7)) args.emplace_back("Input type", strOr(s, 7));
+    // Args as a packed row: keys in the text export's order, a NULL column leaves its key out.
+    const bool op = type == 50001 && (!s.isNull(5) || !s.isNull(6) || !s.isNull(7) || !s.isNull(8));
+    const auto stack = s.isNull(9) ? stacks.end() : stacks.find(s.integer(9));
+    ImportArgs args;
+    if (op || stack != stacks.end()) {
+      args = ImportArgs::row(schema, argRows().beginRow(schema));
+      if (type == 50001) {
+        if (!s.isNull(5)) cell(schema, 0, s, 5);
+        if (!s.isNull(6)) cell(schema, 1, s, 6);
+        if (!s.isNull(8)) cellString(schema, 2, s, 8);
+        if (!s.isNull(7)) cellString(schema, 3, s, 7);
+      }
+      if (stack != stacks.end()) argRows().setTextId(schema, 4, stack->second);
     }
-    if (!s.isNull(9))
-      if (const auto it = stacks.find(s.integer(9)); it != stacks.end()) args.emplace_back("Call stack", it->second);
-    m_b.addSlice(t, start, end - start, name, cat, args.empty() ? ImportArgs{} : ImportArgs::owned(std::move(args)));
+    m_b.addSlice(t, start, end - start, name, cat, args);
     if (!s.isNull(4)) m_pythonConnections.emplace_back(s.integer(4), HostRow{t, start, enqueue, dequeue});
   }
   checkStatement(s, "PYTORCH_API");
 }
 
 void DbReader::readCann() {
-  if (!need("CANN_API", {"startNs", "endNs", "globalTid", "name"})) return;
+  if (!m_cannRows) return;
   // ENUM_API_TYPE names -> the text export's level prefixes (msprof cann_assembler.cpp, §2.4).
-  std::unordered_map<std::int64_t, std::string> levels;
+  std::unordered_map<std::int64_t, std::pair<std::string, NameId>> levels;  ///< id -> (name, RowArgs text)
   if (need("ENUM_API_TYPE", {"id", "name"})) {
     SqliteStatement e(m_db, "SELECT id, name FROM ENUM_API_TYPE");
-    while (e.step()) levels.emplace(e.integer(0), std::string(e.text(1)));
+    while (e.step()) levels.emplace(e.integer(0), std::make_pair(std::string(e.text(1)), argRows().text(e.text(1))));
   }
+  const RowArgs::Schema schema = argRows().addSchema({"Thread Id", "level", "id", "connection_id"});
+  std::string name;
   const auto prefix = [](std::string_view level) -> const char* {
     if (level == "acl") return "AscendCL";
     if (level == "runtime") return "Runtime";
@@ -256,19 +373,22 @@ void DbReader::readCann() {
     if (level == "hccl" || level == "communication") return "Communication";
     return "Api";
   };
-  SqliteStatement s(m_db, "SELECT startNs, endNs, globalTid, name, " + col("CANN_API", "type") + ", " +
-                              col("CANN_API", "connectionId") + " FROM CANN_API");
+  SqliteRowStream& s = *m_cannRows;
   while (s.step()) {
     const std::int64_t gtid = s.integer(2);
     const ProcessId p = hostProcess(0, kCann, "CANN");
     const ThreadId t = hostThread(p, gtid & 0xFFFFFFFF);
     const TimeNs start = s.integer(0), end = s.integer(1);
-    const std::string api = strOr(s, 3);
+    const std::string_view api = strView(s, 3);
     const auto lv = levels.find(s.integer(4, -1));
-    const std::string level = lv == levels.end() ? std::string() : lv->second;
-    Args args{{"Thread Id", std::to_string(gtid & 0xFFFFFFFF)}, {"level", level}, {"id", api}};
-    if (!s.isNull(5)) args.emplace_back("connection_id", std::string(s.text(5)));
-    m_b.addSlice(t, start, end - start, std::string(prefix(level)) + "@" + api, {}, ImportArgs::owned(std::move(args)));
+    const std::string_view level = lv == levels.end() ? std::string_view() : std::string_view(lv->second.first);
+    const std::uint64_t row = argRows().beginRow(schema);
+    argRows().setInteger(schema, 0, gtid & 0xFFFFFFFF);
+    argRows().setTextId(schema, 1, lv == levels.end() ? kEmptyName : lv->second.second);
+    cellString(schema, 2, s, 3);
+    if (!s.isNull(5)) cell(schema, 3, s, 5);
+    name.assign(prefix(level)).append("@").append(api);
+    m_b.addSlice(t, start, end - start, name, {}, ImportArgs::row(schema, row));
     if (!s.isNull(5)) m_cannByConnection.emplace(s.integer(5), HostRow{t, start});
   }
   checkStatement(s, "CANN_API");
@@ -304,7 +424,7 @@ void DbReader::readMstx() {
 }
 
 void DbReader::readTasks() {
-  if (!need("TASK", {"startNs", "endNs", "deviceId", "streamId"})) {
+  if (!m_taskRows) {
     note("no TASK table: no device tasks");
     return;
   }
@@ -331,10 +451,7 @@ void DbReader::readTasks() {
     std::string type;
   };
   std::vector<Row> rows;
-  SqliteStatement s(m_db, "SELECT startNs, endNs, deviceId, streamId, " + col("TASK", "connectionId") + ", " +
-                              col("TASK", "globalTaskId") + ", " + col("TASK", "contextId") + ", " +
-                              col("TASK", "taskId") + ", " + col("TASK", "modelId") + ", " + col("TASK", "taskType") +
-                              " FROM TASK ORDER BY startNs");
+  SqliteRowStream& s = *m_taskRows;
   while (s.step())
     rows.push_back({s.integer(0), s.integer(1), static_cast<int>(s.integer(2, -1)), static_cast<int>(s.integer(3, -1)),
                     s.integer(4, kNoConnection), s.integer(5, -1), s.integer(6, kNoContext), s.integer(7, -1),
@@ -361,6 +478,8 @@ void DbReader::readTasks() {
     }
   }
   std::map<std::pair<int, int>, ThreadId> lanes;
+  const RowArgs::Schema schema = argRows().addSchema({"Model Id", "Task Type", "Physic Stream Id", "Task Id",
+                                                         "Subtask Id", "connection_id", "Op Type", "Input Shapes"});
   for (const Row& r : rows) {
     m_taskTimes[r.globalTask] = {r.start, r.end, r.device, r.stream};
     if (r.connection != kNoConnection) m_deviceOfConnection.emplace(r.connection, r.device);
@@ -376,16 +495,17 @@ void DbReader::readTasks() {
     const auto c = compute.find(r.globalTask);
     const bool isCompute = c != compute.end();
     if (isCompute && !detail::isExcludedKernel(c->second.name)) m_computeTasks.insert(r.globalTask);
-    Args args{{"Model Id", std::to_string(r.model)},
-              {"Task Type", isCompute ? c->second.type : r.type},
-              {"Physic Stream Id", std::to_string(r.stream)},
-              {"Task Id", std::to_string(r.taskId)},
-              {"Subtask Id", std::to_string(r.context)},
-              {"connection_id", std::to_string(r.connection)}};
-    if (isCompute && !c->second.opType.empty()) args.emplace_back("Op Type", c->second.opType);
-    if (isCompute && !c->second.inputShapes.empty()) args.emplace_back("Input Shapes", c->second.inputShapes);
+    const std::uint64_t row = argRows().beginRow(schema);
+    argRows().setInteger(schema, 0, r.model);
+    argRows().setText(schema, 1, isCompute ? c->second.type : r.type);
+    argRows().setInteger(schema, 2, r.stream);
+    argRows().setInteger(schema, 3, r.taskId);
+    argRows().setInteger(schema, 4, r.context);
+    argRows().setInteger(schema, 5, r.connection);
+    if (isCompute && !c->second.opType.empty()) argRows().setText(schema, 6, c->second.opType);
+    if (isCompute && !c->second.inputShapes.empty()) argRows().setText(schema, 7, c->second.inputShapes);
     m_b.addSlice(lit->second, r.start, r.end - r.start, isCompute ? c->second.name : r.type, {},
-                 ImportArgs::owned(std::move(args)));
+                 ImportArgs::row(schema, row));
     // Flow ends: compute and memcpy tasks, those the text export's HostToDevice flows end on
     // (corpus ascend-pt-910b-l1-text-2rank rank0: 187 compute, 24 MEMCPY_ASYNC, 4 HCCL ops; no
     // event or notify task has one).
@@ -420,6 +540,7 @@ void DbReader::readCommunication() {
     SqliteStatement e(m_db, "SELECT id, name FROM ENUM_HCCL_DATA_TYPE");
     while (e.step()) dataTypes.emplace(e.integer(0), std::string(e.text(1)));
   }
+  const RowArgs::Schema opSchema = argRows().addSchema({"connection_id", "group_name", "data_type", "alg_type", "count"});
   std::unordered_map<std::int64_t, int> deviceOfOp;
   std::set<std::pair<int, std::int64_t>> named;
   while (s.step()) {
@@ -436,12 +557,14 @@ void DbReader::readCommunication() {
       m_b.setThreadSortIndex(t, base);
     }
     const auto dt = dataTypes.find(s.integer(6, -1));
-    Args args{{"connection_id", std::to_string(conn)},
-              {"group_name", group},
-              {"data_type", dt == dataTypes.end() ? std::string(s.text(6)) : dt->second},
-              {"alg_type", strOr(s, 7)},
-              {"count", std::string(s.text(8))}};
-    m_b.addSlice(t, s.integer(0), s.integer(1) - s.integer(0), strOr(s, 2), {}, ImportArgs::owned(std::move(args)));
+    const std::uint64_t row = argRows().beginRow(opSchema);
+    argRows().setInteger(opSchema, 0, conn);
+    argRows().setText(opSchema, 1, group);
+    if (dt == dataTypes.end()) cell(opSchema, 2, s, 6);
+    else argRows().setText(opSchema, 2, dt->second);
+    cellString(opSchema, 3, s, 7);
+    cell(opSchema, 4, s, 8);
+    m_b.addSlice(t, s.integer(0), s.integer(1) - s.integer(0), strOr(s, 2), {}, ImportArgs::row(opSchema, row));
     if (conn != kNoConnection) m_opEnds[conn].push_back({t, s.integer(0)});
     if (!s.isNull(9)) deviceOfOp.emplace(s.integer(9), device);
   }
@@ -453,6 +576,8 @@ void DbReader::readCommunication() {
                               col("COMMUNICATION_TASK_INFO", "srcRank") + ", " + col("COMMUNICATION_TASK_INFO", "dstRank") +
                               ", " + col("COMMUNICATION_TASK_INFO", "size") + ", " +
                               col("COMMUNICATION_TASK_INFO", "notifyId") + " FROM COMMUNICATION_TASK_INFO");
+  const RowArgs::Schema taskSchema =
+      argRows().addSchema({"task type", "op name", "src rank", "dst rank", "size(Byte)", "notify_id", "stream id"});
   std::size_t skippedNoPlane = 0;
   while (c.step()) {
     const auto tt = m_taskTimes.find(c.integer(0));
@@ -470,13 +595,15 @@ void DbReader::readCommunication() {
       m_b.setThreadName(t, "Plane " + std::to_string(plane));
       m_b.setThreadSortIndex(t, base + 1 + plane);
     }
-    Args args{{"task type", strOr(c, 4)}, {"op name", strOr(c, 1)},       {"src rank", std::string(c.text(5))},
-              {"dst rank", std::string(c.text(6))}, {"size(Byte)", std::string(c.text(7))},
-              {"notify_id", std::string(c.text(8))}, {"stream id", std::to_string(tt->second.stream)}};
+    const std::uint64_t row = argRows().beginRow(taskSchema);
+    cellString(taskSchema, 0, c, 4);
+    cellString(taskSchema, 1, c, 1);
+    for (int k = 0; k < 4; ++k) cell(taskSchema, 2 + static_cast<std::size_t>(k), c, 5 + k);
+    argRows().setInteger(taskSchema, 6, tt->second.stream);
     // Named by the task type (Notify_Wait, Memcpy, Reduce_Inline, ...) as the text export names
     // the plane tasks: the `name` column holds the op's name (STRING_IDS, corpus 910B level1).
     const std::string name = c.isNull(4) ? strOr(c, 1) : strOr(c, 4);
-    m_b.addSlice(t, tt->second.start, tt->second.end - tt->second.start, name, {}, ImportArgs::owned(std::move(args)));
+    m_b.addSlice(t, tt->second.start, tt->second.end - tt->second.start, name, {}, ImportArgs::row(taskSchema, row));
   }
   checkStatement(c, "COMMUNICATION_TASK_INFO");
   if (skippedNoPlane)
@@ -688,8 +815,8 @@ void DbReader::buildFlows() {
       for (const DeviceEnd& e : *ends) flow(row, e, "HostToDevice", "HostToDevice" + std::to_string(c));
   // PYTORCH_API connections through CONNECTION_IDS(id, connectionId).
   std::unordered_map<std::int64_t, std::vector<std::int64_t>> ids;
-  if (need("CONNECTION_IDS", {"id", "connectionId"})) {
-    SqliteStatement s(m_db, "SELECT id, connectionId FROM CONNECTION_IDS");
+  if (m_connectionRows) {
+    SqliteRowStream& s = *m_connectionRows;
     while (s.step()) ids[s.integer(0)].push_back(s.integer(1));
     checkStatement(s, "CONNECTION_IDS");
   }
@@ -749,6 +876,7 @@ void DbReader::readKernels() {
 }
 
 bool DbReader::read(Trace& trace) {
+  startStreams();
   readStrings();
   progress(0.1);
   readPython();
@@ -876,7 +1004,7 @@ DbImport readAscendDb(const std::string& dbPath, const std::string& analysisDbPa
   std::error_code ec;
   const auto size = std::filesystem::file_size(dbPath, ec);
   trace->fileBytes = ec ? 0 : size;
-  DbReader reader(db, options, out);
+  DbReader reader(db, dbPath, options, out);
   if (!reader.read(*trace)) {
     out.result.error = "cancelled";
     return out;

@@ -4,6 +4,13 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <charconv>
+#include <condition_variable>
+#include <deque>
+#include <iterator>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 namespace npuscope::core::detail {
 
@@ -42,6 +49,12 @@ bool SqliteDb::open(const std::string& path, std::string& error) {
     return false;
   }
   m_db = db;
+  // query_only: a second guard against any write. mmap_size: pages are read through a read-only
+  // mapping of the file instead of being copied into the page cache (fewer copies, no cache
+  // memory; a file of an immutable database does not change under the mapping). cache_size: the
+  // tables are read once, front to back: a small cache is enough (-2048 = 2 MiB).
+  sqlite3_exec(m_db, "PRAGMA query_only = 1; PRAGMA mmap_size = 1099511627776; PRAGMA cache_size = -2048", nullptr,
+               nullptr, nullptr);
   // Reading the schema is the first access to the file: a file that is not a database, or whose
   // first page is damaged, fails here ("file is not a database").
   SqliteStatement s(*this, "SELECT name FROM sqlite_master WHERE type = 'table'");
@@ -107,6 +120,7 @@ bool SqliteStatement::step() {
 }
 
 bool SqliteStatement::isNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
+bool SqliteStatement::isInteger(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_INTEGER; }
 
 std::int64_t SqliteStatement::integer(int col, std::int64_t fallback) const {
   if (isNull(col)) return fallback;
@@ -127,6 +141,219 @@ std::string_view SqliteStatement::text(int col) const {
   const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, col));
   if (!p) return {};
   return {p, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col))};
+}
+
+// ---- SqliteRowStream
+
+namespace {
+/// One value copied out of SQLite: an INTEGER in `i`, anything else (TEXT, REAL, BLOB) as its
+/// text in the batch's arena at [at, at + len).
+struct Value {
+  std::int64_t i = 0;
+  std::uint32_t at = 0;
+  std::uint32_t lenType = 0;  ///< len << 3 | SQLite type (1-5)
+  [[nodiscard]] int type() const { return static_cast<int>(lenType & 7); }
+  [[nodiscard]] std::uint32_t len() const { return lenType >> 3; }
+};
+struct Batch {
+  std::vector<Value> cells;  ///< rows * columns
+  std::string texts;
+  std::size_t rows = 0;
+};
+}  // namespace
+
+struct SqliteRowStream::Shared {
+  std::string path, sql;
+  std::stop_token stop;
+  // Direct mode (no thread): the consumer steps this statement.
+  std::unique_ptr<SqliteDb> db;
+  std::unique_ptr<SqliteStatement> stmt;
+  bool opened = false;
+  // Background mode.
+  std::thread thread;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Batch> queue;
+  bool done = false, abort = false;
+  std::string error;  ///< the reader's, read once done
+  // Consumer's position.
+  Batch current;
+  std::size_t row = 0;  ///< 1-based row of `current` being read (0: before the first)
+  int columns = 0;
+  mutable std::vector<char> numbers;  ///< 24 bytes a column: text() of an INTEGER
+
+  const Value& value(int col) const { return current.cells[(row - 1) * static_cast<std::size_t>(columns) + static_cast<std::size_t>(col)]; }
+
+  /// The reader thread's body.
+  void read() {
+    SqliteDb conn;
+    std::string openError;
+    if (!conn.open(path, openError)) return finish(openError);
+    SqliteStatement s(conn, sql);
+    if (!s.ok()) return finish(s.error());
+    sqlite3_stmt* st = s.raw();
+    const int n = sqlite3_column_count(st);
+    {
+      std::lock_guard lock(mutex);
+      columns = n;
+    }
+    Batch b;
+    b.cells.reserve(kBatchRows * static_cast<std::size_t>(n));
+    while (s.step()) {
+      for (int c = 0; c < n; ++c) {
+        Value v;
+        const int type = sqlite3_column_type(st, c);
+        if (type == SQLITE_INTEGER) {
+          v.i = sqlite3_column_int64(st, c);
+        } else if (type != SQLITE_NULL) {
+          const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, c));
+          // (a text of 512 MiB or more is cut there: the packed length has 29 bits)
+          const auto len = static_cast<std::uint32_t>(std::min(sqlite3_column_bytes(st, c), (1 << 29) - 1));
+          v.at = static_cast<std::uint32_t>(b.texts.size());
+          if (p) b.texts.append(p, len);
+          v.lenType = len << 3;
+        }
+        v.lenType |= static_cast<std::uint32_t>(type);
+        b.cells.push_back(v);
+      }
+      if (++b.rows == kBatchRows) {
+        if (!push(std::move(b))) return;
+        b = Batch{};
+        b.cells.reserve(kBatchRows * static_cast<std::size_t>(n));
+      }
+    }
+    if (b.rows && !push(std::move(b))) return;
+    finish(s.error());
+  }
+  /// Queues a batch, waiting while the queue is full. False when the consumer went away or a
+  /// stop was requested.
+  bool push(Batch&& b) {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return abort || queue.size() < kQueueBatches || stop.stop_requested(); });
+    if (abort || stop.stop_requested()) {
+      done = true;
+      error = "cancelled";
+      changed.notify_all();
+      return false;
+    }
+    queue.push_back(std::move(b));
+    changed.notify_all();
+    return true;
+  }
+  void finish(const std::string& e) {
+    std::lock_guard lock(mutex);
+    done = true;
+    error = e;
+    changed.notify_all();
+  }
+};
+
+SqliteRowStream::SqliteRowStream(std::string path, std::string sql, bool background, std::stop_token stop)
+    : m_shared(std::make_unique<Shared>()) {
+  m_shared->path = std::move(path);
+  m_shared->sql = std::move(sql);
+  m_shared->stop = std::move(stop);
+  if (background) {
+    try {
+      m_shared->thread = std::thread([s = m_shared.get()] { s->read(); });
+    } catch (const std::system_error&) {
+      // No thread to be had (a process limit): the rows are read on the consumer's thread.
+    }
+  }
+}
+
+SqliteRowStream::~SqliteRowStream() {
+  if (m_shared->thread.joinable()) {
+    {
+      std::lock_guard lock(m_shared->mutex);
+      m_shared->abort = true;
+      m_shared->changed.notify_all();
+    }
+    m_shared->thread.join();
+  }
+}
+
+bool SqliteRowStream::step() {
+  Shared& s = *m_shared;
+  if (!s.thread.joinable()) {  // direct mode
+    if (!s.opened) {
+      s.opened = true;
+      s.db = std::make_unique<SqliteDb>();
+      std::string e;
+      if (!s.db->open(s.path, e)) {
+        m_error = e;
+        return false;
+      }
+      s.stmt = std::make_unique<SqliteStatement>(*s.db, s.sql);
+    }
+    if (!s.stmt) return false;
+    if (s.stop.stop_requested()) {
+      if (m_error.empty()) m_error = "cancelled";
+      return false;
+    }
+    if (s.stmt->step()) return true;
+    if (m_error.empty()) m_error = s.stmt->error();
+    return false;
+  }
+  if (s.row < s.current.rows) {
+    ++s.row;
+    return true;
+  }
+  std::unique_lock lock(s.mutex);
+  s.changed.wait(lock, [&] { return !s.queue.empty() || s.done; });
+  if (s.queue.empty()) {
+    if (m_error.empty()) m_error = s.error;
+    return false;
+  }
+  s.current = std::move(s.queue.front());
+  s.queue.pop_front();
+  s.changed.notify_all();
+  s.row = 1;
+  return s.current.rows > 0;
+}
+
+bool SqliteRowStream::isNull(int col) const {
+  if (m_shared->stmt) return m_shared->stmt->isNull(col);
+  return m_shared->value(col).type() == SQLITE_NULL;
+}
+
+bool SqliteRowStream::isInteger(int col) const {
+  if (m_shared->stmt) return m_shared->stmt->isInteger(col);
+  return m_shared->value(col).type() == SQLITE_INTEGER;
+}
+
+std::int64_t SqliteRowStream::integer(int col, std::int64_t fallback) const {
+  if (m_shared->stmt) return m_shared->stmt->integer(col, fallback);
+  const Value& v = m_shared->value(col);
+  if (v.type() == SQLITE_NULL) return fallback;
+  if (v.type() == SQLITE_INTEGER) return v.i;
+  // SQLite's own conversion of a TEXT / REAL value (sqlite3_column_int64): a leading integer, else 0.
+  const std::string_view t(m_shared->current.texts.data() + v.at, v.len());
+  std::int64_t out = 0;
+  const char* b = t.data();
+  while (b < t.data() + t.size() && (*b == ' ' || *b == '\t')) ++b;
+  const auto r = std::from_chars(b + (b < t.data() + t.size() && *b == '+'), t.data() + t.size(), out);
+  if (r.ec != std::errc()) return 0;
+  if (r.ptr < t.data() + t.size() && (*r.ptr == '.' || *r.ptr == 'e' || *r.ptr == 'E')) {
+    double d = 0;
+    if (std::from_chars(b, t.data() + t.size(), d).ec == std::errc() && d > -9.2e18 && d < 9.2e18)
+      return static_cast<std::int64_t>(d);
+  }
+  return out;
+}
+
+std::string_view SqliteRowStream::text(int col) const {
+  if (m_shared->stmt) return m_shared->stmt->text(col);
+  const Value& v = m_shared->value(col);
+  if (v.type() == SQLITE_NULL) return {};
+  if (v.type() == SQLITE_INTEGER) {
+    auto& numbers = m_shared->numbers;
+    if (numbers.size() < static_cast<std::size_t>(m_shared->columns) * 24) numbers.resize(static_cast<std::size_t>(m_shared->columns) * 24);
+    char* const at = numbers.data() + static_cast<std::size_t>(col) * 24;
+    const auto r = std::to_chars(at, at + 24, v.i);
+    return {at, static_cast<std::size_t>(r.ptr - at)};
+  }
+  return {m_shared->current.texts.data() + v.at, v.len()};
 }
 
 }  // namespace npuscope::core::detail

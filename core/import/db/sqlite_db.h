@@ -7,7 +7,9 @@
 // (corpus ascend-pt-910b-db-2rank/level1/rank0: MindStudio Insight switched it to WAL).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,16 +66,57 @@ class SqliteStatement {
   /// Next row: true while there is one. An error (corrupt page, ...) ends the rows and sets error().
   bool step();
   [[nodiscard]] bool isNull(int col) const;
+  /// The value is stored as an INTEGER (not NULL, REAL, TEXT or BLOB).
+  [[nodiscard]] bool isInteger(int col) const;
   /// The value as int64 (SQLite's conversion: a TEXT "123" gives 123); `fallback` when NULL.
   [[nodiscard]] std::int64_t integer(int col, std::int64_t fallback = 0) const;
   [[nodiscard]] std::optional<std::int64_t> optionalInteger(int col) const;
   [[nodiscard]] double real(int col, double fallback = 0) const;
   /// The value as text (numbers in SQLite's own decimal form); empty when NULL.
   [[nodiscard]] std::string_view text(int col) const;
+  [[nodiscard]] sqlite3_stmt* raw() const { return m_stmt; }
 
  private:
   sqlite3_stmt* m_stmt = nullptr;
   sqlite3* m_db = nullptr;
+  std::string m_error;
+};
+
+/// The rows of one query, read on a thread of its own through a connection of its own (opened
+/// like SqliteDb::open) and handed to the consuming thread in batches of kBatchRows through a
+/// queue of at most kQueueBatches batches, so that SQLite's stepping and decoding of one table
+/// runs while the consumer builds another and the memory in flight stays bounded (~ kQueueBatches
+/// * kBatchRows rows). Without `background` it steps the statement on the consumer's thread.
+/// The consumer steps through the rows with the accessors of SqliteStatement (values copied out
+/// of SQLite: an INTEGER as int64, anything else as its text). The destructor stops the reader
+/// and joins it. A stop request of `stop` ends the rows early (error() "cancelled"). Not
+/// thread-safe on the consumer's side (one consumer).
+class SqliteRowStream {
+ public:
+  static constexpr std::size_t kBatchRows = 4096;
+  static constexpr std::size_t kQueueBatches = 4;
+
+  SqliteRowStream(std::string path, std::string sql, bool background, std::stop_token stop);
+  ~SqliteRowStream();
+  SqliteRowStream(const SqliteRowStream&) = delete;
+  SqliteRowStream& operator=(const SqliteRowStream&) = delete;
+
+  /// Next row: true while there is one. Errors (cannot open, bad SQL, corrupt page) end the rows
+  /// and set error().
+  bool step();
+  [[nodiscard]] const std::string& error() const { return m_error; }
+  [[nodiscard]] bool isNull(int col) const;
+  [[nodiscard]] bool isInteger(int col) const;
+  /// As SqliteStatement::integer (a TEXT "123" gives 123); `fallback` when NULL.
+  [[nodiscard]] std::int64_t integer(int col, std::int64_t fallback = 0) const;
+  /// As SqliteStatement::text: an INTEGER as its decimal text; empty when NULL. Valid until the
+  /// next step().
+  [[nodiscard]] std::string_view text(int col) const;
+
+  struct Shared;  ///< the queue between reader and consumer (sqlite_db.cpp)
+
+ private:
+  std::unique_ptr<Shared> m_shared;
   std::string m_error;
 };
 

@@ -8,14 +8,18 @@
 
 #include <catch2/catch.hpp>
 #include <simdjson.h>
+#include <sqlite3.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 
+#include "core/analysis/analysis.h"
 #include "core/import/db/db_reader.h"
 #include "core/import/db/sqlite_db.h"
+#include "core/model/slice_args.h"
 #include "core/profile/profile.h"
 #include "tests/core/test_util.h"
 
@@ -319,4 +323,144 @@ TEST_CASE("db: a rank with both exports loads the text by default, the database 
   CHECK(only.profile->ranks[0].trace->path.ends_with(".db"));
   std::error_code ec;
   fs::remove_all(dir, ec);
+}
+
+TEST_CASE("db: slice args are packed rows read back as the text export's keys and values", "[db]") {
+  // Expected values: Python sqlite3 on the same file (immutable URI), e.g. for the kernel
+  //   SELECT t.*, c.* FROM TASK t JOIN COMPUTE_TASK_INFO c USING (globalTaskId) ORDER BY t.startNs LIMIT 1
+  // with the STRING_IDS values of name / taskType / opType / inputShapes; for CANN_API the first
+  // row by startNs (name 275 = aclrtMemcpyAsync, type 20000 = ENUM_API_TYPE acl, globalTid
+  // 13471134862272974 & 0xFFFFFFFF = 3140046, connectionId 936); for PYTORCH_API the first
+  // aten::empty by startNs (sequenceNumber -1, fwdThreadId 0, 15 PYTORCH_CALLCHAINS frames).
+  const fs::path db = shared("corpus/ascend-pt-910b-db-2rank/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db");
+  const auto in = core::readAscendDb(db.string(), "");
+  REQUIRE(in.result.trace);
+  const core::Trace& t = *in.result.trace;
+  CHECK(t.ownedArgs.empty());  // no args kept as text
+  CHECK_FALSE(t.rowArgs.empty());
+  const auto earliest = [&](std::string_view name) {
+    core::SliceRef best;
+    core::TimeNs at = INT64_MAX;
+    for (std::uint32_t l = 0; l < t.lanes.size(); ++l)
+      for (std::uint32_t i = 0; i < t.lanes[l].sliceCount(); ++i)
+        if (t.sliceName({l, i}) == name && t.lanes[l].start[i] < at) {
+          at = t.lanes[l].start[i];
+          best = {l, i};
+        }
+    return best;
+  };
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  const core::SliceRef k = earliest("trans_TransData_0");
+  REQUIRE(k.valid());
+  CHECK(t.lanes[k.lane].start[k.index] == 1736410576404465403LL);
+  CHECK(core::sliceArgs(t, k) == Pairs{{"Model Id", "4294967295"},   {"Task Type", "AI_VECTOR_CORE"},
+                                       {"Physic Stream Id", "2"},      {"Task Id", "11063"},
+                                       {"Subtask Id", "4294967295"},   {"connection_id", "962"},
+                                       {"Op Type", "TransData"},       {"Input Shapes", "\"32,3,224,224\""}});
+  CHECK(core::sliceArg(t, k, "Task Type") == std::optional<std::string>("AI_VECTOR_CORE"));
+  CHECK_FALSE(core::sliceArg(t, k, "Block Dim").has_value());
+  CHECK(core::sliceArgsJson(t, k) ==
+        R"({"Model Id":"4294967295","Task Type":"AI_VECTOR_CORE","Physic Stream Id":"2","Task Id":"11063",)"
+        R"("Subtask Id":"4294967295","connection_id":"962","Op Type":"TransData","Input Shapes":"\"32,3,224,224\""})");
+  CHECK(t.argsText(k).empty());
+  const core::SliceRef c = earliest("AscendCL@aclrtMemcpyAsync");
+  REQUIRE(c.valid());
+  CHECK(t.lanes[c.lane].start[c.index] == 1736410576395215600LL);
+  CHECK(core::sliceArgs(t, c) ==
+        Pairs{{"Thread Id", "3140046"}, {"level", "acl"}, {"id", "aclrtMemcpyAsync"}, {"connection_id", "936"}});
+  const core::SliceRef p = earliest("aten::empty");
+  REQUIRE(p.valid());
+  const Pairs pa = core::sliceArgs(t, p);
+  REQUIRE(pa.size() == 5);
+  CHECK(pa[0] == std::make_pair(std::string("Sequence number"), std::string("-1")));
+  CHECK(pa[1] == std::make_pair(std::string("Fwd thread id"), std::string("0")));
+  CHECK(pa[2] == std::make_pair(std::string("Input Dims"), std::string("ScalarList;\r\nScalar;\r\nScalar;\r\nNone;\r\nScalar;\r\nNone")));
+  CHECK(pa[3] == std::make_pair(std::string("Input type"), std::string(";\r\n;\r\n;\r\n;\r\n;\r\n")));
+  CHECK(pa[4].first == "Call stack");
+  CHECK(std::count(pa[4].second.begin(), pa[4].second.end(), '\n') == 14);  // 15 frames
+  CHECK(pa[4].second.starts_with("/home/z30057886/.local/lib/python3.9/site-packages/torch/_utils.py(180): _rebuild_tensor;\r\n"));
+}
+
+namespace {
+/// Writes `sql` (several statements) into a new database `path` with the sqlite3 C API.
+bool makeDb(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) return false;
+  const bool ok = sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+  sqlite3_close(db);
+  return ok;
+}
+}  // namespace
+
+TEST_CASE("db: without ProfilerStep rows the steps come from STEP_TIME", "[db]") {
+  // A database written here after the schema of format notes §5.3 (PYTORCH_API times as TEXT):
+  // two torch ops, no ProfilerStep row; STEP_TIME has steps 1 [1000, 5000) and 2 [5000, 9000).
+  const std::string dir = tempDir("steptime");
+  const std::string path = dir + "/ascend_pytorch_profiler_0.db";
+  REQUIRE(makeDb(path, R"(
+    CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);
+    INSERT INTO STRING_IDS VALUES (268435456, 'aten::add'), (268435457, 'aten::mul');
+    CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, connectionId INTEGER, name INTEGER,
+                              sequenceNumber INTEGER, fwdThreadId INTEGER, inputDtypes INTEGER, inputShapes INTEGER,
+                              callchainId INTEGER, type INTEGER, depth INTEGER);
+    INSERT INTO PYTORCH_API VALUES ('1500', '2500', 4294967303, NULL, 268435456, 7, 0, NULL, NULL, NULL, 50001, 0),
+                                   ('6000', '7000', 4294967303, NULL, 268435457, 8, NULL, NULL, NULL, NULL, 50001, 0);
+    CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER);
+    INSERT INTO STEP_TIME VALUES (2, 5000, 9000), (1, 1000, 5000);
+  )"));
+  for (const unsigned threads : {1u, 4u}) {
+    core::LoadOptions o;
+    o.threads = threads;
+    const auto in = core::readAscendDb(path, "", o);
+    REQUIRE(in.result.trace);
+    const core::Trace& t = *in.result.trace;
+    CHECK(npuscope::test::laneIndex(t, "Python", "Steps (STEP_TIME)") >= 0);
+    const auto steps = core::stepWindows(t);
+    REQUIRE(steps.size() == 2);
+    CHECK(steps[0].number == 1);
+    CHECK(steps[0].host == core::TimeRange{1000, 5000});
+    CHECK(steps[1].number == 2);
+    CHECK(steps[1].host == core::TimeRange{5000, 9000});
+    // The ops keep their args: sequenceNumber 7 / 8, fwdThreadId 0 / NULL (key left out).
+    const auto add = npuscope::test::findSlice(t, "aten::add");
+    REQUIRE(add.valid());
+    CHECK(core::sliceArgs(t, add) == std::vector<std::pair<std::string, std::string>>{{"Sequence number", "7"}, {"Fwd thread id", "0"}});
+    const auto mul = npuscope::test::findSlice(t, "aten::mul");
+    REQUIRE(mul.valid());
+    CHECK(core::sliceArgs(t, mul) == std::vector<std::pair<std::string, std::string>>{{"Sequence number", "8"}});
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+TEST_CASE("db: the tables read on their own threads give the trace of one thread, and a stop ends the load", "[db]") {
+  // Two routes to the same trace: LoadOptions::threads 1 reads every table on the caller's
+  // thread, 4 reads PYTORCH_API, CANN_API, TASK and CONNECTION_IDS through background streams.
+  core::LoadOptions one, four;
+  one.threads = 1;
+  four.threads = 4;
+  const auto a = core::readAscendDb(shared(kDb910bL1), "", one);
+  const auto b = core::readAscendDb(shared(kDb910bL1), "", four);
+  REQUIRE(a.result.trace);
+  REQUIRE(b.result.trace);
+  const core::Trace& x = *a.result.trace;
+  const core::Trace& y = *b.result.trace;
+  REQUIRE(x.lanes.size() == y.lanes.size());
+  CHECK(x.flows.size() == y.flows.size());
+  CHECK(x.sliceCount() > 1000);
+  for (std::uint32_t l = 0; l < x.lanes.size(); ++l) {
+    REQUIRE(x.lanes[l].sliceCount() == y.lanes[l].sliceCount());
+    CHECK(x.lanes[l].start == y.lanes[l].start);
+    CHECK(x.lanes[l].end == y.lanes[l].end);
+    for (std::uint32_t i = 0; i < x.lanes[l].sliceCount(); ++i) {
+      REQUIRE(x.sliceName({l, i}) == y.sliceName({l, i}));
+      REQUIRE(core::sliceArgsJson(x, {l, i}) == core::sliceArgsJson(y, {l, i}));
+    }
+  }
+  std::stop_source stop;
+  stop.request_stop();
+  four.stop = stop.get_token();
+  const auto cancelled = core::readAscendDb(shared(kDb910bL1), "", four);
+  CHECK_FALSE(cancelled.result.trace);
+  CHECK(cancelled.result.error == "cancelled");
 }
