@@ -166,14 +166,28 @@ int runReport(const QStringList& arguments) {
                                                                         "(e.g. Ascend910B3), for the advisor's TFLOPS "
                                                                         "and block-dim rules."),
                                 QStringLiteral("NAME"));
+  const QCommandLineOption threshold(
+      QStringLiteral("threshold"),
+      QCoreApplication::translate("npuscope", "Sets one advisor threshold, KEY=VALUE in the key's unit (e.g. "
+                                              "aicpu_min_us=50; repeatable; the keys are listed in docs/diagnosis.md "
+                                              "§6 and in the GUI's Advisor Thresholds dialog)."),
+      QStringLiteral("KEY=VALUE"));
   const QCommandLineOption source = sourceOption();
-  parser.addOptions({json, chip, source});
+  parser.addOptions({json, chip, threshold, source});
   parser.process(arguments);  // exits on --help or an unknown option
   if (!applySourceOption(parser, source)) return kExitUsage;
+  core::AdvisorThresholds thresholds;
+  for (const QString& t : parser.values(threshold)) {
+    const std::string error = core::applyThresholdAssignment(thresholds, t.toStdString());
+    if (!error.empty()) {
+      printError(QString::fromStdString(error));
+      return kExitUsage;
+    }
+  }
 
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2) {
-    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--chip NAME] [--source db|text]"));
+    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--chip NAME] [--threshold KEY=VALUE]... [--source db|text]"));
     return kExitUsage;
   }
   const QString path = positional.at(1);
@@ -183,8 +197,7 @@ int runReport(const QStringList& arguments) {
     printError(error);
     return kExitFailure;
   }
-  core::AdvisorThresholds thresholds;
-  thresholds.chip = parser.value(chip).toStdString();
+  if (parser.isSet(chip)) thresholds.chip = parser.value(chip).toStdString();
   std::string out = parser.isSet(json) ? core::reportJson(*profile, thresholds) : core::reportText(*profile, thresholds);
   if (out.empty() || out.back() != '\n') out.push_back('\n');
   std::fwrite(out.data(), 1, out.size(), stdout);

@@ -39,6 +39,7 @@
 #include "app/trace_loader.h"
 #include "widgets/timeline/flow_navigation.h"
 #include "widgets/timeline/load_preview.h"
+#include "widgets/dialogs/advisor_thresholds_dialog.h"
 #include "widgets/panels/advice_panel.h"
 #include "widgets/panels/search_bar.h"
 #include "widgets/timeline/timeline_viewport.h"
@@ -338,17 +339,20 @@ void MainWindow::createAdviceDock() {
   m_adviceDock->setObjectName(QStringLiteral("AdviceDock"));
   m_adviceDock->setWidget(m_advice);
   addDockWidget(Qt::BottomDockWidgetArea, m_adviceDock);  // tabbed with Top-Down on first run
-  // Click: outline every slice named like the evidence and select the worst one (no zoom).
+  // The thresholds edited in the dialog are kept between sessions ("advisor/<key>").
+  {
+    QSettings settings;
+    m_advice->setThresholds(widgets::loadAdvisorThresholds(settings));
+  }
+  connect(m_advice, &widgets::AdvicePanel::thresholdsChanged, this, [](const core::AdvisorThresholds& t) {
+    QSettings settings;
+    widgets::saveAdvisorThresholds(settings, t);
+  });
+  // Click: outline exactly the finding's evidence slices and select the worst one (no zoom).
   connect(m_advice, &widgets::AdvicePanel::evidenceSelected, this,
           [this](int rank, const std::vector<core::SliceRef>& slices) {
-            m_timeline->clearHighlightedNames();
-            if (!m_profile || rank < 0 || static_cast<std::size_t>(rank) >= m_profile->ranks.size()) return;
-            const core::Trace* t = m_profile->ranks[static_cast<std::size_t>(rank)].trace.get();
-            if (!t || slices.empty()) return;
-            std::vector<bool> mask(t->strings.size(), false);
-            for (const core::SliceRef r : slices) mask[t->lanes[r.lane].names[r.index]] = true;
-            m_timeline->setHighlightedNames(rank, std::move(mask));
-            m_timeline->selectSlice(rank, slices.front());
+            m_timeline->setHighlightedSlices(rank, slices);
+            if (!slices.empty()) m_timeline->selectSlice(rank, slices.front());
           });
   // Double-click: zoom to the worst slice, as the Top-Down panel's evidence does.
   connect(m_advice, &widgets::AdvicePanel::evidenceActivated, this, [this](int rank, core::SliceRef ref) {

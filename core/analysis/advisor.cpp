@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <unordered_map>
@@ -49,6 +50,108 @@ std::vector<ChipCores> AdvisorThresholds::defaultCores() {
       {"Ascend910B4", 20, 40, "public 910B4 listings (20 AI Cores); an estimate, check npu-smi info"},
       {"Ascend910A", 32, 0, "msprof info.json of a 910 capture (ai_core_num 32, aiv_num 0, corpus mindspore-msprof-prof-2dev)"},
   };
+}
+
+namespace {
+
+struct FieldAccess {
+  ThresholdField field;
+  double (*get)(const AdvisorThresholds&);
+  void (*set)(AdvisorThresholds&, double);
+};
+
+TimeNs nsOf(double v, double scale) { return static_cast<TimeNs>(std::llround(v * scale)); }
+
+const std::vector<FieldAccess>& fieldTable() {
+  using T = AdvisorThresholds;
+  static const std::vector<FieldAccess> table = {
+      {{"low_utilisation", "MatMul/Conv below this share of peak: issue", "fraction", "tutorial §4 decision tree", false, 0, 1},
+       [](const T& t) { return t.lowUtilisation; }, [](T& t, double v) { t.lowUtilisation = v; }},
+      {{"high_utilisation", "MatMul/Conv at or above this share of peak: efficient", "fraction", "tutorial §4 decision tree", false, 0, 1},
+       [](const T& t) { return t.highUtilisation; }, [](T& t, double v) { t.highUtilisation = v; }},
+      {{"aicpu_min_us", "AI_CPU task at least this long", "us", "msprof-analyze aicpu_checker.py / aicpu_rules.yaml (format §4.5)", false, 0, 1e9},
+       [](const T& t) { return static_cast<double>(t.aicpuMinNs) / 1e3; }, [](T& t, double v) { t.aicpuMinNs = nsOf(v, 1e3); }},
+      {{"aclop_per_step", "aclopCompileAndExecute calls per step", "per step", "msprof-analyze advisor MAX_OP_COMPILE_NUM (format §4.5)", true, 0, 1e9},
+       [](const T& t) { return static_cast<double>(t.aclopPerStep); }, [](T& t, double v) { t.aclopPerStep = static_cast<std::size_t>(v); }},
+      {{"short_ops_per_step", "short element-wise ops (host launch > device time) per step", "per step", "tutorial §4 (many short ops: fuse); the count is npuscope's", true, 0, 1e9},
+       [](const T& t) { return static_cast<double>(t.shortOpsPerStep); }, [](T& t, double v) { t.shortOpsPerStep = static_cast<std::size_t>(v); }},
+      {{"transfers_per_step", "host<->device transfers per step", "per step", "tutorial §4 (data transfers: remove .cpu()/.item())", true, 0, 1e9},
+       [](const T& t) { return static_cast<double>(t.transfersPerStep); }, [](T& t, double v) { t.transfersPerStep = static_cast<std::size_t>(v); }},
+      {{"sync_launch_ratio", "syncs right after a launch / launches, above", "fraction", "msprof-analyze synchronize_stream_checker.py, synchronize.yaml", false, 0, 1},
+       [](const T& t) { return t.syncLaunchRatio; }, [](T& t, double v) { t.syncLaunchRatio = v; }},
+      {{"gc_min_ms", "Python GC pause at least this long", "ms", "msprof-analyze gc_checker.py, gc.yaml", false, 0, 1e6},
+       [](const T& t) { return static_cast<double>(t.gcMinNs) / 1e6; }, [](T& t, double v) { t.gcMinNs = nsOf(v, 1e6); }},
+      {{"heavy_op_share", "an op type with this share of kernel time is heavy", "fraction", "npuscope's mark", false, 0, 1},
+       [](const T& t) { return t.heavyOpShare; }, [](T& t, double v) { t.heavyOpShare = v; }},
+      {{"heavy_ops", "heavy op types classified, at most", "count", "npuscope's mark", true, 0, 1000},
+       [](const T& t) { return static_cast<double>(t.heavyOps); }, [](T& t, double v) { t.heavyOps = static_cast<std::size_t>(v); }},
+      {{"busy_pipe_ratio", "a pipe ratio at or above this bounds the op", "ratio", "npuscope's mark (PipeUtilization columns, format §5.1)", false, 0, 1},
+       [](const T& t) { return t.busyPipeRatio; }, [](T& t, double v) { t.busyPipeRatio = v; }},
+      {{"block_dim_min_us", "kernels shorter than this are left out of the block-dim rule", "us", "npuscope's mark", false, 0, 1e9},
+       [](const T& t) { return static_cast<double>(t.blockDimMinNs) / 1e3; }, [](T& t, double v) { t.blockDimMinNs = nsOf(v, 1e3); }},
+      {{"backward_forward_ratio", "backward / forward device time, above", "ratio", "tutorial §3.3 (backward about 1-2x forward)", false, 0, 1e6},
+       [](const T& t) { return t.backwardForwardRatio; }, [](T& t, double v) { t.backwardForwardRatio = v; }},
+  };
+  return table;
+}
+
+const FieldAccess* accessOf(std::string_view key) {
+  for (const FieldAccess& f : fieldTable())
+    if (key == f.field.key) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<ThresholdField>& advisorThresholdFields() {
+  static const std::vector<ThresholdField> fields = [] {
+    std::vector<ThresholdField> v;
+    for (const FieldAccess& f : fieldTable()) v.push_back(f.field);
+    return v;
+  }();
+  return fields;
+}
+
+std::optional<double> thresholdValue(const AdvisorThresholds& t, std::string_view key) {
+  const FieldAccess* f = accessOf(key);
+  if (!f) return std::nullopt;
+  return f->get(t);
+}
+
+std::string setThreshold(AdvisorThresholds& t, std::string_view key, double value) {
+  const FieldAccess* f = accessOf(key);
+  if (!f) return "unknown advisor threshold '" + std::string(key) + "'";
+  char b[200];
+  if (!std::isfinite(value) || value < f->field.min || value > f->field.max) {
+    std::snprintf(b, sizeof b, "%s: %g is outside [%g, %g]", f->field.key, value, f->field.min, f->field.max);
+    return b;
+  }
+  if (f->field.integer && value != std::floor(value)) {
+    std::snprintf(b, sizeof b, "%s: %g is not a whole number", f->field.key, value);
+    return b;
+  }
+  f->set(t, value);
+  return {};
+}
+
+std::string applyThresholdAssignment(AdvisorThresholds& t, std::string_view assignment) {
+  const auto eq = assignment.find('=');
+  std::string known;
+  for (const ThresholdField& f : advisorThresholdFields()) known += std::string(known.empty() ? "" : ", ") + f.key;
+  known += ", chip";
+  if (eq == std::string_view::npos || eq == 0)
+    return "--threshold '" + std::string(assignment) + "': expected KEY=VALUE (keys: " + known + ")";
+  const std::string key(assignment.substr(0, eq));
+  const std::string text(assignment.substr(eq + 1));
+  if (key == "chip") {
+    t.chip = text;
+    return {};
+  }
+  if (!accessOf(key)) return "--threshold: unknown key '" + key + "' (keys: " + known + ")";
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) return "--threshold " + key + ": '" + text + "' is not a number";
+  return setThreshold(t, key, v);
 }
 
 const PeakTflops* findPeak(const std::vector<PeakTflops>& peaks, std::string_view chip, std::string_view dtype) {
@@ -561,6 +664,26 @@ void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<
   out.push_back(std::move(f));
 }
 
+int stepsWithEvidence(const Trace& trace, const std::vector<StepWindow>& steps, const Finding& f) {
+  if (f.severity != Severity::Issue || steps.size() < 2 || f.evidence.empty() || f.evidence.size() >= kMaxEvidence)
+    return -1;
+  std::vector<bool> hit(steps.size(), false);
+  for (const SliceRef r : f.evidence) {
+    if (!r.valid() || r.lane >= trace.lanes.size() || r.index >= trace.lanes[r.lane].sliceCount()) continue;
+    const Process::Role role = trace.processes[trace.lanes[r.lane].process].role;
+    const bool device = role == Process::Role::AscendHardware || role == Process::Role::KinetoDevice;
+    const TimeNs t = trace.lanes[r.lane].start[r.index];
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      const TimeRange w = device && !steps[s].device.empty() ? steps[s].device : steps[s].host;
+      if (w.contains(t)) {
+        hit[s] = true;
+        break;
+      }
+    }
+  }
+  return static_cast<int>(std::count(hit.begin(), hit.end(), true));
+}
+
 }  // namespace detail
 
 RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const RankAnalysis& analysis,
@@ -580,6 +703,7 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
   detail::ruleBlockDim(c, a.chip, a.findings);
   detail::ruleEnvironment(meta, a.findings);
   detail::ruleForwardBackward(c, a.findings);
+  for (Finding& f : a.findings) f.stepsWithEvidence = detail::stepsWithEvidence(trace, analysis.steps, f);
   auto rank = [](Severity s) { return static_cast<int>(s); };
   std::stable_sort(a.findings.begin(), a.findings.end(), [&](const Finding& x, const Finding& y) {
     if (rank(x.severity) != rank(y.severity)) return rank(x.severity) < rank(y.severity);

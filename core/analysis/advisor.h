@@ -11,6 +11,7 @@
 // Pure function of the trace, kernel_details.csv, the rank's analysis and its metadata.
 
 #include <optional>
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,28 @@ struct AdvisorThresholds {
   static std::vector<ChipCores> defaultCores();
 };
 
+/// One editable field of AdvisorThresholds, by a stable key, in the unit a user types (us, ms,
+/// a fraction, a count). For the thresholds dialog and `report --threshold key=value`.
+struct ThresholdField {
+  const char* key;     ///< "aicpu_min_us", ... (stable: QSettings keys and the command line use it)
+  const char* label;   ///< what it is, in a few words
+  const char* unit;    ///< "us", "ms", "fraction", "per step", "count", "ratio"
+  const char* source;  ///< where the default comes from (docs/diagnosis.md §6)
+  bool integer = false;  ///< whole numbers only
+  double min = 0, max = 0;  ///< accepted range, inclusive
+};
+/// Every field of AdvisorThresholds but the chip and the peak / core tables, in docs/diagnosis.md
+/// §6 order.
+[[nodiscard]] const std::vector<ThresholdField>& advisorThresholdFields();
+/// The value of field `key` of `t` in the field's unit; nullopt for an unknown key.
+[[nodiscard]] std::optional<double> thresholdValue(const AdvisorThresholds& t, std::string_view key);
+/// Sets field `key` of `t` to `value` (field unit; us / ms rounded to ns). Returns "" or why not
+/// (unknown key, not a whole number, outside [min, max]); `t` is unchanged on error.
+[[nodiscard]] std::string setThreshold(AdvisorThresholds& t, std::string_view key, double value);
+/// Parses "key=value" (value a decimal number, `chip=NAME` sets the chip) and applies it with
+/// setThreshold. Returns "" or an error sentence naming the known keys.
+[[nodiscard]] std::string applyThresholdAssignment(AdvisorThresholds& t, std::string_view assignment);
+
 /// What a finding says: an issue to fix, a rule that holds well ("efficient"), a measurement
 /// without a verdict (information), or a rule the data cannot decide.
 enum class Severity : std::uint8_t { Issue, Info, Ok, Unknown };
@@ -77,6 +100,12 @@ struct Finding {
   std::string source;       ///< where the rule and its threshold come from
   std::string fix;          ///< what to do, one or two sentences ("" for ok / unknown)
   std::vector<SliceRef> evidence;  ///< the slices behind it, worst first (capped at kMaxEvidence)
+  /// For an issue on a rank of two or more steps: how many steps hold at least one evidence slice
+  /// (a device task by its step's device window, any other slice by the host window; a slice
+  /// outside every step counts for none), i.e. whether it recurs every step or happens once.
+  /// -1 when it cannot be told: not an issue, fewer than 2 steps, no evidence, or the evidence
+  /// capped at kMaxEvidence (the steps of the slices left out are unknown).
+  int stepsWithEvidence = -1;
 };
 inline constexpr std::size_t kMaxEvidence = 200;
 

@@ -49,5 +49,7 @@ void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out);
 void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out);
 void ruleEnvironment(const RankMetadata* meta, std::vector<Finding>& out);
 void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out);
+/// Finding::stepsWithEvidence of `f` over `steps` (RankAnalysis::steps), or -1.
+[[nodiscard]] int stepsWithEvidence(const Trace& trace, const std::vector<StepWindow>& steps, const Finding& f);
 
 }  // namespace npuscope::core::detail

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/analysis/advisor.h"
 #include "core/analysis/intervals.h"
 #include "core/analysis/task_kinds.h"
 #include "core/analysis/trace_query.h"
@@ -263,6 +264,9 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
     std::set<std::string_view> shapes;
     double wait = 0;
     const KernelRow* sample = nullptr;
+    double flops = 0, flopsNs = 0;
+    std::uint64_t flopsRows = 0;
+    std::map<std::string, TimeNs> byBound;
   };
   std::unordered_map<NameId, KernelAcc> kernelAcc;
   // Kernels and Tasks split the Ascend Hardware lanes: only the picked slices count, and their
@@ -338,6 +342,14 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
             ka.sample = k;
             ka.shapes.insert(k->inputShapes);
             ka.wait += k->waitUs.value_or(0.0);
+            const auto rowIndex = static_cast<std::size_t>(k - kernels->rows.data());
+            if (const auto w = kernelWork(*kernels, rowIndex)) {
+              ka.flops += w->flops;
+              ka.flopsNs += static_cast<double>(k->duration.value_or(0));
+              ++ka.flopsRows;
+            }
+            std::string b = kernelBound(*kernels, rowIndex, kBusyPipeRatio);
+            if (!b.empty()) ka.byBound[std::move(b)] += k->duration.value_or(0);
           }
         }
       }
@@ -380,6 +392,17 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
       }
       r.shapes = static_cast<std::uint32_t>(it->second.shapes.size());
       r.waitUs = it->second.wait;
+      const KernelAcc& ka = it->second;
+      if (ka.flopsRows > 0 && ka.flopsNs > 0) {
+        r.tflops = ka.flops / ka.flopsNs / 1000.0;  // FLOP/ns = GFLOPS
+        r.tflopsRows = ka.flopsRows;
+      }
+      TimeNs boundNs = 0, best = -1;
+      for (const auto& [b, ns] : ka.byBound) {
+        boundNs += ns;
+        if (ns > best) best = ns, r.bound = b;
+      }
+      if (!r.bound.empty()) r.boundShare = boundNs > 0 ? static_cast<double>(best) / static_cast<double>(boundNs) : 1.0;
     }
     table.rows.push_back(std::move(r));
   }

@@ -60,6 +60,14 @@ struct StatsRow {
   std::string core;          ///< Accelerator Core
   std::uint32_t shapes = 0;  ///< distinct Input Shapes
   double waitUs = 0;         ///< summed Wait Time(us)
+  /// Achieved TFLOPS of the name's rows whose work kernelWork can compute (MatMul / Conv2D with
+  /// shapes, Level1+): their summed FLOPs over their summed Duration(us). 0 when no row has it.
+  double tflops = 0;
+  std::uint64_t tflopsRows = 0;  ///< rows behind tflops (the others of the name have no computable work)
+  /// kernelBound (busy pipe >= kBusyPipeRatio) holding most of the duration of the name's rows
+  /// that have pipe ratios; "" when none has (Level0, other aic_metrics).
+  std::string bound;
+  double boundShare = 0;  ///< that bound's share of the duration of the rows with a bound, 0..1
 };
 
 struct StatsTable {
@@ -75,6 +83,9 @@ struct StatsTable {
   /// Kernels / Tasks: how kernels were told from stream tasks (kernel_details.csv or Task Type).
   std::string kernelRule;
 };
+
+/// The busy-pipe mark of StatsRow::bound: the advisor's default (AdvisorThresholds::busyPipeRatio).
+inline constexpr double kBusyPipeRatio = 0.5;
 
 /// Computes the table of `layer` over `scope` (whole trace when nullopt). O(n) in the layer's slices.
 /// `kernels` (kernel_details.csv) tells kernels from stream tasks (see StatsLayer) and fills the

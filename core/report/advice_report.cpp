@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "core/report/advice_report.h"
 
+#include <algorithm>
+
 #include "core/base/json_text.h"
 #include "core/base/time_format.h"
 
 namespace npuscope::core {
+
+std::string stepsText(int stepsWithEvidence, std::size_t steps) {
+  if (stepsWithEvidence < 0) return {};
+  const auto k = static_cast<std::size_t>(stepsWithEvidence);
+  if (k == steps) return "every step (" + std::to_string(k) + " of " + std::to_string(steps) + ")";
+  return "in " + std::to_string(k) + " of " + std::to_string(steps) + " steps";
+}
 
 std::string adviceJson(const Trace& t, const RankAdvice& a) {
   std::string o = "{\"chip\": ";
@@ -27,6 +36,7 @@ std::string adviceJson(const Trace& t, const RankAdvice& a) {
     appendJsonString(o, f.source);
     o += ", \"fix\": ";
     appendJsonString(o, f.fix);
+    o += ", \"steps_with_evidence\": " + (f.stepsWithEvidence < 0 ? std::string("null") : std::to_string(f.stepsWithEvidence));
     o += ", \"evidence_count\": " + std::to_string(f.evidence.size()) + ", \"evidence\": [";
     for (std::size_t e = 0; e < f.evidence.size() && e < 10; ++e) {
       const SliceRef r = f.evidence[e];
@@ -53,8 +63,62 @@ std::string adviceText(const RankAdvice& a) {
     o += "     [" + std::string(severityKey(f.severity)) + "] " + f.title;
     if (f.atStakePerStep > 0) o += " - " + formatDuration(f.atStakePerStep) + " per step at stake";
     o += ": " + f.numbers + " (mark: " + f.threshold + ")";
+    if (f.stepsWithEvidence >= 0) o += "; " + stepsText(f.stepsWithEvidence, a.steps);
     if (!f.fix.empty()) o += "\n       fix: " + f.fix;
     o += "\n";
+  }
+  return o;
+}
+
+std::vector<RuleAcrossRanks> issuesAcrossRanks(const std::vector<std::pair<std::string, RankAdvice>>& advised) {
+  std::vector<RuleAcrossRanks> out;
+  if (advised.size() < 2) return out;
+  for (const auto& [label, a] : advised)
+    for (const Finding& f : a.findings) {
+      if (f.severity != Severity::Issue) continue;
+      auto it = std::find_if(out.begin(), out.end(), [&](const RuleAcrossRanks& r) { return r.rule == f.rule; });
+      if (it == out.end()) {
+        out.push_back({f.rule, f.title, {}, advised.size()});
+        it = out.end() - 1;
+      }
+      if (std::find(it->ranks.begin(), it->ranks.end(), label) == it->ranks.end()) it->ranks.push_back(label);
+    }
+  std::stable_sort(out.begin(), out.end(), [](const RuleAcrossRanks& a, const RuleAcrossRanks& b) {
+    return a.ranks.size() != b.ranks.size() ? a.ranks.size() > b.ranks.size() : a.rule < b.rule;
+  });
+  return out;
+}
+
+std::string adviceAcrossRanksJson(const std::vector<RuleAcrossRanks>& rules) {
+  std::string o = "[";
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    o += i ? ", " : "";
+    o += "{\"rule\": ";
+    appendJsonString(o, rules[i].rule);
+    o += ", \"title\": ";
+    appendJsonString(o, rules[i].title);
+    o += ", \"ranks\": [";
+    for (std::size_t k = 0; k < rules[i].ranks.size(); ++k) {
+      if (k) o += ", ";
+      appendJsonString(o, rules[i].ranks[k]);
+    }
+    o += "], \"of\": " + std::to_string(rules[i].of) + "}";
+  }
+  return o + "]";
+}
+
+std::string adviceAcrossRanksText(const std::vector<RuleAcrossRanks>& rules) {
+  if (rules.empty()) return {};
+  std::string o = "advice across ranks (each issue, on which ranks):\n";
+  for (const RuleAcrossRanks& r : rules) {
+    o += "  " + r.title + ": ";
+    if (r.ranks.size() == r.of) {
+      o += "every rank (" + std::to_string(r.of) + ")\n";
+      continue;
+    }
+    o += std::to_string(r.ranks.size()) + " of " + std::to_string(r.of) + " ranks (";
+    for (std::size_t k = 0; k < r.ranks.size(); ++k) o += (k ? ", " : "") + r.ranks[k];
+    o += ")\n";
   }
   return o;
 }

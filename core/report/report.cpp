@@ -387,6 +387,7 @@ RankAdvice adviseRankProfile(const RankProfile& rp, const AdvisorThresholds& thr
 
 std::string reportJson(const Profile& profile, const AdvisorThresholds& thresholds) {
   std::string o;
+  std::vector<std::pair<std::string, RankAdvice>> advised;
   o += "{\"path\": ";
   appendJsonString(o, profile.path);
   o += ", \"ranks\": [";
@@ -462,7 +463,10 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
     }
     o += "], \"table_messages\": ";
     stringArray(o, rp.tableMessages);
-    if (rp.analysis) o += ",\n   \"advice\": " + adviceJson(t, adviseRankProfile(rp, thresholds));
+    if (rp.analysis) {
+      advised.emplace_back(rp.source.label, adviseRankProfile(rp, thresholds));
+      o += ",\n   \"advice\": " + adviceJson(t, advised.back().second);
+    }
     o += "}";
   }
   o += "\n], \"messages\": [";
@@ -471,6 +475,7 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
     appendJsonString(o, profile.messages[i]);
   }
   o += "]";
+  if (advised.size() >= 2) o += ",\n\"advice_across_ranks\": " + adviceAcrossRanksJson(issuesAcrossRanks(advised));
   if (profile.analysis) o += ",\n\"profile_analysis\": " + profileAnalysisJson(*profile.analysis);
   o += "}\n";
   return o;
@@ -478,6 +483,7 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
 
 std::string reportText(const Profile& profile, const AdvisorThresholds& thresholds) {
   std::ostringstream o;
+  std::vector<std::pair<std::string, RankAdvice>> advised;
   o << "npuscope report: " << profile.path << "\n";
   for (const RankProfile& rp : profile.ranks) {
     o << "\n== " << rp.source.label << " (rank " << rp.rank() << ", device " << rp.device() << ")\n";
@@ -516,10 +522,13 @@ std::string reportText(const Profile& profile, const AdvisorThresholds& threshol
     for (const auto& m : rp.tableMessages) o << "   table: " << m << "\n";
     if (rp.analysis) {
       analysisText(o, t, *rp.analysis);
-      o << adviceText(adviseRankProfile(rp, thresholds));
+      advised.emplace_back(rp.source.label, adviseRankProfile(rp, thresholds));
+      o << adviceText(advised.back().second);
     }
   }
   for (const auto& m : profile.messages) o << "\nmessage: " << m << "\n";
+  if (const std::string across = adviceAcrossRanksText(issuesAcrossRanks(advised)); !across.empty())
+    o << "\n" << across;
   if (profile.analysis) o << "\n" << profileAnalysisLine(*profile.analysis) << "\n";
   return o.str();
 }

@@ -16,6 +16,7 @@
 #include "app/main_window.h"
 #include "core/query/lod.h"
 #include "tests/app/test_helpers.h"
+#include "widgets/panels/advice_panel.h"
 #include "widgets/panels/chain_panel.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/timeline_viewport.h"
@@ -157,4 +158,36 @@ TEST_CASE("npuscope screenshot --window renders the main window with a bubble se
   REQUIRE_FALSE(img.isNull());
   CHECK(img.width() >= 1200);
   CHECK(img.height() >= 800);
+}
+
+TEST_CASE("MainWindow: a click on an Advice finding outlines exactly its evidence on the timeline", "[window][advice]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(1500, 950);
+  window.show();
+  REQUIRE(load(window, sharedPath(kAdvisor)));
+  auto* panel = window.advicePanel();
+  REQUIRE(panel);
+  // The AI_CPU finding: two tasks of 188.148 and 139.419 us (tests/core/analysis/test_advisor.cpp).
+  int row = -1;
+  for (std::size_t i = 0; i < panel->model()->rows().size(); ++i)
+    if (panel->model()->rows()[i].finding.rule == "aicpu") row = static_cast<int>(i);
+  REQUIRE(row >= 0);
+  const auto& f = panel->model()->rows()[static_cast<std::size_t>(row)].finding;
+  REQUIRE(f.evidence.size() == 2);
+  window.adviceDock()->show();
+  window.adviceDock()->raise();
+  QTableView* view = panel->view();
+  REQUIRE(waitUntil([&] { return view->isVisible(); }, 2000));
+  const QModelIndex cell = view->model()->index(row, npuscope::widgets::AdviceModel::Finding);
+  view->scrollTo(cell);
+  QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
+  auto* timeline = window.timeline();
+  CHECK(timeline->highlightedSlicesRank() == 0);
+  CHECK(timeline->highlightedSlices() == f.evidence);
+  CHECK(timeline->selectedSlice() == f.evidence.front());
+  // Another finding replaces the set.
+  const int other = row == 0 ? 1 : 0;
+  panel->selectRow(other);
+  CHECK(timeline->highlightedSlices() == panel->model()->rows()[static_cast<std::size_t>(other)].finding.evidence);
 }

@@ -4,7 +4,9 @@
 #include <algorithm>
 
 #include <QColor>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QPushButton>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QTableView>
@@ -12,6 +14,7 @@
 
 #include "core/base/time_format.h"
 #include "core/report/report.h"
+#include "widgets/dialogs/advisor_thresholds_dialog.h"
 
 namespace npuscope::widgets {
 
@@ -20,12 +23,22 @@ AdviceModel::AdviceModel(QObject* parent) : QAbstractTableModel(parent) {}
 void AdviceModel::setProfile(const std::shared_ptr<const core::Profile>& profile, const core::AdvisorThresholds& thresholds) {
   beginResetModel();
   m_rows.clear();
+  m_chips.clear();
+  m_advised = 0;
   m_profile = profile;
   if (profile) {
     std::vector<Row> all;
     for (std::size_t r = 0; r < profile->ranks.size(); ++r) {
       const core::RankAdvice a = core::adviseRankProfile(profile->ranks[r], thresholds);
-      for (const core::Finding& f : a.findings) all.push_back({static_cast<int>(r), f});
+      m_chips.push_back(a.chip);
+      m_advised += a.findings.empty() ? 0 : 1;
+      for (const core::Finding& f : a.findings) all.push_back({static_cast<int>(r), f, a.steps, 1});
+    }
+    // Across ranks: on how many ranks each rule has the same severity.
+    for (Row& row : all) {
+      row.sameOnRanks = 0;
+      for (const Row& other : all)
+        row.sameOnRanks += other.finding.rule == row.finding.rule && other.finding.severity == row.finding.severity ? 1 : 0;
     }
     // Across ranks as within one: issues first, then by time at stake per step.
     std::stable_sort(all.begin(), all.end(), [](const Row& a, const Row& b) {
@@ -66,6 +79,12 @@ QVariant AdviceModel::data(const QModelIndex& index, int role) const {
     case Severity: return QString::fromLatin1(core::severityKey(f.severity));
     case Finding: return QString::fromStdString(f.title);
     case AtStake: return f.atStakePerStep > 0 ? QString::fromStdString(core::formatDuration(f.atStakePerStep)) : QString();
+    case Steps:
+      if (f.stepsWithEvidence < 0) return QString();
+      return static_cast<std::size_t>(f.stepsWithEvidence) == row.steps
+                 ? tr("every step (%1)").arg(row.steps)
+                 : tr("%1 of %2").arg(f.stepsWithEvidence).arg(row.steps);
+    case Ranks: return m_advised >= 2 ? tr("%1 of %2").arg(row.sameOnRanks).arg(m_advised) : QString();
     case Numbers: return QString::fromStdString(f.numbers);
     case Mark: return QString::fromStdString(f.threshold);
     case Fix: return QString::fromStdString(f.fix);
@@ -74,12 +93,22 @@ QVariant AdviceModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant AdviceModel::headerData(int section, Qt::Orientation o, int role) const {
+  if (o == Qt::Horizontal && role == Qt::ToolTipRole) {
+    if (section == Steps)
+      return tr("For an issue: how many ProfilerSteps hold at least one of its evidence slices (recurs every step, "
+                "or once); empty when it cannot be told (one step, or more than %1 evidence slices)")
+          .arg(core::kMaxEvidence);
+    if (section == Ranks) return tr("On how many of the ranks the rule gives the same verdict");
+    return {};
+  }
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
     case Rank: return tr("Rank");
     case Severity: return tr("Severity");
     case Finding: return tr("Finding");
     case AtStake: return tr("At stake / step");
+    case Steps: return tr("Steps");
+    case Ranks: return tr("Ranks");
     case Numbers: return tr("Numbers");
     case Mark: return tr("Mark");
     case Fix: return tr("Fix");
@@ -90,10 +119,17 @@ QVariant AdviceModel::headerData(int section, Qt::Orientation o, int role) const
 AdvicePanel::AdvicePanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
+  auto* top = new QHBoxLayout;
   m_header = new QLabel(this);
   m_header->setWordWrap(true);
   m_header->setText(tr("Open a profile to see the advisor's findings."));
-  layout->addWidget(m_header);
+  top->addWidget(m_header, 1);
+  auto* edit = new QPushButton(tr("Thresholds…"), this);
+  edit->setObjectName(QStringLiteral("AdvisorThresholdsButton"));
+  edit->setToolTip(tr("Show and edit the advisor's thresholds, their defaults and sources, and the chip"));
+  connect(edit, &QPushButton::clicked, this, [this] { editThresholds(); });
+  top->addWidget(edit, 0, Qt::AlignTop);
+  layout->addLayout(top);
   m_model = new AdviceModel(this);
   m_view = new QTableView(this);
   m_view->setModel(m_model);
@@ -106,6 +142,8 @@ AdvicePanel::AdvicePanel(QWidget* parent) : QWidget(parent) {
   m_view->setColumnWidth(AdviceModel::Severity, 70);
   m_view->setColumnWidth(AdviceModel::Finding, 260);
   m_view->setColumnWidth(AdviceModel::AtStake, 100);
+  m_view->setColumnWidth(AdviceModel::Steps, 110);
+  m_view->setColumnWidth(AdviceModel::Ranks, 60);
   m_view->setColumnWidth(AdviceModel::Numbers, 480);
   m_view->setColumnWidth(AdviceModel::Mark, 260);
   layout->addWidget(m_view, 1);
@@ -120,11 +158,37 @@ AdvicePanel::AdvicePanel(QWidget* parent) : QWidget(parent) {
 
 void AdvicePanel::setProfile(std::shared_ptr<const core::Profile> profile) {
   m_profile = std::move(profile);
-  m_model->setProfile(m_profile);
+  refresh();
+}
+
+void AdvicePanel::setThresholds(const core::AdvisorThresholds& thresholds) {
+  m_thresholds = thresholds;
+  refresh();
+}
+
+bool AdvicePanel::editThresholds() {
+  // The capture's chip: what the advice used when no chip was given.
+  QString captureChip;
+  if (m_thresholds.chip.empty())
+    for (const std::string& c : m_model->chips())
+      if (!c.empty()) {
+        captureChip = QString::fromStdString(c);
+        break;
+      }
+  AdvisorThresholdsDialog dialog(m_thresholds, captureChip, this);
+  if (dialog.exec() != QDialog::Accepted) return false;
+  setThresholds(dialog.thresholds());
+  emit thresholdsChanged(m_thresholds);
+  return true;
+}
+
+void AdvicePanel::refresh() {
+  m_model->setProfile(m_profile, m_thresholds);
   std::size_t issues = 0;
   for (const auto& r : m_model->rows()) issues += r.finding.severity == core::Severity::Issue ? 1 : 0;
-  m_header->setText(m_profile ? tr("%1 findings, %2 issues; issues first, by time at stake per step. Click: select "
-                                   "the evidence; double-click: zoom to the worst slice. Hover for the source.")
+  m_header->setText(m_profile ? tr("%1 findings, %2 issues; issues first, by time at stake per step. Click: outline "
+                                   "the evidence on the timeline; double-click: zoom to the worst slice. Hover for "
+                                   "the source.")
                                     .arg(m_model->rowCount())
                                     .arg(issues)
                               : tr("Open a profile to see the advisor's findings."));

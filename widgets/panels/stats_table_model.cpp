@@ -86,6 +86,11 @@ QString StatsTableModel::displayText(const core::StatsRow& r, int column) const 
     case Core: return qs(r.core);
     case Shapes: return QString::number(r.shapes);
     case Wait: return fixed3(r.waitUs);
+    case Tflops: return r.tflopsRows > 0 ? QString::number(r.tflops, 'f', 2) : QStringLiteral("\u2014");
+    case Bound:
+      if (r.bound.empty()) return QStringLiteral("\u2014");
+      if (r.boundShare < 0.995) return qs(r.bound) + QStringLiteral(" (%1 %)").arg(r.boundShare * 100.0, 0, 'f', 0);
+      return qs(r.bound);
     default: break;
   }
   if (isDuration(column)) return fixed3(durationValue(r, column) / m_units[column].nsPerUnit);
@@ -113,17 +118,30 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const {
         case Core: return qs(r->core);
         case Shapes: return static_cast<uint>(r->shapes);
         case Wait: return r->waitUs;
+        case Tflops: return r->tflopsRows > 0 ? r->tflops : -1.0;
+        case Bound: return qs(r->bound);
         default: return {};
       }
     case NameRole:
       return qs(r->name);
     case Qt::ToolTipRole:
       if (c == Name || c == Type || c == Core) return displayText(*r, c);
+      if (c == Tflops)
+        return r->tflopsRows > 0 ? tr("Summed FLOPs (from the shapes) / summed duration of %1 of the %2 occurrences")
+                                       .arg(r->tflopsRows)
+                                       .arg(r->count)
+                                 : tr("No work computable: not a MatMul / Conv2D, or no shapes (Level0)");
+      if (c == Bound)
+        return r->bound.empty() ? tr("No pipe ratios in kernel_details.csv (Level1 with aic_metrics PipeUtilization)")
+                                : tr("The unit whose pipe ratio is highest (>= %1), for %2 % of the time of the rows "
+                                     "with ratios")
+                                      .arg(core::kBusyPipeRatio)
+                                      .arg(r->boundShare * 100.0, 0, 'f', 0);
       if (isDuration(c))
         return QString::fromStdString(core::formatDuration(static_cast<core::TimeNs>(durationValue(*r, c) + 0.5)));
       return {};
     case Qt::TextAlignmentRole:
-      if (c == Name || c == Type || c == Core) return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+      if (c == Name || c == Type || c == Core || c == Bound) return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
       return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     default:
       return {};
@@ -133,7 +151,7 @@ QVariant StatsTableModel::data(const QModelIndex& index, int role) const {
 QVariant StatsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
   if (role == Qt::TextAlignmentRole)
-    return QVariant::fromValue((section == Name || section == Type || section == Core ? Qt::AlignLeft : Qt::AlignRight) |
+    return QVariant::fromValue((section == Name || section == Type || section == Core || section == Bound ? Qt::AlignLeft : Qt::AlignRight) |
                                Qt::AlignVCenter);
   if (role == Qt::ToolTipRole) {
     switch (section) {
@@ -146,6 +164,8 @@ QVariant StatsTableModel::headerData(int section, Qt::Orientation orientation, i
                    : tr("Total / the layer's summed total in the scope: the rows add up to 100 %");
       case Shapes: return tr("Distinct input shapes (kernel_details.csv)");
       case Wait: return tr("Summed Wait Time (kernel_details.csv)");
+      case Tflops: return tr("Achieved TFLOPS from the recorded shapes (2·M·N·K for MatMul, 2·Cin·k²·Cout·Hout·Wout for Conv2D)");
+      case Bound: return tr("Compute- or memory-bound by the AI Core pipe ratios (kernel_details.csv, Level1+)");
       default: return {};
     }
   }
@@ -166,6 +186,8 @@ QVariant StatsTableModel::headerData(int section, Qt::Orientation orientation, i
     case Core: return tr("Core");
     case Shapes: return tr("Shapes");
     case Wait: return tr("Wait (us)");
+    case Tflops: return tr("TFLOPS");
+    case Bound: return tr("Bound");
     default: return {};
   }
 }

@@ -22,7 +22,9 @@ struct DurationUnit {
 
 /// Table model over one immutable core::StatsTable (architecture item 16, after Qt Creator's
 /// CtfStatisticsModel): one row per name, columns per Column. Kernel-only columns (Type, Core,
-/// Shapes, Wait) exist only for the Kernels layer.
+/// Shapes, Wait, TFLOPS, Bound) exist only for the Kernels layer; TFLOPS and Bound show "—" for
+/// a name whose kernel_details.csv rows give no work (no shapes, not MatMul / Conv2D) or no pipe
+/// ratios (core::StatsRow::tflops, bound).
 ///  * Qt::DisplayRole: text; durations in the column's unit (header "Total (ms)"), share as "12.34 %"
 ///    under a header that names its denominator (core::StatsTable::shareBasis): "% of layer" or
 ///    "% of E2E".
@@ -35,7 +37,7 @@ class StatsTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Name, Count, Total, Self, Avg, Min, Max, Share, Type, Core, Shapes, Wait, ColumnCount };
+  enum Column { Name, Count, Total, Self, Avg, Min, Max, Share, Type, Core, Shapes, Wait, Tflops, Bound, ColumnCount };
   enum Role { SortRole = Qt::UserRole + 1, NameRole };
 
   explicit StatsTableModel(QObject* parent = nullptr);

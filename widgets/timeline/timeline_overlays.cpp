@@ -32,6 +32,7 @@ QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns))
 
 constexpr QRgb kBubble = 0xffea580c;  // orange-600: bubbles
 constexpr QRgb kChain = 0xff7c3aed;   // violet-600: dispatch chain
+constexpr QRgb kSliceSet = 0xffdb2777; // pink-600: the Advice dock's evidence
 
 const core::RankAnalysis* analysisOf(const core::Profile& p, int rank) {
   if (rank < 0 || static_cast<std::size_t>(rank) >= p.ranks.size()) return nullptr;
@@ -58,6 +59,22 @@ void arrow(QPainter& p, QPointF a, QPointF b, const QColor& c, double width) {
   p.setBrush(Qt::NoBrush);
   p.drawPath(path);
   drawArrowHead(p, path, c, QPointF(0, 1));
+}
+
+// The rect of `ref` (sliceRect), or inside a collapsed process or rank / a folded lane the rect
+// on the row that stands for it; empty when there is none.
+QRectF sliceOrStandInRect(const core::Profile& profile, const LaneLayout& layout, TimeRange view, double widthPx,
+                          int rank, const core::Trace& trace, core::SliceRef ref) {
+  if (!ref.valid() || ref.lane >= trace.lanes.size() || ref.index >= trace.lanes[ref.lane].sliceCount()) return {};
+  QRectF r = sliceRect(profile, layout, view, widthPx, rank, ref);
+  if (!r.isEmpty()) return r;
+  const core::Lane& lane = trace.lanes[ref.lane];
+  const int row = layout.rowOfSlice(rank, ref.lane, lane.depthOf(ref.index), true);
+  if (row < 0) return {};
+  const LayoutRow& lr = layout.rows()[static_cast<std::size_t>(row)];
+  const double x0 = core::timeToX(lane.start[ref.index], view, widthPx);
+  const double x1 = std::max(x0 + 1, core::timeToX(lane.end[ref.index], view, widthPx));
+  return {x0, static_cast<double>(lr.y), x1 - x0, static_cast<double>(lr.height - 1)};
 }
 
 }  // namespace
@@ -136,19 +153,7 @@ std::vector<ChainArrow> buildChainArrows(const core::Profile& profile, const Lan
   if (rank < 0 || static_cast<std::size_t>(rank) >= profile.ranks.size() || chain.links.size() < 2) return out;
   const auto& trace = profile.ranks[static_cast<std::size_t>(rank)].trace;
   if (!trace || view.empty() || !(widthPx > 0)) return out;
-  auto rectOf = [&](core::SliceRef ref) -> QRectF {
-    if (!ref.valid() || ref.lane >= trace->lanes.size() || ref.index >= trace->lanes[ref.lane].sliceCount()) return {};
-    QRectF r = sliceRect(profile, layout, view, widthPx, rank, ref);
-    if (!r.isEmpty()) return r;
-    // Inside a collapsed process or rank: its header row.
-    const core::Lane& lane = trace->lanes[ref.lane];
-    const int row = layout.rowOfSlice(rank, ref.lane, lane.depthOf(ref.index), true);
-    if (row < 0) return {};
-    const LayoutRow& lr = layout.rows()[static_cast<std::size_t>(row)];
-    const double x0 = core::timeToX(lane.start[ref.index], view, widthPx);
-    const double x1 = std::max(x0 + 1, core::timeToX(lane.end[ref.index], view, widthPx));
-    return {x0, static_cast<double>(lr.y), x1 - x0, static_cast<double>(lr.height - 1)};
-  };
+  auto rectOf = [&](core::SliceRef ref) { return sliceOrStandInRect(profile, layout, view, widthPx, rank, *trace, ref); };
   for (std::size_t i = 0; i + 1 < chain.links.size(); ++i) {
     const QRectF a = rectOf(chain.links[i].slice);
     const QRectF b = rectOf(chain.links[i + 1].slice);
@@ -293,6 +298,62 @@ void ChainPass::paint(QPainter& p, const TimelineFrame& frame) {
   p.restore();
 }
 
+std::vector<QRectF> buildSliceSetRects(const core::Profile& profile, const LaneLayout& layout, TimeRange view,
+                                       double widthPx, double yTop, double yBottom, int rank,
+                                       const std::vector<core::SliceRef>& slices, double minWidthPx) {
+  std::vector<QRectF> out;
+  if (rank < 0 || static_cast<std::size_t>(rank) >= profile.ranks.size() || view.empty() || !(widthPx > 0)) return out;
+  const auto& trace = profile.ranks[static_cast<std::size_t>(rank)].trace;
+  if (!trace) return out;
+  for (const core::SliceRef ref : slices) {
+    QRectF r = sliceOrStandInRect(profile, layout, view, widthPx, rank, *trace, ref);
+    if (r.isEmpty() || r.right() < 0 || r.left() > widthPx || r.bottom() < yTop || r.top() >= yBottom) continue;
+    if (r.width() < minWidthPx) {
+      const double c = r.center().x();
+      r.setLeft(c - minWidthPx / 2);
+      r.setRight(c + minWidthPx / 2);
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+void SliceSetPass::setSlices(int rankIndex, std::vector<core::SliceRef> slices) {
+  if (rankIndex < 0 || slices.empty()) {
+    m_rank = -1;
+    m_slices.clear();
+    m_sorted.clear();
+    return;
+  }
+  m_rank = rankIndex;
+  m_slices = std::move(slices);
+  m_sorted = m_slices;
+  const auto key = [](core::SliceRef r) { return std::pair(r.lane, r.index); };
+  std::sort(m_sorted.begin(), m_sorted.end(), [&](core::SliceRef a, core::SliceRef b) { return key(a) < key(b); });
+}
+
+bool SliceSetPass::contains(int rankIndex, core::SliceRef ref) const {
+  if (rankIndex != m_rank || m_rank < 0) return false;
+  const auto key = [](core::SliceRef r) { return std::pair(r.lane, r.index); };
+  return std::binary_search(m_sorted.begin(), m_sorted.end(), ref,
+                            [&](core::SliceRef a, core::SliceRef b) { return key(a) < key(b); });
+}
+
+void SliceSetPass::paint(QPainter& p, const TimelineFrame& frame) {
+  if (m_rank < 0 || m_slices.empty()) return;
+  const auto rects = buildSliceSetRects(frame.profile, frame.ctx.layout, frame.view, frame.widthPx, frame.yTop(),
+                                        frame.yBottom(), m_rank, m_slices);
+  if (rects.empty()) return;
+  p.save();
+  QColor tint = QColor::fromRgb(kSliceSet);
+  tint.setAlpha(60);
+  for (const QRectF& r : rects) p.fillRect(r, tint);
+  p.setBrush(Qt::NoBrush);
+  p.setPen(QPen(QColor::fromRgb(kSliceSet), 2.0));
+  for (const QRectF& r : rects) p.drawRect(r.adjusted(-1, -1, 0, 0));
+  p.restore();
+}
+
 // ---------------------------------------------------------------------------------------------
 // LaneCanvas / TimelineWidget members of the overlays.
 
@@ -353,5 +414,24 @@ void TimelineWidget::clearChainHighlight() { setChainHighlight(-1, {}); }
 int TimelineWidget::chainRank() const { return m_canvas->chain()->rank(); }
 
 const core::DispatchChain& TimelineWidget::chainHighlight() const { return m_canvas->chain()->chain(); }
+
+}  // namespace npuscope::widgets
+
+namespace npuscope::widgets {
+
+void TimelineWidget::setHighlightedSlices(int rankIndex, std::vector<core::SliceRef> slices) {
+  m_sliceSet->setSlices(rankIndex, std::move(slices));
+  m_canvas->update();
+}
+
+void TimelineWidget::clearHighlightedSlices() { setHighlightedSlices(-1, {}); }
+
+int TimelineWidget::highlightedSlicesRank() const { return m_sliceSet->rank(); }
+
+const std::vector<core::SliceRef>& TimelineWidget::highlightedSlices() const { return m_sliceSet->slices(); }
+
+bool TimelineWidget::isInHighlightedSlices(int rankIndex, core::SliceRef ref) const {
+  return m_sliceSet->contains(rankIndex, ref);
+}
 
 }  // namespace npuscope::widgets

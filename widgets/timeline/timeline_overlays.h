@@ -101,6 +101,38 @@ class ChainPass final : public TimelineRenderPass {
   core::DispatchChain m_chain;
 };
 
+/// The rects to outline for exactly the slices `slices` of rank `rank` (sliceRect; a slice inside a
+/// collapsed process, rank or folded lane is drawn on the row that stands for it), culled to the
+/// visible time range and content [yTop, yBottom); each at least `minWidthPx` wide, centred on
+/// the slice. Invalid refs and refs outside the trace are skipped. O(slices).
+[[nodiscard]] std::vector<QRectF> buildSliceSetRects(const core::Profile& profile, const LaneLayout& layout,
+                                                     core::TimeRange view, double widthPx, double yTop,
+                                                     double yBottom, int rank,
+                                                     const std::vector<core::SliceRef>& slices,
+                                                     double minWidthPx = 4);
+
+/// Outlines exactly a given set of slices of one rank (the Advice dock's evidence of a finding),
+/// unlike NameMarksPass, which marks every slice of a name. Each slice gets a tinted box with a
+/// 2 px outline, widened to 4 px when zoomed out so that one short kernel still shows.
+class SliceSetPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "slice-set"; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+
+  /// Outlines `slices` of rank `rankIndex` (kept in the given order); rank -1 or an empty list clears.
+  void setSlices(int rankIndex, std::vector<core::SliceRef> slices);
+  void clear() { setSlices(-1, {}); }
+  [[nodiscard]] int rank() const { return m_rank; }
+  [[nodiscard]] const std::vector<core::SliceRef>& slices() const { return m_slices; }
+  /// Whether slice `ref` of rank `rankIndex` is one of the outlined slices. O(log n).
+  [[nodiscard]] bool contains(int rankIndex, core::SliceRef ref) const;
+
+ private:
+  int m_rank = -1;
+  std::vector<core::SliceRef> m_slices;  // as given
+  std::vector<core::SliceRef> m_sorted;  // sorted by (lane, index), for contains()
+};
+
 /// Tooltip for a bubble band (HTML).
 [[nodiscard]] QString bubbleTooltip(const core::Profile& profile, int rank, int device, int bubble);
 

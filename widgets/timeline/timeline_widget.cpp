@@ -98,6 +98,7 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   connect(m_canvas, &LaneCanvas::sliceClicked, this, &TimelineWidget::onSliceClicked);
   connect(m_canvas, &LaneCanvas::hoverChanged, this, &TimelineWidget::hoveredSliceChanged);
   connect(m_canvas, &LaneCanvas::bubbleClicked, this, &TimelineWidget::bubbleClicked);
+  m_sliceSet = static_cast<SliceSetPass*>(m_canvas->addRenderPass(std::make_unique<SliceSetPass>(), "hover"));
   connect(m_canvas, &LaneCanvas::shortcutsRequested, this, &TimelineWidget::showShortcuts);
   connect(m_canvas, &LaneCanvas::zoomToSliceRequested, this, &TimelineWidget::zoomToSelectedSlice);
   connect(m_ruler, &TimeRuler::wheelZoom, this, [this](double x, double factor) {
@@ -117,6 +118,7 @@ void TimelineWidget::setProfile(std::shared_ptr<const core::Profile> profile) {
   m_ctx.hoveredRank = -1;
   m_canvas->bubbles()->setSelected({});
   m_canvas->chain()->setChain(-1, {});
+  m_sliceSet->clear();
   m_canvas->nameMarks()->clearHighlight();
   m_canvas->nameMarks()->clearSearch();
   m_ctx.scrollY = 0;

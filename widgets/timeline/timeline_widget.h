@@ -19,6 +19,7 @@ class QLabel;
 namespace npuscope::widgets {
 
 class LaneCanvas;
+class SliceSetPass;
 class LaneHeader;
 class ShortcutsDialog;
 class TimeRuler;
@@ -112,6 +113,15 @@ class TimelineWidget : public QWidget {
   [[nodiscard]] int chainRank() const;
   [[nodiscard]] const core::DispatchChain& chainHighlight() const;
 
+  /// Outlines exactly `slices` of rank `rankIndex` (SliceSetPass, timeline_overlays.cpp; e.g. the
+  /// evidence of an Advice finding), in a colour of their own; rank -1 or an empty list clears.
+  /// Cleared by setProfile.
+  void setHighlightedSlices(int rankIndex, std::vector<core::SliceRef> slices);
+  void clearHighlightedSlices();
+  [[nodiscard]] int highlightedSlicesRank() const;  ///< -1 when none
+  [[nodiscard]] const std::vector<core::SliceRef>& highlightedSlices() const;
+  [[nodiscard]] bool isInHighlightedSlices(int rankIndex, core::SliceRef ref) const;
+
   /// Binds the timeline to `state` (null unbinds): from then on it publishes its selected slice,
   /// visible range and selected bubble there, and follows the changes others make (selecting
   /// and revealing a slice, showing a range, marking a bubble, showing a new profile). The
@@ -177,6 +187,7 @@ class TimelineWidget : public QWidget {
   TimeRuler* m_ruler = nullptr;
   LaneHeader* m_header = nullptr;
   LaneCanvas* m_canvas = nullptr;
+  SliceSetPass* m_sliceSet = nullptr;  // owned by m_canvas
   QScrollBar* m_vscroll = nullptr;
   QWidget* m_corner = nullptr;
   ShortcutsDialog* m_shortcuts = nullptr;

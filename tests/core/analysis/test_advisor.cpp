@@ -10,6 +10,7 @@
 
 #include "core/analysis/advisor.h"
 #include "core/import/trace_builder.h"
+#include "core/report/advice_report.h"
 #include "core/report/report.h"
 #include "core/tables/tables.h"
 #include "tests/core/test_util.h"
@@ -99,6 +100,40 @@ TEST_CASE("advisor: an AI_CPU task trips the rule at 20 us and not at 19.999 us"
     CHECK(f->severity == Severity::Ok);
     CHECK(f->atStakePerStep == 0);
   }
+}
+
+TEST_CASE("advisor: thresholds set by key, in the key's unit, and their effect", "[advisor]") {
+  core::AdvisorThresholds t;
+  CHECK(core::thresholdValue(t, "aicpu_min_us") == 20.0);  // 20'000 ns shown in us
+  CHECK(core::thresholdValue(t, "gc_min_ms") == 1.0);
+  CHECK_FALSE(core::thresholdValue(t, "nope"));
+  CHECK(core::applyThresholdAssignment(t, "aicpu_min_us=20.5").empty());
+  CHECK(t.aicpuMinNs == 20'500);
+  CHECK(core::applyThresholdAssignment(t, "gc_min_ms=0.25").empty());
+  CHECK(t.gcMinNs == 250'000);
+  CHECK(core::applyThresholdAssignment(t, "chip=Ascend910B3").empty());
+  CHECK(t.chip == "Ascend910B3");
+  // Errors leave the value unchanged and say why.
+  CHECK(core::applyThresholdAssignment(t, "heavy_ops=2.5").find("whole number") != std::string::npos);
+  CHECK(t.heavyOps == 5);
+  CHECK(core::applyThresholdAssignment(t, "low_utilisation=1.5").find("outside") != std::string::npos);
+  CHECK(core::applyThresholdAssignment(t, "aicpu_min_us=abc").find("not a number") != std::string::npos);
+  CHECK(core::applyThresholdAssignment(t, "bogus=1").find("unknown key") != std::string::npos);
+  CHECK(core::applyThresholdAssignment(t, "aicpu_min_us").find("KEY=VALUE") != std::string::npos);
+  CHECK(t.aicpuMinNs == 20'500);
+  // Every field reads back what was set (value = field's max / 2 rounded to the field's grain).
+  for (const auto& f : core::advisorThresholdFields()) {
+    core::AdvisorThresholds u;
+    const double v = f.integer ? 3.0 : (f.max <= 1 ? 0.25 : 2.5);
+    REQUIRE(core::setThreshold(u, f.key, v).empty());
+    CHECK(core::thresholdValue(u, f.key) == v);
+  }
+  // The effect: a 25 us AI_CPU task trips the default mark (20 us) and not 25.001 us.
+  const auto trace = aicpuTrace(us(25));
+  core::AdvisorThresholds raised;
+  REQUIRE(core::applyThresholdAssignment(raised, "aicpu_min_us=25.001").empty());
+  CHECK(find(advise(*trace), "aicpu")->severity == Severity::Issue);
+  CHECK(find(advise(*trace, nullptr, raised), "aicpu")->severity == Severity::Ok);
 }
 
 TEST_CASE("advisor: aclopCompileAndExecute trips at 20 per step", "[advisor]") {
@@ -198,6 +233,68 @@ TEST_CASE("advisor: host-device transfers inside the step, each counted once", "
   core::AdvisorThresholds th;
   th.transfersPerStep = 2;
   CHECK(find(advise(*t, nullptr, th), "transfers")->severity == Severity::Ok);
+}
+
+TEST_CASE("advisor: an issue's evidence in every step or in one", "[advisor]") {
+  // Three steps of 1000 us. By hand: items at 100 and 500 us (step 1) and 2100 us (step 3), none in
+  // step 2: 3 transfers >= 1 x 3 steps, an issue, its evidence in 2 of 3 steps; one more in step 2
+  // makes every step (3 of 3).
+  for (bool everyStep : {false, true}) {
+    Build b;
+    const auto py = b.thread(100, 7, "Python", "CPU");
+    const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
+    for (int s = 0; s < 3; ++s) b.b.addSlice(py, us(1000) * s, us(1000), "ProfilerStep#" + std::to_string(s + 1));
+    b.b.addSlice(py, us(100), us(30), "aten::item");
+    b.b.addSlice(py, us(500), us(30), "aten::item");
+    b.b.addSlice(py, us(2100), us(30), "aten::item");
+    if (everyStep) b.b.addSlice(py, us(1100), us(30), "aten::item");
+    for (int s = 0; s < 3; ++s) b.b.addSlice(dev, us(1000) * s + us(1), us(5), "aclnnAdd_AddAiCore_Add", {}, taskType("AI_CORE"));
+    const auto t = b.finish();
+    const auto adv = advise(*t);
+    REQUIRE(adv.steps == 3);
+    const auto* f = find(adv, "transfers");
+    REQUIRE(f);
+    REQUIRE(f->severity == Severity::Issue);
+    CHECK(f->stepsWithEvidence == (everyStep ? 3 : 2));
+    CHECK(core::stepsText(f->stepsWithEvidence, adv.steps) == (everyStep ? "every step (3 of 3)" : "in 2 of 3 steps"));
+    // Not an issue, or a single step: not told.
+    for (const auto& g : adv.findings)
+      if (g.severity != Severity::Issue) CHECK(g.stepsWithEvidence == -1);
+  }
+  CHECK(find(advise(*aicpuTrace(us(25))), "aicpu")->stepsWithEvidence == -1);  // no ProfilerStep: one step
+  CHECK(core::stepsText(-1, 3).empty());
+}
+
+TEST_CASE("advisor: issues across ranks, every rank or some", "[advisor]") {
+  // Hand-made advice of three ranks: aicpu an issue on all three, gc on rank b only, sync ok everywhere.
+  auto adv = [](std::vector<std::pair<std::string, Severity>> fs) {
+    core::RankAdvice a;
+    for (auto& [rule, sev] : fs) {
+      core::Finding f;
+      f.rule = rule;
+      f.title = rule + " title";
+      f.severity = sev;
+      a.findings.push_back(f);
+    }
+    return a;
+  };
+  std::vector<std::pair<std::string, core::RankAdvice>> advised = {
+      {"a", adv({{"aicpu", Severity::Issue}, {"sync_after_launch", Severity::Ok}})},
+      {"b", adv({{"aicpu", Severity::Issue}, {"gc", Severity::Issue}})},
+      {"c", adv({{"aicpu", Severity::Issue}, {"gc", Severity::Ok}})}};
+  const auto rules = core::issuesAcrossRanks(advised);
+  REQUIRE(rules.size() == 2);
+  CHECK(rules[0].rule == "aicpu");
+  CHECK(rules[0].ranks == std::vector<std::string>{"a", "b", "c"});
+  CHECK(rules[1].rule == "gc");
+  CHECK(rules[1].ranks == std::vector<std::string>{"b"});
+  CHECK(rules[1].of == 3);
+  const std::string text = core::adviceAcrossRanksText(rules);
+  CHECK(text.find("aicpu title: every rank (3)") != std::string::npos);
+  CHECK(text.find("gc title: 1 of 3 ranks (b)") != std::string::npos);
+  CHECK(core::adviceAcrossRanksJson(rules).find("\"ranks\": [\"b\"], \"of\": 3") != std::string::npos);
+  advised.resize(1);
+  CHECK(core::issuesAcrossRanks(advised).empty());  // one rank: nothing to compare
 }
 
 TEST_CASE("advisor: short element-wise ops whose launch outlasts them trip at 20 per step", "[advisor]") {

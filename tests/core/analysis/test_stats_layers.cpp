@@ -242,3 +242,44 @@ TEST_CASE("stats: kernels and stream tasks split one Ascend Hardware lane by Tas
   CHECK(core::statsLayerFromKey("tasks") == core::StatsLayer::Tasks);
   CHECK(std::string(core::statsLayerKey(core::StatsLayer::Tasks)) == "tasks");
 }
+
+TEST_CASE("corpus: the kernels table's TFLOPS and bound columns equal a hand computation", "[stats][corpus]") {
+  // rank0 of ascend-pt-910b-l1-text-2rank, kernel_details.csv read with Python's csv module:
+  //  Conv2D1 (one row): weight FRACTAL_Z 121,4,16,8 (|w| = 61952), output NC1HWC0 32,8,55,55,8,
+  //    Duration 313.886 us: 2*N*Hout*Wout*|w| = 2*32*55*55*61952 = 11,993,907,200 FLOP
+  //    / 313.886 us = 38.211 TFLOPS. Ratios mac .519, scalar .755, mte1 .883, mte2 .913,
+  //    fixpipe .085: the highest, MTE2 .913 >= 0.5, bounds it.
+  //  Conv2D4 (two rows): 2*32*13*13*(432*16*16*8) = 9,569,304,576 and 2*32*13*13*(288*16*16*8) =
+  //    6,379,536,384 FLOP over 103.462 + 69.261 us = 92.338 TFLOPS; both rows' highest ratio is
+  //    mac (.85, .841): cube.
+  //  Conv2DBackpropFilter6 (three rows): cube-bound rows 61.281 + 89.422 us, scalar-bound row
+  //    79.062 us (scalar .704 > mac .663): cube for 150.703 / 229.765 of the time.
+  //  aclnnDropoutGenMaskV2_DSAGenBitMask_DSAGenBitMask: every ratio 0, not a MatMul/Conv: neither.
+  const auto p = loadOrFail(shared("corpus/ascend-pt-910b-l1-text-2rank"));
+  const auto& rp = rankOf(*p, 0);
+  REQUIRE(rp.kernels);
+  const auto t = core::computeStats(*rp.trace, core::StatsLayer::Kernels, std::nullopt, rp.kernels.get());
+  std::map<std::string, const core::StatsRow*> by;
+  for (const auto& r : t.rows) by[r.name] = &r;
+  REQUIRE(by.count("Conv2D1"));
+  CHECK(by["Conv2D1"]->tflopsRows == 1);
+  CHECK(by["Conv2D1"]->tflops == Approx(11993907200.0 / 313.886e-6 / 1e12).epsilon(1e-9));
+  CHECK(by["Conv2D1"]->bound == "memory-bound (MTE2)");
+  CHECK(by["Conv2D1"]->boundShare == 1.0);
+  REQUIRE(by.count("Conv2D4"));
+  CHECK(by["Conv2D4"]->tflopsRows == 2);
+  CHECK(by["Conv2D4"]->tflops == Approx((9569304576.0 + 6379536384.0) / 172.723e-6 / 1e12).epsilon(1e-9));
+  CHECK(by["Conv2D4"]->bound == "compute-bound (cube)");
+  REQUIRE(by.count("Conv2DBackpropFilter6"));
+  CHECK(by["Conv2DBackpropFilter6"]->bound == "compute-bound (cube)");
+  CHECK(by["Conv2DBackpropFilter6"]->boundShare == Approx(150703.0 / 229765.0));
+  REQUIRE(by.count("aclnnDropoutGenMaskV2_DSAGenBitMask_DSAGenBitMask"));
+  CHECK(by["aclnnDropoutGenMaskV2_DSAGenBitMask_DSAGenBitMask"]->tflopsRows == 0);
+  CHECK(by["aclnnDropoutGenMaskV2_DSAGenBitMask_DSAGenBitMask"]->bound.empty());
+  // Without kernel_details.csv nothing is computable.
+  const auto bare = core::computeStats(*rp.trace, core::StatsLayer::Kernels);
+  for (const auto& r : bare.rows) {
+    CHECK(r.tflopsRows == 0);
+    CHECK(r.bound.empty());
+  }
+}

@@ -44,6 +44,10 @@ core::StatsTable sampleTable(core::StatsLayer layer = core::StatsLayer::Cann) {
   t.rows[0].core = "AI_CORE";
   t.rows[0].shapes = 3;
   t.rows[0].waitUs = 1.25;
+  t.rows[0].tflops = 38.211;
+  t.rows[0].tflopsRows = 1;
+  t.rows[0].bound = "memory-bound (MTE2)";
+  t.rows[0].boundShare = 0.656;
   return t;
 }
 
@@ -89,6 +93,12 @@ TEST_CASE("StatsTableModel: one unit per duration column, chosen from the data",
   CHECK(model.index(0, StatsTableModel::Core).data().toString() == QStringLiteral("AI_CORE"));
   CHECK(model.index(0, StatsTableModel::Shapes).data().toString() == QStringLiteral("3"));
   CHECK(model.index(0, StatsTableModel::Wait).data().toString() == QStringLiteral("1.250"));
+  // TFLOPS and Bound: the core figures with 2 decimals / as text, "—" where not computable
+  // (rows 1 and 2 have neither), a bound covering part of the time with its share.
+  CHECK(columnTexts(model, StatsTableModel::Tflops) == L({"38.21", "\u2014", "\u2014"}));
+  CHECK(columnTexts(model, StatsTableModel::Bound) == L({"memory-bound (MTE2) (66 %)", "\u2014", "\u2014"}));
+  CHECK(model.headerData(StatsTableModel::Tflops, Qt::Horizontal).toString() == QStringLiteral("TFLOPS"));
+  CHECK(model.index(1, StatsTableModel::Tflops).data(StatsTableModel::SortRole).toDouble() < 0);
   // Tooltips carry the exact duration; SortRole the raw ns.
   CHECK(model.index(1, StatsTableModel::Total).data(StatsTableModel::SortRole).toLongLong() == 9'000);
   CHECK(model.index(1, StatsTableModel::Total).data(Qt::ToolTipRole).toString() == QStringLiteral("9 us"));
