@@ -21,8 +21,8 @@ struct DurationUnit {
 [[nodiscard]] DurationUnit unitForMaxDuration(double maxNs);
 
 /// Table model over one immutable core::StatsTable (architecture item 16, after Qt Creator's
-/// CtfStatisticsModel): one row per name, columns per Column. Kernel-only columns (Type, Core,
-/// Shapes, Wait, TFLOPS, Bound) exist only for the Kernels layer; TFLOPS and Bound show "—" for
+/// CtfStatisticsModel): one row per name, columns per Column. Kernel-only columns (TFLOPS, Bound,
+/// Type, Core, Shapes, Wait) exist only for the Kernels layer; TFLOPS and Bound show "—" for
 /// a name whose kernel_details.csv rows give no work (no shapes, not MatMul / Conv2D) or no pipe
 /// ratios (core::StatsRow::tflops, bound).
 ///  * Qt::DisplayRole: text; durations in the column's unit (header "Total (ms)"), share as "12.34 %"
@@ -37,7 +37,7 @@ class StatsTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Name, Count, Total, Self, Avg, Min, Max, Share, Type, Core, Shapes, Wait, Tflops, Bound, ColumnCount };
+  enum Column { Name, Count, Total, Self, Avg, Min, Max, Share, Tflops, Bound, Type, Core, Shapes, Wait, ColumnCount };
   enum Role { SortRole = Qt::UserRole + 1, NameRole };
 
   explicit StatsTableModel(QObject* parent = nullptr);

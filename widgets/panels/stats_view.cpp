@@ -454,6 +454,7 @@ void StatsView::refresh() {
     m_table->resizeColumnToContents(c);
     if (c == StatsTableModel::Type || c == StatsTableModel::Core)  // long texts: elide, tooltip has them
       m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 130));
+    if (c == StatsTableModel::Bound) m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 190));
   }
   fitNameColumn();
   if (!selectedName.isEmpty()) {

@@ -265,6 +265,28 @@ TEST_CASE("advisor: an issue's evidence in every step or in one", "[advisor]") {
   CHECK(core::stepsText(-1, 3).empty());
 }
 
+TEST_CASE("advisor: corpus AI_CPU fallbacks recur every iteration on every device", "[advisor][corpus]") {
+  // mindspore-msprof-prof-2dev, device_0 (Python json over msprof_0_2_{1,2,3}.json): two AI_CPU
+  // tasks per file, each inside its "Iteration N" slice (e.g. 56635864673.78 us in Iteration 1
+  // [56635864652.49, +47587.81)): every step, 3 of 3. device_1 has the same AI_CPU fallback.
+  const auto r = core::loadProfile(shared("corpus/mindspore-msprof-prof-2dev"));
+  REQUIRE(r.ok());
+  REQUIRE(r.profile->ranks.size() == 2);
+  std::vector<std::pair<std::string, core::RankAdvice>> advised;
+  for (const auto& rp : r.profile->ranks) advised.emplace_back(rp.source.label, core::adviseRankProfile(rp));
+  const auto& a0 = advised.front().second;
+  REQUIRE(a0.steps == 3);
+  const auto* f = find(a0, "aicpu");
+  REQUIRE(f);
+  CHECK(f->severity == Severity::Issue);
+  CHECK(f->evidence.size() == 6);
+  CHECK(f->stepsWithEvidence == 3);
+  const auto across = core::issuesAcrossRanks(advised);
+  REQUIRE_FALSE(across.empty());
+  CHECK(across.front().rule == "aicpu");
+  CHECK(across.front().ranks.size() == 2);
+}
+
 TEST_CASE("advisor: issues across ranks, every rank or some", "[advisor]") {
   // Hand-made advice of three ranks: aicpu an issue on all three, gc on rank b only, sync ok everywhere.
   auto adv = [](std::vector<std::pair<std::string, Severity>> fs) {
