@@ -50,9 +50,10 @@ TEST_CASE("the lane canvas paints its overlays as an ordered list of passes", "[
   widgets::TimelineWidget w;
   w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace()}));
   widgets::LaneCanvas* canvas = w.canvas();
-  // The order of the paint code before the passes existed (lane_canvas.cpp, paintTo).
-  const std::vector<std::string> expected = {"boxes", "name-marks", "labels", "counters", "bubbles",
-                                             "chain", "hover", "selection", "flows", "time-selection"};
+  // The order of the paint code before the passes existed (lane_canvas.cpp, paintTo), plus the
+  // slice set (the Advice evidence) that TimelineWidget inserts before "hover".
+  const std::vector<std::string> expected = {"boxes",     "name-marks", "labels",    "counters", "bubbles",       "chain",
+                                             "slice-set", "hover",      "selection", "flows",    "time-selection"};
   CHECK(names(*canvas) == expected);
   CHECK(canvas->bubbles()->name() == std::string("bubbles"));
   CHECK(canvas->chain()->name() == std::string("chain"));
