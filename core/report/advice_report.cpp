@@ -81,7 +81,7 @@ std::vector<RuleAcrossRanks> issuesAcrossRanks(const std::vector<std::pair<std::
         out.push_back({f.rule, f.title, {}, advised.size()});
         it = out.end() - 1;
       }
-      if (std::find(it->ranks.begin(), it->ranks.end(), label) == it->ranks.end()) it->ranks.push_back(label);
+      it->ranks.push_back(label);  // one finding per rule per rank: each rank counts once
     }
   std::stable_sort(out.begin(), out.end(), [](const RuleAcrossRanks& a, const RuleAcrossRanks& b) {
     return a.ranks.size() != b.ranks.size() ? a.ranks.size() > b.ranks.size() : a.rule < b.rule;

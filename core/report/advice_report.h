@@ -27,7 +27,7 @@ namespace npuscope::core {
 struct RuleAcrossRanks {
   std::string rule;
   std::string title;                ///< the title of its first issue
-  std::vector<std::string> ranks;   ///< labels of the ranks where it is an issue, in input order
+  std::vector<std::string> ranks;   ///< labels of the ranks where it is an issue, in input order (one per rank)
   std::size_t of = 0;               ///< ranks advised
 };
 /// Per rule that is an issue on any of `advised` (label, advice) pairs (the ranks with an

@@ -379,6 +379,16 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
 }
 }  // namespace
 
+namespace {
+// The rank's label for the advice across ranks, with its folder when another rank has the same
+// label (a folder of two captures holds two "rank 0").
+std::string adviceLabel(const Profile& profile, const RankProfile& rp) {
+  std::size_t same = 0;
+  for (const RankProfile& other : profile.ranks) same += other.source.label == rp.source.label ? 1 : 0;
+  return same > 1 ? rp.source.label + " (" + rp.source.root + ")" : rp.source.label;
+}
+}  // namespace
+
 RankAdvice adviseRankProfile(const RankProfile& rp, const AdvisorThresholds& thresholds) {
   if (!rp.trace || !rp.analysis) return {};
   const RankMetadata meta = readRankMetadata(rp.source.root);
@@ -464,7 +474,7 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
     o += "], \"table_messages\": ";
     stringArray(o, rp.tableMessages);
     if (rp.analysis) {
-      advised.emplace_back(rp.source.label, adviseRankProfile(rp, thresholds));
+      advised.emplace_back(adviceLabel(profile, rp), adviseRankProfile(rp, thresholds));
       o += ",\n   \"advice\": " + adviceJson(t, advised.back().second);
     }
     o += "}";
@@ -522,7 +532,7 @@ std::string reportText(const Profile& profile, const AdvisorThresholds& threshol
     for (const auto& m : rp.tableMessages) o << "   table: " << m << "\n";
     if (rp.analysis) {
       analysisText(o, t, *rp.analysis);
-      advised.emplace_back(rp.source.label, adviseRankProfile(rp, thresholds));
+      advised.emplace_back(adviceLabel(profile, rp), adviseRankProfile(rp, thresholds));
       o << adviceText(advised.back().second);
     }
   }

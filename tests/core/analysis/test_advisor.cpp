@@ -315,6 +315,11 @@ TEST_CASE("advisor: issues across ranks, every rank or some", "[advisor]") {
   CHECK(text.find("aicpu title: every rank (3)") != std::string::npos);
   CHECK(text.find("gc title: 1 of 3 ranks (b)") != std::string::npos);
   CHECK(core::adviceAcrossRanksJson(rules).find("\"ranks\": [\"b\"], \"of\": 3") != std::string::npos);
+  // Two ranks with one label (two captures in one folder) still count as two.
+  const std::vector<std::pair<std::string, core::RankAdvice>> twins = {
+      {"rank 0", adv({{"aicpu", Severity::Issue}})}, {"rank 0", adv({{"aicpu", Severity::Issue}})}};
+  REQUIRE(core::issuesAcrossRanks(twins).size() == 1);
+  CHECK(core::issuesAcrossRanks(twins).front().ranks.size() == 2);
   advised.resize(1);
   CHECK(core::issuesAcrossRanks(advised).empty());  // one rank: nothing to compare
 }
