@@ -562,6 +562,30 @@ Evidence: %4 slices</source>
         <source>Fix</source>
         <translation>优化方法</translation>
     </message>
+    <message>
+        <source>every step (%1)</source>
+        <translation>每个 Step（%1）</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>For an issue: how many ProfilerSteps hold at least one of its evidence slices (recurs every step, or once); empty when it cannot be told (one step, or more than %1 evidence slices)</source>
+        <translation>对于问题项：有多少个 ProfilerStep 至少包含一个证据切片（每个 Step 都出现，还是只出现一次）；无法判断时留空（只有一个 Step，或证据切片超过 %1 个）</translation>
+    </message>
+    <message>
+        <source>On how many of the ranks the rule gives the same verdict</source>
+        <translation>该规则在多少个 Rank 上给出相同结论</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Step 数</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank 数</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::AdvicePanel</name>
@@ -570,8 +594,91 @@ Evidence: %4 slices</source>
         <translation>打开性能数据以查看专家建议。</translation>
     </message>
     <message>
-        <source>%1 findings, %2 issues; issues first, by time at stake per step. Click: select the evidence; double-click: zoom to the worst slice. Hover for the source.</source>
-        <translation>%1 条发现，%2 个问题；问题优先，按每 Step 可节省的时间排序。单击：选中证据；双击：缩放到最严重的切片。悬停查看来源。</translation>
+        <source>Thresholds…</source>
+        <translation>阈值…</translation>
+    </message>
+    <message>
+        <source>Show and edit the advisor&apos;s thresholds, their defaults and sources, and the chip</source>
+        <translation>查看并修改专家建议的阈值、默认值与出处，以及芯片型号</translation>
+    </message>
+    <message>
+        <source>%1 findings, %2 issues; issues first, by time at stake per step. Click: outline the evidence on the timeline; double-click: zoom to the worst slice. Hover for the source.</source>
+        <translation>%1 条发现，其中 %2 个问题；问题优先，按每 Step 可节省时间排序。单击：在时间线上勾出证据切片；双击：缩放到最严重的切片。悬停查看出处。</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::AdvisorThresholdsDialog</name>
+    <message>
+        <source>Advisor Thresholds</source>
+        <translation>专家建议阈值</translation>
+    </message>
+    <message>
+        <source>The marks of the advisor&apos;s rules (docs/diagnosis.md §6). Edited values are kept between sessions and the advice is recomputed at once.</source>
+        <translation>专家建议各规则的阈值（docs/diagnosis.md §6）。修改后的值会被保存，建议会立即重新计算。</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Default</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>出处</translation>
+    </message>
+    <message>
+        <source>key: %1</source>
+        <translation>键：%1</translation>
+    </message>
+    <message>
+        <source>(not recorded by the capture: unknown)</source>
+        <translation>（采集数据未记录：未知）</translation>
+    </message>
+    <message>
+        <source>(from the capture: %1)</source>
+        <translation>（来自采集数据：%1）</translation>
+    </message>
+    <message>
+        <source>The chip for the TFLOPS utilisation and block-dim rules, when the capture does not record it (the torch_npu text export does not). A name matches the tables below by prefix.</source>
+        <translation>采集数据未记录芯片型号时（torch_npu 的 text 导出不记录），用于 TFLOPS 利用率和 block dim 规则的芯片。名称按前缀匹配下表。</translation>
+    </message>
+    <message>
+        <source>Chip:</source>
+        <translation>芯片：</translation>
+    </message>
+    <message>
+        <source>Peak TFLOPS (dense, cube) and core counts, read-only:</source>
+        <translation>峰值 TFLOPS（稠密，Cube）与核数，只读：</translation>
+    </message>
+    <message>
+        <source>Chip</source>
+        <translation>芯片</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>%1 peak</source>
+        <translation>%1 峰值</translation>
+    </message>
+    <message>
+        <source>%1 TFLOPS</source>
+        <translation>%1 TFLOPS</translation>
+    </message>
+    <message>
+        <source>cores (cube / vector)</source>
+        <translation>核数（Cube / Vector）</translation>
     </message>
 </context>
 <context>
@@ -1242,6 +1349,38 @@ click to show every level</source>
     <message>
         <source>Wait (us)</source>
         <translation>等待 (us)</translation>
+    </message>
+    <message>
+        <source>Summed FLOPs (from the shapes) / summed duration of %1 of the %2 occurrences</source>
+        <translation>%2 次调用中 %1 次的 FLOPs 之和（由 Shape 计算）/ 耗时之和</translation>
+    </message>
+    <message>
+        <source>No work computable: not a MatMul / Conv2D, or no shapes (Level0)</source>
+        <translation>无法计算计算量：不是 MatMul / Conv2D，或没有 Shape（Level0）</translation>
+    </message>
+    <message>
+        <source>No pipe ratios in kernel_details.csv (Level1 with aic_metrics PipeUtilization)</source>
+        <translation>kernel_details.csv 中没有流水线占比（需 Level1 且 aic_metrics 为 PipeUtilization）</translation>
+    </message>
+    <message>
+        <source>The unit whose pipe ratio is highest (&gt;= %1), for %2 % of the time of the rows with ratios</source>
+        <translation>流水线占比最高（&gt;= %1）的单元，占有占比数据的行耗时的 %2 %</translation>
+    </message>
+    <message>
+        <source>Achieved TFLOPS from the recorded shapes (2·M·N·K for MatMul, 2·Cin·k²·Cout·Hout·Wout for Conv2D)</source>
+        <translation>由记录的 Shape 计算的实际 TFLOPS（MatMul 为 2·M·N·K，Conv2D 为 2·Cin·k²·Cout·Hout·Wout）</translation>
+    </message>
+    <message>
+        <source>Compute- or memory-bound by the AI Core pipe ratios (kernel_details.csv, Level1+)</source>
+        <translation>按 AI Core 流水线占比判断计算瓶颈或访存瓶颈（kernel_details.csv，Level1 及以上）</translation>
+    </message>
+    <message>
+        <source>TFLOPS</source>
+        <translation>TFLOPS</translation>
+    </message>
+    <message>
+        <source>Bound</source>
+        <translation>瓶颈类型</translation>
     </message>
 </context>
 <context>
