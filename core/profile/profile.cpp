@@ -8,6 +8,8 @@
 #include <limits>
 #include <regex>
 
+#include "core/base/file_access.h"
+#include "core/base/guard.h"
 #include "core/base/parse_number.h"
 #include "core/import/db/db_reader.h"
 #include "core/import/json/json_scan.h"
@@ -25,6 +27,21 @@ bool isRankFolderName(const std::string& name) {
 
 bool isTraceFileName(const std::string& name) {
   return name.ends_with(".json") || name.ends_with(".json.gz");  // trace_view.json, *.pt.trace.json(.gz), ...
+}
+
+/// profiler_info_*.json and info.json.N are a few KB; a larger one is not read.
+constexpr std::size_t kSmallJsonLimit = std::size_t(64) << 20;
+
+/// A message for each of `names` in `dir` that exists but is not a readable regular file (a FIFO
+/// or device named trace_view.json, a folder named kernel_details.csv, a dangling link, ...):
+/// such a path is skipped, and the user is told what it is.
+void noteIrregular(const fs::path& dir, std::initializer_list<const char*> names, std::vector<std::string>& messages) {
+  for (const char* n : names) {
+    const fs::path p = dir / n;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(p, ec)) || isRegularFile(p)) continue;
+    messages.push_back((dir.filename() / n).string() + " " + describeNotRegularFile(p.string()) + ": skipped");
+  }
 }
 
 std::string firstExisting(const fs::path& dir, std::initializer_list<const char*> names) {
@@ -49,15 +66,20 @@ int checkedRank(std::optional<long long> value, const std::string& where, std::v
 void readProfilerInfo(const fs::path& root, RankSource& src, std::vector<std::string>& messages) {
   std::error_code ec;
   static const std::regex kInfo(R"(profiler_info(?:_(\d+))?\.json)");
-  for (const auto& e : fs::directory_iterator(root, ec)) {
-    const std::string name = e.path().filename().string();
+  for (const auto& e : listDirectory(root)) {
+    const std::string name = e.filename().string();
     std::smatch m;
     if (!std::regex_match(name, m, kInfo)) continue;
-    src.profilerInfo = e.path().string();
+    src.profilerInfo = e.string();
     if (m[1].matched) src.rank = checkedRank(parseInteger<long long>(m[1].str()), name, messages);
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
-    if (parser.load(src.profilerInfo).get(doc)) break;
+    std::string text, error;
+    if (!readRegularFile(src.profilerInfo, text, error, kSmallJsonLimit)) {
+      messages.push_back(error);
+      break;
+    }
+    if (parser.parse(simdjson::padded_string(text)).get(doc)) break;
     std::int64_t r;
     if (src.rank < 0 && !doc["rank_id"].get_int64().get(r) && r >= 0)
       src.rank = checkedRank(static_cast<long long>(r), name + " rank_id", messages);
@@ -79,13 +101,13 @@ std::vector<std::string> msprofExportFiles(const fs::path& dir, std::size_t& old
     std::string path;
   };
   std::vector<Part> parts;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string n = e.path().filename().string();
+  for (const auto& e : listDirectory(dir)) {
+    const std::string n = e.filename().string();
     std::smatch m;
-    if (!e.is_regular_file(ec) || !std::regex_match(n, m, kName)) continue;
+    if (!isRegularFile(e) || !std::regex_match(n, m, kName)) continue;
     constexpr long long kTooLong = -1;  // a number that does not fit sorts first (oldest)
     parts.push_back({parseInteger<long long>(m[2].str()).value_or(kTooLong),
-                     m[1].matched ? parseInteger<long long>(m[1].str()).value_or(kTooLong) : -1, e.path().string()});
+                     m[1].matched ? parseInteger<long long>(m[1].str()).value_or(kTooLong) : -1, e.string()});
   }
   older = 0;
   if (parts.empty()) return {};
@@ -113,31 +135,37 @@ bool describeRankFolder(const fs::path& root, RankSource& src, std::vector<std::
   src.label = root.filename().string();
   const fs::path out = root / "ASCEND_PROFILER_OUTPUT";
   if (fs::is_directory(out, ec)) {
+    std::string listError;
+    (void)listDirectory(out, &listError);
+    if (!listError.empty()) messages.push_back(listError);
+    noteIrregular(out, {"trace_view.json", "trace_view.json.gz", "kernel_details.csv", "step_trace_time.csv",
+                        "communication.json"},
+                  messages);
     src.traceFile = firstExisting(out, {"trace_view.json", "trace_view.json.gz"});
     src.kernelDetails = firstExisting(out, {"kernel_details.csv"});
     src.stepTraceTime = firstExisting(out, {"step_trace_time.csv"});
     src.communicationJson = firstExisting(out, {"communication.json"});
     src.analysisDb = firstExisting(out, {"analysis.db"});
-    for (const auto& e : fs::directory_iterator(out, ec)) {
-      const std::string n = e.path().filename().string();
+    for (const auto& e : listDirectory(out)) {
+      const std::string n = e.filename().string();
       if ((n.rfind("ascend_pytorch_profiler", 0) == 0 || n.rfind("ascend_mindspore_profiler", 0) == 0) &&
           n.ends_with(".db"))
-        src.dbFile = e.path().string();
+        src.dbFile = e.string();
     }
   }
   // Device id from PROF_*/device_N; the msprof export (all slices of the newest timestamp) as a
   // fallback timeline when there is no trace_view.json (format notes §8.1).
   std::vector<std::string> msprofFiles;
-  for (const auto& e : fs::directory_iterator(root, ec)) {
-    const std::string n = e.path().filename().string();
-    if (n.rfind("PROF_", 0) != 0 || !e.is_directory(ec)) continue;
-    for (const auto& d : fs::directory_iterator(e.path(), ec)) {
-      const std::string dn = d.path().filename().string();
+  for (const auto& e : listDirectory(root)) {
+    const std::string n = e.filename().string();
+    if (n.rfind("PROF_", 0) != 0 || !isDirectory(e)) continue;
+    for (const auto& d : listDirectory(e)) {
+      const std::string dn = d.filename().string();
       if (dn.rfind("device_", 0) != 0) continue;
       if (const auto id = parseInteger<int>(std::string_view(dn).substr(7)); id && *id >= 0) src.device = *id;
     }
     std::size_t older = 0;
-    if (auto files = msprofExportFiles(e.path() / "mindstudio_profiler_output", older); !files.empty())
+    if (auto files = msprofExportFiles(e / "mindstudio_profiler_output", older); !files.empty())
       msprofFiles = std::move(files);
   }
   if (src.traceFile.empty() && !msprofFiles.empty()) {
@@ -161,13 +189,15 @@ void readMsprofDevice(const fs::path& deviceDir, RankSource& src) {
       dn.rfind("device_", 0) == 0 && id && *id >= 0)
     src.device = *id;
   src.label = src.device >= 0 ? "device " + std::to_string(src.device) : dn;
-  for (const auto& e : fs::directory_iterator(deviceDir, ec)) {
-    const std::string n = e.path().filename().string();
+  for (const auto& e : listDirectory(deviceDir)) {
+    const std::string n = e.filename().string();
     if (n.rfind("info.json.", 0) != 0 || n.ends_with(".done")) continue;
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
     std::int64_t r;
-    if (!parser.load(e.path().string()).get(doc) && !doc["rank_id"].get_int64().get(r) && r >= 0 &&
+    std::string text, error;
+    if (!readRegularFile(e.string(), text, error, kSmallJsonLimit)) messages.push_back(error);
+    else if (!parser.parse(simdjson::padded_string(text)).get(doc) && !doc["rank_id"].get_int64().get(r) && r >= 0 &&
         r <= std::numeric_limits<int>::max()) {
       src.rank = static_cast<int>(r);
       src.label = "rank " + std::to_string(r);
@@ -180,8 +210,8 @@ void readMsprofDevice(const fs::path& deviceDir, RankSource& src) {
 std::vector<fs::path> msprofDeviceDirs(const fs::path& prof) {
   std::error_code ec;
   std::vector<fs::path> out;
-  for (const auto& d : fs::directory_iterator(prof, ec))
-    if (d.is_directory(ec) && d.path().filename().string().rfind("device_", 0) == 0) out.push_back(d.path());
+  for (const auto& d : listDirectory(prof))
+    if (isDirectory(d) && d.filename().string().rfind("device_", 0) == 0) out.push_back(d);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -201,14 +231,14 @@ bool describeMsprofTimeline(const fs::path& timeline, RankSource& src, std::vect
   };
   std::vector<Candidate> files;
   static const std::regex kName(R"(msprof_(\d+)_(\d+)_(\d+)\.json)");
-  for (const auto& e : fs::directory_iterator(timeline, ec)) {
-    const std::string n = e.path().filename().string();
+  for (const auto& e : listDirectory(timeline)) {
+    const std::string n = e.filename().string();
     std::smatch m;
-    if (!e.is_regular_file(ec) || !std::regex_match(n, m, kName)) continue;
+    if (!isRegularFile(e) || !std::regex_match(n, m, kName)) continue;
     // Numbers too long for an int sort last (the regex holds digits only).
     constexpr int kTooLong = std::numeric_limits<int>::max();
     files.push_back({parseInteger<int>(m[2].str()).value_or(kTooLong), parseInteger<int>(m[3].str()).value_or(kTooLong),
-                     e.path()});
+                     e});
   }
   if (files.empty()) return false;
   std::sort(files.begin(), files.end(), [](const Candidate& a, const Candidate& b) {
@@ -264,8 +294,8 @@ bool discoverMsprof(const fs::path& path, ProfileLayout& layout) {
   } else if (name.rfind("PROF_", 0) == 0) {
     profs.push_back(path);
   } else {
-    for (const auto& e : fs::directory_iterator(path, ec))
-      if (e.is_directory(ec) && e.path().filename().string().rfind("PROF_", 0) == 0) profs.push_back(e.path());
+    for (const auto& e : listDirectory(path))
+      if (isDirectory(e) && e.filename().string().rfind("PROF_", 0) == 0) profs.push_back(e);
     std::sort(profs.begin(), profs.end());
   }
   for (const auto& p : profs) {
@@ -344,12 +374,15 @@ bool looksLikeRankFolder(const fs::path& p) {
 
 }  // namespace
 
-ProfileLayout discoverProfile(const std::string& pathText) {
+namespace {
+
+ProfileLayout discoverUnguarded(const std::string& pathText) {
   ProfileLayout layout;
   std::error_code ec;
   fs::path path(pathText);
   if (!fs::exists(path, ec)) {
-    layout.error = "no such file or folder: " + pathText;
+    const std::string why = describeNotRegularFile(pathText);
+    layout.error = why.empty() || why == "does not exist" ? "no such file or folder: " + pathText : pathText + " " + why;
     return layout;
   }
   path = fs::absolute(path, ec).lexically_normal();
@@ -382,7 +415,7 @@ ProfileLayout discoverProfile(const std::string& pathText) {
     return layout;
   }
   if (!fs::is_directory(path, ec)) {
-    layout.error = pathText + " is neither a file nor a folder";
+    layout.error = pathText + " " + describeNotRegularFile(path.string());
     return layout;
   }
   if (path.filename() == "ASCEND_PROFILER_OUTPUT") path = path.parent_path();
@@ -398,13 +431,13 @@ ProfileLayout discoverProfile(const std::string& pathText) {
   } else {
     // A parent of rank folders (searched two levels deep), else trace files in the folder.
     std::vector<fs::path> candidates;
-    for (const auto& e : fs::directory_iterator(path, ec)) {
-      if (!e.is_directory()) continue;
-      if (looksLikeRankFolder(e.path())) {
-        candidates.push_back(e.path());
+    for (const auto& e : listDirectory(path)) {
+      if (!isDirectory(e)) continue;
+      if (looksLikeRankFolder(e)) {
+        candidates.push_back(e);
       } else {
-        for (const auto& e2 : fs::directory_iterator(e.path(), ec))
-          if (e2.is_directory() && looksLikeRankFolder(e2.path())) candidates.push_back(e2.path());
+        for (const auto& e2 : listDirectory(e))
+          if (isDirectory(e2) && looksLikeRankFolder(e2)) candidates.push_back(e2);
       }
     }
     std::sort(candidates.begin(), candidates.end());
@@ -415,8 +448,8 @@ ProfileLayout discoverProfile(const std::string& pathText) {
     }
     if (layout.ranks.empty()) {
       std::vector<fs::path> files;
-      for (const auto& e : fs::directory_iterator(path, ec))
-        if (e.is_regular_file() && isTraceFileName(e.path().filename().string())) files.push_back(e.path());
+      for (const auto& e : listDirectory(path))
+        if (isRegularFile(e) && isTraceFileName(e.filename().string())) files.push_back(e);
       std::sort(files.begin(), files.end());
       for (const auto& f : files) {
         const std::string n = f.filename().string();
@@ -455,6 +488,18 @@ ProfileLayout discoverProfile(const std::string& pathText) {
     return detail::naturalCompare(a.label, b.label) < 0;
   });
   return layout;
+}
+
+}  // namespace
+
+ProfileLayout discoverProfile(const std::string& pathText) {
+  try {
+    return discoverUnguarded(pathText);
+  } catch (...) {
+    ProfileLayout layout;
+    layout.error = describeException(std::current_exception(), "reading the folder " + pathText);
+    return layout;
+  }
 }
 
 int RankProfile::rank() const {
@@ -640,6 +685,16 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
   if (options.progress) options.progress(1.0);
   result.profile = std::move(profile);
   return result;
+}
+
+}  // namespace
+
+ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options, const AnalysisOptions& analysis) {
+  try {
+    return loadUnguarded(path, options, analysis);
+  } catch (...) {
+    return {nullptr, describeException(std::current_exception(), "loading " + path)};
+  }
 }
 
 }  // namespace npuscope::core

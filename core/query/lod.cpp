@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/query/lod.h"
 
+#include "core/base/guard.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -320,9 +322,12 @@ void buildTraceLod(Trace& trace, const LodOptions& options, unsigned threads) {
   std::sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return a.slices > b.slices; });
   std::vector<RowLod> rows(tasks.size());
   std::atomic<std::size_t> next{0};
+  ExceptionSlot failure;  // the first exception of any worker, rethrown after the join
   const auto work = [&] {
-    for (std::size_t k; (k = next.fetch_add(1)) < tasks.size();)
-      rows[k] = buildRowLod(trace.lanes[tasks[k].lane], tasks[k].depth, options);
+    failure.run([&] {
+      for (std::size_t k; (k = next.fetch_add(1)) < tasks.size();)
+        rows[k] = buildRowLod(trace.lanes[tasks[k].lane], tasks[k].depth, options);
+    });
   };
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, tasks.size()));
@@ -331,6 +336,7 @@ void buildTraceLod(Trace& trace, const LodOptions& options, unsigned threads) {
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
   }
+  failure.rethrow();
   // Assemble per lane in (depth) order.
   std::vector<std::size_t> order(tasks.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;

@@ -3,8 +3,7 @@
 
 #include <charconv>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include "core/base/file_access.h"
 
 namespace npuscope::core {
 
@@ -116,15 +115,13 @@ CsvTable parseCsv(std::string_view text) {
 }
 
 CsvTable readCsv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text, error;
+  if (!readRegularFile(path, text, error)) {  // a FIFO or device is not opened; the error says what it is
     CsvTable t;
-    t.error = "cannot read " + path;
+    t.error = error;
     return t;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parseCsv(ss.str());
+  return parseCsv(text);
 }
 
 std::optional<double> csvNumber(std::string_view cell) {
