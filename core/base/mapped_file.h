@@ -14,6 +14,18 @@ namespace npuscope::core {
 /// another; a gzip stream cut short keeps what was decoded and says so in warning(). The file is
 /// never written.
 /// A UTF-16 file (BOM FF FE / FE FF) is transcoded to UTF-8 in memory; a UTF-8 BOM is skipped.
+/// Only a regular file is opened (openRegularFile: a FIFO or device is refused by its type).
+///
+/// A file that shrinks while it is mapped (a log rotated, a copy still in progress, a reload;
+/// issue 15 item 2): touching a mapped page past the new end raises SIGBUS. Every mapping is
+/// registered with a process-wide SIGBUS handler (installed once, chaining to the previous
+/// one for any other address) that maps zero-filled anonymous pages over the rest of the
+/// mapping (MAP_FIXED) and records the offset: the faulting read then returns, and sees zeros
+/// from that page on. Reads through the descriptor (pread) see the short file directly. So a
+/// shrink never kills the process; shrinkMessage() says what happened, and the reader reports it
+/// as a truncated file. (Chosen over pread-only reading, which would keep the whole file in
+/// memory for the lazy args, and over sigsetjmp around every mapped access, which would unwind
+/// through C++ frames without running destructors.)
 class MappedFile {
  public:
   /// Opens `path`; on failure returns null and sets `error` to a sentence for the user.
@@ -39,6 +51,15 @@ class MappedFile {
   [[nodiscard]] int fd() const { return m_fd; }
   [[nodiscard]] std::size_t fileOffset() const { return m_fileOffset; }
 
+  /// How many of bytes() are still backed by the file: bytes().size() unless the file shrank
+  /// since it was opened (then its current size minus fileOffset(), or the offset of the first
+  /// page a SIGBUS replaced by zeros, whichever is smaller). One fstat.
+  [[nodiscard]] std::size_t validSize() const;
+  /// Empty unless the file shrank since it was opened; else a sentence such as
+  /// "/p/trace_view.json shrank from 1048576 to 4096 bytes after it was opened (truncated or
+  /// rewritten while npuscope read it): the bytes past 4096 read as zeros". One fstat.
+  [[nodiscard]] std::string shrinkMessage() const;
+
  private:
   MappedFile() = default;
   const char* m_data = nullptr;
@@ -51,6 +72,8 @@ class MappedFile {
   bool m_utf16 = false;
   int m_fd = -1;
   std::size_t m_fileOffset = 0;
+  int m_guardSlot = -1;  ///< index in the SIGBUS handler's table of mappings, -1 when none
+  std::string m_path;
 };
 
 }  // namespace npuscope::core

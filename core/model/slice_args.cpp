@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include "core/base/json_text.h"
+#include "core/base/mapped_file.h"
 #include "core/import/json/json_scan.h"
 
 namespace npuscope::core {
@@ -112,8 +113,20 @@ std::optional<std::string> sliceArg(const Trace& trace, SliceRef r, std::string_
   return out;
 }
 
+std::string argsLostMessage(const Trace& trace, SliceRef r) {
+  if (!r.valid() || !trace.file || r.lane >= trace.lanes.size()) return {};
+  const Lane& l = trace.lanes[r.lane];
+  if (r.index >= l.argsOffset.size() || l.argsLength[r.index] == 0 || (l.argsOffset[r.index] & kOwnedArgs)) return {};
+  if (l.argsOffset[r.index] + l.argsLength[r.index] <= trace.file->validSize()) return {};
+  return trace.file->shrinkMessage();
+}
+
 std::vector<std::pair<std::string, std::string>> sliceArgs(const Trace& trace, SliceRef r) {
   std::vector<std::pair<std::string, std::string>> out;
+  if (std::string lost = argsLostMessage(trace, r); !lost.empty()) {
+    out.emplace_back("(args lost)", std::move(lost));
+    return out;
+  }
   forEachArg(trace, r, [&](const std::string& k, std::string& v) {
     out.emplace_back(k, std::move(v));
     return true;

@@ -27,8 +27,14 @@ namespace npuscope::core {
 /// A database row (kRowArgs) gives an object of its present keys, every value a JSON string.
 [[nodiscard]] std::string sliceArgsJson(const Trace& trace, SliceRef r);
 
+/// Empty unless slice `r`'s args lie past the end of a trace file that shrank after it was
+/// loaded (issue 15 item 2: the bytes now read as zeros); then MappedFile::shrinkMessage().
+/// One fstat per call.
+[[nodiscard]] std::string argsLostMessage(const Trace& trace, SliceRef r);
+
 /// All top-level args of slice `r` as (key, value text) pairs in file order (for the details
-/// panel); nested objects/arrays are returned as raw JSON text.
+/// panel); nested objects/arrays are returned as raw JSON text. When the file shrank after the
+/// load and took these args with it (argsLostMessage), the one pair ("(args lost)", message).
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> sliceArgs(const Trace& trace, SliceRef r);
 
 }  // namespace npuscope::core

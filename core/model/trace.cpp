@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/trace.h"
 
+#include "core/base/guard.h"
 #include "core/base/mapped_file.h"
 
 #include <algorithm>
@@ -116,7 +117,9 @@ LoadResult loadFromFiles(const std::vector<std::shared_ptr<const MappedFile>>& f
   std::uint64_t base = 0;
   for (std::size_t k = 0; k < files.size(); ++k) {
     const MappedFile& file = *files[k];
-    const std::string_view bytes = file.bytes();
+    // A file that shrank between its open and now is read up to its current end, as a truncated
+    // file (issue 15 item 2); the bytes past it would read as zeros (MappedFile's SIGBUS guard).
+    const std::string_view bytes = file.bytes().substr(0, file.validSize());
     LoadOptions readOptions = options;
     if (k > 0) readOptions.preview = nullptr;  // a preview grows monotonically: the first file's only
     // Reading is ~2/3 of loadTrace's wall time, building the rest (npuscope_bench_cancel on the
@@ -136,6 +139,8 @@ LoadResult loadFromFiles(const std::vector<std::shared_ptr<const MappedFile>>& f
       return result;
     }
     trace->fileBytes += file.diskSize();
+    // Shrank while it was read: the events past the new end were read as zeros or not at all.
+    if (std::string shrank = file.shrinkMessage(); !shrank.empty()) read.notes.push_back(std::move(shrank));
     if (file.transcodedUtf16()) trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
     if (!file.warning().empty()) trace->stats.add(ImportWarning::TruncatedGzip, file.warning());
     if (k == 0) {
@@ -235,20 +240,24 @@ int deviceFromTracePath(const std::string& path) {
 }
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
-  std::string error;
-  if (!cpuSupportsBuild(error)) return {nullptr, error};
-  if (path.ends_with(".db")) {
-    std::error_code ec;
-    const std::filesystem::path sibling = std::filesystem::path(path).parent_path() / "analysis.db";
-    const bool hasAnalysis = std::filesystem::is_regular_file(sibling, ec) && sibling != std::filesystem::path(path);
-    DbImport db = readAscendDb(path, hasAnalysis ? sibling.string() : std::string(), options);
-    if (db.result.trace)
-      for (auto& m : db.messages) db.result.trace->notes.push_back(std::move(m));
-    return std::move(db.result);
+  try {
+    std::string error;
+    if (!cpuSupportsBuild(error)) return {nullptr, error};
+    if (path.ends_with(".db")) {
+      std::error_code ec;
+      const std::filesystem::path sibling = std::filesystem::path(path).parent_path() / "analysis.db";
+      const bool hasAnalysis = std::filesystem::is_regular_file(sibling, ec) && sibling != std::filesystem::path(path);
+      DbImport db = readAscendDb(path, hasAnalysis ? sibling.string() : std::string(), options);
+      if (db.result.trace)
+        for (auto& m : db.messages) db.result.trace->notes.push_back(std::move(m));
+      return std::move(db.result);
+    }
+    auto file = MappedFile::open(path, error);
+    if (!file) return {nullptr, error};
+    return loadFromFile(std::move(file), path, options);
+  } catch (...) {
+    return {nullptr, describeException(std::current_exception(), "loading " + path)};
   }
-  auto file = MappedFile::open(path, error);
-  if (!file) return {nullptr, error};
-  return loadFromFile(std::move(file), path, options);
 }
 
 LoadResult loadTraceFiles(const std::vector<std::string>& paths, const LoadOptions& options) {
@@ -266,9 +275,13 @@ LoadResult loadTraceFiles(const std::vector<std::string>& paths, const LoadOptio
 }
 
 LoadResult loadTraceFromMemory(std::string_view json, const std::string& name, const LoadOptions& options) {
-  std::string error;
-  if (!cpuSupportsBuild(error)) return {nullptr, error};
-  return loadFromFile(MappedFile::fromMemory(json), name, options);
+  try {
+    std::string error;
+    if (!cpuSupportsBuild(error)) return {nullptr, error};
+    return loadFromFile(MappedFile::fromMemory(json), name, options);
+  } catch (...) {
+    return {nullptr, describeException(std::current_exception(), "loading " + name)};
+  }
 }
 
 }  // namespace npuscope::core
