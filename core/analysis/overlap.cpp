@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/base/time_limits.h"
 #include "core/analysis/analysis.h"
 #include "core/analysis/task_kinds.h"
 #include "core/analysis/trace_query.h"
@@ -28,14 +29,11 @@ namespace {
 std::optional<long long> stepNumber(std::string_view name) {
   constexpr std::string_view kPrefix = "ProfilerStep#";
   if (name.rfind(kPrefix, 0) != 0) return std::nullopt;
-  long long n = 0;
-  bool any = false;
-  for (char c : name.substr(kPrefix.size())) {
-    if (c < '0' || c > '9') break;
-    n = n * 10 + (c - '0');
-    any = true;
-  }
-  return any ? std::optional<long long>(n) : std::nullopt;
+  // The leading digits; more than fit a long long (they would wrap) is no step number.
+  const std::string_view rest = name.substr(kPrefix.size());
+  std::size_t n = 0;
+  while (n < rest.size() && rest[n] >= '0' && rest[n] <= '9') ++n;
+  return parseInteger<long long>(rest.substr(0, n));
 }
 
 /// A sorted, disjoint interval set read in place: an Intervals, or the start/end columns of a
@@ -560,7 +558,7 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       const OverlapFigures& basis = so.lanes ? *so.lanes : so.computed;
       const std::string src = so.lanes ? "Overlap Analysis lanes" : "computed";
       auto cmp = [&](const char* what, TimeNs v, double csvUs) {
-        const TimeNs c = static_cast<TimeNs>(std::llround(csvUs * 1000.0));
+        const TimeNs c = clampedNs(csvUs * 1000.0);
         if (std::llabs(v - c) > 1000)
           da.discrepancies.push_back(tag + what + ": " + src + " " + us(v) + ", step_trace_time.csv " + us(c));
       };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/profile_analysis.h"
+#include "core/base/time_limits.h"
 
 #include "core/base/json_text.h"
 #include "core/base/time_format.h"
@@ -15,7 +16,7 @@ namespace npuscope::core {
 
 namespace {
 
-TimeNs usToNs(double us) { return static_cast<TimeNs>(std::llround(us * 1000.0)); }
+TimeNs usToNs(double us) { return clampedNs(us * 1000.0); }
 
 /// Figures of one rank, or false when it has none (no device analysis and no CSV rows).
 bool rankFigures(const RankProfile& rp, RankTimeFigures& f) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/import/slice_builder.h"
+#include "core/import/lazy_warning.h"
 
 #include <algorithm>
 #if defined(__GLIBC__)
@@ -16,6 +17,7 @@
 #include "core/base/parse_number.h"
 #include "core/import/json/json_scan.h"
 #include "core/base/time_format.h"
+#include "core/base/guard.h"
 
 namespace npuscope::core::detail {
 
@@ -93,17 +95,23 @@ template <class F>
 void parallelJobs(unsigned workers, std::size_t count, const std::stop_token& stop, F&& job) {
   workers = static_cast<unsigned>(std::clamp<std::size_t>(workers, 1, std::max<std::size_t>(count, 1)));
   std::atomic<std::size_t> next{0};
+  ExceptionSlot failure;  // the first exception of any worker, rethrown on the calling thread
   auto work = [&](unsigned w) {
-    for (;;) {
-      if (stop.stop_requested()) return;
-      const std::size_t j = next.fetch_add(1, std::memory_order_relaxed);
-      if (j >= count) return;
-      job(j, w);
-    }
+    failure.run([&] {
+      for (;;) {
+        if (stop.stop_requested() || failure.failed()) return;
+        const std::size_t j = next.fetch_add(1, std::memory_order_relaxed);
+        if (j >= count) return;
+        job(j, w);
+      }
+    });
   };
-  std::vector<std::jthread> pool;
-  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, w);
-  work(0);
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, w);
+    work(0);
+  }
+  failure.rethrow();
 }
 
 /// How often long loops look at the stop token (items between two looks).
@@ -177,7 +185,7 @@ void reserveColumnsLazy(Lane& lane, std::size_t n) {
 void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& laneLabel) {
   std::vector<std::uint32_t> order, depth;
   const std::size_t overlaps = assignDepths(p.start, p.end, order, depth, p.flags);
-  for (std::size_t k = 0; k < overlaps; ++k) stats.add(ImportWarning::PartialOverlap, "on " + laneLabel);
+  for (std::size_t k = 0; k < overlaps; ++k) addWarning(stats, ImportWarning::PartialOverlap, [&] { return "on " + laneLabel; });
   std::uint32_t maxDepth = 0;
   for (auto d : depth) maxDepth = std::max(maxDepth, d + 1);
   std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
@@ -392,15 +400,16 @@ void mergeAndMatchBeginEnd(std::vector<RawPart>& src, std::size_t total, TimeNs 
       continue;
     }
     if (open.empty()) {
-      stats.add(ImportWarning::OrphanEnd, "orphan E at " + formatTimestampUs(ev.ts) + " on " + label);
+      addWarning(stats, ImportWarning::OrphanEnd, [&] { return "orphan E at " + formatTimestampUs(ev.ts) + " on " + label; });
       continue;
     }
     const auto [b, bPart] = open.back();
     open.pop_back();
     if (ev.name != kEmptyName && ev.name != b->name)
-      stats.add(ImportWarning::EndNameMismatch, "E \"" + std::string(strings.view(ev.name)) + "\" closes B \"" +
-                                                    std::string(strings.view(b->name)) + "\" at " +
-                                                    formatTimestampUs(ev.ts));
+      addWarning(stats, ImportWarning::EndNameMismatch, [&] {
+        return "E \"" + std::string(strings.view(ev.name)) + "\" closes B \"" + std::string(strings.view(b->name)) +
+               "\" at " + formatTimestampUs(ev.ts);
+      });
     push(*b, bPart, ev.ts, b->flags());
   }
   for (const auto& [b, bPart] : open) {
@@ -933,8 +942,12 @@ void buildFlowIndex(const std::vector<Flow>& flows, const std::vector<Lane>& lan
     build(byTo, &Flow::to);
     return;
   }
-  std::jthread other([&] { build(byTo, &Flow::to); });
-  build(byFrom, &Flow::from);
+  ExceptionSlot failure;
+  {
+    std::jthread other([&] { failure.run([&] { build(byTo, &Flow::to); }); });
+    failure.run([&] { build(byFrom, &Flow::from); });
+  }
+  failure.rethrow();
 }
 
 namespace {
@@ -1170,7 +1183,7 @@ void buildAsyncLanes(BuildState& b) {
       } else if (a.ph == 'e') {
         auto it = open.find(key);
         if (it == open.end() || it->second.empty()) {
-          trace.stats.add(ImportWarning::OrphanEnd, "async e without b at " + formatTimestampUs(a.ts));
+          addWarning(trace.stats, ImportWarning::OrphanEnd, [&] { return "async e without b at " + formatTimestampUs(a.ts); });
           continue;
         }
         auto [bts, bev] = it->second.back();
@@ -1183,7 +1196,7 @@ void buildAsyncLanes(BuildState& b) {
   }
   for (auto& [key, stack] : open)
     for (auto& [bts, bev] : stack) {
-      trace.stats.add(ImportWarning::UnterminatedBegin, "async b never ended at " + formatTimestampUs(bts));
+      addWarning(trace.stats, ImportWarning::UnterminatedBegin, [&] { return "async b never ended at " + formatTimestampUs(bts); });
       asyncLanes[{key.process, key.name}].push(bts, std::max(bts, b.maxTs), key.name, key.cat, bev->argsOffset,
                                                bev->argsLength, kSliceUnfinished);
     }

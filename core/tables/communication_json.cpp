@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/tables/communication_json.h"
+#include "core/base/time_limits.h"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include "core/base/file_access.h"
 
 #include <simdjson.h>
 
@@ -13,7 +13,7 @@ namespace {
 
 TimeNs msToNs(double ms) {
   if (!std::isfinite(ms)) return 0;
-  return static_cast<TimeNs>(std::llround(ms * 1'000'000.0));
+  return clampedNs(ms * 1'000'000.0);
 }
 
 /// A number (or a numeric string) at `key` of `o`, in ms -> ns. Missing or non-numeric: 0 and a warning.
@@ -120,15 +120,13 @@ CommunicationJson parseCommunicationJson(std::string_view text) {
 }
 
 CommunicationJson readCommunicationJson(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::string text, error;
+  if (!readRegularFile(path, text, error)) {  // a FIFO or device is not opened; the error says what it is
     CommunicationJson out;
-    out.error = "cannot read " + path;
+    out.error = error;
     return out;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parseCommunicationJson(ss.str());
+  return parseCommunicationJson(text);
 }
 
 }  // namespace npuscope::core

@@ -1,15 +1,34 @@
 // SPDX-License-Identifier: MIT
 #include "core/tables/tables.h"
+#include "core/base/time_limits.h"
+
+#include <limits>
 
 #include "core/import/json/json_scan.h"
 
 namespace npuscope::core {
 
 namespace {
+/// A cell as an integer (a CSV may write "3.0"); nullopt when empty, not a number or out of
+/// long long's range (a static_cast would be undefined behaviour).
 std::optional<long long> intCell(std::string_view s) {
   const auto v = csvNumber(s);
-  if (!v) return std::nullopt;
-  return static_cast<long long>(*v);
+  long long i = 0;
+  if (!v || !doubleToInt(*v, i)) return std::nullopt;
+  return i;
+}
+
+/// A Device_id cell: -1 when absent, not a number or beyond int.
+int deviceCell(std::string_view s) {
+  const auto v = intCell(s);
+  return v && *v >= 0 && *v <= std::numeric_limits<int>::max() ? static_cast<int>(*v) : -1;
+}
+
+/// A time cell in us as ns, or nullopt when it is not a number or beyond +-kMaxTimeNs (types.h).
+std::optional<TimeNs> timeCell(std::string_view s) {
+  const auto v = detail::parseMicrosToNs(s);
+  if (!v || *v > kMaxTimeNs || *v < -kMaxTimeNs) return std::nullopt;
+  return v;
 }
 }  // namespace
 
@@ -45,10 +64,11 @@ KernelDetails parseKernelDetails(const CsvTable& t) {
     row.core = std::string(csvTrim(t.cell(r, cCore)));
     row.blockDim = std::string(csvTrim(t.cell(r, cBlock)));
     row.inputShapes = std::string(csvTrim(t.cell(r, cShapes)));
-    if (cStart >= 0) row.start = detail::parseMicrosToNs(t.cell(r, cStart));
-    if (cDur >= 0) row.duration = detail::parseMicrosToNs(t.cell(r, cDur));
+    if (cStart >= 0) row.start = timeCell(t.cell(r, cStart));
+    if (cDur >= 0) row.duration = timeCell(t.cell(r, cDur));
+    if (row.start && row.duration && *row.duration > kMaxTimeNs - *row.start) row.duration.reset();  // end would pass kMaxTimeNs
     if (cWait >= 0) row.waitUs = csvNumber(t.cell(r, cWait));
-    if (cDev >= 0) row.device = static_cast<int>(intCell(t.cell(r, cDev)).value_or(-1));
+    if (cDev >= 0) row.device = deviceCell(t.cell(r, cDev));
     if (cStep >= 0) row.step = intCell(t.cell(r, cStep));
     // One warning per bad row (kept, values shown as missing, never as 0).
     const std::size_t n = t.rows[r].size(), h = t.header.size();
@@ -82,7 +102,7 @@ std::vector<StepTraceRow> parseStepTraceTime(const CsvTable& t, std::string& err
   }
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     StepTraceRow s;
-    if (cDev >= 0) s.device = static_cast<int>(intCell(t.cell(r, cDev)).value_or(-1));
+    if (cDev >= 0) s.device = deviceCell(t.cell(r, cDev));
     if (cStep >= 0) s.step = intCell(t.cell(r, cStep));
     auto num = [&](int c, double& v, std::string& text) {
       v = csvNumber(t.cell(r, c)).value_or(0.0);

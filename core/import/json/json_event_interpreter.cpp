@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/import/json/json_event_interpreter.h"
+#include "core/import/lazy_warning.h"
+#include "core/base/time_limits.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -53,8 +55,8 @@ Key EventInterpreter::checkedKey(const EventFields& f, bool pid) {
   const bool has = pid ? f.hasPid : f.hasTid;
   if (!has) return {0, KeyKind::Number};  // absent: 0, as chrome://tracing does
   if (k.kind == KeyKind::Invalid) {
-    m_out.stats.add(ImportWarning::BadPid, std::string(pid ? "pid" : "tid") + " not a number or string " +
-                                               offsetText(m_eventBegin));
+    addWarning(m_out.stats, ImportWarning::BadPid,
+               [&] { return std::string(pid ? "pid" : "tid") + " not a number or string " + offsetText(m_eventBegin); });
     return {0, KeyKind::Invalid};
   }
   return k;
@@ -70,11 +72,22 @@ void EventInterpreter::dispatch(const EventFields& f) {
     return;
   }
   const TimeNs ts = *f.ts;
+  // Times stay within +-kMaxTimeNs so that no end, difference or range width can wrap.
+  if (ts > kMaxTimeNs || ts < -kMaxTimeNs) {
+    m_out.stats.add(ImportWarning::MissingTimestamp,
+                    "ts " + std::to_string(ts) + " ns, beyond +-2^62 ns (146 years from 1970), " + offsetText(m_eventBegin));
+    return;
+  }
   switch (ph) {
     case 'X': {
       TimeNs dur = f.dur.value_or(0);
       if (!f.dur || dur < 0) {
-        m_out.stats.add(ImportWarning::BadDuration, "X event without a valid dur " + offsetText(m_eventBegin));
+        addWarning(m_out.stats, ImportWarning::BadDuration, [&] { return "X event without a valid dur " + offsetText(m_eventBegin); });
+        dur = 0;
+      }
+      if (dur > kMaxTimeNs - ts) {  // no overflow: ts >= -kMaxTimeNs, so kMaxTimeNs - ts < 2^63
+        m_out.stats.add(ImportWarning::BadDuration,
+                        "dur " + std::to_string(dur) + " ns ends beyond 2^62 ns, taken as 0, " + offsetText(m_eventBegin));
         dur = 0;
       }
       addSlice(f, pid, ts, dur, 'X', 0);
@@ -112,7 +125,7 @@ void EventInterpreter::dispatch(const EventFields& f) {
       noteTime(ts, ts);
       return;
     default:
-      m_out.stats.add(ImportWarning::UnknownPhase, "ph \"" + std::string(f.ph) + "\" " + offsetText(m_eventBegin));
+      addWarning(m_out.stats, ImportWarning::UnknownPhase, [&] { return "ph \"" + std::string(f.ph) + "\" " + offsetText(m_eventBegin); });
       return;
   }
 }
@@ -212,7 +225,7 @@ void EventInterpreter::flow(const EventFields& f, const Key& pid, TimeNs ts, cha
 
 void EventInterpreter::async(const EventFields& f, const Key& pid, TimeNs ts, char ph) {
   if (!f.hasId && !f.hasId2) {
-    m_out.stats.add(ImportWarning::AsyncWithoutId, "async event without id " + offsetText(m_eventBegin));
+    addWarning(m_out.stats, ImportWarning::AsyncWithoutId, [&] { return "async event without id " + offsetText(m_eventBegin); });
     return;
   }
   RawAsync r;
@@ -248,7 +261,7 @@ bool EventInterpreter::iterateArgs(std::string_view args, simdjson::ondemand::do
 
 void EventInterpreter::counter(const EventFields& f, const Key& pid, TimeNs ts) {
   if (f.argsNotObject)
-    m_out.stats.add(ImportWarning::BadCounterValue, "counter args that are not an object " + offsetText(m_eventBegin));
+    addWarning(m_out.stats, ImportWarning::BadCounterValue, [&] { return "counter args that are not an object " + offsetText(m_eventBegin); });
   if (f.args.empty()) return;
   simdjson::ondemand::document doc;
   if (!iterateArgs(f.args, doc)) return;
@@ -286,8 +299,9 @@ void EventInterpreter::counter(const EventFields& f, const Key& pid, TimeNs ts) 
       }
     }
     if (!ok) {
-      m_out.stats.add(ImportWarning::BadCounterValue, "counter " + std::string(m_out.pool.view(name)) + "." +
-                                                          std::string(k) + " " + offsetText(m_eventBegin));
+      addWarning(m_out.stats, ImportWarning::BadCounterValue, [&] {
+        return "counter " + std::string(m_out.pool.view(name)) + "." + std::string(k) + " " + offsetText(m_eventBegin);
+      });
       continue;
     }
     m_out.counters.push_back(RawCounter{ts, value, proc, name, keyId});
@@ -326,8 +340,9 @@ void EventInterpreter::metadata(const EventFields& f) {
       ok = !v.get_int64().get(n);
       if (!ok) {
         double d;
-        if (!v.get_double().get(d) && d == static_cast<double>(static_cast<std::int64_t>(d))) {
-          n = static_cast<std::int64_t>(d);
+        std::int64_t i = 0;
+        if (!v.get_double().get(d) && doubleToInt(d, i) && d == static_cast<double>(i)) {
+          n = i;
           ok = true;
         }
       }
@@ -344,7 +359,7 @@ void EventInterpreter::metadata(const EventFields& f) {
     m.valid = ok;
     m.number = n;
     if (!ok)
-      m_out.stats.add(ImportWarning::BadSortIndex, "sort_index not an integer " + offsetText(m_eventBegin));
+      addWarning(m_out.stats, ImportWarning::BadSortIndex, [&] { return "sort_index not an integer " + offsetText(m_eventBegin); });
   } else {
     std::string_view s;
     if (t == od::json_type::string) {

@@ -65,7 +65,9 @@ namespace {
   if (neg) ++q;
   const char* digits = q;
   std::int64_t v = 0;
-  while (q < end && static_cast<unsigned>(*q - '0') < 10u) v = v * 10 + (*q++ - '0');
+  // At most 17 digits are accumulated (< 10^17, no overflow); a longer number is declined below.
+  for (int k = 0; q < end && static_cast<unsigned>(*q - '0') < 10u; ++q, ++k)
+    if (k < 17) v = v * 10 + (*q - '0');
   const auto n = q - digits;
   if (n == 0 || n > 16 || v > (INT64_MAX - 999) / 1000) return nullptr;
   std::int64_t ns = v * 1000;

@@ -51,7 +51,9 @@ inline bool FastEventScanner::keyValue(State& s, Key& k, std::string_view& text)
   }
   const char* digits = q;
   std::int64_t v = 0;
-  while (q < end && *q >= '0' && *q <= '9') v = v * 10 + (*q++ - '0');
+  // At most 18 digits are accumulated (< 10^18, no overflow); a longer number is declined below.
+  for (int k = 0; q < end && *q >= '0' && *q <= '9'; ++q, ++k)
+    if (k < 18) v = v * 10 + (*q - '0');
   const auto n = q - digits;
   if (n == 0 || n > 18 || (n > 1 && *digits == '0')) return false;
   if (q < end && (*q == '.' || *q == 'e' || *q == 'E')) return false;
@@ -127,6 +129,11 @@ inline bool FastEventScanner::argsValue(State& s) {
   const char v0 = *s.p;
   const char* q = v0 == '{' ? skipContainerFast(s.p, s.end) : skipValueStrict(s.p, s.end);
   if (!q) return false;
+  // skipContainerFast checks brackets and strings only. An object whose member grammar is broken
+  // ({"a" 1}, {"a":}, {a:1}, ...) is declined, so that the simdjson path (the reference) decides
+  // whether the event is kept or dropped with a warning: both paths then agree on every input
+  // (issue 15 item 7, tests/core/import/test_reader_agreement.cpp).
+  if (v0 == '{' && skipValueStrict(s.p, q) != q) return false;
   if (v0 == '{') {
     s.f.args = std::string_view(s.p, static_cast<std::size_t>(q - s.p));
     s.f.argsNotObject = false;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/import/json/json_simdjson_event.h"
+#include "core/import/lazy_warning.h"
+#include "core/base/time_limits.h"
 
 #include <cstring>
 
@@ -23,7 +25,7 @@ void SimdjsonEventParser::parse(const char* data, std::size_t len, std::size_t b
   m_interp.beginEvent(begin, base);
   ++m_interp.out().events;
   if (parseObject(base, len) || parseRepaired(data, len)) return;
-  m_interp.out().stats.add(ImportWarning::ParseError, "malformed event " + offsetText(begin));
+  addWarning(m_interp.out().stats, ImportWarning::ParseError, [&] { return "malformed event " + offsetText(begin); });
 }
 
 /// The event at [data, data + len) of the file failed to parse. When sanitizeJsonStrings
@@ -56,7 +58,8 @@ Key SimdjsonEventParser::readKey(od::value v, bool& ok) {
       std::uint64_t u;
       if (!v.get_uint64().get(u)) return {static_cast<std::int64_t>(u), KeyKind::Number};
       double d;
-      if (!v.get_double().get(d)) return {static_cast<std::int64_t>(d), KeyKind::Number};
+      std::int64_t di = 0;  // 1e30 does not fit: invalid (BadPid), never a wrapped number
+      if (!v.get_double().get(d) && doubleToInt(d, di)) return {di, KeyKind::Number};
       ok = false;
       return {0, KeyKind::Invalid};
     }
@@ -224,6 +227,11 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
           od::object o;
           if (!v.get_object().get(o)) {
             if (o.raw_json().get(f.args)) return false;
+            // raw_json() runs to the next token: drop the whitespace after the closing brace,
+            // so that the range is the object's, as the fast scanner gives it.
+            while (!f.args.empty() && (f.args.back() == ' ' || f.args.back() == '\n' || f.args.back() == '\r' ||
+                                       f.args.back() == '\t'))
+              f.args.remove_suffix(1);
           } else {
             f.argsNotObject = true;  // e.g. an array: counted as a bad counter value for C events
           }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/import/json/json_trace_reader.h"
+#include "core/import/lazy_warning.h"
+#include "core/base/time_limits.h"
 
 #include <simdjson.h>
 
@@ -18,6 +20,8 @@
 #include "core/import/json/json_preview.h"
 #include "core/import/json/json_simdjson_event.h"
 #include "core/import/json/json_scan.h"
+#include "core/base/guard.h"
+#include "core/base/parse_number.h"
 
 namespace npuscope::core::detail {
 
@@ -173,7 +177,8 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
       break;
     }
     if (c == ',') {
-      if (expectElement) out.stats.add(ImportWarning::EmptyElement, "empty element " + offsetText(win.offsetOf(p)));
+      if (expectElement)
+        addWarning(out.stats, ImportWarning::EmptyElement, [&] { return "empty element " + offsetText(win.offsetOf(p)); });
       expectElement = true;
       ++p;
       continue;
@@ -205,19 +210,19 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
       }
       if (c == '{' && fastScanner) ++out.declinedEvents;
       if (!q) {
-        out.stats.add(ImportWarning::TruncatedEvent, "file ends inside an event at byte " + std::to_string(file.size()));
+        addWarning(out.stats, ImportWarning::TruncatedEvent, [&] { return "file ends inside an event at byte " + std::to_string(file.size()); });
         out.stop = WorkerOut::Stop::Truncated;
         out.stopOffset = file.size();
         break;
       }
       if (q == p) {
         // A stray delimiter (`}`, `:`) where an element should start: skip the byte (never loop).
-        out.stats.add(ImportWarning::NotAnObject, "unexpected '" + std::string(1, c) + "' " + offsetText(off));
+        addWarning(out.stats, ImportWarning::NotAnObject, [&] { return "unexpected '" + std::string(1, c) + "' " + offsetText(off); });
         q = p + 1;
       } else if (c == '{') {
         simd.parse(p, static_cast<std::size_t>(q - p), off, end);
       } else {
-        out.stats.add(ImportWarning::NotAnObject, "array element that is not an object " + offsetText(off));
+        addWarning(out.stats, ImportWarning::NotAnObject, [&] { return "array element that is not an object " + offsetText(off); });
       }
       expectElement = false;
       p = q;
@@ -275,14 +280,10 @@ void readTopLevelValue(std::string_view key, std::string_view raw, TopLevelInfo&
   } else if (key == "baseTimeNanoseconds") {
     std::string_view tok;
     if (doc.raw_json_token().get(tok)) return;
-    std::int64_t v = 0;
-    bool any = false;
-    for (char c : tok) {
-      if (c < '0' || c > '9') break;
-      v = v * 10 + (c - '0');
-      any = true;
-    }
-    if (any) top.baseTimeNanoseconds = v;
+    // The leading digits as an int64; too many for one (they would wrap) -> not set.
+    std::size_t n = 0;
+    while (n < tok.size() && tok[n] >= '0' && tok[n] <= '9') ++n;
+    if (const auto v = parseInteger<std::int64_t>(tok.substr(0, n)); v && *v <= kMaxTimeNs) top.baseTimeNanoseconds = *v;
   } else if (key == "traceName" || key == "displayTimeUnit") {
     std::string_view s;
     if (doc.get_string().get(s)) return;
@@ -393,6 +394,7 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
   std::atomic<unsigned> finished{0};
   PreviewSink sink;
   sink.parts.resize(parts);
+  ExceptionSlot failure;  // a worker that throws still counts as finished; rethrown after the join
   {
     std::vector<std::jthread> threads;
     for (unsigned k = 0; k < parts; ++k) {
@@ -403,7 +405,9 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
         cursor.part = k;
       }
       threads.emplace_back([&, k, limit, cursor] {
-        parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.fastScanner, source, cursor);
+        failure.run([&] {
+          parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.fastScanner, source, cursor);
+        });
         finished.fetch_add(1, std::memory_order_release);
       });
     }
@@ -426,6 +430,7 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
     }
     if (options.preview && !options.stop.stop_requested()) options.preview(makePreview(sink, 1.0));
   }  // join
+  failure.rethrow();
   if (options.stop.stop_requested()) {
     result.cancelled = true;
     return result;
