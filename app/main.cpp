@@ -9,11 +9,13 @@
 #include <QLocale>
 #include <QTimer>
 #include <cstdio>
+#include <string>
 
 #include "app/app_support.h"
 #include "app/appearance.h"
 #include "app/command_line.h"
 #include "app/main_window.h"
+#include "core/base/guard.h"
 
 namespace {
 
@@ -70,7 +72,9 @@ int runGui(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   const QStringList args = rawArguments(argc, argv);
   switch (npuscope::detectCommand(args)) {
     case npuscope::Command::Report: {
@@ -106,4 +110,18 @@ int main(int argc, char** argv) {
     return 1;
   }
   return runGui(argc, argv);
+}
+
+}  // namespace
+
+// The command boundary: an exception that escapes (none should: core never throws) is printed
+// as a message and exit code 70 (EX_SOFTWARE) instead of aborting the process.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (...) {
+    const std::string message = npuscope::core::describeException(std::current_exception(), "running npuscope");
+    std::fprintf(stderr, "npuscope: %s\n", message.c_str());
+    return 70;
+  }
 }

@@ -14,6 +14,8 @@
 #include <mutex>
 #include <stop_token>
 
+#include "core/base/guard.h"
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -227,8 +229,15 @@ void TraceLoader::load(const QString& path) {
   watcher->setFuture(QtConcurrent::run([job, nativePath, options = std::move(options)] {
     // Discovery is cheap (a few directory listings); knowing the ranks and their file sizes
     // first gives the skeleton its rank headers and the progress its byte counts.
-    job->discovered(core::discoverProfile(nativePath).ranks);
-    core::ProfileLoadResult result = core::loadProfile(nativePath, options);
+    // core never throws, but an exception escaping a QtConcurrent task would end the process:
+    // anything unexpected becomes the load's error message.
+    core::ProfileLoadResult result;
+    try {
+      job->discovered(core::discoverProfile(nativePath).ranks);
+      result = core::loadProfile(nativePath, options);
+    } catch (...) {
+      result = {nullptr, core::describeException(std::current_exception(), "loading " + nativePath)};
+    }
     if (job->stop.stop_requested()) {
       // Cancelled (possibly after the last stop check): free the profile here, on the worker,
       // rather than on the GUI thread, and give the freed heap back to the system.
