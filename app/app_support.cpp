@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <unistd.h>
 
+#include <vector>
+
 namespace npuscope {
 
 namespace {
@@ -18,7 +20,21 @@ QString cleanPath(const QString& path) {
 bool isProfilingRoot(const QString& name) {
   return name.endsWith(QStringLiteral("_ascend_pt")) || name.endsWith(QStringLiteral("_ascend_ms"));
 }
+std::vector<std::string>& rawArguments() {
+  static std::vector<std::string> args;
+  return args;
+}
 }  // namespace
+
+void setRawArguments(int argc, char** argv) {
+  rawArguments().assign(argv, argv + argc);
+}
+
+std::string nativeArgument(const QString& argument) {
+  for (const std::string& raw : rawArguments())
+    if (QString::fromLocal8Bit(raw.data(), static_cast<qsizetype>(raw.size())) == argument) return raw;
+  return QFile::encodeName(argument).toStdString();
+}
 
 QStringList addRecentPath(const QStringList& recent, const QString& path, int maxEntries) {
   const QString cleaned = cleanPath(path);

@@ -6,6 +6,7 @@
 #include <QRect>
 #include <QString>
 #include <QStringList>
+#include <string>
 
 #include "core/profile/profile.h"
 
@@ -17,6 +18,14 @@ namespace npuscope {
 [[nodiscard]] QRect fitInside(const QRect& window, const QRect& available);
 /// Whether `window` fits inside `available` (always true when `available` is empty).
 [[nodiscard]] bool fitsInside(const QRect& window, const QRect& available);
+/// Records the process's command line as the bytes the system gave (main calls it first), so
+/// that a path argument that is not valid in the locale's encoding (a Latin-1 file name under a
+/// UTF-8 locale) can still be opened: QString decoding replaces such bytes by U+FFFD.
+void setRawArguments(int argc, char** argv);
+/// The native bytes of the command-line argument that decodes to `argument`
+/// (QString::fromLocal8Bit), else QFile::encodeName(argument) (an argument not from the command
+/// line). issue 15 item 8: the native path encoding end to end.
+[[nodiscard]] std::string nativeArgument(const QString& argument);
 
 /// Maximum number of entries kept in File > Open Recent.
 inline constexpr int kMaxRecentPaths = 10;

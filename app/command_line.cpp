@@ -17,6 +17,7 @@
 
 #include "app/app_support.h"
 #include "app/appearance.h"
+#include "core/base/file_access.h"
 #include "app/trace_loader.h"
 #include "core/analysis/stats.h"
 #include "core/profile/profile.h"
@@ -55,13 +56,21 @@ QString describe() {
 // Loads synchronously with core, reporting a clear error. Returns null when nothing could be
 // loaded (hard error, or no rank with a trace or with the tables of a trace-less text export).
 std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
-  if (QString problem = TraceLoader::checkPath(path); !problem.isEmpty()) {
+  // The argument's own bytes: a name that is not valid in the locale's encoding is opened as it
+  // is (Qt's decoding replaced those bytes; QFileInfo cannot check it, core says what is wrong).
+  const std::string native = nativeArgument(path);
+  if (QString problem = TraceLoader::checkPath(path);
+      !problem.isEmpty() && native == QFile::encodeName(path).toStdString()) {
+    // Core's sentence is more precise for a link loop, a dangling link or a path over PATH_MAX.
+    const std::string why = core::describeNotRegularFile(native);
+    if (why.find("symbolic link") != std::string::npos || why.find("PATH_MAX") != std::string::npos)
+      problem = path + QStringLiteral(" ") + QString::fromStdString(why);
     *error = problem;
     return nullptr;
   }
   core::LoadOptions options;
   options.source = TraceLoader::sourcePreference();
-  core::ProfileLoadResult result = core::loadProfile(QFile::encodeName(path).toStdString(), options);
+  core::ProfileLoadResult result = core::loadProfile(native, options);
   if (!result.ok()) {
     *error = result.error.empty()
                  ? QCoreApplication::translate("npuscope", "nothing could be loaded from %1").arg(path)

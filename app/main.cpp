@@ -117,6 +117,7 @@ int run(int argc, char** argv) {
 // The command boundary: an exception that escapes (none should: core never throws) is printed
 // as a message and exit code 70 (EX_SOFTWARE) instead of aborting the process.
 int main(int argc, char** argv) {
+  npuscope::setRawArguments(argc, argv);
   try {
     return run(argc, argv);
   } catch (...) {
