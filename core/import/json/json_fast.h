@@ -102,12 +102,58 @@ namespace {
 }
 #endif
 
+/// Skips the object or array at `p` ('{' or '['), one byte at a time, with exactly the rules of
+/// skipContainerFast's 64-byte blocks: a backslash escapes the next byte, an unescaped quote
+/// opens or closes a string, a raw control byte (< 0x20) inside a string fails, brackets outside
+/// strings must match in type, at most 63 levels. Does not check the member grammar. Returns the
+/// byte after the closing bracket, or nullptr. skipContainerFast uses it for the last bytes of
+/// its buffer, so that what is accepted does not depend on how many bytes follow (issue 15 item 7).
+struct ContainerScan {
+  std::uint64_t types = 0;  ///< bit k: level k+1 is an object
+  int depth = 0;
+  bool inString = false;
+  bool escaped = false;     ///< the next byte is escaped
+};
+inline const char* skipContainerScalar(const char* p, const char* end, ContainerScan st = {}) {
+  for (; p < end; ++p) {
+    const char c = *p;
+    if (st.escaped) {  // the escaped byte: no quote, no bracket (a control byte in a string fails)
+      st.escaped = false;
+      if (st.inString && static_cast<unsigned char>(c) < 0x20) return nullptr;
+      continue;
+    }
+    if (c == '\\') {
+      st.escaped = true;
+      continue;
+    }
+    if (c == '"') {
+      st.inString = !st.inString;
+      continue;
+    }
+    if (st.inString) {
+      if (static_cast<unsigned char>(c) < 0x20) return nullptr;
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      if (st.depth >= 63) return nullptr;
+      st.types = (st.types << 1) | (c == '{' ? 1u : 0u);
+      ++st.depth;
+    } else if (c == '}' || c == ']') {
+      if (st.depth == 0 || ((st.types & 1u) != 0) != (c == '}')) return nullptr;
+      st.types >>= 1;
+      if (--st.depth == 0) return p + 1;
+    }
+  }
+  return nullptr;
+}
+
 /// Skips the object or array at `p` ('{' or '['), 64 bytes per step in the manner of simdjson's
 /// stage 1: escaped characters, then the in-string mask by carry-less prefix XOR of the quotes,
 /// then the brackets outside strings (types matched, at most 63 levels). Checks strings for raw
 /// control bytes; does not check the member grammar (commas, colons, literals) — the args it is
-/// used for are parsed on demand, with their own error. Falls back to skipValueStrict near the
-/// end of the buffer. Returns the byte after the closing bracket, or nullptr.
+/// used for are parsed on demand, with their own error. Continues with skipContainerScalar (the
+/// same rules) for the last bytes of the buffer. Returns the byte after the closing bracket, or
+/// nullptr.
 inline const char* skipContainerFast(const char* p, const char* end) {
 #if defined(NPUSCOPE_FAST_SIMD)
   constexpr std::uint64_t kEven = 0x5555555555555555ULL;
@@ -155,9 +201,12 @@ inline const char* skipContainerFast(const char* p, const char* end) {
       }
     }
     if (bad) return nullptr;
+    p = b + 64;  // the first byte not scanned yet
   }
+  return skipContainerScalar(p, end, ContainerScan{types, depth, prevInString != 0, prevEscaped != 0});
+#else
+  return skipContainerScalar(p, end);
 #endif
-  return skipValueStrict(p, end);
 }
 
 }  // namespace

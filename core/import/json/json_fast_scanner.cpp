@@ -129,11 +129,10 @@ inline bool FastEventScanner::argsValue(State& s) {
   const char v0 = *s.p;
   const char* q = v0 == '{' ? skipContainerFast(s.p, s.end) : skipValueStrict(s.p, s.end);
   if (!q) return false;
-  // skipContainerFast checks brackets and strings only. An object whose member grammar is broken
-  // ({"a" 1}, {"a":}, {a:1}, ...) is declined, so that the simdjson path (the reference) decides
-  // whether the event is kept or dropped with a warning: both paths then agree on every input
-  // (issue 15 item 7, tests/core/import/test_reader_agreement.cpp).
-  if (v0 == '{' && skipValueStrict(s.p, q) != q) return false;
+  // skipContainerFast checks brackets and strings only: an args object whose member grammar is
+  // broken ({"a" 1}, {a:1}, ...) is kept as a byte range, and reads as no args on demand. The
+  // simdjson path keeps such an event too (SimdjsonEventParser::parseBlankArgs), so that both
+  // paths agree on every input (issue 15 item 7, tests/core/import/test_reader_agreement.cpp).
   if (v0 == '{') {
     s.f.args = std::string_view(s.p, static_cast<std::size_t>(q - s.p));
     s.f.argsNotObject = false;

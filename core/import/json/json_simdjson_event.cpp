@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "core/import/json/json_fast.h"
 #include "core/import/json/json_scan.h"
 
 namespace npuscope::core::detail {
@@ -24,7 +25,7 @@ void SimdjsonEventParser::parse(const char* data, std::size_t len, std::size_t b
   }
   m_interp.beginEvent(begin, base);
   ++m_interp.out().events;
-  if (parseObject(base, len) || parseRepaired(data, len)) return;
+  if (parseObject(base, len) || parseRepaired(data, len) || parseBlankArgs(data, len)) return;
   addWarning(m_interp.out().stats, ImportWarning::ParseError, [&] { return "malformed event " + offsetText(begin); });
 }
 
@@ -45,6 +46,49 @@ bool SimdjsonEventParser::parseRepaired(const char* data, std::size_t len) {
   m_interp.rebase(m_fixed.data(), nullptr);
   if (ok) m_interp.reportRepairs(fix, m_interp.eventBegin());
   return ok;
+}
+
+/// The event at [data, data + len) failed to parse, also repaired. When its top-level members
+/// are well formed and its "args" value is an object whose brackets and strings the fast
+/// scanner accepts (skipContainerFast) but whose member grammar is broken ({"a" 1}, {a:1},
+/// {"a":}, ...), parses a copy with the args replaced by an empty object of the same length
+/// ("{   }") and returns true: the event is kept, its args range is the original bytes (read as
+/// no args on demand), exactly as the fast scanner keeps it (issue 15 item 7).
+bool SimdjsonEventParser::parseBlankArgs(const char* data, std::size_t len) {
+  const char* const end = data + len;
+  const char* p = skipWs(data, end);
+  if (p >= end || *p != '{') return false;
+  p = skipWs(p + 1, end);
+  while (p < end && *p == '"') {
+    bool escaped = false;
+    const char* keyEnd = scanString(p + 1, end, escaped);
+    if (!keyEnd) return false;
+    const bool isArgs = !escaped && std::string_view(p + 1, static_cast<std::size_t>(keyEnd - p - 1)) == "args";
+    p = skipWs(keyEnd + 1, end);
+    if (p >= end || *p != ':') return false;
+    const char* v = skipWs(p + 1, end);
+    if (v >= end) return false;
+    if (isArgs) {
+      if (*v != '{') return false;
+      const char* q = skipContainerFast(v, end);
+      if (!q || q - v < 2) return false;
+      m_fixed.assign(data, len);
+      const std::size_t at = static_cast<std::size_t>(v - data), n = static_cast<std::size_t>(q - v);
+      m_fixed[at] = '{';
+      std::memset(m_fixed.data() + at + 1, ' ', n - 2);
+      m_fixed[at + n - 1] = '}';
+      m_fixed.append(simdjson::SIMDJSON_PADDING, ' ');
+      m_interp.rebase(m_fixed.data(), nullptr);  // same length: offsets unchanged
+      const bool ok = parseObject(m_fixed.data(), len);
+      m_interp.rebase(data, nullptr);
+      return ok;
+    }
+    p = skipValueStrict(v, end);
+    if (!p) return false;
+    p = skipWs(p, end);
+    if (p < end && *p == ',') p = skipWs(p + 1, end);
+  }
+  return false;
 }
 
 Key SimdjsonEventParser::readKey(od::value v, bool& ok) {

@@ -28,6 +28,7 @@ class SimdjsonEventParser {
 
  private:
   bool parseRepaired(const char* data, std::size_t len);
+  bool parseBlankArgs(const char* data, std::size_t len);
   Key readKey(simdjson::ondemand::value v, bool& ok);
   bool parseObject(const char* base, std::size_t len);
   bool readFields(simdjson::ondemand::object& obj, EventFields& f);
