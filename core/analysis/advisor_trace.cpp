@@ -144,8 +144,33 @@ void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
     f.fix = "Call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format="
             "False so that prebuilt ACLNN binaries are used.";
   } else {
-    f.title = "ACLOP calls below the mark";
-    f.severity = Severity::Ok;
+    // Below the call-count mark, but the bubble analysis may still find ACLOP (compile or execute
+    // on the host) holding the device idle: then "ok" would contradict the verdict's bubble
+    // summary. The time those gaps hold is at stake; an issue when ACLOP is the cause holding the
+    // most gap time on a device (what the verdict names), else information.
+    TimeNs gapNs = 0;
+    std::size_t gaps = 0;
+    bool topCause = false;
+    for (const DeviceAnalysis& d : c.analysis.devices) {
+      for (const BubbleCause bc : {BubbleCause::AclopCompile, BubbleCause::AclopExecute}) {
+        gapNs += d.causes.ns[static_cast<std::size_t>(bc)];
+        gaps += d.causes.count[static_cast<std::size_t>(bc)];
+      }
+      const BubbleCause top = d.causes.top();
+      topCause |= d.causes.totalNs() > 0 && (top == BubbleCause::AclopCompile || top == BubbleCause::AclopExecute);
+    }
+    if (gapNs > 0) {
+      f.title = "ACLOP calls below the count mark, but they leave the device idle";
+      f.severity = topCause ? Severity::Issue : Severity::Info;
+      f.atStakePerStep = c.perStep(static_cast<double>(gapNs));
+      f.numbers += "; ACLOP on the host (compile or execute) is the cause of " + std::to_string(gaps) + " device gap" +
+                   (gaps == 1 ? "" : "s") + " holding " + us(gapNs) + " (the bubbles, docs/diagnosis.md §3)";
+      f.fix = "Those operators still take the ACLOP path: set torch_npu.npu.set_compile_mode(jit_compile=False) and "
+              "torch_npu.npu.config.allow_internal_format=False, or find their ACLNN / fused replacements.";
+    } else {
+      f.title = "ACLOP calls below the mark";
+      f.severity = Severity::Ok;
+    }
   }
   sortEvidence(ev, f.evidence);
   out.push_back(std::move(f));
