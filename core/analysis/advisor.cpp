@@ -625,7 +625,7 @@ void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<
     f.title = "Block dim: core count unknown";
     f.severity = Severity::Unknown;
     f.numbers = chip.empty() ? "the chip is not recorded in this capture (give it, e.g. --chip Ascend910B3)"
-                             : "no core count for " + chip + " in the table";
+                             : "no core count for " + chip + " in the table (a family name such as Ascend910B does not tell the variant's core count: give the chip, e.g. --chip Ascend910B3)";
     out.push_back(std::move(f));
     return;
   }

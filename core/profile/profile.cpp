@@ -632,6 +632,7 @@ ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& option
         ++loaded;
         if (useDb) {
           // The database's own kernels and step figures, in the text export's table shapes.
+          rp.chip = db.chip;
           for (const auto& m : db.messages) rp.tableMessages.push_back(fs::path(rp.source.dbFile).filename().string() + ": " + m);
           if (db.kernelDetails) rp.kernels = std::make_shared<KernelDetails>(parseKernelDetails(*db.kernelDetails));
           std::string err;

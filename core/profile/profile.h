@@ -70,6 +70,9 @@ struct RankProfile {
   std::vector<StepTraceRow> stepTrace;           ///< step_trace_time.csv rows, when present
   std::shared_ptr<const RankAnalysis> analysis;  ///< Top-Down analyses (null without a trace)
   std::vector<std::string> tableMessages;        ///< problems reading the CSV files
+  /// The chip as the capture records it (the .db export's NPU_INFO), "" when it does not (the
+  /// text export does not name it; the advisor then takes profiler_metadata.json or the user's).
+  std::string chip;
   /// For a rank without a trace whose export holds tables (CSV-only or analysis.db-only, e.g. a
   /// pruned text export): what its step_trace_time.csv and kernel_details.csv say and what is
   /// missing. Null for a rank with a trace (its analysis covers it) or with no table either.

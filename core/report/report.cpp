@@ -391,7 +391,8 @@ std::string adviceLabel(const Profile& profile, const RankProfile& rp) {
 
 RankAdvice adviseRankProfile(const RankProfile& rp, const AdvisorThresholds& thresholds) {
   if (!rp.trace || !rp.analysis) return {};
-  const RankMetadata meta = readRankMetadata(rp.source.root);
+  RankMetadata meta = readRankMetadata(rp.source.root);
+  if (meta.chip.empty()) meta.chip = rp.chip;  // the .db export's NPU_INFO
   return adviseRank(*rp.trace, rp.kernels.get(), *rp.analysis, &meta, thresholds);
 }
 

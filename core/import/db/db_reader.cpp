@@ -1010,6 +1010,16 @@ DbImport readAscendDb(const std::string& dbPath, const std::string& analysisDbPa
     return out;
   }
   if (!analysisDbPath.empty()) readStepTraceTime(analysisDbPath, trace->deviceId(), out);
+  if (db.hasTable("NPU_INFO") && db.hasColumn("NPU_INFO", "id") && db.hasColumn("NPU_INFO", "name")) {
+    SqliteStatement s(db, "SELECT id, name FROM NPU_INFO ORDER BY id");
+    const int device = trace->deviceId();
+    while (s.step()) {
+      if (s.isNull(1)) continue;
+      const bool mine = !s.isNull(0) && device >= 0 && s.integer(0) == device;
+      if (out.chip.empty() || mine) out.chip = std::string(s.text(1));
+      if (mine) break;
+    }
+  }
   if (options.progress) options.progress(1.0);
   out.result.trace = std::move(trace);
   return out;

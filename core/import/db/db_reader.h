@@ -32,6 +32,10 @@ struct DbImport {
   /// analysis.db `CommAnalyzerTime` as communication.json's time info (ms -> ns; the
   /// "Total Op Info" rows become recordedTotal); empty without the table (Level0).
   std::optional<CommunicationJson> communication;
+  /// The chip as NPU_INFO(id, name) records it (format notes §5.3: e.g. "Ascend910B", the family
+  /// only on the corpus captures), the row of the trace's device when there are several; "" when
+  /// the table is missing or empty.
+  std::string chip;
   /// Which optional tables were missing or unreadable, what was computed instead.
   std::vector<std::string> messages;
 };

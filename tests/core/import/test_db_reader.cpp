@@ -16,11 +16,13 @@
 #include <map>
 #include <set>
 
+#include "core/analysis/advisor.h"
 #include "core/analysis/analysis.h"
 #include "core/import/db/db_reader.h"
 #include "core/import/db/sqlite_db.h"
 #include "core/model/slice_args.h"
 #include "core/profile/profile.h"
+#include "core/report/report.h"
 #include "tests/core/test_util.h"
 
 using namespace npuscope;
@@ -194,6 +196,14 @@ TEST_CASE("db: the 910B level1 capture has the text export's lanes and the Top-D
     REQUIRE(rp.analysis->devices.size() == 1);
     // (torch_npu's db step figures use the step window, npuscope the whole capture's compute set).
     REQUIRE(rp.stepTrace.size() == 1);
+    // NPU_INFO (sqlite3 "select * from NPU_INFO" on both databases: "0|Ascend910B" and
+    // "1|Ascend910B"): the chip reaches the advisor, whose peak table knows the family; its core
+    // count does not (a family name does not tell the variant), so block dim stays unknown.
+    CHECK(rp.chip == "Ascend910B");
+    const core::RankAdvice advice = core::adviseRankProfile(rp);
+    CHECK(advice.chip == "Ascend910B");
+    for (const core::Finding& f : advice.findings)
+      if (f.rule == "block_dim") CHECK(f.severity == core::Severity::Unknown);
   }
   CHECK(r.profile->analysis != nullptr);
 }
