@@ -181,8 +181,8 @@ bool describeRankFolder(const fs::path& root, RankSource& src, std::vector<std::
 }
 
 /// The device N and rank_id of an msprof `device_N` folder: N from the name, rank_id from its
-/// `info.json.N` (-1 when unknown; format notes §1.2). Sets src.device, src.rank and the label.
-void readMsprofDevice(const fs::path& deviceDir, RankSource& src) {
+/// `info.json.N` (-1 when unknown; format notes §1.2). Sets src.device, src.rank and the label; an unreadable info.json.N is a message.
+void readMsprofDevice(const fs::path& deviceDir, RankSource& src, std::vector<std::string>& messages) {
   std::error_code ec;
   const std::string dn = deviceDir.filename().string();
   if (const auto id = parseInteger<int>(std::string_view(dn).substr(std::min<std::size_t>(7, dn.size())));
@@ -248,7 +248,7 @@ bool describeMsprofTimeline(const fs::path& timeline, RankSource& src, std::vect
   std::vector<std::string> paths;
   for (const auto& f : files) paths.push_back(f.path.string());
   setTraceFiles(src, std::move(paths));
-  readMsprofDevice(timeline.parent_path(), src);
+  readMsprofDevice(timeline.parent_path(), src, messages);
   if (src.device < 0) src.device = deviceFromTracePath(src.traceFile);
   const fs::path prof = timeline.parent_path().parent_path();
   std::string msg = prof.filename().string() + "/" + timeline.parent_path().filename().string() + "/timeline: " +
@@ -271,7 +271,7 @@ bool describeMsprofExport(const fs::path& prof, RankSource& src, std::vector<std
   src.root = prof.string();
   setTraceFiles(src, std::move(files));
   src.label = prof.filename().string();
-  if (const auto devices = msprofDeviceDirs(prof); !devices.empty()) readMsprofDevice(devices.front(), src);
+  if (const auto devices = msprofDeviceDirs(prof); !devices.empty()) readMsprofDevice(devices.front(), src, messages);
   std::string msg = prof.filename().string() + "/mindstudio_profiler_output: " +
                     fs::path(src.traceFile).filename().string();
   if (!src.traceFiles.empty()) msg += " and " + std::to_string(src.traceFiles.size() - 1) + " more slices read as one timeline";
@@ -470,6 +470,7 @@ ProfileLayout discoverUnguarded(const std::string& pathText) {
     layout.error = "no profiling data found in " + pathText +
                    " (expected a *_ascend_pt / *_ascend_ms folder, ASCEND_PROFILER_OUTPUT, a PROF_* folder, or a trace "
                    ".json file)";
+    for (const auto& m : layout.messages) layout.error += "; " + m;  // e.g. a symlink loop named like a trace
     if (const std::string deeper = deeperDataHint(path); !deeper.empty())
       layout.error += "; found inside: " + deeper;
     return layout;
@@ -569,9 +570,7 @@ void describeTracelessRank(RankProfile& rp) {
              "): the figures shown are the profiler's own; the timeline, bubbles and dispatch chains need the trace";
 }
 
-}  // namespace
-
-ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options, const AnalysisOptions& analysis) {
+ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& options, const AnalysisOptions& analysis) {
   ProfileLoadResult result;
   ProfileLayout layout = discoverProfile(path);
   if (!layout.error.empty()) {
