@@ -38,18 +38,7 @@ long slicesOn(const core::Trace& t, const std::string& process, const std::strin
   return l < 0 ? -1 : static_cast<long>(t.lanes[static_cast<std::size_t>(l)].sliceCount());
 }
 
-struct TempDir {
-  fs::path root;
-  TempDir() {
-    std::random_device rd;
-    root = fs::temp_directory_path() / ("npuscope-tef-" + std::to_string(rd()));
-    fs::create_directories(root);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(root, ec);
-  }
-};
+using npuscope::test::TempDir;
 
 /// Writes `text` gzip-compressed to `path`; "ab" appends another gzip member.
 void writeGzip(const fs::path& path, const std::string& text, const char* mode = "wb") {

@@ -21,32 +21,15 @@
 #include "core/tables/communication_json.h"
 #include "core/tables/tables.h"
 
+#include "tests/core/test_util.h"
+
 using namespace npuscope;
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path root;
-  explicit TempDir(const std::string& tag) {
-    root = fs::temp_directory_path() /
-           ("npuscope-test-" + tag + "-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-    fs::create_directories(root);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(root, fs::perms::owner_all, fs::perm_options::add, ec);
-    for (const auto& e : fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec))
-      fs::permissions(e.path(), fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(root, ec);
-  }
-  void write(const fs::path& rel, const std::string& text) const {
-    fs::create_directories((root / rel).parent_path());
-    std::ofstream f(root / rel, std::ios::binary);
-    f << text;
-  }
-};
+using npuscope::test::TempDir;
 
 /// One X slice of 10 us (1000 us .. 1010 us): a trace that loads.
 const char* kTrace = R"([{"ph":"X","name":"op","pid":1,"tid":1,"ts":1000,"dur":10}])";

@@ -46,24 +46,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A fresh temp folder, removed on destruction.
-struct TempDir {
-  fs::path root;
-  explicit TempDir(const std::string& tag) {
-    root = fs::temp_directory_path() /
-           ("npuscope-test-" + tag + "-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-    fs::create_directories(root);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(root, ec);
-  }
-  void write(const fs::path& rel, const std::string& text) const {
-    fs::create_directories((root / rel).parent_path());
-    std::ofstream f(root / rel, std::ios::binary);
-    f << text;
-  }
-};
+using npuscope::test::TempDir;
 
 const std::string kMsprof = "corpus/mindspore-msprof-prof-2dev/";
 
