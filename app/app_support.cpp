@@ -84,7 +84,9 @@ ProfileTotals profileTotals(const core::Profile& profile) {
   for (const core::RankProfile& rank : profile.ranks) {
     t.tableMessages += rank.tableMessages.size();
     if (!rank.trace) {
-      ++t.failedRanks;
+      // A pruned text export (CSV-only ranks) loaded what it has: not a failure.
+      if (rank.tablesOnly) ++t.tablesOnlyRanks;
+      else ++t.failedRanks;
       continue;
     }
     ++t.loadedRanks;

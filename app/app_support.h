@@ -51,7 +51,8 @@ struct ProfileTotals {
   quint64 slices = 0;        ///< slices built
   quint64 warnings = 0;      ///< import anomalies (ImportStats::total) over all ranks
   quint64 tableMessages = 0; ///< problems reading the ranks' CSV files (RankProfile::tableMessages)
-  int failedRanks = 0;       ///< ranks whose trace failed to load
+  int failedRanks = 0;       ///< ranks with neither a trace nor tables (nothing loaded)
+  int tablesOnlyRanks = 0;   ///< ranks without a trace whose tables loaded (RankProfile::tablesOnly)
   quint64 traceBytes = 0;    ///< Trace::memoryBytes over all ranks
 };
 [[nodiscard]] ProfileTotals profileTotals(const core::Profile& profile);

@@ -841,6 +841,7 @@ void MainWindow::updateStatus() {
   m_fileLabel->setToolTip(QDir::toNativeSeparators(m_path));
   QString ranks = t.ranks == 1 ? tr("1 rank") : tr("%1 ranks").arg(t.ranks);
   if (t.failedRanks > 0) ranks += tr(" (%1 failed)").arg(t.failedRanks);
+  if (t.tablesOnlyRanks > 0) ranks += tr(" (%1 tables only)").arg(t.tablesOnlyRanks);
   m_ranksLabel->setText(ranks);
   m_eventsLabel->setText(tr("%1 events").arg(locale.toString(static_cast<qulonglong>(t.events))));
   m_eventsLabel->setToolTip(tr("%1 slices").arg(locale.toString(static_cast<qulonglong>(t.slices))));

@@ -500,6 +500,10 @@
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
+    <message>
+        <source> (%1 tables only)</source>
+        <translation>（%1 个仅有表格）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::TraceLoader</name>

@@ -52,3 +52,15 @@ TEST_CASE("the bundled sample is found from the source tree", "[support]") {
     CHECK(sample == QDir::cleanPath(QStringLiteral(NPUSCOPE_SOURCE_DIR "/resources/sample")));
   }
 }
+
+TEST_CASE("profileTotals counts CSV-only ranks as tables only, not failed", "[support]") {
+  // ascend-pt-cann83-l2-4rank-partial: 4 ranks, none with trace_view.json, each with
+  // step_trace_time.csv (rank 0 also kernel_details.csv; ls of the corpus, SOURCES.md).
+  const auto r = core::loadProfile(std::string(NPUSCOPE_SHARED_DIR) + "/corpus/ascend-pt-cann83-l2-4rank-partial");
+  REQUIRE(r.ok());
+  const ProfileTotals t = profileTotals(*r.profile);
+  CHECK(t.ranks == 4);
+  CHECK(t.tablesOnlyRanks == 4);
+  CHECK(t.failedRanks == 0);
+  CHECK(t.loadedRanks == 0);
+}
