@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: MIT
-# Runs tools/oracles/topdown_oracle.py over the corpus into OUT and fails unless it equals the
-# committed tests/data/topdown_oracle.json byte for byte.
-execute_process(COMMAND ${PYTHON} ${SOURCE}/tools/oracles/topdown_oracle.py --shared ${SHARED} --json ${OUT}
+# Runs tools/oracles/${ORACLE}.py over the corpus into OUT and fails unless it equals the
+# committed tests/data/${ORACLE}.json byte for byte (ORACLE: topdown_oracle, db_oracle).
+execute_process(COMMAND ${PYTHON} ${SOURCE}/tools/oracles/${ORACLE}.py --shared ${SHARED} --json ${OUT}
   RESULT_VARIABLE rc ERROR_QUIET)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "topdown_oracle.py failed (${rc})")
+  message(FATAL_ERROR "${ORACLE}.py failed (${rc})")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT} ${SOURCE}/tests/data/topdown_oracle.json
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT} ${SOURCE}/tests/data/${ORACLE}.json
   RESULT_VARIABLE diff)
 if(NOT diff EQUAL 0)
-  message(FATAL_ERROR "tests/data/topdown_oracle.json is stale: regenerate it with tools/oracles/topdown_oracle.py")
+  message(FATAL_ERROR "tests/data/${ORACLE}.json is stale: regenerate it with tools/oracles/${ORACLE}.py")
 endif()

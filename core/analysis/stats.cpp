@@ -135,12 +135,6 @@ void forEachInScope(const Trace& t, StatsLayer layer, TimeRange scope, Fn&& fn) 
   }
 }
 
-std::string usText(TimeNs ns) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1000.0);
-  return b;
-}
-
 std::string csvField(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string o = "\"";
@@ -441,8 +435,8 @@ std::string statsCsv(const StatsTable& table) {
     char share[32], avg[48];
     std::snprintf(share, sizeof share, "%.3f", r.share * 100.0);
     std::snprintf(avg, sizeof avg, "%.3f", r.avg / 1000.0);
-    o += csvField(r.name) + "," + std::to_string(r.count) + "," + usText(r.total) + "," + usText(r.self) + "," + avg + "," +
-         usText(r.min) + "," + usText(r.max) + "," + share;
+    o += csvField(r.name) + "," + std::to_string(r.count) + "," + formatUsNumber(r.total) + "," + formatUsNumber(r.self) + "," + avg + "," +
+         formatUsNumber(r.min) + "," + formatUsNumber(r.max) + "," + share;
     if (kernels) {
       char wait[48];
       std::snprintf(wait, sizeof wait, "%.3f", r.waitUs);

@@ -81,4 +81,16 @@ std::string formatTimestampUs(TimeNs ns) {
   return buf;
 }
 
+std::string formatUsNumber(TimeNs ns) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1000.0);
+  return b;
+}
+
+std::string formatNumber6(double v) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
 }  // namespace npuscope::core

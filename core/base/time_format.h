@@ -29,4 +29,11 @@ namespace npuscope::core {
 /// e.g. 1731400000123456789 -> "1731400000123456.789 us" (no floating point).
 [[nodiscard]] std::string formatTimestampUs(TimeNs ns);
 
+/// `ns` in microseconds as a plain decimal with 3 places ("1234.500"): a JSON / CSV number, no
+/// unit (printf %.3f of ns / 1000).
+[[nodiscard]] std::string formatUsNumber(TimeNs ns);
+
+/// `v` with 6 significant digits (printf %.6g): a JSON / CSV number for ratios and shares.
+[[nodiscard]] std::string formatNumber6(double v);
+
 }  // namespace npuscope::core

@@ -34,22 +34,11 @@ std::map<std::string, std::size_t> flowsPerCategory(const Trace& t) {
 }
 
 
-std::string usNum(TimeNs ns) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1000.0);
-  return b;
-}
-std::string dbl(double v) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
-
 void figuresJson(std::string& o, const OverlapFigures& f) {
-  o += "{\"computing_us\": " + usNum(f.computing) + ", \"communication_us\": " + usNum(f.communication) +
-       ", \"communication_not_overlapped_us\": " + usNum(f.commNotOverlapped) + ", \"overlapped_us\": " +
-       usNum(f.overlapped) + ", \"free_us\": " + usNum(f.free) + ", \"e2e_us\": " + usNum(f.e2e) +
-       ", \"free_ratio\": " + dbl(f.freeRatio()) + "}";
+  o += "{\"computing_us\": " + formatUsNumber(f.computing) + ", \"communication_us\": " + formatUsNumber(f.communication) +
+       ", \"communication_not_overlapped_us\": " + formatUsNumber(f.commNotOverlapped) + ", \"overlapped_us\": " +
+       formatUsNumber(f.overlapped) + ", \"free_us\": " + formatUsNumber(f.free) + ", \"e2e_us\": " + formatUsNumber(f.e2e) +
+       ", \"free_ratio\": " + formatNumber6(f.freeRatio()) + "}";
 }
 
 /// True when `s` is a JSON number (RFC 8259: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?).
@@ -197,7 +186,7 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
       std::string f;
       figuresJson(f, s.computed);
       o += ", " + f.substr(1, f.size() - 2);
-      if (s.preparing) o += ", \"preparing_us\": " + usNum(*s.preparing);
+      if (s.preparing) o += ", \"preparing_us\": " + formatUsNumber(*s.preparing);
       if (s.lanes || s.csv) {
         o += ", \"recorded\": ";
         if (s.csv) csvRowJson(o, *s.csv);
@@ -226,7 +215,7 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
       sliceJson(o, t, b.after);
       o += ", \"free_analysis_category\": ";
       appendJsonString(o, bubbleCauseFreeAnalysisCategory(b.cause));
-      o += ", \"host_coverage\": " + dbl(b.hostCoverage) + ", \"launched\": ";
+      o += ", \"host_coverage\": " + formatNumber6(b.hostCoverage) + ", \"launched\": ";
       appendJsonString(o, launchTimingKey(b.launched));
       o += ", \"evidence\": [";
       for (std::size_t k = 0; k < b.evidence.size(); ++k) {
@@ -296,7 +285,7 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
   if (v.topCauseNs > 0) appendJsonString(o, bubbleCauseKey(v.topCause));
   else o += "null";
   o += ", \"top_cause_ns\": " + std::to_string(v.topCauseNs) + ", \"top_cause_count\": " +
-       std::to_string(v.topCauseCount) + ", \"top_cause_share\": " + dbl(v.topCauseShare) + ", \"findings\": [";
+       std::to_string(v.topCauseCount) + ", \"top_cause_share\": " + formatNumber6(v.topCauseShare) + ", \"findings\": [";
   for (std::size_t i = 0; i < v.findings.size(); ++i) {
     if (i) o += ", ";
     appendJsonString(o, v.findings[i]);

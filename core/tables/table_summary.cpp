@@ -15,18 +15,6 @@ namespace {
 
 TimeNs usToNs(double us) { return std::isfinite(us) ? static_cast<TimeNs>(std::llround(us * 1000.0)) : 0; }
 
-std::string usText(TimeNs ns) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1000.0);
-  return b;
-}
-
-std::string ratioText(double v) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
-
 /// The map's entries, longest first (ties by name), at most `limit`.
 std::vector<std::pair<std::string, TimeNs>> longestFirst(const std::map<std::string, TimeNs>& m, std::size_t limit) {
   std::vector<std::pair<std::string, TimeNs>> v(m.begin(), m.end());
@@ -120,7 +108,7 @@ std::string tablesOnlyJson(const TablesOnlySummary& s) {
       o += key;
       o += "\": ";
       appendJsonString(o, v[i].first);
-      o += ", \"total_us\": " + usText(v[i].second) + "}";
+      o += ", \"total_us\": " + formatUsNumber(v[i].second) + "}";
     }
     o += ']';
   };
@@ -133,12 +121,12 @@ std::string tablesOnlyJson(const TablesOnlySummary& s) {
     const TableDeviceFigures& d = s.devices[i];
     if (i) o += ", ";
     o += "{\"device\": " + std::to_string(d.device) + ", \"steps\": " + std::to_string(d.steps) +
-         ", \"computing_us\": " + usText(d.computing) + ", \"communication_not_overlapped_us\": " +
-         usText(d.commNotOverlapped) + ", \"free_us\": " + usText(d.free) + ", \"computing_share\": " +
-         ratioText(d.share(d.computing)) + ", \"communication_not_overlapped_share\": " +
-         ratioText(d.share(d.commNotOverlapped)) + ", \"free_share\": " + ratioText(d.share(d.free)) + "}";
+         ", \"computing_us\": " + formatUsNumber(d.computing) + ", \"communication_not_overlapped_us\": " +
+         formatUsNumber(d.commNotOverlapped) + ", \"free_us\": " + formatUsNumber(d.free) + ", \"computing_share\": " +
+         formatNumber6(d.share(d.computing)) + ", \"communication_not_overlapped_share\": " +
+         formatNumber6(d.share(d.commNotOverlapped)) + ", \"free_share\": " + formatNumber6(d.share(d.free)) + "}";
   }
-  o += "], \"kernels\": {\"rows\": " + std::to_string(s.kernelRows) + ", \"total_us\": " + usText(s.kernelTime) +
+  o += "], \"kernels\": {\"rows\": " + std::to_string(s.kernelRows) + ", \"total_us\": " + formatUsNumber(s.kernelTime) +
        ", \"by_core\": ";
   pairs(o, s.byCore, "core");
   o += ", \"top_types\": ";
