@@ -15,13 +15,14 @@ NPUSCOPE_JOBS="${NPUSCOPE_JOBS:-2}"
 # Build tools, Qt 6 (Widgets, Concurrent, Svg, Test), simdjson, zlib, sqlite, Catch2 v2, fonts
 # for offscreen rendering (DejaVu, and WenQuanYi Micro Hei for Chinese lane and kernel names:
 # 计算流, 矩阵乘, which DejaVu draws as empty boxes), the X/Wayland platform plugins, and Qt
-# Linguist's lupdate/lrelease (the interface translations, resources/translations/).
+# Linguist's lupdate/lrelease (the interface translations, resources/translations/), and Qt's own
+# translations (qtbase_zh_CN.qm: OK / Cancel and the file dialog in the Chinese interface).
 NPUSCOPE_PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-svg-dev qt6-qpa-plugins libgl-dev libvulkan-dev
   libsimdjson-dev zlib1g-dev libsqlite3-dev catch2
   fonts-dejavu-core fonts-wqy-microhei
-  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
 )
 
 npuscope_log() { printf '\033[1;34m==>\033[0m %s\n' "$*" >&2; }

@@ -7,7 +7,11 @@
 #include <QApplication>
 #include <algorithm>
 #include <cmath>
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QFileInfo>
+#include <QLibraryInfo>
+#include <QPushButton>
 #include <QImage>
 #include <QLabel>
 #include <QMenuBar>
@@ -120,6 +124,26 @@ TEST_CASE("i18n: the embedded zh_CN translation loads and translates menus, dock
   // Back to English: the translator is removed.
   REQUIRE(npuscope::installTranslation(app(), QStringLiteral("en")));
   CHECK(widgets::bubbleCauseText(core::BubbleCause::SlowDispatch) == QStringLiteral("Slow dispatch"));
+}
+
+TEST_CASE("i18n: Qt's own qtbase_zh_CN.qm makes the standard dialog buttons Chinese", "[app][i18n]") {
+  // The file comes from Debian's qt6-translations-l10n (scripts/setup.sh installs it). Expected
+  // texts read from that file with lconvert (QPlatformTheme: OK -> 确定, Cancel -> 取消).
+  const QString qm = QLibraryInfo::path(QLibraryInfo::TranslationsPath) + QStringLiteral("/qtbase_zh_CN.qm");
+  INFO(qm.toStdString());
+  REQUIRE(QFileInfo::exists(qm));
+  Restore restore;
+  {
+    QDialogButtonBox english(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    CHECK(english.button(QDialogButtonBox::Cancel)->text().remove(QLatin1Char('&')) == QStringLiteral("Cancel"));
+  }
+  REQUIRE(npuscope::installTranslation(app(), QStringLiteral("zh_CN")));
+  QDialogButtonBox box(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+  CHECK(box.button(QDialogButtonBox::Ok)->text().remove(QLatin1Char('&')) == QStringLiteral("确定"));
+  CHECK(box.button(QDialogButtonBox::Cancel)->text().remove(QLatin1Char('&')) == QStringLiteral("取消"));
+  REQUIRE(npuscope::installTranslation(app(), QStringLiteral("en")));
+  QDialogButtonBox back(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+  CHECK(back.button(QDialogButtonBox::Cancel)->text().remove(QLatin1Char('&')) == QStringLiteral("Cancel"));
 }
 
 TEST_CASE("i18n: every bubble cause label of core is listed for translation", "[app][i18n]") {
