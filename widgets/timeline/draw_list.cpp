@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/draw_list.h"
 
+#include "core/base/counter_units.h"
+
 #include <QFontMetricsF>
 #include <algorithm>
 #include <climits>
@@ -35,10 +37,6 @@ QRectF boxRect(TimeNs s, TimeNs e, const TimeRange& view, double width, double y
   return {x0, y, x1 - x0, h};
 }
 
-QString formatCounterValue(double v) {
-  if (std::fabs(v) >= 1e6 || (std::fabs(v) < 1e-3 && v != 0)) return QString::number(v, 'g', 4);
-  return QString::number(v, 'f', std::fabs(v) >= 100 ? 0 : 2);
-}
 
 // Step-area polygon of a counter series in view. Samples falling in the same pixel column keep
 // their maximum; the output is O(widthPx) points and the cost O(widthPx * log n).
@@ -48,7 +46,7 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
   dc.row = rowIndex;
   dc.color = ColorPalette::chrome().counter;
   const core::CounterSeries& cs = trace.counters[row.counter];
-  dc.maxText = formatCounterValue(row.counterMax);
+  dc.maxText = counterValueText(trace, row.counter, row.counterMax);
   if (cs.ts.empty()) return dc;
   const double lo = row.counterMin, hi = row.counterMax;
   const double span = hi - lo;
@@ -535,6 +533,12 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
     addFlow(rk, *profile.ranks[static_cast<std::size_t>(rk)].trace, fi, false);
   }
   return out;
+}
+
+QString counterValueText(const core::Trace& trace, std::uint32_t counter, double value) {
+  if (counter >= trace.counters.size()) return QString::fromStdString(core::formatCounterValue(value, core::CounterUnit::None));
+  const core::CounterSeries& cs = trace.counters[counter];
+  return QString::fromStdString(core::formatCounterValue(value, core::counterUnitOf(trace.name(cs.name), trace.name(cs.key))));
 }
 
 }  // namespace npuscope::widgets

@@ -193,4 +193,9 @@ inline constexpr double kFlowMaxColumnPx = 64.0;
 [[nodiscard]] QRectF sliceRect(const core::Profile& profile, const LaneLayout& layout,
                                core::TimeRange view, double widthPx, int rank, core::SliceRef ref);
 
+/// Counter `counter` of `trace` at `value`, in the unit its name and key imply
+/// (core::counterUnitOf, core::formatCounterValue: "2.06 GiB", "1800 MHz"); an out-of-range
+/// counter gives the plain number.
+[[nodiscard]] QString counterValueText(const core::Trace& trace, std::uint32_t counter, double value);
+
 }  // namespace npuscope::widgets

@@ -388,7 +388,7 @@ QString LaneCanvas::counterTooltip(int row, double x) const {
   const auto i = static_cast<std::size_t>(it - cs.ts.begin()) - 1;
   return tr("<b>%1</b><br>value: %2<br>since: %3")
       .arg(m_ctx->layout.counterTitle(r.rank, r.counter).toHtmlEscaped())
-      .arg(cs.value[i])
+      .arg(counterValueText(*trace, r.counter, cs.value[i]))
       .arg(dur(cs.ts[i] - m_ctx->origin()));
 }
 

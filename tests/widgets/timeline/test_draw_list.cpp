@@ -257,7 +257,8 @@ TEST_CASE("counter rows become step-area polygons", "[draw_list]") {
   }
   CHECK(at200 == 2);
   CHECK(at400 == 2);
-  CHECK(c.maxText == QStringLiteral("40.00"));
+  // The key "MB" is mebibytes (core::counterUnitOf): the maximum, 40, reads "40 MiB".
+  CHECK(c.maxText == QStringLiteral("40 MiB"));
 }
 
 namespace {
