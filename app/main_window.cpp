@@ -22,6 +22,7 @@
 #include <QMimeData>
 #include <map>
 #include <QPainter>
+#include <QPixmap>
 #include <QPushButton>
 #include <QSet>
 #include <QScreen>
@@ -37,6 +38,7 @@
 
 #include "app/app_support.h"
 #include "app/trace_loader.h"
+#include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/flow_navigation.h"
 #include "widgets/timeline/load_preview.h"
 #include "widgets/dialogs/advisor_thresholds_dialog.h"
@@ -52,6 +54,19 @@
 namespace npuscope {
 
 namespace {
+
+// The flow menu's legend: a swatch of the category's arrow colour as the action's icon.
+void setFlowSwatch(QAction* a) {
+  QPixmap swatch(16, 16);
+  swatch.fill(Qt::transparent);
+  QPainter p(&swatch);
+  p.setRenderHint(QPainter::Antialiasing, false);
+  const QColor c = QColor::fromRgb(widgets::ColorPalette::flowCategoryColor(a->data().toString().toStdString()));
+  p.fillRect(QRect(1, 5, 14, 6), c);
+  p.end();
+  a->setIcon(QIcon(swatch));
+}
+
 constexpr auto kGeometryKey = "window/geometry";
 constexpr auto kStateKey = "window/state";
 constexpr auto kLastDirKey = "paths/lastDirectory";
@@ -449,6 +464,10 @@ void MainWindow::createStatsUi() {
   m_flowMenu = new QMenu(tr("Flow &Arrows"), this);
   m_flowMenu->setIcon(icon("flow-arrows"));
   m_flowMenu->setToolTipsVisible(true);
+  // The swatches are the legend of the arrows' colours, which follow the theme: redo them on show.
+  connect(m_flowMenu, &QMenu::aboutToShow, this, [this] {
+    for (QAction* a : flowActions()) setFlowSwatch(a);
+  });
   QAction* statsToggle = m_statsDock->toggleViewAction();
   statsToggle->setText(tr("&Statistics Panel"));
   statsToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
@@ -513,6 +532,7 @@ void MainWindow::rebuildFlowMenu() {
     a->setData(cat);
     a->setChecked(checked.contains(cat));
     a->setToolTip(tr("Draw every %1 flow in the visible range").arg(cat));
+    setFlowSwatch(a);
     connect(a, &QAction::toggled, this, &MainWindow::applyFlowCategories);
   }
   if (order.empty()) {

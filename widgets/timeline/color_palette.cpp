@@ -65,6 +65,26 @@ QRgb ColorPalette::overlapCategoryColor(std::string_view name) {
   return 0;
 }
 
+QRgb ColorPalette::flowCategoryColor(std::string_view category) { return flowCategoryColor(category, isDarkChrome()); }
+
+QRgb ColorPalette::flowCategoryColor(std::string_view category, bool dark) {
+  struct Entry {
+    std::string_view category;
+    QRgb light, dark;
+  };
+  // Okabe & Ito (2008), "Color Universal Design": bluish green, reddish purple, sky blue,
+  // vermillion, orange (dark: yellow), blue. Light: the palette as published; dark: lightened so
+  // that each line keeps a contrast of at least 5:1 on the dark background.
+  static constexpr Entry kTable[] = {
+      {"HostToDevice", 0xff009e73, 0xff3fc99b},     {"async_npu", 0xffcc79a7, 0xffe39ccb},
+      {"async_task_queue", 0xff56b4e9, 0xff7cc8f2}, {"fwdbwd", 0xffd55e00, 0xffff8a3d},
+      {"MsTx", 0xffe69f00, 0xfff0e442},             {"ac2g", 0xff0072b2, 0xff5b8ff9},
+  };
+  for (const Entry& e : kTable)
+    if (e.category == category) return dark ? e.dark : e.light;
+  return dark ? darkChrome().textDim : lightChrome().textDim;
+}
+
 QRgb ColorPalette::tableColor(int i) { return table()[static_cast<std::size_t>(i % kTableSize)]; }
 
 QRgb ColorPalette::textColorOn(QRgb bg) {

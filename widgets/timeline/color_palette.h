@@ -25,6 +25,16 @@ class ColorPalette {
   /// "Communication(Not Overlapped)", "Free"), or 0 for any other name.
   [[nodiscard]] static QRgb overlapCategoryColor(std::string_view name);
   [[nodiscard]] static QRgb tableColor(int i);
+  /// The colour of flow arrows of category `category` (Trace::flows `cat` text) in the current
+  /// chrome (light or dark): the torch_npu / msprof categories HostToDevice, async_npu,
+  /// async_task_queue, fwdbwd, MsTx (format notes §2.5) and Kineto's ac2g get fixed Okabe-Ito
+  /// colours (distinct under protanopia and deuteranopia; lighter variants on the dark chrome,
+  /// where MsTx takes the yellow, since a lightened orange comes too near the lightened
+  /// vermillion of fwdbwd); any other category is
+  /// the chrome's dim text grey. The flow-arrow menu shows the same colours as its legend.
+  [[nodiscard]] static QRgb flowCategoryColor(std::string_view category);
+  /// The same for an explicit theme (tests).
+  [[nodiscard]] static QRgb flowCategoryColor(std::string_view category, bool dark);
   /// Black or white, whichever reads better on `background`.
   [[nodiscard]] static QRgb textColorOn(QRgb background);
   /// A darker variant of `c` for outlines.

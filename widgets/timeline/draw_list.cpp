@@ -381,6 +381,7 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
     if (!span.overlaps(view)) return;
     FlowArrow a;
     a.flowIndex = static_cast<int>(fi);
+    a.rank = rk;
     a.ofSelection = own;
     if (!endpoint(rk, t, f.from, f.fromTs, a.from) || !endpoint(rk, t, f.to, f.toTs, a.to)) return;
     out.push_back(a);

@@ -123,6 +123,7 @@ struct FlowArrow {
   QPointF from;
   QPointF to;
   int flowIndex = -1;           ///< index into Trace::flows
+  int rank = -1;                ///< index into Profile::ranks of that trace
   bool ofSelection = false;     ///< true for the selected slice's own flows
 };
 

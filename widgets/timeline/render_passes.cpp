@@ -235,16 +235,22 @@ void FlowArrowsPass::paint(QPainter& p, const TimelineFrame& f) {
                                       f.ctx.selected, f.ctx.flowCategories, 20000, &m_index);
   if (arrows.empty()) return;
   p.setRenderHint(QPainter::Antialiasing, true);
-  // The category arrows (thinned by buildFlowArrows) in an opaque grey (kTextDim at 55 % over
-  // the background): Qt's raster engine blends a translucent line span by span through its
-  // thread pool, ~7x slower than an opaque one.
-  const QRgb fg = ColorPalette::chrome().textDim, bg = ColorPalette::chrome().background;
-  const auto mix = [](int a, int b) { return (a * 140 + b * 115) / 255; };
-  const QColor dim(mix(qRed(fg), qRed(bg)), mix(qGreen(fg), qGreen(bg)), mix(qBlue(fg), qBlue(bg)));
+  // Each arrow in its category's colour (ColorPalette::flowCategoryColor, the legend of the flow
+  // menu), opaque: Qt's raster engine blends a translucent line span by span through its thread
+  // pool, ~7x slower than an opaque one. The category arrows are thin; the selected slice's own
+  // flows are thicker and drawn last, on top.
+  const auto colorOf = [&](const FlowArrow& a) {
+    if (a.rank >= 0 && static_cast<std::size_t>(a.rank) < f.profile.ranks.size()) {
+      const auto& t = f.profile.ranks[static_cast<std::size_t>(a.rank)].trace;
+      if (t && a.flowIndex >= 0 && static_cast<std::size_t>(a.flowIndex) < t->flows.size())
+        return QColor::fromRgb(ColorPalette::flowCategoryColor(t->name(t->flows[static_cast<std::size_t>(a.flowIndex)].category)));
+    }
+    return QColor::fromRgb(ColorPalette::chrome().flow);
+  };
   for (const FlowArrow& a : arrows)
-    if (!a.ofSelection) drawArrow(p, a.from, a.to, dim, 1.0);
+    if (!a.ofSelection) drawArrow(p, a.from, a.to, colorOf(a), 1.0);
   for (const FlowArrow& a : arrows)
-    if (a.ofSelection) drawArrow(p, a.from, a.to, QColor::fromRgb(ColorPalette::chrome().flow), 1.6);
+    if (a.ofSelection) drawArrow(p, a.from, a.to, colorOf(a), 2.0);
   p.setRenderHint(QPainter::Antialiasing, false);
 }
 
