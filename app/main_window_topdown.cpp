@@ -72,6 +72,22 @@ void MainWindow::createTopDownDocks() {
   // The evidence of a bubble's cause: select it, keep it in view, keep the bubble's chain shown.
   connect(m_topDown, &widgets::TopDownPanel::evidenceActivated, this,
           [this](widgets::RankSliceRef r) { onChainLinkActivated(r.rank, r.slice); });
+  // A step row of the shares table: its device window becomes the time selection, shown with a
+  // little context; the "Whole capture" row or "All steps" clears the selection.
+  connect(m_topDown, &widgets::TopDownPanel::stepActivated, this,
+          [this](int, long long step, core::TimeRange window) {
+            if (step < 0 || window.empty()) {
+              m_timeline->viewport()->clearSelection();
+              return;
+            }
+            m_timeline->viewport()->setSelection(window);
+            const core::TimeNs margin = std::max<core::TimeNs>(window.duration() / 20, 1000);
+            m_timeline->setVisibleRange({window.start - margin, window.end + margin});
+            statusBar()->showMessage(tr("Step %1: device window selected (%2)")
+                                         .arg(step)
+                                         .arg(QString::fromStdString(core::formatDuration(window.duration()))),
+                                     5000);
+          });
   connect(m_chain, &widgets::ChainPanel::linkActivated, this,
           [this](widgets::RankSliceRef r) { onChainLinkActivated(r.rank, r.slice); });
 }

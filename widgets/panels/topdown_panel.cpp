@@ -11,6 +11,8 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -200,6 +202,9 @@ void OverlapSharesModel::setRank(std::shared_ptr<const core::Profile> profile, i
         Row r;
         r.device = static_cast<int>(d);
         r.step = s.step;
+        r.window = s.window;
+        for (const core::StepWindow& w : a->steps)
+          if (w.number == s.step && s.step >= 0) r.host = w.host;
         r.computed = s.computed;
         r.lanes = s.lanes;
         r.csv = s.csv;
@@ -258,12 +263,42 @@ bool OverlapSharesModel::differs(const Row& r, int column) const {
   return false;
 }
 
+bool OverlapSharesModel::hostDiffers(const Row& r) {
+  return r.step >= 0 && r.host && !r.window.empty() && r.host->duration() != r.window.duration();
+}
+
+long long OverlapSharesModel::stepAt(int row) const {
+  return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)].step : -2;
+}
+
+core::TimeRange OverlapSharesModel::windowAt(int row) const {
+  return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)].window : core::TimeRange{};
+}
+
+std::optional<core::TimeRange> OverlapSharesModel::hostStepAt(int row) const {
+  if (row < 0 || row >= rowCount()) return std::nullopt;
+  return m_rows[static_cast<std::size_t>(row)].host;
+}
+
 QString OverlapSharesModel::tooltip(const Row& r, int column) const {
   if (column == Scope) {
-    if (r.step == -2) return TopDownPanel::tr("Whole capture: span of device activity (CANN's Overlap Analysis rule)");
-    return TopDownPanel::tr("Step %1: intervals starting inside the step's device window, full duration "
-                          "(torch_npu's step_trace_time rule)")
-        .arg(r.step);
+    if (r.step == -2)
+      return TopDownPanel::tr("Whole capture: span of device activity (CANN's Overlap Analysis rule). Click to list "
+                              "the bubbles of every step.");
+    QString tip = TopDownPanel::tr("Step %1: intervals starting inside the step's device window, full duration "
+                                   "(torch_npu's step_trace_time rule)")
+                      .arg(r.step);
+    if (!r.window.empty())
+      tip += TopDownPanel::tr("<br>device window: %1 (from the first device task launched in the step to the end "
+                              "of the last one, or the host step's end if later)")
+                 .arg(dur(r.window.duration()));
+    if (r.host)
+      tip += TopDownPanel::tr("<br>host step (ProfilerStep#%1 on the timeline): %2").arg(r.step).arg(dur(r.host->duration()));
+    if (hostDiffers(r))
+      tip += TopDownPanel::tr("<br>The two differ: the device runs behind the host, so the figures of this row are "
+                              "over the device window, not over the host step.");
+    if (r.step >= 0) tip += TopDownPanel::tr("<br>Click to select the device window on the timeline and list its bubbles.");
+    return tip;
   }
   const bool pct = column == FreePercent;
   auto fmt = [&](TimeNs v) { return pct ? percent(static_cast<double>(v) / 1e6) : dur(v); };
@@ -296,7 +331,11 @@ QVariant OverlapSharesModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole: {
       if (c == Scope) {
         const int devId = static_cast<std::size_t>(r.device) < m_deviceIds.size() ? m_deviceIds[static_cast<std::size_t>(r.device)] : -1;
-        return overlapScopeLabel(r.step, devId, r.multiDevice);
+        QString label = overlapScopeLabel(r.step, devId, r.multiDevice);
+        // The host step (ProfilerStep#N on the timeline) and the device window this row measures
+        // differ: say which one the row is, so a step never has two unexplained durations.
+        if (hostDiffers(r)) label += TopDownPanel::tr(" · device window");
+        return label;
       }
       QString text = c == FreePercent ? percent(r.computed.freeRatio()) : dur(value(r.computed, c));
       if (differs(r, c)) text += QStringLiteral(" ⚠");
@@ -547,6 +586,19 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   m_sharesView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   m_sharesView->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
   lv->addWidget(m_sharesView);
+  // Step rows are clickable: the step's device window on the timeline, its bubbles in the list.
+  connect(m_sharesView, &QAbstractItemView::clicked, this, [this](const QModelIndex& i) {
+    if (!i.isValid()) return;
+    const long long step = m_shares->stepAt(i.row());
+    if (step >= 0) {
+      setStepFilter(step);
+      emit stepActivated(m_rank, step, m_shares->windowAt(i.row()));
+    } else {
+      setStepFilter(kAllSteps);
+      emit stepActivated(m_rank, kAllSteps, core::TimeRange{});
+    }
+  });
+  m_sharesView->viewport()->setCursor(Qt::PointingHandCursor);
 
   m_discrepancies = new QLabel(left);
   m_discrepancies->setWordWrap(true);
@@ -564,11 +616,29 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   rv->setContentsMargins(4, 6, 8, 6);
   rv->setSpacing(4);
   m_bubblesTitle = new QLabel(right);
-  rv->addWidget(m_bubblesTitle);
+  m_bubblesTitle->setWordWrap(true);
+  m_allSteps = new QPushButton(tr("All steps"), right);
+  m_allSteps->setObjectName(QStringLiteral("TopDownAllSteps"));
+  m_allSteps->setToolTip(tr("List the bubbles of every step again"));
+  m_allSteps->hide();
+  connect(m_allSteps, &QPushButton::clicked, this, [this] {
+    setStepFilter(kAllSteps);
+    emit stepActivated(m_rank, kAllSteps, core::TimeRange{});
+  });
+  {
+    auto* titleRow = new QHBoxLayout;
+    titleRow->setContentsMargins(0, 0, 0, 0);
+    titleRow->addWidget(m_bubblesTitle, 1);
+    titleRow->addWidget(m_allSteps, 0, Qt::AlignTop);
+    rv->addLayout(titleRow);
+  }
   m_bubbles = new BubbleTableModel(this);
   m_bubbleProxy = new QSortFilterProxyModel(this);
   m_bubbleProxy->setSourceModel(m_bubbles);
   m_bubbleProxy->setSortRole(kTopDownSortRole);
+  // The step filter: the Step column's raw number (kTopDownSortRole) matched exactly.
+  m_bubbleProxy->setFilterRole(kTopDownSortRole);
+  m_bubbleProxy->setFilterKeyColumn(BubbleTableModel::Step);
   m_bubbleView = new QTableView(right);
   m_bubbleView->setObjectName(QStringLiteral("TopDownBubbles"));
   m_bubbleView->setModel(m_bubbleProxy);
@@ -630,6 +700,7 @@ void TopDownPanel::setProfile(std::shared_ptr<const core::Profile> profile) {
     }
   }
   m_rankRow->setVisible(m_rankCombo->count() > 1);
+  m_stepFilter = kAllSteps;
   rebuild();
 }
 
@@ -637,7 +708,29 @@ void TopDownPanel::setRank(int rankIndex) {
   if (rankIndex == m_rank || !analysisOf(m_profile, rankIndex)) return;
   m_rank = rankIndex;
   m_rankCombo->setCurrentIndex(m_rankCombo->findData(rankIndex));
+  m_stepFilter = kAllSteps;
   rebuild();
+}
+
+void TopDownPanel::setStepFilter(long long step) {
+  m_stepFilter = step < 0 ? kAllSteps : step;
+  m_bubbleProxy->setFilterRegularExpression(
+      m_stepFilter < 0 ? QRegularExpression()
+                       : QRegularExpression(QStringLiteral("^%1$").arg(m_stepFilter)));
+  updateBubblesTitle();
+}
+
+void TopDownPanel::updateBubblesTitle() {
+  if (m_stepFilter < 0) {
+    m_bubblesTitle->setText(m_bubblesTitleText);
+    m_allSteps->hide();
+    return;
+  }
+  m_bubblesTitle->setText(tr("<b>Bubbles of step %1</b> — %2 of %3 listed bubbles")
+                              .arg(m_stepFilter)
+                              .arg(m_bubbleProxy->rowCount())
+                              .arg(m_bubbles->rowCount()));
+  m_allSteps->show();
 }
 
 namespace {
@@ -759,7 +852,8 @@ void TopDownPanel::rebuild() {
                                          : tr("<i>Open a profile to see its Top-Down summary.</i>"));
     m_discrepancies->clear();
     m_discrepancies->hide();
-    m_bubblesTitle->setText(tr("<b>Bubbles</b>"));
+    m_bubblesTitleText = tr("<b>Bubbles</b>");
+    setStepFilter(kAllSteps);
     m_sharesView->setVisible(false);
     return;
   }
@@ -835,21 +929,22 @@ void TopDownPanel::rebuild() {
     foundNs += d.gapsFoundNs;
   }
   if (n == 0) {
-    m_bubblesTitle->setText(tr("<b>Bubbles</b> — none"));
+    m_bubblesTitleText = tr("<b>Bubbles</b> — none");
   } else if (found > static_cast<std::size_t>(n)) {
     // Only the longest are listed: say how many there are in all, and their idle time.
-    m_bubblesTitle->setText(tr("<b>Bubbles</b> — the %1 longest of %2 device gaps (%3 of %4 idle; click to "
+    m_bubblesTitleText = (tr("<b>Bubbles</b> — the %1 longest of %2 device gaps (%3 of %4 idle; click to "
                                "show on the timeline)")
                                 .arg(n)
                                 .arg(found)
                                 .arg(dur(m_bubbles->totalNs()))
                                 .arg(dur(foundNs)));
   } else {
-    m_bubblesTitle->setText(tr("<b>Bubbles</b> — %1 device gaps, %2 in total (longest first; click to "
+    m_bubblesTitleText = (tr("<b>Bubbles</b> — %1 device gaps, %2 in total (longest first; click to "
                                "show on the timeline)")
                                 .arg(n)
                                 .arg(dur(m_bubbles->totalNs())));
   }
+  setStepFilter(m_stepFilter);
   m_bubbleView->sortByColumn(BubbleTableModel::Number, Qt::AscendingOrder);
   m_bubbleView->resizeColumnsToContents();
   QHeaderView* bh = m_bubbleView->horizontalHeader();

@@ -19,6 +19,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 class QVBoxLayout;
@@ -60,11 +61,20 @@ class OverlapSharesModel : public QAbstractTableModel {
 
   /// The computed value of `column` for `row`, ns (FreePercent: ratio * 1e6); nullopt for Scope.
   [[nodiscard]] std::optional<core::TimeNs> computedNs(int row, Column column) const;
+  /// The step number of `row`: >= 0 a step, -1 the single step-less row, -2 a "Whole capture"
+  /// row (also for a row out of range).
+  [[nodiscard]] long long stepAt(int row) const;
+  /// The device window of a step row (StepOverlap::window, ns); empty for a whole-capture row.
+  [[nodiscard]] core::TimeRange windowAt(int row) const;
+  /// The host step (the ProfilerStep#N slice, StepWindow::host) of a step row, when known.
+  [[nodiscard]] std::optional<core::TimeRange> hostStepAt(int row) const;
 
  private:
   struct Row {
     int device = 0;            ///< index into RankAnalysis::devices
     long long step = -2;       ///< -2: whole capture; -1: the single step-less row
+    core::TimeRange window;    ///< the step's device window (empty for the whole capture)
+    std::optional<core::TimeRange> host;  ///< the host step (ProfilerStep#N), when known
     core::OverlapFigures computed;
     std::optional<core::OverlapFigures> lanes;
     std::optional<core::StepTraceRow> csv;
@@ -73,6 +83,8 @@ class OverlapSharesModel : public QAbstractTableModel {
   [[nodiscard]] static core::TimeNs value(const core::OverlapFigures& f, int column);
   [[nodiscard]] static std::optional<core::TimeNs> csvValue(const core::StepTraceRow& r, int column);
   [[nodiscard]] bool differs(const Row& r, int column) const;
+  /// A step row whose host step and device window differ in duration (labelled "device window").
+  [[nodiscard]] static bool hostDiffers(const Row& r);
   [[nodiscard]] QString tooltip(const Row& r, int column) const;
 
   std::vector<Row> m_rows;
@@ -135,6 +147,14 @@ class TopDownPanel : public QWidget {
   /// (deviceIndex, bubbleIndex) of the selected row, or (-1, -1).
   [[nodiscard]] std::pair<int, int> selectedBubble() const;
 
+  /// Lists only the bubbles of step `step` (Bubble::step) in the bubble list; kAllSteps (or any
+  /// negative number) lists them all. Shown in the list's title with an "All steps" button.
+  /// Set by a click on a step row of the shares table, cleared by a click on a "Whole capture"
+  /// row, the button, or a new rank / profile. Does not emit stepActivated.
+  static constexpr long long kAllSteps = -2;
+  void setStepFilter(long long step);
+  [[nodiscard]] long long stepFilter() const { return m_stepFilter; }
+
   [[nodiscard]] OverlapSharesModel* sharesModel() const { return m_shares; }
   [[nodiscard]] BubbleTableModel* bubbleModel() const { return m_bubbles; }
   [[nodiscard]] QSortFilterProxyModel* bubbleProxy() const { return m_bubbleProxy; }
@@ -152,6 +172,10 @@ class TopDownPanel : public QWidget {
   /// A bubble row was double-clicked: the first slice behind its cause (Bubble::evidence: the
   /// sync call, the compile step, the copy tasks, ...), to select on the timeline.
   void evidenceActivated(npuscope::widgets::RankSliceRef slice);
+  /// A row of the shares table was clicked: a step row gives its number and device window (the
+  /// main window selects that window on the timeline); a "Whole capture" row gives kAllSteps and
+  /// an empty range (the selection is cleared). The bubble list is already filtered.
+  void stepActivated(int rankIndex, long long step, npuscope::core::TimeRange deviceWindow);
 
  protected:
   /// A theme change (the application palette): the verdict box takes the new chrome colours.
@@ -164,6 +188,9 @@ class TopDownPanel : public QWidget {
   std::shared_ptr<const core::Profile> m_profile;
   int m_rank = -1;
   bool m_quiet = false;  // selecting programmatically: no bubbleActivated
+  long long m_stepFilter = kAllSteps;
+  QString m_bubblesTitleText;  // the title without the step filter
+  void updateBubblesTitle();
   int m_lastEmittedRow = -1;  // proxy row of the last bubbleActivated, and when
   QElapsedTimer m_lastEmit;
 
@@ -176,6 +203,7 @@ class TopDownPanel : public QWidget {
   QVBoxLayout* m_barsLayout = nullptr;
   QLabel* m_discrepancies = nullptr;
   QLabel* m_bubblesTitle = nullptr;
+  QPushButton* m_allSteps = nullptr;
   OverlapSharesModel* m_shares = nullptr;
   QTableView* m_sharesView = nullptr;
   BubbleTableModel* m_bubbles = nullptr;

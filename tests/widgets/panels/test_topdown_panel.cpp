@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -41,8 +42,10 @@ TEST_CASE("TopDownPanel shares: case 34 computed, recorded and discrepancies", "
   const OverlapSharesModel& m = *panel.sharesModel();
   REQUIRE(m.rowCount() == 3);  // whole capture + 2 steps
   CHECK(cell(m, 0, OverlapSharesModel::Scope) == QStringLiteral("Whole capture"));
-  CHECK(cell(m, 1, OverlapSharesModel::Scope) == QStringLiteral("Step 1"));
-  CHECK(cell(m, 2, OverlapSharesModel::Scope) == QStringLiteral("Step 2"));
+  // The host steps (ProfilerStep#1 994.5 us, #2 602.5 us) and the device windows (997.5 us and
+  // 600 us, worked out in the step-row test below) differ: the rows say they are device windows.
+  CHECK(cell(m, 1, OverlapSharesModel::Scope) == QStringLiteral("Step 1 · device window"));
+  CHECK(cell(m, 2, OverlapSharesModel::Scope) == QStringLiteral("Step 2 · device window"));
   CHECK(m.computedNs(0, OverlapSharesModel::Computing) == 1'200'000);
   CHECK(m.computedNs(0, OverlapSharesModel::Communication) == 200'000);
   CHECK(m.computedNs(0, OverlapSharesModel::CommNotOverlapped) == 100'000);
@@ -163,6 +166,68 @@ TEST_CASE("TopDownPanel on the advisor fixture: 84% Free, ACLOP-path bubbles, so
     CHECK(trace.sliceName(ref) == "AscendCL@aclopCompileAndExecute");
     CHECK(trace.sliceRange(ref).duration() > 1'000'000);
   }
+}
+
+TEST_CASE("TopDownPanel step rows select the device window and filter the bubbles", "[topdown]") {
+  qRegisterMetaType<npuscope::core::TimeRange>();
+  TopDownPanel panel;
+  panel.resize(1400, 500);
+  panel.setProfile(load(kCase34));
+  const OverlapSharesModel& m = *panel.sharesModel();
+  REQUIRE(m.rowCount() == 3);
+  // By hand from case.md's inputs (offsets from 1731400000000000 us) and the device-window rule
+  // of the format notes §4.3 (no async_npu flows: a task belongs to the last step started at or
+  // before it; start = its first task, end = max(last task end, host end)): step 1 host
+  // ProfilerStep#1 [1003, 1997.5], tasks MatMulV2 1000 (clock skew: kept by the Preparing -3.0),
+  // FlashAttentionScore ends 1800 -> device window [1000, 1997.5) = 997.5 us vs a 994.5 us host
+  // step; step 2 host [1997.5, 2600], MatMulV2 [2000, 2500] -> [2000, 2600).
+  constexpr npuscope::core::TimeNs kT0 = 1'731'400'000'000'000'000;
+  CHECK(m.stepAt(0) == TopDownPanel::kAllSteps);
+  CHECK(m.stepAt(2) == 2);
+  CHECK(m.windowAt(1) == npuscope::core::TimeRange{kT0 + 1'000'000, kT0 + 1'997'500});
+  REQUIRE(m.hostStepAt(1).has_value());
+  CHECK(m.hostStepAt(1)->duration() == 994'500);
+  CHECK_FALSE(m.hostStepAt(0).has_value());
+  const QString tip = cell(m, 1, OverlapSharesModel::Scope, Qt::ToolTipRole);
+  CHECK(tip.contains(QStringLiteral("device window: 997.5 us")));
+  CHECK(tip.contains(QStringLiteral("host step (ProfilerStep#1 on the timeline): 994.5 us")));
+
+  panel.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&panel));
+  QSignalSpy spy(&panel, &TopDownPanel::stepActivated);
+  QTableView* shares = panel.sharesView();
+  QTest::mouseClick(shares->viewport(), Qt::LeftButton, {}, shares->visualRect(m.index(2, OverlapSharesModel::Scope)).center());
+  REQUIRE(spy.count() == 1);
+  CHECK(spy.at(0).at(0).toInt() == 0);
+  CHECK(spy.at(0).at(1).toLongLong() == 2);
+  CHECK(spy.at(0).at(2).value<npuscope::core::TimeRange>() ==
+        npuscope::core::TimeRange{kT0 + 2'000'000, kT0 + 2'600'000});
+  CHECK(panel.stepFilter() == 2);
+  // Only the bubbles of step 2 are listed (counted on the source model's Step column).
+  const BubbleTableModel& b = *panel.bubbleModel();
+  int ofStep2 = 0;
+  for (int r = 0; r < b.rowCount(); ++r) ofStep2 += cell(b, r, BubbleTableModel::Step) == QStringLiteral("2");
+  CHECK(panel.bubbleProxy()->rowCount() == ofStep2);
+  // By hand from case.md: the device is idle in [1800, 2000) us only (step 1), so step 2 has none.
+  CHECK(ofStep2 == 0);
+  CHECK(b.rowCount() == 1);
+  for (int r = 0; r < panel.bubbleProxy()->rowCount(); ++r)
+    CHECK(cell(*panel.bubbleProxy(), r, BubbleTableModel::Step) == QStringLiteral("2"));
+  // "All steps" lists them all again and asks to clear the timeline's selection.
+  auto* all = panel.findChild<QPushButton*>(QStringLiteral("TopDownAllSteps"));
+  REQUIRE(all);
+  CHECK(all->isVisible());
+  all->click();
+  CHECK(panel.stepFilter() == TopDownPanel::kAllSteps);
+  CHECK(panel.bubbleProxy()->rowCount() == b.rowCount());
+  REQUIRE(spy.count() == 2);
+  CHECK(spy.at(1).at(1).toLongLong() == TopDownPanel::kAllSteps);
+  CHECK_FALSE(all->isVisible());
+  // The "Whole capture" row clears the filter too.
+  panel.setStepFilter(1);
+  CHECK(panel.bubbleProxy()->rowCount() == 1);
+  QTest::mouseClick(shares->viewport(), Qt::LeftButton, {}, shares->visualRect(m.index(0, OverlapSharesModel::Scope)).center());
+  CHECK(panel.stepFilter() == TopDownPanel::kAllSteps);
 }
 
 TEST_CASE("TopDownPanel without a profile is empty", "[topdown]") {
