@@ -43,6 +43,8 @@
 #include "widgets/timeline/load_preview.h"
 #include "widgets/dialogs/advisor_thresholds_dialog.h"
 #include "widgets/panels/advice_panel.h"
+#include "widgets/panels/markers_panel.h"
+#include "widgets/timeline/markers.h"
 #include "widgets/panels/search_bar.h"
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/panels/slice_details_panel.h"
@@ -116,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createMenus();
   createStatsUi();
   // Docks bound to the view state: one addViewDock line each (docs/architecture.md, "A new dock").
+  createMarkersDock();
   createStatusBar();
   readSettings();
   updateStatus();
@@ -373,6 +376,20 @@ void MainWindow::createAdviceDock() {
   connect(m_advice, &widgets::AdvicePanel::evidenceActivated, this, [this](int rank, core::SliceRef ref) {
     onChainLinkActivated(rank, ref);
     m_timeline->zoomToSelectedSlice();
+  });
+}
+
+void MainWindow::createMarkersDock() {
+  auto* panel = new widgets::MarkersPanel(m_viewState, m_timeline->markers(), this);
+  QDockWidget* dock = addViewDock(panel, tr("Markers"), QStringLiteral("MarkersDock"), Qt::RightDockWidgetArea);
+  dock->hide();  // shown from View > Markers, or when the first marker is added
+  connect(panel, &widgets::MarkersPanel::markerActivated, m_timeline, &widgets::TimelineWidget::revealMarker);
+  // Every edit is saved at once, in the user's settings under the folder's canonical path.
+  connect(m_timeline->markers(), &widgets::MarkerList::changed, this, [this, dock] {
+    if (m_path.isEmpty()) return;
+    QSettings settings;
+    widgets::saveMarkers(settings, m_path, m_timeline->markers()->markers());
+    if (m_timeline->markers()->size() > 0 && !dock->isVisible() && !m_restoringMarkers) dock->show();
   });
 }
 
@@ -791,6 +808,12 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
   m_loadMs = elapsedMs;
   m_details->clearSlice();
   m_viewState->setProfile(m_profile);  // the timeline and every bound dock follow
+  {
+    QSettings settings;
+    m_restoringMarkers = true;
+    m_timeline->markers()->setMarkers(widgets::loadMarkers(settings, path));
+    m_restoringMarkers = false;
+  }
   showTopDownProfile();
   m_advice->setProfile(m_profile);
   m_stats->setProfile(m_profile);

@@ -119,6 +119,7 @@ class MainWindow : public QMainWindow {
   void createMenus();
   void createStatusBar();
   void createCentralArea();
+  void createMarkersDock();  // Markers dock (widgets/panels/markers_panel.h), saved per folder
   void createStatsUi();  // Statistics dock, find bar, flow-arrow menu, follow-flow actions
   void rebuildFlowMenu();
   void applyFlowCategories();
@@ -169,6 +170,7 @@ class MainWindow : public QMainWindow {
   widgets::ViewState* m_viewState = nullptr;
   std::shared_ptr<const core::Profile> m_profile;
   QString m_path;          // path of the shown profile
+  bool m_restoringMarkers = false;  // loading the folder's markers: do not pop the dock up
   QString m_pendingPath;   // path being loaded
   qint64 m_loadMs = -1;
   bool m_interactiveErrors = true;

@@ -4,7 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QDir>
+#include <QDirIterator>
 #include <QDockWidget>
+#include <QImage>
+#include <QTreeWidget>
 #include <QLabel>
 #include <QScreen>
 #include <QSettings>
@@ -16,6 +20,9 @@
 #include "app/main_window.h"
 #include "tests/app/test_helpers.h"
 #include "widgets/panels/chain_panel.h"
+#include "widgets/panels/topdown_panel.h"
+#include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/markers.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/timeline/timeline_widget.h"
@@ -218,4 +225,98 @@ TEST_CASE("selecting a slice with a 600 KB name does not widen the window", "[wi
   CHECK(window.width() <= 1200);
   CHECK(window.minimumSizeHint().width() < 1200);
   CHECK(window.chainPanel()->minimumSizeHint().width() < 1200);
+}
+
+TEST_CASE("MainWindow keeps markers per folder in the settings and restores them on reopen", "[window][markers]") {
+  const QString sample = QStringLiteral(NPUSCOPE_SOURCE_DIR "/resources/sample");
+  const auto listing = [&] {
+    QStringList out;
+    QDirIterator it(sample, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) out << it.next();
+    out.sort();
+    return out;
+  };
+  const QStringList before = listing();
+  npuscope::core::TimeNs start = 0;
+  {
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    REQUIRE(loadAndWait(window, sample));
+    auto* markers = window.findChild<npuscope::widgets::TimelineWidget*>()->markers();
+    markers->clear();
+    start = window.viewState()->profile()->range().start;
+    markers->addPoint(start + 1'000'000, QStringLiteral("first step starts"));
+    markers->addRange({start + 2'000'000, start + 3'000'000}, QStringLiteral("slow part"));
+    markers->recolor(1, 0xff009e73);
+    // The dock pops up with the first marker and lists both.
+    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("MarkersDock"));
+    REQUIRE(dock);
+    CHECK_FALSE(dock->isHidden());
+    auto* list = dock->findChild<QTreeWidget*>(QStringLiteral("MarkersList"));
+    REQUIRE(list);
+    CHECK(list->topLevelItemCount() == 2);
+  }
+  // Saved under the canonical folder path in the user's settings (the test's temporary config).
+  QSettings settings;
+  const QString key = npuscope::widgets::markersSettingsKey(sample);
+  CHECK(settings.contains(key + QStringLiteral("/list")));
+  {
+    MainWindow window;
+    window.setInteractiveErrors(false);
+    REQUIRE(loadAndWait(window, sample));
+    const auto& restored = window.findChild<npuscope::widgets::TimelineWidget*>()->markers()->markers();
+    REQUIRE(restored.size() == 2);
+    CHECK(restored[0].name == QStringLiteral("first step starts"));
+    CHECK(restored[0].start == start + 1'000'000);
+    CHECK(restored[1].isRange());
+    CHECK(restored[1].color == 0xff009e73u);
+    window.findChild<npuscope::widgets::TimelineWidget*>()->markers()->clear();
+  }
+  CHECK_FALSE(QSettings().contains(key + QStringLiteral("/list")));
+  // npuscope never writes into the folder it reads.
+  CHECK(listing() == before);
+}
+
+TEST_CASE("MainWindow: the flow menu is a colour legend, step rows select the device window", "[window][flows]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  REQUIRE(loadAndWait(window, QStringLiteral(NPUSCOPE_SOURCE_DIR "/resources/sample")));
+  // Flow categories of the sample (a Python json count of its trace_view.json: HostToDevice 224,
+  // async_npu 222, async_task_queue 192, fwdbwd 48 s/f events): one checkable action each, with a
+  // swatch of the arrows' colour.
+  QMenu* view = window.menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"));
+  REQUIRE(view);
+  QMenu* flows = nullptr;
+  for (QMenu* m : window.findChildren<QMenu*>())
+    for (QAction* a : m->actions())
+      if (a->isCheckable() && a->data().toString() == QStringLiteral("async_npu")) flows = m;
+  REQUIRE(flows);
+  int swatches = 0;
+  for (QAction* a : flows->actions()) {
+    if (!a->isCheckable()) continue;
+    REQUIRE_FALSE(a->icon().isNull());
+    const QImage img = a->icon().pixmap(16, 16).toImage();
+    CHECK(img.pixelColor(8, 8).rgb() ==
+          QColor::fromRgb(npuscope::widgets::ColorPalette::flowCategoryColor(a->data().toString().toStdString())).rgb());
+    ++swatches;
+  }
+  CHECK(swatches == 4);
+
+  // A step row: the Top-Down panel asks for its device window, which becomes the time selection.
+  auto* topDown = window.findChild<npuscope::widgets::TopDownPanel*>();
+  REQUIRE(topDown);
+  const auto* shares = topDown->sharesModel();
+  int stepRow = -1;
+  for (int r = 0; r < shares->rowCount(); ++r)
+    if (shares->stepAt(r) >= 0 && stepRow < 0) stepRow = r;
+  REQUIRE(stepRow >= 0);
+  const npuscope::core::TimeRange window2 = shares->windowAt(stepRow);
+  REQUIRE_FALSE(window2.empty());
+  emit topDown->stepActivated(topDown->rank(), shares->stepAt(stepRow), window2);
+  auto* timeline = window.findChild<npuscope::widgets::TimelineWidget*>();
+  CHECK(timeline->viewport()->selection() == window2);
+  CHECK(timeline->viewport()->visibleRange().start <= window2.start);
+  CHECK(timeline->viewport()->visibleRange().end >= window2.end);
+  emit topDown->stepActivated(topDown->rank(), npuscope::widgets::TopDownPanel::kAllSteps, {});
+  CHECK(timeline->viewport()->selection().empty());
 }

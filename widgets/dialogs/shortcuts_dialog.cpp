@@ -26,6 +26,8 @@ std::vector<Shortcut> timelineShortcuts() {
       {ShortcutsDialog::tr("Click"), ShortcutsDialog::tr("Select a slice (click on empty space clears)")},
       {ShortcutsDialog::tr("Double-click, F"), ShortcutsDialog::tr("Zoom to the selected slice")},
       {QStringLiteral("Esc"), ShortcutsDialog::tr("Clear the slice and time selections")},
+      {QStringLiteral("M"), ShortcutsDialog::tr("Add a marker at the mouse cursor (View > Markers lists them)")},
+      {QStringLiteral("Shift+M"), ShortcutsDialog::tr("Add a range marker over the selected time range")},
       {QStringLiteral("Ctrl+F"), ShortcutsDialog::tr("Find slices by name (Enter / Shift+Enter: next / previous match)")},
       {ShortcutsDialog::tr("] or Ctrl+Right"), ShortcutsDialog::tr("Follow the selected slice's first outgoing flow")},
       {ShortcutsDialog::tr("[ or Ctrl+Left"), ShortcutsDialog::tr("Go back along the selected slice's first incoming flow")},

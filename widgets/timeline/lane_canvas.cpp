@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/lane_canvas.h"
 
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -235,6 +237,13 @@ void LaneCanvas::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_F:
       emit zoomToSliceRequested();
       return;
+    case Qt::Key_M:
+      if (ctrl) break;
+      if (shift)
+        emit rangeMarkerRequested();
+      else
+        emit pointMarkerRequested(anchor());
+      return;
     case Qt::Key_Backspace:
       vp->undoZoom();
       return;
@@ -252,6 +261,19 @@ void LaneCanvas::keyPressEvent(QKeyEvent* e) {
       break;
   }
   QWidget::keyPressEvent(e);
+}
+
+void LaneCanvas::contextMenuEvent(QContextMenuEvent* e) {
+  if (!m_ctx->profile) return;
+  const TimeRange view = m_ctx->viewport->visibleRange();
+  const TimeNs t = core::xToTime(e->pos().x(), view, std::max(1, width()));
+  QMenu menu(this);
+  QAction* point = menu.addAction(tr("Add Marker Here\tM"));
+  QAction* range = menu.addAction(tr("Add Range Marker for the Selection\tShift+M"));
+  range->setEnabled(!m_ctx->viewport->selection().empty());
+  QAction* chosen = menu.exec(e->globalPos());
+  if (chosen == point) emit pointMarkerRequested(t);
+  else if (chosen == range) emit rangeMarkerRequested();
 }
 
 void LaneCanvas::mousePressEvent(QMouseEvent* e) {

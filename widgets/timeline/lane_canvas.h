@@ -80,6 +80,10 @@ class LaneCanvas : public QWidget {
   void scrollToRequested(int y);
   void shortcutsRequested();
   void zoomToSliceRequested();
+  /// M (at the cursor) or the context menu: add a point marker at `t`, ns.
+  void pointMarkerRequested(npuscope::core::TimeNs t);
+  /// Shift+M or the context menu: add a range marker over the time selection.
+  void rangeMarkerRequested();
 
  protected:
   void paintEvent(QPaintEvent*) override;
@@ -90,6 +94,7 @@ class LaneCanvas : public QWidget {
   void mouseDoubleClickEvent(QMouseEvent*) override;
   void wheelEvent(QWheelEvent*) override;
   void leaveEvent(QEvent*) override;
+  void contextMenuEvent(QContextMenuEvent*) override;
 
  private:
   enum class Drag { None, Pending, Pan, Select };

@@ -9,6 +9,7 @@
 #include "core/query/lod.h"
 #include "core/base/time_format.h"
 #include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/markers.h"
 #include "widgets/timeline/timeline_context.h"
 #include "widgets/timeline/timeline_viewport.h"
 
@@ -55,6 +56,10 @@ void TimeRuler::paintTo(QPainter& p, QSize size) const {
   QFont f = font();
   f.setPointSizeF(f.pointSizeF() * 0.9);
   p.setFont(f);
+  if (m_ctx->markers) {
+    paintRulerMarkers(p, *m_ctx->markers, view, size);
+    p.setFont(f);
+  }
   const QFontMetricsF fm(f);
   p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
   for (TimeNs t : ticks.minor) {

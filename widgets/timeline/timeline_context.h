@@ -13,6 +13,7 @@
 
 namespace npuscope::widgets {
 
+class MarkerList;
 class TimelineViewport;
 
 /// State shared by the parts of a TimelineWidget (ruler, lane header, lane canvas). Owned by the
@@ -27,6 +28,7 @@ struct TimelineContext {
   int hoveredRank = -1;
   core::SliceRef hovered;                        ///< hovered slice (or merged box representative)
   QSet<QString> flowCategories;                  ///< extra flow categories drawn for the view
+  const MarkerList* markers = nullptr;           ///< the user's markers (owned by the widget)
   // The overlays' own state (search marks, bubbles, chain) lives in their render passes
   // (render_passes.h, timeline_overlays.h), not here.
 

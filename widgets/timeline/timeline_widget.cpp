@@ -12,6 +12,7 @@
 #include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/lane_header.h"
+#include "widgets/timeline/markers.h"
 #include "widgets/timeline/render_passes.h"
 #include "widgets/timeline/timeline_overlays.h"
 #include "widgets/dialogs/shortcuts_dialog.h"
@@ -99,6 +100,20 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   connect(m_canvas, &LaneCanvas::hoverChanged, this, &TimelineWidget::hoveredSliceChanged);
   connect(m_canvas, &LaneCanvas::bubbleClicked, this, &TimelineWidget::bubbleClicked);
   m_sliceSet = static_cast<SliceSetPass*>(m_canvas->addRenderPass(std::make_unique<SliceSetPass>(), "hover"));
+  m_markers = new MarkerList(this);
+  m_ctx.markers = m_markers;
+  m_canvas->addRenderPass(std::make_unique<MarkersPass>(m_markers), "hover");
+  connect(m_markers, &MarkerList::changed, this, [this] {
+    m_canvas->update();
+    m_ruler->update();
+  });
+  connect(m_canvas, &LaneCanvas::pointMarkerRequested, this, [this](core::TimeNs t) {
+    if (m_ctx.profile) m_markers->addPoint(t);
+  });
+  connect(m_canvas, &LaneCanvas::rangeMarkerRequested, this, [this] {
+    const core::TimeRange sel = m_viewport->selection();
+    if (m_ctx.profile && !sel.empty()) m_markers->addRange(sel);
+  });
   connect(m_canvas, &LaneCanvas::shortcutsRequested, this, &TimelineWidget::showShortcuts);
   connect(m_canvas, &LaneCanvas::zoomToSliceRequested, this, &TimelineWidget::zoomToSelectedSlice);
   connect(m_ruler, &TimeRuler::wheelZoom, this, [this](double x, double factor) {
@@ -109,6 +124,19 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
 }
 
 TimelineWidget::~TimelineWidget() = default;
+
+void TimelineWidget::revealMarker(int index) {
+  if (index < 0 || index >= m_markers->size()) return;
+  const Marker& m = m_markers->markers()[static_cast<std::size_t>(index)];
+  if (m.isRange()) {
+    const core::TimeNs margin = std::max<core::TimeNs>(m.end / 10 - m.start / 10, 1);
+    setVisibleRange({m.start - margin, m.end + margin});
+  } else {
+    const core::TimeRange view = m_viewport->visibleRange();
+    const core::TimeNs half = std::max<core::TimeNs>(view.duration() / 2, 500);
+    setVisibleRange({m.start - half, m.start + half});
+  }
+}
 
 void TimelineWidget::setProfile(std::shared_ptr<const core::Profile> profile) {
   m_ctx.profile = std::move(profile);

@@ -19,6 +19,7 @@ class QLabel;
 namespace npuscope::widgets {
 
 class LaneCanvas;
+class MarkerList;
 class SliceSetPass;
 class LaneHeader;
 class ShortcutsDialog;
@@ -152,6 +153,15 @@ class TimelineWidget : public QWidget {
   /// logicalSize * dpr physical pixels). Works on a hidden widget under the offscreen platform.
   [[nodiscard]] QImage renderToImage(QSize logicalSize, qreal devicePixelRatio = 1.0);
 
+  /// The user's point and range markers (markers.h), drawn on the ruler and over the lanes. The
+  /// widget adds to it on M (a point at the cursor), Shift+M (the time selection) and from the
+  /// canvas's context menu; setProfile leaves it alone (the main window loads and saves it per
+  /// folder).
+  [[nodiscard]] MarkerList* markers() const { return m_markers; }
+  /// Shows marker `index`: a point is centred keeping the zoom, a range is shown with a margin of
+  /// a tenth of its duration on each side. Out of range: no-op.
+  void revealMarker(int index);
+
   /// The lane canvas (for focus and tests).
   [[nodiscard]] LaneCanvas* canvas() const { return m_canvas; }
   /// Width of the lane-header column, px.
@@ -192,6 +202,7 @@ class TimelineWidget : public QWidget {
   QWidget* m_corner = nullptr;
   ShortcutsDialog* m_shortcuts = nullptr;
   ViewState* m_viewState = nullptr;
+  MarkerList* m_markers = nullptr;
 };
 
 }  // namespace npuscope::widgets

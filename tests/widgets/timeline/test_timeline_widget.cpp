@@ -10,6 +10,7 @@
 #include "tests/widgets/test_profiles.h"
 #include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/lane_canvas.h"
+#include "widgets/timeline/markers.h"
 #include "widgets/timeline/timeline_viewport.h"
 
 using namespace npuscope;
@@ -176,6 +177,8 @@ TEST_CASE("render screenshots for review", "[.render]") {
     w.setProfile(testing::makeProfile({t, testing::makeTwoLaneTrace()}));
     w.selectSlice(0, {0, 0});
     w.viewport()->setSelection({kBase + 5200, kBase + 6100});
+    w.markers()->addPoint(kBase + 3000, QStringLiteral("checkpoint"));
+    w.markers()->addRange({kBase + 7500, kBase + 9500}, QStringLiteral("slow phase"));
     CHECK(w.renderToImage(QSize(1200, 420), 1.0).save(dir + QStringLiteral("/synthetic.png")));
     CHECK(w.renderToImage(QSize(1200, 420), 2.0).save(dir + QStringLiteral("/synthetic@2x.png")));
   }
@@ -212,5 +215,23 @@ TEST_CASE("render screenshots for review", "[.render]") {
       w.selectSlice(0, f.from);
       CHECK(w.renderToImage(QSize(1600, 900), 1.0).save(dir + QStringLiteral("/corpus-flow.png")));
     }
+    // Every flow category drawn (coloured per category), markers, the counters expanded.
+    QSet<QString> cats;
+    for (const auto& rk : res.profile->ranks)
+      if (rk.trace)
+        for (const auto& f : rk.trace->flows) cats.insert(QString::fromUtf8(rk.trace->name(f.category).data(), static_cast<qsizetype>(rk.trace->name(f.category).size())));
+    w.setVisibleFlowCategories(cats);
+    w.setAllProcessesExpanded(true);
+    w.setVisibleRange({r.start, r.start + r.duration() / 4});
+    w.markers()->addPoint(r.start + r.duration() / 16, QStringLiteral("checkpoint"));
+    w.markers()->addRange({r.start + r.duration() / 10, r.start + r.duration() / 6}, QStringLiteral("slow phase"));
+    w.setVerticalScroll(0);
+    CHECK(w.renderToImage(QSize(1600, 900), 1.0).save(dir + QStringLiteral("/corpus-flows-markers.png")));
+    w.setVerticalScroll(w.layout().totalHeight());
+    CHECK(w.renderToImage(QSize(1600, 900), 1.0).save(dir + QStringLiteral("/corpus-counters.png")));
+    widgets::ColorPalette::setDarkChrome(true);
+    w.setVerticalScroll(0);
+    CHECK(w.renderToImage(QSize(1600, 900), 1.0).save(dir + QStringLiteral("/corpus-flows-markers-dark.png")));
+    widgets::ColorPalette::setDarkChrome(false);
   }
 }
