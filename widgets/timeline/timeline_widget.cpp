@@ -102,7 +102,7 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   m_sliceSet = static_cast<SliceSetPass*>(m_canvas->addRenderPass(std::make_unique<SliceSetPass>(), "hover"));
   m_markers = new MarkerList(this);
   m_ctx.markers = m_markers;
-  m_canvas->addRenderPass(std::make_unique<MarkersPass>(m_markers), "hover");
+  m_canvas->addRenderPass(std::make_unique<MarkersPass>(m_markers), "slice-set");
   connect(m_markers, &MarkerList::changed, this, [this] {
     m_canvas->update();
     m_ruler->update();
