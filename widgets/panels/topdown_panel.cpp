@@ -297,6 +297,10 @@ QString OverlapSharesModel::tooltip(const Row& r, int column) const {
     if (hostDiffers(r))
       tip += TopDownPanel::tr("<br>The two differ: the device runs behind the host, so the figures of this row are "
                               "over the device window, not over the host step.");
+    if (r.step >= 0 && !r.window.empty() && r.computed.e2e != r.window.duration())
+      tip += TopDownPanel::tr("<br>E2E (%1) is the span of the device intervals starting in the window, not the "
+                              "window itself.")
+                 .arg(dur(r.computed.e2e));
     if (r.step >= 0) tip += TopDownPanel::tr("<br>Click to select the device window on the timeline and list its bubbles.");
     return tip;
   }

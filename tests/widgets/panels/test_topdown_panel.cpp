@@ -190,6 +190,9 @@ TEST_CASE("TopDownPanel step rows select the device window and filter the bubble
   CHECK_FALSE(m.hostStepAt(0).has_value());
   const QString tip = cell(m, 1, OverlapSharesModel::Scope, Qt::ToolTipRole);
   CHECK(tip.contains(QStringLiteral("device window: 997.5 us")));
+  // The third duration of the row, E2E (1000 us: the intervals starting in the window, MatMulV2
+  // at 1000 to the last Free's end at 2000, case.md), is explained too.
+  CHECK(tip.contains(QStringLiteral("E2E (1 ms) is the span of the device intervals")));
   CHECK(tip.contains(QStringLiteral("host step (ProfilerStep#1 on the timeline): 994.5 us")));
 
   panel.show();
@@ -203,6 +206,9 @@ TEST_CASE("TopDownPanel step rows select the device window and filter the bubble
   CHECK(spy.at(0).at(2).value<npuscope::core::TimeRange>() ==
         npuscope::core::TimeRange{kT0 + 2'000'000, kT0 + 2'600'000});
   CHECK(panel.stepFilter() == 2);
+  // For visual review only: NPUSCOPE_RENDER_OUT=dir saves the panel with the step filter on.
+  if (const QByteArray out = qgetenv("NPUSCOPE_RENDER_OUT"); !out.isEmpty())
+    CHECK(panel.grab().save(QString::fromUtf8(out) + QStringLiteral("/topdown-step-filter.png")));
   // Only the bubbles of step 2 are listed (counted on the source model's Step column).
   const BubbleTableModel& b = *panel.bubbleModel();
   int ofStep2 = 0;
