@@ -61,6 +61,11 @@ void LaneLayout::setDeviceFirst(bool on) {
   rebuild();
 }
 
+void LaneLayout::setLaneFilter(LaneFilter filter) {
+  m_laneFilter = std::move(filter);
+  rebuild();
+}
+
 bool LaneLayout::isLaneFolded(int rank, std::uint32_t lane) const {
   auto it = m_laneFolded.find({rank, lane});
   if (it != m_laneFolded.end()) return it->second;
@@ -168,6 +173,11 @@ void LaneLayout::rebuild() {
     rh.rank = r;
     rh.expanded = isRankExpanded(r);
     m_rankRow[static_cast<std::size_t>(r)] = push(rh, m.rankHeader);
+    if (!trace && m_laneFilter) {  // a rank without a trace has no lane to pass the filter
+      y -= m_rows.back().height;
+      m_rows.pop_back();
+      m_rankRow[static_cast<std::size_t>(r)] = -1;
+    }
     if (!trace) continue;
     m_laneRow[static_cast<std::size_t>(r)].assign(trace->lanes.size(), -1);
     m_processRow[static_cast<std::size_t>(r)].assign(trace->processes.size(), -1);
@@ -196,9 +206,10 @@ void LaneLayout::rebuild() {
     for (const std::uint32_t p : order) {
       std::vector<std::uint32_t> lanes, counters;
       for (std::uint32_t l = 0; l < trace->lanes.size(); ++l)
-        if (trace->lanes[l].process == p) lanes.push_back(l);
+        if (trace->lanes[l].process == p && (!m_laneFilter || m_laneFilter(r, l, core::kInvalidIndex))) lanes.push_back(l);
       for (std::uint32_t c = 0; c < trace->counters.size(); ++c)
-        if (trace->counters[c].process == p) counters.push_back(c);
+        if (trace->counters[c].process == p && (!m_laneFilter || m_laneFilter(r, core::kInvalidIndex, c)))
+          counters.push_back(c);
       if (lanes.empty() && counters.empty()) continue;
       LayoutRow ph;
       ph.kind = LayoutRow::Kind::Process;
@@ -247,6 +258,12 @@ void LaneLayout::rebuild() {
         push(cr, m.counterRow);
         band ^= 1;
       }
+    }
+    if (m_laneFilter && m_rows.size() == static_cast<std::size_t>(m_rankRow[static_cast<std::size_t>(r)]) + 1) {
+      // Nothing of this rank passed the filter: no header either.
+      y -= m_rows.back().height;
+      m_rows.pop_back();
+      m_rankRow[static_cast<std::size_t>(r)] = -1;
     }
   }
   m_total = y;

@@ -3,6 +3,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <utility>
@@ -100,6 +101,13 @@ class LaneLayout {
   /// display order). Off by default (the trace's order, as the profiler wrote it).
   void setDeviceFirst(bool on);
   [[nodiscard]] bool deviceFirst() const { return m_deviceFirst; }
+  /// Which lanes are laid out (an export of some lanes, widgets/export/timeline_export.h): with a
+  /// filter set, a thread lane or counter series shows only when `filter(rank, lane, counter)`
+  /// (one of lane / counter is core::kInvalidIndex) is true, a process only with a row left and
+  /// a rank only with a process left. An empty function (the default) shows everything.
+  using LaneFilter = std::function<bool(int rank, std::uint32_t lane, std::uint32_t counter)>;
+  void setLaneFilter(LaneFilter filter);
+  [[nodiscard]] bool hasLaneFilter() const { return static_cast<bool>(m_laneFilter); }
   /// Whether lane `lane` of rank `rank` shows only its first kFoldedRows depth rows (default:
   /// folded when deeper than kDeepLane).
   [[nodiscard]] bool isLaneFolded(int rank, std::uint32_t lane) const;
@@ -133,6 +141,7 @@ class LaneLayout {
   std::shared_ptr<const core::Profile> m_profile;
   Metrics m_metrics;
   bool m_deviceFirst = false;
+  LaneFilter m_laneFilter;
   std::vector<LayoutRow> m_rows;
   int m_total = 0;
   std::uint64_t m_revision = 0;
