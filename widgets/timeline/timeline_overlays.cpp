@@ -5,6 +5,7 @@
 #include "widgets/timeline/timeline_overlays.h"
 
 #include <QCoreApplication>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
 #include <algorithm>
@@ -172,6 +173,21 @@ std::vector<ChainArrow> buildChainArrows(const core::Profile& profile, const Lan
   return out;
 }
 
+QPainterPath hatchPath(const QRectF& rect, double period) {
+  QPainterPath path;
+  if (rect.isEmpty() || !(period > 0)) return path;
+  const double l = rect.left(), r = rect.right(), t = rect.top(), b = rect.bottom();
+  // The line x + y = c meets the rect for c in [l + t, r + b]; it enters at x = max(l, c - b) and
+  // leaves at x = min(r, c - t).
+  for (double c = std::ceil((l + t) / period) * period; c <= r + b; c += period) {
+    const double x0 = std::max(l, c - b), x1 = std::min(r, c - t);
+    if (x1 <= x0) continue;
+    path.moveTo(x0, c - x0);
+    path.lineTo(x1, c - x1);
+  }
+  return path;
+}
+
 QString bubbleTooltip(const core::Profile& profile, int rank, int device, int bubble) {
   const core::RankAnalysis* a = analysisOf(profile, rank);
   if (!a || device < 0 || static_cast<std::size_t>(device) >= a->devices.size()) return {};
@@ -197,6 +213,17 @@ void BubblesPass::paint(QPainter& p, const TimelineFrame& frame) {
                                         frame.yBottom(), m_selected.rank, m_selected.device, m_selected.bubble);
     QColor fill = QColor::fromRgb(kBubble);
     QColor hatch = fill;
+    // An SVG keeps the hatch as lines (a pattern brush or a texture would become a bitmap, and Qt's
+    // own SVG renderer of Qt 6.4 draws no <pattern>): the tint, then the lines clipped to the band.
+    const bool vector = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::SVG;
+    const auto vectorBand = [&p](const QRectF& r, const QColor& tint, const QColor& line) {
+      p.fillRect(r, tint);
+      p.save();
+      p.setBrush(Qt::NoBrush);
+      p.setPen(QPen(line, 1.0, Qt::SolidLine, Qt::FlatCap));
+      p.drawPath(hatchPath(r));
+      p.restore();
+    };
     // The unselected bands. Hundreds of bubbles, each a tall translucent fill plus a hatch, cost
     // tens of ms (Qt's raster engine hands every fill taller than ~96 lines to its thread pool):
     // instead, per vertical run of device rows, the bubbles' x ranges are painted once into an
@@ -216,7 +243,7 @@ void BubblesPass::paint(QPainter& p, const TimelineFrame& frame) {
       for (std::size_t i = 0; i < order.size();) {
         const double top = order[i]->rect.top(), bottom = order[i]->rect.bottom();
         std::size_t j = i;
-        QImage tex(texWidth, 8, QImage::Format_ARGB32_Premultiplied);
+        QImage tex(vector ? 1 : texWidth, 8, QImage::Format_ARGB32_Premultiplied);
         tex.fill(Qt::transparent);
         {
           QPainter tp(&tex);
@@ -230,14 +257,20 @@ void BubblesPass::paint(QPainter& p, const TimelineFrame& frame) {
             }
             const QRectF t(std::max(r.left(), 0.0), 0, std::min(r.right(), widthPx) - std::max(r.left(), 0.0), 8);
             if (t.width() <= 0) continue;
+            if (vector) {
+              vectorBand(QRectF(t.left(), top, t.width(), bottom - top), fill, hatch);
+              continue;
+            }
             tp.fillRect(t, fill);
             tp.fillRect(t, hatchBrush);
           }
         }
-        p.save();
-        p.setBrushOrigin(0, 0);
-        p.fillRect(QRectF(0, top, std::min<double>(texWidth, widthPx), bottom - top), QBrush(tex));
-        p.restore();
+        if (!vector) {
+          p.save();
+          p.setBrushOrigin(0, 0);
+          p.fillRect(QRectF(0, top, std::min<double>(texWidth, widthPx), bottom - top), QBrush(tex));
+          p.restore();
+        }
         i = j;
       }
     }
@@ -245,8 +278,12 @@ void BubblesPass::paint(QPainter& p, const TimelineFrame& frame) {
       if (!b.selected) continue;
       fill.setAlpha(56);
       hatch.setAlpha(150);
-      p.fillRect(b.rect, fill);
-      p.fillRect(b.rect, QBrush(hatch, Qt::BDiagPattern));
+      if (vector) {
+        vectorBand(b.rect, fill, hatch);
+      } else {
+        p.fillRect(b.rect, fill);
+        p.fillRect(b.rect, QBrush(hatch, Qt::BDiagPattern));
+      }
       const QColor edge = QColor::fromRgb(kBubble);
       p.fillRect(QRectF(b.rect.left() - 0.5, b.rect.top(), 1.5, b.rect.height()), edge);
       p.fillRect(QRectF(b.rect.right() - 1, b.rect.top(), 1.5, b.rect.height()), edge);

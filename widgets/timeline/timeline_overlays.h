@@ -4,6 +4,7 @@
 // links of a dispatch chain drawn as arrows. The geometry builders are pure (tested without
 // painting); BubblesPass and ChainPass are the lane canvas' render passes that paint them.
 
+#include <QPainterPath>
 #include <QPointF>
 #include <QRectF>
 #include <vector>
@@ -42,6 +43,12 @@ struct BubbleBand {
                                                        core::TimeRange view, double widthPx, double yTop,
                                                        double yBottom, int selectedRank = -1,
                                                        int selectedDevice = -1, int selectedBubble = -1);
+
+/// The bubble hatch of `rect` as lines, for vector output (an SVG: Qt 6.4's QSvgGenerator turns a
+/// pattern brush into a bitmap, and its QSvgRenderer draws no <pattern>): the "/" diagonals
+/// x + y = 8k (k integer, px) of Qt::BDiagPattern's 8 px period through the pixel centres,
+/// each clipped to `rect`, so the path never leaves it. Empty for an empty rect.
+[[nodiscard]] QPainterPath hatchPath(const QRectF& rect, double period = 8.0);
 
 /// The band containing `pos` (x canvas px, y content px), the selected one first; null if none.
 [[nodiscard]] const BubbleBand* hitTestBubbleBands(const std::vector<BubbleBand>& bands, QPointF pos);
