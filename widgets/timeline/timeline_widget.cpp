@@ -356,43 +356,57 @@ void TimelineWidget::paintCorner(QPainter& p, QSize size) const {
   p.drawText(QRect(8, 0, size.width() - 12, size.height() - 1), Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 
+QRect TimelineWidget::partRect(Part part, QSize logicalSize) const {
+  const int hw = m_header->width();
+  const int rh = TimeRuler::kHeight;
+  const int cw = qMax(1, logicalSize.width() - hw), ch = qMax(1, logicalSize.height() - rh);
+  switch (part) {
+    case Part::Corner: return {0, 0, hw, rh};
+    case Part::Ruler: return {hw, 0, cw, rh};
+    case Part::Header: return {0, rh, hw, ch};
+    case Part::Canvas: break;
+  }
+  return {hw, rh, cw, ch};
+}
+
+void TimelineWidget::paintPart(QPainter& p, Part part, QSize logicalSize, int scrollY) {
+  const QSize size = partRect(part, logicalSize).size();
+  p.save();
+  p.setFont(font());
+  // The scroll position, valid for this canvas height, for the time of the paint.
+  const int savedScroll = m_ctx.scrollY;
+  m_ctx.scrollY = std::clamp(scrollY, 0, std::max(0, m_ctx.layout.totalHeight() - partRect(Part::Canvas, logicalSize).height()));
+  switch (part) {
+    case Part::Corner: paintCorner(p, size); break;
+    case Part::Ruler: m_ruler->paintTo(p, size); break;
+    case Part::Header: m_header->paintTo(p, size); break;
+    case Part::Canvas: m_canvas->paintTo(p, size); break;
+  }
+  m_ctx.scrollY = savedScroll;
+  if (part == Part::Canvas) m_canvas->invalidate();  // its draw list was built for this size and scroll
+  p.restore();
+}
+
+void TimelineWidget::setLaneFilter(LaneLayout::LaneFilter filter) {
+  m_ctx.layout.setLaneFilter(std::move(filter));
+  relayout();
+}
+
 QImage TimelineWidget::renderToImage(QSize logicalSize, qreal dpr) {
   if (dpr <= 0) dpr = 1.0;
   const QSize phys(qMax(1, qRound(logicalSize.width() * dpr)), qMax(1, qRound(logicalSize.height() * dpr)));
   QImage img(phys, QImage::Format_ARGB32_Premultiplied);
   img.setDevicePixelRatio(dpr);
   img.fill(QColor::fromRgb(ColorPalette::chrome().background));
-  const int hw = m_header->width();
-  const int rh = TimeRuler::kHeight;
-  const QSize canvasSize(qMax(1, logicalSize.width() - hw), qMax(1, logicalSize.height() - rh));
-  // Keep the scroll position valid for the image's canvas height.
-  const int savedScroll = m_ctx.scrollY;
-  m_ctx.scrollY = std::clamp(m_ctx.scrollY, 0, std::max(0, m_ctx.layout.totalHeight() - canvasSize.height()));
-  {
-    QPainter p(&img);
-    p.setFont(font());
+  QPainter p(&img);
+  for (const Part part : {Part::Corner, Part::Ruler, Part::Header, Part::Canvas}) {
+    const QRect r = partRect(part, logicalSize);
     p.save();
-    p.setClipRect(QRect(0, 0, hw, rh));
-    paintCorner(p, QSize(hw, rh));
-    p.restore();
-    p.save();
-    p.translate(hw, 0);
-    p.setClipRect(QRect(0, 0, canvasSize.width(), rh));
-    m_ruler->paintTo(p, QSize(canvasSize.width(), rh));
-    p.restore();
-    p.save();
-    p.translate(0, rh);
-    p.setClipRect(QRect(0, 0, hw, canvasSize.height()));
-    m_header->paintTo(p, QSize(hw, canvasSize.height()));
-    p.restore();
-    p.save();
-    p.translate(hw, rh);
-    p.setClipRect(QRect(QPoint(0, 0), canvasSize));
-    m_canvas->paintTo(p, canvasSize);
+    p.translate(r.topLeft());
+    p.setClipRect(QRect(QPoint(0, 0), r.size()));
+    paintPart(p, part, logicalSize, m_ctx.scrollY);
     p.restore();
   }
-  m_ctx.scrollY = savedScroll;
-  m_canvas->invalidate();
   return img;
 }
 

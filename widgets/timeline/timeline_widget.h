@@ -161,6 +161,18 @@ class TimelineWidget : public QWidget {
   /// Shows marker `index`: a point is centred keeping the zoom, a range is shown with a margin of
   /// a tenth of its duration on each side. Out of range: no-op.
   void revealMarker(int index);
+  /// The parts of the composite, for an export that paints them one at a time (the SVG export
+  /// keeps each in a group clipped to its rectangle; widgets/export/timeline_export.h).
+  enum class Part { Corner, Ruler, Header, Canvas };
+  /// The rectangle of `part` in a composite of `logicalSize` logical px: the corner and the ruler
+  /// (TimeRuler::kHeight tall) on top, the lane headers (headerWidth() wide) and the lanes below.
+  [[nodiscard]] QRect partRect(Part part, QSize logicalSize) const;
+  /// Paints `part` of a composite of `logicalSize` with its top-left corner at the painter's
+  /// origin, as the window draws it (no scroll bar), the lanes starting at content y `scrollY`
+  /// (clamped to the content). Does not clip: the caller does (renderToImage clips each part).
+  void paintPart(QPainter& p, Part part, QSize logicalSize, int scrollY);
+  /// Lays out only the lanes `filter` accepts (LaneLayout::setLaneFilter; empty: every lane).
+  void setLaneFilter(LaneLayout::LaneFilter filter);
 
   /// The lane canvas (for focus and tests).
   [[nodiscard]] LaneCanvas* canvas() const { return m_canvas; }
