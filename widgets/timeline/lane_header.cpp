@@ -61,7 +61,13 @@ void LaneHeader::paintTo(QPainter& p, QSize size) const {
     paintRow(p, r, QRect(0, r.y - sy, w, r.height), w);
   }
   // Sticky labels: the groups the top row belongs to, pinned at the top, each pushed up by the
-  // end of its group.
+  // end of its group. Placed outer group first, painted inner first, so that a lane pushed up
+  // slides under its process's and rank's labels instead of over them.
+  struct Pinned {
+    LayoutRow row;
+    QRect rect;
+  };
+  std::vector<Pinned> pinnedRows;
   int top = 0;
   for (const int i : stickyRows(layout, sy)) {
     const LayoutRow& r = rows[static_cast<std::size_t>(i)];
@@ -81,16 +87,18 @@ void LaneHeader::paintTo(QPainter& p, QSize size) const {
       if (n.y > sy + size.height()) break;
     }
     const int y = std::min(top, end - sy - h);
-    QRect rect(0, y, w, h);
-    if (r.kind == LayoutRow::Kind::Slices) {
-      p.fillRect(rect, QColor::fromRgb(ColorPalette::chrome().headerBackground));
-      p.fillRect(QRect(0, rect.bottom(), w, 1), QColor::fromRgb(ColorPalette::chrome().grid));
-    }
     LayoutRow pinned = r;
     pinned.y = y + sy;
     pinned.height = h;
-    paintRow(p, pinned, rect, w);
+    pinnedRows.push_back({pinned, QRect(0, y, w, h)});
     top = y + h;
+  }
+  for (auto it = pinnedRows.rbegin(); it != pinnedRows.rend(); ++it) {
+    if (it->row.kind == LayoutRow::Kind::Slices) {
+      p.fillRect(it->rect, QColor::fromRgb(ColorPalette::chrome().headerBackground));
+      p.fillRect(QRect(0, it->rect.bottom(), w, 1), QColor::fromRgb(ColorPalette::chrome().grid));
+    }
+    paintRow(p, it->row, it->rect, w);
   }
   p.setPen(QColor::fromRgb(ColorPalette::chrome().separator));
   p.drawLine(w - 1, 0, w - 1, size.height());
