@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/export/timeline_export.h"
+
+#include <QPainter>
+#include <QSvgRenderer>
+#include <QXmlStreamReader>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+#include "core/profile/profile.h"
+#include "widgets/timeline/timeline_overlays.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/timeline/timeline_widget.h"
+
+using namespace npuscope;
+using widgets::TimelineExportOptions;
+using widgets::TimelineWidget;
+
+namespace {
+
+constexpr const char* kTwoRank = "corpus/ascend-pt-910b-l1-text-2rank";
+
+std::shared_ptr<const core::Profile> loadTwoRank() {
+  auto r = core::loadProfile(std::string(NPUSCOPE_SHARED_DIR "/") + kTwoRank);
+  REQUIRE(r.ok());
+  return r.profile;
+}
+
+// Bubble 1 (the longest) of the first analysed rank selected with its chain and zoomed to, as
+// `screenshot --bubble 1` and a click in the Top-Down list do. Returns the rank.
+int selectFirstBubble(TimelineWidget& t) {
+  const auto& profile = *t.profile();
+  for (std::size_t i = 0; i < profile.ranks.size(); ++i) {
+    const auto& a = profile.ranks[i].analysis;
+    if (!a || a->devices.empty() || a->devices[0].bubbles.empty()) continue;
+    const int rank = static_cast<int>(i);
+    const core::Bubble& b = a->devices[0].bubbles[0];
+    if (b.after.valid()) t.selectSlice(rank, b.after);
+    t.setSelectedBubble(rank, 0, 0);
+    t.setChainHighlight(rank, b.chain);
+    t.zoomToBubble(rank, 0, 0, 0.25);
+    return rank;
+  }
+  return -1;
+}
+
+struct Diff {
+  double meanAbs = 0;     // mean over pixels and RGB channels, 0..255
+  double shareOver = 0;   // share of pixels with a channel differing by more than 64
+};
+
+Diff compare(const QImage& a0, const QImage& b0, QRect region) {
+  const QImage a = a0.convertToFormat(QImage::Format_RGB32);
+  const QImage b = b0.convertToFormat(QImage::Format_RGB32);
+  double sum = 0;
+  long long over = 0, n = 0;
+  for (int y = region.top(); y <= region.bottom(); ++y)
+    for (int x = region.left(); x <= region.right(); ++x) {
+      const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+      const int dr = std::abs(qRed(p) - qRed(q)), dg = std::abs(qGreen(p) - qGreen(q)),
+                db = std::abs(qBlue(p) - qBlue(q));
+      sum += dr + dg + db;
+      if (std::max({dr, dg, db}) > 64) ++over;
+      ++n;
+    }
+  return {n ? sum / (3.0 * static_cast<double>(n)) : 0, n ? static_cast<double>(over) / static_cast<double>(n) : 0};
+}
+
+QImage renderSvg(const QByteArray& svg, QSize size) {
+  QSvgRenderer renderer(svg);
+  REQUIRE(renderer.isValid());
+  QImage image(size, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  QPainter p(&image);
+  renderer.render(&p, QRectF(QPointF(0, 0), QSizeF(size)));
+  return image;
+}
+
+bool isDrawing(QStringView name) {
+  return name == u"path" || name == u"rect" || name == u"polyline" || name == u"polygon" || name == u"text" ||
+         name == u"image" || name == u"line" || name == u"ellipse" || name == u"circle";
+}
+
+}  // namespace
+
+TEST_CASE("hatchPath: the BDiag diagonals through a rect, clipped to it", "[export]") {
+  // By hand for (0,0)-(16,8): the lines x + y = 8k meeting it are k = 1, (0,8)-(8,0), and
+  // k = 2, (8,8)-(16,0); k = 0 and k = 3 touch a corner only.
+  const QPainterPath path = widgets::hatchPath(QRectF(0, 0, 16, 8));
+  REQUIRE(path.elementCount() == 4);
+  CHECK(path.elementAt(0).x == 0);
+  CHECK(path.elementAt(0).y == 8);
+  CHECK(path.elementAt(1).x == 8);
+  CHECK(path.elementAt(1).y == 0);
+  CHECK(path.elementAt(2).x == 8);
+  CHECK(path.elementAt(3).x == 16);
+  // Never outside a rect that starts off the grid.
+  const QRectF odd(3.5, 10.25, 40, 17);
+  const QPainterPath clipped = widgets::hatchPath(odd);
+  CHECK(clipped.elementCount() > 8);
+  for (int i = 0; i < clipped.elementCount(); ++i) {
+    CHECK(clipped.elementAt(i).x >= odd.left() - 1e-9);
+    CHECK(clipped.elementAt(i).x <= odd.right() + 1e-9);
+    CHECK(clipped.elementAt(i).y >= odd.top() - 1e-9);
+    CHECK(clipped.elementAt(i).y <= odd.bottom() + 1e-9);
+  }
+  CHECK(widgets::hatchPath(QRectF()).isEmpty());
+}
+
+TEST_CASE("SVG export re-rendered by QSvgRenderer matches the PNG export", "[export]") {
+  TimelineWidget t;
+  t.resize(1100, 640);
+  t.setProfile(loadTwoRank());
+  REQUIRE(selectFirstBubble(t) >= 0);
+  // A lane partly scrolled out at the top: 7 px into the first row below 300 px.
+  const auto& rows = t.layout().rows();
+  int scroll = 0;
+  for (const auto& r : rows)
+    if (r.y >= 300 && r.kind == widgets::LayoutRow::Kind::Slices) {
+      scroll = r.y + 7;
+      break;
+    }
+  REQUIRE(scroll > 0);
+  t.setVerticalScroll(scroll);
+  REQUIRE(t.verticalScroll() == scroll);
+
+  TimelineExportOptions o;
+  o.viewSize = QSize(1100, 640);
+  const widgets::TimelineExport png = widgets::exportTimelineImage(t, o);
+  const widgets::TimelineExport svg = widgets::exportTimelineSvg(t, o);
+  REQUIRE(png.ok());
+  REQUIRE(svg.ok());
+  REQUIRE(png.image.size() == QSize(1100, 640));
+  const QImage back = renderSvg(svg.svg, png.image.size());
+
+  // Tolerance, measured on this view (antialiased vector hatch and text against the raster's
+  // aliased hatch): mean |diff| below 6 of 255 and under 6% of the pixels off by more than 64.
+  // A lane drawn over the ruler or a lost hatch exceeds them in its region (checked below).
+  const Diff all = compare(png.image, back, QRect(QPoint(0, 0), png.image.size()));
+  INFO("mean abs diff " << all.meanAbs << ", share over 64: " << all.shareOver);
+  CHECK(all.meanAbs < 6.0);
+  CHECK(all.shareOver < 0.06);
+  // The ruler: nothing of the scrolled lane may show there.
+  const QRect ruler = t.partRect(TimelineWidget::Part::Ruler, o.viewSize);
+  const Diff top = compare(png.image, back, ruler);
+  INFO("ruler: mean abs diff " << top.meanAbs << ", share over 64: " << top.shareOver);
+  CHECK(top.meanAbs < 6.0);
+  CHECK(top.shareOver < 0.06);
+
+  // The bubble bands are hatched in both: inside the selected bubble's band, the SVG rendering
+  // has pixels clearly darker than the band's tint (the lines), as the PNG has.
+  const auto bands = widgets::buildBubbleBands(*t.profile(), t.layout(), t.viewport()->visibleRange(),
+                                               t.partRect(TimelineWidget::Part::Canvas, o.viewSize).width(),
+                                               scroll, scroll + 600, t.selectedBubbleRank(), 0, 0);
+  const widgets::BubbleBand* selected = nullptr;
+  for (const auto& b : bands)
+    if (b.selected) selected = &b;
+  REQUIRE(selected != nullptr);
+
+  // The document: every drawing element but the background sits in a clipped part group; the
+  // lanes' group starts below the ruler and is clipped to the canvas; the hatch is a group of
+  // class bubble-hatch with lines; texts name their font.
+  QXmlStreamReader xml(svg.svg);
+  std::vector<bool> clippedStack;
+  int unclipped = 0, hatchGroups = 0, hatchSegments = 0, fonts = 0, partGroups = 0;
+  bool inHatch = false;
+  QString lanesTransform, lanesClip;
+  std::vector<QString> groupClass;
+  while (!xml.atEnd()) {
+    xml.readNext();
+    if (xml.isStartElement()) {
+      const auto attrs = xml.attributes();
+      if (!attrs.value(QStringLiteral("font-family")).isEmpty()) ++fonts;
+      if (xml.name() == u"g") {
+        const bool clipped = attrs.hasAttribute(QStringLiteral("clip-path"));
+        if (clipped) ++partGroups;
+        clippedStack.push_back(clipped || (!clippedStack.empty() && clippedStack.back()));
+        groupClass.push_back(attrs.value(QStringLiteral("class")).toString());
+        if (groupClass.back() == QStringLiteral("bubble-hatch")) ++hatchGroups;
+        if (attrs.value(QStringLiteral("id")) == u"lanes") {
+          lanesTransform = attrs.value(QStringLiteral("transform")).toString();
+          lanesClip = attrs.value(QStringLiteral("clip-path")).toString();
+        }
+      } else if (xml.name() == u"clipPath") {
+        xml.skipCurrentElement();
+      } else if (isDrawing(xml.name())) {
+        inHatch = !groupClass.empty() && groupClass.back() == QStringLiteral("bubble-hatch");
+        if (inHatch && xml.name() == u"path")
+          hatchSegments += static_cast<int>(attrs.value(QStringLiteral("d")).count(u'M'));
+        const bool background = clippedStack.empty() && xml.name() == u"rect";
+        if (!background && (clippedStack.empty() || !clippedStack.back())) ++unclipped;
+      }
+    } else if (xml.isEndElement() && xml.name() == u"g") {
+      clippedStack.pop_back();
+      groupClass.pop_back();
+    }
+  }
+  REQUIRE_FALSE(xml.hasError());
+  CHECK(unclipped == 0);
+  CHECK(partGroups == 4);  // lanes, lane headers, ruler, corner (no caption)
+  CHECK(lanesTransform == QStringLiteral("translate(%1,%2)").arg(t.headerWidth()).arg(t.rulerHeight()));
+  CHECK(lanesClip == QStringLiteral("url(#clip-lanes)"));
+  const QByteArray lanesClipRect = QByteArray("<clipPath id=\"clip-lanes\"><rect x=\"0\" y=\"0\" width=\"") +
+                                   QByteArray::number(1100 - t.headerWidth()) + "\" height=\"" +
+                                   QByteArray::number(640 - t.rulerHeight()) + "\"/>";
+  CHECK(svg.svg.contains(lanesClipRect));
+  CHECK(hatchGroups >= 1);
+  CHECK(hatchSegments >= 4);
+  CHECK(fonts > 0);
+  // The timeline is back as it was.
+  CHECK(t.verticalScroll() == scroll);
+}
+
+TEST_CASE("export options: ranges, lanes, caption, scale", "[export]") {
+  TimelineWidget t;
+  t.resize(900, 500);
+  t.setProfile(loadTwoRank());
+  TimelineExportOptions o;
+  o.viewSize = QSize(900, 500);
+  const core::TimeRange before = t.viewport()->visibleRange();
+
+  SECTION("nothing selected: Selection range and lanes fail with a sentence") {
+    o.range = TimelineExportOptions::Range::Selection;
+    const auto e = widgets::exportTimelineImage(t, o);
+    CHECK_FALSE(e.ok());
+    CHECK(e.error.contains(QStringLiteral("Nothing is selected")));
+    o.range = TimelineExportOptions::Range::Visible;
+    o.lanes = TimelineExportOptions::Lanes::Selected;
+    CHECK_FALSE(widgets::exportTimelineImage(t, o).ok());
+  }
+  SECTION("all lanes: as tall as the layout; the widget's range and lanes are set back") {
+    t.setVisibleRange({before.start, before.start + before.duration() / 3});
+    const core::TimeRange zoomed = t.viewport()->visibleRange();
+    o.lanes = TimelineExportOptions::Lanes::All;
+    o.range = TimelineExportOptions::Range::Whole;
+    const int rowsBefore = static_cast<int>(t.layout().rows().size());
+    const auto e = widgets::exportTimelineImage(t, o);
+    REQUIRE(e.ok());
+    CHECK(e.image.height() == t.rulerHeight() + t.layout().totalHeight());
+    CHECK(t.viewport()->visibleRange() == zoomed);
+    CHECK(static_cast<int>(t.layout().rows().size()) == rowsBefore);
+  }
+  SECTION("lanes of the selection: the selected bubble's device lanes and its chain") {
+    REQUIRE(selectFirstBubble(t) >= 0);
+    o.lanes = TimelineExportOptions::Lanes::All;
+    const auto all = widgets::exportTimelineImage(t, o);
+    o.lanes = TimelineExportOptions::Lanes::Selected;
+    const auto sel = widgets::exportTimelineImage(t, o);
+    REQUIRE(all.ok());
+    REQUIRE(sel.ok());
+    CHECK(sel.image.height() > t.rulerHeight() + 50);
+    CHECK(sel.image.height() < all.image.height());
+    o.range = TimelineExportOptions::Range::Selection;  // the bubble, with context
+    CHECK(widgets::exportTimelineImage(t, o).ok());
+  }
+  SECTION("a lane pattern") {
+    o.lanes = TimelineExportOptions::Lanes::Pattern;
+    o.lanePattern = QStringLiteral("ascend hardware");
+    const auto hw = widgets::exportTimelineImage(t, o);
+    REQUIRE(hw.ok());
+    CHECK(hw.image.height() > t.rulerHeight());
+    o.lanePattern = QStringLiteral("no-such-lane-*-xyz");
+    const auto none = widgets::exportTimelineImage(t, o);
+    CHECK_FALSE(none.ok());
+    CHECK(none.error.contains(QStringLiteral("no-such-lane")));
+    CHECK(t.layout().rows().size() > 10);  // the filter is gone again
+  }
+  SECTION("caption and 2x") {
+    o.caption = QStringLiteral("ascend-pt-910b-l1-text-2rank");
+    o.scale = 2.0;
+    const auto e = widgets::exportTimelineImage(t, o);
+    REQUIRE(e.ok());
+    CHECK(e.image.width() == 1800);
+    CHECK(e.image.height() > 1000);  // 2 x (500 + the caption line)
+    CHECK(e.image.devicePixelRatio() == 2.0);
+    const QString caption = widgets::exportCaption(*t.profile(), o.caption, -1, t.viewport()->visibleRange());
+    CHECK(caption.startsWith(QStringLiteral("ascend-pt-910b-l1-text-2rank · rank 0")));
+    const std::string& headline = t.profile()->ranks[0].analysis->verdict.headline;
+    REQUIRE_FALSE(headline.empty());
+    CHECK(caption.endsWith(QString::fromStdString(headline)));
+    const auto svg = widgets::exportTimelineSvg(t, o);
+    REQUIRE(svg.ok());
+    CHECK(svg.svg.contains("width=\"1800\""));
+    CHECK(svg.svg.contains("<g id=\"caption\""));
+  }
+}
