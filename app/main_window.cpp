@@ -27,11 +27,12 @@
 #include <QSet>
 #include <QScreen>
 #include <QSettings>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
-#include <QSvgGenerator>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -42,6 +43,7 @@
 #include "widgets/timeline/flow_navigation.h"
 #include "widgets/timeline/load_preview.h"
 #include "widgets/dialogs/advisor_thresholds_dialog.h"
+#include "widgets/export/export_dialog.h"
 #include "widgets/panels/advice_panel.h"
 #include "widgets/panels/markers_panel.h"
 #include "widgets/timeline/markers.h"
@@ -149,9 +151,9 @@ void MainWindow::createActions() {
   m_reloadAction->setShortcut(QKeySequence(Qt::Key_F5));
   connect(m_reloadAction, &QAction::triggered, this, &MainWindow::reload);
 
-  m_exportAction = new QAction(icon("export-image"), tr("&Export Screenshot…"), this);
+  m_exportAction = new QAction(icon("export-image"), tr("&Export Image…"), this);
   m_exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-  m_exportAction->setStatusTip(tr("Save the timeline as a PNG or SVG image"));
+  m_exportAction->setStatusTip(tr("Save the timeline as a PNG or SVG image, or copy it to the clipboard"));
   connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportScreenshotDialog);
 
   m_quitAction = new QAction(tr("&Quit"), this);
@@ -964,44 +966,70 @@ void MainWindow::showAbout() {
 
 void MainWindow::exportScreenshotDialog() {
   if (!m_profile) return;
-  QString dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-  if (dir.isEmpty() || !QFileInfo(dir).isDir()) dir = QDir::homePath();
-  const QString suggested = dir + QLatin1Char('/') + displayName(m_path) + QStringLiteral("-timeline.png");
-  QString selectedFilter;
-  QString file = QFileDialog::getSaveFileName(this, tr("Export Screenshot"), suggested,
-                                              tr("PNG image (*.png);;SVG image (*.svg)"),
-                                              &selectedFilter);
+  const core::TimeRange selection = m_timeline->viewport()->selection();
+  const bool hasSlice = m_timeline->selectedRank() >= 0 && m_timeline->selectedSlice().valid();
+  const bool hasBubble = m_timeline->selectedBubble().bubble >= 0;
+  widgets::ExportDialog dialog(!selection.empty() || hasSlice || hasBubble,
+                               hasSlice || hasBubble || m_timeline->chainRank() >= 0 ||
+                                   m_timeline->highlightedSlicesRank() >= 0,
+                               this);
+  QSettings settings;
+  dialog.setSvg(settings.value(QStringLiteral("export/svg"), false).toBool());
+  dialog.setCaption(settings.value(QStringLiteral("export/caption"), false).toBool());
+  {
+    widgets::TimelineExportOptions previous;
+    previous.scale = settings.value(QStringLiteral("export/scale"), 1.0).toDouble();
+    dialog.setOptions(previous);
+  }
+  if (dialog.exec() != QDialog::Accepted) return;
+  settings.setValue(QStringLiteral("export/svg"), dialog.svg());
+  settings.setValue(QStringLiteral("export/caption"), dialog.caption());
+  settings.setValue(QStringLiteral("export/scale"), dialog.options().scale);
+  widgets::TimelineExportOptions options = dialog.options();
+  options.viewSize = m_timeline->size();
+  if (dialog.caption()) options.caption = displayName(m_path);
+
+  if (dialog.action() == widgets::ExportDialog::Action::Copy) {
+    const widgets::TimelineExport image = widgets::exportTimelineImage(*m_timeline, options);
+    if (!image.ok()) {
+      QMessageBox::warning(this, tr("Export Image"), image.error);
+      return;
+    }
+    QGuiApplication::clipboard()->setImage(image.image);
+    statusBar()->showMessage(tr("Image copied to the clipboard"), 5000);
+    return;
+  }
+  // Never into the profiling folder: the user's last export folder, else the home folder.
+  QString dir = settings.value(QStringLiteral("export/lastDir")).toString();
+  if (dir.isEmpty() || !QFileInfo(dir).isDir() || isInsideAny(dir + QStringLiteral("/x"), protectedFolders(m_path, m_profile.get())))
+    dir = QDir::homePath();
+  const QString suffix = dialog.svg() ? QStringLiteral(".svg") : QStringLiteral(".png");
+  const QString suggested = dir + QLatin1Char('/') + displayName(m_path) + QStringLiteral("-timeline") + suffix;
+  QString file = QFileDialog::getSaveFileName(this, tr("Export Image"), suggested,
+                                              dialog.svg() ? tr("SVG image (*.svg)") : tr("PNG image (*.png)"));
   if (file.isEmpty()) return;
-  if (QFileInfo(file).suffix().isEmpty())
-    file += selectedFilter.contains(QStringLiteral("svg")) ? QStringLiteral(".svg") : QStringLiteral(".png");
-  const QString error = exportScreenshot(file);
+  if (QFileInfo(file).suffix().isEmpty()) file += suffix;
+  settings.setValue(QStringLiteral("export/lastDir"), QFileInfo(file).absolutePath());
+  const QString error = exportScreenshot(file, options);
   if (!error.isEmpty())
-    QMessageBox::warning(this, tr("Export Screenshot"), error);
+    QMessageBox::warning(this, tr("Export Image"), error);
   else
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(file)), 5000);
 }
 
 QString MainWindow::exportScreenshot(const QString& file) {
+  widgets::TimelineExportOptions options;
+  options.viewSize = m_timeline->size();
+  options.scale = devicePixelRatioF();
+  return exportScreenshot(file, options);
+}
+
+QString MainWindow::exportScreenshot(const QString& file, const widgets::TimelineExportOptions& options) {
   if (!m_profile) return tr("Nothing to export: no profile is loaded.");
-  const QSize size = m_timeline->size();
-  if (file.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
-    QSvgGenerator generator;
-    generator.setFileName(file);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setTitle(tr("npuscope timeline — %1").arg(displayName(m_path)));
-    generator.setDescription(QDir::toNativeSeparators(m_path));
-    QPainter painter;
-    if (!painter.begin(&generator)) return tr("Cannot write %1.").arg(QDir::toNativeSeparators(file));
-    m_timeline->render(&painter);
-    painter.end();
-    return {};
-  }
-  const QImage image = m_timeline->renderToImage(size, devicePixelRatioF());
-  QImageWriter writer(file, "png");
-  if (!writer.write(image))
-    return tr("Cannot write %1: %2").arg(QDir::toNativeSeparators(file), writer.errorString());
-  return {};
+  if (isInsideAny(file, protectedFolders(m_path, m_profile.get())))
+    return tr("%1 is inside the profiling folder, which npuscope never writes into: choose another folder.")
+        .arg(QDir::toNativeSeparators(file));
+  return widgets::writeTimelineExport(*m_timeline, options, file);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include "core/profile/profile.h"
 #include "app/trace_loader.h"
 #include "core/base/types.h"
+#include "widgets/export/timeline_export.h"
 #include "widgets/timeline/lane_layout.h"
 
 class QAction;
@@ -79,6 +80,9 @@ class MainWindow : public QMainWindow {
 
   /// Writes the timeline as PNG (or SVG when `file` ends in .svg). Returns an error or "".
   QString exportScreenshot(const QString& file);
+  /// Exports the timeline to `file` as `options` say (widgets::writeTimelineExport); refuses a
+  /// file inside the profiling folder. Returns "" or the error sentence.
+  QString exportScreenshot(const QString& file, const widgets::TimelineExportOptions& options);
 
   // Top-Down (main_window_topdown.cpp).
   [[nodiscard]] widgets::TopDownPanel* topDownPanel() const { return m_topDown; }

@@ -71,7 +71,7 @@ TEST_CASE("MainWindow has the documented menus and shortcuts", "[window]") {
     REQUIRE(action);
     CHECK(action->shortcut() == e.key);
   }
-  CHECK(findAction(window, QStringLiteral("Export Screenshot…")));
+  CHECK(findAction(window, QStringLiteral("Export Image…")));
   CHECK(findAction(window, QStringLiteral("Show Load Warnings…")));
   CHECK(findAction(window, QStringLiteral("Quit")));
   CHECK(findAction(window, QStringLiteral("About npuscope")));
