@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QPixmap>
+#include <QSaveFile>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QtGlobal>
@@ -25,6 +26,7 @@
 #include "app/main_window.h"
 #include <QDockWidget>
 
+#include "widgets/export/timeline_export.h"
 #include "widgets/panels/advice_panel.h"
 #include "widgets/timeline/timeline_widget.h"
 
@@ -48,7 +50,7 @@ QString describe() {
                   "Commands:\n"
                   "  npuscope [PATH]                      open PATH (default: bundled sample)\n"
                   "  npuscope report PATH [--json]        print a summary of PATH\n"
-                  "  npuscope screenshot PATH -o FILE.png render the timeline to a PNG\n"
+                  "  npuscope screenshot PATH -o FILE.png render the timeline to a PNG (or .svg)\n"
                   "  npuscope stats PATH [--layer L]      print per-name statistics tables\n\n"
                   "Use 'npuscope COMMAND --help' for the options of a command.");
 }
@@ -282,16 +284,37 @@ int runScreenshot(const QStringList& arguments) {
                                   QCoreApplication::translate("npuscope", "Image height in pixels (default 900)."),
                                   QStringLiteral("H"), QStringLiteral("900"));
   const QCommandLineOption range(QStringLiteral("range"),
-                                 QCoreApplication::translate("npuscope", "Visible range in absolute ns (default: the whole trace)."),
-                                 QStringLiteral("START_NS:END_NS"));
+                                 QCoreApplication::translate("npuscope", "The time range: START_NS:END_NS in absolute "
+                                                                         "ns, all (the whole capture) or visible "
+                                                                         "(default: the whole capture, or --bubble's "
+                                                                         "zoom)."),
+                                 QStringLiteral("visible|all|START_NS:END_NS"));
   const QCommandLineOption window(QStringLiteral("window"),
                                   QCoreApplication::translate("npuscope", "Render the whole main window (docks "
                                                                           "included) instead of the timeline."));
   const QCommandLineOption bubble(QStringLiteral("bubble"),
-                                  QCoreApplication::translate("npuscope", "With --window: select bubble N of the "
-                                                                          "first rank (1 = longest), as a click "
-                                                                          "in the Top-Down list does."),
+                                  QCoreApplication::translate("npuscope", "Select bubble N of the first analysed "
+                                                                          "rank (1 = longest) with its dispatch "
+                                                                          "chain and zoom to it, as a click in the "
+                                                                          "Top-Down list does (also with --window)."),
                                   QStringLiteral("N"));
+  const QCommandLineOption svg(QStringLiteral("svg"),
+                               QCoreApplication::translate("npuscope", "Write an SVG (also when -o ends in .svg)."));
+  const QCommandLineOption scale(QStringLiteral("scale"),
+                                 QCoreApplication::translate("npuscope", "Pixels per logical px of the image, 1 to 4 "
+                                                                         "(default 1; 2 for a HiDPI image)."),
+                                 QStringLiteral("N"), QStringLiteral("1"));
+  const QCommandLineOption caption(QStringLiteral("caption"),
+                                   QCoreApplication::translate("npuscope", "Add a caption line: profile, rank, time "
+                                                                           "range, verdict headline."));
+  const QCommandLineOption lanes(QStringLiteral("lanes"),
+                                 QCoreApplication::translate("npuscope", "visible (default: the first screen, "
+                                                                         "--height tall), all (every lane, as tall as "
+                                                                         "needed), selected (the lanes of --bubble's "
+                                                                         "chain and device) or a PATTERN matched "
+                                                                         "against 'rank 0 · NPU 0 / process / lane' "
+                                                                         "(wildcards * ?, case-insensitive)."),
+                                 QStringLiteral("visible|all|selected|PATTERN"), QStringLiteral("visible"));
   const QCommandLineOption advice(QStringLiteral("advice"),
                                   QCoreApplication::translate("npuscope", "With --window: show the Advice dock and "
                                                                           "select finding N (1 = first row; 0 = "
@@ -306,7 +329,8 @@ int runScreenshot(const QStringList& arguments) {
                                  QCoreApplication::translate("npuscope", "Colour theme: light, dark or system "
                                                                          "(default: system)."),
                                  QStringLiteral("THEME"), QStringLiteral("system"));
-  parser.addOptions({output, width, height, range, window, bubble, advice, source, lang, theme});
+  parser.addOptions({output, width, height, range, window, bubble, advice, source, lang, theme, svg, scale, caption,
+                     lanes});
   parser.process(arguments);
   if (!applySourceOption(parser, source)) return kExitUsage;
   {
@@ -332,8 +356,9 @@ int runScreenshot(const QStringList& arguments) {
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2 || !parser.isSet(output)) {
     printError(QCoreApplication::translate(
-        "npuscope", "usage: npuscope screenshot PATH -o FILE.png [--width W --height H] "
-                    "[--range START_NS:END_NS]"));
+        "npuscope", "usage: npuscope screenshot PATH -o FILE.png|FILE.svg [--width W --height H] "
+                    "[--range visible|all|START_NS:END_NS] [--lanes visible|all|selected|PATTERN] [--scale N] "
+                    "[--caption] [--svg] [--bubble N] [--window]"));
     return kExitUsage;
   }
   bool okW = false;
@@ -347,14 +372,43 @@ int runScreenshot(const QStringList& arguments) {
     return kExitUsage;
   }
   core::TimeRange visible;
-  const bool hasRange = parser.isSet(range);
-  if (hasRange && !parseRange(parser.value(range), &visible)) {
-    printError(QCoreApplication::translate("npuscope", "--range must be START_NS:END_NS with integer ns and START < END"));
+  const QString rangeText = parser.value(range);
+  const bool rangeAll = rangeText == QLatin1String("all");
+  const bool hasRange = parser.isSet(range) && rangeText != QLatin1String("visible") && !rangeAll;
+  if (hasRange && !parseRange(rangeText, &visible)) {
+    printError(QCoreApplication::translate("npuscope", "--range must be visible, all or START_NS:END_NS with integer "
+                                                       "ns and START < END"));
     return kExitUsage;
+  }
+  bool okScale = false;
+  const double scaleValue = parser.value(scale).toDouble(&okScale);
+  if (!okScale || scaleValue < 1 || scaleValue > 4) {
+    printError(QCoreApplication::translate("npuscope", "--scale must be a number from 1 to 4"));
+    return kExitUsage;
+  }
+  int bubbleNumber = 0;
+  if (parser.isSet(bubble)) {
+    bool okBubble = false;
+    bubbleNumber = parser.value(bubble).toInt(&okBubble);
+    if (!okBubble || bubbleNumber < 1) {
+      printError(QCoreApplication::translate("npuscope", "--bubble must be a bubble number, 1 = the longest"));
+      return kExitUsage;
+    }
   }
 
   const QString path = positional.at(1);
   const QString file = parser.value(output);
+  const bool asSvg = parser.isSet(svg) || file.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
+  if (parser.isSet(window)) {
+    // The window is grabbed as the screen shows it: these choose what the timeline image shows.
+    for (const QCommandLineOption* o : {&svg, &caption, &lanes, &scale}) {
+      if (parser.isSet(*o) || (o == &svg && asSvg)) {
+        printError(QCoreApplication::translate("npuscope", "--%1 is for the timeline image, not with --window")
+                       .arg(o->names().constFirst()));
+        return kExitUsage;
+      }
+    }
+  }
   if (isInsideAny(file, protectedFolders(path, nullptr))) {
     printError(QCoreApplication::translate("npuscope", "refusing to write %1 inside the profiling folder %2")
                    .arg(file, path));
@@ -380,7 +434,6 @@ int runScreenshot(const QStringList& arguments) {
     // The window loads the folder itself (as a user's Open does): drop the CLI's copy first so
     // that two loaded traces are never resident at once (was 2x the memory on a 1 GB trace).
     profile.reset();
-    const int bubbleNumber = parser.isSet(bubble) ? parser.value(bubble).toInt() : 0;
     const int adviceNumber = parser.isSet(advice) ? parser.value(advice).toInt() : -1;
     const QString werror = renderWindowScreenshot(path, file, QSize(w, h), bubbleNumber,
                                                   hasRange ? std::optional<core::TimeRange>(visible) : std::nullopt,
@@ -395,17 +448,59 @@ int runScreenshot(const QStringList& arguments) {
   widgets::TimelineWidget timeline;
   timeline.resize(w, h);
   timeline.setProfile(profile);
-  if (hasRange)
-    timeline.setVisibleRange(visible);
-  else
-    timeline.fitAll();
-  const QImage image = timeline.renderToImage(QSize(w, h), 1.0);
-  if (image.isNull()) {
-    printError(QCoreApplication::translate("npuscope", "rendering failed"));
+  timeline.fitAll();
+  if (bubbleNumber > 0) {
+    // As a click in the Top-Down list (MainWindow::activateBubble): the task that ends the gap,
+    // the bubble, its chain, zoomed to it with a quarter of its length on each side.
+    int rank = -1;
+    for (std::size_t i = 0; i < profile->ranks.size() && rank < 0; ++i)
+      if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
+    const core::Bubble* b = rank >= 0 ? timeline.bubble(rank, 0, bubbleNumber - 1) : nullptr;
+    if (!b) {
+      printError(QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(bubbleNumber));
+      return kExitFailure;
+    }
+    if (b->after.valid()) timeline.selectSlice(rank, b->after);
+    timeline.setSelectedBubble(rank, 0, bubbleNumber - 1);
+    timeline.setChainHighlight(rank, b->chain);
+    timeline.zoomToBubble(rank, 0, bubbleNumber - 1, 0.25);
+  }
+  widgets::TimelineExportOptions options;
+  if (hasRange) {
+    options.range = widgets::TimelineExportOptions::Range::Custom;
+    options.customRange = visible;
+  } else if (rangeAll) {
+    options.range = widgets::TimelineExportOptions::Range::Whole;
+  }
+  const QString lanesText = parser.value(lanes);
+  if (lanesText == QLatin1String("all")) {
+    options.lanes = widgets::TimelineExportOptions::Lanes::All;
+  } else if (lanesText == QLatin1String("selected")) {
+    options.lanes = widgets::TimelineExportOptions::Lanes::Selected;
+  } else if (lanesText != QLatin1String("visible")) {
+    options.lanes = widgets::TimelineExportOptions::Lanes::Pattern;
+    options.lanePattern = lanesText;
+  }
+  options.viewSize = QSize(w, h);
+  options.maxHeight = kMaxSide;
+  options.scale = scaleValue;
+  if (parser.isSet(caption)) options.caption = displayName(path);
+  const widgets::TimelineExport image =
+      asSvg ? widgets::exportTimelineSvg(timeline, options) : widgets::exportTimelineImage(timeline, options);
+  if (!image.ok()) {
+    printError(image.error);
     return kExitFailure;
   }
+  if (asSvg) {
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly) || out.write(image.svg) != image.svg.size() || !out.commit()) {
+      printError(QCoreApplication::translate("npuscope", "cannot write %1: %2").arg(file, out.errorString()));
+      return kExitFailure;
+    }
+    return kExitOk;
+  }
   QImageWriter writer(file, "png");
-  if (!writer.write(image)) {
+  if (!writer.write(image.image)) {
     printError(QCoreApplication::translate("npuscope", "cannot write %1: %2").arg(file, writer.errorString()));
     return kExitFailure;
   }

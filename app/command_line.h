@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The npuscope command line: `npuscope [PATH]` (GUI), `npuscope report PATH [--json]` and
-// `npuscope screenshot PATH -o FILE.png [--width W --height H] [--range START_NS:END_NS]` and
+// `npuscope screenshot PATH -o FILE.png|.svg [--width W --height H] [--range visible|all|START_NS:END_NS]
+// [--lanes visible|all|selected|PATTERN] [--scale N] [--caption] [--bubble N] [--window]` and
 // `npuscope stats PATH [--layer L] [--step N | --range A:B] [--csv] [--rank R]`.
 // The subcommands use the same core code as the GUI and need no display.
 
@@ -33,8 +34,11 @@ void setApplicationIdentity();
 /// `npuscope report ...`; needs a QCoreApplication. Returns the process exit code.
 [[nodiscard]] int runReport(const QStringList& arguments);
 /// `npuscope screenshot ...`; needs a QApplication. Returns the process exit code.
-/// `--window` renders the whole main window (QWidget::grab after loading), `--bubble N` then
-/// selects bubble N (1 = longest) of the first rank as a click in the Top-Down list does.
+/// The timeline image goes through widgets::exportTimelineImage / exportTimelineSvg (--svg or a
+/// .svg name): --range, --lanes, --scale, --caption as TimelineExportOptions; `--bubble N`
+/// selects bubble N (1 = longest) of the first analysed rank with its chain and zooms to it, as
+/// a click in the Top-Down list does. `--window` renders the whole main window (QWidget::grab
+/// after loading; --bubble works there too; --svg, --lanes, --scale, --caption are refused).
 [[nodiscard]] int runScreenshot(const QStringList& arguments);
 /// `npuscope stats PATH [--layer kernels|tasks|cann|python|communication|overlap] [--step N]
 /// [--range A:B] [--csv] [--rank R]`: core::statsText (or core::statsCsv) per rank, or of rank R
