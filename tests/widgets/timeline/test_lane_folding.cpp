@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The first screen (issue 14): deep lanes fold to a few rows, sticky group labels, the wheel.
 #include <QApplication>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
 #include <QWheelEvent>
@@ -8,6 +9,7 @@
 
 #include "core/query/lod.h"
 #include "tests/widgets/test_profiles.h"
+#include "widgets/timeline/color_palette.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/lane_header.h"
 #include "widgets/timeline/lane_layout.h"
@@ -135,6 +137,21 @@ TEST_CASE("sticky labels name the groups of the top row", "[lane_header][sticky]
   const QColor top = img.pixelColor(w.headerWidth() - 20, w.rulerHeight() + 12);
   const QColor row = img.pixelColor(w.headerWidth() - 20, w.rulerHeight() + 120);
   CHECK(top != row);
+
+  // 2 px into the last lane (one row, 22 px with its gap): its pinned label is pushed up to
+  // y = 2 by the end of its group, into the rank's pinned strip (0..26 px); it slides under the
+  // rank's label, which stays on top (it was painted over it).
+  w.setExpandState({});
+  const auto& wrows = w.layout().rows();
+  // A composite whose lanes are 20 px tall, so that this scroll is a valid one.
+  const QSize composite(900, w.rulerHeight() + 20);
+  QImage pushed(w.headerWidth(), 20, QImage::Format_ARGB32_Premultiplied);
+  {
+    QPainter p(&pushed);
+    w.paintPart(p, widgets::TimelineWidget::Part::Header, composite, wrows.back().y + 2);
+  }
+  CHECK(pushed.pixelColor(w.headerWidth() - 20, 10) ==
+        QColor::fromRgb(widgets::ColorPalette::chrome().rankHeader));
 }
 
 TEST_CASE("the wheel scrolls, Ctrl+wheel zooms, Shift+wheel pans, and the old binding is a setting",
