@@ -68,6 +68,19 @@ Diff compare(const QImage& a0, const QImage& b0, QRect region) {
   return {n ? sum / (3.0 * static_cast<double>(n)) : 0, n ? static_cast<double>(over) / static_cast<double>(n) : 0};
 }
 
+// Pixels of the bubble colour's strong hatch (orange-600 at 150/255 over a light or dark
+// background: red well above green and blue); the ruler and the corner have none.
+int orangePixels(const QImage& image0, QRect region) {
+  const QImage image = image0.convertToFormat(QImage::Format_RGB32);
+  int n = 0;
+  for (int y = region.top(); y <= region.bottom(); ++y)
+    for (int x = region.left(); x <= region.right(); ++x) {
+      const QRgb p = image.pixel(x, y);
+      if (qRed(p) > qGreen(p) + 60 && qRed(p) > qBlue(p) + 100) ++n;
+    }
+  return n;
+}
+
 QImage renderSvg(const QByteArray& svg, QSize size) {
   QSvgRenderer renderer(svg);
   REQUIRE(renderer.isValid());
@@ -114,14 +127,19 @@ TEST_CASE("SVG export re-rendered by QSvgRenderer matches the PNG export", "[exp
   t.resize(1100, 640);
   t.setProfile(loadTwoRank());
   REQUIRE(selectFirstBubble(t) >= 0);
-  // A lane partly scrolled out at the top: 7 px into the first row below 300 px.
+  // A device lane of the bubble's rank partly scrolled out at the top, 9 px into its row: the
+  // selected bubble's band (tint and hatch) runs across it, up to the ruler.
   const auto& rows = t.layout().rows();
-  int scroll = 0;
-  for (const auto& r : rows)
-    if (r.y >= 300 && r.kind == widgets::LayoutRow::Kind::Slices) {
-      scroll = r.y + 7;
-      break;
-    }
+  const int maxScroll = t.layout().totalHeight() - (640 - t.rulerHeight());
+  int scroll = -1;
+  for (const auto& r : rows) {
+    if (r.kind != widgets::LayoutRow::Kind::Slices || r.rank != t.selectedBubbleRank() || r.y < 60 || r.y + 9 > maxScroll)
+      continue;
+    const auto& trace = *t.profile()->ranks[static_cast<std::size_t>(r.rank)].trace;
+    if (!widgets::isDeviceProcess(trace.processes[r.process])) continue;
+    scroll = r.y + 9;
+    break;
+  }
   REQUIRE(scroll > 0);
   t.setVerticalScroll(scroll);
   REQUIRE(t.verticalScroll() == scroll);
@@ -149,15 +167,13 @@ TEST_CASE("SVG export re-rendered by QSvgRenderer matches the PNG export", "[exp
   CHECK(top.meanAbs < 6.0);
   CHECK(top.shareOver < 0.06);
 
-  // The bubble bands are hatched in both: inside the selected bubble's band, the SVG rendering
-  // has pixels clearly darker than the band's tint (the lines), as the PNG has.
-  const auto bands = widgets::buildBubbleBands(*t.profile(), t.layout(), t.viewport()->visibleRange(),
-                                               t.partRect(TimelineWidget::Part::Canvas, o.viewSize).width(),
-                                               scroll, scroll + 600, t.selectedBubbleRank(), 0, 0);
-  const widgets::BubbleBand* selected = nullptr;
-  for (const auto& b : bands)
-    if (b.selected) selected = &b;
-  REQUIRE(selected != nullptr);
+  // The selected bubble's hatch lines (orange, 150/255 over the tint) show right under the
+  // ruler in both, and never in the ruler: a lane drawn over the ruler would put them there.
+  const QRect lanesTop = t.partRect(TimelineWidget::Part::Canvas, o.viewSize).adjusted(0, 0, 0, -560);
+  CHECK(orangePixels(png.image, lanesTop) > 100);
+  CHECK(orangePixels(back, lanesTop) > 100);
+  CHECK(orangePixels(png.image, ruler) == 0);
+  CHECK(orangePixels(back, ruler) == 0);
 
   // The document: every drawing element but the background sits in a clipped part group; the
   // lanes' group starts below the ruler and is clipped to the canvas; the hatch is a group of
