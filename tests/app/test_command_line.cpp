@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <utility>
 
 #include "app/command_line.h"
 #include "tests/app/test_helpers.h"
@@ -192,6 +193,65 @@ TEST_CASE("screenshot rejects bad options", "[cli][screenshot]") {
     CHECK(r.err.contains("No such file or folder"));
   }
   CHECK_FALSE(QFile::exists(file));
+}
+
+TEST_CASE("screenshot --bubble without --window, --svg, --scale, --caption, --lanes", "[cli][screenshot]") {
+  QTemporaryDir out;
+  const QString folder = sharedPath(kRankFolder);
+  const auto shot = [&](const QString& name, QStringList extra) {
+    const QString file = out.filePath(name);
+    QStringList args{QStringLiteral("screenshot"), folder, QStringLiteral("-o"), file, QStringLiteral("--width"),
+                     QStringLiteral("1000"), QStringLiteral("--height"), QStringLiteral("600")};
+    args << extra;
+    return std::make_pair(runNpuscope(args, headlessEnv()), file);
+  };
+  SECTION("--bubble 1 --scale 2 --caption: a 2x PNG, taller by the caption line") {
+    const auto [r, file] = shot(QStringLiteral("b.png"), {QStringLiteral("--bubble"), QStringLiteral("1"),
+                                                           QStringLiteral("--scale"), QStringLiteral("2"),
+                                                           QStringLiteral("--caption")});
+    INFO(r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    const QImage image(file);
+    CHECK(image.width() == 2000);
+    CHECK(image.height() > 1200);
+  }
+  SECTION("an .svg name or --svg writes an SVG with the clipped parts") {
+    const auto [r, file] = shot(QStringLiteral("b.svg"), {QStringLiteral("--bubble"), QStringLiteral("1")});
+    INFO(r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    QFile f(file);
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    const QByteArray svg = f.readAll();
+    CHECK(svg.contains("<g id=\"lanes\""));
+    CHECK(svg.contains("clip-path=\"url(#clip-lanes)\""));
+    CHECK(svg.contains("class=\"bubble-hatch\""));
+    const auto [r2, file2] = shot(QStringLiteral("b2.out"), {QStringLiteral("--svg")});
+    REQUIRE(r2.exitCode == 0);
+    QFile f2(file2);
+    REQUIRE(f2.open(QIODevice::ReadOnly));
+    CHECK(f2.read(5) == "<?xml");
+  }
+  SECTION("--lanes all is as tall as the lanes; a pattern that matches nothing fails") {
+    const auto [r, file] = shot(QStringLiteral("all.png"), {QStringLiteral("--lanes"), QStringLiteral("all")});
+    REQUIRE(r.exitCode == 0);
+    CHECK(QImage(file).height() > 600);
+    const auto [r2, file2] = shot(QStringLiteral("none.png"), {QStringLiteral("--lanes"), QStringLiteral("zz-no-lane")});
+    CHECK(r2.exitCode == 1);
+    CHECK(r2.err.contains("zz-no-lane"));
+    CHECK_FALSE(QFile::exists(file2));
+    const auto [r3, file3] = shot(QStringLiteral("sel.png"), {QStringLiteral("--bubble"), QStringLiteral("1"),
+                                                               QStringLiteral("--lanes"), QStringLiteral("selected")});
+    REQUIRE(r3.exitCode == 0);
+    CHECK(QImage(file3).height() < QImage(file).height());
+  }
+  SECTION("bad values and --window combinations are usage errors") {
+    CHECK(shot(QStringLiteral("x.png"), {QStringLiteral("--scale"), QStringLiteral("9")}).first.exitCode == 2);
+    CHECK(shot(QStringLiteral("x.png"), {QStringLiteral("--bubble"), QStringLiteral("0")}).first.exitCode == 2);
+    const auto [r, file] = shot(QStringLiteral("x.svg"), {QStringLiteral("--window")});
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.contains("--svg"));
+    CHECK(shot(QStringLiteral("x.png"), {QStringLiteral("--bubble"), QStringLiteral("100000")}).first.exitCode == 1);
+  }
 }
 
 TEST_CASE("screenshot never writes into the profiling folder", "[cli][screenshot]") {

@@ -106,6 +106,10 @@ TEST_CASE("MainWindow loads a folder into the timeline and remembers it", "[wind
     QFile f(svg);
     REQUIRE(f.open(QIODevice::ReadOnly));
     CHECK(f.readAll().contains("<svg"));
+    // Never into the profiling folder (the corpus folder itself here).
+    const QString inside = path + QStringLiteral("/npuscope-export-test.png");
+    CHECK(window.exportScreenshot(inside).contains(QStringLiteral("profiling folder")));
+    CHECK_FALSE(QFile::exists(inside));
   }
   SECTION("reload keeps the profile path and the visible range") {
     const npuscope::core::TimeRange all = window.profile()->range();
