@@ -4,6 +4,7 @@
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QFontInfo>
 #include <QFontMetrics>
 #include <QImageWriter>
 #include <QPainter>
@@ -211,7 +212,24 @@ QByteArray svgBody(QSize size, const std::function<void(QPainter&)>& paint) {
   QByteArray body = doc.mid(begin, end - begin);
   // The bubble hatch (BubblesPass draws it as lines in the bubble colour on an SVG): name its groups.
   static const QRegularExpression hatch(QStringLiteral("<g ([^>]*stroke=\"#ea580c\")"));
-  return QString::fromUtf8(body).replace(hatch, QStringLiteral("<g class=\"bubble-hatch\" \\1")).toUtf8();
+  QString text = QString::fromUtf8(body).replace(hatch, QStringLiteral("<g class=\"bubble-hatch\" \\1"));
+  // Fonts by the family Qt resolved ("Sans Serif" is Qt's alias, unknown to a browser), then the
+  // CSS generic family as the fallback.
+  static const QRegularExpression family(QStringLiteral("font-family=\"([^\"]*)\""));
+  QString out;
+  qsizetype last = 0;
+  for (auto it = family.globalMatch(text); it.hasNext();) {
+    const QRegularExpressionMatch m = it.next();
+    QFont font(m.captured(1));
+    const QString resolved = QFontInfo(font).family();
+    const bool mono = QFontInfo(font).fixedPitch();
+    out += QStringView(text).mid(last, m.capturedStart() - last);
+    out += QStringLiteral("font-family=\"") + resolved.toHtmlEscaped() +
+           (mono ? QStringLiteral(", monospace\"") : QStringLiteral(", sans-serif\""));
+    last = m.capturedEnd();
+  }
+  out += QStringView(text).mid(last);
+  return out.toUtf8();
 }
 
 QByteArray num(double v) { return QByteArray::number(v, 'g', 10); }

@@ -282,7 +282,12 @@ void BubblesPass::paint(QPainter& p, const TimelineFrame& frame) {
         vectorBand(b.rect, fill, hatch);
       } else {
         p.fillRect(b.rect, fill);
+        // The pattern in logical px, as the unselected bands' texture: at 2x its lines are 8
+        // logical px apart too, not 8 device px (Qt 6.4; pattern brushes are cosmetic by default).
+        p.save();
+        p.setRenderHint(QPainter::NonCosmeticBrushPatterns, true);
         p.fillRect(b.rect, QBrush(hatch, Qt::BDiagPattern));
+        p.restore();
       }
       const QColor edge = QColor::fromRgb(kBubble);
       p.fillRect(QRectF(b.rect.left() - 0.5, b.rect.top(), 1.5, b.rect.height()), edge);

@@ -180,7 +180,7 @@ TEST_CASE("SVG export re-rendered by QSvgRenderer matches the PNG export", "[exp
   // class bubble-hatch with lines; texts name their font.
   QXmlStreamReader xml(svg.svg);
   std::vector<bool> clippedStack;
-  int unclipped = 0, hatchGroups = 0, hatchSegments = 0, fonts = 0, partGroups = 0;
+  int unclipped = 0, hatchGroups = 0, hatchSegments = 0, fonts = 0, unnamedFonts = 0, partGroups = 0;
   bool inHatch = false;
   QString lanesTransform, lanesClip;
   std::vector<QString> groupClass;
@@ -188,7 +188,11 @@ TEST_CASE("SVG export re-rendered by QSvgRenderer matches the PNG export", "[exp
     xml.readNext();
     if (xml.isStartElement()) {
       const auto attrs = xml.attributes();
-      if (!attrs.value(QStringLiteral("font-family")).isEmpty()) ++fonts;
+      if (const auto f = attrs.value(QStringLiteral("font-family")); !f.isEmpty()) {
+        ++fonts;
+        // Qt's resolved family, then a CSS generic family for a browser without it.
+        if (!f.endsWith(u", sans-serif") && !f.endsWith(u", monospace")) ++unnamedFonts;
+      }
       if (xml.name() == u"g") {
         const bool clipped = attrs.hasAttribute(QStringLiteral("clip-path"));
         if (clipped) ++partGroups;
@@ -225,6 +229,7 @@ TEST_CASE("SVG export re-rendered by QSvgRenderer matches the PNG export", "[exp
   CHECK(hatchGroups >= 1);
   CHECK(hatchSegments >= 4);
   CHECK(fonts > 0);
+  CHECK(unnamedFonts == 0);
   // The timeline is back as it was.
   CHECK(t.verticalScroll() == scroll);
 }
