@@ -1020,7 +1020,8 @@ void MainWindow::exportScreenshotDialog() {
 QString MainWindow::exportScreenshot(const QString& file) {
   widgets::TimelineExportOptions options;
   options.viewSize = m_timeline->size();
-  options.scale = devicePixelRatioF();
+  // A PNG at the screen's pixel density; an SVG at the window's size in logical px.
+  options.scale = file.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive) ? 1.0 : devicePixelRatioF();
   return exportScreenshot(file, options);
 }
 

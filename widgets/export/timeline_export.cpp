@@ -32,8 +32,6 @@ namespace {
 using core::TimeRange;
 using Part = TimelineWidget::Part;
 
-QString tr(const char* text) { return QCoreApplication::translate("npuscope::widgets::TimelineExport", text); }
-
 // The time range an export shows, or an empty range with `error` set.
 TimeRange exportRange(const TimelineWidget& t, const TimelineExportOptions& o, QString* error) {
   const TimelineViewport* vp = t.viewport();
@@ -41,7 +39,8 @@ TimeRange exportRange(const TimelineWidget& t, const TimelineExportOptions& o, Q
     case TimelineExportOptions::Range::Visible: return vp->visibleRange();
     case TimelineExportOptions::Range::Whole: return vp->traceRange();
     case TimelineExportOptions::Range::Custom:
-      if (o.customRange.empty()) *error = tr("The time range to export is empty.");
+      if (o.customRange.empty()) *error = QCoreApplication::translate("npuscope::widgets::TimelineExport",
+          "The time range to export is empty.");
       return o.customRange;
     case TimelineExportOptions::Range::Selection: break;
   }
@@ -61,7 +60,8 @@ TimeRange exportRange(const TimelineWidget& t, const TimelineExportOptions& o, Q
     }
   }
   if (!found) {
-    *error = tr("Nothing is selected: select a time range (Shift+drag), a bubble or a slice first.");
+    *error = QCoreApplication::translate("npuscope::widgets::TimelineExport",
+        "Nothing is selected: select a time range (Shift+drag), a bubble or a slice first.");
     return {};
   }
   const core::TimeNs pad = std::max<core::TimeNs>(100, r.duration() / 10);
@@ -99,7 +99,8 @@ class ExportScope {
     m_savedRange = t.viewport()->visibleRange();
     m_savedScroll = t.verticalScroll();
     if (!t.profile()) {
-      error = tr("Nothing to export: no profile is loaded.");
+      error = QCoreApplication::translate("npuscope::widgets::TimelineExport",
+          "Nothing to export: no profile is loaded.");
       return;
     }
     range = exportRange(t, o, &error);
@@ -113,7 +114,8 @@ class ExportScope {
     if (o.lanes == Lanes::Selected) {
       const auto lanes = selectedLanes(t);
       if (lanes.empty()) {
-        error = tr("No lane is selected: select a slice, a bubble or a dispatch chain first.");
+        error = QCoreApplication::translate("npuscope::widgets::TimelineExport",
+            "No lane is selected: select a slice, a bubble or a dispatch chain first.");
         return;
       }
       m_filtered = true;
@@ -132,7 +134,8 @@ class ExportScope {
         return re.match(text).hasMatch();
       });
       if (t.layout().rows().empty()) {
-        error = tr("No lane matches '%1'.").arg(o.lanePattern);
+        error = QCoreApplication::translate("npuscope::widgets::TimelineExport",
+            "No lane matches '%1'.").arg(o.lanePattern);
         return;
       }
     }
@@ -259,7 +262,7 @@ QString exportCaption(const core::Profile& profile, const QString& name, int ran
   }
   const core::TimeNs origin = profile.range().start;
   const core::TimeNs tick = std::max<core::TimeNs>(1, range.duration() / 1000);
-  parts << tr("+%1 – +%2 (%3)")
+  parts << QCoreApplication::translate("npuscope::widgets::TimelineExport", "+%1 – +%2 (%3)")
                .arg(QString::fromStdString(core::formatTickLabel(range.start - origin, tick)),
                     QString::fromStdString(core::formatTickLabel(range.end - origin, tick)),
                     QString::fromStdString(core::formatDuration(range.duration())));
@@ -281,7 +284,8 @@ TimelineExport exportTimelineImage(TimelineWidget& t, const TimelineExportOption
   const QSize logical(scope.size.width(), scope.size.height() + ch);
   QImage image(qRound(logical.width() * scale), qRound(logical.height() * scale), QImage::Format_ARGB32_Premultiplied);
   if (image.isNull()) {
-    out.error = tr("The image of %1 x %2 px is too large.").arg(image.width()).arg(image.height());
+    out.error = QCoreApplication::translate("npuscope::widgets::TimelineExport",
+        "The image of %1 x %2 px is too large.").arg(image.width()).arg(image.height());
     return out;
   }
   image.setDevicePixelRatio(scale);
@@ -339,7 +343,8 @@ TimelineExport exportTimelineSvg(TimelineWidget& t, const TimelineExportOptions&
          "baseProfile=\"tiny\" width=\"" +
          num(logical.width() * scale) + "\" height=\"" + num(logical.height() * scale) + "\" viewBox=\"0 0 " +
          num(logical.width()) + " " + num(logical.height()) + "\">\n";
-  svg += "<title>" + tr("npuscope timeline").toHtmlEscaped().toUtf8() + "</title>\n";
+  svg += "<title>" + QCoreApplication::translate("npuscope::widgets::TimelineExport",
+      "npuscope timeline").toHtmlEscaped().toUtf8() + "</title>\n";
   if (!caption.isEmpty()) svg += "<desc>" + caption.toHtmlEscaped().toUtf8() + "</desc>\n";
   svg += "<defs>\n";
   for (const Group& g : groups)
@@ -351,7 +356,8 @@ TimelineExport exportTimelineSvg(TimelineWidget& t, const TimelineExportOptions&
   for (const Group& g : groups) {
     const QByteArray body = svgBody(g.rect.size(), g.paint);
     if (body.isNull()) {
-      out.error = tr("The SVG of the %1 could not be made.").arg(QString::fromLatin1(g.id));
+      out.error = QCoreApplication::translate("npuscope::widgets::TimelineExport",
+          "The SVG of the %1 could not be made.").arg(QString::fromLatin1(g.id));
       return out;
     }
     svg += QByteArray("<g id=\"") + g.id + "\" transform=\"translate(" + num(g.rect.x()) + "," + num(g.rect.y()) +
@@ -369,11 +375,13 @@ QString writeTimelineExport(TimelineWidget& t, const TimelineExportOptions& o, c
   if (asSvg) {
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly) || out.write(e.svg) != e.svg.size() || !out.commit())
-      return tr("Cannot write %1: %2").arg(file, out.errorString());
+      return QCoreApplication::translate("npuscope::widgets::TimelineExport",
+          "Cannot write %1: %2").arg(file, out.errorString());
     return {};
   }
   QImageWriter writer(file, "png");
-  if (!writer.write(e.image)) return tr("Cannot write %1: %2").arg(file, writer.errorString());
+  if (!writer.write(e.image)) return QCoreApplication::translate("npuscope::widgets::TimelineExport",
+      "Cannot write %1: %2").arg(file, writer.errorString());
   return {};
 }
 
