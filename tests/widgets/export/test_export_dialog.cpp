@@ -22,7 +22,7 @@ QPushButton* button(const ExportDialog& d, const QString& text) {
 }
 }  // namespace
 
-TEST_CASE("export dialog: the choices map to the options; selection choices need a selection", "[export]") {
+TEST_CASE("export dialog: the choices map to the options, and selection choices need a selection", "[export]") {
   SECTION("nothing selected") {
     ExportDialog d(false, false);
     REQUIRE(radio(d, QStringLiteral("Whole capture")));
