@@ -267,7 +267,7 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
 int runScreenshot(const QStringList& arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(QCoreApplication::translate(
-      "npuscope", "Loads a profile and renders its timeline to a PNG image, without a display. "
+      "npuscope", "Loads a profile and renders its timeline to a PNG or SVG image, without a display. "
                   "Never writes into the profiling folder."));
   parser.addHelpOption();
   parser.addPositionalArgument(QStringLiteral("screenshot"), QCoreApplication::translate("npuscope", "The screenshot command."),
@@ -275,7 +275,7 @@ int runScreenshot(const QStringList& arguments) {
   parser.addPositionalArgument(QStringLiteral("PATH"),
                                QCoreApplication::translate("npuscope", "Profiling folder or trace file."));
   const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
-                                  QCoreApplication::translate("npuscope", "PNG file to write."),
+                                  QCoreApplication::translate("npuscope", "PNG or SVG file to write (.svg: an SVG)."),
                                   QStringLiteral("FILE"));
   const QCommandLineOption width(QStringLiteral("width"),
                                  QCoreApplication::translate("npuscope", "Image width in pixels (default 1600)."),
