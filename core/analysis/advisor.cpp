@@ -91,6 +91,30 @@ const std::vector<FieldAccess>& fieldTable() {
        [](const T& t) { return static_cast<double>(t.blockDimMinNs) / 1e3; }, [](T& t, double v) { t.blockDimMinNs = nsOf(v, 1e3); }},
       {{"backward_forward_ratio", "backward / forward device time, above", "ratio", "tutorial §3.3 (backward about 1-2x forward)", false, 0, 1e6},
        [](const T& t) { return t.backwardForwardRatio; }, [](T& t, double v) { t.backwardForwardRatio = v; }},
+      {{"memory_top_ops", "largest allocators named at the memory peak", "count", "npuscope's", true, 0, 1000},
+       [](const T& t) { return static_cast<double>(t.memoryTopOps); }, [](T& t, double v) { t.memoryTopOps = static_cast<std::size_t>(v); }},
+      {{"device_memory_gb", "device memory capacity (0: unknown)", "GB", "the chip's datasheet or npu-smi info (not recorded by the capture)", false, 0, 1e6},
+       [](const T& t) { return t.deviceMemoryGb; }, [](T& t, double v) { t.deviceMemoryGb = v; }},
+      {{"memory_peak_share", "peak reserved at or above this share of the capacity: issue", "fraction", "npuscope's mark", false, 0, 1},
+       [](const T& t) { return t.memoryPeakShare; }, [](T& t, double v) { t.memoryPeakShare = v; }},
+      {{"comm_align_bytes", "SDMA task sizes above this, not a multiple of it", "bytes", "msprof-analyze byte_alignment_checker.py, byte_alignment.yaml (min_size 512)", true, 1, 1e9},
+       [](const T& t) { return static_cast<double>(t.commAlignBytes); }, [](T& t, double v) { t.commAlignBytes = static_cast<std::size_t>(v); }},
+      {{"sdma_nominal_gbps", "SDMA bandwidth baseline", "GB/s", "msprof-analyze bandwidth_contention.yaml (sdma_baseline 18)", false, 0, 1e6},
+       [](const T& t) { return t.sdmaNominalGbps; }, [](T& t, double v) { t.sdmaNominalGbps = v; }},
+      {{"rdma_nominal_gbps", "RDMA link nominal (0: not judged)", "GB/s", "the NIC's rating (msprof-analyze has no RDMA baseline)", false, 0, 1e6},
+       [](const T& t) { return t.rdmaNominalGbps; }, [](T& t, double v) { t.rdmaNominalGbps = v; }},
+      {{"bandwidth_share", "an op below this share of the nominal bandwidth is slow", "fraction", "msprof-analyze bandwidth_contention.yaml (threshold 0.8)", false, 0, 1},
+       [](const T& t) { return t.bandwidthShare; }, [](T& t, double v) { t.bandwidthShare = v; }},
+      {{"small_sdma_mb", "an op moving less than this over SDMA is a small packet", "MB", "msprof-analyze packet.yaml (min_sdma_size 16)", false, 0, 1e9},
+       [](const T& t) { return t.smallSdmaMb; }, [](T& t, double v) { t.smallSdmaMb = v; }},
+      {{"small_rdma_mb", "an op moving less than this over RDMA is a small packet", "MB", "msprof-analyze packet.yaml (min_rdma_size 1)", false, 0, 1e9},
+       [](const T& t) { return t.smallRdmaMb; }, [](T& t, double v) { t.smallRdmaMb = v; }},
+      {{"small_packet_ratio", "small-packet ops / ops, above", "fraction", "msprof-analyze packet.yaml (min_sdma_ratio, min_rdma_ratio 0.2)", false, 0, 1},
+       [](const T& t) { return t.smallPacketRatio; }, [](T& t, double v) { t.smallPacketRatio = v; }},
+      {{"freq_drop_ratio", "AI Core frequency this share below the nominal is a drop", "fraction", "msprof-analyze ai_core_freq_checker.py (DECREASE_FREQ_RATIO 0.05)", false, 0, 1},
+       [](const T& t) { return t.freqDropRatio; }, [](T& t, double v) { t.freqDropRatio = v; }},
+      {{"new_shapes_per_step", "shapes of an op type first seen after the first step, per later step", "per step", "npuscope's mark", false, 0, 1e9},
+       [](const T& t) { return t.newShapesPerStep; }, [](T& t, double v) { t.newShapesPerStep = v; }},
   };
   return table;
 }
@@ -703,6 +727,12 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
   detail::ruleBlockDim(c, a.chip, a.findings);
   detail::ruleEnvironment(meta, a.findings);
   detail::ruleForwardBackward(c, a.findings);
+  detail::ruleMemory(c, meta, a.findings);
+  detail::ruleCommAlignment(c, a.findings);
+  detail::ruleCommBandwidth(c, meta, a.findings);
+  detail::ruleCommPackets(c, meta, a.findings);
+  detail::ruleAicoreFreq(c, a.findings);
+  detail::ruleDynamicShapes(c, a.findings);
   for (Finding& f : a.findings) f.stepsWithEvidence = detail::stepsWithEvidence(trace, analysis.steps, f);
   auto rank = [](Severity s) { return static_cast<int>(s); };
   std::stable_sort(a.findings.begin(), a.findings.end(), [&](const Finding& x, const Finding& y) {

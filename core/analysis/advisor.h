@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/tables/communication_json.h"
+#include "core/tables/memory_tables.h"
 
 namespace npuscope::core {
 
@@ -54,6 +56,20 @@ struct AdvisorThresholds {
   double busyPipeRatio = 0.5;     ///< a pipe ratio at or above this says which unit bounds the op (npuscope's)
   TimeNs blockDimMinNs = 20'000;  ///< kernels shorter than this are left out of the block-dim rule (npuscope's)
   double backwardForwardRatio = 2.0;  ///< backward / forward above this: an op without an efficient backward (tutorial §3.3)
+  std::size_t memoryTopOps = 5;   ///< operators named as the largest allocators live at the memory peak (npuscope's)
+  /// The device's memory, GB (0: unknown; no capture of the corpus records it): the memory rule's issue needs it.
+  double deviceMemoryGb = 0;
+  double memoryPeakShare = 0.90;  ///< peak reserved at or above this share of deviceMemoryGb: issue (npuscope's mark)
+  std::size_t commAlignBytes = 512;  ///< SDMA task sizes above this that are not a multiple of it (advisor byte_alignment)
+  double sdmaNominalGbps = 18.0;  ///< SDMA bandwidth baseline, GB/s (advisor bandwidth_contention.yaml sdma_baseline)
+  double rdmaNominalGbps = 0.0;   ///< RDMA nominal, GB/s (0: not judged; the advisor has no RDMA baseline)
+  double bandwidthShare = 0.80;   ///< an op below this share of the nominal is slow (advisor bandwidth_contention.yaml threshold)
+  double smallSdmaMb = 16.0;      ///< an op moving less over SDMA is a small packet (advisor packet.yaml min_sdma_size)
+  double smallRdmaMb = 1.0;       ///< the same over RDMA (advisor packet.yaml min_rdma_size)
+  double smallPacketRatio = 0.20; ///< small-packet ops / ops, strictly above: issue (advisor packet.yaml min_*_ratio)
+  double freqDropRatio = 0.05;    ///< AI Core frequency this share or more below the nominal is a drop (advisor DECREASE_FREQ_RATIO)
+  /// Shapes of an op type first seen after the first step, per later step, at or above: dynamic (npuscope's mark)
+  double newShapesPerStep = 1.0;
   /// The chip when the capture does not record it (e.g. `--chip Ascend910B3`); empty: the capture's own, else unknown.
   std::string chip;
   std::vector<PeakTflops> peaks = defaultPeaks();
@@ -115,10 +131,19 @@ struct RankMetadata {
   bool envRecorded = false;  ///< profiler_metadata.json had ENV_VARIABLES
   std::vector<std::pair<std::string, std::string>> env;  ///< ENV_VARIABLES, in file order
   std::string message;  ///< why the metadata could not be read ("" when fine or absent)
+  /// ASCEND_PROFILER_OUTPUT/memory_record.csv and operator_memory.csv (profile_memory=True), when present.
+  std::optional<MemoryRecord> memoryRecord;
+  std::optional<OperatorMemory> operatorMemory;
+  std::optional<CommunicationJson> communication;  ///< ASCEND_PROFILER_OUTPUT/communication.json, when present
+  /// The folder holds a .db export: its memory and communication tables are not read by the
+  /// advisor, so "not recorded" is not said of them.
+  bool dbExport = false;
 };
 
-/// Reads `root`/profiler_metadata.json (format notes §1.2) when present. Never throws: a bad file
-/// gives `message` and what could be read.
+/// Reads `root`/profiler_metadata.json (format notes §1.2) and the memory and communication
+/// files of `root`/ASCEND_PROFILER_OUTPUT (or `root` itself when it is that folder) when
+/// present. Never throws: a bad file gives `message` (or the table's own error) and what could
+/// be read.
 [[nodiscard]] RankMetadata readRankMetadata(const std::string& root);
 
 /// The advisor's result for one rank: findings sorted by severity (issues first) then by time at

@@ -49,6 +49,15 @@ void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out);
 void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out);
 void ruleEnvironment(const RankMetadata* meta, std::vector<Finding>& out);
 void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out);
+// advisor_resources.cpp: memory, communication, AI Core frequency, dynamic shapes. None gives a
+// finding on a CUDA / ROCm Kineto trace (isGpuTrace).
+[[nodiscard]] bool isGpuTrace(const Trace& trace);
+void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
+void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
+void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
+void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out);
 /// Finding::stepsWithEvidence of `f` over `steps` (RankAnalysis::steps), or -1.
 [[nodiscard]] int stepsWithEvidence(const Trace& trace, const std::vector<StepWindow>& steps, const Finding& f);
 

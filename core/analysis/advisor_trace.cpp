@@ -16,6 +16,7 @@
 
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
+#include "core/base/file_access.h"
 #include "core/base/time_format.h"
 #include "core/model/slice_args.h"
 
@@ -576,16 +577,16 @@ void ruleEnvironment(const RankMetadata* meta, std::vector<Finding>& out) {
 
 }  // namespace detail
 
-RankMetadata readRankMetadata(const std::string& root) {
-  RankMetadata m;
-  if (root.empty()) return m;
-  const std::filesystem::path p = std::filesystem::path(root) / "profiler_metadata.json";
+namespace {
+
+/// profiler_metadata.json's ENV_VARIABLES into `m`.
+void readEnvironment(const std::filesystem::path& p, RankMetadata& m) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(p, ec)) return m;
+  if (!std::filesystem::is_regular_file(p, ec)) return;
   std::ifstream in(p, std::ios::binary);
   if (!in) {
     m.message = "profiler_metadata.json cannot be read";
-    return m;
+    return;
   }
   std::ostringstream ss;
   ss << in.rdbuf();
@@ -593,10 +594,10 @@ RankMetadata readRankMetadata(const std::string& root) {
   simdjson::dom::element doc;
   if (auto err = parser.parse(simdjson::padded_string(ss.str())).get(doc)) {
     m.message = std::string("profiler_metadata.json is not valid JSON: ") + simdjson::error_message(err);
-    return m;
+    return;
   }
   simdjson::dom::object env;
-  if (doc["ENV_VARIABLES"].get(env)) return m;
+  if (doc["ENV_VARIABLES"].get(env)) return;
   m.envRecorded = true;
   for (auto [key, value] : env) {
     std::string v;
@@ -604,6 +605,28 @@ RankMetadata readRankMetadata(const std::string& root) {
     if (!value.get(s)) v = std::string(s);
     else v = simdjson::minify(value);
     m.env.emplace_back(std::string(key), std::move(v));
+  }
+}
+
+}  // namespace
+
+RankMetadata readRankMetadata(const std::string& root) {
+  RankMetadata m;
+  if (root.empty()) return m;
+  namespace fs = std::filesystem;
+  readEnvironment(fs::path(root) / "profiler_metadata.json", m);
+  fs::path out = fs::path(root) / "ASCEND_PROFILER_OUTPUT";
+  if (!isDirectory(out)) out = fs::path(root);
+  auto file = [&](const char* name) {
+    const fs::path p = out / name;
+    return isRegularFile(p) ? p.string() : std::string();
+  };
+  if (const std::string p = file("memory_record.csv"); !p.empty()) m.memoryRecord = readMemoryRecord(p);
+  if (const std::string p = file("operator_memory.csv"); !p.empty()) m.operatorMemory = readOperatorMemory(p);
+  if (const std::string p = file("communication.json"); !p.empty()) m.communication = readCommunicationJson(p);
+  for (const fs::path& e : listDirectory(out)) {
+    const std::string name = e.filename().string();
+    if (name.size() > 3 && name.ends_with(".db")) m.dbExport = true;
   }
   return m;
 }

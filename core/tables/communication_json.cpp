@@ -50,6 +50,26 @@ CommOpTimes readTimes(simdjson::dom::object info, const std::string& where, std:
   return t;
 }
 
+/// A number (or a numeric string) at `key`, or nullopt.
+std::optional<double> numberAt(simdjson::dom::object o, std::string_view key) {
+  simdjson::dom::element e;
+  if (o.at_key(key).get(e)) return std::nullopt;
+  double d = 0;
+  if (!e.get_double().get(d)) return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
+  std::int64_t i = 0;
+  if (!e.get_int64().get(i)) return static_cast<double>(i);
+  std::uint64_t u = 0;
+  if (!e.get_uint64().get(u)) return static_cast<double>(u);
+  std::string_view s;
+  if (!e.get_string().get(s)) {
+    const std::string str(s);
+    char* endp = nullptr;
+    d = std::strtod(str.c_str(), &endp);
+    if (endp && endp != str.c_str() && std::isfinite(d)) return d;
+  }
+  return std::nullopt;
+}
+
 void add(CommOpTimes& a, const CommOpTimes& b) {
   a.elapse += b.elapse;
   a.transit += b.transit;
@@ -59,6 +79,12 @@ void add(CommOpTimes& a, const CommOpTimes& b) {
 }
 
 }  // namespace
+
+const CommBandwidth* CommOpTimes::transportInfo(std::string_view transport) const {
+  for (const CommBandwidth& b : bandwidth)
+    if (b.transport == transport) return &b;
+  return nullptr;
+}
 
 CommOpTimes CommunicationJson::sum() const {
   CommOpTimes s;
@@ -99,6 +125,23 @@ CommunicationJson parseCommunicationJson(std::string_view text) {
           continue;
         }
         CommOpTimes t = readTimes(info, where, out.warnings);
+        if (const auto st = numberAt(info, "Start Timestamp(us)")) {
+          const double ns = *st * 1000.0;
+          if (ns > -static_cast<double>(kMaxTimeNs) && ns < static_cast<double>(kMaxTimeNs)) t.start = clampedNs(ns);
+        }
+        simdjson::dom::object bw;
+        if (!opVal["Communication Bandwidth Info"].get_object().get(bw)) {
+          for (auto [transport, tv] : bw) {
+            simdjson::dom::object b;
+            if (tv.get_object().get(b)) continue;
+            CommBandwidth c;
+            c.transport = std::string(transport);
+            c.sizeMB = numberAt(b, "Transit Size(MB)").value_or(0.0);
+            c.timeMs = numberAt(b, "Transit Time(ms)").value_or(0.0);
+            c.gbps = numberAt(b, "Bandwidth(GB/s)").value_or(0.0);
+            t.bandwidth.push_back(std::move(c));
+          }
+        }
         t.step = std::string(stepKey);
         t.kind = std::string(kindKey);
         t.name = std::string(opKey);

@@ -6,11 +6,20 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/types.h"
 
 namespace npuscope::core {
+
+/// One transport of an op's "Communication Bandwidth Info" (format notes §5.2).
+struct CommBandwidth {
+  std::string transport;   ///< "SDMA", "RDMA", "HCCS", "PCIE", "SIO"
+  double sizeMB = 0;       ///< `Transit Size(MB)`
+  double timeMs = 0;       ///< `Transit Time(ms)`
+  double gbps = 0;         ///< `Bandwidth(GB/s)` as recorded (0 when absent)
+};
 
 /// The time info of one op ("{opName}@{group}") of communication.json. Times in ns, converted
 /// from the file's ms; a key the file lacks reads 0 and is named in CommunicationJson::warnings.
@@ -23,6 +32,11 @@ struct CommOpTimes {
   TimeNs wait = 0;    ///< `Wait Time(ms)`: notify waits (includes the synchronization)
   TimeNs synchronization = 0;  ///< `Synchronization Time(ms)`: waits before the first transit (a peer is late)
   TimeNs idle = 0;    ///< `Idle Time(ms)`: elapse - transit - wait
+  std::optional<TimeNs> start;  ///< `Start Timestamp(us)`, when recorded
+  /// "Communication Bandwidth Info", one entry per transport in file order (empty when absent).
+  std::vector<CommBandwidth> bandwidth;
+  /// The entry of `transport`, or null.
+  [[nodiscard]] const CommBandwidth* transportInfo(std::string_view transport) const;
 };
 
 /// communication.json, parsed. `ops` excludes the "Total Op Info" entries (the profiler's own

@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: MIT
+// The advisor's resource rules: device memory (peak vs the memory held throughout, the largest
+// allocators live at the peak), communication (SDMA byte alignment, bandwidth against the
+// nominal, small packets), AI Core frequency drops and dynamic shapes. docs/diagnosis.md §6.
+// Every rule reads Ascend data only (the profiler's memory / communication files, HCCL task args,
+// the AI Core Freq counter, kernel_details.csv) and gives no finding on a CUDA / ROCm trace.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "core/analysis/advisor_rules.h"
+#include "core/analysis/trace_query.h"
+#include "core/base/parse_number.h"
+#include "core/model/slice_args.h"
+
+namespace npuscope::core::detail {
+
+bool isGpuTrace(const Trace& trace) {
+  for (const Process& p : trace.processes)
+    if (p.role == Process::Role::KinetoDevice && p.label.starts_with("GPU")) return true;
+  return false;
+}
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+std::string lowerOf(std::string_view s) {
+  std::string o(s);
+  for (char& ch : o) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return o;
+}
+
+bool hasDeviceLanes(const Trace& t) {
+  for (std::uint32_t li = 0; li < t.lanes.size(); ++li)
+    if (isDeviceTaskLane(t, li) && t.lanes[li].sliceCount() > 0) return true;
+  return false;
+}
+
+/// The HCCL big ops of the trace (slices of the collective lanes, format notes §4.1), sorted by start.
+std::vector<std::pair<TimeRange, SliceRef>> collectiveOps(const Trace& t) {
+  std::vector<std::pair<TimeRange, SliceRef>> ops;
+  for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
+    const Lane& lane = t.lanes[li];
+    if (!isCollectiveLane(t, lane)) continue;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) ops.push_back({{lane.start[i], lane.end[i]}, SliceRef{li, i}});
+  }
+  std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.first.start < b.first.start; });
+  return ops;
+}
+
+/// The collective-lane slice named `name` (an op key's part before '@'), the one starting nearest
+/// `start` when given; invalid when none.
+SliceRef opSlice(const Trace& t, const std::vector<std::pair<TimeRange, SliceRef>>& ops, std::string_view name,
+                 std::optional<TimeNs> start) {
+  SliceRef best;
+  TimeNs bestD = 0;
+  for (const auto& [r, ref] : ops) {
+    if (t.sliceName(ref) != name) continue;
+    const TimeNs d = start ? (r.start > *start ? r.start - *start : *start - r.start) : 0;
+    if (!best.valid() || d < bestD) best = ref, bestD = d;
+  }
+  return best;
+}
+
+std::string_view opNameOf(std::string_view key) { return key.substr(0, key.find('@')); }
+
+/// "step windows" for per-step figures: the device windows of the steps, else the host ones,
+/// else the trace's range.
+std::vector<TimeRange> stepWindows(const AdvisorContext& c) {
+  std::vector<TimeRange> w;
+  for (const StepWindow& s : c.analysis.steps) w.push_back(!s.device.empty() ? s.device : s.host);
+  if (w.empty()) w.push_back(c.trace.range);
+  std::sort(w.begin(), w.end(), [](const TimeRange& a, const TimeRange& b) { return a.start < b.start; });
+  return w;
+}
+
+bool inAny(const std::vector<TimeRange>& w, TimeNs t) {
+  for (const TimeRange& r : w)
+    if (r.contains(t)) return true;
+  return false;
+}
+
+TimeNs overlapWith(const std::vector<TimeRange>& w, TimeRange r) {
+  TimeNs sum = 0;
+  for (const TimeRange& x : w) {
+    const TimeNs s = std::max(x.start, r.start), e = std::min(x.end, r.end);
+    if (e > s) sum += e - s;
+  }
+  return sum;
+}
+
+}  // namespace
+
+/// Memory: the peak of the allocator's Total Allocated against the lowest value inside the steps
+/// (the memory held throughout: weights, optimizer state), and the operators whose allocations
+/// are live at the peak, largest first (memory_record.csv, operator_memory.csv; tutorial §4).
+void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out) {
+  if (!meta || isGpuTrace(c.trace)) return;
+  const AdvisorThresholds& th = c.thresholds;
+  Finding f;
+  f.rule = "memory";
+  f.source = "tutorial §4 (memory: peak vs steady state, the operators that allocate most); memory_record.csv and "
+             "operator_memory.csv (torch_npu _memory_view_parser.py, format notes §5.1); the capacity mark is npuscope's";
+  f.threshold = "peak reserved >= " + fmt("%.0f", th.memoryPeakShare * 100.0) + "% of the device memory (" +
+                (th.deviceMemoryGb > 0 ? fmt("%g GB", th.deviceMemoryGb) : std::string("capacity unknown: set device_memory_gb")) +
+                "); the " + std::to_string(th.memoryTopOps) + " largest allocators live at the peak";
+  if (!meta->memoryRecord || !meta->memoryRecord->error.empty() || meta->memoryRecord->rows.empty()) {
+    f.title = "Device memory: unknown";
+    f.severity = Severity::Unknown;
+    if (meta->memoryRecord && !meta->memoryRecord->error.empty()) f.numbers = meta->memoryRecord->error;
+    else if (meta->memoryRecord) f.numbers = "memory_record.csv has no rows";
+    else if (meta->dbExport) f.numbers = "no memory_record.csv; the .db export's MEMORY_RECORD table is not read by this rule";
+    else f.numbers = "no memory_record.csv (written with profile_memory=True)";
+    out.push_back(std::move(f));
+    return;
+  }
+  const MemoryRecord& mr = *meta->memoryRecord;
+  // The allocator's component: PTA+GE (torch_npu and graph engine together), else PTA, else GE,
+  // else the first one with Total Allocated values.
+  std::string comp;
+  for (const char* want : {"PTA+GE", "PTA", "GE"})
+    for (const MemoryRecordRow& r : mr.rows)
+      if (comp.empty() && r.component == want && r.allocatedMB) comp = want;
+  for (const MemoryRecordRow& r : mr.rows)
+    if (comp.empty() && r.allocatedMB) comp = r.component;
+  if (comp.empty()) {
+    f.title = "Device memory: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = "memory_record.csv has no Total Allocated(MB) values";
+    out.push_back(std::move(f));
+    return;
+  }
+  // The allocator works on the host's clock: the steps' host windows.
+  std::vector<TimeRange> windows;
+  for (const StepWindow& s : c.analysis.steps) windows.push_back(s.host);
+  double peak = -1, low = -1, lowAll = -1, peakReserved = -1, appReserved = -1;
+  TimeNs peakTs = 0;
+  for (const MemoryRecordRow& r : mr.rows) {
+    if (r.component == "APP" && r.reservedMB) appReserved = std::max(appReserved, *r.reservedMB);
+    if (r.component != comp) continue;
+    if (r.reservedMB) peakReserved = std::max(peakReserved, *r.reservedMB);
+    if (!r.allocatedMB) continue;
+    const double v = *r.allocatedMB;
+    if (v > peak) peak = v, peakTs = r.ts;
+    if (lowAll < 0 || v < lowAll) lowAll = v;
+    if (!c.analysis.steps.empty() && !inAny(windows, r.ts)) continue;
+    if (low < 0 || v < low) low = v;
+  }
+  const bool lowInSteps = low >= 0;
+  if (!lowInSteps) low = lowAll;
+  // Allocations live at the peak, by operator.
+  std::map<std::string, std::pair<double, std::size_t>> live;  // name -> (KB, count)
+  std::vector<const OperatorMemoryRow*> liveRows;
+  if (meta->operatorMemory)
+    for (const OperatorMemoryRow& r : meta->operatorMemory->rows) {
+      if (!r.allocation || *r.allocation > peakTs || (r.release && *r.release <= peakTs) || r.sizeKB <= 0) continue;
+      auto& e = live[r.name];
+      e.first += r.sizeKB;
+      ++e.second;
+      liveRows.push_back(&r);
+    }
+  std::vector<std::pair<std::string, std::pair<double, std::size_t>>> top(live.begin(), live.end());
+  std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  if (top.size() > th.memoryTopOps) top.resize(th.memoryTopOps);
+  f.numbers = comp + ": peak allocated " + fmt("%.1f MB", peak) + ", lowest " + fmt("%.1f MB", low) +
+              (lowInSteps ? " inside the steps" : "") + " (held throughout: weights, optimizer state), so " +
+              fmt("%.1f MB", peak - low) + " transient; peak reserved " + fmt("%.1f MB", peakReserved);
+  if (appReserved >= 0) f.numbers += "; the whole process (APP) reserved up to " + fmt("%.1f MB", appReserved);
+  if (!meta->operatorMemory) {
+    f.numbers += "; no operator_memory.csv: the allocators are unknown";
+  } else if (top.empty()) {
+    f.numbers += "; operator_memory.csv has no allocation live at the peak";
+  } else {
+    f.numbers += "; largest live at the peak:";
+    for (std::size_t i = 0; i < top.size(); ++i)
+      f.numbers += (i ? ", " : " ") + top[i].first + " " + fmt("%.1f MB", top[i].second.first / 1024.0) + " (" +
+                   std::to_string(top[i].second.second) + ")";
+  }
+  // Evidence: the host slices of the top allocators that contain one of their live allocations.
+  std::unordered_map<std::string, std::vector<std::pair<TimeNs, double>>> allocs;  // name -> (time, KB), sorted
+  for (const auto& [name, v] : top) allocs[name];
+  for (const OperatorMemoryRow* r : liveRows)
+    if (auto it = allocs.find(r->name); it != allocs.end()) it->second.push_back({*r->allocation, r->sizeKB});
+  for (auto& [name, v] : allocs) std::sort(v.begin(), v.end());
+  std::vector<std::pair<double, SliceRef>> ev;
+  if (!allocs.empty())
+    for (std::uint32_t li = 0; li < c.trace.lanes.size(); ++li) {
+      const Lane& lane = c.trace.lanes[li];
+      const Process::Role role = c.trace.processes[lane.process].role;
+      if (role != Process::Role::Python && role != Process::Role::Other) continue;
+      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+        const auto it = allocs.find(std::string(c.trace.sliceName({li, i})));
+        if (it == allocs.end()) continue;
+        const auto& v = it->second;
+        double kb = 0;
+        for (auto p = std::lower_bound(v.begin(), v.end(), std::pair<TimeNs, double>{lane.start[i], -1e300});
+             p != v.end() && p->first <= lane.end[i]; ++p)
+          kb += p->second;
+        if (kb > 0) ev.push_back({kb, SliceRef{li, i}});
+      }
+    }
+  sortEvidence(ev, f.evidence);
+  const double capacityMb = th.deviceMemoryGb * 1024.0;
+  if (capacityMb > 0 && peakReserved >= th.memoryPeakShare * capacityMb) {
+    f.title = "Device memory near capacity";
+    f.severity = Severity::Issue;
+    f.numbers += "; " + fmt("%.0f%%", peakReserved / capacityMb * 100.0) + " of " + fmt("%g GB", th.deviceMemoryGb);
+    f.fix = "The peak leaves little room: free or shrink the largest allocations live at the peak (activation "
+            "recomputation, a smaller micro-batch, ZeRO / optimizer sharding), and set PYTORCH_NPU_ALLOC_CONF="
+            "expandable_segments:True against fragmentation.";
+  } else {
+    f.title = "Device memory: peak vs held throughout";
+    f.severity = Severity::Info;
+    if (capacityMb > 0) f.numbers += "; " + fmt("%.0f%%", peakReserved / capacityMb * 100.0) + " of " + fmt("%g GB", th.deviceMemoryGb);
+  }
+  out.push_back(std::move(f));
+}
+
+/// Byte alignment (msprof-analyze byte_alignment_checker.py): SDMA Memcpy / Reduce_Inline tasks of
+/// the HCCL ops, off chip, larger than 512 B, whose size is not a multiple of 512 B.
+void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out) {
+  if (isGpuTrace(c.trace)) return;
+  const std::size_t align = std::max<std::size_t>(1, c.thresholds.commAlignBytes);
+  const auto ops = collectiveOps(c.trace);
+  std::size_t sized = 0, considered = 0, bad = 0;
+  TimeNs badNs = 0, consideredNs = 0;
+  std::set<std::size_t> badOps;
+  std::vector<std::pair<double, SliceRef>> ev;
+  for (std::uint32_t li = 0; li < c.trace.lanes.size(); ++li) {
+    const Lane& lane = c.trace.lanes[li];
+    if (c.trace.processes[lane.process].role != Process::Role::Communication || isCollectiveLane(c.trace, lane)) continue;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      const SliceRef r{li, i};
+      if (c.trace.argsText(r).find("size(Byte)") == std::string_view::npos && !c.trace.argsText(r).empty()) continue;
+      const auto sizeText = sliceArg(c.trace, r, "size(Byte)");
+      if (!sizeText) continue;
+      ++sized;
+      const auto size = parseInteger<long long>(*sizeText);
+      const auto type = sliceArg(c.trace, r, "task type");
+      if (!size || !type || (*type != "Memcpy" && *type != "Reduce_Inline")) continue;
+      if (sliceArg(c.trace, r, "transport type") != std::optional<std::string>("SDMA")) continue;
+      if (sliceArg(c.trace, r, "link type") == std::optional<std::string>("ON_CHIP")) continue;
+      if (*size <= static_cast<long long>(align)) continue;
+      ++considered;
+      const TimeNs d = lane.end[i] - lane.start[i];
+      consideredNs += d;
+      if (*size % static_cast<long long>(align) == 0) continue;
+      ++bad;
+      badNs += d;
+      ev.push_back({static_cast<double>(d), r});
+      // The op holding the task: the last op starting at or before it that has not ended.
+      const auto it = std::upper_bound(ops.begin(), ops.end(), lane.start[i],
+                                       [](TimeNs t, const auto& o) { return t < o.first.start; });
+      for (auto p = it; p != ops.begin();) {
+        --p;
+        if (p->first.contains(lane.start[i]) || p->first.start == lane.start[i]) {
+          badOps.insert(static_cast<std::size_t>(p - ops.begin()));
+          break;
+        }
+        if (it - p > 64) break;
+      }
+    }
+  }
+  if (ops.empty() && sized == 0) return;  // no communication in this trace
+  Finding f;
+  f.rule = "comm_alignment";
+  f.source = "msprof-analyze advisor byte_alignment_checker.py, byte_alignment.yaml (SDMA Memcpy / Reduce_Inline tasks "
+             "not ON_CHIP, size > 512 B); HCCL task args size(Byte), transport type, link type (format notes §2.7)";
+  f.threshold = "SDMA task size > " + std::to_string(align) + " B and not a multiple of " + std::to_string(align) + " B";
+  if (sized == 0) {
+    f.title = "Communication byte alignment: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = std::to_string(ops.size()) + " communication ops, but no HCCL task records its size (Level1 writes the "
+                "tasks' size(Byte))";
+    out.push_back(std::move(f));
+    return;
+  }
+  f.numbers = std::to_string(bad) + " of " + std::to_string(considered) + " SDMA tasks off chip above " +
+              std::to_string(align) + " B not aligned (" + us(badNs) + " of " + us(consideredNs) + "), in " +
+              std::to_string(badOps.size()) + " of " + std::to_string(ops.size()) + " communication ops";
+  if (bad == 0) {
+    f.title = "Communication sizes aligned";
+    f.severity = Severity::Ok;
+  } else {
+    f.title = "Communication sizes not 512 B aligned";
+    f.severity = Severity::Issue;
+    f.fix = "Transfers whose size is not a multiple of 512 B move slower over SDMA: pad the communicated tensors (e.g. "
+            "bucket sizes, hidden sizes) to a multiple of 512 bytes.";
+  }
+  sortEvidence(ev, f.evidence);
+  out.push_back(std::move(f));
+}
+
+namespace {
+
+/// Why the communication.json rules cannot tell, or "" when the file is there and readable.
+std::string commUnknownReason(const RankMetadata* meta) {
+  if (!meta) return "no profiler folder";
+  if (meta->communication && meta->communication->error.empty()) return {};
+  if (meta->communication) return meta->communication->error;
+  if (meta->dbExport) return "no communication.json; the .db export's CommAnalyzerBandwidth table is not read by this rule";
+  return "no communication.json (written at Level1 / Level2 when the run communicates)";
+}
+
+}  // namespace
+
+/// SDMA bandwidth against the baseline (msprof-analyze bandwidth_contention_checker.py): ops of
+/// communication.json whose SDMA bandwidth is below 0.8 × 18 GB/s; an issue when such an op
+/// overlaps a MatMul kernel (the advisor's contention case), else information. RDMA is judged only
+/// with a nominal given.
+void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out) {
+  if (isGpuTrace(c.trace)) return;
+  const auto ops = collectiveOps(c.trace);
+  const std::string why = commUnknownReason(meta);
+  if (!why.empty() && ops.empty()) return;
+  const AdvisorThresholds& th = c.thresholds;
+  Finding f;
+  f.rule = "comm_bandwidth";
+  f.source = "msprof-analyze advisor bandwidth_contention_checker.py, bandwidth_contention.yaml (SDMA baseline 18 GB/s, "
+             "threshold 0.8; an op overlapping a MatMul kernel is contention); communication.json Communication "
+             "Bandwidth Info (format notes §5.2)";
+  f.threshold = "SDMA below " + fmt("%.1f GB/s", th.bandwidthShare * th.sdmaNominalGbps) + " (" +
+                fmt("%.0f%%", th.bandwidthShare * 100.0) + " of " + fmt("%g", th.sdmaNominalGbps) + ")" +
+                (th.rdmaNominalGbps > 0 ? "; RDMA below " + fmt("%.1f GB/s", th.bandwidthShare * th.rdmaNominalGbps)
+                                        : std::string("; RDMA not judged (no nominal)"));
+  if (!why.empty()) {
+    f.title = "Communication bandwidth: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = why;
+    out.push_back(std::move(f));
+    return;
+  }
+  std::vector<TimeRange> matmuls;
+  if (c.kernels)
+    for (const KernelRow& r : c.kernels->rows)
+      if (r.start && r.duration && lowerOf(r.name + " " + r.type).find("matmul") != std::string::npos)
+        matmuls.push_back({*r.start, *r.start + *r.duration});
+  std::size_t sdma = 0, rdma = 0, slowSdma = 0, slowRdma = 0, contended = 0;
+  double minSdma = -1;
+  std::vector<std::pair<double, SliceRef>> evIssue, evSlow;
+  for (const CommOpTimes& op : meta->communication->ops) {
+    const SliceRef ref = opSlice(c.trace, ops, opNameOf(op.name), op.start);
+    if (const CommBandwidth* b = op.transportInfo("SDMA"); b && b->sizeMB > 0) {
+      ++sdma;
+      if (minSdma < 0 || b->gbps < minSdma) minSdma = b->gbps;
+      if (b->gbps < th.bandwidthShare * th.sdmaNominalGbps) {
+        ++slowSdma;
+        const double weight = th.sdmaNominalGbps - b->gbps;
+        evSlow.push_back({weight, ref});
+        bool overlap = false;
+        if (op.start) {
+          const TimeRange w{*op.start, *op.start + op.elapse};
+          for (const TimeRange& m : matmuls) overlap = overlap || m.overlaps(w);
+        }
+        if (overlap) ++contended, evIssue.push_back({weight, ref});
+      }
+    }
+    if (const CommBandwidth* b = op.transportInfo("RDMA"); b && b->sizeMB > 0) {
+      ++rdma;
+      if (th.rdmaNominalGbps > 0 && b->gbps < th.bandwidthShare * th.rdmaNominalGbps) {
+        ++slowRdma;
+        evSlow.push_back({th.rdmaNominalGbps - b->gbps, ref});
+      }
+    }
+  }
+  if (sdma == 0 && rdma == 0) return;  // nothing moved over SDMA / RDMA: nothing to judge
+  f.numbers = std::to_string(slowSdma) + " of " + std::to_string(sdma) + " ops with SDMA traffic below the mark" +
+              (sdma ? " (lowest " + fmt("%.2f GB/s", minSdma) + ")" : std::string()) + ", " + std::to_string(contended) +
+              " of them while a MatMul kernel runs" +
+              (c.kernels ? std::string() : std::string(" (no kernel_details.csv: overlap unknown)")) + "; " +
+              std::to_string(rdma) + " ops with RDMA traffic" +
+              (th.rdmaNominalGbps > 0 ? ", " + std::to_string(slowRdma) + " below the mark" : std::string());
+  if (contended > 0) {
+    f.title = "SDMA bandwidth low while MatMul runs";
+    f.severity = Severity::Issue;
+    f.fix = "Communication that overlaps compute competes with it for memory bandwidth: compare with the overlap "
+            "(or the fusion of communication and compute) switched off, and keep it only if it still wins.";
+    sortEvidence(evIssue, f.evidence);
+  } else if (slowSdma + slowRdma > 0) {
+    f.title = "Communication bandwidth below the nominal";
+    f.severity = Severity::Info;
+    sortEvidence(evSlow, f.evidence);
+  } else {
+    f.title = "Communication bandwidth fine";
+    f.severity = Severity::Ok;
+  }
+  out.push_back(std::move(f));
+}
+
+/// Small packets (msprof-analyze packet_checker.py, packet.yaml): ops whose SDMA transit is under
+/// 16 MB (RDMA: 1 MB) among the ops with such traffic; more than 20% of them is an issue.
+void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out) {
+  if (isGpuTrace(c.trace)) return;
+  const auto ops = collectiveOps(c.trace);
+  const std::string why = commUnknownReason(meta);
+  if (!why.empty() && ops.empty()) return;
+  const AdvisorThresholds& th = c.thresholds;
+  Finding f;
+  f.rule = "comm_small_packets";
+  f.source = "msprof-analyze advisor packet_checker.py, packet.yaml (min_sdma_size 16 MB, min_rdma_size 1 MB, ratios "
+             "0.2); communication.json Transit Size(MB) per op (format notes §5.2)";
+  f.threshold = "share of ops moving < " + fmt("%g MB", th.smallSdmaMb) + " over SDMA (or < " + fmt("%g MB", th.smallRdmaMb) +
+                " over RDMA) above " + fmt("%.0f%%", th.smallPacketRatio * 100.0);
+  if (!why.empty()) {
+    f.title = "Communication packets: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = why;
+    out.push_back(std::move(f));
+    return;
+  }
+  struct Stat {
+    std::size_t count = 0, small = 0;
+    double smallMs = 0;
+  } s[2];
+  std::vector<std::pair<double, SliceRef>> ev[2];
+  for (const CommOpTimes& op : meta->communication->ops) {
+    for (int k = 0; k < 2; ++k) {
+      const CommBandwidth* b = op.transportInfo(k == 0 ? "SDMA" : "RDMA");
+      if (!b || !(b->sizeMB > 0)) continue;
+      ++s[k].count;
+      if (b->sizeMB < (k == 0 ? th.smallSdmaMb : th.smallRdmaMb)) {
+        ++s[k].small;
+        s[k].smallMs += b->timeMs;
+        ev[k].push_back({b->timeMs, opSlice(c.trace, ops, opNameOf(op.name), op.start)});
+      }
+    }
+  }
+  if (s[0].count == 0 && s[1].count == 0) return;
+  bool issue = false;
+  std::vector<std::pair<double, SliceRef>> evAll;
+  for (int k = 0; k < 2; ++k) {
+    if (s[k].count == 0) continue;
+    const double ratio = static_cast<double>(s[k].small) / static_cast<double>(s[k].count);
+    if (!f.numbers.empty()) f.numbers += "; ";
+    f.numbers += std::string(k == 0 ? "SDMA: " : "RDMA: ") + std::to_string(s[k].small) + " of " +
+                 std::to_string(s[k].count) + " ops small (" + fmt("%.0f%%", ratio * 100.0) + ", " +
+                 fmt("%.3f ms", s[k].smallMs) + " of transit)";
+    if (s[k].small > 0 && ratio > th.smallPacketRatio) {
+      issue = true;
+      evAll.insert(evAll.end(), ev[k].begin(), ev[k].end());
+    }
+  }
+  if (issue) {
+    f.title = "Many small communication packets";
+    f.severity = Severity::Issue;
+    f.fix = "Many small transfers pay the launch and latency cost each time: in data parallelism raise the batch or "
+            "accumulate gradients over more steps, use larger gradient buckets, prefer ZeRO-1/2 to ZeRO-3 when memory "
+            "allows, and use fused optimizers that communicate fewer, larger tensors.";
+    sortEvidence(evAll, f.evidence);
+  } else {
+    f.title = "Communication packets large enough";
+    f.severity = Severity::Ok;
+  }
+  out.push_back(std::move(f));
+}
+
+/// AI Core frequency drops: the AI Core Freq counter below (1 - 5%) of the highest value it
+/// records, inside the steps, with the compute kernels that started then (msprof-analyze
+/// ai_core_freq_checker.py compares each op's frequency with the chip's; the nominal here is the
+/// highest recorded, which a capture that ran throttled from start to end cannot reveal).
+void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out) {
+  if (isGpuTrace(c.trace)) return;
+  std::vector<const CounterSeries*> series;
+  for (const CounterSeries& s : c.trace.counters)
+    if (c.trace.name(s.name).starts_with("AI Core Freq") && !s.value.empty()) series.push_back(&s);
+  Finding f;
+  f.rule = "aicore_freq";
+  f.source = "msprof-analyze advisor ai_core_freq_checker.py (DECREASE_FREQ_RATIO 0.05); the AI Core Freq counter "
+             "(trace_view.json, db AICORE_FREQ; format notes §2.4); the nominal is the highest value recorded";
+  f.threshold = "AI Core frequency at or below " + fmt("%.0f%%", (1.0 - c.thresholds.freqDropRatio) * 100.0) +
+                " of the highest recorded, inside the steps' device windows";
+  if (series.empty()) {
+    if (!hasDeviceLanes(c.trace)) return;
+    f.title = "AI Core frequency: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = "no AI Core Freq counter in this capture";
+    out.push_back(std::move(f));
+    return;
+  }
+  const std::vector<TimeRange> windows = stepWindows(c);
+  TimeNs belowNs = 0, kernelNs = 0;
+  std::size_t kernels = 0, samples = 0;
+  std::vector<std::pair<double, SliceRef>> ev;
+  std::string parts;
+  for (const CounterSeries* s : series) {
+    const double nominal = *std::max_element(s->value.begin(), s->value.end());
+    const double lowest = *std::min_element(s->value.begin(), s->value.end());
+    const double mark = nominal * (1.0 - c.thresholds.freqDropRatio);
+    samples += s->value.size();
+    std::vector<TimeRange> low;
+    for (std::size_t i = 0; i < s->ts.size(); ++i) {
+      if (!(s->value[i] <= mark)) continue;
+      const TimeNs end = i + 1 < s->ts.size() ? s->ts[i + 1] : std::max(s->ts[i], c.trace.range.end);
+      if (!low.empty() && low.back().end == s->ts[i]) low.back().end = end;
+      else low.push_back({s->ts[i], end});
+    }
+    TimeNs b = 0;
+    for (const TimeRange& r : low) b += overlapWith(windows, r);
+    belowNs += b;
+    const int device = c.trace.processes[s->process].deviceId;
+    if (!parts.empty()) parts += "; ";
+    parts += "NPU " + std::to_string(device) + " " + std::string(c.trace.name(s->name)) + ": highest " + fmt("%g MHz", nominal) +
+             ", lowest " + fmt("%g MHz", lowest) + ", " + us(b) + " at or below " + fmt("%g MHz", mark) + " inside the steps' device windows";
+    if (low.empty()) continue;
+    const DeviceTasks tasks = collectDeviceTasks(c.trace, device, c.kernels);
+    for (const SliceRef r : tasks.computeTasks) {
+      const TimeNs t = c.trace.lanes[r.lane].start[r.index];
+      if (!inAny(windows, t) || !inAny(low, t)) continue;
+      const TimeNs d = c.trace.lanes[r.lane].end[r.index] - t;
+      ++kernels;
+      kernelNs += d;
+      ev.push_back({static_cast<double>(d), r});
+    }
+  }
+  f.numbers = parts + " (" + std::to_string(samples) + " samples)";
+  if (belowNs > 0) {
+    f.title = "AI Core frequency drops";
+    f.severity = Severity::Issue;
+    f.numbers += "; " + std::to_string(kernels) + " compute kernels (" + us(kernelNs) + ") started during the drops";
+    f.fix = "The AI Core clock fell during the step (power or thermal capping, or a power-saving mode): check the "
+            "device's power mode, temperature and power limit (npu-smi info), and the cooling of the server.";
+    sortEvidence(ev, f.evidence);
+  } else {
+    f.title = "AI Core frequency steady";
+    f.severity = Severity::Ok;
+  }
+  out.push_back(std::move(f));
+}
+
+/// Dynamic shapes: per op type of kernel_details.csv, the input shapes first seen after the first
+/// step; at least 1 per later step on average is dynamic (npuscope's mark). msprof-analyze's own
+/// dynamic-shape rule (no op with OP State "static") is given in the numbers: torch_npu's eager
+/// kernels all record "dynamic", so it alone does not say the shapes change.
+void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out) {
+  if (isGpuTrace(c.trace) || !c.kernels || c.kernels->rows.empty()) return;
+  const KernelDetails& k = *c.kernels;
+  Finding f;
+  f.rule = "dynamic_shapes";
+  f.source = "npuscope: Input Shapes of kernel_details.csv per op type and step; msprof-analyze advisor "
+             "dynamic_shape_checker.py / operator_checker.py is_dynamic_shape (no op with OP State static)";
+  f.threshold = "an op type with " + fmt("%g", c.thresholds.newShapesPerStep) +
+                " or more new input shapes per step after the first";
+  std::string opState;
+  if (const int col = k.table.column("OP State"); col >= 0) {
+    std::size_t dyn = 0, stat = 0;
+    for (std::size_t i = 0; i < k.table.rows.size(); ++i) {
+      const std::string v = lowerOf(csvTrim(k.table.cell(i, col)));
+      dyn += v == "dynamic" ? 1 : 0;
+      stat += v == "static" ? 1 : 0;
+    }
+    opState = "OP State: " + std::to_string(dyn) + " dynamic, " + std::to_string(stat) + " static" +
+              (stat == 0 && dyn > 0 ? " (msprof-analyze's rule would say every op is dynamic-shape; torch_npu's eager "
+                                      "kernels record dynamic, so this alone does not tell)"
+                                    : std::string());
+  }
+  // Step of each row: its Step Id, else the device window holding its start.
+  std::vector<std::pair<long long, std::size_t>> rowsByStep;
+  std::size_t withShapes = 0;
+  for (std::size_t i = 0; i < k.rows.size(); ++i) {
+    const KernelRow& r = k.rows[i];
+    if (r.inputShapes.empty() || r.inputShapes == "N/A" || r.isCommunication()) continue;
+    ++withShapes;
+    std::optional<long long> step = r.step;
+    if (!step && r.start)
+      for (const StepWindow& s : c.analysis.steps)
+        if ((!s.device.empty() ? s.device : s.host).contains(*r.start)) step = s.number;
+    if (step) rowsByStep.push_back({*step, i});
+  }
+  auto unknown = [&](const std::string& why) {
+    f.title = "Dynamic shapes: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = why + (opState.empty() ? "" : "; " + opState);
+    out.push_back(std::move(f));
+  };
+  if (withShapes == 0) return unknown("kernel_details.csv records no Input Shapes (Level1 writes them)");
+  std::stable_sort(rowsByStep.begin(), rowsByStep.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::set<long long> stepSet;
+  for (const auto& [s, i] : rowsByStep) stepSet.insert(s);
+  if (stepSet.size() < 2)
+    return unknown(std::to_string(stepSet.size()) + " step with shapes: shapes that differ between layers cannot be told "
+                   "from shapes that change between steps");
+  const long long first = *stepSet.begin();
+  struct Op {
+    std::set<std::string> seen;
+    std::size_t fresh = 0;
+    std::vector<std::pair<double, SliceRef>> ev;
+  };
+  std::map<std::string, Op> ops;
+  for (const auto& [s, i] : rowsByStep) {
+    const KernelRow& r = k.rows[i];
+    Op& op = ops[r.type.empty() ? r.name : r.type];
+    const bool isNew = op.seen.insert(r.inputShapes).second;
+    if (isNew && s != first) {
+      ++op.fresh;
+      op.ev.push_back({static_cast<double>(r.duration.value_or(0)), c.taskOf(r)});
+    }
+  }
+  const double later = static_cast<double>(stepSet.size() - 1);
+  std::vector<std::pair<std::string, const Op*>> flagged;
+  for (const auto& [name, op] : ops)
+    if (op.fresh > 0 && static_cast<double>(op.fresh) / later >= c.thresholds.newShapesPerStep) flagged.push_back({name, &op});
+  std::stable_sort(flagged.begin(), flagged.end(), [](const auto& a, const auto& b) { return a.second->fresh > b.second->fresh; });
+  f.numbers = std::to_string(flagged.size()) + " of " + std::to_string(ops.size()) + " op types bring new input shapes after step " +
+              std::to_string(first) + " (" + std::to_string(stepSet.size()) + " steps)";
+  for (std::size_t i = 0; i < flagged.size() && i < 5; ++i)
+    f.numbers += (i ? ", " : ": ") + flagged[i].first + " " + std::to_string(flagged[i].second->fresh);
+  if (!opState.empty()) f.numbers += "; " + opState;
+  if (!flagged.empty()) {
+    f.title = "Input shapes change between steps";
+    f.severity = Severity::Issue;
+    f.fix = "Shapes that change every step make CANN compile or look up kernels again (aclopCompileAndExecute, ACLNN "
+            "cache misses): pad inputs to a few fixed sizes (bucketing), keep the batch and sequence lengths fixed, "
+            "and raise ACLNN_CACHE_LIMIT if the shapes must vary.";
+    std::vector<std::pair<double, SliceRef>> ev;
+    for (const auto& [name, op] : flagged) ev.insert(ev.end(), op->ev.begin(), op->ev.end());
+    sortEvidence(ev, f.evidence);
+  } else {
+    f.title = "Input shapes repeat between steps";
+    f.severity = Severity::Ok;
+  }
+  out.push_back(std::move(f));
+}
+
+}  // namespace npuscope::core::detail

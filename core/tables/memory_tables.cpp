@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "core/tables/memory_tables.h"
+
+#include "core/base/time_limits.h"
+#include "core/import/json/json_scan.h"
+
+namespace npuscope::core {
+
+namespace {
+
+std::optional<TimeNs> timeCell(std::string_view s) {
+  const auto v = detail::parseMicrosToNs(csvTrim(s));
+  if (!v || *v > kMaxTimeNs || *v < -kMaxTimeNs) return std::nullopt;
+  return v;
+}
+
+/// Collects row warnings, naming at most 20 rows and counting the rest.
+struct RowWarnings {
+  std::vector<std::string>& out;
+  std::size_t named = 0, more = 0;
+  void add(std::size_t row, const std::string& what) {
+    if (named++ < 20) out.push_back("row " + std::to_string(row + 1) + " " + what);
+    else ++more;
+  }
+  void finish() {
+    if (more) out.push_back(std::to_string(more) + " more rows skipped");
+  }
+};
+
+}  // namespace
+
+MemoryRecord parseMemoryRecord(const CsvTable& t) {
+  MemoryRecord m;
+  if (!t.error.empty()) {
+    m.error = "memory_record.csv: " + t.error;
+    return m;
+  }
+  const int cComp = t.column("Component"), cTs = t.column("Timestamp(us)");
+  const int cAlloc = t.column("Total Allocated(MB)"), cRes = t.column("Total Reserved(MB)");
+  const int cAct = t.column("Total Active(MB)"), cDev = t.column("Device Type");
+  if (cTs < 0) {
+    m.error = "memory_record.csv has no Timestamp(us) column";
+    return m;
+  }
+  if (cAlloc < 0) m.warnings.push_back("memory_record.csv has no Total Allocated(MB) column");
+  if (cRes < 0) m.warnings.push_back("memory_record.csv has no Total Reserved(MB) column");
+  RowWarnings w{m.warnings};
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const auto ts = timeCell(t.cell(r, cTs));
+    if (!ts) {
+      w.add(r, "has no valid Timestamp(us): skipped");
+      continue;
+    }
+    MemoryRecordRow row;
+    row.ts = *ts;
+    row.component = std::string(csvTrim(t.cell(r, cComp)));
+    row.allocatedMB = csvNumber(t.cell(r, cAlloc));
+    row.reservedMB = csvNumber(t.cell(r, cRes));
+    row.activeMB = csvNumber(t.cell(r, cAct));
+    row.device = std::string(csvTrim(t.cell(r, cDev)));
+    m.rows.push_back(std::move(row));
+  }
+  w.finish();
+  return m;
+}
+
+MemoryRecord readMemoryRecord(const std::string& path) { return parseMemoryRecord(readCsv(path)); }
+
+OperatorMemory parseOperatorMemory(const CsvTable& t) {
+  OperatorMemory m;
+  if (!t.error.empty()) {
+    m.error = "operator_memory.csv: " + t.error;
+    return m;
+  }
+  const int cName = t.column("Name"), cSize = t.column("Size(KB)"), cAlloc = t.column("Allocation Time(us)");
+  const int cRel = t.column("Release Time(us)"), cDev = t.column("Device Type");
+  if (cName < 0 || cSize < 0 || cAlloc < 0) {
+    m.error = "operator_memory.csv lacks the Name, Size(KB) or Allocation Time(us) column";
+    return m;
+  }
+  RowWarnings w{m.warnings};
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const auto size = csvNumber(t.cell(r, cSize));
+    const auto alloc = timeCell(t.cell(r, cAlloc));
+    if (!size || !alloc) {
+      w.add(r, "has no valid Size(KB) or Allocation Time(us): skipped");
+      continue;
+    }
+    OperatorMemoryRow row;
+    row.name = std::string(csvTrim(t.cell(r, cName)));
+    row.sizeKB = *size;
+    row.allocation = alloc;
+    if (cRel >= 0) row.release = timeCell(t.cell(r, cRel));
+    row.device = std::string(csvTrim(t.cell(r, cDev)));
+    m.rows.push_back(std::move(row));
+  }
+  w.finish();
+  return m;
+}
+
+OperatorMemory readOperatorMemory(const std::string& path) { return parseOperatorMemory(readCsv(path)); }
+
+}  // namespace npuscope::core
