@@ -231,7 +231,7 @@ void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out) {
   if (isGpuTrace(c.trace)) return;
   const std::size_t align = std::max<std::size_t>(1, c.thresholds.commAlignBytes);
   const auto ops = collectiveOps(c.trace);
-  std::size_t sized = 0, considered = 0, bad = 0;
+  std::size_t sized = 0, typed = 0, considered = 0, bad = 0;
   TimeNs badNs = 0, consideredNs = 0;
   std::set<std::size_t> badOps;
   std::vector<std::pair<double, SliceRef>> ev;
@@ -246,8 +246,10 @@ void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out) {
       ++sized;
       const auto size = parseInteger<long long>(*sizeText);
       const auto type = sliceArg(c.trace, r, "task type");
+      const auto transport = sliceArg(c.trace, r, "transport type");
+      if (transport) ++typed;
       if (!size || !type || (*type != "Memcpy" && *type != "Reduce_Inline")) continue;
-      if (sliceArg(c.trace, r, "transport type") != std::optional<std::string>("SDMA")) continue;
+      if (transport != std::optional<std::string>("SDMA")) continue;
       if (sliceArg(c.trace, r, "link type") == std::optional<std::string>("ON_CHIP")) continue;
       if (*size <= static_cast<long long>(align)) continue;
       ++considered;
@@ -276,11 +278,12 @@ void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out) {
   f.source = "msprof-analyze advisor byte_alignment_checker.py, byte_alignment.yaml (SDMA Memcpy / Reduce_Inline tasks "
              "not ON_CHIP, size > 512 B); HCCL task args size(Byte), transport type, link type (format notes §2.7)";
   f.threshold = "SDMA task size > " + std::to_string(align) + " B and not a multiple of " + std::to_string(align) + " B";
-  if (sized == 0) {
+  if (sized == 0 || typed == 0) {
     f.title = "Communication byte alignment: unknown";
     f.severity = Severity::Unknown;
-    f.numbers = std::to_string(ops.size()) + " communication ops, but no HCCL task records its size (Level1 writes the "
-                "tasks' size(Byte))";
+    f.numbers = std::to_string(ops.size()) + " communication ops, but " +
+                (sized == 0 ? std::string("no HCCL task records its size (Level1 writes the tasks' size(Byte))")
+                            : std::string("no HCCL task records its transport type (SDMA / RDMA), which the rule needs"));
     out.push_back(std::move(f));
     return;
   }

@@ -435,4 +435,26 @@ TEST_CASE("advisor resource rules on the corpus agree with hand counts", "[advis
   CHECK(find(a0, "comm_alignment")->severity == Severity::Unknown);
   CHECK(find(a0, "comm_bandwidth")->severity == Severity::Unknown);
   CHECK(find(a0, "comm_small_packets")->severity == Severity::Unknown);
+
+  // The .db export (910B Level1 rank 0): AICORE_FREQ holds 3 rows, all 1800 (sqlite3: select
+  // count(*), min(freq), max(freq) from AICORE_FREQ): steady. Its MEMORY_RECORD is not read by
+  // the rule, which says so instead of "not recorded".
+  const auto rd = core::loadProfile(shared("corpus/ascend-pt-910b-db-2rank/level1/rank0_ascend_pt"));
+  REQUIRE(rd.ok());
+  const auto ad = core::adviseRankProfile(rd.profile->ranks.front());
+  const auto* dfq = find(ad, "aicore_freq");
+  REQUIRE(dfq);
+  CHECK(dfq->severity == Severity::Ok);
+  CHECK(has(dfq->numbers, "highest 1800 MHz, lowest 1800 MHz"));
+  CHECK(has(dfq->numbers, "(3 samples)"));
+  const auto* dmem = find(ad, "memory");
+  REQUIRE(dmem);
+  CHECK(dmem->severity == Severity::Unknown);
+  CHECK(has(dmem->numbers, ".db export"));
+  // 296 COMMUNICATION_TASK_INFO rows, 4 COMMUNICATION_OP (sqlite3 count(*)): the tasks carry a
+  // size but the db reader gives no transport type, so the alignment rule cannot tell (never "ok").
+  const auto* dal = find(ad, "comm_alignment");
+  REQUIRE(dal);
+  CHECK(dal->severity == Severity::Unknown);
+  CHECK(has(dal->numbers, "transport type"));
 }
