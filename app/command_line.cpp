@@ -589,11 +589,13 @@ int runStats(const QStringList& arguments) {
   std::vector<std::size_t> chosen;
   for (std::size_t i = 0; i < profile->ranks.size(); ++i) {
     const core::RankProfile& r = profile->ranks[i];
-    if (!r.trace) continue;
+    // A tables-only rank (no trace) has the Kernels layer from its kernel_details.csv.
+    if (!r.trace && !(r.kernels && *statsLayer == core::StatsLayer::Kernels)) continue;
     if (wantedRank < 0 || r.rank() == wantedRank) chosen.push_back(i);
   }
   if (wantedRank >= 0 && chosen.empty() && static_cast<std::size_t>(wantedRank) < profile->ranks.size() &&
-      profile->ranks[static_cast<std::size_t>(wantedRank)].trace)
+      (profile->ranks[static_cast<std::size_t>(wantedRank)].trace ||
+       (profile->ranks[static_cast<std::size_t>(wantedRank)].kernels && *statsLayer == core::StatsLayer::Kernels)))
     chosen.push_back(static_cast<std::size_t>(wantedRank));
   if (chosen.empty()) {
     printError(QCoreApplication::translate("npuscope", "no rank %1 with a trace in %2").arg(wantedRank).arg(positional.at(1)));
@@ -622,7 +624,8 @@ int runStats(const QStringList& arguments) {
     // Problems reading the rank's CSV files (kernel_details.csv decides the kernels layer).
     for (const std::string& m : r.tableMessages)
       printError(QString::fromStdString(r.source.label + ": " + m));
-    const core::StatsTable table = core::computeStats(*r.trace, *statsLayer, scope, r.kernels.get());
+    const core::StatsTable table = r.trace ? core::computeStats(*r.trace, *statsLayer, scope, r.kernels.get())
+                                           : core::kernelTableStats(*r.kernels, scope);
     const int rankNumber = r.rank() >= 0 ? r.rank() : static_cast<int>(i);
     if (!asCsv) {
       if (printed > 0) out += "\n";

@@ -90,9 +90,67 @@ std::size_t countNamed(const Trace& trace, std::string_view needle, TimeRange wi
   return n;
 }
 
+/// The end of the device activity the analysis saw (ns), else the trace's last event.
+TimeNs coveredEnd(const Trace& trace, const RankAnalysis& ra) {
+  TimeNs end = INT64_MIN;
+  for (const DeviceAnalysis& d : ra.devices) {
+    if (!d.computing.empty()) end = std::max(end, d.computing.back().end);
+    if (!d.communication.empty()) end = std::max(end, d.communication.back().end);
+  }
+  return end == INT64_MIN ? trace.range.end : end;
+}
+
+Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra);
+
 }  // namespace
 
+std::string partialCaptureReason(const Trace& trace) {
+  std::string why;
+  const auto add = [&why](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+  const auto example = [&trace](ImportWarning w, const char* fallback) {
+    for (const auto& [kind, text] : trace.stats.examples)
+      if (kind == w) return text;
+    return std::string(fallback);
+  };
+  if (trace.stats.count(ImportWarning::TruncatedEvent))
+    add(example(ImportWarning::TruncatedEvent, "the file ends inside an event") + " (the rest of the file is missing)");
+  if (trace.stats.count(ImportWarning::UnterminatedObject))
+    add(example(ImportWarning::UnterminatedObject, "object form not closed") + " (the file may end early)");
+  if (trace.stats.count(ImportWarning::TruncatedGzip))
+    add(example(ImportWarning::TruncatedGzip, "gzip data ends early") + " (the rest of the file is missing)");
+  for (const std::string& n : trace.notes) {
+    if (n.find(" shrank from ") != std::string::npos) add(n);
+    // json_trace_reader.cpp's note for an array form without its ']'.
+    if (n.rfind("closing bracket added", 0) == 0)
+      add("the event array was not closed: the profiler may have stopped before it finished writing");
+  }
+  return why;
+}
+
 Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
+  Verdict v = verdictOfFigures(trace, ra);
+  // A partial capture (docs/diagnosis.md §2.6): the figures hold for the part that was read
+  // only, and say so first.
+  v.partialReason = partialCaptureReason(trace);
+  if (v.partialReason.empty()) return v;
+  v.partial = true;
+  v.coveredUntil = coveredEnd(trace, ra);
+  const std::string oldPrefix = v.headline + ": ";
+  std::string rest = v.summary.rfind(oldPrefix, 0) == 0 ? v.summary.substr(oldPrefix.size()) : v.summary;
+  if (!rest.empty() && rest[0] >= 'a' && rest[0] <= 'z') rest[0] = static_cast<char>(rest[0] - 'a' + 'A');
+  v.headline += " (partial capture)";
+  const std::string until = *v.coveredUntil > trace.range.start
+                                ? ", up to +" + formatDuration(*v.coveredUntil - trace.range.start) + " (ts " +
+                                      std::to_string(*v.coveredUntil) + " ns)"
+                                : "";
+  v.summary = v.headline + ": " + v.partialReason + ". The figures cover only the part that was read" + until +
+              "; what the profiler wrote after the cut is missing, so the shares may differ for the whole run. " + rest;
+  return v;
+}
+
+namespace {
+
+Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra) {
   Verdict v;
   v.hostRecorded = hostLayersRecorded(trace);
   if (ra.devices.empty()) {
@@ -148,6 +206,41 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
   if (v.dominant != "free" && free > 0.10)
     v.findings.push_back("The device is also idle (Free) " + pct(free) + " of the time (" + formatDuration(f.free) +
                          "), above the ~10% mark: dispatch, synchronisation or data movement leave it waiting.");
+  // Busy time isolated far from the rest stretches E2E and Free (docs/diagnosis.md §1.1): kept,
+  // and said, with the figures without it.
+  for (const IsolatedActivity& ia : da.isolated) {
+    const OverlapFigures& w = ia.without;
+    const std::string name = ia.task.valid() ? std::string(trace.sliceName(ia.task)) : std::string("device activity");
+    std::string s = "The device span includes isolated activity: " + name + " at ts " + std::to_string(ia.busy.start) +
+                    " ns (+" + formatDuration(ia.busy.start - trace.range.start) + "), " +
+                    (ia.intervals == 1 ? std::string("one busy interval ")
+                                       : std::to_string(ia.intervals) + " busy intervals ") +
+                    formatDuration(ia.gap) + (ia.leading ? " before" : " after") +
+                    " the rest of the device activity, which spans " + formatDuration(w.e2e) + ". Free and E2E above " +
+                    "include that gap; without it: ";
+    if (w.e2e > 0) {
+      const double we = static_cast<double>(w.e2e);
+      const double wc = static_cast<double>(w.computing) / we, wm = static_cast<double>(w.commNotOverlapped) / we,
+                   wf = static_cast<double>(w.free) / we;
+      s += "Computing " + pct(wc) + ", Communication (Not Overlapped) " + pct(wm) + ", Free " + pct(wf) + " of " +
+           formatDuration(w.e2e);
+      const std::string dom = wc >= wm && wc >= wf ? "compute" : wm >= wf ? "communication" : "free";
+      s += dom == v.dominant ? " (the same dominant share)." : "; the dominant share differs, so the headline depends on "
+                                                                "whether that activity belongs to the run.";
+    }
+    v.findings.push_back(s);
+  }
+  if (ra.farEvents.count > 0 && ra.farEvents.farthest.valid()) {
+    const FarEvents& fe = ra.farEvents;
+    const TimeNs ts = trace.sliceRange(fe.farthest).start;
+    v.findings.push_back("The trace's span (" + formatDuration(trace.range.duration()) + ") is stretched by " +
+                         std::to_string(fe.count) + (fe.count == 1 ? " event" : " events") +
+                         " far from the device activity (" + formatDuration(fe.device.duration()) + "): the farthest, " +
+                         std::string(trace.sliceName(fe.farthest)) + " on " + trace.processes[trace.lanes[fe.farthest.lane].process].name +
+                         ", at ts " + std::to_string(ts) + " ns, " + formatDuration(fe.distance) +
+                         (ts < fe.device.start ? " before" : " after") +
+                         " it. The Top-Down figures use the device activity only; its clock or epoch may differ.");
+  }
   // The bubbles: the cause holding the most bubble time over all of them (§2.3).
   const CauseTotals& ct = da.causes;
   const TimeNs bubbleNs = ct.totalNs();
@@ -205,13 +298,13 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
     if (fo.widestTasks >= 2 * kManyTasks && fo.widestOp.valid())
       v.findings.push_back("The torch op " + std::string(trace.sliceName(fo.widestOp)) + " launched " +
                            std::to_string(fo.widestTasks) + " device tasks; " + std::to_string(fo.opsWithMany) + " of " +
-                           std::to_string(fo.ops) + " ops launched " + std::to_string(kManyTasks) +
+                           countNoun(fo.ops, "op") + " launched " + std::to_string(kManyTasks) +
                            " or more: many small tasks from one API are a fusion candidate.");
   }
   if (da.skew.bound > 0)
     v.findings.push_back("Host and device clocks disagree by at least " + formatDuration(da.skew.bound) + " (" +
-                         std::to_string(da.skew.tasksWithLaunch) +
-                         " launches; the earliest task starts that much before its own launch): launch latencies are "
+                         countNoun(da.skew.tasksWithLaunch, "launch", "launches") +
+                         "; the earliest task starts that much before its own launch): launch latencies are "
                          "shown corrected by that bound.");
   // Advisor rule: many ACLOP compilations per step (MAX_OP_COMPILE_NUM = 20).
   const TimeRange all = trace.range.empty() ? TimeRange{INT64_MIN, INT64_MAX} : TimeRange{trace.range.start, trace.range.end + 1};
@@ -227,5 +320,7 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
   v.suggestions = std::move(unique);
   return v;
 }
+
+}  // namespace
 
 }  // namespace npuscope::core

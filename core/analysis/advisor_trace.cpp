@@ -347,7 +347,19 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
     for (const TimeRange& r : u) idle += coveredIn(da->free, r);
   }
   f.numbers += "; the device is idle " + us(idle) + " of that time";
-  if (n > 0 && n >= c.thresholds.transfersPerStep * c.steps) {
+  if (c.analysis.steps.empty()) {
+    // The rule counts transfers inside the step: without any step window it cannot say "ok" or
+    // "per step" (docs/diagnosis.md §6).
+    f.title = "Data transfers: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = "no steps recorded (no ProfilerStep#N or Iteration window), so transfers inside the step "
+                "cannot be told; in the whole capture: " + f.numbers;
+  } else if (n < c.thresholds.transfersPerStep * c.steps && !detail::torchLayerRecorded(t)) {
+    f.title = "Data transfers: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = "the framework layer (torch ops: aten::item, .cpu()) was not recorded (MindSpore / GE graph "
+                "mode through msprof?), only blocking CANN copies can be counted; " + f.numbers;
+  } else if (n > 0 && n >= c.thresholds.transfersPerStep * c.steps) {
     f.title = "Host<->device transfers inside the step";
     f.severity = Severity::Issue;
     f.atStakePerStep = c.perStep(static_cast<double>(idle));
@@ -409,7 +421,7 @@ void ruleSyncStream(const AdvisorContext& c, std::vector<Finding>& out) {
     return;
   }
   const double ratio = static_cast<double>(co) / static_cast<double>(launches);
-  f.numbers = std::to_string(syncs) + " synchronise-stream calls, " + std::to_string(launches) + " launches, " +
+  f.numbers = countNoun(syncs, "synchronise-stream call") + ", " + countNoun(launches, "launch", "launches") + ", " +
               std::to_string(co) + " right after a launch (ratio " + ratioText(ratio) + ")";
   if (ratio > c.thresholds.syncLaunchRatio) {
     f.title = "Stream synchronised after most launches";

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/analysis/breakdown.h"
@@ -17,6 +18,14 @@
 #include "core/model/trace.h"
 
 namespace npuscope::core {
+
+/// "1 launch", "3 launches", "0 bubbles": `n` and the noun in the number's form (`many`
+/// defaults to `one` + "s").
+[[nodiscard]] inline std::string countNoun(std::size_t n, std::string_view one, std::string_view many = {}) {
+  std::string noun(n == 1 || many.empty() ? one : many);
+  if (n != 1 && many.empty()) noun += 's';
+  return std::to_string(n) + " " + noun;
+}
 
 /// Overlap Analysis figures, ns. Invariant (CANN): computing + commNotOverlapped + free == e2e
 /// for the whole capture; overlapped = communication - commNotOverlapped.
@@ -205,6 +214,23 @@ struct CauseTotals {
   [[nodiscard]] BubbleCause top() const;
 };
 
+/// Busy time at an edge of a device's activity, isolated from the rest (docs/diagnosis.md §1.1):
+/// the first (or last) k busy intervals of Computing u Communication, k <= max(1, 1% of them),
+/// separated from the others by a Free gap longer than kIsolatedGapFactor times the span of the
+/// others and than kIsolatedMinGapNs. It stays in the figures (nothing is dropped); `without`
+/// gives them without it and its gap.
+struct IsolatedActivity {
+  TimeRange busy;               ///< span of the isolated busy intervals, ns
+  TimeNs gap = 0;               ///< the Free gap between them and the rest, ns (counted in Free)
+  bool leading = true;          ///< before the rest (else after)
+  std::size_t intervals = 0;    ///< busy intervals in it
+  SliceRef task;                ///< the device task starting it (invalid if not found)
+  TimeRange rest;               ///< span of the rest of the activity, ns
+  OverlapFigures without;       ///< the device figures over `rest` only
+};
+inline constexpr double kIsolatedGapFactor = 10.0;
+inline constexpr TimeNs kIsolatedMinGapNs = 1'000'000;  ///< 1 ms
+
 /// Everything computed for one device of a rank.
 struct DeviceAnalysis {
   int device = -1;
@@ -225,6 +251,17 @@ struct DeviceAnalysis {
   CommBreakdown comm;                   ///< what Communication (Not Overlapped) is made of (breakdown.h)
   ComputeBreakdown compute;             ///< what Computing is made of (breakdown.h)
   std::vector<std::string> discrepancies;  ///< computed vs recorded, explained
+  std::vector<IsolatedActivity> isolated;  ///< at most one leading and one trailing (docs/diagnosis.md §1.1)
+};
+
+/// Trace events far outside the device activity (docs/diagnosis.md §1.1): slices that start
+/// more than max(kIsolatedGapFactor x the device span, 1 s) before the first or after the last
+/// device activity of the rank. They stretch the trace's span, not the Top-Down figures.
+struct FarEvents {
+  std::size_t count = 0;
+  SliceRef farthest;        ///< the one farthest from the device activity
+  TimeNs distance = 0;      ///< its distance from the device activity, ns
+  TimeRange device;         ///< the rank's device activity span, ns
 };
 
 /// The Top-Down reading of one rank (docs/diagnosis.md §2): the dominant share decides the
@@ -242,13 +279,30 @@ struct Verdict {
   std::size_t topCauseCount = 0;
   double topCauseShare = 0;             ///< of all bubble time, 0..1
   bool hostRecorded = true;             ///< false: no Python/CANN slice, causes cannot be told
+  /// The trace is a partial capture (partialCaptureReason): the headline says "(partial
+  /// capture)" and the summary starts with `partialReason` and what part the figures cover.
+  bool partial = false;
+  std::string partialReason;            ///< "" unless partial, e.g. "the file ends inside an event at byte 1331295"
+  /// ns: the end of the device activity that was read (the last computing/communication end of
+  /// any device), else the trace's last event; empty unless partial.
+  std::optional<TimeNs> coveredUntil;
 };
+
+/// Why `trace` holds only part of what the profiler wrote, from the reader's own flags, or ""
+/// when nothing says so (docs/diagnosis.md §2.6): ImportStats TruncatedEvent (the file ends
+/// inside an event), UnterminatedObject (the object form is not closed), TruncatedGzip (the
+/// gzip stream ends early), the note of a file that shrank while it was read
+/// (MappedFile::shrinkMessage, " shrank from "), and the reader's note "closing bracket added"
+/// (an array form never closed: the Trace Event Format allows it, but torch_npu and msprof
+/// close their arrays, so the writer may have stopped early: "may be partial").
+[[nodiscard]] std::string partialCaptureReason(const Trace& trace);
 
 struct RankAnalysis {
   std::vector<StepWindow> steps;
   std::vector<DeviceAnalysis> devices;
   Verdict verdict;
   std::vector<std::string> notes;
+  FarEvents farEvents;  ///< events that stretch the trace span far beyond the device activity
   /// AnalysisOptions::stop was requested: analyzeRank returned early and what it holds is
   /// incomplete (some devices, steps or bubbles missing, no verdict). Not to be shown.
   bool cancelled = false;

@@ -205,11 +205,14 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
     TimeNs curEnd = INT64_MIN;
     TimeNs total = 0;
     std::size_t n = 0;
+    Intervals u;  // the union itself, for the exclusive attribution below
     void add(TimeRange t) {
       if (t.end > curEnd) {
         total += t.end - std::max(t.start, curEnd);
         curEnd = t.end;
       }
+      if (u.empty() || t.start > u.back().end) u.push_back(t);
+      else u.back().end = std::max(u.back().end, t.end);
       ++n;
     }
   };
@@ -294,31 +297,40 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
   b.tasks = all.n;
   b.total = all.total;
   b.coreSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Accelerator Core"
-                 : fromRows > 0 ? "kernel_details.csv Accelerator Core (" + std::to_string(b.tasks - fromRows) +
-                                      " tasks without a row: trace Task Type)"
+                 : fromRows > 0 ? "kernel_details.csv Accelerator Core (" + countNoun(b.tasks - fromRows, "task") +
+                                      " without a row: trace Task Type)"
                                 : "trace Task Type";
   b.classSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Type"
                   : fromRows > 0 ? "kernel_details.csv Type, else task name"
                                  : "task name";
-  const auto parts = [](std::map<std::string, Acc>& m) {
+  // Each part's exclusive time: Computing minus the union of the other parts of its split (the
+  // time it alone runs); what is left is the split's overlap (docs/diagnosis.md §5.2).
+  const auto parts = [&all](std::map<std::string, Acc>& m, TimeNs& overlap) {
     std::vector<BreakdownPart> v;
+    TimeNs exclusiveSum = 0;
     for (auto& [k, acc] : m) {
       BreakdownPart p;
       p.key = k;
       p.tasks = acc.n;
       p.ns = acc.total;
+      Intervals others;
+      for (auto& [k2, acc2] : m)
+        if (k2 != k && !acc2.u.empty()) others = mergeUnion(others, acc2.u);
+      p.exclusive = acc.total > 0 ? std::max<TimeNs>(0, all.total - totalOf(others)) : 0;
+      exclusiveSum += p.exclusive;
       v.push_back(std::move(p));
     }
+    overlap = std::max<TimeNs>(0, all.total - exclusiveSum);
     return v;
   };
-  b.byCore = parts(core);
-  std::sort(b.byCore.begin(), b.byCore.end(), [](const auto& x, const auto& y) { return x.ns > y.ns; });
-  std::vector<BreakdownPart> c = parts(cls);
+  b.byCore = parts(core, b.coreOverlap);
+  std::sort(b.byCore.begin(), b.byCore.end(), [](const auto& x, const auto& y) { return x.exclusive > y.exclusive; });
+  std::vector<BreakdownPart> c = parts(cls, b.classOverlap);
   for (const char* k : {"FlashAttention", "Convolution", "MatMul", "Other"})
     for (auto& p : c)
       if (p.key == k) b.byClass.push_back(p);
   if (passMarked) {
-    std::vector<BreakdownPart> p = parts(pass);
+    std::vector<BreakdownPart> p = parts(pass, b.passOverlap);
     for (const char* k : {"forward", "backward", "no launch"})
       for (auto& x : p)
         if (x.key == k) b.byPass.push_back(x);
@@ -331,8 +343,8 @@ std::string commBreakdownText(const CommBreakdown& c) {
   if (c.fromTrace) {
     s = "exposed communication " + formatDuration(c.exposed) + ": waiting " + pct(c.waiting, c.exposed) +
         ", transmitting " + pct(c.transmitting, c.exposed) + ", neither " + pct(c.other, c.exposed) +
-        " (HCCL plane tasks); msprof-analyze rule (least-waiting plane): wait " + pct(c.msprofWait, c.exposed) +
-        ", transmit " + pct(c.msprofTransmit, c.exposed);
+        " (primary: HCCL plane tasks); cross-check msprof-analyze rule (least-waiting plane): wait " +
+        pct(c.msprofWait, c.exposed) + ", transmit " + pct(c.msprofTransmit, c.exposed);
   } else if (c.exposed > 0 && c.kineto) {
     s = "exposed communication " + formatDuration(c.exposed) +
         ": collective kernels on the streams (Kineto trace), waiting vs transmitting unknown from the trace";
@@ -342,7 +354,7 @@ std::string commBreakdownText(const CommBreakdown& c) {
   }
   if (c.json) {
     if (!s.empty()) s += "; ";
-    s += "communication.json (" + std::to_string(c.jsonOps) + " ops): elapse " + formatDuration(c.json->elapse) +
+    s += std::string(c.fromTrace ? "cross-check " : "primary: ") + "communication.json (" + countNoun(c.jsonOps, "op") + "): elapse " + formatDuration(c.json->elapse) +
          ", transit " + formatDuration(c.json->transit) + ", wait " + formatDuration(c.json->wait) +
          " (of which synchronization " + formatDuration(c.json->synchronization) + "), idle " +
          formatDuration(c.json->idle);
@@ -352,28 +364,38 @@ std::string commBreakdownText(const CommBreakdown& c) {
 
 namespace {
 
-/// "MatMul 12.0%, Other 88.0%; AI_CORE 40.0% / AI_VECTOR_CORE 60.0%; forward .. / backward .."
+/// " / several at once 15.0%" when a split's parts overlap, else "".
+std::string overlapPart(TimeNs overlap, TimeNs total, const char* sep) {
+  return overlap > 0 ? std::string(sep) + "several at once " + pct(overlap, total) : std::string();
+}
+
+/// Exclusive shares of Computing (docs/diagnosis.md §5.2), each split adding up to 100%:
+/// "MatMul 12.0%, Other 88.0%; AI_CORE 40.0% / AI_VECTOR_CORE 60.0%; forward .. / backward ..",
+/// with "several at once" for the time two or more parts of a split run together.
 std::string computeParts(const ComputeBreakdown& c) {
   std::string s;
   bool first = true;
   for (const auto& p : c.byClass) {
     if (p.ns <= 0) continue;
-    s += (first ? "" : ", ") + p.key + " " + pct(p.ns, c.total);
+    s += (first ? "" : ", ") + p.key + " " + pct(p.exclusive, c.total);
     first = false;
   }
+  s += overlapPart(c.classOverlap, c.total, ", ");
   s += "; ";
   first = true;
   for (const auto& p : c.byCore) {
-    s += (first ? "" : " / ") + p.key + " " + pct(p.ns, c.total);
+    s += (first ? "" : " / ") + p.key + " " + pct(p.exclusive, c.total);
     first = false;
   }
+  s += overlapPart(c.coreOverlap, c.total, " / ");
   if (!c.byPass.empty()) {
     s += "; ";
     first = true;
     for (const auto& p : c.byPass) {
-      s += (first ? "" : " / ") + p.key + " " + pct(p.ns, c.total);
+      s += (first ? "" : " / ") + p.key + " " + pct(p.exclusive, c.total);
       first = false;
     }
+    s += overlapPart(c.passOverlap, c.total, " / ");
   } else {
     s += "; forward/backward " + c.passNote;
   }
@@ -387,27 +409,63 @@ std::string computeBreakdownText(const ComputeBreakdown& c) {
   return "Computing " + formatDuration(c.total) + ": " + computeParts(c);
 }
 
+namespace {
+
+/// The other two figures than npuscope's plane rule, as "msprof-analyze rule wait 62.4% (+8.1 points);
+/// communication.json wait 50.0% of the ops' time (-4.3 points)" (docs/diagnosis.md §5.1).
+std::string crossChecks(const CommBreakdown& c, double primary) {
+  const auto diff = [primary](double x) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%+.1f points", (x - primary) * 100.0);
+    return std::string(b);
+  };
+  std::string s = "msprof-analyze's rule (least-waiting plane) wait " + pct(c.msprofWait, c.exposed) + " (" +
+                  diff(c.exposed > 0 ? static_cast<double>(c.msprofWait) / static_cast<double>(c.exposed) : 0.0) + ")";
+  if (c.json && c.json->elapse > 0)
+    s += "; communication.json wait " + pct(c.json->wait, c.json->elapse) + " of the ops' whole time, hidden or not (" +
+         diff(static_cast<double>(c.json->wait) / static_cast<double>(c.json->elapse)) + ")";
+  else
+    s += "; communication.json not read";
+  return s;
+}
+
+}  // namespace
+
 std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdict& v) {
   std::vector<std::string> out;
   const CommBreakdown& c = da.comm;
   if (v.dominant == "communication") {
+    // One primary figure with its source, the others as cross-checks with their difference, and
+    // "dominates" only for a clear majority (kClearMajority; docs/diagnosis.md §5.1).
+    double waitShare = -1, transmitShare = -1;
+    std::string s;
     if (c.fromTrace && c.exposed > 0) {
-      out.push_back("Of the exposed communication (" + formatDuration(c.exposed) + "), " + pct(c.waiting, c.exposed) +
-                    " is waiting (notify waits: another rank or stream is not ready, a synchronisation) and " +
-                    pct(c.transmitting, c.exposed) + " transmitting (data moving on the links).");
-      if (c.waiting * 2 > c.exposed)
-        out.push_back("Waiting dominates, so the links are not the problem: the rank waits for another rank or "
-                      "stream. Compare when the ranks reach each collective (a late rank shows its compute or "
-                      "dispatch); when they arrive together the wait is not explained by this capture.");
+      waitShare = static_cast<double>(c.waiting) / static_cast<double>(c.exposed);
+      transmitShare = static_cast<double>(c.transmitting) / static_cast<double>(c.exposed);
+      s = "Of the exposed communication (" + formatDuration(c.exposed) + "), " + pct(c.waiting, c.exposed) +
+          " is waiting (notify waits: another rank or stream is not ready, a synchronisation) and " +
+          pct(c.transmitting, c.exposed) + " transmitting (data moving on the links); source: the trace's HCCL plane "
+          "tasks (npuscope's rule). Cross-checks: " + crossChecks(c, waitShare) + ".";
     } else if (c.json && c.json->elapse > 0) {
-      out.push_back("communication.json: of " + formatDuration(c.json->elapse) + " in " + std::to_string(c.jsonOps) +
-                    " ops, " + pct(c.json->wait, c.json->elapse) + " is waiting (synchronisation " +
-                    pct(c.json->synchronization, c.json->elapse) + ") and " + pct(c.json->transit, c.json->elapse) +
-                    " transmitting; the trace has no plane tasks to place them in the exposed time.");
-      if (c.json->wait * 2 > c.json->elapse)
-        out.push_back("Waiting dominates, so the links are not the problem: compare when the ranks reach each "
-                      "collective.");
+      waitShare = static_cast<double>(c.json->wait) / static_cast<double>(c.json->elapse);
+      transmitShare = static_cast<double>(c.json->transit) / static_cast<double>(c.json->elapse);
+      s = "communication.json: of " + formatDuration(c.json->elapse) + " in " + countNoun(c.jsonOps, "op") + ", " +
+          pct(c.json->wait, c.json->elapse) + " is waiting (synchronisation " +
+          pct(c.json->synchronization, c.json->elapse) + ") and " + pct(c.json->transit, c.json->elapse) +
+          " transmitting; the trace has no plane tasks to place them in the exposed time.";
     }
+    if (!s.empty()) out.push_back(s);
+    if (waitShare >= kClearMajority)
+      out.push_back("Waiting dominates (" + formatPercent(waitShare, 1) + ", at or above two thirds), so the links "
+                    "are not the problem: the rank waits for another rank or stream. Compare when the ranks reach "
+                    "each collective (a late rank shows its compute or dispatch); when they arrive together the wait "
+                    "is not explained by this capture.");
+    else if (transmitShare >= kClearMajority)
+      out.push_back("Transmitting dominates (at or above two thirds): the time goes to moving data; look at the "
+                    "message sizes, the links' bandwidth and the algorithm.");
+    else if (waitShare >= 0)
+      out.push_back("Waiting vs transmitting is mixed (neither reaches two thirds): the exposed communication is not "
+                    "explained by one side; look at both the slowest rank and the transfers.");
   } else if (v.dominant == "compute" && da.compute.total > 0) {
     out.push_back("Computing (" + formatDuration(da.compute.total) + ") is made of: " + computeParts(da.compute) + ".");
   }

@@ -60,11 +60,18 @@ struct CommBreakdown {
   }
 };
 
+/// A share is called a clear majority (e.g. "waiting dominates") only at or above this fraction;
+/// below it the split is "mixed" (docs/diagnosis.md §5.1).
+inline constexpr double kClearMajority = 2.0 / 3.0;
+
 /// One part of Computing: the union of its tasks' intervals (ns) and the number of tasks.
 struct BreakdownPart {
   std::string key;  ///< "AI_CORE", "MatMul", "backward", ...
   TimeNs ns = 0;
   std::size_t tasks = 0;
+  /// ns while this part alone of its split runs (exclusive attribution, docs/diagnosis.md §5.2):
+  /// the exclusive parts of a split plus its `overlap` add up to Computing exactly.
+  TimeNs exclusive = 0;
 };
 
 /// Computing of one device by accelerator core, operator class and pass. Each part is the union
@@ -77,6 +84,8 @@ struct ComputeBreakdown {
   std::vector<BreakdownPart> byClass;  ///< FlashAttention, Convolution, MatMul, Other (this order)
   /// forward, backward, "no launch" (no async_npu flow; ac2g on a Kineto trace); empty when the trace has no fwdbwd flow.
   std::vector<BreakdownPart> byPass;
+  /// ns while two or more parts of the split run at once (tasks on parallel streams), per split.
+  TimeNs coreOverlap = 0, classOverlap = 0, passOverlap = 0;
   std::string coreSource;   ///< "kernel_details.csv Accelerator Core" or "trace Task Type"
   std::string classSource;  ///< "kernel_details.csv Type" or "task name"
   std::string passNote;     ///< "not marked (no fwdbwd flow)" or how the backward thread was found

@@ -96,6 +96,15 @@ bool hostLayersRecorded(const Trace& trace) {
   return false;
 }
 
+namespace detail {
+bool torchLayerRecorded(const Trace& trace) {
+  if (isKinetoTrace(trace)) return true;
+  for (const Lane& lane : trace.lanes)
+    if (trace.processes[lane.process].role == Process::Role::Python && lane.sliceCount() > 0) return true;
+  return false;
+}
+}  // namespace detail
+
 namespace {
 
 bool has(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
@@ -346,6 +355,9 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
   // take the CANN share's place in the texts, and no Ascend-only name is printed (§6.1).
   const bool kineto = detail::isKinetoTrace(trace);
   const char* runtimeLayer = kineto ? "runtime API " : "CANN ";
+  // Without a PyTorch layer (MindSpore / GE graph mode through msprof) the host is CANN only:
+  // no "torch op" is named (docs/diagnosis.md §3, wording).
+  const bool torch = detail::torchLayerRecorded(trace);
   // Rules of docs/diagnosis.md §3, in order.
   if (!hostRecorded) {
     b.detail = kineto ? "the host layer (torch ops, runtime calls) was not recorded in this capture: the cause cannot "
@@ -450,26 +462,37 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
   if (coverage >= 0.5 && launches + ops >= 3) {
     b.cause = BubbleCause::SlowDispatch;
     b.evidence = launchSlices;
-    b.detail = "the host was busy dispatching: " + std::to_string(ops) + " torch ops and " + std::to_string(launches) +
-               " launches started in the gap (host busy " + pct(coverage) + ": torch ops " +
+    b.detail = "the host was busy dispatching: " +
+               (torch ? countNoun(ops, "torch op") + " and " : std::string()) + countNoun(launches, "launch", "launches") +
+               " started in the gap (host busy " + pct(coverage) + ": " + (torch ? "torch ops " : "framework ") +
                pct(share(totalOf(unionOf(pythonSide)))) +
                (kineto ? std::string() : ", Enqueue/Dequeue " + pct(share(totalOf(unionOf(queue))))) + ", " +
                runtimeLayer + pct(share(totalOf(unionOf(cannSide)))) + " of the gap)";
     return;
   }
+  if (coverage < 0.2 && !torch) {
+    // No framework layer (MindSpore / GE graph mode through msprof): an idle CANN layer does not
+    // say the host was idle; the cause stays unknown (docs/diagnosis.md §3, wording).
+    b.detail = "no CANN activity for " + pct(1.0 - coverage) +
+               " of the gap, and the framework layer (e.g. MindSpore / GE graph mode) is not in this capture: what "
+               "the host did is not recorded, the cause cannot be told";
+    return;
+  }
   if (coverage < 0.2) {
     b.cause = BubbleCause::HostIdle;
     b.detail = std::string(kineto ? "no torch op or runtime activity for " : "no torch/CANN activity for ") +
-               pct(1.0 - coverage) +
-               " of the gap: Python work outside torch, data loading or GC";
+               pct(1.0 - coverage) + " of the gap: Python work outside torch, data loading or GC";
     if (gc.r.valid()) {
       b.evidence = {gc.r};
       b.detail += "; Python GC ran for " + formatDuration(gc.overlap) + " of it";
     }
     return;
   }
-  b.detail = coverage >= 0.5 ? "host busy " + pct(coverage) + " but only " + std::to_string(ops + launches) +
-                                   " torch ops/launches started in the gap: no rule decides the cause"
+  b.detail = coverage >= 0.5 ? "host busy " + pct(coverage) + " but " +
+                                   (ops + launches == 0 ? std::string("no ") + (torch ? "torch op or launch" : "launch")
+                                                        : "only " + countNoun(ops + launches, torch ? "torch op/launch" : "launch",
+                                                                              torch ? "torch ops/launches" : "launches")) +
+                                   " started in the gap: no rule decides the cause"
                              : "host partly busy (" + pct(coverage) + "): no rule decides the cause";
 }
 

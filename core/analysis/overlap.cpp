@@ -363,7 +363,7 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
                     "gpu_memcpy/gpu_memset are copies, not compute";
   if (d.computeRule.empty())
     d.computeRule = !kernelStarts.empty()
-                        ? "kernel_details.csv (" + std::to_string(matched) + " tasks matched by start time)"
+                        ? "kernel_details.csv (" + countNoun(matched, "task") + " matched by start time)"
                         : "Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and Other-typed tasks "
                           "not named like memcpy/event/notify tasks";
   d.compute = compute.take();
@@ -430,6 +430,107 @@ void compare(std::vector<std::string>& out, const std::string& what, TimeNs comp
   if (std::llabs(computed - recorded) <= 1000) return;
   out.push_back(what + ": computed " + us(computed) + ", recorded " + us(recorded) + " (difference " +
                 us(computed - recorded) + ")");
+}
+
+/// The device task of `dev` starting exactly at `t`, or an invalid ref.
+SliceRef taskStartingAt(const Trace& trace, int dev, TimeNs t) {
+  for (std::uint32_t li = 0; li < trace.lanes.size(); ++li) {
+    const Lane& lane = trace.lanes[li];
+    if (!detail::isDeviceTaskLane(trace, lane) || trace.processes[lane.process].deviceId != dev) continue;
+    const auto it = std::lower_bound(lane.start.begin(), lane.start.end(), t);
+    if (it != lane.start.end() && *it == t) return {li, static_cast<std::uint32_t>(it - lane.start.begin())};
+  }
+  return {};
+}
+
+/// Busy time isolated at an edge of the device activity (docs/diagnosis.md §1.1; IsolatedActivity).
+std::vector<IsolatedActivity> isolatedActivity(const Trace& trace, const DeviceAnalysis& da) {
+  std::vector<IsolatedActivity> out;
+  const Intervals busy = mergeUnion(da.computing, da.communication);
+  const std::size_t n = busy.size();
+  if (n < 3) return out;
+  const std::size_t maxK = std::max<std::size_t>(1, n / 100);
+  const auto isolated = [](TimeNs gap, TimeNs rest) {
+    return gap >= kIsolatedMinGapNs && static_cast<double>(gap) > kIsolatedGapFactor * static_cast<double>(rest);
+  };
+  const auto figuresOver = [&](TimeRange w) {
+    OverlapFigures f;
+    f.computing = coveredIn(da.computing, w);
+    f.communication = coveredIn(da.communication, w);
+    f.commNotOverlapped = coveredIn(da.commNotOverlapped, w);
+    f.overlapped = f.communication - f.commNotOverlapped;
+    f.free = coveredIn(da.free, w);
+    f.e2e = w.duration();
+    return f;
+  };
+  // Leading: the first k intervals, then a gap; the rest spans busy[k].start .. the last end.
+  for (std::size_t k = 1; k <= maxK && k + 2 <= n; ++k) {
+    const TimeNs gap = busy[k].start - busy[k - 1].end, rest = busy[n - 1].end - busy[k].start;
+    if (!isolated(gap, rest)) continue;
+    IsolatedActivity a;
+    a.busy = {busy[0].start, busy[k - 1].end};
+    a.gap = gap;
+    a.leading = true;
+    a.intervals = k;
+    a.task = taskStartingAt(trace, da.device, busy[0].start);
+    a.rest = {busy[k].start, busy[n - 1].end};
+    a.without = figuresOver(a.rest);
+    out.push_back(a);
+    break;
+  }
+  for (std::size_t k = 1; k <= maxK && k + 2 <= n; ++k) {
+    const TimeNs gap = busy[n - k].start - busy[n - k - 1].end, rest = busy[n - k - 1].end - busy[0].start;
+    if (!isolated(gap, rest)) continue;
+    IsolatedActivity a;
+    a.busy = {busy[n - k].start, busy[n - 1].end};
+    a.gap = gap;
+    a.leading = false;
+    a.intervals = k;
+    a.task = taskStartingAt(trace, da.device, busy[n - k].start);
+    a.rest = {out.empty() ? busy[0].start : out.front().rest.start, busy[n - k - 1].end};
+    a.without = figuresOver(a.rest);
+    if (!out.empty()) out.front().without = a.without;  // both edges out: the same remainder
+    out.push_back(a);
+    break;
+  }
+  return out;
+}
+
+/// Slices of any lane far outside the rank's device activity (docs/diagnosis.md §1.1; FarEvents).
+FarEvents farEvents(const Trace& trace, const std::vector<DeviceAnalysis>& devices) {
+  FarEvents fe;
+  TimeNs lo = INT64_MAX, hi = INT64_MIN;
+  for (const DeviceAnalysis& d : devices) {
+    TimeRange w{INT64_MAX, INT64_MIN};
+    for (const Intervals* s : {&d.computing, &d.communication})
+      if (!s->empty()) {
+        w.start = std::min(w.start, s->front().start);
+        w.end = std::max(w.end, s->back().end);
+      }
+    for (const IsolatedActivity& a : d.isolated) w = a.leading ? TimeRange{a.rest.start, w.end} : TimeRange{w.start, a.rest.end};
+    lo = std::min(lo, w.start);
+    hi = std::max(hi, w.end);
+  }
+  if (lo >= hi) return fe;
+  fe.device = {lo, hi};
+  const double margin = std::max(kIsolatedGapFactor * static_cast<double>(hi - lo), 1e9);
+  const TimeNs m = static_cast<TimeNs>(std::min(margin, 1e18));
+  const TimeNs before = lo > INT64_MIN + m ? lo - m : INT64_MIN, after = hi < INT64_MAX - m ? hi + m : INT64_MAX;
+  for (std::uint32_t li = 0; li < trace.lanes.size(); ++li) {
+    const Lane& lane = trace.lanes[li];
+    const auto first = std::lower_bound(lane.start.begin(), lane.start.end(), before);
+    const auto last = std::upper_bound(lane.start.begin(), lane.start.end(), after);
+    fe.count += static_cast<std::size_t>(first - lane.start.begin()) + static_cast<std::size_t>(lane.start.end() - last);
+    if (first != lane.start.begin() && lo - lane.start.front() > fe.distance) {
+      fe.distance = lo - lane.start.front();
+      fe.farthest = {li, 0};
+    }
+    if (last != lane.start.end() && lane.start.back() - hi > fe.distance) {
+      fe.distance = lane.start.back() - hi;
+      fe.farthest = {li, static_cast<std::uint32_t>(lane.start.size() - 1)};
+    }
+  }
+  return fe;
 }
 
 }  // namespace
@@ -567,12 +668,14 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       cmp("Communication", basis.communication, so.csv->communication);
       cmp("Free", basis.free, so.csv->free);
     }
+    da.isolated = isolatedActivity(trace, da);
     da.skew = clockSkew(trace, dev);
     da.bubbles = detail::findBubbles(trace, da, ra.steps, options, &da.gapsFound, &da.gapsFoundNs, &da.causes);
     joinSide();
     if (cancelled()) return ra;
     ra.devices.push_back(std::move(da));
   }
+  ra.farEvents = farEvents(trace, ra.devices);
   ra.verdict = makeVerdict(trace, ra);
   cancelled();  // the verdict scans the CANN lanes once; a stop during it still flags the result
   return ra;

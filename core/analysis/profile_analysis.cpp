@@ -160,7 +160,7 @@ std::string profileAnalysisLine(const ProfileAnalysis& a) {
   if (a.slowRank.empty())
     return "slow rank (msprof-analyze rule): needs 2 or more ranks with figures, " + std::to_string(a.ranks.size()) +
            " here";
-  std::string s = "slow rank (msprof-analyze rule, " + std::to_string(a.ranks.size()) + " ranks, threshold " +
+  std::string s = "slow rank (msprof-analyze rule, " + countNoun(a.ranks.size(), "rank") + ", threshold " +
                   percent(kSlowRankThreshold) + " of the mean rank time): ";
   const auto bad = a.bottlenecks();
   if (bad.empty()) {

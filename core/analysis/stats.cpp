@@ -244,6 +244,68 @@ TimeNs unionLength(std::vector<Stream> streams) {
 
 }  // namespace
 
+StatsTable kernelTableStats(const KernelDetails& kernels, std::optional<TimeRange> scope) {
+  StatsTable table;
+  table.layer = StatsLayer::Kernels;
+  struct Row {
+    StatsRow r;
+    std::set<std::string_view> shapes;
+  };
+  std::map<std::string_view, Row> byName;
+  std::vector<TimeRange> spans;
+  std::size_t noDuration = 0;
+  TimeNs lo = INT64_MAX, hi = INT64_MIN;
+  for (const KernelRow& k : kernels.rows) {
+    if (k.isCommunication()) continue;
+    if (scope && (!k.start || !scope->contains(*k.start))) continue;
+    if (!k.duration) {
+      ++noDuration;
+      continue;
+    }
+    const TimeNs d = *k.duration;
+    Row& row = byName[k.name];
+    StatsRow& r = row.r;
+    if (r.count == 0) {
+      r.name = k.name;
+      r.type = k.type;
+      r.core = k.core;
+      r.min = d;
+      r.max = d;
+    }
+    ++r.count;
+    r.total += d;
+    r.self += d;
+    r.min = std::min(r.min, d);
+    r.max = std::max(r.max, d);
+    r.waitUs += k.waitUs.value_or(0.0);
+    row.shapes.insert(k.inputShapes);
+    table.sumTotal += d;
+    ++table.slices;
+    if (k.start) {
+      spans.push_back({*k.start, *k.start + d});
+      lo = std::min(lo, *k.start);
+      hi = std::max(hi, *k.start + d);
+    }
+  }
+  table.unionTotal = totalOf(unionOf(std::move(spans)));
+  table.scope = scope ? *scope : lo <= hi ? TimeRange{lo, hi} : TimeRange{};
+  table.scopeDuration = table.scope.duration();
+  table.shareBasis = ShareBasis::LayerTotal;
+  table.shareDenominator = table.sumTotal;
+  for (auto& [name, row] : byName) {
+    StatsRow& r = row.r;
+    r.avg = static_cast<double>(r.total) / static_cast<double>(r.count);
+    r.share = table.sumTotal > 0 ? static_cast<double>(r.total) / static_cast<double>(table.sumTotal) : 0.0;
+    r.shapes = static_cast<std::uint32_t>(row.shapes.size());
+    table.rows.push_back(std::move(r));
+  }
+  std::stable_sort(table.rows.begin(), table.rows.end(), [](const StatsRow& a, const StatsRow& b) { return a.total > b.total; });
+  table.kernelRule = "kernel_details.csv alone (the profiler's own table: this rank has no trace), " +
+                     countNoun(static_cast<std::size_t>(table.slices), "row") + " without the communication rows" +
+                     (noDuration ? ", " + countNoun(noDuration, "row") + " without a Duration left out" : std::string());
+  return table;
+}
+
 StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRange> scopeArg, const KernelDetails* kernels) {
   StatsTable table;
   table.layer = layer;

@@ -93,6 +93,13 @@ inline constexpr double kBusyPipeRatio = 0.5;
 [[nodiscard]] StatsTable computeStats(const Trace& trace, StatsLayer layer, std::optional<TimeRange> scope = {},
                                       const KernelDetails* kernels = nullptr);
 
+/// The Kernels table of a rank without a trace (a pruned export: tables only) from its
+/// kernel_details.csv, the profiler's own table: one row per Name over the non-communication
+/// rows (KernelRow::isCommunication) whose Start Time lies in `scope` (all rows when nullopt);
+/// Total = the summed Duration(us), ns. `kernelRule` says where it came from. Rows without a
+/// Duration are left out (counted in kernelRule). No self time (no nesting in a table).
+[[nodiscard]] StatsTable kernelTableStats(const KernelDetails& kernels, std::optional<TimeRange> scope = {});
+
 /// The slices of `layer` named `name` whose start lies in `scope`, sorted by start. `kernels` as
 /// for computeStats (it decides which tasks are Kernels and which Tasks).
 [[nodiscard]] std::vector<SliceRef> statsOccurrences(const Trace& trace, StatsLayer layer, std::string_view name,

@@ -42,6 +42,11 @@ namespace npuscope::core::detail {
 [[nodiscard]] std::string noDeviceNote(const Trace& trace);
 /// True when the trace has a Kineto device process (a PyTorch Kineto trace, §6.1).
 [[nodiscard]] bool isKinetoTrace(const Trace& trace);
+/// True when the PyTorch layer was recorded: a Kineto trace, or a `Python` process (torch_npu's
+/// torch ops, Enqueue / Dequeue) with slices. False for msprof captures of MindSpore / GE graph
+/// mode (format notes §6), whose host layer is CANN only: torch terms must not be used there
+/// (docs/diagnosis.md §3, wording).
+[[nodiscard]] bool torchLayerRecorded(const Trace& trace);
 /// True when `device` is a GPU of a Kineto trace (label "GPU k"): CUDA / ROCm, so the wording of
 /// the verdict and bubbles must not name Ascend-only concepts (CANN, aclnn, HCCL, Node@launch).
 [[nodiscard]] bool isGpuDevice(const Trace& trace, int device);

@@ -12,7 +12,7 @@ std::string stepsText(int stepsWithEvidence, std::size_t steps) {
   if (stepsWithEvidence < 0) return {};
   const auto k = static_cast<std::size_t>(stepsWithEvidence);
   if (k == steps) return "every step (" + std::to_string(k) + " of " + std::to_string(steps) + ")";
-  return "in " + std::to_string(k) + " of " + std::to_string(steps) + " steps";
+  return "in " + std::to_string(k) + " of " + countNoun(steps, "step");
 }
 
 std::string adviceJson(const Trace& t, const RankAdvice& a) {
@@ -116,7 +116,7 @@ std::string adviceAcrossRanksText(const std::vector<RuleAcrossRanks>& rules) {
       o += "every rank (" + std::to_string(r.of) + ")\n";
       continue;
     }
-    o += std::to_string(r.ranks.size()) + " of " + std::to_string(r.of) + " ranks (";
+    o += std::to_string(r.ranks.size()) + " of " + countNoun(r.of, "rank") + " (";
     for (std::size_t k = 0; k < r.ranks.size(); ++k) o += (k ? ", " : "") + r.ranks[k];
     o += ")\n";
   }

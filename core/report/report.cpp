@@ -107,7 +107,8 @@ void partsJson(std::string& o, const std::vector<BreakdownPart>& v) {
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i) o += ", ";
     appendJsonString(o, v[i].key);
-    o += ": {\"ns\": " + std::to_string(v[i].ns) + ", \"tasks\": " + std::to_string(v[i].tasks) + "}";
+    o += ": {\"ns\": " + std::to_string(v[i].ns) + ", \"exclusive_ns\": " + std::to_string(v[i].exclusive) +
+         ", \"tasks\": " + std::to_string(v[i].tasks) + "}";
   }
   o += "}";
 }
@@ -126,6 +127,8 @@ void breakdownJson(std::string& o, const ComputeBreakdown& c) {
   appendJsonString(o, c.classSource);
   o += ", \"pass_note\": ";
   appendJsonString(o, c.passNote);
+  o += ", \"core_overlap_ns\": " + std::to_string(c.coreOverlap) + ", \"class_overlap_ns\": " +
+       std::to_string(c.classOverlap) + ", \"pass_overlap_ns\": " + std::to_string(c.passOverlap);
   o += ", \"parts_are_unions\": true}";
 }
 
@@ -166,7 +169,8 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
     std::string f;
     figuresJson(f, main->computed);
     f.pop_back();
-    o += f + ", \"device\": " + std::to_string(main->device) + ", \"compute_rule\": ";
+    o += f + ", \"device\": " + std::to_string(main->device) +
+         ", \"partial\": " + (a.verdict.partial ? "true" : "false") + ", \"compute_rule\": ";
     appendJsonString(o, main->computeSetRule);
     if (main->lanes) {
       o += ", \"recorded\": ";
@@ -176,6 +180,24 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
   } else {
     o += "null";
   }
+  // Activity isolated far from the rest and events far from the device (docs/diagnosis.md §1.1).
+  o += ", \"isolated_activity\": [";
+  if (main)
+    for (std::size_t i = 0; i < main->isolated.size(); ++i) {
+      const IsolatedActivity& ia = main->isolated[i];
+      if (i) o += ", ";
+      o += "{\"start_ns\": " + std::to_string(ia.busy.start) + ", \"end_ns\": " + std::to_string(ia.busy.end) +
+           ", \"gap_ns\": " + std::to_string(ia.gap) + ", \"leading\": " + (ia.leading ? "true" : "false") +
+           ", \"intervals\": " + std::to_string(ia.intervals) + ", \"task\": ";
+      sliceJson(o, t, ia.task);
+      o += ", \"without\": ";
+      figuresJson(o, ia.without);
+      o += "}";
+    }
+  o += "], \"far_events\": {\"count\": " + std::to_string(a.farEvents.count) +
+       ", \"distance_ns\": " + std::to_string(a.farEvents.distance) + ", \"farthest\": ";
+  sliceJson(o, t, a.farEvents.count ? a.farEvents.farthest : SliceRef{});
+  o += "}";
   o += ", \"steps\": [";
   if (main)
     for (std::size_t i = 0; i < main->steps.size(); ++i) {
@@ -284,6 +306,11 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
   o += ", \"host_recorded\": " + std::string(v.hostRecorded ? "true" : "false") + ", \"top_cause\": ";
   if (v.topCauseNs > 0) appendJsonString(o, bubbleCauseKey(v.topCause));
   else o += "null";
+  // A partial capture (docs/diagnosis.md §2.6): the shares cover the part that was read.
+  o += ", \"partial\": " + std::string(v.partial ? "true" : "false") + ", \"partial_reason\": ";
+  if (v.partial) appendJsonString(o, v.partialReason);
+  else o += "null";
+  o += ", \"covered_until_ns\": " + (v.coveredUntil ? std::to_string(*v.coveredUntil) : std::string("null"));
   o += ", \"top_cause_ns\": " + std::to_string(v.topCauseNs) + ", \"top_cause_count\": " +
        std::to_string(v.topCauseCount) + ", \"top_cause_share\": " + formatNumber6(v.topCauseShare) + ", \"findings\": [";
   for (std::size_t i = 0; i < v.findings.size(); ++i) {
@@ -316,6 +343,8 @@ void figuresText(std::ostringstream& o, const OverlapFigures& f) {
 }
 
 void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) {
+  if (a.verdict.partial)
+    o << "   PARTIAL CAPTURE: " << a.verdict.partialReason << "; every figure below covers only the part read\n";
   o << "   verdict: " << a.verdict.summary << "\n";
   for (const auto& s : a.verdict.findings) o << "     * " << s << "\n";
   for (const auto& s : a.verdict.suggestions) o << "     - " << s << "\n";
@@ -499,7 +528,7 @@ std::string reportText(const Profile& profile, const AdvisorThresholds& threshol
     o << "   events: " << t.eventCount << ", slices: " << t.sliceCount() << ", span: " << formatDuration(t.range.duration())
       << "\n   lanes:\n";
     for (const Lane& l : t.lanes)
-      o << "     " << t.processes[l.process].name << " / " << l.name << ": " << l.sliceCount() << " slices\n";
+      o << "     " << t.processes[l.process].name << " / " << l.name << ": " << countNoun(l.sliceCount(), "slice") << "\n";
     o << "   flows (bound arrows):";
     for (const auto& [cat, n] : flowsPerCategory(t)) o << " " << cat << "=" << n;
     o << "\n";

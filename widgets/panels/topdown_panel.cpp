@@ -745,10 +745,13 @@ QString pctOf(core::TimeNs part, core::TimeNs whole) {
                    : QStringLiteral("-");
 }
 
-QString partsText(const std::vector<core::BreakdownPart>& parts, core::TimeNs total, const QString& sep) {
+/// Exclusive shares (core::BreakdownPart::exclusive) plus the split's overlap: they add up to 100%.
+QString partsText(const std::vector<core::BreakdownPart>& parts, core::TimeNs total, core::TimeNs overlap,
+                  const QString& sep) {
   QStringList l;
   for (const auto& p : parts)
-    if (p.ns > 0) l << QString::fromStdString(p.key).toHtmlEscaped() + QLatin1Char(' ') + pctOf(p.ns, total);
+    if (p.ns > 0) l << QString::fromStdString(p.key).toHtmlEscaped() + QLatin1Char(' ') + pctOf(p.exclusive, total);
+  if (overlap > 0) l << TopDownPanel::tr("several at once %1").arg(pctOf(overlap, total));
   return l.join(sep);
 }
 
@@ -775,9 +778,9 @@ QLabel* breakdownLabel(const core::DeviceAnalysis& d, QWidget* parent) {
   if (k.total > 0) {
     QString line = TopDownPanel::tr("<b>Computing</b> %1: %2 · %3")
                        .arg(QString::fromStdString(core::formatDuration(k.total)),
-                            partsText(k.byClass, k.total, QStringLiteral(", ")),
-                            partsText(k.byCore, k.total, QStringLiteral(" / ")));
-    if (!k.byPass.empty()) line += QStringLiteral(" · ") + partsText(k.byPass, k.total, QStringLiteral(" / "));
+                            partsText(k.byClass, k.total, k.classOverlap, QStringLiteral(", ")),
+                            partsText(k.byCore, k.total, k.coreOverlap, QStringLiteral(" / ")));
+    if (!k.byPass.empty()) line += QStringLiteral(" · ") + partsText(k.byPass, k.total, k.passOverlap, QStringLiteral(" / "));
     lines << line;
   }
   auto* l = new QLabel(lines.join(QStringLiteral("<br>")), parent);
@@ -791,8 +794,8 @@ QLabel* breakdownLabel(const core::DeviceAnalysis& d, QWidget* parent) {
   QString tip = QString::fromStdString(core::commBreakdownText(c));
   if (!tip.isEmpty()) tip += QStringLiteral("\n");
   tip += QString::fromStdString(core::computeBreakdownText(k)) +
-         TopDownPanel::tr("\nCore from %1, class from %2. Each part is the union of its own tasks; parts can overlap "
-                        "(parallel streams), so they may add up to more than 100%.")
+         TopDownPanel::tr("\nCore from %1, class from %2. Each share is the time that part alone runs; \"several at "
+                        "once\" is the time two or more run together (parallel streams), so each split adds up to 100%.")
              .arg(QString::fromStdString(k.coreSource), QString::fromStdString(k.classSource));
   l->setToolTip(tip);
   l->setVisible(!lines.isEmpty());
@@ -876,6 +879,7 @@ void TopDownPanel::rebuild() {
   bool warn = false;
   for (const auto& d : a->devices) warn = warn || d.computed.freeRatio() > OverlapSharesModel::kFreeWarnRatio;
   const core::Verdict& v = a->verdict;
+  warn = warn || v.partial;  // a partial capture: the figures cover only the part read
   QString html;
   if (!v.headline.empty())
     html += QStringLiteral("<div style='font-size:large; font-weight:700'>%1</div>")
