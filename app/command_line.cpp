@@ -55,6 +55,10 @@ QString describe() {
                   "Use 'npuscope COMMAND --help' for the options of a command.");
 }
 
+// `report --capture NAME|NUMBER`: which capture of a folder holding several to load (core's
+// discoverProfile; empty = the newest).
+std::string g_capture;
+
 // Loads synchronously with core, reporting a clear error. Returns null when nothing could be
 // loaded (hard error, or no rank with a trace or with the tables of a trace-less text export).
 std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
@@ -72,6 +76,7 @@ std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
   }
   core::LoadOptions options;
   options.source = TraceLoader::sourcePreference();
+  options.capture = g_capture;
   core::ProfileLoadResult result = core::loadProfile(native, options);
   if (!result.ok()) {
     *error = result.error.empty()
@@ -184,9 +189,15 @@ int runReport(const QStringList& arguments) {
                                               "§6 and in the GUI's Advisor Thresholds dialog)."),
       QStringLiteral("KEY=VALUE"));
   const QCommandLineOption source = sourceOption();
-  parser.addOptions({json, chip, threshold, source});
+  const QCommandLineOption capture(
+      QStringLiteral("capture"),
+      QCoreApplication::translate("npuscope", "For a folder holding several captures (profiling runs): which one to "
+                                              "load, by name or number as the report lists them (default the newest)."),
+      QStringLiteral("NAME|NUMBER"));
+  parser.addOptions({json, chip, threshold, source, capture});
   parser.process(arguments);  // exits on --help or an unknown option
   if (!applySourceOption(parser, source)) return kExitUsage;
+  if (parser.isSet(capture)) g_capture = parser.value(capture).toStdString();
   core::AdvisorThresholds thresholds;
   for (const QString& t : parser.values(threshold)) {
     const std::string error = core::applyThresholdAssignment(thresholds, t.toStdString());
@@ -198,7 +209,7 @@ int runReport(const QStringList& arguments) {
 
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2) {
-    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--chip NAME] [--threshold KEY=VALUE]... [--source db|text]"));
+    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--chip NAME] [--threshold KEY=VALUE]... [--source db|text] [--capture NAME|NUMBER]"));
     return kExitUsage;
   }
   const QString path = positional.at(1);

@@ -887,7 +887,21 @@ void MainWindow::updateStatus() {
   QString ranks = t.ranks == 1 ? tr("1 rank") : tr("%1 ranks").arg(t.ranks);
   if (t.failedRanks > 0) ranks += tr(" (%1 failed)").arg(t.failedRanks);
   if (t.tablesOnlyRanks > 0) ranks += tr(" (%1 tables only)").arg(t.tablesOnlyRanks);
+  // A folder of several profiling runs: only one is loaded (core's discoverProfile); say which.
+  QString captures;
+  const auto& caps = m_profile->captures;
+  for (std::size_t i = 0; i < caps.size(); ++i) {
+    if (caps[i].loaded)
+      ranks += QStringLiteral(" · ") + tr("capture %1 of %2: %3").arg(i + 1).arg(caps.size()).arg(QString::fromStdString(caps[i].name));
+    captures += (captures.isEmpty() ? QString() : QStringLiteral("\n")) +
+                tr("%1. %2: %n rank(s)", nullptr, static_cast<int>(caps[i].ranks)).arg(i + 1).arg(QString::fromStdString(caps[i].name)) +
+                (caps[i].loaded ? tr(" (loaded)") : QString());
+  }
   m_ranksLabel->setText(ranks);
+  m_ranksLabel->setToolTip(captures.isEmpty() ? QString()
+                                              : tr("This folder holds several profiling runs; only one is loaded. "
+                                                   "Open another run's folder to see it.") +
+                                                    QStringLiteral("\n") + captures);
   m_eventsLabel->setText(tr("%1 events").arg(locale.toString(static_cast<qulonglong>(t.events))));
   m_eventsLabel->setToolTip(tr("%1 slices").arg(locale.toString(static_cast<qulonglong>(t.slices))));
   m_timeLabel->setText(tr("loaded in %1 s").arg(locale.toString(m_loadMs / 1000.0, 'f', 2)));

@@ -260,6 +260,9 @@ struct LoadOptions {
   /// export (`ascend_*_profiler_{rank}.db`): Auto and Text take the text (the default, with a
   /// message saying so), Db the database. A rank with only one of them loads that one.
   enum class Source : std::uint8_t { Auto, Text, Db } source = Source::Auto;
+  /// Which capture loadProfile loads when the folder holds several (discoverProfile): a
+  /// CaptureInfo::name or its 1-based number; empty = the newest.
+  std::string capture;
   ProgressFn progress;           ///< may be empty
   PreviewFn preview;             ///< may be empty; see LoadPreview
   std::stop_token stop;          ///< cancel: loadTrace returns ok=false, error "cancelled"

@@ -4,6 +4,10 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <set>
 #include <filesystem>
 #include <limits>
 #include <regex>
@@ -85,6 +89,12 @@ void readProfilerInfo(const fs::path& root, RankSource& src, std::vector<std::st
       src.rank = checkedRank(static_cast<long long>(r), name + " rank_id", messages);
     std::string_view level;
     if (!doc["config"]["experimental_config"]["_profiler_level"].get_string().get(level)) src.profilerLevel = level;
+    // When the collection stopped (epoch ns; torch_npu _dump_profiler_info): tells captures apart.
+    std::int64_t end;
+    if (!doc["end_info"]["collectionTimeEnd"].get_int64().get(end) && end > 0) src.collectionEndNs = end;
+    else if (std::uint64_t uend; !doc["end_info"]["collectionTimeEnd"].get_uint64().get(uend) &&
+                                 uend <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      src.collectionEndNs = static_cast<std::int64_t>(uend);
     break;
   }
 }
@@ -122,6 +132,29 @@ std::vector<std::string> msprofExportFiles(const fs::path& dir, std::size_t& old
   return out;
 }
 
+/// msprof's SQLite export of a PROF_* folder (format notes §1.1, §5.3: `msprof --type=db`
+/// writes `PROF_*/msprof_{ts}.db`; a copy may sit in `mindstudio_profiler_output/`): the newest
+/// by timestamp, the PROF_ folder's own first. "" when there is none.
+std::string msprofDbFile(const fs::path& prof) {
+  static const std::regex kName(R"(msprof_(\d+)\.db)");
+  for (const fs::path& dir : {prof, prof / "mindstudio_profiler_output"}) {
+    std::string best;
+    long long bestTs = -2;
+    for (const auto& e : listDirectory(dir)) {
+      const std::string n = e.filename().string();
+      std::smatch m;
+      if (!isRegularFile(e) || !std::regex_match(n, m, kName)) continue;
+      const long long ts = parseInteger<long long>(m[1].str()).value_or(-1);
+      if (ts > bestTs || (ts == bestTs && e.string() > best)) {
+        bestTs = ts;
+        best = e.string();
+      }
+    }
+    if (!best.empty()) return best;
+  }
+  return {};
+}
+
 /// Sets src.traceFile / src.traceFiles from `files` (reading order).
 void setTraceFiles(RankSource& src, std::vector<std::string> files) {
   src.traceFile = files.empty() ? std::string{} : files.front();
@@ -156,6 +189,7 @@ bool describeRankFolder(const fs::path& root, RankSource& src, std::vector<std::
   // Device id from PROF_*/device_N; the msprof export (all slices of the newest timestamp) as a
   // fallback timeline when there is no trace_view.json (format notes §8.1).
   std::vector<std::string> msprofFiles;
+  std::string msprofDb;
   for (const auto& e : listDirectory(root)) {
     const std::string n = e.filename().string();
     if (n.rfind("PROF_", 0) != 0 || !isDirectory(e)) continue;
@@ -167,6 +201,14 @@ bool describeRankFolder(const fs::path& root, RankSource& src, std::vector<std::
     std::size_t older = 0;
     if (auto files = msprofExportFiles(e / "mindstudio_profiler_output", older); !files.empty())
       msprofFiles = std::move(files);
+    if (msprofDb.empty()) msprofDb = msprofDbFile(e);
+  }
+  if (src.dbFile.empty() && !msprofDb.empty()) {
+    // torch_npu moves this file into ASCEND_PROFILER_OUTPUT when its db export finishes (§1.1):
+    // here it did not (an interrupted parse, or msprof run by hand), so it is the database.
+    src.dbFile = msprofDb;
+    messages.push_back(src.label + ": the msprof database " + fs::path(msprofDb).parent_path().filename().string() + "/" +
+                       fs::path(msprofDb).filename().string() + " found (CANN layers only: no Python layer)");
   }
   if (src.traceFile.empty() && !msprofFiles.empty()) {
     messages.push_back(src.label + ": no trace_view.json; the msprof export " +
@@ -267,11 +309,14 @@ bool describeMsprofTimeline(const fs::path& timeline, RankSource& src, std::vect
 bool describeMsprofExport(const fs::path& prof, RankSource& src, std::vector<std::string>& messages) {
   std::size_t older = 0;
   std::vector<std::string> files = msprofExportFiles(prof / "mindstudio_profiler_output", older);
-  if (files.empty()) return false;
+  std::string db = msprofDbFile(prof);
+  if (files.empty() && db.empty()) return false;
   src.root = prof.string();
   setTraceFiles(src, std::move(files));
+  src.dbFile = std::move(db);  // chooseRankExport: the text when both, unless --source db
   src.label = prof.filename().string();
   if (const auto devices = msprofDeviceDirs(prof); !devices.empty()) readMsprofDevice(devices.front(), src, messages);
+  if (src.traceFile.empty()) return true;  // the database alone: loadProfile reads it
   std::string msg = prof.filename().string() + "/mindstudio_profiler_output: " +
                     fs::path(src.traceFile).filename().string();
   if (!src.traceFiles.empty()) msg += " and " + std::to_string(src.traceFiles.size() - 1) + " more slices read as one timeline";
@@ -372,11 +417,124 @@ bool looksLikeRankFolder(const fs::path& p) {
   return isRankFolderName(p.filename().string()) || fs::is_directory(p / "ASCEND_PROFILER_OUTPUT", ec);
 }
 
+/// "2025-01-09 07:17:48 UTC" for an epoch ns time (civil calendar, no time zone lookup).
+std::string utcText(std::int64_t ns) {
+  using namespace std::chrono;
+  const sys_time<nanoseconds> tp{nanoseconds(ns)};
+  const auto day = floor<days>(tp);
+  const year_month_day ymd(day);
+  const hh_mm_ss hms(floor<seconds>(tp - day));
+  char b[64];
+  std::snprintf(b, sizeof b, "%04d-%02u-%02u %02d:%02d:%02d UTC", static_cast<int>(ymd.year()),
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), static_cast<int>(hms.hours().count()),
+                static_cast<int>(hms.minutes().count()), static_cast<int>(hms.seconds().count()));
+  return b;
+}
+
+/// Groups `ranks` (rank folders found under `base`) into captures, sets each one's
+/// RankSource::capture and returns the captures oldest first (see discoverProfile). A capture:
+/// the same parent folder and profiler level; split where a known rank number repeats or where
+/// two collection end times in a row are more than kCaptureGapNs apart.
+std::vector<CaptureInfo> groupCaptures(const fs::path& base, std::vector<RankSource>& ranks) {
+  std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> byKey;
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    byKey[{fs::path(ranks[i].root).parent_path().string(), ranks[i].profilerLevel}].push_back(i);
+  struct Group {
+    CaptureInfo info;
+    std::string folder;
+    std::vector<std::size_t> members;
+  };
+  std::vector<Group> groups;
+  for (auto& [key, members] : byKey) {
+    std::stable_sort(members.begin(), members.end(),
+                     [&](std::size_t a, std::size_t b) { return ranks[a].collectionEndNs < ranks[b].collectionEndNs; });
+    std::string rel = fs::path(key.first).lexically_relative(base).generic_string();
+    if (rel.empty()) rel = ".";
+    Group cur;
+    std::set<int> seen;
+    const auto close = [&] {
+      cur.folder = rel;
+      cur.info.profilerLevel = key.second;
+      cur.info.ranks = cur.members.size();
+      groups.push_back(std::move(cur));
+      cur = {};
+      seen.clear();
+    };
+    for (std::size_t i : members) {
+      const RankSource& r = ranks[i];
+      const bool repeat = r.rank >= 0 && seen.count(r.rank) > 0;
+      const bool gap = cur.info.endNs >= 0 && r.collectionEndNs >= 0 && r.collectionEndNs - cur.info.endNs > kCaptureGapNs;
+      if (!cur.members.empty() && (repeat || gap)) close();
+      cur.members.push_back(i);
+      if (r.rank >= 0) seen.insert(r.rank);
+      cur.info.endNs = std::max(cur.info.endNs, r.collectionEndNs);
+    }
+    close();
+  }
+  // Oldest first: by end time (unknown first), then by folder.
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+    return std::tie(a.info.endNs, a.folder) < std::tie(b.info.endNs, b.folder);
+  });
+  std::map<std::string, int> perFolder, seenFolder;
+  for (const auto& g : groups) ++perFolder[g.folder];
+  std::vector<CaptureInfo> out;
+  for (auto& g : groups) {
+    g.info.name = perFolder[g.folder] > 1 ? g.folder + "#" + std::to_string(++seenFolder[g.folder]) : g.folder;
+    for (std::size_t i : g.members) ranks[i].capture = g.info.name;
+    out.push_back(g.info);
+  }
+  return out;
+}
+
+/// With several captures in `layout.ranks`, keeps the ranks of one (`wanted`, else the newest)
+/// and lists them all in `layout.captures` and a message; an unknown `wanted` is layout.error.
+void selectCapture(const fs::path& base, const std::string& wanted, ProfileLayout& layout) {
+  std::vector<CaptureInfo> caps = groupCaptures(base, layout.ranks);
+  if (caps.size() < 2) {
+    for (auto& r : layout.ranks) r.capture.clear();
+    if (!wanted.empty() && wanted != "1" && (caps.empty() || wanted != caps.front().name))
+      layout.error = "no capture named " + wanted + " in " + base.string() + " (it holds one capture)";
+    return;
+  }
+  std::size_t chosen = caps.size();
+  std::string why;
+  if (!wanted.empty()) {
+    for (std::size_t i = 0; i < caps.size(); ++i)
+      if (caps[i].name == wanted || parseInteger<long long>(wanted) == static_cast<long long>(i + 1)) chosen = i;
+    why = "as asked";
+  } else {
+    chosen = caps.size() - 1;  // oldest first: the last is the newest (or the last by folder name)
+    why = caps.back().endNs >= 0 ? "the newest by profiler_info's collection end time"
+                                 : "the last by folder name: no profiler_info end time recorded";
+  }
+  std::string list;
+  for (std::size_t i = 0; i < caps.size(); ++i) {
+    const CaptureInfo& c = caps[i];
+    list += (i ? "; " : "") + std::to_string(i + 1) + ". " + c.name + " (" + std::to_string(c.ranks) + " rank" +
+            (c.ranks == 1 ? "" : "s") + (c.profilerLevel.empty() ? std::string{} : ", " + c.profilerLevel) +
+            (c.endNs >= 0 ? ", ended " + utcText(c.endNs) : std::string{}) + ")";
+  }
+  if (chosen >= caps.size()) {
+    layout.error = "no capture named " + wanted + " in " + base.string() + "; it holds " + std::to_string(caps.size()) +
+                   " captures: " + list;
+    layout.ranks.clear();
+    return;
+  }
+  caps[chosen].loaded = true;
+  const std::string name = caps[chosen].name;
+  std::erase_if(layout.ranks, [&](const RankSource& r) { return r.capture != name; });
+  layout.messages.insert(layout.messages.begin(),
+                         std::to_string(caps.size()) + " captures (separate profiling runs) found: " + list + ". Loaded " +
+                             name + " only (" + why + "); the ranks of different captures are never compared. " +
+                             "To see another, open its folder (or use --capture NAME|NUMBER on the command line)");
+  layout.captures = std::move(caps);
+}
+
 }  // namespace
 
 namespace {
 
-ProfileLayout discoverUnguarded(const std::string& pathText) {
+ProfileLayout discoverUnguarded(const std::string& pathText, const std::string& capture) {
   ProfileLayout layout;
   std::error_code ec;
   fs::path path(pathText);
@@ -446,11 +604,27 @@ ProfileLayout discoverUnguarded(const std::string& pathText) {
       if (describeRankFolder(c, src, layout.messages)) layout.ranks.push_back(src);
       else layout.messages.push_back(c.filename().string() + ": no profiler output found, skipped");
     }
+    if (!layout.ranks.empty()) {
+      selectCapture(path, capture, layout);
+      if (!layout.error.empty()) return layout;
+    }
     if (layout.ranks.empty()) {
       std::vector<fs::path> files;
       for (const auto& e : listDirectory(path))
         if (isRegularFile(e) && isTraceFileName(e.filename().string())) files.push_back(e);
       std::sort(files.begin(), files.end());
+      // msprof's SQLite export lying loose (a copied PROF_ folder's msprof_{ts}.db, §5.3): one
+      // rank each. Other .db files (cluster_analysis.db, analysis.db) hold no timeline.
+      static const std::regex kMsprofDb(R"(msprof_\d+\.db)");
+      for (const auto& e : listDirectory(path)) {
+        if (!isRegularFile(e) || !std::regex_match(e.filename().string(), kMsprofDb)) continue;
+        RankSource src;
+        src.dbFile = e.string();
+        src.root = path.string();
+        src.label = e.filename().string();
+        layout.ranks.push_back(src);
+      }
+      if (!layout.ranks.empty()) files.clear();
       for (const auto& f : files) {
         const std::string n = f.filename().string();
         // Not traces: the profiler's side files and msprof-analyze's cluster outputs
@@ -493,9 +667,9 @@ ProfileLayout discoverUnguarded(const std::string& pathText) {
 
 }  // namespace
 
-ProfileLayout discoverProfile(const std::string& pathText) {
+ProfileLayout discoverProfile(const std::string& pathText, const std::string& capture) {
   try {
-    return discoverUnguarded(pathText);
+    return discoverUnguarded(pathText, capture);
   } catch (...) {
     ProfileLayout layout;
     layout.error = describeException(std::current_exception(), "reading the folder " + pathText);
@@ -510,6 +684,10 @@ int RankProfile::rank() const {
 }
 
 int RankProfile::device() const {
+  // The device the rank's analysis is for (a Kineto trace labels every GPU of the node, GPU 0
+  // included, while the work may be on GPU 2: corpus kineto-hta-mi250-rocm).
+  if (analysis && !analysis->devices.empty() && analysis->devices.front().device >= 0)
+    return analysis->devices.front().device;
   if (trace) {
     const int d = trace->deviceId();
     if (d >= 0) return d;
@@ -517,6 +695,19 @@ int RankProfile::device() const {
   // A trace-less rank: the one Device_id of its step_trace_time.csv, when it has one.
   if (source.device < 0 && tablesOnly && tablesOnly->devices.size() == 1) return tablesOnly->devices.front().device;
   return source.device;
+}
+
+std::vector<std::pair<int, bool>> RankProfile::otherDevices() const {
+  std::map<int, bool> devices;
+  if (!trace) return {};
+  const int mine = device();
+  for (const auto& p : trace->processes)
+    if (p.deviceId >= 0 && p.deviceId != mine) devices.emplace(p.deviceId, false);
+  for (const auto& l : trace->lanes) {
+    const int d = trace->processes[l.process].deviceId;
+    if (d >= 0 && d != mine && l.sliceCount() > 0) devices[d] = true;
+  }
+  return {devices.begin(), devices.end()};
 }
 
 TimeRange Profile::range() const {
@@ -572,7 +763,7 @@ void describeTracelessRank(RankProfile& rp) {
 
 ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& options, const AnalysisOptions& analysis) {
   ProfileLoadResult result;
-  ProfileLayout layout = discoverProfile(path);
+  ProfileLayout layout = discoverProfile(path, options.capture);
   if (!layout.error.empty()) {
     result.error = layout.error;
     return result;
@@ -580,6 +771,7 @@ ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& opti
   auto profile = std::make_shared<Profile>();
   profile->path = path;
   profile->messages = layout.messages;
+  profile->captures = layout.captures;
   // Progress weighted by file size.
   std::vector<double> weight;
   double total = 0;

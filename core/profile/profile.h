@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/analysis.h"
@@ -33,12 +36,30 @@ struct RankSource {
   std::string dbFile;          ///< ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db (the SQLite export), or the .db opened
   std::string analysisDb;      ///< analysis.db (StepTraceTime, read with dbFile)
   std::string profilerLevel;   ///< "Level0".."Level2" from profiler_info, else empty
+  /// profiler_info's end_info.collectionTimeEnd (epoch ns, when the collection stopped), else -1.
+  std::int64_t collectionEndNs = -1;
   std::string label;           ///< display label, e.g. "rank 0" or the folder name
+  std::string capture;         ///< name of the capture it belongs to (CaptureInfo::name), "" for a lone capture
+};
+
+/// One capture (one profiling run: the ranks that ran together) found under an opened folder.
+/// A parent folder may hold several (the corpus ascend-pt-910b-db-2rank holds a Level0 and a
+/// Level1 run of 2 ranks each); discoverProfile loads the ranks of one only, so that no timeline
+/// puts two runs on one time axis and no cross-rank rule compares ranks of different runs.
+struct CaptureInfo {
+  std::string name;            ///< the rank folders' parent relative to the opened path ("level0", "." ), "#k" added when one folder holds several
+  std::size_t ranks = 0;       ///< rank folders in it
+  std::string profilerLevel;   ///< "Level0".."Level2", "" when unknown
+  std::int64_t endNs = -1;     ///< latest collectionTimeEnd of its ranks (epoch ns), -1 when none recorded
+  bool loaded = false;         ///< the capture whose ranks are in ProfileLayout::ranks
 };
 
 /// Discovery result: one entry per rank, sorted by rank then folder name.
 struct ProfileLayout {
   std::vector<RankSource> ranks;
+  /// Every capture found when the path is a parent of rank folders and holds more than one;
+  /// empty otherwise (one capture). Ordered oldest first; exactly one has `loaded`.
+  std::vector<CaptureInfo> captures;
   std::vector<std::string> messages;  ///< why a folder was skipped, etc.
   std::string error;                  ///< set when nothing loadable was found
 };
@@ -59,7 +80,20 @@ struct ProfileLayout {
 /// For both, the device comes from `device_N` and rank_id from `device_N/info.json.N` (§1.2).
 /// A rank folder with no trace but CSV tables or analysis.db is still a rank (its tables are
 /// read). Reads profiler_info_*.json for the rank and profiler level. Never writes.
-[[nodiscard]] ProfileLayout discoverProfile(const std::string& path);
+///
+/// Captures: the rank folders found under a parent are grouped into captures (groupCaptures):
+/// same parent folder and same profiler level, split again where a rank number repeats or
+/// where collection end times (profiler_info end_info.collectionTimeEnd) are more than
+/// kCaptureGapNs apart (the ranks of one run stop at the same step, within seconds). With
+/// several, only the ranks of one are returned: `capture` (a CaptureInfo::name or its 1-based
+/// position in `captures`) or, when empty, the newest by end time (the last by name when no
+/// end time is recorded); a message names it and the others. An unknown `capture` is an error
+/// listing the captures. Limitation: the ranks of one run split over two parent folders (e.g.
+/// node0/, node1/) are taken as two captures; open each, or their common folder's subfolders.
+[[nodiscard]] ProfileLayout discoverProfile(const std::string& path, const std::string& capture = {});
+
+/// Largest gap between the collection end times of two ranks of one capture (5 minutes).
+inline constexpr std::int64_t kCaptureGapNs = std::int64_t(300) * 1000 * 1000 * 1000;
 
 /// One loaded rank.
 struct RankProfile {
@@ -78,9 +112,13 @@ struct RankProfile {
   /// missing. Null for a rank with a trace (its analysis covers it) or with no table either.
   std::shared_ptr<const TablesOnlySummary> tablesOnly;
   [[nodiscard]] int rank() const;      ///< source.rank, else the trace's Kineto rank, else -1
-  /// The trace's "NPU k" label, else source.device, else (no trace) the one Device_id of its
-  /// step_trace_time.csv, else -1.
+  /// The device its analysis is for (the first DeviceAnalysis: the first device with tasks),
+  /// else the trace's first device label ("NPU k", "GPU k"), else source.device, else (no trace)
+  /// the one Device_id of its step_trace_time.csv, else -1. Other devices: otherDevices().
   [[nodiscard]] int device() const;
+  /// The trace's other device ids (process device labels, ascending, no repeats), each with
+  /// whether it has a slice: a Kineto trace lists every GPU of the node. Empty without a trace.
+  [[nodiscard]] std::vector<std::pair<int, bool>> otherDevices() const;
 };
 
 /// A loaded profiling folder: all ranks side by side, never merged.
@@ -88,6 +126,9 @@ struct Profile {
   std::string path;
   std::vector<RankProfile> ranks;
   std::vector<std::string> messages;
+  /// The captures of the opened folder when it holds several (ProfileLayout::captures); the
+  /// ranks are those of the one marked `loaded`. Empty for a lone capture.
+  std::vector<CaptureInfo> captures;
   /// Cross-rank analyses (analyzeProfile), run by loadProfile after every rank's analyses; null
   /// for a Profile put together by hand.
   std::shared_ptr<const ProfileAnalysis> analysis;

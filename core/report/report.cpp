@@ -3,6 +3,7 @@
 
 #include "core/base/json_text.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -419,7 +420,18 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
   std::vector<std::pair<std::string, RankAdvice>> advised;
   o += "{\"path\": ";
   appendJsonString(o, profile.path);
-  o += ", \"ranks\": [";
+  // The captures of a folder holding several (only the `loaded` one's ranks follow).
+  o += ", \"captures\": [";
+  for (std::size_t i = 0; i < profile.captures.size(); ++i) {
+    const CaptureInfo& c = profile.captures[i];
+    o += i ? ", {\"name\": " : "{\"name\": ";
+    appendJsonString(o, c.name);
+    o += ", \"ranks\": " + std::to_string(c.ranks) + ", \"profiler_level\": ";
+    appendJsonString(o, c.profilerLevel);
+    o += ", \"end_ns\": " + (c.endNs >= 0 ? std::to_string(c.endNs) : std::string("null")) +
+         ", \"loaded\": " + (c.loaded ? "true" : "false") + "}";
+  }
+  o += "], \"ranks\": [";
   bool firstRank = true;
   for (const RankProfile& rp : profile.ranks) {
     if (!firstRank) o += ", ";
@@ -510,12 +522,53 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
   return o;
 }
 
+namespace {
+
+/// "0, 1, 3-15" for ascending ids.
+std::string idRanges(const std::vector<int>& ids) {
+  std::string s;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    s += (s.empty() ? "" : ", ") + std::to_string(ids[i]) + (j > i ? "-" + std::to_string(ids[j]) : std::string{});
+    i = j + 1;
+  }
+  return s;
+}
+
+/// The rank header's note on the devices other than the analysed one (RankProfile::otherDevices):
+/// "; other devices: 3 (with events), 0-1, 4-15 (no events)"; "" when there is none.
+std::string otherDevicesNote(const RankProfile& rp) {
+  std::vector<int> analysed, busy, idle;
+  for (const auto& [d, hasEvents] : rp.otherDevices()) {
+    const bool inAnalysis = rp.analysis && std::any_of(rp.analysis->devices.begin(), rp.analysis->devices.end(),
+                                                       [d = d](const DeviceAnalysis& a) { return a.device == d; });
+    (inAnalysis ? analysed : hasEvents ? busy : idle).push_back(d);
+  }
+  std::string s;
+  if (!analysed.empty()) s += idRanges(analysed) + " (analysed below)";
+  if (!busy.empty()) s += (s.empty() ? "" : ", ") + idRanges(busy) + " (with events, no device tasks)";
+  if (!idle.empty()) s += (s.empty() ? "" : ", ") + idRanges(idle) + " (labelled, no events)";
+  return s.empty() ? s : "; other devices: " + s;
+}
+
+}  // namespace
+
 std::string reportText(const Profile& profile, const AdvisorThresholds& thresholds) {
   std::ostringstream o;
   std::vector<std::pair<std::string, RankAdvice>> advised;
   o << "npuscope report: " << profile.path << "\n";
+  if (profile.captures.size() > 1) {
+    o << "captures: " << profile.captures.size() << " separate profiling runs in this folder; only the loaded one is shown\n";
+    for (std::size_t i = 0; i < profile.captures.size(); ++i) {
+      const CaptureInfo& c = profile.captures[i];
+      o << "  " << (i + 1) << ". " << c.name << ": " << c.ranks << (c.ranks == 1 ? " rank" : " ranks")
+        << (c.profilerLevel.empty() ? "" : ", " + c.profilerLevel) << (c.loaded ? "  <- loaded" : "  (--capture " + std::to_string(i + 1) + ")")
+        << "\n";
+    }
+  }
   for (const RankProfile& rp : profile.ranks) {
-    o << "\n== " << rp.source.label << " (rank " << rp.rank() << ", device " << rp.device() << ")\n";
+    o << "\n== " << rp.source.label << " (rank " << rp.rank() << ", device " << rp.device() << otherDevicesNote(rp) << ")\n";
     if (!rp.trace) {
       o << "   error: " << rp.error << "\n";
       for (const auto& m : rp.tableMessages) o << "   table: " << m << "\n";

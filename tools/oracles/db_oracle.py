@@ -30,6 +30,9 @@ Rules the spec leaves open (npuscope must agree; read before blaming it):
    fwdbwd flow from the earliest row to each other row.
 4. MsTx: one per (MSTX_EVENTS row, shown TASK of rule 2 with its connectionId), ids 4294967295 and
    4000000000 excluded.
+6. MSTX_EVENTS: one slice per row (a range, or a mark of zero length) on "MsTx/Thread {tid}", tid =
+   globalTid & 0xffffffff: the database records no name for the host process (the text export puts
+   them on the process of that pid, named after it, §2.4), so the process is called MsTx.
 5. COMMUNICATION_TASK_INFO rows with planeId 4294967295 (every row at Level0) get no Plane lane:
    the text export omits the HCCL small tasks at Level0 (format notes §7).
 
@@ -54,6 +57,12 @@ CAPTURES = [
     "ascend-pt-910a-db-2rank/level1",
     "ascend-pt-910b-db-2rank/level0",
     "ascend-pt-910b-db-2rank/level1",
+]
+
+# msprof's own database (`msprof --type=db`, format notes §1.2 / §5.3: the CANN layers only, no
+# PYTORCH_API, no STEP_TIME), read with the same rules.
+MSPROF_DBS = [
+    "msinsight-server-fixtures/full_db/msprof_0.db",
 ]
 
 
@@ -83,6 +92,9 @@ def lanes_of(db, have):
     if "CANN_API" in have:
         for tid, n in db.execute("SELECT globalTid & 4294967295, count(*) FROM CANN_API GROUP BY 1"):
             add("CANN/Thread %d" % tid, n)
+    if "MSTX_EVENTS" in have:
+        for tid, n in db.execute("SELECT globalTid & 4294967295, count(*) FROM MSTX_EVENTS GROUP BY 1"):
+            add("MsTx/Thread %d" % tid, n)
     if "TASK" in have:
         compute = "COMPUTE_TASK_INFO" in have
         for dev, stream, n in db.execute(
@@ -212,6 +224,9 @@ def main():
         for path in sorted(glob.glob(os.path.join(corpus, capture, "*", "ASCEND_PROFILER_OUTPUT",
                                                   "ascend_pytorch_profiler_*.db"))):
             result[os.path.relpath(path, corpus)] = describe(path)
+    for rel in MSPROF_DBS:
+        if os.path.exists(os.path.join(corpus, rel)):
+            result[rel] = describe(os.path.join(corpus, rel))
     text = json.dumps(result, indent=1, sort_keys=True) + "\n"
     if args.json:
         with open(args.json, "w") as f:
