@@ -367,6 +367,7 @@ namespace detail {
 AdvisorContext::AdvisorContext(const Trace& t, const KernelDetails* k, const RankAnalysis& a, const AdvisorThresholds& th)
     : trace(t), kernels(k), analysis(a), thresholds(th) {
   steps = std::max<std::size_t>(1, a.steps.size());
+  gpu = isGpuTrace(t);
 }
 
 SliceRef AdvisorContext::taskOf(const KernelRow& row) const {
@@ -710,22 +711,40 @@ int stepsWithEvidence(const Trace& trace, const std::vector<StepWindow>& steps, 
 
 }  // namespace detail
 
+bool isGpuTrace(const Trace& trace) {
+  return std::any_of(trace.processes.begin(), trace.processes.end(), [](const Process& p) {
+    return p.role == Process::Role::KinetoDevice && p.label.starts_with("GPU");
+  });
+}
+
 RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const RankAnalysis& analysis,
                       const RankMetadata* meta, const AdvisorThresholds& thresholds) {
   RankAdvice a;
   const detail::AdvisorContext c(trace, kernels, analysis, thresholds);
   a.steps = c.steps;
   a.chip = !thresholds.chip.empty() ? thresholds.chip : meta ? meta->chip : std::string();
-  detail::ruleMatmul(c, a.chip, a.findings);
-  detail::ruleAicpu(c, a.findings);
-  detail::ruleAclop(c, a.findings);
-  detail::ruleShortOps(c, a.findings);
+  if (c.gpu) {
+    // CUDA / ROCm: the rules below read Ascend things (AI_CPU tasks, aclop / Node@launch /
+    // aclrtSynchronizeStream CANN slices, kernel_details.csv's block dim and pipe ratios, the
+    // Ascend chips' peaks, torch_npu's GC records and ASCEND_* / ACLNN_* variables), which a GPU
+    // trace never has: they would only say "unknown" with an NPU reason, or advise torch_npu.
+    a.notRun = "GPU trace: the Ascend-only rules (MatMul peak of Ascend chips, AI_CPU, ACLOP compilation, short "
+               "element-wise ops, synchronise after launch, Python GC, pipelines, block dim, environment "
+               "variables) were not run";
+  } else {
+    detail::ruleMatmul(c, a.chip, a.findings);
+    detail::ruleAicpu(c, a.findings);
+    detail::ruleAclop(c, a.findings);
+    detail::ruleShortOps(c, a.findings);
+  }
   detail::ruleTransfers(c, a.findings);
-  detail::ruleSyncStream(c, a.findings);
-  detail::ruleGc(c, a.findings);
-  detail::rulePipelines(c, a.findings);
-  detail::ruleBlockDim(c, a.chip, a.findings);
-  detail::ruleEnvironment(meta, a.findings);
+  if (!c.gpu) {
+    detail::ruleSyncStream(c, a.findings);
+    detail::ruleGc(c, a.findings);
+    detail::rulePipelines(c, a.findings);
+    detail::ruleBlockDim(c, a.chip, a.findings);
+    detail::ruleEnvironment(meta, a.findings);
+  }
   detail::ruleForwardBackward(c, a.findings);
   detail::ruleMemory(c, meta, a.findings);
   detail::ruleCommAlignment(c, a.findings);

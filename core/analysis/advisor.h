@@ -152,7 +152,15 @@ struct RankAdvice {
   std::vector<Finding> findings;
   std::size_t steps = 1;  ///< ProfilerStep windows (1 without any)
   std::string chip;       ///< the chip used (thresholds.chip, else the capture's), "" when unknown
+  /// Which rules were not run and why ("" when all were): on a GPU trace (isGpuTrace) the
+  /// Ascend-only rules.
+  std::string notRun;
 };
+
+/// True when the trace's devices are GPUs: a Kineto trace (format notes §6.1) with a process
+/// labelled "GPU k" (CUDA / ROCm). A torch_npu Kineto trace ("Ascend NPU") and every Ascend
+/// export are false.
+[[nodiscard]] bool isGpuTrace(const Trace& trace);
 
 /// Achieved work of one kernel_details.csv row: FLOPs from its shapes (2·M·N·K for MatMul and its
 /// batched forms; 2·N·Hout·Wout·|weight| = 2·Cin·k²·Cout·Hout·Wout per image for Conv2D and its
@@ -178,7 +186,8 @@ struct KernelWork {
 /// busyPipeRatio), or "" when the row has no ratio (Level0, other aic_metrics).
 [[nodiscard]] std::string kernelBound(const KernelDetails& kernels, std::size_t row, double busyPipeRatio);
 
-/// Runs every rule on one rank. `kernels` and `meta` may be null (their rules then say unknown).
+/// Runs every rule on one rank (on a GPU trace only the device-neutral ones: transfers and
+/// forward vs backward; RankAdvice::notRun says so). `kernels` and `meta` may be null (their rules then say unknown).
 [[nodiscard]] RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const RankAnalysis& analysis,
                                     const RankMetadata* meta, const AdvisorThresholds& thresholds = {});
 

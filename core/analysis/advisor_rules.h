@@ -22,6 +22,9 @@ struct AdvisorContext {
   const RankAnalysis& analysis;
   const AdvisorThresholds& thresholds;
   std::size_t steps = 1;
+  /// The devices are GPUs (a Kineto trace with "GPU k" processes: CUDA / ROCm, format notes
+  /// §6.1): the Ascend-only rules are not run and the fixes do not name the NPU (isGpuTrace).
+  bool gpu = false;
   /// Every device task by start time (the first in lane order on a tie), built by the first taskOf.
   mutable std::unordered_map<TimeNs, SliceRef> taskByStart;
   mutable bool taskByStartBuilt = false;

@@ -517,8 +517,10 @@ void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out) {
     f.severity = Severity::Issue;
     f.atStakePerStep =
         c.perStep(static_cast<double>(bwd) - c.thresholds.backwardForwardRatio * static_cast<double>(fwd));
-    f.fix = "Some operator has no efficient NPU backward: look at the longest backward kernels (AI_CPU, TransData, "
-            "non-fused grads) and replace the forward op by one with a fused NPU backward.";
+    f.fix = c.gpu ? "Some operator has no efficient backward kernel: look at the longest backward kernels "
+                    "(non-fused grads, layout copies) and replace the forward op by one with a fused backward."
+                  : "Some operator has no efficient NPU backward: look at the longest backward kernels (AI_CPU, TransData, "
+                    "non-fused grads) and replace the forward op by one with a fused NPU backward.";
   } else {
     f.title = "Forward vs backward balanced";
     f.severity = Severity::Ok;

@@ -18,7 +18,9 @@ std::string stepsText(int stepsWithEvidence, std::size_t steps) {
 std::string adviceJson(const Trace& t, const RankAdvice& a) {
   std::string o = "{\"chip\": ";
   appendJsonString(o, a.chip);
-  o += ", \"steps\": " + std::to_string(a.steps) + ", \"findings\": [";
+  o += ", \"steps\": " + std::to_string(a.steps) + ", \"not_run\": ";
+  appendJsonString(o, a.notRun);
+  o += ", \"findings\": [";
   for (std::size_t i = 0; i < a.findings.size(); ++i) {
     const Finding& f = a.findings[i];
     o += i ? ",\n    " : "\n    ";
@@ -55,10 +57,13 @@ std::string adviceJson(const Trace& t, const RankAdvice& a) {
 }
 
 std::string adviceText(const RankAdvice& a) {
-  if (a.findings.empty()) return {};
-  std::string o = "   advice (chip " + (a.chip.empty() ? std::string("unknown") : a.chip) + ", " +
-                  std::to_string(a.steps) + " step" + (a.steps == 1 ? "" : "s") +
+  if (a.findings.empty() && a.notRun.empty()) return {};
+  // A GPU has no Ascend chip: "chip unknown" would read as a missing Ascend model.
+  const std::string device = !a.notRun.empty() && a.chip.empty() ? std::string("GPU")
+                                                                  : "chip " + (a.chip.empty() ? std::string("unknown") : a.chip);
+  std::string o = "   advice (" + device + ", " + std::to_string(a.steps) + " step" + (a.steps == 1 ? "" : "s") +
                   "; issues first, by time at stake per step):\n";
+  if (!a.notRun.empty()) o += "     " + a.notRun + "\n";
   for (const Finding& f : a.findings) {
     o += "     [" + std::string(severityKey(f.severity)) + "] " + f.title;
     if (f.atStakePerStep > 0) o += " - " + formatDuration(f.atStakePerStep) + " per step at stake";

@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <algorithm>
 
+#include "core/analysis/advisor.h"
+
 namespace npuscope::widgets {
 
 using core::kInvalidIndex;
@@ -26,7 +28,8 @@ QString rankLabel(const core::RankProfile& rp) {
   } else {
     s = QCoreApplication::translate("npuscope::widgets::Timeline", "rank ?");
   }
-  if (d >= 0) s += QStringLiteral(" · NPU %1").arg(d);
+  // A CUDA / ROCm Kineto trace's device is a GPU, not an NPU.
+  if (d >= 0) s += (rp.trace && core::isGpuTrace(*rp.trace) ? QStringLiteral(" · GPU %1") : QStringLiteral(" · NPU %1")).arg(d);
   return s;
 }
 
