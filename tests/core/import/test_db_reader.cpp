@@ -37,7 +37,7 @@ std::string laneKey(const core::Trace& t, const core::Lane& l) {
   const bool host = p.role == core::Process::Role::Python || p.role == core::Process::Role::Cann ||
                     p.role == core::Process::Role::PythonGc;
   std::string key = p.name;
-  if (!host) {
+  if (!host && p.deviceId >= 0) {  // host-side layers of no device (MsTx) are keyed like the host ones
     key += ' ';
     key += std::to_string(p.deviceId);
   }
