@@ -15,6 +15,12 @@ using widgets::LayoutRow;
 
 namespace {
 
+// GCC 12 reports a false -Wrestrict in the inlined std::string assignments below (GCC bug 105329),
+// depending on what else the headers inline.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+
 core::LoadPreview::Track track(const char* pid, const char* tid, const char* processName = "",
                                const char* threadName = "", std::optional<std::int64_t> processSort = {},
                                std::optional<std::int64_t> threadSort = {}) {
