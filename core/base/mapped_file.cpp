@@ -136,7 +136,8 @@ std::shared_ptr<MappedFile> MappedFile::fromMemory(std::string_view bytes) {
   return f;
 }
 
-std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::string& error) {
+std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::string& error,
+                                             std::uint64_t maxInflatedBytes) {
   std::shared_ptr<MappedFile> f(new MappedFile());
   // Only a regular file is opened, without blocking (a FIFO named trace_view.json used to block
   // the load forever); the error says what the path is.
@@ -161,12 +162,18 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::strin
       return nullptr;
     }
     gzbuffer(gz, 1 << 20);
+    // Inflate at most `limit` bytes (a gzip bomb would otherwise take all memory): read one
+    // byte past it to know whether the stream goes on.
+    const std::uint64_t limit = maxInflatedBytes ? maxInflatedBytes : gzipInflateLimit(f->m_diskSize);
+    const std::size_t hardCap = static_cast<std::size_t>(std::min<std::uint64_t>(limit, SIZE_MAX - 1)) + 1;
     std::string out;
-    std::size_t cap = std::max<std::size_t>(f->m_diskSize * 8, 1 << 16);
-    out.resize(cap);
+    out.resize(std::min<std::size_t>(std::max<std::size_t>(f->m_diskSize * 8, 1 << 16), hardCap));
     std::size_t used = 0;
     for (;;) {
-      if (used == out.size()) out.resize(out.size() * 2);
+      if (used == out.size()) {
+        if (out.size() >= hardCap) break;
+        out.resize(std::min(out.size() * 2, hardCap));
+      }
       const int n = gzread(gz, out.data() + used, static_cast<unsigned>(std::min<std::size_t>(out.size() - used, 1u << 30)));
       if (n < 0) {
         int errnum = 0;
@@ -177,13 +184,23 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::strin
       if (n == 0) break;
       used += static_cast<std::size_t>(n);
     }
-    // gzread reports a stream cut short (no trailer) as end of file with Z_BUF_ERROR set: keep
-    // what was decoded and say so (the JSON reader then reads the events before the cut).
-    int errnum = Z_OK;
-    const char* what = gzerror(gz, &errnum);
-    if (errnum == Z_BUF_ERROR)
-      f->m_warning = "gzip data in " + path + " ends early (truncated file?): " + std::to_string(used) +
-                     " bytes decoded, the rest is lost (" + what + ")";
+    if (used >= hardCap) {
+      used = hardCap - 1;
+      f->m_inflateLimited = true;
+      f->m_warning = "gzip data in " + path + " inflates to more than " + std::to_string(used) + " bytes (" +
+                     std::to_string(f->m_diskSize) + " compressed; the limit is " +
+                     (maxInflatedBytes ? std::string("LoadOptions::gzipMaxInflatedBytes")
+                                       : std::string("256 times the compressed size, at least 64 MiB")) +
+                     "): reading stopped there, the events after it are lost (a gzip bomb?)";
+    } else {
+      // gzread reports a stream cut short (no trailer) as end of file with Z_BUF_ERROR set: keep
+      // what was decoded and say so (the JSON reader then reads the events before the cut).
+      int errnum = Z_OK;
+      const char* what = gzerror(gz, &errnum);
+      if (errnum == Z_BUF_ERROR)
+        f->m_warning = "gzip data in " + path + " ends early (truncated file?): " + std::to_string(used) +
+                       " bytes decoded, the rest is lost (" + what + ")";
+    }
     gzclose(gz);
     out.resize(used);
     f->m_owned = std::move(out);

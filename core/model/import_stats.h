@@ -37,6 +37,7 @@ namespace npuscope::core {
   X(InvalidUtf8, "invalid UTF-8 or lone surrogate in a string (replaced by U+FFFD)")         \
   X(Utf16File, "UTF-16 file transcoded to UTF-8")                                            \
   X(TruncatedGzip, "gzip data ends early (the events before the cut are kept)")             \
+  X(GzipLimit, "gzip data inflates past the limit (the events before it are kept)")        \
   X(ControlCharacter, "raw control character in a string (shown as \\u00xx; TAB kept)")      \
   X(InvalidEscape, "invalid escape in a string (backslash kept as text)")
 

@@ -142,7 +142,8 @@ LoadResult loadFromFiles(const std::vector<std::shared_ptr<const MappedFile>>& f
     // Shrank while it was read: the events past the new end were read as zeros or not at all.
     if (std::string shrank = file.shrinkMessage(); !shrank.empty()) read.notes.push_back(std::move(shrank));
     if (file.transcodedUtf16()) trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
-    if (!file.warning().empty()) trace->stats.add(ImportWarning::TruncatedGzip, file.warning());
+    if (!file.warning().empty())
+      trace->stats.add(file.inflateLimited() ? ImportWarning::GzipLimit : ImportWarning::TruncatedGzip, file.warning());
     if (k == 0) {
       trace->file = files[k];
       // The JSON reader is one client of TraceBuilder: its parse workers' record chunks are
@@ -252,7 +253,7 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
         for (auto& m : db.messages) db.result.trace->notes.push_back(std::move(m));
       return std::move(db.result);
     }
-    auto file = MappedFile::open(path, error);
+    auto file = MappedFile::open(path, error, options.gzipMaxInflatedBytes);
     if (!file) return {nullptr, error};
     return loadFromFile(std::move(file), path, options);
   } catch (...) {
@@ -267,7 +268,7 @@ LoadResult loadTraceFiles(const std::vector<std::string>& paths, const LoadOptio
   if (!cpuSupportsBuild(error)) return {nullptr, error};
   std::vector<std::shared_ptr<const MappedFile>> files;
   for (const auto& p : paths) {
-    auto f = MappedFile::open(p, error);
+    auto f = MappedFile::open(p, error, options.gzipMaxInflatedBytes);
     if (!f) return {nullptr, error};
     files.push_back(std::move(f));
   }

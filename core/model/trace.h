@@ -263,6 +263,11 @@ struct LoadOptions {
   /// Which capture loadProfile loads when the folder holds several (discoverProfile): a
   /// CaptureInfo::name or its 1-based number; empty = the newest.
   std::string capture;
+  /// Most bytes a gzip trace may inflate to (issue 15 item 6: deflate reaches about 1032:1, a
+  /// 1 MB gzip bomb is 1 GB of text); 0 = the default, 256 times the compressed size and at least
+  /// 64 MiB (gzipInflateLimit, core/base/mapped_file.h). Past it the events inflated so far are
+  /// kept and a GzipLimit warning says where reading stopped.
+  std::uint64_t gzipMaxInflatedBytes = 0;
   ProgressFn progress;           ///< may be empty
   PreviewFn preview;             ///< may be empty; see LoadPreview
   std::stop_token stop;          ///< cancel: loadTrace returns ok=false, error "cancelled"
