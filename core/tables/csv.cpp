@@ -2,6 +2,7 @@
 #include "core/tables/csv.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include "core/base/file_access.h"
 
@@ -131,6 +132,10 @@ std::optional<double> csvNumber(std::string_view cell) {
   char* end = nullptr;
   const double v = std::strtod(tmp.c_str(), &end);
   if (end == tmp.c_str() || *end != '\0') return std::nullopt;
+  // strtod also reads "NaN", "inf" and overflows ("1e400") to infinity: no profiler figure, and a
+  // non-finite value would reach the analyses and print as nan / inf, which is not JSON (found
+  // by fuzz/fuzz_csv_tables). Such a cell is not a number.
+  if (!std::isfinite(v)) return std::nullopt;
   return v;
 }
 

@@ -110,3 +110,26 @@ TEST_CASE("case 33: kernel_details with missing, renamed, extra or ragged column
   CHECK_FALSE(e.rows[3].duration.has_value());
   CHECK(e.warnings.size() == 3);
 }
+
+// Found by fuzz/fuzz_csv_tables (issue 15 item 8): strtod reads "NaN", "inf" and "1e400" as
+// non-finite doubles, which reached the report as nan / inf (not JSON). Such cells are no number.
+TEST_CASE("csvNumber refuses non-finite values") {
+  CHECK_FALSE(core::csvNumber("NaN").has_value());
+  CHECK_FALSE(core::csvNumber("nan(0x1)").has_value());
+  CHECK_FALSE(core::csvNumber("inf").has_value());
+  CHECK_FALSE(core::csvNumber("-Infinity").has_value());
+  CHECK_FALSE(core::csvNumber("1e400").has_value());   // beyond DBL_MAX (about 1.8e308)
+  CHECK_FALSE(core::csvNumber("-1e400").has_value());
+  CHECK(core::csvNumber("1e300") == 1e300);
+  CHECK(core::csvNumber("\t12.5\t") == 12.5);
+  // step_trace_time.csv with such cells: the row is read, the cells count as missing.
+  std::string error;
+  const auto rows = core::parseStepTraceTime(core::parseCsv("Device_id,Step,Computing,Communication(Not Overlapped),"
+                                                            "Overlapped,Communication,Free\n0,1,NaN,inf,1e400,-1e400,5\n"),
+                                             error);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].computing == 0);
+  CHECK(rows[0].commNotOverlapped == 0);
+  CHECK(rows[0].overlapped == 0);
+  CHECK(rows[0].free == 5);
+}
