@@ -36,3 +36,23 @@ TEST_CASE("args: lone surrogates and raw control bytes are repaired when read") 
   CHECK(core::sliceArgs(*t, a) == std::vector<std::pair<std::string, std::string>>{
                                       {"s", "x" FFFD "y"}, {"c", "p\\u0001q"}, {"pair", "\xF0\x9F\x9A\x80"}, {"n", "7"}});
 }
+
+// Found by fuzz/fuzz_json_trace (issue 15 items 7 and 8): the reader keeps an event whose args
+// object has sound brackets and strings but a broken member grammar, and sliceArgsJson handed
+// those bytes on as they were ({"a" 1}), which a strict parser (the details panel's) rejects.
+TEST_CASE("sliceArgsJson of an args object with a broken member grammar is empty, a sound one is kept") {
+  const auto t = npuscope::test::loadMemory(
+      R"([{"ph":"X","name":"bad","pid":1,"tid":1,"ts":1,"dur":1,"args":{"a" 1}},)"
+      R"({"ph":"X","name":"unquoted","pid":1,"tid":1,"ts":3,"dur":1,"args":{a:1}},)"
+      R"({"ph":"X","name":"good","pid":1,"tid":1,"ts":5,"dur":1,"args":{"a":1}}])");
+  const auto bad = findSlice(*t, "bad");
+  const auto unquoted = findSlice(*t, "unquoted");
+  const auto good = findSlice(*t, "good");
+  REQUIRE(bad.valid());
+  REQUIRE(unquoted.valid());
+  REQUIRE(good.valid());
+  CHECK(t->argsText(bad) == R"({"a" 1})");  // the file's bytes are still there
+  CHECK(core::sliceArgsJson(*t, bad).empty());
+  CHECK(core::sliceArgsJson(*t, unquoted).empty());
+  CHECK(core::sliceArgsJson(*t, good) == R"({"a":1})");
+}
