@@ -406,8 +406,8 @@ void mergeAndMatchBeginEnd(std::vector<RawPart>& src, std::size_t total, TimeNs 
     const auto [b, bPart] = open.back();
     open.pop_back();
     if (ev.name != kEmptyName && ev.name != b->name)
-      addWarning(stats, ImportWarning::EndNameMismatch, [&] {
-        return "E \"" + std::string(strings.view(ev.name)) + "\" closes B \"" + std::string(strings.view(b->name)) +
+      addWarning(stats, ImportWarning::EndNameMismatch, [&, bName = b->name] {  // (clang 14 cannot capture a binding)
+        return "E \"" + std::string(strings.view(ev.name)) + "\" closes B \"" + std::string(strings.view(bName)) +
                "\" at " + formatTimestampUs(ev.ts);
       });
     push(*b, bPart, ev.ts, b->flags());
@@ -1196,7 +1196,7 @@ void buildAsyncLanes(BuildState& b) {
   }
   for (auto& [key, stack] : open)
     for (auto& [bts, bev] : stack) {
-      addWarning(trace.stats, ImportWarning::UnterminatedBegin, [&] { return "async b never ended at " + formatTimestampUs(bts); });
+      addWarning(trace.stats, ImportWarning::UnterminatedBegin, [ts = bts] { return "async b never ended at " + formatTimestampUs(ts); });
       asyncLanes[{key.process, key.name}].push(bts, std::max(bts, b.maxTs), key.name, key.cat, bev->argsOffset,
                                                bev->argsLength, kSliceUnfinished);
     }
