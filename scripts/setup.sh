@@ -25,6 +25,11 @@ NPUSCOPE_PACKAGES=(
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
 )
 
+# The fuzz job (scripts/test_fuzz.sh) also needs clang with libFuzzer: on bookworm `clang` is
+# clang-14, libclang-rt-14-dev holds compiler-rt (libclang_rt.fuzzer, asan, ubsan) and `llvm`
+# gives llvm-symbolizer for readable stacks.
+NPUSCOPE_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm)
+
 npuscope_log() { printf '\033[1;34m==>\033[0m %s\n' "$*" >&2; }
 
 npuscope_install_packages() {

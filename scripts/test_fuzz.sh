@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The fuzz job (issue 15): builds the libFuzzer targets of fuzz/ with Debian's clang
+# (-fsanitize=fuzzer,address,undefined, -fno-sanitize-recover=all; core only, no Qt) into
+# build-fuzz, then runs each target for a fixed time on its committed seeds (fuzz/seeds/<target>)
+# plus, when present, the inputs of ../shared/cases (and for the database target the smallest
+# .db of ../shared/corpus), read at run time and never committed. Any crash, sanitizer finding,
+# leak, timeout (-timeout) or memory beyond -rss_limit_mb fails the script; libFuzzer leaves the
+# input as crash-* / leak-* / timeout-* / oom-* in the artifacts folder, named in the output.
+# Usage: scripts/test_fuzz.sh [target...]      (default: every target)
+#   NPUSCOPE_FUZZ_SECONDS    seconds per target (default 45)
+#   NPUSCOPE_FUZZ_BUILD_DIR  build folder (default: build-fuzz beside build)
+#   NPUSCOPE_FUZZ_WORK       corpus and artifacts folder (default: a temporary folder, removed)
+#   NPUSCOPE_FUZZ_MAX_LEN    -max_len for the text targets (default 65536)
+#   NPUSCOPE_SHARED          the shared data folder (default: ../shared beside the checkout)
+# Reproduce a finding: build-fuzz/fuzz/<target> <crash-file>
+set -euo pipefail
+# shellcheck source=setup.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
+
+FUZZ_BUILD_DIR="${NPUSCOPE_FUZZ_BUILD_DIR:-${NPUSCOPE_ROOT}/build-fuzz}"
+SHARED="${NPUSCOPE_SHARED:-${NPUSCOPE_ROOT}/../shared}"
+SECONDS_PER_TARGET="${NPUSCOPE_FUZZ_SECONDS:-45}"
+MAX_LEN="${NPUSCOPE_FUZZ_MAX_LEN:-65536}"
+ALL_TARGETS=(fuzz_json_trace fuzz_json_differential fuzz_csv_tables fuzz_folder_discovery fuzz_sqlite_db)
+targets=("$@")
+[ "${#targets[@]}" -gt 0 ] || targets=("${ALL_TARGETS[@]}")
+start=$(date +%s)
+
+# clang and its runtime libraries: NPUSCOPE_FUZZ_PACKAGES (scripts/setup.sh).
+npuscope_install_packages "${NPUSCOPE_PACKAGES[@]}" "${NPUSCOPE_FUZZ_PACKAGES[@]}" python3
+npuscope_log "Configuring ${FUZZ_BUILD_DIR} (clang, libFuzzer + ASan + UBSan)"
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+# -O1: the usual libFuzzer trade (fast enough to run, quick to build on 2 cores); line tables for
+# the stacks. NPUSCOPE_BUILD_FUZZ builds core and fuzz/ only (the top-level CMakeLists.txt).
+cmake -S "${NPUSCOPE_ROOT}" -B "${FUZZ_BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" -DNPUSCOPE_BUILD_FUZZ=ON \
+  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang "${launcher[@]}" >/dev/null
+npuscope_log "Building ${targets[*]} (-j${NPUSCOPE_JOBS})"
+cmake --build "${FUZZ_BUILD_DIR}" --parallel "${NPUSCOPE_JOBS}" --target "${targets[@]}"
+built=$(date +%s)
+
+if [ -n "${NPUSCOPE_FUZZ_WORK:-}" ]; then
+  work="${NPUSCOPE_FUZZ_WORK}"
+  mkdir -p "${work}"
+else
+  work="$(mktemp -d)"
+  trap 'rm -rf "${work}"' EXIT
+fi
+# Leaks count (detect_leaks=1); SIGBUS is npuscope's own handler (core/base/mapped_file.cpp).
+export ASAN_OPTIONS="detect_leaks=1:allow_user_segv_handler=1:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
+
+# Extra seeds of one target from ../shared (mode byte + file, as the target reads its input).
+shared_seeds() {
+  local target="$1" dir="$2" f i=0
+  [ -d "${SHARED}/cases" ] || return 0
+  case "${target}" in
+    fuzz_json_trace | fuzz_json_differential)
+      while IFS= read -r -d '' f; do
+        i=$((i + 1))
+        [ "$(stat -c %s "${f}")" -le "${MAX_LEN}" ] || continue
+        # fuzz_json_trace: .gz through the file path (mode 4), the rest from memory.
+        case "${f}" in *.gz) mode='\x04' ;; *) mode='\x00' ;; esac
+        { printf "${mode}"; cat "${f}"; } >"${dir}/case-${i}"
+      done < <(find "${SHARED}/cases" -type f \( -name '*.json' -o -name '*.json.gz' \) ! -name 'communication.json' -print0)
+      ;;
+    fuzz_csv_tables)
+      while IFS= read -r -d '' f; do
+        i=$((i + 1))
+        case "${f}" in
+          *step_trace_time*) { printf '\x00\x00'; cat "${f}"; } >"${dir}/case-${i}" ;;
+          *communication*.json) { printf '\x00\x00\x00'; cat "${f}"; } >"${dir}/case-${i}" ;;
+          *) { printf '\x00'; cat "${f}"; } >"${dir}/case-${i}" ;;
+        esac
+      done < <(find "${SHARED}/cases" -type f \( -name '*.csv' -o -name 'communication*.json' \) -print0)
+      ;;
+    fuzz_sqlite_db)
+      f="$(find "${SHARED}/corpus" -name 'ascend_*profiler*.db' -printf '%s %p\n' 2>/dev/null | sort -n | head -n 1 | cut -d' ' -f2-)"
+      if [ -n "${f}" ]; then { printf '\x00'; cat "${f}"; } >"${dir}/corpus-smallest-db"; fi
+      ;;
+  esac
+}
+
+failures=0
+for target in "${targets[@]}"; do
+  corpus="${work}/corpus/${target}"
+  artifacts="${work}/artifacts/${target}"
+  mkdir -p "${corpus}" "${artifacts}"
+  cp "${NPUSCOPE_ROOT}/fuzz/seeds/${target}/"* "${corpus}/"
+  shared_seeds "${target}" "${corpus}"
+  max_len="${MAX_LEN}"
+  [ "${target}" != fuzz_sqlite_db ] || max_len=1048576  # the corpus .db files are 0.7-1 MB
+  dict=()
+  [ ! -f "${NPUSCOPE_ROOT}/fuzz/dicts/${target}.dict" ] || dict=("-dict=${NPUSCOPE_ROOT}/fuzz/dicts/${target}.dict")
+  npuscope_log "Fuzzing ${target} for ${SECONDS_PER_TARGET} s ($(find "${corpus}" -type f | wc -l) seeds)"
+  # -timeout: one input may take at most 20 s (a hang is a finding); -rss_limit_mb / -malloc_limit_mb:
+  # the "bounded memory" rule (a 64 KB input must not make npuscope allocate 2 GB).
+  status=0
+  "${FUZZ_BUILD_DIR}/fuzz/${target}" -max_total_time="${SECONDS_PER_TARGET}" -timeout=20 -rss_limit_mb=2048 \
+    -malloc_limit_mb=1024 -max_len="${max_len}" -print_final_stats=1 -artifact_prefix="${artifacts}/" \
+    "${dict[@]}" "${corpus}" >"${work}/${target}.log" 2>&1 || status=$?
+  grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+ *DONE' "${work}/${target}.log" >&2 || true
+  if [ "${status}" -ne 0 ] || [ -n "$(ls -A "${artifacts}")" ]; then
+    echo "FAILED: ${target} (status ${status}); artifacts in ${artifacts}:" >&2
+    ls "${artifacts}" >&2 || true
+    grep -E -A30 'ERROR: |runtime error|npuscope fuzz finding' "${work}/${target}.log" | head -n 60 >&2 || true
+    failures=$((failures + 1))
+  fi
+done
+end=$(date +%s)
+npuscope_log "Fuzz job: build $((built - start)) s, fuzzing $((end - built)) s (${#targets[@]} targets), total $((end - start)) s"
+if [ "${failures}" -gt 0 ]; then
+  [ -n "${NPUSCOPE_FUZZ_WORK:-}" ] || trap - EXIT  # keep the artifacts of a failed run
+  echo "test_fuzz: ${failures} target(s) failed; work folder ${work}" >&2
+  exit 1
+fi
