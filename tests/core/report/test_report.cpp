@@ -113,6 +113,22 @@ TEST_CASE("table messages reach the report text and JSON: cases 30, 32, 33", "[r
   CHECK(core::reportText(*r.profile).find("   table: ") == std::string::npos);
 }
 
+// Found by fuzz/fuzz_folder_discovery: "1e400" is a JSON number by the grammar, so its text went
+// into the report as written, but it is no double (strict parsers such as simdjson reject it,
+// Python reads infinity). csvNumber refuses it: the recorded value is unknown, null.
+TEST_CASE("a recorded step_trace_time.csv value beyond the double range is null in the report", "[report]") {
+  TempRank tmp("steptrace-overflow");
+  tmp.write("step_trace_time.csv",
+            "Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free\n"
+            "0,,1e400,-1e400,1e-400,5,7\n");
+  const auto r = core::loadProfile(tmp.path());
+  REQUIRE(r.ok());
+  const std::string json = core::reportJson(*r.profile);
+  CHECK(json.find("1e400") == std::string::npos);
+  CHECK(json.find("\"recorded\": {\"computing_us\": null, \"communication_us\": 5, "
+                  "\"communication_not_overlapped_us\": null, \"overlapped_us\": 1e-400, \"free_us\": 7") != std::string::npos);
+}
+
 TEST_CASE("recorded step_trace_time.csv values reach the report exactly as written", "[report]") {
   // 1234567.891 us printed with %.6g was 1.23457e+06 (2.1 us off). The cells' text is kept: a
   // trailing TAB (as torch_npu writes times) is trimmed, a negative value stays negative, and a
