@@ -134,7 +134,7 @@ std::optional<double> csvNumber(std::string_view cell) {
   if (end == tmp.c_str() || *end != '\0') return std::nullopt;
   // strtod also reads "NaN", "inf" and overflows ("1e400") to infinity: no profiler figure, and a
   // non-finite value would reach the analyses and print as nan / inf, which is not JSON (found
-  // by fuzz/fuzz_csv_tables). Such a cell is not a number.
+  // while writing fuzz/fuzz_csv_tables, whose seed holds such cells). Such a cell is not a number.
   if (!std::isfinite(v)) return std::nullopt;
   return v;
 }

@@ -111,7 +111,7 @@ TEST_CASE("case 33: kernel_details with missing, renamed, extra or ragged column
   CHECK(e.warnings.size() == 3);
 }
 
-// Found by fuzz/fuzz_csv_tables (issue 15 item 8): strtod reads "NaN", "inf" and "1e400" as
+// Found while writing fuzz/fuzz_csv_tables (issue 15 item 8): strtod reads "NaN", "inf" and "1e400" as
 // non-finite doubles, which reached the report as nan / inf (not JSON). Such cells are no number.
 TEST_CASE("csvNumber refuses non-finite values") {
   CHECK_FALSE(core::csvNumber("NaN").has_value());
