@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/base/time_limits.h"
 #include "core/import/slice_builder.h"
 #include "core/query/lod.h"
 
@@ -162,10 +163,26 @@ std::uint64_t TraceBuilder::storeArgs(const ImportArgs& args, std::uint32_t& len
   return kOwnedArgs | at;
 }
 
+namespace {
+/// Whether `ts` keeps the time invariant |ts| <= kMaxTimeNs (core/base/time_limits.h).
+bool withinTimeLimits(TimeNs ts) { return ts >= -kMaxTimeNs && ts <= kMaxTimeNs; }
+}  // namespace
+
 void TraceBuilder::push(ThreadId t, TimeNs ts, TimeNs dur, char ph, std::uint8_t flags, std::string_view name,
                         std::string_view category, const ImportArgs& args) {
   if (badThread(t)) return;
   WorkerOut& c = chunk();
+  // The time invariant (core/base/time_limits.h) as the JSON reader applies it: a time beyond
+  // +-kMaxTimeNs is skipped, an end beyond it makes the duration 0 (a database row with endNs =
+  // 2^63 - 1 overflowed later sums: found by fuzz/fuzz_sqlite_db).
+  if (!withinTimeLimits(ts)) {
+    c.stats.add(ImportWarning::MissingTimestamp, "time " + std::to_string(ts) + " ns beyond the limit of +-2^62 ns");
+    return;
+  }
+  if (dur > 0 && dur > kMaxTimeNs - ts) {
+    c.stats.add(ImportWarning::BadDuration, "duration " + std::to_string(dur) + " ns ends beyond 2^62 ns: taken as 0");
+    dur = 0;
+  }
   RawSlice r;
   r.ts = ts;
   r.dur = dur;
@@ -206,6 +223,10 @@ void TraceBuilder::pushFlow(ThreadId t, TimeNs ts, char ph, std::uint64_t id, Fl
                             std::string_view name, bool bindEnclosing) {
   if (badThread(t)) return;
   WorkerOut& c = chunk();
+  if (!withinTimeLimits(ts)) {
+    c.stats.add(ImportWarning::MissingTimestamp, "time " + std::to_string(ts) + " ns beyond the limit of +-2^62 ns");
+    return;
+  }
   RawFlow r;
   r.ts = ts;
   r.ph = ph;
@@ -253,6 +274,10 @@ void TraceBuilder::addFlowIn(ThreadId t, TimeNs ts, std::uint64_t bindId, std::s
 void TraceBuilder::addCounter(ProcessId p, TimeNs ts, std::string_view name, std::string_view key, double value) {
   if (badProcess(p)) return;
   WorkerOut& c = chunk();
+  if (!withinTimeLimits(ts)) {
+    c.stats.add(ImportWarning::MissingTimestamp, "time " + std::to_string(ts) + " ns beyond the limit of +-2^62 ns");
+    return;
+  }
   ++c.events;
   c.counters.push_back(RawCounter{ts, value, p, c.pool.intern(name), c.pool.intern(key)});
   noteTime(ts, ts);

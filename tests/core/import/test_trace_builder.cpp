@@ -237,3 +237,26 @@ TEST_CASE("TraceBuilder: ids it never gave are warnings, not crashes") {
   CHECK(t.lanes[0].sliceCount() == 1);
   CHECK(t.counters.empty());
 }
+
+// Found by fuzz/fuzz_sqlite_db: a database row with endNs = 2^63 - 1 gave a slice ending at
+// INT64_MAX, and makeVerdict's range end + 1 overflowed (UB). TraceBuilder now keeps the time
+// invariant of core/base/time_limits.h as the JSON reader does: a time beyond +-(2^62 - 1) ns is
+// skipped (MissingTimestamp), an end beyond it makes the duration 0 (BadDuration).
+TEST_CASE("TraceBuilder keeps every time within +-2^62 ns") {
+  core::TraceBuilder b;
+  const auto p = b.process(1);
+  const auto t = b.thread(p, 1);
+  b.addSlice(t, 1000, INT64_MAX - 1000, "ends past the limit", "");
+  b.addSlice(t, INT64_MAX, 5, "starts past the limit", "");
+  b.addInstant(t, INT64_MIN, "instant past the limit", "");
+  b.addFlowOut(t, INT64_MAX, 7, "cat", "flow");
+  b.addCounter(p, -INT64_MAX, "c", "k", 1.0);
+  b.addSlice(t, 2000, 10, "fine", "");
+  core::Trace trace;
+  REQUIRE(b.finish(trace, {}));
+  CHECK(trace.stats.count(core::ImportWarning::MissingTimestamp) == 4);  // hand count: 4 calls above
+  CHECK(trace.stats.count(core::ImportWarning::BadDuration) == 1);
+  CHECK(trace.sliceCount() == 2);
+  CHECK(trace.range.start == 1000);
+  CHECK(trace.range.end == 2010);  // the cut slice is 0 long at 1000; "fine" ends at 2010
+}
