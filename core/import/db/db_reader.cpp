@@ -19,6 +19,15 @@
 namespace npuscope::core {
 
 namespace {
+/// end - start of a row, or -1 (a bad duration: TraceBuilder warns and takes 0) when the
+/// difference does not fit int64 (found by fuzz/fuzz_sqlite_db: endNs -7.6e18, startNs 1.7e18).
+TimeNs spanNs(TimeNs start, TimeNs end) {
+  TimeNs d = 0;
+  return __builtin_sub_overflow(end, start, &d) ? -1 : d;
+}
+}  // namespace
+
+namespace {
 
 using detail::SqliteDb;
 using detail::SqliteRowStream;
@@ -349,7 +358,7 @@ void DbReader::readPythonRows(std::map<std::int64_t, ProcessId>& processes, bool
       }
       if (stack != stacks.end()) argRows().setTextId(schema, 4, stack->second);
     }
-    m_b.addSlice(t, start, end - start, name, cat, args);
+    m_b.addSlice(t, start, spanNs(start, end), name, cat, args);
     if (!s.isNull(4)) m_pythonConnections.emplace_back(s.integer(4), HostRow{t, start, enqueue, dequeue});
   }
   checkStatement(s, "PYTORCH_API");
@@ -388,7 +397,7 @@ void DbReader::readCann() {
     cellString(schema, 2, s, 3);
     if (!s.isNull(5)) cell(schema, 3, s, 5);
     name.assign(prefix(level)).append("@").append(api);
-    m_b.addSlice(t, start, end - start, name, {}, ImportArgs::row(schema, row));
+    m_b.addSlice(t, start, spanNs(start, end), name, {}, ImportArgs::row(schema, row));
     if (!s.isNull(5)) m_cannByConnection.emplace(s.integer(5), HostRow{t, start});
   }
   checkStatement(s, "CANN_API");
@@ -400,7 +409,7 @@ void DbReader::readGc() {
   while (s.step()) {
     const ProcessId p = hostProcess(1, static_cast<Layer>(1), "Python GC");
     const ThreadId t = hostThread(p, s.integer(2) & 0xFFFFFFFF);
-    m_b.addSlice(t, s.integer(0), s.integer(1) - s.integer(0), "GC", "GC");
+    m_b.addSlice(t, s.integer(0), spanNs(s.integer(0), s.integer(1)), "GC", "GC");
   }
   checkStatement(s, "GC_RECORD");
 }
@@ -416,7 +425,7 @@ void DbReader::readMstx() {
     const TimeNs start = s.integer(0), end = s.integer(1);
     const std::string message = strOr(s, 3);
     if (end <= start) m_b.addInstant(t, start, message, "mstx");
-    else m_b.addSlice(t, start, end - start, message, "mstx");
+    else m_b.addSlice(t, start, spanNs(start, end), message, "mstx");
     const std::int64_t c = s.integer(4, kNoConnection);
     if (c != kNoConnection && c != kNoConnectionMstx) m_mstxConnections.emplace_back(c, HostRow{t, start});
   }
@@ -504,7 +513,7 @@ void DbReader::readTasks() {
     argRows().setInteger(schema, 5, r.connection);
     if (isCompute && !c->second.opType.empty()) argRows().setText(schema, 6, c->second.opType);
     if (isCompute && !c->second.inputShapes.empty()) argRows().setText(schema, 7, c->second.inputShapes);
-    m_b.addSlice(lit->second, r.start, r.end - r.start, isCompute ? c->second.name : r.type, {},
+    m_b.addSlice(lit->second, r.start, spanNs(r.start, r.end), isCompute ? c->second.name : r.type, {},
                  ImportArgs::row(schema, row));
     // Flow ends: compute and memcpy tasks, those the text export's HostToDevice flows end on
     // (corpus ascend-pt-910b-l1-text-2rank rank0: 187 compute, 24 MEMCPY_ASYNC, 4 HCCL ops; no
@@ -564,7 +573,7 @@ void DbReader::readCommunication() {
     else argRows().setText(opSchema, 2, dt->second);
     cellString(opSchema, 3, s, 7);
     cell(opSchema, 4, s, 8);
-    m_b.addSlice(t, s.integer(0), s.integer(1) - s.integer(0), strOr(s, 2), {}, ImportArgs::row(opSchema, row));
+    m_b.addSlice(t, s.integer(0), spanNs(s.integer(0), s.integer(1)), strOr(s, 2), {}, ImportArgs::row(opSchema, row));
     if (conn != kNoConnection) m_opEnds[conn].push_back({t, s.integer(0)});
     if (!s.isNull(9)) deviceOfOp.emplace(s.integer(9), device);
   }
@@ -603,7 +612,7 @@ void DbReader::readCommunication() {
     // Named by the task type (Notify_Wait, Memcpy, Reduce_Inline, ...) as the text export names
     // the plane tasks: the `name` column holds the op's name (STRING_IDS, corpus 910B level1).
     const std::string name = c.isNull(4) ? strOr(c, 1) : strOr(c, 4);
-    m_b.addSlice(t, tt->second.start, tt->second.end - tt->second.start, name, {}, ImportArgs::row(taskSchema, row));
+    m_b.addSlice(t, tt->second.start, spanNs(tt->second.start, tt->second.end), name, {}, ImportArgs::row(taskSchema, row));
   }
   checkStatement(c, "COMMUNICATION_TASK_INFO");
   if (skippedNoPlane)
@@ -632,7 +641,7 @@ void DbReader::readOverlap() {
     const int device = s.isNull(3) ? soleDevice : static_cast<int>(s.integer(3));
     const ThreadId t = m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis"), type);
     m_b.setThreadName(t, kNames[type]);
-    m_b.addSlice(t, s.integer(0), s.integer(1) - s.integer(0), kNames[type]);
+    m_b.addSlice(t, s.integer(0), spanNs(s.integer(0), s.integer(1)), kNames[type]);
   }
   checkStatement(s, "OVERLAP_ANALYSIS");
 }
@@ -866,7 +875,7 @@ void DbReader::readKernels() {
   while (s.step()) {
     std::vector<std::string> row = {std::string(s.text(0)), std::string(s.text(1)), std::string(s.text(2)),
                                     std::string(s.text(3)), strOr(s, 4), strOr(s, 5), strOr(s, 6),
-                                    nsToUs(s.integer(7)), nsToUs(s.integer(8) - s.integer(7)), std::string(s.text(9)),
+                                    nsToUs(s.integer(7)), (spanNs(s.integer(7), s.integer(8)) < 0 ? std::string("N/A") : nsToUs(s.integer(8) - s.integer(7))), std::string(s.text(9)),
                                     strOr(s, 10), std::string(s.text(11))};
     if (wait) row.push_back(s.isNull(12) ? std::string("N/A") : nsToUs(s.integer(12)));
     t.rows.push_back(std::move(row));

@@ -476,3 +476,19 @@ TEST_CASE("db: the tables read on their own threads give the trace of one thread
   CHECK_FALSE(cancelled.result.trace);
   CHECK(cancelled.result.error == "cancelled");
 }
+
+// Found by fuzz/fuzz_sqlite_db: endNs - startNs of a TASK row overflowed int64 (undefined
+// behaviour, caught by UBSan in scripts/test_sanitizers.sh). Such a span is a bad duration now.
+TEST_CASE("db: a task whose end minus start does not fit int64 is a bad duration", "[db]") {
+  const std::string dir = tempDir("spanoverflow");
+  const std::string path = dir + "/ascend_pytorch_profiler_0.db";
+  REQUIRE(makeDb(path, R"(
+    CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, streamId INTEGER, taskType INTEGER);
+    INSERT INTO TASK VALUES (1699999007876459047, -7561371158710702368, 0, 3, NULL), (1000, 2000, 0, 3, NULL);
+  )"));
+  const auto in = core::readAscendDb(path, "");
+  REQUIRE(in.result.trace);
+  // 2 rows (hand count): the first is kept 0 ns long with one BadDuration, the second is 1000 ns.
+  CHECK(in.result.trace->stats.count(core::ImportWarning::BadDuration) == 1);
+  CHECK(in.result.trace->sliceCount() == 2);
+}
