@@ -39,7 +39,7 @@ printf '%s' "${event}" >"${tmp}/links/a_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_v
 ln -s loop "${tmp}/links/loop"
 ln -s PROF_1 "${tmp}/links/a_ascend_pt/PROF_1"
 ln -s nowhere "${tmp}/links/dangling"
-expect 0 "1 slices" report "${tmp}/links"
+expect 0 "1 slice" report "${tmp}/links"
 expect 1 "symbolic link loop" report "${tmp}/links/loop"
 
 # A file name that is not valid UTF-8 (Latin-1 e-acute): opened byte for byte, JSON valid.

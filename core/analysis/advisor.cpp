@@ -730,7 +730,8 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
     // trace never has: they would only say "unknown" with an NPU reason, or advise torch_npu.
     a.notRun = "GPU trace: the Ascend-only rules (MatMul peak of Ascend chips, AI_CPU, ACLOP compilation, short "
                "element-wise ops, synchronise after launch, Python GC, pipelines, block dim, environment "
-               "variables) were not run";
+               "variables, memory, communication alignment / bandwidth / packets, AI Core frequency, "
+               "dynamic shapes) were not run";
   } else {
     detail::ruleMatmul(c, a.chip, a.findings);
     detail::ruleAicpu(c, a.findings);
@@ -744,14 +745,16 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
     detail::rulePipelines(c, a.findings);
     detail::ruleBlockDim(c, a.chip, a.findings);
     detail::ruleEnvironment(meta, a.findings);
+    // Ascend files and counters: memory_record.csv / operator_memory.csv, the HCCL tasks and
+    // communication.json, the AI Core frequency counter, kernel_details.csv's shapes.
+    detail::ruleMemory(c, meta, a.findings);
+    detail::ruleCommAlignment(c, a.findings);
+    detail::ruleCommBandwidth(c, meta, a.findings);
+    detail::ruleCommPackets(c, meta, a.findings);
+    detail::ruleAicoreFreq(c, a.findings);
+    detail::ruleDynamicShapes(c, a.findings);
   }
   detail::ruleForwardBackward(c, a.findings);
-  detail::ruleMemory(c, meta, a.findings);
-  detail::ruleCommAlignment(c, a.findings);
-  detail::ruleCommBandwidth(c, meta, a.findings);
-  detail::ruleCommPackets(c, meta, a.findings);
-  detail::ruleAicoreFreq(c, a.findings);
-  detail::ruleDynamicShapes(c, a.findings);
   for (Finding& f : a.findings) f.stepsWithEvidence = detail::stepsWithEvidence(trace, analysis.steps, f);
   auto rank = [](Severity s) { return static_cast<int>(s); };
   std::stable_sort(a.findings.begin(), a.findings.end(), [&](const Finding& x, const Finding& y) {

@@ -53,8 +53,7 @@ void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<
 void ruleEnvironment(const RankMetadata* meta, std::vector<Finding>& out);
 void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out);
 // advisor_resources.cpp: memory, communication, AI Core frequency, dynamic shapes. None gives a
-// finding on a CUDA / ROCm Kineto trace (isGpuTrace).
-[[nodiscard]] bool isGpuTrace(const Trace& trace);
+// finding on a CUDA / ROCm Kineto trace (AdvisorContext::gpu, from isGpuTrace).
 void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
 void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out);
 void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
