@@ -31,14 +31,6 @@
         <translation>重新加载(&amp;R)</translation>
     </message>
     <message>
-        <source>&amp;Export Screenshot…</source>
-        <translation>导出截图(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Save the timeline as a PNG or SVG image</source>
-        <translation>将时间线保存为 PNG 或 SVG 图片</translation>
-    </message>
-    <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -401,32 +393,12 @@
         <translation>&lt;h3&gt;npuscope %1&lt;/h3&gt;&lt;p&gt;原生、快速的华为昇腾 NPU 性能数据时间线查看器（torch_npu / MindSpore 的 *_ascend_pt 目录、trace_view.json、Kineto Trace）。&lt;/p&gt;&lt;p&gt;基于 Qt %2 构建，以 MIT 许可证发布。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Export Screenshot</source>
-        <translation>导出截图</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG image (*.svg)</source>
-        <translation>PNG 图片 (*.png);;SVG 图片 (*.svg)</translation>
-    </message>
-    <message>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
     <message>
         <source>Nothing to export: no profile is loaded.</source>
         <translation>没有可导出的内容：尚未加载性能数据。</translation>
-    </message>
-    <message>
-        <source>npuscope timeline — %1</source>
-        <translation>npuscope 时间线 — %1</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>无法写入 %1。</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>Top-Down</source>
@@ -503,6 +475,60 @@
     <message>
         <source> (%1 tables only)</source>
         <translation>（%1 个仅有表格）</translation>
+    </message>
+    <message>
+        <source>&amp;Export Image…</source>
+        <translation>导出图像(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the timeline as a PNG or SVG image, or copy it to the clipboard</source>
+        <translation>将时间线保存为 PNG 或 SVG 图像，或复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Markers</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <source>capture %1 of %2: %3</source>
+        <translation>采集 %1/%2：%3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1. %2: %n rank(s)</source>
+        <translation>
+            <numerusform>%1. %2：%n 个 rank</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (loaded)</source>
+        <translation>（已加载）</translation>
+    </message>
+    <message>
+        <source>This folder holds several profiling runs; only one is loaded. Open another run&apos;s folder to see it.</source>
+        <translation>此文件夹包含多次性能采集，只加载了其中一次。要查看其他采集，请打开其所在文件夹。</translation>
+    </message>
+    <message>
+        <source>Export Image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>Image copied to the clipboard</source>
+        <translation>图像已复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>%1 is inside the profiling folder, which npuscope never writes into: choose another folder.</source>
+        <translation>%1 位于性能数据文件夹内，npuscope 从不写入该文件夹：请选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>Step %1: device window selected (%2)</source>
+        <translation>第 %1 步：已选中设备时间窗 (%2)</translation>
     </message>
 </context>
 <context>
@@ -875,6 +901,81 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
     </message>
 </context>
 <context>
+    <name>npuscope::widgets::ExportDialog</name>
+    <message>
+        <source>Export Image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>Time range</source>
+        <translation>时间范围</translation>
+    </message>
+    <message>
+        <source>Visible range</source>
+        <translation>可见范围</translation>
+    </message>
+    <message>
+        <source>Selection (time range, bubble or slice)</source>
+        <translation>选区（时间范围、空泡或切片）</translation>
+    </message>
+    <message>
+        <source>Whole capture</source>
+        <translation>整个采集</translation>
+    </message>
+    <message>
+        <source>Lanes</source>
+        <translation>泳道</translation>
+    </message>
+    <message>
+        <source>Visible lanes</source>
+        <translation>可见泳道</translation>
+    </message>
+    <message>
+        <source>All lanes</source>
+        <translation>全部泳道</translation>
+    </message>
+    <message>
+        <source>Lanes of the selection</source>
+        <translation>选区所在泳道</translation>
+    </message>
+    <message>
+        <source>PNG (raster)</source>
+        <translation>PNG（位图）</translation>
+    </message>
+    <message>
+        <source>SVG (vector)</source>
+        <translation>SVG（矢量）</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>1x</source>
+        <translation>1x</translation>
+    </message>
+    <message>
+        <source>2x (HiDPI, print)</source>
+        <translation>2x（高分屏、打印）</translation>
+    </message>
+    <message>
+        <source>Scale:</source>
+        <translation>缩放：</translation>
+    </message>
+    <message>
+        <source>Caption: profile, rank, time range, verdict</source>
+        <translation>标题：性能数据、rank、时间范围、结论</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Copy Image to Clipboard</source>
+        <translation>复制图像到剪贴板</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::widgets::LaneCanvas</name>
     <message>
         <source>No profile loaded</source>
@@ -903,6 +1004,14 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
     <message>
         <source>overlaps a sibling without nesting</source>
         <translation>与同层切片重叠但不嵌套</translation>
+    </message>
+    <message>
+        <source>Add Marker Here	M</source>
+        <translation>在此处添加标记	M</translation>
+    </message>
+    <message>
+        <source>Add Range Marker for the Selection	Shift+M</source>
+        <translation>为选区添加范围标记	Shift+M</translation>
     </message>
 </context>
 <context>
@@ -961,6 +1070,49 @@ click to show every level</source>
     <message>
         <source>Loading</source>
         <translation>正在加载</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::MarkersPanel</name>
+    <message>
+        <source>M adds a marker at the cursor, Shift+M one over the time selection (or right-click the lanes). Kept per profile folder in your settings.</source>
+        <translation>M 在光标处添加标记，Shift+M 在时间选区上添加范围标记（也可右键点击泳道）。标记按性能数据文件夹保存在您的设置中。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <source>Colour…</source>
+        <translation>颜色…</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>point</source>
+        <translation>点</translation>
+    </message>
+    <message>
+        <source>Double-click to rename; click to show it on the timeline</source>
+        <translation>双击重命名；单击在时间线上显示</translation>
+    </message>
+    <message>
+        <source>Marker Colour</source>
+        <translation>标记颜色</translation>
     </message>
 </context>
 <context>
@@ -1151,6 +1303,14 @@ click to show every level</source>
     <message>
         <source>Action</source>
         <translation>操作</translation>
+    </message>
+    <message>
+        <source>Add a marker at the mouse cursor (View &gt; Markers lists them)</source>
+        <translation>在鼠标光标处添加标记（视图 &gt; 标记 中列出）</translation>
+    </message>
+    <message>
+        <source>Add a range marker over the selected time range</source>
+        <translation>在选中的时间范围上添加范围标记</translation>
     </message>
 </context>
 <context>
@@ -1621,6 +1781,53 @@ Kernels are told from stream tasks by %1</source>
         <source>bubble #%1 · %2 · %3</source>
         <translation>空泡 #%1 · %2 · %3</translation>
     </message>
+    <message>
+        <source>Marker %1</source>
+        <translation>标记 %1</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::TimelineExport</name>
+    <message>
+        <source>The time range to export is empty.</source>
+        <translation>要导出的时间范围为空。</translation>
+    </message>
+    <message>
+        <source>Nothing is selected: select a time range (Shift+drag), a bubble or a slice first.</source>
+        <translation>未选中任何内容：请先选择时间范围（Shift+拖动）、空泡或切片。</translation>
+    </message>
+    <message>
+        <source>Nothing to export: no profile is loaded.</source>
+        <translation>无可导出内容：未加载性能数据。</translation>
+    </message>
+    <message>
+        <source>No lane is selected: select a slice, a bubble or a dispatch chain first.</source>
+        <translation>未选中泳道：请先选择切片、空泡或下发链。</translation>
+    </message>
+    <message>
+        <source>No lane matches &apos;%1&apos;.</source>
+        <translation>没有与 &apos;%1&apos; 匹配的泳道。</translation>
+    </message>
+    <message>
+        <source>+%1 – +%2 (%3)</source>
+        <translation>+%1 – +%2 (%3)</translation>
+    </message>
+    <message>
+        <source>The image of %1 x %2 px is too large.</source>
+        <translation>%1 x %2 像素的图像过大。</translation>
+    </message>
+    <message>
+        <source>npuscope timeline</source>
+        <translation>npuscope 时间线</translation>
+    </message>
+    <message>
+        <source>The SVG of the %1 could not be made.</source>
+        <translation>无法生成 %1 的 SVG。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::TimelineWidget</name>
@@ -1674,10 +1881,6 @@ Kernels are told from stream tasks by %1</source>
     <message>
         <source>Step %1</source>
         <translation>Step %1</translation>
-    </message>
-    <message>
-        <source>Whole capture: span of device activity (CANN&apos;s Overlap Analysis rule)</source>
-        <translation>整个采集：Device 活动的时间跨度（CANN Overlap Analysis 的规则）</translation>
     </message>
     <message>
         <source>Step %1: intervals starting inside the step&apos;s device window, full duration (torch_npu&apos;s step_trace_time rule)</source>
@@ -1836,12 +2039,6 @@ Kernels are told from stream tasks by %1</source>
         <translation>&lt;b&gt;计算&lt;/b&gt; %1：%2 · %3</translation>
     </message>
     <message>
-        <source>
-Core from %1, class from %2. Each part is the union of its own tasks; parts can overlap (parallel streams), so they may add up to more than 100%.</source>
-        <translation>
-核类型来自 %1，算子类别来自 %2。每部分是其自身任务的并集；各部分可能重叠（多流并行），因此合计可能超过 100%。</translation>
-    </message>
-    <message>
         <source>Tables only: no trace</source>
         <translation>仅有统计表：没有 Trace</translation>
     </message>
@@ -1884,6 +2081,56 @@ Core from %1, class from %2. Each part is the union of its own tasks; parts can 
     <message>
         <source>the computed value differs from the recorded one</source>
         <translation>计算值与记录值不一致</translation>
+    </message>
+    <message>
+        <source>Whole capture: span of device activity (CANN&apos;s Overlap Analysis rule). Click to list the bubbles of every step.</source>
+        <translation>整个采集：设备活动的跨度（CANN Overlap Analysis 的规则）。单击列出所有步的空泡。</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;device window: %1 (from the first device task launched in the step to the end of the last one, or the host step&apos;s end if later)</source>
+        <translation>&lt;br&gt;设备时间窗：%1（从该步下发的第一个设备任务开始，到最后一个任务结束；若主机 step 结束更晚则到其结束）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;host step (ProfilerStep#%1 on the timeline): %2</source>
+        <translation>&lt;br&gt;主机 step（时间线上的 ProfilerStep#%1）：%2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;The two differ: the device runs behind the host, so the figures of this row are over the device window, not over the host step.</source>
+        <translation>&lt;br&gt;两者不同：设备落后于主机执行，因此本行数据针对设备时间窗，而非主机 step。</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;E2E (%1) is the span of the device intervals starting in the window, not the window itself.</source>
+        <translation>&lt;br&gt;E2E (%1) 是在该时间窗内开始的设备区间的跨度，而非时间窗本身。</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Click to select the device window on the timeline and list its bubbles.</source>
+        <translation>&lt;br&gt;单击在时间线上选中设备时间窗并列出其空泡。</translation>
+    </message>
+    <message>
+        <source> · device window</source>
+        <translation> · 设备时间窗</translation>
+    </message>
+    <message>
+        <source>All steps</source>
+        <translation>全部步</translation>
+    </message>
+    <message>
+        <source>List the bubbles of every step again</source>
+        <translation>重新列出所有步的空泡</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Bubbles of step %1&lt;/b&gt; — %2 of %3 listed bubbles</source>
+        <translation>&lt;b&gt;第 %1 步的空泡&lt;/b&gt; — 已列出 %3 个中的 %2 个</translation>
+    </message>
+    <message>
+        <source>several at once %1</source>
+        <translation>多个同时 %1</translation>
+    </message>
+    <message>
+        <source>
+Core from %1, class from %2. Each share is the time that part alone runs; &quot;several at once&quot; is the time two or more run together (parallel streams), so each split adds up to 100%.</source>
+        <translation>
+核类型来自 %1，算子类别来自 %2。每项占比是该部分单独运行的时间；“多个同时”是两个及以上同时运行的时间（并行流），因此每种划分合计为 100%。</translation>
     </message>
 </context>
 <context>
