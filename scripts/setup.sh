@@ -62,7 +62,12 @@ npuscope_install_packages() {
 
 npuscope_build() {
   npuscope_log "Configuring ${NPUSCOPE_BUILD_DIR}"
-  cmake -S "${NPUSCOPE_ROOT}" -B "${NPUSCOPE_BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  # ccache when the machine has it (a developer's; CI without it builds as before).
+  local launcher=()
+  if command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S "${NPUSCOPE_ROOT}" -B "${NPUSCOPE_BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >/dev/null
   npuscope_log "Building (-j${NPUSCOPE_JOBS})"
   cmake --build "${NPUSCOPE_BUILD_DIR}" --parallel "${NPUSCOPE_JOBS}"
 }
