@@ -104,6 +104,14 @@ bool isPythonTransfer(std::string_view n) {
          n == "acl_memcpy_device_to_host" || n == "Tensor.item" || n == "aten::_copy_from_and_resize";
 }
 bool isCannTransfer(std::string_view n) { return n == "AscendCL@aclrtMemcpy"; }
+/// A CUDA / HIP runtime copy call on a Kineto trace's CPU threads (cat cuda_runtime):
+/// cudaMemcpy*, hipMemcpy*, less the device-to-device and peer copies.
+bool isGpuRuntimeTransfer(std::string_view n) {
+  if (!n.starts_with("cudaMemcpy") && !n.starts_with("hipMemcpy")) return false;
+  return n.find("DtoD") == std::string_view::npos && n.find("Peer") == std::string_view::npos;
+}
+/// A Kineto gpu_memcpy device event between host and device ("Memcpy HtoD (Pageable -> Device)").
+bool isGpuDeviceTransfer(std::string_view n) { return n.starts_with("Memcpy HtoD") || n.starts_with("Memcpy DtoH"); }
 
 }  // namespace
 
@@ -270,16 +278,33 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
       if (isPythonTransfer(t.sliceName(p))) return true;
     return false;
   };
+  // GPU (CUDA / ROCm Kineto): the runtime copy calls (cudaMemcpy*, hipMemcpy*) on the CPU threads
+  // are counted like the CANN copies; the gpu_memcpy device copies (Memcpy HtoD / DtoH) are
+  // counted apart and stand in for them when no runtime call was recorded.
+  bool gpuRuntimeRecorded = false;
+  std::vector<std::pair<double, SliceRef>> devEv;
+  TimeNs devSum = 0;
   for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
     const Lane& lane = t.lanes[li];
     const auto role = t.processes[lane.process].role;
+    if (c.gpu && role == Process::Role::KinetoDevice) {
+      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+        if (!isGpuDeviceTransfer(t.name(lane.names[i])) || !inSteps(c.analysis, lane.start[i])) continue;
+        devSum += lane.end[i] - lane.start[i];
+        devEv.push_back({static_cast<double>(lane.end[i] - lane.start[i]), SliceRef{li, i}});
+      }
+      continue;
+    }
     if (role != Process::Role::Python && role != Process::Role::Cann) continue;
     if (lane.sliceCount()) hostRecorded = true;
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
       const std::string_view name = t.name(lane.names[i]);
       const SliceRef r{li, i};
+      if (c.gpu && role == Process::Role::Python && (name.starts_with("cuda") || name.starts_with("hip")))
+        gpuRuntimeRecorded = true;
       if (role == Process::Role::Python) {
-        if (!isPythonTransfer(name) || isTransferAncestor(r)) continue;
+        const bool gpuCopy = c.gpu && isGpuRuntimeTransfer(name);
+        if ((!isPythonTransfer(name) && !gpuCopy) || isTransferAncestor(r)) continue;
       } else {
         if (!isCannTransfer(name)) continue;
         // Counted once: a blocking copy under aten::item (same OS thread) is that item.
@@ -313,6 +338,21 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
                 " or more host<->device transfers per step (aten::item, _local_scalar_dense, acl_memcpy_*, "
                 "blocking aclrtMemcpy) inside ProfilerStep";
   f.source = "tutorial §4 (数据传输: remove needless .cpu()/.item()) and single-card Top-Down 步骤四 (取标量、同步拷贝)";
+  if (c.gpu) {
+    f.threshold = std::to_string(c.thresholds.transfersPerStep) +
+                  " or more host<->device transfers per step (aten::item, _local_scalar_dense, cudaMemcpy* / "
+                  "hipMemcpy* runtime calls, else Memcpy HtoD / DtoH device copies) inside ProfilerStep";
+    f.source += "; on a GPU trace the Kineto cuda_runtime and gpu_memcpy events (format notes §6.1)";
+  }
+  if (c.gpu && !gpuRuntimeRecorded && devEv.empty()) {
+    // Without the runtime layer a copy cannot be seen: never "ok" (docs/diagnosis.md §6).
+    f.title = "Data transfers: unknown";
+    f.severity = Severity::Unknown;
+    f.numbers = "neither the CUDA / HIP runtime calls (cuda_runtime) nor a host<->device copy (gpu_memcpy) "
+                "was recorded, so copies cannot be counted";
+    out.push_back(std::move(f));
+    return;
+  }
   if (!hostRecorded) {
     f.title = "Data transfers: unknown";
     f.severity = Severity::Unknown;
@@ -320,11 +360,19 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
     out.push_back(std::move(f));
     return;
   }
+  bool onDevice = false;
+  if (ev.empty() && !devEv.empty()) {
+    // Device copies with no runtime call recorded: they are the transfers (their time is the device's).
+    for (const auto& e : devEv) ++names[std::string(t.sliceName(e.second))];
+    ev = devEv;
+    sum = devSum;
+    onDevice = true;
+  }
   const std::size_t n = ev.size();
   std::string list;
   for (const auto& [k, v] : names) list += (list.empty() ? "" : ", ") + k + " x" + std::to_string(v);
   f.numbers = std::to_string(n) + " transfers in " + std::to_string(c.steps) + " step" + (c.steps == 1 ? "" : "s") +
-              ", " + us(sum) + " on the host" + (list.empty() ? "" : " (" + list + ")");
+              ", " + us(sum) + (onDevice ? " on the device" : " on the host") + (list.empty() ? "" : " (" + list + ")");
   if (!sites.empty()) {
     std::vector<std::pair<std::string, std::size_t>> top(sites.begin(), sites.end());
     std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
@@ -347,6 +395,9 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
     for (const TimeRange& r : u) idle += coveredIn(da->free, r);
   }
   f.numbers += "; the device is idle " + us(idle) + " of that time";
+  if (!devEv.empty() && !onDevice)
+    f.numbers += "; on the device " + std::to_string(devEv.size()) + " host<->device cop" +
+                 (devEv.size() == 1 ? "y" : "ies") + " (Memcpy HtoD / DtoH), " + us(devSum);
   if (c.analysis.steps.empty()) {
     // The rule counts transfers inside the step: without any step window it cannot say "ok" or
     // "per step" (docs/diagnosis.md §6).

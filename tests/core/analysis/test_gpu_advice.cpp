@@ -76,3 +76,28 @@ TEST_CASE("Ascend traces keep every advisor rule", "[kineto][advisor]") {
   CHECK(rules.count("sync_after_launch") == 1);
   CHECK(rules.count("environment") == 1);
 }
+
+TEST_CASE("GPU trace: CUDA and HIP runtime copies count as host-device transfers", "[kineto][advisor]") {
+  // Python over the raw files: alexnet has 16 cudaMemcpyAsync (cat cuda_runtime) and 16
+  // "Memcpy HtoD (Pageable -> Device)" (cat gpu_memcpy) and no ProfilerStep, so the rule counts
+  // the whole capture and cannot say ok; mi250 has 2 hipMemcpyWithStream and 2
+  // "Memcpy HtoD (Host -> Device)", all starting inside a ProfilerStep window.
+  auto transfers = [](const char* corpus) {
+    const auto r = core::loadProfile(shared(corpus));
+    REQUIRE(r.ok());
+    const core::RankAdvice a = core::adviseRankProfile(r.profile->ranks.at(0), {});
+    for (const core::Finding& f : a.findings)
+      if (f.rule == "transfers") return f;
+    FAIL("no transfers finding");
+    return core::Finding{};
+  };
+  const core::Finding cuda = transfers("corpus/kineto-hta-alexnet-cuda");
+  CHECK(cuda.severity == core::Severity::Unknown);
+  CHECK(cuda.numbers.find("16 transfers") != std::string::npos);
+  CHECK(cuda.numbers.find("cudaMemcpyAsync x16") != std::string::npos);
+  CHECK(cuda.numbers.find("16 host<->device copies") != std::string::npos);
+  const core::Finding hip = transfers("corpus/kineto-hta-mi250-rocm");
+  CHECK(hip.severity == core::Severity::Issue);
+  CHECK(hip.numbers.find("hipMemcpyWithStream x2") != std::string::npos);
+  CHECK(hip.numbers.find("2 host<->device copies") != std::string::npos);
+}
