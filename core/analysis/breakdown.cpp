@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <queue>
@@ -455,7 +456,29 @@ std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdi
           " transmitting; the trace has no plane tasks to place them in the exposed time.";
     }
     if (!s.empty()) out.push_back(s);
-    if (waitShare >= kClearMajority)
+    // The cross-checks (trace primary only): one more than kCrossCheckMargin away means the
+    // sources disagree, so no side is said to dominate (docs/diagnosis.md §5.1).
+    std::string disagree;
+    if (c.fromTrace && c.exposed > 0) {
+      const auto far = [&](const char* what, double x) {
+        if (std::abs(x - waitShare) <= kCrossCheckMargin) return;
+        char b[160];
+        std::snprintf(b, sizeof b, "%s wait %.1f%% (%+.1f points)", what, x * 100.0, (x - waitShare) * 100.0);
+        disagree += (disagree.empty() ? "" : "; ") + std::string(b);
+      };
+      if (c.msprofWait + c.msprofTransmit > 0)
+        far("msprof-analyze's rule", static_cast<double>(c.msprofWait) / static_cast<double>(c.exposed));
+      if (c.json && c.json->elapse > 0)
+        far("communication.json", static_cast<double>(c.json->wait) / static_cast<double>(c.json->elapse));
+    }
+    if (!disagree.empty())
+      out.push_back("The sources disagree on waiting vs transmitting: the plane rule says wait " +
+                    formatPercent(waitShare, 1) + " but " + disagree + ", more than " +
+                    std::to_string(static_cast<int>(kCrossCheckMargin * 100.0 + 0.5)) +
+                    " points apart, so no side is said to dominate. Check which is right: compare the Notify Wait "
+                    "tasks of the HCCL planes with communication.json's Wait and Idle per op, and the plane "
+                    "msprof-analyze picks (an idle plane counts as transmitting there).");
+    else if (waitShare >= kClearMajority)
       out.push_back("Waiting dominates (" + formatPercent(waitShare, 1) + ", at or above two thirds), so the links "
                     "are not the problem: the rank waits for another rank or stream. Compare when the ranks reach "
                     "each collective (a late rank shows its compute or dispatch); when they arrive together the wait "

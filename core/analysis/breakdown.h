@@ -64,6 +64,11 @@ struct CommBreakdown {
 /// below it the split is "mixed" (docs/diagnosis.md §5.1).
 inline constexpr double kClearMajority = 2.0 / 3.0;
 
+/// When a cross-check's wait share (msprof-analyze's rule, communication.json) differs from the
+/// primary one by more than this many points (as a fraction: 0.30 = 30 points), the sources
+/// disagree and no side is said to dominate (docs/diagnosis.md §5.1).
+inline constexpr double kCrossCheckMargin = 0.30;
+
 /// One part of Computing: the union of its tasks' intervals (ns) and the number of tasks.
 struct BreakdownPart {
   std::string key;  ///< "AI_CORE", "MatMul", "backward", ...

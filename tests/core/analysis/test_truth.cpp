@@ -177,8 +177,55 @@ TEST_CASE("waiting vs transmitting: dominates only at two thirds, else mixed", "
   CHECK(anyContains(f, "Waiting dominates (70.0%"));
   da.comm.waiting = 20'000;
   da.comm.transmitting = 80'000;
+  da.comm.msprofWait = 25'000;  // within kCrossCheckMargin of 20%, so the conclusion stands
   f = core::breakdownFindings(da, v);
   CHECK(anyContains(f, "Transmitting dominates"));
+}
+
+TEST_CASE("waiting vs transmitting: no conclusion when a cross-check is over 30 points away", "[truth][comm]") {
+  // Hand counts: plane rule 96.1 / 3.9 of 100 us exposed; msprof-analyze's rule waits 0 (all
+  // Transmit); communication.json waits 5.6 of 100 us elapse. 0 - 96.1 = -96.1 points and
+  // 5.6 - 96.1 = -90.5 points, both beyond 30: the sources disagree.
+  core::DeviceAnalysis da;
+  da.comm.fromTrace = true;
+  da.comm.exposed = 100'000;
+  da.comm.waiting = 96'100;
+  da.comm.transmitting = 3'900;
+  da.comm.msprofWait = 0;
+  da.comm.msprofTransmit = 100'000;
+  core::CommOpTimes json;
+  json.elapse = 100'000;
+  json.wait = 5'600;
+  json.transit = 3'700;
+  da.comm.json = json;
+  core::Verdict v;
+  v.dominant = "communication";
+  std::vector<std::string> f = core::breakdownFindings(da, v);
+  CHECK_FALSE(anyContains(f, "dominates"));
+  CHECK(anyContains(f, "The sources disagree"));
+  CHECK(anyContains(f, "msprof-analyze's rule wait 0.0% (-96.1 points)"));
+  CHECK(anyContains(f, "communication.json wait 5.6% (-90.5 points)"));
+  CHECK(anyContains(f, "Notify Wait"));
+  // One cross-check far away is enough: json agreeing, msprof-analyze 96.1 - 60 = 36.1 points off.
+  da.comm.msprofWait = 60'000;
+  da.comm.json->wait = 90'000;
+  f = core::breakdownFindings(da, v);
+  CHECK(anyContains(f, "The sources disagree"));
+  CHECK(anyContains(f, "but msprof-analyze's rule wait 60.0% (-36.1 points), more than 30"));
+  // Both within 30 points: the conclusion stands.
+  da.comm.msprofWait = 90'000;
+  f = core::breakdownFindings(da, v);
+  CHECK(anyContains(f, "Waiting dominates (96.1%"));
+}
+
+TEST_CASE("910B Level1 capture: the waiting share is not concluded against its cross-checks", "[truth][comm]") {
+  // The report's primary split on rank 0 is wait 96.1% from the planes, msprof-analyze's rule
+  // 0.0% and communication.json 5.6% (docs/diagnosis.md §5.1): no "Waiting dominates".
+  const auto r = core::loadProfile(shared("corpus/ascend-pt-910b-l1-text-2rank"));
+  REQUIRE(r.profile);
+  const std::string text = core::reportText(*r.profile);
+  CHECK(text.find("Waiting dominates") == std::string::npos);
+  CHECK(text.find("The sources disagree") != std::string::npos);
 }
 
 TEST_CASE("MindSpore graph mode: no torch wording, steps-needing rules say unknown", "[truth][framework]") {
