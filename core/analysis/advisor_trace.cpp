@@ -104,6 +104,13 @@ bool isPythonTransfer(std::string_view n) {
          n == "acl_memcpy_device_to_host" || n == "Tensor.item" || n == "aten::_copy_from_and_resize";
 }
 bool isCannTransfer(std::string_view n) { return n == "AscendCL@aclrtMemcpy"; }
+/// Why a layer is missing: on a partial capture (partialCaptureReason) the layer may have been
+/// cut off with the rest of the file, so the Level0 reason `level0` is not given.
+std::string missingLayerWhy(const Trace& t, std::string level0) {
+  const std::string p = partialCaptureReason(t);
+  if (p.empty()) return level0;
+  return "the capture is partial (" + p + "), so the layer may have been cut off (not necessarily a Level0 capture)";
+}
 /// A CUDA / HIP runtime copy call on a Kineto trace's CPU threads (cat cuda_runtime):
 /// cudaMemcpy*, hipMemcpy*, less the device-to-device and peer copies.
 bool isGpuRuntimeTransfer(std::string_view n) {
@@ -128,7 +135,7 @@ void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
   if (!hasCann(t)) {
     f.title = "ACLOP compilation: unknown";
     f.severity = Severity::Unknown;
-    f.numbers = "the CANN layer was not recorded (Level0 prunes it)";
+    f.numbers = "the CANN layer was not recorded: " + missingLayerWhy(t, "Level0 prunes it");
     out.push_back(std::move(f));
     return;
   }
@@ -467,7 +474,8 @@ void ruleSyncStream(const AdvisorContext& c, std::vector<Finding>& out) {
   if (launches == 0) {
     f.title = "Synchronise after launch: unknown";
     f.severity = Severity::Unknown;
-    f.numbers = "no Node@launch recorded (Level0 prunes the CANN layer; older CANN does not write it)";
+    f.numbers = "no Node@launch recorded: " +
+                missingLayerWhy(t, "Level0 prunes the CANN layer; older CANN does not write it");
     out.push_back(std::move(f));
     return;
   }

@@ -7,6 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
+#include <string>
+#include <utility>
 
 #include "core/analysis/advisor.h"
 #include "core/import/trace_builder.h"
@@ -589,4 +592,36 @@ TEST_CASE("advisor: corpus rules agree with hand counts and msprof-analyze's log
     CHECK(find(a, "aclop_compile")->evidence.size() == 11);
     CHECK(find(a, "sync_after_launch")->severity == Severity::Unknown);
   }
+}
+
+TEST_CASE("advisor: on a partial capture a missing CANN layer is not blamed on Level0", "[advisor][partial]") {
+  // A Python step and two device tasks, no CANN process at all. Closed, the rules say Level0
+  // prunes the CANN layer; cut inside the last event (the file ends mid-object), they say the
+  // capture is partial instead (hand count: the cut keeps 4 complete events).
+  const std::string head =
+      R"([{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"Python"}},)"
+      R"({"ph":"M","name":"process_name","pid":2,"tid":0,"args":{"name":"Ascend Hardware"}},)"
+      R"({"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":"0","dur":100},)"
+      R"({"ph":"X","name":"aclnnAdd","pid":2,"tid":3,"ts":"10","dur":5,"args":{"Task Type":"AI_CORE"}},)";
+  const std::string last = R"({"ph":"X","name":"aclnnMul","pid":2,"tid":3,"ts":"20","dur":5,"args":{"Task Type":"AI_CORE"}}])";
+  auto reasons = [](const std::string& json) {
+    test::TempDir dir("advisor-partial");
+    std::ofstream(dir.root / "trace_view.json", std::ios::binary) << json;
+    const auto trace = test::load((dir.root / "trace_view.json").string());
+    REQUIRE(trace);
+    const core::RankAnalysis a = core::analyzeRank(*trace, nullptr, nullptr);
+    const core::RankAdvice adv = core::adviseRank(*trace, nullptr, a, nullptr);
+    std::string s;
+    for (const core::Finding& f : adv.findings)
+      if (f.rule == "aclop_compile" || f.rule == "sync_after_launch") s += f.numbers + "\n";
+    return std::make_pair(a.verdict.partial, s);
+  };
+  const auto whole = reasons(head + last);
+  CHECK_FALSE(whole.first);
+  CHECK(whole.second.find("Level0 prunes") != std::string::npos);
+  const auto cut = reasons(head + last.substr(0, last.size() / 2));
+  CHECK(cut.first);
+  CHECK(cut.second.find("Level0 prunes") == std::string::npos);
+  CHECK(cut.second.find("the capture is partial") != std::string::npos);
+  CHECK(cut.second.find("may have been cut off") != std::string::npos);
 }
