@@ -271,6 +271,24 @@ QString exportCaption(const core::Profile& profile, const QString& name, int ran
   return parts.join(QStringLiteral(" · "));
 }
 
+namespace {
+
+/// What the PNG and the SVG export share around the composite: the caption above it (its text
+/// and height, logical px; 0 without one), the scale, and the whole image's logical size.
+struct ExportFrame {
+  ExportFrame(const TimelineWidget& t, const TimelineExportOptions& o, const ExportScope& scope)
+      : caption(resolvedCaption(t, o, scope.range)),
+        captionHeight(npuscope::widgets::captionHeight(t, caption)),
+        scale(o.scale > 0 ? o.scale : 1.0),
+        logical(scope.size.width(), scope.size.height() + captionHeight) {}
+  QString caption;
+  int captionHeight;
+  double scale;
+  QSize logical;
+};
+
+}  // namespace
+
 TimelineExport exportTimelineImage(TimelineWidget& t, const TimelineExportOptions& o) {
   TimelineExport out;
   const ExportScope scope(t, o);
@@ -278,10 +296,11 @@ TimelineExport exportTimelineImage(TimelineWidget& t, const TimelineExportOption
     out.error = scope.error;
     return out;
   }
-  const QString caption = resolvedCaption(t, o, scope.range);
-  const int ch = captionHeight(t, caption);
-  const double scale = o.scale > 0 ? o.scale : 1.0;
-  const QSize logical(scope.size.width(), scope.size.height() + ch);
+  const ExportFrame frame(t, o, scope);
+  const QString& caption = frame.caption;
+  const int ch = frame.captionHeight;
+  const double scale = frame.scale;
+  const QSize logical = frame.logical;
   QImage image(qRound(logical.width() * scale), qRound(logical.height() * scale), QImage::Format_ARGB32_Premultiplied);
   if (image.isNull()) {
     out.error = QCoreApplication::translate("npuscope::widgets::TimelineExport",
@@ -313,10 +332,11 @@ TimelineExport exportTimelineSvg(TimelineWidget& t, const TimelineExportOptions&
     out.error = scope.error;
     return out;
   }
-  const QString caption = resolvedCaption(t, o, scope.range);
-  const int ch = captionHeight(t, caption);
-  const double scale = o.scale > 0 ? o.scale : 1.0;
-  const QSize logical(scope.size.width(), scope.size.height() + ch);
+  const ExportFrame frame(t, o, scope);
+  const QString& caption = frame.caption;
+  const int ch = frame.captionHeight;
+  const double scale = frame.scale;
+  const QSize logical = frame.logical;
   struct Group {
     const char* id;
     QRect rect;  // in the document
