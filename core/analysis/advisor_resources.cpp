@@ -98,7 +98,7 @@ TimeNs overlapWith(const std::vector<TimeRange>& w, TimeRange r) {
 /// (the memory held throughout: weights, optimizer state), and the operators whose allocations
 /// are live at the peak, largest first (memory_record.csv, operator_memory.csv; tutorial §4).
 void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out) {
-  if (!meta || c.gpu) return;
+  if (!meta) return;
   const AdvisorThresholds& th = c.thresholds;
   Finding f;
   f.rule = "memory";
@@ -222,7 +222,6 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
 /// Byte alignment (msprof-analyze byte_alignment_checker.py): SDMA Memcpy / Reduce_Inline tasks of
 /// the HCCL ops, off chip, larger than 512 B, whose size is not a multiple of 512 B.
 void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out) {
-  if (c.gpu) return;
   const std::size_t align = std::max<std::size_t>(1, c.thresholds.commAlignBytes);
   const auto ops = collectiveOps(c.trace);
   std::size_t sized = 0, typed = 0, considered = 0, bad = 0;
@@ -315,7 +314,6 @@ std::string commUnknownReason(const RankMetadata* meta) {
 /// overlaps a MatMul kernel (the advisor's contention case), else information. RDMA is judged only
 /// with a nominal given.
 void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out) {
-  if (c.gpu) return;
   const auto ops = collectiveOps(c.trace);
   const std::string why = commUnknownReason(meta);
   if (!why.empty() && ops.empty()) return;
@@ -396,7 +394,6 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
 /// Small packets (msprof-analyze packet_checker.py, packet.yaml): ops whose SDMA transit is under
 /// 16 MB (RDMA: 1 MB) among the ops with such traffic; more than 20% of them is an issue.
 void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out) {
-  if (c.gpu) return;
   const auto ops = collectiveOps(c.trace);
   const std::string why = commUnknownReason(meta);
   if (!why.empty() && ops.empty()) return;
@@ -465,7 +462,6 @@ void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vec
 /// ai_core_freq_checker.py compares each op's frequency with the chip's; the nominal here is the
 /// highest recorded, which a capture that ran throttled from start to end cannot reveal).
 void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out) {
-  if (c.gpu) return;
   std::vector<const CounterSeries*> series;
   for (const CounterSeries& s : c.trace.counters)
     if (c.trace.name(s.name).starts_with("AI Core Freq") && !s.value.empty()) series.push_back(&s);
@@ -538,7 +534,7 @@ void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out) {
 /// dynamic-shape rule (no op with OP State "static") is given in the numbers: torch_npu's eager
 /// kernels all record "dynamic", so it alone does not say the shapes change.
 void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out) {
-  if (c.gpu || !c.kernels || c.kernels->rows.empty()) return;
+  if (!c.kernels || c.kernels->rows.empty()) return;
   const KernelDetails& k = *c.kernels;
   Finding f;
   f.rule = "dynamic_shapes";

@@ -52,8 +52,8 @@ void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out);
 void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out);
 void ruleEnvironment(const RankMetadata* meta, std::vector<Finding>& out);
 void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out);
-// advisor_resources.cpp: memory, communication, AI Core frequency, dynamic shapes. None gives a
-// finding on a CUDA / ROCm Kineto trace (AdvisorContext::gpu, from isGpuTrace).
+// advisor_resources.cpp: memory, communication, AI Core frequency, dynamic shapes. adviseRank
+// calls them on Ascend traces only (not when AdvisorContext::gpu: a CUDA / ROCm Kineto trace).
 void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
 void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out);
 void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
