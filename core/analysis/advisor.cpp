@@ -368,6 +368,20 @@ AdvisorContext::AdvisorContext(const Trace& t, const KernelDetails* k, const Ran
     : trace(t), kernels(k), analysis(a), thresholds(th) {
   steps = std::max<std::size_t>(1, a.steps.size());
   gpu = isGpuTrace(t);
+  for (const DeviceAnalysis& d : a.devices) {
+    freeNs += d.computed.free;
+    computingNs += d.computed.computing;
+    commNotOverlappedNs += d.computed.commNotOverlapped;
+  }
+}
+
+const Intervals* AdvisorContext::freeOfDevice(int device) const {
+  const DeviceAnalysis* longest = nullptr;
+  for (const DeviceAnalysis& d : analysis.devices) {
+    if (d.device == device) return &d.free;
+    if (!longest || d.computed.e2e > longest->computed.e2e) longest = &d;
+  }
+  return longest ? &longest->free : nullptr;
 }
 
 SliceRef AdvisorContext::taskOf(const KernelRow& row) const {
@@ -717,6 +731,55 @@ bool isGpuTrace(const Trace& trace) {
   });
 }
 
+namespace detail {
+
+StakeCeiling stakeCeiling(std::string_view rule) {
+  // A faster host (fewer launches, no online compile, no blocking copy, no GC pause, no
+  // synchronous launch) can only give back the time the device waits for the host.
+  for (const char* r : {"aclop_compile", "short_ops", "transfers", "sync_after_launch", "gc"})
+    if (rule == r) return StakeCeiling::Free;
+  // Faster kernels can only shorten the time the device computes.
+  for (const char* r : {"matmul_utilisation", "aicpu", "pipelines", "block_dim", "aicore_freq", "forward_backward",
+                        "dynamic_shapes"})
+    if (rule == r) return StakeCeiling::Computing;
+  // Faster collectives can only shorten the communication not hidden behind computation.
+  for (const char* r : {"comm_alignment", "comm_bandwidth", "comm_small_packets"})
+    if (rule == r) return StakeCeiling::CommNotOverlapped;
+  return StakeCeiling::None;
+}
+
+void boundAtStake(const AdvisorContext& c, Finding& f) {
+  if (f.atStakePerStep <= 0) return;
+  TimeNs total = 0;
+  const char* what = "";
+  const char* why = "";
+  switch (stakeCeiling(f.rule)) {
+    case StakeCeiling::None: return;
+    case StakeCeiling::Free:
+      total = c.freeNs;
+      what = "the device's Free time";
+      why = "a faster host only gives back the time the device waits for it";
+      break;
+    case StakeCeiling::Computing:
+      total = c.computingNs;
+      what = "the device's Computing time";
+      why = "faster kernels only shorten the time the device computes";
+      break;
+    case StakeCeiling::CommNotOverlapped:
+      total = c.commNotOverlappedNs;
+      what = "the device's Communication (Not Overlapped) time";
+      why = "faster collectives only shorten the communication not hidden behind computation";
+      break;
+  }
+  const TimeNs ceiling = c.perStep(static_cast<double>(total));
+  if (f.atStakePerStep <= ceiling) return;
+  f.atStakeNote = "bounded by " + std::string(what) + " per step (" + us(ceiling) + "); the rule's own figure, " +
+                  us(f.atStakePerStep) + ", is more: " + why;
+  f.atStakePerStep = ceiling;
+}
+
+}  // namespace detail
+
 RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const RankAnalysis& analysis,
                       const RankMetadata* meta, const AdvisorThresholds& thresholds) {
   RankAdvice a;
@@ -756,6 +819,8 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
   }
   detail::ruleForwardBackward(c, a.findings);
   for (Finding& f : a.findings) f.stepsWithEvidence = detail::stepsWithEvidence(trace, analysis.steps, f);
+  if (!analysis.devices.empty())
+    for (Finding& f : a.findings) detail::boundAtStake(c, f);
   auto rank = [](Severity s) { return static_cast<int>(s); };
   std::stable_sort(a.findings.begin(), a.findings.end(), [&](const Finding& x, const Finding& y) {
     if (rank(x.severity) != rank(y.severity)) return rank(x.severity) < rank(y.severity);

@@ -110,7 +110,11 @@ struct Finding {
   std::string rule;         ///< stable key: "matmul_utilisation", "aicpu", ...
   std::string title;        ///< "MatMul/Conv below 50% of peak", ...
   Severity severity = Severity::Info;
-  TimeNs atStakePerStep = 0;  ///< time the fix could save per step, ns (0: cannot be told)
+  /// Time the fix could save per step, ns (0: cannot be told). Never more than the device time
+  /// the fix can act on (adviseRank bounds it: host-side rules by Free, kernel rules by
+  /// Computing, collective rules by Communication (Not Overlapped); atStakeNote then says so).
+  TimeNs atStakePerStep = 0;
+  std::string atStakeNote;  ///< "" or how atStakePerStep was bounded, with the rule's own figure
   std::string numbers;      ///< the measured figures in words
   std::string threshold;    ///< the threshold applied, in words ("AI_CPU task >= 20 us")
   std::string source;       ///< where the rule and its threshold come from

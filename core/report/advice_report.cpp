@@ -30,7 +30,9 @@ std::string adviceJson(const Trace& t, const RankAdvice& a) {
     appendJsonString(o, f.title);
     o += ", \"severity\": ";
     appendJsonString(o, severityKey(f.severity));
-    o += ", \"at_stake_per_step_ns\": " + std::to_string(f.atStakePerStep) + ", \"numbers\": ";
+    o += ", \"at_stake_per_step_ns\": " + std::to_string(f.atStakePerStep) + ", \"at_stake_note\": ";
+    appendJsonString(o, f.atStakeNote);
+    o += ", \"numbers\": ";
     appendJsonString(o, f.numbers);
     o += ", \"threshold\": ";
     appendJsonString(o, f.threshold);
@@ -66,7 +68,9 @@ std::string adviceText(const RankAdvice& a) {
   if (!a.notRun.empty()) o += "     " + a.notRun + "\n";
   for (const Finding& f : a.findings) {
     o += "     [" + std::string(severityKey(f.severity)) + "] " + f.title;
-    if (f.atStakePerStep > 0) o += " - " + formatDuration(f.atStakePerStep) + " per step at stake";
+    if (f.atStakePerStep > 0 || !f.atStakeNote.empty())
+      o += " - " + formatDuration(f.atStakePerStep) + " per step at stake" +
+           (f.atStakeNote.empty() ? std::string() : " (" + f.atStakeNote + ")");
     o += ": " + f.numbers + " (mark: " + f.threshold + ")";
     if (f.stepsWithEvidence >= 0) o += "; " + stepsText(f.stepsWithEvidence, a.steps);
     if (!f.fix.empty()) o += "\n       fix: " + f.fix;
