@@ -63,6 +63,10 @@ const char* adviceFor(BubbleCause c, bool gpu) {
              "ACLNN operators (jit_compile=False), and check which operators still take the ACLOP path.";
     case BubbleCause::DataLoading:
       return "Data loading holds the step: raise DataLoader num_workers, use pin_memory and prefetch_factor.";
+    case BubbleCause::FirstCall:
+      return "The idle time is warm-up (the first, slow calls of operators): profile steps after it (profiler "
+             "schedule with wait and warmup steps, or skip_first) so that the figures show the steady state; the "
+             "shares of this capture overstate the idle time.";
     case BubbleCause::SlowDispatch:
       return "The host cannot dispatch operators fast enough: fuse small operators, raise the batch size, keep the "
              "task queue on (TASK_QUEUE_ENABLE=1 or 2), bind cores, or use graph mode (torchair, torch.compile).";
