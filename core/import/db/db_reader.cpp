@@ -2,6 +2,8 @@
 #include "core/import/db/db_reader.h"
 
 #include <algorithm>
+#include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -56,9 +58,15 @@ std::string nsToUs(TimeNs ns) {
   const bool neg = ns < 0;
   const std::uint64_t a = neg ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", neg ? "-" : "", static_cast<unsigned long long>(a / 1000),
-                static_cast<unsigned long long>(a % 1000));
-  return buf;
+  char* p = buf;
+  if (neg) *p++ = '-';
+  p = std::to_chars(p, buf + sizeof buf, a / 1000).ptr;
+  const auto frac = static_cast<unsigned>(a % 1000);
+  *p++ = '.';
+  *p++ = static_cast<char>('0' + frac / 100);
+  *p++ = static_cast<char>('0' + frac / 10 % 10);
+  *p++ = static_cast<char>('0' + frac % 10);
+  return std::string(buf, p);
 }
 
 /// A device end of a connection id: a task slice or an HCCL big op.
@@ -77,8 +85,8 @@ struct HostRow {
 
 class DbReader {
  public:
-  DbReader(SqliteDb& db, std::string path, const LoadOptions& options, DbImport& out)
-      : m_db(db), m_path(std::move(path)), m_options(options), m_out(out) {}
+  DbReader(SqliteDb& db, std::string path, const LoadOptions& options, bool tables, DbImport& out)
+      : m_db(db), m_path(std::move(path)), m_options(options), m_tables(tables), m_out(out) {}
 
   bool read(Trace& trace);
 
@@ -186,6 +194,7 @@ class DbReader {
   SqliteDb& m_db;
   std::string m_path;
   const LoadOptions& m_options;
+  bool m_tables = true;  ///< also build DbImport's tables (readKernels)
   /// The big tables, read on threads of their own while the builder takes the others
   /// (startStreams; null when the table or a needed column is missing).
   std::unique_ptr<SqliteRowStream> m_pythonRows, m_cannRows, m_taskRows, m_connectionRows;
@@ -661,12 +670,26 @@ void DbReader::readOverlap() {
   const int soleDevice = m_devices.size() == 1 ? m_devices.front() : -1;
   SqliteStatement s(m_db, "SELECT startNs, endNs, type, " + col("OVERLAP_ANALYSIS", "deviceId") +
                               " FROM OVERLAP_ANALYSIS ORDER BY startNs");
+  std::map<std::pair<int, std::int64_t>, ThreadId> lanes;  ///< (device, type) -> lane, named once
+  std::pair<int, std::int64_t> lastKey{INT_MIN, -1};
+  ThreadId t = 0;
   while (s.step()) {
     const std::int64_t type = s.integer(2, -1);
     if (type < 0 || type > 3) continue;
     const int device = s.isNull(3) ? soleDevice : static_cast<int>(s.integer(3));
-    const ThreadId t = m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis"), type);
-    m_b.setThreadName(t, kNames[type]);
+    if (const std::pair<int, std::int64_t> key{device, type}; key != lastKey) {
+      lastKey = key;
+      auto it = lanes.find(key);
+      if (it == lanes.end()) {
+        it = lanes.emplace(key, m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis"), type)).first;
+        m_b.setThreadName(it->second, kNames[type]);
+      } else {
+        m_b.countEvent();  // the thread-name record this row gave before (Trace::eventCount unchanged)
+      }
+      t = it->second;
+    } else {
+      m_b.countEvent();
+    }
     m_b.addSlice(t, s.integer(0), spanNs(s.integer(0), s.integer(1)), kNames[type]);
   }
   checkStatement(s, "OVERLAP_ANALYSIS");
@@ -963,7 +986,7 @@ bool DbReader::read(Trace& trace) {
   readOverlap();
   readCounters();
   buildFlows();
-  readKernels();
+  if (m_tables) readKernels();
   progress(0.7);
   if (cancelled()) return false;
   if (need("RANK_DEVICE_MAP", {"rankId"})) {
@@ -1063,7 +1086,8 @@ void readStepTraceTime(const std::string& path, int device, DbImport& out) {
 
 }  // namespace
 
-DbImport readAscendDb(const std::string& dbPath, const std::string& analysisDbPath, const LoadOptions& options) {
+DbImport readAscendDb(const std::string& dbPath, const std::string& analysisDbPath, const LoadOptions& options,
+                      bool tables) {
   DbImport out;
   SqliteDb db;
   std::string error;
@@ -1076,13 +1100,13 @@ DbImport readAscendDb(const std::string& dbPath, const std::string& analysisDbPa
   std::error_code ec;
   const auto size = std::filesystem::file_size(dbPath, ec);
   trace->fileBytes = ec ? 0 : size;
-  DbReader reader(db, dbPath, options, out);
+  DbReader reader(db, dbPath, options, tables, out);
   if (!reader.read(*trace)) {
     out.result.error = "cancelled";
     return out;
   }
   if (!analysisDbPath.empty()) readStepTraceTime(analysisDbPath, trace->deviceId(), out);
-  if (db.hasTable("NPU_INFO") && db.hasColumn("NPU_INFO", "id") && db.hasColumn("NPU_INFO", "name")) {
+  if (tables && db.hasTable("NPU_INFO") && db.hasColumn("NPU_INFO", "id") && db.hasColumn("NPU_INFO", "name")) {
     SqliteStatement s(db, "SELECT id, name FROM NPU_INFO ORDER BY id");
     const int device = trace->deviceId();
     while (s.step()) {
