@@ -122,6 +122,13 @@ class DbReader {
     const auto it = m_strings.find(s.integer(c));
     return it == m_strings.end() ? s.text(c) : std::string_view(it->second);
   }
+  /// strOr as a view that outlives the row: of m_strings, or of a copy appended to `own`.
+  template <typename S>
+  std::string_view strKept(const S& s, int c, std::deque<std::string>& own) const {
+    if (s.isNull(c)) return {};
+    const auto it = m_strings.find(s.integer(c));
+    return it == m_strings.end() ? std::string_view(own.emplace_back(s.text(c))) : std::string_view(it->second);
+  }
   template <typename S>
   std::string strOr(const S& s, int c) const {
     if (s.isNull(c)) return {};
@@ -462,11 +469,13 @@ void DbReader::readTasks() {
     return;
   }
   // Compute records (COMPUTE_TASK_INFO, keyed by globalTaskId).
+  // Texts as views of STRING_IDS (m_strings), or of `own` for a text that is not a reference.
   struct Compute {
-    std::string name, type, opType;
+    std::string_view name, type, opType;
     std::int64_t blockDim = -1;
-    std::string inputShapes;
+    std::string_view inputShapes;
   };
+  std::deque<std::string> own;
   std::unordered_map<std::int64_t, Compute> compute;
   if (need("COMPUTE_TASK_INFO", {"globalTaskId", "name"})) {
     SqliteStatement c(m_db, "SELECT globalTaskId, name, " + col("COMPUTE_TASK_INFO", "taskType") + ", " +
@@ -474,21 +483,20 @@ void DbReader::readTasks() {
                                 col("COMPUTE_TASK_INFO", "blockDim", col("COMPUTE_TASK_INFO", "blockNum")) + ", " +
                                 col("COMPUTE_TASK_INFO", "inputShapes") + " FROM COMPUTE_TASK_INFO");
     while (c.step())
-      compute.emplace(c.integer(0), Compute{strOr(c, 1), strOr(c, 2), strOr(c, 3), c.integer(4, -1), strOr(c, 5)});
+      compute.emplace(c.integer(0), Compute{strKept(c, 1, own), strKept(c, 2, own), strKept(c, 3, own), c.integer(4, -1),
+                                            strKept(c, 5, own)});
     checkStatement(c, "COMPUTE_TASK_INFO");
   }
   struct Row {
     TimeNs start, end;
     int device, stream;
     std::int64_t connection, globalTask, context, taskId, model;
-    std::string_view type;  ///< a view of m_strings, or of `ownTypes`
+    std::string_view type;  ///< a view of m_strings, or of `own`
   };
   std::vector<Row> rows;
-  std::deque<std::string> ownTypes;  ///< type texts that are not STRING_IDS references (stable addresses)
   SqliteRowStream& s = *m_taskRows;
   while (s.step()) {
-    std::string_view type = strView(s, 9);
-    if (!s.isNull(9) && m_strings.find(s.integer(9)) == m_strings.end()) type = ownTypes.emplace_back(type);
+    const std::string_view type = strKept(s, 9, own);
     rows.push_back({s.integer(0), s.integer(1), static_cast<int>(s.integer(2, -1)), static_cast<int>(s.integer(3, -1)),
                     s.integer(4, kNoConnection), s.integer(5, -1), s.integer(6, kNoContext), s.integer(7, -1),
                     s.integer(8, kNoConnection), type});
