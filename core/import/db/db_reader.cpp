@@ -196,6 +196,19 @@ class DbReader {
   void computeOverlap(int device);
   void readCounters();
   void buildFlows();
+  /// Frees the connection maps and task sets (done with after buildFlows): they would otherwise
+  /// stay allocated through TraceBuilder::finish, the load's peak.
+  void releaseFlowMaps() {
+    std::vector<std::pair<std::int64_t, HostRow>>().swap(m_cannConnections);
+    std::vector<std::pair<std::int64_t, HostRow>>().swap(m_pythonConnections);
+    std::vector<std::pair<std::int64_t, HostRow>>().swap(m_mstxConnections);
+    std::vector<std::pair<std::int64_t, DeviceEnd>>().swap(m_taskEnds);
+    std::vector<std::pair<std::int64_t, DeviceEnd>>().swap(m_opEnds);
+    std::unordered_map<std::int64_t, int>().swap(m_deviceOfConnection);
+    std::unordered_set<std::int64_t>().swap(m_hiddenTasks);
+    std::unordered_set<std::int64_t>().swap(m_computeTasks);
+    std::unordered_map<std::int64_t, TaskTime>().swap(m_taskTimes);
+  }
   void readKernels();
 
   SqliteDb& m_db;
@@ -994,6 +1007,7 @@ bool DbReader::read(Trace& trace) {
   readOverlap();
   readCounters();
   buildFlows();
+  releaseFlowMaps();
   if (m_tables) readKernels();
   progress(0.7);
   if (cancelled()) return false;
