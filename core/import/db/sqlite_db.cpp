@@ -184,6 +184,10 @@ struct SqliteRowStream::Shared {
   std::mutex mutex;
   std::condition_variable changed;
   std::deque<Batch> queue;
+  /// Batches the consumer is done with, handed back (emptied, capacity kept) so that the reader
+  /// refills them instead of allocating: its thread's malloc arena then holds a few batches
+  /// only, and nothing is freed into it from the consumer's thread.
+  std::vector<Batch> spare;
   bool done = false, abort = false;
   std::string error;  ///< the reader's, read once done
   // Consumer's position.
@@ -229,12 +233,20 @@ struct SqliteRowStream::Shared {
       }
       if (++b.rows == kBatchRows) {
         if (!push(std::move(b))) return;
-        b = Batch{};
+        b = takeSpare();
         b.cells.reserve(kBatchRows * static_cast<std::size_t>(n));
       }
     }
     if (b.rows && !push(std::move(b))) return;
     finish(s.error());
+  }
+  /// An emptied batch of `spare`, or a new one.
+  Batch takeSpare() {
+    std::lock_guard lock(mutex);
+    if (spare.empty()) return Batch{};
+    Batch b = std::move(spare.back());
+    spare.pop_back();
+    return b;
   }
   /// Queues a batch, waiting while the queue is full. False when the consumer went away or a
   /// stop was requested.
@@ -316,6 +328,11 @@ bool SqliteRowStream::step() {
     if (m_error.empty()) m_error = s.error;
     return false;
   }
+  Batch used = std::move(s.current);
+  used.cells.clear();
+  used.texts.clear();
+  used.rows = 0;
+  if (used.cells.capacity() && s.spare.empty()) s.spare.push_back(std::move(used));  // one kept: the peak stays
   s.current = std::move(s.queue.front());
   s.queue.pop_front();
   s.changed.notify_all();
