@@ -60,6 +60,10 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
 void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
 void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out);
 void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out);
+// advisor_fusion.cpp: msprof-analyze's affinity-API (timeline_fusion_ops.yaml) and fusible
+// operator sequence (fusible_operator.yaml) rules; Ascend traces only.
+void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out);
 /// Finding::stepsWithEvidence of `f` over `steps` (RankAnalysis::steps), or -1.
 [[nodiscard]] int stepsWithEvidence(const Trace& trace, const std::vector<StepWindow>& steps, const Finding& f);
 
