@@ -152,7 +152,7 @@ struct ApiHits {
 /// thread of the Python process: its top-level torch ops (an `aten::` slice not inside an
 /// earlier kept `aten::` slice of the thread, by start) form a sequence of op names without the
 /// prefix, and each rule's sequence is matched leftmost, non-overlapping (re.finditer), as a true
-/// alternation of the yaml's names (docs/diagnosis.md §6.3: msprof-analyze's own regex
+/// alternation of the yaml's names (docs/diagnosis.md §6.2: msprof-analyze's own regex
 /// translation garbles the "(a|b)" elements). An `Optimizer.step#X.step` slice with X one of the
 /// yaml's optimizers is a match of its fused optimizer. Unknown when no torch op was recorded.
 /// Cost: one pass over the Python lanes' slices, a sort of each lane's aten slices, and
@@ -435,7 +435,7 @@ void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out) {
     base = x;
   }
   // As msprof-analyze ends it: the last candidate (passing or not decides) is added, not the
-  // pending record, which is dropped unless it is that candidate (docs/diagnosis.md §6.3).
+  // pending record, which is dropped unless it is that candidate (docs/diagnosis.md §6.2).
   if (!cand.empty() && passes(cand.back()) && std::find(kept.begin(), kept.end(), cand.size() - 1) == kept.end())
     kept.push_back(cand.size() - 1);
   std::sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) { return cand[a].wallUs > cand[b].wallUs; });

@@ -102,7 +102,7 @@ TEST_CASE("advisor fusion: an affinity-API sequence at the match mark and just b
 
 TEST_CASE("advisor fusion: alternations, repeats and fused optimizers", "[advisor][fusion]") {
   // slice-silu-mul: npu_swiglu's "(slice|chunk)-silu-mul" (msprof-analyze's own regex translation
-  // misses a leading "slice", docs/diagnosis.md §6.3); chunk-neg-cat-mul-mul-add: npu_rotary_mul
+  // misses a leading "slice", docs/diagnosis.md §6.2); chunk-neg-cat-mul-mul-add: npu_rotary_mul
   // with (mul){0,2} taken twice; Optimizer.step#AdamW.step: NpuFusedAdamW.
   const auto t = opsTrace({"aten::slice", "aten::silu", "aten::mul", "aten::chunk", "aten::neg", "aten::cat",
                            "aten::mul", "aten::mul", "aten::add", "Optimizer.step#AdamW.step"});
@@ -221,10 +221,11 @@ TEST_CASE("advisor fusion: an MTE-bound sequence at the MTE mark", "[advisor][fu
 }
 
 TEST_CASE("advisor fusion: the corpus against Python one-offs", "[advisor][fusion][corpus]") {
-  // Affinity APIs: python3 affinity.py TRACE (a stdlib one-off: top-level aten:: ops per thread,
-  // the yaml's sequences as regular expressions with real alternations, re.findall, and
-  // Optimizer.step#X.step names): 910b-l1 rank0 and 910a-l0 rank0 match no sequence and one
-  // SGD.step each (torch_npu.optim.NpuFusedSGD); the msprof-analyze fixture trace one Adam.step.
+  // Affinity APIs: `python3 tools/oracles/fusion_oracle.py affinity .../ASCEND_PROFILER_OUTPUT/trace_view.json`
+  // (stdlib; top-level aten:: ops per thread, the yaml's sequences as regular expressions,
+  // Optimizer.step#X.step names): 910b-l1 rank0 (175 top-level ops) and 910a-l0 rank0 (235) match
+  // no sequence and hold one SGD.step each (torch_npu.optim.NpuFusedSGD); the msprof-analyze
+  // fixture trace one Adam.step.
   for (const char* cap : {"corpus/ascend-pt-910b-l1-text-2rank", "corpus/ascend-pt-910a-l0-text-2rank"}) {
     const auto r = core::loadProfile(shared(cap));
     REQUIRE(r.ok());
@@ -236,8 +237,8 @@ TEST_CASE("advisor fusion: the corpus against Python one-offs", "[advisor][fusio
     CHECK(f->numbers.find("1 matches") != std::string::npos);
     CHECK(f->numbers.find("torch_npu.optim.NpuFusedSGD: 1 x SGD.step") != std::string::npos);
     CHECK(f->evidence.size() == 1);
-    // Fusible sequences: python3 fusible.py kernel_details.csv (a stdlib re-implementation of
-    // msprof-analyze's check_fusible_operator + post_processing): 0 reported on both.
+    // Fusible sequences: `python3 tools/oracles/fusion_oracle.py fusible .../kernel_details.csv`
+    // (msprof-analyze's check_fusible_operator + post_processing re-implemented): 0 reported on both.
     const auto* g = find(a, "fusible_ops");
     REQUIRE(g);
     INFO(g->numbers);
@@ -254,8 +255,8 @@ TEST_CASE("advisor fusion: the corpus against Python one-offs", "[advisor][fusio
     CHECK(f->numbers.find("torch_npu.optim.NpuFusedAdam: 1 x Adam.step") != std::string::npos);
     CHECK(f->numbers.find("1 matches") != std::string::npos);
   }
-  // cann83 rank 0 and 2 (Level2, MTE columns present): python3 fusible.py gives 68 sequences on
-  // each, 25 host bound and 50 MTE bound on rank 0, 26 and 50 on rank 2.
+  // cann83 rank 0 and 2 (Level2, MTE columns present; no trace): `fusion_oracle.py fusible` gives
+  // 68 sequences on each, 25 host bound and 50 MTE bound on rank 0, 26 and 50 on rank 2.
   for (const auto& [rank, host] : {std::pair{"rank_0_ascend_pt", 25}, std::pair{"rank_2_ascend_pt", 26}}) {
     const auto k = core::readKernelDetails(
         shared(std::string("corpus/ascend-pt-cann83-l2-4rank-partial/") + rank + "/ASCEND_PROFILER_OUTPUT/kernel_details.csv"));
