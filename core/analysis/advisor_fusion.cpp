@@ -173,10 +173,17 @@ void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out) {
   std::vector<Op> ops;
   std::vector<int> tokens;
   std::vector<Op> kept;
+  // Optimizer steps that already run torch's multi-tensor (foreach) kernels: an `aten::_foreach_*`
+  // op inside the Optimizer.step slice (same thread). The fused optimizer may then save little.
+  std::size_t stepsWithForeach = 0;
+  std::vector<TimeNs> foreachStarts;
+  std::vector<std::pair<TimeNs, TimeNs>> optimizerSpans;
   for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
     const Lane& lane = t.lanes[li];
     if (t.processes[lane.process].role != Process::Role::Python) continue;
     ops.clear();
+    foreachStarts.clear();
+    optimizerSpans.clear();
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
       const NameId id = lane.names[i];
       auto [it, fresh] = tokenOf.try_emplace(id, -2);
@@ -192,13 +199,22 @@ void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out) {
             if (n.substr(kOptimizerStep.size()) == kOptimizerRules[k].step) o = static_cast<int>(k);
         optimizerOf.emplace(id, o);
       }
-      if (it->second != -2) ops.push_back({lane.start[i], lane.end[i], SliceRef{li, i}, it->second});
+      if (it->second != -2) {
+        ops.push_back({lane.start[i], lane.end[i], SliceRef{li, i}, it->second});
+        if (t.name(id).starts_with("aten::_foreach_")) foreachStarts.push_back(lane.start[i]);
+      }
       if (const int o = optimizerOf[id]; o >= 0) {
+        optimizerSpans.push_back({lane.start[i], lane.end[i]});
         ApiHits& h = opt[static_cast<std::size_t>(o)];
         ++h.count;
         h.hostNs += lane.end[i] - lane.start[i];
         h.firstOps.push_back({static_cast<double>(lane.end[i] - lane.start[i]), SliceRef{li, i}});
       }
+    }
+    std::sort(foreachStarts.begin(), foreachStarts.end());
+    for (const auto& [b, e] : optimizerSpans) {
+      const auto f = std::lower_bound(foreachStarts.begin(), foreachStarts.end(), b);
+      if (f != foreachStarts.end() && *f < e) ++stepsWithForeach;
     }
     // Top-level torch ops of the thread, by start (the longer first on a tie: the parent).
     std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
@@ -264,8 +280,13 @@ void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out) {
   };
   for (std::size_t r = 0; r < nAten; ++r) add(kAtenRules[r].api, aten[r], kAtenRules[r].sequence);
   for (std::size_t k = 0; k < nOpt; ++k) add(kOptimizerRules[k].api, opt[k], kOptimizerRules[k].step);
-  f.numbers = std::to_string(total) + " matches over " + std::to_string(atenOps) + " top-level torch ops";
+  f.numbers = std::to_string(total) + (total == 1 ? " match" : " matches") + " over " + std::to_string(atenOps) +
+              " top-level torch ops";
   for (const std::string& d : detail) f.numbers += "; " + d;
+  if (stepsWithForeach > 0)
+    f.numbers += "; " + std::to_string(stepsWithForeach) +
+                 " of the optimizer steps already run foreach kernels (aten::_foreach_*), so the fused optimizer may "
+                 "save little there";
   f.numbers += ". The time a fused API would save is not measured: time at stake unknown (0)";
   if (total >= c.thresholds.affinityMinMatches && total > 0) {
     f.title = "Affinity APIs available for what the model calls";
