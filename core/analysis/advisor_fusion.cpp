@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -314,6 +315,12 @@ double numberUs(const KernelDetails& k, std::size_t row, int col) {
   return csvNumber(k.table.cell(row, col)).value_or(0.0);  // msprof-analyze: 0 for what float() refuses
 }
 
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 bool lowerStartsWith(std::string_view s, std::string_view p) {
   if (s.size() < p.size()) return false;
   for (std::size_t i = 0; i < p.size(); ++i)
@@ -348,9 +355,9 @@ void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out) {
   const AdvisorThresholds& th = c.thresholds;
   f.threshold = "a run of " + std::to_string(th.fusibleMinTasks) + " to " + std::to_string(th.fusibleMaxTasks) +
                 " consecutive tasks occurring more than " + std::to_string(th.fusibleMinCount) +
-                " times, host bound (task time / wall span < " + std::to_string(th.fusibleHostRatio).substr(0, 4) +
-                ") or MTE bound (MTE time / aicore time > " + std::to_string(th.fusibleMteRatio).substr(0, 4) +
-                "), and over " + std::to_string(th.fusibleDurationShare * 100).substr(0, 4) +
+                " times, host bound (task time / wall span < " + num(th.fusibleHostRatio) +
+                ") or MTE bound (MTE time / aicore time > " + num(th.fusibleMteRatio) +
+                "), and over " + num(th.fusibleDurationShare * 100) +
                 "% of the kernels' span in all (or MTE bound)";
   f.source = "msprof-analyze advisor fusible_operator_checker.py, fusible_operator.yaml; docs/diagnosis.md §6";
   const KernelDetails* k = c.kernels;

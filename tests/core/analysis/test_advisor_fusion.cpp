@@ -177,6 +177,12 @@ TEST_CASE("advisor fusion: a host-bound sequence at the count and host marks", "
     CHECK(f->numbers.find("rows 0-2 (A ... C), 6 times") != std::string::npos);
     CHECK(f->atStakePerStep == 0);
   }
+  // Without kernel_details.csv: unknown.
+  {
+    const auto adv = advise(*t);
+    REQUIRE(find(adv, "fusible_ops"));
+    CHECK(find(adv, "fusible_ops")->severity == Severity::Unknown);
+  }
   // 5 occurrences: not more than 5.
   {
     const auto k = hostCsvAt(5, 13.001);
