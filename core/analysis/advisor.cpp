@@ -115,6 +115,20 @@ const std::vector<FieldAccess>& fieldTable() {
        [](const T& t) { return t.freqDropRatio; }, [](T& t, double v) { t.freqDropRatio = v; }},
       {{"new_shapes_per_step", "shapes of an op type first seen after the first step, per later step", "per step", "npuscope's mark", false, 0, 1e9},
        [](const T& t) { return t.newShapesPerStep; }, [](T& t, double v) { t.newShapesPerStep = v; }},
+      {{"affinity_min_matches", "affinity-API matches (op sequences, optimizers), at least", "count", "msprof-analyze fusion_ops_analyzer.py (any match)", true, 1, 1e9},
+       [](const T& t) { return static_cast<double>(t.affinityMinMatches); }, [](T& t, double v) { t.affinityMinMatches = static_cast<std::size_t>(v); }},
+      {{"fusible_min_tasks", "fusible sequence: tasks, at least", "count", "msprof-analyze fusible_operator.yaml min_length 2 (3 tasks)", true, 2, 64},
+       [](const T& t) { return static_cast<double>(t.fusibleMinTasks); }, [](T& t, double v) { t.fusibleMinTasks = static_cast<std::size_t>(v); }},
+      {{"fusible_max_tasks", "fusible sequence: tasks, at most", "count", "msprof-analyze fusible_operator.yaml max_length 10", true, 2, 64},
+       [](const T& t) { return static_cast<double>(t.fusibleMaxTasks); }, [](T& t, double v) { t.fusibleMaxTasks = static_cast<std::size_t>(v); }},
+      {{"fusible_host_ratio", "fusible sequence host bound: task time / wall span below", "fraction", "msprof-analyze fusible_operator.yaml host_threshold", false, 0, 1},
+       [](const T& t) { return t.fusibleHostRatio; }, [](T& t, double v) { t.fusibleHostRatio = v; }},
+      {{"fusible_mte_ratio", "fusible sequence MTE bound: MTE time / aicore time above", "fraction", "msprof-analyze fusible_operator.yaml mte_threshold", false, 0, 1},
+       [](const T& t) { return t.fusibleMteRatio; }, [](T& t, double v) { t.fusibleMteRatio = v; }},
+      {{"fusible_duration_share", "fusible sequence: wall span / all kernels' span above", "fraction", "msprof-analyze fusible_operator.yaml sequence_duration_threshold", false, 0, 1},
+       [](const T& t) { return t.fusibleDurationShare; }, [](T& t, double v) { t.fusibleDurationShare = v; }},
+      {{"fusible_min_count", "fusible sequence occurrences, above", "count", "msprof-analyze fusible_operator.yaml sequence_count_threshold", true, 0, 1e9},
+       [](const T& t) { return static_cast<double>(t.fusibleMinCount); }, [](T& t, double v) { t.fusibleMinCount = static_cast<std::size_t>(v); }},
   };
   return table;
 }
@@ -794,7 +808,7 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
     a.notRun = "GPU trace: the Ascend-only rules (MatMul peak of Ascend chips, AI_CPU, ACLOP compilation, short "
                "element-wise ops, synchronise after launch, Python GC, pipelines, block dim, environment "
                "variables, memory, communication alignment / bandwidth / packets, AI Core frequency, "
-               "dynamic shapes) were not run";
+               "dynamic shapes, affinity APIs, fusible sequences) were not run";
   } else {
     detail::ruleMatmul(c, a.chip, a.findings);
     detail::ruleAicpu(c, a.findings);
@@ -816,6 +830,8 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
     detail::ruleCommPackets(c, meta, a.findings);
     detail::ruleAicoreFreq(c, a.findings);
     detail::ruleDynamicShapes(c, a.findings);
+    detail::ruleAffinityApi(c, a.findings);
+    detail::ruleFusibleOps(c, a.findings);
   }
   detail::ruleForwardBackward(c, a.findings);
   for (Finding& f : a.findings) f.stepsWithEvidence = detail::stepsWithEvidence(trace, analysis.steps, f);

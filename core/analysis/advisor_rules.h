@@ -76,6 +76,10 @@ enum class StakeCeiling : std::uint8_t { None, Free, Computing, CommNotOverlappe
 /// steps), and says so in f.atStakeNote with the rule's own figure. A time at stake of 0 (not told)
 /// or at most the ceiling is left as it is.
 void boundAtStake(const AdvisorContext& c, Finding& f);
+// advisor_fusion.cpp: msprof-analyze's affinity-API (timeline_fusion_ops.yaml) and fusible
+// operator sequence (fusible_operator.yaml) rules; Ascend traces only.
+void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out);
 /// Finding::stepsWithEvidence of `f` over `steps` (RankAnalysis::steps), or -1.
 [[nodiscard]] int stepsWithEvidence(const Trace& trace, const std::vector<StepWindow>& steps, const Finding& f);
 
