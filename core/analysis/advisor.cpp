@@ -449,7 +449,8 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
     sumNs += *r.duration;
     const SliceRef ref = c.taskOf(r);
     allEv.push_back({static_cast<double>(*r.duration), ref});
-    if (dtypes.find(w->dtype) == std::string::npos) dtypes += (dtypes.empty() ? "" : "/") + w->dtype;
+    const std::string dt = w->dtype.empty() ? std::string("dtype not recorded") : w->dtype;
+    if (dtypes.find(dt) == std::string::npos) dtypes += (dtypes.empty() ? "" : "/") + dt;
     const PeakTflops* p = findPeak(c.thresholds.peaks, chip, w->dtype);
     if (!p) {
       ++noPeak;
@@ -518,6 +519,16 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
     f.fix = "Raise the batch size (small M/N/K leave cube units idle) or train in mixed precision (AMP, FP16/BF16), "
             "whose peak is about four times FP32's.";
     sortEvidence(lowEv, f.evidence);
+  } else if (high == computable - noPeak && usedPeak->dtype == "FP32" && k.table.column({"HF32 Eligible"}) < 0) {
+    // Without the HF32 Eligible column (the .db export, older CANN) an FP32 kernel may run in
+    // HF32, whose peak is higher: at or above the high mark of FP32's peak says nothing about
+    // HF32's, so "efficient" is not said. (Below the low mark stays right: HF32's peak is higher.)
+    f.title = "MatMul/Conv at or above " + std::to_string(static_cast<int>(c.thresholds.highUtilisation * 100)) +
+              "% of the FP32 peak; HF32 not recorded";
+    f.severity = Severity::Info;
+    f.numbers += "; the kernel table does not record HF32 eligibility: kernels that run in HF32 have a higher peak, "
+                 "so efficiency cannot be told";
+    sortEvidence(allEv, f.evidence);
   } else if (high == computable - noPeak) {
     f.title = "MatMul/Conv efficient (>= " + std::to_string(static_cast<int>(c.thresholds.highUtilisation * 100)) + "% of peak)";
     f.severity = Severity::Ok;

@@ -969,6 +969,19 @@ void DbReader::readKernels() {
               "Start Time(us)", "Duration(us)", "Block Dim", "Input Shapes", "Context ID"};
   const bool wait = m_db.hasColumn("COMPUTE_TASK_INFO", "waitNs");
   if (wait) t.header.emplace_back("Wait Time(us)");
+  // The shapes' companions (formats, data types, output shapes: STRING_IDS ids, format notes
+  // §5.3) when the schema has them: the advisor's TFLOPS rule reads the dtype and the output
+  // shape as it does in kernel_details.csv.
+  std::string extra;
+  std::size_t extras = 0;
+  for (const auto& [column, header] : {std::pair{"inputFormats", "Input Formats"}, {"inputDataTypes", "Input Data Types"},
+                                       {"outputShapes", "Output Shapes"}, {"outputFormats", "Output Formats"},
+                                       {"outputDataTypes", "Output Data Types"}})
+    if (m_db.hasColumn("COMPUTE_TASK_INFO", column)) {
+      extra += std::string(", c.") + column;
+      t.header.emplace_back(header);
+      ++extras;
+    }
   SqliteStatement s(m_db, "SELECT t.deviceId, t.modelId, t.taskId, t.streamId, c.name, " +
                               std::string(m_db.hasColumn("COMPUTE_TASK_INFO", "opType") ? "c.opType" : "NULL") + ", " +
                               std::string(m_db.hasColumn("COMPUTE_TASK_INFO", "taskType") ? "c.taskType" : "NULL") +
@@ -977,7 +990,7 @@ void DbReader::readKernels() {
                                : m_db.hasColumn("COMPUTE_TASK_INFO", "blockNum") ? std::string("c.blockNum")
                                                                                  : std::string("NULL")) +
                               ", " + (m_db.hasColumn("COMPUTE_TASK_INFO", "inputShapes") ? "c.inputShapes" : "NULL") +
-                              ", t.contextId, " + (wait ? "c.waitNs" : "NULL") +
+                              ", t.contextId, " + (wait ? "c.waitNs" : "NULL") + extra +
                               " FROM COMPUTE_TASK_INFO c JOIN TASK t ON t.globalTaskId = c.globalTaskId ORDER BY t.startNs");
   while (s.step()) {
     std::vector<std::string> row = {std::string(s.text(0)), std::string(s.text(1)), std::string(s.text(2)),
@@ -985,6 +998,7 @@ void DbReader::readKernels() {
                                     nsToUs(s.integer(7)), (spanNs(s.integer(7), s.integer(8)) < 0 ? std::string("N/A") : nsToUs(s.integer(8) - s.integer(7))), std::string(s.text(9)),
                                     strOr(s, 10), std::string(s.text(11))};
     if (wait) row.push_back(s.isNull(12) ? std::string("N/A") : nsToUs(s.integer(12)));
+    for (std::size_t e = 0; e < extras; ++e) row.push_back(strOr(s, static_cast<int>(13 + e)));
     t.rows.push_back(std::move(row));
   }
   checkStatement(s, "COMPUTE_TASK_INFO");

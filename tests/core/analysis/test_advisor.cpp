@@ -416,10 +416,11 @@ TEST_CASE("advisor: backward longer than twice the forward", "[advisor]") {
 TEST_CASE("advisor: matmul utilisation at the 50% and 80% marks", "[advisor]") {
   // M = N = K = 1000: 2e9 FLOP. Against the 910B FP32 peak of 80 TFLOPS: 50 us = 40 TFLOPS = 50% (not
   // below the mark: between the marks); 50.001 us is below; 31.25 us = 64 TFLOPS = 80%: efficient.
-  auto csv = [](const char* dur) {
+  // With the HF32 Eligible column (NO: the kernel runs in FP32) unless `hf32Column` is false.
+  auto csv = [](const char* dur, bool hf32Column = true) {
     return std::string("Name,Type,Accelerator Core,Start Time(us),Duration(us),Block Dim,Input Shapes,Input Data "
-                       "Types,Output Shapes\nmm,MatMulV2,AI_CORE,100,") +
-           dur + ",20,\"1000,1000;1000,1000\",FLOAT;FLOAT,\"1000,1000\"\n";
+                       "Types,Output Shapes") + (hf32Column ? ",HF32 Eligible" : "") + "\nmm,MatMulV2,AI_CORE,100," +
+           dur + ",20,\"1000,1000;1000,1000\",FLOAT;FLOAT,\"1000,1000\"" + (hf32Column ? ",NO" : "") + "\n";
   };
   // The device runs the matmul for 60 us (kernel_details.csv says 50-ish: what the rule reads);
   // with kernel_details.csv the compute set is its rows' tasks: Computing 60 us, above every stake.
@@ -443,6 +444,17 @@ TEST_CASE("advisor: matmul utilisation at the 50% and 80% marks", "[advisor]") {
     CHECK(f->severity == sev);
     // At stake below the mark: 50.001 us - the time at 80% (2e9 / 64e12 s = 31.25 us) = 18.751 us.
     if (sev == Severity::Issue) CHECK(f->atStakePerStep == 18'751);
+  }
+  {
+    // Without the HF32 Eligible column (the .db export) a kernel at 80% of the FP32 peak may run
+    // in HF32, whose peak is higher: not "efficient", information; below 50% stays an issue.
+    const auto k80 = kernelsFromCsv(csv("31.25", false));
+    const auto* f80 = find(advise(*t, &k80, th), "matmul_utilisation");
+    REQUIRE(f80);
+    CHECK(f80->severity == Severity::Info);
+    CHECK(f80->numbers.find("HF32") != std::string::npos);
+    const auto k50 = kernelsFromCsv(csv("50.001", false));
+    CHECK(find(advise(*t, &k50, th), "matmul_utilisation")->severity == Severity::Issue);
   }
   {
     // The same 50.001 us row on a device whose compute set (the row's task, [100, 110) us of

@@ -210,6 +210,31 @@ TEST_CASE("db: the 910B level1 capture has the text export's lanes and the Top-D
   CHECK(r.profile->analysis != nullptr);
 }
 
+TEST_CASE("db: the kernels table carries data types, formats and output shapes for the TFLOPS rule", "[db][advisor]") {
+  // sqlite3 on rank0's database, COMPUTE_TASK_INFO joined to TASK by globalTaskId, by startNs,
+  // ids through STRING_IDS: the first MatMulV2 row is aclnnAddmm_MatMulCommon_MatMulV2 with
+  // inputShapes "32,9216;4096,9216;4096", inputDataTypes FLOAT;FLOAT;FLOAT, outputShapes "32,4096",
+  // inputFormats FORMAT_ND x 3. Its work by hand: M = 32, K = 9216, N = 4096 (B stored 4096 x
+  // 9216), 2 * 32 * 9216 * 4096 FLOP, FP32. Without these columns the rule read no dtype ("(, 37.5
+  // GFLOP", "no peak for Ascend910B and  in the table") and 9 of 23 kernels.
+  const auto r = core::loadProfile(shared("corpus/ascend-pt-910b-db-2rank/level1/rank0_ascend_pt"));
+  REQUIRE(r.ok());
+  REQUIRE(r.profile->ranks.size() == 1);
+  const auto& k = r.profile->ranks[0].kernels;
+  REQUIRE(k);
+  CHECK(k->table.column({"Input Data Types"}) >= 0);
+  CHECK(k->table.column({"Output Shapes"}) >= 0);
+  std::size_t row = k->rows.size();
+  for (std::size_t i = 0; i < k->rows.size() && row == k->rows.size(); ++i)
+    if (k->rows[i].type == "MatMulV2") row = i;
+  REQUIRE(row < k->rows.size());
+  CHECK(k->rows[row].name == "aclnnAddmm_MatMulCommon_MatMulV2");
+  const auto w = core::kernelWork(*k, row);
+  REQUIRE(w);
+  CHECK(w->flops == 2.0 * 32 * 9216 * 4096);
+  CHECK(w->dtype == "FP32");
+}
+
 TEST_CASE("db: analysis.db CommAnalyzerTime becomes communication.json's time info, ms to ns", "[db]") {
   // sqlite3 on level1/rank0 analysis.db: 4 rows, step50, collective; hcom_allReduce__210_1_1 has
   // elapse_time 2.1803235625 ms (-> 2,180,324 ns rounded) and transit_time 1.31642634375 ms.
