@@ -21,6 +21,7 @@
 #include "core/base/file_access.h"
 #include "app/trace_loader.h"
 #include "core/analysis/stats.h"
+#include "core/base/time_format.h"
 #include "core/profile/profile.h"
 #include "core/report/report.h"
 #include "app/main_window.h"
@@ -253,6 +254,14 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
       if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
     if (rank < 0 || !window.activateBubble(rank, 0, bubbleNumber - 1))
       return QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(bubbleNumber);
+    // The bubble's device lane and the host lanes of its chain together in the shot: the other
+    // processes collapsed, scrolled to the first of them (the docks have their sizes by now).
+    for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+    if (const core::Bubble* b = window.timeline()->bubble(rank, 0, bubbleNumber - 1)) {
+      std::vector<core::SliceRef> slices{b->after};
+      for (const core::ChainLink& link : b->chain.links) slices.push_back(link.slice);
+      window.timeline()->focusLanes(rank, slices);
+    }
   }
   if (adviceNumber >= 0) {
     // The Advice dock in front; N > 0 clicks finding N (1 = first row), as a user would.
@@ -407,6 +416,13 @@ int runScreenshot(const QStringList& arguments) {
     }
   }
 
+  if (parser.value(lanes) == QLatin1String("selected") && bubbleNumber == 0) {
+    // On the command line the only selection is --bubble's: without it the image would be empty.
+    printError(QCoreApplication::translate("npuscope", "--lanes selected shows the lanes of --bubble N's dispatch "
+                                                       "chain and device: add --bubble N (1 = the longest bubble)"));
+    return kExitUsage;
+  }
+
   const QString path = positional.at(1);
   const QString file = parser.value(output);
   const bool asSvg = parser.isSet(svg) || file.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
@@ -439,6 +455,33 @@ int runScreenshot(const QStringList& arguments) {
   if (isInsideAny(file, protectedFolders(path, profile.get()))) {
     printError(QCoreApplication::translate("npuscope", "refusing to write %1 inside a profiling folder").arg(file));
     return kExitUsage;
+  }
+
+  if (hasRange) {
+    // A range reaching outside the capture is cut to it, and said so (the view would otherwise
+    // clamp it silently, and to a margin around the capture).
+    const core::TimeRange capture = profile->range();
+    const core::TimeRange cut{std::max(visible.start, capture.start), std::min(visible.end, capture.end)};
+    if (cut.end <= cut.start) {
+      printError(QCoreApplication::translate("npuscope", "--range %1 lies outside the capture, which spans %2:%3 ns")
+                     .arg(rangeText)
+                     .arg(capture.start)
+                     .arg(capture.end));
+      return kExitUsage;
+    }
+    if (cut != visible) {
+      const core::TimeNs tick = std::max<core::TimeNs>(1, cut.duration() / 1000);
+      printError(QCoreApplication::translate("npuscope", "--range %1 reaches outside the capture (%2:%3 ns): "
+                                                         "clamped to %4:%5 ns (%6 – %7 from the capture start)")
+                     .arg(rangeText)
+                     .arg(capture.start)
+                     .arg(capture.end)
+                     .arg(cut.start)
+                     .arg(cut.end)
+                     .arg(QString::fromStdString(core::formatSignedOffset(cut.start - capture.start, tick)),
+                          QString::fromStdString(core::formatSignedOffset(cut.end - capture.start, tick))));
+      visible = cut;
+    }
   }
 
   if (parser.isSet(window)) {

@@ -89,6 +89,13 @@ class TimelineWidget : public QWidget {
   /// Selects `ref` and makes it visible horizontally: keeps the zoom level when the slice fits
   /// into the visible duration (pans to centre it if it is not fully shown), else zooms to it.
   void revealSlice(int rankIndex, core::SliceRef ref);
+  /// Arranges the lanes so that those of `slices` (rank `rankIndex`) show together: that rank
+  /// expanded with only the processes holding them expanded (every other process and every
+  /// other rank collapsed to its header row), then scrolled so that the topmost of their rows is
+  /// at the top (a slice below a folded lane's shown rows counts as that lane's last row). Used
+  /// by `screenshot --window --bubble N` so that the bubble's device lane and the host lanes of
+  /// its dispatch chain are in the shot. Invalid refs are ignored; none valid: no-op.
+  void focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices);
 
   /// Top-Down overlays (timeline_overlays.cpp). The bubbles of every rank's analysis are shaded
   /// across that rank's device lanes (Ascend Hardware, Overlap Analysis, Communication); on by
