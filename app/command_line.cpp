@@ -252,7 +252,10 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
     int rank = -1;
     for (std::size_t i = 0; i < profile->ranks.size() && rank < 0; ++i)
       if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
-    if (rank < 0 || !window.activateBubble(rank, 0, bubbleNumber - 1))
+    if (rank < 0)
+      return QCoreApplication::translate("npuscope", "--bubble %1: no rank of this profile has a device timeline "
+                                                     "(a trace), so there are no bubbles").arg(bubbleNumber);
+    if (!window.activateBubble(rank, 0, bubbleNumber - 1))
       return QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(bubbleNumber);
     // The bubble's device lane and the host lanes of its chain together in the shot: the other
     // processes collapsed, scrolled to the first of them (the docks have their sizes by now).
@@ -510,6 +513,12 @@ int runScreenshot(const QStringList& arguments) {
     for (std::size_t i = 0; i < profile->ranks.size() && rank < 0; ++i)
       if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
     const core::Bubble* b = rank >= 0 ? timeline.bubble(rank, 0, bubbleNumber - 1) : nullptr;
+    if (rank < 0) {
+      printError(QCoreApplication::translate("npuscope", "--bubble %1: no rank of this profile has a device "
+                                                         "timeline (a trace), so there are no bubbles")
+                     .arg(bubbleNumber));
+      return kExitFailure;
+    }
     if (!b) {
       printError(QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(bubbleNumber));
       return kExitFailure;
@@ -518,6 +527,12 @@ int runScreenshot(const QStringList& arguments) {
     timeline.setSelectedBubble(rank, 0, bubbleNumber - 1);
     timeline.setChainHighlight(rank, b->chain);
     timeline.zoomToBubble(rank, 0, bubbleNumber - 1, 0.25);
+    // The first screen (--lanes visible) shows the device lane and the chain's host lanes, in
+    // the window's order (device processes first), where they fit together.
+    timeline.setDeviceFirst(true);
+    std::vector<core::SliceRef> slices{b->after};
+    for (const core::ChainLink& link : b->chain.links) slices.push_back(link.slice);
+    timeline.focusLanes(rank, slices, h - timeline.rulerHeight());
   }
   widgets::TimelineExportOptions options;
   if (hasRange) {

@@ -15,9 +15,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${2:-$here/build/app/npuscope}
 corpus=${3:-$here/../shared/corpus}
 [ -d "$corpus" ] || corpus=/work/shared/corpus
+corpus=$(cd "$corpus" && pwd -P)  # a clean path for the window's status bar
 mkdir -p "$out" || exit 1
 out=$(cd "$out" && pwd)
-case "$out/" in "$(cd "$corpus" && pwd)"/*) echo "OUT_DIR is inside the corpus" >&2; exit 2 ;; esac
+case "$out/" in "$corpus"/*) echo "OUT_DIR is inside the corpus" >&2; exit 2 ;; esac
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
 failed=0
 shot() {  # name, then npuscope screenshot arguments (an optional leading ENV=VALUE)
@@ -32,9 +33,21 @@ shot() {  # name, then npuscope screenshot arguments (an optional leading ENV=VA
   mv "$out/$name.log.tmp" "$out/$name.log"
   [ -s "$out/$name.log" ] || rm -f "$out/$name.log"
 }
+# Every capture folder, plus the timelines inside the two fixture grab-bags (SOURCES.md §7, §8),
+# which are not captures themselves: NAME=PATH.
+inputs=()
 for capture in "$corpus"/*/; do
   capture=${capture%/}
-  c=$(basename "$capture")
+  [ "$(basename "$capture")" = msprof-analyze-advisor-fixtures ] && continue  # no capture layout
+  inputs+=("$(basename "$capture")=$capture")
+done
+inputs+=("msprof-analyze-advisor-timeline=$corpus/msprof-analyze-advisor-fixtures/test/ut/advisor/advisor_backend/timeline_advice/trace_view.json"
+         "msinsight-full-db=$corpus/msinsight-server-fixtures/full_db/msprof_0.db"
+         "msinsight-heatmap=$corpus/msinsight-server-fixtures/heatMap/trace_view.json")
+for input in "${inputs[@]}"; do
+  c=${input%%=*}
+  capture=${input#*=}
+  [ -e "$capture" ] || { echo "missing: $capture" >&2; continue; }
   for theme in light dark; do
     for lang in en zh_CN; do
       base="$c.first.$theme.$lang"

@@ -199,7 +199,7 @@ TEST_CASE("screenshot of one rank folder never writes into its capture folder", 
   QTemporaryDir tmp;
   const QString capture = tmp.filePath(QStringLiteral("capture"));
   for (const char* rank : {"rank0_ascend_pt", "rank1_ascend_pt"}) {
-    const QString folder = capture + QLatin1Char('/') + QLatin1String(rank);
+    const QString folder = capture + QLatin1Char('/') + QLatin1String(rank) + QStringLiteral("/ASCEND_PROFILER_OUTPUT");
     REQUIRE(QDir().mkpath(folder));
     REQUIRE(QFile::copy(sharedPath(kCaseFile), folder + QStringLiteral("/trace_view.json")));
   }

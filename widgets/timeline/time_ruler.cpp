@@ -90,7 +90,10 @@ void TimeRuler::paintTo(QPainter& p, QSize size) const {
     p.drawLine(QPointF(x, size.height() - 11), QPointF(x, size.height() - 1));
     p.setPen(QColor::fromRgb(ColorPalette::chrome().text));
     const QString label = QString::fromStdString(core::formatTickLabel(t - origin, ticks.majorStep));
-    p.drawText(QPointF(x + 4, size.height() - 13 - fm.descent()), label);
+    // Right of its tick; at the right edge, where it would be cut, left of it.
+    const double lw = fm.horizontalAdvance(label);
+    const double lx = x + 4 + lw <= w ? x + 4 : x - 4 - lw;
+    p.drawText(QPointF(lx, size.height() - 13 - fm.descent()), label);
   }
 
   if (!sel.empty()) {

@@ -283,7 +283,7 @@ void TimelineWidget::revealSlice(int rankIndex, core::SliceRef ref) {
   m_viewport->setVisibleRange({mid - v.duration() / 2, mid - v.duration() / 2 + v.duration()}, true);
 }
 
-void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices) {
+void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices, int viewHeight) {
   if (!m_ctx.profile || rankIndex < 0 || static_cast<std::size_t>(rankIndex) >= m_ctx.profile->ranks.size()) return;
   const core::Trace* trace = m_ctx.profile->ranks[static_cast<std::size_t>(rankIndex)].trace.get();
   if (!trace) return;
@@ -331,7 +331,7 @@ void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>
   }
   // From the rank's header when everything fits below it, else from the process header.
   const int rankY = rows[static_cast<std::size_t>(rankRow)].y;
-  const int canvasHeight = m_canvas->height();
+  const int canvasHeight = viewHeight >= 0 ? viewHeight : m_canvas->height();
   setVerticalScroll(bottom - rankY <= canvasHeight ? rankY : rows[static_cast<std::size_t>(processRow)].y);
 }
 

@@ -94,8 +94,10 @@ class TimelineWidget : public QWidget {
   /// other rank collapsed to its header row), then scrolled so that the topmost of their rows is
   /// at the top (a slice below a folded lane's shown rows counts as that lane's last row). Used
   /// by `screenshot --window --bubble N` so that the bubble's device lane and the host lanes of
-  /// its dispatch chain are in the shot. Invalid refs are ignored; none valid: no-op.
-  void focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices);
+  /// its dispatch chain are in the shot. `viewHeight`: the lanes' height in px it scrolls for
+  /// (-1: the canvas's; an export of a widget never shown gives its own). Invalid refs are
+  /// ignored; none valid: no-op.
+  void focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices, int viewHeight = -1);
 
   /// Top-Down overlays (timeline_overlays.cpp). The bubbles of every rank's analysis are shaded
   /// across that rank's device lanes (Ascend Hardware, Overlap Analysis, Communication); on by

@@ -357,9 +357,13 @@ TEST_CASE("a Kineto GPU trace's bubbles are shaded over its GPU stream lanes", "
 
 TEST_CASE("focusLanes shows the bubble's device lane and its chain's host lanes together", "[export]") {
   TimelineWidget t;
-  t.resize(1100, 480);  // about the timeline of a 1600 x 1000 window with its docks
+  // The timeline of `screenshot --window --width 1600 --height 1000`: about 1100 x 590 px with
+  // its docks (its lanes 556 px tall, measured on that shot). Without focusLanes the chain's
+  // Dequeue and CANN lanes sit below HCCL's eight planes and the Python stacks, past 600 px.
+  t.resize(1100, 590);
   t.show();
   t.setProfile(loadTwoRank());
+  t.setDeviceFirst(true);  // as the main window shows it (timeline/deviceFirst, on by default)
   const int rank = selectFirstBubble(t);
   REQUIRE(rank >= 0);
   const core::Bubble& b = t.profile()->ranks[static_cast<std::size_t>(rank)].analysis->devices[0].bubbles[0];
