@@ -253,8 +253,9 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
     for (std::size_t i = 0; i < profile->ranks.size() && rank < 0; ++i)
       if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
     if (rank < 0)
-      return QCoreApplication::translate("npuscope", "--bubble %1: no rank of this profile has a device timeline "
-                                                     "(a trace), so there are no bubbles").arg(bubbleNumber);
+      return QCoreApplication::translate("npuscope", "--bubble %1: no rank of this profile has an analysed device "
+                                                     "timeline (no trace, or no device tasks in it), so there are "
+                                                     "no bubbles").arg(bubbleNumber);
     if (!window.activateBubble(rank, 0, bubbleNumber - 1))
       return QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(bubbleNumber);
     // The bubble's device lane and the host lanes of its chain together in the shot: the other
@@ -308,9 +309,10 @@ int runScreenshot(const QStringList& arguments) {
                                   QStringLiteral("H"), QStringLiteral("900"));
   const QCommandLineOption range(QStringLiteral("range"),
                                  QCoreApplication::translate("npuscope", "The time range: START_NS:END_NS in absolute "
-                                                                         "ns, all (the whole capture) or visible "
-                                                                         "(default: the whole capture, or --bubble's "
-                                                                         "zoom)."),
+                                                                         "ns (cut to the capture, with a message, "
+                                                                         "when it reaches outside it), all (the whole "
+                                                                         "capture) or visible (default: the whole "
+                                                                         "capture, or --bubble's zoom)."),
                                  QStringLiteral("visible|all|START_NS:END_NS"));
   const QCommandLineOption window(QStringLiteral("window"),
                                   QCoreApplication::translate("npuscope", "Render the whole main window (docks "
@@ -332,9 +334,11 @@ int runScreenshot(const QStringList& arguments) {
                                                                            "range, verdict headline."));
   const QCommandLineOption lanes(QStringLiteral("lanes"),
                                  QCoreApplication::translate("npuscope", "visible (default: the first screen, "
-                                                                         "--height tall), all (every lane, as tall as "
-                                                                         "needed), selected (the lanes of --bubble's "
-                                                                         "chain and device) or a PATTERN matched "
+                                                                         "--height tall), all (every lane with all its "
+                                                                         "levels: folded stacks and collapsed counters "
+                                                                         "opened; as tall as needed), selected (the "
+                                                                         "lanes of --bubble's chain and device; needs "
+                                                                         "--bubble) or a PATTERN matched "
                                                                          "against 'rank 0 · NPU 0 / process / lane' "
                                                                          "(wildcards * ?, case-insensitive)."),
                                  QStringLiteral("visible|all|selected|PATTERN"), QStringLiteral("visible"));
@@ -514,8 +518,9 @@ int runScreenshot(const QStringList& arguments) {
       if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
     const core::Bubble* b = rank >= 0 ? timeline.bubble(rank, 0, bubbleNumber - 1) : nullptr;
     if (rank < 0) {
-      printError(QCoreApplication::translate("npuscope", "--bubble %1: no rank of this profile has a device "
-                                                         "timeline (a trace), so there are no bubbles")
+      printError(QCoreApplication::translate("npuscope", "--bubble %1: no rank of this profile has an analysed "
+                                                         "device timeline (no trace, or no device tasks in it), so "
+                                                         "there are no bubbles")
                      .arg(bubbleNumber));
       return kExitFailure;
     }

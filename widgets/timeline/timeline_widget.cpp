@@ -295,44 +295,58 @@ void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>
       valid.push_back(s);
     }
   if (valid.empty()) return;
-  LaneLayout::ExpandState state = m_ctx.layout.expandState();
-  for (std::size_t r = 0; r < m_ctx.profile->ranks.size(); ++r) {
-    const core::Trace* t = m_ctx.profile->ranks[r].trace.get();
-    if (!t) continue;
-    const int rank = static_cast<int>(r);
-    state.ranks[rank] = rank == rankIndex;
-    for (std::uint32_t p = 0; p < t->processes.size(); ++p)
-      state.processes[{rank, p}] = rank == rankIndex && processes.count(p) > 0;
-  }
-  setExpandState(state);
-  // The rows of the slices: the topmost one's process header and the lowest row's bottom.
-  const auto& rows = m_ctx.layout.rows();
-  int topRow = -1;
-  int bottom = -1;
-  for (const core::SliceRef& s : valid) {
-    const std::uint32_t depth = trace->lanes[s.lane].depthOf(s.index);
-    const int row = m_ctx.layout.rowOfSlice(rankIndex, s.lane, depth, true);
-    if (row < 0) continue;
-    if (topRow < 0 || row < topRow) topRow = row;
-    const LayoutRow& r = rows[static_cast<std::size_t>(row)];
-    bottom = std::max(bottom, r.y + r.height);
-  }
-  if (topRow < 0) return;
-  int processRow = topRow;
-  int rankRow = topRow;
-  for (int i = topRow; i >= 0; --i) {
-    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
-    if (r.rank != rankIndex) break;
-    if (r.kind == LayoutRow::Kind::Process && processRow == topRow) processRow = i;
-    if (r.kind == LayoutRow::Kind::Rank) {
-      rankRow = i;
-      break;
+  // The rows of the slices: the topmost one's rank and process headers, the lowest row's bottom.
+  struct Span {
+    int rankY = -1, processY = -1, bottom = -1;
+  };
+  const auto span = [&]() {
+    const auto& rows = m_ctx.layout.rows();
+    int topRow = -1;
+    Span out;
+    for (const core::SliceRef& s : valid) {
+      const std::uint32_t depth = trace->lanes[s.lane].depthOf(s.index);
+      const int row = m_ctx.layout.rowOfSlice(rankIndex, s.lane, depth, true);
+      if (row < 0) continue;
+      if (topRow < 0 || row < topRow) topRow = row;
+      const LayoutRow& r = rows[static_cast<std::size_t>(row)];
+      out.bottom = std::max(out.bottom, r.y + r.height);
     }
-  }
-  // From the rank's header when everything fits below it, else from the process header.
-  const int rankY = rows[static_cast<std::size_t>(rankRow)].y;
+    if (topRow < 0) return out;
+    out.processY = out.rankY = rows[static_cast<std::size_t>(topRow)].y;
+    bool process = false;
+    for (int i = topRow; i >= 0; --i) {
+      const LayoutRow& r = rows[static_cast<std::size_t>(i)];
+      if (r.rank != rankIndex) break;
+      if (r.kind == LayoutRow::Kind::Process && !process) {
+        out.processY = r.y;
+        process = true;
+      }
+      if (r.kind == LayoutRow::Kind::Rank) {
+        out.rankY = r.y;
+        break;
+      }
+    }
+    return out;
+  };
   const int canvasHeight = viewHeight >= 0 ? viewHeight : m_canvas->height();
-  setVerticalScroll(bottom - rankY <= canvasHeight ? rankY : rows[static_cast<std::size_t>(processRow)].y);
+  Span at = span();
+  if (at.bottom < 0 || at.bottom - at.rankY > canvasHeight) {
+    // They do not fit as laid out: collapse every process that holds none of them.
+    LaneLayout::ExpandState state = m_ctx.layout.expandState();
+    for (std::size_t r = 0; r < m_ctx.profile->ranks.size(); ++r) {
+      const core::Trace* t = m_ctx.profile->ranks[r].trace.get();
+      if (!t) continue;
+      const int rank = static_cast<int>(r);
+      state.ranks[rank] = rank == rankIndex;
+      for (std::uint32_t p = 0; p < t->processes.size(); ++p)
+        state.processes[{rank, p}] = rank == rankIndex && processes.count(p) > 0;
+    }
+    setExpandState(state);
+    at = span();
+  }
+  if (at.bottom < 0) return;
+  // From the rank's header when everything fits below it, else from the process header.
+  setVerticalScroll(at.bottom - at.rankY <= canvasHeight ? at.rankY : at.processY);
 }
 
 void TimelineWidget::setAllProcessesExpanded(bool expanded) {
