@@ -84,16 +84,20 @@ void TimeRuler::paintTo(QPainter& p, QSize size) const {
     const double x = std::round(core::timeToX(t, view, w)) + 0.5;
     p.drawLine(QPointF(x, size.height() - 5), QPointF(x, size.height() - 1));
   }
+  double labelEnd = -1e9;  // right end of the last tick label drawn
   for (TimeNs t : ticks.major) {
     const double x = std::round(core::timeToX(t, view, w)) + 0.5;
     p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
     p.drawLine(QPointF(x, size.height() - 11), QPointF(x, size.height() - 1));
     p.setPen(QColor::fromRgb(ColorPalette::chrome().text));
     const QString label = QString::fromStdString(core::formatTickLabel(t - origin, ticks.majorStep));
-    // Right of its tick; at the right edge, where it would be cut, left of it.
+    // Right of its tick; at the right edge, where it would be cut, left of it (or not at all
+    // when that would overlap the previous label).
     const double lw = fm.horizontalAdvance(label);
     const double lx = x + 4 + lw <= w ? x + 4 : x - 4 - lw;
+    if (lx < labelEnd + 4) continue;
     p.drawText(QPointF(lx, size.height() - 13 - fm.descent()), label);
+    labelEnd = lx + lw;
   }
 
   if (!sel.empty()) {

@@ -297,7 +297,7 @@ void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>
   if (valid.empty()) return;
   // The rows of the slices: the topmost one's rank and process headers, the lowest row's bottom.
   struct Span {
-    int rankY = -1, processY = -1, bottom = -1;
+    int rankY = -1, rankHeight = 0, processY = -1, bottom = -1;
   };
   const auto span = [&]() {
     const auto& rows = m_ctx.layout.rows();
@@ -323,6 +323,7 @@ void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>
       }
       if (r.kind == LayoutRow::Kind::Rank) {
         out.rankY = r.y;
+        out.rankHeight = r.height;
         break;
       }
     }
@@ -345,8 +346,12 @@ void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>
     at = span();
   }
   if (at.bottom < 0) return;
-  // From the rank's header when everything fits below it, else from the process header.
-  setVerticalScroll(at.bottom - at.rankY <= canvasHeight ? at.rankY : at.processY);
+  // From the rank's header when everything fits below it, else from the process header, under
+  // the rank's sticky label when there is room for it (LaneHeader::stickyRows).
+  const int underLabel = at.processY - at.rankHeight;
+  setVerticalScroll(at.bottom - at.rankY <= canvasHeight       ? at.rankY
+                    : at.bottom - underLabel <= canvasHeight ? underLabel
+                                                             : at.processY);
 }
 
 void TimelineWidget::setAllProcessesExpanded(bool expanded) {
