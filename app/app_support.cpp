@@ -104,14 +104,38 @@ QString displayName(const QString& path) {
   return name.isEmpty() ? QDir::toNativeSeparators(path) : name;
 }
 
+QString captureRootOf(const QString& rankRoot) {
+  const QFileInfo root(rankRoot);
+  if (!root.isDir()) return {};
+  QDir dir(root.canonicalFilePath());
+  // msprof's layouts: the rank is PROF_*/device_N(/timeline) or a PROF_ folder: its PROF_ folder.
+  for (QDir up = dir; !up.isRoot(); ) {
+    if (up.dirName().startsWith(QStringLiteral("PROF_"))) return up.canonicalPath();
+    if (!up.cdUp()) break;
+  }
+  // A rank folder (*_ascend_pt / *_ascend_ms, or its ASCEND_PROFILER_OUTPUT) whose parent holds
+  // another rank folder: that parent is the capture (discoverProfile groups such siblings).
+  if (dir.dirName() == QLatin1String("ASCEND_PROFILER_OUTPUT") && !dir.cdUp()) return {};
+  if (!isProfilingRoot(dir.dirName())) return {};
+  const QString self = dir.dirName();
+  if (!dir.cdUp()) return {};
+  const QStringList siblings = dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+  for (const QString& s : siblings)
+    if (s != self && isProfilingRoot(s)) return dir.canonicalPath();
+  return {};
+}
+
 QStringList protectedFolders(const QString& path, const core::Profile* profile) {
   QStringList folders;
   const QFileInfo info(path);
   if (info.isDir()) folders << info.canonicalFilePath();
+  if (info.isDir()) folders << captureRootOf(info.canonicalFilePath());
   if (profile) {
     for (const core::RankProfile& rank : profile->ranks) {
-      const QFileInfo root(QFile::decodeName(rank.source.root.c_str()));
+      const QString rootPath = QFile::decodeName(rank.source.root.c_str());
+      const QFileInfo root(rootPath);
       if (root.isDir() && isProfilingRoot(root.fileName())) folders << root.canonicalFilePath();
+      folders << captureRootOf(rootPath);
     }
   }
   folders.removeAll(QString());

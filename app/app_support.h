@@ -60,8 +60,16 @@ struct ProfileTotals {
 /// A short display name for a profile path: the folder or file name ("rank0_ascend_pt").
 [[nodiscard]] QString displayName(const QString& path);
 
+/// The capture (profiling run) folder around a rank's root folder, canonical, or "" when there
+/// is none: the nearest PROF_* folder above or at it (msprof), else, for a *_ascend_pt /
+/// *_ascend_ms folder (or its ASCEND_PROFILER_OUTPUT), its parent when that parent holds another
+/// such rank folder (the ranks discoverProfile groups into one capture, format notes §1).
+[[nodiscard]] QString captureRootOf(const QString& rankRoot);
+
 /// The folders a profile was read from that must never be written into: the path itself when
-/// it is a folder, plus every rank root that is a *_ascend_pt / *_ascend_ms folder.
+/// it is a folder, every rank root that is a *_ascend_pt / *_ascend_ms folder, and the capture
+/// folder around each (captureRootOf), so that opening one rank folder of a capture does not let
+/// an export land beside it in the capture.
 [[nodiscard]] QStringList protectedFolders(const QString& path, const core::Profile* profile);
 /// True when `file` would land inside one of `folders` (canonical comparison).
 [[nodiscard]] bool isInsideAny(const QString& file, const QStringList& folders);

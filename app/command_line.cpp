@@ -21,6 +21,7 @@
 #include "core/base/file_access.h"
 #include "app/trace_loader.h"
 #include "core/analysis/stats.h"
+#include "core/base/time_format.h"
 #include "core/profile/profile.h"
 #include "core/report/report.h"
 #include "app/main_window.h"
@@ -251,8 +252,20 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
     int rank = -1;
     for (std::size_t i = 0; i < profile->ranks.size() && rank < 0; ++i)
       if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
-    if (rank < 0 || !window.activateBubble(rank, 0, bubbleNumber - 1))
+    if (rank < 0)
+      return QCoreApplication::translate("npuscope", "--bubble %1: no rank of this profile has an analysed device "
+                                                     "timeline (no trace, or no device tasks in it), so there are "
+                                                     "no bubbles").arg(bubbleNumber);
+    if (!window.activateBubble(rank, 0, bubbleNumber - 1))
       return QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(bubbleNumber);
+    // The bubble's device lane and the host lanes of its chain together in the shot: the other
+    // processes collapsed, scrolled to the first of them (the docks have their sizes by now).
+    for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+    if (const core::Bubble* b = window.timeline()->bubble(rank, 0, bubbleNumber - 1)) {
+      std::vector<core::SliceRef> slices{b->after};
+      for (const core::ChainLink& link : b->chain.links) slices.push_back(link.slice);
+      window.timeline()->focusLanes(rank, slices);
+    }
   }
   if (adviceNumber >= 0) {
     // The Advice dock in front; N > 0 clicks finding N (1 = first row), as a user would.
@@ -296,9 +309,10 @@ int runScreenshot(const QStringList& arguments) {
                                   QStringLiteral("H"), QStringLiteral("900"));
   const QCommandLineOption range(QStringLiteral("range"),
                                  QCoreApplication::translate("npuscope", "The time range: START_NS:END_NS in absolute "
-                                                                         "ns, all (the whole capture) or visible "
-                                                                         "(default: the whole capture, or --bubble's "
-                                                                         "zoom)."),
+                                                                         "ns (cut to the capture, with a message, "
+                                                                         "when it reaches outside it), all (the whole "
+                                                                         "capture) or visible (default: the whole "
+                                                                         "capture, or --bubble's zoom)."),
                                  QStringLiteral("visible|all|START_NS:END_NS"));
   const QCommandLineOption window(QStringLiteral("window"),
                                   QCoreApplication::translate("npuscope", "Render the whole main window (docks "
@@ -320,9 +334,11 @@ int runScreenshot(const QStringList& arguments) {
                                                                            "range, verdict headline."));
   const QCommandLineOption lanes(QStringLiteral("lanes"),
                                  QCoreApplication::translate("npuscope", "visible (default: the first screen, "
-                                                                         "--height tall), all (every lane, as tall as "
-                                                                         "needed), selected (the lanes of --bubble's "
-                                                                         "chain and device) or a PATTERN matched "
+                                                                         "--height tall), all (every lane with all its "
+                                                                         "levels: folded stacks and collapsed counters "
+                                                                         "opened; as tall as needed), selected (the "
+                                                                         "lanes of --bubble's chain and device; needs "
+                                                                         "--bubble) or a PATTERN matched "
                                                                          "against 'rank 0 · NPU 0 / process / lane' "
                                                                          "(wildcards * ?, case-insensitive)."),
                                  QStringLiteral("visible|all|selected|PATTERN"), QStringLiteral("visible"));
@@ -407,6 +423,13 @@ int runScreenshot(const QStringList& arguments) {
     }
   }
 
+  if (parser.value(lanes) == QLatin1String("selected") && bubbleNumber == 0) {
+    // On the command line the only selection is --bubble's: without it the image would be empty.
+    printError(QCoreApplication::translate("npuscope", "--lanes selected shows the lanes of --bubble N's dispatch "
+                                                       "chain and device: add --bubble N (1 = the longest bubble)"));
+    return kExitUsage;
+  }
+
   const QString path = positional.at(1);
   const QString file = parser.value(output);
   const bool asSvg = parser.isSet(svg) || file.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
@@ -441,6 +464,33 @@ int runScreenshot(const QStringList& arguments) {
     return kExitUsage;
   }
 
+  if (hasRange) {
+    // A range reaching outside the capture is cut to it, and said so (the view would otherwise
+    // clamp it silently, and to a margin around the capture).
+    const core::TimeRange capture = profile->range();
+    const core::TimeRange cut{std::max(visible.start, capture.start), std::min(visible.end, capture.end)};
+    if (cut.end <= cut.start) {
+      printError(QCoreApplication::translate("npuscope", "--range %1 lies outside the capture, which spans %2:%3 ns")
+                     .arg(rangeText)
+                     .arg(capture.start)
+                     .arg(capture.end));
+      return kExitUsage;
+    }
+    if (cut != visible) {
+      const core::TimeNs tick = std::max<core::TimeNs>(1, cut.duration() / 1000);
+      printError(QCoreApplication::translate("npuscope", "--range %1 reaches outside the capture (%2:%3 ns): "
+                                                         "clamped to %4:%5 ns (%6 – %7 from the capture start)")
+                     .arg(rangeText)
+                     .arg(capture.start)
+                     .arg(capture.end)
+                     .arg(cut.start)
+                     .arg(cut.end)
+                     .arg(QString::fromStdString(core::formatSignedOffset(cut.start - capture.start, tick)),
+                          QString::fromStdString(core::formatSignedOffset(cut.end - capture.start, tick))));
+      visible = cut;
+    }
+  }
+
   if (parser.isSet(window)) {
     // The window loads the folder itself (as a user's Open does): drop the CLI's copy first so
     // that two loaded traces are never resident at once (was 2x the memory on a 1 GB trace).
@@ -467,6 +517,13 @@ int runScreenshot(const QStringList& arguments) {
     for (std::size_t i = 0; i < profile->ranks.size() && rank < 0; ++i)
       if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
     const core::Bubble* b = rank >= 0 ? timeline.bubble(rank, 0, bubbleNumber - 1) : nullptr;
+    if (rank < 0) {
+      printError(QCoreApplication::translate("npuscope", "--bubble %1: no rank of this profile has an analysed "
+                                                         "device timeline (no trace, or no device tasks in it), so "
+                                                         "there are no bubbles")
+                     .arg(bubbleNumber));
+      return kExitFailure;
+    }
     if (!b) {
       printError(QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(bubbleNumber));
       return kExitFailure;
@@ -475,6 +532,12 @@ int runScreenshot(const QStringList& arguments) {
     timeline.setSelectedBubble(rank, 0, bubbleNumber - 1);
     timeline.setChainHighlight(rank, b->chain);
     timeline.zoomToBubble(rank, 0, bubbleNumber - 1, 0.25);
+    // The first screen (--lanes visible) shows the device lane and the chain's host lanes, in
+    // the window's order (device processes first), where they fit together.
+    timeline.setDeviceFirst(true);
+    std::vector<core::SliceRef> slices{b->after};
+    for (const core::ChainLink& link : b->chain.links) slices.push_back(link.slice);
+    timeline.focusLanes(rank, slices, h - timeline.rulerHeight());
   }
   widgets::TimelineExportOptions options;
   if (hasRange) {

@@ -10,6 +10,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -33,6 +34,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
+#include <QSvgRenderer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -78,9 +80,26 @@ constexpr auto kRecentKey = "paths/recent";
 
 QString key(const char* k) { return QString::fromLatin1(k); }
 
-// A compiled-in toolbar/menu icon (resources/icons/NAME.svg).
+// A compiled-in toolbar/menu icon (resources/icons/NAME.svg). Their grey strokes (#5b6677) are
+// too dark on the dark chrome (about 2.4:1 on its window colour): there they are drawn light
+// grey (#b4bcc8, about 7:1). The theme in force when the window is built decides.
 QIcon icon(const char* name) {
-  return QIcon(QStringLiteral(":/icons/") + QString::fromLatin1(name) + QStringLiteral(".svg"));
+  const QString path = QStringLiteral(":/icons/") + QString::fromLatin1(name) + QStringLiteral(".svg");
+  if (!widgets::ColorPalette::isDarkChrome()) return QIcon(path);
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return QIcon(path);
+  QSvgRenderer renderer(file.readAll().replace("#5b6677", "#b4bcc8"));
+  if (!renderer.isValid()) return QIcon(path);
+  QIcon light;
+  for (const int side : {16, 20, 24, 32, 48, 64}) {
+    QPixmap pixmap(side, side);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    renderer.render(&p);
+    p.end();
+    light.addPixmap(pixmap);
+  }
+  return light;
 }
 
 QLabel* statusLabel(QWidget* parent) {

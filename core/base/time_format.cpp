@@ -71,6 +71,12 @@ std::string formatTickLabel(TimeNs ns, TimeNs step) {
   return fixedPoint(ns, unit, decimals, false);
 }
 
+std::string formatSignedOffset(TimeNs ns, TimeNs step) {
+  std::string text = formatTickLabel(ns, step);
+  if (ns >= 0) text.insert(text.begin(), '+');
+  return text;
+}
+
 std::string formatTimeOffset(TimeNs ns) { return formatTickLabel(ns, 1000); }
 
 std::string formatTimestampUs(TimeNs ns) {

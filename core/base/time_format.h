@@ -21,6 +21,10 @@ namespace npuscope::core {
 /// print "9.84 s" for both. step <= 0 falls back to formatDuration.
 [[nodiscard]] std::string formatTickLabel(TimeNs ns, TimeNs step);
 
+/// A signed offset from the trace start for captions and the ruler's corner: "+" then
+/// formatTickLabel(ns, step) when ns >= 0, else formatTickLabel's "-12.5 ms" (never "+-").
+[[nodiscard]] std::string formatSignedOffset(TimeNs ns, TimeNs step);
+
 /// A time offset (e.g. from the trace start) to 1 us: formatTickLabel(ns, 1000), so that starts
 /// deep into a long trace read "9.840012 s", not "9.84 s". For start columns and details.
 [[nodiscard]] std::string formatTimeOffset(TimeNs ns);

@@ -34,6 +34,30 @@ TEST_CASE("isInsideAny compares canonical folders", "[support]") {
   CHECK_FALSE(isInsideAny(tmp.filePath(QStringLiteral("r_ascend_pt2/x.png")), protectedList));
 }
 
+TEST_CASE("captureRootOf: the parent of sibling rank folders, a PROF_ folder, else none", "[support]") {
+  QTemporaryDir tmp;
+  const QString base = QDir(tmp.path()).canonicalPath();
+  // capture/{rank0_ascend_pt,rank1_ascend_pt}: rank 0 (or its ASCEND_PROFILER_OUTPUT) -> capture.
+  REQUIRE(QDir().mkpath(base + QStringLiteral("/capture/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT")));
+  REQUIRE(QDir().mkpath(base + QStringLiteral("/capture/rank1_ascend_pt")));
+  CHECK(captureRootOf(base + QStringLiteral("/capture/rank0_ascend_pt")) == base + QStringLiteral("/capture"));
+  CHECK(captureRootOf(base + QStringLiteral("/capture/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT")) ==
+        base + QStringLiteral("/capture"));
+  // A lone rank folder: its parent is just where it lies (the user's folder), not a capture.
+  REQUIRE(QDir().mkpath(base + QStringLiteral("/home/solo_ascend_pt")));
+  CHECK(captureRootOf(base + QStringLiteral("/home/solo_ascend_pt")).isEmpty());
+  // msprof: PROF_x/device_0 -> PROF_x.
+  REQUIRE(QDir().mkpath(base + QStringLiteral("/PROF_000001_x/device_0/timeline")));
+  CHECK(captureRootOf(base + QStringLiteral("/PROF_000001_x/device_0")) == base + QStringLiteral("/PROF_000001_x"));
+  CHECK(captureRootOf(base + QStringLiteral("/PROF_000001_x/device_0/timeline")) ==
+        base + QStringLiteral("/PROF_000001_x"));
+  CHECK(captureRootOf(base + QStringLiteral("/no-such-folder")).isEmpty());
+  // protectedFolders of the rank folder holds the capture: a file beside the rank is refused.
+  const QStringList folders = protectedFolders(base + QStringLiteral("/capture/rank0_ascend_pt"), nullptr);
+  CHECK(isInsideAny(base + QStringLiteral("/capture/x.png"), folders));
+  CHECK_FALSE(isInsideAny(base + QStringLiteral("/x.png"), folders));
+}
+
 TEST_CASE("displayName shows the last path component", "[support]") {
   CHECK(displayName(QStringLiteral("/data/run/rank0_ascend_pt/")) == QStringLiteral("rank0_ascend_pt"));
   CHECK(displayName(QStringLiteral("/data/trace_view.json")) == QStringLiteral("trace_view.json"));

@@ -160,12 +160,62 @@ TEST_CASE("screenshot writes a PNG of the requested size without a display", "[c
 TEST_CASE("screenshot defaults to 1600x900 and accepts --range", "[cli][screenshot]") {
   QTemporaryDir out;
   const QString file = out.filePath(QStringLiteral("range.png"));
+  // Every event of the capture's trace_view.json files lies between 1736408883573887920 and
+  // 1736408883973810000 ns (ts and ts + dur, by a Python json walk over both ranks): a range
+  // from 0 to inside it reaches before it, and is cut to the capture's start with a message.
   const Run r = runNpuscope({QStringLiteral("screenshot"), sharedPath(kRankFolder), QStringLiteral("-o"), file,
-                             QStringLiteral("--range"), QStringLiteral("0:1000000000000000000")},
+                             QStringLiteral("--range"), QStringLiteral("0:1736408883700000000"),
+                             QStringLiteral("--caption")},
                             headlessEnv());
   INFO(r.err.toStdString());
   REQUIRE(r.exitCode == 0);
-  CHECK(QImage(file).size() == QSize(1600, 900));
+  CHECK(QImage(file).height() > 900);  // with the caption line
+  CHECK(r.err.contains("reaches outside the capture"));
+  CHECK(r.err.contains(":1736408883700000000 ns (+0 ns – +"));
+  // A range wholly outside the capture: a usage error, nothing written.
+  const QString none = out.filePath(QStringLiteral("none.png"));
+  const Run outside = runNpuscope({QStringLiteral("screenshot"), sharedPath(kRankFolder), QStringLiteral("-o"), none,
+                                   QStringLiteral("--range"), QStringLiteral("0:1000")},
+                                  headlessEnv());
+  CHECK(outside.exitCode == 2);
+  CHECK(outside.err.contains("outside the capture"));
+  CHECK_FALSE(QFile::exists(none));
+}
+
+TEST_CASE("screenshot --lanes selected without --bubble says what is missing", "[cli][screenshot]") {
+  QTemporaryDir out;
+  const QString file = out.filePath(QStringLiteral("sel.png"));
+  const Run r = runNpuscope({QStringLiteral("screenshot"), sharedPath(kRankFolder), QStringLiteral("-o"), file,
+                             QStringLiteral("--lanes"), QStringLiteral("selected")},
+                            headlessEnv());
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.contains("--bubble N"));
+  CHECK_FALSE(QFile::exists(file));
+}
+
+TEST_CASE("screenshot of one rank folder never writes into its capture folder", "[cli][screenshot]") {
+  // capture/{rank0_ascend_pt,rank1_ascend_pt}: opening rank0 and writing to capture/x.png (the
+  // parent, which discovery groups into one capture) is refused; next to the capture it works.
+  QTemporaryDir tmp;
+  const QString capture = tmp.filePath(QStringLiteral("capture"));
+  for (const char* rank : {"rank0_ascend_pt", "rank1_ascend_pt"}) {
+    const QString folder = capture + QLatin1Char('/') + QLatin1String(rank) + QStringLiteral("/ASCEND_PROFILER_OUTPUT");
+    REQUIRE(QDir().mkpath(folder));
+    REQUIRE(QFile::copy(sharedPath(kCaseFile), folder + QStringLiteral("/trace_view.json")));
+  }
+  const QString rank0 = capture + QStringLiteral("/rank0_ascend_pt");
+  const QString inside = capture + QStringLiteral("/x.png");
+  const Run r = runNpuscope({QStringLiteral("screenshot"), rank0 + QStringLiteral("/../rank0_ascend_pt"),
+                             QStringLiteral("-o"), rank0 + QStringLiteral("/../x.png")},
+                            headlessEnv());
+  CHECK(r.exitCode == 2);
+  CHECK(r.err.contains("profiling folder"));
+  CHECK_FALSE(QFile::exists(inside));
+  const QString beside = tmp.filePath(QStringLiteral("x.png"));
+  const Run ok = runNpuscope({QStringLiteral("screenshot"), rank0, QStringLiteral("-o"), beside}, headlessEnv());
+  INFO(ok.err.toStdString());
+  CHECK(ok.exitCode == 0);
+  CHECK(QFile::exists(beside));
 }
 
 TEST_CASE("screenshot rejects bad options", "[cli][screenshot]") {

@@ -92,6 +92,20 @@ std::set<std::pair<int, std::uint32_t>> selectedLanes(const TimelineWidget& t) {
   return lanes;
 }
 
+// Every rank and process expanded, every lane unfolded.
+LaneLayout::ExpandState unfoldedState(const core::Profile& profile) {
+  LaneLayout::ExpandState state;
+  for (std::size_t r = 0; r < profile.ranks.size(); ++r) {
+    const core::Trace* trace = profile.ranks[r].trace.get();
+    if (!trace) continue;
+    const int rank = static_cast<int>(r);
+    state.ranks[rank] = true;
+    for (std::uint32_t p = 0; p < trace->processes.size(); ++p) state.processes[{rank, p}] = true;
+    for (std::uint32_t l = 0; l < trace->lanes.size(); ++l) state.lanesFolded[{rank, l}] = false;
+  }
+  return state;
+}
+
 // Sets the timeline up for an export and back when it goes out of scope.
 class ExportScope {
  public:
@@ -111,6 +125,13 @@ class ExportScope {
       range = t.viewport()->visibleRange();  // as clamped
     }
     using Lanes = TimelineExportOptions::Lanes;
+    if (o.lanes != Lanes::Visible) {
+      // Every level and series of the exported lanes: folded deep stacks and collapsed
+      // processes (counters) open, as a report expects; the user's choices come back after.
+      m_savedExpand = t.expandState();
+      m_unfolded = true;
+      t.setExpandState(unfoldedState(*t.profile()));
+    }
     if (o.lanes == Lanes::Selected) {
       const auto lanes = selectedLanes(t);
       if (lanes.empty()) {
@@ -151,6 +172,7 @@ class ExportScope {
   }
   ~ExportScope() {
     if (m_filtered) m_t.setLaneFilter({});
+    if (m_unfolded) m_t.setExpandState(m_savedExpand);
     if (m_t.viewport()->visibleRange() != m_savedRange) {
       const QSignalBlocker blocker(m_t.viewport());
       m_t.viewport()->setVisibleRange(m_savedRange, false);
@@ -170,6 +192,8 @@ class ExportScope {
   TimeRange m_savedRange;
   int m_savedScroll = 0;
   bool m_filtered = false;
+  bool m_unfolded = false;
+  LaneLayout::ExpandState m_savedExpand;
 };
 
 int captionHeight(const TimelineWidget& t, const QString& caption) {
@@ -262,9 +286,9 @@ QString exportCaption(const core::Profile& profile, const QString& name, int ran
   }
   const core::TimeNs origin = profile.range().start;
   const core::TimeNs tick = std::max<core::TimeNs>(1, range.duration() / 1000);
-  parts << QCoreApplication::translate("npuscope::widgets::TimelineExport", "+%1 – +%2 (%3)")
-               .arg(QString::fromStdString(core::formatTickLabel(range.start - origin, tick)),
-                    QString::fromStdString(core::formatTickLabel(range.end - origin, tick)),
+  parts << QStringLiteral("%1 – %2 (%3)")
+               .arg(QString::fromStdString(core::formatSignedOffset(range.start - origin, tick)),
+                    QString::fromStdString(core::formatSignedOffset(range.end - origin, tick)),
                     QString::fromStdString(core::formatDuration(range.duration())));
   if (!headline.empty()) parts << QString::fromStdString(headline);
   parts.removeAll(QString());

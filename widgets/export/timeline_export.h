@@ -31,7 +31,10 @@ struct TimelineExportOptions {
   };
   enum class Lanes {
     Visible,   ///< the rows on screen: `viewSize` tall, at the current vertical scroll
-    All,       ///< every laid-out row from the top (the user's expand / fold choices), at most `maxHeight`
+    All,       ///< every row from the top, at most `maxHeight`: every rank and process expanded
+               ///< (collapsed counters too) and every deep lane unfolded (all its levels), for
+               ///< this export only (the user's expand / fold choices are set back after);
+               ///< Selected and Pattern unfold their lanes the same way
     Selected,  ///< the lanes of the selection: the selected slice's, the chain's, the outlined
                ///< slices', and the device lanes of the selected bubble's rank
     Pattern,   ///< the lanes whose path ("rank 0 · NPU 0 / Ascend Hardware / Stream 2") or
@@ -75,7 +78,7 @@ struct TimelineExport {
                                           const QString& file);
 
 /// The caption line: "NAME · rank R · +START – +END (DURATION) · HEADLINE", times relative to
-/// the profile's start; the rank is `rank` (an index of Profile::ranks; -1: the first rank with an
+/// the profile's start (core::formatSignedOffset: "-9 ms" before it, never "+-9 ms"); the rank is `rank` (an index of Profile::ranks; -1: the first rank with an
 /// analysis) and HEADLINE its Verdict::headline (left out when there is none).
 [[nodiscard]] QString exportCaption(const core::Profile& profile, const QString& name, int rank,
                                     core::TimeRange range);

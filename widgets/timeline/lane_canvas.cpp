@@ -167,6 +167,16 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
     pass->paint(p, frame);
   }
   if (translated) p.restore();
+  // A profile of CSV/JSON tables only (no trace in any rank): say why the lanes are empty.
+  const auto& ranks = m_ctx->profile->ranks;
+  if (!ranks.empty() && std::none_of(ranks.begin(), ranks.end(), [](const core::RankProfile& r) { return r.trace; })) {
+    const int top = std::max(0, layout.totalHeight() - sy) + 24;
+    p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
+    p.drawText(QRect(24, top, std::max(0, size.width() - 48), std::max(0, size.height() - top)),
+               Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+               tr("No timeline: no rank of this profile has a trace (trace_view.json or a database export). "
+                  "The Top-Down panel shows the figures of the profiler's own tables."));
+  }
 }
 
 void LaneCanvas::paintEvent(QPaintEvent*) {

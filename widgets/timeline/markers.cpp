@@ -150,17 +150,21 @@ void MarkersPass::paint(QPainter& p, const TimelineFrame& f) {
   }
 }
 
-void paintRulerMarkers(QPainter& p, const MarkerList& markers, TimeRange view, QSize size) {
+void paintRulerMarkers(QPainter& p, const MarkerList& markers, TimeRange view, QSize size, int bandHeight) {
   const double w = size.width();
   QFont f = p.font();
   const QFontMetricsF fm(f);
+  const double labelH = std::min<double>(bandHeight, fm.height() + 2);
   for (const Marker& m : markers.markers()) {
     const MarkerGeometry g = markerGeometry(m, view, w);
     if (!g.visible) continue;
     const QColor c = QColor::fromRgb(m.color);
     const QColor text = QColor::fromRgb(QColor(c).lightness() > 150 ? 0xff16181d : 0xffffffff);
-    const double labelH = fm.height() + 2;
     if (m.isRange()) {
+      // The range's edges down to the ticks, its bar with the name in the band.
+      p.fillRect(QRectF(std::floor(g.x0), 0, 1, size.height()), c);
+      p.fillRect(QRectF(std::floor(g.x1), 0, 1, size.height()), c);
+      if (labelH <= 0) continue;
       const QRectF bar(g.x0, 0, std::max(2.0, g.x1 - g.x0), labelH);
       p.fillRect(bar, c);
       p.setPen(text);
@@ -169,6 +173,7 @@ void paintRulerMarkers(QPainter& p, const MarkerList& markers, TimeRange view, Q
     } else {
       const double x = std::floor(g.x0);
       p.fillRect(QRectF(x, 0, 1, size.height()), c);
+      if (labelH <= 0) continue;
       const double tw = std::min(fm.horizontalAdvance(m.name) + 6, 220.0);
       const QRectF flag(x + 1, 0, tw, labelH);
       p.fillRect(flag, c);

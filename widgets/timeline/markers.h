@@ -102,8 +102,11 @@ class MarkersPass final : public TimelineRenderPass {
   const MarkerList* m_markers;
 };
 
-/// Paints the markers on the ruler (`size` is the ruler's): a flag with the name at each point,
-/// a coloured bar with the name over each range. Used by TimeRuler::paintTo.
-void paintRulerMarkers(QPainter& p, const MarkerList& markers, core::TimeRange view, QSize size);
+/// Paints the markers on the ruler (`size` is the ruler's): a 1 px line at each point over the
+/// whole height, and in the band of the top `bandHeight` px (TimeRuler::markerBandHeight, above
+/// the tick labels, which it never covers) a flag with the name at each point and a coloured bar
+/// with the name over each range. bandHeight 0: the lines and range edges only, no names.
+/// Used by TimeRuler::paintTo.
+void paintRulerMarkers(QPainter& p, const MarkerList& markers, core::TimeRange view, QSize size, int bandHeight);
 
 }  // namespace npuscope::widgets

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/time_ruler.h"
 
+#include <QFontMetrics>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 #include "core/query/lod.h"
@@ -27,9 +29,23 @@ core::Ticks relativeTicks(TimeRange view, double widthPx, TimeNs origin) {
 
 TimeRuler::TimeRuler(TimelineContext* ctx, QWidget* parent) : QWidget(parent), m_ctx(ctx) {
   setAttribute(Qt::WA_OpaquePaintEvent);
-  setFixedHeight(kHeight);
+  setFixedHeight(preferredHeight());
   setCursor(Qt::IBeamCursor);
   setToolTip(tr("Drag to select a time range (Shift+Z zooms to it)"));
+}
+
+int TimeRuler::markerBandHeight() const {
+  QFont f = font();
+  f.setPointSizeF(f.pointSizeF() * 0.9);
+  return QFontMetrics(f).height() + 3;
+}
+
+int TimeRuler::preferredHeight() const {
+  return kHeight + (m_ctx->markers && m_ctx->markers->size() > 0 ? markerBandHeight() : 0);
+}
+
+void TimeRuler::updateHeight() {
+  if (height() != preferredHeight() || minimumHeight() != preferredHeight()) setFixedHeight(preferredHeight());
 }
 
 void TimeRuler::paintTo(QPainter& p, QSize size) const {
@@ -56,8 +72,10 @@ void TimeRuler::paintTo(QPainter& p, QSize size) const {
   QFont f = font();
   f.setPointSizeF(f.pointSizeF() * 0.9);
   p.setFont(f);
+  // The marker band: the rows above the ticks' kHeight (none when the ruler is kHeight tall).
+  const int band = std::max(0, size.height() - kHeight);
   if (m_ctx->markers) {
-    paintRulerMarkers(p, *m_ctx->markers, view, size);
+    paintRulerMarkers(p, *m_ctx->markers, view, size, band);
     p.setFont(f);
   }
   const QFontMetricsF fm(f);
@@ -66,13 +84,20 @@ void TimeRuler::paintTo(QPainter& p, QSize size) const {
     const double x = std::round(core::timeToX(t, view, w)) + 0.5;
     p.drawLine(QPointF(x, size.height() - 5), QPointF(x, size.height() - 1));
   }
+  double labelEnd = -1e9;  // right end of the last tick label drawn
   for (TimeNs t : ticks.major) {
     const double x = std::round(core::timeToX(t, view, w)) + 0.5;
     p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
     p.drawLine(QPointF(x, size.height() - 11), QPointF(x, size.height() - 1));
     p.setPen(QColor::fromRgb(ColorPalette::chrome().text));
     const QString label = QString::fromStdString(core::formatTickLabel(t - origin, ticks.majorStep));
-    p.drawText(QPointF(x + 4, size.height() - 13 - fm.descent()), label);
+    // Right of its tick; at the right edge, where it would be cut, left of it (or not at all
+    // when that would overlap the previous label).
+    const double lw = fm.horizontalAdvance(label);
+    const double lx = x + 4 + lw <= w ? x + 4 : x - 4 - lw;
+    if (lx < labelEnd + 4) continue;
+    p.drawText(QPointF(lx, size.height() - 13 - fm.descent()), label);
+    labelEnd = lx + lw;
   }
 
   if (!sel.empty()) {
@@ -86,7 +111,7 @@ void TimeRuler::paintTo(QPainter& p, QSize size) const {
     const double tw = bfm.horizontalAdvance(d) + 10;
     double cx = (std::max(x0, 0.0) + std::min(x1, w)) / 2 - tw / 2;
     cx = std::clamp(cx, 0.0, std::max(0.0, w - tw));
-    const QRectF box(cx, 2, tw, bfm.height() + 2);
+    const QRectF box(cx, band + 2, tw, bfm.height() + 2);
     p.fillRect(box, QColor::fromRgb(ColorPalette::chrome().selection));
     p.setPen(Qt::white);
     p.drawText(box, Qt::AlignCenter, d);

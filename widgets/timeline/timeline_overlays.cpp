@@ -82,7 +82,8 @@ QRectF sliceOrStandInRect(const core::Profile& profile, const LaneLayout& layout
 
 bool isDeviceProcess(const core::Process& p) {
   using R = core::Process::Role;
-  return p.role == R::AscendHardware || p.role == R::OverlapAnalysis || p.role == R::Communication;
+  return p.role == R::AscendHardware || p.role == R::OverlapAnalysis || p.role == R::Communication ||
+         p.role == R::KinetoDevice;
 }
 
 std::vector<BubbleBand> buildBubbleBands(const core::Profile& profile, const LaneLayout& layout, TimeRange view,

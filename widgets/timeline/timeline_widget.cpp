@@ -6,6 +6,7 @@
 #include <QScrollBar>
 #include <algorithm>
 #include <functional>
+#include <set>
 
 #include "core/query/lod.h"
 #include "core/base/time_format.h"
@@ -55,7 +56,7 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   m_canvas = new LaneCanvas(&m_ctx, this);
   m_vscroll = new QScrollBar(Qt::Vertical, this);
   m_corner = new CornerWidget([this](QPainter& p, QSize s) { paintCorner(p, s); }, this);
-  m_corner->setFixedSize(m_header->width(), TimeRuler::kHeight);
+  m_corner->setFixedSize(m_header->width(), m_ruler->preferredHeight());
   m_ruler->setFocusPolicy(Qt::NoFocus);
   m_header->setFocusPolicy(Qt::NoFocus);
   m_vscroll->setFocusPolicy(Qt::NoFocus);
@@ -104,6 +105,9 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   m_ctx.markers = m_markers;
   m_canvas->addRenderPass(std::make_unique<MarkersPass>(m_markers), "slice-set");
   connect(m_markers, &MarkerList::changed, this, [this] {
+    // The ruler grows a band for the markers' names while there are any (and the corner with it).
+    m_ruler->updateHeight();
+    m_corner->setFixedSize(m_header->width(), m_ruler->preferredHeight());
     m_canvas->update();
     m_ruler->update();
   });
@@ -164,7 +168,7 @@ void TimelineWidget::fitAll() { m_viewport->fitAll(); }
 
 int TimelineWidget::headerWidth() const { return m_header->width(); }
 
-int TimelineWidget::rulerHeight() const { return TimeRuler::kHeight; }
+int TimelineWidget::rulerHeight() const { return m_ruler->preferredHeight(); }
 
 void TimelineWidget::onSliceClicked(RankSliceRef ref) {
   if (ref.rank == m_ctx.selectedRank && ref.slice == m_ctx.selected) return;
@@ -279,6 +283,77 @@ void TimelineWidget::revealSlice(int rankIndex, core::SliceRef ref) {
   m_viewport->setVisibleRange({mid - v.duration() / 2, mid - v.duration() / 2 + v.duration()}, true);
 }
 
+void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices, int viewHeight) {
+  if (!m_ctx.profile || rankIndex < 0 || static_cast<std::size_t>(rankIndex) >= m_ctx.profile->ranks.size()) return;
+  const core::Trace* trace = m_ctx.profile->ranks[static_cast<std::size_t>(rankIndex)].trace.get();
+  if (!trace) return;
+  std::set<std::uint32_t> processes;
+  std::vector<core::SliceRef> valid;
+  for (const core::SliceRef& s : slices)
+    if (s.valid() && s.lane < trace->lanes.size() && trace->lanes[s.lane].process < trace->processes.size()) {
+      processes.insert(trace->lanes[s.lane].process);
+      valid.push_back(s);
+    }
+  if (valid.empty()) return;
+  // The rows of the slices: the topmost one's rank and process headers, the lowest row's bottom.
+  struct Span {
+    int rankY = -1, rankHeight = 0, processY = -1, bottom = -1;
+  };
+  const auto span = [&]() {
+    const auto& rows = m_ctx.layout.rows();
+    int topRow = -1;
+    Span out;
+    for (const core::SliceRef& s : valid) {
+      const std::uint32_t depth = trace->lanes[s.lane].depthOf(s.index);
+      const int row = m_ctx.layout.rowOfSlice(rankIndex, s.lane, depth, true);
+      if (row < 0) continue;
+      if (topRow < 0 || row < topRow) topRow = row;
+      const LayoutRow& r = rows[static_cast<std::size_t>(row)];
+      out.bottom = std::max(out.bottom, r.y + r.height);
+    }
+    if (topRow < 0) return out;
+    out.processY = out.rankY = rows[static_cast<std::size_t>(topRow)].y;
+    bool process = false;
+    for (int i = topRow; i >= 0; --i) {
+      const LayoutRow& r = rows[static_cast<std::size_t>(i)];
+      if (r.rank != rankIndex) break;
+      if (r.kind == LayoutRow::Kind::Process && !process) {
+        out.processY = r.y;
+        process = true;
+      }
+      if (r.kind == LayoutRow::Kind::Rank) {
+        out.rankY = r.y;
+        out.rankHeight = r.height;
+        break;
+      }
+    }
+    return out;
+  };
+  const int canvasHeight = viewHeight >= 0 ? viewHeight : m_canvas->height();
+  Span at = span();
+  if (at.bottom < 0 || at.bottom - at.rankY > canvasHeight) {
+    // They do not fit as laid out: collapse every process that holds none of them.
+    LaneLayout::ExpandState state = m_ctx.layout.expandState();
+    for (std::size_t r = 0; r < m_ctx.profile->ranks.size(); ++r) {
+      const core::Trace* t = m_ctx.profile->ranks[r].trace.get();
+      if (!t) continue;
+      const int rank = static_cast<int>(r);
+      state.ranks[rank] = rank == rankIndex;
+      for (std::uint32_t p = 0; p < t->processes.size(); ++p)
+        state.processes[{rank, p}] = rank == rankIndex && processes.count(p) > 0;
+    }
+    setExpandState(state);
+    at = span();
+  }
+  if (at.bottom < 0) return;
+  // From the rank's header when everything fits below it, else from the process header, under
+  // the rank's sticky label when there is room for it (LaneHeader::stickyRows).
+  const int underLabel = at.processY - at.rankHeight;
+  setVerticalScroll(at.bottom - at.rankY <= canvasHeight       ? at.rankY
+                    : at.bottom - underLabel <= canvasHeight ? underLabel
+                                                             : at.processY);
+}
+
 void TimelineWidget::setAllProcessesExpanded(bool expanded) {
   m_ctx.layout.setAllProcessesExpanded(expanded);
   relayout();
@@ -350,15 +425,17 @@ void TimelineWidget::paintCorner(QPainter& p, QSize size) const {
   p.setFont(f);
   p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
   const core::TimeNs tick = std::max<core::TimeNs>(1, v.duration() / 100);
-  const QString text = tr("view %1  ·  +%2")
+  // Before the capture start (the view may show a margin there) the offset is "-9 ms", never "+-9 ms".
+  const core::TimeNs offset = v.start - m_ctx.origin();
+  const QString text = (offset >= 0 ? tr("view %1  ·  +%2") : tr("view %1  ·  %2"))
                            .arg(QString::fromStdString(core::formatDuration(v.duration())),
-                                QString::fromStdString(core::formatTickLabel(v.start - m_ctx.origin(), tick)));
+                                QString::fromStdString(core::formatTickLabel(offset, tick)));
   p.drawText(QRect(8, 0, size.width() - 12, size.height() - 1), Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 
 QRect TimelineWidget::partRect(Part part, QSize logicalSize) const {
   const int hw = m_header->width();
-  const int rh = TimeRuler::kHeight;
+  const int rh = rulerHeight();
   const int cw = qMax(1, logicalSize.width() - hw), ch = qMax(1, logicalSize.height() - rh);
   switch (part) {
     case Part::Corner: return {0, 0, hw, rh};

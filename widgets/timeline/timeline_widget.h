@@ -89,6 +89,16 @@ class TimelineWidget : public QWidget {
   /// Selects `ref` and makes it visible horizontally: keeps the zoom level when the slice fits
   /// into the visible duration (pans to centre it if it is not fully shown), else zooms to it.
   void revealSlice(int rankIndex, core::SliceRef ref);
+  /// Arranges the lanes so that those of `slices` (rank `rankIndex`) show together: when they
+  /// do not fit as laid out, that rank is expanded with only the processes holding them
+  /// expanded (every other process and every other rank collapsed to its header row); then it
+  /// scrolls to the rank's header (or, when they still do not fit, to the topmost one's process
+  /// header). A slice below a folded lane's shown rows counts as that lane's last row. Used
+  /// by `screenshot --window --bubble N` so that the bubble's device lane and the host lanes of
+  /// its dispatch chain are in the shot. `viewHeight`: the lanes' height in px it scrolls for
+  /// (-1: the canvas's; an export of a widget never shown gives its own). Invalid refs are
+  /// ignored; none valid: no-op.
+  void focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices, int viewHeight = -1);
 
   /// Top-Down overlays (timeline_overlays.cpp). The bubbles of every rank's analysis are shaded
   /// across that rank's device lanes (Ascend Hardware, Overlap Analysis, Communication); on by

@@ -34,3 +34,11 @@ TEST_CASE("formatTickLabel keeps the decimals that tell neighbouring ticks apart
   CHECK(formatTickLabel(1'000'000'004, 2) == "1.000000004 s");
   CHECK(formatTickLabel(1'500, 0) == formatDuration(1'500));
 }
+
+TEST_CASE("formatSignedOffset: + after the start, - before it, never +-", "[time_format]") {
+  // Hand values: 8.9 ms before the start with a 100 us step is "-8.9 ms" (one decimal of ms
+  // tells 100 us apart); 187.7 ms after it "+187.7 ms"; the start itself "+0 ns".
+  CHECK(npuscope::core::formatSignedOffset(-8'900'000, 100'000) == "-8.9 ms");
+  CHECK(npuscope::core::formatSignedOffset(187'700'000, 100'000) == "+187.7 ms");
+  CHECK(npuscope::core::formatSignedOffset(0, 100'000) == "+0 ns");
+}

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/profile/profile.h"
+#include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/timeline_overlays.h"
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/timeline/timeline_widget.h"
@@ -251,17 +252,38 @@ TEST_CASE("export options: ranges, lanes, caption, scale", "[export]") {
     o.lanes = TimelineExportOptions::Lanes::Selected;
     CHECK_FALSE(widgets::exportTimelineImage(t, o).ok());
   }
-  SECTION("all lanes: as tall as the layout; the widget's range and lanes are set back") {
+  SECTION("all lanes: every level unfolded; the widget's range, lanes and folds are set back") {
     t.setVisibleRange({before.start, before.start + before.duration() / 3});
     const core::TimeRange zoomed = t.viewport()->visibleRange();
     o.lanes = TimelineExportOptions::Lanes::All;
     o.range = TimelineExportOptions::Range::Whole;
     const int rowsBefore = static_cast<int>(t.layout().rows().size());
+    const int heightBefore = t.layout().totalHeight();
     const auto e = widgets::exportTimelineImage(t, o);
     REQUIRE(e.ok());
-    CHECK(e.image.height() == t.rulerHeight() + t.layout().totalHeight());
+    // Rank 0's Python thread 3096504 nests 38 levels (a stdlib Python stack walk over its X
+    // events in rank0's trace_view.json); the window folds it to LaneLayout::kFoldedRows = 4,
+    // so the export is at least 34 slice rows of 18 px taller than the folded layout (rank 1's
+    // stack and the collapsed counter processes add more).
+    CHECK(e.image.height() >= t.rulerHeight() + heightBefore + 34 * 18);
     CHECK(t.viewport()->visibleRange() == zoomed);
     CHECK(static_cast<int>(t.layout().rows().size()) == rowsBefore);
+    CHECK(t.layout().totalHeight() == heightBefore);
+    // Visible lanes keep the folds: the first screen as the window shows it.
+    o.lanes = TimelineExportOptions::Lanes::Visible;
+    const auto v = widgets::exportTimelineImage(t, o);
+    REQUIRE(v.ok());
+    CHECK(v.image.height() == 500);
+  }
+  SECTION("the caption's range before the capture start reads -X, never +-X") {
+    // The view may show a margin before the capture's first event: 9 ms before it here.
+    const core::TimeNs origin = t.profile()->range().start;
+    const QString caption = widgets::exportCaption(*t.profile(), QStringLiteral("c"), -1,
+                                                   {origin - 9'000'000, origin + 20'000'000});
+    INFO(caption.toStdString());
+    CHECK_FALSE(caption.contains(QStringLiteral("+-")));
+    // 29 ms long: a 29 us tick (duration / 1000) needs 2 decimals of ms: "-9.00 ms", "+20.00 ms".
+    CHECK(caption.contains(QStringLiteral("-9.00 ms – +20.00 ms (29 ms)")));
   }
   SECTION("lanes of the selection: the selected bubble's device lanes and its chain") {
     REQUIRE(selectFirstBubble(t) >= 0);
@@ -305,5 +327,62 @@ TEST_CASE("export options: ranges, lanes, caption, scale", "[export]") {
     REQUIRE(svg.ok());
     CHECK(svg.svg.contains("width=\"1800\""));
     CHECK(svg.svg.contains("<g id=\"caption\""));
+  }
+}
+
+TEST_CASE("a Kineto GPU trace's bubbles are shaded over its GPU stream lanes", "[export][kineto]") {
+  // kineto-hta-alexnet-cuda: one GPU process (python3.10 'GPU 0') with the lanes Device 0,
+  // stream 7 and stream 20, and a CPU thread. Before the fix no band was drawn on a GPU trace
+  // (isDeviceProcess knew only Ascend roles), so `screenshot --bubble N` showed no bubble.
+  auto r = core::loadProfile(std::string(NPUSCOPE_SHARED_DIR "/corpus/kineto-hta-alexnet-cuda"));
+  REQUIRE(r.ok());
+  TimelineWidget t;
+  t.resize(1200, 600);
+  t.setProfile(r.profile);
+  const auto& layout = t.layout();
+  const auto bands = widgets::buildBubbleBands(*r.profile, layout, t.viewport()->visibleRange(), 1000, 0,
+                                               layout.totalHeight());
+  REQUIRE_FALSE(bands.empty());
+  // Every band lies on the GPU process's rows (role KinetoDevice), none on the CPU thread.
+  const core::Trace& trace = *r.profile->ranks[0].trace;
+  for (const widgets::BubbleBand& b : bands) {
+    const auto [r0, r1] = layout.rowsIn(b.rect.top() + 1, b.rect.bottom() - 1);
+    for (int i = r0; i < r1; ++i) {
+      const auto& row = layout.rows()[static_cast<std::size_t>(i)];
+      if (row.kind != widgets::LayoutRow::Kind::Slices) continue;
+      CHECK(trace.processes[row.process].role == core::Process::Role::KinetoDevice);
+    }
+  }
+}
+
+TEST_CASE("focusLanes shows the bubble's device lane and its chain's host lanes together", "[export]") {
+  TimelineWidget t;
+  // The timeline of `screenshot --window --width 1600 --height 1000`: about 1100 x 590 px with
+  // its docks (its lanes 556 px tall, measured on that shot). Without focusLanes the chain's
+  // Dequeue and CANN lanes sit below HCCL's eight planes and the Python stacks, past 600 px.
+  t.resize(1100, 590);
+  t.show();
+  t.setProfile(loadTwoRank());
+  t.setDeviceFirst(true);  // as the main window shows it (timeline/deviceFirst, on by default)
+  const int rank = selectFirstBubble(t);
+  REQUIRE(rank >= 0);
+  const core::Bubble& b = t.profile()->ranks[static_cast<std::size_t>(rank)].analysis->devices[0].bubbles[0];
+  std::vector<core::SliceRef> slices{b.after};
+  for (const core::ChainLink& l : b.chain.links) slices.push_back(l.slice);
+  REQUIRE(slices.size() >= 4);  // the device task, a torch op, the CANN API, the launch
+  t.focusLanes(rank, slices);
+  const core::Trace& trace = *t.profile()->ranks[static_cast<std::size_t>(rank)].trace;
+  const int top = t.verticalScroll();
+  const int height = t.canvas()->height();
+  REQUIRE(height > 100);
+  for (const core::SliceRef& s : slices) {
+    if (!s.valid()) continue;
+    const int row = t.layout().rowOfSlice(rank, s.lane, trace.lanes[s.lane].depthOf(s.index), true);
+    REQUIRE(row >= 0);
+    const auto& r = t.layout().rows()[static_cast<std::size_t>(row)];
+    INFO(t.layout().lanePath(rank, s.lane).toStdString());
+    CHECK(r.kind == widgets::LayoutRow::Kind::Slices);  // its process is expanded
+    CHECK(r.y >= top);
+    CHECK(r.y + r.height <= top + height);
   }
 }

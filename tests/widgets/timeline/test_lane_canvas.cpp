@@ -76,3 +76,28 @@ TEST_CASE("hover reports the slice under the mouse", "[lane_canvas]") {
   REQUIRE(spy.count() >= 1);
   CHECK(spy.last().at(0).value<widgets::RankSliceRef>().slice == core::SliceRef{1, 1});
 }
+
+// Pixels of rows [top, top + 40) of the canvas that differ from the same column near the
+// bottom (an empty part of the canvas with the same grid lines): the ink of a text there.
+int inkBelowRows(widgets::TimelineWidget& w, QSize size) {
+  const QImage img = w.renderToImage(size, 1.0);
+  const int top = w.rulerHeight() + w.layout().totalHeight() + 20;
+  const int bottom = size.height() - 3;
+  int ink = 0;
+  for (int y = top; y < top + 40 && y < bottom - 40; ++y)
+    for (int x = w.headerWidth(); x < size.width(); ++x) ink += img.pixel(x, y) != img.pixel(x, bottom) ? 1 : 0;
+  return ink;
+}
+
+TEST_CASE("a profile without any trace says why its lanes are empty", "[canvas]") {
+  // Two ranks of tables only (as corpus ascend-pt-cann83-l2-4rank-partial): rank headers and
+  // nothing else; below them a sentence.
+  const QSize size(900, 400);
+  widgets::TimelineWidget w;
+  w.setProfile(testing::makeProfile({nullptr, nullptr}));
+  CHECK(inkBelowRows(w, size) > 50);
+  // With a trace there is no such text.
+  widgets::TimelineWidget plain;
+  plain.setProfile(testing::makeProfile({testing::makeTwoLaneTrace()}));
+  CHECK(inkBelowRows(plain, size) == 0);
+}

@@ -20,6 +20,7 @@
 #include "widgets/panels/markers_panel.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/markers.h"
+#include "widgets/timeline/time_ruler.h"
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/timeline/timeline_widget.h"
 
@@ -192,4 +193,37 @@ TEST_CASE("the Markers dock lists, jumps to, renames and deletes markers", "[mar
   // Edits made elsewhere (recolouring) show at once.
   markers.recolor(0, 0xff00ff00);
   CHECK(list->topLevelItemCount() == 1);
+}
+
+TEST_CASE("marker names sit in a band above the ruler's tick labels, never over them", "[markers]") {
+  widgets::TimelineWidget w;
+  w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace()}));
+  const QSize size(800, 300);
+  const int plainHeight = w.rulerHeight();
+  CHECK(plainHeight == widgets::TimeRuler::kHeight);
+  const QImage plain = w.renderToImage(size, 1.0);
+  // A point marker with a long name right at the first major tick of the fitted view
+  // [kBase, kBase + 10000): before the fix its flag covered that tick's label.
+  const auto view = w.viewport()->visibleRange();
+  const int canvasW = size.width() - w.headerWidth();
+  const core::Ticks ticks = widgets::relativeTicks(view, canvasW, kBase);
+  REQUIRE(ticks.major.size() >= 2);
+  w.markers()->addPoint(ticks.major[1], QStringLiteral("a marker with a rather long name"));
+  w.markers()->recolor(0, 0xff00c000);
+  const int band = w.rulerHeight() - plainHeight;
+  CHECK(band > 8);  // one line of text
+  const QImage marked = w.renderToImage(size, 1.0);
+  const int xLine = w.headerWidth() + static_cast<int>(std::floor(core::timeToX(ticks.major[1], view, canvasW)));
+  // The ticks and their labels (the bottom kHeight rows of the ruler) are pixel for pixel those
+  // of the ruler without the marker, except the marker's 1 px line.
+  long long differing = 0;
+  for (int y = 0; y < plainHeight; ++y)
+    for (int x = w.headerWidth(); x < size.width(); ++x)
+      if (x != xLine && plain.pixel(x, y) != marked.pixel(x, y + band)) ++differing;
+  CHECK(differing == 0);
+  // The flag is in the band, in the marker's colour, right of the line.
+  CHECK(marked.pixelColor(xLine + 3, 2).rgb() == QColor(0, 0xc0, 0).rgb());
+  // Removing the last marker gives the rows back.
+  w.markers()->clear();
+  CHECK(w.rulerHeight() == plainHeight);
 }
