@@ -79,7 +79,8 @@ shared_seeds() {
       done < <(find "${SHARED}/cases" -type f \( -name '*.csv' -o -name 'communication*.json' \) -print0)
       ;;
     fuzz_sqlite_db)
-      f="$(find "${SHARED}/corpus" -name 'ascend_*profiler*.db' -printf '%s %p\n' 2>/dev/null | sort -n | head -n 1 | cut -d' ' -f2-)"
+      [ -d "${SHARED}/corpus" ] || return 0
+      f="$(find "${SHARED}/corpus" -name 'ascend_*profiler*.db' -printf '%s %p\n' 2>/dev/null | sort -n | head -n 1 | cut -d' ' -f2-)" || f=""
       if [ -n "${f}" ]; then { printf '\x00'; cat "${f}"; } >"${dir}/corpus-smallest-db"; fi
       ;;
   esac
