@@ -287,7 +287,8 @@ void TraceBuilder::addWarning(ImportWarning kind, std::string_view example) { ch
 
 bool TraceBuilder::finish(Trace& trace, const FinishOptions& options) {
   m_ownChunk = false;
-  const bool built = detail::buildTrace(m_chunks, m_top, std::move(m_notes), trace, options.stop, options.plainNpuDevice);
+  const bool built =
+      detail::buildTrace(m_chunks, m_top, std::move(m_notes), trace, options.stop, options.plainNpuDevice, options.threads);
   m_chunks.clear();
   if (!built) return false;
   trace.ownedArgs = std::move(m_ownedArgs);

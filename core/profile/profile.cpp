@@ -834,6 +834,7 @@ ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& opti
         if (!useDb) readRankTables(rp);
         AnalysisOptions ao = analysis;
         if (!ao.stop.stop_possible()) ao.stop = options.stop;
+        if (ao.threads == 0) ao.threads = options.threads;  // threads = 1: no side thread either
         CommunicationJson commJson;
         if (useDb && db.communication) {
           commJson = std::move(*db.communication);
