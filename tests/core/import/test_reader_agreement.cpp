@@ -120,3 +120,35 @@ TEST_CASE("fast scanner and simdjson path agree on events with a malformed args 
   }
   CHECK(n == 30);
 }
+
+TEST_CASE("counter events with a malformed args object read as no args on both paths") {
+  // Found by fuzz_json_differential (session 7): {"":"":} made the fast scanner count a
+  // BadCounterValue for the member before the break, which the simdjson path (args blanked)
+  // never sees. Hand counts: a broken object = no args = no counter and no warning; the sound
+  // object {"MHz":1800,"bad":"x"} = 1 counter (1800) and 1 BadCounterValue ("x" is no number).
+  const auto counterEvent = [](const std::string& args) {
+    return R"([{"ph":"C","name":"freq","pid":1,"tid":1,"ts":5,"args":)" + args + "}]";
+  };
+  const auto badCounterValues = [](const core::Trace& t) { return t.stats.count(core::ImportWarning::BadCounterValue); };
+  for (const char* broken : {R"({"":"":})", R"({"MHz":1800,"bad":"x":})", R"({"bad":"x","MHz":1800:})"}) {
+    const std::string json = counterEvent(broken);
+    checkAgreement(json, std::string("counter: ") + broken);
+    for (const bool fast : {false, true}) {
+      INFO(broken << (fast ? " fast scanner" : " simdjson"));
+      const auto t = loadWith(json, fast, 1);
+      REQUIRE(t);
+      CHECK(t->counters.empty());
+      CHECK(badCounterValues(*t) == 0);
+    }
+  }
+  const std::string sound = counterEvent(R"({"MHz":1800,"bad":"x"})");
+  checkAgreement(sound, "counter: sound args");
+  for (const bool fast : {false, true}) {
+    const auto t = loadWith(sound, fast, 1);
+    REQUIRE(t);
+    REQUIRE(t->counters.size() == 1);
+    REQUIRE(t->counters[0].value.size() == 1);
+    CHECK(t->counters[0].value[0] == 1800.0);
+    CHECK(badCounterValues(*t) == 1);
+  }
+}
