@@ -110,7 +110,9 @@ for target in "${targets[@]}"; do
     -malloc_limit_mb=1024 -max_len="${max_len}" -print_final_stats=1 -artifact_prefix="${artifacts}/" \
     "${dict[@]}" "${EXTRA_ARGS[@]}" "${corpus}" >"${work}/${target}.log" 2>&1 || status=$?
   grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+ *DONE' "${work}/${target}.log" >&2 || true
-  if [ "${status}" -ne 0 ] || [ -n "$(ls -A "${artifacts}")" ]; then
+  # slow-unit-*: an input that took over 10 s of wall time is only a note (a starved process on a
+  # loaded machine writes them; -timeout is the hang check). Any other artifact is a finding.
+  if [ "${status}" -ne 0 ] || [ -n "$(ls -A "${artifacts}" | grep -v '^slow-unit-' || true)" ]; then
     echo "FAILED: ${target} (status ${status}); artifacts in ${artifacts}:" >&2
     ls "${artifacts}" >&2 || true
     grep -E -A30 'ERROR: |runtime error|npuscope fuzz finding' "${work}/${target}.log" | head -n 60 >&2 || true

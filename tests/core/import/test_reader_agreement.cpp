@@ -152,3 +152,23 @@ TEST_CASE("counter events with a malformed args object read as no args on both p
     CHECK(badCounterValues(*t) == 1);
   }
 }
+
+TEST_CASE("an args that is no object before a broken args object: both paths keep the event") {
+  // Found by fuzz_json_differential (session 7): {"args":0,"args":{""}} made the simdjson path
+  // give up (ParseError) where the fast scanner keeps the event with the last args. Hand count:
+  // the X event below is kept on both paths as 1 slice [1, 3) us with no ParseError.
+  const std::string slice = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":0,"args":{""}}])";
+  checkAgreement(slice, "duplicate args, slice");
+  for (const bool fast : {false, true}) {
+    INFO((fast ? "fast scanner" : "simdjson"));
+    const auto t = loadWith(slice, fast, 1);
+    REQUIRE(t);
+    CHECK(t->stats.count(core::ImportWarning::ParseError) == 0);
+    REQUIRE(t->lanes.size() == 1);
+    REQUIRE(t->lanes[0].sliceCount() == 1);
+    CHECK(t->lanes[0].start[0] == 1000);
+    CHECK(t->lanes[0].end[0] == 3000);
+  }
+  checkAgreement(R"([{"ph":"C","name":"c","pid":1,"ts":1,"args":0,"args":{""}}])", "duplicate args, counter");
+  checkAgreement(R"([{"ph":"C","name":"c","pid":1,"ts":1,"args":[1],"args":{"a":1}}])", "array then object");
+}
