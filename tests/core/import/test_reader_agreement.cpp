@@ -172,3 +172,19 @@ TEST_CASE("an args that is no object before a broken args object: both paths kee
   checkAgreement(R"([{"ph":"C","name":"c","pid":1,"ts":1,"args":0,"args":{""}}])", "duplicate args, counter");
   checkAgreement(R"([{"ph":"C","name":"c","pid":1,"ts":1,"args":[1],"args":{"a":1}}])", "array then object");
 }
+
+TEST_CASE("a metadata event whose args break after the name: no name on both paths") {
+  // Found by fuzz_json_differential (session 7, minimised): the fast path named the process
+  // "Pyth{" (the member before the break) where the simdjson path (args blanked) names none.
+  // Hand count: the broken object reads as no args, so the lane's process keeps its pid "2001".
+  const std::string json = R"([{"ph":"M","name":"process_name","pid":2001,"tid":0,"args":{"name": "Pyth{":  "ed 2"}},)"
+                           R"({"ph":"X","name":"k","pid":2001,"tid":0,"ts":1,"dur":1}])";
+  checkAgreement(json, "metadata with broken args");
+  for (const bool fast : {false, true}) {
+    INFO((fast ? "fast scanner" : "simdjson"));
+    const auto t = loadWith(json, fast, 1);
+    REQUIRE(t);
+    REQUIRE(t->lanes.size() == 1);
+    CHECK(t->processes[t->lanes[0].process].name == "2001");
+  }
+}
