@@ -106,6 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)core::statsText(core::computeStats(*trace, core::StatsLayer::Tasks, std::nullopt, kernels.get()));
   core::AnalysisOptions analysisOptions;
   analysisOptions.communication = comm ? &*comm : nullptr;
+  analysisOptions.threads = 1;  // no side thread (speed)
 
   auto profile = std::make_shared<core::Profile>();
   profile->path = "fuzz";

@@ -42,6 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   core::AnalysisOptions analysisOptions;
   analysisOptions.communication = db.communication ? &*db.communication : nullptr;
+  analysisOptions.threads = 1;  // no side thread (speed)
 
   auto profile = std::make_shared<core::Profile>();
   profile->path = path;

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -617,12 +618,17 @@ void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out) {
   for (std::size_t i = 0; i < k.rows.size(); ++i) {
     const KernelRow& r = k.rows[i];
     if (r.isCommunication() || !r.duration) continue;
-    total += *r.duration;
+    // Held at +-2^63 - 1 instead of overflowing: a table's Duration cells can sum past int64
+    // (three of 4e15 us; UBSan, found by fuzz_csv_tables, docs/robustness.md).
+    const auto add = [](TimeNs& a, TimeNs d) {
+      if (__builtin_add_overflow(a, d, &a)) a = d > 0 ? std::numeric_limits<TimeNs>::max() : std::numeric_limits<TimeNs>::min();
+    };
+    add(total, *r.duration);
     Op& op = ops[r.type.empty() ? r.name : r.type];
-    op.ns += *r.duration;
+    add(op.ns, *r.duration);
     const std::string b = kernelBound(k, i, c.thresholds.busyPipeRatio);
     if (!b.empty()) anyRatio = true;
-    op.byBound[b.empty() ? "unknown" : b] += *r.duration;
+    add(op.byBound[b.empty() ? "unknown" : b], *r.duration);
     op.ev.push_back({static_cast<double>(*r.duration), c.taskOf(r)});
   }
   Finding f;

@@ -320,6 +320,10 @@ struct AnalysisOptions {
   std::stop_token stop;
   /// The rank's communication.json, when read: its per-op times go into DeviceAnalysis::comm.
   const CommunicationJson* communication = nullptr;
+  /// Threads per device's analysis: 1 runs everything on the calling thread; anything else lets
+  /// the communication / compute breakdowns and the fan-out run on one side thread. loadProfile
+  /// passes LoadOptions::threads; the fuzz targets ask for 1.
+  unsigned threads = 0;
 };
 
 /// Host steps (ProfilerStep#N) and their device windows; without any, msprof's iterations (the

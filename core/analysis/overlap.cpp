@@ -571,7 +571,8 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
     da.commNotOverlapped = subtract(da.communication, da.computing);
     // The breakdowns and the fan-out only read the trace, the task list and commNotOverlapped: they
     // run on a second thread while this one does Free, the figures, the clock skew and the bubbles
-    // (joined before `da` is stored; a return on cancel joins it too). Without a thread, inline.
+    // (joined before `da` is stored; a return on cancel joins it too). Without a thread (none could
+    // be started, or AnalysisOptions::threads == 1), inline.
     CommBreakdown comm;
     ComputeBreakdown compute;
     FanOut fan;
@@ -581,10 +582,14 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       fan = fanOut(trace, dev);
     };
     std::jthread side;
-    try {
-      side = std::jthread(sideWork);
-    } catch (const std::system_error&) {
+    if (options.threads == 1) {
       sideWork();
+    } else {
+      try {
+        side = std::jthread(sideWork);
+      } catch (const std::system_error&) {
+        sideWork();
+      }
     }
     const auto joinSide = [&] {
       if (side.joinable()) side.join();

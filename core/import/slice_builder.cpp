@@ -1588,7 +1588,7 @@ bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, in
 }
 
 bool buildTrace(std::vector<WorkerOut>& parts, const TopLevelFacts& facts, std::vector<std::string>&& notes,
-                Trace& trace, const std::stop_token& stop, int plainNpuDevice) {
+                Trace& trace, const std::stop_token& stop, int plainNpuDevice, unsigned threads) {
   // On a cancel: free the import records and whatever was built, and give the memory back.
   const auto cancel = [&] {
     parts.clear();
@@ -1610,6 +1610,7 @@ bool buildTrace(std::vector<WorkerOut>& parts, const TopLevelFacts& facts, std::
   releaseReaderSpare(parts);
   BuildState b(parts, trace, stop);
   b.workers = static_cast<unsigned>(std::max<std::size_t>(parts.size(), 1));
+  if (threads != 0) b.workers = std::min(b.workers, threads);  // several files or tables, one thread asked
   mergeStrings(b);
   if (stop.stop_requested()) return cancel();
   mergeProcessesAndThreads(b);

@@ -16,9 +16,10 @@ namespace npuscope::core::detail {
 /// trace-level `facts` and the reader's `notes`. Returns false when cancelled through `stop`
 /// (then nothing is built). `plainNpuDevice` is the device given to processes labelled plain
 /// "NPU" (see Process::deviceId). Does not index the flows nor build the summary levels
-/// (TraceBuilder::finish does both).
+/// (TraceBuilder::finish does both). `threads`: at most this many build threads (the calling
+/// one included); 0 = one per chunk. 1 starts no thread (the fuzz targets, LoadOptions::threads).
 bool buildTrace(std::vector<WorkerOut>& parts, const TopLevelFacts& facts, std::vector<std::string>&& notes,
-                Trace& trace, const std::stop_token& stop, int plainNpuDevice = -1);
+                Trace& trace, const std::stop_token& stop, int plainNpuDevice = -1, unsigned threads = 0);
 
 /// buildTrace of what the JSON reader read (`read` consumed).
 bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, int plainNpuDevice = -1);

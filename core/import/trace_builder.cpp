@@ -290,7 +290,8 @@ bool TraceBuilder::finish(Trace& trace, const FinishOptions& options) {
   // Packed before the build: the rows' 8-byte cells are freed before the lanes are allocated
   // (a lower peak: the database reader's rows took ~7 MB of 11 MB per 100 k slices unpacked).
   if (m_hasRowArgs) m_rowArgs.pack();
-  const bool built = detail::buildTrace(m_chunks, m_top, std::move(m_notes), trace, options.stop, options.plainNpuDevice);
+  const bool built =
+      detail::buildTrace(m_chunks, m_top, std::move(m_notes), trace, options.stop, options.plainNpuDevice, options.threads);
   m_chunks.clear();
   if (!built) return false;
   trace.ownedArgs = std::move(m_ownedArgs);

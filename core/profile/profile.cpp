@@ -452,9 +452,10 @@ std::vector<CaptureInfo> groupCaptures(const fs::path& base, std::vector<RankSou
     if (rel.empty()) rel = ".";
     Group cur;
     std::set<int> seen;
-    const auto close = [&] {
+    // `level` by init-capture: clang 14 (the fuzz build) cannot capture a structured binding.
+    const auto close = [&, level = key.second] {
       cur.folder = rel;
-      cur.info.profilerLevel = key.second;
+      cur.info.profilerLevel = level;
       cur.info.ranks = cur.members.size();
       groups.push_back(std::move(cur));
       cur = {};
@@ -833,6 +834,7 @@ ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& opti
         if (!useDb) readRankTables(rp);
         AnalysisOptions ao = analysis;
         if (!ao.stop.stop_possible()) ao.stop = options.stop;
+        if (ao.threads == 0) ao.threads = options.threads;  // threads = 1: no side thread either
         CommunicationJson commJson;
         if (useDb && db.communication) {
           commJson = std::move(*db.communication);

@@ -7,13 +7,22 @@
 #include <map>
 
 #include "core/base/json_text.h"
+#include "core/base/time_limits.h"
 #include "core/base/time_format.h"
 
 namespace npuscope::core {
 
 namespace {
 
-TimeNs usToNs(double us) { return std::isfinite(us) ? static_cast<TimeNs>(std::llround(us * 1000.0)) : 0; }
+TimeNs usToNs(double us) { return std::isfinite(us) ? clampedNs(us * 1000.0) : 0; }
+
+/// a += b, held at +-kMaxTimeNs instead of overflowing: a table's cells can hold any number, and
+/// two durations near 2^63 ns overflowed the kernel time (UBSan, found by fuzz_csv_tables).
+void addClamped(TimeNs& a, TimeNs b) {
+  TimeNs sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) sum = b > 0 ? kMaxTimeNs : -kMaxTimeNs;
+  a = std::clamp(sum, -kMaxTimeNs, kMaxTimeNs);
+}
 
 /// The map's entries, longest first (ties by name), at most `limit`.
 std::vector<std::pair<std::string, TimeNs>> longestFirst(const std::map<std::string, TimeNs>& m, std::size_t limit) {
@@ -35,11 +44,11 @@ TablesOnlySummary summarizeTables(const KernelDetails* kernels, const std::vecto
       TableDeviceFigures& d = byDevice[r.device];
       d.device = r.device;
       ++d.steps;
-      d.computing += usToNs(r.computing);
-      d.commNotOverlapped += usToNs(r.commNotOverlapped);
-      d.free += usToNs(r.free);
-      d.communication += usToNs(r.communication);
-      d.overlapped += usToNs(r.overlapped);
+      addClamped(d.computing, usToNs(r.computing));
+      addClamped(d.commNotOverlapped, usToNs(r.commNotOverlapped));
+      addClamped(d.free, usToNs(r.free));
+      addClamped(d.communication, usToNs(r.communication));
+      addClamped(d.overlapped, usToNs(r.overlapped));
     }
     for (auto& [dev, d] : byDevice) s.devices.push_back(d);
   }
@@ -49,9 +58,9 @@ TablesOnlySummary summarizeTables(const KernelDetails* kernels, const std::vecto
     for (const KernelRow& r : kernels->rows) {
       ++s.kernelRows;
       const TimeNs d = r.duration.value_or(0);
-      s.kernelTime += d;
-      core[r.core.empty() ? "(no Accelerator Core)" : r.core] += d;
-      type[r.type.empty() ? "(no Type)" : r.type] += d;
+      addClamped(s.kernelTime, d);
+      addClamped(core[r.core.empty() ? "(no Accelerator Core)" : r.core], d);
+      addClamped(type[r.type.empty() ? "(no Type)" : r.type], d);
     }
     s.byCore = longestFirst(core, core.size());
     s.topTypes = longestFirst(type, TablesOnlySummary::kTopTypes);

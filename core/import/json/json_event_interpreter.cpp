@@ -276,6 +276,12 @@ void EventInterpreter::counter(const EventFields& f, const Key& pid, TimeNs ts) 
     name = m_out.pool.intern(n);
   }
   const std::uint32_t proc = m_out.process(pid);
+  // Values and bad keys are kept aside until the whole object has been read: args whose member
+  // grammar breaks part-way ({"":"":}, kept by the fast scanner as a byte range) read as no args,
+  // as the simdjson path reads them (SimdjsonEventParser::parseBlankArgs blanks them), not as the
+  // members before the break (found by fuzz_json_differential, issue 15 item 7).
+  m_counterValues.clear();
+  m_counterBadKeys.clear();
   for (auto fr : o) {
     od::field ff;
     if (std::move(fr).get(ff)) return;
@@ -299,13 +305,17 @@ void EventInterpreter::counter(const EventFields& f, const Key& pid, TimeNs ts) 
       }
     }
     if (!ok) {
-      addWarning(m_out.stats, ImportWarning::BadCounterValue, [&] {
-        return "counter " + std::string(m_out.pool.view(name)) + "." + std::string(k) + " " + offsetText(m_eventBegin);
-      });
+      m_counterBadKeys.push_back(keyId);
       continue;
     }
-    m_out.counters.push_back(RawCounter{ts, value, proc, name, keyId});
+    m_counterValues.push_back(RawCounter{ts, value, proc, name, keyId});
   }
+  for (const NameId k : m_counterBadKeys)
+    addWarning(m_out.stats, ImportWarning::BadCounterValue, [&] {
+      return "counter " + std::string(m_out.pool.view(name)) + "." + std::string(m_out.pool.view(k)) + " " +
+             offsetText(m_eventBegin);
+    });
+  for (const RawCounter& c : m_counterValues) m_out.counters.push_back(c);
 }
 
 void EventInterpreter::metadata(const EventFields& f) {
@@ -324,6 +334,11 @@ void EventInterpreter::metadata(const EventFields& f) {
   if (f.args.empty()) return;
   simdjson::ondemand::document doc;
   if (!iterateArgs(f.args, doc)) return;
+  // find_field_unordered reads only up to the member it wants: args whose grammar breaks later
+  // ({"name":"Pyth{": "x"}) must read as no args, as the simdjson path reads them (it blanks
+  // them; found by fuzz_json_differential). Metadata events are few: validate them whole.
+  simdjson::dom::element whole;
+  if (m_metaParser.parse(m_argsBuf.data(), m_argsBuf.size() - simdjson::SIMDJSON_PADDING, false).get(whole)) return;
   od::object o;
   if (doc.get_object().get(o)) return;
   const char* wanted = m.kind == MetaKind::ProcessLabels ? "labels"

@@ -134,6 +134,9 @@ class EventInterpreter {
   std::array<CacheEntry, 1u << kInternCacheBits> m_internCache{};
   simdjson::ondemand::parser m_argsParser{1u << 31};
   std::string m_argsBuf;
+  simdjson::dom::parser m_metaParser;  ///< metadata(): validates the whole args object first
+  std::vector<RawCounter> m_counterValues;  ///< counter(): one event's values until its args are read whole
+  std::vector<NameId> m_counterBadKeys;      ///< counter(): its keys whose value is no number
   std::size_t m_eventBegin = 0;
   const char* m_eventBase = nullptr;
   const std::vector<std::uint32_t>* m_argsMap = nullptr;  ///< set while a repaired copy is parsed

@@ -68,8 +68,9 @@ bool SimdjsonEventParser::parseBlankArgs(const char* data, std::size_t len) {
     if (p >= end || *p != ':') return false;
     const char* v = skipWs(p + 1, end);
     if (v >= end) return false;
-    if (isArgs) {
-      if (*v != '{') return false;
+    // An "args" that is no object is skipped like any member: a later "args" may be the broken
+    // object the fast scanner keeps (it keeps the last one; found by fuzz_json_differential).
+    if (isArgs && *v == '{') {
       const char* q = skipContainerFast(v, end);
       if (!q || q - v < 2) return false;
       m_fixed.assign(data, len);
@@ -276,7 +277,9 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
             while (!f.args.empty() && (f.args.back() == ' ' || f.args.back() == '\n' || f.args.back() == '\r' ||
                                        f.args.back() == '\t'))
               f.args.remove_suffix(1);
+            f.argsNotObject = false;  // a repeated "args": the last one counts, as on the fast path
           } else {
+            f.args = {};
             f.argsNotObject = true;  // e.g. an array: counted as a bad counter value for C events
           }
         }

@@ -60,7 +60,8 @@ struct ReadSource {
 inline constexpr std::size_t kDefaultWindowBytes = 256u << 10;
 
 /// Reads every event of `bytes` (the whole file). `parts` = number of parallel ranges (>= 1).
-/// `progress` receives the fraction of bytes read, from the calling thread. `source`: see
+/// `progress` receives the fraction of bytes read, from the calling thread. One part without a
+/// `progress` or `preview` callback is read on the calling thread (no worker thread at all). `source`: see
 /// ReadSource (the result does not depend on it).
 [[nodiscard]] ReadResult readTraceEvents(std::string_view bytes, unsigned parts,
                                          const LoadOptions& options, const ReadSource& source = {});

@@ -113,7 +113,10 @@ TEST_CASE("communication split on a hand-built HCCL trace: waiting, transmitting
        x(400, 2, "Notify_Wait", 30, 60);
   b += x(300, 5, "hcom_allReduce__1_0_1", 0, 100, R"({"Task Type":"Other"})");
   const auto t = loadMemory(wrap(b));
-  const core::RankAnalysis ra = core::analyzeRank(*t, nullptr, nullptr);
+  // threads 1: the breakdowns run inline instead of on the side thread (issue 15, the fuzz targets).
+  core::AnalysisOptions options;
+  options.threads = GENERATE(0u, 1u);
+  const core::RankAnalysis ra = core::analyzeRank(*t, nullptr, nullptr, options);
   REQUIRE(ra.devices.size() == 1);
   const core::CommBreakdown& c = ra.devices[0].comm;
   CHECK(c.exposed == us(100));
@@ -126,11 +129,14 @@ TEST_CASE("communication split on a hand-built HCCL trace: waiting, transmitting
   CHECK(c.msprofTransmit == us(80));
   CHECK(c.msprofPlanes == "Group 0 Communication: Plane 1");
   CHECK_FALSE(c.json);
-  // Communication bound, waiting 70% > half: the verdict points at the slowest rank.
+  // Communication bound. The plane rule says wait 70%, msprof-analyze's rule 20 / 100 = 20%: 50
+  // points apart, more than kCrossCheckMargin (30), so the verdict names no side (docs/diagnosis.md
+  // section 5; this file was not built before session 7 and still expected the older "slowest rank first").
   CHECK(ra.verdict.dominant == "communication");
-  bool slowest = false;
-  for (const auto& f : ra.verdict.findings) slowest = slowest || f.find("slowest rank first") != std::string::npos;
-  CHECK(slowest);
+  bool disagree = false;
+  for (const auto& f : ra.verdict.findings)
+    disagree = disagree || f.find("The sources disagree on waiting vs transmitting") != std::string::npos;
+  CHECK(disagree);
 }
 
 TEST_CASE("computing split on a hand-built trace: class, core and forward/backward through fwdbwd", "[breakdown]") {
@@ -145,7 +151,9 @@ TEST_CASE("computing split on a hand-built trace: class, core and forward/backwa
   b += flow("s", "async_npu", "a1", 100, 1, 0) + flow("f", "async_npu", "a1", 300, 5, 20);
   b += flow("s", "async_npu", "a2", 100, 2, 12) + flow("f", "async_npu", "a2", 300, 5, 30);
   const auto t = loadMemory(wrap(b));
-  const core::RankAnalysis ra = core::analyzeRank(*t, nullptr, nullptr);
+  core::AnalysisOptions options;
+  options.threads = GENERATE(0u, 1u);  // side thread or inline: the same hand counts
+  const core::RankAnalysis ra = core::analyzeRank(*t, nullptr, nullptr, options);
   REQUIRE(ra.devices.size() == 1);
   const core::ComputeBreakdown& c = ra.devices[0].compute;
   CHECK(c.total == us(17));

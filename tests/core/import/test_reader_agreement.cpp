@@ -120,3 +120,71 @@ TEST_CASE("fast scanner and simdjson path agree on events with a malformed args 
   }
   CHECK(n == 30);
 }
+
+TEST_CASE("counter events with a malformed args object read as no args on both paths") {
+  // Found by fuzz_json_differential (session 7): {"":"":} made the fast scanner count a
+  // BadCounterValue for the member before the break, which the simdjson path (args blanked)
+  // never sees. Hand counts: a broken object = no args = no counter and no warning; the sound
+  // object {"MHz":1800,"bad":"x"} = 1 counter (1800) and 1 BadCounterValue ("x" is no number).
+  const auto counterEvent = [](const std::string& args) {
+    return R"([{"ph":"C","name":"freq","pid":1,"tid":1,"ts":5,"args":)" + args + "}]";
+  };
+  const auto badCounterValues = [](const core::Trace& t) { return t.stats.count(core::ImportWarning::BadCounterValue); };
+  for (const char* broken : {R"({"":"":})", R"({"MHz":1800,"bad":"x":})", R"({"bad":"x","MHz":1800:})"}) {
+    const std::string json = counterEvent(broken);
+    checkAgreement(json, std::string("counter: ") + broken);
+    for (const bool fast : {false, true}) {
+      INFO(broken << (fast ? " fast scanner" : " simdjson"));
+      const auto t = loadWith(json, fast, 1);
+      REQUIRE(t);
+      CHECK(t->counters.empty());
+      CHECK(badCounterValues(*t) == 0);
+    }
+  }
+  const std::string sound = counterEvent(R"({"MHz":1800,"bad":"x"})");
+  checkAgreement(sound, "counter: sound args");
+  for (const bool fast : {false, true}) {
+    const auto t = loadWith(sound, fast, 1);
+    REQUIRE(t);
+    REQUIRE(t->counters.size() == 1);
+    REQUIRE(t->counters[0].value.size() == 1);
+    CHECK(t->counters[0].value[0] == 1800.0);
+    CHECK(badCounterValues(*t) == 1);
+  }
+}
+
+TEST_CASE("an args that is no object before a broken args object: both paths keep the event") {
+  // Found by fuzz_json_differential (session 7): {"args":0,"args":{""}} made the simdjson path
+  // give up (ParseError) where the fast scanner keeps the event with the last args. Hand count:
+  // the X event below is kept on both paths as 1 slice [1, 3) us with no ParseError.
+  const std::string slice = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":0,"args":{""}}])";
+  checkAgreement(slice, "duplicate args, slice");
+  for (const bool fast : {false, true}) {
+    INFO((fast ? "fast scanner" : "simdjson"));
+    const auto t = loadWith(slice, fast, 1);
+    REQUIRE(t);
+    CHECK(t->stats.count(core::ImportWarning::ParseError) == 0);
+    REQUIRE(t->lanes.size() == 1);
+    REQUIRE(t->lanes[0].sliceCount() == 1);
+    CHECK(t->lanes[0].start[0] == 1000);
+    CHECK(t->lanes[0].end[0] == 3000);
+  }
+  checkAgreement(R"([{"ph":"C","name":"c","pid":1,"ts":1,"args":0,"args":{""}}])", "duplicate args, counter");
+  checkAgreement(R"([{"ph":"C","name":"c","pid":1,"ts":1,"args":[1],"args":{"a":1}}])", "array then object");
+}
+
+TEST_CASE("a metadata event whose args break after the name: no name on both paths") {
+  // Found by fuzz_json_differential (session 7, minimised): the fast path named the process
+  // "Pyth{" (the member before the break) where the simdjson path (args blanked) names none.
+  // Hand count: the broken object reads as no args, so the lane's process keeps its pid "2001".
+  const std::string json = R"([{"ph":"M","name":"process_name","pid":2001,"tid":0,"args":{"name": "Pyth{":  "ed 2"}},)"
+                           R"({"ph":"X","name":"k","pid":2001,"tid":0,"ts":1,"dur":1}])";
+  checkAgreement(json, "metadata with broken args");
+  for (const bool fast : {false, true}) {
+    INFO((fast ? "fast scanner" : "simdjson"));
+    const auto t = loadWith(json, fast, 1);
+    REQUIRE(t);
+    REQUIRE(t->lanes.size() == 1);
+    CHECK(t->processes[t->lanes[0].process].name == "2001");
+  }
+}

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/tables/csv.h"
+#include "core/tables/table_summary.h"
 #include "core/tables/tables.h"
 #include "tests/core/test_util.h"
 
@@ -132,4 +133,25 @@ TEST_CASE("csvNumber refuses non-finite values") {
   CHECK(rows[0].commNotOverlapped == 0);
   CHECK(rows[0].overlapped == 0);
   CHECK(rows[0].free == 5);
+}
+
+TEST_CASE("tables-only summary: kernel durations near 2^63 ns are held at the time limit, never wrapped") {
+  // Found by fuzz_csv_tables (session 7): many Duration(us) cells of about 1.7e15 us (each below
+  // kMaxTimeNs, so each is kept) overflowed the int64 kernel time (UBSan). Hand count: three
+  // rows of 4e15 us = 4e18 ns each (below kMaxTimeNs = 2^62 - 1 = 4.61e18), sum 1.2e19 > 2^63 - 1,
+  // so the sums (total, per core, per type) are held at kMaxTimeNs instead of wrapping negative.
+  const auto k = core::parseKernelDetails(core::parseCsv(
+      "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
+      "1,A,MatMulV2,AI_CORE,0,4000000000000000\n"
+      "1,B,MatMulV2,AI_CORE,0,4000000000000000\n"
+      "1,C,MatMulV2,AI_CORE,0,4000000000000000\n"));
+  REQUIRE(k.rows.size() == 3);
+  REQUIRE(k.rows[2].duration);
+  CHECK(*k.rows[2].duration == 4000000000000000000);
+  const core::TablesOnlySummary s = core::summarizeTables(&k, nullptr);
+  CHECK(s.kernelTime == (std::int64_t(1) << 62) - 1);
+  REQUIRE(s.byCore.size() == 1);
+  CHECK(s.byCore[0].second == (std::int64_t(1) << 62) - 1);
+  REQUIRE(s.topTypes.size() == 1);
+  CHECK(s.topTypes[0].second == (std::int64_t(1) << 62) - 1);
 }
