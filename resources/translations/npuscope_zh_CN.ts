@@ -551,6 +551,419 @@
     </message>
 </context>
 <context>
+    <name>npuscope::core::Bubbles</name>
+    <message>
+        <source> in %1</source>
+        <translation>，位于 %1 内</translation>
+    </message>
+    <message>
+        <source> called from %1</source>
+        <translation>，调用自 %1</translation>
+    </message>
+    <message>
+        <source>the host layer (torch ops, runtime calls) was not recorded in this capture: the cause cannot be told</source>
+        <translation>本次采集未记录 Host 层（torch 算子、Runtime 调用）：无法判断原因</translation>
+    </message>
+    <message>
+        <source>the host layers (Python, CANN) were not recorded in this capture: the cause cannot be told</source>
+        <translation>本次采集未记录 Host 层（Python、CANN）：无法判断原因</translation>
+    </message>
+    <message>
+        <source>copy tasks (%1) run on the device for %2 of the gap</source>
+        <translation>拷贝任务（%1）在 Device 上运行，占间隙的 %2</translation>
+    </message>
+    <message>
+        <source>the device waits on an event/notify task (%1) for %2 of the gap: a stream dependency or a collective on another stream</source>
+        <translation>Device 在等待 event/notify 任务（%1），占间隙的 %2：流间依赖，或其他流上的集合通信</translation>
+    </message>
+    <message>
+        <source>collective launch: %1 was launching %2 for %3 of the gap; the operators behind it in the queue waited</source>
+        <translation>集合通信下发：%1 正在下发 %2，占间隙的 %3；队列中排在它之后的算子在等待</translation>
+    </message>
+    <message>
+        <source>%1 was launched %2 before the device went idle and started only when the gap ended: the host was ahead, the delay is on the device side (no task of this device in the trace explains it)</source>
+        <translation>%1 在 Device 空闲之前 %2 已下发，却在间隙结束时才开始执行：Host 领先，延迟在 Device 侧（Trace 中本 Device 的任务无法解释它）</translation>
+    </message>
+    <message>
+        <source>operator compilation: %1 (%2 of the gap)</source>
+        <translation>算子编译：%1（占间隙的 %2）</translation>
+    </message>
+    <message>
+        <source>, inside %1 %2</source>
+        <translation>，位于 %1 %2 内</translation>
+    </message>
+    <message>
+        <source>%1: compile step %2, the rest (%3) is the ACLOP path on the host outside compilation (%4 of the gap)</source>
+        <translation>%1：编译步骤 %2，其余部分（%3）是编译之外 Host 上的 ACLOP 路径（占间隙的 %4）</translation>
+    </message>
+    <message>
+        <source>queue side: %1 was enqueued %2 before the device went idle but dequeued %3 after its Enqueue: the dequeue thread was busy with earlier operators (Enqueue/Dequeue %4, CANN %5 of the gap)</source>
+        <translation>队列侧：%1 在 Device 空闲之前 %2 已入队，但在 Enqueue 之后 %3 才出队：出队线程忙于处理更早的算子（Enqueue/Dequeue 占间隙的 %4，CANN 占 %5）</translation>
+    </message>
+    <message>
+        <source>%1 was waiting for the device when it ran out of work (%2 of the gap)</source>
+        <translation>Device 无任务可做时，%1 正在等待 Device（占间隙的 %2）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 of the gap)</source>
+        <translation>%1（占间隙的 %2）</translation>
+    </message>
+    <message>
+        <source>data loading covers %1 of the gap</source>
+        <translation>数据加载覆盖间隙的 %1</translation>
+    </message>
+    <message>
+        <source>launch</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>launches</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1和 %2</translation>
+    </message>
+    <message>
+        <source>torch op</source>
+        <translation>个 torch 算子</translation>
+    </message>
+    <message>
+        <source>torch ops</source>
+        <translation>个 torch 算子</translation>
+    </message>
+    <message>
+        <source>the host was busy dispatching: %1 started in the gap (host busy %2: torch ops %3, runtime API %4 of the gap)</source>
+        <translation>Host 忙于下发：间隙内开始了 %1（Host 忙碌 %2：torch 算子占间隙的 %3，Runtime API 占 %4）</translation>
+    </message>
+    <message>
+        <source>the host was busy dispatching: %1 started in the gap (host busy %2: framework %3, runtime API %4 of the gap)</source>
+        <translation>Host 忙于下发：间隙内开始了 %1（Host 忙碌 %2：框架占间隙的 %3，Runtime API 占 %4）</translation>
+    </message>
+    <message>
+        <source>the host was busy dispatching: %1 started in the gap (host busy %2: torch ops %3, Enqueue/Dequeue %4, CANN %5 of the gap)</source>
+        <translation>Host 忙于下发：间隙内开始了 %1（Host 忙碌 %2：torch 算子占间隙的 %3，Enqueue/Dequeue 占 %4，CANN 占 %5）</translation>
+    </message>
+    <message>
+        <source>the host was busy dispatching: %1 started in the gap (host busy %2: framework %3, Enqueue/Dequeue %4, CANN %5 of the gap)</source>
+        <translation>Host 忙于下发：间隙内开始了 %1（Host 忙碌 %2：框架占间隙的 %3，Enqueue/Dequeue 占 %4，CANN 占 %5）</translation>
+    </message>
+    <message>
+        <source>no CANN activity for %1 of the gap, and the framework layer (e.g. MindSpore / GE graph mode) is not in this capture: what the host did is not recorded, the cause cannot be told</source>
+        <translation>间隙的 %1 内没有 CANN 活动，且本次采集不含框架层（例如 MindSpore / GE 图模式）：Host 在做什么未被记录，无法判断原因</translation>
+    </message>
+    <message>
+        <source>no torch op or runtime activity for %1 of the gap: Python work outside torch, data loading or GC</source>
+        <translation>间隙的 %1 内没有 torch 算子或 Runtime 活动：torch 之外的 Python 工作、数据加载或 GC</translation>
+    </message>
+    <message>
+        <source>no torch/CANN activity for %1 of the gap: Python work outside torch, data loading or GC</source>
+        <translation>间隙的 %1 内没有 torch/CANN 活动：torch 之外的 Python 工作、数据加载或 GC</translation>
+    </message>
+    <message>
+        <source>; Python GC ran for %1 of it</source>
+        <translation>；其中 Python GC 运行了 %1</translation>
+    </message>
+    <message>
+        <source>host partly busy (%1): no rule decides the cause</source>
+        <translation>Host 部分忙碌（%1）：没有规则能判定原因</translation>
+    </message>
+    <message>
+        <source>no torch op or launch</source>
+        <translation>没有 torch 算子或下发</translation>
+    </message>
+    <message>
+        <source>no launch</source>
+        <translation>没有下发</translation>
+    </message>
+    <message>
+        <source>only %1</source>
+        <translation>只有 %1</translation>
+    </message>
+    <message>
+        <source>torch op/launch</source>
+        <translation>个 torch 算子/下发</translation>
+    </message>
+    <message>
+        <source>torch ops/launches</source>
+        <translation>个 torch 算子/下发</translation>
+    </message>
+    <message>
+        <source>host busy %1 but %2 started in the gap: no rule decides the cause</source>
+        <translation>Host 忙碌 %1，但间隙内开始的%2：没有规则能判定原因</translation>
+    </message>
+    <message>
+        <source>; the gap ends at the collective %1</source>
+        <translation>；间隙结束于集合通信 %1</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Chain</name>
+    <message>
+        <source>launch latency unknown</source>
+        <translation>下发时延未知</translation>
+    </message>
+    <message>
+        <source>launch latency unknown: the task starts %1 before its recorded launch even after the clock correction (a suspect flow binding)</source>
+        <translation>下发时延未知：即使经过时钟校正，任务仍比记录的下发早 %1 开始（连线绑定可疑）</translation>
+    </message>
+    <message>
+        <source>launch latency %1 (recorded %2; host/device clocks corrected by %3)</source>
+        <translation>下发时延 %1（记录值 %2；Host/Device 时钟已校正 %3）</translation>
+    </message>
+    <message>
+        <source>launch latency %1</source>
+        <translation>下发时延 %1</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Verdict</name>
+    <message>
+        <source>Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and torch.cuda.synchronize() from the training loop, or defer them (accumulate on the device and read every N steps).</source>
+        <translation>避免在 Step 内做 Host 同步：从训练循环中移除 .item()、.cpu()、对 Device 张量的 print() 和 torch.cuda.synchronize()，或推迟它们（在 Device 上累积，每 N 个 Step 读取一次）。</translation>
+    </message>
+    <message>
+        <source>The host cannot launch kernels fast enough: fuse small operators, raise the batch size, or capture the step in a CUDA/HIP graph (torch.compile with mode=&quot;reduce-overhead&quot;, torch.cuda.graphs).</source>
+        <translation>Host 下发 kernel 的速度不够：融合小算子、增大 batch size，或把 Step 捕获为 CUDA/HIP graph（torch.compile 的 mode=&quot;reduce-overhead&quot;、torch.cuda.graphs）。</translation>
+    </message>
+    <message>
+        <source>Copies run on the device while it computes nothing: move host-device copies out of the step, copy with non_blocking=True from pinned memory, and keep tensors on the device.</source>
+        <translation>Device 上运行拷贝时没有计算：把 Host-Device 拷贝移出 Step，从锁页内存以 non_blocking=True 拷贝，并让张量留在 Device 上。</translation>
+    </message>
+    <message>
+        <source>Streams wait on events: look at what the waiting stream depends on (a collective on another stream, a recorded event) and overlap or reorder the work.</source>
+        <translation>流在等待 event：查看等待的流依赖什么（其他流上的集合通信、已记录的 event），然后让这些工作相互掩盖或调整顺序。</translation>
+    </message>
+    <message>
+        <source>Tasks were launched ahead of the device but it held them: look at what their streams wait for (events recorded on other streams, collectives) and overlap or reorder that work.</source>
+        <translation>任务先于 Device 下发，却被 Device 延后执行：查看它们的流在等待什么（其他流上记录的 event、集合通信），然后让这些工作相互掩盖或调整顺序。</translation>
+    </message>
+    <message>
+        <source>Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and torch.npu.synchronize() from the training loop, or defer them (accumulate on the device and read every N steps).</source>
+        <translation>避免在 Step 内做 Host 同步：从训练循环中移除 .item()、.cpu()、对 Device 张量的 print() 和 torch.npu.synchronize()，或推迟它们（在 Device 上累积，每 N 个 Step 读取一次）。</translation>
+    </message>
+    <message>
+        <source>Overlap host-to-device copies with compute: pin host memory (DataLoader pin_memory=True), copy with non_blocking=True, and prefetch the next batch to the device.</source>
+        <translation>让 Host 到 Device 的拷贝与计算相互掩盖：使用锁页内存（DataLoader pin_memory=True），以 non_blocking=True 拷贝，并把下一个 batch 预取到 Device。</translation>
+    </message>
+    <message>
+        <source>Operators are compiled online (ACLOP): call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format=False so that prebuilt binaries are used.</source>
+        <translation>算子在线编译（ACLOP）：调用 torch_npu.npu.set_compile_mode(jit_compile=False) 并设置 torch_npu.npu.config.allow_internal_format=False，以使用预编译的二进制。</translation>
+    </message>
+    <message>
+        <source>The ACLOP path (aclopCompileAndExecute) is slow on the host even without compiling: prefer the ACLNN operators (jit_compile=False), and check which operators still take the ACLOP path.</source>
+        <translation>即使不编译，ACLOP 路径（aclopCompileAndExecute）在 Host 上也很慢：优先使用 ACLNN 算子（jit_compile=False），并检查哪些算子仍走 ACLOP 路径。</translation>
+    </message>
+    <message>
+        <source>Data loading holds the step: raise DataLoader num_workers, use pin_memory and prefetch_factor.</source>
+        <translation>数据加载拖慢了 Step：增大 DataLoader 的 num_workers，使用 pin_memory 和 prefetch_factor。</translation>
+    </message>
+    <message>
+        <source>The host cannot dispatch operators fast enough: fuse small operators, raise the batch size, keep the task queue on (TASK_QUEUE_ENABLE=1 or 2), bind cores, or use graph mode (torchair, torch.compile).</source>
+        <translation>Host 下发算子的速度不够：融合小算子、增大 batch size、保持任务队列开启（TASK_QUEUE_ENABLE=1 或 2）、绑核，或使用图模式（torchair、torch.compile）。</translation>
+    </message>
+    <message>
+        <source>The host does no torch work during the gaps: look at the Python code between operators (data preparation, logging, control flow, GC) and move it off the critical path.</source>
+        <translation>间隙内 Host 没有执行 torch 工作：查看算子之间的 Python 代码（数据准备、日志、控制流、GC），把它移出关键路径。</translation>
+    </message>
+    <message>
+        <source>%1 (the rest of the file is missing)</source>
+        <translation>%1（文件的其余部分缺失）</translation>
+    </message>
+    <message>
+        <source>%1 (the file may end early)</source>
+        <translation>%1（文件可能提前结束）</translation>
+    </message>
+    <message>
+        <source>the event array was not closed: the profiler may have stopped before it finished writing</source>
+        <translation>事件数组没有闭合：Profiler 可能在写完之前就停止了</translation>
+    </message>
+    <message>
+        <source>%1 (partial capture)</source>
+        <translation>%1（不完整的采集）</translation>
+    </message>
+    <message>
+        <source>, up to +%1 (ts %2 ns)</source>
+        <translation>，截至 +%1（ts %2 ns）</translation>
+    </message>
+    <message>
+        <source>%1: %2. The figures cover only the part that was read%3; what the profiler wrote after the cut is missing, so the shares may differ for the whole run. %4</source>
+        <translation>%1: %2。这些数据只覆盖已读取的部分%3；Profiler 在截断之后写入的内容缺失，因此整个运行的占比可能不同。%4</translation>
+    </message>
+    <message>
+        <source>No device activity</source>
+        <translation>无 Device 活动</translation>
+    </message>
+    <message>
+        <source>No device activity in this trace: open a capture with NPU activity to get the Top-Down analysis.</source>
+        <translation>此 Trace 中没有 Device 活动：打开含 NPU 活动的采集数据以获得 Top-Down 分析。</translation>
+    </message>
+    <message>
+        <source>The device span is empty.</source>
+        <translation>Device 时间跨度为空。</translation>
+    </message>
+    <message>
+        <source>Computing %1, Communication (Not Overlapped) %2, Free %3 of %4</source>
+        <translation>在 %4 中，计算 %1，未掩盖通信 %2，空闲 %3</translation>
+    </message>
+    <message>
+        <source>Compute bound</source>
+        <translation>计算瓶颈</translation>
+    </message>
+    <message>
+        <source>the device computes %1 of the time; %2.</source>
+        <translation>Device 有 %1 的时间在计算；%2。</translation>
+    </message>
+    <message>
+        <source>Look at the longest kernels in the statistics first: their shapes, data types (mixed precision, tensor cores) and achieved TFLOPS against the GPU&apos;s peak.</source>
+        <translation>先看统计中耗时最长的 kernel：它们的 shape、数据类型（混合精度、tensor core），以及实际 TFLOPS 与 GPU 峰值的比较。</translation>
+    </message>
+    <message>
+        <source>Look at the longest kernels in the statistics first: their shapes, formats (TransData), TFLOPS against the chip&apos;s peak, and AI_CPU operators.</source>
+        <translation>先看统计中耗时最长的 kernel：它们的 shape、格式（TransData）、TFLOPS 与芯片峰值的比较，以及 AI_CPU 算子。</translation>
+    </message>
+    <message>
+        <source>Communication bound</source>
+        <translation>通信瓶颈</translation>
+    </message>
+    <message>
+        <source>communication that is not hidden behind computation takes %1 of the time; %2.</source>
+        <translation>未被计算掩盖的通信占用了 %1 的时间；%2。</translation>
+    </message>
+    <message>
+        <source>Look at the collectives first: check for a slow rank (the others wait for it), overlap communication with computation (bucketed gradient all-reduce, async collectives), and review the parallel strategy.</source>
+        <translation>先看集合通信：检查是否有慢 Rank（其他 Rank 在等它），让通信与计算相互掩盖（分桶梯度 all-reduce、异步集合通信），并审视并行策略。</translation>
+    </message>
+    <message>
+        <source>Dispatch/host bound</source>
+        <translation>下发/Host 瓶颈</translation>
+    </message>
+    <message>
+        <source>the device is idle (Free) %1 of the time (%2); %3.</source>
+        <translation>Device 有 %1 的时间空闲（Free）（%2）；%3。</translation>
+    </message>
+    <message>
+        <source>The device is also idle (Free) %1 of the time (%2), above the ~10%% mark: dispatch, synchronisation or data movement leave it waiting.</source>
+        <translation>Device 还有 %1 的时间空闲（Free）（%2），超过约 10%% 的界线：下发、同步或数据搬运让它在等待。</translation>
+    </message>
+    <message>
+        <source>device activity</source>
+        <translation>Device 活动</translation>
+    </message>
+    <message>
+        <source>one busy interval</source>
+        <translation>1 个忙碌区间</translation>
+    </message>
+    <message>
+        <source>%1 busy intervals</source>
+        <translation>%1 个忙碌区间</translation>
+    </message>
+    <message>
+        <source>The device span includes isolated activity: %1 at ts %2 ns (+%3), %4 %5 before the rest of the device activity, which spans %6. Free and E2E above include that gap; without it: </source>
+        <translation>Device 时间跨度包含孤立的活动：%1 位于 ts %2 ns（+%3），%4，比其余 Device 活动早 %5（其余活动跨度 %6）。上面的空闲和 E2E 包含这段间隔；不计它时：</translation>
+    </message>
+    <message>
+        <source>The device span includes isolated activity: %1 at ts %2 ns (+%3), %4 %5 after the rest of the device activity, which spans %6. Free and E2E above include that gap; without it: </source>
+        <translation>Device 时间跨度包含孤立的活动：%1 位于 ts %2 ns（+%3），%4，比其余 Device 活动晚 %5（其余活动跨度 %6）。上面的空闲和 E2E 包含这段间隔；不计它时：</translation>
+    </message>
+    <message>
+        <source> (the same dominant share).</source>
+        <translation>（主导占比相同）。</translation>
+    </message>
+    <message>
+        <source>; the dominant share differs, so the headline depends on whether that activity belongs to the run.</source>
+        <translation>；主导占比不同，因此结论取决于该活动是否属于本次运行。</translation>
+    </message>
+    <message>
+        <source>The trace&apos;s span (%1) is stretched by %2 far from the device activity (%3): the farthest, %4 on %5, at ts %6 ns, %7 before it. The Top-Down figures use the device activity only; its clock or epoch may differ.</source>
+        <translation>Trace 的时间跨度（%1）被远离 Device 活动（%3）的 %2 拉长：最远的是 %5 上的 %4，位于 ts %6 ns，比 Device 活动早 %7。Top-Down 数据只使用 Device 活动；这些事件的时钟或纪元可能不同。</translation>
+    </message>
+    <message>
+        <source>The trace&apos;s span (%1) is stretched by %2 far from the device activity (%3): the farthest, %4 on %5, at ts %6 ns, %7 after it. The Top-Down figures use the device activity only; its clock or epoch may differ.</source>
+        <translation>Trace 的时间跨度（%1）被远离 Device 活动（%3）的 %2 拉长：最远的是 %5 上的 %4，位于 ts %6 ns，比 Device 活动晚 %7。Top-Down 数据只使用 Device 活动；这些事件的时钟或纪元可能不同。</translation>
+    </message>
+    <message>
+        <source>event</source>
+        <translation>个事件</translation>
+    </message>
+    <message>
+        <source>events</source>
+        <translation>个事件</translation>
+    </message>
+    <message>
+        <source>The %1 device gaps of 10 us or more (%2) cannot be explained: the host layer (torch ops, runtime calls) was not recorded. Capture with the CPU activity on (torch.profiler ProfilerActivity.CPU) to see what held the device up.</source>
+        <translation>%1 个 10 us 及以上的 Device 间隙（%2）无法解释：未记录 Host 层（torch 算子、Runtime 调用）。请开启 CPU 活动采集（torch.profiler ProfilerActivity.CPU），以查看是什么拖住了 Device。</translation>
+    </message>
+    <message>
+        <source>The %1 device gaps of 10 us or more (%2) cannot be explained: the host layers (Python, CANN) were not recorded. Capture with the CPU activity on (torch_npu.profiler ProfilerActivity.CPU) to see what held the device up.</source>
+        <translation>%1 个 10 us 及以上的 Device 间隙（%2）无法解释：未记录 Host 层（Python、CANN）。请开启 CPU 活动采集（torch_npu.profiler ProfilerActivity.CPU），以查看是什么拖住了 Device。</translation>
+    </message>
+    <message>
+        <source>Of %1 of 10 us or more (%2), %3 holds the most: %4 (%5) in %6</source>
+        <translation>在 10 us 及以上的 %1（%2）中，%3 占比最多：%6 共 %4（%5）</translation>
+    </message>
+    <message>
+        <source>device gap</source>
+        <translation>个 Device 间隙</translation>
+    </message>
+    <message>
+        <source>device gaps</source>
+        <translation>个 Device 间隙</translation>
+    </message>
+    <message>
+        <source>gap</source>
+        <translation>个间隙</translation>
+    </message>
+    <message>
+        <source>gaps</source>
+        <translation>个间隙</translation>
+    </message>
+    <message>
+        <source>; then %1 %2 (%3)</source>
+        <translation>；其次是 %1 %2（%3）</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>%1 of the device tasks start within %2 of their launch (median %3): the launch flows (ac2g) are nearly vertical, the device runs as soon as the host dispatches, so the host sets the pace.</source>
+        <translation>%1 的 Device 任务在下发后 %2 内开始执行（中位数 %3）：下发连线（ac2g）几乎是竖直的，Host 一下发 Device 就执行，因此节奏由 Host 决定。</translation>
+    </message>
+    <message>
+        <source>%1 of the device tasks start within %2 of their launch (median %3): the HostToDevice flows are nearly vertical, the device runs as soon as the host dispatches, so the host sets the pace.</source>
+        <translation>%1 的 Device 任务在下发后 %2 内开始执行（中位数 %3）：HostToDevice 连线几乎是竖直的，Host 一下发 Device 就执行，因此节奏由 Host 决定。</translation>
+    </message>
+    <message>
+        <source>The torch op %1 launched %2 device tasks; %3 of %4 launched %5 or more: many small tasks from one API are a fusion candidate.</source>
+        <translation>torch 算子 %1 下发了 %2 个 Device 任务；%4中有 %3 个下发了 %5 个及以上：同一 API 产生的大量小任务是融合的候选。</translation>
+    </message>
+    <message>
+        <source>op</source>
+        <translation>个算子</translation>
+    </message>
+    <message>
+        <source>ops</source>
+        <translation>个算子</translation>
+    </message>
+    <message>
+        <source>Host and device clocks disagree by at least %1 (%2; the earliest task starts that much before its own launch): launch latencies are shown corrected by that bound.</source>
+        <translation>Host 与 Device 的时钟至少相差 %1（%2；最早的任务比它自己的下发早这么多开始）：显示的下发时延已按该界限校正。</translation>
+    </message>
+    <message>
+        <source>launch</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>launches</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>%1 aclopCompileAndExecute calls (%2 per step, the advisor&apos;s mark is 20): call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format=False.</source>
+        <translation>%1 次 aclopCompileAndExecute 调用（每 Step %2 次，专家建议的界线是 20）：调用 torch_npu.npu.set_compile_mode(jit_compile=False) 并设置 torch_npu.npu.config.allow_internal_format=False。</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::widgets::AdviceModel</name>
     <message>
         <source>%1
