@@ -551,6 +551,157 @@
     </message>
 </context>
 <context>
+    <name>npuscope::core::Breakdown</name>
+    <message>
+        <source>communication.json holds no op</source>
+        <translation>communication.json 中没有通信算子</translation>
+    </message>
+    <message>
+        <source>%1 problem(s), first: %2</source>
+        <translation>%1 个问题，第一个：%2</translation>
+    </message>
+    <message>
+        <source>no communication.json</source>
+        <translation>没有 communication.json</translation>
+    </message>
+    <message>
+        <source>backward = launched from a thread that ends a fwdbwd flow</source>
+        <translation>反向 = 由作为 fwdbwd 连线终点的线程下发</translation>
+    </message>
+    <message>
+        <source>not marked (no fwdbwd flow)</source>
+        <translation>未标记（没有 fwdbwd 连线）</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv Accelerator Core (%1 without a row: trace Task Type)</source>
+        <translation>kernel_details.csv 的 Accelerator Core（%1没有对应行：取 Trace 的 Task Type）</translation>
+    </message>
+    <message>
+        <source>task</source>
+        <translation>个任务</translation>
+    </message>
+    <message>
+        <source>tasks</source>
+        <translation>个任务</translation>
+    </message>
+    <message>
+        <source>trace Task Type</source>
+        <translation>Trace 的 Task Type</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv Type, else task name</source>
+        <translation>kernel_details.csv 的 Type，否则取任务名</translation>
+    </message>
+    <message>
+        <source>task name</source>
+        <translation>任务名</translation>
+    </message>
+    <message>
+        <source>exposed communication %1: waiting %2, transmitting %3, neither %4 (primary: HCCL plane tasks); cross-check msprof-analyze rule (least-waiting plane): wait %5, transmit %6</source>
+        <translation>未掩盖通信 %1：等待 %2，传输 %3，其他 %4（主要依据：HCCL Plane 任务）；交叉核对 msprof-analyze 规则（等待最少的 Plane）：等待 %5，传输 %6</translation>
+    </message>
+    <message>
+        <source>exposed communication %1: collective kernels on the streams (Kineto trace), waiting vs transmitting unknown from the trace</source>
+        <translation>未掩盖通信 %1：流上的集合通信 kernel（Kineto Trace），无法从 Trace 得知等待与传输的比例</translation>
+    </message>
+    <message>
+        <source>exposed communication %1: no HCCL plane task recorded (Level0?), waiting vs transmitting unknown from the trace</source>
+        <translation>未掩盖通信 %1：未记录 HCCL Plane 任务（Level0？），无法从 Trace 得知等待与传输的比例</translation>
+    </message>
+    <message>
+        <source>cross-check communication.json (%1): elapse %2, transit %3, wait %4 (of which synchronization %5), idle %6</source>
+        <translation>交叉核对 communication.json（%1）：耗时 %2，传输 %3，等待 %4（其中同步 %5），空闲 %6</translation>
+    </message>
+    <message>
+        <source>primary: communication.json (%1): elapse %2, transit %3, wait %4 (of which synchronization %5), idle %6</source>
+        <translation>主要依据：communication.json（%1）：耗时 %2，传输 %3，等待 %4（其中同步 %5），空闲 %6</translation>
+    </message>
+    <message>
+        <source>op</source>
+        <translation>个通信算子</translation>
+    </message>
+    <message>
+        <source>ops</source>
+        <translation>个通信算子</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>正向</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>no launch</source>
+        <translation>无下发</translation>
+    </message>
+    <message>
+        <source>several at once %1</source>
+        <translation>多个同时 %1</translation>
+    </message>
+    <message>
+        <source>; forward/backward %1</source>
+        <translation>；正向/反向：%1</translation>
+    </message>
+    <message>
+        <source>Computing %1: %2</source>
+        <translation>计算 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 points</source>
+        <translation>%1 个百分点</translation>
+    </message>
+    <message>
+        <source>msprof-analyze&apos;s rule (least-waiting plane) wait %1 (%2)</source>
+        <translation>msprof-analyze 规则（等待最少的 Plane）等待 %1（%2）</translation>
+    </message>
+    <message>
+        <source>; communication.json wait %1 of the ops&apos; whole time, hidden or not (%2)</source>
+        <translation>；communication.json 等待占通信算子全部时间（无论是否被掩盖）的 %1（%2）</translation>
+    </message>
+    <message>
+        <source>; communication.json not read</source>
+        <translation>；未读取 communication.json</translation>
+    </message>
+    <message>
+        <source>Of the exposed communication (%1), %2 is waiting (notify waits: another rank or stream is not ready, a synchronisation) and %3 transmitting (data moving on the links); source: the trace&apos;s HCCL plane tasks (npuscope&apos;s rule). Cross-checks: %4.</source>
+        <translation>在未掩盖通信（%1）中，%2 是等待（Notify 等待：其他 Rank 或流尚未就绪，即同步），%3 是传输（数据在链路上搬运）；来源：Trace 中的 HCCL Plane 任务（npuscope 的规则）。交叉核对：%4。</translation>
+    </message>
+    <message>
+        <source>communication.json: of %1 in %2, %3 is waiting (synchronisation %4) and %5 transmitting; the trace has no plane tasks to place them in the exposed time.</source>
+        <translation>communication.json：%2共 %1，其中 %3 是等待（同步 %4），%5 是传输；Trace 中没有 Plane 任务，无法把它们落到未掩盖的时间里。</translation>
+    </message>
+    <message>
+        <source>%1 wait %2 (%3 points)</source>
+        <translation>%1等待 %2（%3 个百分点）</translation>
+    </message>
+    <message>
+        <source>msprof-analyze&apos;s rule</source>
+        <translation>msprof-analyze 规则</translation>
+    </message>
+    <message>
+        <source>The sources disagree on waiting vs transmitting: the plane rule says wait %1 but %2, more than %3 points apart, so no side is said to dominate. Check which is right: compare the Notify Wait tasks of the HCCL planes with communication.json&apos;s Wait and Idle per op, and the plane msprof-analyze picks (an idle plane counts as transmitting there).</source>
+        <translation>各数据来源对等待与传输的判断不一致：Plane 规则给出等待 %1，但 %2，相差超过 %3 个百分点，因此不认定哪一方占主导。请核对哪个正确：把 HCCL Plane 的 Notify Wait 任务与 communication.json 中每个通信算子的 Wait 和 Idle 对比，并查看 msprof-analyze 选取的 Plane（空闲的 Plane 在那里算作传输）。</translation>
+    </message>
+    <message>
+        <source>Waiting dominates (%1, at or above two thirds), so the links are not the problem: the rank waits for another rank or stream. Compare when the ranks reach each collective (a late rank shows its compute or dispatch); when they arrive together the wait is not explained by this capture.</source>
+        <translation>等待占主导（%1，达到或超过三分之二），问题不在链路：该 Rank 在等待其他 Rank 或流。请比较各 Rank 到达每个集合通信的时间（晚到的 Rank 会体现在它的计算或下发上）；若它们同时到达，本次采集无法解释该等待。</translation>
+    </message>
+    <message>
+        <source>Transmitting dominates (at or above two thirds): the time goes to moving data; look at the message sizes, the links&apos; bandwidth and the algorithm.</source>
+        <translation>传输占主导（达到或超过三分之二）：时间花在数据搬运上；请查看消息大小、链路带宽和通信算法。</translation>
+    </message>
+    <message>
+        <source>Waiting vs transmitting is mixed (neither reaches two thirds): the exposed communication is not explained by one side; look at both the slowest rank and the transfers.</source>
+        <translation>等待与传输相当（都未达到三分之二）：未掩盖通信不能由单一方面解释；请同时查看最慢的 Rank 和数据传输。</translation>
+    </message>
+    <message>
+        <source>Computing (%1) is made of: %2.</source>
+        <translation>计算（%1）的构成：%2。</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::core::Bubbles</name>
     <message>
         <source> in %1</source>
@@ -714,6 +865,242 @@
     <message>
         <source>launch latency %1</source>
         <translation>下发时延 %1</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Overlap</name>
+    <message>
+        <source>no Ascend Hardware lanes: no device analysis</source>
+        <translation>没有 Ascend Hardware 泳道：不做 Device 分析</translation>
+    </message>
+    <message>
+        <source>Kineto trace without kernel, gpu_memcpy or gpu_memset events: it holds CUPTI range-profiler records (cuda_profiler_range), kernels replayed one at a time to read their counters, whose times are the replays and not the kernels&apos; timeline: no device analysis</source>
+        <translation>Kineto Trace 中没有 kernel、gpu_memcpy 或 gpu_memset 事件：它包含 CUPTI range-profiler 记录（cuda_profiler_range），即为读取计数器而逐个重放的 kernel，其时间是重放的时间而非 kernel 的时间线：不做 Device 分析</translation>
+    </message>
+    <message>
+        <source>Kineto trace without kernel, gpu_memcpy or gpu_memset events on a device stream: no device analysis</source>
+        <translation>Kineto Trace 的 Device 流上没有 kernel、gpu_memcpy 或 gpu_memset 事件：不做 Device 分析</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv does not match this trace (none of its %1 distinct compute start times is a device task&apos;s start), so: %2</source>
+        <translation>kernel_details.csv 与此 Trace 不匹配（其 %1 个不同的计算开始时间都不是 Device 任务的开始时间），因此改用：%2</translation>
+    </message>
+    <message>
+        <source>Kineto trace: cat kernel, except collective kernels (nccl/rccl/hccl in the name, hcom_*); gpu_memcpy/gpu_memset are copies, not compute</source>
+        <translation>Kineto Trace：cat 为 kernel 的事件，集合通信 kernel 除外（名称含 nccl/rccl/hccl，hcom_*）；gpu_memcpy/gpu_memset 是拷贝，不算计算</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv (%1 matched by start time)</source>
+        <translation>kernel_details.csv（按开始时间匹配了 %1）</translation>
+    </message>
+    <message>
+        <source>task</source>
+        <translation>个任务</translation>
+    </message>
+    <message>
+        <source>tasks</source>
+        <translation>个任务</translation>
+    </message>
+    <message>
+        <source>Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and Other-typed tasks not named like memcpy/event/notify tasks</source>
+        <translation>Task Type 为 AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE 的任务，以及名称不像 memcpy/event/notify 任务的 Other 类型任务</translation>
+    </message>
+    <message>
+        <source>%1: computed %2, recorded %3 (difference %4)</source>
+        <translation>%1：计算值 %2，记录值 %3（相差 %4）</translation>
+    </message>
+    <message>
+        <source>(all)</source>
+        <translation>（全部）</translation>
+    </message>
+    <message>
+        <source>Overlap Analysis lanes</source>
+        <translation>Overlap Analysis 泳道</translation>
+    </message>
+    <message>
+        <source>computed</source>
+        <translation>计算值</translation>
+    </message>
+    <message>
+        <source>step %1 %2: %3 %4, step_trace_time.csv %5</source>
+        <translation>Step %1 %2：%3 %4，step_trace_time.csv %5</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::ProfileAnalysis</name>
+    <message>
+        <source>%1: no device figures, left out of the cross-rank comparison</source>
+        <translation>%1：没有 Device 数据，未参与跨 Rank 比较</translation>
+    </message>
+    <message>
+        <source>the ranks&apos; figures come from different sources (see each rank&apos;s source)</source>
+        <translation>各 Rank 的数据来源不同（见每个 Rank 的 source）</translation>
+    </message>
+    <message>
+        <source>slow rank (msprof-analyze rule): needs 2 or more ranks with figures, %1 here</source>
+        <translation>慢 Rank（msprof-analyze 规则）：需要 2 个及以上有数据的 Rank，这里只有 %1 个</translation>
+    </message>
+    <message>
+        <source>slow rank (msprof-analyze rule, %1, threshold %2 of the mean rank time): </source>
+        <translation>慢 Rank（msprof-analyze 规则，%1，阈值为 Rank 平均时间的 %2）：</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>个 Rank</translation>
+    </message>
+    <message>
+        <source>ranks</source>
+        <translation>个 Rank</translation>
+    </message>
+    <message>
+        <source>no bottleneck; largest gap %1 %2 (max on rank %3)</source>
+        <translation>无瓶颈；最大差距 %1 %2（最大值在 Rank %3）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (max on rank %3)</source>
+        <translation>%1 %2（最大值在 Rank %3）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Report</name>
+    <message>
+        <source>every step (%1 of %2)</source>
+        <translation>每个 Step（%1/%2）</translation>
+    </message>
+    <message>
+        <source>in %1 of %2</source>
+        <translation>%2中的 %1 个</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>个 Step</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>个 Step</translation>
+    </message>
+    <message>
+        <source>chip %1</source>
+        <translation>芯片 %1</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>advice (%1, %2; issues first, by time at stake per step):</source>
+        <translation>优化建议（%1，%2；问题在前，按每 Step 可节省的时间排序）：</translation>
+    </message>
+    <message>
+        <source> - %1 per step at stake</source>
+        <translation> - 每 Step 可节省 %1</translation>
+    </message>
+    <message>
+        <source>: %1 (mark: %2)</source>
+        <translation>：%1（界线：%2）</translation>
+    </message>
+    <message>
+        <source>fix: %1</source>
+        <translation>修复：%1</translation>
+    </message>
+    <message>
+        <source>advice across ranks (each issue, on which ranks):</source>
+        <translation>跨 Rank 的优化建议（每个问题出现在哪些 Rank 上）：</translation>
+    </message>
+    <message>
+        <source>every rank (%1)</source>
+        <translation>所有 Rank（%1）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3)</source>
+        <translation>%2中的 %1 个（%3）</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>个 Rank</translation>
+    </message>
+    <message>
+        <source>ranks</source>
+        <translation>个 Rank</translation>
+    </message>
+    <message>
+        <source>PARTIAL CAPTURE: %1; every figure below covers only the part read</source>
+        <translation>不完整的采集：%1；以下所有数据只覆盖已读取的部分</translation>
+    </message>
+    <message>
+        <source>verdict:</source>
+        <translation>结论：</translation>
+    </message>
+    <message>
+        <source>bubbles &gt;= threshold: %1 (%2 in all), the longest %3 listed, longest first</source>
+        <translation>达到阈值的空泡：%1 个（共 %2），列出最长的 %3 个，按时长从长到短</translation>
+    </message>
+    <message>
+        <source>bubbles &gt;= threshold: %1 (longest first)</source>
+        <translation>达到阈值的空泡：%1 个（按时长从长到短）</translation>
+    </message>
+    <message>
+        <source>%1 at +%2 (step %3): %4</source>
+        <translation>%1，位于 +%2（Step %3）：%4</translation>
+    </message>
+    <message>
+        <source>%1 at +%2: %4</source>
+        <translation>%1，位于 +%2：%4</translation>
+    </message>
+    <message>
+        <source>launched after the device went idle</source>
+        <translation>在 Device 空闲之后才下发</translation>
+    </message>
+    <message>
+        <source>launched before the device went idle</source>
+        <translation>在 Device 空闲之前已下发</translation>
+    </message>
+    <message>
+        <source>launched at an unknown time</source>
+        <translation>下发时间未知</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Stats</name>
+    <message>
+        <source>Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and untyped tasks not named like memcpy/event/notify/SDMA/hcom tasks</source>
+        <translation>Task Type 为 AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE 的任务，以及名称不像 memcpy/event/notify/SDMA/hcom 任务的无类型任务</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv (its compute rows, matched to tasks by start time and name)</source>
+        <translation>kernel_details.csv（其计算行按开始时间和名称与任务匹配）</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv does not match this trace (no compute row has a task&apos;s start and name), so: %1</source>
+        <translation>kernel_details.csv 与此 Trace 不匹配（没有计算行与任务的开始时间和名称相符），因此改用：%1</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv alone (the profiler&apos;s own table: this rank has no trace), %1 without the communication rows</source>
+        <translation>仅 kernel_details.csv（Profiler 自己的表：此 Rank 没有 Trace），%1，不含通信行</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>rows</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>, %1 without a Duration left out</source>
+        <translation>，略去了 %1没有 Duration 的数据</translation>
+    </message>
+    <message>
+        <source>Share: %% of E2E %1 (Computing + Communication(Not Overlapped) + Free; those three add up to 100%%)</source>
+        <translation>占比：占 E2E %1 的 %%（计算 + 未掩盖通信 + 空闲；三者相加为 100%%）</translation>
+    </message>
+    <message>
+        <source>Share: %% of the layer&apos;s summed total %1 (the rows add up to 100%%)</source>
+        <translation>占比：占该层总和 %1 的 %%（各行相加为 100%%）</translation>
+    </message>
+    <message>
+        <source>Kernels told from stream tasks by %1</source>
+        <translation>从流任务中区分 kernel 的依据：%1</translation>
     </message>
 </context>
 <context>
