@@ -403,7 +403,9 @@ std::string computeParts(const ComputeBreakdown& c) {
   s += "; ";
   first = true;
   for (const auto& p : c.byCore) {
-    s += (first ? "" : " / ") + p.key + " " + pct(p.exclusive, c.total);
+    // Core types are names (AI_CORE, ...); "unknown" is the key for tasks without one.
+    s += (first ? "" : " / ") + (p.key == "unknown" ? npuTr("npuscope::core::Breakdown", "unknown") : p.key) + " " +
+         pct(p.exclusive, c.total);
     first = false;
   }
   s += overlapPart(c.coreOverlap, c.total, " / ");

@@ -700,6 +700,10 @@
         <source>Computing (%1) is made of: %2.</source>
         <translation>计算（%1）的构成：%2。</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Bubbles</name>
