@@ -674,7 +674,7 @@
     </message>
     <message>
         <source>%1 wait %2 (%3 points)</source>
-        <translation>%1等待 %2（%3 个百分点）</translation>
+        <translation>%1 等待 %2（%3 个百分点）</translation>
     </message>
     <message>
         <source>msprof-analyze&apos;s rule</source>
