@@ -551,6 +551,725 @@
     </message>
 </context>
 <context>
+    <name>npuscope::core::Advisor</name>
+    <message>
+        <source>MatMul/Conv TFLOPS: unknown</source>
+        <translation>MatMul/Conv TFLOPS：未知</translation>
+    </message>
+    <message>
+        <source>%1 MatMul/Conv kernels, none with recorded shapes that fit the op (record_shapes and Level1 write Input/Output Shapes in kernel_details.csv)</source>
+        <translation>%1 个 MatMul/Conv kernel，没有一个记录了与算子匹配的 shape（record_shapes 且 Level1 时才会在 kernel_details.csv 中写入 Input/Output Shapes）</translation>
+    </message>
+    <message>
+        <source>MatMul/Conv TFLOPS (no peak: utilisation unknown)</source>
+        <translation>MatMul/Conv TFLOPS（没有峰值：利用率未知）</translation>
+    </message>
+    <message>
+        <source>; the chip is not recorded in this capture: no utilisation verdict (give the chip, e.g. --chip Ascend910B3)</source>
+        <translation>；本次采集未记录芯片型号：无法判断利用率（请指定芯片，例如 --chip Ascend910B3）</translation>
+    </message>
+    <message>
+        <source>; no peak for %1 and %2 in the table</source>
+        <translation>；表中没有 %1 在 %2 下的峰值</translation>
+    </message>
+    <message>
+        <source>MatMul/Conv below %1% of peak</source>
+        <translation>MatMul/Conv 低于峰值的 %1%</translation>
+    </message>
+    <message>
+        <source>; %1 below the mark, worst %2</source>
+        <translation>；%1 个低于界线，最差 %2</translation>
+    </message>
+    <message>
+        <source>Raise the batch size (small M/N/K leave cube units idle) or train in mixed precision (AMP, FP16/BF16), whose peak is about four times FP32&apos;s.</source>
+        <translation>增大 batch size（M/N/K 太小会让 Cube 单元空闲），或使用混合精度训练（AMP，FP16/BF16），其峰值约为 FP32 的四倍。</translation>
+    </message>
+    <message>
+        <source>MatMul/Conv efficient (&gt;= %1% of peak)</source>
+        <translation>MatMul/Conv 高效（&gt;= 峰值的 %1%）</translation>
+    </message>
+    <message>
+        <source>MatMul/Conv between the marks</source>
+        <translation>MatMul/Conv 介于两条界线之间</translation>
+    </message>
+    <message>
+        <source>an AI_CPU task of %1 or more</source>
+        <translation>AI_CPU 任务时长达到 %1 及以上</translation>
+    </message>
+    <message>
+        <source>AI_CPU tasks short</source>
+        <translation>AI_CPU 任务都较短</translation>
+    </message>
+    <message>
+        <source>%1 AI_CPU tasks, the longest %2</source>
+        <translation>%1 个 AI_CPU 任务，最长 %2</translation>
+    </message>
+    <message>
+        <source>Operators fall back to the AI CPU</source>
+        <translation>算子回退到 AI CPU 执行</translation>
+    </message>
+    <message>
+        <source>%1 of %2 AI_CPU tasks at or above the mark, %3 in all; the longest %4</source>
+        <translation>%2 个 AI_CPU 任务中有 %1 个达到界线，共 %3；最长 %4</translation>
+    </message>
+    <message>
+        <source>These operators run on the AI CPU: change the input dtype or shape to one the AI Core supports (e.g. cast int64 to int32, avoid double), or replace the operator.</source>
+        <translation>这些算子在 AI CPU 上运行：把输入的 dtype 或 shape 改成 AI Core 支持的（例如把 int64 转为 int32，避免 double），或替换该算子。</translation>
+    </message>
+    <message>
+        <source>AI Core pipelines: unknown</source>
+        <translation>AI Core 流水线：未知</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv has no pipe ratios (Level1 with aic_metrics PipeUtilization writes them)</source>
+        <translation>kernel_details.csv 中没有流水线占比（Level1 且 aic_metrics 为 PipeUtilization 时才会写入）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Heavy operators are memory-bound</source>
+        <translation>重点算子受访存限制</translation>
+    </message>
+    <message>
+        <source>Memory-bound operators wait on data movement (MTE): fuse them with their neighbours, avoid format conversions (TransData), and give matmuls shapes that reuse data (larger M/N).</source>
+        <translation>访存受限的算子在等待数据搬运（MTE）：把它们与相邻算子融合，避免格式转换（TransData），并让矩阵乘使用能复用数据的 shape（更大的 M/N）。</translation>
+    </message>
+    <message>
+        <source>Heavy operators: pipelines</source>
+        <translation>重点算子：流水线</translation>
+    </message>
+    <message>
+        <source>block dim not a multiple of the core count, kernels of %1 or more</source>
+        <translation>block dim 不是核数的整数倍，且 kernel 时长达到 %1 及以上</translation>
+    </message>
+    <message>
+        <source>Block dim: core count unknown</source>
+        <translation>Block dim：核数未知</translation>
+    </message>
+    <message>
+        <source>the chip is not recorded in this capture (give it, e.g. --chip Ascend910B3)</source>
+        <translation>本次采集未记录芯片型号（请指定，例如 --chip Ascend910B3）</translation>
+    </message>
+    <message>
+        <source>no core count for %1 in the table (a family name such as Ascend910B does not tell the variant&apos;s core count: give the chip, e.g. --chip Ascend910B3)</source>
+        <translation>表中没有 %1 的核数（Ascend910B 这样的系列名无法确定具体型号的核数：请指定芯片，例如 --chip Ascend910B3）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 kernels (AI Core %3, AI Vector %4 cores on %5)</source>
+        <translation>%2 个 kernel 中的 %1 个（%5 上有 AI Core %3 个、AI Vector %4 个）</translation>
+    </message>
+    <message>
+        <source>Block dim fits the cores</source>
+        <translation>Block dim 与核数匹配</translation>
+    </message>
+    <message>
+        <source>Block dim leaves cores idle</source>
+        <translation>Block dim 让部分核空闲</translation>
+    </message>
+    <message>
+        <source>The operators&apos; tiling leaves part of the cores idle in the last wave: try shapes that divide evenly across the cores, or an operator version that tiles for this chip.</source>
+        <translation>这些算子的切分让最后一轮有部分核空闲：尝试能被核数整除的 shape，或使用针对该芯片切分的算子版本。</translation>
+    </message>
+    <message>
+        <source>GPU trace: the Ascend-only rules (MatMul peak of Ascend chips, AI_CPU, ACLOP compilation, short element-wise ops, synchronise after launch, Python GC, pipelines, block dim, environment variables, memory, communication alignment / bandwidth / packets, AI Core frequency, dynamic shapes) were not run</source>
+        <translation>GPU Trace：未运行昇腾专用规则（昇腾芯片的 MatMul 峰值、AI_CPU、ACLOP 编译、短小的逐元素算子、下发后同步、Python GC、流水线、block dim、环境变量、内存、通信对齐 / 带宽 / 小包、AI Core 频率、动态 shape）</translation>
+    </message>
+    <message>
+        <source>Device memory: unknown</source>
+        <translation>Device 内存：未知</translation>
+    </message>
+    <message>
+        <source>memory_record.csv has no rows</source>
+        <translation>memory_record.csv 没有数据行</translation>
+    </message>
+    <message>
+        <source>no memory_record.csv; the .db export&apos;s MEMORY_RECORD table is not read by this rule</source>
+        <translation>没有 memory_record.csv；此规则不读取 .db 导出中的 MEMORY_RECORD 表</translation>
+    </message>
+    <message>
+        <source>no memory_record.csv (written with profile_memory=True)</source>
+        <translation>没有 memory_record.csv（profile_memory=True 时才会写入）</translation>
+    </message>
+    <message>
+        <source>memory_record.csv has no Total Allocated(MB) values</source>
+        <translation>memory_record.csv 中没有 Total Allocated(MB) 值</translation>
+    </message>
+    <message>
+        <source>; the whole process (APP) reserved up to %1</source>
+        <translation>；整个进程（APP）最多预留 %1</translation>
+    </message>
+    <message>
+        <source>; no operator_memory.csv: the allocators are unknown</source>
+        <translation>；没有 operator_memory.csv：分配者未知</translation>
+    </message>
+    <message>
+        <source>; operator_memory.csv has no allocation live at the peak</source>
+        <translation>；operator_memory.csv 中没有在峰值时仍存活的分配</translation>
+    </message>
+    <message>
+        <source>; largest live at the peak:</source>
+        <translation>；峰值时存活的最大分配：</translation>
+    </message>
+    <message>
+        <source>Device memory near capacity</source>
+        <translation>Device 内存接近容量上限</translation>
+    </message>
+    <message>
+        <source>The peak leaves little room: free or shrink the largest allocations live at the peak (activation recomputation, a smaller micro-batch, ZeRO / optimizer sharding), and set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True against fragmentation.</source>
+        <translation>峰值留下的余量很小：释放或缩小峰值时存活的最大分配（激活重计算、更小的 micro-batch、ZeRO / 优化器切分），并设置 PYTORCH_NPU_ALLOC_CONF=expandable_segments:True 以减少碎片。</translation>
+    </message>
+    <message>
+        <source>Device memory: peak vs held throughout</source>
+        <translation>Device 内存：峰值与全程占用</translation>
+    </message>
+    <message>
+        <source>SDMA task size &gt; %1 B and not a multiple of %1 B</source>
+        <translation>SDMA 任务大小 &gt; %1 B 且不是 %1 B 的整数倍</translation>
+    </message>
+    <message>
+        <source>Communication byte alignment: unknown</source>
+        <translation>通信字节对齐：未知</translation>
+    </message>
+    <message>
+        <source>%1 communication ops, but no HCCL task records its size (Level1 writes the tasks&apos; size(Byte))</source>
+        <translation>%1 个通信算子，但没有 HCCL 任务记录其大小（Level1 才会写入任务的 size(Byte)）</translation>
+    </message>
+    <message>
+        <source>%1 communication ops, but no HCCL task records its transport type (SDMA / RDMA), which the rule needs</source>
+        <translation>%1 个通信算子，但没有 HCCL 任务记录其传输类型（SDMA / RDMA），而此规则需要它</translation>
+    </message>
+    <message>
+        <source>%1 of %2 SDMA tasks off chip above %3 B not aligned (%4 of %5), in %6 of %7 communication ops</source>
+        <translation>%2 个大于 %3 B 的片外 SDMA 任务中有 %1 个未对齐（%5 中的 %4），分布在 %7 个通信算子中的 %6 个</translation>
+    </message>
+    <message>
+        <source>Communication sizes aligned</source>
+        <translation>通信大小已对齐</translation>
+    </message>
+    <message>
+        <source>Communication sizes not 512 B aligned</source>
+        <translation>通信大小未按 512 B 对齐</translation>
+    </message>
+    <message>
+        <source>Transfers whose size is not a multiple of 512 B move slower over SDMA: pad the communicated tensors (e.g. bucket sizes, hidden sizes) to a multiple of 512 bytes.</source>
+        <translation>大小不是 512 B 整数倍的传输在 SDMA 上更慢：把通信的张量（例如 bucket 大小、hidden size）补齐到 512 字节的整数倍。</translation>
+    </message>
+    <message>
+        <source>Communication bandwidth: unknown</source>
+        <translation>通信带宽：未知</translation>
+    </message>
+    <message>
+        <source>SDMA bandwidth low while MatMul runs</source>
+        <translation>MatMul 运行期间 SDMA 带宽偏低</translation>
+    </message>
+    <message>
+        <source>Communication that overlaps compute competes with it for memory bandwidth: compare with the overlap (or the fusion of communication and compute) switched off, and keep it only if it still wins.</source>
+        <translation>与计算相互掩盖的通信会和计算争抢内存带宽：与关闭掩盖（或关闭通算融合）时对比，只有仍然更快时才保留。</translation>
+    </message>
+    <message>
+        <source>Communication bandwidth below the nominal</source>
+        <translation>通信带宽低于标称值</translation>
+    </message>
+    <message>
+        <source>Communication bandwidth fine</source>
+        <translation>通信带宽正常</translation>
+    </message>
+    <message>
+        <source>share of ops moving &lt; %1 over SDMA (or &lt; %2 over RDMA) above %3</source>
+        <translation>经 SDMA 传输 &lt; %1（或经 RDMA &lt; %2）的通信算子占比超过 %3</translation>
+    </message>
+    <message>
+        <source>Communication packets: unknown</source>
+        <translation>通信包大小：未知</translation>
+    </message>
+    <message>
+        <source>Many small communication packets</source>
+        <translation>大量小通信包</translation>
+    </message>
+    <message>
+        <source>Many small transfers pay the launch and latency cost each time: in data parallelism raise the batch or accumulate gradients over more steps, use larger gradient buckets, prefer ZeRO-1/2 to ZeRO-3 when memory allows, and use fused optimizers that communicate fewer, larger tensors.</source>
+        <translation>大量小传输每次都要付出下发和时延开销：数据并行时增大 batch 或在更多 Step 上累积梯度，使用更大的梯度 bucket，内存允许时优先用 ZeRO-1/2 而不是 ZeRO-3，并使用融合优化器以更少、更大的张量通信。</translation>
+    </message>
+    <message>
+        <source>Communication packets large enough</source>
+        <translation>通信包足够大</translation>
+    </message>
+    <message>
+        <source>AI Core frequency at or below %1 of the highest recorded, inside the steps&apos; device windows</source>
+        <translation>在各 Step 的 Device 时间窗内，AI Core 频率等于或低于记录到的最高值的 %1</translation>
+    </message>
+    <message>
+        <source>AI Core frequency: unknown</source>
+        <translation>AI Core 频率：未知</translation>
+    </message>
+    <message>
+        <source>no AI Core Freq counter in this capture</source>
+        <translation>本次采集没有 AI Core Freq 计数器</translation>
+    </message>
+    <message>
+        <source>%1 (%2 samples)</source>
+        <translation>%1（%2 个采样）</translation>
+    </message>
+    <message>
+        <source>AI Core frequency drops</source>
+        <translation>AI Core 频率下降</translation>
+    </message>
+    <message>
+        <source>; %1 compute kernels (%2) started during the drops</source>
+        <translation>；降频期间开始了 %1 个计算 kernel（%2）</translation>
+    </message>
+    <message>
+        <source>The AI Core clock fell during the step (power or thermal capping, or a power-saving mode): check the device&apos;s power mode, temperature and power limit (npu-smi info), and the cooling of the server.</source>
+        <translation>Step 期间 AI Core 时钟下降（功耗或温度限制，或省电模式）：检查设备的功耗模式、温度和功耗上限（npu-smi info），以及服务器的散热。</translation>
+    </message>
+    <message>
+        <source>AI Core frequency steady</source>
+        <translation>AI Core 频率稳定</translation>
+    </message>
+    <message>
+        <source>an op type with %1 or more new input shapes per step after the first</source>
+        <translation>某类算子在第一个 Step 之后每个 Step 出现 %1 个及以上新的输入 shape</translation>
+    </message>
+    <message>
+        <source>Dynamic shapes: unknown</source>
+        <translation>动态 shape：未知</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv records no Input Shapes (Level1 writes them)</source>
+        <translation>kernel_details.csv 没有记录 Input Shapes（Level1 才会写入）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 op types bring new input shapes after step %3 (%4 steps)</source>
+        <translation>%2 类算子中有 %1 类在 Step %3 之后出现新的输入 shape（共 %4 个 Step）</translation>
+    </message>
+    <message>
+        <source>Input shapes change between steps</source>
+        <translation>输入 shape 在 Step 之间变化</translation>
+    </message>
+    <message>
+        <source>Shapes that change every step make CANN compile or look up kernels again (aclopCompileAndExecute, ACLNN cache misses): pad inputs to a few fixed sizes (bucketing), keep the batch and sequence lengths fixed, and raise ACLNN_CACHE_LIMIT if the shapes must vary.</source>
+        <translation>每个 Step 都变化的 shape 会让 CANN 重新编译或重新查找 kernel（aclopCompileAndExecute、ACLNN 缓存未命中）：把输入补齐到少数几个固定大小（分桶），固定 batch 和序列长度；如果 shape 必须变化，调大 ACLNN_CACHE_LIMIT。</translation>
+    </message>
+    <message>
+        <source>Input shapes repeat between steps</source>
+        <translation>输入 shape 在 Step 之间保持一致</translation>
+    </message>
+    <message>
+        <source>the capture is partial (%1), so the layer may have been cut off (not necessarily a Level0 capture)</source>
+        <translation>采集不完整（%1），该层可能被截掉了（不一定是 Level0 采集）</translation>
+    </message>
+    <message>
+        <source>%1 or more aclopCompileAndExecute calls per step</source>
+        <translation>每 Step %1 次及以上 aclopCompileAndExecute 调用</translation>
+    </message>
+    <message>
+        <source>ACLOP compilation: unknown</source>
+        <translation>ACLOP 编译：未知</translation>
+    </message>
+    <message>
+        <source>the CANN layer was not recorded: %1</source>
+        <translation>未记录 CANN 层：%1</translation>
+    </message>
+    <message>
+        <source>Level0 prunes it</source>
+        <translation>Level0 会裁掉它</translation>
+    </message>
+    <message>
+        <source>Operators compiled online (ACLOP)</source>
+        <translation>算子在线编译（ACLOP）</translation>
+    </message>
+    <message>
+        <source>Call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format=False so that prebuilt ACLNN binaries are used.</source>
+        <translation>调用 torch_npu.npu.set_compile_mode(jit_compile=False) 并设置 torch_npu.npu.config.allow_internal_format=False，以使用预编译的 ACLNN 二进制。</translation>
+    </message>
+    <message>
+        <source>ACLOP calls below the count mark, but they leave the device idle</source>
+        <translation>ACLOP 调用次数低于界线，但它们让 Device 空闲</translation>
+    </message>
+    <message>
+        <source>; ACLOP on the host (compile or execute) is the cause of %1 holding %2 (the bubbles, docs/diagnosis.md §3)</source>
+        <translation>；Host 上的 ACLOP（编译或执行）是 %1的原因，共 %2（空泡，docs/diagnosis.md §3）</translation>
+    </message>
+    <message>
+        <source>device gap</source>
+        <translation>个 Device 间隙</translation>
+    </message>
+    <message>
+        <source>device gaps</source>
+        <translation>个 Device 间隙</translation>
+    </message>
+    <message>
+        <source>Those operators still take the ACLOP path: set torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format=False, or find their ACLNN / fused replacements.</source>
+        <translation>这些算子仍走 ACLOP 路径：设置 torch_npu.npu.set_compile_mode(jit_compile=False) 和 torch_npu.npu.config.allow_internal_format=False，或寻找它们的 ACLNN / 融合替代。</translation>
+    </message>
+    <message>
+        <source>ACLOP calls below the mark</source>
+        <translation>ACLOP 调用低于界线</translation>
+    </message>
+    <message>
+        <source>%1 or more element-wise/normalisation ops per step whose host launch API outlasts the task</source>
+        <translation>每 Step %1 个及以上 Host 下发 API 耗时长于任务本身的逐元素/归一化算子</translation>
+    </message>
+    <message>
+        <source>Short element-wise ops: unknown</source>
+        <translation>短小的逐元素算子：未知</translation>
+    </message>
+    <message>
+        <source>%1 element-wise/normalisation tasks; their launching CANN API was not recorded</source>
+        <translation>%1 个逐元素/归一化任务；未记录下发它们的 CANN API</translation>
+    </message>
+    <message>
+        <source>Many short element-wise ops: launch-bound</source>
+        <translation>大量短小的逐元素算子：受下发限制</translation>
+    </message>
+    <message>
+        <source>Fuse these small operators: use the fused APIs (torch_npu.npu_* fused ops, fused optimizers) or graph mode (torch.compile with torchair) so that one launch does the work of many.</source>
+        <translation>融合这些小算子：使用融合 API（torch_npu.npu_* 融合算子、融合优化器）或图模式（torch.compile 搭配 torchair），让一次下发完成多次下发的工作。</translation>
+    </message>
+    <message>
+        <source>Short element-wise ops below the mark</source>
+        <translation>短小的逐元素算子低于界线</translation>
+    </message>
+    <message>
+        <source>%1 or more host&lt;-&gt;device transfers per step (aten::item, _local_scalar_dense, acl_memcpy_*, blocking aclrtMemcpy) inside ProfilerStep</source>
+        <translation>ProfilerStep 内每 Step %1 次及以上 Host&lt;-&gt;Device 传输（aten::item、_local_scalar_dense、acl_memcpy_*、阻塞的 aclrtMemcpy）</translation>
+    </message>
+    <message>
+        <source>%1 or more host&lt;-&gt;device transfers per step (aten::item, _local_scalar_dense, cudaMemcpy* / hipMemcpy* runtime calls, else Memcpy HtoD / DtoH device copies) inside ProfilerStep</source>
+        <translation>ProfilerStep 内每 Step %1 次及以上 Host&lt;-&gt;Device 传输（aten::item、_local_scalar_dense、cudaMemcpy* / hipMemcpy* Runtime 调用，否则取 Memcpy HtoD / DtoH 设备拷贝）</translation>
+    </message>
+    <message>
+        <source>Data transfers: unknown</source>
+        <translation>数据传输：未知</translation>
+    </message>
+    <message>
+        <source>neither the CUDA / HIP runtime calls (cuda_runtime) nor a host&lt;-&gt;device copy (gpu_memcpy) was recorded, so copies cannot be counted</source>
+        <translation>既没有记录 CUDA / HIP Runtime 调用（cuda_runtime），也没有记录 Host&lt;-&gt;Device 拷贝（gpu_memcpy），因此无法统计拷贝</translation>
+    </message>
+    <message>
+        <source>the host layers (Python, CANN) were not recorded</source>
+        <translation>未记录 Host 层（Python、CANN）</translation>
+    </message>
+    <message>
+        <source>; called from </source>
+        <translation>；调用自 </translation>
+    </message>
+    <message>
+        <source>; call sites not recorded (with_stack off)</source>
+        <translation>；未记录调用位置（with_stack 关闭）</translation>
+    </message>
+    <message>
+        <source>; the device is idle %1 of that time</source>
+        <translation>；其间 Device 空闲 %1</translation>
+    </message>
+    <message>
+        <source>; on the device %1 (Memcpy HtoD / DtoH), %2</source>
+        <translation>；Device 上有 %1（Memcpy HtoD / DtoH），%2</translation>
+    </message>
+    <message>
+        <source>host&lt;-&gt;device copy</source>
+        <translation>次 Host&lt;-&gt;Device 拷贝</translation>
+    </message>
+    <message>
+        <source>host&lt;-&gt;device copies</source>
+        <translation>次 Host&lt;-&gt;Device 拷贝</translation>
+    </message>
+    <message>
+        <source>no steps recorded (no ProfilerStep#N or Iteration window), so transfers inside the step cannot be told; in the whole capture: %1</source>
+        <translation>未记录 Step（没有 ProfilerStep#N 或 Iteration 时间窗），因此无法判断 Step 内的传输；整个采集中：%1</translation>
+    </message>
+    <message>
+        <source>the framework layer (torch ops: aten::item, .cpu()) was not recorded (MindSpore / GE graph mode through msprof?), only blocking CANN copies can be counted; %1</source>
+        <translation>未记录框架层（torch 算子：aten::item、.cpu()）（经 msprof 采集的 MindSpore / GE 图模式？），只能统计阻塞的 CANN 拷贝；%1</translation>
+    </message>
+    <message>
+        <source>Host&lt;-&gt;device transfers inside the step</source>
+        <translation>Step 内存在 Host&lt;-&gt;Device 传输</translation>
+    </message>
+    <message>
+        <source>Each .item(), .cpu() or print of a device tensor waits for the device and copies: remove them from the loop or read every N steps (accumulate on the device), and copy inputs with non_blocking=True.</source>
+        <translation>每次对 Device 张量调用 .item()、.cpu() 或 print 都会等待 Device 并拷贝：把它们移出循环，或每 N 个 Step 读取一次（在 Device 上累积），并以 non_blocking=True 拷贝输入。</translation>
+    </message>
+    <message>
+        <source>No host&lt;-&gt;device transfers inside the step</source>
+        <translation>Step 内没有 Host&lt;-&gt;Device 传输</translation>
+    </message>
+    <message>
+        <source>(synchronise-stream calls right after a Node@launch) / launches &gt; %1</source>
+        <translation>（紧跟在 Node@launch 之后的流同步调用）/ 下发次数 &gt; %1</translation>
+    </message>
+    <message>
+        <source>Synchronise after launch: unknown</source>
+        <translation>下发后同步：未知</translation>
+    </message>
+    <message>
+        <source>no Node@launch recorded: %1</source>
+        <translation>未记录 Node@launch：%1</translation>
+    </message>
+    <message>
+        <source>Level0 prunes the CANN layer; older CANN does not write it</source>
+        <translation>Level0 会裁掉 CANN 层；较老的 CANN 不写它</translation>
+    </message>
+    <message>
+        <source>%1, %2, %3 right after a launch (ratio %4)</source>
+        <translation>%1，%2，其中 %3 次紧跟在下发之后（比例 %4）</translation>
+    </message>
+    <message>
+        <source>synchronise-stream call</source>
+        <translation>次流同步调用</translation>
+    </message>
+    <message>
+        <source>synchronise-stream calls</source>
+        <translation>次流同步调用</translation>
+    </message>
+    <message>
+        <source>launch</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>launches</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>Stream synchronised after most launches</source>
+        <translation>大多数下发之后都同步了流</translation>
+    </message>
+    <message>
+        <source>Launches run synchronously, probably ASCEND_LAUNCH_BLOCKING=1: unset it (export ASCEND_LAUNCH_BLOCKING=0) outside debugging.</source>
+        <translation>下发以同步方式执行，可能设置了 ASCEND_LAUNCH_BLOCKING=1：非调试时取消它（export ASCEND_LAUNCH_BLOCKING=0）。</translation>
+    </message>
+    <message>
+        <source>Synchronise after launch below the mark</source>
+        <translation>下发后同步低于界线</translation>
+    </message>
+    <message>
+        <source>a Python GC pause of %1 or more</source>
+        <translation>Python GC 停顿达到 %1 及以上</translation>
+    </message>
+    <message>
+        <source>GC pauses: unknown</source>
+        <translation>GC 停顿：未知</translation>
+    </message>
+    <message>
+        <source>no Python GC events (the profiler records them only with experimental_config gc_detect_threshold)</source>
+        <translation>没有 Python GC 事件（仅在设置 experimental_config gc_detect_threshold 时 Profiler 才会记录）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 GC pauses at or above the mark, %3 in all; the longest %4</source>
+        <translation>%2 次 GC 停顿中有 %1 次达到界线，共 %3；最长 %4</translation>
+    </message>
+    <message>
+        <source>Long Python GC pauses</source>
+        <translation>Python GC 停顿较长</translation>
+    </message>
+    <message>
+        <source>Garbage collection stops the host: call gc.freeze() after the model is built, raise the thresholds (gc.set_threshold) or collect between steps (gc.disable() and gc.collect() every N steps).</source>
+        <translation>垃圾回收会让 Host 停顿：在模型构建后调用 gc.freeze()，调高阈值（gc.set_threshold），或在 Step 之间回收（gc.disable()，并每 N 个 Step 调用一次 gc.collect()）。</translation>
+    </message>
+    <message>
+        <source>GC pauses short</source>
+        <translation>GC 停顿较短</translation>
+    </message>
+    <message>
+        <source>backward / forward device time &gt; %1</source>
+        <translation>反向 / 正向 Device 时间 &gt; %1</translation>
+    </message>
+    <message>
+        <source>Forward vs backward: unknown</source>
+        <translation>正向与反向：未知</translation>
+    </message>
+    <message>
+        <source>the trace does not mark the passes (no fwdbwd flow)</source>
+        <translation>Trace 没有标记正向/反向（没有 fwdbwd 连线）</translation>
+    </message>
+    <message>
+        <source>no forward device time found</source>
+        <translation>没有找到正向的 Device 时间</translation>
+    </message>
+    <message>
+        <source>forward %1, backward %2 per step (ratio %3); forward includes the optimizer step</source>
+        <translation>每 Step 正向 %1，反向 %2（比例 %3）；正向包含优化器更新</translation>
+    </message>
+    <message>
+        <source>Backward far longer than forward</source>
+        <translation>反向远长于正向</translation>
+    </message>
+    <message>
+        <source>Some operator has no efficient backward kernel: look at the longest backward kernels (non-fused grads, layout copies) and replace the forward op by one with a fused backward.</source>
+        <translation>某些算子没有高效的反向 kernel：查看耗时最长的反向 kernel（未融合的梯度、布局拷贝），并把对应的正向算子换成带融合反向的版本。</translation>
+    </message>
+    <message>
+        <source>Some operator has no efficient NPU backward: look at the longest backward kernels (AI_CPU, TransData, non-fused grads) and replace the forward op by one with a fused NPU backward.</source>
+        <translation>某些算子没有高效的 NPU 反向实现：查看耗时最长的反向 kernel（AI_CPU、TransData、未融合的梯度），并把对应的正向算子换成带融合 NPU 反向的版本。</translation>
+    </message>
+    <message>
+        <source>Forward vs backward balanced</source>
+        <translation>正向与反向均衡</translation>
+    </message>
+    <message>
+        <source>ASCEND_LAUNCH_BLOCKING=1, ASCEND_GLOBAL_LOG_LEVEL 0/1, TASK_QUEUE_ENABLE=0 are issues; ACLNN_CACHE_LIMIT / HOST_CACHE_CAPACITY unset, PYTORCH_NPU_ALLOC_CONF without expandable_segments, HCCL_ALGO set are worth a look</source>
+        <translation>ASCEND_LAUNCH_BLOCKING=1、ASCEND_GLOBAL_LOG_LEVEL 0/1、TASK_QUEUE_ENABLE=0 属于问题；未设置 ACLNN_CACHE_LIMIT / HOST_CACHE_CAPACITY、PYTORCH_NPU_ALLOC_CONF 不含 expandable_segments、设置了 HCCL_ALGO 值得一看</translation>
+    </message>
+    <message>
+        <source>Environment variables: unknown</source>
+        <translation>环境变量：未知</translation>
+    </message>
+    <message>
+        <source>profiler_metadata.json has no ENV_VARIABLES</source>
+        <translation>profiler_metadata.json 中没有 ENV_VARIABLES</translation>
+    </message>
+    <message>
+        <source>ASCEND_LAUNCH_BLOCKING=1 (every launch synchronous)</source>
+        <translation>ASCEND_LAUNCH_BLOCKING=1（每次下发都同步）</translation>
+    </message>
+    <message>
+        <source>ASCEND_GLOBAL_LOG_LEVEL=%1 (debug/info logging)</source>
+        <translation>ASCEND_GLOBAL_LOG_LEVEL=%1（debug/info 日志）</translation>
+    </message>
+    <message>
+        <source>TASK_QUEUE_ENABLE=0 (no task queue)</source>
+        <translation>TASK_QUEUE_ENABLE=0（没有任务队列）</translation>
+    </message>
+    <message>
+        <source>ACLNN_CACHE_LIMIT unset (e.g. 100000 when host bound)</source>
+        <translation>未设置 ACLNN_CACHE_LIMIT（Host 受限时例如设为 100000）</translation>
+    </message>
+    <message>
+        <source>HOST_CACHE_CAPACITY unset (e.g. 20 with dynamic shapes)</source>
+        <translation>未设置 HOST_CACHE_CAPACITY（动态 shape 时例如设为 20）</translation>
+    </message>
+    <message>
+        <source>PYTORCH_NPU_ALLOC_CONF without expandable_segments:True</source>
+        <translation>PYTORCH_NPU_ALLOC_CONF 不含 expandable_segments:True</translation>
+    </message>
+    <message>
+        <source>HCCL_ALGO=%1 (automatic is usually better)</source>
+        <translation>HCCL_ALGO=%1（通常自动选择更好）</translation>
+    </message>
+    <message>
+        <source>%1 variables recorded, none flagged</source>
+        <translation>记录了 %1 个变量，都没有问题</translation>
+    </message>
+    <message>
+        <source>Environment slows the run</source>
+        <translation>环境设置拖慢了运行</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>Environment settings to consider</source>
+        <translation>可考虑的环境设置</translation>
+    </message>
+    <message>
+        <source>Set them when the matching bottleneck shows (ACLNN_CACHE_LIMIT=100000, HOST_CACHE_CAPACITY=20 for host-bound dynamic shapes; PYTORCH_NPU_ALLOC_CONF=expandable_segments:True for fragmentation).</source>
+        <translation>出现对应瓶颈时再设置（Host 受限且 shape 动态时设 ACLNN_CACHE_LIMIT=100000、HOST_CACHE_CAPACITY=20；内存碎片时设 PYTORCH_NPU_ALLOC_CONF=expandable_segments:True）。</translation>
+    </message>
+    <message>
+        <source>Environment fine</source>
+        <translation>环境设置正常</translation>
+    </message>
+    <message>
+        <source>peak reserved &gt;= %1% of the device memory (%2); the %3 largest allocators live at the peak</source>
+        <translation>峰值预留 &gt;= Device 内存的 %1%（%2）；列出峰值时存活的 %3 个最大分配者</translation>
+    </message>
+    <message>
+        <source>capacity unknown: set device_memory_gb</source>
+        <translation>容量未知：请设置 device_memory_gb</translation>
+    </message>
+    <message>
+        <source>SDMA below %1 (%2 of %3)</source>
+        <translation>SDMA 低于 %1（%3 的 %2）</translation>
+    </message>
+    <message>
+        <source>; RDMA below %1</source>
+        <translation>；RDMA 低于 %1</translation>
+    </message>
+    <message>
+        <source>; RDMA not judged (no nominal)</source>
+        <translation>；不判断 RDMA（没有标称值）</translation>
+    </message>
+    <message>
+        <source>utilisation &lt; %1 of the chip&apos;s peak; &gt;= %2 efficient</source>
+        <translation>利用率 &lt; 芯片峰值的 %1；&gt;= %2 为高效</translation>
+    </message>
+    <message>
+        <source>op types with &gt;= %1 of kernel time (at most %2); the pipe with the highest ratio, if &gt;= %3, bounds the op</source>
+        <translation>占 kernel 时间 &gt;= %1 的算子类型（最多 %2 个）；占比最高的流水线若 &gt;= %3，则它限制了该算子</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ops with SDMA traffic below the mark%3, %4 of them while a MatMul kernel runs%5; %6 ops with RDMA traffic%7</source>
+        <translation>%2 个有 SDMA 流量的通信算子中有 %1 个低于界线%3，其中 %4 个发生在 MatMul kernel 运行期间%5；%6 个有 RDMA 流量的通信算子%7</translation>
+    </message>
+    <message>
+        <source> (lowest %1)</source>
+        <translation>（最低 %1）</translation>
+    </message>
+    <message>
+        <source> (no kernel_details.csv: overlap unknown)</source>
+        <translation>（没有 kernel_details.csv：重叠情况未知）</translation>
+    </message>
+    <message>
+        <source>, %1 below the mark</source>
+        <translation>，其中 %1 个低于界线</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 ops small (%4, %5 of transit)</source>
+        <translation>%1：%3 个通信算子中有 %2 个是小包（%4，传输 %5）</translation>
+    </message>
+    <message>
+        <source>OP State: %1 dynamic, %2 static</source>
+        <translation>OP State：%1 个 dynamic，%2 个 static</translation>
+    </message>
+    <message>
+        <source> (msprof-analyze&apos;s rule would say every op is dynamic-shape; torch_npu&apos;s eager kernels record dynamic, so this alone does not tell)</source>
+        <translation>（按 msprof-analyze 的规则每个算子都是动态 shape；但 torch_npu 的 eager kernel 都记录为 dynamic，所以仅凭这一点无法判断）</translation>
+    </message>
+    <message>
+        <source>%1 step with shapes: shapes that differ between layers cannot be told from shapes that change between steps</source>
+        <translation>只有 %1 个 Step 带 shape：无法区分层与层之间不同的 shape 和 Step 之间变化的 shape</translation>
+    </message>
+    <message>
+        <source>%1 of %2 element-wise/normalisation tasks with a known launch (%3 per step) take longer to launch (%4) than to run (%5)</source>
+        <translation>在已知下发的 %2 个逐元素/归一化任务中，有 %1 个（每 Step %3 个）下发耗时（%4）长于运行耗时（%5）</translation>
+    </message>
+    <message>
+        <source>no profiler folder</source>
+        <translation>没有 Profiler 目录</translation>
+    </message>
+    <message>
+        <source>no communication.json; the .db export&apos;s CommAnalyzerBandwidth table is not read by this rule</source>
+        <translation>没有 communication.json；此规则不读取 .db 导出中的 CommAnalyzerBandwidth 表</translation>
+    </message>
+    <message>
+        <source>no communication.json (written at Level1 / Level2 when the run communicates)</source>
+        <translation>没有 communication.json（运行有通信且为 Level1 / Level2 时才会写入）</translation>
+    </message>
+    <message>
+        <source>%1 calls in %2 (%3 per step), %4 in all</source>
+        <translation>%2中共 %1 次调用（每 Step %3 次），共 %4</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>个 Step</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>个 Step</translation>
+    </message>
+    <message>
+        <source>%1 transfers in %2, %3 on the device</source>
+        <translation>%2中共 %1 次传输，Device 上 %3</translation>
+    </message>
+    <message>
+        <source>%1 transfers in %2, %3 on the host</source>
+        <translation>%2中共 %1 次传输，Host 上 %3</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::core::Breakdown</name>
     <message>
         <source>communication.json holds no op</source>

@@ -67,7 +67,8 @@ QStringList englishSentences(const QStringList& values) {
 }
 
 /// The human sentences of one rank of `report --json`: the verdict's, the bubble details, the
-/// discrepancies and the breakdown notes (ids such as dominant, cause, rule are left out).
+/// discrepancies, the breakdown notes and the advisor's findings (ids such as dominant, cause,
+/// rule, severity are left out, and so is a finding's source: citations of documents by name).
 QStringList rankSentences(const QJsonObject& rank) {
   QStringList out;
   const QJsonObject v = rank.value(QStringLiteral("verdict")).toObject();
@@ -82,6 +83,10 @@ QStringList rankSentences(const QJsonObject& rank) {
              .toObject()
              .value(QStringLiteral("communication_json_message"))
              .toString();
+  // The advisor's findings: what they found, the mark, what to do.
+  for (const auto& f : rank.value(QStringLiteral("advice")).toObject().value(QStringLiteral("findings")).toArray())
+    for (const char* key : {"title", "numbers", "threshold", "fix"})
+      out << f.toObject().value(QLatin1String(key)).toString();
   return out;
 }
 
