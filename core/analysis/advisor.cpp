@@ -466,11 +466,11 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
     out.push_back(std::move(f));
     return;
   }
-  char avg[200];
-  std::snprintf(avg, sizeof avg, "%zu of %zu MatMul/Conv kernels computable: %.2f TFLOPS on average (%s, %.3g GFLOP in %s)",
-                computable, total, sumFlops / static_cast<double>(std::max<TimeNs>(1, sumNs)) / 1000.0,
-                dtypes.c_str(), sumFlops / 1e9, us(sumNs).c_str());
-  f.numbers = avg;
+  char tflops[48], gflop[48];
+  std::snprintf(tflops, sizeof tflops, "%.2f", sumFlops / static_cast<double>(std::max<TimeNs>(1, sumNs)) / 1000.0);
+  std::snprintf(gflop, sizeof gflop, "%.3g", sumFlops / 1e9);
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 MatMul/Conv kernels computable: %3 TFLOPS on average (%4, %5 GFLOP in %6)"),
+                           {std::to_string(computable), std::to_string(total), tflops, dtypes, gflop, us(sumNs)});
   if (chip.empty() || !usedPeak) {
     f.title = npuTr("npuscope::core::Advisor", "MatMul/Conv TFLOPS (no peak: utilisation unknown)");
     f.severity = Severity::Unknown;

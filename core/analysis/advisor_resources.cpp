@@ -168,9 +168,12 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   std::vector<std::pair<std::string, std::pair<double, std::size_t>>> top(live.begin(), live.end());
   std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
   if (top.size() > th.memoryTopOps) top.resize(th.memoryTopOps);
-  f.numbers = comp + ": peak allocated " + fmt("%.1f MB", peak) + ", lowest " + fmt("%.1f MB", low) +
-              (lowInSteps ? " inside the steps" : "") + " (held throughout: weights, optimizer state), so " +
-              fmt("%.1f MB", peak - low) + " transient; peak reserved " + fmt("%.1f MB", peakReserved);
+  f.numbers = i18n::format(lowInSteps ? npuTr("npuscope::core::Advisor", "%1: peak allocated %2, lowest %3 inside the steps (held throughout: "
+                                                  "weights, optimizer state), so %4 transient; peak reserved %5")
+                                      : npuTr("npuscope::core::Advisor", "%1: peak allocated %2, lowest %3 (held throughout: weights, optimizer "
+                                                  "state), so %4 transient; peak reserved %5"),
+                           {comp, fmt("%.1f MB", peak), fmt("%.1f MB", low), fmt("%.1f MB", peak - low),
+                            fmt("%.1f MB", peakReserved)});
   if (appReserved >= 0)
     f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; the whole process (APP) reserved up to %1"), {fmt("%.1f MB", appReserved)});
   if (!meta->operatorMemory) {
@@ -211,14 +214,17 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   if (capacityMb > 0 && peakReserved >= th.memoryPeakShare * capacityMb) {
     f.title = npuTr("npuscope::core::Advisor", "Device memory near capacity");
     f.severity = Severity::Issue;
-    f.numbers += "; " + fmt("%.0f%%", peakReserved / capacityMb * 100.0) + " of " + fmt("%g GB", th.deviceMemoryGb);
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 of %2"),
+                              {fmt("%.0f%%", peakReserved / capacityMb * 100.0), fmt("%g GB", th.deviceMemoryGb)});
     f.fix = npuTr("npuscope::core::Advisor", "The peak leaves little room: free or shrink the largest allocations live at the peak (activation "
             "recomputation, a smaller micro-batch, ZeRO / optimizer sharding), and set PYTORCH_NPU_ALLOC_CONF="
             "expandable_segments:True against fragmentation.");
   } else {
     f.title = npuTr("npuscope::core::Advisor", "Device memory: peak vs held throughout");
     f.severity = Severity::Info;
-    if (capacityMb > 0) f.numbers += "; " + fmt("%.0f%%", peakReserved / capacityMb * 100.0) + " of " + fmt("%g GB", th.deviceMemoryGb);
+    if (capacityMb > 0)
+      f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 of %2"),
+                                {fmt("%.0f%%", peakReserved / capacityMb * 100.0), fmt("%g GB", th.deviceMemoryGb)});
   }
   out.push_back(std::move(f));
 }

@@ -1250,7 +1250,7 @@
     </message>
     <message>
         <source>%1 calls in %2 (%3 per step), %4 in all</source>
-        <translation>%2中共 %1 次调用（每 Step %3 次），共 %4</translation>
+        <translation>%2 中共 %1 次调用（每 Step %3 次），共 %4</translation>
     </message>
     <message>
         <source>step</source>
@@ -1262,11 +1262,27 @@
     </message>
     <message>
         <source>%1 transfers in %2, %3 on the device</source>
-        <translation>%2中共 %1 次传输，Device 上 %3</translation>
+        <translation>%2 中共 %1 次传输，Device 上 %3</translation>
     </message>
     <message>
         <source>%1 transfers in %2, %3 on the host</source>
-        <translation>%2中共 %1 次传输，Host 上 %3</translation>
+        <translation>%2 中共 %1 次传输，Host 上 %3</translation>
+    </message>
+    <message>
+        <source>%1 of %2 MatMul/Conv kernels computable: %3 TFLOPS on average (%4, %5 GFLOP in %6)</source>
+        <translation>%2 个 MatMul/Conv kernel 中有 %1 个可计算：平均 %3 TFLOPS（%4，%6 内 %5 GFLOP）</translation>
+    </message>
+    <message>
+        <source>%1: peak allocated %2, lowest %3 inside the steps (held throughout: weights, optimizer state), so %4 transient; peak reserved %5</source>
+        <translation>%1：峰值分配 %2，Step 内最低 %3（全程占用：权重、优化器状态），因此 %4 是临时分配；峰值预留 %5</translation>
+    </message>
+    <message>
+        <source>%1: peak allocated %2, lowest %3 (held throughout: weights, optimizer state), so %4 transient; peak reserved %5</source>
+        <translation>%1：峰值分配 %2，最低 %3（全程占用：权重、优化器状态），因此 %4 是临时分配；峰值预留 %5</translation>
+    </message>
+    <message>
+        <source>; %1 of %2</source>
+        <translation>；占 %2 的 %1</translation>
     </message>
 </context>
 <context>
@@ -1692,7 +1708,7 @@
     </message>
     <message>
         <source>in %1 of %2</source>
-        <translation>%2中的 %1 个</translation>
+        <translation>%2 中的 %1 个</translation>
     </message>
     <message>
         <source>step</source>
@@ -1736,7 +1752,7 @@
     </message>
     <message>
         <source>%1 of %2 (%3)</source>
-        <translation>%2中的 %1 个（%3）</translation>
+        <translation>%2 中的 %1 个（%3）</translation>
     </message>
     <message>
         <source>rank</source>
@@ -2010,7 +2026,7 @@
     </message>
     <message>
         <source>Of %1 of 10 us or more (%2), %3 holds the most: %4 (%5) in %6</source>
-        <translation>在 10 us 及以上的 %1（%2）中，%3 占比最多：%6 共 %4（%5）</translation>
+        <translation>在 10 us 及以上的 %1（%2）中，%3占比最多：%6 共 %4（%5）</translation>
     </message>
     <message>
         <source>device gap</source>
@@ -2138,6 +2154,22 @@ Evidence: %4 slices</source>
     <message>
         <source>Ranks</source>
         <translation>Rank 数</translation>
+    </message>
+    <message>
+        <source>issue</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
     </message>
 </context>
 <context>
