@@ -564,7 +564,8 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       // A Kineto device process with no kernel at all (copies only, or only records that are no
       // tasks, e.g. the CUPTI range profiler's): nothing to analyse; an Ascend device keeps its
       // (empty) figures as before.
-      ra.notes.push_back("device " + std::to_string(dev) + ": " + detail::noDeviceNote(trace));
+      ra.notes.push_back(i18n::format(npuTr("npuscope::core::Overlap", "device %1: %2"),
+                                      {std::to_string(dev), detail::noDeviceNote(trace)}));
       continue;
     }
     da.computeSetRule = tasks.computeRule;

@@ -1664,6 +1664,10 @@
         <source>step %1 %2: %3 %4, step_trace_time.csv %5</source>
         <translation>Step %1 %2：%3 %4，step_trace_time.csv %5</translation>
     </message>
+    <message>
+        <source>device %1: %2</source>
+        <translation>Device %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::ProfileAnalysis</name>
