@@ -525,11 +525,11 @@ std::string statsCsv(const StatsTable& table) {
 std::string statsText(const StatsTable& table, std::size_t maxRows) {
   std::string o;
   char line[512];
-  std::snprintf(line, sizeof line, "%s statistics, scope %s (%s): %llu slices, sum %s, union %s\n",
-                statsLayerKey(table.layer), formatTimestampUs(table.scope.start).c_str(),
-                formatDuration(table.scopeDuration).c_str(), static_cast<unsigned long long>(table.slices),
-                formatDuration(table.sumTotal).c_str(), formatDuration(table.unionTotal).c_str());
-  o += line;
+  o += i18n::format(npuTr("npuscope::core::Stats", "%1 statistics, scope %2 (%3): %4 slices, sum %5, union %6"),
+                    {statsLayerKey(table.layer), formatTimestampUs(table.scope.start), formatDuration(table.scopeDuration),
+                     std::to_string(static_cast<unsigned long long>(table.slices)), formatDuration(table.sumTotal),
+                     formatDuration(table.unionTotal)});
+  o += '\n';
   if (table.shareBasis == ShareBasis::E2E)
     o += i18n::format(npuTr("npuscope::core::Stats", "Share: %% of E2E %1 (Computing + Communication(Not Overlapped) + Free; those three add "
                                 "up to 100%%)"),

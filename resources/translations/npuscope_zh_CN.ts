@@ -1845,6 +1845,10 @@
         <source>Kernels told from stream tasks by %1</source>
         <translation>从流任务中区分 kernel 的依据：%1</translation>
     </message>
+    <message>
+        <source>%1 statistics, scope %2 (%3): %4 slices, sum %5, union %6</source>
+        <translation>%1 统计，范围 %2（%3）：%4 个切片，总和 %5，并集 %6</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Verdict</name>
