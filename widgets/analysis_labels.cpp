@@ -24,6 +24,9 @@ QString bubbleCauseText(core::BubbleCause c) {
       s = QT_TRANSLATE_NOOP("npuscope::widgets::AnalysisLabels", "ACLOP execution on the host");
       break;
     case core::BubbleCause::DataLoading: s = QT_TRANSLATE_NOOP("npuscope::widgets::AnalysisLabels", "Data loading"); break;
+    case core::BubbleCause::FirstCall:
+      s = QT_TRANSLATE_NOOP("npuscope::widgets::AnalysisLabels", "First call (warm-up)");
+      break;
     case core::BubbleCause::SlowDispatch: s = QT_TRANSLATE_NOOP("npuscope::widgets::AnalysisLabels", "Slow dispatch"); break;
     case core::BubbleCause::HostIdle: s = QT_TRANSLATE_NOOP("npuscope::widgets::AnalysisLabels", "Host idle"); break;
     case core::BubbleCause::Unknown: s = QT_TRANSLATE_NOOP("npuscope::widgets::AnalysisLabels", "Unknown"); break;

@@ -78,6 +78,11 @@ std::string adviceFor(BubbleCause c, bool gpu) {
     case BubbleCause::DataLoading:
       return npuTr("npuscope::core::Verdict",
                    "Data loading holds the step: raise DataLoader num_workers, use pin_memory and prefetch_factor.");
+    case BubbleCause::FirstCall:
+      return npuTr("npuscope::core::Verdict",
+                   "The idle time is warm-up (the first, slow calls of operators): profile steps after it (profiler "
+                   "schedule with wait and warmup steps, or skip_first) so that the figures show the steady state; the "
+                   "shares of this capture overstate the idle time.");
     case BubbleCause::SlowDispatch:
       return npuTr("npuscope::core::Verdict",
                    "The host cannot dispatch operators fast enough: fuse small operators, raise the batch size, keep the "

@@ -116,6 +116,20 @@ const std::vector<FieldAccess>& fieldTable() {
        [](const T& t) { return t.freqDropRatio; }, [](T& t, double v) { t.freqDropRatio = v; }},
       {{"new_shapes_per_step", "shapes of an op type first seen after the first step, per later step", "per step", "npuscope's mark", false, 0, 1e9},
        [](const T& t) { return t.newShapesPerStep; }, [](T& t, double v) { t.newShapesPerStep = v; }},
+      {{"affinity_min_matches", "affinity-API matches (op sequences, optimizers), at least", "count", "msprof-analyze fusion_ops_analyzer.py (any match)", true, 1, 1e9},
+       [](const T& t) { return static_cast<double>(t.affinityMinMatches); }, [](T& t, double v) { t.affinityMinMatches = static_cast<std::size_t>(v); }},
+      {{"fusible_min_tasks", "fusible sequence: tasks, at least", "count", "msprof-analyze fusible_operator.yaml min_length 2 (3 tasks)", true, 2, 64},
+       [](const T& t) { return static_cast<double>(t.fusibleMinTasks); }, [](T& t, double v) { t.fusibleMinTasks = static_cast<std::size_t>(v); }},
+      {{"fusible_max_tasks", "fusible sequence: tasks, at most", "count", "msprof-analyze fusible_operator.yaml max_length 10", true, 2, 64},
+       [](const T& t) { return static_cast<double>(t.fusibleMaxTasks); }, [](T& t, double v) { t.fusibleMaxTasks = static_cast<std::size_t>(v); }},
+      {{"fusible_host_ratio", "fusible sequence host bound: task time / wall span below", "fraction", "msprof-analyze fusible_operator.yaml host_threshold", false, 0, 1},
+       [](const T& t) { return t.fusibleHostRatio; }, [](T& t, double v) { t.fusibleHostRatio = v; }},
+      {{"fusible_mte_ratio", "fusible sequence MTE bound: MTE time / aicore time above", "fraction", "msprof-analyze fusible_operator.yaml mte_threshold", false, 0, 1},
+       [](const T& t) { return t.fusibleMteRatio; }, [](T& t, double v) { t.fusibleMteRatio = v; }},
+      {{"fusible_duration_share", "fusible sequence: wall span / all kernels' span above", "fraction", "msprof-analyze fusible_operator.yaml sequence_duration_threshold", false, 0, 1},
+       [](const T& t) { return t.fusibleDurationShare; }, [](T& t, double v) { t.fusibleDurationShare = v; }},
+      {{"fusible_min_count", "fusible sequence occurrences, above", "count", "msprof-analyze fusible_operator.yaml sequence_count_threshold", true, 0, 1e9},
+       [](const T& t) { return static_cast<double>(t.fusibleMinCount); }, [](T& t, double v) { t.fusibleMinCount = static_cast<std::size_t>(v); }},
   };
   return table;
 }
@@ -369,6 +383,20 @@ AdvisorContext::AdvisorContext(const Trace& t, const KernelDetails* k, const Ran
     : trace(t), kernels(k), analysis(a), thresholds(th) {
   steps = std::max<std::size_t>(1, a.steps.size());
   gpu = isGpuTrace(t);
+  for (const DeviceAnalysis& d : a.devices) {
+    freeNs += d.computed.free;
+    computingNs += d.computed.computing;
+    commNotOverlappedNs += d.computed.commNotOverlapped;
+  }
+}
+
+const Intervals* AdvisorContext::freeOfDevice(int device) const {
+  const DeviceAnalysis* longest = nullptr;
+  for (const DeviceAnalysis& d : analysis.devices) {
+    if (d.device == device) return &d.free;
+    if (!longest || d.computed.e2e > longest->computed.e2e) longest = &d;
+  }
+  return longest ? &longest->free : nullptr;
 }
 
 SliceRef AdvisorContext::taskOf(const KernelRow& row) const {
@@ -728,6 +756,54 @@ bool isGpuTrace(const Trace& trace) {
   });
 }
 
+namespace detail {
+
+StakeCeiling stakeCeiling(std::string_view rule) {
+  // A faster host (fewer launches, no online compile, no blocking copy, no GC pause, no
+  // synchronous launch) can only give back the time the device waits for the host.
+  for (const char* r : {"aclop_compile", "short_ops", "transfers", "sync_after_launch", "gc"})
+    if (rule == r) return StakeCeiling::Free;
+  // Faster kernels can only shorten the time the device computes.
+  for (const char* r : {"matmul_utilisation", "aicpu", "pipelines", "block_dim", "aicore_freq", "forward_backward",
+                        "dynamic_shapes"})
+    if (rule == r) return StakeCeiling::Computing;
+  // Faster collectives can only shorten the communication not hidden behind computation.
+  for (const char* r : {"comm_alignment", "comm_bandwidth", "comm_small_packets"})
+    if (rule == r) return StakeCeiling::CommNotOverlapped;
+  return StakeCeiling::None;
+}
+
+void boundAtStake(const AdvisorContext& c, Finding& f) {
+  if (f.atStakePerStep <= 0) return;
+  TimeNs total = 0;
+  std::string what, why;
+  switch (stakeCeiling(f.rule)) {
+    case StakeCeiling::None: return;
+    case StakeCeiling::Free:
+      total = c.freeNs;
+      what = npuTr("npuscope::core::Advisor", "the device's Free time");
+      why = npuTr("npuscope::core::Advisor", "a faster host only gives back the time the device waits for it");
+      break;
+    case StakeCeiling::Computing:
+      total = c.computingNs;
+      what = npuTr("npuscope::core::Advisor", "the device's Computing time");
+      why = npuTr("npuscope::core::Advisor", "faster kernels only shorten the time the device computes");
+      break;
+    case StakeCeiling::CommNotOverlapped:
+      total = c.commNotOverlappedNs;
+      what = npuTr("npuscope::core::Advisor", "the device's Communication (Not Overlapped) time");
+      why = npuTr("npuscope::core::Advisor", "faster collectives only shorten the communication not hidden behind computation");
+      break;
+  }
+  const TimeNs ceiling = c.perStep(static_cast<double>(total));
+  if (f.atStakePerStep <= ceiling) return;
+  f.atStakeNote = i18n::format(npuTr("npuscope::core::Advisor", "bounded by %1 per step (%2); the rule's own figure, %3, is more: %4"),
+                               {what, us(ceiling), us(f.atStakePerStep), why});
+  f.atStakePerStep = ceiling;
+}
+
+}  // namespace detail
+
 RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const RankAnalysis& analysis,
                       const RankMetadata* meta, const AdvisorThresholds& thresholds) {
   RankAdvice a;
@@ -742,7 +818,7 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
     a.notRun = npuTr("npuscope::core::Advisor", "GPU trace: the Ascend-only rules (MatMul peak of Ascend chips, AI_CPU, ACLOP compilation, short "
                "element-wise ops, synchronise after launch, Python GC, pipelines, block dim, environment "
                "variables, memory, communication alignment / bandwidth / packets, AI Core frequency, "
-               "dynamic shapes) were not run");
+               "dynamic shapes, affinity APIs, fusible sequences) were not run");
   } else {
     detail::ruleMatmul(c, a.chip, a.findings);
     detail::ruleAicpu(c, a.findings);
@@ -764,9 +840,13 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
     detail::ruleCommPackets(c, meta, a.findings);
     detail::ruleAicoreFreq(c, a.findings);
     detail::ruleDynamicShapes(c, a.findings);
+    detail::ruleAffinityApi(c, a.findings);
+    detail::ruleFusibleOps(c, a.findings);
   }
   detail::ruleForwardBackward(c, a.findings);
   for (Finding& f : a.findings) f.stepsWithEvidence = detail::stepsWithEvidence(trace, analysis.steps, f);
+  if (!analysis.devices.empty())
+    for (Finding& f : a.findings) detail::boundAtStake(c, f);
   auto rank = [](Severity s) { return static_cast<int>(s); };
   std::stable_sort(a.findings.begin(), a.findings.end(), [&](const Finding& x, const Finding& y) {
     if (rank(x.severity) != rank(y.severity)) return rank(x.severity) < rank(y.severity);

@@ -70,6 +70,21 @@ struct AdvisorThresholds {
   double freqDropRatio = 0.05;    ///< AI Core frequency this share or more below the nominal is a drop (advisor DECREASE_FREQ_RATIO)
   /// Shapes of an op type first seen after the first step, per later step, at or above: dynamic (npuscope's mark)
   double newShapesPerStep = 1.0;
+  /// Affinity-API matches (torch op sequences or optimizers with a torch_npu fused API), at or above: issue
+  /// (msprof-analyze fusion_ops_analyzer: any match)
+  std::size_t affinityMinMatches = 1;
+  /// Fusible sequences: consecutive kernel_details.csv tasks, this many at least and at most
+  /// (msprof-analyze fusible_operator.yaml min_length 2 / max_length 10: its loop takes 3 to 10 tasks)
+  std::size_t fusibleMinTasks = 3;
+  std::size_t fusibleMaxTasks = 10;
+  /// Host bound: the tasks' summed duration / the sequence's wall span below this (fusible_operator.yaml host_threshold)
+  double fusibleHostRatio = 0.4;
+  /// MTE bound: summed MTE2 + fixpipe/MTE3 time / summed aicore_time above this (fusible_operator.yaml mte_threshold)
+  double fusibleMteRatio = 0.8;
+  /// A sequence's summed wall span / the kernels' whole span above this (fusible_operator.yaml sequence_duration_threshold)
+  double fusibleDurationShare = 0.01;
+  /// Occurrences of a sequence, strictly above (fusible_operator.yaml sequence_count_threshold)
+  std::size_t fusibleMinCount = 5;
   /// The chip when the capture does not record it (e.g. `--chip Ascend910B3`); empty: the capture's own, else unknown.
   std::string chip;
   std::vector<PeakTflops> peaks = defaultPeaks();
@@ -110,7 +125,11 @@ struct Finding {
   std::string rule;         ///< stable key: "matmul_utilisation", "aicpu", ...
   std::string title;        ///< "MatMul/Conv below 50% of peak", ...
   Severity severity = Severity::Info;
-  TimeNs atStakePerStep = 0;  ///< time the fix could save per step, ns (0: cannot be told)
+  /// Time the fix could save per step, ns (0: cannot be told). Never more than the device time
+  /// the fix can act on (adviseRank bounds it: host-side rules by Free, kernel rules by
+  /// Computing, collective rules by Communication (Not Overlapped); atStakeNote then says so).
+  TimeNs atStakePerStep = 0;
+  std::string atStakeNote;  ///< "" or how atStakePerStep was bounded, with the rule's own figure
   std::string numbers;      ///< the measured figures in words
   std::string threshold;    ///< the threshold applied, in words ("AI_CPU task >= 20 us")
   std::string source;       ///< where the rule and its threshold come from

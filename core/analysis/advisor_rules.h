@@ -3,7 +3,9 @@
 // Internal to the advisor (advisor.cpp, advisor_trace.cpp): the shared context and one function
 // per rule. Not part of the public API; see advisor.h and docs/diagnosis.md §6.
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -30,6 +32,11 @@ struct AdvisorContext {
   mutable bool taskByStartBuilt = false;
   [[nodiscard]] SliceRef taskOf(const KernelRow& row) const;
   [[nodiscard]] TimeNs perStep(double ns) const;  ///< ns / steps, rounded
+  /// The Free intervals of device `device` (DeviceAnalysis::free), else of the device with the
+  /// longest activity when no analysed device has that id (a lane without a device id), else null.
+  [[nodiscard]] const Intervals* freeOfDevice(int device) const;
+  /// Summed over the analysed devices, ns: the ceilings of adviseRank's time-at-stake bound.
+  TimeNs freeNs = 0, computingNs = 0, commNotOverlappedNs = 0;
 };
 
 [[nodiscard]] std::string us(TimeNs ns);  ///< formatDuration
@@ -60,6 +67,19 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
 void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
 void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out);
 void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out);
+/// Which of the device's figures bounds what a rule's fix can save (docs/diagnosis.md §6, "Time
+/// at stake"): host-side rules the Free time, kernel rules the Computing time, collective rules
+/// the Communication (Not Overlapped) time; None for rules without a time at stake.
+enum class StakeCeiling : std::uint8_t { None, Free, Computing, CommNotOverlapped };
+[[nodiscard]] StakeCeiling stakeCeiling(std::string_view rule);
+/// Caps f.atStakePerStep at its ceiling per step (summed over the rank's devices, divided by the
+/// steps), and says so in f.atStakeNote with the rule's own figure. A time at stake of 0 (not told)
+/// or at most the ceiling is left as it is.
+void boundAtStake(const AdvisorContext& c, Finding& f);
+// advisor_fusion.cpp: msprof-analyze's affinity-API (timeline_fusion_ops.yaml) and fusible
+// operator sequence (fusible_operator.yaml) rules; Ascend traces only.
+void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out);
+void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out);
 /// Finding::stepsWithEvidence of `f` over `steps` (RankAnalysis::steps), or -1.
 [[nodiscard]] int stepsWithEvidence(const Trace& trace, const std::vector<StepWindow>& steps, const Finding& f);
 

@@ -159,10 +159,36 @@ void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
   f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 calls in %2 (%3 per step), %4 in all"),
                            {std::to_string(n), countNoun(c.steps, npuTr("npuscope::core::Advisor", "step"), npuTr("npuscope::core::Advisor", "steps")),
                             std::to_string(n / c.steps), us(sum)});
+  // The device gaps whose cause is ACLOP on the host (compile or execute, docs/diagnosis.md §3):
+  // the device time the ACLOP path costs, which is what switching to ACLNN can give back.
+  TimeNs gapNs = 0;
+  std::size_t gaps = 0;
+  bool topCause = false, hostKnown = false;
+  for (const DeviceAnalysis& d : c.analysis.devices) {
+    for (const BubbleCause bc : {BubbleCause::AclopCompile, BubbleCause::AclopExecute}) {
+      gapNs += d.causes.ns[static_cast<std::size_t>(bc)];
+      gaps += d.causes.count[static_cast<std::size_t>(bc)];
+    }
+    const BubbleCause top = d.causes.top();
+    topCause |= d.causes.totalNs() > 0 && (top == BubbleCause::AclopCompile || top == BubbleCause::AclopExecute);
+    hostKnown |= d.gapsFound > 0 && c.analysis.verdict.hostRecorded;
+  }
+  const std::string gapText =
+      i18n::format(npuTr("npuscope::core::Advisor", "ACLOP on the host (compile or execute) is the cause of %1 holding %2 (the bubbles, "
+                             "docs/diagnosis.md §3)"),
+                   {countNoun(gaps, npuTr("npuscope::core::Advisor", "device gap"), npuTr("npuscope::core::Advisor", "device gaps")), us(gapNs)});
   if (n >= c.thresholds.aclopPerStep * c.steps && n > 0) {
     f.title = npuTr("npuscope::core::Advisor", "Operators compiled online (ACLOP)");
     f.severity = Severity::Issue;
-    f.atStakePerStep = c.perStep(static_cast<double>(sum));
+    // At stake: the device gaps ACLOP holds when the bubble causes are known (the calls' own host
+    // time is hidden whenever the host runs ahead of the device); else their host time, which
+    // adviseRank bounds by the Free time.
+    if (hostKnown) {
+      f.atStakePerStep = c.perStep(static_cast<double>(gapNs));
+      f.numbers += "; " + gapText;
+    } else {
+      f.atStakePerStep = c.perStep(static_cast<double>(sum));
+    }
     f.fix = npuTr("npuscope::core::Advisor", "Call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format="
             "False so that prebuilt ACLNN binaries are used.");
   } else {
@@ -170,24 +196,11 @@ void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
     // on the host) holding the device idle: then "ok" would contradict the verdict's bubble
     // summary. The time those gaps hold is at stake; an issue when ACLOP is the cause holding the
     // most gap time on a device (what the verdict names), else information.
-    TimeNs gapNs = 0;
-    std::size_t gaps = 0;
-    bool topCause = false;
-    for (const DeviceAnalysis& d : c.analysis.devices) {
-      for (const BubbleCause bc : {BubbleCause::AclopCompile, BubbleCause::AclopExecute}) {
-        gapNs += d.causes.ns[static_cast<std::size_t>(bc)];
-        gaps += d.causes.count[static_cast<std::size_t>(bc)];
-      }
-      const BubbleCause top = d.causes.top();
-      topCause |= d.causes.totalNs() > 0 && (top == BubbleCause::AclopCompile || top == BubbleCause::AclopExecute);
-    }
     if (gapNs > 0) {
       f.title = npuTr("npuscope::core::Advisor", "ACLOP calls below the count mark, but they leave the device idle");
       f.severity = topCause ? Severity::Issue : Severity::Info;
       f.atStakePerStep = c.perStep(static_cast<double>(gapNs));
-      f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; ACLOP on the host (compile or execute) is the cause of %1 holding %2 (the "
-                                          "bubbles, docs/diagnosis.md §3)"),
-                                {countNoun(gaps, npuTr("npuscope::core::Advisor", "device gap"), npuTr("npuscope::core::Advisor", "device gaps")), us(gapNs)});
+      f.numbers += "; " + gapText;
       f.fix = npuTr("npuscope::core::Advisor", "Those operators still take the ACLOP path: set torch_npu.npu.set_compile_mode(jit_compile=False) and "
               "torch_npu.npu.config.allow_internal_format=False, or find their ACLNN / fused replacements.");
     } else {
@@ -209,7 +222,7 @@ void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
   const NameId h2d = t.strings.find("HostToDevice");
   std::size_t ew = 0, known = 0, n = 0;
   double stake = 0;
-  TimeNs hostSum = 0, devSum = 0;
+  TimeNs hostSum = 0, devSum = 0, idleBefore = 0;
   std::vector<std::pair<double, SliceRef>> ev;
   std::map<std::string, std::size_t> types;
   // Whether a type is element-wise, decided once per kernel_details row or per task name (-1: not
@@ -237,7 +250,13 @@ void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
       ++n;
       hostSum += host;
       devSum += dev;
-      stake += static_cast<double>(host - dev);
+      // What a faster launch could save is the device's idle time just before the task, never
+      // more than the launch's excess (host - dev): when the host runs ahead, the launch's length
+      // is hidden behind earlier device work and costs nothing.
+      const Intervals* free = c.freeOfDevice(t.processes[lane.process].deviceId);
+      const TimeNs idle = free ? std::min(host - dev, idleEndingAt(*free, lane.start[i])) : 0;
+      idleBefore += idle;
+      stake += static_cast<double>(idle);
       ev.push_back({static_cast<double>(host - dev), r});
       if (row) ++types[row->type];
       else ++countOfName[lane.names[i]];
@@ -269,7 +288,9 @@ void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
                                      "longer to launch (%4) than to run (%5)"),
                            {std::to_string(n), std::to_string(known), std::to_string(n / c.steps), us(hostSum),
                             us(devSum)}) +
-              (list.empty() ? "" : ": " + list);
+              (list.empty() ? "" : ": " + list) +
+              i18n::format(npuTr("npuscope::core::Advisor", "; the device is idle %1 just before them (the most a faster launch can save)"),
+                           {us(idleBefore)});
   if (n >= c.thresholds.shortOpsPerStep * c.steps) {
     f.title = npuTr("npuscope::core::Advisor", "Many short element-wise ops: launch-bound");
     f.severity = Severity::Issue;

@@ -73,11 +73,15 @@ enum class BubbleCause : std::uint8_t {
   AclopCompile,       ///< AscendCL@opCompile covers >= 25% (ACLOP online compilation)
   AclopExecute,       ///< aclopCompileAndExecute covers >= 25% but its compile step does not
   DataLoading,        ///< DataLoader slices cover >= 50%
+  /// One host op covers >= 50% of a gap >= 1 ms and is one of its name's first, slow calls: >= 10x
+  /// the median of its >= 3 calls, before its first call of at most 2x the median (warm-up:
+  /// autotuning, lazy initialisation, first-time compilation or allocation)
+  FirstCall,
   SlowDispatch,       ///< host busy >= 50% with >= 3 torch ops / launches starting in the gap
   HostIdle,           ///< host torch/CANN activity covers < 20%: Python work outside torch, GC, ...
   Unknown,            ///< host layers not recorded, or no rule holds
 };
-inline constexpr std::size_t kBubbleCauseCount = 11;
+inline constexpr std::size_t kBubbleCauseCount = 12;
 [[nodiscard]] const char* bubbleCauseKey(BubbleCause c);   ///< "device_copy", "synchronization", ...
 [[nodiscard]] const char* bubbleCauseLabel(BubbleCause c); ///< "Device copy", "Synchronization", ...
 /// The matching category of msprof-analyze's free_analysis recipe ("device task running",

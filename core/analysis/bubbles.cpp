@@ -2,7 +2,11 @@
 // Bubbles: device idle gaps (Free intervals), the host activity during each, and a cause label.
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/trace_query.h"
@@ -22,6 +26,7 @@ const char* bubbleCauseKey(BubbleCause c) {
     case BubbleCause::AclopCompile: return "aclop_compile";
     case BubbleCause::AclopExecute: return "aclop_execute";
     case BubbleCause::DataLoading: return "data_loading";
+    case BubbleCause::FirstCall: return "first_call";
     case BubbleCause::SlowDispatch: return "slow_dispatch";
     case BubbleCause::HostIdle: return "host_idle";
     case BubbleCause::Unknown: return "unknown";
@@ -39,6 +44,7 @@ const char* bubbleCauseLabel(BubbleCause c) {
     case BubbleCause::AclopCompile: return "ACLOP compile";
     case BubbleCause::AclopExecute: return "ACLOP execution on the host";
     case BubbleCause::DataLoading: return "Data loading";
+    case BubbleCause::FirstCall: return "First call (warm-up)";
     case BubbleCause::SlowDispatch: return "Slow dispatch";
     case BubbleCause::HostIdle: return "Host idle";
     case BubbleCause::Unknown: return "Unknown";
@@ -58,6 +64,7 @@ const char* bubbleCauseFreeAnalysisCategory(BubbleCause c) {
     case BubbleCause::DataLoading:
     case BubbleCause::HostIdle: return "Idle PyTorch layer";
     case BubbleCause::Queued:
+    case BubbleCause::FirstCall:
     case BubbleCause::Unknown: return "";
   }
   return "";
@@ -221,6 +228,46 @@ class NameFlags {
     return b;
   }
 
+  /// The calls of one host slice name (Python, CANN and Python GC lanes; ProfilerStep excluded):
+  /// how many, their median duration (the lower one for an even count) and the start of the
+  /// first call, in start order, of at most 2x the median (the end of the warm-up).
+  struct CallStats {
+    std::size_t count = 0;
+    TimeNs median = 0;
+    TimeNs warmEnd = INT64_MAX;
+  };
+  /// CallStats of `id`, computed on first use by one scan of the host lanes; null once
+  /// kMaxFirstCallNames names were computed (the rule then does not hold: bounded cost).
+  const CallStats* callStats(NameId id) {
+    if (const auto it = m_calls.find(id); it != m_calls.end()) return &it->second;
+    if (m_calls.size() >= kMaxFirstCallNames) return nullptr;
+    std::vector<std::pair<TimeNs, TimeNs>> calls;  // (start, duration)
+    for (const Lane& lane : m_trace.lanes) {
+      const auto role = m_trace.processes[lane.process].role;
+      if (role != Process::Role::Python && role != Process::Role::Cann && role != Process::Role::PythonGc) continue;
+      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i)
+        if (lane.names[i] == id) calls.emplace_back(lane.start[i], lane.end[i] - lane.start[i]);
+    }
+    CallStats st;
+    st.count = calls.size();
+    if (!calls.empty()) {
+      std::vector<TimeNs> d;
+      d.reserve(calls.size());
+      for (const auto& c : calls) d.push_back(c.second);
+      const auto mid = d.begin() + static_cast<std::ptrdiff_t>((d.size() - 1) / 2);
+      std::nth_element(d.begin(), mid, d.end());
+      st.median = *mid;
+      std::sort(calls.begin(), calls.end());
+      for (const auto& [start, dur] : calls)
+        if (dur <= 2 * st.median) {
+          st.warmEnd = start;
+          break;
+        }
+    }
+    return &m_calls.emplace(id, st).first->second;
+  }
+  static constexpr std::size_t kMaxFirstCallNames = 64;
+
  private:
   static std::uint32_t compute(std::string_view n) {
     std::uint32_t b = kKnown;
@@ -244,16 +291,31 @@ class NameFlags {
   }
   const Trace& m_trace;
   std::vector<std::uint32_t> m_bits;
+  std::unordered_map<NameId, CallStats> m_calls;
 };
 
 /// What the host and the device did during a gap: classifyBubble's evidence.
 struct GapActivity {
   Hit sync, syncAtStart, h2d, compile, aclop, gc;  ///< a sync slice running at the gap start wins
+  /// The host op with the largest overlap: a torch op (cpu_op), a runtime API (Kineto) or a CANN
+  /// API, not Enqueue/Dequeue, a data loader or a step; ties: the longer, then the earlier, then
+  /// the smaller name.
+  Hit longest;
   std::vector<TimeRange> busy, loader, pythonSide, queue, cannSide;  ///< overlapping parts
   std::vector<SliceRef> copyTasks, waitTasks, launchSlices, hostSlices;
   std::size_t launches = 0, ops = 0;  ///< launches and torch ops starting in the gap
   TimeNs copyOnDevice = 0, waitOnDevice = 0;
 };
+
+/// GapActivity::longest's order: a larger overlap, then a longer slice, then an earlier start,
+/// then the smaller name (tools/oracles/topdown_oracle.py picks the same).
+bool longestWins(const Trace& trace, SliceRef r, TimeNs ov, const Hit& best) {
+  if (!best.r.valid() || ov != best.overlap) return !best.r.valid() || ov > best.overlap;
+  const TimeRange a = trace.sliceRange(r), b = trace.sliceRange(best.r);
+  if (a.duration() != b.duration()) return a.duration() > b.duration();
+  if (a.start != b.start) return a.start < b.start;
+  return trace.sliceName(r) < trace.sliceName(best.r);
+}
 
 /// Scans the host lanes (Python, CANN, Python GC) and `device`'s task lanes over `gap`; wait
 /// tasks count only on the lane of `after` (the idle stream) when it is valid.
@@ -261,8 +323,8 @@ GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceR
   using F = NameFlags;
   // The host slice with the largest overlap per kind; a sync slice running at the gap start wins.
   GapActivity a;
-  auto& [sync, syncAtStart, h2d, compile, aclop, gc, busy, loader, pythonSide, queue, cannSide, copyTasks, waitTasks,
-         launchSlices, hostSlices, launches, ops, copyOnDevice, waitOnDevice] = a;
+  auto& [sync, syncAtStart, h2d, compile, aclop, gc, longest, busy, loader, pythonSide, queue, cannSide, copyTasks,
+         waitTasks, launchSlices, hostSlices, launches, ops, copyOnDevice, waitOnDevice] = a;
   constexpr std::size_t kEvidenceCap = 16;
   for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
     const Lane& lane = trace.lanes[l];
@@ -315,6 +377,9 @@ GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceR
         }
         if (cat & F::kPythonFunction) continue;
         busy.push_back(part);
+        // An op: a torch op, a runtime / CANN API (not a user annotation or a queue record).
+        const bool op = (cat & F::kCpuOp) || (cat & F::kRuntimeCategory) || role == Process::Role::Cann;
+        if (op && !(n & F::kQueue) && longestWins(trace, r, ov, longest)) longest = {r, ov};
         if (role == Process::Role::Cann || (cat & F::kRuntimeCategory)) cannSide.push_back(part);
         else if (n & F::kQueue) queue.push_back(part);
         else if (cat & F::kCpuOp) pythonSide.push_back(part);
@@ -336,6 +401,10 @@ GapActivity gatherActivity(const Trace& trace, int device, TimeRange gap, SliceR
 
 namespace {
 
+/// The shortest gap the first-call rule judges: warm-up costs are long, and a short gap covered
+/// by one op is what the other rules describe.
+constexpr TimeNs kFirstCallMinGapNs = 1'000'000;
+
 void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, TimeNs skewBound, NameFlags& flags) {
   const TimeRange gap = b.range;
   b.detail.clear();
@@ -348,8 +417,8 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
   const auto share = [len](TimeNs ov) { return static_cast<double>(ov) / static_cast<double>(len); };
   GapActivity act = gatherActivity(trace, device, gap, b.after, flags);
   b.hostSlices = std::move(act.hostSlices);
-  auto& [sync, syncAtStart, h2d, compile, aclop, gc, busy, loader, pythonSide, queue, cannSide, copyTasks, waitTasks,
-         launchSlices, hostSlicesMoved, launches, ops, copyOnDevice, waitOnDevice] = act;
+  auto& [sync, syncAtStart, h2d, compile, aclop, gc, longest, busy, loader, pythonSide, queue, cannSide, copyTasks,
+         waitTasks, launchSlices, hostSlicesMoved, launches, ops, copyOnDevice, waitOnDevice] = act;
   (void)hostSlicesMoved;
   b.hostCoverage = share(totalOf(unionOf(busy)));
   const double coverage = b.hostCoverage;
@@ -468,6 +537,23 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
     b.cause = BubbleCause::DataLoading;
     b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "data loading covers %1 of the gap"), {pct(share(loaderNs))});
     return;
+  }
+  // One host op holds the gap and is one of its name's first, slow calls: warm-up, not a
+  // steady-state cost (docs/diagnosis.md §3, rule 10).
+  if (len >= kFirstCallMinGapNs && longest.r.valid() && longest.overlap * 2 >= len) {
+    const TimeRange r = trace.sliceRange(longest.r);
+    const NameFlags::CallStats* st = flags.callStats(trace.lanes[longest.r.lane].names[longest.r.index]);
+    if (st && st->count >= 3 && r.duration() >= 10 * st->median && r.start < st->warmEnd) {
+      b.cause = BubbleCause::FirstCall;
+      b.evidence = {longest.r};
+      b.detail = i18n::format(npuTr("npuscope::core::Bubbles",
+                                    "warm-up: %1 covers %2 of the gap and is one of the first calls of %3, whose median "
+                                    "call takes %4 (%5 calls): a one-off cost (autotuning, lazy initialisation, "
+                                    "first-time compilation or allocation), not the steady state"),
+                              {describe(trace, longest.r), pct(share(longest.overlap)), trace.sliceName(longest.r),
+                               formatDuration(st->median), std::to_string(st->count)});
+      return;
+    }
   }
   if (coverage >= 0.5 && launches + ops >= 3) {
     b.cause = BubbleCause::SlowDispatch;

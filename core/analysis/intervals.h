@@ -182,4 +182,11 @@ class UnionBuilder {
   return t;
 }
 
+/// Length of the interval of `v` that ends exactly at `t` (ns), or 0 when none does: e.g. the
+/// Free time just before a device task that starts at `t`. O(log |v|).
+[[nodiscard]] inline TimeNs idleEndingAt(const Intervals& v, TimeNs t) {
+  const auto it = std::lower_bound(v.begin(), v.end(), t, [](const TimeRange& r, TimeNs x) { return r.end < x; });
+  return it != v.end() && it->end == t ? it->end - it->start : 0;
+}
+
 }  // namespace npuscope::core

@@ -287,6 +287,9 @@ void TraceBuilder::addWarning(ImportWarning kind, std::string_view example) { ch
 
 bool TraceBuilder::finish(Trace& trace, const FinishOptions& options) {
   m_ownChunk = false;
+  // Packed before the build: the rows' 8-byte cells are freed before the lanes are allocated
+  // (a lower peak: the database reader's rows took ~7 MB of 11 MB per 100 k slices unpacked).
+  if (m_hasRowArgs) m_rowArgs.pack();
   const bool built = detail::buildTrace(m_chunks, m_top, std::move(m_notes), trace, options.stop, options.plainNpuDevice);
   m_chunks.clear();
   if (!built) return false;
@@ -295,7 +298,6 @@ bool TraceBuilder::finish(Trace& trace, const FinishOptions& options) {
     for (Lane& l : trace.lanes)
       for (std::size_t i = 0; i < l.argsOffset.size(); ++i)
         if (l.argsLength[i] != 0 && !(l.argsOffset[i] & kOwnedArgs)) l.argsOffset[i] |= kRowArgs;
-    m_rowArgs.pack();
     trace.rowArgs = std::move(m_rowArgs);
   }
   trace.indexFlows();

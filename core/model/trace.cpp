@@ -248,7 +248,8 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
       std::error_code ec;
       const std::filesystem::path sibling = std::filesystem::path(path).parent_path() / "analysis.db";
       const bool hasAnalysis = std::filesystem::is_regular_file(sibling, ec) && sibling != std::filesystem::path(path);
-      DbImport db = readAscendDb(path, hasAnalysis ? sibling.string() : std::string(), options);
+      // The trace only: the tables (kernels, step figures, chip) are loadProfile's, not kept here.
+      DbImport db = readAscendDb(path, hasAnalysis ? sibling.string() : std::string(), options, false);
       if (db.result.trace)
         for (auto& m : db.messages) db.result.trace->notes.push_back(std::move(m));
       return std::move(db.result);

@@ -32,7 +32,9 @@ std::string adviceJson(const Trace& t, const RankAdvice& a) {
     appendJsonString(o, f.title);
     o += ", \"severity\": ";
     appendJsonString(o, severityKey(f.severity));
-    o += ", \"at_stake_per_step_ns\": " + std::to_string(f.atStakePerStep) + ", \"numbers\": ";
+    o += ", \"at_stake_per_step_ns\": " + std::to_string(f.atStakePerStep) + ", \"at_stake_note\": ";
+    appendJsonString(o, f.atStakeNote);
+    o += ", \"numbers\": ";
     appendJsonString(o, f.numbers);
     o += ", \"threshold\": ";
     appendJsonString(o, f.threshold);
@@ -72,8 +74,10 @@ std::string adviceText(const RankAdvice& a) {
   if (!a.notRun.empty()) o += "     " + a.notRun + "\n";
   for (const Finding& f : a.findings) {
     o += "     [" + std::string(severityKey(f.severity)) + "] " + f.title;
-    if (f.atStakePerStep > 0)
-      o += i18n::format(npuTr("npuscope::core::Report", " - %1 per step at stake"), {formatDuration(f.atStakePerStep)});
+    if (f.atStakePerStep > 0 || !f.atStakeNote.empty())
+      o += i18n::format(f.atStakeNote.empty() ? npuTr("npuscope::core::Report", " - %1 per step at stake")
+                                              : npuTr("npuscope::core::Report", " - %1 per step at stake (%2)"),
+                        {formatDuration(f.atStakePerStep), f.atStakeNote});
     o += i18n::format(npuTr("npuscope::core::Report", ": %1 (mark: %2)"), {f.numbers, f.threshold});
     if (f.stepsWithEvidence >= 0) o += "; " + stepsText(f.stepsWithEvidence, a.steps);
     if (!f.fix.empty()) o += "\n       " + i18n::format(npuTr("npuscope::core::Report", "fix: %1"), {f.fix});

@@ -673,10 +673,6 @@
         <translation>这些算子的切分让最后一轮有部分核空闲：尝试能被核数整除的 shape，或使用针对该芯片切分的算子版本。</translation>
     </message>
     <message>
-        <source>GPU trace: the Ascend-only rules (MatMul peak of Ascend chips, AI_CPU, ACLOP compilation, short element-wise ops, synchronise after launch, Python GC, pipelines, block dim, environment variables, memory, communication alignment / bandwidth / packets, AI Core frequency, dynamic shapes) were not run</source>
-        <translation>GPU Trace：未运行昇腾专用规则（昇腾芯片的 MatMul 峰值、AI_CPU、ACLOP 编译、短小的逐元素算子、下发后同步、Python GC、流水线、block dim、环境变量、内存、通信对齐 / 带宽 / 小包、AI Core 频率、动态 shape）</translation>
-    </message>
-    <message>
         <source>Device memory: unknown</source>
         <translation>Device 内存：未知</translation>
     </message>
@@ -887,10 +883,6 @@
     <message>
         <source>ACLOP calls below the count mark, but they leave the device idle</source>
         <translation>ACLOP 调用次数低于界线，但它们让 Device 空闲</translation>
-    </message>
-    <message>
-        <source>; ACLOP on the host (compile or execute) is the cause of %1 holding %2 (the bubbles, docs/diagnosis.md §3)</source>
-        <translation>；Host 上的 ACLOP（编译或执行）是 %1的原因，共 %2（空泡，docs/diagnosis.md §3）</translation>
     </message>
     <message>
         <source>device gap</source>
@@ -1284,6 +1276,126 @@
         <source>; %1 of %2</source>
         <translation>；占 %2 的 %1</translation>
     </message>
+    <message>
+        <source>the device&apos;s Free time</source>
+        <translation>Device 的空闲（Free）时间</translation>
+    </message>
+    <message>
+        <source>a faster host only gives back the time the device waits for it</source>
+        <translation>Host 更快只能换回 Device 等待它的时间</translation>
+    </message>
+    <message>
+        <source>the device&apos;s Computing time</source>
+        <translation>Device 的计算时间</translation>
+    </message>
+    <message>
+        <source>faster kernels only shorten the time the device computes</source>
+        <translation>更快的 kernel 只能缩短 Device 计算的时间</translation>
+    </message>
+    <message>
+        <source>the device&apos;s Communication (Not Overlapped) time</source>
+        <translation>Device 的未掩盖通信时间</translation>
+    </message>
+    <message>
+        <source>faster collectives only shorten the communication not hidden behind computation</source>
+        <translation>更快的集合通信只能缩短未被计算掩盖的通信</translation>
+    </message>
+    <message>
+        <source>bounded by %1 per step (%2); the rule&apos;s own figure, %3, is more: %4</source>
+        <translation>以每 Step %1（%2）为上限；规则自身算出的 %3 更多：%4</translation>
+    </message>
+    <message>
+        <source>GPU trace: the Ascend-only rules (MatMul peak of Ascend chips, AI_CPU, ACLOP compilation, short element-wise ops, synchronise after launch, Python GC, pipelines, block dim, environment variables, memory, communication alignment / bandwidth / packets, AI Core frequency, dynamic shapes, affinity APIs, fusible sequences) were not run</source>
+        <translation>GPU Trace：未运行昇腾专用规则（昇腾芯片的 MatMul 峰值、AI_CPU、ACLOP 编译、短小的逐元素算子、下发后同步、Python GC、流水线、block dim、环境变量、内存、通信对齐 / 带宽 / 小包、AI Core 频率、动态 shape、亲和 API、可融合序列）</translation>
+    </message>
+    <message>
+        <source>%1 or more matches of a timeline_fusion_ops.yaml sequence of top-level torch ops (one thread) or of an Optimizer.step record of an optimizer with a fused torch_npu version</source>
+        <translation>顶层 torch 算子（同一线程）与 timeline_fusion_ops.yaml 中某个序列匹配，或某个有 torch_npu 融合版本的优化器的 Optimizer.step 记录匹配，达到 %1 次及以上</translation>
+    </message>
+    <message>
+        <source>Affinity APIs: unknown</source>
+        <translation>亲和 API：未知</translation>
+    </message>
+    <message>
+        <source>the trace holds no torch op (aten::) on the Python threads</source>
+        <translation>Trace 的 Python 线程上没有 torch 算子（aten::）</translation>
+    </message>
+    <message>
+        <source>the framework layer (torch ops) was not recorded (MindSpore / GE graph mode through msprof?)</source>
+        <translation>未记录框架层（torch 算子）（经 msprof 采集的 MindSpore / GE 图模式？）</translation>
+    </message>
+    <message>
+        <source>%1 over %2 top-level torch ops</source>
+        <translation>在 %2 个顶层 torch 算子中有 %1</translation>
+    </message>
+    <message>
+        <source>match</source>
+        <translation>处匹配</translation>
+    </message>
+    <message>
+        <source>matches</source>
+        <translation>处匹配</translation>
+    </message>
+    <message>
+        <source>. The time a fused API would save is not measured: time at stake unknown (0)</source>
+        <translation>。融合 API 能节省的时间未测量：可节省时间未知（0）</translation>
+    </message>
+    <message>
+        <source>Affinity APIs available for what the model calls</source>
+        <translation>模型调用的代码有可用的亲和 API</translation>
+    </message>
+    <message>
+        <source>Replace the matched code with its fused torch_npu API: %1 (one fused call instead of several launches; check the API&apos;s constraints in the torch_npu docs, and record with_stack to find the call sites).</source>
+        <translation>把匹配到的代码替换为对应的 torch_npu 融合 API：%1（一次融合调用代替多次下发；请在 torch_npu 文档中确认该 API 的约束，并开启 with_stack 采集以找到调用位置）。</translation>
+    </message>
+    <message>
+        <source>No affinity-API sequence found</source>
+        <translation>未发现可替换为亲和 API 的序列</translation>
+    </message>
+    <message>
+        <source>Fusible operator sequences: unknown</source>
+        <translation>可融合的算子序列：未知</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv was not read (it lists the tasks in order with their shapes)</source>
+        <translation>未读取 kernel_details.csv（它按顺序列出任务及其 shape）</translation>
+    </message>
+    <message>
+        <source>%1 sequences (%2 host bound, %3 MTE bound) among %4 tasks</source>
+        <translation>%4 个任务中有 %1 个序列（%2 个受 Host 限制，%3 个受 MTE 限制）</translation>
+    </message>
+    <message>
+        <source>; MTE bound not judged: kernel_details.csv has no MTE columns (Level1 with PipeUtilization writes them)</source>
+        <translation>；未判断是否受 MTE 限制：kernel_details.csv 没有 MTE 列（Level1 且为 PipeUtilization 时才会写入）</translation>
+    </message>
+    <message>
+        <source>. Sequences overlap (a sliding window over the same tasks) and what a fused kernel saves is not known: time at stake unknown (0)</source>
+        <translation>。序列之间相互重叠（在同一批任务上滑动窗口），融合 kernel 能节省多少未知：可节省时间未知（0）</translation>
+    </message>
+    <message>
+        <source>Fusible operator sequences</source>
+        <translation>可融合的算子序列</translation>
+    </message>
+    <message>
+        <source>Host-bound runs: many small launches, look for a fused torch_npu API or graph mode (torch.compile / torchair); MTE-bound runs move data between kernels: ask whether the sequence can be one fused kernel. Row numbers are kernel_details.csv&apos;s, from 0 without the header.</source>
+        <translation>受 Host 限制的序列：大量小下发，寻找 torch_npu 融合 API 或使用图模式（torch.compile / torchair）；受 MTE 限制的序列在 kernel 之间搬运数据：考虑该序列能否合成一个融合 kernel。行号是 kernel_details.csv 的行号，不含表头、从 0 开始。</translation>
+    </message>
+    <message>
+        <source>No fusible operator sequence</source>
+        <translation>没有可融合的算子序列</translation>
+    </message>
+    <message>
+        <source>ACLOP on the host (compile or execute) is the cause of %1 holding %2 (the bubbles, docs/diagnosis.md §3)</source>
+        <translation>Host 上的 ACLOP（编译或执行）是 %1的原因，共 %2（空泡，docs/diagnosis.md §3）</translation>
+    </message>
+    <message>
+        <source>; the device is idle %1 just before them (the most a faster launch can save)</source>
+        <translation>；在它们之前 Device 空闲 %1（这是更快的下发最多能节省的时间）</translation>
+    </message>
+    <message>
+        <source>a run of %1 to %2 consecutive tasks occurring more than %3 times, host bound (task time / wall span &lt; %4) or MTE bound (MTE time / aicore time &gt; %5), and over %6% of the kernels&apos; span in all (or MTE bound)</source>
+        <translation>由 %1 到 %2 个连续任务组成、出现超过 %3 次的序列，受 Host 限制（任务时间 / 墙钟跨度 &lt; %4）或受 MTE 限制（MTE 时间 / aicore 时间 &gt; %5），且总计超过 kernel 跨度的 %6%（或受 MTE 限制）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Breakdown</name>
@@ -1586,6 +1698,10 @@
         <source>; the gap ends at the collective %1</source>
         <translation>；间隙结束于集合通信 %1</translation>
     </message>
+    <message>
+        <source>warm-up: %1 covers %2 of the gap and is one of the first calls of %3, whose median call takes %4 (%5 calls): a one-off cost (autotuning, lazy initialisation, first-time compilation or allocation), not the steady state</source>
+        <translation>预热：%1 覆盖了间隙的 %2，且是 %3 最初的几次调用之一，其调用耗时中位数为 %4（共 %5 次调用）：这是一次性开销（自动调优、延迟初始化、首次编译或内存分配），不是稳定状态</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Chain</name>
@@ -1801,6 +1917,10 @@
     <message>
         <source>launched at an unknown time</source>
         <translation>下发时间未知</translation>
+    </message>
+    <message>
+        <source> - %1 per step at stake (%2)</source>
+        <translation> - 每 Step 可节省 %1（%2）</translation>
     </message>
 </context>
 <context>
@@ -2096,6 +2216,10 @@
         <source>%1 aclopCompileAndExecute calls (%2 per step, the advisor&apos;s mark is 20): call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format=False.</source>
         <translation>%1 次 aclopCompileAndExecute 调用（每 Step %2 次，专家建议的界线是 20）：调用 torch_npu.npu.set_compile_mode(jit_compile=False) 并设置 torch_npu.npu.config.allow_internal_format=False。</translation>
     </message>
+    <message>
+        <source>The idle time is warm-up (the first, slow calls of operators): profile steps after it (profiler schedule with wait and warmup steps, or skip_first) so that the figures show the steady state; the shares of this capture overstate the idle time.</source>
+        <translation>空闲时间来自预热（算子最初几次较慢的调用）：采集预热之后的 Step（profiler schedule 设置 wait 和 warmup 步，或 skip_first），让数据反映稳定状态；本次采集的占比高估了空闲时间。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::AdviceModel</name>
@@ -2319,6 +2443,10 @@ Evidence: %4 slices</source>
     <message>
         <source>Unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>First call (warm-up)</source>
+        <translation>首次调用（预热）</translation>
     </message>
 </context>
 <context>

@@ -153,6 +153,36 @@ class Causes(unittest.TestCase):
 
 
 
+class FirstCall(unittest.TestCase):
+    """docs/diagnosis.md section 3 rule 10 (first call, warm-up): the same traces as
+    tests/core/analysis/test_first_call.cpp, written again here."""
+
+    @staticmethod
+    def trace(conv):
+        ev = meta(AH, "Ascend Hardware", "NPU 0", [(5, "Stream 5")]) + meta(PY, "Python", "CPU")
+        ev += [X(AH, 5, "Conv2D", 0, 100, **{"Task Type": "AI_CORE"})]
+        t = 50
+        for d in conv:
+            ev += [X(PY, 1, "aten::conv2d", t, d, cat="cpu_op")]
+            task = t + d + 10
+            ev += [X(AH, 5, "Conv2D", task, 100, **{"Task Type": "AI_CORE"})]
+            t = task + 150
+        return run(ev)["bubbles"]["list"]
+
+    def cause_at(self, conv, start_us):
+        hits = [b["cause"] for b in self.trace(conv) if b["start"] - T0 == start_us * US]
+        self.assertEqual(len(hits), 1)
+        return hits[0]
+
+    def test_rule(self):
+        self.assertEqual(self.cause_at([5000, 100, 100, 100], 100), "first_call")   # 5000 >= 10 x 100
+        self.assertEqual(self.cause_at([5000, 500, 500, 500], 100), "first_call")   # exactly 10x
+        self.assertNotEqual(self.cause_at([5000, 501, 501, 501], 100), "first_call")  # 10 x 501 > 5000
+        self.assertNotEqual(self.cause_at([100, 5000, 100, 100], 260), "first_call")  # warm-up ended at call 1
+        self.assertNotEqual(self.cause_at([5000, 100], 100), "first_call")           # fewer than 3 calls
+        self.assertNotEqual(self.cause_at([900, 10, 10, 10], 100), "first_call")     # gap 0.86 ms < 1 ms
+
+
 class Chain(unittest.TestCase):
     """python_function > aten::add > Enqueue --queue--> Dequeue@aclnnAdd; CANN on the dequeue tid:
     AscendCL@aclnnAdd > Node@launch > Runtime@rtKernelLaunch, where the HostToDevice s binds.

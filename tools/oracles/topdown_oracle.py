@@ -33,6 +33,7 @@ import sys
 from collections import defaultdict
 
 THRESHOLD_NS = 10000
+FIRST_CALL_MIN_GAP_NS = 1000000  # docs/diagnosis.md §3 rule 10: the first-call rule judges gaps of 1 ms or more
 
 # --------------------------------------------------------------------------------------- numbers
 
@@ -620,6 +621,27 @@ class Device:
                     else raw + self.skew_bound})
         return out, h, enq, dq, cann
 
+    @staticmethod
+    def first_call(hs, a, b, g, calls, is_cann):
+        """docs/diagnosis.md §3 rule 10: the host op with the largest overlap (not a python_function,
+        data loader, step or Enqueue/Dequeue; a torch op (cpu_op) or a CANN API; ties: longer,
+        earlier, smaller name) covers half the gap
+        and is one of its name's first slow calls: at least 3 calls, >= 10x their (lower) median,
+        and before the first call (by start) of at most 2x the median."""
+        cands = [s for s in hs if (s.cat == "cpu_op" or is_cann(s)) and not is_dataloader(s.name)
+                 and not s.name.startswith("Enqueue") and not s.name.startswith("Dequeue")]
+        if not cands:
+            return False
+        best = min(cands, key=lambda s: (-overlap(s, a, b), -s.dur, s.start, s.name.encode()))
+        if 2 * overlap(best, a, b) < g:
+            return False
+        mine = sorted(calls[best.name])
+        if len(mine) < 3:
+            return False
+        med = sorted(d for _, d in mine)[(len(mine) - 1) // 2]
+        warm_end = next((st for st, d in mine if d <= 2 * med), None)
+        return best.dur >= 10 * med and (warm_end is None or best.start < warm_end)
+
     # -- bubbles (spec §C)
     def bubbles(self):
         R = self.rank
@@ -629,6 +651,9 @@ class Device:
                       key=lambda s: s.start)
         host_starts = [s.start for s in host]
         host_maxdur = max([s.dur for s in host] + [0])
+        calls = defaultdict(list)  # name -> [(start, dur)] of every host slice, for first_call
+        for s in host:
+            calls[s.name].append((s.start, s.dur))
         tasks_by_start = sorted(self.tasks, key=lambda t: (t.start, self.lane_idx[t.lane], t.order))
         t_starts = [t.start for t in tasks_by_start]
         task_maxdur = max([t.dur for t in self.tasks] + [0])
@@ -695,6 +720,9 @@ class Device:
                 cause = "host_to_device_copy"
             elif 2 * total(union([(max(s.start, a), min(s.end, b)) for s in hs if is_dataloader(s.name)])) >= g:
                 cause = "data_loading"
+            elif g >= FIRST_CALL_MIN_GAP_NS and self.first_call(hs, a, b, g, calls,
+                                                                          lambda s: R.pname(s.lane) == "CANN"):
+                cause = "first_call"
             elif 2 * cov >= g and sum(1 for s in near if a <= s.start < b and (
                     s.cat == "cpu_op" or s.name.startswith("Dequeue") or "launch" in s.name
                     or s.name.startswith("AscendCL@aclnn"))) >= 3:

@@ -59,6 +59,8 @@ QVariant AdviceModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= static_cast<int>(m_rows.size())) return {};
   const Row& row = m_rows[static_cast<std::size_t>(index.row())];
   const core::Finding& f = row.finding;
+  if (role == Qt::ToolTipRole && index.column() == AtStake && !f.atStakeNote.empty())
+    return QString::fromStdString(f.atStakeNote);
   if (role == Qt::ToolTipRole)
     return tr("%1\n\nMark: %2\nSource: %3\nEvidence: %4 slices").arg(QString::fromStdString(f.numbers), QString::fromStdString(f.threshold), QString::fromStdString(f.source)).arg(f.evidence.size());
   if (role == Qt::ForegroundRole && index.column() == Severity) {

@@ -2,8 +2,11 @@
 #include "core/import/db/db_reader.h"
 
 #include <algorithm>
+#include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -55,9 +58,15 @@ std::string nsToUs(TimeNs ns) {
   const bool neg = ns < 0;
   const std::uint64_t a = neg ? static_cast<std::uint64_t>(-(ns + 1)) + 1 : static_cast<std::uint64_t>(ns);
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%s%llu.%03llu", neg ? "-" : "", static_cast<unsigned long long>(a / 1000),
-                static_cast<unsigned long long>(a % 1000));
-  return buf;
+  char* p = buf;
+  if (neg) *p++ = '-';
+  p = std::to_chars(p, buf + sizeof buf, a / 1000).ptr;
+  const auto frac = static_cast<unsigned>(a % 1000);
+  *p++ = '.';
+  *p++ = static_cast<char>('0' + frac / 100);
+  *p++ = static_cast<char>('0' + frac / 10 % 10);
+  *p++ = static_cast<char>('0' + frac % 10);
+  return std::string(buf, p);
 }
 
 /// A device end of a connection id: a task slice or an HCCL big op.
@@ -76,8 +85,8 @@ struct HostRow {
 
 class DbReader {
  public:
-  DbReader(SqliteDb& db, std::string path, const LoadOptions& options, DbImport& out)
-      : m_db(db), m_path(std::move(path)), m_options(options), m_out(out) {}
+  DbReader(SqliteDb& db, std::string path, const LoadOptions& options, bool tables, DbImport& out)
+      : m_db(db), m_path(std::move(path)), m_options(options), m_tables(tables), m_out(out) {}
 
   bool read(Trace& trace);
 
@@ -112,6 +121,13 @@ class DbReader {
     if (s.isNull(c)) return {};
     const auto it = m_strings.find(s.integer(c));
     return it == m_strings.end() ? s.text(c) : std::string_view(it->second);
+  }
+  /// strOr as a view that outlives the row: of m_strings, or of a copy appended to `own`.
+  template <typename S>
+  std::string_view strKept(const S& s, int c, std::deque<std::string>& own) const {
+    if (s.isNull(c)) return {};
+    const auto it = m_strings.find(s.integer(c));
+    return it == m_strings.end() ? std::string_view(own.emplace_back(s.text(c))) : std::string_view(it->second);
   }
   template <typename S>
   std::string strOr(const S& s, int c) const {
@@ -180,11 +196,25 @@ class DbReader {
   void computeOverlap(int device);
   void readCounters();
   void buildFlows();
+  /// Frees the connection maps and task sets (done with after buildFlows): they would otherwise
+  /// stay allocated through TraceBuilder::finish, the load's peak.
+  void releaseFlowMaps() {
+    std::vector<std::pair<std::int64_t, HostRow>>().swap(m_cannConnections);
+    std::vector<std::pair<std::int64_t, HostRow>>().swap(m_pythonConnections);
+    std::vector<std::pair<std::int64_t, HostRow>>().swap(m_mstxConnections);
+    std::vector<std::pair<std::int64_t, DeviceEnd>>().swap(m_taskEnds);
+    std::vector<std::pair<std::int64_t, DeviceEnd>>().swap(m_opEnds);
+    std::unordered_map<std::int64_t, int>().swap(m_deviceOfConnection);
+    std::unordered_set<std::int64_t>().swap(m_hiddenTasks);
+    std::unordered_set<std::int64_t>().swap(m_computeTasks);
+    std::unordered_map<std::int64_t, TaskTime>().swap(m_taskTimes);
+  }
   void readKernels();
 
   SqliteDb& m_db;
   std::string m_path;
   const LoadOptions& m_options;
+  bool m_tables = true;  ///< also build DbImport's tables (readKernels)
   /// The big tables, read on threads of their own while the builder takes the others
   /// (startStreams; null when the table or a needed column is missing).
   std::unique_ptr<SqliteRowStream> m_pythonRows, m_cannRows, m_taskRows, m_connectionRows;
@@ -194,11 +224,13 @@ class DbReader {
   std::unordered_map<std::int64_t, NameId> m_argTexts;  ///< STRING_IDS id -> RowArgs text id
   std::map<std::pair<int, int>, ProcessId> m_deviceProcesses;
   std::map<std::int64_t, ProcessId> m_hostProcesses;
-  std::unordered_map<std::int64_t, HostRow> m_cannByConnection;      ///< CANN_API connectionId -> row
+  // The connection maps are vectors of (connectionId, row) in read order, sorted (stably) by
+  // connectionId in buildFlows: a sorted vector and equal_range instead of a hash map of vectors.
+  std::vector<std::pair<std::int64_t, HostRow>> m_cannConnections;    ///< CANN_API connectionId -> row
   std::vector<std::pair<std::int64_t, HostRow>> m_pythonConnections;  ///< PYTORCH_API connectionId -> row
   std::vector<std::pair<std::int64_t, HostRow>> m_mstxConnections;    ///< MSTX_EVENTS connectionId -> row
-  std::unordered_map<std::int64_t, std::vector<DeviceEnd>> m_taskEnds;  ///< shown compute / memcpy TASKs by connectionId
-  std::unordered_map<std::int64_t, std::vector<DeviceEnd>> m_opEnds;    ///< COMMUNICATION_OP by connectionId
+  std::vector<std::pair<std::int64_t, DeviceEnd>> m_taskEnds;  ///< shown compute / memcpy TASKs by connectionId
+  std::vector<std::pair<std::int64_t, DeviceEnd>> m_opEnds;    ///< COMMUNICATION_OP by connectionId
   std::unordered_map<std::int64_t, int> m_deviceOfConnection;           ///< TASK connectionId -> deviceId
   std::unordered_set<std::int64_t> m_hiddenTasks;                       ///< globalTaskId of containers
   std::unordered_set<std::int64_t> m_computeTasks;  ///< globalTaskId of the Overlap Analysis compute set
@@ -324,18 +356,26 @@ void DbReader::readPythonRows(std::map<std::int64_t, ProcessId>& processes, bool
   const RowArgs::Schema schema =
       argRows().addSchema({"Sequence number", "Fwd thread id", "Input Dims", "Input type", "Call stack"});
   SqliteRowStream& s = *m_pythonRows;
+  // Rows come in runs of one thread: the last globalTid's lane skips the lookups.
+  std::int64_t lastGtid = 0;
+  ThreadId t = 0;
+  bool haveLast = false;
   while (s.step()) {
     const std::int64_t gtid = s.integer(2);
-    const std::int64_t pid = gtid >> 32, tid = gtid & 0xFFFFFFFF;
-    auto pit = processes.find(pid);
-    if (pit == processes.end()) {
-      const ProcessId p = m_b.process(pid);
-      m_b.setProcessName(p, "Python");
-      m_b.setProcessLabels(p, "CPU");
-      m_b.setProcessSortIndex(p, 0);
-      pit = processes.emplace(pid, p).first;
+    if (!haveLast || gtid != lastGtid) {
+      const std::int64_t pid = gtid >> 32, tid = gtid & 0xFFFFFFFF;
+      auto pit = processes.find(pid);
+      if (pit == processes.end()) {
+        const ProcessId p = m_b.process(pid);
+        m_b.setProcessName(p, "Python");
+        m_b.setProcessLabels(p, "CPU");
+        m_b.setProcessSortIndex(p, 0);
+        pit = processes.emplace(pid, p).first;
+      }
+      t = hostThread(pit->second, tid);
+      lastGtid = gtid;
+      haveLast = true;
     }
-    const ThreadId t = hostThread(pit->second, tid);
     const TimeNs start = s.integer(0), end = s.integer(1);
     const std::string_view name = strView(s, 3);
     const std::int64_t type = s.integer(10, 50001);
@@ -383,10 +423,14 @@ void DbReader::readCann() {
     return "Api";
   };
   SqliteRowStream& s = *m_cannRows;
+  std::int64_t lastTid = -1;  // rows come in runs of one thread: its lane skips the lookups
+  ThreadId t = 0;
   while (s.step()) {
     const std::int64_t gtid = s.integer(2);
-    const ProcessId p = hostProcess(0, kCann, "CANN");
-    const ThreadId t = hostThread(p, gtid & 0xFFFFFFFF);
+    if ((gtid & 0xFFFFFFFF) != lastTid) {
+      lastTid = gtid & 0xFFFFFFFF;
+      t = hostThread(hostProcess(0, kCann, "CANN"), lastTid);
+    }
     const TimeNs start = s.integer(0), end = s.integer(1);
     const std::string_view api = strView(s, 3);
     const auto lv = levels.find(s.integer(4, -1));
@@ -398,7 +442,7 @@ void DbReader::readCann() {
     if (!s.isNull(5)) cell(schema, 3, s, 5);
     name.assign(prefix(level)).append("@").append(api);
     m_b.addSlice(t, start, spanNs(start, end), name, {}, ImportArgs::row(schema, row));
-    if (!s.isNull(5)) m_cannByConnection.emplace(s.integer(5), HostRow{t, start});
+    if (!s.isNull(5)) m_cannConnections.emplace_back(s.integer(5), HostRow{t, start});
   }
   checkStatement(s, "CANN_API");
 }
@@ -438,11 +482,13 @@ void DbReader::readTasks() {
     return;
   }
   // Compute records (COMPUTE_TASK_INFO, keyed by globalTaskId).
+  // Texts as views of STRING_IDS (m_strings), or of `own` for a text that is not a reference.
   struct Compute {
-    std::string name, type, opType;
+    std::string_view name, type, opType;
     std::int64_t blockDim = -1;
-    std::string inputShapes;
+    std::string_view inputShapes;
   };
+  std::deque<std::string> own;
   std::unordered_map<std::int64_t, Compute> compute;
   if (need("COMPUTE_TASK_INFO", {"globalTaskId", "name"})) {
     SqliteStatement c(m_db, "SELECT globalTaskId, name, " + col("COMPUTE_TASK_INFO", "taskType") + ", " +
@@ -450,42 +496,52 @@ void DbReader::readTasks() {
                                 col("COMPUTE_TASK_INFO", "blockDim", col("COMPUTE_TASK_INFO", "blockNum")) + ", " +
                                 col("COMPUTE_TASK_INFO", "inputShapes") + " FROM COMPUTE_TASK_INFO");
     while (c.step())
-      compute.emplace(c.integer(0), Compute{strOr(c, 1), strOr(c, 2), strOr(c, 3), c.integer(4, -1), strOr(c, 5)});
+      compute.emplace(c.integer(0), Compute{strKept(c, 1, own), strKept(c, 2, own), strKept(c, 3, own), c.integer(4, -1),
+                                            strKept(c, 5, own)});
     checkStatement(c, "COMPUTE_TASK_INFO");
   }
   struct Row {
     TimeNs start, end;
     int device, stream;
     std::int64_t connection, globalTask, context, taskId, model;
-    std::string type;
+    std::string_view type;  ///< a view of m_strings, or of `own`
   };
   std::vector<Row> rows;
   SqliteRowStream& s = *m_taskRows;
-  while (s.step())
+  while (s.step()) {
+    const std::string_view type = strKept(s, 9, own);
     rows.push_back({s.integer(0), s.integer(1), static_cast<int>(s.integer(2, -1)), static_cast<int>(s.integer(3, -1)),
                     s.integer(4, kNoConnection), s.integer(5, -1), s.integer(6, kNoContext), s.integer(7, -1),
-                    s.integer(8, kNoConnection), strOr(s, 9)});
+                    s.integer(8, kNoConnection), type});
+  }
   checkStatement(s, "TASK");
   // Containers: a task without a compute record, without a context id, that holds a sub-task of
   // the same (device, stream, taskId) with a context id (an FFTS+ / MIX parent of its sub-task,
   // or the HCCL op's task around its notify/memcpy tasks). The text export shows the sub-tasks
   // only (corpus ascend-pt-910b-db-2rank level1: 17 such tasks, 13 on stream 2 and 4 on the HCCL
   // stream; trace_view.json of the text capture has none of them).
-  std::map<std::tuple<int, int, std::int64_t>, std::vector<std::size_t>> byTask;
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    byTask[{rows[i].device, rows[i].stream, rows[i].taskId}].push_back(i);
-  for (const auto& [key, idx] : byTask) {
-    if (idx.size() < 2) continue;
-    for (const std::size_t i : idx) {
-      const Row& r = rows[i];
+  // Rows grouped by (device, stream, taskId): row indices sorted by that key.
+  const auto taskKey = [&](std::size_t i) { return std::make_tuple(rows[i].device, rows[i].stream, rows[i].taskId); };
+  std::vector<std::uint32_t> byTask(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) byTask[i] = static_cast<std::uint32_t>(i);
+  std::stable_sort(byTask.begin(), byTask.end(), [&](std::uint32_t a, std::uint32_t b) { return taskKey(a) < taskKey(b); });
+  for (std::size_t g = 0; g < byTask.size();) {
+    std::size_t e = g + 1;
+    while (e < byTask.size() && taskKey(byTask[e]) == taskKey(byTask[g])) ++e;
+    for (std::size_t a = g; e - g >= 2 && a < e; ++a) {
+      const Row& r = rows[byTask[a]];
       if (r.context != kNoContext || compute.count(r.globalTask)) continue;
-      for (const std::size_t j : idx)
-        if (j != i && rows[j].context != kNoContext && rows[j].start >= r.start && rows[j].start <= r.end) {
+      for (std::size_t b = g; b < e; ++b) {
+        const Row& o = rows[byTask[b]];
+        if (b != a && o.context != kNoContext && o.start >= r.start && o.start <= r.end) {
           m_hiddenTasks.insert(r.globalTask);
           break;
         }
+      }
     }
+    g = e;
   }
+  m_taskTimes.reserve(rows.size());
   std::map<std::pair<int, int>, ThreadId> lanes;
   const RowArgs::Schema schema = argRows().addSchema({"Model Id", "Task Type", "Physic Stream Id", "Task Id",
                                                          "Subtask Id", "connection_id", "Op Type", "Input Shapes"});
@@ -519,7 +575,7 @@ void DbReader::readTasks() {
     // (corpus ascend-pt-910b-l1-text-2rank rank0: 187 compute, 24 MEMCPY_ASYNC, 4 HCCL ops; no
     // event or notify task has one).
     if (r.connection != kNoConnection && (isCompute || r.type == "MEMCPY_ASYNC"))
-      m_taskEnds[r.connection].push_back({lit->second, r.start});
+      m_taskEnds.emplace_back(r.connection, DeviceEnd{lit->second, r.start});
   }
   std::sort(m_devices.begin(), m_devices.end());
 }
@@ -574,7 +630,7 @@ void DbReader::readCommunication() {
     cellString(opSchema, 3, s, 7);
     cell(opSchema, 4, s, 8);
     m_b.addSlice(t, s.integer(0), spanNs(s.integer(0), s.integer(1)), strOr(s, 2), {}, ImportArgs::row(opSchema, row));
-    if (conn != kNoConnection) m_opEnds[conn].push_back({t, s.integer(0)});
+    if (conn != kNoConnection) m_opEnds.emplace_back(conn, DeviceEnd{t, s.integer(0)});
     if (!s.isNull(9)) deviceOfOp.emplace(s.integer(9), device);
   }
   checkStatement(s, "COMMUNICATION_OP");
@@ -635,12 +691,26 @@ void DbReader::readOverlap() {
   const int soleDevice = m_devices.size() == 1 ? m_devices.front() : -1;
   SqliteStatement s(m_db, "SELECT startNs, endNs, type, " + col("OVERLAP_ANALYSIS", "deviceId") +
                               " FROM OVERLAP_ANALYSIS ORDER BY startNs");
+  std::map<std::pair<int, std::int64_t>, ThreadId> lanes;  ///< (device, type) -> lane, named once
+  std::pair<int, std::int64_t> lastKey{INT_MIN, -1};
+  ThreadId t = 0;
   while (s.step()) {
     const std::int64_t type = s.integer(2, -1);
     if (type < 0 || type > 3) continue;
     const int device = s.isNull(3) ? soleDevice : static_cast<int>(s.integer(3));
-    const ThreadId t = m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis"), type);
-    m_b.setThreadName(t, kNames[type]);
+    if (const std::pair<int, std::int64_t> key{device, type}; key != lastKey) {
+      lastKey = key;
+      auto it = lanes.find(key);
+      if (it == lanes.end()) {
+        it = lanes.emplace(key, m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis"), type)).first;
+        m_b.setThreadName(it->second, kNames[type]);
+      } else {
+        m_b.countEvent();  // the thread-name record this row gave before (Trace::eventCount unchanged)
+      }
+      t = it->second;
+    } else {
+      m_b.countEvent();
+    }
     m_b.addSlice(t, s.integer(0), spanNs(s.integer(0), s.integer(1)), kNames[type]);
   }
   checkStatement(s, "OVERLAP_ANALYSIS");
@@ -803,40 +873,74 @@ void DbReader::readCounters() {
   }
 }
 
+namespace {
+/// Sorts (key, value) pairs by key, keeping the read order of equal keys.
+template <typename V>
+void sortByKey(std::vector<std::pair<std::int64_t, V>>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+/// The values of `key` in a vector sorted by sortByKey, in read order (an empty range if none).
+template <typename V>
+std::pair<const std::pair<std::int64_t, V>*, const std::pair<std::int64_t, V>*> valuesOf(
+    const std::vector<std::pair<std::int64_t, V>>& v, std::int64_t key) {
+  const auto lo = std::lower_bound(v.begin(), v.end(), key, [](const auto& e, std::int64_t k) { return e.first < k; });
+  auto hi = lo;
+  while (hi != v.end() && hi->first == key) ++hi;
+  return {v.data() + (lo - v.begin()), v.data() + (hi - v.begin())};
+}
+}  // namespace
+
 void DbReader::buildFlows() {
-  const auto flow = [&](const HostRow& from, const DeviceEnd& to, const char* cat, const std::string& name) {
+  const auto flow = [&](const HostRow& from, const DeviceEnd& to, const char* cat, std::string_view name) {
     const std::uint64_t id = m_nextFlow++;
     m_b.addFlowOut(from.thread, from.start, id, cat, name);
     m_b.addFlowIn(to.thread, to.start, id, cat, name);
   };
+  sortByKey(m_taskEnds);
+  sortByKey(m_opEnds);
   // The device ends of a connection id: the HCCL big op when there is one (its small tasks share
-  // the id), else the shown tasks (format notes §5.4).
-  const auto deviceEnds = [&](std::int64_t c) -> const std::vector<DeviceEnd>* {
-    if (const auto it = m_opEnds.find(c); it != m_opEnds.end()) return &it->second;
-    if (const auto it = m_taskEnds.find(c); it != m_taskEnds.end()) return &it->second;
-    return nullptr;
+  // the id), else the shown tasks (format notes §5.4); each in read order.
+  const auto deviceEnds = [&](std::int64_t c) {
+    const auto ops = valuesOf(m_opEnds, c);
+    return ops.first != ops.second ? ops : valuesOf(m_taskEnds, c);
   };
-  // HostToDevice: CANN_API row -> device ends of its connectionId.
-  std::vector<std::pair<std::int64_t, HostRow>> cann(m_cannByConnection.begin(), m_cannByConnection.end());
-  std::sort(cann.begin(), cann.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [c, row] : cann)
-    if (const auto* ends = deviceEnds(c))
-      for (const DeviceEnd& e : *ends) flow(row, e, "HostToDevice", "HostToDevice" + std::to_string(c));
-  // PYTORCH_API connections through CONNECTION_IDS(id, connectionId).
-  std::unordered_map<std::int64_t, std::vector<std::int64_t>> ids;
+  // HostToDevice: CANN_API row (the first one of a connectionId) -> device ends of its connectionId.
+  sortByKey(m_cannConnections);
+  std::string name;
+  for (std::size_t i = 0; i < m_cannConnections.size(); ++i) {
+    const auto& [c, row] = m_cannConnections[i];
+    if (i && m_cannConnections[i - 1].first == c) continue;
+    const auto ends = deviceEnds(c);
+    if (ends.first == ends.second) continue;
+    name.assign("HostToDevice").append(std::to_string(c));
+    for (auto e = ends.first; e != ends.second; ++e) flow(row, e->second, "HostToDevice", name);
+  }
+  // PYTORCH_API connections through CONNECTION_IDS(id, connectionId): (connectionId, row) in the
+  // order of the rows and, for one row, of CONNECTION_IDS.
+  std::vector<std::pair<std::int64_t, std::int64_t>> ids;  ///< (id, connectionId)
   if (m_connectionRows) {
     SqliteRowStream& s = *m_connectionRows;
-    while (s.step()) ids[s.integer(0)].push_back(s.integer(1));
+    while (s.step()) ids.emplace_back(s.integer(0), s.integer(1));
     checkStatement(s, "CONNECTION_IDS");
   }
-  std::map<std::int64_t, std::vector<HostRow>> byConnection;
-  for (const auto& [id, row] : m_pythonConnections)
-    if (const auto it = ids.find(id); it != ids.end())
-      for (const std::int64_t c : it->second) byConnection[c].push_back(row);
-  for (auto& [c, rows] : byConnection) {
-    if (const auto* ends = deviceEnds(c)) {
+  sortByKey(ids);
+  std::vector<std::pair<std::int64_t, HostRow>> byConnection;
+  byConnection.reserve(m_pythonConnections.size());
+  for (const auto& [id, row] : m_pythonConnections) {
+    const auto cs = valuesOf(ids, id);
+    for (auto c = cs.first; c != cs.second; ++c) byConnection.emplace_back(c->second, row);
+  }
+  sortByKey(byConnection);
+  std::vector<HostRow> rows;
+  for (std::size_t i = 0; i < byConnection.size();) {
+    const std::int64_t c = byConnection[i].first;
+    std::size_t j = i;
+    rows.clear();
+    for (; j < byConnection.size() && byConnection[j].first == c; ++j) rows.push_back(byConnection[j].second);
+    i = j;
+    if (const auto ends = deviceEnds(c); ends.first != ends.second) {
       for (const HostRow& r : rows)
-        for (const DeviceEnd& e : *ends) flow(r, e, "async_npu", "torch_to_npu");
+        for (auto e = ends.first; e != ends.second; ++e) flow(r, e->second, "async_npu", "torch_to_npu");
       continue;
     }
     if (rows.size() < 2) continue;
@@ -850,9 +954,12 @@ void DbReader::buildFlows() {
     }
   }
   // MsTx: MSTX_EVENTS.connectionId = TASK.connectionId.
-  for (const auto& [c, row] : m_mstxConnections)
-    if (const auto it = m_taskEnds.find(c); it != m_taskEnds.end())
-      for (const DeviceEnd& e : it->second) flow(row, e, "MsTx", "MsTx_" + std::to_string(c));
+  for (const auto& [c, row] : m_mstxConnections) {
+    const auto ends = valuesOf(m_taskEnds, c);
+    if (ends.first == ends.second) continue;
+    name.assign("MsTx_").append(std::to_string(c));
+    for (auto e = ends.first; e != ends.second; ++e) flow(row, e->second, "MsTx", name);
+  }
 }
 
 void DbReader::readKernels() {
@@ -900,7 +1007,8 @@ bool DbReader::read(Trace& trace) {
   readOverlap();
   readCounters();
   buildFlows();
-  readKernels();
+  releaseFlowMaps();
+  if (m_tables) readKernels();
   progress(0.7);
   if (cancelled()) return false;
   if (need("RANK_DEVICE_MAP", {"rankId"})) {
@@ -1000,7 +1108,8 @@ void readStepTraceTime(const std::string& path, int device, DbImport& out) {
 
 }  // namespace
 
-DbImport readAscendDb(const std::string& dbPath, const std::string& analysisDbPath, const LoadOptions& options) {
+DbImport readAscendDb(const std::string& dbPath, const std::string& analysisDbPath, const LoadOptions& options,
+                      bool tables) {
   DbImport out;
   SqliteDb db;
   std::string error;
@@ -1013,13 +1122,13 @@ DbImport readAscendDb(const std::string& dbPath, const std::string& analysisDbPa
   std::error_code ec;
   const auto size = std::filesystem::file_size(dbPath, ec);
   trace->fileBytes = ec ? 0 : size;
-  DbReader reader(db, dbPath, options, out);
+  DbReader reader(db, dbPath, options, tables, out);
   if (!reader.read(*trace)) {
     out.result.error = "cancelled";
     return out;
   }
   if (!analysisDbPath.empty()) readStepTraceTime(analysisDbPath, trace->deviceId(), out);
-  if (db.hasTable("NPU_INFO") && db.hasColumn("NPU_INFO", "id") && db.hasColumn("NPU_INFO", "name")) {
+  if (tables && db.hasTable("NPU_INFO") && db.hasColumn("NPU_INFO", "id") && db.hasColumn("NPU_INFO", "name")) {
     SqliteStatement s(db, "SELECT id, name FROM NPU_INFO ORDER BY id");
     const int device = trace->deviceId();
     while (s.step()) {

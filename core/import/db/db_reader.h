@@ -62,8 +62,10 @@ struct DbImport {
 /// schema 1.0.0-1.2.0 and files another tool added columns or tables to are read alike. Opened
 /// read-only and immutable (sqlite_db.h): nothing is ever written. `analysisDbPath` may be empty.
 /// Never throws; a missing or broken table is a message and a partial trace. options.stop cancels
-/// (error "cancelled"); options.progress gets a coarse fraction.
+/// (error "cancelled"); options.progress gets a coarse fraction. With `tables` false the
+/// kernels (COMPUTE_TASK_INFO joined with TASK) and NPU_INFO are not read (kernelDetails and chip
+/// stay empty): loadTrace keeps the trace and the messages of a database only.
 [[nodiscard]] DbImport readAscendDb(const std::string& dbPath, const std::string& analysisDbPath,
-                                    const LoadOptions& options = {});
+                                    const LoadOptions& options = {}, bool tables = true);
 
 }  // namespace npuscope::core

@@ -119,28 +119,38 @@ bool SqliteStatement::step() {
   return false;
 }
 
-bool SqliteStatement::isNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
-bool SqliteStatement::isInteger(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_INTEGER; }
+// The accessors take the column's value once (sqlite3_column_value) and read it with the
+// sqlite3_value_* functions: what sqlite3_column_type / _int64 / _text / _bytes do, without
+// looking the column up (and checking the connection's malloc state) once per call. The value is
+// "unprotected" (SQLite's term: no mutex); the connection is used by this thread only.
+bool SqliteStatement::isNull(int col) const { return sqlite3_value_type(sqlite3_column_value(m_stmt, col)) == SQLITE_NULL; }
+bool SqliteStatement::isInteger(int col) const {
+  return sqlite3_value_type(sqlite3_column_value(m_stmt, col)) == SQLITE_INTEGER;
+}
 
 std::int64_t SqliteStatement::integer(int col, std::int64_t fallback) const {
-  if (isNull(col)) return fallback;
-  return sqlite3_column_int64(m_stmt, col);
+  sqlite3_value* v = sqlite3_column_value(m_stmt, col);
+  if (sqlite3_value_type(v) == SQLITE_NULL) return fallback;
+  return sqlite3_value_int64(v);
 }
 
 std::optional<std::int64_t> SqliteStatement::optionalInteger(int col) const {
-  if (isNull(col)) return std::nullopt;
-  return sqlite3_column_int64(m_stmt, col);
+  sqlite3_value* v = sqlite3_column_value(m_stmt, col);
+  if (sqlite3_value_type(v) == SQLITE_NULL) return std::nullopt;
+  return sqlite3_value_int64(v);
 }
 
 double SqliteStatement::real(int col, double fallback) const {
-  if (isNull(col)) return fallback;
-  return sqlite3_column_double(m_stmt, col);
+  sqlite3_value* v = sqlite3_column_value(m_stmt, col);
+  if (sqlite3_value_type(v) == SQLITE_NULL) return fallback;
+  return sqlite3_value_double(v);
 }
 
 std::string_view SqliteStatement::text(int col) const {
-  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, col));
+  sqlite3_value* v = sqlite3_column_value(m_stmt, col);
+  const auto* p = reinterpret_cast<const char*>(sqlite3_value_text(v));
   if (!p) return {};
-  return {p, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col))};
+  return {p, static_cast<std::size_t>(sqlite3_value_bytes(v))};
 }
 
 // ---- SqliteRowStream
@@ -174,6 +184,10 @@ struct SqliteRowStream::Shared {
   std::mutex mutex;
   std::condition_variable changed;
   std::deque<Batch> queue;
+  /// Batches the consumer is done with, handed back (emptied, capacity kept) so that the reader
+  /// refills them instead of allocating: its thread's malloc arena then holds a few batches
+  /// only, and nothing is freed into it from the consumer's thread.
+  std::vector<Batch> spare;
   bool done = false, abort = false;
   std::string error;  ///< the reader's, read once done
   // Consumer's position.
@@ -202,13 +216,14 @@ struct SqliteRowStream::Shared {
     while (s.step()) {
       for (int c = 0; c < n; ++c) {
         Value v;
-        const int type = sqlite3_column_type(st, c);
+        sqlite3_value* const cell = sqlite3_column_value(st, c);  // as SqliteStatement's accessors
+        const int type = sqlite3_value_type(cell);
         if (type == SQLITE_INTEGER) {
-          v.i = sqlite3_column_int64(st, c);
+          v.i = sqlite3_value_int64(cell);
         } else if (type != SQLITE_NULL) {
-          const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, c));
+          const auto* p = reinterpret_cast<const char*>(sqlite3_value_text(cell));
           // (a text of 512 MiB or more is cut there: the packed length has 29 bits)
-          const auto len = static_cast<std::uint32_t>(std::min(sqlite3_column_bytes(st, c), (1 << 29) - 1));
+          const auto len = static_cast<std::uint32_t>(std::min(sqlite3_value_bytes(cell), (1 << 29) - 1));
           v.at = static_cast<std::uint32_t>(b.texts.size());
           if (p) b.texts.append(p, len);
           v.lenType = len << 3;
@@ -218,12 +233,20 @@ struct SqliteRowStream::Shared {
       }
       if (++b.rows == kBatchRows) {
         if (!push(std::move(b))) return;
-        b = Batch{};
+        b = takeSpare();
         b.cells.reserve(kBatchRows * static_cast<std::size_t>(n));
       }
     }
     if (b.rows && !push(std::move(b))) return;
     finish(s.error());
+  }
+  /// An emptied batch of `spare`, or a new one.
+  Batch takeSpare() {
+    std::lock_guard lock(mutex);
+    if (spare.empty()) return Batch{};
+    Batch b = std::move(spare.back());
+    spare.pop_back();
+    return b;
   }
   /// Queues a batch, waiting while the queue is full. False when the consumer went away or a
   /// stop was requested.
@@ -305,6 +328,11 @@ bool SqliteRowStream::step() {
     if (m_error.empty()) m_error = s.error;
     return false;
   }
+  Batch used = std::move(s.current);
+  used.cells.clear();
+  used.texts.clear();
+  used.rows = 0;
+  if (used.cells.capacity() && s.spare.empty()) s.spare.push_back(std::move(used));  // one kept: the peak stays
   s.current = std::move(s.queue.front());
   s.queue.pop_front();
   s.changed.notify_all();

@@ -68,15 +68,21 @@ std::shared_ptr<core::Trace> aicpuTrace(core::TimeNs durNs) {
   return b.finish();
 }
 
-/// `n` aclopCompileAndExecute calls of 10 us on the CANN lane, inside `steps` ProfilerSteps.
-std::shared_ptr<core::Trace> aclopTrace(int n, int steps) {
+/// `n` aclopCompileAndExecute calls of 10 us on the CANN lane, call i at [20i + 5, 20i + 15) us,
+/// inside `steps` ProfilerSteps. With `tasks`, a 2 us AI_CORE task follows each call at 20i + 16
+/// us, so the device is idle 18 us before each task but the first, 10 us of it inside the next
+/// call; else one task at [1, 6) us.
+std::shared_ptr<core::Trace> aclopTrace(int n, int steps, bool tasks = false) {
   Build b;
   const auto py = b.thread(100, 1, "Python", "CPU");
   const auto cann = b.thread(200, 1, "CANN", "CPU");
   const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
   for (int s = 0; s < steps; ++s) b.b.addSlice(py, us(10'000) * s, us(10'000), "ProfilerStep#" + std::to_string(s + 1));
-  for (int i = 0; i < n; ++i) b.b.addSlice(cann, us(20) * i + us(5), us(10), "AscendCL@aclopCompileAndExecute");
-  b.b.addSlice(dev, us(1), us(5), "aclnnAdd_AddAiCore_Add", {}, taskType("AI_CORE"));
+  for (int i = 0; i < n; ++i) {
+    b.b.addSlice(cann, us(20) * i + us(5), us(10), "AscendCL@aclopCompileAndExecute");
+    if (tasks) b.b.addSlice(dev, us(20) * i + us(16), us(2), "Add3", {}, taskType("AI_CORE"));
+  }
+  if (!tasks) b.b.addSlice(dev, us(1), us(5), "aclnnAdd_AddAiCore_Add", {}, taskType("AI_CORE"));
   return b.finish();
 }
 
@@ -142,14 +148,30 @@ TEST_CASE("advisor: thresholds set by key, in the key's unit, and their effect",
 TEST_CASE("advisor: aclopCompileAndExecute trips at 20 per step", "[advisor]") {
   // 40 calls in 2 steps = 20 per step: the mark; 39 in 2 steps: below.
   {
-    const auto t = aclopTrace(40, 2);
+    const auto t = aclopTrace(40, 2, true);
     const auto a = advise(*t);
     REQUIRE(a.steps == 2);
     const auto* f = find(a, "aclop_compile");
     REQUIRE(f);
+    INFO(f->numbers);
     CHECK(f->severity == Severity::Issue);
-    CHECK(f->atStakePerStep == us(40 * 10) / 2);  // 40 calls of 10 us over 2 steps
+    // At stake: the device gaps whose cause is ACLOP. 39 gaps [20i + 18, 20i + 36) us of 18 us, each
+    // covered 10 us (56%, >= 25%) by the next call: ACLOP execution (docs/diagnosis.md §3 rule 6);
+    // 39 x 18 us over 2 steps. Not the calls' host time (40 x 10 us), most of it hidden.
+    CHECK(f->atStakePerStep == us(39 * 18) / 2);
+    CHECK(f->atStakeNote.empty());  // Free is those same 702 us: not capped
     CHECK(f->evidence.size() == 40);
+  }
+  {
+    // Without device gaps (one task at [1, 6) us: Free 0): the calls' host time, 40 x 10 us over 2
+    // steps, is capped at the Free time per step, 0.
+    const auto t = aclopTrace(40, 2);
+    const auto a = advise(*t);
+    const auto* f = find(a, "aclop_compile");
+    REQUIRE(f);
+    CHECK(f->severity == Severity::Issue);
+    CHECK(f->atStakePerStep == 0);
+    CHECK(f->atStakeNote.find("200 us") != std::string::npos);  // the rule's own figure, 400 us / 2
   }
   {
     const auto t = aclopTrace(39, 2);
@@ -180,7 +202,13 @@ TEST_CASE("advisor: synchronise-stream after launches trips strictly above half"
     REQUIRE(f);
     INFO(f->numbers);
     CHECK(f->severity == (extra ? Severity::Ok : Severity::Issue));
-    if (!extra) CHECK(f->atStakePerStep == us(14));  // both syncs, 7 us each
+    // Both syncs, 7 us each, are the rule's figure; the device (one task [1, 6) us) is never idle,
+    // so the time at stake is capped at its Free time, 0, and the note keeps the 14 us.
+    if (!extra) {
+      CHECK(f->atStakePerStep == 0);
+      CHECK(f->atStakeNote.find("Free time per step (0 ns)") != std::string::npos);
+      CHECK(f->atStakeNote.find("14 us") != std::string::npos);
+    }
     CHECK(f->evidence.size() == 2);
   }
 }
@@ -329,7 +357,9 @@ TEST_CASE("advisor: issues across ranks, every rank or some", "[advisor]") {
 
 TEST_CASE("advisor: short element-wise ops whose launch outlasts them trip at 20 per step", "[advisor]") {
   // n Mul tasks of 5 us, each launched by AscendCL@aclnnMul (30 us) > 5 us: a HostToDevice flow from
-  // the Node@launch inside it to the task. 20 trips (at stake 20 x 25 us), 19 does not.
+  // the Node@launch inside it to the task. 20 trips, 19 does not. At stake: per task the Free time
+  // just before it, at most host - device = 25 us: tasks at 100i + 40 us, so 95 us idle before each
+  // but the first (the device activity starts there): 19 x 25 us.
   for (int n : {20, 19}) {
     Build b;
     const auto cann = b.thread(200, 1, "CANN", "CPU");
@@ -350,7 +380,7 @@ TEST_CASE("advisor: short element-wise ops whose launch outlasts them trip at 20
     REQUIRE(f);
     INFO(f->numbers);
     CHECK(f->severity == (n == 20 ? Severity::Issue : Severity::Ok));
-    if (n == 20) CHECK(f->atStakePerStep == 20 * us(25));
+    if (n == 20) CHECK(f->atStakePerStep == 19 * us(25));
     CHECK(f->evidence.size() == static_cast<std::size_t>(n));
   }
 }
@@ -391,7 +421,12 @@ TEST_CASE("advisor: matmul utilisation at the 50% and 80% marks", "[advisor]") {
                        "Types,Output Shapes\nmm,MatMulV2,AI_CORE,100,") +
            dur + ",20,\"1000,1000;1000,1000\",FLOAT;FLOAT,\"1000,1000\"\n";
   };
-  const auto t = aicpuTrace(us(1));
+  // The device runs the matmul for 60 us (kernel_details.csv says 50-ish: what the rule reads);
+  // with kernel_details.csv the compute set is its rows' tasks: Computing 60 us, above every stake.
+  Build mb;
+  const auto mdev = mb.thread(300, 5, "Ascend Hardware", "NPU 0");
+  mb.b.addSlice(mdev, us(100), us(60), "mm", {}, taskType("AI_CORE"));
+  const auto t = mb.finish();
   core::AdvisorThresholds th;
   th.chip = "Ascend910B3";
   for (auto [dur, sev] : {std::pair{"50", Severity::Info}, std::pair{"50.001", Severity::Issue},
@@ -408,6 +443,18 @@ TEST_CASE("advisor: matmul utilisation at the 50% and 80% marks", "[advisor]") {
     CHECK(f->severity == sev);
     // At stake below the mark: 50.001 us - the time at 80% (2e9 / 64e12 s = 31.25 us) = 18.751 us.
     if (sev == Severity::Issue) CHECK(f->atStakePerStep == 18'751);
+  }
+  {
+    // The same 50.001 us row on a device whose compute set (the row's task, [100, 110) us of
+    // aicpuTrace) computes 10 us: a faster kernel cannot save more, the stake is capped at 10 us.
+    const auto k = kernelsFromCsv(csv("50.001"));
+    const auto small = aicpuTrace(us(1));
+    const auto adv = advise(*small, &k, th);
+    const auto* f = find(adv, "matmul_utilisation");
+    REQUIRE(f);
+    CHECK(f->atStakePerStep == us(10));
+    CHECK(f->atStakeNote.find("Computing time per step (10 us)") != std::string::npos);
+    CHECK(f->atStakeNote.find("18.751 us") != std::string::npos);
   }
   // The chip not recorded and not given: TFLOPS without a verdict.
   const auto k = kernelsFromCsv(csv("50"));
