@@ -12,11 +12,18 @@
 #include <QTranslator>
 #include <optional>
 
+#include "core/base/i18n.h"
 #include "widgets/timeline/color_palette.h"
 
 namespace npuscope {
 
 namespace {
+
+// core's TranslateFn (core/base/i18n.h): the installed translators, through
+// QCoreApplication::translate (thread-safe; core's analyses call it on worker threads).
+std::string translateForCore(const char* context, const char* source) {
+  return QCoreApplication::translate(context, source).toStdString();
+}
 
 constexpr auto kLanguageKey = "ui/language";
 constexpr auto kThemeKey = "ui/theme";
@@ -98,6 +105,7 @@ bool installTranslation(QCoreApplication& app, const QString& language) {
       delete t->data();
     }
   }
+  core::i18n::setTranslator(nullptr);  // core's sentences English until a translation is in place
   if (language.isEmpty() || language == QLatin1String("en")) return true;
   auto* mine = new QTranslator(&app);
   if (!mine->load(QStringLiteral(":/i18n/npuscope_%1.qm").arg(language))) {
@@ -106,6 +114,7 @@ bool installTranslation(QCoreApplication& app, const QString& language) {
   }
   QCoreApplication::installTranslator(mine);
   appTranslator() = mine;
+  core::i18n::setTranslator(&translateForCore);
   auto* qt = new QTranslator(&app);
   if (qt->load(QStringLiteral("qtbase_%1").arg(language), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
     QCoreApplication::installTranslator(qt);

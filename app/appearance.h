@@ -27,6 +27,9 @@ void saveLanguageSetting(const QString& setting);
 /// Installs npuscope's translator for `language` ("en" removes it) on `app`, plus Qt's own
 /// qtbase_<lang>.qm when the system has it (standard buttons). Returns false when the embedded
 /// .qm for a non-English language could not be loaded (the interface then stays English).
+/// Also installs core's translation hook (core::i18n::setTranslator, QCoreApplication::translate)
+/// for a non-English language, and removes it for English, so that core's sentences (verdict,
+/// bubble details, advisor findings, report text) follow the interface language.
 bool installTranslation(QCoreApplication& app, const QString& language);
 
 /// View > Theme choices.

@@ -122,6 +122,31 @@ bool applySourceOption(const QCommandLineParser& parser, const QCommandLineOptio
   return true;
 }
 
+// `--lang en|zh_CN` of report and stats: the language of core's sentences (verdict, findings,
+// advice, report text); JSON keys and ids stay English. Default en.
+QCommandLineOption langOption() {
+  return QCommandLineOption(QStringLiteral("lang"),
+                            QCoreApplication::translate("npuscope", "Language of the analysis sentences: en "
+                                                                    "(default) or zh_CN."),
+                            QStringLiteral("LANG"), QStringLiteral("en"));
+}
+
+// Applies --lang (installs the translation, core's included); false with a message when the
+// language is not offered or its translation cannot be loaded.
+bool applyLangOption(const QCommandLineParser& parser, const QCommandLineOption& option) {
+  const QString language = parser.value(option);
+  if (language != QLatin1String("en") && !availableLanguages().contains(language)) {
+    printError(QCoreApplication::translate("npuscope", "--lang must be en or one of: %1")
+                   .arg(availableLanguages().join(QStringLiteral(", "))));
+    return false;
+  }
+  if (!QCoreApplication::instance() || !installTranslation(*QCoreApplication::instance(), language)) {
+    printError(QCoreApplication::translate("npuscope", "the %1 translation could not be loaded").arg(language));
+    return false;
+  }
+  return true;
+}
+
 bool parseRange(const QString& text, core::TimeRange* range) {
   const qsizetype colon = text.indexOf(QLatin1Char(':'), 1);  // allow a leading '-'
   if (colon < 0) return false;
@@ -195,9 +220,10 @@ int runReport(const QStringList& arguments) {
       QCoreApplication::translate("npuscope", "For a folder holding several captures (profiling runs): which one to "
                                               "load, by name or number as the report lists them (default the newest)."),
       QStringLiteral("NAME|NUMBER"));
-  parser.addOptions({json, chip, threshold, source, capture});
+  const QCommandLineOption lang = langOption();
+  parser.addOptions({json, chip, threshold, source, capture, lang});
   parser.process(arguments);  // exits on --help or an unknown option
-  if (!applySourceOption(parser, source)) return kExitUsage;
+  if (!applySourceOption(parser, source) || !applyLangOption(parser, lang)) return kExitUsage;
   if (parser.isSet(capture)) g_capture = parser.value(capture).toStdString();
   core::AdvisorThresholds thresholds;
   for (const QString& t : parser.values(threshold)) {
@@ -210,7 +236,7 @@ int runReport(const QStringList& arguments) {
 
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2) {
-    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--chip NAME] [--threshold KEY=VALUE]... [--source db|text] [--capture NAME|NUMBER]"));
+    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--chip NAME] [--threshold KEY=VALUE]... [--source db|text] [--capture NAME|NUMBER] [--lang en|zh_CN]"));
     return kExitUsage;
   }
   const QString path = positional.at(1);
@@ -608,13 +634,14 @@ int runStats(const QStringList& arguments) {
                                 QCoreApplication::translate("npuscope", "Only rank R (default: every rank)."),
                                 QStringLiteral("R"));
   const QCommandLineOption source = sourceOption();
-  parser.addOptions({layer, step, range, csv, rank, source});
+  const QCommandLineOption lang = langOption();
+  parser.addOptions({layer, step, range, csv, rank, source, lang});
   parser.process(arguments);
-  if (!applySourceOption(parser, source)) return kExitUsage;
+  if (!applySourceOption(parser, source) || !applyLangOption(parser, lang)) return kExitUsage;
 
   const QString usage = QCoreApplication::translate(
       "npuscope", "usage: npuscope stats PATH [--layer kernels|tasks|cann|python|communication|overlap] "
-                  "[--step N | --range A:B] [--csv] [--rank R]");
+                  "[--step N | --range A:B] [--csv] [--rank R] [--lang en|zh_CN]");
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2) {
     printError(usage);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Display names of core's analysis labels in the interface language. core/ returns English
-// (it has no Qt and its report is English); the views translate the few fixed labels here, in
-// the context "npuscope::widgets::AnalysisLabels" of resources/translations/. Core's composed
-// sentences (verdict, findings, advice, bubble details) stay English in this round.
+// Display names of core's analysis labels in the interface language. core/ returns the English
+// label (bubbleCauseLabel is also an id-like word in the text report); the views translate the
+// few fixed labels here, in the context "npuscope::widgets::AnalysisLabels" of
+// resources/translations/. Core's composed sentences (verdict, findings, advice, bubble details)
+// are translated in core itself through core/base/i18n.h, which the app points at
+// QCoreApplication::translate (app/appearance.cpp installTranslation).
 
 #include <QString>
 

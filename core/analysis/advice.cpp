@@ -12,6 +12,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/trace_query.h"
+#include "core/base/i18n.h"
 #include "core/base/time_format.h"
 
 namespace npuscope::core {
@@ -20,63 +21,80 @@ namespace {
 
 std::string pct(double f) { return formatPercent(f, 1); }
 
+/// bubbleCauseLabel(c) in the interface language: the widgets' translation of the same label
+/// (context npuscope::widgets::AnalysisLabels, resources/translations/), English without one.
+std::string causeLabel(BubbleCause c) { return i18n::lookup("npuscope::widgets::AnalysisLabels", bubbleCauseLabel(c)); }
+
 /// The advice for a GPU of a Kineto trace, where it differs from the Ascend one (no CANN, no task
-/// queue, no ACLOP, torch.cuda instead of torch.npu); null when the Ascend text applies as is.
-const char* gpuAdviceFor(BubbleCause c) {
+/// queue, no ACLOP, torch.cuda instead of torch.npu), translated; empty when the Ascend text applies.
+std::string gpuAdviceFor(BubbleCause c) {
   switch (c) {
     case BubbleCause::Synchronization:
-      return "Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and "
+      return npuTr("npuscope::core::Verdict",
+                   "Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and "
              "torch.cuda.synchronize() from the training loop, or defer them (accumulate on the device and read "
-             "every N steps).";
+             "every N steps).");
     case BubbleCause::SlowDispatch:
-      return "The host cannot launch kernels fast enough: fuse small operators, raise the batch size, or capture the "
-             "step in a CUDA/HIP graph (torch.compile with mode=\"reduce-overhead\", torch.cuda.graphs).";
-    default: return nullptr;
+      return npuTr("npuscope::core::Verdict",
+                   "The host cannot launch kernels fast enough: fuse small operators, raise the batch size, or capture the "
+             "step in a CUDA/HIP graph (torch.compile with mode=\"reduce-overhead\", torch.cuda.graphs).");
+    default: return {};
   }
 }
 
-const char* adviceFor(BubbleCause c, bool gpu) {
+std::string adviceFor(BubbleCause c, bool gpu) {
   if (gpu)
-    if (const char* g = gpuAdviceFor(c)) return g;
+    if (std::string g = gpuAdviceFor(c); !g.empty()) return g;
   switch (c) {
     case BubbleCause::DeviceCopy:
-      return "Copies run on the device while it computes nothing: move host-device copies out of the step, copy "
-             "with non_blocking=True from pinned memory, and keep tensors on the device.";
+      return npuTr("npuscope::core::Verdict",
+                   "Copies run on the device while it computes nothing: move host-device copies out of the step, copy "
+             "with non_blocking=True from pinned memory, and keep tensors on the device.");
     case BubbleCause::DeviceWait:
-      return "Streams wait on events: look at what the waiting stream depends on (a collective on another stream, "
-             "a recorded event) and overlap or reorder the work.";
+      return npuTr("npuscope::core::Verdict",
+                   "Streams wait on events: look at what the waiting stream depends on (a collective on another stream, "
+             "a recorded event) and overlap or reorder the work.");
     case BubbleCause::Queued:
-      return "Tasks were launched ahead of the device but it held them: look at what their streams wait for "
-             "(events recorded on other streams, collectives) and overlap or reorder that work.";
+      return npuTr("npuscope::core::Verdict",
+                   "Tasks were launched ahead of the device but it held them: look at what their streams wait for "
+             "(events recorded on other streams, collectives) and overlap or reorder that work.");
     case BubbleCause::Synchronization:
-      return "Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and "
+      return npuTr("npuscope::core::Verdict",
+                   "Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and "
              "torch.npu.synchronize() from the training loop, or defer them (accumulate on the device and read "
-             "every N steps).";
+             "every N steps).");
     case BubbleCause::HostToDeviceCopy:
-      return "Overlap host-to-device copies with compute: pin host memory (DataLoader pin_memory=True), copy with "
-             "non_blocking=True, and prefetch the next batch to the device.";
+      return npuTr("npuscope::core::Verdict",
+                   "Overlap host-to-device copies with compute: pin host memory (DataLoader pin_memory=True), copy with "
+             "non_blocking=True, and prefetch the next batch to the device.");
     case BubbleCause::AclopCompile:
-      return "Operators are compiled online (ACLOP): call torch_npu.npu.set_compile_mode(jit_compile=False) and "
-             "torch_npu.npu.config.allow_internal_format=False so that prebuilt binaries are used.";
+      return npuTr("npuscope::core::Verdict",
+                   "Operators are compiled online (ACLOP): call torch_npu.npu.set_compile_mode(jit_compile=False) and "
+             "torch_npu.npu.config.allow_internal_format=False so that prebuilt binaries are used.");
     case BubbleCause::AclopExecute:
-      return "The ACLOP path (aclopCompileAndExecute) is slow on the host even without compiling: prefer the "
-             "ACLNN operators (jit_compile=False), and check which operators still take the ACLOP path.";
+      return npuTr("npuscope::core::Verdict",
+                   "The ACLOP path (aclopCompileAndExecute) is slow on the host even without compiling: prefer the "
+             "ACLNN operators (jit_compile=False), and check which operators still take the ACLOP path.");
     case BubbleCause::DataLoading:
-      return "Data loading holds the step: raise DataLoader num_workers, use pin_memory and prefetch_factor.";
+      return npuTr("npuscope::core::Verdict",
+                   "Data loading holds the step: raise DataLoader num_workers, use pin_memory and prefetch_factor.");
     case BubbleCause::FirstCall:
-      return "The idle time is warm-up (the first, slow calls of operators): profile steps after it (profiler "
-             "schedule with wait and warmup steps, or skip_first) so that the figures show the steady state; the "
-             "shares of this capture overstate the idle time.";
+      return npuTr("npuscope::core::Verdict",
+                   "The idle time is warm-up (the first, slow calls of operators): profile steps after it (profiler "
+                   "schedule with wait and warmup steps, or skip_first) so that the figures show the steady state; the "
+                   "shares of this capture overstate the idle time.");
     case BubbleCause::SlowDispatch:
-      return "The host cannot dispatch operators fast enough: fuse small operators, raise the batch size, keep the "
-             "task queue on (TASK_QUEUE_ENABLE=1 or 2), bind cores, or use graph mode (torchair, torch.compile).";
+      return npuTr("npuscope::core::Verdict",
+                   "The host cannot dispatch operators fast enough: fuse small operators, raise the batch size, keep the "
+             "task queue on (TASK_QUEUE_ENABLE=1 or 2), bind cores, or use graph mode (torchair, torch.compile).");
     case BubbleCause::HostIdle:
-      return "The host does no torch work during the gaps: look at the Python code between operators (data "
-             "preparation, logging, control flow, GC) and move it off the critical path.";
+      return npuTr("npuscope::core::Verdict",
+                   "The host does no torch work during the gaps: look at the Python code between operators (data "
+             "preparation, logging, control flow, GC) and move it off the critical path.");
     case BubbleCause::Unknown:
-      return "";
+      return {};
   }
-  return "";
+  return {};
 }
 
 std::size_t countNamed(const Trace& trace, std::string_view needle, TimeRange window) {
@@ -104,7 +122,9 @@ TimeNs coveredEnd(const Trace& trace, const RankAnalysis& ra) {
   return end == INT64_MIN ? trace.range.end : end;
 }
 
-Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra);
+/// The verdict of the figures; `body` receives the summary after its "headline: " prefix (the
+/// partial-capture form puts its reason between the two).
+Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra, std::string& body);
 
 }  // namespace
 
@@ -117,52 +137,67 @@ std::string partialCaptureReason(const Trace& trace) {
     return std::string(fallback);
   };
   if (trace.stats.count(ImportWarning::TruncatedEvent))
-    add(example(ImportWarning::TruncatedEvent, "the file ends inside an event") + " (the rest of the file is missing)");
+    add(i18n::format(npuTr("npuscope::core::Verdict", "%1 (the rest of the file is missing)"),
+                     {example(ImportWarning::TruncatedEvent, "the file ends inside an event")}));
   if (trace.stats.count(ImportWarning::UnterminatedObject))
-    add(example(ImportWarning::UnterminatedObject, "object form not closed") + " (the file may end early)");
+    add(i18n::format(npuTr("npuscope::core::Verdict", "%1 (the file may end early)"),
+                     {example(ImportWarning::UnterminatedObject, "object form not closed")}));
   if (trace.stats.count(ImportWarning::TruncatedGzip))
-    add(example(ImportWarning::TruncatedGzip, "gzip data ends early") + " (the rest of the file is missing)");
+    add(i18n::format(npuTr("npuscope::core::Verdict", "%1 (the rest of the file is missing)"),
+                     {example(ImportWarning::TruncatedGzip, "gzip data ends early")}));
   for (const std::string& n : trace.notes) {
     if (n.find(" shrank from ") != std::string::npos) add(n);
     // json_trace_reader.cpp's note for an array form without its ']'.
     if (n.rfind("closing bracket added", 0) == 0)
-      add("the event array was not closed: the profiler may have stopped before it finished writing");
+      add(npuTr("npuscope::core::Verdict", "the event array was not closed: the profiler may have stopped before it finished writing"));
   }
   return why;
 }
 
 Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
-  Verdict v = verdictOfFigures(trace, ra);
+  std::string body;
+  Verdict v = verdictOfFigures(trace, ra, body);
   // A partial capture (docs/diagnosis.md §2.6): the figures hold for the part that was read
   // only, and say so first.
   v.partialReason = partialCaptureReason(trace);
   if (v.partialReason.empty()) return v;
   v.partial = true;
   v.coveredUntil = coveredEnd(trace, ra);
-  const std::string oldPrefix = v.headline + ": ";
-  std::string rest = v.summary.rfind(oldPrefix, 0) == 0 ? v.summary.substr(oldPrefix.size()) : v.summary;
+  std::string rest = std::move(body);
   if (!rest.empty() && rest[0] >= 'a' && rest[0] <= 'z') rest[0] = static_cast<char>(rest[0] - 'a' + 'A');
-  v.headline += " (partial capture)";
-  const std::string until = *v.coveredUntil > trace.range.start
-                                ? ", up to +" + formatDuration(*v.coveredUntil - trace.range.start) + " (ts " +
-                                      std::to_string(*v.coveredUntil) + " ns)"
-                                : "";
-  v.summary = v.headline + ": " + v.partialReason + ". The figures cover only the part that was read" + until +
-              "; what the profiler wrote after the cut is missing, so the shares may differ for the whole run. " + rest;
+  v.headline = i18n::format(npuTr("npuscope::core::Verdict", "%1 (partial capture)"), {v.headline});
+  const std::string until =
+      *v.coveredUntil > trace.range.start
+          ? i18n::format(npuTr("npuscope::core::Verdict", ", up to +%1 (ts %2 ns)"),
+                         {formatDuration(*v.coveredUntil - trace.range.start), std::to_string(*v.coveredUntil)})
+          : "";
+  v.summary = i18n::format(npuTr("npuscope::core::Verdict", "%1: %2. The figures cover only the part that was read%3; what the profiler "
+                                     "wrote after the cut is missing, so the shares may differ for the whole run. %4"),
+                           {v.headline, v.partialReason, until, rest});
   return v;
 }
 
 namespace {
 
-Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra) {
+Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra, std::string& body) {
   Verdict v;
+  // The summary is "headline: body" in every language (the verdict box drops that prefix by
+  // comparing it with the headline, both in the same language).
+  const auto setSummary = [&v, &body](std::string b) {
+    body = std::move(b);
+    v.summary = v.headline + ": " + body;
+  };
   v.hostRecorded = hostLayersRecorded(trace);
   if (ra.devices.empty()) {
-    v.headline = "No device activity";
+    v.headline = npuTr("npuscope::core::Verdict", "No device activity");
     // A Kineto trace says why (no kernel events, or only CUPTI range-profiler replays).
-    v.summary = detail::isKinetoTrace(trace) && !ra.notes.empty()
-                    ? "No device activity: " + ra.notes.back() + "."
-                    : "No device activity in this trace: open a capture with NPU activity to get the Top-Down analysis.";
+    if (detail::isKinetoTrace(trace) && !ra.notes.empty()) {
+      setSummary(ra.notes.back() + ".");
+    } else {
+      v.summary = npuTr("npuscope::core::Verdict",
+                        "No device activity in this trace: open a capture with NPU activity to get the Top-Down analysis.");
+      body = v.summary;
+    }
     return v;
   }
   const DeviceAnalysis& da = *std::max_element(ra.devices.begin(), ra.devices.end(), [](const auto& a, const auto& b) {
@@ -174,76 +209,93 @@ Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra) {
   // A GPU of a Kineto trace (CUDA / ROCm): no Ascend-only name in the texts (format notes §6.1).
   const bool gpu = detail::isGpuDevice(trace, da.device);
   if (f.e2e <= 0) {
-    v.headline = "No device activity";
-    v.summary = "The device span is empty.";
+    v.headline = npuTr("npuscope::core::Verdict", "No device activity");
+    v.summary = npuTr("npuscope::core::Verdict", "The device span is empty.");
+    body = v.summary;
     return v;
   }
   const double e2e = static_cast<double>(f.e2e);
   const double free = static_cast<double>(f.free) / e2e, comp = static_cast<double>(f.computing) / e2e,
                comm = static_cast<double>(f.commNotOverlapped) / e2e;
-  const std::string figures = "Computing " + pct(comp) + ", Communication (Not Overlapped) " + pct(comm) + ", Free " +
-                              pct(free) + " of " + formatDuration(f.e2e);
+  const auto figuresOf = [](double c, double m, double fr, TimeNs e2eNs) {
+    return i18n::format(npuTr("npuscope::core::Verdict", "Computing %1, Communication (Not Overlapped) %2, Free %3 of %4"),
+                        {pct(c), pct(m), pct(fr), formatDuration(e2eNs)});
+  };
+  const std::string figures = figuresOf(comp, comm, free, f.e2e);
   // The method's order (docs/diagnosis.md §2): the dominant share decides where to look first.
   if (comp >= comm && comp >= free) {
     v.dominant = "compute";
-    v.headline = "Compute bound";
-    v.summary = "Compute bound: the device computes " + pct(comp) + " of the time; " + figures + ".";
-    v.suggestions.push_back(gpu ? "Look at the longest kernels in the statistics first: their shapes, data types "
-                                  "(mixed precision, tensor cores) and achieved TFLOPS against the GPU's peak."
-                                : "Look at the longest kernels in the statistics first: their shapes, formats "
-                                  "(TransData), TFLOPS against the chip's peak, and AI_CPU operators.");
+    v.headline = npuTr("npuscope::core::Verdict", "Compute bound");
+    setSummary(i18n::format(npuTr("npuscope::core::Verdict", "the device computes %1 of the time; %2."), {pct(comp), figures}));
+    v.suggestions.push_back(gpu ? npuTr("npuscope::core::Verdict", "Look at the longest kernels in the statistics first: their shapes, data "
+                                           "types (mixed precision, tensor cores) and achieved TFLOPS against the GPU's peak.")
+                                : npuTr("npuscope::core::Verdict", "Look at the longest kernels in the statistics first: their shapes, formats "
+                                           "(TransData), TFLOPS against the chip's peak, and AI_CPU operators."));
   } else if (comm >= free) {
     v.dominant = "communication";
-    v.headline = "Communication bound";
-    v.summary = "Communication bound: communication that is not hidden behind computation takes " + pct(comm) +
-                " of the time; " + figures + ".";
-    v.suggestions.push_back("Look at the collectives first: check for a slow rank (the others wait for it), overlap "
-                            "communication with computation (bucketed gradient all-reduce, async collectives), and "
-                            "review the parallel strategy.");
+    v.headline = npuTr("npuscope::core::Verdict", "Communication bound");
+    setSummary(i18n::format(npuTr("npuscope::core::Verdict", "communication that is not hidden behind computation takes %1 of the time; %2."),
+                            {pct(comm), figures}));
+    v.suggestions.push_back(npuTr("npuscope::core::Verdict", "Look at the collectives first: check for a slow rank (the others wait for it), "
+                                     "overlap communication with computation (bucketed gradient all-reduce, async "
+                                     "collectives), and review the parallel strategy."));
   } else {
     v.dominant = "free";
-    v.headline = "Dispatch/host bound";
-    v.summary = "Dispatch/host bound: the device is idle (Free) " + pct(free) + " of the time (" + formatDuration(f.free) +
-                "); " + figures + ".";
+    v.headline = npuTr("npuscope::core::Verdict", "Dispatch/host bound");
+    setSummary(i18n::format(npuTr("npuscope::core::Verdict", "the device is idle (Free) %1 of the time (%2); %3."),
+                            {pct(free), formatDuration(f.free), figures}));
   }
   for (auto& line : breakdownFindings(da, v)) v.findings.push_back(std::move(line));  // docs/diagnosis.md §5
   if (v.dominant != "free" && free > 0.10)
-    v.findings.push_back("The device is also idle (Free) " + pct(free) + " of the time (" + formatDuration(f.free) +
-                         "), above the ~10% mark: dispatch, synchronisation or data movement leave it waiting.");
+    v.findings.push_back(i18n::format(npuTr("npuscope::core::Verdict", "The device is also idle (Free) %1 of the time (%2), above the ~10%% "
+                                                "mark: dispatch, synchronisation or data movement leave it waiting."),
+                                      {pct(free), formatDuration(f.free)}));
   // Busy time isolated far from the rest stretches E2E and Free (docs/diagnosis.md §1.1): kept,
   // and said, with the figures without it.
   for (const IsolatedActivity& ia : da.isolated) {
     const OverlapFigures& w = ia.without;
-    const std::string name = ia.task.valid() ? std::string(trace.sliceName(ia.task)) : std::string("device activity");
-    std::string s = "The device span includes isolated activity: " + name + " at ts " + std::to_string(ia.busy.start) +
-                    " ns (+" + formatDuration(ia.busy.start - trace.range.start) + "), " +
-                    (ia.intervals == 1 ? std::string("one busy interval ")
-                                       : std::to_string(ia.intervals) + " busy intervals ") +
-                    formatDuration(ia.gap) + (ia.leading ? " before" : " after") +
-                    " the rest of the device activity, which spans " + formatDuration(w.e2e) + ". Free and E2E above " +
-                    "include that gap; without it: ";
+    const std::string name =
+        ia.task.valid() ? std::string(trace.sliceName(ia.task)) : npuTr("npuscope::core::Verdict", "device activity");
+    const std::string intervals = ia.intervals == 1 ? npuTr("npuscope::core::Verdict", "one busy interval")
+                                                    : i18n::format(npuTr("npuscope::core::Verdict", "%1 busy intervals"),
+                                                                   {std::to_string(ia.intervals)});
+    std::string s = i18n::format(
+        ia.leading ? npuTr("npuscope::core::Verdict", "The device span includes isolated activity: %1 at ts %2 ns (+%3), %4 %5 before the "
+                               "rest of the device activity, which spans %6. Free and E2E above include that gap; "
+                               "without it: ")
+                   : npuTr("npuscope::core::Verdict", "The device span includes isolated activity: %1 at ts %2 ns (+%3), %4 %5 after the "
+                               "rest of the device activity, which spans %6. Free and E2E above include that gap; "
+                               "without it: "),
+        {name, std::to_string(ia.busy.start), formatDuration(ia.busy.start - trace.range.start), intervals,
+         formatDuration(ia.gap), formatDuration(w.e2e)});
     if (w.e2e > 0) {
       const double we = static_cast<double>(w.e2e);
       const double wc = static_cast<double>(w.computing) / we, wm = static_cast<double>(w.commNotOverlapped) / we,
                    wf = static_cast<double>(w.free) / we;
-      s += "Computing " + pct(wc) + ", Communication (Not Overlapped) " + pct(wm) + ", Free " + pct(wf) + " of " +
-           formatDuration(w.e2e);
+      s += figuresOf(wc, wm, wf, w.e2e);
       const std::string dom = wc >= wm && wc >= wf ? "compute" : wm >= wf ? "communication" : "free";
-      s += dom == v.dominant ? " (the same dominant share)." : "; the dominant share differs, so the headline depends on "
-                                                                "whether that activity belongs to the run.";
+      s += dom == v.dominant ? npuTr("npuscope::core::Verdict", " (the same dominant share).")
+                             : npuTr("npuscope::core::Verdict", "; the dominant share differs, so the headline depends on whether that "
+                                         "activity belongs to the run.");
     }
     v.findings.push_back(s);
   }
   if (ra.farEvents.count > 0 && ra.farEvents.farthest.valid()) {
     const FarEvents& fe = ra.farEvents;
     const TimeNs ts = trace.sliceRange(fe.farthest).start;
-    v.findings.push_back("The trace's span (" + formatDuration(trace.range.duration()) + ") is stretched by " +
-                         std::to_string(fe.count) + (fe.count == 1 ? " event" : " events") +
-                         " far from the device activity (" + formatDuration(fe.device.duration()) + "): the farthest, " +
-                         std::string(trace.sliceName(fe.farthest)) + " on " + trace.processes[trace.lanes[fe.farthest.lane].process].name +
-                         ", at ts " + std::to_string(ts) + " ns, " + formatDuration(fe.distance) +
-                         (ts < fe.device.start ? " before" : " after") +
-                         " it. The Top-Down figures use the device activity only; its clock or epoch may differ.");
+    v.findings.push_back(i18n::format(
+        ts < fe.device.start
+            ? npuTr("npuscope::core::Verdict", "The trace's span (%1) is stretched by %2 far from the device activity (%3): the farthest, "
+                        "%4 on %5, at ts %6 ns, %7 before it. The Top-Down figures use the device activity only; its "
+                        "clock or epoch may differ.")
+            : npuTr("npuscope::core::Verdict", "The trace's span (%1) is stretched by %2 far from the device activity (%3): the farthest, "
+                        "%4 on %5, at ts %6 ns, %7 after it. The Top-Down figures use the device activity only; its "
+                        "clock or epoch may differ."),
+        {formatDuration(trace.range.duration()),
+         countNoun(fe.count, npuTr("npuscope::core::Verdict", "event"), npuTr("npuscope::core::Verdict", "events")),
+         formatDuration(fe.device.duration()), trace.sliceName(fe.farthest),
+         trace.processes[trace.lanes[fe.farthest.lane].process].name, std::to_string(ts),
+         formatDuration(fe.distance)}));
   }
   // The bubbles: the cause holding the most bubble time over all of them (§2.3).
   const CauseTotals& ct = da.causes;
@@ -259,65 +311,81 @@ Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra) {
     for (auto n : ct.count) all += n;
     std::string s;
     if (!v.hostRecorded) {
-      s = "The " + std::to_string(all) + " device gaps of 10 us or more (" + formatDuration(bubbleNs) +
-          (gpu ? ") cannot be explained: the host layer (torch ops, runtime calls) was not recorded. Capture with the "
-                 "CPU activity on (torch.profiler ProfilerActivity.CPU) to see what held the device up."
-               : ") cannot be explained: the host layers (Python, CANN) were not recorded. Capture with the CPU "
-                 "activity on (torch_npu.profiler ProfilerActivity.CPU) to see what held the device up.");
+      s = i18n::format(
+          gpu ? npuTr("npuscope::core::Verdict", "The %1 device gaps of 10 us or more (%2) cannot be explained: the host layer (torch ops, "
+                          "runtime calls) was not recorded. Capture with the CPU activity on (torch.profiler "
+                          "ProfilerActivity.CPU) to see what held the device up.")
+              : npuTr("npuscope::core::Verdict", "The %1 device gaps of 10 us or more (%2) cannot be explained: the host layers (Python, "
+                          "CANN) were not recorded. Capture with the CPU activity on (torch_npu.profiler "
+                          "ProfilerActivity.CPU) to see what held the device up."),
+          {std::to_string(all), formatDuration(bubbleNs)});
     } else {
-      s = "Of " + std::to_string(all) + " device gap" + (all == 1 ? "" : "s") + " of 10 us or more (" +
-          formatDuration(bubbleNs) + "), " + bubbleCauseLabel(top) + " holds the most: " + formatDuration(ct.ns[ti]) +
-          " (" + pct(v.topCauseShare) + ") in " + std::to_string(ct.count[ti]) + " gap" + (ct.count[ti] == 1 ? "" : "s");
+      s = i18n::format(npuTr("npuscope::core::Verdict", "Of %1 of 10 us or more (%2), %3 holds the most: %4 (%5) in %6"),
+                       {countNoun(all, npuTr("npuscope::core::Verdict", "device gap"), npuTr("npuscope::core::Verdict", "device gaps")), formatDuration(bubbleNs),
+                        causeLabel(top), formatDuration(ct.ns[ti]), pct(v.topCauseShare),
+                        countNoun(ct.count[ti], npuTr("npuscope::core::Verdict", "gap"), npuTr("npuscope::core::Verdict", "gaps"))});
       // The runner-up when it holds at least a fifth of the bubble time.
       std::size_t second = kBubbleCauseCount;
       for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
         if (c != ti && ct.ns[c] * 5 >= bubbleNs && ct.ns[c] > 0 && (second == kBubbleCauseCount || ct.ns[c] > ct.ns[second]))
           second = c;
       if (second != kBubbleCauseCount)
-        s += "; then " + std::string(bubbleCauseLabel(static_cast<BubbleCause>(second))) + " " +
-             formatDuration(ct.ns[second]) + " (" + pct(static_cast<double>(ct.ns[second]) / static_cast<double>(bubbleNs)) +
-             ")";
-      s += ".";
+        s += i18n::format(npuTr("npuscope::core::Verdict", "; then %1 %2 (%3)"),
+                          {causeLabel(static_cast<BubbleCause>(second)), formatDuration(ct.ns[second]),
+                           pct(static_cast<double>(ct.ns[second]) / static_cast<double>(bubbleNs))});
+      s += npuTr("npuscope::core::Verdict", ".");
     }
-    if (v.dominant == "free") v.summary += " " + s;
-    else v.findings.push_back(s);
+    if (v.dominant == "free") {
+      v.summary += " " + s;
+      body += " " + s;
+    } else {
+      v.findings.push_back(s);
+    }
     // Advice for the causes that matter: the top one and any holding a fifth of the bubble time,
     // when Free itself matters (dominant or above the 10% mark).
     if (v.hostRecorded && (v.dominant == "free" || free > 0.10))
       for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
-        if ((c == ti || ct.ns[c] * 5 >= bubbleNs) && ct.ns[c] > 0 && *adviceFor(static_cast<BubbleCause>(c), gpu))
-          v.suggestions.push_back(adviceFor(static_cast<BubbleCause>(c), gpu));
+        if ((c == ti || ct.ns[c] * 5 >= bubbleNs) && ct.ns[c] > 0)
+          if (std::string a = adviceFor(static_cast<BubbleCause>(c), gpu); !a.empty()) v.suggestions.push_back(std::move(a));
   }
   // The method's observations (单卡 Top-Down 步骤二/四), stated when Free matters.
   if ((v.dominant == "free" || free > 0.10) && v.hostRecorded) {
     const ClockSkew& k = da.skew;
     if (k.tasksWithLaunch >= 20 && k.tightLaunches * 2 >= k.tasksWithLaunch && k.medianLatency)
-      v.findings.push_back(pct(static_cast<double>(k.tightLaunches) / static_cast<double>(k.tasksWithLaunch)) +
-                           " of the device tasks start within " + formatDuration(kTightLaunchNs) +
-                           " of their launch (median " + formatDuration(*k.medianLatency) +
-                           (detail::isKinetoTrace(trace) ? "): the launch flows (ac2g) are nearly vertical"
-                                                         : "): the HostToDevice flows are nearly vertical") +
-                           ", the device runs as soon as the host dispatches, so the host sets the pace.");
+      v.findings.push_back(i18n::format(
+          detail::isKinetoTrace(trace)
+              ? npuTr("npuscope::core::Verdict", "%1 of the device tasks start within %2 of their launch (median %3): the launch flows "
+                          "(ac2g) are nearly vertical, the device runs as soon as the host dispatches, so the host "
+                          "sets the pace.")
+              : npuTr("npuscope::core::Verdict", "%1 of the device tasks start within %2 of their launch (median %3): the HostToDevice "
+                          "flows are nearly vertical, the device runs as soon as the host dispatches, so the host "
+                          "sets the pace."),
+          {pct(static_cast<double>(k.tightLaunches) / static_cast<double>(k.tasksWithLaunch)),
+           formatDuration(kTightLaunchNs), formatDuration(*k.medianLatency)}));
     const FanOut& fo = da.fanOut;
     if (fo.widestTasks >= 2 * kManyTasks && fo.widestOp.valid())
-      v.findings.push_back("The torch op " + std::string(trace.sliceName(fo.widestOp)) + " launched " +
-                           std::to_string(fo.widestTasks) + " device tasks; " + std::to_string(fo.opsWithMany) + " of " +
-                           countNoun(fo.ops, "op") + " launched " + std::to_string(kManyTasks) +
-                           " or more: many small tasks from one API are a fusion candidate.");
+      v.findings.push_back(i18n::format(npuTr("npuscope::core::Verdict", "The torch op %1 launched %2 device tasks; %3 of %4 launched %5 "
+                                                "or more: many small tasks from one API are a fusion candidate."),
+                                        {trace.sliceName(fo.widestOp), std::to_string(fo.widestTasks),
+                                         std::to_string(fo.opsWithMany),
+                                         countNoun(fo.ops, npuTr("npuscope::core::Verdict", "op"), npuTr("npuscope::core::Verdict", "ops")),
+                                         std::to_string(kManyTasks)}));
   }
   if (da.skew.bound > 0)
-    v.findings.push_back("Host and device clocks disagree by at least " + formatDuration(da.skew.bound) + " (" +
-                         countNoun(da.skew.tasksWithLaunch, "launch", "launches") +
-                         "; the earliest task starts that much before its own launch): launch latencies are "
-                         "shown corrected by that bound.");
+    v.findings.push_back(i18n::format(npuTr("npuscope::core::Verdict", "Host and device clocks disagree by at least %1 (%2; the earliest task "
+                                                "starts that much before its own launch): launch latencies are shown "
+                                                "corrected by that bound."),
+                                      {formatDuration(da.skew.bound),
+                                       countNoun(da.skew.tasksWithLaunch, npuTr("npuscope::core::Verdict", "launch"), npuTr("npuscope::core::Verdict", "launches"))}));
   // Advisor rule: many ACLOP compilations per step (MAX_OP_COMPILE_NUM = 20).
   const TimeRange all = trace.range.empty() ? TimeRange{INT64_MIN, INT64_MAX} : TimeRange{trace.range.start, trace.range.end + 1};
   const std::size_t compiles = countNamed(trace, "aclopCompileAndExecute", all);
   const std::size_t steps = std::max<std::size_t>(1, ra.steps.size());
   if (compiles / steps >= 20)
-    v.suggestions.push_back(std::to_string(compiles) + " aclopCompileAndExecute calls (" + std::to_string(compiles / steps) +
-                            " per step, the advisor's mark is 20): call torch_npu.npu.set_compile_mode(jit_compile=False) "
-                            "and torch_npu.npu.config.allow_internal_format=False.");
+    v.suggestions.push_back(i18n::format(npuTr("npuscope::core::Verdict", "%1 aclopCompileAndExecute calls (%2 per step, the advisor's mark "
+                                                   "is 20): call torch_npu.npu.set_compile_mode(jit_compile=False) and "
+                                                   "torch_npu.npu.config.allow_internal_format=False."),
+                                         {std::to_string(compiles), std::to_string(compiles / steps)}));
   std::vector<std::string> unique;
   for (auto& s : v.suggestions)
     if (std::find(unique.begin(), unique.end(), s) == unique.end()) unique.push_back(s);

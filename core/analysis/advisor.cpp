@@ -16,6 +16,7 @@
 
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
+#include "core/base/i18n.h"
 #include "core/base/parse_number.h"
 #include "core/base/time_format.h"
 #include "core/model/slice_args.h"
@@ -482,29 +483,30 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
   f.rule = "matmul_utilisation";
   f.source = "tutorial §4 decision tree (TFLOPS utilisation < 50%: larger batch / AMP; > 80%: efficient), FLOPs "
              "2·M·N·K and 2·Cin·k²·Cout·Hout·Wout (tutorial §3.1, §3.2)";
-  char th[160];
-  std::snprintf(th, sizeof th, "utilisation < %.0f%% of the chip's peak; >= %.0f%% efficient",
-                c.thresholds.lowUtilisation * 100.0, c.thresholds.highUtilisation * 100.0);
-  f.threshold = th;
+  char lowPct[32], highPct[32];
+  std::snprintf(lowPct, sizeof lowPct, "%.0f%%", c.thresholds.lowUtilisation * 100.0);
+  std::snprintf(highPct, sizeof highPct, "%.0f%%", c.thresholds.highUtilisation * 100.0);
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "utilisation < %1 of the chip's peak; >= %2 efficient"), {lowPct, highPct});
   if (computable == 0) {
-    f.title = "MatMul/Conv TFLOPS: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "MatMul/Conv TFLOPS: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = std::to_string(total) + " MatMul/Conv kernels, none with recorded shapes that fit the op "
-                "(record_shapes and Level1 write Input/Output Shapes in kernel_details.csv)";
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 MatMul/Conv kernels, none with recorded shapes that fit the op (record_shapes "
+                                       "and Level1 write Input/Output Shapes in kernel_details.csv)"),
+                             {std::to_string(total)});
     out.push_back(std::move(f));
     return;
   }
-  char avg[200];
-  std::snprintf(avg, sizeof avg, "%zu of %zu MatMul/Conv kernels computable: %.2f TFLOPS on average (%s, %.3g GFLOP in %s)",
-                computable, total, sumFlops / static_cast<double>(std::max<TimeNs>(1, sumNs)) / 1000.0,
-                dtypes.c_str(), sumFlops / 1e9, us(sumNs).c_str());
-  f.numbers = avg;
+  char tflops[48], gflop[48];
+  std::snprintf(tflops, sizeof tflops, "%.2f", sumFlops / static_cast<double>(std::max<TimeNs>(1, sumNs)) / 1000.0);
+  std::snprintf(gflop, sizeof gflop, "%.3g", sumFlops / 1e9);
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 MatMul/Conv kernels computable: %3 TFLOPS on average (%4, %5 GFLOP in %6)"),
+                           {std::to_string(computable), std::to_string(total), tflops, dtypes, gflop, us(sumNs)});
   if (chip.empty() || !usedPeak) {
-    f.title = "MatMul/Conv TFLOPS (no peak: utilisation unknown)";
+    f.title = npuTr("npuscope::core::Advisor", "MatMul/Conv TFLOPS (no peak: utilisation unknown)");
     f.severity = Severity::Unknown;
-    f.numbers += chip.empty() ? "; the chip is not recorded in this capture: no utilisation verdict (give the chip, "
-                                "e.g. --chip Ascend910B3)"
-                              : "; no peak for " + chip + " and " + dtypes + " in the table";
+    f.numbers += chip.empty() ? npuTr("npuscope::core::Advisor", "; the chip is not recorded in this capture: no utilisation verdict (give the "
+                                          "chip, e.g. --chip Ascend910B3)")
+                              : i18n::format(npuTr("npuscope::core::Advisor", "; no peak for %1 and %2 in the table"), {chip, dtypes});
     sortEvidence(allEv, f.evidence);
     out.push_back(std::move(f));
     return;
@@ -513,12 +515,13 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
              " (" + usedPeak->source + ")";
   f.source += "; " + peakText;
   if (low > 0) {
-    f.title = "MatMul/Conv below " + std::to_string(static_cast<int>(c.thresholds.lowUtilisation * 100)) + "% of peak";
+    f.title = i18n::format(npuTr("npuscope::core::Advisor", "MatMul/Conv below %1% of peak"),
+                           {std::to_string(static_cast<int>(c.thresholds.lowUtilisation * 100))});
     f.severity = Severity::Issue;
     f.atStakePerStep = c.perStep(lowStake);
-    f.numbers += "; " + std::to_string(low) + " below the mark, worst " + worst;
-    f.fix = "Raise the batch size (small M/N/K leave cube units idle) or train in mixed precision (AMP, FP16/BF16), "
-            "whose peak is about four times FP32's.";
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 below the mark, worst %2"), {std::to_string(low), worst});
+    f.fix = npuTr("npuscope::core::Advisor", "Raise the batch size (small M/N/K leave cube units idle) or train in mixed precision (AMP, FP16/BF16), "
+            "whose peak is about four times FP32's.");
     sortEvidence(lowEv, f.evidence);
   } else if (high == computable - noPeak && usedPeak->dtype == "FP32" && k.table.column({"HF32 Eligible"}) < 0) {
     // Without the HF32 Eligible column (the .db export, older CANN) an FP32 kernel may run in
@@ -531,11 +534,12 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
                  "so efficiency cannot be told";
     sortEvidence(allEv, f.evidence);
   } else if (high == computable - noPeak) {
-    f.title = "MatMul/Conv efficient (>= " + std::to_string(static_cast<int>(c.thresholds.highUtilisation * 100)) + "% of peak)";
+    f.title = i18n::format(npuTr("npuscope::core::Advisor", "MatMul/Conv efficient (>= %1% of peak)"),
+                           {std::to_string(static_cast<int>(c.thresholds.highUtilisation * 100))});
     f.severity = Severity::Ok;
     sortEvidence(allEv, f.evidence);
   } else {
-    f.title = "MatMul/Conv between the marks";
+    f.title = npuTr("npuscope::core::Advisor", "MatMul/Conv between the marks");
     f.severity = Severity::Info;
     sortEvidence(allEv, f.evidence);
   }
@@ -584,20 +588,20 @@ void ruleAicpu(const AdvisorContext& c, std::vector<Finding>& out) {
   if (all == 0) return;
   Finding f;
   f.rule = "aicpu";
-  f.threshold = "an AI_CPU task of " + us(c.thresholds.aicpuMinNs) + " or more";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "an AI_CPU task of %1 or more"), {us(c.thresholds.aicpuMinNs)});
   f.source = "msprof-analyze advisor aicpu_checker.py / aicpu_rules.yaml (format notes §4.5); from " + from;
   if (n == 0) {
-    f.title = "AI_CPU tasks short";
+    f.title = npuTr("npuscope::core::Advisor", "AI_CPU tasks short");
     f.severity = Severity::Ok;
-    f.numbers = std::to_string(all) + " AI_CPU tasks, the longest " + us(maxNs);
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 AI_CPU tasks, the longest %2"), {std::to_string(all), us(maxNs)});
   } else {
-    f.title = "Operators fall back to the AI CPU";
+    f.title = npuTr("npuscope::core::Advisor", "Operators fall back to the AI CPU");
     f.severity = Severity::Issue;
     f.atStakePerStep = c.perStep(static_cast<double>(sum));
-    f.numbers = std::to_string(n) + " of " + std::to_string(all) + " AI_CPU tasks at or above the mark, " + us(sum) +
-                " in all; the longest " + us(maxNs);
-    f.fix = "These operators run on the AI CPU: change the input dtype or shape to one the AI Core supports "
-            "(e.g. cast int64 to int32, avoid double), or replace the operator.";
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 AI_CPU tasks at or above the mark, %3 in all; the longest %4"),
+                             {std::to_string(n), std::to_string(all), us(sum), us(maxNs)});
+    f.fix = npuTr("npuscope::core::Advisor", "These operators run on the AI CPU: change the input dtype or shape to one the AI Core supports "
+            "(e.g. cast int64 to int32, avoid double), or replace the operator.");
   }
   sortEvidence(ev, f.evidence);
   out.push_back(std::move(f));
@@ -635,14 +639,16 @@ void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out) {
   f.rule = "pipelines";
   f.source = "tutorial §1 and §3.4 (compute-bound vs memory-bound first); kernel_details.csv aic_*/aiv_*_ratio "
              "(PipeUtilization, format notes §5.1); the busy-pipe mark is npuscope's";
-  char th[200];
-  std::snprintf(th, sizeof th, "op types with >= %.0f%% of kernel time (at most %zu); the pipe with the highest ratio, if >= %.2f, bounds the op",
-                c.thresholds.heavyOpShare * 100.0, c.thresholds.heavyOps, c.thresholds.busyPipeRatio);
-  f.threshold = th;
+  char share[32], ratio[32];
+  std::snprintf(share, sizeof share, "%.0f%%", c.thresholds.heavyOpShare * 100.0);
+  std::snprintf(ratio, sizeof ratio, "%.2f", c.thresholds.busyPipeRatio);
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "op types with >= %1 of kernel time (at most %2); the pipe with the highest ratio, "
+                                       "if >= %3, bounds the op"),
+                             {share, std::to_string(c.thresholds.heavyOps), ratio});
   if (!anyRatio) {
-    f.title = "AI Core pipelines: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "AI Core pipelines: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "kernel_details.csv has no pipe ratios (Level1 with aic_metrics PipeUtilization writes them)";
+    f.numbers = npuTr("npuscope::core::Advisor", "kernel_details.csv has no pipe ratios (Level1 with aic_metrics PipeUtilization writes them)");
     out.push_back(std::move(f));
     return;
   }
@@ -657,7 +663,7 @@ void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out) {
   for (const auto& [name, op] : heavy) {
     const auto top = std::max_element(op->byBound.begin(), op->byBound.end(),
                                       [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (!f.numbers.empty()) f.numbers += "; ";
+    if (!f.numbers.empty()) f.numbers += npuTr("npuscope::core::Advisor", "; ");
     f.numbers += name + " " + us(op->ns) + ": " + top->first;
     if (top->first.rfind("memory-bound", 0) == 0) {
       memoryNs += op->ns;
@@ -665,13 +671,13 @@ void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out) {
     }
   }
   if (memoryNs > 0) {
-    f.title = "Heavy operators are memory-bound";
+    f.title = npuTr("npuscope::core::Advisor", "Heavy operators are memory-bound");
     f.severity = Severity::Info;
     f.atStakePerStep = 0;  // the saving depends on the fix: not told
-    f.fix = "Memory-bound operators wait on data movement (MTE): fuse them with their neighbours, avoid format "
-            "conversions (TransData), and give matmuls shapes that reuse data (larger M/N).";
+    f.fix = npuTr("npuscope::core::Advisor", "Memory-bound operators wait on data movement (MTE): fuse them with their neighbours, avoid format "
+            "conversions (TransData), and give matmuls shapes that reuse data (larger M/N).");
   } else {
-    f.title = "Heavy operators: pipelines";
+    f.title = npuTr("npuscope::core::Advisor", "Heavy operators: pipelines");
     f.severity = Severity::Info;
     for (const auto& [name, op] : heavy)
       for (const auto& e : op->ev) ev.push_back(e);
@@ -690,12 +696,16 @@ void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<
   f.rule = "block_dim";
   f.source = "msprof-analyze advisor block-dim rule (issue 13); idle share of the last wave = 1 − dim / "
              "(ceil(dim / cores) · cores); the minimum kernel length is npuscope's";
-  f.threshold = "block dim not a multiple of the core count, kernels of " + us(c.thresholds.blockDimMinNs) + " or more";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "block dim not a multiple of the core count, kernels of %1 or more"),
+                             {us(c.thresholds.blockDimMinNs)});
   if (!cores) {
-    f.title = "Block dim: core count unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Block dim: core count unknown");
     f.severity = Severity::Unknown;
-    f.numbers = chip.empty() ? "the chip is not recorded in this capture (give it, e.g. --chip Ascend910B3)"
-                             : "no core count for " + chip + " in the table (a family name such as Ascend910B does not tell the variant's core count: give the chip, e.g. --chip Ascend910B3)";
+    f.numbers = chip.empty() ? npuTr("npuscope::core::Advisor", "the chip is not recorded in this capture (give it, e.g. --chip Ascend910B3)")
+                             : i18n::format(npuTr("npuscope::core::Advisor", "no core count for %1 in the table (a family name such as Ascend910B "
+                                                      "does not tell the variant's core count: give the chip, e.g. --chip "
+                                                      "Ascend910B3)"),
+                                            {chip});
     out.push_back(std::move(f));
     return;
   }
@@ -718,17 +728,18 @@ void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<
     stake += idle * static_cast<double>(*r.duration);
     ev.push_back({idle * static_cast<double>(*r.duration), c.taskOf(r)});
   }
-  f.numbers = std::to_string(n) + " of " + std::to_string(all) + " kernels (AI Core " + std::to_string(cores->cube) +
-              ", AI Vector " + std::to_string(cores->vector) + " cores on " + chip + ")";
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 kernels (AI Core %3, AI Vector %4 cores on %5)"),
+                           {std::to_string(n), std::to_string(all), std::to_string(cores->cube),
+                            std::to_string(cores->vector), chip});
   if (n == 0) {
-    f.title = "Block dim fits the cores";
+    f.title = npuTr("npuscope::core::Advisor", "Block dim fits the cores");
     f.severity = Severity::Ok;
   } else {
-    f.title = "Block dim leaves cores idle";
+    f.title = npuTr("npuscope::core::Advisor", "Block dim leaves cores idle");
     f.severity = Severity::Issue;
     f.atStakePerStep = c.perStep(stake);
-    f.fix = "The operators' tiling leaves part of the cores idle in the last wave: try shapes that divide evenly "
-            "across the cores, or an operator version that tiles for this chip.";
+    f.fix = npuTr("npuscope::core::Advisor", "The operators' tiling leaves part of the cores idle in the last wave: try shapes that divide evenly "
+            "across the cores, or an operator version that tiles for this chip.");
   }
   sortEvidence(ev, f.evidence);
   out.push_back(std::move(f));
@@ -782,30 +793,29 @@ StakeCeiling stakeCeiling(std::string_view rule) {
 void boundAtStake(const AdvisorContext& c, Finding& f) {
   if (f.atStakePerStep <= 0) return;
   TimeNs total = 0;
-  const char* what = "";
-  const char* why = "";
+  std::string what, why;
   switch (stakeCeiling(f.rule)) {
     case StakeCeiling::None: return;
     case StakeCeiling::Free:
       total = c.freeNs;
-      what = "the device's Free time";
-      why = "a faster host only gives back the time the device waits for it";
+      what = npuTr("npuscope::core::Advisor", "the device's Free time");
+      why = npuTr("npuscope::core::Advisor", "a faster host only gives back the time the device waits for it");
       break;
     case StakeCeiling::Computing:
       total = c.computingNs;
-      what = "the device's Computing time";
-      why = "faster kernels only shorten the time the device computes";
+      what = npuTr("npuscope::core::Advisor", "the device's Computing time");
+      why = npuTr("npuscope::core::Advisor", "faster kernels only shorten the time the device computes");
       break;
     case StakeCeiling::CommNotOverlapped:
       total = c.commNotOverlappedNs;
-      what = "the device's Communication (Not Overlapped) time";
-      why = "faster collectives only shorten the communication not hidden behind computation";
+      what = npuTr("npuscope::core::Advisor", "the device's Communication (Not Overlapped) time");
+      why = npuTr("npuscope::core::Advisor", "faster collectives only shorten the communication not hidden behind computation");
       break;
   }
   const TimeNs ceiling = c.perStep(static_cast<double>(total));
   if (f.atStakePerStep <= ceiling) return;
-  f.atStakeNote = "bounded by " + std::string(what) + " per step (" + us(ceiling) + "); the rule's own figure, " +
-                  us(f.atStakePerStep) + ", is more: " + why;
+  f.atStakeNote = i18n::format(npuTr("npuscope::core::Advisor", "bounded by %1 per step (%2); the rule's own figure, %3, is more: %4"),
+                               {what, us(ceiling), us(f.atStakePerStep), why});
   f.atStakePerStep = ceiling;
 }
 
@@ -822,10 +832,10 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
     // aclrtSynchronizeStream CANN slices, kernel_details.csv's block dim and pipe ratios, the
     // Ascend chips' peaks, torch_npu's GC records and ASCEND_* / ACLNN_* variables), which a GPU
     // trace never has: they would only say "unknown" with an NPU reason, or advise torch_npu.
-    a.notRun = "GPU trace: the Ascend-only rules (MatMul peak of Ascend chips, AI_CPU, ACLOP compilation, short "
+    a.notRun = npuTr("npuscope::core::Advisor", "GPU trace: the Ascend-only rules (MatMul peak of Ascend chips, AI_CPU, ACLOP compilation, short "
                "element-wise ops, synchronise after launch, Python GC, pipelines, block dim, environment "
                "variables, memory, communication alignment / bandwidth / packets, AI Core frequency, "
-               "dynamic shapes, affinity APIs, fusible sequences) were not run";
+               "dynamic shapes, affinity APIs, fusible sequences) were not run");
   } else {
     detail::ruleMatmul(c, a.chip, a.findings);
     detail::ruleAicpu(c, a.findings);

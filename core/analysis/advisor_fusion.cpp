@@ -15,6 +15,7 @@
 
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
+#include "core/base/i18n.h"
 #include "core/base/parse_number.h"
 #include "core/tables/csv.h"
 
@@ -251,18 +252,19 @@ void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out) {
 
   Finding f;
   f.rule = "affinity_api";
-  f.threshold = std::to_string(c.thresholds.affinityMinMatches) +
-                " or more matches of a timeline_fusion_ops.yaml sequence of top-level torch ops (one thread) or of an "
-                "Optimizer.step record of an optimizer with a fused torch_npu version";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "%1 or more matches of a timeline_fusion_ops.yaml sequence of top-level torch ops "
+                                       "(one thread) or of an Optimizer.step record of an optimizer with a fused torch_npu "
+                                       "version"),
+                             {std::to_string(c.thresholds.affinityMinMatches)});
   f.source = "msprof-analyze advisor fusion_ops_analyzer.py, timeline_fusion_ops.yaml (unique_id 0 to 3: its default "
              "CANN 8.0.0 / torch 2.1.0 rules); docs/diagnosis.md §6";
   const bool optimizerSeen = std::any_of(opt.begin(), opt.end(), [](const ApiHits& h) { return h.count > 0; });
   if (atenOps == 0 && !optimizerSeen) {
-    f.title = "Affinity APIs: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Affinity APIs: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = torchLayerRecorded(t) ? "the trace holds no torch op (aten::) on the Python threads"
-                                      : "the framework layer (torch ops) was not recorded (MindSpore / GE graph mode "
-                                        "through msprof?)";
+    f.numbers = torchLayerRecorded(t) ? npuTr("npuscope::core::Advisor", "the trace holds no torch op (aten::) on the Python threads")
+                                      : npuTr("npuscope::core::Advisor", "the framework layer (torch ops) was not recorded (MindSpore / GE graph "
+                                                  "mode through msprof?)");
     out.push_back(std::move(f));
     return;
   }
@@ -281,24 +283,25 @@ void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out) {
   };
   for (std::size_t r = 0; r < nAten; ++r) add(kAtenRules[r].api, aten[r], kAtenRules[r].sequence);
   for (std::size_t k = 0; k < nOpt; ++k) add(kOptimizerRules[k].api, opt[k], kOptimizerRules[k].step);
-  f.numbers = std::to_string(total) + (total == 1 ? " match" : " matches") + " over " + std::to_string(atenOps) +
-              " top-level torch ops";
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 over %2 top-level torch ops"),
+                           {countNoun(total, npuTr("npuscope::core::Advisor", "match"), npuTr("npuscope::core::Advisor", "matches")), std::to_string(atenOps)});
   for (const std::string& d : detail) f.numbers += "; " + d;
   if (stepsWithForeach > 0)
     f.numbers += "; " + std::to_string(stepsWithForeach) +
                  " of the optimizer steps already run foreach kernels (aten::_foreach_*), so the fused optimizer may "
                  "save little there";
-  f.numbers += ". The time a fused API would save is not measured: time at stake unknown (0)";
+  f.numbers += npuTr("npuscope::core::Advisor", ". The time a fused API would save is not measured: time at stake unknown (0)");
   if (total >= c.thresholds.affinityMinMatches && total > 0) {
-    f.title = "Affinity APIs available for what the model calls";
+    f.title = npuTr("npuscope::core::Advisor", "Affinity APIs available for what the model calls");
     f.severity = Severity::Issue;
     std::string apis;
     for (const auto& p : byApi) apis += (apis.empty() ? "" : ", ") + p.first;
-    f.fix = "Replace the matched code with its fused torch_npu API: " + apis +
-            " (one fused call instead of several launches; check the API's constraints in the torch_npu docs, "
-            "and record with_stack to find the call sites).";
+    f.fix = i18n::format(npuTr("npuscope::core::Advisor", "Replace the matched code with its fused torch_npu API: %1 (one fused call instead of "
+                                   "several launches; check the API's constraints in the torch_npu docs, and record "
+                                   "with_stack to find the call sites)."),
+                         {apis});
   } else {
-    f.title = "No affinity-API sequence found";
+    f.title = npuTr("npuscope::core::Advisor", "No affinity-API sequence found");
     f.severity = Severity::Ok;
   }
   sortEvidence(ev, f.evidence);
@@ -353,18 +356,19 @@ void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out) {
   Finding f;
   f.rule = "fusible_ops";
   const AdvisorThresholds& th = c.thresholds;
-  f.threshold = "a run of " + std::to_string(th.fusibleMinTasks) + " to " + std::to_string(th.fusibleMaxTasks) +
-                " consecutive tasks occurring more than " + std::to_string(th.fusibleMinCount) +
-                " times, host bound (task time / wall span < " + num(th.fusibleHostRatio) +
-                ") or MTE bound (MTE time / aicore time > " + num(th.fusibleMteRatio) +
-                "), and over " + num(th.fusibleDurationShare * 100) +
-                "% of the kernels' span in all (or MTE bound)";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor",
+                                   "a run of %1 to %2 consecutive tasks occurring more than %3 times, host bound (task "
+                                   "time / wall span < %4) or MTE bound (MTE time / aicore time > %5), and over %6% of "
+                                   "the kernels' span in all (or MTE bound)"),
+                             {std::to_string(th.fusibleMinTasks), std::to_string(th.fusibleMaxTasks),
+                              std::to_string(th.fusibleMinCount), num(th.fusibleHostRatio), num(th.fusibleMteRatio),
+                              num(th.fusibleDurationShare * 100)});
   f.source = "msprof-analyze advisor fusible_operator_checker.py, fusible_operator.yaml; docs/diagnosis.md §6";
   const KernelDetails* k = c.kernels;
   if (!k || k->rows.empty()) {
-    f.title = "Fusible operator sequences: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Fusible operator sequences: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "kernel_details.csv was not read (it lists the tasks in order with their shapes)";
+    f.numbers = npuTr("npuscope::core::Advisor", "kernel_details.csv was not read (it lists the tasks in order with their shapes)");
     out.push_back(std::move(f));
     return;
   }
@@ -475,9 +479,9 @@ void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out) {
     mteN += cand[x].mte ? 1 : 0;
     ev.push_back({cand[x].wallUs, c.taskOf(k->rows[cand[x].first])});
   }
-  f.numbers = std::to_string(kept.size()) + " sequences (" + std::to_string(hostN) + " host bound, " +
-              std::to_string(mteN) + " MTE bound) among " + std::to_string(n) + " tasks";
-  if (!mteRecorded) f.numbers += "; MTE bound not judged: kernel_details.csv has no MTE columns (Level1 with PipeUtilization writes them)";
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 sequences (%2 host bound, %3 MTE bound) among %4 tasks"),
+                           {std::to_string(kept.size()), std::to_string(hostN), std::to_string(mteN), std::to_string(n)});
+  if (!mteRecorded) f.numbers += npuTr("npuscope::core::Advisor", "; MTE bound not judged: kernel_details.csv has no MTE columns (Level1 with PipeUtilization writes them)");
   for (std::size_t q = 0; q < kept.size() && q < 3; ++q) {
     const Candidate& cd = cand[kept[q]];
     f.numbers += "; rows " + std::to_string(cd.first) + "-" + std::to_string(cd.first + cd.length - 1) + " (" +
@@ -487,16 +491,16 @@ void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out) {
                  (cd.host ? ", host bound" : "");
   }
   if (collisions > 0) f.numbers += "; " + std::to_string(collisions) + " occurrences left out (key hash collision)";
-  f.numbers += ". Sequences overlap (a sliding window over the same tasks) and what a fused kernel saves is not "
-               "known: time at stake unknown (0)";
+  f.numbers += npuTr("npuscope::core::Advisor", ". Sequences overlap (a sliding window over the same tasks) and what a fused kernel saves is not "
+               "known: time at stake unknown (0)");
   if (!kept.empty()) {
-    f.title = "Fusible operator sequences";
+    f.title = npuTr("npuscope::core::Advisor", "Fusible operator sequences");
     f.severity = Severity::Issue;
-    f.fix = "Host-bound runs: many small launches, look for a fused torch_npu API or graph mode (torch.compile / "
+    f.fix = npuTr("npuscope::core::Advisor", "Host-bound runs: many small launches, look for a fused torch_npu API or graph mode (torch.compile / "
             "torchair); MTE-bound runs move data between kernels: ask whether the sequence can be one fused kernel. "
-            "Row numbers are kernel_details.csv's, from 0 without the header.";
+            "Row numbers are kernel_details.csv's, from 0 without the header.");
   } else {
-    f.title = "No fusible operator sequence";
+    f.title = npuTr("npuscope::core::Advisor", "No fusible operator sequence");
     f.severity = Severity::Ok;
   }
   sortEvidence(ev, f.evidence);

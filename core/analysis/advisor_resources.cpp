@@ -14,6 +14,7 @@
 
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
+#include "core/base/i18n.h"
 #include "core/base/parse_number.h"
 #include "core/model/slice_args.h"
 
@@ -104,16 +105,18 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   f.rule = "memory";
   f.source = "tutorial §4 (memory: peak vs steady state, the operators that allocate most); memory_record.csv and "
              "operator_memory.csv (torch_npu _memory_view_parser.py, format notes §5.1); the capacity mark is npuscope's";
-  f.threshold = "peak reserved >= " + fmt("%.0f", th.memoryPeakShare * 100.0) + "% of the device memory (" +
-                (th.deviceMemoryGb > 0 ? fmt("%g GB", th.deviceMemoryGb) : std::string("capacity unknown: set device_memory_gb")) +
-                "); the " + std::to_string(th.memoryTopOps) + " largest allocators live at the peak";
+  f.threshold = i18n::format(
+      npuTr("npuscope::core::Advisor", "peak reserved >= %1% of the device memory (%2); the %3 largest allocators live at the peak"),
+      {fmt("%.0f", th.memoryPeakShare * 100.0),
+       th.deviceMemoryGb > 0 ? fmt("%g GB", th.deviceMemoryGb) : npuTr("npuscope::core::Advisor", "capacity unknown: set device_memory_gb"),
+       std::to_string(th.memoryTopOps)});
   if (!meta->memoryRecord || !meta->memoryRecord->error.empty() || meta->memoryRecord->rows.empty()) {
-    f.title = "Device memory: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Device memory: unknown");
     f.severity = Severity::Unknown;
     if (meta->memoryRecord && !meta->memoryRecord->error.empty()) f.numbers = meta->memoryRecord->error;
-    else if (meta->memoryRecord) f.numbers = "memory_record.csv has no rows";
-    else if (meta->dbExport) f.numbers = "no memory_record.csv; the .db export's MEMORY_RECORD table is not read by this rule";
-    else f.numbers = "no memory_record.csv (written with profile_memory=True)";
+    else if (meta->memoryRecord) f.numbers = npuTr("npuscope::core::Advisor", "memory_record.csv has no rows");
+    else if (meta->dbExport) f.numbers = npuTr("npuscope::core::Advisor", "no memory_record.csv; the .db export's MEMORY_RECORD table is not read by this rule");
+    else f.numbers = npuTr("npuscope::core::Advisor", "no memory_record.csv (written with profile_memory=True)");
     out.push_back(std::move(f));
     return;
   }
@@ -127,9 +130,9 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   for (const MemoryRecordRow& r : mr.rows)
     if (comp.empty() && r.allocatedMB) comp = r.component;
   if (comp.empty()) {
-    f.title = "Device memory: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Device memory: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "memory_record.csv has no Total Allocated(MB) values";
+    f.numbers = npuTr("npuscope::core::Advisor", "memory_record.csv has no Total Allocated(MB) values");
     out.push_back(std::move(f));
     return;
   }
@@ -165,16 +168,20 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   std::vector<std::pair<std::string, std::pair<double, std::size_t>>> top(live.begin(), live.end());
   std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
   if (top.size() > th.memoryTopOps) top.resize(th.memoryTopOps);
-  f.numbers = comp + ": peak allocated " + fmt("%.1f MB", peak) + ", lowest " + fmt("%.1f MB", low) +
-              (lowInSteps ? " inside the steps" : "") + " (held throughout: weights, optimizer state), so " +
-              fmt("%.1f MB", peak - low) + " transient; peak reserved " + fmt("%.1f MB", peakReserved);
-  if (appReserved >= 0) f.numbers += "; the whole process (APP) reserved up to " + fmt("%.1f MB", appReserved);
+  f.numbers = i18n::format(lowInSteps ? npuTr("npuscope::core::Advisor", "%1: peak allocated %2, lowest %3 inside the steps (held throughout: "
+                                                  "weights, optimizer state), so %4 transient; peak reserved %5")
+                                      : npuTr("npuscope::core::Advisor", "%1: peak allocated %2, lowest %3 (held throughout: weights, optimizer "
+                                                  "state), so %4 transient; peak reserved %5"),
+                           {comp, fmt("%.1f MB", peak), fmt("%.1f MB", low), fmt("%.1f MB", peak - low),
+                            fmt("%.1f MB", peakReserved)});
+  if (appReserved >= 0)
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; the whole process (APP) reserved up to %1"), {fmt("%.1f MB", appReserved)});
   if (!meta->operatorMemory) {
-    f.numbers += "; no operator_memory.csv: the allocators are unknown";
+    f.numbers += npuTr("npuscope::core::Advisor", "; no operator_memory.csv: the allocators are unknown");
   } else if (top.empty()) {
-    f.numbers += "; operator_memory.csv has no allocation live at the peak";
+    f.numbers += npuTr("npuscope::core::Advisor", "; operator_memory.csv has no allocation live at the peak");
   } else {
-    f.numbers += "; largest live at the peak:";
+    f.numbers += npuTr("npuscope::core::Advisor", "; largest live at the peak:");
     for (std::size_t i = 0; i < top.size(); ++i)
       f.numbers += (i ? ", " : " ") + top[i].first + " " + fmt("%.1f MB", top[i].second.first / 1024.0) + " (" +
                    std::to_string(top[i].second.second) + ")";
@@ -205,16 +212,19 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   sortEvidence(ev, f.evidence);
   const double capacityMb = th.deviceMemoryGb * 1024.0;
   if (capacityMb > 0 && peakReserved >= th.memoryPeakShare * capacityMb) {
-    f.title = "Device memory near capacity";
+    f.title = npuTr("npuscope::core::Advisor", "Device memory near capacity");
     f.severity = Severity::Issue;
-    f.numbers += "; " + fmt("%.0f%%", peakReserved / capacityMb * 100.0) + " of " + fmt("%g GB", th.deviceMemoryGb);
-    f.fix = "The peak leaves little room: free or shrink the largest allocations live at the peak (activation "
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 of %2"),
+                              {fmt("%.0f%%", peakReserved / capacityMb * 100.0), fmt("%g GB", th.deviceMemoryGb)});
+    f.fix = npuTr("npuscope::core::Advisor", "The peak leaves little room: free or shrink the largest allocations live at the peak (activation "
             "recomputation, a smaller micro-batch, ZeRO / optimizer sharding), and set PYTORCH_NPU_ALLOC_CONF="
-            "expandable_segments:True against fragmentation.";
+            "expandable_segments:True against fragmentation.");
   } else {
-    f.title = "Device memory: peak vs held throughout";
+    f.title = npuTr("npuscope::core::Advisor", "Device memory: peak vs held throughout");
     f.severity = Severity::Info;
-    if (capacityMb > 0) f.numbers += "; " + fmt("%.0f%%", peakReserved / capacityMb * 100.0) + " of " + fmt("%g GB", th.deviceMemoryGb);
+    if (capacityMb > 0)
+      f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 of %2"),
+                                {fmt("%.0f%%", peakReserved / capacityMb * 100.0), fmt("%g GB", th.deviceMemoryGb)});
   }
   out.push_back(std::move(f));
 }
@@ -270,27 +280,30 @@ void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out) {
   f.rule = "comm_alignment";
   f.source = "msprof-analyze advisor byte_alignment_checker.py, byte_alignment.yaml (SDMA Memcpy / Reduce_Inline tasks "
              "not ON_CHIP, size > 512 B); HCCL task args size(Byte), transport type, link type (format notes §2.7)";
-  f.threshold = "SDMA task size > " + std::to_string(align) + " B and not a multiple of " + std::to_string(align) + " B";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "SDMA task size > %1 B and not a multiple of %1 B"), {std::to_string(align)});
   if (sized == 0 || typed == 0) {
-    f.title = "Communication byte alignment: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Communication byte alignment: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = std::to_string(ops.size()) + " communication ops, but " +
-                (sized == 0 ? std::string("no HCCL task records its size (Level1 writes the tasks' size(Byte))")
-                            : std::string("no HCCL task records its transport type (SDMA / RDMA), which the rule needs"));
+    f.numbers = i18n::format(sized == 0 ? npuTr("npuscope::core::Advisor", "%1 communication ops, but no HCCL task records its size (Level1 "
+                                                    "writes the tasks' size(Byte))")
+                                        : npuTr("npuscope::core::Advisor", "%1 communication ops, but no HCCL task records its transport type "
+                                                    "(SDMA / RDMA), which the rule needs"),
+                             {std::to_string(ops.size())});
     out.push_back(std::move(f));
     return;
   }
-  f.numbers = std::to_string(bad) + " of " + std::to_string(considered) + " SDMA tasks off chip above " +
-              std::to_string(align) + " B not aligned (" + us(badNs) + " of " + us(consideredNs) + "), in " +
-              std::to_string(badOps.size()) + " of " + std::to_string(ops.size()) + " communication ops";
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 SDMA tasks off chip above %3 B not aligned (%4 of %5), in %6 of %7 "
+                                     "communication ops"),
+                           {std::to_string(bad), std::to_string(considered), std::to_string(align), us(badNs),
+                            us(consideredNs), std::to_string(badOps.size()), std::to_string(ops.size())});
   if (bad == 0) {
-    f.title = "Communication sizes aligned";
+    f.title = npuTr("npuscope::core::Advisor", "Communication sizes aligned");
     f.severity = Severity::Ok;
   } else {
-    f.title = "Communication sizes not 512 B aligned";
+    f.title = npuTr("npuscope::core::Advisor", "Communication sizes not 512 B aligned");
     f.severity = Severity::Issue;
-    f.fix = "Transfers whose size is not a multiple of 512 B move slower over SDMA: pad the communicated tensors (e.g. "
-            "bucket sizes, hidden sizes) to a multiple of 512 bytes.";
+    f.fix = npuTr("npuscope::core::Advisor", "Transfers whose size is not a multiple of 512 B move slower over SDMA: pad the communicated tensors (e.g. "
+            "bucket sizes, hidden sizes) to a multiple of 512 bytes.");
   }
   sortEvidence(ev, f.evidence);
   out.push_back(std::move(f));
@@ -300,11 +313,12 @@ namespace {
 
 /// Why the communication.json rules cannot tell, or "" when the file is there and readable.
 std::string commUnknownReason(const RankMetadata* meta) {
-  if (!meta) return "no profiler folder";
+  if (!meta) return npuTr("npuscope::core::Advisor", "no profiler folder");
   if (meta->communication && meta->communication->error.empty()) return {};
   if (meta->communication) return meta->communication->error;
-  if (meta->dbExport) return "no communication.json; the .db export's CommAnalyzerBandwidth table is not read by this rule";
-  return "no communication.json (written at Level1 / Level2 when the run communicates)";
+  if (meta->dbExport)
+    return npuTr("npuscope::core::Advisor", "no communication.json; the .db export's CommAnalyzerBandwidth table is not read by this rule");
+  return npuTr("npuscope::core::Advisor", "no communication.json (written at Level1 / Level2 when the run communicates)");
 }
 
 }  // namespace
@@ -323,12 +337,14 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
   f.source = "msprof-analyze advisor bandwidth_contention_checker.py, bandwidth_contention.yaml (SDMA baseline 18 GB/s, "
              "threshold 0.8; an op overlapping a MatMul kernel is contention); communication.json Communication "
              "Bandwidth Info (format notes §5.2)";
-  f.threshold = "SDMA below " + fmt("%.1f GB/s", th.bandwidthShare * th.sdmaNominalGbps) + " (" +
-                fmt("%.0f%%", th.bandwidthShare * 100.0) + " of " + fmt("%g", th.sdmaNominalGbps) + ")" +
-                (th.rdmaNominalGbps > 0 ? "; RDMA below " + fmt("%.1f GB/s", th.bandwidthShare * th.rdmaNominalGbps)
-                                        : std::string("; RDMA not judged (no nominal)"));
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "SDMA below %1 (%2 of %3)"),
+                             {fmt("%.1f GB/s", th.bandwidthShare * th.sdmaNominalGbps),
+                              fmt("%.0f%%", th.bandwidthShare * 100.0), fmt("%g", th.sdmaNominalGbps)}) +
+                (th.rdmaNominalGbps > 0
+                     ? i18n::format(npuTr("npuscope::core::Advisor", "; RDMA below %1"), {fmt("%.1f GB/s", th.bandwidthShare * th.rdmaNominalGbps)})
+                     : npuTr("npuscope::core::Advisor", "; RDMA not judged (no nominal)"));
   if (!why.empty()) {
-    f.title = "Communication bandwidth: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Communication bandwidth: unknown");
     f.severity = Severity::Unknown;
     f.numbers = why;
     out.push_back(std::move(f));
@@ -368,24 +384,28 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
     }
   }
   if (sdma == 0 && rdma == 0) return;  // nothing moved over SDMA / RDMA: nothing to judge
-  f.numbers = std::to_string(slowSdma) + " of " + std::to_string(sdma) + " ops with SDMA traffic below the mark" +
-              (sdma ? " (lowest " + fmt("%.2f GB/s", minSdma) + ")" : std::string()) + ", " + std::to_string(contended) +
-              " of them while a MatMul kernel runs" +
-              (c.kernels ? std::string() : std::string(" (no kernel_details.csv: overlap unknown)")) + "; " +
-              std::to_string(rdma) + " ops with RDMA traffic" +
-              (th.rdmaNominalGbps > 0 ? ", " + std::to_string(slowRdma) + " below the mark" : std::string());
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 ops with SDMA traffic below the mark%3, %4 of them while a MatMul kernel "
+                                     "runs%5; %6 ops with RDMA traffic%7"),
+                           {std::to_string(slowSdma), std::to_string(sdma),
+                            sdma ? i18n::format(npuTr("npuscope::core::Advisor", " (lowest %1)"), {fmt("%.2f GB/s", minSdma)}) : std::string(),
+                            std::to_string(contended),
+                            c.kernels ? std::string() : npuTr("npuscope::core::Advisor", " (no kernel_details.csv: overlap unknown)"),
+                            std::to_string(rdma),
+                            th.rdmaNominalGbps > 0
+                                ? i18n::format(npuTr("npuscope::core::Advisor", ", %1 below the mark"), {std::to_string(slowRdma)})
+                                : std::string()});
   if (contended > 0) {
-    f.title = "SDMA bandwidth low while MatMul runs";
+    f.title = npuTr("npuscope::core::Advisor", "SDMA bandwidth low while MatMul runs");
     f.severity = Severity::Issue;
-    f.fix = "Communication that overlaps compute competes with it for memory bandwidth: compare with the overlap "
-            "(or the fusion of communication and compute) switched off, and keep it only if it still wins.";
+    f.fix = npuTr("npuscope::core::Advisor", "Communication that overlaps compute competes with it for memory bandwidth: compare with the overlap "
+            "(or the fusion of communication and compute) switched off, and keep it only if it still wins.");
     sortEvidence(evIssue, f.evidence);
   } else if (slowSdma + slowRdma > 0) {
-    f.title = "Communication bandwidth below the nominal";
+    f.title = npuTr("npuscope::core::Advisor", "Communication bandwidth below the nominal");
     f.severity = Severity::Info;
     sortEvidence(evSlow, f.evidence);
   } else {
-    f.title = "Communication bandwidth fine";
+    f.title = npuTr("npuscope::core::Advisor", "Communication bandwidth fine");
     f.severity = Severity::Ok;
   }
   out.push_back(std::move(f));
@@ -402,10 +422,11 @@ void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vec
   f.rule = "comm_small_packets";
   f.source = "msprof-analyze advisor packet_checker.py, packet.yaml (min_sdma_size 16 MB, min_rdma_size 1 MB, ratios "
              "0.2); communication.json Transit Size(MB) per op (format notes §5.2)";
-  f.threshold = "share of ops moving < " + fmt("%g MB", th.smallSdmaMb) + " over SDMA (or < " + fmt("%g MB", th.smallRdmaMb) +
-                " over RDMA) above " + fmt("%.0f%%", th.smallPacketRatio * 100.0);
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "share of ops moving < %1 over SDMA (or < %2 over RDMA) above %3"),
+                             {fmt("%g MB", th.smallSdmaMb), fmt("%g MB", th.smallRdmaMb),
+                              fmt("%.0f%%", th.smallPacketRatio * 100.0)});
   if (!why.empty()) {
-    f.title = "Communication packets: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Communication packets: unknown");
     f.severity = Severity::Unknown;
     f.numbers = why;
     out.push_back(std::move(f));
@@ -434,24 +455,24 @@ void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vec
   for (int k = 0; k < 2; ++k) {
     if (s[k].count == 0) continue;
     const double ratio = static_cast<double>(s[k].small) / static_cast<double>(s[k].count);
-    if (!f.numbers.empty()) f.numbers += "; ";
-    f.numbers += std::string(k == 0 ? "SDMA: " : "RDMA: ") + std::to_string(s[k].small) + " of " +
-                 std::to_string(s[k].count) + " ops small (" + fmt("%.0f%%", ratio * 100.0) + ", " +
-                 fmt("%.3f ms", s[k].smallMs) + " of transit)";
+    if (!f.numbers.empty()) f.numbers += npuTr("npuscope::core::Advisor", "; ");
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "%1: %2 of %3 ops small (%4, %5 of transit)"),
+                              {k == 0 ? "SDMA" : "RDMA", std::to_string(s[k].small), std::to_string(s[k].count),
+                               fmt("%.0f%%", ratio * 100.0), fmt("%.3f ms", s[k].smallMs)});
     if (s[k].small > 0 && ratio > th.smallPacketRatio) {
       issue = true;
       evAll.insert(evAll.end(), ev[k].begin(), ev[k].end());
     }
   }
   if (issue) {
-    f.title = "Many small communication packets";
+    f.title = npuTr("npuscope::core::Advisor", "Many small communication packets");
     f.severity = Severity::Issue;
-    f.fix = "Many small transfers pay the launch and latency cost each time: in data parallelism raise the batch or "
+    f.fix = npuTr("npuscope::core::Advisor", "Many small transfers pay the launch and latency cost each time: in data parallelism raise the batch or "
             "accumulate gradients over more steps, use larger gradient buckets, prefer ZeRO-1/2 to ZeRO-3 when memory "
-            "allows, and use fused optimizers that communicate fewer, larger tensors.";
+            "allows, and use fused optimizers that communicate fewer, larger tensors.");
     sortEvidence(evAll, f.evidence);
   } else {
-    f.title = "Communication packets large enough";
+    f.title = npuTr("npuscope::core::Advisor", "Communication packets large enough");
     f.severity = Severity::Ok;
   }
   out.push_back(std::move(f));
@@ -469,13 +490,14 @@ void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out) {
   f.rule = "aicore_freq";
   f.source = "msprof-analyze advisor ai_core_freq_checker.py (DECREASE_FREQ_RATIO 0.05); the AI Core Freq counter "
              "(trace_view.json, db AICORE_FREQ; format notes §2.4); the nominal is the highest value recorded";
-  f.threshold = "AI Core frequency at or below " + fmt("%.0f%%", (1.0 - c.thresholds.freqDropRatio) * 100.0) +
-                " of the highest recorded, inside the steps' device windows";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "AI Core frequency at or below %1 of the highest recorded, inside the steps' "
+                                       "device windows"),
+                             {fmt("%.0f%%", (1.0 - c.thresholds.freqDropRatio) * 100.0)});
   if (series.empty()) {
     if (!hasDeviceLanes(c.trace)) return;
-    f.title = "AI Core frequency: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "AI Core frequency: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "no AI Core Freq counter in this capture";
+    f.numbers = npuTr("npuscope::core::Advisor", "no AI Core Freq counter in this capture");
     out.push_back(std::move(f));
     return;
   }
@@ -514,16 +536,17 @@ void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out) {
       ev.push_back({static_cast<double>(d), r});
     }
   }
-  f.numbers = parts + " (" + std::to_string(samples) + " samples)";
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 (%2 samples)"), {parts, std::to_string(samples)});
   if (belowNs > 0) {
-    f.title = "AI Core frequency drops";
+    f.title = npuTr("npuscope::core::Advisor", "AI Core frequency drops");
     f.severity = Severity::Issue;
-    f.numbers += "; " + std::to_string(kernels) + " compute kernels (" + us(kernelNs) + ") started during the drops";
-    f.fix = "The AI Core clock fell during the step (power or thermal capping, or a power-saving mode): check the "
-            "device's power mode, temperature and power limit (npu-smi info), and the cooling of the server.";
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 compute kernels (%2) started during the drops"),
+                              {std::to_string(kernels), us(kernelNs)});
+    f.fix = npuTr("npuscope::core::Advisor", "The AI Core clock fell during the step (power or thermal capping, or a power-saving mode): check the "
+            "device's power mode, temperature and power limit (npu-smi info), and the cooling of the server.");
     sortEvidence(ev, f.evidence);
   } else {
-    f.title = "AI Core frequency steady";
+    f.title = npuTr("npuscope::core::Advisor", "AI Core frequency steady");
     f.severity = Severity::Ok;
   }
   out.push_back(std::move(f));
@@ -540,8 +563,8 @@ void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out) {
   f.rule = "dynamic_shapes";
   f.source = "npuscope: Input Shapes of kernel_details.csv per op type and step; msprof-analyze advisor "
              "dynamic_shape_checker.py / operator_checker.py is_dynamic_shape (no op with OP State static)";
-  f.threshold = "an op type with " + fmt("%g", c.thresholds.newShapesPerStep) +
-                " or more new input shapes per step after the first";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "an op type with %1 or more new input shapes per step after the first"),
+                             {fmt("%g", c.thresholds.newShapesPerStep)});
   std::string opState;
   if (const int col = k.table.column("OP State"); col >= 0) {
     std::size_t dyn = 0, stat = 0;
@@ -550,9 +573,9 @@ void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out) {
       dyn += v == "dynamic" ? 1 : 0;
       stat += v == "static" ? 1 : 0;
     }
-    opState = "OP State: " + std::to_string(dyn) + " dynamic, " + std::to_string(stat) + " static" +
-              (stat == 0 && dyn > 0 ? " (msprof-analyze's rule would say every op is dynamic-shape; torch_npu's eager "
-                                      "kernels record dynamic, so this alone does not tell)"
+    opState = i18n::format(npuTr("npuscope::core::Advisor", "OP State: %1 dynamic, %2 static"), {std::to_string(dyn), std::to_string(stat)}) +
+              (stat == 0 && dyn > 0 ? npuTr("npuscope::core::Advisor", " (msprof-analyze's rule would say every op is dynamic-shape; torch_npu's "
+                                                "eager kernels record dynamic, so this alone does not tell)")
                                     : std::string());
   }
   // Step of each row: its Step Id, else the device window holding its start.
@@ -569,18 +592,19 @@ void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out) {
     if (step) rowsByStep.push_back({*step, i});
   }
   auto unknown = [&](const std::string& why) {
-    f.title = "Dynamic shapes: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Dynamic shapes: unknown");
     f.severity = Severity::Unknown;
     f.numbers = why + (opState.empty() ? "" : "; " + opState);
     out.push_back(std::move(f));
   };
-  if (withShapes == 0) return unknown("kernel_details.csv records no Input Shapes (Level1 writes them)");
+  if (withShapes == 0) return unknown(npuTr("npuscope::core::Advisor", "kernel_details.csv records no Input Shapes (Level1 writes them)"));
   std::stable_sort(rowsByStep.begin(), rowsByStep.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::set<long long> stepSet;
   for (const auto& [s, i] : rowsByStep) stepSet.insert(s);
   if (stepSet.size() < 2)
-    return unknown(std::to_string(stepSet.size()) + " step with shapes: shapes that differ between layers cannot be told "
-                   "from shapes that change between steps");
+    return unknown(i18n::format(npuTr("npuscope::core::Advisor", "%1 step with shapes: shapes that differ between layers cannot be told from "
+                                          "shapes that change between steps"),
+                                {std::to_string(stepSet.size())}));
   const long long first = *stepSet.begin();
   struct Op {
     std::set<std::string> seen;
@@ -602,22 +626,23 @@ void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out) {
   for (const auto& [name, op] : ops)
     if (op.fresh > 0 && static_cast<double>(op.fresh) / later >= c.thresholds.newShapesPerStep) flagged.push_back({name, &op});
   std::stable_sort(flagged.begin(), flagged.end(), [](const auto& a, const auto& b) { return a.second->fresh > b.second->fresh; });
-  f.numbers = std::to_string(flagged.size()) + " of " + std::to_string(ops.size()) + " op types bring new input shapes after step " +
-              std::to_string(first) + " (" + std::to_string(stepSet.size()) + " steps)";
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 op types bring new input shapes after step %3 (%4 steps)"),
+                           {std::to_string(flagged.size()), std::to_string(ops.size()), std::to_string(first),
+                            std::to_string(stepSet.size())});
   for (std::size_t i = 0; i < flagged.size() && i < 5; ++i)
     f.numbers += (i ? ", " : ": ") + flagged[i].first + " " + std::to_string(flagged[i].second->fresh);
   if (!opState.empty()) f.numbers += "; " + opState;
   if (!flagged.empty()) {
-    f.title = "Input shapes change between steps";
+    f.title = npuTr("npuscope::core::Advisor", "Input shapes change between steps");
     f.severity = Severity::Issue;
-    f.fix = "Shapes that change every step make CANN compile or look up kernels again (aclopCompileAndExecute, ACLNN "
+    f.fix = npuTr("npuscope::core::Advisor", "Shapes that change every step make CANN compile or look up kernels again (aclopCompileAndExecute, ACLNN "
             "cache misses): pad inputs to a few fixed sizes (bucketing), keep the batch and sequence lengths fixed, "
-            "and raise ACLNN_CACHE_LIMIT if the shapes must vary.";
+            "and raise ACLNN_CACHE_LIMIT if the shapes must vary.");
     std::vector<std::pair<double, SliceRef>> ev;
     for (const auto& [name, op] : flagged) ev.insert(ev.end(), op->ev.begin(), op->ev.end());
     sortEvidence(ev, f.evidence);
   } else {
-    f.title = "Input shapes repeat between steps";
+    f.title = npuTr("npuscope::core::Advisor", "Input shapes repeat between steps");
     f.severity = Severity::Ok;
   }
   out.push_back(std::move(f));

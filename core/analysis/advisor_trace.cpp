@@ -17,6 +17,7 @@
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
 #include "core/base/file_access.h"
+#include "core/base/i18n.h"
 #include "core/base/time_format.h"
 #include "core/model/slice_args.h"
 
@@ -109,7 +110,9 @@ bool isCannTransfer(std::string_view n) { return n == "AscendCL@aclrtMemcpy"; }
 std::string missingLayerWhy(const Trace& t, std::string level0) {
   const std::string p = partialCaptureReason(t);
   if (p.empty()) return level0;
-  return "the capture is partial (" + p + "), so the layer may have been cut off (not necessarily a Level0 capture)";
+  return i18n::format(npuTr("npuscope::core::Advisor", "the capture is partial (%1), so the layer may have been cut off (not necessarily a "
+                                "Level0 capture)"),
+                      {p});
 }
 /// A CUDA / HIP runtime copy call on a Kineto trace's CPU threads (cat cuda_runtime):
 /// cudaMemcpy*, hipMemcpy*, less the device-to-device and peer copies.
@@ -129,13 +132,15 @@ void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
   const Trace& t = c.trace;
   Finding f;
   f.rule = "aclop_compile";
-  f.threshold = std::to_string(c.thresholds.aclopPerStep) + " or more aclopCompileAndExecute calls per step";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "%1 or more aclopCompileAndExecute calls per step"),
+                             {std::to_string(c.thresholds.aclopPerStep)});
   f.source = "msprof-analyze advisor timeline_op_dispatch_analyzer.py, MAX_OP_COMPILE_NUM = 20 (format notes §4.5); "
              "the verdict's suggestion uses the same count (docs/diagnosis.md §2)";
   if (!hasCann(t)) {
-    f.title = "ACLOP compilation: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "ACLOP compilation: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "the CANN layer was not recorded: " + missingLayerWhy(t, "Level0 prunes it");
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "the CANN layer was not recorded: %1"),
+                             {missingLayerWhy(t, npuTr("npuscope::core::Advisor", "Level0 prunes it"))});
     out.push_back(std::move(f));
     return;
   }
@@ -151,8 +156,9 @@ void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
       }
   }
   const std::size_t n = ev.size();
-  f.numbers = std::to_string(n) + " calls in " + std::to_string(c.steps) + " step" + (c.steps == 1 ? "" : "s") + " (" +
-              std::to_string(n / c.steps) + " per step), " + us(sum) + " in all";
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 calls in %2 (%3 per step), %4 in all"),
+                           {std::to_string(n), countNoun(c.steps, npuTr("npuscope::core::Advisor", "step"), npuTr("npuscope::core::Advisor", "steps")),
+                            std::to_string(n / c.steps), us(sum)});
   // The device gaps whose cause is ACLOP on the host (compile or execute, docs/diagnosis.md §3):
   // the device time the ACLOP path costs, which is what switching to ACLNN can give back.
   TimeNs gapNs = 0;
@@ -167,11 +173,12 @@ void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
     topCause |= d.causes.totalNs() > 0 && (top == BubbleCause::AclopCompile || top == BubbleCause::AclopExecute);
     hostKnown |= d.gapsFound > 0 && c.analysis.verdict.hostRecorded;
   }
-  const std::string gapText = "ACLOP on the host (compile or execute) is the cause of " + std::to_string(gaps) +
-                              " device gap" + (gaps == 1 ? "" : "s") + " holding " + us(gapNs) +
-                              " (the bubbles, docs/diagnosis.md §3)";
+  const std::string gapText =
+      i18n::format(npuTr("npuscope::core::Advisor", "ACLOP on the host (compile or execute) is the cause of %1 holding %2 (the bubbles, "
+                             "docs/diagnosis.md §3)"),
+                   {countNoun(gaps, npuTr("npuscope::core::Advisor", "device gap"), npuTr("npuscope::core::Advisor", "device gaps")), us(gapNs)});
   if (n >= c.thresholds.aclopPerStep * c.steps && n > 0) {
-    f.title = "Operators compiled online (ACLOP)";
+    f.title = npuTr("npuscope::core::Advisor", "Operators compiled online (ACLOP)");
     f.severity = Severity::Issue;
     // At stake: the device gaps ACLOP holds when the bubble causes are known (the calls' own host
     // time is hidden whenever the host runs ahead of the device); else their host time, which
@@ -182,22 +189,22 @@ void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
     } else {
       f.atStakePerStep = c.perStep(static_cast<double>(sum));
     }
-    f.fix = "Call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format="
-            "False so that prebuilt ACLNN binaries are used.";
+    f.fix = npuTr("npuscope::core::Advisor", "Call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format="
+            "False so that prebuilt ACLNN binaries are used.");
   } else {
     // Below the call-count mark, but the bubble analysis may still find ACLOP (compile or execute
     // on the host) holding the device idle: then "ok" would contradict the verdict's bubble
     // summary. The time those gaps hold is at stake; an issue when ACLOP is the cause holding the
     // most gap time on a device (what the verdict names), else information.
     if (gapNs > 0) {
-      f.title = "ACLOP calls below the count mark, but they leave the device idle";
+      f.title = npuTr("npuscope::core::Advisor", "ACLOP calls below the count mark, but they leave the device idle");
       f.severity = topCause ? Severity::Issue : Severity::Info;
       f.atStakePerStep = c.perStep(static_cast<double>(gapNs));
       f.numbers += "; " + gapText;
-      f.fix = "Those operators still take the ACLOP path: set torch_npu.npu.set_compile_mode(jit_compile=False) and "
-              "torch_npu.npu.config.allow_internal_format=False, or find their ACLNN / fused replacements.";
+      f.fix = npuTr("npuscope::core::Advisor", "Those operators still take the ACLOP path: set torch_npu.npu.set_compile_mode(jit_compile=False) and "
+              "torch_npu.npu.config.allow_internal_format=False, or find their ACLNN / fused replacements.");
     } else {
-      f.title = "ACLOP calls below the mark";
+      f.title = npuTr("npuscope::core::Advisor", "ACLOP calls below the mark");
       f.severity = Severity::Ok;
     }
   }
@@ -259,14 +266,16 @@ void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
   if (ew == 0) return;
   Finding f;
   f.rule = "short_ops";
-  f.threshold = std::to_string(c.thresholds.shortOpsPerStep) +
-                " or more element-wise/normalisation ops per step whose host launch API outlasts the task";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "%1 or more element-wise/normalisation ops per step whose host launch API "
+                                       "outlasts the task"),
+                             {std::to_string(c.thresholds.shortOpsPerStep)});
   f.source = "tutorial §4 (element-wise ops, short but many: fusion) and single-card Top-Down 步骤四; the count "
              "mark is npuscope's; host time = the AscendCL@ API of the task's HostToDevice flow (format notes §3)";
   if (known == 0) {
-    f.title = "Short element-wise ops: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Short element-wise ops: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = std::to_string(ew) + " element-wise/normalisation tasks; their launching CANN API was not recorded";
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 element-wise/normalisation tasks; their launching CANN API was not recorded"),
+                             {std::to_string(ew)});
     out.push_back(std::move(f));
     return;
   }
@@ -275,18 +284,21 @@ void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
   std::string list;
   for (std::size_t i = 0; i < top.size() && i < 5; ++i)
     list += (i ? ", " : "") + top[i].first + " x" + std::to_string(top[i].second);
-  f.numbers = std::to_string(n) + " of " + std::to_string(known) + " element-wise/normalisation tasks with a known "
-              "launch (" + std::to_string(n / c.steps) + " per step) take longer to launch (" + us(hostSum) +
-              ") than to run (" + us(devSum) + ")" + (list.empty() ? "" : ": " + list) +
-              "; the device is idle " + us(idleBefore) + " just before them (the most a faster launch can save)";
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 element-wise/normalisation tasks with a known launch (%3 per step) take "
+                                     "longer to launch (%4) than to run (%5)"),
+                           {std::to_string(n), std::to_string(known), std::to_string(n / c.steps), us(hostSum),
+                            us(devSum)}) +
+              (list.empty() ? "" : ": " + list) +
+              i18n::format(npuTr("npuscope::core::Advisor", "; the device is idle %1 just before them (the most a faster launch can save)"),
+                           {us(idleBefore)});
   if (n >= c.thresholds.shortOpsPerStep * c.steps) {
-    f.title = "Many short element-wise ops: launch-bound";
+    f.title = npuTr("npuscope::core::Advisor", "Many short element-wise ops: launch-bound");
     f.severity = Severity::Issue;
     f.atStakePerStep = c.perStep(stake);
-    f.fix = "Fuse these small operators: use the fused APIs (torch_npu.npu_* fused ops, fused optimizers) or graph "
-            "mode (torch.compile with torchair) so that one launch does the work of many.";
+    f.fix = npuTr("npuscope::core::Advisor", "Fuse these small operators: use the fused APIs (torch_npu.npu_* fused ops, fused optimizers) or graph "
+            "mode (torch.compile with torchair) so that one launch does the work of many.");
   } else {
-    f.title = "Short element-wise ops below the mark";
+    f.title = npuTr("npuscope::core::Advisor", "Short element-wise ops below the mark");
     f.severity = Severity::Ok;
   }
   sortEvidence(ev, f.evidence);
@@ -361,29 +373,30 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
   }
   Finding f;
   f.rule = "transfers";
-  f.threshold = std::to_string(c.thresholds.transfersPerStep) +
-                " or more host<->device transfers per step (aten::item, _local_scalar_dense, acl_memcpy_*, "
-                "blocking aclrtMemcpy) inside ProfilerStep";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "%1 or more host<->device transfers per step (aten::item, _local_scalar_dense, "
+                                       "acl_memcpy_*, blocking aclrtMemcpy) inside ProfilerStep"),
+                             {std::to_string(c.thresholds.transfersPerStep)});
   f.source = "tutorial §4 (数据传输: remove needless .cpu()/.item()) and single-card Top-Down 步骤四 (取标量、同步拷贝)";
   if (c.gpu) {
-    f.threshold = std::to_string(c.thresholds.transfersPerStep) +
-                  " or more host<->device transfers per step (aten::item, _local_scalar_dense, cudaMemcpy* / "
-                  "hipMemcpy* runtime calls, else Memcpy HtoD / DtoH device copies) inside ProfilerStep";
+    f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "%1 or more host<->device transfers per step (aten::item, _local_scalar_dense, "
+                                         "cudaMemcpy* / hipMemcpy* runtime calls, else Memcpy HtoD / DtoH device copies) "
+                                         "inside ProfilerStep"),
+                               {std::to_string(c.thresholds.transfersPerStep)});
     f.source += "; on a GPU trace the Kineto cuda_runtime and gpu_memcpy events (format notes §6.1)";
   }
   if (c.gpu && !gpuRuntimeRecorded && devEv.empty()) {
     // Without the runtime layer a copy cannot be seen: never "ok" (docs/diagnosis.md §6).
-    f.title = "Data transfers: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Data transfers: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "neither the CUDA / HIP runtime calls (cuda_runtime) nor a host<->device copy (gpu_memcpy) "
-                "was recorded, so copies cannot be counted";
+    f.numbers = npuTr("npuscope::core::Advisor", "neither the CUDA / HIP runtime calls (cuda_runtime) nor a host<->device copy (gpu_memcpy) "
+                "was recorded, so copies cannot be counted");
     out.push_back(std::move(f));
     return;
   }
   if (!hostRecorded) {
-    f.title = "Data transfers: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Data transfers: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "the host layers (Python, CANN) were not recorded";
+    f.numbers = npuTr("npuscope::core::Advisor", "the host layers (Python, CANN) were not recorded");
     out.push_back(std::move(f));
     return;
   }
@@ -398,16 +411,17 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
   const std::size_t n = ev.size();
   std::string list;
   for (const auto& [k, v] : names) list += (list.empty() ? "" : ", ") + k + " x" + std::to_string(v);
-  f.numbers = std::to_string(n) + " transfers in " + std::to_string(c.steps) + " step" + (c.steps == 1 ? "" : "s") +
-              ", " + us(sum) + (onDevice ? " on the device" : " on the host") + (list.empty() ? "" : " (" + list + ")");
+  f.numbers = i18n::format(onDevice ? npuTr("npuscope::core::Advisor", "%1 transfers in %2, %3 on the device") : npuTr("npuscope::core::Advisor", "%1 transfers in %2, %3 on the host"),
+                           {std::to_string(n), countNoun(c.steps, npuTr("npuscope::core::Advisor", "step"), npuTr("npuscope::core::Advisor", "steps")), us(sum)}) +
+              (list.empty() ? "" : " (" + list + ")");
   if (!sites.empty()) {
     std::vector<std::pair<std::string, std::size_t>> top(sites.begin(), sites.end());
     std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    f.numbers += "; called from ";
+    f.numbers += npuTr("npuscope::core::Advisor", "; called from ");
     for (std::size_t i = 0; i < top.size() && i < 3; ++i)
       f.numbers += (i ? ", " : "") + top[i].first + " x" + std::to_string(top[i].second);
   } else if (n > 0) {
-    f.numbers += "; call sites not recorded (with_stack off)";
+    f.numbers += npuTr("npuscope::core::Advisor", "; call sites not recorded (with_stack off)");
   }
   // At stake: the device's Free time while a transfer ran on the host (a scalar read blocks until
   // the queued device work is done, so its own length is mostly the device working, not lost).
@@ -421,30 +435,33 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
     const Intervals u = unionOf(std::move(spans));
     for (const TimeRange& r : u) idle += coveredIn(da->free, r);
   }
-  f.numbers += "; the device is idle " + us(idle) + " of that time";
+  f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; the device is idle %1 of that time"), {us(idle)});
   if (!devEv.empty() && !onDevice)
-    f.numbers += "; on the device " + std::to_string(devEv.size()) + " host<->device cop" +
-                 (devEv.size() == 1 ? "y" : "ies") + " (Memcpy HtoD / DtoH), " + us(devSum);
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; on the device %1 (Memcpy HtoD / DtoH), %2"),
+                              {countNoun(devEv.size(), npuTr("npuscope::core::Advisor", "host<->device copy"), npuTr("npuscope::core::Advisor", "host<->device copies")),
+                               us(devSum)});
   if (c.analysis.steps.empty()) {
     // The rule counts transfers inside the step: without any step window it cannot say "ok" or
     // "per step" (docs/diagnosis.md §6).
-    f.title = "Data transfers: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Data transfers: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "no steps recorded (no ProfilerStep#N or Iteration window), so transfers inside the step "
-                "cannot be told; in the whole capture: " + f.numbers;
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "no steps recorded (no ProfilerStep#N or Iteration window), so transfers inside "
+                                       "the step cannot be told; in the whole capture: %1"),
+                             {f.numbers});
   } else if (n < c.thresholds.transfersPerStep * c.steps && !detail::torchLayerRecorded(t)) {
-    f.title = "Data transfers: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Data transfers: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "the framework layer (torch ops: aten::item, .cpu()) was not recorded (MindSpore / GE graph "
-                "mode through msprof?), only blocking CANN copies can be counted; " + f.numbers;
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "the framework layer (torch ops: aten::item, .cpu()) was not recorded (MindSpore / "
+                                       "GE graph mode through msprof?), only blocking CANN copies can be counted; %1"),
+                             {f.numbers});
   } else if (n > 0 && n >= c.thresholds.transfersPerStep * c.steps) {
-    f.title = "Host<->device transfers inside the step";
+    f.title = npuTr("npuscope::core::Advisor", "Host<->device transfers inside the step");
     f.severity = Severity::Issue;
     f.atStakePerStep = c.perStep(static_cast<double>(idle));
-    f.fix = "Each .item(), .cpu() or print of a device tensor waits for the device and copies: remove them from the "
-            "loop or read every N steps (accumulate on the device), and copy inputs with non_blocking=True.";
+    f.fix = npuTr("npuscope::core::Advisor", "Each .item(), .cpu() or print of a device tensor waits for the device and copies: remove them from the "
+            "loop or read every N steps (accumulate on the device), and copy inputs with non_blocking=True.");
   } else {
-    f.title = "No host<->device transfers inside the step";
+    f.title = npuTr("npuscope::core::Advisor", "No host<->device transfers inside the step");
     f.severity = Severity::Ok;
   }
   sortEvidence(ev, f.evidence);
@@ -471,7 +488,8 @@ void ruleSyncStream(const AdvisorContext& c, std::vector<Finding>& out) {
   }
   Finding f;
   f.rule = "sync_after_launch";
-  f.threshold = "(synchronise-stream calls right after a Node@launch) / launches > " + ratioText(c.thresholds.syncLaunchRatio);
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "(synchronise-stream calls right after a Node@launch) / launches > %1"),
+                             {ratioText(c.thresholds.syncLaunchRatio)});
   f.source = "msprof-analyze advisor synchronize_stream_checker.py, synchronize.yaml min_co_occurrence_ratio 0.5 "
              "(format notes §4.5): CANN events sorted by start";
   std::stable_sort(evs.begin(), evs.end(), [](const Ev& a, const Ev& b) { return a.ts < b.ts; });
@@ -492,24 +510,26 @@ void ruleSyncStream(const AdvisorContext& c, std::vector<Finding>& out) {
     }
   }
   if (launches == 0) {
-    f.title = "Synchronise after launch: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Synchronise after launch: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "no Node@launch recorded: " +
-                missingLayerWhy(t, "Level0 prunes the CANN layer; older CANN does not write it");
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "no Node@launch recorded: %1"),
+                             {missingLayerWhy(t, npuTr("npuscope::core::Advisor", "Level0 prunes the CANN layer; older CANN does not write it"))});
     out.push_back(std::move(f));
     return;
   }
   const double ratio = static_cast<double>(co) / static_cast<double>(launches);
-  f.numbers = countNoun(syncs, "synchronise-stream call") + ", " + countNoun(launches, "launch", "launches") + ", " +
-              std::to_string(co) + " right after a launch (ratio " + ratioText(ratio) + ")";
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1, %2, %3 right after a launch (ratio %4)"),
+                           {countNoun(syncs, npuTr("npuscope::core::Advisor", "synchronise-stream call"), npuTr("npuscope::core::Advisor", "synchronise-stream calls")),
+                            countNoun(launches, npuTr("npuscope::core::Advisor", "launch"), npuTr("npuscope::core::Advisor", "launches")), std::to_string(co),
+                            ratioText(ratio)});
   if (ratio > c.thresholds.syncLaunchRatio) {
-    f.title = "Stream synchronised after most launches";
+    f.title = npuTr("npuscope::core::Advisor", "Stream synchronised after most launches");
     f.severity = Severity::Issue;
     f.atStakePerStep = c.perStep(static_cast<double>(syncNs));
-    f.fix = "Launches run synchronously, probably ASCEND_LAUNCH_BLOCKING=1: unset it (export ASCEND_LAUNCH_BLOCKING=0) "
-            "outside debugging.";
+    f.fix = npuTr("npuscope::core::Advisor", "Launches run synchronously, probably ASCEND_LAUNCH_BLOCKING=1: unset it (export ASCEND_LAUNCH_BLOCKING=0) "
+            "outside debugging.");
   } else {
-    f.title = "Synchronise after launch below the mark";
+    f.title = npuTr("npuscope::core::Advisor", "Synchronise after launch below the mark");
     f.severity = Severity::Ok;
   }
   sortEvidence(ev, f.evidence);
@@ -538,25 +558,25 @@ void ruleGc(const AdvisorContext& c, std::vector<Finding>& out) {
   }
   Finding f;
   f.rule = "gc";
-  f.threshold = "a Python GC pause of " + us(c.thresholds.gcMinNs) + " or more";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "a Python GC pause of %1 or more"), {us(c.thresholds.gcMinNs)});
   f.source = "msprof-analyze advisor gc_checker.py, gc.yaml (format notes §4.5)";
   if (!recorded) {
-    f.title = "GC pauses: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "GC pauses: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = "no Python GC events (the profiler records them only with experimental_config gc_detect_threshold)";
+    f.numbers = npuTr("npuscope::core::Advisor", "no Python GC events (the profiler records them only with experimental_config gc_detect_threshold)");
     out.push_back(std::move(f));
     return;
   }
-  f.numbers = std::to_string(ev.size()) + " of " + std::to_string(all) + " GC pauses at or above the mark, " + us(sum) +
-              " in all; the longest " + us(maxNs);
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 GC pauses at or above the mark, %3 in all; the longest %4"),
+                           {std::to_string(ev.size()), std::to_string(all), us(sum), us(maxNs)});
   if (!ev.empty()) {
-    f.title = "Long Python GC pauses";
+    f.title = npuTr("npuscope::core::Advisor", "Long Python GC pauses");
     f.severity = Severity::Issue;
     f.atStakePerStep = c.perStep(static_cast<double>(sum));
-    f.fix = "Garbage collection stops the host: call gc.freeze() after the model is built, raise the thresholds "
-            "(gc.set_threshold) or collect between steps (gc.disable() and gc.collect() every N steps).";
+    f.fix = npuTr("npuscope::core::Advisor", "Garbage collection stops the host: call gc.freeze() after the model is built, raise the thresholds "
+            "(gc.set_threshold) or collect between steps (gc.disable() and gc.collect() every N steps).");
   } else {
-    f.title = "GC pauses short";
+    f.title = npuTr("npuscope::core::Advisor", "GC pauses short");
     f.severity = Severity::Ok;
   }
   sortEvidence(ev, f.evidence);
@@ -571,7 +591,7 @@ void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out) {
   if (!da || da->compute.tasks == 0) return;
   Finding f;
   f.rule = "forward_backward";
-  f.threshold = "backward / forward device time > " + ratioText(c.thresholds.backwardForwardRatio);
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "backward / forward device time > %1"), {ratioText(c.thresholds.backwardForwardRatio)});
   f.source = "tutorial §3.3 (backward is about 1-2x forward; far longer hints at an operator without an efficient "
              "NPU backward); pass from the fwdbwd flows (docs/diagnosis.md §5.2)";
   TimeNs fwd = 0, bwd = 0;
@@ -580,28 +600,29 @@ void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out) {
     if (p.key == "backward") bwd = p.ns;
   }
   if (da->compute.byPass.empty() || fwd <= 0) {
-    f.title = "Forward vs backward: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Forward vs backward: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = da->compute.byPass.empty() ? "the trace does not mark the passes (no fwdbwd flow)"
-                                           : "no forward device time found";
+    f.numbers = da->compute.byPass.empty() ? npuTr("npuscope::core::Advisor", "the trace does not mark the passes (no fwdbwd flow)")
+                                           : npuTr("npuscope::core::Advisor", "no forward device time found");
     out.push_back(std::move(f));
     return;
   }
   const double ratio = static_cast<double>(bwd) / static_cast<double>(fwd);
-  f.numbers = "forward " + us(c.perStep(static_cast<double>(fwd))) + ", backward " +
-              us(c.perStep(static_cast<double>(bwd))) + " per step (ratio " + ratioText(ratio) +
-              "); forward includes the optimizer step";
+  f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "forward %1, backward %2 per step (ratio %3); forward includes the optimizer step"),
+                           {us(c.perStep(static_cast<double>(fwd))), us(c.perStep(static_cast<double>(bwd))),
+                            ratioText(ratio)});
   if (ratio > c.thresholds.backwardForwardRatio) {
-    f.title = "Backward far longer than forward";
+    f.title = npuTr("npuscope::core::Advisor", "Backward far longer than forward");
     f.severity = Severity::Issue;
     f.atStakePerStep =
         c.perStep(static_cast<double>(bwd) - c.thresholds.backwardForwardRatio * static_cast<double>(fwd));
-    f.fix = c.gpu ? "Some operator has no efficient backward kernel: look at the longest backward kernels "
-                    "(non-fused grads, layout copies) and replace the forward op by one with a fused backward."
-                  : "Some operator has no efficient NPU backward: look at the longest backward kernels (AI_CPU, TransData, "
-                    "non-fused grads) and replace the forward op by one with a fused NPU backward.";
+    f.fix = c.gpu ? npuTr("npuscope::core::Advisor", "Some operator has no efficient backward kernel: look at the longest backward kernels "
+                              "(non-fused grads, layout copies) and replace the forward op by one with a fused backward.")
+                  : npuTr("npuscope::core::Advisor", "Some operator has no efficient NPU backward: look at the longest backward kernels "
+                              "(AI_CPU, TransData, non-fused grads) and replace the forward op by one with a fused NPU "
+                              "backward.");
   } else {
-    f.title = "Forward vs backward balanced";
+    f.title = npuTr("npuscope::core::Advisor", "Forward vs backward balanced");
     f.severity = Severity::Ok;
   }
   out.push_back(std::move(f));
@@ -611,14 +632,14 @@ void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out) {
 void ruleEnvironment(const RankMetadata* meta, std::vector<Finding>& out) {
   Finding f;
   f.rule = "environment";
-  f.threshold = "ASCEND_LAUNCH_BLOCKING=1, ASCEND_GLOBAL_LOG_LEVEL 0/1, TASK_QUEUE_ENABLE=0 are issues; "
+  f.threshold = npuTr("npuscope::core::Advisor", "ASCEND_LAUNCH_BLOCKING=1, ASCEND_GLOBAL_LOG_LEVEL 0/1, TASK_QUEUE_ENABLE=0 are issues; "
                 "ACLNN_CACHE_LIMIT / HOST_CACHE_CAPACITY unset, PYTORCH_NPU_ALLOC_CONF without expandable_segments, "
-                "HCCL_ALGO set are worth a look";
+                "HCCL_ALGO set are worth a look");
   f.source = "msprof-analyze advisor environment_variable_info.yaml; profiler_metadata.json ENV_VARIABLES (format notes §1.2)";
   if (!meta || !meta->envRecorded) {
-    f.title = "Environment variables: unknown";
+    f.title = npuTr("npuscope::core::Advisor", "Environment variables: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = meta && !meta->message.empty() ? meta->message : "profiler_metadata.json has no ENV_VARIABLES";
+    f.numbers = meta && !meta->message.empty() ? meta->message : npuTr("npuscope::core::Advisor", "profiler_metadata.json has no ENV_VARIABLES");
     out.push_back(std::move(f));
     return;
   }
@@ -630,39 +651,40 @@ void ruleEnvironment(const RankMetadata* meta, std::vector<Finding>& out) {
   };
   std::vector<std::string> issues, looks, fixes;
   if (val("ASCEND_LAUNCH_BLOCKING") == std::optional<std::string>("1")) {
-    issues.push_back("ASCEND_LAUNCH_BLOCKING=1 (every launch synchronous)");
+    issues.push_back(npuTr("npuscope::core::Advisor", "ASCEND_LAUNCH_BLOCKING=1 (every launch synchronous)"));
     fixes.push_back("export ASCEND_LAUNCH_BLOCKING=0");
   }
   if (const auto v = val("ASCEND_GLOBAL_LOG_LEVEL"); v && (*v == "0" || *v == "1")) {
-    issues.push_back("ASCEND_GLOBAL_LOG_LEVEL=" + *v + " (debug/info logging)");
+    issues.push_back(i18n::format(npuTr("npuscope::core::Advisor", "ASCEND_GLOBAL_LOG_LEVEL=%1 (debug/info logging)"), {*v}));
     fixes.push_back("export ASCEND_GLOBAL_LOG_LEVEL=3");
   }
   if (val("TASK_QUEUE_ENABLE") == std::optional<std::string>("0")) {
-    issues.push_back("TASK_QUEUE_ENABLE=0 (no task queue)");
+    issues.push_back(npuTr("npuscope::core::Advisor", "TASK_QUEUE_ENABLE=0 (no task queue)"));
     fixes.push_back("export TASK_QUEUE_ENABLE=2");
   }
-  if (const auto v = val("ACLNN_CACHE_LIMIT"); v && v->empty()) looks.push_back("ACLNN_CACHE_LIMIT unset (e.g. 100000 when host bound)");
+  if (const auto v = val("ACLNN_CACHE_LIMIT"); v && v->empty()) looks.push_back(npuTr("npuscope::core::Advisor", "ACLNN_CACHE_LIMIT unset (e.g. 100000 when host bound)"));
   if (const auto v = val("HOST_CACHE_CAPACITY"); v && (v->empty() || *v == "0"))
-    looks.push_back("HOST_CACHE_CAPACITY unset (e.g. 20 with dynamic shapes)");
+    looks.push_back(npuTr("npuscope::core::Advisor", "HOST_CACHE_CAPACITY unset (e.g. 20 with dynamic shapes)"));
   if (const auto v = val("PYTORCH_NPU_ALLOC_CONF"); v && v->find("expandable_segments:True") == std::string::npos)
-    looks.push_back("PYTORCH_NPU_ALLOC_CONF without expandable_segments:True");
-  if (const auto v = val("HCCL_ALGO"); v && !v->empty()) looks.push_back("HCCL_ALGO=" + *v + " (automatic is usually better)");
+    looks.push_back(npuTr("npuscope::core::Advisor", "PYTORCH_NPU_ALLOC_CONF without expandable_segments:True"));
+  if (const auto v = val("HCCL_ALGO"); v && !v->empty()) looks.push_back(i18n::format(npuTr("npuscope::core::Advisor", "HCCL_ALGO=%1 (automatic is usually better)"), {*v}));
   std::string all;
   for (const auto& s : issues) all += (all.empty() ? "" : "; ") + s;
   for (const auto& s : looks) all += (all.empty() ? "" : "; ") + s;
-  f.numbers = all.empty() ? std::to_string(meta->env.size()) + " variables recorded, none flagged" : all;
+  f.numbers = all.empty() ? i18n::format(npuTr("npuscope::core::Advisor", "%1 variables recorded, none flagged"), {std::to_string(meta->env.size())})
+                          : all;
   if (!issues.empty()) {
-    f.title = "Environment slows the run";
+    f.title = npuTr("npuscope::core::Advisor", "Environment slows the run");
     f.severity = Severity::Issue;
     for (const auto& s : fixes) f.fix += (f.fix.empty() ? "" : "; ") + s;
-    f.fix += ".";
+    f.fix += npuTr("npuscope::core::Advisor", ".");
   } else if (!looks.empty()) {
-    f.title = "Environment settings to consider";
+    f.title = npuTr("npuscope::core::Advisor", "Environment settings to consider");
     f.severity = Severity::Info;
-    f.fix = "Set them when the matching bottleneck shows (ACLNN_CACHE_LIMIT=100000, HOST_CACHE_CAPACITY=20 for host-bound "
-            "dynamic shapes; PYTORCH_NPU_ALLOC_CONF=expandable_segments:True for fragmentation).";
+    f.fix = npuTr("npuscope::core::Advisor", "Set them when the matching bottleneck shows (ACLNN_CACHE_LIMIT=100000, HOST_CACHE_CAPACITY=20 for host-bound "
+            "dynamic shapes; PYTORCH_NPU_ALLOC_CONF=expandable_segments:True for fragmentation).");
   } else {
-    f.title = "Environment fine";
+    f.title = npuTr("npuscope::core::Advisor", "Environment fine");
     f.severity = Severity::Ok;
   }
   out.push_back(std::move(f));

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "core/analysis/analysis.h"
+#include "core/base/i18n.h"
 #include "core/base/time_format.h"
 #include "core/model/slice_args.h"
 
@@ -75,12 +76,13 @@ CommBreakdown commBreakdown(const Trace& trace, int device, const Intervals& exp
       c.json = json->sum();
       c.jsonOps = json->ops.size();
     } else if (c.jsonMessage.empty()) {
-      c.jsonMessage = "communication.json holds no op";
+      c.jsonMessage = npuTr("npuscope::core::Breakdown", "communication.json holds no op");
     }
     if (!json->warnings.empty() && c.jsonMessage.empty())
-      c.jsonMessage = std::to_string(json->warnings.size()) + " problem(s), first: " + json->warnings.front();
+      c.jsonMessage = i18n::format(npuTr("npuscope::core::Breakdown", "%1 problem(s), first: %2"),
+                                   {std::to_string(json->warnings.size()), json->warnings.front()});
   } else {
-    c.jsonMessage = "no communication.json";
+    c.jsonMessage = npuTr("npuscope::core::Breakdown", "no communication.json");
   }
 
   // Groups in display (thread sort) order: a lane whose name contains "Communication" opens a
@@ -198,7 +200,8 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
     for (const Flow& f : trace.flows)
       if (f.category == fwdbwd && f.to.valid()) bwdLanes.insert(f.to.lane);
   const bool passMarked = !bwdLanes.empty();
-  b.passNote = passMarked ? "backward = launched from a thread that ends a fwdbwd flow" : "not marked (no fwdbwd flow)";
+  b.passNote = passMarked ? npuTr("npuscope::core::Breakdown", "backward = launched from a thread that ends a fwdbwd flow")
+                          : npuTr("npuscope::core::Breakdown", "not marked (no fwdbwd flow)");
 
   // Each part's union length, swept in global start order (the tasks are visited through a k-way
   // merge of their sorted runs, below): nothing is stored per task.
@@ -298,12 +301,13 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
   b.tasks = all.n;
   b.total = all.total;
   b.coreSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Accelerator Core"
-                 : fromRows > 0 ? "kernel_details.csv Accelerator Core (" + countNoun(b.tasks - fromRows, "task") +
-                                      " without a row: trace Task Type)"
-                                : "trace Task Type";
+                 : fromRows > 0 ? i18n::format(npuTr("npuscope::core::Breakdown", "kernel_details.csv Accelerator Core (%1 without a row: trace "
+                                                       "Task Type)"),
+                                               {countNoun(b.tasks - fromRows, npuTr("npuscope::core::Breakdown", "task"), npuTr("npuscope::core::Breakdown", "tasks"))})
+                                : npuTr("npuscope::core::Breakdown", "trace Task Type");
   b.classSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Type"
-                  : fromRows > 0 ? "kernel_details.csv Type, else task name"
-                                 : "task name";
+                  : fromRows > 0 ? npuTr("npuscope::core::Breakdown", "kernel_details.csv Type, else task name")
+                                 : npuTr("npuscope::core::Breakdown", "task name");
   // Each part's exclusive time: Computing minus the union of the other parts of its split (the
   // time it alone runs); what is left is the split's overlap (docs/diagnosis.md §5.2).
   const auto parts = [&all](std::map<std::string, Acc>& m, TimeNs& overlap) {
@@ -342,32 +346,46 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
 std::string commBreakdownText(const CommBreakdown& c) {
   std::string s;
   if (c.fromTrace) {
-    s = "exposed communication " + formatDuration(c.exposed) + ": waiting " + pct(c.waiting, c.exposed) +
-        ", transmitting " + pct(c.transmitting, c.exposed) + ", neither " + pct(c.other, c.exposed) +
-        " (primary: HCCL plane tasks); cross-check msprof-analyze rule (least-waiting plane): wait " +
-        pct(c.msprofWait, c.exposed) + ", transmit " + pct(c.msprofTransmit, c.exposed);
+    s = i18n::format(npuTr("npuscope::core::Breakdown", "exposed communication %1: waiting %2, transmitting %3, neither %4 (primary: HCCL "
+                               "plane tasks); cross-check msprof-analyze rule (least-waiting plane): wait %5, transmit %6"),
+                     {formatDuration(c.exposed), pct(c.waiting, c.exposed), pct(c.transmitting, c.exposed),
+                      pct(c.other, c.exposed), pct(c.msprofWait, c.exposed), pct(c.msprofTransmit, c.exposed)});
   } else if (c.exposed > 0 && c.kineto) {
-    s = "exposed communication " + formatDuration(c.exposed) +
-        ": collective kernels on the streams (Kineto trace), waiting vs transmitting unknown from the trace";
+    s = i18n::format(npuTr("npuscope::core::Breakdown", "exposed communication %1: collective kernels on the streams (Kineto trace), waiting vs "
+                               "transmitting unknown from the trace"),
+                     {formatDuration(c.exposed)});
   } else if (c.exposed > 0) {
-    s = "exposed communication " + formatDuration(c.exposed) + ": no HCCL plane task recorded (Level0?), waiting vs "
-        "transmitting unknown from the trace";
+    s = i18n::format(npuTr("npuscope::core::Breakdown", "exposed communication %1: no HCCL plane task recorded (Level0?), waiting vs "
+                               "transmitting unknown from the trace"),
+                     {formatDuration(c.exposed)});
   }
   if (c.json) {
     if (!s.empty()) s += "; ";
-    s += std::string(c.fromTrace ? "cross-check " : "primary: ") + "communication.json (" + countNoun(c.jsonOps, "op") + "): elapse " + formatDuration(c.json->elapse) +
-         ", transit " + formatDuration(c.json->transit) + ", wait " + formatDuration(c.json->wait) +
-         " (of which synchronization " + formatDuration(c.json->synchronization) + "), idle " +
-         formatDuration(c.json->idle);
+    s += i18n::format(c.fromTrace ? npuTr("npuscope::core::Breakdown", "cross-check communication.json (%1): elapse %2, transit %3, wait %4 "
+                                              "(of which synchronization %5), idle %6")
+                                  : npuTr("npuscope::core::Breakdown", "primary: communication.json (%1): elapse %2, transit %3, wait %4 (of "
+                                              "which synchronization %5), idle %6"),
+                      {countNoun(c.jsonOps, npuTr("npuscope::core::Breakdown", "op"), npuTr("npuscope::core::Breakdown", "ops")), formatDuration(c.json->elapse),
+                       formatDuration(c.json->transit), formatDuration(c.json->wait),
+                       formatDuration(c.json->synchronization), formatDuration(c.json->idle)});
   }
   return s;
 }
 
 namespace {
 
+/// A forward/backward part's key ("forward", "backward", "no launch": JSON ids) for a sentence.
+std::string passLabel(const std::string& key) {
+  if (key == "forward") return npuTr("npuscope::core::Breakdown", "forward");
+  if (key == "backward") return npuTr("npuscope::core::Breakdown", "backward");
+  if (key == "no launch") return npuTr("npuscope::core::Breakdown", "no launch");
+  return key;
+}
+
 /// " / several at once 15.0%" when a split's parts overlap, else "".
 std::string overlapPart(TimeNs overlap, TimeNs total, const char* sep) {
-  return overlap > 0 ? std::string(sep) + "several at once " + pct(overlap, total) : std::string();
+  return overlap > 0 ? std::string(sep) + i18n::format(npuTr("npuscope::core::Breakdown", "several at once %1"), {pct(overlap, total)})
+                     : std::string();
 }
 
 /// Exclusive shares of Computing (docs/diagnosis.md §5.2), each split adding up to 100%:
@@ -385,7 +403,9 @@ std::string computeParts(const ComputeBreakdown& c) {
   s += "; ";
   first = true;
   for (const auto& p : c.byCore) {
-    s += (first ? "" : " / ") + p.key + " " + pct(p.exclusive, c.total);
+    // Core types are names (AI_CORE, ...); "unknown" is the key for tasks without one.
+    s += (first ? "" : " / ") + (p.key == "unknown" ? npuTr("npuscope::core::Breakdown", "unknown") : p.key) + " " +
+         pct(p.exclusive, c.total);
     first = false;
   }
   s += overlapPart(c.coreOverlap, c.total, " / ");
@@ -393,12 +413,12 @@ std::string computeParts(const ComputeBreakdown& c) {
     s += "; ";
     first = true;
     for (const auto& p : c.byPass) {
-      s += (first ? "" : " / ") + p.key + " " + pct(p.exclusive, c.total);
+      s += (first ? "" : " / ") + passLabel(p.key) + " " + pct(p.exclusive, c.total);
       first = false;
     }
     s += overlapPart(c.passOverlap, c.total, " / ");
   } else {
-    s += "; forward/backward " + c.passNote;
+    s += i18n::format(npuTr("npuscope::core::Breakdown", "; forward/backward %1"), {c.passNote});
   }
   return s;
 }
@@ -407,7 +427,7 @@ std::string computeParts(const ComputeBreakdown& c) {
 
 std::string computeBreakdownText(const ComputeBreakdown& c) {
   if (c.total <= 0) return "";
-  return "Computing " + formatDuration(c.total) + ": " + computeParts(c);
+  return i18n::format(npuTr("npuscope::core::Breakdown", "Computing %1: %2"), {formatDuration(c.total), computeParts(c)});
 }
 
 namespace {
@@ -417,16 +437,19 @@ namespace {
 std::string crossChecks(const CommBreakdown& c, double primary) {
   const auto diff = [primary](double x) {
     char b[32];
-    std::snprintf(b, sizeof b, "%+.1f points", (x - primary) * 100.0);
-    return std::string(b);
+    std::snprintf(b, sizeof b, "%+.1f", (x - primary) * 100.0);
+    return i18n::format(npuTr("npuscope::core::Breakdown", "%1 points"), {b});
   };
-  std::string s = "msprof-analyze's rule (least-waiting plane) wait " + pct(c.msprofWait, c.exposed) + " (" +
-                  diff(c.exposed > 0 ? static_cast<double>(c.msprofWait) / static_cast<double>(c.exposed) : 0.0) + ")";
+  std::string s = i18n::format(
+      npuTr("npuscope::core::Breakdown", "msprof-analyze's rule (least-waiting plane) wait %1 (%2)"),
+      {pct(c.msprofWait, c.exposed),
+       diff(c.exposed > 0 ? static_cast<double>(c.msprofWait) / static_cast<double>(c.exposed) : 0.0)});
   if (c.json && c.json->elapse > 0)
-    s += "; communication.json wait " + pct(c.json->wait, c.json->elapse) + " of the ops' whole time, hidden or not (" +
-         diff(static_cast<double>(c.json->wait) / static_cast<double>(c.json->elapse)) + ")";
+    s += i18n::format(npuTr("npuscope::core::Breakdown", "; communication.json wait %1 of the ops' whole time, hidden or not (%2)"),
+                      {pct(c.json->wait, c.json->elapse),
+                       diff(static_cast<double>(c.json->wait) / static_cast<double>(c.json->elapse))});
   else
-    s += "; communication.json not read";
+    s += npuTr("npuscope::core::Breakdown", "; communication.json not read");
   return s;
 }
 
@@ -443,54 +466,60 @@ std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdi
     if (c.fromTrace && c.exposed > 0) {
       waitShare = static_cast<double>(c.waiting) / static_cast<double>(c.exposed);
       transmitShare = static_cast<double>(c.transmitting) / static_cast<double>(c.exposed);
-      s = "Of the exposed communication (" + formatDuration(c.exposed) + "), " + pct(c.waiting, c.exposed) +
-          " is waiting (notify waits: another rank or stream is not ready, a synchronisation) and " +
-          pct(c.transmitting, c.exposed) + " transmitting (data moving on the links); source: the trace's HCCL plane "
-          "tasks (npuscope's rule). Cross-checks: " + crossChecks(c, waitShare) + ".";
+      s = i18n::format(npuTr("npuscope::core::Breakdown", "Of the exposed communication (%1), %2 is waiting (notify waits: another rank or "
+                                 "stream is not ready, a synchronisation) and %3 transmitting (data moving on the "
+                                 "links); source: the trace's HCCL plane tasks (npuscope's rule). Cross-checks: %4."),
+                       {formatDuration(c.exposed), pct(c.waiting, c.exposed), pct(c.transmitting, c.exposed),
+                        crossChecks(c, waitShare)});
     } else if (c.json && c.json->elapse > 0) {
       waitShare = static_cast<double>(c.json->wait) / static_cast<double>(c.json->elapse);
       transmitShare = static_cast<double>(c.json->transit) / static_cast<double>(c.json->elapse);
-      s = "communication.json: of " + formatDuration(c.json->elapse) + " in " + countNoun(c.jsonOps, "op") + ", " +
-          pct(c.json->wait, c.json->elapse) + " is waiting (synchronisation " +
-          pct(c.json->synchronization, c.json->elapse) + ") and " + pct(c.json->transit, c.json->elapse) +
-          " transmitting; the trace has no plane tasks to place them in the exposed time.";
+      s = i18n::format(npuTr("npuscope::core::Breakdown", "communication.json: of %1 in %2, %3 is waiting (synchronisation %4) and %5 "
+                                 "transmitting; the trace has no plane tasks to place them in the exposed time."),
+                       {formatDuration(c.json->elapse), countNoun(c.jsonOps, npuTr("npuscope::core::Breakdown", "op"), npuTr("npuscope::core::Breakdown", "ops")),
+                        pct(c.json->wait, c.json->elapse), pct(c.json->synchronization, c.json->elapse),
+                        pct(c.json->transit, c.json->elapse)});
     }
     if (!s.empty()) out.push_back(s);
     // The cross-checks (trace primary only): one more than kCrossCheckMargin away means the
     // sources disagree, so no side is said to dominate (docs/diagnosis.md §5.1).
     std::string disagree;
     if (c.fromTrace && c.exposed > 0) {
-      const auto far = [&](const char* what, double x) {
+      const auto far = [&](const std::string& what, double x) {
         if (std::abs(x - waitShare) <= kCrossCheckMargin) return;
-        char b[160];
-        std::snprintf(b, sizeof b, "%s wait %.1f%% (%+.1f points)", what, x * 100.0, (x - waitShare) * 100.0);
-        disagree += (disagree.empty() ? "" : "; ") + std::string(b);
+        char share[32], diff[32];
+        std::snprintf(share, sizeof share, "%.1f%%", x * 100.0);
+        std::snprintf(diff, sizeof diff, "%+.1f", (x - waitShare) * 100.0);
+        disagree += (disagree.empty() ? "" : "; ") +
+                    i18n::format(npuTr("npuscope::core::Breakdown", "%1 wait %2 (%3 points)"), {what, share, diff});
       };
       if (c.msprofWait + c.msprofTransmit > 0)
-        far("msprof-analyze's rule", static_cast<double>(c.msprofWait) / static_cast<double>(c.exposed));
+        far(npuTr("npuscope::core::Breakdown", "msprof-analyze's rule"), static_cast<double>(c.msprofWait) / static_cast<double>(c.exposed));
       if (c.json && c.json->elapse > 0)
         far("communication.json", static_cast<double>(c.json->wait) / static_cast<double>(c.json->elapse));
     }
     if (!disagree.empty())
-      out.push_back("The sources disagree on waiting vs transmitting: the plane rule says wait " +
-                    formatPercent(waitShare, 1) + " but " + disagree + ", more than " +
-                    std::to_string(static_cast<int>(kCrossCheckMargin * 100.0 + 0.5)) +
-                    " points apart, so no side is said to dominate. Check which is right: compare the Notify Wait "
-                    "tasks of the HCCL planes with communication.json's Wait and Idle per op, and the plane "
-                    "msprof-analyze picks (an idle plane counts as transmitting there).");
+      out.push_back(i18n::format(
+          npuTr("npuscope::core::Breakdown", "The sources disagree on waiting vs transmitting: the plane rule says wait %1 but %2, more than %3 "
+                    "points apart, so no side is said to dominate. Check which is right: compare the Notify Wait tasks "
+                    "of the HCCL planes with communication.json's Wait and Idle per op, and the plane msprof-analyze "
+                    "picks (an idle plane counts as transmitting there)."),
+          {formatPercent(waitShare, 1), disagree, std::to_string(static_cast<int>(kCrossCheckMargin * 100.0 + 0.5))}));
     else if (waitShare >= kClearMajority)
-      out.push_back("Waiting dominates (" + formatPercent(waitShare, 1) + ", at or above two thirds), so the links "
-                    "are not the problem: the rank waits for another rank or stream. Compare when the ranks reach "
-                    "each collective (a late rank shows its compute or dispatch); when they arrive together the wait "
-                    "is not explained by this capture.");
+      out.push_back(i18n::format(
+          npuTr("npuscope::core::Breakdown", "Waiting dominates (%1, at or above two thirds), so the links are not the problem: the rank waits for "
+                    "another rank or stream. Compare when the ranks reach each collective (a late rank shows its compute "
+                    "or dispatch); when they arrive together the wait is not explained by this capture."),
+          {formatPercent(waitShare, 1)}));
     else if (transmitShare >= kClearMajority)
-      out.push_back("Transmitting dominates (at or above two thirds): the time goes to moving data; look at the "
-                    "message sizes, the links' bandwidth and the algorithm.");
+      out.push_back(npuTr("npuscope::core::Breakdown", "Transmitting dominates (at or above two thirds): the time goes to moving data; look at "
+                              "the message sizes, the links' bandwidth and the algorithm."));
     else if (waitShare >= 0)
-      out.push_back("Waiting vs transmitting is mixed (neither reaches two thirds): the exposed communication is not "
-                    "explained by one side; look at both the slowest rank and the transfers.");
+      out.push_back(npuTr("npuscope::core::Breakdown", "Waiting vs transmitting is mixed (neither reaches two thirds): the exposed communication "
+                              "is not explained by one side; look at both the slowest rank and the transfers."));
   } else if (v.dominant == "compute" && da.compute.total > 0) {
-    out.push_back("Computing (" + formatDuration(da.compute.total) + ") is made of: " + computeParts(da.compute) + ".");
+    out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "Computing (%1) is made of: %2."),
+                               {formatDuration(da.compute.total), computeParts(da.compute)}));
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/trace_query.h"
 #include "core/model/slice_args.h"
+#include "core/base/i18n.h"
 #include "core/base/time_format.h"
 
 namespace npuscope::core {
@@ -180,12 +181,13 @@ std::string describe(const Trace& trace, SliceRef r) {
       const auto idx = trace.lanes[py].enclosingSlice(trace.lanes[r.lane].start[r.index]);
       if (idx != kInvalidIndex) {
         op = {py, idx};
-        if (!trace.sliceName(op).starts_with("ProfilerStep#")) s += " in " + std::string(trace.sliceName(op));
+        if (!trace.sliceName(op).starts_with("ProfilerStep#"))
+          s += i18n::format(npuTr("npuscope::core::Bubbles", " in %1"), {trace.sliceName(op)});
       }
     }
   }
   const std::string caller = detail::callerOf(trace, op);
-  if (!caller.empty()) s += " called from " + caller;
+  if (!caller.empty()) s += i18n::format(npuTr("npuscope::core::Bubbles", " called from %1"), {caller});
   return s;
 }
 
@@ -423,29 +425,31 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
   // A Kineto trace has no CANN layer and no task queue: its runtime calls (cuda_runtime, ...)
   // take the CANN share's place in the texts, and no Ascend-only name is printed (§6.1).
   const bool kineto = detail::isKinetoTrace(trace);
-  const char* runtimeLayer = kineto ? "runtime API " : "CANN ";
   // Without a PyTorch layer (MindSpore / GE graph mode through msprof) the host is CANN only:
   // no "torch op" is named (docs/diagnosis.md §3, wording).
   const bool torch = detail::torchLayerRecorded(trace);
   // Rules of docs/diagnosis.md §3, in order.
   if (!hostRecorded) {
-    b.detail = kineto ? "the host layer (torch ops, runtime calls) was not recorded in this capture: the cause cannot "
-                        "be told"
-                      : "the host layers (Python, CANN) were not recorded in this capture: the cause cannot be told";
+    b.detail = kineto ? npuTr("npuscope::core::Bubbles", "the host layer (torch ops, runtime calls) was not recorded in this capture: the "
+                                  "cause cannot be told")
+                      : npuTr("npuscope::core::Bubbles", "the host layers (Python, CANN) were not recorded in this capture: the cause cannot "
+                                  "be told");
     return;
   }
   if (copyOnDevice * 2 >= len) {
     b.cause = BubbleCause::DeviceCopy;
     b.evidence = copyTasks;
-    b.detail = "copy tasks (" + std::string(trace.sliceName(copyTasks.front())) + (copyTasks.size() > 1 ? ", ..." : "") +
-               ") run on the device for " + pct(share(copyOnDevice)) + " of the gap";
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "copy tasks (%1) run on the device for %2 of the gap"),
+                            {std::string(trace.sliceName(copyTasks.front())) + (copyTasks.size() > 1 ? ", ..." : ""),
+                             pct(share(copyOnDevice))});
     return;
   }
   if (waitOnDevice * 2 >= len) {
     b.cause = BubbleCause::DeviceWait;
     b.evidence = waitTasks;
-    b.detail = "the device waits on an event/notify task (" + std::string(trace.sliceName(waitTasks.front())) + ") for " +
-               pct(share(waitOnDevice)) + " of the gap: a stream dependency or a collective on another stream";
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "the device waits on an event/notify task (%1) for %2 of the gap: a stream "
+                                      "dependency or a collective on another stream"),
+                            {trace.sliceName(waitTasks.front()), pct(share(waitOnDevice))});
     return;
   }
   // The gap ends at a collective whose host launch API (AscendCL@hcom_*) covers a fair part of it:
@@ -458,9 +462,9 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
         b.cause = BubbleCause::SlowDispatch;
         b.evidence = {api->slice};
         if (const ChainLink* launch = b.chain.find(ChainLayer::Launch)) b.evidence.push_back(launch->slice);
-        b.detail = "collective launch: " + describe(trace, api->slice) + " was launching " +
-                   std::string(trace.sliceName(b.after)) + " for " + pct(share(ov)) +
-                   " of the gap; the operators behind it in the queue waited";
+        b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "collective launch: %1 was launching %2 for %3 of the gap; the operators "
+                                          "behind it in the queue waited"),
+                                {describe(trace, api->slice), trace.sliceName(b.after), pct(share(ov))});
         return;
       }
     }
@@ -468,18 +472,20 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
   if (b.launched == LaunchTiming::BeforeGapStart && b.chain.launchTs) {
     b.cause = BubbleCause::Queued;
     b.evidence = {b.after};
-    b.detail = std::string(trace.sliceName(b.after)) + " was launched " +
-               formatDuration(gap.start - (*b.chain.launchTs - skewBound)) +
-               " before the device went idle and started only when the gap ended: the host was ahead, the delay "
-               "is on the device side (no task of this device in the trace explains it)";
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "%1 was launched %2 before the device went idle and started only when the gap "
+                                      "ended: the host was ahead, the delay is on the device side (no task of this "
+                                      "device in the trace explains it)"),
+                            {trace.sliceName(b.after), formatDuration(gap.start - (*b.chain.launchTs - skewBound))});
     return;
   }
   if (compile.overlap * 4 >= len && compile.r.valid()) {
     b.cause = BubbleCause::AclopCompile;
     b.evidence = {compile.r};
-    b.detail = "operator compilation: " + describe(trace, compile.r) + " (" + pct(share(compile.overlap)) + " of the gap)";
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "operator compilation: %1 (%2 of the gap)"),
+                            {describe(trace, compile.r), pct(share(compile.overlap))});
     if (aclop.r.valid())
-      b.detail += ", inside " + std::string(trace.sliceName(aclop.r)) + " " + formatDuration(trace.sliceRange(aclop.r).duration());
+      b.detail += i18n::format(npuTr("npuscope::core::Bubbles", ", inside %1 %2"),
+                               {trace.sliceName(aclop.r), formatDuration(trace.sliceRange(aclop.r).duration())});
     return;
   }
   if (aclop.overlap * 4 >= len && aclop.r.valid()) {
@@ -487,9 +493,10 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
     b.evidence = {aclop.r};
     const TimeNs total = trace.sliceRange(aclop.r).duration();
     const TimeNs compileNs = childTime(trace, aclop.r, isCompileStep);
-    b.detail = describe(trace, aclop.r) + ": compile step " + formatDuration(compileNs) + ", the rest (" +
-               formatDuration(total - compileNs) + ") is the ACLOP path on the host outside compilation (" +
-               pct(share(aclop.overlap)) + " of the gap)";
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "%1: compile step %2, the rest (%3) is the ACLOP path on the host outside "
+                                      "compilation (%4 of the gap)"),
+                            {describe(trace, aclop.r), formatDuration(compileNs), formatDuration(total - compileNs),
+                             pct(share(aclop.overlap))});
     return;
   }
   // With a task queue: enqueued before the device went idle, launched after it. The main thread
@@ -500,32 +507,35 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
       trace.sliceRange(enq->slice).start < gap.start + skewBound) {
     b.cause = BubbleCause::SlowDispatch;
     b.evidence = {enq->slice, deq->slice};
-    b.detail = "queue side: " + std::string(trace.sliceName(deq->slice)) + " was enqueued " +
-               formatDuration(gap.start + skewBound - trace.sliceRange(enq->slice).start) +
-               " before the device went idle but dequeued " +
-               formatDuration(trace.sliceRange(deq->slice).start - trace.sliceRange(enq->slice).start) +
-               " after its Enqueue: the dequeue thread was busy with earlier operators (Enqueue/Dequeue " +
-               pct(share(totalOf(unionOf(queue)))) + ", CANN " + pct(share(totalOf(unionOf(cannSide)))) + " of the gap)";
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "queue side: %1 was enqueued %2 before the device went idle but dequeued %3 "
+                                      "after its Enqueue: the dequeue thread was busy with earlier operators "
+                                      "(Enqueue/Dequeue %4, CANN %5 of the gap)"),
+                            {trace.sliceName(deq->slice),
+                             formatDuration(gap.start + skewBound - trace.sliceRange(enq->slice).start),
+                             formatDuration(trace.sliceRange(deq->slice).start - trace.sliceRange(enq->slice).start),
+                             pct(share(totalOf(unionOf(queue)))), pct(share(totalOf(unionOf(cannSide))))});
     return;
   }
   const Hit& s = syncAtStart.r.valid() ? syncAtStart : sync;
   if (s.r.valid() && (syncAtStart.r.valid() || s.overlap * 4 >= len)) {
     b.cause = BubbleCause::Synchronization;
     b.evidence = {s.r};
-    b.detail = describe(trace, s.r) + (syncAtStart.r.valid() ? " was waiting for the device when it ran out of work" : "") +
-               " (" + pct(share(s.overlap)) + " of the gap)";
+    b.detail = i18n::format(syncAtStart.r.valid()
+                                ? npuTr("npuscope::core::Bubbles", "%1 was waiting for the device when it ran out of work (%2 of the gap)")
+                                : npuTr("npuscope::core::Bubbles", "%1 (%2 of the gap)"),
+                            {describe(trace, s.r), pct(share(s.overlap))});
     return;
   }
   if (h2d.overlap * 4 >= len && h2d.r.valid()) {
     b.cause = BubbleCause::HostToDeviceCopy;
     b.evidence = {h2d.r};
-    b.detail = describe(trace, h2d.r) + " (" + pct(share(h2d.overlap)) + " of the gap)";
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "%1 (%2 of the gap)"), {describe(trace, h2d.r), pct(share(h2d.overlap))});
     return;
   }
   const TimeNs loaderNs = totalOf(unionOf(loader));
   if (loaderNs * 2 >= len && !loader.empty()) {
     b.cause = BubbleCause::DataLoading;
-    b.detail = "data loading covers " + pct(share(loaderNs)) + " of the gap";
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "data loading covers %1 of the gap"), {pct(share(loaderNs))});
     return;
   }
   // One host op holds the gap and is one of its name's first, slow calls: warm-up, not a
@@ -536,49 +546,71 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
     if (st && st->count >= 3 && r.duration() >= 10 * st->median && r.start < st->warmEnd) {
       b.cause = BubbleCause::FirstCall;
       b.evidence = {longest.r};
-      b.detail = "warm-up: " + describe(trace, longest.r) + " covers " + pct(share(longest.overlap)) +
-                 " of the gap and is one of the first calls of " + std::string(trace.sliceName(longest.r)) +
-                 ", whose median call takes " + formatDuration(st->median) + " (" + std::to_string(st->count) +
-                 " calls): a one-off cost (autotuning, lazy initialisation, first-time compilation or allocation), "
-                 "not the steady state";
+      b.detail = i18n::format(npuTr("npuscope::core::Bubbles",
+                                    "warm-up: %1 covers %2 of the gap and is one of the first calls of %3, whose median "
+                                    "call takes %4 (%5 calls): a one-off cost (autotuning, lazy initialisation, "
+                                    "first-time compilation or allocation), not the steady state"),
+                              {describe(trace, longest.r), pct(share(longest.overlap)), trace.sliceName(longest.r),
+                               formatDuration(st->median), std::to_string(st->count)});
       return;
     }
   }
   if (coverage >= 0.5 && launches + ops >= 3) {
     b.cause = BubbleCause::SlowDispatch;
     b.evidence = launchSlices;
-    b.detail = "the host was busy dispatching: " +
-               (torch ? countNoun(ops, "torch op") + " and " : std::string()) + countNoun(launches, "launch", "launches") +
-               " started in the gap (host busy " + pct(coverage) + ": " + (torch ? "torch ops " : "framework ") +
-               pct(share(totalOf(unionOf(pythonSide)))) +
-               (kineto ? std::string() : ", Enqueue/Dequeue " + pct(share(totalOf(unionOf(queue))))) + ", " +
-               runtimeLayer + pct(share(totalOf(unionOf(cannSide)))) + " of the gap)";
+    const std::string launched = countNoun(launches, npuTr("npuscope::core::Bubbles", "launch"), npuTr("npuscope::core::Bubbles", "launches"));
+    const std::string started =
+        torch ? i18n::format(npuTr("npuscope::core::Bubbles", "%1 and %2"), {countNoun(ops, npuTr("npuscope::core::Bubbles", "torch op"), npuTr("npuscope::core::Bubbles", "torch ops")), launched})
+              : launched;
+    const std::string pyShare = pct(share(totalOf(unionOf(pythonSide)))), cannShare = pct(share(totalOf(unionOf(cannSide))));
+    if (kineto)
+      b.detail = i18n::format(torch ? npuTr("npuscope::core::Bubbles", "the host was busy dispatching: %1 started in the gap (host busy %2: "
+                                                "torch ops %3, runtime API %4 of the gap)")
+                                    : npuTr("npuscope::core::Bubbles", "the host was busy dispatching: %1 started in the gap (host busy %2: "
+                                                "framework %3, runtime API %4 of the gap)"),
+                              {started, pct(coverage), pyShare, cannShare});
+    else
+      b.detail = i18n::format(torch ? npuTr("npuscope::core::Bubbles", "the host was busy dispatching: %1 started in the gap (host busy %2: "
+                                                "torch ops %3, Enqueue/Dequeue %4, CANN %5 of the gap)")
+                                    : npuTr("npuscope::core::Bubbles", "the host was busy dispatching: %1 started in the gap (host busy %2: "
+                                                "framework %3, Enqueue/Dequeue %4, CANN %5 of the gap)"),
+                              {started, pct(coverage), pyShare, pct(share(totalOf(unionOf(queue)))), cannShare});
     return;
   }
   if (coverage < 0.2 && !torch) {
     // No framework layer (MindSpore / GE graph mode through msprof): an idle CANN layer does not
     // say the host was idle; the cause stays unknown (docs/diagnosis.md §3, wording).
-    b.detail = "no CANN activity for " + pct(1.0 - coverage) +
-               " of the gap, and the framework layer (e.g. MindSpore / GE graph mode) is not in this capture: what "
-               "the host did is not recorded, the cause cannot be told";
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "no CANN activity for %1 of the gap, and the framework layer (e.g. MindSpore / "
+                                      "GE graph mode) is not in this capture: what the host did is not recorded, the "
+                                      "cause cannot be told"),
+                            {pct(1.0 - coverage)});
     return;
   }
   if (coverage < 0.2) {
     b.cause = BubbleCause::HostIdle;
-    b.detail = std::string(kineto ? "no torch op or runtime activity for " : "no torch/CANN activity for ") +
-               pct(1.0 - coverage) + " of the gap: Python work outside torch, data loading or GC";
+    b.detail = i18n::format(kineto ? npuTr("npuscope::core::Bubbles", "no torch op or runtime activity for %1 of the gap: Python work outside "
+                                               "torch, data loading or GC")
+                                   : npuTr("npuscope::core::Bubbles", "no torch/CANN activity for %1 of the gap: Python work outside torch, "
+                                               "data loading or GC"),
+                            {pct(1.0 - coverage)});
     if (gc.r.valid()) {
       b.evidence = {gc.r};
-      b.detail += "; Python GC ran for " + formatDuration(gc.overlap) + " of it";
+      b.detail += i18n::format(npuTr("npuscope::core::Bubbles", "; Python GC ran for %1 of it"), {formatDuration(gc.overlap)});
     }
     return;
   }
-  b.detail = coverage >= 0.5 ? "host busy " + pct(coverage) + " but " +
-                                   (ops + launches == 0 ? std::string("no ") + (torch ? "torch op or launch" : "launch")
-                                                        : "only " + countNoun(ops + launches, torch ? "torch op/launch" : "launch",
-                                                                              torch ? "torch ops/launches" : "launches")) +
-                                   " started in the gap: no rule decides the cause"
-                             : "host partly busy (" + pct(coverage) + "): no rule decides the cause";
+  if (coverage < 0.5) {
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "host partly busy (%1): no rule decides the cause"), {pct(coverage)});
+    return;
+  }
+  const std::string what =
+      ops + launches == 0
+          ? (torch ? npuTr("npuscope::core::Bubbles", "no torch op or launch") : npuTr("npuscope::core::Bubbles", "no launch"))
+          : i18n::format(npuTr("npuscope::core::Bubbles", "only %1"),
+                         {torch ? countNoun(ops + launches, npuTr("npuscope::core::Bubbles", "torch op/launch"), npuTr("npuscope::core::Bubbles", "torch ops/launches"))
+                                : countNoun(ops + launches, npuTr("npuscope::core::Bubbles", "launch"), npuTr("npuscope::core::Bubbles", "launches"))});
+  b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "host busy %1 but %2 started in the gap: no rule decides the cause"),
+                          {pct(coverage), what});
 }
 
 }  // namespace
@@ -666,7 +698,7 @@ void examine(const Trace& trace, const DeviceAnalysis& da, const std::vector<std
   }
   classifyWith(trace, da.device, hostRecorded, b, da.skew.bound, flags);
   if (b.endsAtCollective && b.cause != BubbleCause::SlowDispatch)
-    b.detail += "; the gap ends at the collective " + std::string(trace.sliceName(b.after));
+    b.detail += i18n::format(npuTr("npuscope::core::Bubbles", "; the gap ends at the collective %1"), {trace.sliceName(b.after)});
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/trace_query.h"
+#include "core/base/i18n.h"
 #include "core/base/time_format.h"
 
 namespace npuscope::core {
@@ -373,16 +374,16 @@ void applySkew(DispatchChain& chain, const ClockSkew& skew) {
 }
 
 std::string launchLatencyText(const DispatchChain& chain) {
-  if (!chain.launchLatency) return "launch latency unknown";
+  if (!chain.launchLatency) return npuTr("npuscope::core::Chain", "launch latency unknown");
   if (chain.suspect)
-    return "launch latency unknown: the task starts " + formatDuration(-(*chain.launchLatency + chain.skewBound)) +
-           " before its recorded launch even after the clock correction (a suspect flow binding)";
+    return i18n::format(npuTr("npuscope::core::Chain", "launch latency unknown: the task starts %1 before its recorded launch even after "
+                                  "the clock correction (a suspect flow binding)"),
+                        {formatDuration(-(*chain.launchLatency + chain.skewBound))});
   const TimeNs corrected = chain.correctedLatency ? *chain.correctedLatency : *chain.launchLatency;
-  std::string s = "launch latency " + formatDuration(corrected);
   if (chain.skewBound > 0)
-    s += " (recorded " + formatDuration(*chain.launchLatency) + "; host/device clocks corrected by " +
-         formatDuration(chain.skewBound) + ")";
-  return s;
+    return i18n::format(npuTr("npuscope::core::Chain", "launch latency %1 (recorded %2; host/device clocks corrected by %3)"),
+                        {formatDuration(corrected), formatDuration(*chain.launchLatency), formatDuration(chain.skewBound)});
+  return i18n::format(npuTr("npuscope::core::Chain", "launch latency %1"), {formatDuration(corrected)});
 }
 
 }  // namespace npuscope::core

@@ -19,6 +19,7 @@
 #include "core/analysis/trace_query.h"
 #include "core/base/parse_number.h"
 #include "core/model/slice_args.h"
+#include "core/base/i18n.h"
 #include "core/base/time_format.h"
 
 namespace npuscope::core {
@@ -240,14 +241,14 @@ bool isCollectiveLane(const Trace& trace, const Lane& l) {
 }
 
 std::string noDeviceNote(const Trace& trace) {
-  if (!isKinetoTrace(trace)) return "no Ascend Hardware lanes: no device analysis";
+  if (!isKinetoTrace(trace)) return npuTr("npuscope::core::Overlap", "no Ascend Hardware lanes: no device analysis");
   const NameId range = trace.strings.find("cuda_profiler_range");
   for (const Lane& lane : trace.lanes)
     if (range != kInvalidIndex && std::find(lane.categories.begin(), lane.categories.end(), range) != lane.categories.end())
-        return "Kineto trace without kernel, gpu_memcpy or gpu_memset events: it holds CUPTI range-profiler records "
-               "(cuda_profiler_range), kernels replayed one at a time to read their counters, whose times are the "
-               "replays and not the kernels' timeline: no device analysis";
-  return "Kineto trace without kernel, gpu_memcpy or gpu_memset events on a device stream: no device analysis";
+        return npuTr("npuscope::core::Overlap", "Kineto trace without kernel, gpu_memcpy or gpu_memset events: it holds CUPTI range-profiler "
+                         "records (cuda_profiler_range), kernels replayed one at a time to read their counters, whose "
+                         "times are the replays and not the kernels' timeline: no device analysis");
+  return npuTr("npuscope::core::Overlap", "Kineto trace without kernel, gpu_memcpy or gpu_memset events on a device stream: no device analysis");
 }
 
 bool isKinetoTrace(const Trace& trace) {
@@ -353,19 +354,20 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
     // kernel_details.csv did not match this trace's tasks: fall back to task types, and say so
     // (the recursive call sets its own rule text; replace it).
     DeviceTasks byType = collectDeviceTasks(trace, device, nullptr, stop);
-    byType.computeRule = "kernel_details.csv does not match this trace (none of its " +
-                         std::to_string(kernelStarts.size()) +
-                         " distinct compute start times is a device task's start), so: " + byType.computeRule;
+    byType.computeRule = i18n::format(npuTr("npuscope::core::Overlap", "kernel_details.csv does not match this trace (none of its %1 distinct "
+                                                "compute start times is a device task's start), so: %2"),
+                                      {std::to_string(kernelStarts.size()), byType.computeRule});
     return byType;
   }
   if (d.computeRule.empty() && d.kineto)
-    d.computeRule = "Kineto trace: cat kernel, except collective kernels (nccl/rccl/hccl in the name, hcom_*); "
-                    "gpu_memcpy/gpu_memset are copies, not compute";
+    d.computeRule = npuTr("npuscope::core::Overlap", "Kineto trace: cat kernel, except collective kernels (nccl/rccl/hccl in the name, "
+                              "hcom_*); gpu_memcpy/gpu_memset are copies, not compute");
   if (d.computeRule.empty())
     d.computeRule = !kernelStarts.empty()
-                        ? "kernel_details.csv (" + countNoun(matched, "task") + " matched by start time)"
-                        : "Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and Other-typed tasks "
-                          "not named like memcpy/event/notify tasks";
+                        ? i18n::format(npuTr("npuscope::core::Overlap", "kernel_details.csv (%1 matched by start time)"),
+                                       {countNoun(matched, npuTr("npuscope::core::Overlap", "task"), npuTr("npuscope::core::Overlap", "tasks"))})
+                        : npuTr("npuscope::core::Overlap", "Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and Other-typed "
+                                    "tasks not named like memcpy/event/notify tasks");
   d.compute = compute.take();
   d.communication = comm.take();
   d.copies = copies.take();
@@ -428,8 +430,8 @@ std::optional<OverlapFigures> laneFigures(const Trace& trace, const std::vector<
 
 void compare(std::vector<std::string>& out, const std::string& what, TimeNs computed, TimeNs recorded) {
   if (std::llabs(computed - recorded) <= 1000) return;
-  out.push_back(what + ": computed " + us(computed) + ", recorded " + us(recorded) + " (difference " +
-                us(computed - recorded) + ")");
+  out.push_back(i18n::format(npuTr("npuscope::core::Overlap", "%1: computed %2, recorded %3 (difference %4)"),
+                             {what, us(computed), us(recorded), us(computed - recorded)}));
 }
 
 /// The device task of `dev` starting exactly at `t`, or an invalid ref.
@@ -562,7 +564,8 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       // A Kineto device process with no kernel at all (copies only, or only records that are no
       // tasks, e.g. the CUPTI range profiler's): nothing to analyse; an Ascend device keeps its
       // (empty) figures as before.
-      ra.notes.push_back("device " + std::to_string(dev) + ": " + detail::noDeviceNote(trace));
+      ra.notes.push_back(i18n::format(npuTr("npuscope::core::Overlap", "device %1: %2"),
+                                      {std::to_string(dev), detail::noDeviceNote(trace)}));
       continue;
     }
     da.computeSetRule = tasks.computeRule;
@@ -660,13 +663,14 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
     }
     for (const StepOverlap& so : da.steps) {
       if (!so.csv) continue;
-      const std::string tag = "step " + (so.step >= 0 ? std::to_string(so.step) : std::string("(all)")) + " ";
+      const std::string step = so.step >= 0 ? std::to_string(so.step) : npuTr("npuscope::core::Overlap", "(all)");
       const OverlapFigures& basis = so.lanes ? *so.lanes : so.computed;
-      const std::string src = so.lanes ? "Overlap Analysis lanes" : "computed";
+      const std::string src = so.lanes ? npuTr("npuscope::core::Overlap", "Overlap Analysis lanes") : npuTr("npuscope::core::Overlap", "computed");
       auto cmp = [&](const char* what, TimeNs v, double csvUs) {
         const TimeNs c = clampedNs(csvUs * 1000.0);
         if (std::llabs(v - c) > 1000)
-          da.discrepancies.push_back(tag + what + ": " + src + " " + us(v) + ", step_trace_time.csv " + us(c));
+          da.discrepancies.push_back(
+              i18n::format(npuTr("npuscope::core::Overlap", "step %1 %2: %3 %4, step_trace_time.csv %5"), {step, what, src, us(v), us(c)}));
       };
       cmp("Computing", basis.computing, so.csv->computing);
       cmp("Communication(Not Overlapped)", basis.commNotOverlapped, so.csv->commNotOverlapped);

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "core/profile/profile.h"
+#include "core/base/i18n.h"
 
 namespace npuscope::core {
 
@@ -76,7 +77,9 @@ ProfileAnalysis analyzeProfile(const Profile& profile) {
     RankTimeFigures f;
     f.rankIndex = i;
     if (rankFigures(profile.ranks[i], f)) pa.ranks.push_back(f);
-    else pa.notes.push_back(profile.ranks[i].source.label + ": no device figures, left out of the cross-rank comparison");
+    else
+      pa.notes.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1: no device figures, left out of the cross-rank comparison"),
+                                      {profile.ranks[i].source.label}));
   }
   if (pa.ranks.empty()) return pa;
   double sum = 0;
@@ -84,7 +87,7 @@ ProfileAnalysis analyzeProfile(const Profile& profile) {
   pa.meanTotal = sum / static_cast<double>(pa.ranks.size());
   const std::string& firstSource = pa.ranks.front().source;
   if (std::any_of(pa.ranks.begin(), pa.ranks.end(), [&](const RankTimeFigures& f) { return f.source != firstSource; }))
-    pa.notes.push_back("the ranks' figures come from different sources (see each rank's source)");
+    pa.notes.push_back(npuTr("npuscope::core::ProfileAnalysis", "the ranks' figures come from different sources (see each rank's source)"));
   if (pa.ranks.size() < 2) return pa;
   struct Dim {
     const char* name;
@@ -158,20 +161,21 @@ std::string profileAnalysisJson(const ProfileAnalysis& a) {
 
 std::string profileAnalysisLine(const ProfileAnalysis& a) {
   if (a.slowRank.empty())
-    return "slow rank (msprof-analyze rule): needs 2 or more ranks with figures, " + std::to_string(a.ranks.size()) +
-           " here";
-  std::string s = "slow rank (msprof-analyze rule, " + countNoun(a.ranks.size(), "rank") + ", threshold " +
-                  percent(kSlowRankThreshold) + " of the mean rank time): ";
+    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "slow rank (msprof-analyze rule): needs 2 or more ranks with figures, %1 here"),
+                        {std::to_string(a.ranks.size())});
+  std::string s = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "slow rank (msprof-analyze rule, %1, threshold %2 of the mean rank time): "),
+                               {countNoun(a.ranks.size(), npuTr("npuscope::core::ProfileAnalysis", "rank"), npuTr("npuscope::core::ProfileAnalysis", "ranks")),
+                                percent(kSlowRankThreshold)});
   const auto bad = a.bottlenecks();
   if (bad.empty()) {
     const auto widest = std::max_element(a.slowRank.begin(), a.slowRank.end(),
                                          [](const SlowRankDimension& x, const SlowRankDimension& y) { return x.ratio < y.ratio; });
-    return s + "no bottleneck; largest gap " + widest->name + " " + percent(widest->ratio) + " (max on rank " +
-           std::to_string(widest->maxRank) + ")";
+    return s + i18n::format(npuTr("npuscope::core::ProfileAnalysis", "no bottleneck; largest gap %1 %2 (max on rank %3)"),
+                            {widest->name, percent(widest->ratio), std::to_string(widest->maxRank)});
   }
   for (std::size_t i = 0; i < bad.size(); ++i)
-    s += (i ? "; " : "") + bad[i]->name + " " + percent(bad[i]->ratio) + " (max on rank " + std::to_string(bad[i]->maxRank) +
-         ")";
+    s += (i ? "; " : "") + i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 %2 (max on rank %3)"),
+                                        {bad[i]->name, percent(bad[i]->ratio), std::to_string(bad[i]->maxRank)});
   return s;
 }
 

@@ -14,6 +14,7 @@
 #include "core/analysis/trace_query.h"
 #include "core/model/slice_args.h"
 #include "core/query/lod.h"
+#include "core/base/i18n.h"
 #include "core/base/time_format.h"
 
 namespace npuscope::core {
@@ -71,14 +72,14 @@ class KernelSplit {
       if (t.processes[t.lanes[l].process].role != Process::Role::AscendHardware) continue;
       for (std::uint32_t i = 0; i < t.lanes[l].sliceCount() && !byDetails_; ++i) byDetails_ = row(l, i) != nullptr;
     }
-    static constexpr const char* kTypeRule =
-        "Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and untyped tasks not named like "
-        "memcpy/event/notify/SDMA/hcom tasks";
-    if (byDetails_) rule = "kernel_details.csv (its compute rows, matched to tasks by start time and name)";
+    const std::string typeRule = npuTr("npuscope::core::Stats", "Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and untyped "
+                                           "tasks not named like memcpy/event/notify/SDMA/hcom tasks");
+    if (byDetails_) rule = npuTr("npuscope::core::Stats", "kernel_details.csv (its compute rows, matched to tasks by start time and name)");
     else if (!byStart_.empty())
-      rule = std::string("kernel_details.csv does not match this trace (no compute row has a task's start and name), "
-                         "so: ") + kTypeRule;
-    else rule = kTypeRule;
+      rule = i18n::format(npuTr("npuscope::core::Stats", "kernel_details.csv does not match this trace (no compute row has a task's start "
+                                    "and name), so: %1"),
+                          {typeRule});
+    else rule = typeRule;
     if (!byDetails_) kind_.assign(t.strings.size(), 0);
   }
   /// The kernel_details.csv row of task (l, i), or null.
@@ -300,9 +301,13 @@ StatsTable kernelTableStats(const KernelDetails& kernels, std::optional<TimeRang
     table.rows.push_back(std::move(r));
   }
   std::stable_sort(table.rows.begin(), table.rows.end(), [](const StatsRow& a, const StatsRow& b) { return a.total > b.total; });
-  table.kernelRule = "kernel_details.csv alone (the profiler's own table: this rank has no trace), " +
-                     countNoun(static_cast<std::size_t>(table.slices), "row") + " without the communication rows" +
-                     (noDuration ? ", " + countNoun(noDuration, "row") + " without a Duration left out" : std::string());
+  table.kernelRule = i18n::format(
+      npuTr("npuscope::core::Stats", "kernel_details.csv alone (the profiler's own table: this rank has no trace), %1 without the "
+                "communication rows"),
+      {countNoun(static_cast<std::size_t>(table.slices), npuTr("npuscope::core::Stats", "row"), npuTr("npuscope::core::Stats", "rows"))});
+  if (noDuration)
+    table.kernelRule += i18n::format(npuTr("npuscope::core::Stats", ", %1 without a Duration left out"),
+                                     {countNoun(noDuration, npuTr("npuscope::core::Stats", "row"), npuTr("npuscope::core::Stats", "rows"))});
   return table;
 }
 
@@ -502,7 +507,15 @@ std::string statsCsv(const StatsTable& table) {
     if (kernels) {
       char wait[48];
       std::snprintf(wait, sizeof wait, "%.3f", r.waitUs);
-      o += "," + csvField(r.type) + "," + csvField(r.core) + "," + std::to_string(r.shapes) + "," + wait;
+      // Appended piece by piece: GCC 12's -Wrestrict misreads the chained operator+ here.
+      o += ',';
+      o += csvField(r.type);
+      o += ',';
+      o += csvField(r.core);
+      o += ',';
+      o += std::to_string(r.shapes);
+      o += ',';
+      o += wait;
     }
     o += "\n";
   }
@@ -512,20 +525,23 @@ std::string statsCsv(const StatsTable& table) {
 std::string statsText(const StatsTable& table, std::size_t maxRows) {
   std::string o;
   char line[512];
-  std::snprintf(line, sizeof line, "%s statistics, scope %s (%s): %llu slices, sum %s, union %s\n",
-                statsLayerKey(table.layer), formatTimestampUs(table.scope.start).c_str(),
-                formatDuration(table.scopeDuration).c_str(), static_cast<unsigned long long>(table.slices),
-                formatDuration(table.sumTotal).c_str(), formatDuration(table.unionTotal).c_str());
-  o += line;
+  o += i18n::format(npuTr("npuscope::core::Stats", "%1 statistics, scope %2 (%3): %4 slices, sum %5, union %6"),
+                    {statsLayerKey(table.layer), formatTimestampUs(table.scope.start), formatDuration(table.scopeDuration),
+                     std::to_string(static_cast<unsigned long long>(table.slices)), formatDuration(table.sumTotal),
+                     formatDuration(table.unionTotal)});
+  o += '\n';
   if (table.shareBasis == ShareBasis::E2E)
-    std::snprintf(line, sizeof line,
-                  "Share: %% of E2E %s (Computing + Communication(Not Overlapped) + Free; those three add up to 100%%)\n",
-                  formatDuration(table.shareDenominator).c_str());
+    o += i18n::format(npuTr("npuscope::core::Stats", "Share: %% of E2E %1 (Computing + Communication(Not Overlapped) + Free; those three add "
+                                "up to 100%%)"),
+                      {formatDuration(table.shareDenominator)});
   else
-    std::snprintf(line, sizeof line, "Share: %% of the layer's summed total %s (the rows add up to 100%%)\n",
-                  formatDuration(table.shareDenominator).c_str());
-  o += line;
-  if (!table.kernelRule.empty()) o += "Kernels told from stream tasks by " + table.kernelRule + "\n";
+    o += i18n::format(npuTr("npuscope::core::Stats", "Share: %% of the layer's summed total %1 (the rows add up to 100%%)"),
+                      {formatDuration(table.shareDenominator)});
+  o += "\n";
+  if (!table.kernelRule.empty()) {
+    o += i18n::format(npuTr("npuscope::core::Stats", "Kernels told from stream tasks by %1"), {table.kernelRule});
+    o += '\n';
+  }
   std::snprintf(line, sizeof line, "%-60s %8s %12s %12s %11s %11s %11s %7s\n", "Name", "Count", "Total", "Self", "Avg",
                 "Min", "Max", table.shareBasis == ShareBasis::E2E ? "%E2E" : "%Layer");
   o += line;

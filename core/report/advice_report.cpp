@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/base/json_text.h"
+#include "core/base/i18n.h"
 #include "core/base/time_format.h"
 
 namespace npuscope::core {
@@ -11,8 +12,9 @@ namespace npuscope::core {
 std::string stepsText(int stepsWithEvidence, std::size_t steps) {
   if (stepsWithEvidence < 0) return {};
   const auto k = static_cast<std::size_t>(stepsWithEvidence);
-  if (k == steps) return "every step (" + std::to_string(k) + " of " + std::to_string(steps) + ")";
-  return "in " + std::to_string(k) + " of " + countNoun(steps, "step");
+  if (k == steps) return i18n::format(npuTr("npuscope::core::Report", "every step (%1 of %2)"), {std::to_string(k), std::to_string(steps)});
+  return i18n::format(npuTr("npuscope::core::Report", "in %1 of %2"),
+                      {std::to_string(k), countNoun(steps, npuTr("npuscope::core::Report", "step"), npuTr("npuscope::core::Report", "steps"))});
 }
 
 std::string adviceJson(const Trace& t, const RankAdvice& a) {
@@ -61,19 +63,24 @@ std::string adviceJson(const Trace& t, const RankAdvice& a) {
 std::string adviceText(const RankAdvice& a) {
   if (a.findings.empty() && a.notRun.empty()) return {};
   // A GPU has no Ascend chip: "chip unknown" would read as a missing Ascend model.
-  const std::string device = !a.notRun.empty() && a.chip.empty() ? std::string("GPU")
-                                                                  : "chip " + (a.chip.empty() ? std::string("unknown") : a.chip);
-  std::string o = "   advice (" + device + ", " + std::to_string(a.steps) + " step" + (a.steps == 1 ? "" : "s") +
-                  "; issues first, by time at stake per step):\n";
+  const std::string device =
+      !a.notRun.empty() && a.chip.empty()
+          ? std::string("GPU")
+          : i18n::format(npuTr("npuscope::core::Report", "chip %1"), {a.chip.empty() ? npuTr("npuscope::core::Report", "unknown") : a.chip});
+  std::string o = "   " +
+                  i18n::format(npuTr("npuscope::core::Report", "advice (%1, %2; issues first, by time at stake per step):"),
+                               {device, countNoun(a.steps, npuTr("npuscope::core::Report", "step"), npuTr("npuscope::core::Report", "steps"))}) +
+                  "\n";
   if (!a.notRun.empty()) o += "     " + a.notRun + "\n";
   for (const Finding& f : a.findings) {
     o += "     [" + std::string(severityKey(f.severity)) + "] " + f.title;
     if (f.atStakePerStep > 0 || !f.atStakeNote.empty())
-      o += " - " + formatDuration(f.atStakePerStep) + " per step at stake" +
-           (f.atStakeNote.empty() ? std::string() : " (" + f.atStakeNote + ")");
-    o += ": " + f.numbers + " (mark: " + f.threshold + ")";
+      o += i18n::format(f.atStakeNote.empty() ? npuTr("npuscope::core::Report", " - %1 per step at stake")
+                                              : npuTr("npuscope::core::Report", " - %1 per step at stake (%2)"),
+                        {formatDuration(f.atStakePerStep), f.atStakeNote});
+    o += i18n::format(npuTr("npuscope::core::Report", ": %1 (mark: %2)"), {f.numbers, f.threshold});
     if (f.stepsWithEvidence >= 0) o += "; " + stepsText(f.stepsWithEvidence, a.steps);
-    if (!f.fix.empty()) o += "\n       fix: " + f.fix;
+    if (!f.fix.empty()) o += "\n       " + i18n::format(npuTr("npuscope::core::Report", "fix: %1"), {f.fix});
     o += "\n";
   }
   return o;
@@ -118,16 +125,18 @@ std::string adviceAcrossRanksJson(const std::vector<RuleAcrossRanks>& rules) {
 
 std::string adviceAcrossRanksText(const std::vector<RuleAcrossRanks>& rules) {
   if (rules.empty()) return {};
-  std::string o = "advice across ranks (each issue, on which ranks):\n";
+  std::string o = npuTr("npuscope::core::Report", "advice across ranks (each issue, on which ranks):") + "\n";
   for (const RuleAcrossRanks& r : rules) {
     o += "  " + r.title + ": ";
     if (r.ranks.size() == r.of) {
-      o += "every rank (" + std::to_string(r.of) + ")\n";
+      o += i18n::format(npuTr("npuscope::core::Report", "every rank (%1)"), {std::to_string(r.of)}) + "\n";
       continue;
     }
-    o += std::to_string(r.ranks.size()) + " of " + countNoun(r.of, "rank") + " (";
-    for (std::size_t k = 0; k < r.ranks.size(); ++k) o += (k ? ", " : "") + r.ranks[k];
-    o += ")\n";
+    std::string labels;
+    for (std::size_t k = 0; k < r.ranks.size(); ++k) labels += (k ? ", " : "") + r.ranks[k];
+    o += i18n::format(npuTr("npuscope::core::Report", "%1 of %2 (%3)"),
+                      {std::to_string(r.ranks.size()), countNoun(r.of, npuTr("npuscope::core::Report", "rank"), npuTr("npuscope::core::Report", "ranks")), labels}) +
+         "\n";
   }
   return o;
 }

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/base/i18n.h"
 #include "core/base/time_format.h"
 #include "core/analysis/analysis.h"
 #include "core/report/advice_report.h"
@@ -350,8 +351,11 @@ void figuresText(std::ostringstream& o, const OverlapFigures& f) {
 
 void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) {
   if (a.verdict.partial)
-    o << "   PARTIAL CAPTURE: " << a.verdict.partialReason << "; every figure below covers only the part read\n";
-  o << "   verdict: " << a.verdict.summary << "\n";
+    o << "   "
+      << i18n::format(npuTr("npuscope::core::Report", "PARTIAL CAPTURE: %1; every figure below covers only the part read"),
+                      {a.verdict.partialReason})
+      << "\n";
+  o << "   " << npuTr("npuscope::core::Report", "verdict:") << " " << a.verdict.summary << "\n";
   for (const auto& s : a.verdict.findings) o << "     * " << s << "\n";
   for (const auto& s : a.verdict.suggestions) o << "     - " << s << "\n";
   for (const DeviceAnalysis& d : a.devices) {
@@ -377,25 +381,30 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
     for (const auto& m : d.discrepancies) o << "     ! " << m << "\n";
     if (const std::string c = commBreakdownText(d.comm); !c.empty()) o << "   communication: " << c << "\n";
     if (const std::string c = computeBreakdownText(d.compute); !c.empty()) o << "   computing: " << c << "\n";
-    o << "   bubbles >= threshold: ";
     if (d.gapsFound > d.bubbles.size())
-      o << d.gapsFound << " (" << formatDuration(d.gapsFoundNs) << " in all), the longest " << d.bubbles.size()
-        << " listed, longest first\n";
+      o << "   "
+        << i18n::format(npuTr("npuscope::core::Report", "bubbles >= threshold: %1 (%2 in all), the longest %3 listed, longest first"),
+                        {std::to_string(d.gapsFound), formatDuration(d.gapsFoundNs), std::to_string(d.bubbles.size())})
+        << "\n";
     else
-      o << d.bubbles.size() << " (longest first)\n";
+      o << "   " << i18n::format(npuTr("npuscope::core::Report", "bubbles >= threshold: %1 (longest first)"), {std::to_string(d.bubbles.size())})
+        << "\n";
     std::size_t n = 0;
     for (const Bubble& b : d.bubbles) {
       if (n++ >= 10) break;
-      o << "     " << formatDuration(b.range.duration()) << " at +" << formatDuration(b.range.start - t.range.start)
-        << (b.step >= 0 ? " (step " + std::to_string(b.step) + ")" : std::string()) << ": " << bubbleCauseLabel(b.cause)
+      o << "     "
+        << i18n::format(b.step >= 0 ? npuTr("npuscope::core::Report", "%1 at +%2 (step %3): %4") : npuTr("npuscope::core::Report", "%1 at +%2: %4"),
+                        {formatDuration(b.range.duration()), formatDuration(b.range.start - t.range.start),
+                         std::to_string(b.step), i18n::lookup("npuscope::widgets::AnalysisLabels", bubbleCauseLabel(b.cause))})
         << (b.detail.empty() ? "" : " - " + b.detail) << "\n";
       if (!b.chain.links.empty()) {
         o << "       chain" << (b.chain.path.empty() ? "" : " [" + b.chain.path + "]") << ":";
         for (const ChainLink& k : b.chain.links) o << " " << chainLayerKey(k.layer) << "=" << t.sliceName(k.slice);
         if (b.chain.correctedLatency) o << "; " << launchLatencyText(b.chain);
-        o << "; launched " << (b.launched == LaunchTiming::AfterGapStart    ? "after the device went idle"
-                               : b.launched == LaunchTiming::BeforeGapStart ? "before the device went idle"
-                                                                            : "at an unknown time");
+        o << "; "
+          << (b.launched == LaunchTiming::AfterGapStart    ? npuTr("npuscope::core::Report", "launched after the device went idle")
+              : b.launched == LaunchTiming::BeforeGapStart ? npuTr("npuscope::core::Report", "launched before the device went idle")
+                                                           : npuTr("npuscope::core::Report", "launched at an unknown time"));
         o << "\n";
       }
     }

@@ -551,6 +551,1677 @@
     </message>
 </context>
 <context>
+    <name>npuscope::core::Advisor</name>
+    <message>
+        <source>MatMul/Conv TFLOPS: unknown</source>
+        <translation>MatMul/Conv TFLOPS：未知</translation>
+    </message>
+    <message>
+        <source>%1 MatMul/Conv kernels, none with recorded shapes that fit the op (record_shapes and Level1 write Input/Output Shapes in kernel_details.csv)</source>
+        <translation>%1 个 MatMul/Conv kernel，没有一个记录了与算子匹配的 shape（record_shapes 且 Level1 时才会在 kernel_details.csv 中写入 Input/Output Shapes）</translation>
+    </message>
+    <message>
+        <source>MatMul/Conv TFLOPS (no peak: utilisation unknown)</source>
+        <translation>MatMul/Conv TFLOPS（没有峰值：利用率未知）</translation>
+    </message>
+    <message>
+        <source>; the chip is not recorded in this capture: no utilisation verdict (give the chip, e.g. --chip Ascend910B3)</source>
+        <translation>；本次采集未记录芯片型号：无法判断利用率（请指定芯片，例如 --chip Ascend910B3）</translation>
+    </message>
+    <message>
+        <source>; no peak for %1 and %2 in the table</source>
+        <translation>；表中没有 %1 在 %2 下的峰值</translation>
+    </message>
+    <message>
+        <source>MatMul/Conv below %1% of peak</source>
+        <translation>MatMul/Conv 低于峰值的 %1%</translation>
+    </message>
+    <message>
+        <source>; %1 below the mark, worst %2</source>
+        <translation>；%1 个低于界线，最差 %2</translation>
+    </message>
+    <message>
+        <source>Raise the batch size (small M/N/K leave cube units idle) or train in mixed precision (AMP, FP16/BF16), whose peak is about four times FP32&apos;s.</source>
+        <translation>增大 batch size（M/N/K 太小会让 Cube 单元空闲），或使用混合精度训练（AMP，FP16/BF16），其峰值约为 FP32 的四倍。</translation>
+    </message>
+    <message>
+        <source>MatMul/Conv efficient (&gt;= %1% of peak)</source>
+        <translation>MatMul/Conv 高效（&gt;= 峰值的 %1%）</translation>
+    </message>
+    <message>
+        <source>MatMul/Conv between the marks</source>
+        <translation>MatMul/Conv 介于两条界线之间</translation>
+    </message>
+    <message>
+        <source>an AI_CPU task of %1 or more</source>
+        <translation>AI_CPU 任务时长达到 %1 及以上</translation>
+    </message>
+    <message>
+        <source>AI_CPU tasks short</source>
+        <translation>AI_CPU 任务都较短</translation>
+    </message>
+    <message>
+        <source>%1 AI_CPU tasks, the longest %2</source>
+        <translation>%1 个 AI_CPU 任务，最长 %2</translation>
+    </message>
+    <message>
+        <source>Operators fall back to the AI CPU</source>
+        <translation>算子回退到 AI CPU 执行</translation>
+    </message>
+    <message>
+        <source>%1 of %2 AI_CPU tasks at or above the mark, %3 in all; the longest %4</source>
+        <translation>%2 个 AI_CPU 任务中有 %1 个达到界线，共 %3；最长 %4</translation>
+    </message>
+    <message>
+        <source>These operators run on the AI CPU: change the input dtype or shape to one the AI Core supports (e.g. cast int64 to int32, avoid double), or replace the operator.</source>
+        <translation>这些算子在 AI CPU 上运行：把输入的 dtype 或 shape 改成 AI Core 支持的（例如把 int64 转为 int32，避免 double），或替换该算子。</translation>
+    </message>
+    <message>
+        <source>AI Core pipelines: unknown</source>
+        <translation>AI Core 流水线：未知</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv has no pipe ratios (Level1 with aic_metrics PipeUtilization writes them)</source>
+        <translation>kernel_details.csv 中没有流水线占比（Level1 且 aic_metrics 为 PipeUtilization 时才会写入）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Heavy operators are memory-bound</source>
+        <translation>重点算子受访存限制</translation>
+    </message>
+    <message>
+        <source>Memory-bound operators wait on data movement (MTE): fuse them with their neighbours, avoid format conversions (TransData), and give matmuls shapes that reuse data (larger M/N).</source>
+        <translation>访存受限的算子在等待数据搬运（MTE）：把它们与相邻算子融合，避免格式转换（TransData），并让矩阵乘使用能复用数据的 shape（更大的 M/N）。</translation>
+    </message>
+    <message>
+        <source>Heavy operators: pipelines</source>
+        <translation>重点算子：流水线</translation>
+    </message>
+    <message>
+        <source>block dim not a multiple of the core count, kernels of %1 or more</source>
+        <translation>block dim 不是核数的整数倍，且 kernel 时长达到 %1 及以上</translation>
+    </message>
+    <message>
+        <source>Block dim: core count unknown</source>
+        <translation>Block dim：核数未知</translation>
+    </message>
+    <message>
+        <source>the chip is not recorded in this capture (give it, e.g. --chip Ascend910B3)</source>
+        <translation>本次采集未记录芯片型号（请指定，例如 --chip Ascend910B3）</translation>
+    </message>
+    <message>
+        <source>no core count for %1 in the table (a family name such as Ascend910B does not tell the variant&apos;s core count: give the chip, e.g. --chip Ascend910B3)</source>
+        <translation>表中没有 %1 的核数（Ascend910B 这样的系列名无法确定具体型号的核数：请指定芯片，例如 --chip Ascend910B3）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 kernels (AI Core %3, AI Vector %4 cores on %5)</source>
+        <translation>%2 个 kernel 中的 %1 个（%5 上有 AI Core %3 个、AI Vector %4 个）</translation>
+    </message>
+    <message>
+        <source>Block dim fits the cores</source>
+        <translation>Block dim 与核数匹配</translation>
+    </message>
+    <message>
+        <source>Block dim leaves cores idle</source>
+        <translation>Block dim 让部分核空闲</translation>
+    </message>
+    <message>
+        <source>The operators&apos; tiling leaves part of the cores idle in the last wave: try shapes that divide evenly across the cores, or an operator version that tiles for this chip.</source>
+        <translation>这些算子的切分让最后一轮有部分核空闲：尝试能被核数整除的 shape，或使用针对该芯片切分的算子版本。</translation>
+    </message>
+    <message>
+        <source>Device memory: unknown</source>
+        <translation>Device 内存：未知</translation>
+    </message>
+    <message>
+        <source>memory_record.csv has no rows</source>
+        <translation>memory_record.csv 没有数据行</translation>
+    </message>
+    <message>
+        <source>no memory_record.csv; the .db export&apos;s MEMORY_RECORD table is not read by this rule</source>
+        <translation>没有 memory_record.csv；此规则不读取 .db 导出中的 MEMORY_RECORD 表</translation>
+    </message>
+    <message>
+        <source>no memory_record.csv (written with profile_memory=True)</source>
+        <translation>没有 memory_record.csv（profile_memory=True 时才会写入）</translation>
+    </message>
+    <message>
+        <source>memory_record.csv has no Total Allocated(MB) values</source>
+        <translation>memory_record.csv 中没有 Total Allocated(MB) 值</translation>
+    </message>
+    <message>
+        <source>; the whole process (APP) reserved up to %1</source>
+        <translation>；整个进程（APP）最多预留 %1</translation>
+    </message>
+    <message>
+        <source>; no operator_memory.csv: the allocators are unknown</source>
+        <translation>；没有 operator_memory.csv：分配者未知</translation>
+    </message>
+    <message>
+        <source>; operator_memory.csv has no allocation live at the peak</source>
+        <translation>；operator_memory.csv 中没有在峰值时仍存活的分配</translation>
+    </message>
+    <message>
+        <source>; largest live at the peak:</source>
+        <translation>；峰值时存活的最大分配：</translation>
+    </message>
+    <message>
+        <source>Device memory near capacity</source>
+        <translation>Device 内存接近容量上限</translation>
+    </message>
+    <message>
+        <source>The peak leaves little room: free or shrink the largest allocations live at the peak (activation recomputation, a smaller micro-batch, ZeRO / optimizer sharding), and set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True against fragmentation.</source>
+        <translation>峰值留下的余量很小：释放或缩小峰值时存活的最大分配（激活重计算、更小的 micro-batch、ZeRO / 优化器切分），并设置 PYTORCH_NPU_ALLOC_CONF=expandable_segments:True 以减少碎片。</translation>
+    </message>
+    <message>
+        <source>Device memory: peak vs held throughout</source>
+        <translation>Device 内存：峰值与全程占用</translation>
+    </message>
+    <message>
+        <source>SDMA task size &gt; %1 B and not a multiple of %1 B</source>
+        <translation>SDMA 任务大小 &gt; %1 B 且不是 %1 B 的整数倍</translation>
+    </message>
+    <message>
+        <source>Communication byte alignment: unknown</source>
+        <translation>通信字节对齐：未知</translation>
+    </message>
+    <message>
+        <source>%1 communication ops, but no HCCL task records its size (Level1 writes the tasks&apos; size(Byte))</source>
+        <translation>%1 个通信算子，但没有 HCCL 任务记录其大小（Level1 才会写入任务的 size(Byte)）</translation>
+    </message>
+    <message>
+        <source>%1 communication ops, but no HCCL task records its transport type (SDMA / RDMA), which the rule needs</source>
+        <translation>%1 个通信算子，但没有 HCCL 任务记录其传输类型（SDMA / RDMA），而此规则需要它</translation>
+    </message>
+    <message>
+        <source>%1 of %2 SDMA tasks off chip above %3 B not aligned (%4 of %5), in %6 of %7 communication ops</source>
+        <translation>%2 个大于 %3 B 的片外 SDMA 任务中有 %1 个未对齐（%5 中的 %4），分布在 %7 个通信算子中的 %6 个</translation>
+    </message>
+    <message>
+        <source>Communication sizes aligned</source>
+        <translation>通信大小已对齐</translation>
+    </message>
+    <message>
+        <source>Communication sizes not 512 B aligned</source>
+        <translation>通信大小未按 512 B 对齐</translation>
+    </message>
+    <message>
+        <source>Transfers whose size is not a multiple of 512 B move slower over SDMA: pad the communicated tensors (e.g. bucket sizes, hidden sizes) to a multiple of 512 bytes.</source>
+        <translation>大小不是 512 B 整数倍的传输在 SDMA 上更慢：把通信的张量（例如 bucket 大小、hidden size）补齐到 512 字节的整数倍。</translation>
+    </message>
+    <message>
+        <source>Communication bandwidth: unknown</source>
+        <translation>通信带宽：未知</translation>
+    </message>
+    <message>
+        <source>SDMA bandwidth low while MatMul runs</source>
+        <translation>MatMul 运行期间 SDMA 带宽偏低</translation>
+    </message>
+    <message>
+        <source>Communication that overlaps compute competes with it for memory bandwidth: compare with the overlap (or the fusion of communication and compute) switched off, and keep it only if it still wins.</source>
+        <translation>与计算相互掩盖的通信会和计算争抢内存带宽：与关闭掩盖（或关闭通算融合）时对比，只有仍然更快时才保留。</translation>
+    </message>
+    <message>
+        <source>Communication bandwidth below the nominal</source>
+        <translation>通信带宽低于标称值</translation>
+    </message>
+    <message>
+        <source>Communication bandwidth fine</source>
+        <translation>通信带宽正常</translation>
+    </message>
+    <message>
+        <source>share of ops moving &lt; %1 over SDMA (or &lt; %2 over RDMA) above %3</source>
+        <translation>经 SDMA 传输 &lt; %1（或经 RDMA &lt; %2）的通信算子占比超过 %3</translation>
+    </message>
+    <message>
+        <source>Communication packets: unknown</source>
+        <translation>通信包大小：未知</translation>
+    </message>
+    <message>
+        <source>Many small communication packets</source>
+        <translation>大量小通信包</translation>
+    </message>
+    <message>
+        <source>Many small transfers pay the launch and latency cost each time: in data parallelism raise the batch or accumulate gradients over more steps, use larger gradient buckets, prefer ZeRO-1/2 to ZeRO-3 when memory allows, and use fused optimizers that communicate fewer, larger tensors.</source>
+        <translation>大量小传输每次都要付出下发和时延开销：数据并行时增大 batch 或在更多 Step 上累积梯度，使用更大的梯度 bucket，内存允许时优先用 ZeRO-1/2 而不是 ZeRO-3，并使用融合优化器以更少、更大的张量通信。</translation>
+    </message>
+    <message>
+        <source>Communication packets large enough</source>
+        <translation>通信包足够大</translation>
+    </message>
+    <message>
+        <source>AI Core frequency at or below %1 of the highest recorded, inside the steps&apos; device windows</source>
+        <translation>在各 Step 的 Device 时间窗内，AI Core 频率等于或低于记录到的最高值的 %1</translation>
+    </message>
+    <message>
+        <source>AI Core frequency: unknown</source>
+        <translation>AI Core 频率：未知</translation>
+    </message>
+    <message>
+        <source>no AI Core Freq counter in this capture</source>
+        <translation>本次采集没有 AI Core Freq 计数器</translation>
+    </message>
+    <message>
+        <source>%1 (%2 samples)</source>
+        <translation>%1（%2 个采样）</translation>
+    </message>
+    <message>
+        <source>AI Core frequency drops</source>
+        <translation>AI Core 频率下降</translation>
+    </message>
+    <message>
+        <source>; %1 compute kernels (%2) started during the drops</source>
+        <translation>；降频期间开始了 %1 个计算 kernel（%2）</translation>
+    </message>
+    <message>
+        <source>The AI Core clock fell during the step (power or thermal capping, or a power-saving mode): check the device&apos;s power mode, temperature and power limit (npu-smi info), and the cooling of the server.</source>
+        <translation>Step 期间 AI Core 时钟下降（功耗或温度限制，或省电模式）：检查设备的功耗模式、温度和功耗上限（npu-smi info），以及服务器的散热。</translation>
+    </message>
+    <message>
+        <source>AI Core frequency steady</source>
+        <translation>AI Core 频率稳定</translation>
+    </message>
+    <message>
+        <source>an op type with %1 or more new input shapes per step after the first</source>
+        <translation>某类算子在第一个 Step 之后每个 Step 出现 %1 个及以上新的输入 shape</translation>
+    </message>
+    <message>
+        <source>Dynamic shapes: unknown</source>
+        <translation>动态 shape：未知</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv records no Input Shapes (Level1 writes them)</source>
+        <translation>kernel_details.csv 没有记录 Input Shapes（Level1 才会写入）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 op types bring new input shapes after step %3 (%4 steps)</source>
+        <translation>%2 类算子中有 %1 类在 Step %3 之后出现新的输入 shape（共 %4 个 Step）</translation>
+    </message>
+    <message>
+        <source>Input shapes change between steps</source>
+        <translation>输入 shape 在 Step 之间变化</translation>
+    </message>
+    <message>
+        <source>Shapes that change every step make CANN compile or look up kernels again (aclopCompileAndExecute, ACLNN cache misses): pad inputs to a few fixed sizes (bucketing), keep the batch and sequence lengths fixed, and raise ACLNN_CACHE_LIMIT if the shapes must vary.</source>
+        <translation>每个 Step 都变化的 shape 会让 CANN 重新编译或重新查找 kernel（aclopCompileAndExecute、ACLNN 缓存未命中）：把输入补齐到少数几个固定大小（分桶），固定 batch 和序列长度；如果 shape 必须变化，调大 ACLNN_CACHE_LIMIT。</translation>
+    </message>
+    <message>
+        <source>Input shapes repeat between steps</source>
+        <translation>输入 shape 在 Step 之间保持一致</translation>
+    </message>
+    <message>
+        <source>the capture is partial (%1), so the layer may have been cut off (not necessarily a Level0 capture)</source>
+        <translation>采集不完整（%1），该层可能被截掉了（不一定是 Level0 采集）</translation>
+    </message>
+    <message>
+        <source>%1 or more aclopCompileAndExecute calls per step</source>
+        <translation>每 Step %1 次及以上 aclopCompileAndExecute 调用</translation>
+    </message>
+    <message>
+        <source>ACLOP compilation: unknown</source>
+        <translation>ACLOP 编译：未知</translation>
+    </message>
+    <message>
+        <source>the CANN layer was not recorded: %1</source>
+        <translation>未记录 CANN 层：%1</translation>
+    </message>
+    <message>
+        <source>Level0 prunes it</source>
+        <translation>Level0 会裁掉它</translation>
+    </message>
+    <message>
+        <source>Operators compiled online (ACLOP)</source>
+        <translation>算子在线编译（ACLOP）</translation>
+    </message>
+    <message>
+        <source>Call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format=False so that prebuilt ACLNN binaries are used.</source>
+        <translation>调用 torch_npu.npu.set_compile_mode(jit_compile=False) 并设置 torch_npu.npu.config.allow_internal_format=False，以使用预编译的 ACLNN 二进制。</translation>
+    </message>
+    <message>
+        <source>ACLOP calls below the count mark, but they leave the device idle</source>
+        <translation>ACLOP 调用次数低于界线，但它们让 Device 空闲</translation>
+    </message>
+    <message>
+        <source>device gap</source>
+        <translation>个 Device 间隙</translation>
+    </message>
+    <message>
+        <source>device gaps</source>
+        <translation>个 Device 间隙</translation>
+    </message>
+    <message>
+        <source>Those operators still take the ACLOP path: set torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format=False, or find their ACLNN / fused replacements.</source>
+        <translation>这些算子仍走 ACLOP 路径：设置 torch_npu.npu.set_compile_mode(jit_compile=False) 和 torch_npu.npu.config.allow_internal_format=False，或寻找它们的 ACLNN / 融合替代。</translation>
+    </message>
+    <message>
+        <source>ACLOP calls below the mark</source>
+        <translation>ACLOP 调用低于界线</translation>
+    </message>
+    <message>
+        <source>%1 or more element-wise/normalisation ops per step whose host launch API outlasts the task</source>
+        <translation>每 Step %1 个及以上 Host 下发 API 耗时长于任务本身的逐元素/归一化算子</translation>
+    </message>
+    <message>
+        <source>Short element-wise ops: unknown</source>
+        <translation>短小的逐元素算子：未知</translation>
+    </message>
+    <message>
+        <source>%1 element-wise/normalisation tasks; their launching CANN API was not recorded</source>
+        <translation>%1 个逐元素/归一化任务；未记录下发它们的 CANN API</translation>
+    </message>
+    <message>
+        <source>Many short element-wise ops: launch-bound</source>
+        <translation>大量短小的逐元素算子：受下发限制</translation>
+    </message>
+    <message>
+        <source>Fuse these small operators: use the fused APIs (torch_npu.npu_* fused ops, fused optimizers) or graph mode (torch.compile with torchair) so that one launch does the work of many.</source>
+        <translation>融合这些小算子：使用融合 API（torch_npu.npu_* 融合算子、融合优化器）或图模式（torch.compile 搭配 torchair），让一次下发完成多次下发的工作。</translation>
+    </message>
+    <message>
+        <source>Short element-wise ops below the mark</source>
+        <translation>短小的逐元素算子低于界线</translation>
+    </message>
+    <message>
+        <source>%1 or more host&lt;-&gt;device transfers per step (aten::item, _local_scalar_dense, acl_memcpy_*, blocking aclrtMemcpy) inside ProfilerStep</source>
+        <translation>ProfilerStep 内每 Step %1 次及以上 Host&lt;-&gt;Device 传输（aten::item、_local_scalar_dense、acl_memcpy_*、阻塞的 aclrtMemcpy）</translation>
+    </message>
+    <message>
+        <source>%1 or more host&lt;-&gt;device transfers per step (aten::item, _local_scalar_dense, cudaMemcpy* / hipMemcpy* runtime calls, else Memcpy HtoD / DtoH device copies) inside ProfilerStep</source>
+        <translation>ProfilerStep 内每 Step %1 次及以上 Host&lt;-&gt;Device 传输（aten::item、_local_scalar_dense、cudaMemcpy* / hipMemcpy* Runtime 调用，否则取 Memcpy HtoD / DtoH 设备拷贝）</translation>
+    </message>
+    <message>
+        <source>Data transfers: unknown</source>
+        <translation>数据传输：未知</translation>
+    </message>
+    <message>
+        <source>neither the CUDA / HIP runtime calls (cuda_runtime) nor a host&lt;-&gt;device copy (gpu_memcpy) was recorded, so copies cannot be counted</source>
+        <translation>既没有记录 CUDA / HIP Runtime 调用（cuda_runtime），也没有记录 Host&lt;-&gt;Device 拷贝（gpu_memcpy），因此无法统计拷贝</translation>
+    </message>
+    <message>
+        <source>the host layers (Python, CANN) were not recorded</source>
+        <translation>未记录 Host 层（Python、CANN）</translation>
+    </message>
+    <message>
+        <source>; called from </source>
+        <translation>；调用自 </translation>
+    </message>
+    <message>
+        <source>; call sites not recorded (with_stack off)</source>
+        <translation>；未记录调用位置（with_stack 关闭）</translation>
+    </message>
+    <message>
+        <source>; the device is idle %1 of that time</source>
+        <translation>；其间 Device 空闲 %1</translation>
+    </message>
+    <message>
+        <source>; on the device %1 (Memcpy HtoD / DtoH), %2</source>
+        <translation>；Device 上有 %1（Memcpy HtoD / DtoH），%2</translation>
+    </message>
+    <message>
+        <source>host&lt;-&gt;device copy</source>
+        <translation>次 Host&lt;-&gt;Device 拷贝</translation>
+    </message>
+    <message>
+        <source>host&lt;-&gt;device copies</source>
+        <translation>次 Host&lt;-&gt;Device 拷贝</translation>
+    </message>
+    <message>
+        <source>no steps recorded (no ProfilerStep#N or Iteration window), so transfers inside the step cannot be told; in the whole capture: %1</source>
+        <translation>未记录 Step（没有 ProfilerStep#N 或 Iteration 时间窗），因此无法判断 Step 内的传输；整个采集中：%1</translation>
+    </message>
+    <message>
+        <source>the framework layer (torch ops: aten::item, .cpu()) was not recorded (MindSpore / GE graph mode through msprof?), only blocking CANN copies can be counted; %1</source>
+        <translation>未记录框架层（torch 算子：aten::item、.cpu()）（经 msprof 采集的 MindSpore / GE 图模式？），只能统计阻塞的 CANN 拷贝；%1</translation>
+    </message>
+    <message>
+        <source>Host&lt;-&gt;device transfers inside the step</source>
+        <translation>Step 内存在 Host&lt;-&gt;Device 传输</translation>
+    </message>
+    <message>
+        <source>Each .item(), .cpu() or print of a device tensor waits for the device and copies: remove them from the loop or read every N steps (accumulate on the device), and copy inputs with non_blocking=True.</source>
+        <translation>每次对 Device 张量调用 .item()、.cpu() 或 print 都会等待 Device 并拷贝：把它们移出循环，或每 N 个 Step 读取一次（在 Device 上累积），并以 non_blocking=True 拷贝输入。</translation>
+    </message>
+    <message>
+        <source>No host&lt;-&gt;device transfers inside the step</source>
+        <translation>Step 内没有 Host&lt;-&gt;Device 传输</translation>
+    </message>
+    <message>
+        <source>(synchronise-stream calls right after a Node@launch) / launches &gt; %1</source>
+        <translation>（紧跟在 Node@launch 之后的流同步调用）/ 下发次数 &gt; %1</translation>
+    </message>
+    <message>
+        <source>Synchronise after launch: unknown</source>
+        <translation>下发后同步：未知</translation>
+    </message>
+    <message>
+        <source>no Node@launch recorded: %1</source>
+        <translation>未记录 Node@launch：%1</translation>
+    </message>
+    <message>
+        <source>Level0 prunes the CANN layer; older CANN does not write it</source>
+        <translation>Level0 会裁掉 CANN 层；较老的 CANN 不写它</translation>
+    </message>
+    <message>
+        <source>%1, %2, %3 right after a launch (ratio %4)</source>
+        <translation>%1，%2，其中 %3 次紧跟在下发之后（比例 %4）</translation>
+    </message>
+    <message>
+        <source>synchronise-stream call</source>
+        <translation>次流同步调用</translation>
+    </message>
+    <message>
+        <source>synchronise-stream calls</source>
+        <translation>次流同步调用</translation>
+    </message>
+    <message>
+        <source>launch</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>launches</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>Stream synchronised after most launches</source>
+        <translation>大多数下发之后都同步了流</translation>
+    </message>
+    <message>
+        <source>Launches run synchronously, probably ASCEND_LAUNCH_BLOCKING=1: unset it (export ASCEND_LAUNCH_BLOCKING=0) outside debugging.</source>
+        <translation>下发以同步方式执行，可能设置了 ASCEND_LAUNCH_BLOCKING=1：非调试时取消它（export ASCEND_LAUNCH_BLOCKING=0）。</translation>
+    </message>
+    <message>
+        <source>Synchronise after launch below the mark</source>
+        <translation>下发后同步低于界线</translation>
+    </message>
+    <message>
+        <source>a Python GC pause of %1 or more</source>
+        <translation>Python GC 停顿达到 %1 及以上</translation>
+    </message>
+    <message>
+        <source>GC pauses: unknown</source>
+        <translation>GC 停顿：未知</translation>
+    </message>
+    <message>
+        <source>no Python GC events (the profiler records them only with experimental_config gc_detect_threshold)</source>
+        <translation>没有 Python GC 事件（仅在设置 experimental_config gc_detect_threshold 时 Profiler 才会记录）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 GC pauses at or above the mark, %3 in all; the longest %4</source>
+        <translation>%2 次 GC 停顿中有 %1 次达到界线，共 %3；最长 %4</translation>
+    </message>
+    <message>
+        <source>Long Python GC pauses</source>
+        <translation>Python GC 停顿较长</translation>
+    </message>
+    <message>
+        <source>Garbage collection stops the host: call gc.freeze() after the model is built, raise the thresholds (gc.set_threshold) or collect between steps (gc.disable() and gc.collect() every N steps).</source>
+        <translation>垃圾回收会让 Host 停顿：在模型构建后调用 gc.freeze()，调高阈值（gc.set_threshold），或在 Step 之间回收（gc.disable()，并每 N 个 Step 调用一次 gc.collect()）。</translation>
+    </message>
+    <message>
+        <source>GC pauses short</source>
+        <translation>GC 停顿较短</translation>
+    </message>
+    <message>
+        <source>backward / forward device time &gt; %1</source>
+        <translation>反向 / 正向 Device 时间 &gt; %1</translation>
+    </message>
+    <message>
+        <source>Forward vs backward: unknown</source>
+        <translation>正向与反向：未知</translation>
+    </message>
+    <message>
+        <source>the trace does not mark the passes (no fwdbwd flow)</source>
+        <translation>Trace 没有标记正向/反向（没有 fwdbwd 连线）</translation>
+    </message>
+    <message>
+        <source>no forward device time found</source>
+        <translation>没有找到正向的 Device 时间</translation>
+    </message>
+    <message>
+        <source>forward %1, backward %2 per step (ratio %3); forward includes the optimizer step</source>
+        <translation>每 Step 正向 %1，反向 %2（比例 %3）；正向包含优化器更新</translation>
+    </message>
+    <message>
+        <source>Backward far longer than forward</source>
+        <translation>反向远长于正向</translation>
+    </message>
+    <message>
+        <source>Some operator has no efficient backward kernel: look at the longest backward kernels (non-fused grads, layout copies) and replace the forward op by one with a fused backward.</source>
+        <translation>某些算子没有高效的反向 kernel：查看耗时最长的反向 kernel（未融合的梯度、布局拷贝），并把对应的正向算子换成带融合反向的版本。</translation>
+    </message>
+    <message>
+        <source>Some operator has no efficient NPU backward: look at the longest backward kernels (AI_CPU, TransData, non-fused grads) and replace the forward op by one with a fused NPU backward.</source>
+        <translation>某些算子没有高效的 NPU 反向实现：查看耗时最长的反向 kernel（AI_CPU、TransData、未融合的梯度），并把对应的正向算子换成带融合 NPU 反向的版本。</translation>
+    </message>
+    <message>
+        <source>Forward vs backward balanced</source>
+        <translation>正向与反向均衡</translation>
+    </message>
+    <message>
+        <source>ASCEND_LAUNCH_BLOCKING=1, ASCEND_GLOBAL_LOG_LEVEL 0/1, TASK_QUEUE_ENABLE=0 are issues; ACLNN_CACHE_LIMIT / HOST_CACHE_CAPACITY unset, PYTORCH_NPU_ALLOC_CONF without expandable_segments, HCCL_ALGO set are worth a look</source>
+        <translation>ASCEND_LAUNCH_BLOCKING=1、ASCEND_GLOBAL_LOG_LEVEL 0/1、TASK_QUEUE_ENABLE=0 属于问题；未设置 ACLNN_CACHE_LIMIT / HOST_CACHE_CAPACITY、PYTORCH_NPU_ALLOC_CONF 不含 expandable_segments、设置了 HCCL_ALGO 值得一看</translation>
+    </message>
+    <message>
+        <source>Environment variables: unknown</source>
+        <translation>环境变量：未知</translation>
+    </message>
+    <message>
+        <source>profiler_metadata.json has no ENV_VARIABLES</source>
+        <translation>profiler_metadata.json 中没有 ENV_VARIABLES</translation>
+    </message>
+    <message>
+        <source>ASCEND_LAUNCH_BLOCKING=1 (every launch synchronous)</source>
+        <translation>ASCEND_LAUNCH_BLOCKING=1（每次下发都同步）</translation>
+    </message>
+    <message>
+        <source>ASCEND_GLOBAL_LOG_LEVEL=%1 (debug/info logging)</source>
+        <translation>ASCEND_GLOBAL_LOG_LEVEL=%1（debug/info 日志）</translation>
+    </message>
+    <message>
+        <source>TASK_QUEUE_ENABLE=0 (no task queue)</source>
+        <translation>TASK_QUEUE_ENABLE=0（没有任务队列）</translation>
+    </message>
+    <message>
+        <source>ACLNN_CACHE_LIMIT unset (e.g. 100000 when host bound)</source>
+        <translation>未设置 ACLNN_CACHE_LIMIT（Host 受限时例如设为 100000）</translation>
+    </message>
+    <message>
+        <source>HOST_CACHE_CAPACITY unset (e.g. 20 with dynamic shapes)</source>
+        <translation>未设置 HOST_CACHE_CAPACITY（动态 shape 时例如设为 20）</translation>
+    </message>
+    <message>
+        <source>PYTORCH_NPU_ALLOC_CONF without expandable_segments:True</source>
+        <translation>PYTORCH_NPU_ALLOC_CONF 不含 expandable_segments:True</translation>
+    </message>
+    <message>
+        <source>HCCL_ALGO=%1 (automatic is usually better)</source>
+        <translation>HCCL_ALGO=%1（通常自动选择更好）</translation>
+    </message>
+    <message>
+        <source>%1 variables recorded, none flagged</source>
+        <translation>记录了 %1 个变量，都没有问题</translation>
+    </message>
+    <message>
+        <source>Environment slows the run</source>
+        <translation>环境设置拖慢了运行</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>Environment settings to consider</source>
+        <translation>可考虑的环境设置</translation>
+    </message>
+    <message>
+        <source>Set them when the matching bottleneck shows (ACLNN_CACHE_LIMIT=100000, HOST_CACHE_CAPACITY=20 for host-bound dynamic shapes; PYTORCH_NPU_ALLOC_CONF=expandable_segments:True for fragmentation).</source>
+        <translation>出现对应瓶颈时再设置（Host 受限且 shape 动态时设 ACLNN_CACHE_LIMIT=100000、HOST_CACHE_CAPACITY=20；内存碎片时设 PYTORCH_NPU_ALLOC_CONF=expandable_segments:True）。</translation>
+    </message>
+    <message>
+        <source>Environment fine</source>
+        <translation>环境设置正常</translation>
+    </message>
+    <message>
+        <source>peak reserved &gt;= %1% of the device memory (%2); the %3 largest allocators live at the peak</source>
+        <translation>峰值预留 &gt;= Device 内存的 %1%（%2）；列出峰值时存活的 %3 个最大分配者</translation>
+    </message>
+    <message>
+        <source>capacity unknown: set device_memory_gb</source>
+        <translation>容量未知：请设置 device_memory_gb</translation>
+    </message>
+    <message>
+        <source>SDMA below %1 (%2 of %3)</source>
+        <translation>SDMA 低于 %1（%3 的 %2）</translation>
+    </message>
+    <message>
+        <source>; RDMA below %1</source>
+        <translation>；RDMA 低于 %1</translation>
+    </message>
+    <message>
+        <source>; RDMA not judged (no nominal)</source>
+        <translation>；不判断 RDMA（没有标称值）</translation>
+    </message>
+    <message>
+        <source>utilisation &lt; %1 of the chip&apos;s peak; &gt;= %2 efficient</source>
+        <translation>利用率 &lt; 芯片峰值的 %1；&gt;= %2 为高效</translation>
+    </message>
+    <message>
+        <source>op types with &gt;= %1 of kernel time (at most %2); the pipe with the highest ratio, if &gt;= %3, bounds the op</source>
+        <translation>占 kernel 时间 &gt;= %1 的算子类型（最多 %2 个）；占比最高的流水线若 &gt;= %3，则它限制了该算子</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ops with SDMA traffic below the mark%3, %4 of them while a MatMul kernel runs%5; %6 ops with RDMA traffic%7</source>
+        <translation>%2 个有 SDMA 流量的通信算子中有 %1 个低于界线%3，其中 %4 个发生在 MatMul kernel 运行期间%5；%6 个有 RDMA 流量的通信算子%7</translation>
+    </message>
+    <message>
+        <source> (lowest %1)</source>
+        <translation>（最低 %1）</translation>
+    </message>
+    <message>
+        <source> (no kernel_details.csv: overlap unknown)</source>
+        <translation>（没有 kernel_details.csv：重叠情况未知）</translation>
+    </message>
+    <message>
+        <source>, %1 below the mark</source>
+        <translation>，其中 %1 个低于界线</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 ops small (%4, %5 of transit)</source>
+        <translation>%1：%3 个通信算子中有 %2 个是小包（%4，传输 %5）</translation>
+    </message>
+    <message>
+        <source>OP State: %1 dynamic, %2 static</source>
+        <translation>OP State：%1 个 dynamic，%2 个 static</translation>
+    </message>
+    <message>
+        <source> (msprof-analyze&apos;s rule would say every op is dynamic-shape; torch_npu&apos;s eager kernels record dynamic, so this alone does not tell)</source>
+        <translation>（按 msprof-analyze 的规则每个算子都是动态 shape；但 torch_npu 的 eager kernel 都记录为 dynamic，所以仅凭这一点无法判断）</translation>
+    </message>
+    <message>
+        <source>%1 step with shapes: shapes that differ between layers cannot be told from shapes that change between steps</source>
+        <translation>只有 %1 个 Step 带 shape：无法区分层与层之间不同的 shape 和 Step 之间变化的 shape</translation>
+    </message>
+    <message>
+        <source>%1 of %2 element-wise/normalisation tasks with a known launch (%3 per step) take longer to launch (%4) than to run (%5)</source>
+        <translation>在已知下发的 %2 个逐元素/归一化任务中，有 %1 个（每 Step %3 个）下发耗时（%4）长于运行耗时（%5）</translation>
+    </message>
+    <message>
+        <source>no profiler folder</source>
+        <translation>没有 Profiler 目录</translation>
+    </message>
+    <message>
+        <source>no communication.json; the .db export&apos;s CommAnalyzerBandwidth table is not read by this rule</source>
+        <translation>没有 communication.json；此规则不读取 .db 导出中的 CommAnalyzerBandwidth 表</translation>
+    </message>
+    <message>
+        <source>no communication.json (written at Level1 / Level2 when the run communicates)</source>
+        <translation>没有 communication.json（运行有通信且为 Level1 / Level2 时才会写入）</translation>
+    </message>
+    <message>
+        <source>%1 calls in %2 (%3 per step), %4 in all</source>
+        <translation>%2 中共 %1 次调用（每 Step %3 次），共 %4</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>个 Step</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>个 Step</translation>
+    </message>
+    <message>
+        <source>%1 transfers in %2, %3 on the device</source>
+        <translation>%2 中共 %1 次传输，Device 上 %3</translation>
+    </message>
+    <message>
+        <source>%1 transfers in %2, %3 on the host</source>
+        <translation>%2 中共 %1 次传输，Host 上 %3</translation>
+    </message>
+    <message>
+        <source>%1 of %2 MatMul/Conv kernels computable: %3 TFLOPS on average (%4, %5 GFLOP in %6)</source>
+        <translation>%2 个 MatMul/Conv kernel 中有 %1 个可计算：平均 %3 TFLOPS（%4，%6 内 %5 GFLOP）</translation>
+    </message>
+    <message>
+        <source>%1: peak allocated %2, lowest %3 inside the steps (held throughout: weights, optimizer state), so %4 transient; peak reserved %5</source>
+        <translation>%1：峰值分配 %2，Step 内最低 %3（全程占用：权重、优化器状态），因此 %4 是临时分配；峰值预留 %5</translation>
+    </message>
+    <message>
+        <source>%1: peak allocated %2, lowest %3 (held throughout: weights, optimizer state), so %4 transient; peak reserved %5</source>
+        <translation>%1：峰值分配 %2，最低 %3（全程占用：权重、优化器状态），因此 %4 是临时分配；峰值预留 %5</translation>
+    </message>
+    <message>
+        <source>; %1 of %2</source>
+        <translation>；占 %2 的 %1</translation>
+    </message>
+    <message>
+        <source>the device&apos;s Free time</source>
+        <translation>Device 的空闲（Free）时间</translation>
+    </message>
+    <message>
+        <source>a faster host only gives back the time the device waits for it</source>
+        <translation>Host 更快只能换回 Device 等待它的时间</translation>
+    </message>
+    <message>
+        <source>the device&apos;s Computing time</source>
+        <translation>Device 的计算时间</translation>
+    </message>
+    <message>
+        <source>faster kernels only shorten the time the device computes</source>
+        <translation>更快的 kernel 只能缩短 Device 计算的时间</translation>
+    </message>
+    <message>
+        <source>the device&apos;s Communication (Not Overlapped) time</source>
+        <translation>Device 的未掩盖通信时间</translation>
+    </message>
+    <message>
+        <source>faster collectives only shorten the communication not hidden behind computation</source>
+        <translation>更快的集合通信只能缩短未被计算掩盖的通信</translation>
+    </message>
+    <message>
+        <source>bounded by %1 per step (%2); the rule&apos;s own figure, %3, is more: %4</source>
+        <translation>以每 Step %1（%2）为上限；规则自身算出的 %3 更多：%4</translation>
+    </message>
+    <message>
+        <source>GPU trace: the Ascend-only rules (MatMul peak of Ascend chips, AI_CPU, ACLOP compilation, short element-wise ops, synchronise after launch, Python GC, pipelines, block dim, environment variables, memory, communication alignment / bandwidth / packets, AI Core frequency, dynamic shapes, affinity APIs, fusible sequences) were not run</source>
+        <translation>GPU Trace：未运行昇腾专用规则（昇腾芯片的 MatMul 峰值、AI_CPU、ACLOP 编译、短小的逐元素算子、下发后同步、Python GC、流水线、block dim、环境变量、内存、通信对齐 / 带宽 / 小包、AI Core 频率、动态 shape、亲和 API、可融合序列）</translation>
+    </message>
+    <message>
+        <source>%1 or more matches of a timeline_fusion_ops.yaml sequence of top-level torch ops (one thread) or of an Optimizer.step record of an optimizer with a fused torch_npu version</source>
+        <translation>顶层 torch 算子（同一线程）与 timeline_fusion_ops.yaml 中某个序列匹配，或某个有 torch_npu 融合版本的优化器的 Optimizer.step 记录匹配，达到 %1 次及以上</translation>
+    </message>
+    <message>
+        <source>Affinity APIs: unknown</source>
+        <translation>亲和 API：未知</translation>
+    </message>
+    <message>
+        <source>the trace holds no torch op (aten::) on the Python threads</source>
+        <translation>Trace 的 Python 线程上没有 torch 算子（aten::）</translation>
+    </message>
+    <message>
+        <source>the framework layer (torch ops) was not recorded (MindSpore / GE graph mode through msprof?)</source>
+        <translation>未记录框架层（torch 算子）（经 msprof 采集的 MindSpore / GE 图模式？）</translation>
+    </message>
+    <message>
+        <source>%1 over %2 top-level torch ops</source>
+        <translation>在 %2 个顶层 torch 算子中有 %1</translation>
+    </message>
+    <message>
+        <source>match</source>
+        <translation>处匹配</translation>
+    </message>
+    <message>
+        <source>matches</source>
+        <translation>处匹配</translation>
+    </message>
+    <message>
+        <source>. The time a fused API would save is not measured: time at stake unknown (0)</source>
+        <translation>。融合 API 能节省的时间未测量：可节省时间未知（0）</translation>
+    </message>
+    <message>
+        <source>Affinity APIs available for what the model calls</source>
+        <translation>模型调用的代码有可用的亲和 API</translation>
+    </message>
+    <message>
+        <source>Replace the matched code with its fused torch_npu API: %1 (one fused call instead of several launches; check the API&apos;s constraints in the torch_npu docs, and record with_stack to find the call sites).</source>
+        <translation>把匹配到的代码替换为对应的 torch_npu 融合 API：%1（一次融合调用代替多次下发；请在 torch_npu 文档中确认该 API 的约束，并开启 with_stack 采集以找到调用位置）。</translation>
+    </message>
+    <message>
+        <source>No affinity-API sequence found</source>
+        <translation>未发现可替换为亲和 API 的序列</translation>
+    </message>
+    <message>
+        <source>Fusible operator sequences: unknown</source>
+        <translation>可融合的算子序列：未知</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv was not read (it lists the tasks in order with their shapes)</source>
+        <translation>未读取 kernel_details.csv（它按顺序列出任务及其 shape）</translation>
+    </message>
+    <message>
+        <source>%1 sequences (%2 host bound, %3 MTE bound) among %4 tasks</source>
+        <translation>%4 个任务中有 %1 个序列（%2 个受 Host 限制，%3 个受 MTE 限制）</translation>
+    </message>
+    <message>
+        <source>; MTE bound not judged: kernel_details.csv has no MTE columns (Level1 with PipeUtilization writes them)</source>
+        <translation>；未判断是否受 MTE 限制：kernel_details.csv 没有 MTE 列（Level1 且为 PipeUtilization 时才会写入）</translation>
+    </message>
+    <message>
+        <source>. Sequences overlap (a sliding window over the same tasks) and what a fused kernel saves is not known: time at stake unknown (0)</source>
+        <translation>。序列之间相互重叠（在同一批任务上滑动窗口），融合 kernel 能节省多少未知：可节省时间未知（0）</translation>
+    </message>
+    <message>
+        <source>Fusible operator sequences</source>
+        <translation>可融合的算子序列</translation>
+    </message>
+    <message>
+        <source>Host-bound runs: many small launches, look for a fused torch_npu API or graph mode (torch.compile / torchair); MTE-bound runs move data between kernels: ask whether the sequence can be one fused kernel. Row numbers are kernel_details.csv&apos;s, from 0 without the header.</source>
+        <translation>受 Host 限制的序列：大量小下发，寻找 torch_npu 融合 API 或使用图模式（torch.compile / torchair）；受 MTE 限制的序列在 kernel 之间搬运数据：考虑该序列能否合成一个融合 kernel。行号是 kernel_details.csv 的行号，不含表头、从 0 开始。</translation>
+    </message>
+    <message>
+        <source>No fusible operator sequence</source>
+        <translation>没有可融合的算子序列</translation>
+    </message>
+    <message>
+        <source>ACLOP on the host (compile or execute) is the cause of %1 holding %2 (the bubbles, docs/diagnosis.md §3)</source>
+        <translation>Host 上的 ACLOP（编译或执行）是 %1的原因，共 %2（空泡，docs/diagnosis.md §3）</translation>
+    </message>
+    <message>
+        <source>; the device is idle %1 just before them (the most a faster launch can save)</source>
+        <translation>；在它们之前 Device 空闲 %1（这是更快的下发最多能节省的时间）</translation>
+    </message>
+    <message>
+        <source>a run of %1 to %2 consecutive tasks occurring more than %3 times, host bound (task time / wall span &lt; %4) or MTE bound (MTE time / aicore time &gt; %5), and over %6% of the kernels&apos; span in all (or MTE bound)</source>
+        <translation>由 %1 到 %2 个连续任务组成、出现超过 %3 次的序列，受 Host 限制（任务时间 / 墙钟跨度 &lt; %4）或受 MTE 限制（MTE 时间 / aicore 时间 &gt; %5），且总计超过 kernel 跨度的 %6%（或受 MTE 限制）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Breakdown</name>
+    <message>
+        <source>communication.json holds no op</source>
+        <translation>communication.json 中没有通信算子</translation>
+    </message>
+    <message>
+        <source>%1 problem(s), first: %2</source>
+        <translation>%1 个问题，第一个：%2</translation>
+    </message>
+    <message>
+        <source>no communication.json</source>
+        <translation>没有 communication.json</translation>
+    </message>
+    <message>
+        <source>backward = launched from a thread that ends a fwdbwd flow</source>
+        <translation>反向 = 由作为 fwdbwd 连线终点的线程下发</translation>
+    </message>
+    <message>
+        <source>not marked (no fwdbwd flow)</source>
+        <translation>未标记（没有 fwdbwd 连线）</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv Accelerator Core (%1 without a row: trace Task Type)</source>
+        <translation>kernel_details.csv 的 Accelerator Core（%1没有对应行：取 Trace 的 Task Type）</translation>
+    </message>
+    <message>
+        <source>task</source>
+        <translation>个任务</translation>
+    </message>
+    <message>
+        <source>tasks</source>
+        <translation>个任务</translation>
+    </message>
+    <message>
+        <source>trace Task Type</source>
+        <translation>Trace 的 Task Type</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv Type, else task name</source>
+        <translation>kernel_details.csv 的 Type，否则取任务名</translation>
+    </message>
+    <message>
+        <source>task name</source>
+        <translation>任务名</translation>
+    </message>
+    <message>
+        <source>exposed communication %1: waiting %2, transmitting %3, neither %4 (primary: HCCL plane tasks); cross-check msprof-analyze rule (least-waiting plane): wait %5, transmit %6</source>
+        <translation>未掩盖通信 %1：等待 %2，传输 %3，其他 %4（主要依据：HCCL Plane 任务）；交叉核对 msprof-analyze 规则（等待最少的 Plane）：等待 %5，传输 %6</translation>
+    </message>
+    <message>
+        <source>exposed communication %1: collective kernels on the streams (Kineto trace), waiting vs transmitting unknown from the trace</source>
+        <translation>未掩盖通信 %1：流上的集合通信 kernel（Kineto Trace），无法从 Trace 得知等待与传输的比例</translation>
+    </message>
+    <message>
+        <source>exposed communication %1: no HCCL plane task recorded (Level0?), waiting vs transmitting unknown from the trace</source>
+        <translation>未掩盖通信 %1：未记录 HCCL Plane 任务（Level0？），无法从 Trace 得知等待与传输的比例</translation>
+    </message>
+    <message>
+        <source>cross-check communication.json (%1): elapse %2, transit %3, wait %4 (of which synchronization %5), idle %6</source>
+        <translation>交叉核对 communication.json（%1）：耗时 %2，传输 %3，等待 %4（其中同步 %5），空闲 %6</translation>
+    </message>
+    <message>
+        <source>primary: communication.json (%1): elapse %2, transit %3, wait %4 (of which synchronization %5), idle %6</source>
+        <translation>主要依据：communication.json（%1）：耗时 %2，传输 %3，等待 %4（其中同步 %5），空闲 %6</translation>
+    </message>
+    <message>
+        <source>op</source>
+        <translation>个通信算子</translation>
+    </message>
+    <message>
+        <source>ops</source>
+        <translation>个通信算子</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>正向</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>no launch</source>
+        <translation>无下发</translation>
+    </message>
+    <message>
+        <source>several at once %1</source>
+        <translation>多个同时 %1</translation>
+    </message>
+    <message>
+        <source>; forward/backward %1</source>
+        <translation>；正向/反向：%1</translation>
+    </message>
+    <message>
+        <source>Computing %1: %2</source>
+        <translation>计算 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 points</source>
+        <translation>%1 个百分点</translation>
+    </message>
+    <message>
+        <source>msprof-analyze&apos;s rule (least-waiting plane) wait %1 (%2)</source>
+        <translation>msprof-analyze 规则（等待最少的 Plane）等待 %1（%2）</translation>
+    </message>
+    <message>
+        <source>; communication.json wait %1 of the ops&apos; whole time, hidden or not (%2)</source>
+        <translation>；communication.json 等待占通信算子全部时间（无论是否被掩盖）的 %1（%2）</translation>
+    </message>
+    <message>
+        <source>; communication.json not read</source>
+        <translation>；未读取 communication.json</translation>
+    </message>
+    <message>
+        <source>Of the exposed communication (%1), %2 is waiting (notify waits: another rank or stream is not ready, a synchronisation) and %3 transmitting (data moving on the links); source: the trace&apos;s HCCL plane tasks (npuscope&apos;s rule). Cross-checks: %4.</source>
+        <translation>在未掩盖通信（%1）中，%2 是等待（Notify 等待：其他 Rank 或流尚未就绪，即同步），%3 是传输（数据在链路上搬运）；来源：Trace 中的 HCCL Plane 任务（npuscope 的规则）。交叉核对：%4。</translation>
+    </message>
+    <message>
+        <source>communication.json: of %1 in %2, %3 is waiting (synchronisation %4) and %5 transmitting; the trace has no plane tasks to place them in the exposed time.</source>
+        <translation>communication.json：%2共 %1，其中 %3 是等待（同步 %4），%5 是传输；Trace 中没有 Plane 任务，无法把它们落到未掩盖的时间里。</translation>
+    </message>
+    <message>
+        <source>%1 wait %2 (%3 points)</source>
+        <translation>%1 等待 %2（%3 个百分点）</translation>
+    </message>
+    <message>
+        <source>msprof-analyze&apos;s rule</source>
+        <translation>msprof-analyze 规则</translation>
+    </message>
+    <message>
+        <source>The sources disagree on waiting vs transmitting: the plane rule says wait %1 but %2, more than %3 points apart, so no side is said to dominate. Check which is right: compare the Notify Wait tasks of the HCCL planes with communication.json&apos;s Wait and Idle per op, and the plane msprof-analyze picks (an idle plane counts as transmitting there).</source>
+        <translation>各数据来源对等待与传输的判断不一致：Plane 规则给出等待 %1，但 %2，相差超过 %3 个百分点，因此不认定哪一方占主导。请核对哪个正确：把 HCCL Plane 的 Notify Wait 任务与 communication.json 中每个通信算子的 Wait 和 Idle 对比，并查看 msprof-analyze 选取的 Plane（空闲的 Plane 在那里算作传输）。</translation>
+    </message>
+    <message>
+        <source>Waiting dominates (%1, at or above two thirds), so the links are not the problem: the rank waits for another rank or stream. Compare when the ranks reach each collective (a late rank shows its compute or dispatch); when they arrive together the wait is not explained by this capture.</source>
+        <translation>等待占主导（%1，达到或超过三分之二），问题不在链路：该 Rank 在等待其他 Rank 或流。请比较各 Rank 到达每个集合通信的时间（晚到的 Rank 会体现在它的计算或下发上）；若它们同时到达，本次采集无法解释该等待。</translation>
+    </message>
+    <message>
+        <source>Transmitting dominates (at or above two thirds): the time goes to moving data; look at the message sizes, the links&apos; bandwidth and the algorithm.</source>
+        <translation>传输占主导（达到或超过三分之二）：时间花在数据搬运上；请查看消息大小、链路带宽和通信算法。</translation>
+    </message>
+    <message>
+        <source>Waiting vs transmitting is mixed (neither reaches two thirds): the exposed communication is not explained by one side; look at both the slowest rank and the transfers.</source>
+        <translation>等待与传输相当（都未达到三分之二）：未掩盖通信不能由单一方面解释；请同时查看最慢的 Rank 和数据传输。</translation>
+    </message>
+    <message>
+        <source>Computing (%1) is made of: %2.</source>
+        <translation>计算（%1）的构成：%2。</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Bubbles</name>
+    <message>
+        <source> in %1</source>
+        <translation>，位于 %1 内</translation>
+    </message>
+    <message>
+        <source> called from %1</source>
+        <translation>，调用自 %1</translation>
+    </message>
+    <message>
+        <source>the host layer (torch ops, runtime calls) was not recorded in this capture: the cause cannot be told</source>
+        <translation>本次采集未记录 Host 层（torch 算子、Runtime 调用）：无法判断原因</translation>
+    </message>
+    <message>
+        <source>the host layers (Python, CANN) were not recorded in this capture: the cause cannot be told</source>
+        <translation>本次采集未记录 Host 层（Python、CANN）：无法判断原因</translation>
+    </message>
+    <message>
+        <source>copy tasks (%1) run on the device for %2 of the gap</source>
+        <translation>拷贝任务（%1）在 Device 上运行，占间隙的 %2</translation>
+    </message>
+    <message>
+        <source>the device waits on an event/notify task (%1) for %2 of the gap: a stream dependency or a collective on another stream</source>
+        <translation>Device 在等待 event/notify 任务（%1），占间隙的 %2：流间依赖，或其他流上的集合通信</translation>
+    </message>
+    <message>
+        <source>collective launch: %1 was launching %2 for %3 of the gap; the operators behind it in the queue waited</source>
+        <translation>集合通信下发：%1 正在下发 %2，占间隙的 %3；队列中排在它之后的算子在等待</translation>
+    </message>
+    <message>
+        <source>%1 was launched %2 before the device went idle and started only when the gap ended: the host was ahead, the delay is on the device side (no task of this device in the trace explains it)</source>
+        <translation>%1 在 Device 空闲之前 %2 已下发，却在间隙结束时才开始执行：Host 领先，延迟在 Device 侧（Trace 中本 Device 的任务无法解释它）</translation>
+    </message>
+    <message>
+        <source>operator compilation: %1 (%2 of the gap)</source>
+        <translation>算子编译：%1（占间隙的 %2）</translation>
+    </message>
+    <message>
+        <source>, inside %1 %2</source>
+        <translation>，位于 %1 %2 内</translation>
+    </message>
+    <message>
+        <source>%1: compile step %2, the rest (%3) is the ACLOP path on the host outside compilation (%4 of the gap)</source>
+        <translation>%1：编译步骤 %2，其余部分（%3）是编译之外 Host 上的 ACLOP 路径（占间隙的 %4）</translation>
+    </message>
+    <message>
+        <source>queue side: %1 was enqueued %2 before the device went idle but dequeued %3 after its Enqueue: the dequeue thread was busy with earlier operators (Enqueue/Dequeue %4, CANN %5 of the gap)</source>
+        <translation>队列侧：%1 在 Device 空闲之前 %2 已入队，但在 Enqueue 之后 %3 才出队：出队线程忙于处理更早的算子（Enqueue/Dequeue 占间隙的 %4，CANN 占 %5）</translation>
+    </message>
+    <message>
+        <source>%1 was waiting for the device when it ran out of work (%2 of the gap)</source>
+        <translation>Device 无任务可做时，%1 正在等待 Device（占间隙的 %2）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 of the gap)</source>
+        <translation>%1（占间隙的 %2）</translation>
+    </message>
+    <message>
+        <source>data loading covers %1 of the gap</source>
+        <translation>数据加载覆盖间隙的 %1</translation>
+    </message>
+    <message>
+        <source>launch</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>launches</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1和 %2</translation>
+    </message>
+    <message>
+        <source>torch op</source>
+        <translation>个 torch 算子</translation>
+    </message>
+    <message>
+        <source>torch ops</source>
+        <translation>个 torch 算子</translation>
+    </message>
+    <message>
+        <source>the host was busy dispatching: %1 started in the gap (host busy %2: torch ops %3, runtime API %4 of the gap)</source>
+        <translation>Host 忙于下发：间隙内开始了 %1（Host 忙碌 %2：torch 算子占间隙的 %3，Runtime API 占 %4）</translation>
+    </message>
+    <message>
+        <source>the host was busy dispatching: %1 started in the gap (host busy %2: framework %3, runtime API %4 of the gap)</source>
+        <translation>Host 忙于下发：间隙内开始了 %1（Host 忙碌 %2：框架占间隙的 %3，Runtime API 占 %4）</translation>
+    </message>
+    <message>
+        <source>the host was busy dispatching: %1 started in the gap (host busy %2: torch ops %3, Enqueue/Dequeue %4, CANN %5 of the gap)</source>
+        <translation>Host 忙于下发：间隙内开始了 %1（Host 忙碌 %2：torch 算子占间隙的 %3，Enqueue/Dequeue 占 %4，CANN 占 %5）</translation>
+    </message>
+    <message>
+        <source>the host was busy dispatching: %1 started in the gap (host busy %2: framework %3, Enqueue/Dequeue %4, CANN %5 of the gap)</source>
+        <translation>Host 忙于下发：间隙内开始了 %1（Host 忙碌 %2：框架占间隙的 %3，Enqueue/Dequeue 占 %4，CANN 占 %5）</translation>
+    </message>
+    <message>
+        <source>no CANN activity for %1 of the gap, and the framework layer (e.g. MindSpore / GE graph mode) is not in this capture: what the host did is not recorded, the cause cannot be told</source>
+        <translation>间隙的 %1 内没有 CANN 活动，且本次采集不含框架层（例如 MindSpore / GE 图模式）：Host 在做什么未被记录，无法判断原因</translation>
+    </message>
+    <message>
+        <source>no torch op or runtime activity for %1 of the gap: Python work outside torch, data loading or GC</source>
+        <translation>间隙的 %1 内没有 torch 算子或 Runtime 活动：torch 之外的 Python 工作、数据加载或 GC</translation>
+    </message>
+    <message>
+        <source>no torch/CANN activity for %1 of the gap: Python work outside torch, data loading or GC</source>
+        <translation>间隙的 %1 内没有 torch/CANN 活动：torch 之外的 Python 工作、数据加载或 GC</translation>
+    </message>
+    <message>
+        <source>; Python GC ran for %1 of it</source>
+        <translation>；其中 Python GC 运行了 %1</translation>
+    </message>
+    <message>
+        <source>host partly busy (%1): no rule decides the cause</source>
+        <translation>Host 部分忙碌（%1）：没有规则能判定原因</translation>
+    </message>
+    <message>
+        <source>no torch op or launch</source>
+        <translation>没有 torch 算子或下发</translation>
+    </message>
+    <message>
+        <source>no launch</source>
+        <translation>没有下发</translation>
+    </message>
+    <message>
+        <source>only %1</source>
+        <translation>只有 %1</translation>
+    </message>
+    <message>
+        <source>torch op/launch</source>
+        <translation>个 torch 算子/下发</translation>
+    </message>
+    <message>
+        <source>torch ops/launches</source>
+        <translation>个 torch 算子/下发</translation>
+    </message>
+    <message>
+        <source>host busy %1 but %2 started in the gap: no rule decides the cause</source>
+        <translation>Host 忙碌 %1，但间隙内开始的%2：没有规则能判定原因</translation>
+    </message>
+    <message>
+        <source>; the gap ends at the collective %1</source>
+        <translation>；间隙结束于集合通信 %1</translation>
+    </message>
+    <message>
+        <source>warm-up: %1 covers %2 of the gap and is one of the first calls of %3, whose median call takes %4 (%5 calls): a one-off cost (autotuning, lazy initialisation, first-time compilation or allocation), not the steady state</source>
+        <translation>预热：%1 覆盖了间隙的 %2，且是 %3 最初的几次调用之一，其调用耗时中位数为 %4（共 %5 次调用）：这是一次性开销（自动调优、延迟初始化、首次编译或内存分配），不是稳定状态</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Chain</name>
+    <message>
+        <source>launch latency unknown</source>
+        <translation>下发时延未知</translation>
+    </message>
+    <message>
+        <source>launch latency unknown: the task starts %1 before its recorded launch even after the clock correction (a suspect flow binding)</source>
+        <translation>下发时延未知：即使经过时钟校正，任务仍比记录的下发早 %1 开始（连线绑定可疑）</translation>
+    </message>
+    <message>
+        <source>launch latency %1 (recorded %2; host/device clocks corrected by %3)</source>
+        <translation>下发时延 %1（记录值 %2；Host/Device 时钟已校正 %3）</translation>
+    </message>
+    <message>
+        <source>launch latency %1</source>
+        <translation>下发时延 %1</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Overlap</name>
+    <message>
+        <source>no Ascend Hardware lanes: no device analysis</source>
+        <translation>没有 Ascend Hardware 泳道：不做 Device 分析</translation>
+    </message>
+    <message>
+        <source>Kineto trace without kernel, gpu_memcpy or gpu_memset events: it holds CUPTI range-profiler records (cuda_profiler_range), kernels replayed one at a time to read their counters, whose times are the replays and not the kernels&apos; timeline: no device analysis</source>
+        <translation>Kineto Trace 中没有 kernel、gpu_memcpy 或 gpu_memset 事件：它包含 CUPTI range-profiler 记录（cuda_profiler_range），即为读取计数器而逐个重放的 kernel，其时间是重放的时间而非 kernel 的时间线：不做 Device 分析</translation>
+    </message>
+    <message>
+        <source>Kineto trace without kernel, gpu_memcpy or gpu_memset events on a device stream: no device analysis</source>
+        <translation>Kineto Trace 的 Device 流上没有 kernel、gpu_memcpy 或 gpu_memset 事件：不做 Device 分析</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv does not match this trace (none of its %1 distinct compute start times is a device task&apos;s start), so: %2</source>
+        <translation>kernel_details.csv 与此 Trace 不匹配（其 %1 个不同的计算开始时间都不是 Device 任务的开始时间），因此改用：%2</translation>
+    </message>
+    <message>
+        <source>Kineto trace: cat kernel, except collective kernels (nccl/rccl/hccl in the name, hcom_*); gpu_memcpy/gpu_memset are copies, not compute</source>
+        <translation>Kineto Trace：cat 为 kernel 的事件，集合通信 kernel 除外（名称含 nccl/rccl/hccl，hcom_*）；gpu_memcpy/gpu_memset 是拷贝，不算计算</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv (%1 matched by start time)</source>
+        <translation>kernel_details.csv（按开始时间匹配了 %1）</translation>
+    </message>
+    <message>
+        <source>task</source>
+        <translation>个任务</translation>
+    </message>
+    <message>
+        <source>tasks</source>
+        <translation>个任务</translation>
+    </message>
+    <message>
+        <source>Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and Other-typed tasks not named like memcpy/event/notify tasks</source>
+        <translation>Task Type 为 AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE 的任务，以及名称不像 memcpy/event/notify 任务的 Other 类型任务</translation>
+    </message>
+    <message>
+        <source>%1: computed %2, recorded %3 (difference %4)</source>
+        <translation>%1：计算值 %2，记录值 %3（相差 %4）</translation>
+    </message>
+    <message>
+        <source>(all)</source>
+        <translation>（全部）</translation>
+    </message>
+    <message>
+        <source>Overlap Analysis lanes</source>
+        <translation>Overlap Analysis 泳道</translation>
+    </message>
+    <message>
+        <source>computed</source>
+        <translation>计算值</translation>
+    </message>
+    <message>
+        <source>step %1 %2: %3 %4, step_trace_time.csv %5</source>
+        <translation>Step %1 %2：%3 %4，step_trace_time.csv %5</translation>
+    </message>
+    <message>
+        <source>device %1: %2</source>
+        <translation>Device %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::ProfileAnalysis</name>
+    <message>
+        <source>%1: no device figures, left out of the cross-rank comparison</source>
+        <translation>%1：没有 Device 数据，未参与跨 Rank 比较</translation>
+    </message>
+    <message>
+        <source>the ranks&apos; figures come from different sources (see each rank&apos;s source)</source>
+        <translation>各 Rank 的数据来源不同（见每个 Rank 的 source）</translation>
+    </message>
+    <message>
+        <source>slow rank (msprof-analyze rule): needs 2 or more ranks with figures, %1 here</source>
+        <translation>慢 Rank（msprof-analyze 规则）：需要 2 个及以上有数据的 Rank，这里只有 %1 个</translation>
+    </message>
+    <message>
+        <source>slow rank (msprof-analyze rule, %1, threshold %2 of the mean rank time): </source>
+        <translation>慢 Rank（msprof-analyze 规则，%1，阈值为 Rank 平均时间的 %2）：</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>个 Rank</translation>
+    </message>
+    <message>
+        <source>ranks</source>
+        <translation>个 Rank</translation>
+    </message>
+    <message>
+        <source>no bottleneck; largest gap %1 %2 (max on rank %3)</source>
+        <translation>无瓶颈；最大差距 %1 %2（最大值在 Rank %3）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (max on rank %3)</source>
+        <translation>%1 %2（最大值在 Rank %3）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Report</name>
+    <message>
+        <source>every step (%1 of %2)</source>
+        <translation>每个 Step（%1/%2）</translation>
+    </message>
+    <message>
+        <source>in %1 of %2</source>
+        <translation>%2 中的 %1 个</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>个 Step</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>个 Step</translation>
+    </message>
+    <message>
+        <source>chip %1</source>
+        <translation>芯片 %1</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>advice (%1, %2; issues first, by time at stake per step):</source>
+        <translation>优化建议（%1，%2；问题在前，按每 Step 可节省的时间排序）：</translation>
+    </message>
+    <message>
+        <source> - %1 per step at stake</source>
+        <translation> - 每 Step 可节省 %1</translation>
+    </message>
+    <message>
+        <source>: %1 (mark: %2)</source>
+        <translation>：%1（界线：%2）</translation>
+    </message>
+    <message>
+        <source>fix: %1</source>
+        <translation>修复：%1</translation>
+    </message>
+    <message>
+        <source>advice across ranks (each issue, on which ranks):</source>
+        <translation>跨 Rank 的优化建议（每个问题出现在哪些 Rank 上）：</translation>
+    </message>
+    <message>
+        <source>every rank (%1)</source>
+        <translation>所有 Rank（%1）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3)</source>
+        <translation>%2 中的 %1 个（%3）</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>个 Rank</translation>
+    </message>
+    <message>
+        <source>ranks</source>
+        <translation>个 Rank</translation>
+    </message>
+    <message>
+        <source>PARTIAL CAPTURE: %1; every figure below covers only the part read</source>
+        <translation>不完整的采集：%1；以下所有数据只覆盖已读取的部分</translation>
+    </message>
+    <message>
+        <source>verdict:</source>
+        <translation>结论：</translation>
+    </message>
+    <message>
+        <source>bubbles &gt;= threshold: %1 (%2 in all), the longest %3 listed, longest first</source>
+        <translation>达到阈值的空泡：%1 个（共 %2），列出最长的 %3 个，按时长从长到短</translation>
+    </message>
+    <message>
+        <source>bubbles &gt;= threshold: %1 (longest first)</source>
+        <translation>达到阈值的空泡：%1 个（按时长从长到短）</translation>
+    </message>
+    <message>
+        <source>%1 at +%2 (step %3): %4</source>
+        <translation>%1，位于 +%2（Step %3）：%4</translation>
+    </message>
+    <message>
+        <source>%1 at +%2: %4</source>
+        <translation>%1，位于 +%2：%4</translation>
+    </message>
+    <message>
+        <source>launched after the device went idle</source>
+        <translation>在 Device 空闲之后才下发</translation>
+    </message>
+    <message>
+        <source>launched before the device went idle</source>
+        <translation>在 Device 空闲之前已下发</translation>
+    </message>
+    <message>
+        <source>launched at an unknown time</source>
+        <translation>下发时间未知</translation>
+    </message>
+    <message>
+        <source> - %1 per step at stake (%2)</source>
+        <translation> - 每 Step 可节省 %1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Stats</name>
+    <message>
+        <source>Task Type AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE, and untyped tasks not named like memcpy/event/notify/SDMA/hcom tasks</source>
+        <translation>Task Type 为 AI_CORE/AI_VECTOR_CORE/AI_CPU/MIX_*/FFTS_PLUS/DSA_SQE 的任务，以及名称不像 memcpy/event/notify/SDMA/hcom 任务的无类型任务</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv (its compute rows, matched to tasks by start time and name)</source>
+        <translation>kernel_details.csv（其计算行按开始时间和名称与任务匹配）</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv does not match this trace (no compute row has a task&apos;s start and name), so: %1</source>
+        <translation>kernel_details.csv 与此 Trace 不匹配（没有计算行与任务的开始时间和名称相符），因此改用：%1</translation>
+    </message>
+    <message>
+        <source>kernel_details.csv alone (the profiler&apos;s own table: this rank has no trace), %1 without the communication rows</source>
+        <translation>仅 kernel_details.csv（Profiler 自己的表：此 Rank 没有 Trace），%1，不含通信行</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>rows</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>, %1 without a Duration left out</source>
+        <translation>，略去了 %1没有 Duration 的数据</translation>
+    </message>
+    <message>
+        <source>Share: %% of E2E %1 (Computing + Communication(Not Overlapped) + Free; those three add up to 100%%)</source>
+        <translation>占比：占 E2E %1 的 %%（计算 + 未掩盖通信 + 空闲；三者相加为 100%%）</translation>
+    </message>
+    <message>
+        <source>Share: %% of the layer&apos;s summed total %1 (the rows add up to 100%%)</source>
+        <translation>占比：占该层总和 %1 的 %%（各行相加为 100%%）</translation>
+    </message>
+    <message>
+        <source>Kernels told from stream tasks by %1</source>
+        <translation>从流任务中区分 kernel 的依据：%1</translation>
+    </message>
+    <message>
+        <source>%1 statistics, scope %2 (%3): %4 slices, sum %5, union %6</source>
+        <translation>%1 统计，范围 %2（%3）：%4 个切片，总和 %5，并集 %6</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Verdict</name>
+    <message>
+        <source>Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and torch.cuda.synchronize() from the training loop, or defer them (accumulate on the device and read every N steps).</source>
+        <translation>避免在 Step 内做 Host 同步：从训练循环中移除 .item()、.cpu()、对 Device 张量的 print() 和 torch.cuda.synchronize()，或推迟它们（在 Device 上累积，每 N 个 Step 读取一次）。</translation>
+    </message>
+    <message>
+        <source>The host cannot launch kernels fast enough: fuse small operators, raise the batch size, or capture the step in a CUDA/HIP graph (torch.compile with mode=&quot;reduce-overhead&quot;, torch.cuda.graphs).</source>
+        <translation>Host 下发 kernel 的速度不够：融合小算子、增大 batch size，或把 Step 捕获为 CUDA/HIP graph（torch.compile 的 mode=&quot;reduce-overhead&quot;、torch.cuda.graphs）。</translation>
+    </message>
+    <message>
+        <source>Copies run on the device while it computes nothing: move host-device copies out of the step, copy with non_blocking=True from pinned memory, and keep tensors on the device.</source>
+        <translation>Device 上运行拷贝时没有计算：把 Host-Device 拷贝移出 Step，从锁页内存以 non_blocking=True 拷贝，并让张量留在 Device 上。</translation>
+    </message>
+    <message>
+        <source>Streams wait on events: look at what the waiting stream depends on (a collective on another stream, a recorded event) and overlap or reorder the work.</source>
+        <translation>流在等待 event：查看等待的流依赖什么（其他流上的集合通信、已记录的 event），然后让这些工作相互掩盖或调整顺序。</translation>
+    </message>
+    <message>
+        <source>Tasks were launched ahead of the device but it held them: look at what their streams wait for (events recorded on other streams, collectives) and overlap or reorder that work.</source>
+        <translation>任务先于 Device 下发，却被 Device 延后执行：查看它们的流在等待什么（其他流上记录的 event、集合通信），然后让这些工作相互掩盖或调整顺序。</translation>
+    </message>
+    <message>
+        <source>Avoid host synchronisation inside the step: remove .item(), .cpu(), print() of device tensors and torch.npu.synchronize() from the training loop, or defer them (accumulate on the device and read every N steps).</source>
+        <translation>避免在 Step 内做 Host 同步：从训练循环中移除 .item()、.cpu()、对 Device 张量的 print() 和 torch.npu.synchronize()，或推迟它们（在 Device 上累积，每 N 个 Step 读取一次）。</translation>
+    </message>
+    <message>
+        <source>Overlap host-to-device copies with compute: pin host memory (DataLoader pin_memory=True), copy with non_blocking=True, and prefetch the next batch to the device.</source>
+        <translation>让 Host 到 Device 的拷贝与计算相互掩盖：使用锁页内存（DataLoader pin_memory=True），以 non_blocking=True 拷贝，并把下一个 batch 预取到 Device。</translation>
+    </message>
+    <message>
+        <source>Operators are compiled online (ACLOP): call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format=False so that prebuilt binaries are used.</source>
+        <translation>算子在线编译（ACLOP）：调用 torch_npu.npu.set_compile_mode(jit_compile=False) 并设置 torch_npu.npu.config.allow_internal_format=False，以使用预编译的二进制。</translation>
+    </message>
+    <message>
+        <source>The ACLOP path (aclopCompileAndExecute) is slow on the host even without compiling: prefer the ACLNN operators (jit_compile=False), and check which operators still take the ACLOP path.</source>
+        <translation>即使不编译，ACLOP 路径（aclopCompileAndExecute）在 Host 上也很慢：优先使用 ACLNN 算子（jit_compile=False），并检查哪些算子仍走 ACLOP 路径。</translation>
+    </message>
+    <message>
+        <source>Data loading holds the step: raise DataLoader num_workers, use pin_memory and prefetch_factor.</source>
+        <translation>数据加载拖慢了 Step：增大 DataLoader 的 num_workers，使用 pin_memory 和 prefetch_factor。</translation>
+    </message>
+    <message>
+        <source>The host cannot dispatch operators fast enough: fuse small operators, raise the batch size, keep the task queue on (TASK_QUEUE_ENABLE=1 or 2), bind cores, or use graph mode (torchair, torch.compile).</source>
+        <translation>Host 下发算子的速度不够：融合小算子、增大 batch size、保持任务队列开启（TASK_QUEUE_ENABLE=1 或 2）、绑核，或使用图模式（torchair、torch.compile）。</translation>
+    </message>
+    <message>
+        <source>The host does no torch work during the gaps: look at the Python code between operators (data preparation, logging, control flow, GC) and move it off the critical path.</source>
+        <translation>间隙内 Host 没有执行 torch 工作：查看算子之间的 Python 代码（数据准备、日志、控制流、GC），把它移出关键路径。</translation>
+    </message>
+    <message>
+        <source>%1 (the rest of the file is missing)</source>
+        <translation>%1（文件的其余部分缺失）</translation>
+    </message>
+    <message>
+        <source>%1 (the file may end early)</source>
+        <translation>%1（文件可能提前结束）</translation>
+    </message>
+    <message>
+        <source>the event array was not closed: the profiler may have stopped before it finished writing</source>
+        <translation>事件数组没有闭合：Profiler 可能在写完之前就停止了</translation>
+    </message>
+    <message>
+        <source>%1 (partial capture)</source>
+        <translation>%1（不完整的采集）</translation>
+    </message>
+    <message>
+        <source>, up to +%1 (ts %2 ns)</source>
+        <translation>，截至 +%1（ts %2 ns）</translation>
+    </message>
+    <message>
+        <source>%1: %2. The figures cover only the part that was read%3; what the profiler wrote after the cut is missing, so the shares may differ for the whole run. %4</source>
+        <translation>%1: %2。这些数据只覆盖已读取的部分%3；Profiler 在截断之后写入的内容缺失，因此整个运行的占比可能不同。%4</translation>
+    </message>
+    <message>
+        <source>No device activity</source>
+        <translation>无 Device 活动</translation>
+    </message>
+    <message>
+        <source>No device activity in this trace: open a capture with NPU activity to get the Top-Down analysis.</source>
+        <translation>此 Trace 中没有 Device 活动：打开含 NPU 活动的采集数据以获得 Top-Down 分析。</translation>
+    </message>
+    <message>
+        <source>The device span is empty.</source>
+        <translation>Device 时间跨度为空。</translation>
+    </message>
+    <message>
+        <source>Computing %1, Communication (Not Overlapped) %2, Free %3 of %4</source>
+        <translation>在 %4 中，计算 %1，未掩盖通信 %2，空闲 %3</translation>
+    </message>
+    <message>
+        <source>Compute bound</source>
+        <translation>计算瓶颈</translation>
+    </message>
+    <message>
+        <source>the device computes %1 of the time; %2.</source>
+        <translation>Device 有 %1 的时间在计算；%2。</translation>
+    </message>
+    <message>
+        <source>Look at the longest kernels in the statistics first: their shapes, data types (mixed precision, tensor cores) and achieved TFLOPS against the GPU&apos;s peak.</source>
+        <translation>先看统计中耗时最长的 kernel：它们的 shape、数据类型（混合精度、tensor core），以及实际 TFLOPS 与 GPU 峰值的比较。</translation>
+    </message>
+    <message>
+        <source>Look at the longest kernels in the statistics first: their shapes, formats (TransData), TFLOPS against the chip&apos;s peak, and AI_CPU operators.</source>
+        <translation>先看统计中耗时最长的 kernel：它们的 shape、格式（TransData）、TFLOPS 与芯片峰值的比较，以及 AI_CPU 算子。</translation>
+    </message>
+    <message>
+        <source>Communication bound</source>
+        <translation>通信瓶颈</translation>
+    </message>
+    <message>
+        <source>communication that is not hidden behind computation takes %1 of the time; %2.</source>
+        <translation>未被计算掩盖的通信占用了 %1 的时间；%2。</translation>
+    </message>
+    <message>
+        <source>Look at the collectives first: check for a slow rank (the others wait for it), overlap communication with computation (bucketed gradient all-reduce, async collectives), and review the parallel strategy.</source>
+        <translation>先看集合通信：检查是否有慢 Rank（其他 Rank 在等它），让通信与计算相互掩盖（分桶梯度 all-reduce、异步集合通信），并审视并行策略。</translation>
+    </message>
+    <message>
+        <source>Dispatch/host bound</source>
+        <translation>下发/Host 瓶颈</translation>
+    </message>
+    <message>
+        <source>the device is idle (Free) %1 of the time (%2); %3.</source>
+        <translation>Device 有 %1 的时间空闲（Free）（%2）；%3。</translation>
+    </message>
+    <message>
+        <source>The device is also idle (Free) %1 of the time (%2), above the ~10%% mark: dispatch, synchronisation or data movement leave it waiting.</source>
+        <translation>Device 还有 %1 的时间空闲（Free）（%2），超过约 10%% 的界线：下发、同步或数据搬运让它在等待。</translation>
+    </message>
+    <message>
+        <source>device activity</source>
+        <translation>Device 活动</translation>
+    </message>
+    <message>
+        <source>one busy interval</source>
+        <translation>1 个忙碌区间</translation>
+    </message>
+    <message>
+        <source>%1 busy intervals</source>
+        <translation>%1 个忙碌区间</translation>
+    </message>
+    <message>
+        <source>The device span includes isolated activity: %1 at ts %2 ns (+%3), %4 %5 before the rest of the device activity, which spans %6. Free and E2E above include that gap; without it: </source>
+        <translation>Device 时间跨度包含孤立的活动：%1 位于 ts %2 ns（+%3），%4，比其余 Device 活动早 %5（其余活动跨度 %6）。上面的空闲和 E2E 包含这段间隔；不计它时：</translation>
+    </message>
+    <message>
+        <source>The device span includes isolated activity: %1 at ts %2 ns (+%3), %4 %5 after the rest of the device activity, which spans %6. Free and E2E above include that gap; without it: </source>
+        <translation>Device 时间跨度包含孤立的活动：%1 位于 ts %2 ns（+%3），%4，比其余 Device 活动晚 %5（其余活动跨度 %6）。上面的空闲和 E2E 包含这段间隔；不计它时：</translation>
+    </message>
+    <message>
+        <source> (the same dominant share).</source>
+        <translation>（主导占比相同）。</translation>
+    </message>
+    <message>
+        <source>; the dominant share differs, so the headline depends on whether that activity belongs to the run.</source>
+        <translation>；主导占比不同，因此结论取决于该活动是否属于本次运行。</translation>
+    </message>
+    <message>
+        <source>The trace&apos;s span (%1) is stretched by %2 far from the device activity (%3): the farthest, %4 on %5, at ts %6 ns, %7 before it. The Top-Down figures use the device activity only; its clock or epoch may differ.</source>
+        <translation>Trace 的时间跨度（%1）被远离 Device 活动（%3）的 %2 拉长：最远的是 %5 上的 %4，位于 ts %6 ns，比 Device 活动早 %7。Top-Down 数据只使用 Device 活动；这些事件的时钟或纪元可能不同。</translation>
+    </message>
+    <message>
+        <source>The trace&apos;s span (%1) is stretched by %2 far from the device activity (%3): the farthest, %4 on %5, at ts %6 ns, %7 after it. The Top-Down figures use the device activity only; its clock or epoch may differ.</source>
+        <translation>Trace 的时间跨度（%1）被远离 Device 活动（%3）的 %2 拉长：最远的是 %5 上的 %4，位于 ts %6 ns，比 Device 活动晚 %7。Top-Down 数据只使用 Device 活动；这些事件的时钟或纪元可能不同。</translation>
+    </message>
+    <message>
+        <source>event</source>
+        <translation>个事件</translation>
+    </message>
+    <message>
+        <source>events</source>
+        <translation>个事件</translation>
+    </message>
+    <message>
+        <source>The %1 device gaps of 10 us or more (%2) cannot be explained: the host layer (torch ops, runtime calls) was not recorded. Capture with the CPU activity on (torch.profiler ProfilerActivity.CPU) to see what held the device up.</source>
+        <translation>%1 个 10 us 及以上的 Device 间隙（%2）无法解释：未记录 Host 层（torch 算子、Runtime 调用）。请开启 CPU 活动采集（torch.profiler ProfilerActivity.CPU），以查看是什么拖住了 Device。</translation>
+    </message>
+    <message>
+        <source>The %1 device gaps of 10 us or more (%2) cannot be explained: the host layers (Python, CANN) were not recorded. Capture with the CPU activity on (torch_npu.profiler ProfilerActivity.CPU) to see what held the device up.</source>
+        <translation>%1 个 10 us 及以上的 Device 间隙（%2）无法解释：未记录 Host 层（Python、CANN）。请开启 CPU 活动采集（torch_npu.profiler ProfilerActivity.CPU），以查看是什么拖住了 Device。</translation>
+    </message>
+    <message>
+        <source>Of %1 of 10 us or more (%2), %3 holds the most: %4 (%5) in %6</source>
+        <translation>在 10 us 及以上的 %1（%2）中，%3占比最多：%6 共 %4（%5）</translation>
+    </message>
+    <message>
+        <source>device gap</source>
+        <translation>个 Device 间隙</translation>
+    </message>
+    <message>
+        <source>device gaps</source>
+        <translation>个 Device 间隙</translation>
+    </message>
+    <message>
+        <source>gap</source>
+        <translation>个间隙</translation>
+    </message>
+    <message>
+        <source>gaps</source>
+        <translation>个间隙</translation>
+    </message>
+    <message>
+        <source>; then %1 %2 (%3)</source>
+        <translation>；其次是 %1 %2（%3）</translation>
+    </message>
+    <message>
+        <source>.</source>
+        <translation>。</translation>
+    </message>
+    <message>
+        <source>%1 of the device tasks start within %2 of their launch (median %3): the launch flows (ac2g) are nearly vertical, the device runs as soon as the host dispatches, so the host sets the pace.</source>
+        <translation>%1 的 Device 任务在下发后 %2 内开始执行（中位数 %3）：下发连线（ac2g）几乎是竖直的，Host 一下发 Device 就执行，因此节奏由 Host 决定。</translation>
+    </message>
+    <message>
+        <source>%1 of the device tasks start within %2 of their launch (median %3): the HostToDevice flows are nearly vertical, the device runs as soon as the host dispatches, so the host sets the pace.</source>
+        <translation>%1 的 Device 任务在下发后 %2 内开始执行（中位数 %3）：HostToDevice 连线几乎是竖直的，Host 一下发 Device 就执行，因此节奏由 Host 决定。</translation>
+    </message>
+    <message>
+        <source>The torch op %1 launched %2 device tasks; %3 of %4 launched %5 or more: many small tasks from one API are a fusion candidate.</source>
+        <translation>torch 算子 %1 下发了 %2 个 Device 任务；%4中有 %3 个下发了 %5 个及以上：同一 API 产生的大量小任务是融合的候选。</translation>
+    </message>
+    <message>
+        <source>op</source>
+        <translation>个算子</translation>
+    </message>
+    <message>
+        <source>ops</source>
+        <translation>个算子</translation>
+    </message>
+    <message>
+        <source>Host and device clocks disagree by at least %1 (%2; the earliest task starts that much before its own launch): launch latencies are shown corrected by that bound.</source>
+        <translation>Host 与 Device 的时钟至少相差 %1（%2；最早的任务比它自己的下发早这么多开始）：显示的下发时延已按该界限校正。</translation>
+    </message>
+    <message>
+        <source>launch</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>launches</source>
+        <translation>次下发</translation>
+    </message>
+    <message>
+        <source>%1 aclopCompileAndExecute calls (%2 per step, the advisor&apos;s mark is 20): call torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format=False.</source>
+        <translation>%1 次 aclopCompileAndExecute 调用（每 Step %2 次，专家建议的界线是 20）：调用 torch_npu.npu.set_compile_mode(jit_compile=False) 并设置 torch_npu.npu.config.allow_internal_format=False。</translation>
+    </message>
+    <message>
+        <source>The idle time is warm-up (the first, slow calls of operators): profile steps after it (profiler schedule with wait and warmup steps, or skip_first) so that the figures show the steady state; the shares of this capture overstate the idle time.</source>
+        <translation>空闲时间来自预热（算子最初几次较慢的调用）：采集预热之后的 Step（profiler schedule 设置 wait 和 warmup 步，或 skip_first），让数据反映稳定状态；本次采集的占比高估了空闲时间。</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::widgets::AdviceModel</name>
     <message>
         <source>%1
@@ -615,6 +2286,22 @@ Evidence: %4 slices</source>
     <message>
         <source>Ranks</source>
         <translation>Rank 数</translation>
+    </message>
+    <message>
+        <source>issue</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
     </message>
 </context>
 <context>
@@ -756,6 +2443,10 @@ Evidence: %4 slices</source>
     <message>
         <source>Unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>First call (warm-up)</source>
+        <translation>首次调用（预热）</translation>
     </message>
 </context>
 <context>

@@ -78,7 +78,15 @@ QVariant AdviceModel::data(const QModelIndex& index, int role) const {
       const auto& rp = m_profile->ranks[static_cast<std::size_t>(row.rank)];
       return QString::fromStdString(rp.source.label);
     }
-    case Severity: return QString::fromLatin1(core::severityKey(f.severity));
+    case Severity:
+      // The severity in the interface language (the JSON keeps core::severityKey's ids).
+      switch (f.severity) {
+        case core::Severity::Issue: return tr("issue");
+        case core::Severity::Info: return tr("info");
+        case core::Severity::Ok: return tr("ok");
+        case core::Severity::Unknown: return tr("unknown");
+      }
+      return QString::fromLatin1(core::severityKey(f.severity));
     case Finding: return QString::fromStdString(f.title);
     case AtStake: return f.atStakePerStep > 0 ? QString::fromStdString(core::formatDuration(f.atStakePerStep)) : QString();
     case Steps:

@@ -196,7 +196,13 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
                       : tr("<b>Dispatch chain</b>");
   m_header->setText(head);
   QStringList sub;
-  if (chain.launchLatency) sub << QString::fromStdString(core::launchLatencyText(chain)).replace(0, 1, QLatin1Char('L'));
+  if (chain.launchLatency) {
+    // core's sentence starts lower-case in English ("launch latency ..."): capitalised here; a
+    // translation (core/base/i18n.h) is shown as it is.
+    QString latency = QString::fromStdString(core::launchLatencyText(chain));
+    if (latency.startsWith(QLatin1Char('l'))) latency[0] = QLatin1Char('L');
+    sub << latency;
+  }
   if (!context.isEmpty()) sub << context;
   const QString contextLine = sub.join(QStringLiteral("  ·  "));
   if (chain.path.empty()) {
