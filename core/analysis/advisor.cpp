@@ -451,7 +451,7 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
     sumNs += *r.duration;
     const SliceRef ref = c.taskOf(r);
     allEv.push_back({static_cast<double>(*r.duration), ref});
-    const std::string dt = w->dtype.empty() ? std::string("dtype not recorded") : w->dtype;
+    const std::string dt = w->dtype.empty() ? std::string(npuTr("npuscope::core::Advisor", "dtype not recorded")) : w->dtype;
     if (dtypes.find(dt) == std::string::npos) dtypes += (dtypes.empty() ? "" : "/") + dt;
     const PeakTflops* p = findPeak(c.thresholds.peaks, chip, w->dtype);
     if (!p) {
@@ -527,11 +527,12 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
     // Without the HF32 Eligible column (the .db export, older CANN) an FP32 kernel may run in
     // HF32, whose peak is higher: at or above the high mark of FP32's peak says nothing about
     // HF32's, so "efficient" is not said. (Below the low mark stays right: HF32's peak is higher.)
-    f.title = "MatMul/Conv at or above " + std::to_string(static_cast<int>(c.thresholds.highUtilisation * 100)) +
-              "% of the FP32 peak; HF32 not recorded";
+    f.title = i18n::format(npuTr("npuscope::core::Advisor", "MatMul/Conv at or above %1% of the FP32 peak; HF32 not recorded"),
+                           {std::to_string(static_cast<int>(c.thresholds.highUtilisation * 100))});
     f.severity = Severity::Info;
-    f.numbers += "; the kernel table does not record HF32 eligibility: kernels that run in HF32 have a higher peak, "
-                 "so efficiency cannot be told";
+    f.numbers += npuTr("npuscope::core::Advisor",
+                       "; the kernel table does not record HF32 eligibility: kernels that run in HF32 have a higher "
+                       "peak, so efficiency cannot be told");
     sortEvidence(allEv, f.evidence);
   } else if (high == computable - noPeak) {
     f.title = i18n::format(npuTr("npuscope::core::Advisor", "MatMul/Conv efficient (>= %1% of peak)"),

@@ -1396,6 +1396,18 @@
         <source>a run of %1 to %2 consecutive tasks occurring more than %3 times, host bound (task time / wall span &lt; %4) or MTE bound (MTE time / aicore time &gt; %5), and over %6% of the kernels&apos; span in all (or MTE bound)</source>
         <translation>由 %1 到 %2 个连续任务组成、出现超过 %3 次的序列，受 Host 限制（任务时间 / 墙钟跨度 &lt; %4）或受 MTE 限制（MTE 时间 / aicore 时间 &gt; %5），且总计超过 kernel 跨度的 %6%（或受 MTE 限制）</translation>
     </message>
+    <message>
+        <source>dtype not recorded</source>
+        <translation>未记录数据类型</translation>
+    </message>
+    <message>
+        <source>MatMul/Conv at or above %1% of the FP32 peak; HF32 not recorded</source>
+        <translation>MatMul/Conv 达到 FP32 峰值的 %1% 或以上；未记录 HF32</translation>
+    </message>
+    <message>
+        <source>; the kernel table does not record HF32 eligibility: kernels that run in HF32 have a higher peak, so efficiency cannot be told</source>
+        <translation>；算子表未记录 HF32 资格：以 HF32 运行的算子峰值更高，因此无法判断是否高效</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Breakdown</name>
@@ -2704,6 +2716,10 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
         <source>Add Range Marker for the Selection	Shift+M</source>
         <translation>为选区添加范围标记	Shift+M</translation>
     </message>
+    <message>
+        <source>No timeline: no rank of this profile has a trace (trace_view.json or a database export). The Top-Down panel shows the figures of the profiler&apos;s own tables.</source>
+        <translation>无时间线：此性能数据的各 rank 都没有 trace（trace_view.json 或数据库导出）。Top-Down 面板显示 profiler 自身表格中的数据。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::LaneHeader</name>
@@ -3500,10 +3516,6 @@ Kernels are told from stream tasks by %1</source>
         <translation>没有与 &apos;%1&apos; 匹配的泳道。</translation>
     </message>
     <message>
-        <source>+%1 – +%2 (%3)</source>
-        <translation>+%1 – +%2 (%3)</translation>
-    </message>
-    <message>
         <source>The image of %1 x %2 px is too large.</source>
         <translation>%1 x %2 像素的图像过大。</translation>
     </message>
@@ -3525,6 +3537,10 @@ Kernels are told from stream tasks by %1</source>
     <message>
         <source>view %1  ·  +%2</source>
         <translation>视图 %1  ·  +%2</translation>
+    </message>
+    <message>
+        <source>view %1  ·  %2</source>
+        <translation>视图 %1  ·  %2</translation>
     </message>
 </context>
 <context>
