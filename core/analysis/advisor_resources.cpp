@@ -111,8 +111,8 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
     f.title = "Device memory: unknown";
     f.severity = Severity::Unknown;
     if (meta->memoryRecord && !meta->memoryRecord->error.empty()) f.numbers = meta->memoryRecord->error;
-    else if (meta->memoryRecord) f.numbers = "memory_record.csv has no rows";
-    else if (meta->dbExport) f.numbers = "no memory_record.csv; the .db export's MEMORY_RECORD table is not read by this rule";
+    else if (meta->memoryRecord) f.numbers = meta->memoryRecordFrom + " has no rows";
+    else if (meta->dbExport) f.numbers = "the .db export has no MEMORY_RECORD table (written with profile_memory=True)";
     else f.numbers = "no memory_record.csv (written with profile_memory=True)";
     out.push_back(std::move(f));
     return;
@@ -129,7 +129,7 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   if (comp.empty()) {
     f.title = "Device memory: unknown";
     f.severity = Severity::Unknown;
-    f.numbers = "memory_record.csv has no Total Allocated(MB) values";
+    f.numbers = meta->memoryRecordFrom + " has no Total Allocated values";
     out.push_back(std::move(f));
     return;
   }
@@ -170,9 +170,10 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
               fmt("%.1f MB", peak - low) + " transient; peak reserved " + fmt("%.1f MB", peakReserved);
   if (appReserved >= 0) f.numbers += "; the whole process (APP) reserved up to " + fmt("%.1f MB", appReserved);
   if (!meta->operatorMemory) {
-    f.numbers += "; no operator_memory.csv: the allocators are unknown";
+    f.numbers += meta->dbExport ? "; the .db export has no OP_MEMORY table: the allocators are unknown"
+                                : "; no operator_memory.csv: the allocators are unknown";
   } else if (top.empty()) {
-    f.numbers += "; operator_memory.csv has no allocation live at the peak";
+    f.numbers += "; " + meta->operatorMemoryFrom + " has no allocation live at the peak";
   } else {
     f.numbers += "; largest live at the peak:";
     for (std::size_t i = 0; i < top.size(); ++i)
@@ -216,6 +217,7 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
     f.severity = Severity::Info;
     if (capacityMb > 0) f.numbers += "; " + fmt("%.0f%%", peakReserved / capacityMb * 100.0) + " of " + fmt("%g GB", th.deviceMemoryGb);
   }
+  f.numbers += "; read from " + meta->memoryRecordFrom + (meta->operatorMemory ? " and " + meta->operatorMemoryFrom : std::string());
   out.push_back(std::move(f));
 }
 
@@ -303,7 +305,7 @@ std::string commUnknownReason(const RankMetadata* meta) {
   if (!meta) return "no profiler folder";
   if (meta->communication && meta->communication->error.empty()) return {};
   if (meta->communication) return meta->communication->error;
-  if (meta->dbExport) return "no communication.json; the .db export's CommAnalyzerBandwidth table is not read by this rule";
+  if (meta->dbExport) return "the .db export has no analysis.db CommAnalyzerTime table (written at Level1 / Level2 when the run communicates)";
   return "no communication.json (written at Level1 / Level2 when the run communicates)";
 }
 
@@ -373,7 +375,8 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
               " of them while a MatMul kernel runs" +
               (c.kernels ? std::string() : std::string(" (no kernel_details.csv: overlap unknown)")) + "; " +
               std::to_string(rdma) + " ops with RDMA traffic" +
-              (th.rdmaNominalGbps > 0 ? ", " + std::to_string(slowRdma) + " below the mark" : std::string());
+              (th.rdmaNominalGbps > 0 ? ", " + std::to_string(slowRdma) + " below the mark" : std::string()) +
+              "; read from " + meta->communicationFrom;
   if (contended > 0) {
     f.title = "SDMA bandwidth low while MatMul runs";
     f.severity = Severity::Issue;
@@ -454,6 +457,7 @@ void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vec
     f.title = "Communication packets large enough";
     f.severity = Severity::Ok;
   }
+  f.numbers += "; read from " + meta->communicationFrom;
   out.push_back(std::move(f));
 }
 
