@@ -24,6 +24,7 @@
 #include "core/base/time_format.h"
 #include "core/profile/profile.h"
 #include "core/report/report.h"
+#include "core/tables/table_summary.h"
 #include "app/main_window.h"
 #include <QDockWidget>
 
@@ -157,6 +158,44 @@ bool parseRange(const QString& text, core::TimeRange* range) {
   if (!okStart || !okEnd || end <= start) return false;
   *range = {start, end};
   return true;
+}
+
+// Why `stats` has nothing to print for `wantedRank` (-1: any rank) of `path`: which ranks exist,
+// what the wanted one holds and what the layer needs (a trace; for the kernels layer a
+// kernel_details.csv does too).
+QString statsNothingMessage(const core::Profile& profile, int wantedRank, bool kernelsLayer, const QString& path) {
+  const auto tr = [](const char* text) { return QCoreApplication::translate("npuscope", text); };
+  const QString needs = kernelsLayer ? tr("the kernels layer needs the trace or kernel_details.csv")
+                                     : tr("this layer needs the trace (only --layer kernels reads kernel_details.csv)");
+  QStringList ranks, usable;  // every rank; those this layer can read
+  const core::RankProfile* wanted = nullptr;
+  for (std::size_t i = 0; i < profile.ranks.size(); ++i) {
+    const core::RankProfile& r = profile.ranks[i];
+    const int number = r.rank() >= 0 ? r.rank() : static_cast<int>(i);
+    ranks << QString::number(number);
+    if (r.trace || (kernelsLayer && r.kernels)) usable << QString::number(number);
+    if (number == wantedRank && !wanted) wanted = &r;
+  }
+  if (wantedRank >= 0 && !wanted)
+    return tr("no rank %1 in %2 (its ranks: %3)").arg(wantedRank).arg(path, ranks.join(QStringLiteral(", ")));
+  if (!wanted) return tr("no rank of %1 has what this layer needs: %2").arg(path, needs);
+  QString holds;
+  if (wanted->tablesOnly) {
+    QStringList present;
+    for (const std::string& p : wanted->tablesOnly->present) present << QString::fromStdString(p);
+    holds = tr("it holds only %1").arg(present.join(QStringLiteral(", ")));
+  } else if (!wanted->error.empty()) {
+    holds = QString::fromStdString(wanted->error);
+  }
+  QString missing = tr("no trace_view.json");
+  if (kernelsLayer || !wanted->kernels) missing += tr(" and no kernel_details.csv");
+  QString msg = tr("rank %1 of %2 has %3").arg(wantedRank).arg(path, missing);
+  if (!holds.isEmpty()) msg += QStringLiteral("; ") + holds;
+  msg += QStringLiteral("; ") + needs;
+  if (!usable.isEmpty()) msg += tr(" (ranks that have it: %1)").arg(usable.join(QStringLiteral(", ")));
+  if (wanted->tablesOnly && !wanted->tablesOnly->devices.empty())
+    msg += tr("; `npuscope report` shows its step_trace_time.csv figures");
+  return msg;
 }
 
 }  // namespace
@@ -699,7 +738,7 @@ int runStats(const QStringList& arguments) {
        (profile->ranks[static_cast<std::size_t>(wantedRank)].kernels && *statsLayer == core::StatsLayer::Kernels)))
     chosen.push_back(static_cast<std::size_t>(wantedRank));
   if (chosen.empty()) {
-    printError(QCoreApplication::translate("npuscope", "no rank %1 with a trace in %2").arg(wantedRank).arg(positional.at(1)));
+    printError(statsNothingMessage(*profile, wantedRank, *statsLayer == core::StatsLayer::Kernels, positional.at(1)));
     return kExitFailure;
   }
 

@@ -154,8 +154,15 @@ struct RankMetadata {
   std::optional<MemoryRecord> memoryRecord;
   std::optional<OperatorMemory> operatorMemory;
   std::optional<CommunicationJson> communication;  ///< ASCEND_PROFILER_OUTPUT/communication.json, when present
-  /// The folder holds a .db export: its memory and communication tables are not read by the
-  /// advisor, so "not recorded" is not said of them.
+  /// Where memoryRecord, operatorMemory and communication were read, named in the findings: the
+  /// text export's files, or for a rank loaded from its .db export the tables
+  /// (adviseRankProfile: MEMORY_RECORD / OP_MEMORY of the .db, analysis.db CommAnalyzerTime +
+  /// CommAnalyzerBandwidth; core/import/db/db_tables.h).
+  std::string memoryRecordFrom = "memory_record.csv";
+  std::string operatorMemoryFrom = "operator_memory.csv";
+  std::string communicationFrom = "communication.json";
+  /// The rank was loaded from its .db export: the tables above were sought there, so a missing one
+  /// is named as the database's table.
   bool dbExport = false;
 };
 

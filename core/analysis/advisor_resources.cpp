@@ -114,8 +114,10 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
     f.title = npuTr("npuscope::core::Advisor", "Device memory: unknown");
     f.severity = Severity::Unknown;
     if (meta->memoryRecord && !meta->memoryRecord->error.empty()) f.numbers = meta->memoryRecord->error;
-    else if (meta->memoryRecord) f.numbers = npuTr("npuscope::core::Advisor", "memory_record.csv has no rows");
-    else if (meta->dbExport) f.numbers = npuTr("npuscope::core::Advisor", "no memory_record.csv; the .db export's MEMORY_RECORD table is not read by this rule");
+    else if (meta->memoryRecord)
+      f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 has no rows"), {meta->memoryRecordFrom});
+    else if (meta->dbExport)
+      f.numbers = npuTr("npuscope::core::Advisor", "the .db export has no MEMORY_RECORD table (written with profile_memory=True)");
     else f.numbers = npuTr("npuscope::core::Advisor", "no memory_record.csv (written with profile_memory=True)");
     out.push_back(std::move(f));
     return;
@@ -132,7 +134,7 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   if (comp.empty()) {
     f.title = npuTr("npuscope::core::Advisor", "Device memory: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = npuTr("npuscope::core::Advisor", "memory_record.csv has no Total Allocated(MB) values");
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 has no Total Allocated values"), {meta->memoryRecordFrom});
     out.push_back(std::move(f));
     return;
   }
@@ -177,9 +179,10 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   if (appReserved >= 0)
     f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; the whole process (APP) reserved up to %1"), {fmt("%.1f MB", appReserved)});
   if (!meta->operatorMemory) {
-    f.numbers += npuTr("npuscope::core::Advisor", "; no operator_memory.csv: the allocators are unknown");
+    f.numbers += meta->dbExport ? npuTr("npuscope::core::Advisor", "; the .db export has no OP_MEMORY table: the allocators are unknown")
+                                : npuTr("npuscope::core::Advisor", "; no operator_memory.csv: the allocators are unknown");
   } else if (top.empty()) {
-    f.numbers += npuTr("npuscope::core::Advisor", "; operator_memory.csv has no allocation live at the peak");
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 has no allocation live at the peak"), {meta->operatorMemoryFrom});
   } else {
     f.numbers += npuTr("npuscope::core::Advisor", "; largest live at the peak:");
     for (std::size_t i = 0; i < top.size(); ++i)
@@ -226,6 +229,10 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
       f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 of %2"),
                                 {fmt("%.0f%%", peakReserved / capacityMb * 100.0), fmt("%g GB", th.deviceMemoryGb)});
   }
+  f.numbers += meta->operatorMemory
+                   ? i18n::format(npuTr("npuscope::core::Advisor", "; read from %1 and %2"),
+                                  {meta->memoryRecordFrom, meta->operatorMemoryFrom})
+                   : i18n::format(npuTr("npuscope::core::Advisor", "; read from %1"), {meta->memoryRecordFrom});
   out.push_back(std::move(f));
 }
 
@@ -317,7 +324,7 @@ std::string commUnknownReason(const RankMetadata* meta) {
   if (meta->communication && meta->communication->error.empty()) return {};
   if (meta->communication) return meta->communication->error;
   if (meta->dbExport)
-    return npuTr("npuscope::core::Advisor", "no communication.json; the .db export's CommAnalyzerBandwidth table is not read by this rule");
+    return npuTr("npuscope::core::Advisor", "the .db export has no analysis.db CommAnalyzerTime table (written at Level1 / Level2 when the run communicates)");
   return npuTr("npuscope::core::Advisor", "no communication.json (written at Level1 / Level2 when the run communicates)");
 }
 
@@ -385,7 +392,7 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
   }
   if (sdma == 0 && rdma == 0) return;  // nothing moved over SDMA / RDMA: nothing to judge
   f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 ops with SDMA traffic below the mark%3, %4 of them while a MatMul kernel "
-                                     "runs%5; %6 ops with RDMA traffic%7"),
+                                     "runs%5; %6 ops with RDMA traffic%7; read from %8"),
                            {std::to_string(slowSdma), std::to_string(sdma),
                             sdma ? i18n::format(npuTr("npuscope::core::Advisor", " (lowest %1)"), {fmt("%.2f GB/s", minSdma)}) : std::string(),
                             std::to_string(contended),
@@ -393,7 +400,8 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
                             std::to_string(rdma),
                             th.rdmaNominalGbps > 0
                                 ? i18n::format(npuTr("npuscope::core::Advisor", ", %1 below the mark"), {std::to_string(slowRdma)})
-                                : std::string()});
+                                : std::string(),
+                            meta->communicationFrom});
   if (contended > 0) {
     f.title = npuTr("npuscope::core::Advisor", "SDMA bandwidth low while MatMul runs");
     f.severity = Severity::Issue;
@@ -475,6 +483,7 @@ void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vec
     f.title = npuTr("npuscope::core::Advisor", "Communication packets large enough");
     f.severity = Severity::Ok;
   }
+  f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; read from %1"), {meta->communicationFrom});
   out.push_back(std::move(f));
 }
 

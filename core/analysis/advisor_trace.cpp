@@ -739,10 +739,6 @@ RankMetadata readRankMetadata(const std::string& root) {
   if (const std::string p = file("memory_record.csv"); !p.empty()) m.memoryRecord = readMemoryRecord(p);
   if (const std::string p = file("operator_memory.csv"); !p.empty()) m.operatorMemory = readOperatorMemory(p);
   if (const std::string p = file("communication.json"); !p.empty()) m.communication = readCommunicationJson(p);
-  for (const fs::path& e : listDirectory(out)) {
-    const std::string name = e.filename().string();
-    if (name.size() > 3 && name.ends_with(".db")) m.dbExport = true;
-  }
   return m;
 }
 

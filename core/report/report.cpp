@@ -4,12 +4,14 @@
 #include "core/base/json_text.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
 #include "core/base/i18n.h"
 #include "core/base/time_format.h"
 #include "core/analysis/analysis.h"
+#include "core/import/db/db_tables.h"
 #include "core/report/advice_report.h"
 #include "core/tables/table_summary.h"
 #include <cmath>
@@ -426,6 +428,19 @@ RankAdvice adviseRankProfile(const RankProfile& rp, const AdvisorThresholds& thr
   if (!rp.trace || !rp.analysis) return {};
   RankMetadata meta = readRankMetadata(rp.source.root);
   if (meta.chip.empty()) meta.chip = rp.chip;  // the .db export's NPU_INFO
+  // A rank loaded from its .db export: the memory and communication tables of the database
+  // (db_tables.h) take the place of the text export's files, which are kept only where the
+  // database lacks the table.
+  if (!rp.source.dbFile.empty() && rp.trace->path == rp.source.dbFile) {
+    DbRankTables db = readDbRankTables(rp.source.dbFile, rp.source.analysisDb);
+    const std::string dbName = std::filesystem::path(rp.source.dbFile).filename().string();
+    meta.dbExport = true;
+    if (db.memoryRecord) meta.memoryRecord = std::move(db.memoryRecord), meta.memoryRecordFrom = "MEMORY_RECORD of " + dbName;
+    if (db.operatorMemory) meta.operatorMemory = std::move(db.operatorMemory), meta.operatorMemoryFrom = "OP_MEMORY of " + dbName;
+    if (db.communication)
+      meta.communication = std::move(db.communication),
+      meta.communicationFrom = "analysis.db CommAnalyzerTime and CommAnalyzerBandwidth";
+  }
   return adviseRank(*rp.trace, rp.kernels.get(), *rp.analysis, &meta, thresholds);
 }
 

@@ -56,8 +56,13 @@ TablesOnlySummary summarizeTables(const KernelDetails* kernels, const std::vecto
     s.present.emplace_back("kernel_details.csv");
     std::map<std::string, TimeNs> core, type;
     for (const KernelRow& r : kernels->rows) {
-      ++s.kernelRows;
       const TimeNs d = r.duration.value_or(0);
+      if (r.isCommunication()) {
+        ++s.commRows;
+        addClamped(s.commTime, d);
+        continue;
+      }
+      ++s.kernelRows;
       addClamped(s.kernelTime, d);
       addClamped(core[r.core.empty() ? "(no Accelerator Core)" : r.core], d);
       addClamped(type[r.type.empty() ? "(no Type)" : r.type], d);
@@ -71,7 +76,7 @@ TablesOnlySummary summarizeTables(const KernelDetails* kernels, const std::vecto
       "trace)");
   if (s.devices.empty())
     s.missing.emplace_back("step_trace_time.csv: no Computing / Communication / Free figures");
-  if (s.kernelRows == 0) s.missing.emplace_back("kernel_details.csv: no kernel statistics");
+  if (s.kernelRows == 0 && s.commRows == 0) s.missing.emplace_back("kernel_details.csv: no kernel statistics");
   return s;
 }
 
@@ -87,12 +92,16 @@ std::vector<std::string> tablesOnlyLines(const TablesOnlySummary& s) {
                        formatPercent(d.share(d.free), 1) + ")";
     out.push_back(std::move(line));
   }
-  if (s.kernelRows) {
+  if (s.kernelRows || s.commRows) {
     std::string line = "kernel_details.csv: " + std::to_string(s.kernelRows) + " kernels, " +
-                       formatDuration(s.kernelTime) + " in all; by core:";
+                       formatDuration(s.kernelTime) + " in all";
+    if (s.commRows)
+      line += ", and " + std::to_string(s.commRows) + " communication op" + (s.commRows == 1 ? "" : "s") +
+              " (Accelerator Core COMMUNICATION, not counted as kernels), " + formatDuration(s.commTime);
+    line += "; kernels by core:";
     for (std::size_t i = 0; i < s.byCore.size(); ++i)
       line += (i ? ", " : " ") + s.byCore[i].first + " " + formatDuration(s.byCore[i].second);
-    line += "; top types:";
+    line += "; top kernel types:";
     for (std::size_t i = 0; i < s.topTypes.size(); ++i)
       line += (i ? ", " : " ") + s.topTypes[i].first + " " + formatDuration(s.topTypes[i].second);
     out.push_back(std::move(line));
@@ -136,6 +145,7 @@ std::string tablesOnlyJson(const TablesOnlySummary& s) {
          formatNumber6(d.share(d.commNotOverlapped)) + ", \"free_share\": " + formatNumber6(d.share(d.free)) + "}";
   }
   o += "], \"kernels\": {\"rows\": " + std::to_string(s.kernelRows) + ", \"total_us\": " + formatUsNumber(s.kernelTime) +
+       ", \"communication_rows\": " + std::to_string(s.commRows) + ", \"communication_us\": " + formatUsNumber(s.commTime) +
        ", \"by_core\": ";
   pairs(o, s.byCore, "core");
   o += ", \"top_types\": ";

@@ -32,12 +32,17 @@ struct TableDeviceFigures {
 /// The summary of a trace-less rank's tables.
 struct TablesOnlySummary {
   std::vector<TableDeviceFigures> devices;  ///< one per Device_id of step_trace_time.csv, ascending
-  std::size_t kernelRows = 0;               ///< kernel_details.csv rows (0: absent or empty)
-  TimeNs kernelTime = 0;                    ///< summed `Duration(us)` of those rows, ns
-  /// Summed duration per `Accelerator Core` (AI_CORE, AI_VECTOR_CORE, COMMUNICATION, ...), ns,
-  /// longest first.
+  /// kernel_details.csv's kernel rows: every row but the communication ones (0: absent or empty).
+  /// kernel_details.csv also lists the HCCL ops, `Accelerator Core` COMMUNICATION (format notes
+  /// §5.1; KernelRow::isCommunication): they are counted in commRows, not as kernels.
+  std::size_t kernelRows = 0;
+  TimeNs kernelTime = 0;                    ///< summed `Duration(us)` of the kernel rows, ns
+  std::size_t commRows = 0;                 ///< the communication rows of kernel_details.csv
+  TimeNs commTime = 0;                      ///< their summed `Duration(us)`, ns
+  /// Summed duration of the kernel rows per `Accelerator Core` (AI_CORE, AI_VECTOR_CORE, MIX_AIC,
+  /// ...), ns, longest first.
   std::vector<std::pair<std::string, TimeNs>> byCore;
-  /// Summed duration per op `Type`, ns, longest first, at most kTopTypes.
+  /// Summed duration of the kernel rows per op `Type`, ns, longest first, at most kTopTypes.
   std::vector<std::pair<std::string, TimeNs>> topTypes;
   static constexpr std::size_t kTopTypes = 5;
   /// "step_trace_time.csv", "kernel_details.csv", "communication.json", "analysis.db": read or
@@ -61,7 +66,8 @@ struct TablesOnlySummary {
 /// The summary as a JSON object: {"source": "tables only", "present": [...], "missing": [...],
 /// "devices": [{"device", "steps", "computing_us", "communication_not_overlapped_us", "free_us",
 /// "computing_share", "communication_not_overlapped_share", "free_share"}], "kernels": {"rows",
-/// "total_us", "by_core": [{"core", "total_us"}], "top_types": [{"type", "total_us"}]}}.
+/// "total_us", "communication_rows", "communication_us", "by_core": [{"core", "total_us"}],
+/// "top_types": [{"type", "total_us"}]}} ("rows" / "total_us": the kernel rows only).
 [[nodiscard]] std::string tablesOnlyJson(const TablesOnlySummary& s);
 
 }  // namespace npuscope::core

@@ -677,20 +677,8 @@
         <translation>Device 内存：未知</translation>
     </message>
     <message>
-        <source>memory_record.csv has no rows</source>
-        <translation>memory_record.csv 没有数据行</translation>
-    </message>
-    <message>
-        <source>no memory_record.csv; the .db export&apos;s MEMORY_RECORD table is not read by this rule</source>
-        <translation>没有 memory_record.csv；此规则不读取 .db 导出中的 MEMORY_RECORD 表</translation>
-    </message>
-    <message>
         <source>no memory_record.csv (written with profile_memory=True)</source>
         <translation>没有 memory_record.csv（profile_memory=True 时才会写入）</translation>
-    </message>
-    <message>
-        <source>memory_record.csv has no Total Allocated(MB) values</source>
-        <translation>memory_record.csv 中没有 Total Allocated(MB) 值</translation>
     </message>
     <message>
         <source>; the whole process (APP) reserved up to %1</source>
@@ -699,10 +687,6 @@
     <message>
         <source>; no operator_memory.csv: the allocators are unknown</source>
         <translation>；没有 operator_memory.csv：分配者未知</translation>
-    </message>
-    <message>
-        <source>; operator_memory.csv has no allocation live at the peak</source>
-        <translation>；operator_memory.csv 中没有在峰值时仍存活的分配</translation>
     </message>
     <message>
         <source>; largest live at the peak:</source>
@@ -1193,10 +1177,6 @@
         <translation>占 kernel 时间 &gt;= %1 的算子类型（最多 %2 个）；占比最高的流水线若 &gt;= %3，则它限制了该算子</translation>
     </message>
     <message>
-        <source>%1 of %2 ops with SDMA traffic below the mark%3, %4 of them while a MatMul kernel runs%5; %6 ops with RDMA traffic%7</source>
-        <translation>%2 个有 SDMA 流量的通信算子中有 %1 个低于界线%3，其中 %4 个发生在 MatMul kernel 运行期间%5；%6 个有 RDMA 流量的通信算子%7</translation>
-    </message>
-    <message>
         <source> (lowest %1)</source>
         <translation>（最低 %1）</translation>
     </message>
@@ -1231,10 +1211,6 @@
     <message>
         <source>no profiler folder</source>
         <translation>没有 Profiler 目录</translation>
-    </message>
-    <message>
-        <source>no communication.json; the .db export&apos;s CommAnalyzerBandwidth table is not read by this rule</source>
-        <translation>没有 communication.json；此规则不读取 .db 导出中的 CommAnalyzerBandwidth 表</translation>
     </message>
     <message>
         <source>no communication.json (written at Level1 / Level2 when the run communicates)</source>
@@ -1407,6 +1383,42 @@
     <message>
         <source>; the kernel table does not record HF32 eligibility: kernels that run in HF32 have a higher peak, so efficiency cannot be told</source>
         <translation>；算子表未记录 HF32 资格：以 HF32 运行的算子峰值更高，因此无法判断是否高效</translation>
+    </message>
+    <message>
+        <source>%1 has no rows</source>
+        <translation>%1 没有数据行</translation>
+    </message>
+    <message>
+        <source>the .db export has no MEMORY_RECORD table (written with profile_memory=True)</source>
+        <translation>.db 导出中没有 MEMORY_RECORD 表（profile_memory=True 时写入）</translation>
+    </message>
+    <message>
+        <source>%1 has no Total Allocated values</source>
+        <translation>%1 中没有 Total Allocated 值</translation>
+    </message>
+    <message>
+        <source>; the .db export has no OP_MEMORY table: the allocators are unknown</source>
+        <translation>；.db 导出中没有 OP_MEMORY 表：分配者未知</translation>
+    </message>
+    <message>
+        <source>; %1 has no allocation live at the peak</source>
+        <translation>；%1 中没有在峰值时仍存活的分配</translation>
+    </message>
+    <message>
+        <source>; read from %1 and %2</source>
+        <translation>；数据来自 %1 和 %2</translation>
+    </message>
+    <message>
+        <source>; read from %1</source>
+        <translation>；数据来自 %1</translation>
+    </message>
+    <message>
+        <source>the .db export has no analysis.db CommAnalyzerTime table (written at Level1 / Level2 when the run communicates)</source>
+        <translation>.db 导出没有 analysis.db 的 CommAnalyzerTime 表（Level1 / Level2 且有通信时写入）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 ops with SDMA traffic below the mark%3, %4 of them while a MatMul kernel runs%5; %6 ops with RDMA traffic%7; read from %8</source>
+        <translation>%2 个有 SDMA 流量的通信算子中有 %1 个低于界线%3，其中 %4 个发生在 MatMul kernel 运行期间%5；%6 个有 RDMA 流量的通信算子%7；数据来自 %8</translation>
     </message>
 </context>
 <context>

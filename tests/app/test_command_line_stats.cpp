@@ -223,7 +223,35 @@ TEST_CASE("stats usage errors", "[cli][stats]") {
   const Run noStep = runStats({sharedPath(kFolder), QStringLiteral("--step"), QStringLiteral("999")});
   CHECK(noStep.exitCode == 1);
   CHECK(noStep.err.contains(QStringLiteral("no ProfilerStep#999")));
-  CHECK(runStats({sharedPath(kFolder), QStringLiteral("--rank"), QStringLiteral("7")}).exitCode == 1);
+  const Run noRank = runStats({sharedPath(kFolder), QStringLiteral("--rank"), QStringLiteral("7")});
+  CHECK(noRank.exitCode == 1);
+  CHECK(noRank.err.contains(QStringLiteral("no rank 7 in")));
+  CHECK(noRank.err.contains(QStringLiteral("(its ranks: 0, 1)")));
+}
+
+TEST_CASE("stats on a rank of tables only says what it holds and what is missing", "[cli][stats]") {
+  // ascend-pt-cann83-l2-4rank-partial (SOURCES.md; ls of each ASCEND_PROFILER_OUTPUT): no rank has
+  // trace_view.json; ranks 0 and 2 keep kernel_details.csv, ranks 1 and 3 only
+  // step_trace_time.csv, communication.json and analysis.db.
+  const QString cann83 = sharedPath("corpus/ascend-pt-cann83-l2-4rank-partial");
+  const Run r1 = runStats({cann83, QStringLiteral("--rank"), QStringLiteral("1")});
+  CHECK(r1.exitCode == 1);
+  CHECK(r1.err.contains(QStringLiteral("rank 1 of")));
+  CHECK(r1.err.contains(QStringLiteral("has no trace_view.json and no kernel_details.csv")));
+  CHECK(r1.err.contains(QStringLiteral("it holds only step_trace_time.csv, communication.json")));
+  CHECK(r1.err.contains(QStringLiteral("(ranks that have it: 0, 2)")));
+  // Rank 0 has kernel_details.csv: the kernels layer works, the python layer needs the trace.
+  const Run r0 = runStats({cann83, QStringLiteral("--rank"), QStringLiteral("0"), QStringLiteral("--layer"),
+                           QStringLiteral("python")});
+  CHECK(r0.exitCode == 1);
+  CHECK(r0.err.contains(QStringLiteral("rank 0 of")));
+  CHECK(r0.err.contains(QStringLiteral("has no trace_view.json;")));
+  CHECK(r0.err.contains(QStringLiteral("only --layer kernels reads kernel_details.csv")));
+  // Its kernels: 2448 rows of kernel_details.csv without the 15 COMMUNICATION rows (Python csv
+  // count of Accelerator Core).
+  const Run k0 = runStats({cann83, QStringLiteral("--rank"), QStringLiteral("0")});
+  CHECK(k0.exitCode == 0);
+  CHECK(k0.out.contains(QStringLiteral("2448 slices")));
 }
 
 TEST_CASE("stats --layer tasks: the Ascend Hardware tasks that are no kernel", "[cli][stats]") {

@@ -13,6 +13,14 @@ From the profiler database's own tables, queried with SQL written from
   connection ids as §5.4 says;
 * steps: STEP_TIME (id, startNs, endNs) and analysis.db StepTraceTime rows (µs as stored, text);
 * kernels: COMPUTE_TASK_INFO joined with TASK, per name: count and total duration (ns).
+* memory: MEMORY_RECORD per component (STRING_IDS name): rows, the peak totalAllocated (bytes) with
+  the timestamp of its first row (ns), the peak totalReserved (bytes); OP_MEMORY: rows, summed size
+  (bytes), and the rows allocated at or before the peak of the "PTA+GE" component (else "PTA", else
+  "GE") and not released at it (releaseTime NULL or after), summed per name (bytes, count);
+* comm: analysis.db CommAnalyzerTime ops ("{hccl_op_name}@{group_name}", step, type) with
+  start_timestamp (µs as stored) and, from CommAnalyzerBandwidth, per transport the transit_size
+  (MB), transit_time (ms) and bandwidth (GB/s) of its first row (the table repeats them on every
+  size-distribution row of the transport).
 
 Rules the spec leaves open (npuscope must agree; read before blaming it):
 1. A TASK row without a COMPUTE_TASK_INFO record and without a context id (contextId 4294967295)
@@ -198,6 +206,63 @@ def kernels_of(db, have):
     return [{"name": n, "count": k, "total_ns": d} for n, k, d in rows]
 
 
+def memory_of(db, have):
+    out = {"components": {}, "op_memory": None, "peak_component": None}
+    if "MEMORY_RECORD" not in have:
+        return out
+    rows = db.execute(
+        "SELECT coalesce(s.value, CAST(m.component AS TEXT)), m.timestamp, m.totalAllocated, m.totalReserved "
+        "FROM MEMORY_RECORD m LEFT JOIN STRING_IDS s ON s.id = m.component").fetchall()
+    comps = out["components"]
+    for comp, ts, alloc, reserved in rows:
+        c = comps.setdefault(comp, {"rows": 0, "peak_allocated_bytes": None, "peak_ts_ns": None,
+                                    "peak_reserved_bytes": None})
+        c["rows"] += 1
+        if alloc is not None and (c["peak_allocated_bytes"] is None or alloc > c["peak_allocated_bytes"]):
+            c["peak_allocated_bytes"], c["peak_ts_ns"] = alloc, ts
+        if reserved is not None and (c["peak_reserved_bytes"] is None or reserved > c["peak_reserved_bytes"]):
+            c["peak_reserved_bytes"] = reserved
+    peak_comp = next((k for k in ("PTA+GE", "PTA", "GE") if k in comps and comps[k]["peak_ts_ns"] is not None), None)
+    out["peak_component"] = peak_comp
+    if "OP_MEMORY" in have:
+        n, total = db.execute("SELECT count(*), sum(size) FROM OP_MEMORY").fetchone()
+        live = {}
+        if peak_comp:
+            t = comps[peak_comp]["peak_ts_ns"]
+            for name, size in db.execute(
+                    "SELECT coalesce(s.value, CAST(o.name AS TEXT)), o.size FROM OP_MEMORY o LEFT JOIN STRING_IDS s "
+                    "ON s.id = o.name WHERE o.allocationTime <= ? AND (o.releaseTime IS NULL OR o.releaseTime > ?) "
+                    "AND o.size > 0", (t, t)):
+                e = live.setdefault(name, {"bytes": 0, "count": 0})
+                e["bytes"] += size
+                e["count"] += 1
+        out["op_memory"] = {"rows": n, "size_bytes": total, "live_at_peak": live}
+    return out
+
+
+def comm_of(analysis):
+    if not analysis or not os.path.exists(analysis):
+        return None
+    a = connect(analysis)
+    have = tables(a)
+    if "CommAnalyzerTime" not in have:
+        a.close()
+        return None
+    ops = {}
+    for name, group, start, step, kind in a.execute(
+            "SELECT hccl_op_name, group_name, start_timestamp, step, type FROM CommAnalyzerTime"):
+        ops["%s@%s|%s|%s" % (name, group, step, kind)] = {"start_us": start, "transports": {}}
+    if "CommAnalyzerBandwidth" in have:
+        for name, group, transport, size, time_ms, bw, step, kind in a.execute(
+                "SELECT hccl_op_name, group_name, transport_type, transit_size, transit_time, bandwidth, step, type "
+                "FROM CommAnalyzerBandwidth"):
+            op = ops.get("%s@%s|%s|%s" % (name, group, step, kind))
+            if op is not None and transport not in op["transports"]:
+                op["transports"][transport] = {"size_mb": size, "time_ms": time_ms, "gbps": bw}
+    a.close()
+    return ops
+
+
 def describe(path):
     db = connect(path)
     have = tables(db)
@@ -207,6 +272,8 @@ def describe(path):
         "flows": flows_of(db, have),
         "steps": steps_of(db, have, analysis),
         "kernels": kernels_of(db, have),
+        "memory": memory_of(db, have),
+        "comm": comm_of(analysis),
     }
     db.close()
     return out

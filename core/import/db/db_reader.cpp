@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "core/analysis/task_kinds.h"
+#include "core/import/db/db_tables.h"
 #include "core/import/db/sqlite_db.h"
 #include "core/import/trace_builder.h"
 
@@ -1035,46 +1036,9 @@ bool DbReader::read(Trace& trace) {
   return m_b.finish(trace, {m_options.stop, m_options.device, threads});
 }
 
-/// analysis.db CommAnalyzerTime -> communication.json's "Communication Time Info" per op (format
-/// notes §5.2, §5.3; times in ms).
-void readCommAnalyzerTime(SqliteDb& db, DbImport& out) {
-  static const char* kColumns[] = {"hccl_op_name", "group_name",          "elapse_time", "transit_time",
-                                   "wait_time",    "synchronization_time", "idle_time",   "step",
-                                   "type"};
-  if (!db.hasTable("CommAnalyzerTime")) return;
-  std::string sql = "SELECT ";
-  for (std::size_t i = 0; i < std::size(kColumns); ++i)
-    sql += std::string(i ? ", " : "") + (db.hasColumn("CommAnalyzerTime", kColumns[i]) ? "\"" + std::string(kColumns[i]) + "\"" : "NULL");
-  SqliteStatement s(db, sql + " FROM CommAnalyzerTime");
-  CommunicationJson c;
-  const auto ms = [&](int col) { return static_cast<TimeNs>(std::llround(s.real(col) * 1e6)); };
-  while (s.step()) {
-    CommOpTimes op;
-    const std::string name(s.text(0));
-    op.name = name + (s.isNull(1) ? std::string() : "@" + std::string(s.text(1)));
-    op.elapse = ms(2);
-    op.transit = ms(3);
-    op.wait = ms(4);
-    op.synchronization = ms(5);
-    op.idle = ms(6);
-    op.step = std::string(s.text(7));
-    op.kind = std::string(s.text(8));
-    if (name == "Total Op Info") {
-      if (!c.recordedTotal) c.recordedTotal = op;
-      else {
-        c.recordedTotal->elapse += op.elapse;
-        c.recordedTotal->transit += op.transit;
-        c.recordedTotal->wait += op.wait;
-        c.recordedTotal->synchronization += op.synchronization;
-        c.recordedTotal->idle += op.idle;
-      }
-    } else {
-      c.ops.push_back(std::move(op));
-    }
-  }
-  if (!s.error().empty()) c.error = "analysis.db CommAnalyzerTime: " + s.error();
-  out.communication = std::move(c);
-}
+/// analysis.db CommAnalyzerTime and CommAnalyzerBandwidth -> communication.json's time and
+/// bandwidth info per op (db_tables.h).
+void readCommAnalyzerTime(SqliteDb& db, DbImport& out) { out.communication = readCommAnalyzer(db); }
 
 /// analysis.db StepTraceTime -> step_trace_time.csv columns (format notes §4.2, §5.3).
 void readStepTraceTime(const std::string& path, int device, DbImport& out) {

@@ -29,8 +29,8 @@ struct DbImport {
   /// from its deviceId column, else the trace's device); empty without analysis.db or the table.
   /// Feed it to parseStepTraceTime.
   std::optional<CsvTable> stepTraceTime;
-  /// analysis.db `CommAnalyzerTime` as communication.json's time info (ms -> ns; the
-  /// "Total Op Info" rows become recordedTotal); empty without the table (Level0).
+  /// analysis.db `CommAnalyzerTime` and `CommAnalyzerBandwidth` as communication.json's time and
+  /// bandwidth info (readCommAnalyzer, db_tables.h); empty without the table (Level0).
   std::optional<CommunicationJson> communication;
   /// The chip as NPU_INFO(id, name) records it (format notes §5.3: e.g. "Ascend910B", the family
   /// only on the corpus captures), the row of the trace's device when there are several; "" when

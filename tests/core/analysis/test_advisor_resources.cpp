@@ -437,8 +437,10 @@ TEST_CASE("advisor resource rules on the corpus agree with hand counts", "[advis
   CHECK(find(a0, "comm_small_packets")->severity == Severity::Unknown);
 
   // The .db export (910B Level1 rank 0): AICORE_FREQ holds 3 rows, all 1800 (sqlite3: select
-  // count(*), min(freq), max(freq) from AICORE_FREQ): steady. Its MEMORY_RECORD is not read by
-  // the rule, which says so instead of "not recorded".
+  // count(*), min(freq), max(freq) from AICORE_FREQ): steady. The memory rule reads its
+  // MEMORY_RECORD (sqlite3: select s.value, max(totalAllocated), max(totalReserved) from
+  // MEMORY_RECORD m join STRING_IDS s on s.id = m.component group by 1: PTA+GE 1263251456 B =
+  // 1204.7 MB, 1600913408 B = 1526.8 MB).
   const auto rd = core::loadProfile(shared("corpus/ascend-pt-910b-db-2rank/level1/rank0_ascend_pt"));
   REQUIRE(rd.ok());
   const auto ad = core::adviseRankProfile(rd.profile->ranks.front());
@@ -449,8 +451,10 @@ TEST_CASE("advisor resource rules on the corpus agree with hand counts", "[advis
   CHECK(has(dfq->numbers, "(3 samples)"));
   const auto* dmem = find(ad, "memory");
   REQUIRE(dmem);
-  CHECK(dmem->severity == Severity::Unknown);
-  CHECK(has(dmem->numbers, ".db export"));
+  CHECK(dmem->severity == Severity::Info);
+  CHECK(has(dmem->numbers, "PTA+GE: peak allocated 1204.7 MB"));
+  CHECK(has(dmem->numbers, "peak reserved 1526.8 MB"));
+  CHECK(has(dmem->numbers, "read from MEMORY_RECORD of ascend_pytorch_profiler_0.db"));
   // 296 COMMUNICATION_TASK_INFO rows, 4 COMMUNICATION_OP (sqlite3 count(*)): the tasks carry a
   // size but the db reader gives no transport type, so the alignment rule cannot tell (never "ok").
   const auto* dal = find(ad, "comm_alignment");

@@ -268,17 +268,29 @@ TEST_CASE("a text export without a trace: the tables' figures and what is missin
     CHECK(p.analysis->ranks[k].source == "step_trace_time.csv");
   }
   // Ranks 0 and 2 keep kernel_details.csv; ranks 1 and 3 do not (SOURCES.md).
-  CHECK(p.ranks[0].tablesOnly->kernelRows == 2463);
-  CHECK(p.ranks[0].tablesOnly->kernelTime == 651464360);
+  // Python csv count of rank 0's kernel_details.csv (Duration(us) as Decimal * 1000): 2463 rows,
+  // 15 with Accelerator Core COMMUNICATION (420174260 ns) and 2448 kernels (231290100 ns, the
+  // Computing of its step_trace_time.csv); the longest kernel core is MIX_AIC, 87847320 ns.
+  // The communication rows are not kernels.
+  CHECK(p.ranks[0].tablesOnly->kernelRows == 2448);
+  CHECK(p.ranks[0].tablesOnly->kernelTime == 231290100);
+  CHECK(p.ranks[0].tablesOnly->commRows == 15);
+  CHECK(p.ranks[0].tablesOnly->commTime == 420174260);
   REQUIRE_FALSE(p.ranks[0].tablesOnly->byCore.empty());
-  CHECK(p.ranks[0].tablesOnly->byCore[0].first == "COMMUNICATION");
-  CHECK(p.ranks[0].tablesOnly->byCore[0].second == 420174260);
+  CHECK(p.ranks[0].tablesOnly->byCore[0].first == "MIX_AIC");
+  CHECK(p.ranks[0].tablesOnly->byCore[0].second == 87847320);
+  // Rank 2 the same way: 2587 rows, 23 communication (277649660 ns), 2564 kernels (400448260 ns).
+  CHECK(p.ranks[2].tablesOnly->kernelRows == 2564);
+  CHECK(p.ranks[2].tablesOnly->kernelTime == 400448260);
+  CHECK(p.ranks[2].tablesOnly->commRows == 23);
+  CHECK(p.ranks[2].tablesOnly->commTime == 277649660);
   CHECK(p.ranks[1].tablesOnly->kernelRows == 0);
   CHECK(hasMessageWith(p.ranks[1].tablesOnly->missing, "kernel_details.csv: no kernel statistics"));
   // The report says both: the profiler's figures and what needs the trace.
   const std::string text = core::reportText(p);
   CHECK(text.find("step_trace_time.csv, the profiler's figures; no trace") != std::string::npos);
   CHECK(text.find("missing: trace_view.json: no timeline") != std::string::npos);
+  CHECK(text.find("kernel_details.csv: 2448 kernels, 231.29 ms in all, and 15 communication ops") != std::string::npos);
   const std::string json = core::reportJson(p);
   CHECK(json.find("\"tables_only\": {\"source\": \"tables only\"") != std::string::npos);
 }
