@@ -14,19 +14,6 @@ std::optional<TimeNs> timeCell(std::string_view s) {
   return v;
 }
 
-/// Collects row warnings, naming at most 20 rows and counting the rest.
-struct RowWarnings {
-  std::vector<std::string>& out;
-  std::size_t named = 0, more = 0;
-  void add(std::size_t row, const std::string& what) {
-    if (named++ < 20) out.push_back("row " + std::to_string(row + 1) + " " + what);
-    else ++more;
-  }
-  void finish() {
-    if (more) out.push_back(std::to_string(more) + " more rows skipped");
-  }
-};
-
 }  // namespace
 
 MemoryRecord parseMemoryRecord(const CsvTable& t) {
@@ -44,7 +31,7 @@ MemoryRecord parseMemoryRecord(const CsvTable& t) {
   }
   if (cAlloc < 0) m.warnings.push_back("memory_record.csv has no Total Allocated(MB) column");
   if (cRes < 0) m.warnings.push_back("memory_record.csv has no Total Reserved(MB) column");
-  RowWarnings w{m.warnings};
+  detail::RowWarnings w{m.warnings};
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     const auto ts = timeCell(t.cell(r, cTs));
     if (!ts) {
@@ -78,7 +65,7 @@ OperatorMemory parseOperatorMemory(const CsvTable& t) {
     m.error = "operator_memory.csv lacks the Name, Size(KB) or Allocation Time(us) column";
     return m;
   }
-  RowWarnings w{m.warnings};
+  detail::RowWarnings w{m.warnings};
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     const auto size = csvNumber(t.cell(r, cSize));
     const auto alloc = timeCell(t.cell(r, cAlloc));

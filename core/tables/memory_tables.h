@@ -6,6 +6,7 @@
 // operator_memory.csv (each allocation with its operator, size and lifetime). Columns are read by
 // header name; a missing column or cell reads as absent, never as 0.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,5 +58,24 @@ struct OperatorMemory {
 /// Parses operator_memory.csv (a row without a size or allocation time is skipped with a warning). Never throws.
 [[nodiscard]] OperatorMemory parseOperatorMemory(const CsvTable& table);
 [[nodiscard]] OperatorMemory readOperatorMemory(const std::string& path);
+
+namespace detail {
+
+/// Collects the row warnings of a memory table reader (memory_tables.cpp, the .db export's
+/// db_tables.cpp) into `out`: the first 20 rows by number ("row N WHAT", rows 1-based), then one
+/// "K more rows skipped" line at finish(). Never throws beyond std::bad_alloc.
+struct RowWarnings {
+  std::vector<std::string>& out;
+  std::size_t named = 0, more = 0;
+  void add(std::size_t row, const std::string& what) {
+    if (named++ < 20) out.push_back("row " + std::to_string(row + 1) + " " + what);
+    else ++more;
+  }
+  void finish() {
+    if (more) out.push_back(std::to_string(more) + " more rows skipped");
+  }
+};
+
+}  // namespace detail
 
 }  // namespace npuscope::core

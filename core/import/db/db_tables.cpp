@@ -63,19 +63,6 @@ std::string deviceOf(const SqliteStatement& s, int col) {
   return s.isNull(col) ? std::string() : "NPU:" + std::string(s.text(col));
 }
 
-/// Collects row warnings, naming at most 20 rows and counting the rest (as memory_tables.cpp).
-struct RowWarnings {
-  std::vector<std::string>& out;
-  std::size_t named = 0, more = 0;
-  void add(std::size_t row, const std::string& what) {
-    if (named++ < 20) out.push_back("row " + std::to_string(row + 1) + " " + what);
-    else ++more;
-  }
-  void finish() {
-    if (more) out.push_back(std::to_string(more) + " more rows skipped");
-  }
-};
-
 }  // namespace
 
 std::optional<MemoryRecord> readDbMemoryRecord(SqliteDb& db) {
@@ -91,7 +78,7 @@ std::optional<MemoryRecord> readDbMemoryRecord(SqliteDb& db) {
   const bool joined = db.hasTable("STRING_IDS") && db.hasColumn(kTable, "component");
   SqliteStatement s(db, selectColumns(db, kTable, {"component", "timestamp", "totalAllocated", "totalReserved", "totalActive", "deviceId"}) +
                             nameJoin(db, kTable, "component"));
-  RowWarnings w{m.warnings};
+  detail::RowWarnings w{m.warnings};
   std::size_t row = 0;
   const auto mb = [&](int col) -> std::optional<double> {
     const auto v = realCell(s, col);
@@ -129,7 +116,7 @@ std::optional<OperatorMemory> readDbOperatorMemory(SqliteDb& db) {
   const bool joined = db.hasTable("STRING_IDS");
   SqliteStatement s(db, selectColumns(db, kTable, {"name", "size", "allocationTime", "releaseTime", "deviceId"}) +
                             nameJoin(db, kTable, "name"));
-  RowWarnings w{m.warnings};
+  detail::RowWarnings w{m.warnings};
   std::size_t row = 0;
   while (s.step()) {
     const auto size = realCell(s, 1);

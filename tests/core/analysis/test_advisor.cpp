@@ -17,6 +17,7 @@
 #include "core/report/report.h"
 #include "core/tables/tables.h"
 #include "tests/core/test_util.h"
+#include "tests/core/trace_build.h"
 
 using namespace npuscope;
 using core::Severity;
@@ -27,21 +28,7 @@ namespace {
 
 constexpr core::TimeNs us(long long v) { return v * 1000; }
 
-/// A trace under construction: named processes, threads by (pid, tid).
-struct Build {
-  TraceBuilder b;
-  TraceBuilder::ThreadId thread(std::int64_t pid, std::int64_t tid, const char* process, const char* label = nullptr) {
-    const auto p = b.process(pid);
-    b.setProcessName(p, process);
-    if (label) b.setProcessLabels(p, label);
-    return b.thread(p, tid);
-  }
-  std::shared_ptr<core::Trace> finish() {
-    auto t = std::make_shared<core::Trace>();
-    REQUIRE(b.finish(*t, {}));
-    return t;
-  }
-};
+using Build = npuscope::test::TraceBuild;
 
 core::ImportArgs taskType(const char* t) { return core::ImportArgs::owned({{"Task Type", t}}); }
 

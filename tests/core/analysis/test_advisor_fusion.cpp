@@ -16,6 +16,7 @@
 #include "core/report/report.h"
 #include "core/tables/tables.h"
 #include "tests/core/test_util.h"
+#include "tests/core/trace_build.h"
 
 using namespace npuscope;
 using core::Severity;
@@ -26,20 +27,7 @@ namespace {
 
 constexpr core::TimeNs us(long long v) { return v * 1000; }
 
-struct Build {
-  TraceBuilder b;
-  TraceBuilder::ThreadId thread(std::int64_t pid, std::int64_t tid, const char* process, const char* label = nullptr) {
-    const auto p = b.process(pid);
-    b.setProcessName(p, process);
-    if (label) b.setProcessLabels(p, label);
-    return b.thread(p, tid);
-  }
-  std::shared_ptr<core::Trace> finish() {
-    auto t = std::make_shared<core::Trace>();
-    REQUIRE(b.finish(*t, {}));
-    return t;
-  }
-};
+using Build = npuscope::test::TraceBuild;
 
 const core::Finding* find(const core::RankAdvice& a, const std::string& rule) {
   for (const auto& f : a.findings)

@@ -14,6 +14,7 @@
 #include "core/tables/memory_tables.h"
 #include "core/tables/tables.h"
 #include "tests/core/test_util.h"
+#include "tests/core/trace_build.h"
 
 using namespace npuscope;
 using core::Severity;
@@ -24,23 +25,7 @@ namespace {
 
 constexpr core::TimeNs us(long long v) { return v * 1000; }
 
-struct Build {
-  TraceBuilder b;
-  TraceBuilder::ThreadId thread(std::int64_t pid, std::int64_t tid, const char* process, const char* label = nullptr,
-                                const char* threadName = nullptr) {
-    const auto p = b.process(pid);
-    b.setProcessName(p, process);
-    if (label) b.setProcessLabels(p, label);
-    const auto t = b.thread(p, tid);
-    if (threadName) b.setThreadName(t, threadName);
-    return t;
-  }
-  std::shared_ptr<core::Trace> finish() {
-    auto t = std::make_shared<core::Trace>();
-    REQUIRE(b.finish(*t, {}));
-    return t;
-  }
-};
+using Build = npuscope::test::TraceBuild;
 
 const core::Finding* find(const core::RankAdvice& a, const std::string& rule) {
   for (const auto& f : a.findings)
