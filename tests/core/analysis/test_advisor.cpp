@@ -436,12 +436,16 @@ TEST_CASE("advisor: matmul utilisation at the 50% and 80% marks", "[advisor]") {
     // Without the HF32 Eligible column (the .db export) a kernel at 80% of the FP32 peak may run
     // in HF32, whose peak is higher: not "efficient", information; below 50% stays an issue.
     const auto k80 = kernelsFromCsv(csv("31.25", false));
-    const auto* f80 = find(advise(*t, &k80, th), "matmul_utilisation");
+    const core::RankAdvice a80 = advise(*t, &k80, th);  // kept: find() points into it
+    const auto* f80 = find(a80, "matmul_utilisation");
     REQUIRE(f80);
     CHECK(f80->severity == Severity::Info);
     CHECK(f80->numbers.find("HF32") != std::string::npos);
     const auto k50 = kernelsFromCsv(csv("50.001", false));
-    CHECK(find(advise(*t, &k50, th), "matmul_utilisation")->severity == Severity::Issue);
+    const core::RankAdvice a50 = advise(*t, &k50, th);
+    const auto* f50 = find(a50, "matmul_utilisation");
+    REQUIRE(f50);
+    CHECK(f50->severity == Severity::Issue);
   }
   {
     // The same 50.001 us row on a device whose compute set (the row's task, [100, 110) us of
