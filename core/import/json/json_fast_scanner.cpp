@@ -225,8 +225,14 @@ void FastEventScanner::commit(State& s, const char* begin, std::size_t fileOffse
     switch (s.pending[i].target) {
       case Target::Name: f.name = id; break;
       case Target::Cat: f.cat = id; break;
-      case Target::Pid: f.pid.v = static_cast<std::int64_t>(id); break;
-      case Target::Tid: f.tid.v = static_cast<std::int64_t>(id); break;
+      // A pid / tid given again later as a number (a repeated key) wins, as on the simdjson path:
+      // the deferred string is dropped (found by fuzz_json_differential, seed 1).
+      case Target::Pid:
+        if (f.pid.kind == KeyKind::String) f.pid.v = static_cast<std::int64_t>(id);
+        break;
+      case Target::Tid:
+        if (f.tid.kind == KeyKind::String) f.tid.v = static_cast<std::int64_t>(id);
+        break;
     }
   }
   f.ph = s.ph;
