@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A trace built in a test through TraceBuilder (the format-neutral import seam): named processes
-// and threads by (pid, tid), then finish() into an immutable core::Trace (REQUIREs success).
+// and threads by (pid, tid), then finish() into an immutable core::Trace (REQUIREs success); and
+// the advisor finding of one rule.
 
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
+#include "core/analysis/advisor.h"
 #include "core/import/trace_builder.h"
 #include "core/model/trace.h"
 
@@ -33,5 +36,12 @@ struct TraceBuild {
     return t;
   }
 };
+
+/// The finding of rule `rule` ("aicpu", ...) in `a`, or null. Points into `a`: keep `a` alive.
+inline const core::Finding* find(const core::RankAdvice& a, const std::string& rule) {
+  for (const auto& f : a.findings)
+    if (f.rule == rule) return &f;
+  return nullptr;
+}
 
 }  // namespace npuscope::test

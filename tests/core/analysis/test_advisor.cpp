@@ -32,11 +32,7 @@ using Build = npuscope::test::TraceBuild;
 
 core::ImportArgs taskType(const char* t) { return core::ImportArgs::owned({{"Task Type", t}}); }
 
-const core::Finding* find(const core::RankAdvice& a, const std::string& rule) {
-  for (const auto& f : a.findings)
-    if (f.rule == rule) return &f;
-  return nullptr;
-}
+using npuscope::test::find;
 
 core::RankAdvice advise(const core::Trace& t, const core::KernelDetails* k = nullptr,
                         const core::AdvisorThresholds& th = {}, const core::RankMetadata* meta = nullptr) {

@@ -27,11 +27,7 @@ constexpr core::TimeNs us(long long v) { return v * 1000; }
 
 using Build = npuscope::test::TraceBuild;
 
-const core::Finding* find(const core::RankAdvice& a, const std::string& rule) {
-  for (const auto& f : a.findings)
-    if (f.rule == rule) return &f;
-  return nullptr;
-}
+using npuscope::test::find;
 
 core::RankAdvice advise(const core::Trace& t, const core::KernelDetails* k, const core::RankMetadata* meta,
                         const core::AdvisorThresholds& th = {}) {
