@@ -75,7 +75,15 @@ std::string recorded(const std::string& text, double v) {
     // "1e400" is JSON grammar but no double: strict parsers reject it, others read infinity
     // (found by fuzz/fuzz_folder_discovery). csvNumber refused it too, so the value is unknown.
     char* end = nullptr;
-    return std::isfinite(std::strtod(text.c_str(), &end)) ? text : std::string("null");
+    const double parsed = std::strtod(text.c_str(), &end);
+    if (!std::isfinite(parsed)) return "null";
+    // An integer literal beyond 64 bits ("4000000000000000000000") is JSON grammar too, but
+    // simdjson and other 64-bit readers refuse it (found by fuzz/fuzz_csv_tables): more than 18
+    // digits is written as the double it parses to, which every reader takes.
+    const bool integer = text.find_first_of(".eE") == std::string::npos;
+    const std::size_t digits = text.size() - (text[0] == '-' ? 1 : 0);
+    if (!integer || digits <= 18) return text;
+    v = parsed;
   }
   char b[48];
   std::snprintf(b, sizeof b, "%.17g", v);

@@ -129,6 +129,24 @@ TEST_CASE("a recorded step_trace_time.csv value beyond the double range is null 
                   "\"communication_not_overlapped_us\": null, \"overlapped_us\": 1e-400, \"free_us\": 7") != std::string::npos);
 }
 
+// Found by fuzz/fuzz_csv_tables in CI: "4000000000000000000000" is a JSON integer by the grammar,
+// but 64-bit readers (simdjson, Go, Java) refuse integers beyond 2^64. An integer cell longer than
+// 18 digits is written as the double it parses to; 18 digits and fewer stay as written.
+TEST_CASE("a recorded step_trace_time.csv integer beyond 64 bits is written as a double", "[report]") {
+  TempRank tmp("steptrace-bigint");
+  tmp.write("step_trace_time.csv",
+            "Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free\n"
+            "0,,4000000000000000000000,-12345678901234567890,123456789012345678,5,7\n");
+  const auto r = core::loadProfile(tmp.path());
+  REQUIRE(r.ok());
+  const std::string json = core::reportJson(*r.profile);
+  CHECK(json.find("4000000000000000000000") == std::string::npos);
+  // %.17g by hand: 4e21 is exact; -12345678901234567890 rounds to the double -12345678901234567168.
+  CHECK(json.find("\"recorded\": {\"computing_us\": 4e+21, \"communication_us\": 5, "
+                  "\"communication_not_overlapped_us\": -1.2345678901234567e+19, "
+                  "\"overlapped_us\": 123456789012345678, \"free_us\": 7") != std::string::npos);
+}
+
 TEST_CASE("recorded step_trace_time.csv values reach the report exactly as written", "[report]") {
   // 1234567.891 us printed with %.6g was 1.23457e+06 (2.1 us off). The cells' text is kept: a
   // trailing TAB (as torch_npu writes times) is trimmed, a negative value stays negative, and a
