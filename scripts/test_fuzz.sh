@@ -59,7 +59,9 @@ fi
 export ASAN_OPTIONS="detect_leaks=1:allow_user_segv_handler=1:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 
-# Extra seeds of one target from ../shared (mode byte + file, as the target reads its input).
+# Extra seeds of one target from ../shared (mode byte + file, as the target reads its input), in
+# sorted path order so that case-<i> names the same file on every machine (find's order is the
+# file system's): with -seed fixed, the same corpus is what makes two runs alike.
 shared_seeds() {
   local target="$1" dir="$2" f i=0
   [ -d "${SHARED}/cases" ] || return 0
@@ -71,7 +73,7 @@ shared_seeds() {
         # fuzz_json_trace: .gz through the file path (mode 4), the rest from memory.
         case "${f}" in *.gz) mode='\x04' ;; *) mode='\x00' ;; esac
         { printf "${mode}"; cat "${f}"; } >"${dir}/case-${i}"
-      done < <(find "${SHARED}/cases" -type f \( -name '*.json' -o -name '*.json.gz' \) ! -name 'communication.json' -print0)
+      done < <(find "${SHARED}/cases" -type f \( -name '*.json' -o -name '*.json.gz' \) ! -name 'communication.json' -print0 | LC_ALL=C sort -z)
       ;;
     fuzz_csv_tables)
       while IFS= read -r -d '' f; do
@@ -81,7 +83,7 @@ shared_seeds() {
           *communication*.json) { printf '\x00\x00\x00'; cat "${f}"; } >"${dir}/case-${i}" ;;
           *) { printf '\x00'; cat "${f}"; } >"${dir}/case-${i}" ;;
         esac
-      done < <(find "${SHARED}/cases" -type f \( -name '*.csv' -o -name 'communication*.json' \) -print0)
+      done < <(find "${SHARED}/cases" -type f \( -name '*.csv' -o -name 'communication*.json' \) -print0 | LC_ALL=C sort -z)
       ;;
     fuzz_sqlite_db)
       [ -d "${SHARED}/corpus" ] || return 0
