@@ -792,7 +792,7 @@ void DbReader::computeOverlap(int device) {
     // the profiler's record, and these lanes are npuscope's computation, not a record.
     const ThreadId t = m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis (computed by npuscope)"), k);
     m_b.setThreadName(t, kNames[k]);
-    for (const Iv& v : sets[k]) m_b.addSlice(t, v.first, v.second - v.first, kNames[k]);
+    for (const Iv& v : sets[k]) m_b.addSlice(t, v.first, spanNs(v.first, v.second), kNames[k]);
   }
 }
 

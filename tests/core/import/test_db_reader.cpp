@@ -517,3 +517,27 @@ TEST_CASE("db: a task whose end minus start does not fit int64 is a bad duration
   CHECK(in.result.trace->stats.count(core::ImportWarning::BadDuration) == 1);
   CHECK(in.result.trace->sliceCount() == 2);
 }
+
+// Found by fuzz/fuzz_sqlite_db (seed 4, 2,953 runs): without OVERLAP_ANALYSIS the reader computes
+// the Free lane from the tasks' span, and end - start of that span overflowed int64 (undefined
+// behaviour, caught by UBSan: scripts/test_sanitizers.sh runs this test). It is a bad duration now.
+TEST_CASE("db: a computed Free interval longer than int64 is a bad duration", "[db]") {
+  const std::string dir = tempDir("freeoverflow");
+  const std::string path = dir + "/ascend_pytorch_profiler_0.db";
+  REQUIRE(makeDb(path, R"(
+    CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, streamId INTEGER, taskType INTEGER);
+    INSERT INTO TASK VALUES (-8423713691359840716, -8423713691359830716, 0, 3, NULL),
+                            (1736407067988012441, 1736407067988013441, 0, 3, NULL);
+    CREATE TABLE STRING_IDS (id INTEGER, value TEXT);
+  )"));
+  const auto in = core::readAscendDb(path, "");
+  REQUIRE(in.result.trace);
+  // By hand: no compute or communication task, so Free is the whole span from the first start to
+  // the last end, 1.016e19 ns: more than int64 holds, so a bad duration (taken as 0). Its start,
+  // like the first task's, lies beyond -2^62 ns: both are skipped (MissingTimestamp), and only the
+  // second task is left.
+  const core::Trace& t = *in.result.trace;
+  CHECK(t.stats.count(core::ImportWarning::BadDuration) == 1);
+  CHECK(t.stats.count(core::ImportWarning::MissingTimestamp) == 2);
+  CHECK(t.sliceCount() == 1);
+}
