@@ -294,9 +294,12 @@ int runReport(const QStringList& arguments) {
 }
 
 namespace {
-// `screenshot --window`: the whole main window after loading, optionally with a bubble selected.
+// `screenshot --window`: the whole main window after loading, optionally with a bubble selected,
+// an Advice finding selected (by row number, or adviceRule: the first of that rule) and, with
+// `activate`, double-clicked.
 QString renderWindowScreenshot(const QString& path, const QString& file, QSize size, int bubbleNumber,
-                               std::optional<core::TimeRange> range, int adviceNumber) {
+                               std::optional<core::TimeRange> range, int adviceNumber, bool activate,
+                               const QString& adviceRule) {
   MainWindow window;
   window.setInteractiveErrors(false);
   window.resize(size);
@@ -337,10 +340,18 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
     for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();  // the first-run tabbing
     window.adviceDock()->show();
     window.adviceDock()->raise();
+    if (!adviceRule.isEmpty()) {
+      // A rule key ("memory"): its first row.
+      const auto& rows = window.advicePanel()->model()->rows();
+      for (std::size_t i = 0; i < rows.size() && adviceNumber == 0; ++i)
+        if (QString::fromStdString(rows[i].finding.rule) == adviceRule) adviceNumber = static_cast<int>(i) + 1;
+      if (adviceNumber == 0) return QCoreApplication::translate("npuscope", "--advice %1: no finding of that rule").arg(adviceRule);
+    }
     if (adviceNumber > 0) {
       if (adviceNumber > window.advicePanel()->model()->rowCount())
         return QCoreApplication::translate("npuscope", "--advice %1: no such finding").arg(adviceNumber);
       window.advicePanel()->selectRow(adviceNumber - 1);
+      if (activate) window.advicePanel()->activateRow(adviceNumber - 1);
     }
   }
   if (range) window.timeline()->setVisibleRange(*range);
@@ -410,8 +421,13 @@ int runScreenshot(const QStringList& arguments) {
   const QCommandLineOption advice(QStringLiteral("advice"),
                                   QCoreApplication::translate("npuscope", "With --window: show the Advice dock and "
                                                                           "select finding N (1 = first row; 0 = "
-                                                                          "none), as a click does."),
-                                  QStringLiteral("N"));
+                                                                          "none), or the first finding of rule "
+                                                                          "RULE (e.g. memory), as a click does."),
+                                  QStringLiteral("N|RULE"));
+  const QCommandLineOption activate(QStringLiteral("activate"),
+                                    QCoreApplication::translate("npuscope", "With --advice N: double-click the finding "
+                                                                            "too (zoom to its worst slice, or show its "
+                                                                            "moment, e.g. the memory peak on its curve)."));
   const QCommandLineOption source = sourceOption();
   const QCommandLineOption lang(QStringLiteral("lang"),
                                 QCoreApplication::translate("npuscope", "Interface language of the image: en "
@@ -421,7 +437,7 @@ int runScreenshot(const QStringList& arguments) {
                                  QCoreApplication::translate("npuscope", "Colour theme: light, dark or system "
                                                                          "(default: system)."),
                                  QStringLiteral("THEME"), QStringLiteral("system"));
-  parser.addOptions({output, width, height, range, window, bubble, advice, source, lang, theme, svg, scale, caption,
+  parser.addOptions({output, width, height, range, window, bubble, advice, activate, source, lang, theme, svg, scale, caption,
                      lanes});
   parser.process(arguments);
   if (!applySourceOption(parser, source)) return kExitUsage;
@@ -560,10 +576,13 @@ int runScreenshot(const QStringList& arguments) {
     // The window loads the folder itself (as a user's Open does): drop the CLI's copy first so
     // that two loaded traces are never resident at once (was 2x the memory on a 1 GB trace).
     profile.reset();
-    const int adviceNumber = parser.isSet(advice) ? parser.value(advice).toInt() : -1;
+    const QString adviceValue = parser.isSet(advice) ? parser.value(advice) : QString();
+    bool adviceIsNumber = false;
+    const int adviceNumber = adviceValue.isEmpty() ? -1 : adviceValue.toInt(&adviceIsNumber);
     const QString werror = renderWindowScreenshot(path, file, QSize(w, h), bubbleNumber,
                                                   hasRange ? std::optional<core::TimeRange>(visible) : std::nullopt,
-                                                  adviceNumber);
+                                                  adviceIsNumber || adviceValue.isEmpty() ? adviceNumber : 0,
+                                                  parser.isSet(activate), adviceIsNumber ? QString() : adviceValue);
     if (!werror.isEmpty()) {
       printError(werror);
       return kExitFailure;

@@ -398,6 +398,11 @@ void MainWindow::createAdviceDock() {
     onChainLinkActivated(rank, ref);
     m_timeline->zoomToSelectedSlice();
   });
+  // Double-click on a finding about an instant (the memory peak): that instant on its curve.
+  connect(m_advice, &widgets::AdvicePanel::momentActivated, this,
+          [this](int rank, core::TimeNs t, const QString& label, const QString& process) {
+            m_timeline->revealMoment(rank, t, label, process.toStdString());
+          });
 }
 
 void MainWindow::createMarkersDock() {

@@ -141,6 +141,15 @@ struct Finding {
   /// -1 when it cannot be told: not an issue, fewer than 2 steps, no evidence, or the evidence
   /// capped at kMaxEvidence (the steps of the slices left out are unknown).
   int stepsWithEvidence = -1;
+  /// The instant the finding is about when it is one rather than slices (the memory rule's peak
+  /// of allocated memory, on the allocator's counter lanes: core/import/memory_counters.h);
+  /// nullopt for the other rules. The Advice panel's double-click shows it on the timeline.
+  struct Moment {
+    TimeNs t = 0;         ///< ns, the trace's clock
+    std::string label;    ///< what happens then, short ("PTA+GE peak 1234.5 MB")
+    std::string process;  ///< the process whose counter lanes show it ("Memory allocator"), or ""
+  };
+  std::optional<Moment> moment;
 };
 inline constexpr std::size_t kMaxEvidence = 200;
 

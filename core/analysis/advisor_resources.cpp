@@ -12,6 +12,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/import/memory_counters.h"
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
 #include "core/base/i18n.h"
@@ -213,6 +214,9 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
       }
     }
   sortEvidence(ev, f.evidence);
+  // The first row of the highest allocated value, on the curve addMemoryCounters draws.
+  f.moment = Finding::Moment{peakTs, i18n::format(npuTr("npuscope::core::Advisor", "%1 peak allocated %2"), {comp, fmt("%.1f MB", peak)}),
+                             std::string(kMemoryCurveProcess)};
   const double capacityMb = th.deviceMemoryGb * 1024.0;
   if (capacityMb > 0 && peakReserved >= th.memoryPeakShare * capacityMb) {
     f.title = npuTr("npuscope::core::Advisor", "Device memory near capacity");

@@ -16,6 +16,8 @@
 #include "core/base/guard.h"
 #include "core/base/parse_number.h"
 #include "core/import/db/db_reader.h"
+#include "core/import/db/db_tables.h"
+#include "core/import/memory_counters.h"
 #include "core/import/json/json_scan.h"
 
 namespace npuscope::core {
@@ -172,12 +174,13 @@ bool describeRankFolder(const fs::path& root, RankSource& src, std::vector<std::
     (void)listDirectory(out, &listError);
     if (!listError.empty()) messages.push_back(listError);
     noteIrregular(out, {"trace_view.json", "trace_view.json.gz", "kernel_details.csv", "step_trace_time.csv",
-                        "communication.json"},
+                        "communication.json", "memory_record.csv"},
                   messages);
     src.traceFile = firstExisting(out, {"trace_view.json", "trace_view.json.gz"});
     src.kernelDetails = firstExisting(out, {"kernel_details.csv"});
     src.stepTraceTime = firstExisting(out, {"step_trace_time.csv"});
     src.communicationJson = firstExisting(out, {"communication.json"});
+    src.memoryRecord = firstExisting(out, {"memory_record.csv"});
     src.analysisDb = firstExisting(out, {"analysis.db"});
     for (const auto& e : listDirectory(out)) {
       const std::string n = e.filename().string();
@@ -741,6 +744,28 @@ void readRankTables(RankProfile& rp) {
   }
 }
 
+/// The allocator's memory curve as counter series of the rank's trace (addMemoryCounters): the
+/// .db export's MEMORY_RECORD for a rank read from its database, else memory_record.csv when the
+/// folder has one. What cannot be read goes to rp.tableMessages; the trace is left as it was.
+void addRankMemoryCurve(RankProfile& rp, Trace& trace, bool useDb) {
+  if (useDb) {
+    const std::string dbName = fs::path(rp.source.dbFile).filename().string();
+    std::string error;
+    const std::optional<MemoryRecord> rec = readDbMemoryRecord(rp.source.dbFile, error);
+    if (!error.empty()) rp.tableMessages.push_back(dbName + ": " + error);
+    if (!rec) return;
+    if (!rec->error.empty()) rp.tableMessages.push_back(dbName + ": " + rec->error);
+    for (const auto& w : rec->warnings) rp.tableMessages.push_back(dbName + ": " + w);
+    addMemoryCounters(trace, *rec, "MEMORY_RECORD of " + dbName);
+    return;
+  }
+  if (rp.source.memoryRecord.empty()) return;
+  const MemoryRecord rec = readMemoryRecord(rp.source.memoryRecord);
+  if (!rec.error.empty()) rp.tableMessages.push_back("memory_record.csv: " + rec.error);
+  for (const auto& w : rec.warnings) rp.tableMessages.push_back("memory_record.csv: " + w);
+  addMemoryCounters(trace, rec, "memory_record.csv");
+}
+
 /// A rank without a trace or database (chooseRankExport reads a .db when there is no trace):
 /// says what its folder holds in rp.error (only tables) and, when it has tables, reads them and fills rp.tablesOnly (a pruned text export:
 /// CSV-only or analysis.db-only ranks, as in the CANN 8.3 corpus capture).
@@ -820,6 +845,7 @@ ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& opti
         return result;
       }
       if (lr.ok()) {
+        addRankMemoryCurve(rp, *lr.trace, useDb);
         rp.trace = std::move(lr.trace);
         ++loaded;
         if (useDb) {

@@ -32,6 +32,7 @@ struct RankSource {
   std::string kernelDetails;   ///< ASCEND_PROFILER_OUTPUT/kernel_details.csv
   std::string stepTraceTime;   ///< ASCEND_PROFILER_OUTPUT/step_trace_time.csv
   std::string communicationJson;  ///< ASCEND_PROFILER_OUTPUT/communication.json
+  std::string memoryRecord;    ///< ASCEND_PROFILER_OUTPUT/memory_record.csv (profile_memory=True)
   std::string profilerInfo;    ///< profiler_info*.json
   std::string dbFile;          ///< ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db (the SQLite export), or the .db opened
   std::string analysisDb;      ///< analysis.db (StepTraceTime, read with dbFile)

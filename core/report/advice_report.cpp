@@ -43,6 +43,7 @@ std::string adviceJson(const Trace& t, const RankAdvice& a) {
     o += ", \"fix\": ";
     appendJsonString(o, f.fix);
     o += ", \"steps_with_evidence\": " + (f.stepsWithEvidence < 0 ? std::string("null") : std::to_string(f.stepsWithEvidence));
+    o += ", \"moment_ns\": " + (f.moment ? std::to_string(f.moment->t) : std::string("null"));
     o += ", \"evidence_count\": " + std::to_string(f.evidence.size()) + ", \"evidence\": [";
     for (std::size_t e = 0; e < f.evidence.size() && e < 10; ++e) {
       const SliceRef r = f.evidence[e];

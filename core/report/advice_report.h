@@ -13,7 +13,7 @@ namespace npuscope::core {
 
 /// {"chip": "" | name, "steps": n, "findings": [{"rule", "title", "severity", "at_stake_per_step_ns",
 /// "numbers", "threshold", "source", "fix", "steps_with_evidence" (Finding::stepsWithEvidence, null
-/// when it cannot be told), "evidence_count", "evidence": [{"name", "lane",
+/// when it cannot be told), "moment_ns" (Finding::moment's time, null when none), "evidence_count", "evidence": [{"name", "lane",
 /// "start_ns", "dur_ns"}] (the first 10, worst first)}]}. Times in ns.
 [[nodiscard]] std::string adviceJson(const Trace& trace, const RankAdvice& advice);
 /// One line per finding, indented for the text report ("" without findings).

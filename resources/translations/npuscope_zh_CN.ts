@@ -1420,6 +1420,10 @@
         <source>%1 of %2 ops with SDMA traffic below the mark%3, %4 of them while a MatMul kernel runs%5; %6 ops with RDMA traffic%7; read from %8</source>
         <translation>%2 个有 SDMA 流量的通信算子中有 %1 个低于界线%3，其中 %4 个发生在 MatMul kernel 运行期间%5；%6 个有 RDMA 流量的通信算子%7；数据来自 %8</translation>
     </message>
+    <message>
+        <source>%1 peak allocated %2</source>
+        <translation>%1 分配峰值 %2</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Breakdown</name>
@@ -2343,8 +2347,8 @@ Evidence: %4 slices</source>
         <translation>查看并修改专家建议的阈值、默认值与出处，以及芯片型号</translation>
     </message>
     <message>
-        <source>%1 findings, %2 issues; issues first, by time at stake per step. Click: outline the evidence on the timeline; double-click: zoom to the worst slice. Hover for the source.</source>
-        <translation>%1 条发现，其中 %2 个问题；问题优先，按每 Step 可节省时间排序。单击：在时间线上勾出证据切片；双击：缩放到最严重的切片。悬停查看出处。</translation>
+        <source>%1 findings, %2 issues; issues first, by time at stake per step. Click: outline the evidence on the timeline; double-click: zoom to the worst slice (memory: to the peak on the memory curve). Hover for the source.</source>
+        <translation>%1 条发现，其中 %2 个问题；问题优先，按每 Step 可节省时间排序。单击：在时间线上勾出证据切片；双击：缩放到最严重的切片（内存：定位到内存曲线的峰值）。悬停查看出处。</translation>
     </message>
 </context>
 <context>

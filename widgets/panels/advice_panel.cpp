@@ -160,10 +160,17 @@ AdvicePanel::AdvicePanel(QWidget* parent) : QWidget(parent) {
   connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) { onCurrentRowChanged(current); });
   connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-    if (!index.isValid()) return;
-    const auto& row = m_model->rows()[static_cast<std::size_t>(index.row())];
-    if (!row.finding.evidence.empty()) emit evidenceActivated(row.rank, row.finding.evidence.front());
+    if (index.isValid()) activateRow(index.row());
   });
+}
+
+void AdvicePanel::activateRow(int row) {
+  if (row < 0 || row >= m_model->rowCount()) return;
+  const auto& r = m_model->rows()[static_cast<std::size_t>(row)];
+  if (const auto& m = r.finding.moment)
+    emit momentActivated(r.rank, m->t, QString::fromStdString(m->label), QString::fromStdString(m->process));
+  else if (!r.finding.evidence.empty())
+    emit evidenceActivated(r.rank, r.finding.evidence.front());
 }
 
 void AdvicePanel::setProfile(std::shared_ptr<const core::Profile> profile) {
@@ -197,8 +204,8 @@ void AdvicePanel::refresh() {
   std::size_t issues = 0;
   for (const auto& r : m_model->rows()) issues += r.finding.severity == core::Severity::Issue ? 1 : 0;
   m_header->setText(m_profile ? tr("%1 findings, %2 issues; issues first, by time at stake per step. Click: outline "
-                                   "the evidence on the timeline; double-click: zoom to the worst slice. Hover for "
-                                   "the source.")
+                                   "the evidence on the timeline; double-click: zoom to the worst slice (memory: to the "
+                                   "peak on the memory curve). Hover for the source.")
                                     .arg(m_model->rowCount())
                                     .arg(issues)
                               : tr("Open a profile to see the advisor's findings."));

@@ -64,6 +64,9 @@ class AdvicePanel : public QWidget {
   [[nodiscard]] QTableView* view() const { return m_view; }
   /// Selects row `row` as a click does (emits evidenceSelected); -1 clears the selection.
   void selectRow(int row);
+  /// Does what a double-click on row `row` does: emits momentActivated for a finding with a
+  /// moment, else evidenceActivated with its worst slice (nothing without evidence or out of range).
+  void activateRow(int row);
   /// Re-runs the advisor with `thresholds` (no signal). The "Thresholds…" button opens
   /// AdvisorThresholdsDialog; an accepted edit applies it and emits thresholdsChanged.
   void setThresholds(const core::AdvisorThresholds& thresholds);
@@ -76,6 +79,10 @@ class AdvicePanel : public QWidget {
   void evidenceSelected(int rankIndex, const std::vector<npuscope::core::SliceRef>& slices);
   /// A finding was double-clicked: its worst evidence slice, to zoom to.
   void evidenceActivated(int rankIndex, npuscope::core::SliceRef slice);
+  /// A finding with a moment (core::Finding::moment, the memory peak) was double-clicked: the
+  /// instant `t` (ns) of rank `rankIndex`, its label and the process whose counters show it.
+  /// Emitted instead of evidenceActivated.
+  void momentActivated(int rankIndex, npuscope::core::TimeNs t, const QString& label, const QString& process);
   /// The thresholds were edited in the dialog (to be saved).
   void thresholdsChanged(const npuscope::core::AdvisorThresholds& thresholds);
 

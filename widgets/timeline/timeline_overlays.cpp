@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QPaintEngine>
 #include <QPainter>
+#include <QFontMetrics>
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
@@ -397,6 +398,28 @@ void SliceSetPass::paint(QPainter& p, const TimelineFrame& frame) {
   p.restore();
 }
 
+void MomentPass::paint(QPainter& p, const TimelineFrame& frame) {
+  if (m_rank < 0 || m_t < frame.view.start || m_t > frame.view.end) return;
+  const double x = std::round(core::timeToX(m_t, frame.view, frame.widthPx)) + 0.5;
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, false);
+  const QColor c = QColor::fromRgb(kSliceSet);
+  p.setPen(QPen(c, 1.5, Qt::DashLine));
+  p.drawLine(QPointF(x, 0), QPointF(x, frame.size.height()));
+  if (!m_label.isEmpty()) {
+    const QFontMetrics fm(frame.font);
+    const int w = fm.horizontalAdvance(m_label) + 10, h = fm.height() + 4;
+    // Right of the line, or left of it when it would leave the canvas.
+    const double left = x + 4 + w <= frame.widthPx ? x + 4 : x - 4 - w;
+    const QRectF box(left, 2, w, h);
+    p.fillRect(box, c);
+    p.setPen(Qt::white);
+    p.setFont(frame.font);
+    p.drawText(box, Qt::AlignCenter, m_label);
+  }
+  p.restore();
+}
+
 // ---------------------------------------------------------------------------------------------
 // LaneCanvas / TimelineWidget members of the overlays.
 
@@ -468,6 +491,45 @@ void TimelineWidget::setHighlightedSlices(int rankIndex, std::vector<core::Slice
 }
 
 void TimelineWidget::clearHighlightedSlices() { setHighlightedSlices(-1, {}); }
+
+void TimelineWidget::revealMoment(int rankIndex, core::TimeNs t, const QString& label, const std::string& processName) {
+  if (!m_ctx.profile || rankIndex < 0 || static_cast<std::size_t>(rankIndex) >= m_ctx.profile->ranks.size()) return;
+  const auto& trace = m_ctx.profile->ranks[static_cast<std::size_t>(rankIndex)].trace;
+  if (!trace) return;
+  m_moment->setMoment(rankIndex, t, label);
+  // The process of the moment's curve: expanded, its header at the top of the lanes.
+  std::uint32_t process = core::kInvalidIndex;
+  if (!processName.empty())
+    for (std::uint32_t p = 0; p < trace->processes.size(); ++p)
+      if (trace->processes[p].name == processName) process = p;
+  if (process != core::kInvalidIndex) {
+    m_ctx.layout.setRankExpanded(rankIndex, true);
+    m_ctx.layout.setProcessExpanded(rankIndex, process, true);
+    relayout();
+    const auto& rows = m_ctx.layout.rows();
+    for (const LayoutRow& r : rows)
+      if (r.kind == LayoutRow::Kind::Process && r.rank == rankIndex && r.process == process) {
+        setVerticalScroll(r.y);
+        break;
+      }
+  }
+  const core::TimeRange span = trace->range;
+  const core::TimeRange v = m_viewport->visibleRange();
+  core::TimeNs width = v.duration();
+  if (span.duration() > 0) width = std::min(width, std::max<core::TimeNs>(span.duration() / 20, 1000));
+  width = std::max<core::TimeNs>(width, 1000);
+  m_viewport->setVisibleRange({t - width / 2, t - width / 2 + width}, true);
+  m_canvas->update();
+}
+
+void TimelineWidget::clearMoment() {
+  m_moment->setMoment(-1, 0, {});
+  m_canvas->update();
+}
+
+int TimelineWidget::momentRank() const { return m_moment->rank(); }
+
+core::TimeNs TimelineWidget::momentTime() const { return m_moment->time(); }
 
 int TimelineWidget::highlightedSlicesRank() const { return m_sliceSet->rank(); }
 

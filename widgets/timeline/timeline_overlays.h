@@ -7,6 +7,7 @@
 #include <QPainterPath>
 #include <QPointF>
 #include <QRectF>
+#include <QString>
 #include <vector>
 
 #include "core/profile/profile.h"
@@ -139,6 +140,30 @@ class SliceSetPass final : public TimelineRenderPass {
   int m_rank = -1;
   std::vector<core::SliceRef> m_slices;  // as given
   std::vector<core::SliceRef> m_sorted;  // sorted by (lane, index), for contains()
+};
+
+/// One instant of one rank marked across the canvas: a vertical line at `t` with a label at the
+/// top (the Advice dock's memory peak, drawn over the allocator's counter lanes). Canvas space.
+class MomentPass final : public TimelineRenderPass {
+ public:
+  [[nodiscard]] const char* name() const override { return "moment"; }
+  [[nodiscard]] Space space() const override { return Space::Canvas; }
+  void paint(QPainter& p, const TimelineFrame& frame) override;
+
+  /// Marks `t` (ns) of rank `rankIndex` with `label`; rank -1 clears.
+  void setMoment(int rankIndex, core::TimeNs t, QString label) {
+    m_rank = rankIndex;
+    m_t = t;
+    m_label = std::move(label);
+  }
+  [[nodiscard]] int rank() const { return m_rank; }
+  [[nodiscard]] core::TimeNs time() const { return m_t; }
+  [[nodiscard]] const QString& label() const { return m_label; }
+
+ private:
+  int m_rank = -1;
+  core::TimeNs m_t = 0;
+  QString m_label;
 };
 
 /// Tooltip for a bubble band (HTML).

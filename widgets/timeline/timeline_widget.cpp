@@ -104,6 +104,7 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
   m_markers = new MarkerList(this);
   m_ctx.markers = m_markers;
   m_canvas->addRenderPass(std::make_unique<MarkersPass>(m_markers), "slice-set");
+  m_moment = static_cast<MomentPass*>(m_canvas->addRenderPass(std::make_unique<MomentPass>(), "slice-set"));
   connect(m_markers, &MarkerList::changed, this, [this] {
     // The ruler grows a band for the markers' names while there are any (and the corner with it).
     m_ruler->updateHeight();
@@ -151,6 +152,7 @@ void TimelineWidget::setProfile(std::shared_ptr<const core::Profile> profile) {
   m_canvas->bubbles()->setSelected({});
   m_canvas->chain()->setChain(-1, {});
   m_sliceSet->clear();
+  m_moment->setMoment(-1, 0, {});
   m_canvas->nameMarks()->clearHighlight();
   m_canvas->nameMarks()->clearSearch();
   m_ctx.scrollY = 0;

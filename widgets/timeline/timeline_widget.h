@@ -21,6 +21,7 @@ namespace npuscope::widgets {
 class LaneCanvas;
 class MarkerList;
 class SliceSetPass;
+class MomentPass;
 class LaneHeader;
 class ShortcutsDialog;
 class TimeRuler;
@@ -133,6 +134,17 @@ class TimelineWidget : public QWidget {
   [[nodiscard]] const std::vector<core::SliceRef>& highlightedSlices() const;
   [[nodiscard]] bool isInHighlightedSlices(int rankIndex, core::SliceRef ref) const;
 
+  /// Shows instant `t` (ns) of rank `rankIndex`, e.g. an Advice finding's Finding::moment (the
+  /// memory peak): a dashed line at `t` labelled `label` (MomentPass), the view centred on `t`
+  /// (its width kept, at most a twentieth of the rank's span so that the curve around the moment
+  /// reads), and when the rank has a process named `processName` (core::kMemoryCurveProcess),
+  /// that rank and process expanded and its header scrolled to the top. Out of range: no-op.
+  /// Cleared by setProfile and clearMoment.
+  void revealMoment(int rankIndex, core::TimeNs t, const QString& label, const std::string& processName = {});
+  void clearMoment();
+  [[nodiscard]] int momentRank() const;  ///< -1 when no moment is shown
+  [[nodiscard]] core::TimeNs momentTime() const;
+
   /// Binds the timeline to `state` (null unbinds): from then on it publishes its selected slice,
   /// visible range and selected bubble there, and follows the changes others make (selecting
   /// and revealing a slice, showing a range, marking a bubble, showing a new profile). The
@@ -220,6 +232,7 @@ class TimelineWidget : public QWidget {
   LaneHeader* m_header = nullptr;
   LaneCanvas* m_canvas = nullptr;
   SliceSetPass* m_sliceSet = nullptr;  // owned by m_canvas
+  MomentPass* m_moment = nullptr;      // owned by m_canvas
   QScrollBar* m_vscroll = nullptr;
   QWidget* m_corner = nullptr;
   ShortcutsDialog* m_shortcuts = nullptr;

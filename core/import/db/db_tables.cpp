@@ -217,6 +217,12 @@ std::optional<CommunicationJson> readCommAnalyzer(SqliteDb& db) {
   return c;
 }
 
+std::optional<MemoryRecord> readDbMemoryRecord(const std::string& dbPath, std::string& error) {
+  SqliteDb db;
+  if (!db.open(dbPath, error)) return std::nullopt;
+  return readDbMemoryRecord(db);
+}
+
 DbRankTables readDbRankTables(const std::string& dbPath, const std::string& analysisDbPath) {
   DbRankTables out;
   if (!dbPath.empty()) {

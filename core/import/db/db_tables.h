@@ -32,6 +32,10 @@ class SqliteDb;
 /// Without the table: nullopt. Without a timestamp column: `error`.
 [[nodiscard]] std::optional<MemoryRecord> readDbMemoryRecord(detail::SqliteDb& db);
 
+/// Opens `dbPath` read-only and reads its MEMORY_RECORD (above). nullopt without the table, or
+/// when the database cannot be opened (then `error` says why). Never throws.
+[[nodiscard]] std::optional<MemoryRecord> readDbMemoryRecord(const std::string& dbPath, std::string& error);
+
 /// OP_MEMORY(name, size, allocationTime, releaseTime, ...) as operator_memory.csv rows: name
 /// through STRING_IDS (e.g. "aten::empty_strided"), size bytes -> KB = bytes / 1024 (the text's
 /// `Size(KB)`, checked as above: 18816.5 KB = 19268096 B), allocation / release times int ns

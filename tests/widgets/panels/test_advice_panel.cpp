@@ -3,16 +3,22 @@
 // slice-set pass outlines (and nothing else of the same name); edited thresholds re-run the advisor.
 #include "widgets/panels/advice_panel.h"
 
+#include <QImage>
 #include <QTableView>
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <catch2/catch.hpp>
 
 #include "core/analysis/analysis.h"
 #include "core/import/trace_builder.h"
+#include "core/profile/profile.h"
 #include "tests/widgets/test_profiles.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/render_pass.h"
 #include "widgets/timeline/timeline_overlays.h"
+#include "widgets/timeline/timeline_viewport.h"
 #include "widgets/timeline/timeline_widget.h"
 
 using namespace npuscope;
@@ -135,4 +141,79 @@ TEST_CASE("AdvicePanel: edited thresholds re-run the advisor", "[advice]") {
   panel.setThresholds(th);
   CHECK(panel.model()->rows()[static_cast<std::size_t>(rowOfRule(*panel.model(), "aicpu"))].finding.severity ==
         core::Severity::Ok);
+}
+
+namespace {
+
+/// Pixels of `img` in the Advice colour (pink-600, 0xdb2777), the moment line and its label.
+int pinkPixels(const QImage& img) {
+  int n = 0;
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x)
+      if ((img.pixel(x, y) & 0xffffff) == 0xdb2777) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("AdvicePanel: a double-click on the memory finding shows its peak on the allocator's curve", "[advice][memory]") {
+  // A rank folder with memory_record.csv: PTA+GE 100 MB at 999 us, 300 MB at 1005 us (the peak, by
+  // hand), 50 MB at 1200 us; one device task at 1000 us.
+  const auto root = std::filesystem::temp_directory_path() /
+                    ("npuscope-widget-memory-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  const auto out = root / "x_ascend_pt" / "ASCEND_PROFILER_OUTPUT";
+  std::filesystem::create_directories(out);
+  std::ofstream(out / "trace_view.json") << R"([
+    {"ph":"M","name":"process_name","pid":2,"args":{"name":"Ascend Hardware"}},
+    {"ph":"M","name":"process_labels","pid":2,"args":{"labels":"NPU 0"}},
+    {"ph":"X","name":"MatMul","pid":2,"tid":1,"ts":"1000.000","dur":10,"args":{"Task Type":"AI_CORE"}},
+    {"ph":"X","name":"Add","pid":2,"tid":1,"ts":"1190.000","dur":10,"args":{"Task Type":"AI_VECTOR_CORE"}}])";
+  std::ofstream(out / "memory_record.csv")
+      << "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type\n"
+      << "PTA+GE,999.000\t,100,200,100,1,NPU:0\n"
+      << "PTA+GE,1005.000\t,300,400,300,1,NPU:0\n"
+      << "PTA+GE,1200.000\t,50,400,50,1,NPU:0\n";
+  const auto loaded = core::loadProfile((root / "x_ascend_pt").string());
+  REQUIRE(loaded.ok());
+  const auto profile = loaded.profile;
+
+  widgets::AdvicePanel panel;
+  panel.setProfile(profile);
+  const int row = rowOfRule(*panel.model(), "memory");
+  REQUIRE(row >= 0);
+
+  widgets::TimelineWidget tw;
+  tw.resize(1000, 400);
+  tw.setProfile(profile);
+  const core::Trace& t = *profile->ranks[0].trace;
+  std::uint32_t memProcess = core::kInvalidIndex;
+  for (std::uint32_t p = 0; p < t.processes.size(); ++p)
+    if (t.processes[p].name == "Memory allocator") memProcess = p;
+  REQUIRE(memProcess != core::kInvalidIndex);
+  CHECK_FALSE(tw.layout().isProcessExpanded(0, memProcess));  // counters start collapsed
+  const int pinkBefore = pinkPixels(tw.renderToImage(QSize(1000, 400)));
+
+  // The same wiring as MainWindow::createAdviceDock.
+  int evidence = 0;
+  QObject::connect(&panel, &widgets::AdvicePanel::evidenceActivated, &tw, [&](int, core::SliceRef) { ++evidence; });
+  QObject::connect(&panel, &widgets::AdvicePanel::momentActivated, &tw,
+                   [&tw](int rank, core::TimeNs at, const QString& label, const QString& process) {
+                     tw.revealMoment(rank, at, label, process.toStdString());
+                   });
+  panel.activateRow(row);
+  CHECK(evidence == 0);  // the moment, not the worst slice
+  CHECK(tw.momentRank() == 0);
+  CHECK(tw.momentTime() == 1005000);
+  CHECK(tw.layout().isProcessExpanded(0, memProcess));
+  const core::TimeRange v = tw.viewport()->visibleRange();
+  CHECK(v.start <= 1005000);
+  CHECK(v.end >= 1005000);
+  CHECK(std::abs((v.start + v.end) / 2 - 1005000) <= 1);  // centred on the peak
+  // The line and its label are drawn; clearing removes them.
+  CHECK(pinkPixels(tw.renderToImage(QSize(1000, 400))) > pinkBefore + 100);
+  tw.clearMoment();
+  CHECK(tw.momentRank() == -1);
+  CHECK(pinkPixels(tw.renderToImage(QSize(1000, 400))) == pinkBefore);
+  std::error_code ec;
+  std::filesystem::remove_all(root, ec);
 }

@@ -51,10 +51,11 @@ TEST_CASE("the lane canvas paints its overlays as an ordered list of passes", "[
   w.setProfile(testing::makeProfile({testing::makeTwoLaneTrace()}));
   widgets::LaneCanvas* canvas = w.canvas();
   // The order of the paint code before the passes existed (lane_canvas.cpp, paintTo), plus the
-  // slice set (the Advice evidence) that TimelineWidget inserts before "hover", and the user's
-  // markers (markers.h) under it.
-  const std::vector<std::string> expected = {"boxes",   "name-marks", "labels", "counters",  "bubbles", "chain",
-                                             "markers", "slice-set",  "hover",  "selection", "flows",   "time-selection"};
+  // slice set (the Advice evidence) that TimelineWidget inserts before "hover", and under it the
+  // user's markers (markers.h) and the Advice finding's moment (the memory peak).
+  const std::vector<std::string> expected = {"boxes",  "name-marks", "labels",    "counters", "bubbles",
+                                             "chain",  "markers",    "moment",    "slice-set", "hover",
+                                             "selection", "flows",   "time-selection"};
   CHECK(names(*canvas) == expected);
   CHECK(canvas->bubbles()->name() == std::string("bubbles"));
   CHECK(canvas->chain()->name() == std::string("chain"));
