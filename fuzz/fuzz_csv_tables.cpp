@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Fuzz target: the table readers of core/tables (kernel_details.csv, step_trace_time.csv,
-// communication.json), then what uses them: the tables-only summary (tablesOnlyJson must be
+// communication.json, memory_record.csv), then what uses them (memory_record.csv: the memory
+// curve, addMemoryCounters, on a fresh copy of the fixed trace): the tables-only summary (tablesOnlyJson must be
 // valid UTF-8 JSON), the Kernels statistics, and the rank analyses plus the report of a small
 // fixed Ascend trace (one step, two device tasks on NPU 0) with these tables beside it (the
 // report prints step_trace_time.csv cells as written when they are JSON numbers: it must stay
 // valid JSON).
 //
 // Input: byte 0 = mode, then kernel_details.csv text, NUL, step_trace_time.csv text, NUL,
-// communication.json text; a part that is missing is a missing file. Mode bit 0: write the parts
-// to temporary files and read them by path (readKernelDetails, readStepTraceTime,
-// readCommunicationJson: BOM, open errors), else parse them from memory.
+// communication.json text, NUL, memory_record.csv text; a part that is missing is a missing
+// file. Mode bit 0: write the parts to temporary files and read them by path
+// (readKernelDetails, readStepTraceTime, readCommunicationJson, readMemoryRecord: BOM, open
+// errors), else parse them from memory.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -20,11 +23,13 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/profile_analysis.h"
 #include "core/analysis/stats.h"
+#include "core/import/memory_counters.h"
 #include "core/model/trace.h"
 #include "core/profile/profile.h"
 #include "core/report/report.h"
 #include "core/tables/communication_json.h"
 #include "core/tables/csv.h"
+#include "core/tables/memory_tables.h"
 #include "core/tables/table_summary.h"
 #include "core/tables/tables.h"
 #include "fuzz/fuzz_common.h"
@@ -79,6 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto kernelText = nextPart(rest, more);
   const auto stepText = nextPart(rest, more);
   const auto commText = nextPart(rest, more);
+  const auto memoryText = nextPart(rest, more);
 
   std::shared_ptr<core::KernelDetails> kernels;
   if (kernelText)
@@ -101,7 +107,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::requireValidJson(core::tablesOnlyJson(summary), "tablesOnlyJson");
   (void)core::tablesOnlyLines(summary);
 
-  const auto& trace = fixedTrace();
+  std::shared_ptr<const core::Trace> trace = fixedTrace();
+  if (memoryText) {
+    // The memory curve goes onto the rank's own trace, as loadProfile does: a fresh one.
+    core::LoadOptions o;
+    o.threads = 1;
+    auto fresh = core::loadTraceFromMemory(kTrace, "fixed.json", o);
+    if (!fresh.ok()) fuzz::fail("the fixed trace does not load", fresh.error);
+    const core::MemoryRecord record = byPath ? core::readMemoryRecord(fuzz::writeTempFile("memory_record.csv", *memoryText))
+                                             : core::parseMemoryRecord(core::parseCsv(*memoryText));
+    const std::size_t before = fresh.trace->counters.size();
+    const std::size_t added = core::addMemoryCounters(*fresh.trace, record, "memory_record.csv");
+    if (fresh.trace->counters.size() != before + added) fuzz::fail("addMemoryCounters miscounts its series");
+    for (std::size_t c = before; c < fresh.trace->counters.size(); ++c) {
+      const auto& s = fresh.trace->counters[c];
+      if (s.ts.size() != s.value.size() || s.ts.empty() || !std::is_sorted(s.ts.begin(), s.ts.end()))
+        fuzz::fail("a memory series is empty, unsorted or ragged");
+    }
+    trace = std::move(fresh.trace);
+  }
   (void)core::statsText(core::computeStats(*trace, core::StatsLayer::Kernels, std::nullopt, kernels.get()));
   (void)core::statsText(core::computeStats(*trace, core::StatsLayer::Tasks, std::nullopt, kernels.get()));
   core::AnalysisOptions analysisOptions;

@@ -112,6 +112,14 @@ COMM = json.dumps({"step1": {"collective": {"hcom_allReduce__1_0_1@123": {"Commu
         "Elapse Time(ms)": 0.06, "Transit Time(ms)": 0.04, "Wait Time(ms)": 0.01, "Synchronization Time(ms)": 0.005,
         "Idle Time(ms)": 0.01}}}, "p2p": {}}})
 
+MEMORY = ("Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type\n"
+          "APP,999.000\t,,2109.6015625,,,NPU:0\n"
+          "PTA+GE,1000.500\t,935.9951171875,1452.0,935.9951171875,1431569360,NPU:0\n"
+          "PTA,1000.500\t,935.9951171875,1452.0,935.9951171875,1431569360,NPU:0\n"
+          "GE,1001.000\t,1.5,2.0,,,NPU:0\n"
+          "PTA+GE,not a time,1,2,3,1,NPU:0\n"
+          "PTA+GE,1002.000\t,1e400,NaN,,1,NPU:0\n")
+
 
 def esc(text):
     """One line of the discovery target's input: line ends as the two bytes backslash n."""
@@ -162,8 +170,13 @@ def write(target, name, data):
 
 
 def main():
+    # The generated seeds are rewritten; the inputs of fixed findings (finding-*), committed by
+    # hand so that every run replays them, are kept.
     if os.path.isdir(SEEDS):
-        shutil.rmtree(SEEDS)
+        for target in os.listdir(SEEDS):
+            for name in os.listdir(os.path.join(SEEDS, target)):
+                if not name.startswith("finding-"):
+                    os.remove(os.path.join(SEEDS, target, name))
     for name, text in TRACES.items():
         raw = text.encode("utf-8", "surrogateescape") if name != "broken" else text.encode("latin-1")
         write("fuzz_json_trace", name + "_fast", b"\x00" + raw)
@@ -177,6 +190,8 @@ def main():
     write("fuzz_csv_tables", "all_three_files", b"\x01\xef\xbb\xbf" + KERNELS.encode() + b"\x00" + STEPS.encode() +
           b"\x00" + COMM.encode())
     write("fuzz_csv_tables", "steps_only", b"\x00\x00" + STEPS.encode())
+    write("fuzz_csv_tables", "memory_only", b"\x00\x00\x00\x00" + MEMORY.encode())
+    write("fuzz_csv_tables", "memory_file", b"\x01\x00\x00\x00\xef\xbb\xbf" + MEMORY.encode())
     for name, tree in TREES.items():
         write("fuzz_folder_discovery", name, tree.encode())
     with tempfile.TemporaryDirectory() as tmp:
