@@ -15,6 +15,7 @@
 #include "core/import/memory_counters.h"
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
+#include "core/base/counter_units.h"
 #include "core/base/i18n.h"
 #include "core/base/parse_number.h"
 #include "core/model/slice_args.h"
@@ -96,6 +97,13 @@ TimeNs overlapWith(const std::vector<TimeRange>& w, TimeRange r) {
 
 }  // namespace
 
+/// |a - b| in ns, INT64_MAX when it does not fit (times within +-2^62 differ by up to 2^63).
+TimeNs saturatingDistance(TimeNs a, TimeNs b) {
+  TimeNs d = 0;
+  if (__builtin_sub_overflow(a, b, &d) || d == INT64_MIN) return INT64_MAX;
+  return d < 0 ? -d : d;
+}
+
 /// Memory: the peak of the allocator's Total Allocated against the lowest value inside the steps
 /// (the memory held throughout: weights, optimizer state), and the operators whose allocations
 /// are live at the peak, largest first (memory_record.csv, operator_memory.csv; tutorial §4).
@@ -142,21 +150,27 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   // The allocator works on the host's clock: the steps' host windows.
   std::vector<TimeRange> windows;
   for (const StepWindow& s : c.analysis.steps) windows.push_back(s.host);
-  double peak = -1, low = -1, lowAll = -1, peakReserved = -1, appReserved = -1;
+  // Every value read is a total in 0 .. kMaxMemoryTotalMB (the readers drop the rest with a row
+  // warning), and comp has at least one Total Allocated value: peak is set below.
+  std::optional<double> peakAt, lowIn, lowAll, reservedMax, appMax;
+  const auto raise = [](std::optional<double>& m, double v) {
+    if (!m || v > *m) m = v;
+  };
   TimeNs peakTs = 0;
   for (const MemoryRecordRow& r : mr.rows) {
-    if (r.component == "APP" && r.reservedMB) appReserved = std::max(appReserved, *r.reservedMB);
+    if (r.component == "APP" && r.reservedMB) raise(appMax, *r.reservedMB);
     if (r.component != comp) continue;
-    if (r.reservedMB) peakReserved = std::max(peakReserved, *r.reservedMB);
+    if (r.reservedMB) raise(reservedMax, *r.reservedMB);
     if (!r.allocatedMB) continue;
     const double v = *r.allocatedMB;
-    if (v > peak) peak = v, peakTs = r.ts;
-    if (lowAll < 0 || v < lowAll) lowAll = v;
+    if (!peakAt || v > *peakAt) peakAt = v, peakTs = r.ts;
+    if (!lowAll || v < *lowAll) lowAll = v;
     if (!c.analysis.steps.empty() && !inAny(windows, r.ts)) continue;
-    if (low < 0 || v < low) low = v;
+    if (!lowIn || v < *lowIn) lowIn = v;
   }
-  const bool lowInSteps = low >= 0;
-  if (!lowInSteps) low = lowAll;
+  const double peak = peakAt.value_or(0), low = lowIn ? *lowIn : lowAll.value_or(0);
+  const bool lowInSteps = lowIn.has_value();
+  const double peakReserved = reservedMax.value_or(-1), appReserved = appMax.value_or(-1);
   // Allocations live at the peak, by operator.
   std::map<std::string, std::pair<double, std::size_t>> live;  // name -> (KB, count)
   std::vector<const OperatorMemoryRow*> liveRows;
@@ -176,7 +190,14 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
                                       : npuTr("npuscope::core::Advisor", "%1: peak allocated %2, lowest %3 (held throughout: weights, optimizer "
                                                   "state), so %4 transient; peak reserved %5"),
                            {comp, fmt("%.1f MB", peak), fmt("%.1f MB", low), fmt("%.1f MB", peak - low),
-                            fmt("%.1f MB", peakReserved)});
+                            reservedMax ? fmt("%.1f MB", peakReserved) : npuTr("npuscope::core::Advisor", "unknown")});
+  // A peak outside the trace's time range (a record of another run, a clock reset, a hand edit):
+  // said, since no slice there can show what allocated it.
+  const TimeRange span = c.trace.range;
+  if (span.duration() > 0 && (peakTs < span.start || peakTs > span.end))
+    f.numbers += i18n::format(peakTs < span.start ? npuTr("npuscope::core::Advisor", "; the peak lies %1 before the trace starts")
+                                                  : npuTr("npuscope::core::Advisor", "; the peak lies %1 after the trace ends"),
+                              {us(saturatingDistance(peakTs, peakTs < span.start ? span.start : span.end))});
   if (appReserved >= 0)
     f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; the whole process (APP) reserved up to %1"), {fmt("%.1f MB", appReserved)});
   if (!meta->operatorMemory) {
@@ -215,7 +236,10 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
     }
   sortEvidence(ev, f.evidence);
   // The first row of the highest allocated value, on the curve addMemoryCounters draws.
-  f.moment = Finding::Moment{peakTs, i18n::format(npuTr("npuscope::core::Advisor", "%1 peak allocated %2"), {comp, fmt("%.1f MB", peak)}),
+  // The label gives the value also as the curve's lane scales it (MB are MiB: 2^20 bytes).
+  f.moment = Finding::Moment{peakTs,
+                             i18n::format(npuTr("npuscope::core::Advisor", "%1 peak allocated %2"),
+                                          {comp, fmt("%.1f MB", peak) + " (" + formatCounterValue(peak, CounterUnit::MiB) + ")"}),
                              std::string(kMemoryCurveProcess)};
   const double capacityMb = th.deviceMemoryGb * 1024.0;
   if (capacityMb > 0 && peakReserved >= th.memoryPeakShare * capacityMb) {

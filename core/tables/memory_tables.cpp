@@ -41,9 +41,17 @@ MemoryRecord parseMemoryRecord(const CsvTable& t) {
     MemoryRecordRow row;
     row.ts = *ts;
     row.component = std::string(csvTrim(t.cell(r, cComp)));
-    row.allocatedMB = csvNumber(t.cell(r, cAlloc));
-    row.reservedMB = csvNumber(t.cell(r, cRes));
-    row.activeMB = csvNumber(t.cell(r, cAct));
+    // A cell that is there but no number is said, not silently dropped (an empty cell is absent:
+    // APP rows leave Total Allocated empty).
+    const auto number = [&](int col, const char* name) {
+      const std::string_view cell = csvTrim(t.cell(r, col));
+      const std::optional<double> v = csvNumber(cell);
+      if (!v && !cell.empty()) w.add(r, std::string(name) + " \"" + std::string(cell.substr(0, 40)) + "\" is no number: ignored");
+      return detail::plausibleTotalMB(v, r, name, w);
+    };
+    row.allocatedMB = number(cAlloc, "Total Allocated(MB)");
+    row.reservedMB = number(cRes, "Total Reserved(MB)");
+    row.activeMB = number(cAct, "Total Active(MB)");
     row.device = std::string(csvTrim(t.cell(r, cDev)));
     m.rows.push_back(std::move(row));
   }

@@ -7,6 +7,7 @@
 // header name; a missing column or cell reads as absent, never as 0.
 
 #include <cstddef>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,11 +60,16 @@ struct OperatorMemory {
 [[nodiscard]] OperatorMemory parseOperatorMemory(const CsvTable& table);
 [[nodiscard]] OperatorMemory readOperatorMemory(const std::string& path);
 
+/// The largest memory total a row may hold, MB (2^30 MB = 1 PiB: a device has tens of GB, a host
+/// a few TB): a larger total, or a negative one, is no measurement (a corrupted or hand-edited
+/// file) and reads as absent with a row warning, in memory_record.csv and MEMORY_RECORD alike.
+inline constexpr double kMaxMemoryTotalMB = 1073741824.0;
+
 namespace detail {
 
 /// Collects the row warnings of a memory table reader (memory_tables.cpp, the .db export's
 /// db_tables.cpp) into `out`: the first 20 rows by number ("row N WHAT", rows 1-based), then one
-/// "K more rows skipped" line at finish(). Never throws beyond std::bad_alloc.
+/// "K more row warnings" line at finish(). Never throws beyond std::bad_alloc.
 struct RowWarnings {
   std::vector<std::string>& out;
   std::size_t named = 0, more = 0;
@@ -72,9 +78,20 @@ struct RowWarnings {
     else ++more;
   }
   void finish() {
-    if (more) out.push_back(std::to_string(more) + " more rows skipped");
+    if (more) out.push_back(std::to_string(more) + " more row warnings");
   }
 };
+
+/// `v` when it is absent or a plausible total (0 .. kMaxMemoryTotalMB MB); else absent, with the
+/// warning "row N <column> V is negative: ignored" (or "... MB is beyond 1 PiB: ignored") in `w`.
+inline std::optional<double> plausibleTotalMB(std::optional<double> v, std::size_t row, const char* column,
+                                              RowWarnings& w) {
+  if (!v || (*v >= 0 && *v <= kMaxMemoryTotalMB)) return v;
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", *v);
+  w.add(row, std::string(column) + " " + b + (*v < 0 ? " is negative: ignored" : " MB is beyond 1 PiB: ignored"));
+  return std::nullopt;
+}
 
 }  // namespace detail
 

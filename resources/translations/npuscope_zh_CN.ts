@@ -1424,6 +1424,18 @@
         <source>%1 peak allocated %2</source>
         <translation>%1 分配峰值 %2</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>; the peak lies %1 before the trace starts</source>
+        <translation>；峰值位于 trace 开始之前 %1</translation>
+    </message>
+    <message>
+        <source>; the peak lies %1 after the trace ends</source>
+        <translation>；峰值位于 trace 结束之后 %1</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Breakdown</name>

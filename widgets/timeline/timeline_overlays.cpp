@@ -509,7 +509,8 @@ void TimelineWidget::revealMoment(int rankIndex, core::TimeNs t, const QString& 
     const auto& rows = m_ctx.layout.rows();
     for (const LayoutRow& r : rows)
       if (r.kind == LayoutRow::Kind::Process && r.rank == rankIndex && r.process == process) {
-        setVerticalScroll(r.y);
+        // Below the rank's header, which stays pinned at the top while its lanes scroll.
+        setVerticalScroll(r.y - m_ctx.layout.metrics().rankHeader);
         break;
       }
   }

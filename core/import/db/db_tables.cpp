@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "core/import/db/db_tables.h"
 
+#include <sqlite3.h>
+
 #include <cmath>
 #include <map>
 #include <tuple>
 
 #include "core/base/time_limits.h"
 #include "core/import/db/sqlite_db.h"
+#include "core/tables/csv.h"
 
 namespace npuscope::core {
 
@@ -36,22 +39,31 @@ std::string nameJoin(SqliteDb& db, const char* table, const char* column) {
   return ", s.value FROM \"" + std::string(table) + "\" t LEFT JOIN STRING_IDS s ON s.id = t.\"" + column + "\"";
 }
 
-/// An int64 cell (INTEGER, or a REAL / TEXT number rounded), nullopt when NULL or not a number
-/// within the time limits.
+/// A number cell: INTEGER or REAL as stored, TEXT when the whole text is a decimal number
+/// (csvNumber); nullopt for NULL, a BLOB, other text ('xyz' is no 0) or a non-finite value.
+std::optional<double> numberCell(const SqliteStatement& s, int col) {
+  switch (sqlite3_column_type(s.raw(), col)) {
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT: {
+      const double v = s.real(col, std::nan(""));
+      return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+    }
+    case SQLITE_TEXT: return csvNumber(s.text(col));
+    default: return std::nullopt;
+  }
+}
+
+/// An int64 cell (INTEGER, or a REAL / numeric TEXT rounded), nullopt when NULL, not a number or
+/// not within the time limits.
 std::optional<std::int64_t> intCell(const SqliteStatement& s, int col) {
   if (s.isNull(col)) return std::nullopt;
   if (s.isInteger(col)) return s.integer(col);
-  const double v = s.real(col, std::nan(""));
-  if (!std::isfinite(v) || std::fabs(v) > static_cast<double>(kMaxTimeNs)) return std::nullopt;
-  return static_cast<std::int64_t>(std::llround(v));
+  const std::optional<double> v = numberCell(s, col);
+  if (!v || std::fabs(*v) > static_cast<double>(kMaxTimeNs)) return std::nullopt;
+  return static_cast<std::int64_t>(std::llround(*v));
 }
 
-std::optional<double> realCell(const SqliteStatement& s, int col) {
-  if (s.isNull(col)) return std::nullopt;
-  const double v = s.real(col, std::nan(""));
-  if (!std::isfinite(v)) return std::nullopt;
-  return v;
-}
+std::optional<double> realCell(const SqliteStatement& s, int col) { return numberCell(s, col); }
 
 /// The STRING_IDS value at column `nameCol` when joined and found, else the id column as text.
 std::string nameOf(const SqliteStatement& s, int idCol, int nameCol, bool joined) {
@@ -80,9 +92,12 @@ std::optional<MemoryRecord> readDbMemoryRecord(SqliteDb& db) {
                             nameJoin(db, kTable, "component"));
   detail::RowWarnings w{m.warnings};
   std::size_t row = 0;
+  // A cell that is there but no number (TEXT 'xyz', a BLOB) is said, not read as 0.
+  static constexpr const char* kColumn[] = {"", "", "totalAllocated", "totalReserved", "totalActive"};
   const auto mb = [&](int col) -> std::optional<double> {
     const auto v = realCell(s, col);
-    return v ? std::optional<double>(*v / kBytesPerMB) : std::nullopt;
+    if (!v && !s.isNull(col)) w.add(row - 1, std::string(kColumn[col]) + " of MEMORY_RECORD is no number: ignored");
+    return detail::plausibleTotalMB(v ? std::optional<double>(*v / kBytesPerMB) : std::nullopt, row - 1, kColumn[col], w);
   };
   while (s.step()) {
     const auto ts = intCell(s, 1);

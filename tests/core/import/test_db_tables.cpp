@@ -235,3 +235,40 @@ TEST_CASE("db tables: missing tables, unknown string ids and NULL cells", "[db][
   const core::DbRankTables bad = core::readDbRankTables(dir.root.string() + "/missing.db", dir.root.string() + "/missing_analysis.db");
   CHECK(bad.messages.size() == 2);
 }
+
+// Found by a fresh-eyes test of the memory curve (session 8): a TEXT 'xyz' or a BLOB total read as
+// 0 (a dip to 0 on the curve, "lowest 0.0 MB" in the finding), a TEXT timestamp 'xyz' as 0, and
+// negative or absurd totals became the peak. Each is now absent with a row warning.
+TEST_CASE("db tables: MEMORY_RECORD cells that are no plausible total are absent and said", "[db][memory]") {
+  test::TempDir dir("dbmemcells");
+  const std::string path = dir.root.string() + "/ascend_pytorch_profiler_0.db";
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
+  // By hand, one row each (MiB = 1048576 B): a good row; text 'xyz'; a BLOB; a negative total; 2^63
+  // - 1 bytes (8 EiB, beyond 1 PiB); a numeric TEXT '2097152' (2 MB, read); a TEXT timestamp 'xyz'.
+  REQUIRE(sqlite3_exec(h,
+                       "CREATE TABLE STRING_IDS(id INTEGER, value TEXT);"
+                       "INSERT INTO STRING_IDS VALUES (7, 'PTA+GE');"
+                       "CREATE TABLE MEMORY_RECORD(component INTEGER, timestamp INTEGER, totalAllocated INTEGER, "
+                       "totalReserved INTEGER, totalActive INTEGER, streamPtr INTEGER, deviceId INTEGER);"
+                       "INSERT INTO MEMORY_RECORD VALUES (7, 1000, 1048576, 1048576, NULL, 1, 0),"
+                       " (7, 2000, 'xyz', NULL, NULL, 1, 0), (7, 3000, x'0102', NULL, NULL, 1, 0),"
+                       " (7, 4000, -1048576, NULL, NULL, 1, 0), (7, 5000, 9223372036854775807, NULL, NULL, 1, 0),"
+                       " (7, 6000, '2097152', NULL, NULL, 1, 0), (7, 'xyz', 1048576, NULL, NULL, 1, 0);",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(h);
+  const core::DbRankTables t = core::readDbRankTables(path, "");
+  REQUIRE(t.memoryRecord);
+  const auto& rows = t.memoryRecord->rows;
+  REQUIRE(rows.size() == 6);  // the row with timestamp 'xyz' is skipped
+  CHECK(*rows[0].allocatedMB == 1.0);
+  for (std::size_t i : {1, 2, 3, 4}) CHECK_FALSE(rows[i].allocatedMB);
+  CHECK(*rows[5].allocatedMB == 2.0);
+  const auto& w = t.memoryRecord->warnings;
+  REQUIRE(w.size() == 5);
+  CHECK(w[0] == "row 2 totalAllocated of MEMORY_RECORD is no number: ignored");
+  CHECK(w[1] == "row 3 totalAllocated of MEMORY_RECORD is no number: ignored");
+  CHECK(w[2] == "row 4 totalAllocated -1 is negative: ignored");
+  CHECK(w[3] == "row 5 totalAllocated 8.79609e+12 MB is beyond 1 PiB: ignored");
+  CHECK(w[4] == "row 7 of MEMORY_RECORD has no timestamp: skipped");
+}

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/analysis/advisor.h"
+#include "core/analysis/analysis.h"
 #include "core/import/memory_counters.h"
 #include "core/profile/profile.h"
 #include "core/report/report.h"
@@ -134,7 +135,7 @@ TEST_CASE("memory curve: loadProfile draws memory_record.csv and says what it sk
   REQUIRE(mem->moment);
   CHECK(mem->moment->t == 1005000);
   CHECK(mem->moment->process == "Memory allocator");
-  CHECK(mem->moment->label == "PTA+GE peak allocated 300.0 MB");
+  CHECK(mem->moment->label == "PTA+GE peak allocated 300.0 MB (300 MiB)");  // 300 x 2^20 bytes
   std::error_code ec;
   fs::remove_all(root, ec);
 }
@@ -223,4 +224,48 @@ TEST_CASE("memory curve: the .db export's MEMORY_RECORD equals db_oracle.py", "[
     ++checked;
   }
   CHECK(checked >= 2);
+}
+
+TEST_CASE("memory record: cells that are no plausible total are absent and said", "[memory]") {
+  // By hand: row 1 good; row 2 text; row 3 negative; row 4 1e300 MB (beyond 1 PiB = 2^30 MB);
+  // row 5 1e400 (no double: csvNumber refuses it); row 6 2^30 MB exactly (kept).
+  const core::MemoryRecord rec = core::parseMemoryRecord(core::parseCsv(std::string(kHeader) +
+                                                                        "PTA,1000.0,10,20,,1,NPU:0\n"
+                                                                        "PTA,1001.0,lots,20,,1,NPU:0\n"
+                                                                        "PTA,1002.0,-5000,20,,1,NPU:0\n"
+                                                                        "PTA,1003.0,1e300,20,,1,NPU:0\n"
+                                                                        "PTA,1004.0,1e400,20,,1,NPU:0\n"
+                                                                        "PTA,1005.0,1073741824,20,,1,NPU:0\n"));
+  REQUIRE(rec.rows.size() == 6);
+  CHECK(*rec.rows[0].allocatedMB == 10);
+  for (std::size_t i : {1, 2, 3, 4}) CHECK_FALSE(rec.rows[i].allocatedMB);
+  CHECK(*rec.rows[5].allocatedMB == 1073741824.0);
+  REQUIRE(rec.warnings.size() == 4);
+  CHECK(rec.warnings[0] == "row 2 Total Allocated(MB) \"lots\" is no number: ignored");
+  CHECK(rec.warnings[1] == "row 3 Total Allocated(MB) -5000 is negative: ignored");
+  CHECK(rec.warnings[2] == "row 4 Total Allocated(MB) 1e+300 MB is beyond 1 PiB: ignored");
+  CHECK(rec.warnings[3] == "row 5 Total Allocated(MB) \"1e400\" is no number: ignored");
+}
+
+TEST_CASE("memory finding: a peak outside the trace is said and no figure is made up", "[memory][advisor]") {
+  // The trace spans 1000..1010 us (one task); the PTA+GE peak, 300 MB, is at 5000 us: 3990 us
+  // after the trace ends. No Total Reserved is recorded: "unknown", never -1.0 MB.
+  auto trace = oneTaskTrace();
+  core::RankMetadata meta;
+  meta.memoryRecord = core::parseMemoryRecord(core::parseCsv(std::string(kHeader) +
+                                                             "PTA+GE,1000.000,100,,,1,NPU:0\n"
+                                                             "PTA+GE,5000.000,300,,,1,NPU:0\n"));
+  const core::RankAnalysis analysis = core::analyzeRank(*trace, nullptr, nullptr);
+  const core::RankAdvice a = core::adviseRank(*trace, nullptr, analysis, &meta);
+  const core::Finding* mem = nullptr;
+  for (const auto& f : a.findings)
+    if (f.rule == "memory") mem = &f;
+  REQUIRE(mem);
+  INFO(mem->numbers);
+  CHECK(mem->numbers.find("PTA+GE: peak allocated 300.0 MB, lowest 100.0 MB") != std::string::npos);
+  CHECK(mem->numbers.find("peak reserved unknown") != std::string::npos);
+  CHECK(mem->numbers.find("-1.0") == std::string::npos);
+  CHECK(mem->numbers.find("; the peak lies 3.99 ms after the trace ends") != std::string::npos);
+  REQUIRE(mem->moment);
+  CHECK(mem->moment->t == 5000000);
 }
