@@ -295,11 +295,10 @@ int runReport(const QStringList& arguments) {
 
 namespace {
 // `screenshot --window`: the whole main window after loading, optionally with a bubble selected,
-// an Advice finding selected (by row number, or adviceRule: the first of that rule) and, with
-// `activate`, double-clicked.
+// the Advice dock shown (`advice` not empty) with a finding selected (a row number, 0 = none, or a
+// rule key: its first row) and, with `activate`, double-clicked.
 QString renderWindowScreenshot(const QString& path, const QString& file, QSize size, int bubbleNumber,
-                               std::optional<core::TimeRange> range, int adviceNumber, bool activate,
-                               const QString& adviceRule) {
+                               std::optional<core::TimeRange> range, const QString& advice, bool activate) {
   MainWindow window;
   window.setInteractiveErrors(false);
   window.resize(size);
@@ -335,17 +334,19 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
       window.timeline()->focusLanes(rank, slices);
     }
   }
-  if (adviceNumber >= 0) {
+  if (!advice.isEmpty()) {
     // The Advice dock in front; N > 0 clicks finding N (1 = first row), as a user would.
     for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();  // the first-run tabbing
     window.adviceDock()->show();
     window.adviceDock()->raise();
-    if (!adviceRule.isEmpty()) {
+    bool isNumber = false;
+    int adviceNumber = advice.toInt(&isNumber);
+    if (!isNumber) {
       // A rule key ("memory"): its first row.
       const auto& rows = window.advicePanel()->model()->rows();
       for (std::size_t i = 0; i < rows.size() && adviceNumber == 0; ++i)
-        if (QString::fromStdString(rows[i].finding.rule) == adviceRule) adviceNumber = static_cast<int>(i) + 1;
-      if (adviceNumber == 0) return QCoreApplication::translate("npuscope", "--advice %1: no finding of that rule").arg(adviceRule);
+        if (QString::fromStdString(rows[i].finding.rule) == advice) adviceNumber = static_cast<int>(i) + 1;
+      if (adviceNumber == 0) return QCoreApplication::translate("npuscope", "--advice %1: no finding of that rule").arg(advice);
     }
     if (adviceNumber > 0) {
       if (adviceNumber > window.advicePanel()->model()->rowCount())
@@ -576,13 +577,10 @@ int runScreenshot(const QStringList& arguments) {
     // The window loads the folder itself (as a user's Open does): drop the CLI's copy first so
     // that two loaded traces are never resident at once (was 2x the memory on a 1 GB trace).
     profile.reset();
-    const QString adviceValue = parser.isSet(advice) ? parser.value(advice) : QString();
-    bool adviceIsNumber = false;
-    const int adviceNumber = adviceValue.isEmpty() ? -1 : adviceValue.toInt(&adviceIsNumber);
     const QString werror = renderWindowScreenshot(path, file, QSize(w, h), bubbleNumber,
                                                   hasRange ? std::optional<core::TimeRange>(visible) : std::nullopt,
-                                                  adviceIsNumber || adviceValue.isEmpty() ? adviceNumber : 0,
-                                                  parser.isSet(activate), adviceIsNumber ? QString() : adviceValue);
+                                                  parser.isSet(advice) ? parser.value(advice) : QString(),
+                                                  parser.isSet(activate));
     if (!werror.isEmpty()) {
       printError(werror);
       return kExitFailure;

@@ -113,13 +113,13 @@ for target in "${targets[@]}"; do
   # folder: libFuzzer reads a folder in the file system's order and sorts by size only, so seeds
   # of equal size would start in a different order on another machine. New inputs go to the
   # empty corpus folder.
-  find "${seeds}" -type f | LC_ALL=C sort | paste -sd, >"${work}/${target}.seeds"
+  mapfile -t seed_files < <(find "${seeds}" -type f | LC_ALL=C sort)
+  (IFS=,; echo "${seed_files[*]}") >"${work}/${target}.seeds"
   max_len="${MAX_LEN}"
   [ "${target}" != fuzz_sqlite_db ] || max_len=1048576  # the corpus .db files are 0.7-1 MB
   dict=()
   [ ! -f "${NPUSCOPE_ROOT}/fuzz/dicts/${target}.dict" ] || dict=("-dict=${NPUSCOPE_ROOT}/fuzz/dicts/${target}.dict")
   # The replay: every seed once, as a regression test (the same inputs on every machine).
-  mapfile -t seed_files < <(find "${seeds}" -type f | LC_ALL=C sort)
   npuscope_log "Replaying the ${#seed_files[@]} seeds of ${target}"
   if ! "${FUZZ_BUILD_DIR}/fuzz/${target}" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
     "${seed_files[@]}" >"${work}/${target}.replay.log" 2>&1; then
@@ -128,7 +128,7 @@ for target in "${targets[@]}"; do
     failures=$((failures + 1))
     continue
   fi
-  npuscope_log "Fuzzing ${target} for ${SECONDS_PER_TARGET} s ($(find "${seeds}" -type f | wc -l) seeds)"
+  npuscope_log "Fuzzing ${target} for ${SECONDS_PER_TARGET} s (${#seed_files[@]} seeds)"
   # -timeout: one input may take at most 20 s (a hang is a finding); -rss_limit_mb / -malloc_limit_mb:
   # the "bounded memory" rule (a 64 KB input must not make npuscope allocate 2 GB).
   status=0

@@ -97,13 +97,6 @@ TimeNs overlapWith(const std::vector<TimeRange>& w, TimeRange r) {
 
 }  // namespace
 
-/// |a - b| in ns, INT64_MAX when it does not fit (times within +-2^62 differ by up to 2^63).
-TimeNs saturatingDistance(TimeNs a, TimeNs b) {
-  TimeNs d = 0;
-  if (__builtin_sub_overflow(a, b, &d) || d == INT64_MIN) return INT64_MAX;
-  return d < 0 ? -d : d;
-}
-
 /// Memory: the peak of the allocator's Total Allocated against the lowest value inside the steps
 /// (the memory held throughout: weights, optimizer state), and the operators whose allocations
 /// are live at the peak, largest first (memory_record.csv, operator_memory.csv; tutorial §4).
@@ -170,7 +163,6 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
   }
   const double peak = peakAt.value_or(0), low = lowIn ? *lowIn : lowAll.value_or(0);
   const bool lowInSteps = lowIn.has_value();
-  const double peakReserved = reservedMax.value_or(-1), appReserved = appMax.value_or(-1);
   // Allocations live at the peak, by operator.
   std::map<std::string, std::pair<double, std::size_t>> live;  // name -> (KB, count)
   std::vector<const OperatorMemoryRow*> liveRows;
@@ -190,16 +182,16 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
                                       : npuTr("npuscope::core::Advisor", "%1: peak allocated %2, lowest %3 (held throughout: weights, optimizer "
                                                   "state), so %4 transient; peak reserved %5"),
                            {comp, fmt("%.1f MB", peak), fmt("%.1f MB", low), fmt("%.1f MB", peak - low),
-                            reservedMax ? fmt("%.1f MB", peakReserved) : npuTr("npuscope::core::Advisor", "unknown")});
+                            reservedMax ? fmt("%.1f MB", *reservedMax) : npuTr("npuscope::core::Advisor", "unknown")});
   // A peak outside the trace's time range (a record of another run, a clock reset, a hand edit):
   // said, since no slice there can show what allocated it.
   const TimeRange span = c.trace.range;
   if (span.duration() > 0 && (peakTs < span.start || peakTs > span.end))
     f.numbers += i18n::format(peakTs < span.start ? npuTr("npuscope::core::Advisor", "; the peak lies %1 before the trace starts")
                                                   : npuTr("npuscope::core::Advisor", "; the peak lies %1 after the trace ends"),
-                              {us(saturatingDistance(peakTs, peakTs < span.start ? span.start : span.end))});
-  if (appReserved >= 0)
-    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; the whole process (APP) reserved up to %1"), {fmt("%.1f MB", appReserved)});
+                              {us(peakTs < span.start ? span.start - peakTs : peakTs - span.end)});  // kMaxTimeNs: no wrap
+  if (appMax)
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; the whole process (APP) reserved up to %1"), {fmt("%.1f MB", *appMax)});
   if (!meta->operatorMemory) {
     f.numbers += meta->dbExport ? npuTr("npuscope::core::Advisor", "; the .db export has no OP_MEMORY table: the allocators are unknown")
                                 : npuTr("npuscope::core::Advisor", "; no operator_memory.csv: the allocators are unknown");
@@ -242,20 +234,20 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
                                           {comp, fmt("%.1f MB", peak) + " (" + formatCounterValue(peak, CounterUnit::MiB) + ")"}),
                              std::string(kMemoryCurveProcess)};
   const double capacityMb = th.deviceMemoryGb * 1024.0;
-  if (capacityMb > 0 && peakReserved >= th.memoryPeakShare * capacityMb) {
+  if (capacityMb > 0 && reservedMax && *reservedMax >= th.memoryPeakShare * capacityMb) {
     f.title = npuTr("npuscope::core::Advisor", "Device memory near capacity");
     f.severity = Severity::Issue;
     f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 of %2"),
-                              {fmt("%.0f%%", peakReserved / capacityMb * 100.0), fmt("%g GB", th.deviceMemoryGb)});
+                              {fmt("%.0f%%", *reservedMax / capacityMb * 100.0), fmt("%g GB", th.deviceMemoryGb)});
     f.fix = npuTr("npuscope::core::Advisor", "The peak leaves little room: free or shrink the largest allocations live at the peak (activation "
             "recomputation, a smaller micro-batch, ZeRO / optimizer sharding), and set PYTORCH_NPU_ALLOC_CONF="
             "expandable_segments:True against fragmentation.");
   } else {
     f.title = npuTr("npuscope::core::Advisor", "Device memory: peak vs held throughout");
     f.severity = Severity::Info;
-    if (capacityMb > 0)
+    if (capacityMb > 0 && reservedMax)
       f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 of %2"),
-                                {fmt("%.0f%%", peakReserved / capacityMb * 100.0), fmt("%g GB", th.deviceMemoryGb)});
+                                {fmt("%.0f%%", *reservedMax / capacityMb * 100.0), fmt("%g GB", th.deviceMemoryGb)});
   }
   f.numbers += meta->operatorMemory
                    ? i18n::format(npuTr("npuscope::core::Advisor", "; read from %1 and %2"),

@@ -761,9 +761,7 @@ void addRankMemoryCurve(RankProfile& rp, Trace& trace, bool useDb) {
   }
   if (rp.source.memoryRecord.empty()) return;
   const MemoryRecord rec = readMemoryRecord(rp.source.memoryRecord);
-  // The reader's errors already name the file ("memory_record.csv: empty CSV").
-  if (!rec.error.empty())
-    rp.tableMessages.push_back(rec.error.starts_with("memory_record.csv") ? rec.error : "memory_record.csv: " + rec.error);
+  if (!rec.error.empty()) rp.tableMessages.push_back(rec.error);  // it names the file already
   for (const auto& w : rec.warnings) rp.tableMessages.push_back("memory_record.csv: " + w);
   addMemoryCounters(trace, rec, "memory_record.csv");
 }

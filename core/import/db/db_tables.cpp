@@ -57,13 +57,16 @@ std::optional<double> numberCell(const SqliteStatement& s, int col) {
 /// not within the time limits.
 std::optional<std::int64_t> intCell(const SqliteStatement& s, int col) {
   if (s.isNull(col)) return std::nullopt;
-  if (s.isInteger(col)) return s.integer(col);
+  if (s.isInteger(col)) {
+    const std::int64_t v = s.integer(col);
+    if (v > kMaxTimeNs || v < -kMaxTimeNs) return std::nullopt;
+    return v;
+  }
   const std::optional<double> v = numberCell(s, col);
   if (!v || std::fabs(*v) > static_cast<double>(kMaxTimeNs)) return std::nullopt;
   return static_cast<std::int64_t>(std::llround(*v));
 }
 
-std::optional<double> realCell(const SqliteStatement& s, int col) { return numberCell(s, col); }
 
 /// The STRING_IDS value at column `nameCol` when joined and found, else the id column as text.
 std::string nameOf(const SqliteStatement& s, int idCol, int nameCol, bool joined) {
@@ -95,7 +98,7 @@ std::optional<MemoryRecord> readDbMemoryRecord(SqliteDb& db) {
   // A cell that is there but no number (TEXT 'xyz', a BLOB) is said, not read as 0.
   static constexpr const char* kColumn[] = {"", "", "totalAllocated", "totalReserved", "totalActive"};
   const auto mb = [&](int col) -> std::optional<double> {
-    const auto v = realCell(s, col);
+    const auto v = numberCell(s, col);
     if (!v && !s.isNull(col)) w.add(row - 1, std::string(kColumn[col]) + " of MEMORY_RECORD is no number: ignored");
     return detail::plausibleTotalMB(v ? std::optional<double>(*v / kBytesPerMB) : std::nullopt, row - 1, kColumn[col], w);
   };
@@ -134,7 +137,7 @@ std::optional<OperatorMemory> readDbOperatorMemory(SqliteDb& db) {
   detail::RowWarnings w{m.warnings};
   std::size_t row = 0;
   while (s.step()) {
-    const auto size = realCell(s, 1);
+    const auto size = numberCell(s, 1);
     const auto alloc = intCell(s, 2);
     if (!size || !alloc) {
       w.add(row++, "of OP_MEMORY has no size or allocationTime: skipped");
@@ -176,7 +179,7 @@ std::optional<CommunicationJson> readCommAnalyzer(SqliteDb& db) {
       op.step = std::string(s.text(7));
       op.kind = std::string(s.text(8));
       // start_timestamp: µs, stored REAL or INTEGER (format notes §5.3).
-      if (const auto us = realCell(s, 9); us && std::fabs(*us) * 1e3 < static_cast<double>(kMaxTimeNs))
+      if (const auto us = numberCell(s, 9); us && std::fabs(*us) * 1e3 < static_cast<double>(kMaxTimeNs))
         op.start = static_cast<TimeNs>(std::llround(*us * 1e3));
       if (name == "Total Op Info") {
         if (!c.recordedTotal) c.recordedTotal = op;
