@@ -29,8 +29,8 @@ MemoryRecord parseMemoryRecord(const CsvTable& t) {
     m.error = "memory_record.csv has no Timestamp(us) column";
     return m;
   }
-  if (cAlloc < 0) m.warnings.push_back("memory_record.csv has no Total Allocated(MB) column");
-  if (cRes < 0) m.warnings.push_back("memory_record.csv has no Total Reserved(MB) column");
+  if (cAlloc < 0) m.warnings.push_back("no Total Allocated(MB) column");
+  if (cRes < 0) m.warnings.push_back("no Total Reserved(MB) column");
   detail::RowWarnings w{m.warnings};
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     const auto ts = timeCell(t.cell(r, cTs));

@@ -33,7 +33,7 @@ struct MemoryRecordRow {
 /// memory_record.csv, parsed; rows in file order (time order as written).
 struct MemoryRecord {
   std::vector<MemoryRecordRow> rows;
-  std::vector<std::string> warnings;  ///< missing columns, rows skipped (at most 20 named)
+  std::vector<std::string> warnings;  ///< missing columns, rows skipped (at most 20 named); without the file name, which the caller adds
   std::string error;                  ///< unreadable file or no Timestamp column: no rows
 };
 

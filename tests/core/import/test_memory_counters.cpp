@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -136,6 +137,27 @@ TEST_CASE("memory curve: loadProfile draws memory_record.csv and says what it sk
   CHECK(mem->moment->t == 1005000);
   CHECK(mem->moment->process == "Memory allocator");
   CHECK(mem->moment->label == "PTA+GE peak allocated 300.0 MB (300 MiB)");  // 300 x 2^20 bytes
+  std::error_code ec;
+  fs::remove_all(root, ec);
+}
+
+TEST_CASE("memory curve: a missing column is named once with its file", "[memory][profile]") {
+  const fs::path root = fs::temp_directory_path() /
+                        ("npuscope-test-memcol-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  const fs::path out = root / "x_ascend_pt" / "ASCEND_PROFILER_OUTPUT";
+  fs::create_directories(out);
+  std::ofstream(out / "trace_view.json") << R"([
+    {"ph":"X","name":"a","pid":1,"tid":1,"ts":"1000.000","dur":10}])";
+  // No Total Reserved(MB) column.
+  std::ofstream(out / "memory_record.csv") << "Component,Timestamp(us),Total Allocated(MB),Device Type\n"
+                                           << "PTA,1000.000\t,100,NPU:0\n";
+  const auto r = core::loadProfile((root / "x_ascend_pt").string());
+  REQUIRE(r.ok());
+  const auto& msgs = r.profile->ranks.at(0).tableMessages;
+  // The loader names the file, the reader only what is wrong (it said "memory_record.csv:
+  // memory_record.csv has no ..." before).
+  CHECK(std::count(msgs.begin(), msgs.end(), std::string("memory_record.csv: no Total Reserved(MB) column")) == 1);
+  for (const auto& m : msgs) CHECK(m.find("memory_record.csv: memory_record.csv") == std::string::npos);
   std::error_code ec;
   fs::remove_all(root, ec);
 }
