@@ -732,9 +732,13 @@ RankMetadata readRankMetadata(const std::string& root) {
   readEnvironment(fs::path(root) / "profiler_metadata.json", m);
   fs::path out = fs::path(root) / "ASCEND_PROFILER_OUTPUT";
   if (!isDirectory(out)) out = fs::path(root);
+  // Anything by that name is read, so that a folder, FIFO or dangling link named like the file is
+  // said by the reader ("... is a FIFO (named pipe), not a file": it never opens one) instead of
+  // the finding claiming there is no such file.
   auto file = [&](const char* name) {
     const fs::path p = out / name;
-    return isRegularFile(p) ? p.string() : std::string();
+    std::error_code ec;
+    return fs::symlink_status(p, ec).type() != fs::file_type::not_found && !ec ? p.string() : std::string();
   };
   if (const std::string p = file("memory_record.csv"); !p.empty()) m.memoryRecord = readMemoryRecord(p);
   if (const std::string p = file("operator_memory.csv"); !p.empty()) m.operatorMemory = readOperatorMemory(p);

@@ -7,6 +7,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+
 #include "core/analysis/advisor.h"
 #include "core/import/trace_builder.h"
 #include "core/report/report.h"
@@ -442,4 +447,28 @@ TEST_CASE("advisor resource rules on the corpus agree with hand counts", "[advis
   REQUIRE(dal);
   CHECK(dal->severity == Severity::Unknown);
   CHECK(has(dal->numbers, "transport type"));
+}
+
+TEST_CASE("advisor metadata: a folder or FIFO named like a table is said and not taken for a missing file", "[advisor][memory]") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() /
+                        ("npuscope-test-metaodd-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+  const fs::path out = root / "ASCEND_PROFILER_OUTPUT";
+  fs::create_directories(out / "memory_record.csv");  // a folder
+  REQUIRE(::mkfifo((out / "communication.json").c_str(), 0600) == 0);
+  const auto meta = core::readRankMetadata(root.string());
+  REQUIRE(meta.memoryRecord);
+  CHECK(meta.memoryRecord->error.find("is a folder, not a file") != std::string::npos);
+  REQUIRE(meta.communication);
+  CHECK(meta.communication->error.find("is a FIFO (named pipe), not a file") != std::string::npos);
+  CHECK_FALSE(meta.operatorMemory);  // nothing by that name: absent, as before
+  // The memory finding gives the reader's sentence instead of "no memory_record.csv".
+  const auto t = memoryTrace();
+  const core::RankAdvice adv = advise(*t, nullptr, &meta);
+  const core::Finding* f = find(adv, "memory");
+  REQUIRE(f);
+  CHECK(f->severity == Severity::Unknown);
+  CHECK(f->numbers.find("is a folder, not a file") != std::string::npos);
+  std::error_code ec;
+  fs::remove_all(root, ec);
 }
