@@ -72,8 +72,9 @@ void MainWindow::createTopDownDocks() {
   // The evidence of a bubble's cause: select it, keep it in view, keep the bubble's chain shown.
   connect(m_topDown, &widgets::TopDownPanel::evidenceActivated, this,
           [this](widgets::RankSliceRef r) { onChainLinkActivated(r.rank, r.slice); });
-  // A step row of the shares table: its device window becomes the time selection, shown with a
-  // little context; the "Whole capture" row or "All steps" clears the selection.
+  // A step row of the shares table: the range its figures measure (the E2E span, so the
+  // selection's duration is the row's E2E) becomes the time selection, shown with a little
+  // context; the "Whole capture" row or "All steps" clears the selection.
   connect(m_topDown, &widgets::TopDownPanel::stepActivated, this,
           [this](int, long long step, core::TimeRange window) {
             if (step < 0 || window.empty()) {
@@ -83,7 +84,7 @@ void MainWindow::createTopDownDocks() {
             m_timeline->viewport()->setSelection(window);
             const core::TimeNs margin = std::max<core::TimeNs>(window.duration() / 20, 1000);
             m_timeline->setVisibleRange({window.start - margin, window.end + margin});
-            statusBar()->showMessage(tr("Step %1: device window selected (%2)")
+            statusBar()->showMessage(tr("Step %1: its E2E span selected (%2)")
                                          .arg(step)
                                          .arg(QString::fromStdString(core::formatDuration(window.duration()))),
                                      5000);

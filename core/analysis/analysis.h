@@ -55,6 +55,10 @@ struct StepWindow {
 struct StepOverlap {
   long long step = -1;  ///< -1: no ProfilerStep in the trace (one row for the whole capture)
   TimeRange window;
+  /// The computed intervals starting in `window`, from the first start to the last end: the
+  /// range computed.e2e measures (it may end after the window, e.g. with the Free gap before the
+  /// next step's first task, or start and end inside it). Empty when none starts there.
+  TimeRange span;
   OverlapFigures computed;            ///< from the device tasks
   std::optional<OverlapFigures> lanes;  ///< summed from the trace's own Overlap Analysis lanes
   std::optional<StepTraceRow> csv;      ///< step_trace_time.csv row, when present

@@ -65,7 +65,7 @@ struct SetView {
   }
 };
 
-OverlapFigures figuresStartingIn(SetView c, SetView m, SetView no, SetView f, TimeRange w) {
+OverlapFigures figuresStartingIn(SetView c, SetView m, SetView no, SetView f, TimeRange w, TimeRange* span = nullptr) {
   // One pass per set: the summed durations of the intervals starting in the window, and the
   // stage-like span min start .. max end of those intervals.
   TimeNs lo = INT64_MAX, hi = INT64_MIN;
@@ -86,6 +86,7 @@ OverlapFigures figuresStartingIn(SetView c, SetView m, SetView no, SetView f, Ti
   o.overlapped = o.communication - o.commNotOverlapped;
   o.free = sumStartingIn(f);
   o.e2e = lo <= hi ? hi - lo : 0;
+  if (span) *span = lo <= hi ? TimeRange{lo, hi} : TimeRange{};
   return o;
 }
 
@@ -638,7 +639,7 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       so.step = number;
       so.window = window;
       so.computed = figuresStartingIn(SetView::of(da.computing), SetView::of(da.communication),
-                                      SetView::of(da.commNotOverlapped), SetView::of(da.free), window);
+                                      SetView::of(da.commNotOverlapped), SetView::of(da.free), window, &so.span);
       if (da.lanes) so.lanes = figuresStartingIn(laneSets[0], laneSets[1], laneSets[2], laneSets[3], window);
       const SetView c = da.lanes ? laneSets[0] : SetView::of(da.computing);
       const SetView m = da.lanes ? laneSets[1] : SetView::of(da.communication);

@@ -302,7 +302,7 @@ TEST_CASE("MainWindow: the flow menu is a colour legend, step rows select the de
   }
   CHECK(swatches == 4);
 
-  // A step row: the Top-Down panel asks for its device window, which becomes the time selection.
+  // A step row: the Top-Down panel gives the range its figures measure, which becomes the time selection.
   auto* topDown = window.findChild<npuscope::widgets::TopDownPanel*>();
   REQUIRE(topDown);
   const auto* shares = topDown->sharesModel();
@@ -310,7 +310,7 @@ TEST_CASE("MainWindow: the flow menu is a colour legend, step rows select the de
   for (int r = 0; r < shares->rowCount(); ++r)
     if (shares->stepAt(r) >= 0 && stepRow < 0) stepRow = r;
   REQUIRE(stepRow >= 0);
-  const npuscope::core::TimeRange window2 = shares->windowAt(stepRow);
+  const npuscope::core::TimeRange window2 = shares->selectionAt(stepRow);
   REQUIRE_FALSE(window2.empty());
   emit topDown->stepActivated(topDown->rank(), shares->stepAt(stepRow), window2);
   auto* timeline = window.findChild<npuscope::widgets::TimelineWidget*>();

@@ -203,6 +203,7 @@ void OverlapSharesModel::setRank(std::shared_ptr<const core::Profile> profile, i
         r.device = static_cast<int>(d);
         r.step = s.step;
         r.window = s.window;
+        r.span = s.span;
         for (const core::StepWindow& w : a->steps)
           if (w.number == s.step && s.step >= 0) r.host = w.host;
         r.computed = s.computed;
@@ -275,6 +276,12 @@ core::TimeRange OverlapSharesModel::windowAt(int row) const {
   return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)].window : core::TimeRange{};
 }
 
+core::TimeRange OverlapSharesModel::selectionAt(int row) const {
+  if (row < 0 || row >= rowCount()) return {};
+  const Row& r = m_rows[static_cast<std::size_t>(row)];
+  return r.span.empty() ? r.window : r.span;
+}
+
 std::optional<core::TimeRange> OverlapSharesModel::hostStepAt(int row) const {
   if (row < 0 || row >= rowCount()) return std::nullopt;
   return m_rows[static_cast<std::size_t>(row)].host;
@@ -301,7 +308,9 @@ QString OverlapSharesModel::tooltip(const Row& r, int column) const {
       tip += TopDownPanel::tr("<br>E2E (%1) is the span of the device intervals starting in the window, not the "
                               "window itself.")
                  .arg(dur(r.computed.e2e));
-    if (r.step >= 0) tip += TopDownPanel::tr("<br>Click to select the device window on the timeline and list its bubbles.");
+    if (r.step >= 0)
+      tip += TopDownPanel::tr("<br>Click to select what the figures measure on the timeline (the E2E span) and list "
+                              "the step's bubbles.");
     return tip;
   }
   const bool pct = column == FreePercent;
@@ -590,13 +599,14 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   m_sharesView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   m_sharesView->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
   lv->addWidget(m_sharesView);
-  // Step rows are clickable: the step's device window on the timeline, its bubbles in the list.
+  // Step rows are clickable: the range the row's figures measure (its E2E span) on the timeline,
+  // its bubbles in the list.
   connect(m_sharesView, &QAbstractItemView::clicked, this, [this](const QModelIndex& i) {
     if (!i.isValid()) return;
     const long long step = m_shares->stepAt(i.row());
     if (step >= 0) {
       setStepFilter(step);
-      emit stepActivated(m_rank, step, m_shares->windowAt(i.row()));
+      emit stepActivated(m_rank, step, m_shares->selectionAt(i.row()));
     } else {
       setStepFilter(kAllSteps);
       emit stepActivated(m_rank, kAllSteps, core::TimeRange{});

@@ -66,6 +66,10 @@ class OverlapSharesModel : public QAbstractTableModel {
   [[nodiscard]] long long stepAt(int row) const;
   /// The device window of a step row (StepOverlap::window, ns); empty for a whole-capture row.
   [[nodiscard]] core::TimeRange windowAt(int row) const;
+  /// What a click on a step row selects: the range its figures measure (StepOverlap::span, the
+  /// intervals starting in the device window, first start to last end, so its duration is the
+  /// row's E2E), else its device window; empty for a whole-capture row.
+  [[nodiscard]] core::TimeRange selectionAt(int row) const;
   /// The host step (the ProfilerStep#N slice, StepWindow::host) of a step row, when known.
   [[nodiscard]] std::optional<core::TimeRange> hostStepAt(int row) const;
 
@@ -74,6 +78,7 @@ class OverlapSharesModel : public QAbstractTableModel {
     int device = 0;            ///< index into RankAnalysis::devices
     long long step = -2;       ///< -2: whole capture; -1: the single step-less row
     core::TimeRange window;    ///< the step's device window (empty for the whole capture)
+    core::TimeRange span;      ///< StepOverlap::span: what computed.e2e measures
     std::optional<core::TimeRange> host;  ///< the host step (ProfilerStep#N), when known
     core::OverlapFigures computed;
     std::optional<core::OverlapFigures> lanes;
@@ -172,10 +177,12 @@ class TopDownPanel : public QWidget {
   /// A bubble row was double-clicked: the first slice behind its cause (Bubble::evidence: the
   /// sync call, the compile step, the copy tasks, ...), to select on the timeline.
   void evidenceActivated(npuscope::widgets::RankSliceRef slice);
-  /// A row of the shares table was clicked: a step row gives its number and device window (the
-  /// main window selects that window on the timeline); a "Whole capture" row gives kAllSteps and
-  /// an empty range (the selection is cleared). The bubble list is already filtered.
-  void stepActivated(int rankIndex, long long step, npuscope::core::TimeRange deviceWindow);
+  /// A row of the shares table was clicked: a step row gives its number and the range its
+  /// figures measure (OverlapSharesModel::selectionAt: duration = the row's E2E; the main window
+  /// selects it on the timeline); a "Whole capture" row gives kAllSteps and an empty range (the
+  /// selection is cleared). The bubble list is already filtered (bubbles starting in the device
+  /// window, all inside that range).
+  void stepActivated(int rankIndex, long long step, npuscope::core::TimeRange selection);
 
  protected:
   /// A theme change (the application palette): the verdict box takes the new chrome colours.

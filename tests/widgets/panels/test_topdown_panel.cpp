@@ -168,7 +168,7 @@ TEST_CASE("TopDownPanel on the advisor fixture: 84% Free, ACLOP-path bubbles, so
   }
 }
 
-TEST_CASE("TopDownPanel step rows select the device window and filter the bubbles", "[topdown]") {
+TEST_CASE("TopDownPanel step rows select the span their figures measure and filter the bubbles", "[topdown]") {
   qRegisterMetaType<npuscope::core::TimeRange>();
   TopDownPanel panel;
   panel.resize(1400, 500);
@@ -185,6 +185,16 @@ TEST_CASE("TopDownPanel step rows select the device window and filter the bubble
   CHECK(m.stepAt(0) == TopDownPanel::kAllSteps);
   CHECK(m.stepAt(2) == 2);
   CHECK(m.windowAt(1) == npuscope::core::TimeRange{kT0 + 1'000'000, kT0 + 1'997'500});
+  // What a click selects is what the row's figures measure: the computed intervals starting in
+  // the device window, first start to last end. Step 1: MatMulV2 at 1000 .. the Free gap
+  // [1800, 2000) before step 2's MatMulV2 (busy = [1000, 1800] u [2000, 2500]), so [1000, 2000)
+  // = the row's E2E of 1 ms; step 2: only MatMulV2 [2000, 2500] starts in [2000, 2600) and no
+  // task follows it, so [2000, 2500) (500 us, not the 600 us window).
+  CHECK(m.selectionAt(1) == npuscope::core::TimeRange{kT0 + 1'000'000, kT0 + 2'000'000});
+  CHECK(m.computedNs(1, OverlapSharesModel::E2E) == m.selectionAt(1).duration());
+  CHECK(m.selectionAt(2) == npuscope::core::TimeRange{kT0 + 2'000'000, kT0 + 2'500'000});
+  CHECK(m.computedNs(2, OverlapSharesModel::E2E) == m.selectionAt(2).duration());
+  CHECK(m.selectionAt(0).empty());
   REQUIRE(m.hostStepAt(1).has_value());
   CHECK(m.hostStepAt(1)->duration() == 994'500);
   CHECK_FALSE(m.hostStepAt(0).has_value());
@@ -204,7 +214,7 @@ TEST_CASE("TopDownPanel step rows select the device window and filter the bubble
   CHECK(spy.at(0).at(0).toInt() == 0);
   CHECK(spy.at(0).at(1).toLongLong() == 2);
   CHECK(spy.at(0).at(2).value<npuscope::core::TimeRange>() ==
-        npuscope::core::TimeRange{kT0 + 2'000'000, kT0 + 2'600'000});
+        npuscope::core::TimeRange{kT0 + 2'000'000, kT0 + 2'500'000});
   CHECK(panel.stepFilter() == 2);
   // For visual review only: NPUSCOPE_RENDER_OUT=dir saves the panel with the step filter on.
   if (const QByteArray out = qgetenv("NPUSCOPE_RENDER_OUT"); !out.isEmpty())
