@@ -3,7 +3,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <optional>
+#include <string>
 #include "core/base/file_access.h"
 
 namespace npuscope::core {
@@ -20,6 +23,45 @@ bool validUtf8(std::string_view s) {
     i += static_cast<std::size_t>(n) + 1;
   }
   return true;
+}
+
+/// `text` (after its byte order mark) decoded from UTF-16 (little-endian when `little`) to
+/// UTF-8; nullopt on an unpaired surrogate or an odd byte count.
+std::optional<std::string> utf16ToUtf8(std::string_view text, bool little) {
+  if (text.size() % 2) return std::nullopt;
+  std::string out;
+  out.reserve(text.size() / 2 * 3 / 2 + 16);
+  const auto unit = [&](std::size_t i) {
+    const auto a = static_cast<unsigned char>(text[i]), b = static_cast<unsigned char>(text[i + 1]);
+    return static_cast<std::uint32_t>(little ? a | (b << 8) : (a << 8) | b);
+  };
+  for (std::size_t i = 0; i < text.size(); i += 2) {
+    std::uint32_t cp = unit(i);
+    if (cp >= 0xDC00 && cp <= 0xDFFF) return std::nullopt;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      if (i + 2 >= text.size()) return std::nullopt;
+      const std::uint32_t lo = unit(i + 2);
+      if (lo < 0xDC00 || lo > 0xDFFF) return std::nullopt;
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+      i += 2;
+    }
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -52,9 +94,24 @@ std::string_view CsvTable::cell(std::size_t row, int col) const {
 
 CsvTable parseCsv(std::string_view text) {
   CsvTable t;
+  // UTF-16 with a byte order mark (PowerShell 5's `>` and Excel's "Unicode Text" write it):
+  // decoded to UTF-8 and read as any CSV.
+  if (text.size() >= 2 && (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF")) {
+    const std::optional<std::string> utf8 = utf16ToUtf8(text.substr(2), text[0] == '\xFF');
+    if (!utf8) {
+      t.error = "the CSV starts with a UTF-16 byte order mark but is not valid UTF-16; re-export it as UTF-8";
+      return t;
+    }
+    return parseCsv(*utf8);
+  }
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     t.error = "empty CSV";
+    return t;
+  }
+  if (text.find('\0') != std::string_view::npos) {
+    // NUL is valid UTF-8 but never in a profiler's CSV: UTF-16 without a byte order mark.
+    t.error = "the CSV holds NUL bytes (UTF-16 without a byte order mark?); re-export it as UTF-8";
     return t;
   }
   if (!validUtf8(text)) {

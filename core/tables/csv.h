@@ -25,7 +25,8 @@ struct CsvTable {
   [[nodiscard]] std::string_view cell(std::size_t row, int col) const;
 };
 
-/// Parses CSV text (see CsvTable).
+/// Parses CSV text (see CsvTable): UTF-8, with or without a byte order mark, or UTF-16 with one
+/// (decoded to UTF-8). Other bytes (GBK, UTF-16 without a mark) give `error` and no rows.
 [[nodiscard]] CsvTable parseCsv(std::string_view text);
 /// Reads and parses a CSV file; on an unreadable file sets `error`.
 [[nodiscard]] CsvTable readCsv(const std::string& path);

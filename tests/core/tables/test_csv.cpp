@@ -155,3 +155,25 @@ TEST_CASE("tables-only summary: kernel durations near 2^63 ns are held at the ti
   REQUIRE(s.topTypes.size() == 1);
   CHECK(s.topTypes[0].second == (std::int64_t(1) << 62) - 1);
 }
+
+TEST_CASE("CSV in UTF-16 with a byte order mark is read, without one it is said") {
+  // The bytes are Python's "\\ufeff名称,Start\\n矩阵乘,😀\\n".encode("utf-16-le") / "-be" (an emoji for a
+  // surrogate pair); the expected cells are the same text in UTF-8.
+  const std::string le("\xFF\xFE\x0D\x54\xF0\x79\x2C\x00\x53\x00\x74\x00\x61\x00\x72\x00\x74\x00\x0A\x00\xE9\x77\x35\x96\x58\x4E\x2C\x00\x3D\xD8\x00\xDE\x0A\x00", 34);
+  const std::string be("\xFE\xFF\x54\x0D\x79\xF0\x00\x2C\x00\x53\x00\x74\x00\x61\x00\x72\x00\x74\x00\x0A\x77\xE9\x96\x35\x4E\x58\x00\x2C\xD8\x3D\xDE\x00\x00\x0A", 34);
+  for (const std::string* bytes : {&le, &be}) {
+    const auto t = core::parseCsv(*bytes);
+    REQUIRE(t.error.empty());
+    CHECK(t.header == std::vector<std::string>{"名称", "Start"});
+    REQUIRE(t.rows.size() == 1);
+    CHECK(t.cell(0, 0) == "矩阵乘");
+    CHECK(t.cell(0, 1) == "\xF0\x9F\x98\x80");  // U+1F600 in UTF-8
+  }
+  // A lone low surrogate (0xDC00) after the mark, and an odd byte count: not UTF-16.
+  CHECK(core::parseCsv(std::string("\xFF\xFE\x61\x00\x00\xDC", 6)).error.find("not valid UTF-16") != std::string::npos);
+  CHECK(core::parseCsv(std::string("\xFF\xFE\x61\x00\x62", 5)).error.find("not valid UTF-16") != std::string::npos);
+  // UTF-16 without the mark: NUL bytes, said as such (not "GBK").
+  const auto bare = core::parseCsv(le.substr(2));
+  CHECK(bare.rows.empty());
+  CHECK(bare.error.find("NUL bytes (UTF-16 without a byte order mark?)") != std::string::npos);
+}
