@@ -222,16 +222,26 @@ inline const char* skipContainerFast(const char* p, const char* end) {
     const auto mq = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, quote)));
     const auto mb = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, backslash)));
     const auto mc = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(x, ctl), ctl)));
-    const std::uint32_t any = mq | mb | mc;
-    if (any == 0) {
-      p += 32;
-      continue;
+    std::uint32_t any = mq | mb | mc;
+    // The block's quotes, control bytes and backslashes in order; an escape clears the bit of the
+    // byte it escapes, so a string dense with \r\n does not reload the block at every escape.
+    for (;;) {
+      if (any == 0) {
+        p += 32;
+        break;
+      }
+      const unsigned i = static_cast<unsigned>(__builtin_ctz(any));
+      const std::uint32_t bit = 1u << i;
+      if (mq & bit) return p + i;
+      if (mc & bit) return nullptr;
+      if (i == 31) {  // the escaped byte is the next block's first
+        if (p + 32 >= end || static_cast<unsigned char>(p[32]) < 0x20) return nullptr;
+        p += 33;
+        break;
+      }
+      if (mc & (bit << 1)) return nullptr;  // an escaped control byte
+      any &= static_cast<std::uint32_t>(~((static_cast<std::uint64_t>(bit) << 2) - 1));
     }
-    const unsigned i = static_cast<unsigned>(__builtin_ctz(any));
-    if (mq & (1u << i)) return p + i;
-    if (mc & (1u << i)) return nullptr;
-    if (p + i + 1 >= end || static_cast<unsigned char>(p[i + 1]) < 0x20) return nullptr;  // escaped control byte
-    p += i + 2;
   }
 #endif
   while (p < end) {
@@ -260,8 +270,8 @@ inline const char* skipContainerFast(const char* p, const char* end) {
 inline const char* scanArgsObject(const char* p, const char* end) {
   std::uint64_t types = 1;  // bit k: level k+1 is an object; level 1 is the args object
   int depth = 1;
-  const auto ws = [end](const char* q) {
-    while (q < end && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t')) ++q;
+  const auto ws = [end](const char* q) {  // one compare for the usual byte above the space
+    while (q < end && static_cast<unsigned char>(*q) <= ' ' && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t')) ++q;
     return q;
   };
   const auto digits = [end](const char* q) {
