@@ -68,7 +68,6 @@ void EventInterpreter::dispatch(const EventFields& f) {
   // paths set argsMalformed by the same rule (scanArgsObject), so the count does not depend on
   // the path. An event dropped for its ts or phase is counted under that warning only.
   const auto countMalformedArgs = [&] {
-    if (!f.argsMalformed) return;
     addWarning(m_out.stats, ImportWarning::MalformedArgs, [&] {
       const std::string_view name = m_out.pool.view(f.name);
       return "malformed args object" + (name.empty() ? std::string() : " of \"" + std::string(name) + "\"") + " (event " +
@@ -76,7 +75,7 @@ void EventInterpreter::dispatch(const EventFields& f) {
     });
   };
   if (ph == 'M') {
-    countMalformedArgs();
+    if (f.argsMalformed) countMalformedArgs();
     return metadata(f);
   }
   const Key pid = checkedKey(f, true);
@@ -92,7 +91,7 @@ void EventInterpreter::dispatch(const EventFields& f) {
                     "ts " + std::to_string(ts) + " ns, beyond +-2^62 ns (146 years from 1970), " + offsetText(m_eventBegin));
     return;
   }
-  if (ph != '\0' && std::strchr("XBEiIRCstfben", ph)) countMalformedArgs();
+  if (f.argsMalformed && ph != '\0' && std::strchr("XBEiIRCstfben", ph)) countMalformedArgs();
   switch (ph) {
     case 'X': {
       TimeNs dur = f.dur.value_or(0);
