@@ -6,9 +6,10 @@
 //   C  the fast scanner, split into 2-4 parts (LoadOptions::minPartBytes = 64);
 //   D  simdjson, split the same way;
 // and the four must agree on: the load's success, the event count, the count of every warning
-// kind, and the slices (per lane: name, start, end, args range, flags), flows and counters. An
-// event one path keeps and the other drops, or a dropped / repaired event not counted as a
-// warning, shows up here. Abort with both fingerprints on a difference.
+// kind (among them MalformedArgs, the events kept without their malformed args object, and its
+// examples: which events, where), and the slices (per lane: name, start, end, args range, flags),
+// flows and counters. An event one path keeps and the other drops, or a dropped / repaired event
+// not counted as a warning, shows up here. Abort with both fingerprints on a difference.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -31,6 +32,11 @@ std::string fingerprint(const core::LoadResult& r) {
   for (std::size_t k = 0; k < core::ImportStats::kKinds; ++k)
     if (t.stats.counts[k]) s << ' ' << core::warningKey(static_cast<core::ImportWarning>(k)) << '=' << t.stats.counts[k];
   s << '\n';
+  // Issue 15 item 7: an event kept without its malformed args object is counted alike on every
+  // path, with the same examples (the first events met, by name and position).
+  s << "malformed args " << t.stats.count(core::ImportWarning::MalformedArgs) << '\n';
+  for (const auto& e : t.stats.examples)
+    if (e.first == core::ImportWarning::MalformedArgs) s << "  e.g. " << e.second << '\n';
   for (const auto& l : t.lanes) {
     s << "lane " << t.processes[l.process].name << " / " << l.name << '\n';
     for (std::size_t i = 0; i < l.sliceCount(); ++i)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/import_stats.h"
 
+#include <algorithm>
+
 namespace npuscope::core {
 
 namespace {
@@ -42,6 +44,10 @@ void ImportStats::merge(const ImportStats& other) {
     }
     counts[k] += other.counts[k];
   }
+  // Grouped by kind, each kind's in the order met: the same list whatever the split into parts
+  // (a load in parts merges them one after another; a kind's examples could otherwise follow
+  // another kind's of a later part: found by the MalformedArgs test, issue 15 item 7).
+  std::stable_sort(examples.begin(), examples.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 }  // namespace npuscope::core

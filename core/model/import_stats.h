@@ -39,7 +39,8 @@ namespace npuscope::core {
   X(TruncatedGzip, "gzip data ends early (the events before the cut are kept)")             \
   X(GzipLimit, "gzip data inflates past the limit (the events before it are kept)")        \
   X(ControlCharacter, "raw control character in a string (shown as \\u00xx; TAB kept)")      \
-  X(InvalidEscape, "invalid escape in a string (backslash kept as text)")
+  X(InvalidEscape, "invalid escape in a string (backslash kept as text)")                  \
+  X(MalformedArgs, "event whose args object is malformed (kept without its args)")
 
 /// Kinds of import anomaly (see NPUSCOPE_IMPORT_WARNINGS for the labels).
 enum class ImportWarning : std::uint8_t {
@@ -67,6 +68,8 @@ struct ImportStats {
     return counts[static_cast<std::size_t>(w)];
   }
   [[nodiscard]] std::uint64_t total() const;
+  /// Adds `other`'s counts and, up to kExamplesPerKind per kind, its examples; the examples end
+  /// grouped by kind (in kind order), each kind's in the order they were added.
   void merge(const ImportStats& other);
 };
 

@@ -5,6 +5,7 @@
 
 #include "core/base/json_text.h"
 #include "core/base/mapped_file.h"
+#include "core/import/json/json_fast.h"
 #include "core/import/json/json_scan.h"
 
 namespace npuscope::core {
@@ -40,6 +41,9 @@ void forEachArg(const Trace& trace, SliceRef r, Fn&& fn) {
   // reader reported them when it parsed the event; nothing is reported here.
   (void)detail::sanitizeJsonStrings(text, buf);
   const std::size_t len = buf.size();
+  // An args object the reader counted as malformed (ImportWarning::MalformedArgs, the same
+  // check) reads as no args, not as the members before the break.
+  if (len == 0 || buf[0] != '{' || detail::scanArgsObject(buf.data(), buf.data() + len) != buf.data() + len) return;
   buf.append(simdjson::SIMDJSON_PADDING, ' ');
   od::document doc;
   if (parser.iterate(buf.data(), len, buf.size()).get(doc)) return;

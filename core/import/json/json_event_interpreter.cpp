@@ -64,7 +64,20 @@ Key EventInterpreter::checkedKey(const EventFields& f, bool pid) {
 
 void EventInterpreter::dispatch(const EventFields& f) {
   const char ph = f.ph.size() == 1 ? f.ph[0] : '\0';
-  if (ph == 'M') return metadata(f);
+  // An event kept with a malformed args object (its args read as none) is counted here. Both
+  // paths set argsMalformed by the same rule (scanArgsObject), so the count does not depend on
+  // the path. An event dropped for its ts or phase is counted under that warning only.
+  const auto countMalformedArgs = [&] {
+    addWarning(m_out.stats, ImportWarning::MalformedArgs, [&] {
+      const std::string_view name = m_out.pool.view(f.name);
+      return "malformed args object" + (name.empty() ? std::string() : " of \"" + std::string(name) + "\"") + " (event " +
+             offsetText(m_eventBegin) + ")";
+    });
+  };
+  if (ph == 'M') {
+    if (f.argsMalformed) countMalformedArgs();
+    return metadata(f);
+  }
   const Key pid = checkedKey(f, true);
   if (!f.ts) {
     m_out.stats.add(ImportWarning::MissingTimestamp,
@@ -78,6 +91,7 @@ void EventInterpreter::dispatch(const EventFields& f) {
                     "ts " + std::to_string(ts) + " ns, beyond +-2^62 ns (146 years from 1970), " + offsetText(m_eventBegin));
     return;
   }
+  if (f.argsMalformed && ph != '\0' && std::strchr("XBEiIRCstfben", ph)) countMalformedArgs();
   switch (ph) {
     case 'X': {
       TimeNs dur = f.dur.value_or(0);

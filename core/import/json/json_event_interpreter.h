@@ -45,6 +45,10 @@ struct EventFields {
   char scope = 't';
   std::string_view args;       ///< raw args object text (in the event's base, see beginEvent)
   bool argsNotObject = false;  ///< `args` present but not an object
+  /// `args` is an object whose brackets and strings are sound but whose grammar is not
+  /// ({"a" 1}, {a:1}, {"a":}: scanArgsObject fails, skipContainerFast accepts): the event is
+  /// kept and its args read as none; dispatch counts an ImportWarning::MalformedArgs.
+  bool argsMalformed = false;
 };
 
 /// Turns events into one worker's records. Not thread-safe: one per parse worker.

@@ -209,5 +209,162 @@ inline const char* skipContainerFast(const char* p, const char* end) {
 #endif
 }
 
+
+/// A string of an args object for scanArgsObject: `p` at the first content byte; returns the
+/// closing quote, or nullptr. The rules of skipContainerFast exactly: a backslash escapes the
+/// next byte (whatever it is: an invalid escape is repaired when the args are read, not a grammar
+/// error), a raw control byte (< 0x20) fails, escaped or not. 32 bytes per step with AVX2.
+[[gnu::always_inline]] inline const char* scanArgsString(const char* p, const char* end) {
+#if defined(NPUSCOPE_FAST_SIMD)
+  const __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\'), ctl = _mm256_set1_epi8(0x1F);
+  while (p + 32 <= end) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const auto mq = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, quote)));
+    const auto mb = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, backslash)));
+    const auto mc = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(x, ctl), ctl)));
+    std::uint32_t any = mq | mb | mc;
+    // The block's quotes, control bytes and backslashes in order; an escape clears the bit of the
+    // byte it escapes, so a string dense with \r\n does not reload the block at every escape.
+    for (;;) {
+      if (any == 0) {
+        p += 32;
+        break;
+      }
+      const unsigned i = static_cast<unsigned>(__builtin_ctz(any));
+      const std::uint32_t bit = 1u << i;
+      if (mq & bit) return p + i;
+      if (mc & bit) return nullptr;
+      if (i == 31) {  // the escaped byte is the next block's first
+        if (p + 32 >= end || static_cast<unsigned char>(p[32]) < 0x20) return nullptr;
+        p += 33;
+        break;
+      }
+      if (mc & (bit << 1)) return nullptr;  // an escaped control byte
+      any &= static_cast<std::uint32_t>(~((static_cast<std::uint64_t>(bit) << 2) - 1));
+    }
+  }
+#endif
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"') return p;
+    if (c < 0x20) return nullptr;
+    if (c == '\\') {
+      if (p + 1 >= end || static_cast<unsigned char>(p[1]) < 0x20) return nullptr;
+      p += 2;
+      continue;
+    }
+    ++p;
+  }
+  return nullptr;
+}
+
+/// Reads the args object at `p` (a '{') by the JSON grammar (RFC 8259): members "key": value
+/// separated by commas, values objects, arrays, strings, true / false / null and numbers of the
+/// form -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? (any magnitude: 1e400 and -0 are sound).
+/// Strings follow skipContainerFast's rules (scanArgsString: escapes are not checked, they are
+/// repaired when the args are read); at most 63 levels, as skipContainerFast. Returns the byte
+/// after the closing brace when the object is sound, else nullptr: then skipContainerFast tells
+/// whether the object is kept at all (sound brackets and strings, a malformed args object:
+/// ImportWarning::MalformedArgs) or the event is declined. Both JSON paths decide with it
+/// (issue 15 item 7). One pass, no allocation; the fast scanner's only read of the args bytes.
+inline const char* scanArgsObject(const char* p, const char* end) {
+  std::uint64_t types = 1;  // bit k: level k+1 is an object; level 1 is the args object
+  int depth = 1;
+  const auto ws = [end](const char* q) {  // one compare for the usual byte above the space
+    while (q < end && static_cast<unsigned char>(*q) <= ' ' && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t')) ++q;
+    return q;
+  };
+  const auto digits = [end](const char* q) {
+    while (q < end && static_cast<unsigned>(*q - '0') < 10u) ++q;
+    return q;
+  };
+  p = ws(p + 1);
+  if (p < end && *p == '}') return p + 1;
+  for (;;) {
+    // At a member's key (inside an object) or an element (inside an array).
+    if (types & 1u) {
+      if (p >= end || *p != '"') return nullptr;
+      p = scanArgsString(p + 1, end);
+      if (!p) return nullptr;
+      p = ws(p + 1);
+      if (p >= end || *p != ':') return nullptr;
+      p = ws(p + 1);
+    }
+    // A value.
+    if (p >= end) return nullptr;
+    switch (*p) {
+      case '"':
+        p = scanArgsString(p + 1, end);
+        if (!p) return nullptr;
+        ++p;
+        break;
+      case '{':
+      case '[': {
+        if (depth >= 63) return nullptr;
+        const bool object = *p == '{';
+        types = (types << 1) | (object ? 1u : 0u);
+        ++depth;
+        p = ws(p + 1);
+        if (p < end && *p == (object ? '}' : ']')) {
+          ++p;
+          types >>= 1;
+          --depth;
+          break;
+        }
+        continue;  // the new container's first key or element
+      }
+      case 't':
+        if (end - p < 4 || std::memcmp(p, "true", 4) != 0) return nullptr;
+        p += 4;
+        break;
+      case 'f':
+        if (end - p < 5 || std::memcmp(p, "false", 5) != 0) return nullptr;
+        p += 5;
+        break;
+      case 'n':
+        if (end - p < 4 || std::memcmp(p, "null", 4) != 0) return nullptr;
+        p += 4;
+        break;
+      default: {
+        if (*p == '-') ++p;
+        if (p >= end) return nullptr;
+        if (*p == '0') {
+          ++p;
+        } else {
+          const char* q = digits(p);
+          if (q == p) return nullptr;
+          p = q;
+        }
+        if (p < end && *p == '.') {
+          const char* q = digits(p + 1);
+          if (q == p + 1) return nullptr;
+          p = q;
+        }
+        if (p < end && (*p == 'e' || *p == 'E')) {
+          ++p;
+          if (p < end && (*p == '+' || *p == '-')) ++p;
+          const char* q = digits(p);
+          if (q == p) return nullptr;
+          p = q;
+        }
+        break;
+      }
+    }
+    // After a value: a comma, or the closing bracket of its container (maybe several).
+    for (;;) {
+      p = ws(p);
+      if (p >= end) return nullptr;
+      if (*p == ',') {
+        p = ws(p + 1);
+        break;
+      }
+      if (*p != ((types & 1u) ? '}' : ']')) return nullptr;
+      ++p;
+      types >>= 1;
+      if (--depth == 0) return p;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace npuscope::core::detail

@@ -127,19 +127,30 @@ inline bool FastEventScanner::flowId(State& s) {
 /// The args value: an object kept as its byte range, anything else skipped (argsNotObject).
 inline bool FastEventScanner::argsValue(State& s) {
   const char v0 = *s.p;
-  const char* q = v0 == '{' ? skipContainerFast(s.p, s.end) : skipValueStrict(s.p, s.end);
-  if (!q) return false;
-  // skipContainerFast checks brackets and strings only: an args object whose member grammar is
-  // broken ({"a" 1}, {a:1}, ...) is kept as a byte range, and reads as no args on demand. The
-  // simdjson path keeps such an event too (SimdjsonEventParser::parseBlankArgs), so that both
-  // paths agree on every input (issue 15 item 7, tests/core/import/test_reader_agreement.cpp).
   if (v0 == '{') {
+    // One pass reads the object by the JSON grammar (scanArgsObject). Only when that fails does
+    // skipContainerFast, which checks brackets and strings only, tell whether the event is kept:
+    // an args object whose member grammar is broken ({"a" 1}, {a:1}, ...) is kept as a byte
+    // range, reads as no args on demand and is counted (MalformedArgs). The simdjson path keeps
+    // and counts such an event too (SimdjsonEventParser::parseBlankArgs, readFields), so that
+    // both paths agree on every input (issue 15 item 7, tests/core/import/test_reader_agreement.cpp).
+    const char* q = scanArgsObject(s.p, s.end);
+    const bool malformed = q == nullptr;
+    if (malformed) {
+      q = skipContainerFast(s.p, s.end);
+      if (!q) return false;
+    }
     s.f.args = std::string_view(s.p, static_cast<std::size_t>(q - s.p));
     s.f.argsNotObject = false;
-  } else {
-    s.f.args = {};
-    s.f.argsNotObject = true;
+    s.f.argsMalformed = malformed;
+    s.p = q;
+    return true;
   }
+  const char* q = skipValueStrict(s.p, s.end);
+  if (!q) return false;
+  s.f.args = {};
+  s.f.argsNotObject = true;
+  s.f.argsMalformed = false;
   s.p = q;
   return true;
 }

@@ -22,8 +22,10 @@ class FastEventScanner {
   /// Scans the event object at `p` (a '{' in the file) directly from the bytes, without simdjson,
   /// and dispatches it. Handles the shapes the profilers write (keys without escapes;
   /// ph/name/cat/bp strings without escapes; integer or plain-string pid/tid; ts/dur as numbers
-  /// or strings, us -> ns; id as number or plain string; args skipped by skipContainerFast —
-  /// strings, brackets and UTF-8 checked, not the member grammar — and kept as a byte range).
+  /// or strings, us -> ns; id as number or plain string; args read by scanArgsObject — the JSON
+  /// grammar, strings as skipContainerFast reads them — and kept as a byte range; an args object
+  /// whose grammar is broken but whose brackets and strings are sound is kept too and marked
+  /// EventFields::argsMalformed).
   /// Returns a pointer one past the event, or nullptr without any effect on the output when the
   /// event needs the general path (id2, escapes, odd types, invalid JSON or UTF-8): the caller
   /// then parses it with simdjson, which also reports the exact warnings. `fileOffset` is the

@@ -80,7 +80,11 @@ bool SimdjsonEventParser::parseBlankArgs(const char* data, std::size_t len) {
       m_fixed[at + n - 1] = '}';
       m_fixed.append(simdjson::SIMDJSON_PADDING, ' ');
       m_interp.rebase(m_fixed.data(), nullptr);  // same length: offsets unchanged
+      // readFields judges the blanked object by its original bytes (MalformedArgs).
+      m_blankedArgs = m_fixed.data() + at;
+      m_blankedOriginal = v;
       const bool ok = parseObject(m_fixed.data(), len);
+      m_blankedArgs = nullptr;
       m_interp.rebase(data, nullptr);
       return ok;
     }
@@ -278,9 +282,15 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
                                        f.args.back() == '\t'))
               f.args.remove_suffix(1);
             f.argsNotObject = false;  // a repeated "args": the last one counts, as on the fast path
+            // The same grammar check as the fast scanner's (scanArgsObject), on the bytes the
+            // fast scanner reads: the original ones of an object parseBlankArgs blanked. On-Demand
+            // skips a nested value without checking its grammar, so this is not simdjson's verdict.
+            const char* const text = f.args.data() == m_blankedArgs ? m_blankedOriginal : f.args.data();
+            f.argsMalformed = scanArgsObject(text, text + f.args.size()) != text + f.args.size();
           } else {
             f.args = {};
             f.argsNotObject = true;  // e.g. an array: counted as a bad counter value for C events
+            f.argsMalformed = false;
           }
         }
         break;

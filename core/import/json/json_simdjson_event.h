@@ -40,6 +40,8 @@ class SimdjsonEventParser {
   std::string m_fixed;                    ///< parseRepaired's copy of the event
   std::vector<std::uint32_t> m_fixedMap;  ///< its byte -> offset in the event
   bool m_badString = false;               ///< a pid/tid string did not decode
+  const char* m_blankedArgs = nullptr;      ///< parseBlankArgs: the blanked args object in m_fixed
+  const char* m_blankedOriginal = nullptr;  ///< and the same object in the event's bytes
 };
 
 }  // namespace npuscope::core::detail
