@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <algorithm>
 
+#include "core/model/overlap_process.h"
 #include "core/analysis/advisor.h"
 
 namespace npuscope::widgets {
@@ -196,8 +197,8 @@ void LaneLayout::rebuild() {
       // the host, each group in the trace's order.
       const auto group = [&](std::uint32_t p) {
         using R = core::Process::Role;
+        if (core::showsOverlap(trace->processes[p])) return 0;  // recorded or computed
         switch (trace->processes[p].role) {
-          case R::OverlapAnalysis: return 0;
           case R::AscendHardware: return 1;
           case R::Communication: return 2;
           default: return 3;

@@ -119,7 +119,8 @@ class TimelineWidget : public QWidget {
   /// Shows the bubble with `margin` × its duration of context on each side (at least 100 ns).
   void zoomToBubble(int rankIndex, int deviceIndex, int bubbleIndex, double margin = 0.25);
   /// Outlines the links of `chain` (of rank `rankIndex`) and joins them with arrows, from the
-  /// Python API / torch op down to the device task. Rank -1 clears.
+  /// Python API / torch op down to the device task, unfolding every folded deep lane (the
+  /// with_stack Python stack) that would hide one of its links. Rank -1 clears.
   void setChainHighlight(int rankIndex, const core::DispatchChain& chain);
   void clearChainHighlight();
   [[nodiscard]] int chainRank() const;

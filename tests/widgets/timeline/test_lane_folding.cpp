@@ -109,6 +109,35 @@ TEST_CASE("selecting a slice hidden by a fold unfolds its lane", "[timeline_widg
   CHECK_FALSE(w.layout().isLaneFolded(0, 0));
 }
 
+TEST_CASE("showing a dispatch chain unfolds the lanes that hide its links", "[timeline_widget][fold]") {
+  widgets::TimelineWidget w;
+  w.resize(900, 300);
+  w.setProfile(testing::makeProfile({makeDeepTrace(12)}));
+  REQUIRE(w.layout().isLaneFolded(0, 0));
+  // A chain of frame2 (shown while folded: depth 2 < kFoldedRows) and the device kernel keeps
+  // the fold.
+  core::DispatchChain shallow;
+  shallow.links.push_back({core::ChainLayer::PythonApi, core::SliceRef{0, 2}, ""});
+  shallow.links.push_back({core::ChainLayer::DeviceTask, core::SliceRef{1, 0}, "HostToDevice"});
+  w.setChainHighlight(0, shallow);
+  CHECK(w.layout().isLaneFolded(0, 0));
+  CHECK(w.layout().rows().size() == 8);
+  // frame9 (lane 0, index 9: one slice per depth) lies below the 4 shown rows: its lane opens,
+  // all 12 levels (hand count: 1 + 1 + 12 + 1 + 1 = 16 rows), and frame9 has a row of its own.
+  core::DispatchChain deep = shallow;
+  deep.links.front().slice = core::SliceRef{0, 9};
+  w.setChainHighlight(0, deep);
+  CHECK_FALSE(w.layout().isLaneFolded(0, 0));
+  CHECK(w.layout().rows().size() == 16);
+  CHECK(w.layout().rowOfSlice(0, 0, 9) == 11);
+  // Clearing leaves the lanes as they are; a ref out of range is ignored.
+  w.clearChainHighlight();
+  CHECK_FALSE(w.layout().isLaneFolded(0, 0));
+  deep.links.front().slice = core::SliceRef{0, 99};
+  w.setChainHighlight(0, deep);
+  CHECK(w.chainRank() == 0);
+}
+
 TEST_CASE("sticky labels name the groups of the top row", "[lane_header][sticky]") {
   LaneLayout layout;
   layout.setProfile(testing::makeProfile({makeDeepTrace(30)}));
@@ -207,4 +236,35 @@ TEST_CASE("device lanes first puts each rank's device processes above the host o
   CHECK(rows[9].process == 1);
   CHECK(layout.rowOfSlice(1, 1, 0) == 10);
   CHECK(layout.rowOfSlice(0, 0, 0) == 4);
+}
+
+TEST_CASE("device lanes first puts a computed Overlap Analysis on top like a recorded one", "[lane_layout][order]") {
+  // As corpus ascend-pt-910a-db-2rank (a .db export without OVERLAP_ANALYSIS): the trace's order
+  // is Python, CANN, then the computed overlap process, then Ascend Hardware.
+  auto t = std::make_shared<core::Trace>();
+  const auto py = testing::addProcess(*t, 1, "Python", core::Process::Role::Python, "CPU");
+  const auto cann = testing::addProcess(*t, 2, "CANN", core::Process::Role::Cann, "CPU");
+  const auto ov = testing::addProcess(*t, 3, "Overlap Analysis (computed by npuscope)", core::Process::Role::Other,
+                                      "NPU 0");
+  const auto hw = testing::addProcess(*t, 4, "Ascend Hardware", core::Process::Role::AscendHardware, "NPU 0");
+  t->processes[ov].deviceId = t->processes[hw].deviceId = 0;
+  testing::addLane(*t, py, 1, "Thread 1", {{0, kBase, kBase + 100, "f", "python_function", 0, ""}});
+  testing::addLane(*t, cann, 1, "Thread 1", {{0, kBase, kBase + 100, "c", "", 0, ""}});
+  testing::addLane(*t, ov, 0, "Computing", {{0, kBase, kBase + 100, "Computing", "", 0, ""}});
+  testing::addLane(*t, hw, 7, "Stream 7", {{0, kBase, kBase + 100, "kernel", "", 0, ""}});
+  testing::finishRange(*t);
+  LaneLayout layout;
+  layout.setProfile(testing::makeProfile({t}));
+  layout.setDeviceFirst(true);
+  std::vector<std::uint32_t> processes;
+  for (const LayoutRow& r : layout.rows())
+    if (r.kind == LayoutRow::Kind::Process) processes.push_back(r.process);
+  CHECK(processes == std::vector<std::uint32_t>{ov, hw, py, cann});
+  // A process of another name and role Other stays with the host ones.
+  t->processes[ov].name = "Overlap Analysis (something else)";
+  layout.setProfile(testing::makeProfile({t}));
+  processes.clear();
+  for (const LayoutRow& r : layout.rows())
+    if (r.kind == LayoutRow::Kind::Process) processes.push_back(r.process);
+  CHECK(processes == std::vector<std::uint32_t>{hw, py, cann, ov});
 }
