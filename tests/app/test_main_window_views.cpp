@@ -3,6 +3,7 @@
 // publishing to it, the requests routed to the Top-Down handlers.
 #include <catch2/catch.hpp>
 
+#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QDirIterator>
@@ -322,4 +323,43 @@ TEST_CASE("MainWindow: the flow menu is a colour legend, step rows select the de
   CHECK(timeline->viewport()->visibleRange().end >= window2.end);
   emit topDown->stepActivated(topDown->rank(), npuscope::widgets::TopDownPanel::kAllSteps, {});
   CHECK(timeline->viewport()->selection().empty());
+}
+
+TEST_CASE("the first window fits a 1920 x 1080 screen at a scale factor of 2", "[window][geometry]") {
+  // At QT_SCALE_FACTOR=2 a 1920 x 1080 screen is 960 x 540 logical px (less a panel): the
+  // window must be able to be that small with a capture loaded (the status bar names its long
+  // path), and its first size is never larger than the screen it opens on.
+  QSettings().remove(QStringLiteral("window/geometry"));
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.show();
+  REQUIRE(loadAndWait(window, sharedPath("corpus/ascend-pt-910b-l1-text-2rank")));
+  QApplication::processEvents();
+  const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+  CAPTURE(minimum.width(), minimum.height());
+  CHECK(minimum.width() <= 960);
+  CHECK(minimum.height() <= 540 - 40);
+  REQUIRE(window.screen());
+  const QRect available = window.screen()->availableGeometry();
+  CAPTURE(available.width(), available.height());
+  CHECK(window.width() <= std::max(available.width(), minimum.width()));
+  CHECK(window.height() <= std::max(available.height(), minimum.height()));
+}
+
+TEST_CASE("the warnings action is grey without load warnings and orange with some", "[window][warnings]") {
+  // The sign's fill, sampled below its apex (resources/icons/warnings.svg: a triangle from
+  // (12, 3.5) to (3, 19.5) / (21, 19.5), the mark on x = 12): a grey has next to no saturation.
+  const auto fillSaturation = [](const QAction* action) {
+    const QImage image = action->icon().pixmap(QSize(48, 48)).toImage();
+    return image.pixelColor(16, 34).hsvSaturation();
+  };
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.show();
+  // cases/21-extremely-long-names: 0 warnings (the status bar shows no count).
+  REQUIRE(loadAndWait(window, sharedPath("cases/21-extremely-long-names")));
+  CHECK(fillSaturation(window.warningsAction()) < 40);
+  // The Level1 capture reads with load warnings (the audit's status bar: 277).
+  REQUIRE(loadAndWait(window, sharedPath("corpus/ascend-pt-910b-l1-text-2rank")));
+  CHECK(fillSaturation(window.warningsAction()) > 120);
 }

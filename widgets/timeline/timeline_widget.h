@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QImage>
+#include <QPointer>
 #include <QSet>
 #include <QString>
 #include <QWidget>
@@ -13,6 +14,7 @@
 #include "widgets/timeline/timeline_context.h"
 #include "widgets/view_state.h"
 
+class QAction;
 class QScrollBar;
 class QLabel;
 
@@ -204,7 +206,12 @@ class TimelineWidget : public QWidget {
   /// Height of the ruler, px.
   [[nodiscard]] int rulerHeight() const;
 
+  /// The window's actions whose shortcuts the help dialog (`?`, F1) lists before the timeline's
+  /// own keys (ShortcutsDialog::setActions); e.g. every menu action of the main window.
+  void setShortcutActions(const QList<QAction*>& actions);
+
  public slots:
+  /// Shows the non-modal keys dialog (ShortcutsDialog).
   void showShortcuts();
 
  signals:
@@ -237,6 +244,7 @@ class TimelineWidget : public QWidget {
   QScrollBar* m_vscroll = nullptr;
   QWidget* m_corner = nullptr;
   ShortcutsDialog* m_shortcuts = nullptr;
+  QList<QPointer<QAction>> m_shortcutActions;  // a menu may delete and remake its actions
   ViewState* m_viewState = nullptr;
   MarkerList* m_markers = nullptr;
 };
