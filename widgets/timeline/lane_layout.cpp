@@ -367,4 +367,11 @@ QString LaneLayout::lanePath(int rank, std::uint32_t lane) const {
          QStringLiteral(" / ") + laneTitle(rank, lane);
 }
 
+QString LaneLayout::counterPath(int rank, std::uint32_t counter) const {
+  const auto& t = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (!t || counter >= t->counters.size()) return {};
+  return rankTitle(rank) + QStringLiteral(" / ") + processTitle(rank, t->counters[counter].process) +
+         QStringLiteral(" / ") + counterTitle(rank, counter);
+}
+
 }  // namespace npuscope::widgets

@@ -304,6 +304,13 @@ TEST_CASE("export options: ranges, lanes, caption, scale", "[export]") {
     const auto hw = widgets::exportTimelineImage(t, o);
     REQUIRE(hw.ok());
     CHECK(hw.image.height() > t.rulerHeight());
+    // A process name matches its counter series too: the capture's memory_record.csv makes
+    // each rank a counter process "Memory allocator" (docs/architecture.md, stage 6).
+    o.lanePattern = QStringLiteral("*allocator*");
+    const auto memory = widgets::exportTimelineImage(t, o);
+    INFO(memory.error.toStdString());
+    REQUIRE(memory.ok());
+    CHECK(memory.image.height() > t.rulerHeight() + 40);
     o.lanePattern = QStringLiteral("no-such-lane-*-xyz");
     const auto none = widgets::exportTimelineImage(t, o);
     CHECK_FALSE(none.ok());

@@ -183,6 +183,50 @@ TEST_CASE("sticky labels name the groups of the top row", "[lane_header][sticky]
         QColor::fromRgb(widgets::ColorPalette::chrome().rankHeader));
 }
 
+TEST_CASE("a sticky lane label names the lane below the pinned group labels", "[lane_header][sticky]") {
+  // Python: lane A (1 level), lane B (6 levels, not folded); then Ascend Hardware. Rows: 0 rank,
+  // 1 Python, 2 lane A, 3..8 lane B depth 0..5, 9 Ascend Hardware, 10 its lane.
+  auto t = makeDeepTrace(6);
+  testing::addLane(*t, 0, 2, "Thread 0 (first)", {{0, kBase, kBase + 50, "only", "python_function", 0, ""}});
+  std::swap(t->lanes[0], t->lanes[2]);  // process order: Python's lanes A, B, then the device's
+  std::swap(t->lanes[1], t->lanes[2]);
+  LaneLayout layout;
+  layout.setProfile(testing::makeProfile({t}));
+  const auto& rows = layout.rows();
+  REQUIRE(rows.size() == 11);
+  REQUIRE(rows[2].lane == 0);
+  REQUIRE(rows[3].lane == 1);
+  REQUIRE(rows[3].depth == 0);
+  // 2 px into lane A's row: the rank and Python labels cover that row and the top of lane B's
+  // rows (their heights add up past lane A's row); lane B's rows show below them, so lane B is
+  // the one named, not lane A, whose row is hidden.
+  const int scroll = rows[2].y + 2;
+  REQUIRE(scroll + rows[0].height + rows[1].height > rows[3].y);
+  CHECK(widgets::LaneHeader::stickyRows(layout, scroll) == std::vector<int>{0, 1, 3});
+  // Pinned under the rank and process labels, at the top of the viewport.
+  const auto pins = widgets::LaneHeader::pinnedRows(layout, scroll, QSize(200, 300));
+  REQUIRE(pins.size() == 3);
+  CHECK(pins[2].rect.top() == rows[0].height + rows[1].height);
+}
+
+TEST_CASE("the pinned rank and process labels are opaque strips across the lanes", "[lane_canvas][sticky]") {
+  widgets::TimelineWidget w;
+  w.setProfile(testing::makeProfile({makeDeepTrace(30)}));
+  w.setExpandState({{}, {}, {{{0, 0}, false}}});
+  w.resize(900, 260);
+  w.setVerticalScroll(w.layout().rows()[17].y + 3);
+  const QImage img = w.renderToImage(QSize(900, 260));
+  // Every frame of the stack spans the whole capture, so without the strip the canvas shows a
+  // slice at every row; the strip of the pinned rank label (the first 26 px) has the rank
+  // header's colour across the lanes, the process strip below it the process header's.
+  const auto& rows = w.layout().rows();
+  const int x = w.headerWidth() + 300;
+  CHECK(img.pixelColor(x, w.rulerHeight() + rows[0].height / 2) ==
+        QColor::fromRgb(widgets::ColorPalette::chrome().rankHeader));
+  CHECK(img.pixelColor(x, w.rulerHeight() + rows[0].height + rows[1].height / 2) ==
+        QColor::fromRgb(widgets::ColorPalette::chrome().processHeader));
+}
+
 TEST_CASE("the wheel scrolls, Ctrl+wheel zooms, Shift+wheel pans, and the old binding is a setting",
           "[lane_canvas][wheel]") {
   widgets::TimelineWidget w;
