@@ -591,6 +591,9 @@ int runScreenshot(const QStringList& arguments) {
   widgets::TimelineWidget timeline;
   timeline.resize(w, h);
   timeline.setProfile(profile);
+  // The window's default order (MainWindow, View > Device Lanes First): each rank's device
+  // processes (Overlap Analysis, Ascend Hardware, Communication) above the host ones.
+  timeline.setDeviceFirst(true);
   timeline.fitAll();
   if (bubbleNumber > 0) {
     // As a click in the Top-Down list (MainWindow::activateBubble): the task that ends the gap,
@@ -616,7 +619,6 @@ int runScreenshot(const QStringList& arguments) {
     timeline.zoomToBubble(rank, 0, bubbleNumber - 1, 0.25);
     // The first screen (--lanes visible) shows the device lane and the chain's host lanes, in
     // the window's order (device processes first), where they fit together.
-    timeline.setDeviceFirst(true);
     std::vector<core::SliceRef> slices{b->after};
     for (const core::ChainLink& link : b->chain.links) slices.push_back(link.slice);
     timeline.focusLanes(rank, slices, h - timeline.rulerHeight());

@@ -38,6 +38,8 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <initializer_list>
+#include <utility>
 
 #include "app/app_support.h"
 #include "app/trace_loader.h"
@@ -83,12 +85,18 @@ QString key(const char* k) { return QString::fromLatin1(k); }
 // A compiled-in toolbar/menu icon (resources/icons/NAME.svg). Their grey strokes (#5b6677) are
 // too dark on the dark chrome (about 2.4:1 on its window colour): there they are drawn light
 // grey (#b4bcc8, about 7:1). The theme in force when the window is built decides.
-QIcon icon(const char* name) {
+// The toolbar icon `name` (:/icons/NAME.svg), with each colour of `swaps` (from, to) replaced
+// and, on the dark chrome, its grey strokes drawn light.
+QIcon icon(const char* name, std::initializer_list<std::pair<const char*, const char*>> swaps = {}) {
   const QString path = QStringLiteral(":/icons/") + QString::fromLatin1(name) + QStringLiteral(".svg");
-  if (!widgets::ColorPalette::isDarkChrome()) return QIcon(path);
+  const bool dark = widgets::ColorPalette::isDarkChrome();
+  if (!dark && swaps.size() == 0) return QIcon(path);
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) return QIcon(path);
-  QSvgRenderer renderer(file.readAll().replace("#5b6677", "#b4bcc8"));
+  QByteArray svg = file.readAll();
+  for (const auto& [from, to] : swaps) svg.replace(from, to);
+  if (dark) svg.replace("#5b6677", "#b4bcc8");
+  QSvgRenderer renderer(svg);
   if (!renderer.isValid()) return QIcon(path);
   QIcon light;
   for (const int side : {16, 20, 24, 32, 48, 64}) {
@@ -100,6 +108,19 @@ QIcon icon(const char* name) {
     light.addPixmap(pixmap);
   }
   return light;
+}
+
+// Every action with a shortcut of `actions` and, depth first, of their submenus, in menu order.
+QList<QAction*> menuActions(const QList<QAction*>& actions) {
+  QList<QAction*> out;
+  for (QAction* a : actions) {
+    if (a->isSeparator()) continue;
+    if (QMenu* sub = a->menu())
+      out << menuActions(sub->actions());
+    else if (!a->shortcuts().isEmpty())  // the others (recent files, flow categories) come and go
+      out << a;
+  }
+  return out;
 }
 
 QLabel* statusLabel(QWidget* parent) {
@@ -144,6 +165,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   readSettings();
   updateStatus();
   updateActions();
+  // The keys dialog (? / F1) lists the menus' shortcuts as they are bound, then the canvas's.
+  m_timeline->setShortcutActions(menuActions(menuBar()->actions()));
 
   m_memoryTimer.setInterval(2000);
   connect(&m_memoryTimer, &QTimer::timeout, this, &MainWindow::updateMemory);
@@ -189,7 +212,10 @@ void MainWindow::createActions() {
   m_zoomSelectionAction->setStatusTip(tr("Zoom to the selected time range or slice"));
   connect(m_zoomSelectionAction, &QAction::triggered, this, &MainWindow::zoomToSelection);
 
-  m_warningsAction = new QAction(icon("warnings"), tr("Show Load &Warnings…"), this);
+  // Orange only when there is something to see; grey (the chrome's stroke colour) otherwise.
+  m_warningsIcon = icon("warnings");
+  m_noWarningsIcon = icon("warnings", {{"#c7821a", "#8a93a0"}, {"#f6c453", "#dfe3e8"}, {"#5a3b06", "#5b6677"}});
+  m_warningsAction = new QAction(m_noWarningsIcon, tr("Show Load &Warnings…"), this);
   connect(m_warningsAction, &QAction::triggered, this, &MainWindow::showWarnings);
 
   m_shortcutsAction = new QAction(tr("&Keyboard Shortcuts"), this);
@@ -451,6 +477,10 @@ void MainWindow::createStatusBar() {
   connect(m_warningsButton, &QToolButton::clicked, this, &MainWindow::showWarnings);
   m_warningsButton->hide();
 
+  // The path takes the room the others leave and is cut when there is none (its tooltip has it
+  // in full): it never makes the window wider than the screen.
+  m_fileLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  m_fileLabel->setMinimumWidth(40);
   bar->addWidget(m_fileLabel, 1);
   bar->addPermanentWidget(m_warningsButton);
   bar->addPermanentWidget(m_ranksLabel);
@@ -624,10 +654,10 @@ void MainWindow::readSettings() {
   QSettings settings;
   const QByteArray geometry = settings.value(key(kGeometryKey)).toByteArray();
   if (geometry.isEmpty() || !restoreGeometry(geometry)) resize(1440, 860);
-  if (!geometry.isEmpty()) {
-    clampToScreen();  // never larger than the screen, whatever was saved
-    m_restoredSize = size();
-  }
+  // Never larger than the screen, whatever was saved, nor by default (1440 x 860 logical px is
+  // more than a 1920 x 1080 screen at a scale factor of 1.5 or 2); again once the frame is known.
+  clampToScreen();
+  m_restoredSize = size();
   restoreState(settings.value(key(kStateKey)).toByteArray());
   m_lastDirectory = settings.value(key(kLastDirKey)).toString();
   m_recentPaths = settings.value(key(kRecentKey)).toStringList();
@@ -900,6 +930,7 @@ void MainWindow::updateStatus() {
     m_ranksLabel->clear();
     m_eventsLabel->clear();
     m_timeLabel->clear();
+    m_warningsAction->setIcon(m_noWarningsIcon);
     m_warningsButton->hide();
     updateMemory();
     return;
@@ -930,6 +961,8 @@ void MainWindow::updateStatus() {
   m_eventsLabel->setToolTip(tr("%1 slices").arg(locale.toString(static_cast<qulonglong>(t.slices))));
   m_timeLabel->setText(tr("loaded in %1 s").arg(locale.toString(m_loadMs / 1000.0, 'f', 2)));
   const quint64 problems = t.warnings + t.tableMessages + static_cast<quint64>(t.failedRanks);
+  m_warningsAction->setIcon(problems > 0 ? m_warningsIcon : m_noWarningsIcon);
+  m_warningsAction->setToolTip(problems > 0 ? tr("Show the load warnings") : tr("No load warnings (show the notes)"));
   m_warningsButton->setVisible(problems > 0);
   m_warningsButton->setText(problems == 1 ? tr("1 warning")
                                           : tr("%1 warnings").arg(locale.toString(static_cast<qulonglong>(problems))));

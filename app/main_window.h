@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QIcon>
 #include <QMainWindow>
 #include <QPointer>
 #include <QString>
@@ -102,6 +103,9 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] widgets::AdvicePanel* advicePanel() const { return m_advice; }
   [[nodiscard]] QDockWidget* adviceDock() const { return m_adviceDock; }
   [[nodiscard]] widgets::SearchBar* searchBar() const { return m_search; }
+  /// View > Show Load Warnings… (also on the toolbar): its icon is the orange warning sign when
+  /// the profile has load warnings (the status bar's count), a grey one when it has none.
+  [[nodiscard]] QAction* warningsAction() const { return m_warningsAction; }
   /// View > Flow Arrows: one checkable action per flow category of the profile (data: the
   /// category), all unchecked after a load except the categories checked before a reload.
   [[nodiscard]] QList<QAction*> flowActions() const;
@@ -179,7 +183,7 @@ class MainWindow : public QMainWindow {
   qint64 m_loadMs = -1;
   bool m_interactiveErrors = true;
   bool m_shownOnce = false;
-  QSize m_restoredSize;  // the size restored from the settings (invalid: none)
+  QSize m_restoredSize;  // the size restored from the settings or the default one, clamped to the screen
   bool m_restoreRange = false;
   core::TimeRange m_rangeBeforeReload;
   int m_scrollBeforeReload = 0;
@@ -225,6 +229,8 @@ class MainWindow : public QMainWindow {
   QAction* m_fitAllAction = nullptr;
   QAction* m_zoomSelectionAction = nullptr;
   QAction* m_warningsAction = nullptr;
+  QIcon m_warningsIcon;    // the orange warning sign: the profile has load warnings
+  QIcon m_noWarningsIcon;  // the same sign in grey: none
   QAction* m_shortcutsAction = nullptr;
   QAction* m_aboutAction = nullptr;
   QAction* m_cancelAction = nullptr;

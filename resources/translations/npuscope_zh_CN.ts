@@ -530,6 +530,10 @@
         <source>Step %1: device window selected (%2)</source>
         <translation>第 %1 步：已选中设备时间窗 (%2)</translation>
     </message>
+    <message>
+        <source>No load warnings (show the notes)</source>
+        <translation>没有加载警告（查看说明）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::TraceLoader</name>

@@ -337,3 +337,51 @@ TEST_CASE("the GUI without a display explains what to do", "[cli]") {
   CHECK(r.exitCode == 1);
   CHECK(r.err.contains("no display"));
 }
+
+TEST_CASE("screenshot without --window puts the device lanes first and --bubble shows the chain host rows",
+          "[cli][screenshot]") {
+  QTemporaryDir out;
+  const QString folder = sharedPath(kRankFolder);
+  const auto svgOf = [&](const QString& name, QStringList extra) {
+    const QString file = out.filePath(name);
+    QStringList args{QStringLiteral("screenshot"), folder, QStringLiteral("-o"), file};
+    args << extra;
+    const Run r = runNpuscope(args, headlessEnv());
+    INFO(r.err.toStdString());
+    REQUIRE(r.exitCode == 0);
+    QFile f(file);
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    return f.readAll();
+  };
+  // The plain 1600x900 render, as the window orders it: rank 0's Overlap Analysis header
+  // before its Python one in the lane headers (drawn top to bottom).
+  const QByteArray plain = svgOf(QStringLiteral("plain.svg"), {});
+  const qsizetype headers = plain.indexOf("<g id=\"lane-headers\"");
+  REQUIRE(headers >= 0);
+  // (The lanes' group comes before the headers'; the ruler's and corner's after hold no names.)
+  const qsizetype overlap = plain.indexOf(">Overlap Analysis<", headers);
+  const qsizetype python = plain.indexOf(">Python<", headers);
+  CHECK(overlap >= 0);
+  CHECK((python < 0 || overlap < python));
+
+  // --bubble 1: the torch op of its dispatch chain (from report --json, the core's analysis) is
+  // a slice deep in the with_stack Python stack; its name is drawn, so its row is shown.
+  const Run report = runNpuscope({QStringLiteral("report"), folder, QStringLiteral("--json")}, headlessEnv());
+  REQUIRE(report.exitCode == 0);
+  const QJsonArray chain = QJsonDocument::fromJson(report.out)
+                               .object()[QStringLiteral("ranks")]
+                               .toArray()[0]
+                               .toObject()[QStringLiteral("bubbles")]
+                               .toArray()[0]
+                               .toObject()[QStringLiteral("chain")]
+                               .toArray();
+  QString torchOp;
+  for (const auto& link : chain)
+    if (link.toObject()[QStringLiteral("layer")].toString() == QStringLiteral("aten_op"))
+      torchOp = link.toObject()[QStringLiteral("name")].toString();
+  REQUIRE_FALSE(torchOp.isEmpty());
+  const QByteArray bubble = svgOf(QStringLiteral("bubble.svg"), {QStringLiteral("--bubble"), QStringLiteral("1")});
+  CAPTURE(torchOp.toStdString());
+  const QByteArray drawn = QByteArray(">") + torchOp.toUtf8() + QByteArray("<");
+  CHECK(bubble.contains(drawn));
+}

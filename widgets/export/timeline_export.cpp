@@ -149,9 +149,9 @@ class ExportScope {
       const LaneLayout& layout = t.layout();
       m_filtered = true;
       t.setLaneFilter([re, &layout](int rank, std::uint32_t lane, std::uint32_t counter) {
-        const QString text = lane != core::kInvalidIndex
-                                 ? layout.lanePath(rank, lane)
-                                 : layout.rankTitle(rank) + QStringLiteral(" / ") + layout.counterTitle(rank, counter);
+        // The whole path, so a process name matches too ("*allocator*": every series of the
+        // "Memory allocator" counter process).
+        const QString text = lane != core::kInvalidIndex ? layout.lanePath(rank, lane) : layout.counterPath(rank, counter);
         return re.match(text).hasMatch();
       });
       if (t.layout().rows().empty()) {

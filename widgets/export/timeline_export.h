@@ -38,7 +38,7 @@ struct TimelineExportOptions {
     Selected,  ///< the lanes of the selection: the selected slice's, the chain's, the outlined
                ///< slices', and the device lanes of the selected bubble's rank
     Pattern,   ///< the lanes whose path ("rank 0 · NPU 0 / Ascend Hardware / Stream 2") or
-               ///< counter title matches `lanePattern` (wildcards * and ?, case-insensitive, anywhere)
+               ///< counter series' path ("rank 0 · NPU 0 / Memory allocator / PTA Allocated", LaneLayout::counterPath) matches `lanePattern` (wildcards * and ?, case-insensitive, anywhere)
   };
   Range range = Range::Visible;
   core::TimeRange customRange;

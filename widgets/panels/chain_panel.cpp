@@ -4,6 +4,10 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QRegularExpression>
+#include <QStyle>
+#include <QStyledItemDelegate>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -14,6 +18,35 @@
 #include "widgets/text_elide.h"
 
 namespace npuscope::widgets {
+
+namespace {
+// `name` with a zero-width space after each '@', '/', '.', '_' and "::", where a long name
+// ("AscendCL@aclopCompileAndExecute", "aten::_convolution") may then break when it wraps.
+QString breakable(QString name) {
+  static const QRegularExpression kAfter(QStringLiteral("(@|/|\\.|_|::)(?=\\S)"));
+  return name.replace(kAfter, QStringLiteral("\\1") + QChar(0x200B));
+}
+
+// Rows as tall as their text wrapped at the column's width: QTreeView asks for a row's size
+// with no width, so word wrap alone never makes a row taller.
+class WrappingDelegate : public QStyledItemDelegate {
+ public:
+  explicit WrappingDelegate(QTreeWidget* tree) : QStyledItemDelegate(tree), m_tree(tree) {}
+  QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+    // Only the columns that wrap (Slice, Via); the others are sized to their one-line text.
+    if (index.column() != ChainPanel::Name && index.column() != ChainPanel::Via)
+      return QStyledItemDelegate::sizeHint(option, index);
+    QStyleOptionViewItem o(option);
+    const int width = m_tree->header()->sectionSize(index.column());
+    if (width > 0) o.rect = QRect(0, 0, width, 1);
+    o.features |= QStyleOptionViewItem::WrapText;
+    return QStyledItemDelegate::sizeHint(o, index);
+  }
+
+ private:
+  QTreeWidget* m_tree;
+};
+}  // namespace
 
 using core::ChainLayer;
 using core::TimeNs;
@@ -82,20 +115,35 @@ ChainPanel::ChainPanel(QWidget* parent) : QWidget(parent) {
   m_tree->setHeaderLabels({tr("Layer"), tr("Slice"), tr("Start"),
                            tr("Duration"), tr("Via")});
   m_tree->setRootIsDecorated(false);
-  m_tree->setUniformRowHeights(true);
+  // Long names ("<built-in method conv2d of type object at 0x...>", "AscendCL@aclopCompile...")
+  // wrap onto more lines instead of being cut: rows grow to their text.
+  m_tree->setUniformRowHeights(false);
+  m_tree->setWordWrap(true);
+  m_tree->setItemDelegate(new WrappingDelegate(m_tree));
+  m_tree->setTextElideMode(Qt::ElideNone);
+  m_tree->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   m_tree->setAlternatingRowColors(true);
-  m_tree->setTextElideMode(Qt::ElideRight);
   m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
   m_tree->header()->setStretchLastSection(false);
   m_tree->header()->setSectionResizeMode(Name, QHeaderView::Stretch);
   m_tree->header()->setSectionResizeMode(Layer, QHeaderView::ResizeToContents);
   m_tree->header()->setSectionResizeMode(Start, QHeaderView::ResizeToContents);
   m_tree->header()->setSectionResizeMode(Duration, QHeaderView::ResizeToContents);
-  // The slice names are what the reader needs: Via is narrow (elided; its tooltip and the
-  // context line above hold the latency in full) so that Slice gets the room.
+  // The slice names are what the reader needs: Via is as wide as its longest word (fitViaColumn;
+  // "latency 21.5 us (corrected)" wraps, its tooltip and the context line above hold it in
+  // full) so that Slice gets the room.
   m_tree->header()->setSectionResizeMode(Via, QHeaderView::Interactive);
   m_tree->header()->resizeSection(Via, 84);
   m_tree->headerItem()->setToolTip(Via, tr("How the link was reached from the one below it"));
+  // Wrapped rows take their height from the column widths: lay them out again after a resize.
+  connect(m_tree->header(), &QHeaderView::sectionResized, this, [this] {
+    if (m_relayoutPending) return;
+    m_relayoutPending = true;
+    QTimer::singleShot(0, this, [this] {
+      m_relayoutPending = false;
+      m_tree->doItemsLayout();
+    });
+  });
   v->addWidget(m_tree, 1);
   connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) { activate(it); });
   connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* it) { activate(it); });
@@ -141,13 +189,14 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
     if (link) {
       const core::TimeRange r = trace->sliceRange(link->slice);
       const QString name = qs(trace->sliceName(link->slice));
-      it->setText(Name, name);
+      it->setText(Name, breakable(elideMiddle(name)));  // wrapped, at most 160 characters of it
       it->setData(Name, kFullNameRole, name);
       it->setToolTip(Name, name.toHtmlEscaped());
       it->setText(Start, at(r.start - origin));
       it->setToolTip(Start, QString::fromStdString(core::formatTimestampUs(r.start)));
       it->setText(Duration, dur(r.duration()));
       it->setText(Via, viaText(link->via));
+      it->setToolTip(Via, viaText(link->via));
       if (layer == ChainLayer::DeviceTask && chain.launchLatency) {
         // Never a bare negative number: the latency corrected by the rank's clock skew bound.
         const TimeNs shown = chain.correctedLatency ? *chain.correctedLatency : *chain.launchLatency;
@@ -190,6 +239,8 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
     }
   }
 
+  fitViaColumn();
+
   // Header: the task and the latency; the path badge.
   const core::ChainLink* task = chain.find(ChainLayer::DeviceTask);
   QString head = task ? tr("<b>%1</b>").arg(elideMiddle(qs(trace->sliceName(task->slice))).toHtmlEscaped())
@@ -219,6 +270,26 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
   }
   m_context->setText(contextLine);
   m_context->setVisible(!contextLine.isEmpty());
+}
+
+void ChainPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  fitViaColumn();
+}
+
+void ChainPanel::fitViaColumn() {
+  // As wide as the longest word of a Via cell or its title (a word never breaks), at most a
+  // quarter of the tree: "latency 21.546 us (corrected)" wraps between its words.
+  int widest = QFontMetrics(m_tree->headerItem()->font(Via)).horizontalAdvance(m_tree->headerItem()->text(Via));
+  for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+    const QTreeWidgetItem* it = m_tree->topLevelItem(i);
+    if (it->isFirstColumnSpanned()) continue;
+    const QFontMetrics fm(it->font(Via));
+    for (const QString& word : it->text(Via).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+      widest = std::max(widest, fm.horizontalAdvance(word));
+  }
+  const int margins = 2 * (m_tree->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_tree) + 1) + 6;
+  m_tree->header()->resizeSection(Via, std::min(widest + margins, std::max(84, width() / 4)));
 }
 
 int ChainPanel::rowCount() const { return m_tree->topLevelItemCount(); }

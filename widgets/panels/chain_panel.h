@@ -65,8 +65,14 @@ class ChainPanel : public QWidget {
   /// A row with a slice was clicked: select `ref` of rank `rankIndex` on the timeline.
   void linkActivated(npuscope::widgets::RankSliceRef ref);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void activate(QTreeWidgetItem* item);
+  void fitViaColumn();
+
+  bool m_relayoutPending = false;
 
   std::shared_ptr<const core::Profile> m_profile;
   int m_rank = -1;

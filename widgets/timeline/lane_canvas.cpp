@@ -15,6 +15,7 @@
 #include "core/query/lod.h"
 #include "core/base/time_format.h"
 #include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/lane_header.h"
 #include "widgets/timeline/render_passes.h"
 #include "widgets/timeline/time_ruler.h"
 #include "widgets/timeline/timeline_overlays.h"
@@ -167,6 +168,18 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
     pass->paint(p, frame);
   }
   if (translated) p.restore();
+  // The pinned rank and process labels of the header column (LaneHeader::pinnedRows) continue
+  // across the lanes as opaque strips: no other lane's slices show in a group's title row.
+  for (const PinnedRow& pin : LaneHeader::pinnedRows(layout, sy, size)) {
+    const QRect band(0, pin.rect.top(), size.width(), pin.rect.height());
+    if (pin.row.kind == LayoutRow::Kind::Rank) {
+      p.fillRect(band, QColor::fromRgb(ColorPalette::chrome().rankHeader));
+      p.fillRect(QRect(0, band.top(), size.width(), 1), QColor::fromRgb(ColorPalette::chrome().separator));
+    } else if (pin.row.kind == LayoutRow::Kind::Process) {
+      p.fillRect(band, QColor::fromRgb(ColorPalette::chrome().processHeader));
+      p.fillRect(QRect(0, band.bottom(), size.width(), 1), QColor::fromRgb(ColorPalette::chrome().grid));
+    }
+  }
   // A profile of CSV/JSON tables only (no trace in any rank): say why the lanes are empty.
   const auto& ranks = m_ctx->profile->ranks;
   if (!ranks.empty() && std::none_of(ranks.begin(), ranks.end(), [](const core::RankProfile& r) { return r.trace; })) {

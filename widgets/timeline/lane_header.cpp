@@ -60,39 +60,9 @@ void LaneHeader::paintTo(QPainter& p, QSize size) const {
     const LayoutRow& r = rows[static_cast<std::size_t>(i)];
     paintRow(p, r, QRect(0, r.y - sy, w, r.height), w);
   }
-  // Sticky labels: the groups the top row belongs to, pinned at the top, each pushed up by the
-  // end of its group. Placed outer group first, painted inner first, so that a lane pushed up
-  // slides under its process's and rank's labels instead of over them.
-  struct Pinned {
-    LayoutRow row;
-    QRect rect;
-  };
-  std::vector<Pinned> pinnedRows;
-  int top = 0;
-  for (const int i : stickyRows(layout, sy)) {
-    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
-    const int h = r.kind == LayoutRow::Kind::Slices ? layout.metrics().sliceRow : r.height;
-    // The end of the group: the next row of the same kind or a higher one.
-    int end = layout.totalHeight();
-    // Rows between the header and the top row belong to the group: start at the top row.
-    for (auto j = static_cast<std::size_t>(std::max(i + 1, r0)); j < rows.size(); ++j) {
-      const LayoutRow& n = rows[j];
-      const bool ends = r.kind == LayoutRow::Kind::Rank      ? n.kind == LayoutRow::Kind::Rank
-                        : r.kind == LayoutRow::Kind::Process ? n.kind != LayoutRow::Kind::Slices && n.kind != LayoutRow::Kind::Counter
-                                                             : n.lane != r.lane || n.kind != LayoutRow::Kind::Slices;
-      if (ends) {
-        end = n.y;
-        break;
-      }
-      if (n.y > sy + size.height()) break;
-    }
-    const int y = std::min(top, end - sy - h);
-    LayoutRow pinned = r;
-    pinned.y = y + sy;
-    pinned.height = h;
-    pinnedRows.push_back({pinned, QRect(0, y, w, h)});
-    top = y + h;
-  }
+  // Sticky labels (pinnedRows): painted inner first, so that a lane pushed up slides under its
+  // process's and rank's labels instead of over them.
+  const std::vector<PinnedRow> pinnedRows = LaneHeader::pinnedRows(layout, sy, size);
   for (auto it = pinnedRows.rbegin(); it != pinnedRows.rend(); ++it) {
     if (it->row.kind == LayoutRow::Kind::Slices) {
       p.fillRect(it->rect, QColor::fromRgb(ColorPalette::chrome().headerBackground));
@@ -185,28 +155,94 @@ void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, in
   }
 }
 
+std::vector<PinnedRow> LaneHeader::pinnedRows(const LaneLayout& layout, int scrollY, QSize size) {
+  // The groups the top row belongs to, pinned at the top, each pushed up by the end of its
+  // group, outer group first.
+  std::vector<PinnedRow> out;
+  const auto& rows = layout.rows();
+  const auto [r0, r1] = layout.rowsIn(scrollY, scrollY + size.height());
+  int top = 0;
+  for (const int i : stickyRows(layout, scrollY)) {
+    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
+    const int h = r.kind == LayoutRow::Kind::Slices ? layout.metrics().sliceRow : r.height;
+    // The end of the group: the next row of the same kind or a higher one.
+    int end = layout.totalHeight();
+    // Rows between the header and the top row belong to the group: start at the top row.
+    for (auto j = static_cast<std::size_t>(std::max(i + 1, r0)); j < rows.size(); ++j) {
+      const LayoutRow& n = rows[j];
+      const bool ends = r.kind == LayoutRow::Kind::Rank      ? n.kind == LayoutRow::Kind::Rank
+                        : r.kind == LayoutRow::Kind::Process ? n.kind != LayoutRow::Kind::Slices && n.kind != LayoutRow::Kind::Counter
+                                                             : n.lane != r.lane || n.kind != LayoutRow::Kind::Slices;
+      if (ends) {
+        end = n.y;
+        break;
+      }
+      if (n.y > scrollY + size.height()) break;
+    }
+    const int y = std::min(top, end - scrollY - h);
+    LayoutRow pinned = r;
+    pinned.y = y + scrollY;
+    pinned.height = h;
+    out.push_back({pinned, QRect(0, y, size.width(), h)});
+    top = y + h;
+  }
+  return out;
+}
+
 std::vector<int> LaneHeader::stickyRows(const LaneLayout& layout, int scrollY) {
   std::vector<int> out;
   const int top = layout.rowAt(scrollY);
   if (top < 0) return out;
   const auto& rows = layout.rows();
-  int rankRow = -1, processRow = -1, laneRow = -1;
-  const LayoutRow& t = rows[static_cast<std::size_t>(top)];
-  for (int i = top; i >= 0; --i) {
-    const LayoutRow& r = rows[static_cast<std::size_t>(i)];
-    if (r.rank != t.rank) break;
-    if (r.kind == LayoutRow::Kind::Rank) {
-      rankRow = i;
-      break;
+  // The rank and process headers above the top row, and the first row of a lane of that process
+  // whose row starts above the viewport.
+  const auto groupsOf = [&](int from, int& rankRow, int& processRow, int& laneRow) {
+    rankRow = processRow = laneRow = -1;
+    const LayoutRow& t = rows[static_cast<std::size_t>(from)];
+    for (int i = from; i >= 0; --i) {
+      const LayoutRow& r = rows[static_cast<std::size_t>(i)];
+      if (r.rank != t.rank) break;
+      if (r.kind == LayoutRow::Kind::Rank) {
+        rankRow = i;
+        break;
+      }
+      if (r.kind == LayoutRow::Kind::Process && processRow < 0) processRow = i;
+      if (r.kind == LayoutRow::Kind::Slices && t.kind == LayoutRow::Kind::Slices && r.lane == t.lane &&
+          r.depth == 0 && processRow < 0)
+        laneRow = i;
     }
-    if (r.kind == LayoutRow::Kind::Process && processRow < 0) processRow = i;
-    if (r.kind == LayoutRow::Kind::Slices && t.kind == LayoutRow::Kind::Slices && r.lane == t.lane &&
-        r.depth == 0 && processRow < 0)
-      laneRow = i;
-  }
+  };
+  int rankRow = -1, processRow = -1, laneRow = -1;
+  groupsOf(top, rankRow, processRow, laneRow);
   // Only the headers whose own row starts above the viewport (the others are visible as is).
-  for (const int i : {rankRow, processRow, laneRow})
-    if (i >= 0 && rows[static_cast<std::size_t>(i)].y < scrollY) out.push_back(i);
+  const auto above = [&](int i, int y) { return i >= 0 && rows[static_cast<std::size_t>(i)].y < y; };
+  int covered = 0;
+  if (above(rankRow, scrollY)) {
+    out.push_back(rankRow);
+    covered = rows[static_cast<std::size_t>(rankRow)].height;
+    // The rank's pinned label covers the rows under it: the process to name is the one of the
+    // first row below it (its header may be hidden under the label too).
+    const int below = layout.rowAt(scrollY + covered);
+    int rank2 = -1, process2 = -1, lane2 = -1;
+    if (below >= 0) groupsOf(below, rank2, process2, lane2);
+    if (rank2 == rankRow && process2 >= 0 && process2 != processRow) {
+      processRow = process2;
+      laneRow = lane2;
+    }
+  }
+  if (above(processRow, scrollY + covered)) {
+    out.push_back(processRow);
+    covered += rows[static_cast<std::size_t>(processRow)].height;
+  }
+  // Likewise the lane to name is the one of the first row below the pinned labels (when it
+  // belongs to the same process), else the top row's.
+  if (covered > 0) {
+    const int below = layout.rowAt(scrollY + covered);
+    int rank2 = -1, process2 = -1, lane2 = -1;
+    if (below >= 0) groupsOf(below, rank2, process2, lane2);
+    if (lane2 >= 0 && process2 == processRow && rank2 == rankRow && above(lane2, scrollY + covered)) laneRow = lane2;
+  }
+  if (above(laneRow, scrollY + covered)) out.push_back(laneRow);
   return out;
 }
 

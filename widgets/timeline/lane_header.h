@@ -1,21 +1,30 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QRect>
 #include <QWidget>
 #include <vector>
+
+#include "widgets/timeline/lane_layout.h"
 
 namespace npuscope::widgets {
 
 struct TimelineContext;
-class LaneLayout;
-struct LayoutRow;
+
+/// A sticky label as drawn: the layout row (its y and height as pinned, content px) and its
+/// rectangle in the viewport (y 0 = the top of the lanes).
+struct PinnedRow {
+  LayoutRow row;
+  QRect rect;
+};
 
 /// Left column of the timeline: rank group headers, process headers with expand/collapse
 /// triangles, and indented thread / counter names, scrolled in sync with the lane canvas
 /// (TimelineContext::scrollY). Clicking a rank or process header toggles it; clicking the name
 /// of a deep lane (LaneLayout::kDeepLane) or its "+N levels" row folds / unfolds it. Sticky
 /// labels: when the rank, process or lane header of the top row is scrolled above the
-/// viewport, its name is drawn pinned at the top (pushed up by the next group's header).
+/// viewport, its name is drawn pinned at the top (pushed up by the next group's header); the
+/// lane named is the one of the first row below the pinned rank and process labels.
 class LaneHeader : public QWidget {
   Q_OBJECT
 
@@ -26,9 +35,16 @@ class LaneHeader : public QWidget {
   /// Paints the header column into `p` over a `size` area (also used by renderToImage).
   void paintTo(QPainter& p, QSize size) const;
   /// The sticky labels at scroll position `scrollY`: the layout rows (a Rank, a Process and a
-  /// Slices depth-0 row, in that order, each only when its own row starts above scrollY) whose
-  /// names are pinned at the top. Pure (tests).
+  /// Slices depth-0 row, in that order) whose names are pinned at the top, each only when its
+  /// own row starts above the viewport or under the labels pinned before it. The process and
+  /// the lane are those of the first row below the labels pinned before them, so a lane whose
+  /// rows show under the pinned rank and process labels is named. Pure (tests).
   [[nodiscard]] static std::vector<int> stickyRows(const LaneLayout& layout, int scrollY);
+  /// Where the stickyRows labels go in a viewport of `size` at `scrollY`, outer group first:
+  /// stacked from the top, each pushed up by the end of its group. The lane canvas paints the
+  /// rank and process strips across the lanes too (opaque), so that no other lane's slices
+  /// show beside a pinned group name. Pure (tests).
+  [[nodiscard]] static std::vector<PinnedRow> pinnedRows(const LaneLayout& layout, int scrollY, QSize size);
   [[nodiscard]] QSize sizeHint() const override { return {kDefaultWidth, 400}; }
 
  signals:

@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <algorithm>
 
+#include "core/model/overlap_process.h"
 #include "core/analysis/advisor.h"
 
 namespace npuscope::widgets {
@@ -196,8 +197,8 @@ void LaneLayout::rebuild() {
       // the host, each group in the trace's order.
       const auto group = [&](std::uint32_t p) {
         using R = core::Process::Role;
+        if (core::showsOverlap(trace->processes[p])) return 0;  // recorded or computed
         switch (trace->processes[p].role) {
-          case R::OverlapAnalysis: return 0;
           case R::AscendHardware: return 1;
           case R::Communication: return 2;
           default: return 3;
@@ -364,6 +365,13 @@ QString LaneLayout::lanePath(int rank, std::uint32_t lane) const {
   if (!t || lane >= t->lanes.size()) return {};
   return rankTitle(rank) + QStringLiteral(" / ") + processTitle(rank, t->lanes[lane].process) +
          QStringLiteral(" / ") + laneTitle(rank, lane);
+}
+
+QString LaneLayout::counterPath(int rank, std::uint32_t counter) const {
+  const auto& t = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+  if (!t || counter >= t->counters.size()) return {};
+  return rankTitle(rank) + QStringLiteral(" / ") + processTitle(rank, t->counters[counter].process) +
+         QStringLiteral(" / ") + counterTitle(rank, counter);
 }
 
 }  // namespace npuscope::widgets

@@ -133,6 +133,9 @@ class LaneLayout {
   [[nodiscard]] QString rowTitle(const LayoutRow& row) const;
   /// "rank 0 · NPU 0 / CANN / Thread 7": full path of a lane, for tooltips and details.
   [[nodiscard]] QString lanePath(int rank, std::uint32_t lane) const;
+  /// The same for counter series `counter`: "rank 0 · NPU 0 / Memory allocator / PTA Allocated";
+  /// "" when out of range.
+  [[nodiscard]] QString counterPath(int rank, std::uint32_t counter) const;
 
  private:
   void rebuild();

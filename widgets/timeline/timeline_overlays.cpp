@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/model/overlap_process.h"
 #include "core/query/lod.h"
 #include "core/base/time_format.h"
 #include "widgets/analysis_labels.h"
@@ -83,7 +84,7 @@ QRectF sliceOrStandInRect(const core::Profile& profile, const LaneLayout& layout
 
 bool isDeviceProcess(const core::Process& p) {
   using R = core::Process::Role;
-  return p.role == R::AscendHardware || p.role == R::OverlapAnalysis || p.role == R::Communication ||
+  return p.role == R::AscendHardware || core::showsOverlap(p) || p.role == R::Communication ||
          p.role == R::KinetoDevice;
 }
 
@@ -472,6 +473,24 @@ void TimelineWidget::zoomToBubble(int rankIndex, int deviceIndex, int bubbleInde
 
 void TimelineWidget::setChainHighlight(int rankIndex, const core::DispatchChain& chain) {
   m_canvas->chain()->setChain(rankIndex, chain);
+  // The chain's host links sit deep in the with_stack Python stack (the Python API, the torch
+  // op): unfold every folded lane that hides one of them, so that the outlines and arrows reach
+  // the slices themselves and not the lane's "+N more levels" row.
+  const core::Profile* p = m_ctx.profile.get();
+  const core::Trace* t = p && rankIndex >= 0 && static_cast<std::size_t>(rankIndex) < p->ranks.size()
+                             ? p->ranks[static_cast<std::size_t>(rankIndex)].trace.get()
+                             : nullptr;
+  bool unfolded = false;
+  if (t)
+    for (const core::ChainLink& link : chain.links) {
+      const core::SliceRef s = link.slice;
+      if (!s.valid() || s.lane >= t->lanes.size() || s.index >= t->lanes[s.lane].sliceCount()) continue;
+      if (t->lanes[s.lane].depthOf(s.index) < LaneLayout::kFoldedRows || !m_ctx.layout.isLaneFolded(rankIndex, s.lane))
+        continue;
+      m_ctx.layout.setLaneFolded(rankIndex, s.lane, false);
+      unfolded = true;
+    }
+  if (unfolded) relayout();
   m_canvas->update();
 }
 

@@ -32,7 +32,7 @@ struct BubbleBand {
 };
 
 /// Whether lane rows of process `p` are "device rows" that get bubble shading: Ascend Hardware,
-/// Overlap Analysis and Communication processes, and a Kineto trace's GPU process (its streams:
+/// Overlap Analysis (recorded or computed, core::showsOverlap) and Communication processes, and a Kineto trace's GPU process (its streams:
 /// the bubbles of a GPU trace are gaps there, core/analysis/bubbles.cpp).
 [[nodiscard]] bool isDeviceProcess(const core::Process& p);
 

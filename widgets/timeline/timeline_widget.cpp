@@ -489,8 +489,20 @@ QImage TimelineWidget::renderToImage(QSize logicalSize, qreal dpr) {
   return img;
 }
 
+void TimelineWidget::setShortcutActions(const QList<QAction*>& actions) {
+  m_shortcutActions.clear();
+  for (QAction* a : actions) m_shortcutActions << QPointer<QAction>(a);
+  if (m_shortcuts) m_shortcuts->setActions(actions);
+}
+
 void TimelineWidget::showShortcuts() {
-  if (!m_shortcuts) m_shortcuts = new ShortcutsDialog(this);
+  if (!m_shortcuts) {
+    m_shortcuts = new ShortcutsDialog(this);
+    QList<QAction*> actions;
+    for (const QPointer<QAction>& a : m_shortcutActions)
+      if (a) actions << a.data();
+    m_shortcuts->setActions(actions);
+  }
   m_shortcuts->show();
   m_shortcuts->raise();
   m_shortcuts->activateWindow();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QImage>
+#include <QPointer>
 #include <QSet>
 #include <QString>
 #include <QWidget>
@@ -13,6 +14,7 @@
 #include "widgets/timeline/timeline_context.h"
 #include "widgets/view_state.h"
 
+class QAction;
 class QScrollBar;
 class QLabel;
 
@@ -119,7 +121,8 @@ class TimelineWidget : public QWidget {
   /// Shows the bubble with `margin` × its duration of context on each side (at least 100 ns).
   void zoomToBubble(int rankIndex, int deviceIndex, int bubbleIndex, double margin = 0.25);
   /// Outlines the links of `chain` (of rank `rankIndex`) and joins them with arrows, from the
-  /// Python API / torch op down to the device task. Rank -1 clears.
+  /// Python API / torch op down to the device task, unfolding every folded deep lane (the
+  /// with_stack Python stack) that would hide one of its links. Rank -1 clears.
   void setChainHighlight(int rankIndex, const core::DispatchChain& chain);
   void clearChainHighlight();
   [[nodiscard]] int chainRank() const;
@@ -203,7 +206,12 @@ class TimelineWidget : public QWidget {
   /// Height of the ruler, px.
   [[nodiscard]] int rulerHeight() const;
 
+  /// The window's actions whose shortcuts the help dialog (`?`, F1) lists before the timeline's
+  /// own keys (ShortcutsDialog::setActions); e.g. every menu action of the main window.
+  void setShortcutActions(const QList<QAction*>& actions);
+
  public slots:
+  /// Shows the non-modal keys dialog (ShortcutsDialog).
   void showShortcuts();
 
  signals:
@@ -236,6 +244,7 @@ class TimelineWidget : public QWidget {
   QScrollBar* m_vscroll = nullptr;
   QWidget* m_corner = nullptr;
   ShortcutsDialog* m_shortcuts = nullptr;
+  QList<QPointer<QAction>> m_shortcutActions;  // a menu may delete and remake its actions
   ViewState* m_viewState = nullptr;
   MarkerList* m_markers = nullptr;
 };

@@ -18,6 +18,7 @@
 #include "core/analysis/task_kinds.h"
 #include "core/import/db/db_tables.h"
 #include "core/import/db/sqlite_db.h"
+#include "core/model/overlap_process.h"
 #include "core/import/trace_builder.h"
 
 namespace npuscope::core {
@@ -790,7 +791,7 @@ void DbReader::computeOverlap(int device) {
     if (sets[k].empty()) continue;
     // Not named "Overlap Analysis": the analyses compare their own figures with that process as
     // the profiler's record, and these lanes are npuscope's computation, not a record.
-    const ThreadId t = m_b.thread(deviceProcess(device, kOverlap, "Overlap Analysis (computed by npuscope)"), k);
+    const ThreadId t = m_b.thread(deviceProcess(device, kOverlap, kComputedOverlapProcess.data()), k);
     m_b.setThreadName(t, kNames[k]);
     for (const Iv& v : sets[k]) m_b.addSlice(t, v.first, spanNs(v.first, v.second), kNames[k]);
   }

@@ -304,6 +304,13 @@ TEST_CASE("export options: ranges, lanes, caption, scale", "[export]") {
     const auto hw = widgets::exportTimelineImage(t, o);
     REQUIRE(hw.ok());
     CHECK(hw.image.height() > t.rulerHeight());
+    // A process name matches its counter series too: the capture's memory_record.csv makes
+    // each rank a counter process "Memory allocator" (docs/architecture.md, stage 6).
+    o.lanePattern = QStringLiteral("*allocator*");
+    const auto memory = widgets::exportTimelineImage(t, o);
+    INFO(memory.error.toStdString());
+    REQUIRE(memory.ok());
+    CHECK(memory.image.height() > t.rulerHeight() + 40);
     o.lanePattern = QStringLiteral("no-such-lane-*-xyz");
     const auto none = widgets::exportTimelineImage(t, o);
     CHECK_FALSE(none.ok());
@@ -357,32 +364,40 @@ TEST_CASE("a Kineto GPU trace's bubbles are shaded over its GPU stream lanes", "
 
 TEST_CASE("focusLanes shows the bubble's device lane and its chain's host lanes together", "[export]") {
   TimelineWidget t;
-  // The timeline of `screenshot --window --width 1600 --height 1000`: about 1100 x 590 px with
-  // its docks (its lanes 556 px tall, measured on that shot). Without focusLanes the chain's
-  // Dequeue and CANN lanes sit below HCCL's eight planes and the Python stacks, past 600 px.
-  t.resize(1100, 590);
+  // Tall enough for the device lanes, the with_stack Python stack unfolded to the chain's Python
+  // API and torch op (38 levels) and the CANN lanes; the 1100 x 590 px timeline of `screenshot
+  // --window --width 1600 --height 1000` is not: there the device lane and the chain's own rows
+  // are checked (below).
+  t.resize(1100, 1300);
   t.show();
   t.setProfile(loadTwoRank());
   t.setDeviceFirst(true);  // as the main window shows it (timeline/deviceFirst, on by default)
-  const int rank = selectFirstBubble(t);
+  const int rank = selectFirstBubble(t);  // also shows its chain, which unfolds the stack
   REQUIRE(rank >= 0);
   const core::Bubble& b = t.profile()->ranks[static_cast<std::size_t>(rank)].analysis->devices[0].bubbles[0];
   std::vector<core::SliceRef> slices{b.after};
   for (const core::ChainLink& l : b.chain.links) slices.push_back(l.slice);
   REQUIRE(slices.size() >= 4);  // the device task, a torch op, the CANN API, the launch
-  t.focusLanes(rank, slices);
   const core::Trace& trace = *t.profile()->ranks[static_cast<std::size_t>(rank)].trace;
-  const int top = t.verticalScroll();
-  const int height = t.canvas()->height();
-  REQUIRE(height > 100);
-  for (const core::SliceRef& s : slices) {
-    if (!s.valid()) continue;
-    const int row = t.layout().rowOfSlice(rank, s.lane, trace.lanes[s.lane].depthOf(s.index), true);
-    REQUIRE(row >= 0);
-    const auto& r = t.layout().rows()[static_cast<std::size_t>(row)];
-    INFO(t.layout().lanePath(rank, s.lane).toStdString());
-    CHECK(r.kind == widgets::LayoutRow::Kind::Slices);  // its process is expanded
-    CHECK(r.y >= top);
-    CHECK(r.y + r.height <= top + height);
-  }
+  const auto check = [&](bool all) {
+    t.focusLanes(rank, slices);
+    const int top = t.verticalScroll();
+    const int height = t.canvas()->height();
+    REQUIRE(height > 100);
+    for (const core::SliceRef& s : slices) {
+      if (!s.valid()) continue;
+      // Every link on a row of its own depth, none standing in the fold's "+N more levels" row.
+      const int row = t.layout().rowOfSlice(rank, s.lane, trace.lanes[s.lane].depthOf(s.index));
+      REQUIRE(row >= 0);
+      const auto& r = t.layout().rows()[static_cast<std::size_t>(row)];
+      INFO(t.layout().lanePath(rank, s.lane).toStdString());
+      CHECK(r.kind == widgets::LayoutRow::Kind::Slices);  // its process is expanded
+      if (!all && !(s == b.after)) continue;
+      CHECK(r.y >= top);
+      CHECK(r.y + r.height <= top + height);
+    }
+  };
+  check(true);
+  t.resize(1100, 590);
+  check(false);
 }

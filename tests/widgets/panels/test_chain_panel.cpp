@@ -118,3 +118,40 @@ TEST_CASE("ChainPanel of any device task via core::dispatchChain, and clearing",
   CHECK(panel.rowCount() == 0);
   CHECK_FALSE(panel.hasChain());
 }
+
+TEST_CASE("ChainPanel at the dock's default width shows every name and Via in full", "[chain][wrap]") {
+  // The audit's case: bubble 1 of the Level1 capture (a with_stack Python API name of 50+
+  // characters, AscendCL@aclopCompileAndExecute, async_task_queue) in the 500 px dock.
+  const auto profile = load("corpus/ascend-pt-910b-l1-text-2rank");
+  const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
+  ChainPanel panel;
+  panel.resize(500, 400);
+  panel.setChain(profile, 0, bubble.chain, QStringLiteral("Ends bubble #1"));
+  panel.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&panel));
+  QTest::qWait(20);  // the delayed relayout after the columns' sizes settled
+  auto* tree = panel.findChild<QTreeWidget*>(QStringLiteral("ChainTree"));
+  REQUIRE(tree);
+  int columnsWidth = 0;
+  for (int c = 0; c < ChainPanel::ColumnCount; ++c) columnsWidth += tree->columnWidth(c);
+  CHECK(columnsWidth <= tree->viewport()->width());
+  for (int row = 0; row < tree->topLevelItemCount(); ++row) {
+    QTreeWidgetItem* it = tree->topLevelItem(row);
+    if (it->isFirstColumnSpanned()) continue;
+    const int height = tree->visualItemRect(it).height();
+    for (int c = 0; c < ChainPanel::ColumnCount; ++c) {
+      const QFontMetrics fm(it->font(c));
+      const int width = tree->columnWidth(c) - 6;  // the cell's text margins
+      CAPTURE(row, c, it->text(c), tree->columnWidth(c));
+      // Every word of the short columns fits (Via's "async_task_queue", "HostToDevice"); a slice
+      // name longer than its column (AscendCL@aclopCompileAndExecute) breaks anywhere. The text
+      // so wrapped fits the row: nothing is cut.
+      const int flags = c == ChainPanel::Name ? Qt::TextWordWrap | Qt::TextWrapAnywhere : Qt::TextWordWrap;
+      const QRect need = fm.boundingRect(QRect(0, 0, width, 100000), flags, it->text(c));
+      CHECK(need.width() <= width);
+      CHECK(need.height() <= height);
+    }
+  }
+  // The Slice column shows the Python API's name in full (the audit saw "<built-in method conv2d …").
+  CHECK(tree->topLevelItem(0)->text(ChainPanel::Name).startsWith(QStringLiteral("<built-in method conv2d of type")));
+}

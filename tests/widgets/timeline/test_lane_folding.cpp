@@ -109,6 +109,35 @@ TEST_CASE("selecting a slice hidden by a fold unfolds its lane", "[timeline_widg
   CHECK_FALSE(w.layout().isLaneFolded(0, 0));
 }
 
+TEST_CASE("showing a dispatch chain unfolds the lanes that hide its links", "[timeline_widget][fold]") {
+  widgets::TimelineWidget w;
+  w.resize(900, 300);
+  w.setProfile(testing::makeProfile({makeDeepTrace(12)}));
+  REQUIRE(w.layout().isLaneFolded(0, 0));
+  // A chain of frame2 (shown while folded: depth 2 < kFoldedRows) and the device kernel keeps
+  // the fold.
+  core::DispatchChain shallow;
+  shallow.links.push_back({core::ChainLayer::PythonApi, core::SliceRef{0, 2}, ""});
+  shallow.links.push_back({core::ChainLayer::DeviceTask, core::SliceRef{1, 0}, "HostToDevice"});
+  w.setChainHighlight(0, shallow);
+  CHECK(w.layout().isLaneFolded(0, 0));
+  CHECK(w.layout().rows().size() == 8);
+  // frame9 (lane 0, index 9: one slice per depth) lies below the 4 shown rows: its lane opens,
+  // all 12 levels (hand count: 1 + 1 + 12 + 1 + 1 = 16 rows), and frame9 has a row of its own.
+  core::DispatchChain deep = shallow;
+  deep.links.front().slice = core::SliceRef{0, 9};
+  w.setChainHighlight(0, deep);
+  CHECK_FALSE(w.layout().isLaneFolded(0, 0));
+  CHECK(w.layout().rows().size() == 16);
+  CHECK(w.layout().rowOfSlice(0, 0, 9) == 11);
+  // Clearing leaves the lanes as they are; a ref out of range is ignored.
+  w.clearChainHighlight();
+  CHECK_FALSE(w.layout().isLaneFolded(0, 0));
+  deep.links.front().slice = core::SliceRef{0, 99};
+  w.setChainHighlight(0, deep);
+  CHECK(w.chainRank() == 0);
+}
+
 TEST_CASE("sticky labels name the groups of the top row", "[lane_header][sticky]") {
   LaneLayout layout;
   layout.setProfile(testing::makeProfile({makeDeepTrace(30)}));
@@ -152,6 +181,50 @@ TEST_CASE("sticky labels name the groups of the top row", "[lane_header][sticky]
   }
   CHECK(pushed.pixelColor(w.headerWidth() - 20, 10) ==
         QColor::fromRgb(widgets::ColorPalette::chrome().rankHeader));
+}
+
+TEST_CASE("a sticky lane label names the lane below the pinned group labels", "[lane_header][sticky]") {
+  // Python: lane A (1 level), lane B (6 levels, not folded); then Ascend Hardware. Rows: 0 rank,
+  // 1 Python, 2 lane A, 3..8 lane B depth 0..5, 9 Ascend Hardware, 10 its lane.
+  auto t = makeDeepTrace(6);
+  testing::addLane(*t, 0, 2, "Thread 0 (first)", {{0, kBase, kBase + 50, "only", "python_function", 0, ""}});
+  std::swap(t->lanes[0], t->lanes[2]);  // process order: Python's lanes A, B, then the device's
+  std::swap(t->lanes[1], t->lanes[2]);
+  LaneLayout layout;
+  layout.setProfile(testing::makeProfile({t}));
+  const auto& rows = layout.rows();
+  REQUIRE(rows.size() == 11);
+  REQUIRE(rows[2].lane == 0);
+  REQUIRE(rows[3].lane == 1);
+  REQUIRE(rows[3].depth == 0);
+  // 2 px into lane A's row: the rank and Python labels cover that row and the top of lane B's
+  // rows (their heights add up past lane A's row); lane B's rows show below them, so lane B is
+  // the one named, not lane A, whose row is hidden.
+  const int scroll = rows[2].y + 2;
+  REQUIRE(scroll + rows[0].height + rows[1].height > rows[3].y);
+  CHECK(widgets::LaneHeader::stickyRows(layout, scroll) == std::vector<int>{0, 1, 3});
+  // Pinned under the rank and process labels, at the top of the viewport.
+  const auto pins = widgets::LaneHeader::pinnedRows(layout, scroll, QSize(200, 300));
+  REQUIRE(pins.size() == 3);
+  CHECK(pins[2].rect.top() == rows[0].height + rows[1].height);
+}
+
+TEST_CASE("the pinned rank and process labels are opaque strips across the lanes", "[lane_canvas][sticky]") {
+  widgets::TimelineWidget w;
+  w.setProfile(testing::makeProfile({makeDeepTrace(30)}));
+  w.setExpandState({{}, {}, {{{0, 0}, false}}});
+  w.resize(900, 260);
+  w.setVerticalScroll(w.layout().rows()[17].y + 3);
+  const QImage img = w.renderToImage(QSize(900, 260));
+  // Every frame of the stack spans the whole capture, so without the strip the canvas shows a
+  // slice at every row; the strip of the pinned rank label (the first 26 px) has the rank
+  // header's colour across the lanes, the process strip below it the process header's.
+  const auto& rows = w.layout().rows();
+  const int x = w.headerWidth() + 300;
+  CHECK(img.pixelColor(x, w.rulerHeight() + rows[0].height / 2) ==
+        QColor::fromRgb(widgets::ColorPalette::chrome().rankHeader));
+  CHECK(img.pixelColor(x, w.rulerHeight() + rows[0].height + rows[1].height / 2) ==
+        QColor::fromRgb(widgets::ColorPalette::chrome().processHeader));
 }
 
 TEST_CASE("the wheel scrolls, Ctrl+wheel zooms, Shift+wheel pans, and the old binding is a setting",
@@ -207,4 +280,35 @@ TEST_CASE("device lanes first puts each rank's device processes above the host o
   CHECK(rows[9].process == 1);
   CHECK(layout.rowOfSlice(1, 1, 0) == 10);
   CHECK(layout.rowOfSlice(0, 0, 0) == 4);
+}
+
+TEST_CASE("device lanes first puts a computed Overlap Analysis on top like a recorded one", "[lane_layout][order]") {
+  // As corpus ascend-pt-910a-db-2rank (a .db export without OVERLAP_ANALYSIS): the trace's order
+  // is Python, CANN, then the computed overlap process, then Ascend Hardware.
+  auto t = std::make_shared<core::Trace>();
+  const auto py = testing::addProcess(*t, 1, "Python", core::Process::Role::Python, "CPU");
+  const auto cann = testing::addProcess(*t, 2, "CANN", core::Process::Role::Cann, "CPU");
+  const auto ov = testing::addProcess(*t, 3, "Overlap Analysis (computed by npuscope)", core::Process::Role::Other,
+                                      "NPU 0");
+  const auto hw = testing::addProcess(*t, 4, "Ascend Hardware", core::Process::Role::AscendHardware, "NPU 0");
+  t->processes[ov].deviceId = t->processes[hw].deviceId = 0;
+  testing::addLane(*t, py, 1, "Thread 1", {{0, kBase, kBase + 100, "f", "python_function", 0, ""}});
+  testing::addLane(*t, cann, 1, "Thread 1", {{0, kBase, kBase + 100, "c", "", 0, ""}});
+  testing::addLane(*t, ov, 0, "Computing", {{0, kBase, kBase + 100, "Computing", "", 0, ""}});
+  testing::addLane(*t, hw, 7, "Stream 7", {{0, kBase, kBase + 100, "kernel", "", 0, ""}});
+  testing::finishRange(*t);
+  LaneLayout layout;
+  layout.setProfile(testing::makeProfile({t}));
+  layout.setDeviceFirst(true);
+  std::vector<std::uint32_t> processes;
+  for (const LayoutRow& r : layout.rows())
+    if (r.kind == LayoutRow::Kind::Process) processes.push_back(r.process);
+  CHECK(processes == std::vector<std::uint32_t>{ov, hw, py, cann});
+  // A process of another name and role Other stays with the host ones.
+  t->processes[ov].name = "Overlap Analysis (something else)";
+  layout.setProfile(testing::makeProfile({t}));
+  processes.clear();
+  for (const LayoutRow& r : layout.rows())
+    if (r.kind == LayoutRow::Kind::Process) processes.push_back(r.process);
+  CHECK(processes == std::vector<std::uint32_t>{hw, py, cann, ov});
 }
