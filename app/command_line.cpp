@@ -382,7 +382,8 @@ int runScreenshot(const QStringList& arguments) {
                                  QCoreApplication::translate("npuscope", "Image width in pixels (default 1600)."),
                                  QStringLiteral("W"), QStringLiteral("1600"));
   const QCommandLineOption height(QStringLiteral("height"),
-                                  QCoreApplication::translate("npuscope", "Image height in pixels (default 900)."),
+                                  QCoreApplication::translate("npuscope", "Image height in pixels (default 900; with "
+                                                                          "--bubble, as tall as its chain's lanes need)."),
                                   QStringLiteral("H"), QStringLiteral("900"));
   const QCommandLineOption range(QStringLiteral("range"),
                                  QCoreApplication::translate("npuscope", "The time range: START_NS:END_NS in absolute "
@@ -589,6 +590,7 @@ int runScreenshot(const QStringList& arguments) {
   }
 
   widgets::TimelineWidget timeline;
+  int viewHeight = h;  // grown below for --bubble without --height
   timeline.resize(w, h);
   timeline.setProfile(profile);
   // The window's default order (MainWindow, View > Device Lanes First): each rank's device
@@ -621,7 +623,14 @@ int runScreenshot(const QStringList& arguments) {
     // the window's order (device processes first), where they fit together.
     std::vector<core::SliceRef> slices{b->after};
     for (const core::ChainLink& link : b->chain.links) slices.push_back(link.slice);
-    timeline.focusLanes(rank, slices, h - timeline.rulerHeight());
+    const int needed = timeline.focusLanes(rank, slices, h - timeline.rulerHeight());
+    // Without --height, the image is as tall as the chain's lanes need (an unfolded Python stack
+    // holding its aten op can be 40 rows), so its CANN and device rows are not cut off.
+    if (!parser.isSet(height) && parser.value(lanes) == QLatin1String("visible") && needed > h - timeline.rulerHeight()) {
+      viewHeight = std::min(kMaxSide, needed + timeline.rulerHeight() + 4);
+      timeline.resize(w, viewHeight);
+      timeline.focusLanes(rank, slices, viewHeight - timeline.rulerHeight());
+    }
   }
   widgets::TimelineExportOptions options;
   if (hasRange) {
@@ -639,7 +648,7 @@ int runScreenshot(const QStringList& arguments) {
     options.lanes = widgets::TimelineExportOptions::Lanes::Pattern;
     options.lanePattern = lanesText;
   }
-  options.viewSize = QSize(w, h);
+  options.viewSize = QSize(w, viewHeight);
   options.maxHeight = kMaxSide;
   options.scale = scaleValue;
   if (parser.isSet(caption)) options.caption = displayName(path);

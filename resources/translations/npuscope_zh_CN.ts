@@ -527,12 +527,12 @@
         <translation>%1 位于性能数据文件夹内，npuscope 从不写入该文件夹：请选择其他文件夹。</translation>
     </message>
     <message>
-        <source>Step %1: device window selected (%2)</source>
-        <translation>第 %1 步：已选中设备时间窗 (%2)</translation>
-    </message>
-    <message>
         <source>No load warnings (show the notes)</source>
         <translation>没有加载警告（查看说明）</translation>
+    </message>
+    <message>
+        <source>Step %1: its E2E span selected (%2)</source>
+        <translation>Step %1：已选中其 E2E 跨度（%2）</translation>
     </message>
 </context>
 <context>
@@ -3842,10 +3842,6 @@ Kernels are told from stream tasks by %1</source>
         <translation>&lt;br&gt;E2E (%1) 是在该时间窗内开始的设备区间的跨度，而非时间窗本身。</translation>
     </message>
     <message>
-        <source>&lt;br&gt;Click to select the device window on the timeline and list its bubbles.</source>
-        <translation>&lt;br&gt;单击在时间线上选中设备时间窗并列出其空泡。</translation>
-    </message>
-    <message>
         <source> · device window</source>
         <translation> · 设备时间窗</translation>
     </message>
@@ -3870,6 +3866,10 @@ Kernels are told from stream tasks by %1</source>
 Core from %1, class from %2. Each share is the time that part alone runs; &quot;several at once&quot; is the time two or more run together (parallel streams), so each split adds up to 100%.</source>
         <translation>
 核类型来自 %1，算子类别来自 %2。每项占比是该部分单独运行的时间；“多个同时”是两个及以上同时运行的时间（并行流），因此每种划分合计为 100%。</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Click to select what the figures measure on the timeline (the E2E span) and list the step&apos;s bubbles.</source>
+        <translation>&lt;br&gt;单击可在时间线上选中这些数值所度量的区间（E2E 跨度），并列出该 Step 的气泡。</translation>
     </message>
 </context>
 <context>

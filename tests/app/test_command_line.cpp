@@ -384,4 +384,17 @@ TEST_CASE("screenshot without --window puts the device lanes first and --bubble 
   CAPTURE(torchOp.toStdString());
   const QByteArray drawn = QByteArray(">") + torchOp.toUtf8() + QByteArray("<");
   CHECK(bubble.contains(drawn));
+  // Without --height the image grows to the chain's lowest row: the unfolded with_stack Python
+  // stack holding the torch op (about 40 rows here) and the CANN rows below it do not fit the
+  // default 900 px. With --height 900 it stays 900.
+  const auto svgHeight = [](const QByteArray& svg) {
+    const qsizetype root = svg.indexOf("<svg");
+    const qsizetype at = svg.indexOf(" height=\"", root);
+    REQUIRE(at > 0);
+    return svg.mid(at + 9, svg.indexOf('"', at + 9) - at - 9).toDouble();
+  };
+  CHECK(svgHeight(bubble) > 900);
+  const QByteArray fixed = svgOf(QStringLiteral("bubble900.svg"), {QStringLiteral("--bubble"), QStringLiteral("1"),
+                                                                  QStringLiteral("--height"), QStringLiteral("900")});
+  CHECK(svgHeight(fixed) == 900);
 }

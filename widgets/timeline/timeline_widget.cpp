@@ -285,10 +285,10 @@ void TimelineWidget::revealSlice(int rankIndex, core::SliceRef ref) {
   m_viewport->setVisibleRange({mid - v.duration() / 2, mid - v.duration() / 2 + v.duration()}, true);
 }
 
-void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices, int viewHeight) {
-  if (!m_ctx.profile || rankIndex < 0 || static_cast<std::size_t>(rankIndex) >= m_ctx.profile->ranks.size()) return;
+int TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices, int viewHeight) {
+  if (!m_ctx.profile || rankIndex < 0 || static_cast<std::size_t>(rankIndex) >= m_ctx.profile->ranks.size()) return -1;
   const core::Trace* trace = m_ctx.profile->ranks[static_cast<std::size_t>(rankIndex)].trace.get();
-  if (!trace) return;
+  if (!trace) return -1;
   std::set<std::uint32_t> processes;
   std::vector<core::SliceRef> valid;
   for (const core::SliceRef& s : slices)
@@ -296,7 +296,7 @@ void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>
       processes.insert(trace->lanes[s.lane].process);
       valid.push_back(s);
     }
-  if (valid.empty()) return;
+  if (valid.empty()) return -1;
   // The rows of the slices: the topmost one's rank and process headers, the lowest row's bottom.
   struct Span {
     int rankY = -1, rankHeight = 0, processY = -1, bottom = -1;
@@ -347,13 +347,15 @@ void TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>
     setExpandState(state);
     at = span();
   }
-  if (at.bottom < 0) return;
+  if (at.bottom < 0) return -1;
   // From the rank's header when everything fits below it, else from the process header, under
   // the rank's sticky label when there is room for it (LaneHeader::stickyRows).
   const int underLabel = at.processY - at.rankHeight;
-  setVerticalScroll(at.bottom - at.rankY <= canvasHeight       ? at.rankY
-                    : at.bottom - underLabel <= canvasHeight ? underLabel
-                                                             : at.processY);
+  const int top = at.bottom - at.rankY <= canvasHeight     ? at.rankY
+                  : at.bottom - underLabel <= canvasHeight ? underLabel
+                                                           : at.processY;
+  setVerticalScroll(top);
+  return at.bottom - top;
 }
 
 void TimelineWidget::setAllProcessesExpanded(bool expanded) {

@@ -100,8 +100,10 @@ class TimelineWidget : public QWidget {
   /// by `screenshot --window --bubble N` so that the bubble's device lane and the host lanes of
   /// its dispatch chain are in the shot. `viewHeight`: the lanes' height in px it scrolls for
   /// (-1: the canvas's; an export of a widget never shown gives its own). Invalid refs are
-  /// ignored; none valid: no-op.
-  void focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices, int viewHeight = -1);
+  /// ignored; none valid: no-op. Returns the lanes' height in px from the new scroll position
+  /// to the bottom of the lowest slice's row (more than `viewHeight` when they still do not
+  /// fit; `screenshot --bubble` then makes its image that tall), or -1 after a no-op.
+  int focusLanes(int rankIndex, const std::vector<core::SliceRef>& slices, int viewHeight = -1);
 
   /// Top-Down overlays (timeline_overlays.cpp). The bubbles of every rank's analysis are shaded
   /// across that rank's device lanes (Ascend Hardware, Overlap Analysis, Communication); on by
