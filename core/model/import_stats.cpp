@@ -47,7 +47,8 @@ void ImportStats::merge(const ImportStats& other) {
   // Grouped by kind, each kind's in the order met: the same list whatever the split into parts
   // (a load in parts merges them one after another; a kind's examples could otherwise follow
   // another kind's of a later part: found by the MalformedArgs test, issue 15 item 7).
-  std::stable_sort(examples.begin(), examples.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (!other.examples.empty())  // nothing added: still grouped (merge runs once per lane job)
+    std::stable_sort(examples.begin(), examples.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 }  // namespace npuscope::core

@@ -43,7 +43,7 @@ void forEachArg(const Trace& trace, SliceRef r, Fn&& fn) {
   const std::size_t len = buf.size();
   // An args object the reader counted as malformed (ImportWarning::MalformedArgs, the same
   // check) reads as no args, not as the members before the break.
-  if (len == 0 || buf[0] != '{' || detail::scanArgsObject(buf.data(), buf.data() + len) != buf.data() + len) return;
+  if (len == 0 || buf[0] != '{' || detail::argsObjectMalformed(buf.data(), buf.data() + len)) return;
   buf.append(simdjson::SIMDJSON_PADDING, ' ');
   od::document doc;
   if (parser.iterate(buf.data(), len, buf.size()).get(doc)) return;

@@ -91,7 +91,10 @@ void EventInterpreter::dispatch(const EventFields& f) {
                     "ts " + std::to_string(ts) + " ns, beyond +-2^62 ns (146 years from 1970), " + offsetText(m_eventBegin));
     return;
   }
-  if (f.argsMalformed && ph != '\0' && std::strchr("XBEiIRCstfben", ph)) countMalformedArgs();
+  // b / e / n without an id are dropped as AsyncWithoutId (async()): counted there only.
+  if (f.argsMalformed && ph != '\0' && std::strchr("XBEiIRCstfben", ph) &&
+      (!std::strchr("ben", ph) || f.hasId || f.hasId2))
+    countMalformedArgs();
   switch (ph) {
     case 'X': {
       TimeNs dur = f.dur.value_or(0);
@@ -276,7 +279,9 @@ bool EventInterpreter::iterateArgs(std::string_view args, simdjson::ondemand::do
 void EventInterpreter::counter(const EventFields& f, const Key& pid, TimeNs ts) {
   if (f.argsNotObject)
     addWarning(m_out.stats, ImportWarning::BadCounterValue, [&] { return "counter args that are not an object " + offsetText(m_eventBegin); });
-  if (f.args.empty()) return;
+  // A malformed args object is counted as kept without its args (MalformedArgs): no values are
+  // read from it, though On-Demand would read the members before a broken nested value.
+  if (f.args.empty() || f.argsMalformed) return;
   simdjson::ondemand::document doc;
   if (!iterateArgs(f.args, doc)) return;
   od::object o;

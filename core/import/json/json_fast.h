@@ -267,7 +267,10 @@ inline const char* skipContainerFast(const char* p, const char* end) {
 /// whether the object is kept at all (sound brackets and strings, a malformed args object:
 /// ImportWarning::MalformedArgs) or the event is declined. Both JSON paths decide with it
 /// (issue 15 item 7). One pass, no allocation; the fast scanner's only read of the args bytes.
-inline const char* scanArgsObject(const char* p, const char* end) {
+/// `tooDeep`, when given, is set when the result is nullptr because a 64th level was met: the
+/// object may well be sound (the simdjson path keeps it: see argsObjectMalformed).
+inline const char* scanArgsObject(const char* p, const char* end, bool* tooDeep = nullptr) {
+  if (tooDeep) *tooDeep = false;
   std::uint64_t types = 1;  // bit k: level k+1 is an object; level 1 is the args object
   int depth = 1;
   const auto ws = [end](const char* q) {  // one compare for the usual byte above the space
@@ -300,7 +303,10 @@ inline const char* scanArgsObject(const char* p, const char* end) {
         break;
       case '{':
       case '[': {
-        if (depth >= 63) return nullptr;
+        if (depth >= 63) {
+          if (tooDeep) *tooDeep = true;
+          return nullptr;
+        }
         const bool object = *p == '{';
         types = (types << 1) | (object ? 1u : 0u);
         ++depth;
@@ -364,6 +370,16 @@ inline const char* scanArgsObject(const char* p, const char* end) {
       if (--depth == 0) return p;
     }
   }
+}
+
+/// True when the args object [p, end) (the whole range, a '{' first) is malformed by
+/// scanArgsObject's grammar: not read to its end. An object nested deeper than scanArgsObject
+/// follows (64 levels or more) is not called malformed: the simdjson path reads it whole.
+/// The rule of ImportWarning::MalformedArgs on the simdjson path and when args are read
+/// (sliceArgs); the fast scanner declines such an event to the simdjson path.
+inline bool argsObjectMalformed(const char* p, const char* end) {
+  bool tooDeep = false;
+  return scanArgsObject(p, end, &tooDeep) != end && !tooDeep;
 }
 
 }  // namespace

@@ -59,6 +59,12 @@ bool SimdjsonEventParser::parseBlankArgs(const char* data, std::size_t len) {
   const char* p = skipWs(data, end);
   if (p >= end || *p != '{') return false;
   p = skipWs(p + 1, end);
+  // Every "args" object is blanked: the last one is the event's (as on the fast path), and a
+  // broken one before or after a sound one must not fail the parse the fast scanner passes
+  // (found in review: {"args":{"x":1},"args":{"a" 1}} was kept by one path, dropped by the other).
+  bool blanked = false;
+  std::size_t lastAt = 0;
+  const char* lastOriginal = nullptr;
   while (p < end && *p == '"') {
     bool escaped = false;
     const char* keyEnd = scanString(p + 1, end, escaped);
@@ -73,27 +79,32 @@ bool SimdjsonEventParser::parseBlankArgs(const char* data, std::size_t len) {
     if (isArgs && *v == '{') {
       const char* q = skipContainerFast(v, end);
       if (!q || q - v < 2) return false;
-      m_fixed.assign(data, len);
+      if (!blanked) m_fixed.assign(data, len);
+      blanked = true;
       const std::size_t at = static_cast<std::size_t>(v - data), n = static_cast<std::size_t>(q - v);
       m_fixed[at] = '{';
       std::memset(m_fixed.data() + at + 1, ' ', n - 2);
       m_fixed[at + n - 1] = '}';
-      m_fixed.append(simdjson::SIMDJSON_PADDING, ' ');
-      m_interp.rebase(m_fixed.data(), nullptr);  // same length: offsets unchanged
-      // readFields judges the blanked object by its original bytes (MalformedArgs).
-      m_blankedArgs = m_fixed.data() + at;
-      m_blankedOriginal = v;
-      const bool ok = parseObject(m_fixed.data(), len);
-      m_blankedArgs = nullptr;
-      m_interp.rebase(data, nullptr);
-      return ok;
+      lastAt = at;
+      lastOriginal = v;
+      p = q;
+    } else {
+      p = skipValueStrict(v, end);
+      if (!p) return false;
     }
-    p = skipValueStrict(v, end);
-    if (!p) return false;
     p = skipWs(p, end);
     if (p < end && *p == ',') p = skipWs(p + 1, end);
   }
-  return false;
+  if (!blanked) return false;
+  m_fixed.append(simdjson::SIMDJSON_PADDING, ' ');
+  m_interp.rebase(m_fixed.data(), nullptr);  // same length: offsets unchanged
+  // readFields judges the last (the event's) blanked object by its original bytes (MalformedArgs).
+  m_blankedArgs = m_fixed.data() + lastAt;
+  m_blankedOriginal = lastOriginal;
+  const bool ok = parseObject(m_fixed.data(), len);
+  m_blankedArgs = nullptr;
+  m_interp.rebase(data, nullptr);
+  return ok;
 }
 
 Key SimdjsonEventParser::readKey(od::value v, bool& ok) {
@@ -286,7 +297,7 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
             // fast scanner reads: the original ones of an object parseBlankArgs blanked. On-Demand
             // skips a nested value without checking its grammar, so this is not simdjson's verdict.
             const char* const text = f.args.data() == m_blankedArgs ? m_blankedOriginal : f.args.data();
-            f.argsMalformed = scanArgsObject(text, text + f.args.size()) != text + f.args.size();
+            f.argsMalformed = argsObjectMalformed(text, text + f.args.size());
           } else {
             f.args = {};
             f.argsNotObject = true;  // e.g. an array: counted as a bad counter value for C events

@@ -99,6 +99,22 @@ TEST_CASE("fast scanner and simdjson path agree on every case file") {
   CHECK(files >= 20);  // the cases hold more than 20 JSON files; 0 would mean the folder moved
 }
 
+TEST_CASE("fast scanner and simdjson path agree on every committed differential fuzz seed") {
+  // fuzz/seeds/fuzz_json_differential: the generated seeds and the inputs of fixed findings
+  // (finding-*), checked here in the Release suite as the fuzz job's replay checks them.
+  std::size_t files = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(std::string(NPUSCOPE_SOURCE_DIR) + "/fuzz/seeds/fuzz_json_differential", ec)) {
+    if (!e.is_regular_file()) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    checkAgreement(ss.str(), e.path().string());
+    ++files;
+  }
+  CHECK(files >= 6);  // 5 generated seeds and 1 finding (ls fuzz/seeds/fuzz_json_differential)
+}
+
 TEST_CASE("fast scanner and simdjson path agree on events with a malformed args object") {
   int n = 0;
   for (const char* bad : kBadArgs) {
@@ -325,6 +341,46 @@ TEST_CASE("sound args objects are never counted as malformed") {
           CHECK(t->stats.total() == 0);
         }
       }
+    }
+  }
+}
+
+TEST_CASE("malformed args in a counter's nested value, repeated args and deep args agree and count right") {
+  // Found in review (session 9). Hand count, event by event:
+  //   "cnt" counter {"MHz":1800,"x":{"a" 1}}: broken inside a nested value (On-Demand would still
+  //     read MHz): counted, and no sample is read from it;
+  //   "twice" "args":{"x":1},"args":{"a" 1}: the last args object (broken) is the event's: kept,
+  //     counted (the simdjson path blanked only the first and dropped the event as ParseError);
+  //   "twice2" "args":{"a" 1},"args":{"y":2}: the last (sound) one counts: kept with 1 arg;
+  //   "deep" args {"d":[[...70 levels...[1]...]]}: sound, deeper than the fast scanner's 63
+  //     levels: kept with 1 arg, not counted (it was counted and shown without args).
+  // So MalformedArgs = 2, ParseError = 0, no counter.
+  const std::string deep = "{\"d\":" + std::string(70, '[') + "1" + std::string(70, ']') + "}";
+  std::string json = "[";
+  json += filler(0) + ",";
+  json += R"({"ph":"C","name":"cnt","pid":1,"tid":1,"ts":1010,"args":{"MHz":1800,"x":{"a" 1}}},)";
+  json += R"({"ph":"X","name":"twice","pid":1,"tid":1,"ts":1020,"dur":5,"args":{"x":1},"args":{"a" 1}},)";
+  json += R"({"ph":"X","name":"twice2","pid":1,"tid":1,"ts":1030,"dur":5,"args":{"a" 1},"args":{"y":2}},)";
+  json += sliceEvent("deep", 1040, deep) + ",";
+  json += filler(20) + "]";
+  checkAgreement(json, "review cases");
+  for (const bool fast : {true, false}) {
+    for (const unsigned threads : {1u, 2u}) {
+      INFO((fast ? "fast scanner" : "simdjson") << ", " << threads << " part(s)");
+      const auto t = loadWith(json, fast, threads);
+      REQUIRE(t);
+      CHECK(t->stats.count(core::ImportWarning::MalformedArgs) == 2);
+      CHECK(t->stats.count(core::ImportWarning::ParseError) == 0);
+      CHECK(t->counters.empty());
+      const core::SliceRef twice = sliceNamed(*t, "twice");
+      REQUIRE(twice.valid());
+      CHECK(core::sliceArgs(*t, twice).empty());
+      const core::SliceRef twice2 = sliceNamed(*t, "twice2");
+      REQUIRE(twice2.valid());
+      CHECK(core::sliceArg(*t, twice2, "y") == std::optional<std::string>("2"));
+      const core::SliceRef d = sliceNamed(*t, "deep");
+      REQUIRE(d.valid());
+      CHECK(core::sliceArgs(*t, d).size() == 1);
     }
   }
 }
