@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <optional>
+#include <algorithm>
 #include <string>
 #include "core/base/file_access.h"
 
@@ -26,24 +26,28 @@ bool validUtf8(std::string_view s) {
 }
 
 /// `text` (after its byte order mark) decoded from UTF-16 (little-endian when `little`) to
-/// UTF-8; nullopt on an unpaired surrogate or an odd byte count.
-std::optional<std::string> utf16ToUtf8(std::string_view text, bool little) {
-  if (text.size() % 2) return std::nullopt;
+/// UTF-8. An unpaired surrogate becomes U+FFFD and an odd last byte is dropped: a partial
+/// result, visible in the cells, rather than no table.
+std::string utf16ToUtf8(std::string_view text, bool little) {
   std::string out;
   out.reserve(text.size() / 2 * 3 / 2 + 16);
   const auto unit = [&](std::size_t i) {
     const auto a = static_cast<unsigned char>(text[i]), b = static_cast<unsigned char>(text[i + 1]);
     return static_cast<std::uint32_t>(little ? a | (b << 8) : (a << 8) | b);
   };
-  for (std::size_t i = 0; i < text.size(); i += 2) {
+  const std::size_t n = text.size() & ~std::size_t{1};
+  for (std::size_t i = 0; i < n; i += 2) {
     std::uint32_t cp = unit(i);
-    if (cp >= 0xDC00 && cp <= 0xDFFF) return std::nullopt;
-    if (cp >= 0xD800 && cp <= 0xDBFF) {
-      if (i + 2 >= text.size()) return std::nullopt;
-      const std::uint32_t lo = unit(i + 2);
-      if (lo < 0xDC00 || lo > 0xDFFF) return std::nullopt;
-      cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-      i += 2;
+    if (cp >= 0xDC00 && cp <= 0xDFFF) {
+      cp = 0xFFFD;
+    } else if (cp >= 0xD800 && cp <= 0xDBFF) {
+      const std::uint32_t lo = i + 2 < n ? unit(i + 2) : 0;
+      if (lo >= 0xDC00 && lo <= 0xDFFF) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        i += 2;
+      } else {
+        cp = 0xFFFD;
+      }
     }
     if (cp < 0x80) {
       out += static_cast<char>(cp);
@@ -62,6 +66,20 @@ std::optional<std::string> utf16ToUtf8(std::string_view text, bool little) {
     }
   }
   return out;
+}
+
+/// UTF-16 without a byte order mark, by its NUL bytes: of the first 512 bytes, at least a third
+/// of those at even (big-endian ASCII) or at odd (little-endian) positions are NUL, and at most
+/// a quarter as many at the other parity. Zero padding (after a crashed write) has NULs at both
+/// parities alike, and a UTF-8 file with a few NULs has too few: neither is taken for UTF-16.
+bool looksLikeUtf16(std::string_view text) {
+  const std::size_t n = std::min<std::size_t>(text.size(), 512);
+  if (n < 4) return false;
+  std::size_t even = 0, odd = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (text[i] == '\0') ++(i % 2 ? odd : even);
+  const std::size_t big = std::max(even, odd), small = std::min(even, odd);
+  return big * 3 >= n / 2 && small * 4 <= big;
 }
 
 }  // namespace
@@ -94,23 +112,16 @@ std::string_view CsvTable::cell(std::size_t row, int col) const {
 
 CsvTable parseCsv(std::string_view text) {
   CsvTable t;
-  // UTF-16 with a byte order mark (PowerShell 5's `>` and Excel's "Unicode Text" write it):
-  // decoded to UTF-8 and read as any CSV.
-  if (text.size() >= 2 && (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF")) {
-    const std::optional<std::string> utf8 = utf16ToUtf8(text.substr(2), text[0] == '\xFF');
-    if (!utf8) {
-      t.error = "the CSV starts with a UTF-16 byte order mark but is not valid UTF-16; re-export it as UTF-8";
-      return t;
-    }
-    return parseCsv(*utf8);
-  }
+  // UTF-16 with a byte order mark (PowerShell 5's `>` writes it): decoded to UTF-8 and read
+  // as any CSV.
+  if (text.size() >= 2 && (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF"))
+    return parseCsv(utf16ToUtf8(text.substr(2), text[0] == '\xFF'));
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     t.error = "empty CSV";
     return t;
   }
-  if (text.find('\0') != std::string_view::npos) {
-    // NUL is valid UTF-8 but never in a profiler's CSV: UTF-16 without a byte order mark.
+  if (looksLikeUtf16(text)) {
     t.error = "the CSV holds NUL bytes (UTF-16 without a byte order mark?); re-export it as UTF-8";
     return t;
   }

@@ -26,7 +26,8 @@ struct CsvTable {
 };
 
 /// Parses CSV text (see CsvTable): UTF-8, with or without a byte order mark, or UTF-16 with one
-/// (decoded to UTF-8). Other bytes (GBK, UTF-16 without a mark) give `error` and no rows.
+/// (decoded to UTF-8; an unpaired surrogate becomes U+FFFD). Other bytes (GBK, UTF-16 without a
+/// mark, told by its every-other-byte NULs) give `error` and no rows.
 [[nodiscard]] CsvTable parseCsv(std::string_view text);
 /// Reads and parses a CSV file; on an unreadable file sets `error`.
 [[nodiscard]] CsvTable readCsv(const std::string& path);
