@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+
 #include "widgets/timeline/timeline_widget.h"
 
 namespace npuscope::widgets {
@@ -142,6 +143,12 @@ LoadPreviewView::LoadPreviewView(QWidget* parent) : QWidget(parent) {
   m_cancel->setToolTip(tr("Stop loading and free its memory (Esc)"));
   m_cancel->setFocusPolicy(Qt::NoFocus);  // Esc and the window keep working
   connect(m_cancel, &QPushButton::clicked, this, &LoadPreviewView::cancelRequested);
+  // Neither the capture's name nor the status text may widen the window (a long folder name,
+  // "reading ... of ..." at 2x scale made the main window 1053 px wide while loading, and it
+  // stayed so: the first-window test at a scale factor of 2).
+  // Both keep their text's width while there is room and shrink (clipped) when there is not.
+  m_title->setMinimumWidth(1);
+  m_detail->setMinimumWidth(1);
   top->addWidget(m_title);
   top->addWidget(m_detail, 1);
   top->addWidget(m_hint);

@@ -480,17 +480,36 @@ void TimelineWidget::setChainHighlight(int rankIndex, const core::DispatchChain&
   const core::Trace* t = p && rankIndex >= 0 && static_cast<std::size_t>(rankIndex) < p->ranks.size()
                              ? p->ranks[static_cast<std::size_t>(rankIndex)].trace.get()
                              : nullptr;
-  bool unfolded = false;
+  // What the previous chain unfolded is folded again first (unless this chain needs it too), so
+  // that the stacks the user folded stay folded once the chain moves on or is cleared.
+  std::vector<std::pair<int, std::uint32_t>> needed;
   if (t)
     for (const core::ChainLink& link : chain.links) {
       const core::SliceRef s = link.slice;
       if (!s.valid() || s.lane >= t->lanes.size() || s.index >= t->lanes[s.lane].sliceCount()) continue;
-      if (t->lanes[s.lane].depthOf(s.index) < LaneLayout::kFoldedRows || !m_ctx.layout.isLaneFolded(rankIndex, s.lane))
-        continue;
-      m_ctx.layout.setLaneFolded(rankIndex, s.lane, false);
-      unfolded = true;
+      if (t->lanes[s.lane].depthOf(s.index) >= LaneLayout::kFoldedRows) needed.emplace_back(rankIndex, s.lane);
     }
-  if (unfolded) relayout();
+  bool changed = false;
+  for (const auto& [rank, lane] : m_chainUnfolded)
+    if (std::find(needed.begin(), needed.end(), std::make_pair(rank, lane)) == needed.end() &&
+        !m_ctx.layout.isLaneFolded(rank, lane)) {
+      m_ctx.layout.setLaneFolded(rank, lane, true);
+      changed = true;
+    }
+  std::vector<std::pair<int, std::uint32_t>> unfoldedNow;
+  for (const auto& [rank, lane] : needed) {
+    const bool mine = std::find(m_chainUnfolded.begin(), m_chainUnfolded.end(), std::make_pair(rank, lane)) !=
+                      m_chainUnfolded.end();
+    if (m_ctx.layout.isLaneFolded(rank, lane)) {
+      m_ctx.layout.setLaneFolded(rank, lane, false);
+      changed = true;
+      unfoldedNow.emplace_back(rank, lane);
+    } else if (mine && std::find(unfoldedNow.begin(), unfoldedNow.end(), std::make_pair(rank, lane)) == unfoldedNow.end()) {
+      unfoldedNow.emplace_back(rank, lane);  // still open for this chain: still the chain's to fold
+    }
+  }
+  m_chainUnfolded = std::move(unfoldedNow);
+  if (changed) relayout();
   m_canvas->update();
 }
 

@@ -145,6 +145,7 @@ void TimelineWidget::revealMarker(int index) {
 
 void TimelineWidget::setProfile(std::shared_ptr<const core::Profile> profile) {
   m_ctx.profile = std::move(profile);
+  m_chainUnfolded.clear();  // lane indexes of the previous profile
   m_ctx.selected = {};
   m_ctx.selectedRank = -1;
   m_ctx.hovered = {};

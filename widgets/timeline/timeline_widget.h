@@ -124,7 +124,8 @@ class TimelineWidget : public QWidget {
   void zoomToBubble(int rankIndex, int deviceIndex, int bubbleIndex, double margin = 0.25);
   /// Outlines the links of `chain` (of rank `rankIndex`) and joins them with arrows, from the
   /// Python API / torch op down to the device task, unfolding every folded deep lane (the
-  /// with_stack Python stack) that would hide one of its links. Rank -1 clears.
+  /// with_stack Python stack) that would hide one of its links; the lanes it unfolded are folded
+  /// again when another chain does not need them or the chain is cleared. Rank -1 clears.
   void setChainHighlight(int rankIndex, const core::DispatchChain& chain);
   void clearChainHighlight();
   [[nodiscard]] int chainRank() const;
@@ -249,6 +250,9 @@ class TimelineWidget : public QWidget {
   QList<QPointer<QAction>> m_shortcutActions;  // a menu may delete and remake its actions
   ViewState* m_viewState = nullptr;
   MarkerList* m_markers = nullptr;
+  /// Lanes setChainHighlight unfolded (rank, lane), folded again when the chain changes or is
+  /// cleared, so that a click on another task does not leave the stacks it opened open.
+  std::vector<std::pair<int, std::uint32_t>> m_chainUnfolded;
 };
 
 }  // namespace npuscope::widgets

@@ -130,9 +130,27 @@ TEST_CASE("showing a dispatch chain unfolds the lanes that hide its links", "[ti
   CHECK_FALSE(w.layout().isLaneFolded(0, 0));
   CHECK(w.layout().rows().size() == 16);
   CHECK(w.layout().rowOfSlice(0, 0, 9) == 11);
-  // Clearing leaves the lanes as they are; a ref out of range is ignored.
+  // The same chain again keeps it open; a chain that does not need it (the shallow one) or
+  // clearing folds again what the chain opened (8 rows as before).
+  w.setChainHighlight(0, deep);
+  CHECK_FALSE(w.layout().isLaneFolded(0, 0));
+  w.setChainHighlight(0, shallow);
+  CHECK(w.layout().isLaneFolded(0, 0));
+  CHECK(w.layout().rows().size() == 8);
+  w.setChainHighlight(0, deep);
+  CHECK_FALSE(w.layout().isLaneFolded(0, 0));
+  w.clearChainHighlight();
+  CHECK(w.layout().isLaneFolded(0, 0));
+  CHECK(w.layout().rows().size() == 8);
+  // A lane the user opened himself is not the chain's: clearing leaves it open.
+  widgets::LaneLayout::ExpandState open = w.expandState();
+  open.lanesFolded[{0, 0u}] = false;
+  w.setExpandState(open);
+  REQUIRE_FALSE(w.layout().isLaneFolded(0, 0));
+  w.setChainHighlight(0, deep);
   w.clearChainHighlight();
   CHECK_FALSE(w.layout().isLaneFolded(0, 0));
+  // A ref out of range is ignored.
   deep.links.front().slice = core::SliceRef{0, 99};
   w.setChainHighlight(0, deep);
   CHECK(w.chainRank() == 0);
