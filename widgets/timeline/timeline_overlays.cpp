@@ -482,33 +482,33 @@ void TimelineWidget::setChainHighlight(int rankIndex, const core::DispatchChain&
                              : nullptr;
   // What the previous chain unfolded is folded again first (unless this chain needs it too), so
   // that the stacks the user folded stay folded once the chain moves on or is cleared.
-  std::vector<std::pair<int, std::uint32_t>> needed;
+  using LaneKey = std::pair<int, std::uint32_t>;
+  const auto has = [](const std::vector<LaneKey>& v, const LaneKey& k) { return std::find(v.begin(), v.end(), k) != v.end(); };
+  std::vector<LaneKey> needed;
   if (t)
     for (const core::ChainLink& link : chain.links) {
       const core::SliceRef s = link.slice;
       if (!s.valid() || s.lane >= t->lanes.size() || s.index >= t->lanes[s.lane].sliceCount()) continue;
-      if (t->lanes[s.lane].depthOf(s.index) >= LaneLayout::kFoldedRows) needed.emplace_back(rankIndex, s.lane);
+      if (t->lanes[s.lane].depthOf(s.index) >= LaneLayout::kFoldedRows && !has(needed, {rankIndex, s.lane}))
+        needed.emplace_back(rankIndex, s.lane);
     }
   bool changed = false;
-  for (const auto& [rank, lane] : m_chainUnfolded)
-    if (std::find(needed.begin(), needed.end(), std::make_pair(rank, lane)) == needed.end() &&
-        !m_ctx.layout.isLaneFolded(rank, lane)) {
-      m_ctx.layout.setLaneFolded(rank, lane, true);
+  std::vector<LaneKey> kept;  // lanes a chain opened that this one still needs
+  for (const LaneKey& k : m_chainUnfolded) {
+    if (has(needed, k)) {
+      kept.push_back(k);
+    } else if (!m_ctx.layout.isLaneFolded(k.first, k.second)) {
+      m_ctx.layout.setLaneFolded(k.first, k.second, true);
       changed = true;
-    }
-  std::vector<std::pair<int, std::uint32_t>> unfoldedNow;
-  for (const auto& [rank, lane] : needed) {
-    const bool mine = std::find(m_chainUnfolded.begin(), m_chainUnfolded.end(), std::make_pair(rank, lane)) !=
-                      m_chainUnfolded.end();
-    if (m_ctx.layout.isLaneFolded(rank, lane)) {
-      m_ctx.layout.setLaneFolded(rank, lane, false);
-      changed = true;
-      unfoldedNow.emplace_back(rank, lane);
-    } else if (mine && std::find(unfoldedNow.begin(), unfoldedNow.end(), std::make_pair(rank, lane)) == unfoldedNow.end()) {
-      unfoldedNow.emplace_back(rank, lane);  // still open for this chain: still the chain's to fold
     }
   }
-  m_chainUnfolded = std::move(unfoldedNow);
+  for (const LaneKey& k : needed)
+    if (m_ctx.layout.isLaneFolded(k.first, k.second)) {
+      m_ctx.layout.setLaneFolded(k.first, k.second, false);
+      changed = true;
+      if (!has(kept, k)) kept.push_back(k);
+    }
+  m_chainUnfolded = std::move(kept);
   if (changed) relayout();
   m_canvas->update();
 }
