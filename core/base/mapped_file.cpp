@@ -103,6 +103,9 @@ void appendUtf8(std::string& out, char32_t c) {
   else { out += static_cast<char>(0xF0 | (c >> 18)); out += static_cast<char>(0x80 | ((c >> 12) & 0x3F)); out += static_cast<char>(0x80 | ((c >> 6) & 0x3F)); out += static_cast<char>(0x80 | (c & 0x3F)); }
 }
 
+}  // namespace
+
+namespace detail {
 std::string utf16ToUtf8(std::string_view b, bool bigEndian) {
   std::string out;
   out.reserve(b.size() / 2);
@@ -125,7 +128,7 @@ std::string utf16ToUtf8(std::string_view b, bool bigEndian) {
   }
   return out;
 }
-}  // namespace
+}  // namespace detail
 
 std::shared_ptr<MappedFile> MappedFile::fromMemory(std::string_view bytes) {
   std::shared_ptr<MappedFile> f(new MappedFile());
@@ -244,7 +247,7 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::strin
                                 : std::string_view(f->m_owned);
   // Encoding: UTF-16 with BOM is transcoded; a UTF-8 BOM is skipped.
   if (b.size() >= 2 && ((b[0] == '\xFF' && b[1] == '\xFE') || (b[0] == '\xFE' && b[1] == '\xFF'))) {
-    std::string u8 = utf16ToUtf8(b.substr(2), b[0] == '\xFE');
+    std::string u8 = detail::utf16ToUtf8(b.substr(2), b[0] == '\xFE');
     if (f->m_map) {
       unguardMapping(f->m_guardSlot);
       f->m_guardSlot = -1;

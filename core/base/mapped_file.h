@@ -96,4 +96,11 @@ class MappedFile {
   std::string m_path;
 };
 
+namespace detail {
+/// UTF-16 bytes (without their byte order mark; big-endian when `bigEndian`) as UTF-8. An
+/// unpaired surrogate becomes U+FFFD and an odd last byte is dropped. Used for UTF-16 traces
+/// (MappedFile) and CSV files (parseCsv).
+[[nodiscard]] std::string utf16ToUtf8(std::string_view bytes, bool bigEndian);
+}  // namespace detail
+
 }  // namespace npuscope::core

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 #include "core/base/file_access.h"
+#include "core/base/mapped_file.h"
 
 namespace npuscope::core {
 
@@ -23,49 +24,6 @@ bool validUtf8(std::string_view s) {
     i += static_cast<std::size_t>(n) + 1;
   }
   return true;
-}
-
-/// `text` (after its byte order mark) decoded from UTF-16 (little-endian when `little`) to
-/// UTF-8. An unpaired surrogate becomes U+FFFD and an odd last byte is dropped: a partial
-/// result, visible in the cells, rather than no table.
-std::string utf16ToUtf8(std::string_view text, bool little) {
-  std::string out;
-  out.reserve(text.size() / 2 * 3 / 2 + 16);
-  const auto unit = [&](std::size_t i) {
-    const auto a = static_cast<unsigned char>(text[i]), b = static_cast<unsigned char>(text[i + 1]);
-    return static_cast<std::uint32_t>(little ? a | (b << 8) : (a << 8) | b);
-  };
-  const std::size_t n = text.size() & ~std::size_t{1};
-  for (std::size_t i = 0; i < n; i += 2) {
-    std::uint32_t cp = unit(i);
-    if (cp >= 0xDC00 && cp <= 0xDFFF) {
-      cp = 0xFFFD;
-    } else if (cp >= 0xD800 && cp <= 0xDBFF) {
-      const std::uint32_t lo = i + 2 < n ? unit(i + 2) : 0;
-      if (lo >= 0xDC00 && lo <= 0xDFFF) {
-        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-        i += 2;
-      } else {
-        cp = 0xFFFD;
-      }
-    }
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-  return out;
 }
 
 /// UTF-16 without a byte order mark, by its NUL bytes: of the first 512 bytes, at least a third
@@ -115,7 +73,7 @@ CsvTable parseCsv(std::string_view text) {
   // UTF-16 with a byte order mark (PowerShell 5's `>` writes it): decoded to UTF-8 and read
   // as any CSV.
   if (text.size() >= 2 && (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF"))
-    return parseCsv(utf16ToUtf8(text.substr(2), text[0] == '\xFF'));
+    return parseCsv(detail::utf16ToUtf8(text.substr(2), text[0] == '\xFE'));
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     t.error = "empty CSV";

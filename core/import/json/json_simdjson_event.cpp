@@ -62,9 +62,8 @@ bool SimdjsonEventParser::parseBlankArgs(const char* data, std::size_t len) {
   // Every "args" object is blanked: the last one is the event's (as on the fast path), and a
   // broken one before or after a sound one must not fail the parse the fast scanner passes
   // (found in review: {"args":{"x":1},"args":{"a" 1}} was kept by one path, dropped by the other).
-  bool blanked = false;
   std::size_t lastAt = 0;
-  const char* lastOriginal = nullptr;
+  const char* lastOriginal = nullptr;  // the last blanked object in the event's bytes; null: none
   while (p < end && *p == '"') {
     bool escaped = false;
     const char* keyEnd = scanString(p + 1, end, escaped);
@@ -79,8 +78,7 @@ bool SimdjsonEventParser::parseBlankArgs(const char* data, std::size_t len) {
     if (isArgs && *v == '{') {
       const char* q = skipContainerFast(v, end);
       if (!q || q - v < 2) return false;
-      if (!blanked) m_fixed.assign(data, len);
-      blanked = true;
+      if (!lastOriginal) m_fixed.assign(data, len);
       const std::size_t at = static_cast<std::size_t>(v - data), n = static_cast<std::size_t>(q - v);
       m_fixed[at] = '{';
       std::memset(m_fixed.data() + at + 1, ' ', n - 2);
@@ -95,7 +93,7 @@ bool SimdjsonEventParser::parseBlankArgs(const char* data, std::size_t len) {
     p = skipWs(p, end);
     if (p < end && *p == ',') p = skipWs(p + 1, end);
   }
-  if (!blanked) return false;
+  if (!lastOriginal) return false;
   m_fixed.append(simdjson::SIMDJSON_PADDING, ' ');
   m_interp.rebase(m_fixed.data(), nullptr);  // same length: offsets unchanged
   // readFields judges the last (the event's) blanked object by its original bytes (MalformedArgs).
