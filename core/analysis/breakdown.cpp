@@ -44,16 +44,6 @@ Intervals intersect(const Intervals& a, const Intervals& b) {
   return out;
 }
 
-enum class PlaneTask : std::uint8_t { Transfer, Wait, Signal };
-
-/// Notify waits (Notify_Wait, "Notify Wait", NOTIFY_WAIT) wait; other notify tasks (Notify_Record)
-/// signal; everything else on a plane moves or reduces data.
-PlaneTask planeTaskKind(std::string_view name) {
-  const std::string n = lower(name);
-  if (n.rfind("notify", 0) != 0) return PlaneTask::Transfer;
-  return n.find("wait") != std::string::npos ? PlaneTask::Wait : PlaneTask::Signal;
-}
-
 bool onDevice(const Process& p, int device) { return p.deviceId == device || (device < 0 && p.deviceId < 0); }
 
 }  // namespace
@@ -84,100 +74,61 @@ CommBreakdown commBreakdown(const Trace& trace, int device, const Intervals& exp
   } else {
     c.jsonMessage = npuTr("npuscope::core::Breakdown", "no communication.json");
   }
-
-  // Groups in display (thread sort) order: a lane whose name contains "Communication" opens a
-  // group, the Plane lanes after it belong to it (msprof-analyze _filter_meta_id).
-  struct Plane {
-    std::string name;
-    TimeNs waitSum = 0;    // msprof-analyze's counted Notify_Wait durations, whole capture
-    Intervals msprofWaits; // those tasks as a union
-  };
-  struct Group {
-    std::string name;
-    Intervals ops;
-    std::vector<Plane> planes;
-  };
-  std::vector<Group> groups;
-  std::vector<TimeRange> transfer, wait;
-  std::vector<std::int8_t> kindOf(trace.strings.size(), -1);  // planeTaskKind per name, decided once
-  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
-    const Lane& lane = trace.lanes[l];
+  for (const Lane& lane : trace.lanes) {
     const Process& p = trace.processes[lane.process];
-    if (p.role != Process::Role::Communication || !onDevice(p, device)) continue;
-    if (lane.name.find("Communication") != std::string::npos) {
-      Group g;
-      g.name = lane.name;
-      UnionBuilder u;
-      const std::uint32_t end0 = lane.rowBegin[std::min<std::size_t>(1, lane.depthCount())];
-      for (std::uint32_t i = lane.rowBegin[0]; i < end0; ++i) u.add({lane.start[i], lane.end[i]});
-      g.ops = u.take();
-      groups.push_back(std::move(g));
-      continue;
-    }
-    if (lane.name.rfind("Plane", 0) != 0) continue;
-    if (groups.empty()) groups.push_back(Group{"(no group)", {}, {}});
-    Plane pl;
-    pl.name = lane.name;
-    // Tasks in start order for the RDMA pattern (the last four task kinds on this plane).
-    std::vector<std::uint32_t> order(lane.sliceCount());
-    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return lane.start[a] < lane.start[b]; });
-    if (!order.empty()) ++c.planes;
-    // The last four task kinds: R = RDMASend, N = Notify_Wait, O = other; none before the first task.
-    char last4[4] = {'O', 'O', 'O', 'O'};
-    bool anyTask = false;
-    const NameId rdmaSend = trace.strings.find("RDMASend");
-    std::vector<TimeRange> counted;
-    for (std::uint32_t i : order) {
-      const TimeRange r{lane.start[i], lane.end[i]};
-      const NameId nameId = lane.names[i];
-      std::int8_t& kind = kindOf[nameId];
-      if (kind < 0) kind = static_cast<std::int8_t>(planeTaskKind(trace.name(nameId)));
-      const auto k = static_cast<PlaneTask>(kind);
-      if (k == PlaneTask::Transfer) transfer.push_back(r);
-      else if (k == PlaneTask::Wait) wait.push_back(r);
-      char mode = 'O';
-      if (nameId == rdmaSend) mode = 'R';
-      else if (k == PlaneTask::Wait) {
-        mode = 'N';
-        // msprof-analyze: a Notify_Wait after RDMASend,RDMASend or after RDMASend,RDMASend,
-        // Notify_Wait,RDMASend belongs to the RDMA transfer, not to the wait.
-        const bool rdma = anyTask && ((last4[0] == 'R' && last4[1] == 'R' && last4[2] == 'N' && last4[3] == 'R') ||
-                                      (last4[2] == 'R' && last4[3] == 'R'));
-        if (!rdma) {
-          counted.push_back(r);
-          pl.waitSum += r.end - r.start;
-        }
-      }
-      last4[0] = last4[1];
-      last4[1] = last4[2];
-      last4[2] = last4[3];
-      last4[3] = mode;
-      anyTask = true;
-    }
-    pl.msprofWaits = unionOf(std::move(counted));
-    groups.back().planes.push_back(std::move(pl));
+    if (p.role == Process::Role::Communication && onDevice(p, device) && lane.name.rfind("Plane", 0) == 0 &&
+        lane.sliceCount() > 0)
+      ++c.planes;
   }
-  c.fromTrace = c.planes > 0;
+  CommOpIntervals iv;
+  c.ops = commOps(trace, device, json, &c.links, &iv);
+  c.fromTrace = std::any_of(c.ops.begin(), c.ops.end(), [](const CommOp& o) { return o.hasTasks; });
   if (!c.fromTrace) return c;
 
-  const Intervals tr = intersect(exposed, unionOf(std::move(transfer)));
-  const Intervals wt = subtract(intersect(exposed, unionOf(std::move(wait))), tr);
-  c.transmitting = totalOf(tr);
-  c.waiting = totalOf(wt);
-  c.other = c.exposed - c.transmitting - c.waiting;
-
-  for (const Group& g : groups) {
-    if (g.planes.empty()) continue;
-    const Plane* best = nullptr;
-    for (const Plane& pl : g.planes)
-      if (!best || pl.waitSum < best->waitSum) best = &pl;
-    const TimeNs groupExposed = totalOf(intersect(exposed, g.ops));
-    const TimeNs w = totalOf(intersect(exposed, best->msprofWaits));
-    c.msprofWait += w;
-    c.msprofTransmit += std::max<TimeNs>(0, groupExposed - w);
-    if (!c.msprofPlanes.empty()) c.msprofPlanes += ", ";
-    c.msprofPlanes += g.name + ": " + best->name;
+  // One split in priority order: synchronization, transit, wait, idle (docs/diagnosis.md §5.1).
+  const Intervals sync = intersect(exposed, unionOf(iv.synchronization));
+  const Intervals transit = subtract(intersect(exposed, unionOf(std::move(iv.transit))), sync);
+  const Intervals busy = mergeUnion(sync, transit);
+  const Intervals wait = subtract(intersect(exposed, unionOf(std::move(iv.wait))), busy);
+  const Intervals idle = subtract(subtract(exposed, busy), wait);
+  c.synchronization = totalOf(sync);
+  c.transit = totalOf(transit);
+  c.wait = totalOf(wait);
+  c.idle = c.exposed - c.synchronization - c.transit - c.wait;
+  // Attribution to peers: the part of a class covered by the waits for each peer.
+  const auto byPeer = [](const Intervals& within, const std::vector<std::pair<TimeRange, int>>& waits) {
+    std::map<int, std::vector<TimeRange>> of;
+    for (const auto& [r, peer] : waits) of[peer].push_back(r);
+    std::vector<PeerWait> out;
+    for (auto& [peer, v] : of) {
+      const TimeNs ns = totalOf(intersect(within, unionOf(std::move(v))));
+      if (ns > 0) out.push_back(PeerWait{peer, ns, {}});
+    }
+    std::sort(out.begin(), out.end(), [](const PeerWait& a, const PeerWait& b) { return a.ns > b.ns; });
+    return out;
+  };
+  c.synchronizationByPeer = byPeer(sync, iv.syncWaits);
+  std::vector<TimeRange> peerRanges;
+  peerRanges.reserve(iv.peerWaits.size());
+  for (const auto& pw : iv.peerWaits) peerRanges.push_back(pw.first);
+  const Intervals idlePeer = intersect(idle, unionOf(std::move(peerRanges)));
+  c.idlePeerWait = totalOf(idlePeer);
+  c.idleByPeer = byPeer(idlePeer, iv.peerWaits);
+  c.idleOtherTransfer = totalOf(intersect(subtract(idle, idlePeer), unionOf(std::move(iv.otherTransfers))));
+  // The longest task behind each peer's share, to select on the timeline.
+  for (PeerWait& pw : c.synchronizationByPeer)
+    for (const CommOp& o : c.ops)
+      if (o.syncPeer.peer == pw.peer && o.syncPeer.longest.valid()) {
+        pw.longest = o.syncPeer.longest;
+        break;
+      }
+  for (PeerWait& pw : c.idleByPeer) {
+    TimeNs best = 0;
+    for (const CommOp& o : c.ops)
+      if (o.idleWait.peer == pw.peer && o.idleWait.ns > best) {
+        best = o.idleWait.ns;
+        pw.longest = o.idleWait.longest;
+      }
   }
   return c;
 }
@@ -343,32 +294,68 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
   return b;
 }
 
+namespace {
+
+/// The peers of `v` (longest first) holding at least a quarter of the first one's time, at most 3.
+std::string peerList(const std::vector<PeerWait>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size() && i < 3 && v[i].ns * 4 >= v.front().ns; ++i) {
+    if (i) s += ", ";
+    s += v[i].peer >= 0 ? i18n::format(npuTr("npuscope::core::Breakdown", "peer rank %1"), {std::to_string(v[i].peer)})
+                        : npuTr("npuscope::core::Breakdown", "an unrecorded peer");
+  }
+  return s;
+}
+
+/// "synchronization 5.5% (waiting for peer rank 1), transit 0.2%, other wait 0.0%, idle 94.3%
+/// (other planes wait for peer rank 5 92.1%, other planes move data 1.0%, no task 1.2%)".
+std::string splitText(const CommBreakdown& c) {
+  std::string sync = i18n::format(npuTr("npuscope::core::Breakdown", "synchronization %1"), {pct(c.synchronization, c.exposed)});
+  if (!c.synchronizationByPeer.empty())
+    sync += i18n::format(npuTr("npuscope::core::Breakdown", " (waiting for %1)"), {peerList(c.synchronizationByPeer)});
+  std::string idle = i18n::format(npuTr("npuscope::core::Breakdown", "idle %1"), {pct(c.idle, c.exposed)});
+  if (c.idle > 0) {
+    std::vector<std::string> parts;
+    if (c.idlePeerWait > 0)
+      parts.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "other planes wait for %1 %2"),
+                                   {peerList(c.idleByPeer), pct(c.idlePeerWait, c.exposed)}));
+    if (c.idleOtherTransfer > 0)
+      parts.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "other planes move data %1"), {pct(c.idleOtherTransfer, c.exposed)}));
+    const TimeNs none = c.idle - c.idlePeerWait - c.idleOtherTransfer;
+    if (none > 0) parts.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "no task recorded %1"), {pct(none, c.exposed)}));
+    std::string j;
+    for (std::size_t i = 0; i < parts.size(); ++i) j += (i ? ", " : "") + parts[i];
+    idle += " (" + j + ")";
+  }
+  return i18n::format(npuTr("npuscope::core::Breakdown", "%1, transit %2, other wait %3, %4"),
+                      {sync, pct(c.transit, c.exposed), pct(c.wait, c.exposed), idle});
+}
+
+std::string recordedText(const CommBreakdown& c) {
+  if (!c.json) return "";
+  return i18n::format(npuTr("npuscope::core::Breakdown", "recorded by the profiler (%1, whole ops, hidden or not): elapse %2, "
+                                                         "transit %3, wait %4 (of which synchronization %5), idle %6"),
+                      {countNoun(c.jsonOps, npuTr("npuscope::core::Breakdown", "op"), npuTr("npuscope::core::Breakdown", "ops")),
+                       formatDuration(c.json->elapse), formatDuration(c.json->transit), formatDuration(c.json->wait),
+                       formatDuration(c.json->synchronization), formatDuration(c.json->idle)});
+}
+
+}  // namespace
+
 std::string commBreakdownText(const CommBreakdown& c) {
   std::string s;
   if (c.fromTrace) {
-    s = i18n::format(npuTr("npuscope::core::Breakdown", "exposed communication %1: waiting %2, transmitting %3, neither %4 (primary: HCCL "
-                               "plane tasks); cross-check msprof-analyze rule (least-waiting plane): wait %5, transmit %6"),
-                     {formatDuration(c.exposed), pct(c.waiting, c.exposed), pct(c.transmitting, c.exposed),
-                      pct(c.other, c.exposed), pct(c.msprofWait, c.exposed), pct(c.msprofTransmit, c.exposed)});
+    s = i18n::format(npuTr("npuscope::core::Breakdown", "exposed communication %1: %2"), {formatDuration(c.exposed), splitText(c)});
   } else if (c.exposed > 0 && c.kineto) {
-    s = i18n::format(npuTr("npuscope::core::Breakdown", "exposed communication %1: collective kernels on the streams (Kineto trace), waiting vs "
-                               "transmitting unknown from the trace"),
+    s = i18n::format(npuTr("npuscope::core::Breakdown", "exposed communication %1: collective kernels on the streams (Kineto trace); "
+                                                         "its split is unknown (no HCCL plane task)"),
                      {formatDuration(c.exposed)});
   } else if (c.exposed > 0) {
-    s = i18n::format(npuTr("npuscope::core::Breakdown", "exposed communication %1: no HCCL plane task recorded (Level0?), waiting vs "
-                               "transmitting unknown from the trace"),
+    s = i18n::format(npuTr("npuscope::core::Breakdown", "exposed communication %1: its split is unknown (no HCCL plane task recorded: "
+                                                         "Level0 capture?)"),
                      {formatDuration(c.exposed)});
   }
-  if (c.json) {
-    if (!s.empty()) s += "; ";
-    s += i18n::format(c.fromTrace ? npuTr("npuscope::core::Breakdown", "cross-check communication.json (%1): elapse %2, transit %3, wait %4 "
-                                              "(of which synchronization %5), idle %6")
-                                  : npuTr("npuscope::core::Breakdown", "primary: communication.json (%1): elapse %2, transit %3, wait %4 (of "
-                                              "which synchronization %5), idle %6"),
-                      {countNoun(c.jsonOps, npuTr("npuscope::core::Breakdown", "op"), npuTr("npuscope::core::Breakdown", "ops")), formatDuration(c.json->elapse),
-                       formatDuration(c.json->transit), formatDuration(c.json->wait),
-                       formatDuration(c.json->synchronization), formatDuration(c.json->idle)});
-  }
+  if (const std::string r = recordedText(c); !r.empty()) s += (s.empty() ? "" : "; ") + r;
   return s;
 }
 
@@ -430,93 +417,64 @@ std::string computeBreakdownText(const ComputeBreakdown& c) {
   return i18n::format(npuTr("npuscope::core::Breakdown", "Computing %1: %2"), {formatDuration(c.total), computeParts(c)});
 }
 
-namespace {
-
-/// The other two figures than npuscope's plane rule, as "msprof-analyze rule wait 62.4% (+8.1 points);
-/// communication.json wait 50.0% of the ops' time (-4.3 points)" (docs/diagnosis.md §5.1).
-std::string crossChecks(const CommBreakdown& c, double primary) {
-  const auto diff = [primary](double x) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%+.1f", (x - primary) * 100.0);
-    return i18n::format(npuTr("npuscope::core::Breakdown", "%1 points"), {b});
-  };
-  std::string s = i18n::format(
-      npuTr("npuscope::core::Breakdown", "msprof-analyze's rule (least-waiting plane) wait %1 (%2)"),
-      {pct(c.msprofWait, c.exposed),
-       diff(c.exposed > 0 ? static_cast<double>(c.msprofWait) / static_cast<double>(c.exposed) : 0.0)});
-  if (c.json && c.json->elapse > 0)
-    s += i18n::format(npuTr("npuscope::core::Breakdown", "; communication.json wait %1 of the ops' whole time, hidden or not (%2)"),
-                      {pct(c.json->wait, c.json->elapse),
-                       diff(static_cast<double>(c.json->wait) / static_cast<double>(c.json->elapse))});
-  else
-    s += npuTr("npuscope::core::Breakdown", "; communication.json not read");
-  return s;
-}
-
-}  // namespace
-
 std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdict& v) {
   std::vector<std::string> out;
   const CommBreakdown& c = da.comm;
   if (v.dominant == "communication") {
-    // One primary figure with its source, the others as cross-checks with their difference, and
-    // "dominates" only for a clear majority (kClearMajority; docs/diagnosis.md §5.1).
-    double waitShare = -1, transmitShare = -1;
-    std::string s;
+    // One split with its source and what its largest part means (docs/diagnosis.md §5.1).
     if (c.fromTrace && c.exposed > 0) {
-      waitShare = static_cast<double>(c.waiting) / static_cast<double>(c.exposed);
-      transmitShare = static_cast<double>(c.transmitting) / static_cast<double>(c.exposed);
-      s = i18n::format(npuTr("npuscope::core::Breakdown", "Of the exposed communication (%1), %2 is waiting (notify waits: another rank or "
-                                 "stream is not ready, a synchronisation) and %3 transmitting (data moving on the "
-                                 "links); source: the trace's HCCL plane tasks (npuscope's rule). Cross-checks: %4."),
-                       {formatDuration(c.exposed), pct(c.waiting, c.exposed), pct(c.transmitting, c.exposed),
-                        crossChecks(c, waitShare)});
-    } else if (c.json && c.json->elapse > 0) {
-      waitShare = static_cast<double>(c.json->wait) / static_cast<double>(c.json->elapse);
-      transmitShare = static_cast<double>(c.json->transit) / static_cast<double>(c.json->elapse);
-      s = i18n::format(npuTr("npuscope::core::Breakdown", "communication.json: of %1 in %2, %3 is waiting (synchronisation %4) and %5 "
-                                 "transmitting; the trace has no plane tasks to place them in the exposed time."),
-                       {formatDuration(c.json->elapse), countNoun(c.jsonOps, npuTr("npuscope::core::Breakdown", "op"), npuTr("npuscope::core::Breakdown", "ops")),
-                        pct(c.json->wait, c.json->elapse), pct(c.json->synchronization, c.json->elapse),
-                        pct(c.json->transit, c.json->elapse)});
+      out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "Of the exposed communication (%1): %2. Source: the HCCL plane "
+                                                                    "tasks, the profiler's per-op rule (counted plane) applied to "
+                                                                    "the exposed time."),
+                                 {formatDuration(c.exposed), splitText(c)}));
+      const TimeNs parts[4] = {c.synchronization, c.transit, c.wait, c.idle};
+      const std::size_t top = static_cast<std::size_t>(std::max_element(parts, parts + 4) - parts);
+      if (top == 0) {
+        out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is synchronization (%1): this rank reaches the "
+                                                                      "collectives first and waits for %2 to arrive. Look at what "
+                                                                      "delays that rank before the collective (its compute, "
+                                                                      "dispatch or data loading)."),
+                                   {formatDuration(c.synchronization), peerList(c.synchronizationByPeer)}));
+      } else if (top == 1) {
+        std::string bw;
+        for (const CommLink& l : c.links)
+          if (l.transport != "SDMA" && l.time > 0) {
+            char b[64];
+            std::snprintf(b, sizeof b, "%.2f GB/s", l.bandwidthGBs());
+            bw += (bw.empty() ? "" : ", ") + l.transport + " " + b;
+          }
+        out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is transit (%1): data moving on the links (%2). "
+                                                                      "Look at the message sizes and the links' bandwidth."),
+                                   {formatDuration(c.transit), bw.empty() ? npuTr("npuscope::core::Breakdown", "no bandwidth recorded") : bw}));
+      } else if (top == 2) {
+        out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is waiting after the data started to move (%1): "
+                                                                      "the peers progress at different speeds inside the ops."),
+                                   {formatDuration(c.wait)}));
+      } else if (c.idlePeerWait * 2 >= c.idle) {
+        out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is idle on the counted plane (%1), but meanwhile "
+                                                                      "other planes wait for %2 (%3): that peer is late to the "
+                                                                      "collective; the profiler counts this as Idle, not as "
+                                                                      "Synchronization. Look at that rank."),
+                                   {formatDuration(c.idle), peerList(c.idleByPeer), formatDuration(c.idlePeerWait)}));
+      } else if (c.idleOtherTransfer * 2 >= c.idle) {
+        out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is idle on the counted plane (%1) while other "
+                                                                      "planes move data (%2): transfers on the other links."),
+                                   {formatDuration(c.idle), formatDuration(c.idleOtherTransfer)}));
+      } else {
+        out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is idle inside the ops (%1) with no task recorded "
+                                                                      "on any plane for most of it: its cause is unknown from this "
+                                                                      "capture (HCCL's own work, or a stream waiting before the op's "
+                                                                      "tasks)."),
+                                   {formatDuration(c.idle)}));
+      }
+    } else if (c.exposed > 0) {
+      std::string s = c.kineto ? npuTr("npuscope::core::Breakdown", "The split of the exposed communication is unknown: a Kineto trace "
+                                                                    "records collective kernels, not their tasks.")
+                               : npuTr("npuscope::core::Breakdown", "The split of the exposed communication is unknown: the capture has "
+                                                                    "no HCCL plane tasks (profiler_level Level1 records them).");
+      if (const std::string r = recordedText(c); !r.empty()) s += " " + r + ".";
+      out.push_back(std::move(s));
     }
-    if (!s.empty()) out.push_back(s);
-    // The cross-checks (trace primary only): one more than kCrossCheckMargin away means the
-    // sources disagree, so no side is said to dominate (docs/diagnosis.md §5.1).
-    std::string disagree;
-    if (c.fromTrace && c.exposed > 0) {
-      const auto far = [&](const std::string& what, double x) {
-        if (std::abs(x - waitShare) <= kCrossCheckMargin) return;
-        char share[32], diff[32];
-        std::snprintf(share, sizeof share, "%.1f%%", x * 100.0);
-        std::snprintf(diff, sizeof diff, "%+.1f", (x - waitShare) * 100.0);
-        disagree += (disagree.empty() ? "" : "; ") +
-                    i18n::format(npuTr("npuscope::core::Breakdown", "%1 wait %2 (%3 points)"), {what, share, diff});
-      };
-      if (c.msprofWait + c.msprofTransmit > 0)
-        far(npuTr("npuscope::core::Breakdown", "msprof-analyze's rule"), static_cast<double>(c.msprofWait) / static_cast<double>(c.exposed));
-      if (c.json && c.json->elapse > 0)
-        far("communication.json", static_cast<double>(c.json->wait) / static_cast<double>(c.json->elapse));
-    }
-    if (!disagree.empty())
-      out.push_back(i18n::format(
-          npuTr("npuscope::core::Breakdown", "The sources disagree on waiting vs transmitting: the plane rule says wait %1 but %2, more than %3 "
-                    "points apart, so no side is said to dominate. Check which is right: compare the Notify Wait tasks "
-                    "of the HCCL planes with communication.json's Wait and Idle per op, and the plane msprof-analyze "
-                    "picks (an idle plane counts as transmitting there)."),
-          {formatPercent(waitShare, 1), disagree, std::to_string(static_cast<int>(kCrossCheckMargin * 100.0 + 0.5))}));
-    else if (waitShare >= kClearMajority)
-      out.push_back(i18n::format(
-          npuTr("npuscope::core::Breakdown", "Waiting dominates (%1, at or above two thirds), so the links are not the problem: the rank waits for "
-                    "another rank or stream. Compare when the ranks reach each collective (a late rank shows its compute "
-                    "or dispatch); when they arrive together the wait is not explained by this capture."),
-          {formatPercent(waitShare, 1)}));
-    else if (transmitShare >= kClearMajority)
-      out.push_back(npuTr("npuscope::core::Breakdown", "Transmitting dominates (at or above two thirds): the time goes to moving data; look at "
-                              "the message sizes, the links' bandwidth and the algorithm."));
-    else if (waitShare >= 0)
-      out.push_back(npuTr("npuscope::core::Breakdown", "Waiting vs transmitting is mixed (neither reaches two thirds): the exposed communication "
-                              "is not explained by one side; look at both the slowest rank and the transfers."));
   } else if (v.dominant == "compute" && da.compute.total > 0) {
     out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "Computing (%1) is made of: %2."),
                                {formatDuration(da.compute.total), computeParts(da.compute)}));

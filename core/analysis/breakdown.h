@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // What Communication (Not Overlapped) and Computing are made of (docs/diagnosis.md §5):
-// exposed communication split into waiting / transmitting / neither from the HCCL plane tasks
-// (and msprof-analyze's own min-wait-plane rule, and communication.json's per-op times), and
-// computing split by accelerator core, operator class and forward / backward.
+// exposed communication split into synchronization / transit / wait / idle by the profiler's
+// per-op rule on the HCCL plane tasks, and computing split by accelerator core, operator class
+// and forward / backward.
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/analysis/collectives.h"
 #include "core/analysis/intervals.h"
 #include "core/model/trace.h"
 #include "core/tables/communication_json.h"
@@ -19,55 +20,40 @@ namespace npuscope::core {
 struct DeviceAnalysis;
 struct Verdict;
 
-/// Exposed communication of one device, split. All times ns, each the length of a union of
-/// intervals inside Communication (Not Overlapped).
+/// Exposed communication of one device, split once (docs/diagnosis.md §5.1). All times ns, each
+/// the length of a union of intervals inside Communication (Not Overlapped):
+/// synchronization + transit + wait + idle == exposed. The classes follow the profiler's per-op
+/// rule (collectives.h, docs/diagnosis.md §5.3) on the master plane, in this priority:
+/// `synchronization` (its Notify_Waits before its first transfer: a peer is late), `transit`
+/// (its transfers), `wait` (its other Notify_Waits), `idle` (none of these runs). Idle is then
+/// explained by the other planes: `idlePeerWait` (they wait on a peer's notify: a peer is late),
+/// `idleOtherTransfer` (they move data), the rest with no task recorded.
 struct CommBreakdown {
   TimeNs exposed = 0;  ///< Communication (Not Overlapped), as computed by the overlap analysis
   /// The device is a Kineto trace's (format notes §6.1): its communication is collective kernels
-  /// on the streams, with no HCCL plane task and no communication.json to split it.
+  /// on the streams, with no HCCL plane task to split it.
   bool kineto = false;
-
-  /// From the trace's HCCL `Plane` threads (the small tasks of each big op). False when the
-  /// trace has no plane task for the device (Level0 captures leave the planes empty).
+  /// Plane tasks were recorded (Level1 and above); false: the split is unknown (Level0).
   bool fromTrace = false;
-  std::size_t planes = 0;       ///< Plane threads with at least one task
-  /// npuscope's rule (docs/diagnosis.md §5.1): inside the exposed intervals, `transmitting` =
-  /// some plane runs a transfer task (Memcpy, Reduce_Inline, RDMASend, SDMA...; anything not a
-  /// Notify task); `waiting` = no transfer runs and some plane waits on a notify (Notify_Wait /
-  /// Notify Wait: a peer rank or stream is not ready); `other` = neither (no plane task runs:
-  /// the op's own overhead, idle inside the op). waiting + transmitting + other == exposed.
-  TimeNs waiting = 0;
-  TimeNs transmitting = 0;
-  TimeNs other = 0;
-  /// msprof-analyze compare's rule (format §4.4, npu_profiling_parser.py
-  /// __add_communication_wait_time): per HCCL group, the plane whose Notify_Wait tasks sum least
-  /// over the capture (a plane without any counts 0), RDMA patterns RR->N and RRNR->N excluded;
-  /// its Notify_Wait tasks inside the exposed intervals are Wait, the group's exposed time minus
-  /// that is Transmit. Summed over groups.
-  TimeNs msprofWait = 0;
-  TimeNs msprofTransmit = 0;
-  std::string msprofPlanes;  ///< the plane chosen per group, e.g. "Group 0 Communication: Plane 0"
+  std::size_t planes = 0;  ///< Plane lanes with at least one task
+  TimeNs synchronization = 0, transit = 0, wait = 0, idle = 0;
+  /// The synchronization by the peer waited for (group rank, `dst rank`), longest first.
+  std::vector<PeerWait> synchronizationByPeer;
+  TimeNs idlePeerWait = 0;       ///< part of `idle` while another plane waits on a peer
+  TimeNs idleOtherTransfer = 0;  ///< part of `idle` while another plane (only) moves data
+  /// idlePeerWait by the peer waited for, longest first (peers can overlap: the sum may exceed it).
+  std::vector<PeerWait> idleByPeer;
+  /// The device's HCCL ops, each split by the profiler's rule, in start order.
+  std::vector<CommOp> ops;
+  /// Transfer bytes and time per transport over the capture (communication.json's bandwidth info).
+  std::vector<CommLink> links;
 
-  /// communication.json (per-op times summed over every op of every step), when read.
+  /// communication.json / analysis.db CommAnalyzerTime (per-op times summed over every op of
+  /// every step), when read: the profiler's record, shown beside the computed figures.
   std::optional<CommOpTimes> json;
   std::size_t jsonOps = 0;
   std::string jsonMessage;  ///< why it is absent or partial ("" when read cleanly)
-
-  /// waiting / (waiting + transmitting), 0..1 (0 without trace data).
-  [[nodiscard]] double waitingShare() const {
-    const TimeNs d = waiting + transmitting;
-    return d > 0 ? static_cast<double>(waiting) / static_cast<double>(d) : 0.0;
-  }
 };
-
-/// A share is called a clear majority (e.g. "waiting dominates") only at or above this fraction;
-/// below it the split is "mixed" (docs/diagnosis.md §5.1).
-inline constexpr double kClearMajority = 2.0 / 3.0;
-
-/// When a cross-check's wait share (msprof-analyze's rule, communication.json) differs from the
-/// primary one by more than this many points (as a fraction: 0.30 = 30 points), the sources
-/// disagree and no side is said to dominate (docs/diagnosis.md §5.1).
-inline constexpr double kCrossCheckMargin = 0.30;
 
 /// One part of Computing: the union of its tasks' intervals (ns) and the number of tasks.
 struct BreakdownPart {
@@ -104,7 +90,8 @@ struct ComputeBreakdown {
 [[nodiscard]] const char* operatorClass(std::string_view opTypeOrName);
 
 /// The communication split of one device (see CommBreakdown). `exposed` = the device's
-/// Communication (Not Overlapped) intervals. `json` may be null. O(plane tasks).
+/// Communication (Not Overlapped) intervals. `json` may be null (else it gives each op's
+/// `recorded` and the sums). O(plane tasks log ops).
 [[nodiscard]] CommBreakdown commBreakdown(const Trace& trace, int device, const Intervals& exposed,
                                           const CommunicationJson* json);
 
@@ -116,9 +103,9 @@ struct ComputeBreakdown {
 [[nodiscard]] ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef>& computeTasks,
                                                 const KernelDetails* kernels);
 
-/// At most two verdict lines: for a communication-bound rank, how the exposed communication
-/// splits into waiting and transmitting (and, when waiting holds most of it, to look at the
-/// slowest rank first); for a compute-bound rank, what Computing is made of.
+/// At most two verdict lines: for a communication-bound rank, the one split of the exposed
+/// communication and what its largest part means (a late peer, transfers, or idle with its
+/// evidence, or "unknown" and why); for a compute-bound rank, what Computing is made of.
 [[nodiscard]] std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdict& v);
 
 /// One line of text each, for reports and panels ("" when there is nothing to say).

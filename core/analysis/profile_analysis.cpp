@@ -9,7 +9,9 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
+#include "core/analysis/analysis.h"
 #include "core/profile/profile.h"
 #include "core/base/i18n.h"
 
@@ -62,6 +64,57 @@ std::string us3(double ns) {
 
 std::string percent(double ratio) { return formatPercent(ratio, 2); }
 
+std::string usOrNull(bool known, TimeNs ns) { return known ? us3(static_cast<double>(ns)) : std::string("null"); }
+
+void collectivesJson(std::string& o, const Profile& profile, const ClusterComm& cc) {
+  o += "[";
+  for (std::size_t i = 0; i < cc.collectives.size(); ++i) {
+    const Collective& c = cc.collectives[i];
+    if (i) o += ", ";
+    o += "{\"name\": ";
+    appendJsonString(o, c.name);
+    o += ", \"type\": ";
+    appendJsonString(o, c.type);
+    o += ", \"group\": ";
+    appendJsonString(o, c.group);
+    o += ", \"sequence\": " + std::to_string(c.sequence) + ", \"step\": " +
+         (c.step >= 0 ? std::to_string(c.step) : std::string("null")) +
+         ", \"late_rank\": " + (c.lateRank >= 0 ? std::to_string(c.lateRank) : std::string("null")) +
+         ", \"max_skew_ns\": " + std::to_string(c.maxSkew) + ", \"lost_us\": " + us3(static_cast<double>(c.lost)) +
+         ", \"uncaptured_peers\": [";
+    for (std::size_t j = 0; j < c.uncaptured.size(); ++j) o += (j ? ", " : "") + std::to_string(c.uncaptured[j]);
+    o += "], \"ranks\": [";
+    for (std::size_t j = 0; j < c.ranks.size(); ++j) {
+      const CollectiveRank& r = c.ranks[j];
+      const CommOp* op = collectiveOp(profile, r);
+      if (j) o += ", ";
+      o += "{\"rank\": " + std::to_string(r.rank) + ", \"start_ns\": " + std::to_string(r.start) +
+           ", \"corrected_start_ns\": " + std::to_string(r.correctedStart) + ", \"skew_ns\": " + std::to_string(r.skew);
+      const bool known = op && op->hasTasks;
+      o += ", \"elapse_us\": " + usOrNull(op != nullptr, op ? op->elapse : 0) +
+           ", \"transit_us\": " + usOrNull(known, known ? op->transit : 0) +
+           ", \"wait_us\": " + usOrNull(known, known ? op->wait : 0) +
+           ", \"synchronization_us\": " + usOrNull(known, known ? op->synchronization : 0) +
+           ", \"idle_us\": " + usOrNull(known, known ? op->idle : 0) +
+           ", \"idle_wait_peer\": " + (known && op->idleWait.ns > 0 ? std::to_string(op->idleWait.peer) : std::string("null")) +
+           ", \"idle_wait_us\": " + usOrNull(known, known ? op->idleWait.ns : 0) + ", \"recorded\": ";
+      if (op && op->recorded) {
+        const CommOpTimes& t = *op->recorded;
+        o += "{\"start_ns\": " + (t.start ? std::to_string(*t.start) : std::string("null")) +
+             ", \"elapse_us\": " + us3(static_cast<double>(t.elapse)) + ", \"transit_us\": " + us3(static_cast<double>(t.transit)) +
+             ", \"wait_us\": " + us3(static_cast<double>(t.wait)) +
+             ", \"synchronization_us\": " + us3(static_cast<double>(t.synchronization)) +
+             ", \"idle_us\": " + us3(static_cast<double>(t.idle)) + "}";
+      } else {
+        o += "null";
+      }
+      o += "}";
+    }
+    o += "]}";
+  }
+  o += "]";
+}
+
 }  // namespace
 
 std::vector<const SlowRankDimension*> ProfileAnalysis::bottlenecks() const {
@@ -81,6 +134,8 @@ ProfileAnalysis analyzeProfile(const Profile& profile) {
       pa.notes.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1: no device figures, left out of the cross-rank comparison"),
                                       {profile.ranks[i].source.label}));
   }
+  pa.comm = matchCollectives(profile);
+  for (const std::string& n : pa.comm.notes) pa.notes.push_back(n);
   if (pa.ranks.empty()) return pa;
   double sum = 0;
   for (const auto& f : pa.ranks) sum += static_cast<double>(f.total());
@@ -118,7 +173,7 @@ ProfileAnalysis analyzeProfile(const Profile& profile) {
   return pa;
 }
 
-std::string profileAnalysisJson(const ProfileAnalysis& a) {
+std::string profileAnalysisJson(const Profile& profile, const ProfileAnalysis& a) {
   std::string o = "{\"ranks\": [";
   for (std::size_t i = 0; i < a.ranks.size(); ++i) {
     const RankTimeFigures& f = a.ranks[i];
@@ -127,8 +182,20 @@ std::string profileAnalysisJson(const ProfileAnalysis& a) {
     appendJsonString(o, f.source);
     o += ", \"computing_us\": " + us3(static_cast<double>(f.computing)) +
          ", \"communication_not_overlapped_us\": " + us3(static_cast<double>(f.commNotOverlapped)) +
-         ", \"free_us\": " + us3(static_cast<double>(f.free)) + ", \"total_us\": " + us3(static_cast<double>(f.total())) +
-         "}";
+         ", \"free_us\": " + us3(static_cast<double>(f.free)) + ", \"total_us\": " + us3(static_cast<double>(f.total()));
+    const RankCollectiveTotals* t = nullptr;
+    for (const auto& x : a.comm.totals)
+      if (x.rankIndex == f.rankIndex) t = &x;
+    const RankClock* clk = nullptr;
+    for (const auto& x : a.comm.clocks)
+      if (x.rankIndex == f.rankIndex) clk = &x;
+    if (t)
+      o += ", \"late_count\": " + std::to_string(t->lateCount) + ", \"caused_us\": " + us3(static_cast<double>(t->caused)) +
+           ", \"waited_us\": " + us3(static_cast<double>(t->waited));
+    else
+      o += ", \"late_count\": null, \"caused_us\": null, \"waited_us\": null";
+    o += ", \"clock_offset_ns\": " + (clk ? std::to_string(clk->offset) : std::string("null")) +
+         ", \"clock_offset_estimate_ns\": " + (clk ? std::to_string(clk->estimate) : std::string("null")) + "}";
   }
   o += "], \"mean_total_us\": " + us3(a.meanTotal) + ", \"slow_rank\": ";
   if (a.slowRank.empty()) {
@@ -150,6 +217,17 @@ std::string profileAnalysisJson(const ProfileAnalysis& a) {
     }
     o += "]}";
   }
+  o += ", \"collectives\": ";
+  collectivesJson(o, profile, a.comm);
+  o += ", \"collective_findings\": [";
+  {
+    const std::vector<std::string> lines = collectiveFindings(profile, a);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (i) o += ", ";
+      appendJsonString(o, lines[i]);
+    }
+  }
+  o += "]";
   o += ", \"notes\": [";
   for (std::size_t i = 0; i < a.notes.size(); ++i) {
     if (i) o += ", ";
@@ -159,7 +237,203 @@ std::string profileAnalysisJson(const ProfileAnalysis& a) {
   return o;
 }
 
-std::string profileAnalysisLine(const ProfileAnalysis& a) {
+namespace {
+
+/// The loaded rank (RankProfile::rank()) holding group rank `peer` in collective `c`, or -1.
+int loadedRankOf(const Profile& profile, const Collective& c, int peer) {
+  for (const CollectiveRank& r : c.ranks)
+    if (const CommOp* op = collectiveOp(profile, r); op && op->selfRank == peer && peer >= 0) return r.rank;
+  return -1;
+}
+
+std::string rankName(int rank) { return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "rank %1"), {std::to_string(rank)}); }
+
+/// Per group rank waited for inside the ops while the master plane is idle (CommOp::idleWait):
+/// the summed longest wait per collective (waits of at least kLateRankMinSkewNs) and the
+/// collective where it is longest.
+std::map<int, std::pair<TimeNs, const Collective*>> idlePeerWaits(const Profile& profile, const ClusterComm& cc) {
+  std::map<int, std::pair<TimeNs, const Collective*>> idlePeers;
+  std::map<int, TimeNs> worstOf;
+  for (const Collective& c : cc.collectives) {
+    TimeNs longest = 0;
+    int peer = -1;
+    for (const CollectiveRank& r : c.ranks)
+      if (const CommOp* op = collectiveOp(profile, r); op && op->idleWait.ns > longest) {
+        longest = op->idleWait.ns;
+        peer = op->idleWait.peer;
+      }
+    if (longest < kLateRankMinSkewNs || peer < 0) continue;
+    auto& e = idlePeers[peer];
+    e.first += longest;
+    if (longest > worstOf[peer]) {
+      worstOf[peer] = longest;
+      e.second = &c;
+    }
+  }
+  return idlePeers;
+}
+
+/// Who holds the others back most: a late loaded rank (its RankCollectiveTotals::caused) or a
+/// group rank waited for inside the ops (idlePeerWaits). `rank` is the loaded rank (-1 when the
+/// group rank is not loaded), `peer` the group rank (-1 for a late loaded rank), ns the time at
+/// stake; ns 0 when nobody.
+struct Culprit {
+  int rank = -1;
+  int peer = -1;
+  TimeNs ns = 0;
+};
+
+Culprit topCulprit(const Profile& profile, const ProfileAnalysis& a) {
+  Culprit c;
+  for (const auto& t : a.comm.totals)
+    if (t.caused > c.ns) c = Culprit{t.rank, -1, t.caused};
+  for (const auto& [peer, e] : idlePeerWaits(profile, a.comm))
+    if (e.first > c.ns) c = Culprit{loadedRankOf(profile, *e.second, peer), peer, e.first};
+  return c;
+}
+
+std::string stepPart(const Collective& c) {
+  return c.step >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", " in step %1"), {std::to_string(c.step)}) : std::string();
+}
+
+}  // namespace
+
+std::vector<std::string> collectiveFindings(const Profile& profile, const ProfileAnalysis& a) {
+  std::vector<std::pair<TimeNs, std::string>> found;  // (time at stake, sentence)
+  const ClusterComm& cc = a.comm;
+  if (cc.collectives.empty()) return {};
+  // 1. The late rank that costs the others most.
+  const RankCollectiveTotals* worstRank = nullptr;
+  for (const auto& t : cc.totals)
+    if (t.caused > 0 && (!worstRank || t.caused > worstRank->caused)) worstRank = &t;
+  if (worstRank) {
+    const Collective* worst = nullptr;
+    for (const Collective& c : cc.collectives)
+      if (c.lateRank == worstRank->rank && (!worst || c.lost > worst->lost)) worst = &c;
+    std::string waiters;
+    for (std::size_t j = 0; j < worst->ranks.size(); ++j) {
+      if (j == worst->lateIndex) continue;
+      const CollectiveRank& r = worst->ranks[j];
+      const CommOp* op = collectiveOp(profile, r);
+      std::string w = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 waits %2"),
+                                   {rankName(r.rank), formatDuration(worst->ranks[worst->lateIndex].correctedStart - r.correctedStart)});
+      if (op && op->hasTasks)
+        w += i18n::format(npuTr("npuscope::core::ProfileAnalysis", " (its synchronization %1)"), {formatDuration(op->synchronization)});
+      waiters += (waiters.empty() ? "" : ", ") + w;
+    }
+    std::string clock = npuTr("npuscope::core::ProfileAnalysis", "one clock assumed: the op ends show no offset");
+    for (const auto& clk : cc.clocks)
+      if (clk.rank == worstRank->rank && clk.applied)
+        clock = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "clock offset %1 applied, from %2 op ends"),
+                             {formatDuration(clk.offset), std::to_string(clk.samples)});
+    std::size_t withSkew = 0;
+    for (const Collective& c : cc.collectives) withSkew += c.ranks.size() >= 2 ? 1 : 0;
+    found.emplace_back(
+        worstRank->caused,
+        i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 is late to %2 of %3 collectives; the other ranks wait %4 in all for it. "
+                                                             "Worst: it reaches %5%6 %7 after the first rank (%8); %9. Look at what %1 does before that collective."),
+                     {rankName(worstRank->rank), std::to_string(worstRank->lateCount), std::to_string(withSkew),
+                      formatDuration(worstRank->caused), collectiveLabel(*worst), stepPart(*worst), formatDuration(worst->maxSkew),
+                      clock, waiters}));
+  }
+  // 2. Waits on a peer inside the ops that the profiler counts as Idle, by peer.
+  const std::map<int, std::pair<TimeNs, const Collective*>> idlePeers = idlePeerWaits(profile, cc);
+  for (const auto& [peer, e] : idlePeers) {
+    const Collective& c = *e.second;
+    const int loaded = loadedRankOf(profile, c, peer);
+    std::string per;
+    for (const CollectiveRank& r : c.ranks)
+      if (const CommOp* op = collectiveOp(profile, r); op && op->idleWait.peer == peer && op->idleWait.ns > 0)
+        per += (per.empty() ? "" : ", ") + rankName(r.rank) + " " + formatDuration(op->idleWait.ns);
+    const std::string who =
+        loaded >= 0 ? rankName(loaded)
+                    : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1, which is not in this capture"),
+                                   {std::to_string(peer)});
+    found.emplace_back(
+        e.first,
+        i18n::format(npuTr("npuscope::core::ProfileAnalysis", "Inside the collectives the ranks also wait for %1: %2 in all, worst in %3%4 "
+                                                             "(%5). The profiler counts this as Idle, not Synchronization: "
+                                                             "that peer has not arrived yet (late or slow). %6"),
+                     {who, formatDuration(e.first), collectiveLabel(c), stepPart(c), per,
+                      loaded >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "Look at %1."), {rankName(loaded)})
+                                  : npuTr("npuscope::core::ProfileAnalysis", "Capture that rank too to see why it is late.")}));
+  }
+  std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<std::string> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  if (!worstRank) {
+    TimeNs maxSkew = 0;
+    const Collective* at = nullptr;
+    for (const Collective& c : cc.collectives)
+      if (c.ranks.size() >= 2 && c.maxSkew >= maxSkew) {
+        maxSkew = c.maxSkew;
+        at = &c;
+      }
+    if (at)
+      out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "No rank is late: the ranks reach every collective within %1 of "
+                                                                         "each other (largest skew %2, %3)."),
+                                 {formatDuration(kLateRankMinSkewNs), formatDuration(maxSkew), collectiveLabel(*at)}));
+  }
+  // 3. How msprof-analyze's slow-rank rule relates to it.
+  if (worstRank)
+    for (const SlowRankDimension& d : a.slowRank)
+      if (d.name == "Communication(Not Overlapped)" && d.maxRank != worstRank->rank && d.maxRank >= 0)
+        out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "msprof-analyze's slow-rank rule names the rank with the most "
+                                                                           "Communication(Not Overlapped), %1: that is the rank that "
+                                                                           "waits, not the late one (%2)."),
+                                   {rankName(d.maxRank), rankName(worstRank->rank)}));
+  return out;
+}
+
+void applyCollectiveVerdicts(Profile& profile, const ProfileAnalysis& a) {
+  const std::vector<std::string> lines = collectiveFindings(profile, a);
+  if (lines.empty()) return;
+  const Culprit top = topCulprit(profile, a);
+  for (RankProfile& rp : profile.ranks) {
+    if (!rp.analysis || rp.analysis->verdict.dominant != "communication") continue;
+    auto amended = std::make_shared<RankAnalysis>(*rp.analysis);
+    Verdict& v = amended->verdict;
+    v.findings.insert(v.findings.begin(), lines.begin(), lines.end());
+    // The communication-bound verdict's first suggestion is "look at the collectives first"
+    // (makeVerdict): made specific, naming the same rank as the first finding.
+    if (!v.suggestions.empty() && top.ns > 0) {
+      std::string& s = v.suggestions.front();
+      if (top.rank >= 0 && top.rank == rp.rank())
+        s = npuTr("npuscope::core::ProfileAnalysis", "This rank holds the others back at the collectives: look at what it does "
+                                                     "before them (compute, dispatch, data loading) and compare with the other "
+                                                     "ranks.");
+      else if (top.rank >= 0)
+        s = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "This rank mostly waits for %1 at the collectives: look at %1 "
+                                                                  "first, then at overlapping communication with computation."),
+                         {rankName(top.rank)});
+      else
+        s = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "The ranks mostly wait for group rank %1, which is not in this "
+                                                                  "capture: capture it (or every rank of the group) to see what "
+                                                                  "delays it."),
+                         {std::to_string(top.peer)});
+    }
+    rp.analysis = std::move(amended);
+  }
+}
+
+namespace {
+
+/// "; collectives: rank 1 late to 1 of 4 (the others wait 5.608 ms for it)", or "" without collectives.
+std::string collectivesPart(const ProfileAnalysis& a) {
+  if (a.comm.collectives.empty()) return "";
+  const RankCollectiveTotals* worst = nullptr;
+  for (const auto& t : a.comm.totals)
+    if (t.caused > 0 && (!worst || t.caused > worst->caused)) worst = &t;
+  if (!worst)
+    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): no rank late"),
+                        {std::to_string(a.comm.collectives.size())});
+  return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): rank %2 late to %3 (the others wait %4 for "
+                                                               "it; it is the late rank, whatever the rule above names)"),
+                      {std::to_string(a.comm.collectives.size()), std::to_string(worst->rank), std::to_string(worst->lateCount),
+                       formatDuration(worst->caused)});
+}
+
+std::string slowRankLine(const ProfileAnalysis& a) {
   if (a.slowRank.empty())
     return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "slow rank (msprof-analyze rule): needs 2 or more ranks with figures, %1 here"),
                         {std::to_string(a.ranks.size())});
@@ -178,5 +452,9 @@ std::string profileAnalysisLine(const ProfileAnalysis& a) {
                                         {bad[i]->name, percent(bad[i]->ratio), std::to_string(bad[i]->maxRank)});
   return s;
 }
+
+}  // namespace
+
+std::string profileAnalysisLine(const ProfileAnalysis& a) { return slowRankLine(a) + collectivesPart(a); }
 
 }  // namespace npuscope::core

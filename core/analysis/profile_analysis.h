@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/collectives.h"
 #include "core/base/types.h"
 
 namespace npuscope::core {
@@ -53,6 +54,9 @@ struct ProfileAnalysis {
   /// Overlapped), Free; empty with fewer than 2 ranks with figures.
   std::vector<SlowRankDimension> slowRank;
   std::vector<std::string> notes;  ///< ranks left out, figures of mixed sources, ...
+  /// The HCCL collectives matched across ranks (docs/diagnosis.md §5.4): skew, late rank, clock
+  /// offsets (its ops are indices into the ranks' analyses: collectiveOp).
+  ClusterComm comm;
   /// The dimensions found to be bottlenecks (empty: none, or fewer than 2 ranks).
   [[nodiscard]] std::vector<const SlowRankDimension*> bottlenecks() const;
 };
@@ -74,11 +78,28 @@ struct ProfileAnalysis {
 [[nodiscard]] ProfileAnalysis analyzeProfile(const Profile& profile);
 
 /// The `profile_analysis` object of `npuscope report --json`: {"ranks": [{"rank", "device",
-/// "source", "computing_us", "communication_not_overlapped_us", "free_us", "total_us"}],
-/// "mean_total_us", "slow_rank": {"threshold", "dimensions": [{"name", "max_us", "min_us",
-/// "max_rank", "ratio", "bottleneck"}]} or null with fewer than 2 ranks, "notes": [...]}. us with
-/// 3 decimals (exact ns).
-[[nodiscard]] std::string profileAnalysisJson(const ProfileAnalysis& analysis);
+/// "source", "computing_us", "communication_not_overlapped_us", "free_us", "total_us",
+/// "late_count", "caused_us", "waited_us", "clock_offset_ns"}], "mean_total_us", "slow_rank":
+/// {"threshold", "dimensions": [{"name", "max_us", "min_us", "max_rank", "ratio", "bottleneck"}]}
+/// or null with fewer than 2 ranks, "collectives": [{"name", "type", "group", "sequence", "step",
+/// "late_rank", "max_skew_ns", "lost_us", "uncaptured_peers", "ranks": [{"rank", "start_ns",
+/// "corrected_start_ns", "skew_ns", "elapse_us", "transit_us", "wait_us", "synchronization_us",
+/// "idle_us", "idle_wait_peer", "idle_wait_us", "recorded"}]}], "collective_findings": [...]
+/// (collectiveFindings), "notes": [...]}.
+/// us with 3 decimals (exact ns); a figure the data cannot give is null.
+[[nodiscard]] std::string profileAnalysisJson(const Profile& profile, const ProfileAnalysis& analysis);
+
+/// The cross-rank communication findings in words (docs/diagnosis.md §5.4), most important first:
+/// which rank is late to which collective and by how much, what the others lose, the waits on
+/// peers not in the capture, and how msprof-analyze's slow-rank rule relates to it. Empty with
+/// fewer than 2 ranks with collectives.
+[[nodiscard]] std::vector<std::string> collectiveFindings(const Profile& profile, const ProfileAnalysis& analysis);
+
+/// Puts collectiveFindings into the verdict of every communication-bound rank (first among its
+/// findings) and makes its suggestion name the late rank, so that the verdict, the advice and
+/// the slow-rank line say the same (docs/diagnosis.md §5.4). Replaces those ranks'
+/// RankProfile::analysis with an amended copy (the op indices of `analysis` stay valid).
+void applyCollectiveVerdicts(Profile& profile, const ProfileAnalysis& analysis);
 
 /// One line of text for the report, e.g. "slow rank (msprof-analyze rule, 2 ranks): no
 /// bottleneck; largest gap Communication(Not Overlapped) 4.17% of the mean rank time (rank 0)".

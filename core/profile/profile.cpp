@@ -901,7 +901,11 @@ ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& opti
     profile->messages.push_back("no rank has a trace: the figures shown are the profiler's own tables (step_trace_time.csv, "
                                 "kernel_details.csv); the timeline, bubbles and dispatch chains need trace_view.json");
   // The profile-level stage, once every rank is analysed (cheap: a few figures per rank).
-  profile->analysis = std::make_shared<const ProfileAnalysis>(analyzeProfile(*profile));
+  {
+    ProfileAnalysis pa = analyzeProfile(*profile);
+    applyCollectiveVerdicts(*profile, pa);
+    profile->analysis = std::make_shared<const ProfileAnalysis>(std::move(pa));
+  }
   if (options.progress) options.progress(1.0);
   result.profile = std::move(profile);
   return result;

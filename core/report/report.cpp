@@ -99,14 +99,25 @@ void csvRowJson(std::string& o, const StepTraceRow& r) {
        ", \"preparing_us\": " + recorded(r.preparingText, r.preparing) + "}";
 }
 
+void peerWaitsJson(std::string& o, const std::vector<PeerWait>& v) {
+  o += "[";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    o += (i ? ", " : "") + std::string("{\"peer\": ") + std::to_string(v[i].peer) + ", \"ns\": " + std::to_string(v[i].ns) + "}";
+  o += "]";
+}
+
 void breakdownJson(std::string& o, const CommBreakdown& c) {
+  const auto known = [&c](TimeNs v) { return c.fromTrace ? std::to_string(v) : std::string("null"); };
   o += "{\"exposed_ns\": " + std::to_string(c.exposed) + ", \"from_trace\": " + (c.fromTrace ? "true" : "false") +
-       ", \"planes\": " + std::to_string(c.planes) + ", \"waiting_ns\": " + std::to_string(c.waiting) +
-       ", \"transmitting_ns\": " + std::to_string(c.transmitting) + ", \"other_ns\": " + std::to_string(c.other) +
-       ", \"msprof_analyze_wait_ns\": " + std::to_string(c.msprofWait) +
-       ", \"msprof_analyze_transmit_ns\": " + std::to_string(c.msprofTransmit) + ", \"msprof_analyze_planes\": ";
-  appendJsonString(o, c.msprofPlanes);
-  o += ", \"communication_json\": ";
+       ", \"planes\": " + std::to_string(c.planes) + ", \"ops\": " + std::to_string(c.ops.size()) +
+       ", \"synchronization_ns\": " + known(c.synchronization) + ", \"transit_ns\": " + known(c.transit) +
+       ", \"wait_ns\": " + known(c.wait) + ", \"idle_ns\": " + known(c.idle) +
+       ", \"idle_peer_wait_ns\": " + known(c.idlePeerWait) + ", \"idle_other_transfer_ns\": " + known(c.idleOtherTransfer) +
+       ", \"synchronization_by_peer\": ";
+  peerWaitsJson(o, c.synchronizationByPeer);
+  o += ", \"idle_by_peer\": ";
+  peerWaitsJson(o, c.idleByPeer);
+  o += ", \"recorded\": ";
   if (c.json)
     o += "{\"ops\": " + std::to_string(c.jsonOps) + ", \"elapse_ns\": " + std::to_string(c.json->elapse) +
          ", \"transit_ns\": " + std::to_string(c.json->transit) + ", \"wait_ns\": " + std::to_string(c.json->wait) +
@@ -114,9 +125,25 @@ void breakdownJson(std::string& o, const CommBreakdown& c) {
          ", \"idle_ns\": " + std::to_string(c.json->idle) + "}";
   else
     o += "null";
-  o += ", \"communication_json_message\": ";
+  o += ", \"recorded_message\": ";
   appendJsonString(o, c.jsonMessage);
   o += "}";
+}
+
+/// `communication_links`: per transport the transfers summed over the capture.
+void linksJson(std::string& o, const std::vector<CommLink>& links) {
+  o += "[";
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const CommLink& l = links[i];
+    char b[160];
+    std::snprintf(b, sizeof b, "\"transit_size_mb\": %.6f, \"transit_time_us\": %.3f, \"bandwidth_gb_s\": %.4f, \"tasks\": %zu}",
+                  static_cast<double>(l.bytes) / 1e6, static_cast<double>(l.time) / 1e3, l.bandwidthGBs(), l.tasks);
+    o += (i ? ", " : "") + std::string("{\"transport\": ");
+    appendJsonString(o, l.transport);
+    o += ", ";
+    o += b;
+  }
+  o += "]";
 }
 
 void partsJson(std::string& o, const std::vector<BreakdownPart>& v) {
@@ -311,6 +338,9 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
   // What Communication (Not Overlapped) and Computing are made of (docs/diagnosis.md §5).
   o += ", \"communication_breakdown\": ";
   if (main) breakdownJson(o, main->comm);
+  else o += "null";
+  o += ", \"communication_links\": ";
+  if (main) linksJson(o, main->comm.links);
   else o += "null";
   o += ", \"computing_breakdown\": ";
   if (main) breakdownJson(o, main->compute);
@@ -554,7 +584,7 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
   }
   o += "]";
   if (advised.size() >= 2) o += ",\n\"advice_across_ranks\": " + adviceAcrossRanksJson(issuesAcrossRanks(advised));
-  if (profile.analysis) o += ",\n\"profile_analysis\": " + profileAnalysisJson(*profile.analysis);
+  if (profile.analysis) o += ",\n\"profile_analysis\": " + profileAnalysisJson(profile, *profile.analysis);
   o += "}\n";
   return o;
 }
@@ -648,7 +678,10 @@ std::string reportText(const Profile& profile, const AdvisorThresholds& threshol
   for (const auto& m : profile.messages) o << "\nmessage: " << m << "\n";
   if (const std::string across = adviceAcrossRanksText(issuesAcrossRanks(advised)); !across.empty())
     o << "\n" << across;
-  if (profile.analysis) o << "\n" << profileAnalysisLine(*profile.analysis) << "\n";
+  if (profile.analysis) {
+    o << "\n" << profileAnalysisLine(*profile.analysis) << "\n";
+    for (const std::string& line : collectiveFindings(profile, *profile.analysis)) o << "collectives: " << line << "\n";
+  }
   return o.str();
 }
 

@@ -774,14 +774,11 @@ QLabel* breakdownLabel(const core::DeviceAnalysis& d, QWidget* parent) {
     QString line = TopDownPanel::tr("<b>Exposed communication</b> %1: ")
                        .arg(QString::fromStdString(core::formatDuration(c.exposed)));
     if (c.fromTrace)
-      line += TopDownPanel::tr("waiting %1 · transmitting %2 · neither %3")
-                  .arg(pctOf(c.waiting, c.exposed), pctOf(c.transmitting, c.exposed), pctOf(c.other, c.exposed));
-    else if (c.json && c.json->elapse > 0)
-      line += TopDownPanel::tr("communication.json: wait %1 · transit %2 · idle %3 of the ops' time")
-                  .arg(pctOf(c.json->wait, c.json->elapse), pctOf(c.json->transit, c.json->elapse),
-                       pctOf(c.json->idle, c.json->elapse));
+      line += TopDownPanel::tr("synchronization %1 · transit %2 · other wait %3 · idle %4")
+                  .arg(pctOf(c.synchronization, c.exposed), pctOf(c.transit, c.exposed), pctOf(c.wait, c.exposed),
+                       pctOf(c.idle, c.exposed));
     else
-      line += TopDownPanel::tr("<i>waiting vs transmitting not recorded (no HCCL plane tasks)</i>");
+      line += TopDownPanel::tr("<i>split unknown (no HCCL plane tasks recorded)</i>");
     lines << line;
   }
   const core::ComputeBreakdown& k = d.compute;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // What Communication (Not Overlapped) and Computing are made of (docs/diagnosis.md §5):
-// communication.json reader, the waiting/transmitting split, msprof-analyze's min-wait-plane
+// communication.json reader, the one split of exposed communication by the profiler's per-op
 // rule, and the computing split by class, core and pass. Expected values are hand counts on tiny
 // traces (written beside them) or Python stdlib one-liners run on the raw corpus files (quoted).
 #include <catch2/catch.hpp>
@@ -98,19 +98,24 @@ TEST_CASE("operator classes by OP Type or name", "[breakdown]") {
   CHECK(std::string(core::operatorClass("DeformableConv2D")) == "Other");  // "conv" must start the type
 }
 
-TEST_CASE("communication split on a hand-built HCCL trace: waiting, transmitting, and msprof-analyze's plane", "[breakdown]") {
-  // No compute, so the whole op [0, 100) us is exposed. Plane 0: Memcpy [10,30), Notify_Wait [30,80).
-  // Plane 1: Notify_Wait [0,20), RDMASend [20,25), RDMASend [25,30), Notify_Wait [30,90).
-  // Transfer union [10,30) = 20 us. Wait union [0,20) u [30,90) minus transfer = [0,10) u [30,90) = 70 us.
-  // Neither: [90,100) = 10 us.
-  // msprof-analyze: plane 0 counts 50 us of Notify_Wait; plane 1 counts 20 us ([30,90) follows
-  // RDMASend,RDMASend: RDMA transfer, not counted). Least: plane 1, wait = 20 us, transmit = 80 us.
+TEST_CASE("communication split on a hand-built HCCL trace: the profiler's per-op rule, one split, peers", "[breakdown]") {
+  // No compute, so the whole op [0, 100) us is exposed (docs/diagnosis.md §5.1, §5.3).
+  // Plane 0 (the master: the lowest plane holding a Notify_Wait): Notify_Wait [0,8) for rank 1,
+  // Memcpy [10,30) (an HCCS link), Notify_Wait [30,80) for rank 1.
+  // Plane 1: Notify_Wait [0,20) for rank 2, RDMASend [20,25), RDMASend [25,30), Notify_Wait [30,90) for rank 2.
+  // Op (hand count): elapse = 90 - 0 = 90; transit = 20; wait = 8 + 50 = 58; synchronization = 8
+  // (the wait before the first transfer at 10); idle = 90 - 20 - 58 = 12.
+  // Exposed [0,100): synchronization [0,8) = 8, transit [10,30) = 20, wait [30,80) = 50, idle
+  // [8,10) u [80,100) = 22, of which plane 1 waits for rank 2 over [8,10) u [80,90) = 12, no task 10.
   std::string b = meta(300, "Ascend Hardware", "NPU 0") + meta(400, "HCCL", "NPU 0");
   b += thread(400, 0, "Group 0 Communication") + thread(400, 1, "Plane 0") + thread(400, 2, "Plane 1");
   b += x(400, 0, "hcom_allReduce__1_0_1", 0, 100);
-  b += x(400, 1, "Memcpy", 10, 20) + x(400, 1, "Notify_Wait", 30, 50);
-  b += x(400, 2, "Notify_Wait", 0, 20) + x(400, 2, "RDMASend", 20, 5) + x(400, 2, "RDMASend", 25, 5) +
-       x(400, 2, "Notify_Wait", 30, 60);
+  const char* w1 = R"({"src rank":0,"dst rank":1})";
+  const char* w2 = R"({"src rank":0,"dst rank":2})";
+  const char* hccs = R"j({"src rank":0,"dst rank":1,"link type":"HCCS","transport type":"SDMA","size(Byte)":2000000})j";
+  b += x(400, 1, "Notify_Wait", 0, 8, w1) + x(400, 1, "Memcpy", 10, 20, hccs) + x(400, 1, "Notify_Wait", 30, 50, w1);
+  b += x(400, 2, "Notify_Wait", 0, 20, w2) + x(400, 2, "RDMASend", 20, 5, w2) + x(400, 2, "RDMASend", 25, 5, w2) +
+       x(400, 2, "Notify_Wait", 30, 60, w2);
   b += x(300, 5, "hcom_allReduce__1_0_1", 0, 100, R"({"Task Type":"Other"})");
   const auto t = loadMemory(wrap(b));
   // threads 1: the breakdowns run inline instead of on the side thread (issue 15, the fuzz targets).
@@ -122,21 +127,47 @@ TEST_CASE("communication split on a hand-built HCCL trace: waiting, transmitting
   CHECK(c.exposed == us(100));
   CHECK(c.fromTrace);
   CHECK(c.planes == 2);
-  CHECK(c.transmitting == us(20));
-  CHECK(c.waiting == us(70));
-  CHECK(c.other == us(10));
-  CHECK(c.msprofWait == us(20));
-  CHECK(c.msprofTransmit == us(80));
-  CHECK(c.msprofPlanes == "Group 0 Communication: Plane 1");
+  REQUIRE(c.ops.size() == 1);
+  const core::CommOp& op = c.ops[0];
+  CHECK(op.type == "allReduce");
+  CHECK(op.groupKey == "1");
+  CHECK(op.masterPlane == 0);
+  CHECK(op.elapse == us(90));
+  CHECK(op.transit == us(20));
+  CHECK(op.wait == us(58));
+  CHECK(op.synchronization == us(8));
+  CHECK(op.idle == us(12));
+  CHECK(op.selfRank == 0);
+  CHECK(op.peers == std::vector<int>{1, 2});
+  CHECK(op.syncPeer.peer == 1);
+  CHECK(op.idleWait.peer == 2);
+  CHECK(op.idleWait.ns == us(60 - 50));  // [30,90) outside the master's busy [30,80)
+  CHECK(c.synchronization == us(8));
+  CHECK(c.transit == us(20));
+  CHECK(c.wait == us(50));
+  CHECK(c.idle == us(22));
+  CHECK(c.synchronization + c.transit + c.wait + c.idle == c.exposed);
+  CHECK(c.idlePeerWait == us(12));
+  CHECK(c.idleOtherTransfer == 0);
+  REQUIRE(c.idleByPeer.size() == 1);
+  CHECK(c.idleByPeer[0].peer == 2);
+  REQUIRE(c.synchronizationByPeer.size() == 1);
+  CHECK(c.synchronizationByPeer[0].peer == 1);
+  // The HCCS link: 2 MB in 20 us = 100 GB/s, and SDMA its sum. The RDMASend tasks have no link
+  // type and no size: RDMA needs the transport type, so they count under "unknown" with 0 bytes.
+  bool hccs100 = false;
+  for (const core::CommLink& l : c.links) hccs100 = hccs100 || (l.transport == "HCCS" && l.bytes == 2'000'000 && l.time == us(20));
+  CHECK(hccs100);
   CHECK_FALSE(c.json);
-  // Communication bound. The plane rule says wait 70%, msprof-analyze's rule 20 / 100 = 20%: 50
-  // points apart, more than kCrossCheckMargin (30), so the verdict names no side (docs/diagnosis.md
-  // section 5; this file was not built before session 7 and still expected the older "slowest rank first").
+  // Communication bound, the largest part is wait: no "sources disagree" any more, one split.
   CHECK(ra.verdict.dominant == "communication");
-  bool disagree = false;
-  for (const auto& f : ra.verdict.findings)
-    disagree = disagree || f.find("The sources disagree on waiting vs transmitting") != std::string::npos;
-  CHECK(disagree);
+  bool waitLine = false, disagree = false;
+  for (const auto& f : ra.verdict.findings) {
+    waitLine = waitLine || f.find("The largest part is waiting after the data started to move") != std::string::npos;
+    disagree = disagree || f.find("disagree") != std::string::npos;
+  }
+  CHECK(waitLine);
+  CHECK_FALSE(disagree);
 }
 
 TEST_CASE("computing split on a hand-built trace: class, core and forward/backward through fwdbwd", "[breakdown]") {
@@ -199,22 +230,27 @@ TEST_CASE("910B Level1 rank 0: communication split from the planes and communica
   REQUIRE(r.profile->ranks[0].analysis->devices.size() == 1);
   const core::DeviceAnalysis& d = r.profile->ranks[0].analysis->devices[0];
   const core::CommBreakdown& c = d.comm;
-  // Python on trace_view.json (Decimal ts/dur -> ns): union of the "Communication(Not Overlapped)"
-  // lane = 101963203 ns; plane tasks not named Notify* (Memcpy, Reduce_Inline) unioned and
-  // intersected with it = 3935912 ns; Notify_Wait tasks of every plane unioned, intersected, minus
-  // the transfer time = 97977005 ns; the rest 50286 ns. npuscope uses its own computed
-  // Not-Overlapped set (within 1 us of the lane, test_overlap), hence the 2 us margin.
+  // Python on trace_view.json (Decimal ts/dur -> ns): the union of the "Communication(Not
+  // Overlapped)" lane = 101963203 ns. Plane 1's tasks inside each op (start within the op):
+  // Notify_Wait before the op's first Memcpy/Reduce_Inline whose link type is not ON_CHIP =
+  // synchronization, those transfers = transit, the later Notify_Waits = wait; each unioned and
+  // intersected with the lane, in that priority: synchronization 4311571, transit 3565451, wait
+  // 324906, idle the rest 93761275 ns. npuscope uses its own computed Not-Overlapped set (within
+  // 1 us of the lane, test_overlap), hence the 2 us margin.
   CHECK(c.fromTrace);
   CHECK(c.planes == 8);
   CHECK(std::llabs(c.exposed - 101963203) <= 2000);
-  CHECK(std::llabs(c.transmitting - 3935912) <= 2000);
-  CHECK(std::llabs(c.waiting - 97977005) <= 2000);
-  CHECK(c.waiting + c.transmitting + c.other == c.exposed);
-  // msprof-analyze's rule: Plane 0 holds only Reduce_Inline and Memcpy (8 each, counted on the
-  // file), so it is the least-waiting plane with 0 and the whole exposed time counts as Transmit.
-  CHECK(c.msprofWait == 0);
-  CHECK(c.msprofTransmit == c.exposed);
-  CHECK(c.msprofPlanes == "Group 0 Communication: Plane 0");
+  CHECK(std::llabs(c.synchronization - 4311571) <= 2000);
+  CHECK(std::llabs(c.transit - 3565451) <= 2000);
+  CHECK(std::llabs(c.wait - 324906) <= 2000);
+  CHECK(std::llabs(c.idle - 93761275) <= 2000);
+  CHECK(c.synchronization + c.transit + c.wait + c.idle == c.exposed);
+  // The synchronization waits for rank 1 (Plane 1's Notify_Wait at +9.25 us of allReduce #0 has
+  // dst rank 1); during the idle, Plane 5 waits 78.8 ms for rank 5 (dst rank 5 on the file).
+  REQUIRE_FALSE(c.synchronizationByPeer.empty());
+  CHECK(c.synchronizationByPeer[0].peer == 1);
+  REQUIRE_FALSE(c.idleByPeer.empty());
+  CHECK(c.idleByPeer[0].peer == 5);
   // communication.json, Python: sum over the 4 ops (not "Total Op Info") of each time * 1e6, rounded:
   // elapse 105991878, transit 3683353, wait 5940619, synchronization 5615712, idle 96367905 ns.
   REQUIRE(c.json);
@@ -224,7 +260,7 @@ TEST_CASE("910B Level1 rank 0: communication split from the planes and communica
   CHECK(std::llabs(c.json->wait - 5940619) <= 4);
   CHECK(std::llabs(c.json->synchronization - 5615712) <= 4);
   CHECK(std::llabs(c.json->idle - 96367905) <= 4);
-  CHECK(core::commBreakdownText(c).find("waiting 96.1%") != std::string::npos);  // 97977005 / 101963203
+  CHECK(core::commBreakdownText(c).find("synchronization 4.2% (waiting for peer rank 1)") != std::string::npos);  // 4311571 / 101963203
 }
 
 TEST_CASE("910B Level1 rank 0: computing split against kernel_details.csv", "[breakdown][corpus]") {

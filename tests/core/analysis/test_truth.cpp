@@ -156,76 +156,60 @@ TEST_CASE("computing breakdown shares are exclusive and add up to Computing", "[
   CHECK(contains(text, "several at once 15.0%"));
 }
 
-TEST_CASE("waiting vs transmitting: dominates only at two thirds, else mixed", "[truth][comm]") {
-  // Hand counts: exposed 100 us split 54 / 46 is mixed; 70 / 30 is waiting dominating.
+TEST_CASE("communication split: the largest part decides the sentence, unknown when it cannot tell", "[truth][comm]") {
+  // Hand counts on 100 us of exposed communication (docs/diagnosis.md §5.1).
   core::DeviceAnalysis da;
   da.comm.fromTrace = true;
   da.comm.exposed = 100'000;
-  da.comm.waiting = 54'000;
-  da.comm.transmitting = 46'000;
-  da.comm.msprofWait = 62'000;
   core::Verdict v;
   v.dominant = "communication";
+  const auto set = [&](core::TimeNs sync, core::TimeNs transit, core::TimeNs wait, core::TimeNs idle) {
+    da.comm.synchronization = sync;
+    da.comm.transit = transit;
+    da.comm.wait = wait;
+    da.comm.idle = idle;
+  };
+  set(60'000, 20'000, 10'000, 10'000);
+  da.comm.synchronizationByPeer = {core::PeerWait{3, 60'000, {}}};
   std::vector<std::string> f = core::breakdownFindings(da, v);
-  CHECK_FALSE(anyContains(f, "dominates"));
-  CHECK(anyContains(f, "mixed"));
-  CHECK(anyContains(f, "source: the trace's HCCL plane tasks"));
-  CHECK(anyContains(f, "wait 62.0% (+8.0 points)"));
-  da.comm.waiting = 70'000;
-  da.comm.transmitting = 30'000;
+  CHECK(anyContains(f, "synchronization 60.0% (waiting for peer rank 3)"));
+  CHECK(anyContains(f, "The largest part is synchronization (60 us)"));
+  set(10'000, 70'000, 10'000, 10'000);
   f = core::breakdownFindings(da, v);
-  CHECK(anyContains(f, "Waiting dominates (70.0%"));
-  da.comm.waiting = 20'000;
-  da.comm.transmitting = 80'000;
-  da.comm.msprofWait = 25'000;  // within kCrossCheckMargin of 20%, so the conclusion stands
+  CHECK(anyContains(f, "The largest part is transit (70 us)"));
+  // Idle largest, other planes waiting for rank 5 over 40 of its 70 us: a late peer.
+  set(10'000, 10'000, 10'000, 70'000);
+  da.comm.idlePeerWait = 40'000;
+  da.comm.idleByPeer = {core::PeerWait{5, 40'000, {}}};
   f = core::breakdownFindings(da, v);
-  CHECK(anyContains(f, "Transmitting dominates"));
+  CHECK(anyContains(f, "other planes wait for peer rank 5 (40 us)"));
+  // Idle largest with no task on any plane for most of it: unknown, never a guess.
+  da.comm.idlePeerWait = 10'000;
+  f = core::breakdownFindings(da, v);
+  CHECK(anyContains(f, "its cause is unknown from this capture"));
+  // No plane tasks (Level0): the split is unknown.
+  da.comm.fromTrace = false;
+  f = core::breakdownFindings(da, v);
+  CHECK(anyContains(f, "The split of the exposed communication is unknown"));
+  for (const auto& line : f) CHECK(line.find("dominates") == std::string::npos);
 }
 
-TEST_CASE("waiting vs transmitting: no conclusion when a cross-check is over 30 points away", "[truth][comm]") {
-  // Hand counts: plane rule 96.1 / 3.9 of 100 us exposed; msprof-analyze's rule waits 0 (all
-  // Transmit); communication.json waits 5.6 of 100 us elapse. 0 - 96.1 = -96.1 points and
-  // 5.6 - 96.1 = -90.5 points, both beyond 30: the sources disagree.
-  core::DeviceAnalysis da;
-  da.comm.fromTrace = true;
-  da.comm.exposed = 100'000;
-  da.comm.waiting = 96'100;
-  da.comm.transmitting = 3'900;
-  da.comm.msprofWait = 0;
-  da.comm.msprofTransmit = 100'000;
-  core::CommOpTimes json;
-  json.elapse = 100'000;
-  json.wait = 5'600;
-  json.transit = 3'700;
-  da.comm.json = json;
-  core::Verdict v;
-  v.dominant = "communication";
-  std::vector<std::string> f = core::breakdownFindings(da, v);
-  CHECK_FALSE(anyContains(f, "dominates"));
-  CHECK(anyContains(f, "The sources disagree"));
-  CHECK(anyContains(f, "msprof-analyze's rule wait 0.0% (-96.1 points)"));
-  CHECK(anyContains(f, "communication.json wait 5.6% (-90.5 points)"));
-  CHECK(anyContains(f, "Notify Wait"));
-  // One cross-check far away is enough: json agreeing, msprof-analyze 96.1 - 60 = 36.1 points off.
-  da.comm.msprofWait = 60'000;
-  da.comm.json->wait = 90'000;
-  f = core::breakdownFindings(da, v);
-  CHECK(anyContains(f, "The sources disagree"));
-  CHECK(anyContains(f, "but msprof-analyze's rule wait 60.0% (-36.1 points), more than 30"));
-  // Both within 30 points: the conclusion stands.
-  da.comm.msprofWait = 90'000;
-  f = core::breakdownFindings(da, v);
-  CHECK(anyContains(f, "Waiting dominates (96.1%"));
-}
-
-TEST_CASE("910B Level1 capture: the waiting share is not concluded against its cross-checks", "[truth][comm]") {
-  // The report's primary split on rank 0 is wait 96.1% from the planes, msprof-analyze's rule
-  // 0.0% and communication.json 5.6% (docs/diagnosis.md §5.1): no "Waiting dominates".
+TEST_CASE("910B Level1 capture: the late rank is named and nothing contradicts it", "[truth][comm]") {
+  // communication.json (Python): the first hcom_allReduce__586_0_1 starts at 1736408883732241.5 us
+  // on rank 0 and 1736408883737849.2 us on rank 1 (5607.7 us later); rank 0's Synchronization Time
+  // is 5.61569221875 ms; Plane 5 of rank 0 and Plane 4 of rank 1 wait on dst rank 5, which is no
+  // rank of the capture (rank_id 0 and 1 in profiler_info_*.json).
   const auto r = core::loadProfile(shared("corpus/ascend-pt-910b-l1-text-2rank"));
   REQUIRE(r.profile);
   const std::string text = core::reportText(*r.profile);
-  CHECK(text.find("Waiting dominates") == std::string::npos);
-  CHECK(text.find("The sources disagree") != std::string::npos);
+  CHECK(text.find("rank 1 is late to 1 of 4 collectives") != std::string::npos);
+  CHECK(text.find("reaches allReduce #0 (hcom_allReduce__586_0_1) in step 50 5.608 ms after the first rank") != std::string::npos);
+  CHECK(text.find("rank 0 waits 5.608 ms (its synchronization 5.616 ms)") != std::string::npos);
+  CHECK(text.find("group rank 5, which is not in this capture") != std::string::npos);
+  CHECK(text.find("that is the rank that waits, not the late one (rank 1)") != std::string::npos);
+  CHECK(text.find("The sources disagree") == std::string::npos);
+  CHECK(text.find("check for a slow rank") == std::string::npos);
+  CHECK(text.find("rank 1 late to 1") != std::string::npos);  // the slow-rank line agrees
 }
 
 TEST_CASE("MindSpore graph mode: no torch wording, steps-needing rules say unknown", "[truth][framework]") {

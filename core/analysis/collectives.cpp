@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: MIT
+// HCCL ops split by the profiler's rule, and collectives matched across ranks
+// (docs/diagnosis.md §5.3, §5.4).
+
+#include "core/analysis/collectives.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <unordered_map>
+
+#include "core/analysis/analysis.h"
+#include "core/base/i18n.h"
+#include "core/base/parse_number.h"
+#include "core/model/slice_args.h"
+#include "core/profile/profile.h"
+
+namespace npuscope::core {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string o(s);
+  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return o;
+}
+
+enum class TaskKind : std::uint8_t { Wait, Signal, Transfer, Other };
+
+/// Notify waits (Notify_Wait, "Notify Wait") wait; other notify tasks signal; every other task
+/// moves or reduces data unless its link is on the chip (TaskKind::Other then).
+TaskKind nameKind(std::string_view name) {
+  const std::string n = lower(name);
+  if (n.rfind("notify", 0) == 0) return n.find("wait") != std::string::npos ? TaskKind::Wait : TaskKind::Signal;
+  return TaskKind::Transfer;
+}
+
+/// An integer arg ("src rank", "dst rank", "size(Byte)"), or -1 when absent or not a number.
+std::int64_t intArg(const Trace& trace, SliceRef r, std::string_view key) {
+  const auto v = sliceArg(trace, r, key);
+  if (!v) return -1;
+  std::int64_t x = -1;
+  const char* b = v->data();
+  const auto res = std::from_chars(b, b + v->size(), x);
+  return res.ec == std::errc() ? x : -1;
+}
+
+/// A group rank as the plane tasks write it: 4294967295 (and any value beyond int) means none.
+int rankOf(std::int64_t v) { return v >= 0 && v < 0x7fffffff ? static_cast<int>(v) : -1; }
+
+/// "Plane 5" -> 5, else -1.
+int planeNumber(std::string_view lane) {
+  if (lane.rfind("Plane", 0) != 0) return -1;
+  std::string_view d = lane.substr(5);
+  while (!d.empty() && d.front() == ' ') d.remove_prefix(1);
+  int v = -1;
+  const auto res = std::from_chars(d.data(), d.data() + d.size(), v);
+  return res.ec == std::errc() ? v : -1;
+}
+
+/// "hcom_allReduce__586_0_1" -> type "allReduce", key "586"; other names: the name without
+/// trailing digits and underscores, and no key.
+void parseOpName(std::string_view name, std::string& type, std::string& key) {
+  key.clear();
+  if (name.rfind("hcom_", 0) == 0) {
+    const std::string_view rest = name.substr(5);
+    const std::size_t us = rest.find('_');
+    type = std::string(rest.substr(0, us));
+    if (us != std::string_view::npos) {
+      std::string_view tail = rest.substr(us);
+      while (!tail.empty() && tail.front() == '_') tail.remove_prefix(1);
+      std::size_t n = 0;
+      while (n < tail.size() && std::isdigit(static_cast<unsigned char>(tail[n]))) ++n;
+      key = std::string(tail.substr(0, n));
+    }
+    return;
+  }
+  std::size_t e = name.size();
+  while (e > 0 && (std::isdigit(static_cast<unsigned char>(name[e - 1])) || name[e - 1] == '_' || name[e - 1] == '-')) --e;
+  type = std::string(name.substr(0, e == 0 ? name.size() : e));
+}
+
+struct PlaneTask {
+  TimeRange r;
+  SliceRef ref;
+  int plane = -1;
+  TaskKind kind = TaskKind::Other;
+  int peer = -1;
+};
+
+struct GroupLanes {
+  std::uint32_t lane = kInvalidIndex;            // the group lane
+  std::vector<std::pair<int, std::uint32_t>> planes;  // (plane number, lane)
+};
+
+TimeNs overlapWith(TimeRange r, const std::vector<TimeRange>& sortedDisjoint) {
+  TimeNs o = 0;
+  for (const TimeRange& b : sortedDisjoint) {
+    if (b.start >= r.end) break;
+    const TimeNs s = std::max(r.start, b.start), e = std::min(r.end, b.end);
+    if (s < e) o += e - s;
+  }
+  return o;
+}
+
+}  // namespace
+
+std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJson* json, std::vector<CommLink>* links,
+                            CommOpIntervals* split) {
+  std::vector<CommOp> out;
+  // Groups in lane order: a lane whose name contains "Communication" opens a group, the Plane
+  // lanes after it belong to it (the text export's layout, format notes §2.4).
+  std::vector<GroupLanes> groups;
+  for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+    const Lane& lane = trace.lanes[l];
+    const Process& p = trace.processes[lane.process];
+    if (p.role != Process::Role::Communication) continue;
+    if (!(p.deviceId == device || (device < 0 && p.deviceId < 0))) continue;
+    if (lane.name.find("Communication") != std::string::npos) {
+      groups.push_back(GroupLanes{l, {}});
+      continue;
+    }
+    const int plane = planeNumber(lane.name);
+    if (plane >= 0 && !groups.empty()) groups.back().planes.emplace_back(plane, l);
+  }
+  std::map<std::string, std::uint64_t> linkBytes;
+  std::map<std::string, std::pair<TimeNs, std::size_t>> linkTime;
+  std::map<std::string, std::size_t> seqOf;  // (groupKey|type) -> next sequence
+  std::map<std::string, std::vector<const CommOpTimes*>> recordedByName;
+  if (json)
+    for (const CommOpTimes& o : json->ops) recordedByName[o.name.substr(0, o.name.find('@'))].push_back(&o);
+  std::map<std::string, std::size_t> recordedUsed;
+
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+    const GroupLanes& g = groups[gi];
+    const Lane& gl = trace.lanes[g.lane];
+    const std::uint32_t end0 = gl.rowBegin[std::min<std::size_t>(1, gl.depthCount())];
+    const std::size_t first = out.size();
+    for (std::uint32_t i = gl.rowBegin[0]; i < end0; ++i) {
+      CommOp op;
+      op.slice = SliceRef{g.lane, i};
+      op.name = std::string(trace.name(gl.names[i]));
+      op.groupLane = gl.name;
+      op.groupIndex = gi;
+      op.range = TimeRange{gl.start[i], gl.end[i]};
+      parseOpName(op.name, op.type, op.groupKey);
+      if (op.groupKey.empty()) op.groupKey = gl.name;
+      op.sequence = seqOf[op.groupKey + "|" + op.type]++;
+      op.elapse = op.range.end - op.range.start;
+      out.push_back(std::move(op));
+    }
+    const std::size_t count = out.size() - first;
+    if (count == 0) continue;
+    // The plane tasks of each op: those starting inside it.
+    std::vector<std::vector<PlaneTask>> tasksOf(count);
+    std::map<int, bool> planeWaits;  // plane -> holds a Notify_Wait (whole capture)
+    for (const auto& [plane, l] : g.planes) {
+      const Lane& lane = trace.lanes[l];
+      planeWaits.emplace(plane, false);
+      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+        const TimeNs s = lane.start[i];
+        // The last op starting at or before s.
+        const auto it = std::upper_bound(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), s,
+                                         [](TimeNs t, const CommOp& o) { return t < o.range.start; });
+        if (it == out.begin() + static_cast<std::ptrdiff_t>(first)) continue;
+        const std::size_t k = static_cast<std::size_t>(it - out.begin()) - 1;
+        if (s > out[k].range.end) continue;
+        PlaneTask t;
+        t.r = TimeRange{s, lane.end[i]};
+        t.ref = SliceRef{l, i};
+        t.plane = plane;
+        t.kind = nameKind(trace.name(lane.names[i]));
+        if (t.kind == TaskKind::Wait) planeWaits[plane] = true;
+        CommOp& op = out[k];
+        if (op.selfRank < 0) op.selfRank = rankOf(intArg(trace, t.ref, "src rank"));
+        if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer) t.peer = rankOf(intArg(trace, t.ref, "dst rank"));
+        if (t.kind == TaskKind::Transfer) {
+          const std::string link = sliceArg(trace, t.ref, "link type").value_or("");
+          const std::string transport = sliceArg(trace, t.ref, "transport type").value_or("");
+          if (link == "ON_CHIP") {
+            t.kind = TaskKind::Other;
+          } else if (links) {
+            const std::string key = transport == "RDMA" ? std::string("RDMA") : link.empty() ? std::string("unknown") : link;
+            const std::int64_t bytes = intArg(trace, t.ref, "size(Byte)");
+            if (bytes > 0) linkBytes[key] += static_cast<std::uint64_t>(bytes);
+            auto& lt = linkTime[key];
+            lt.first += t.r.end - t.r.start;
+            ++lt.second;
+          }
+        }
+        if (t.peer >= 0 && t.peer != op.selfRank) op.peers.push_back(t.peer);
+        tasksOf[k].push_back(t);
+      }
+    }
+    // The master plane (docs/diagnosis.md §5.3): the lowest plane holding a Notify_Wait, else the
+    // lowest plane.
+    int master = -1;
+    for (const auto& [plane, waits] : planeWaits)
+      if (waits) {
+        master = plane;
+        break;
+      }
+    if (master < 0 && !planeWaits.empty()) master = planeWaits.begin()->first;
+    for (std::size_t k = 0; k < count; ++k) {
+      CommOp& op = out[first + k];
+      std::vector<PlaneTask>& ts = tasksOf[k];
+      std::sort(op.peers.begin(), op.peers.end());
+      op.peers.erase(std::unique(op.peers.begin(), op.peers.end()), op.peers.end());
+      op.peers.erase(std::remove(op.peers.begin(), op.peers.end(), op.selfRank), op.peers.end());
+      if (ts.empty()) continue;
+      op.hasTasks = true;
+      op.masterPlane = master;
+      std::sort(ts.begin(), ts.end(), [](const PlaneTask& a, const PlaneTask& b) { return a.r.start < b.r.start; });
+      TimeNs firstStart = ts.front().r.start, lastEnd = ts.front().r.end;
+      TimeNs firstTransit = INT64_MAX;
+      for (const PlaneTask& t : ts) {
+        lastEnd = std::max(lastEnd, t.r.end);
+        if (t.plane == master && t.kind == TaskKind::Transfer) firstTransit = std::min(firstTransit, t.r.start);
+      }
+      op.elapse = lastEnd - firstStart;
+      std::vector<TimeRange> masterBusy;
+      for (const PlaneTask& t : ts) {
+        if (t.plane != master) continue;
+        const TimeNs d = t.r.end - t.r.start;
+        if (t.kind == TaskKind::Transfer) {
+          op.transit += d;
+          masterBusy.push_back(t.r);
+          if (split) split->transit.push_back(t.r);
+        } else if (t.kind == TaskKind::Wait) {
+          op.wait += d;
+          masterBusy.push_back(t.r);
+          if (t.r.start < firstTransit) {
+            op.synchronization += d;
+            if (d > op.syncPeer.ns) op.syncPeer = PeerWait{t.peer, d, t.ref};
+            if (split) {
+              split->synchronization.push_back(t.r);
+              split->syncWaits.emplace_back(t.r, t.peer);
+            }
+          } else if (split) {
+            split->wait.push_back(t.r);
+          }
+        }
+      }
+      // syncPeer.ns is the longest wait; make it the summed synchronization of that op.
+      if (op.syncPeer.ns > 0) op.syncPeer.ns = op.synchronization;
+      op.idle = op.elapse - op.transit - op.wait;
+      std::sort(masterBusy.begin(), masterBusy.end(), [](TimeRange a, TimeRange b) { return a.start < b.start; });
+      Intervals busy;
+      for (const TimeRange& r : masterBusy)
+        if (busy.empty() || r.start > busy.back().end) busy.push_back(r);
+        else busy.back().end = std::max(busy.back().end, r.end);
+      for (const PlaneTask& t : ts) {
+        if (t.plane == master) continue;
+        if (t.kind == TaskKind::Wait) {
+          const TimeNs outside = (t.r.end - t.r.start) - overlapWith(t.r, busy);
+          if (outside > op.idleWait.ns) op.idleWait = PeerWait{t.peer, outside, t.ref};
+          if (split) split->peerWaits.emplace_back(t.r, t.peer);
+        } else if (t.kind == TaskKind::Transfer && split) {
+          split->otherTransfers.push_back(t.r);
+        }
+      }
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const CommOp& a, const CommOp& b) { return a.range.start < b.range.start; });
+  for (CommOp& op : out) {
+    const auto it = recordedByName.find(op.name);
+    if (it == recordedByName.end()) continue;
+    std::size_t& used = recordedUsed[op.name];
+    if (used < it->second.size()) op.recorded = *it->second[used++];
+  }
+  if (links) {
+    links->clear();
+    CommLink sdma;
+    sdma.transport = "SDMA";
+    for (const auto& [key, lt] : linkTime) {
+      CommLink l;
+      l.transport = key;
+      l.time = lt.first;
+      l.tasks = lt.second;
+      l.bytes = linkBytes[key];
+      if (key != "RDMA") {
+        sdma.bytes += l.bytes;
+        sdma.time += l.time;
+        sdma.tasks += l.tasks;
+      }
+      links->push_back(std::move(l));
+    }
+    if (sdma.tasks > 0) links->push_back(std::move(sdma));
+  }
+  return out;
+}
+
+namespace {
+
+const std::vector<CommOp>* opsOf(const RankProfile& rp) {
+  if (!rp.analysis || rp.analysis->cancelled || rp.analysis->devices.empty()) return nullptr;
+  const auto& ops = rp.analysis->devices.front().comm.ops;
+  return ops.empty() ? nullptr : &ops;
+}
+
+}  // namespace
+
+const CommOp* collectiveOp(const Profile& profile, const CollectiveRank& r) {
+  if (r.rankIndex >= profile.ranks.size()) return nullptr;
+  const std::vector<CommOp>* ops = opsOf(profile.ranks[r.rankIndex]);
+  return ops && r.opIndex < ops->size() ? &(*ops)[r.opIndex] : nullptr;
+}
+
+const Collective* ClusterComm::worst() const {
+  const Collective* w = nullptr;
+  for (const Collective& c : collectives)
+    if (c.lateRank >= 0 && (!w || c.lost > w->lost)) w = &c;
+  return w;
+}
+
+std::string collectiveLabel(const Collective& c) {
+  return c.type + " #" + std::to_string(c.sequence) + " (" + c.name + ")";
+}
+
+namespace {
+
+long long stepOf(const std::vector<StepWindow>& steps, TimeNs t) {
+  for (const StepWindow& s : steps)
+    if (t >= s.device.start && t < s.device.end) return s.number;
+  return -1;
+}
+
+TimeNs median(std::vector<TimeNs> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  if (n % 2) return v[n / 2];
+  // The mean of the two middle values, rounded toward minus infinity (no overflow: the
+  // values are differences of times within the trace's limits).
+  const TimeNs a = v[n / 2 - 1], b = v[n / 2];
+  const TimeNs sum = a + b;
+  return sum >= 0 ? sum / 2 : -((-sum + 1) / 2);
+}
+
+}  // namespace
+
+ClusterComm matchCollectives(const Profile& profile) {
+  ClusterComm cc;
+  std::vector<std::size_t> withOps;
+  for (std::size_t i = 0; i < profile.ranks.size(); ++i)
+    if (opsOf(profile.ranks[i])) withOps.push_back(i);
+  if (withOps.size() < 2) return cc;
+  const std::size_t refIndex = withOps.front();
+  const RankProfile& refRank = profile.ranks[refIndex];
+  const std::vector<CommOp>& refOps = *opsOf(refRank);
+  // The reference's groups (by key, in order of first appearance) and its ops by (group, name,
+  // occurrence) and by (group, type, sequence).
+  std::vector<std::string> refGroups;
+  for (const CommOp& o : refOps)
+    if (std::find(refGroups.begin(), refGroups.end(), o.groupKey) == refGroups.end()) refGroups.push_back(o.groupKey);
+  std::map<std::tuple<std::string, std::string, std::size_t>, std::size_t> byName, bySeq;
+  {
+    std::map<std::pair<std::string, std::string>, std::size_t> occ;
+    for (std::size_t k = 0; k < refOps.size(); ++k) {
+      const CommOp& o = refOps[k];
+      byName.emplace(std::make_tuple(o.groupKey, o.name, occ[{o.groupKey, o.name}]++), k);
+      bySeq.emplace(std::make_tuple(o.groupKey, o.type, o.sequence), k);
+    }
+  }
+  cc.collectives.resize(refOps.size());
+  for (std::size_t k = 0; k < refOps.size(); ++k) {
+    Collective& c = cc.collectives[k];
+    const CommOp& o = refOps[k];
+    c.name = o.name;
+    c.type = o.type;
+    c.group = o.groupKey;
+    c.sequence = o.sequence;
+    c.step = refRank.analysis ? stepOf(refRank.analysis->steps, o.range.start) : -1;
+    c.ranks.push_back(CollectiveRank{refIndex, refRank.rank(), k, o.range.start, o.range.start, 0});
+  }
+  std::size_t unmatched = 0;
+  for (std::size_t wi = 1; wi < withOps.size(); ++wi) {
+    const std::size_t ri = withOps[wi];
+    const RankProfile& rp = profile.ranks[ri];
+    const std::vector<CommOp>& ops = *opsOf(rp);
+    // Its groups paired with the reference's: by key, else by order of first appearance among
+    // the groups left unpaired (CANN writes per-rank hash digits in some versions).
+    std::vector<std::string> groups;
+    for (const CommOp& o : ops)
+      if (std::find(groups.begin(), groups.end(), o.groupKey) == groups.end()) groups.push_back(o.groupKey);
+    std::map<std::string, std::pair<std::string, bool>> pairTo;  // its key -> (ref key, by key)
+    std::vector<std::string> refLeft;
+    for (const std::string& k : refGroups)
+      if (std::find(groups.begin(), groups.end(), k) == groups.end()) refLeft.push_back(k);
+    std::size_t nextLeft = 0;
+    for (const std::string& k : groups) {
+      if (std::find(refGroups.begin(), refGroups.end(), k) != refGroups.end()) {
+        pairTo[k] = {k, true};
+      } else if (nextLeft < refLeft.size()) {
+        pairTo[k] = {refLeft[nextLeft++], false};
+        cc.notes.push_back(i18n::format(
+            npuTr("npuscope::core::Collectives", "%1: HCCL group %2 paired with rank %3's group %4 by their order (the names differ)"),
+            {rp.source.label, k, std::to_string(refRank.rank()), pairTo[k].first}));
+      }
+    }
+    std::map<std::pair<std::string, std::string>, std::size_t> occ;
+    for (std::size_t oi = 0; oi < ops.size(); ++oi) {
+      const CommOp& o = ops[oi];
+      const std::size_t n = occ[{o.groupKey, o.name}]++;
+      const auto p = pairTo.find(o.groupKey);
+      if (p == pairTo.end()) {
+        ++unmatched;
+        continue;
+      }
+      std::optional<std::size_t> k;
+      if (p->second.second) {
+        if (const auto it = byName.find(std::make_tuple(p->second.first, o.name, n)); it != byName.end()) k = it->second;
+      } else if (const auto it = bySeq.find(std::make_tuple(p->second.first, o.type, o.sequence)); it != bySeq.end()) {
+        k = it->second;
+      }
+      if (!k) {
+        ++unmatched;
+        continue;
+      }
+      cc.collectives[*k].ranks.push_back(CollectiveRank{ri, rp.rank(), oi, o.range.start, o.range.start, 0});
+    }
+  }
+  if (unmatched > 0)
+    cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1 op(s) of other ranks have no counterpart on rank %2"),
+                                    {std::to_string(unmatched), std::to_string(refRank.rank())}));
+  // Clock offsets from the op ends (a collective ends at nearly the same moment on every rank).
+  std::map<std::size_t, std::vector<TimeNs>> endDiffs;
+  for (const Collective& c : cc.collectives)
+    for (std::size_t j = 1; j < c.ranks.size(); ++j)
+      endDiffs[c.ranks[j].rankIndex].push_back(collectiveOp(profile, c.ranks[j])->range.end -
+                                               collectiveOp(profile, c.ranks[0])->range.end);
+  std::map<std::size_t, TimeNs> offsetOf;
+  for (const std::size_t ri : withOps) {
+    RankClock rc;
+    rc.rankIndex = ri;
+    rc.rank = profile.ranks[ri].rank();
+    if (ri != refIndex) {
+      const auto it = endDiffs.find(ri);
+      if (it != endDiffs.end()) {
+        const std::vector<TimeNs>& d = it->second;
+        rc.samples = d.size();
+        rc.estimate = median(d);
+        const bool oneSign = std::all_of(d.begin(), d.end(), [](TimeNs v) { return v > 0; }) ||
+                             std::all_of(d.begin(), d.end(), [](TimeNs v) { return v < 0; });
+        rc.applied = rc.samples >= kClockMinSamples && oneSign &&
+                     (rc.estimate >= kLateRankMinSkewNs || rc.estimate <= -kLateRankMinSkewNs);
+        rc.offset = rc.applied ? rc.estimate : 0;
+      } else {
+        cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1: no collective shared with rank %2, clock offset not estimated"),
+                                        {profile.ranks[ri].source.label, std::to_string(refRank.rank())}));
+      }
+    }
+    offsetOf[ri] = rc.offset;
+    cc.clocks.push_back(rc);
+  }
+  // Group ranks of the loaded ranks, to tell the peers no loaded rank is.
+  std::map<std::string, std::vector<int>> selfRanks;  // ref group key -> group ranks loaded
+  for (const Collective& c : cc.collectives)
+    for (const CollectiveRank& r : c.ranks)
+      if (const int self = collectiveOp(profile, r)->selfRank; self >= 0) selfRanks[c.group].push_back(self);
+  for (auto& [k, v] : selfRanks) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  }
+  std::map<std::size_t, RankCollectiveTotals> totals;
+  for (const std::size_t ri : withOps) totals[ri] = RankCollectiveTotals{ri, profile.ranks[ri].rank(), 0, 0, 0};
+  for (Collective& c : cc.collectives) {
+    TimeNs earliest = INT64_MAX;
+    for (CollectiveRank& r : c.ranks) {
+      r.correctedStart = r.start - offsetOf[r.rankIndex];
+      earliest = std::min(earliest, r.correctedStart);
+    }
+    std::size_t late = 0;
+    for (std::size_t j = 0; j < c.ranks.size(); ++j) {
+      CollectiveRank& r = c.ranks[j];
+      r.skew = r.correctedStart - earliest;
+      if (r.skew > c.ranks[late].skew) late = j;
+    }
+    c.maxSkew = c.ranks[late].skew;
+    if (c.ranks.size() >= 2 && c.maxSkew >= kLateRankMinSkewNs) {
+      c.lateIndex = late;
+      c.lateRank = c.ranks[late].rank;
+      for (std::size_t j = 0; j < c.ranks.size(); ++j) {
+        if (j == late) continue;
+        const TimeNs lost = c.ranks[late].correctedStart - c.ranks[j].correctedStart;
+        c.lost += lost;
+        totals[c.ranks[j].rankIndex].waited += lost;
+      }
+      totals[c.ranks[late].rankIndex].lateCount++;
+      totals[c.ranks[late].rankIndex].caused += c.lost;
+    }
+    const std::vector<int>& loaded = selfRanks[c.group];
+    for (const CollectiveRank& r : c.ranks)
+      for (int p : collectiveOp(profile, r)->peers)
+        if (!std::binary_search(loaded.begin(), loaded.end(), p) &&
+            std::find(c.uncaptured.begin(), c.uncaptured.end(), p) == c.uncaptured.end())
+          c.uncaptured.push_back(p);
+    std::sort(c.uncaptured.begin(), c.uncaptured.end());
+  }
+  for (auto& [ri, t] : totals) cc.totals.push_back(t);
+  return cc;
+}
+
+}  // namespace npuscope::core

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// HCCL collectives (docs/diagnosis.md §5.3): each op of one device split into elapse / transit /
+// wait / synchronization / idle by the profiler's own rule, computed from the op slices and their
+// plane tasks (never copied from communication.json or analysis.db, which are shown beside them
+// as `recorded`); and the same op instance matched across the ranks of a profile, with each
+// rank's clock offset, its skew, the late rank and what the others lose waiting for it.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/types.h"
+#include "core/model/trace.h"
+#include "core/tables/communication_json.h"
+
+namespace npuscope::core {
+
+struct Profile;
+struct StepWindow;
+
+/// Bytes and time of the transfers of one transport (link type), summed over tasks.
+struct CommLink {
+  /// "HCCS", "PCIE", "SIO", "RDMA" (the link type of an SDMA transfer, or RDMA), and "SDMA" for the
+  /// sum of HCCS, PCIE and SIO (communication.json's "Total Op Info" writes SDMA that way).
+  std::string transport;
+  std::uint64_t bytes = 0;  ///< summed `size(Byte)`
+  TimeNs time = 0;          ///< summed task durations, ns
+  std::size_t tasks = 0;
+  /// bytes / time in GB/s (1 GB = 1e9 bytes, as the profiler's MB = 1e6 bytes and ms); 0 without time.
+  [[nodiscard]] double bandwidthGBs() const {
+    return time > 0 ? static_cast<double>(bytes) / static_cast<double>(time) : 0.0;
+  }
+};
+
+/// Which peer a wait was for, and for how long (ns). `peer` is the rank in the op's group as the
+/// plane task writes it (`dst rank` of a Notify_Wait), -1 when not recorded.
+struct PeerWait {
+  int peer = -1;
+  TimeNs ns = 0;
+  SliceRef longest;  ///< the longest such wait task (to select on the timeline)
+};
+
+/// One HCCL op (a depth-0 slice of a "Group k Communication" lane) of one device.
+struct CommOp {
+  SliceRef slice;          ///< the op slice
+  std::string name;        ///< as written, e.g. "hcom_allReduce__586_0_1"
+  std::string type;        ///< "allReduce" (between "hcom_" and the next '_'), else the name without trailing digits
+  std::string groupLane;   ///< the group lane's name, "Group 0 Communication"
+  /// The group as the name tells it: the number after "hcom_<type>__" (the last digits of the HCCL
+  /// group hash, "586"), else the lane name. Ops of one group on several ranks share it, except
+  /// where the profiler writes per-rank prefixes (then groupIndex pairs them).
+  std::string groupKey;
+  std::size_t groupIndex = 0;  ///< order of the group lane among the device's group lanes
+  std::size_t sequence = 0;    ///< index among the device's ops of the same groupKey and type, by start
+  TimeRange range;             ///< the op slice's extent, ns (the rank's own clock)
+  int selfRank = -1;           ///< `src rank` of its plane tasks: the device's rank in the group
+  std::vector<int> peers;      ///< `dst rank`s of its plane tasks other than itself, ascending
+  /// Plane tasks were recorded (Level1 and above). Without them only `elapse` (the op slice) is
+  /// known and the other four figures are unknown.
+  bool hasTasks = false;
+  int masterPlane = -1;        ///< the plane counted (docs/diagnosis.md §5.3), -1 without tasks
+  TimeNs elapse = 0;           ///< last task end - first task start over all planes (else the op slice), ns
+  TimeNs transit = 0;          ///< master's transfer tasks (SDMA not ON_CHIP, RDMA), summed, ns
+  TimeNs wait = 0;             ///< master's Notify_Wait tasks, summed, ns
+  TimeNs synchronization = 0;  ///< master's Notify_Wait tasks before its first transfer, summed, ns
+  TimeNs idle = 0;             ///< elapse - transit - wait, ns
+  PeerWait syncPeer;           ///< the peer the synchronization waited for (the longest such wait)
+  /// The longest Notify_Wait of a plane other than the master while the master plane is idle: the
+  /// evidence of what idle time is ("plane 5 waits 78.8 ms for rank 5"); ns 0 when none.
+  PeerWait idleWait;
+  /// communication.json / analysis.db CommAnalyzerTime for this op (matched by name, in order),
+  /// when the rank has it: shown beside, never used for the figures.
+  std::optional<CommOpTimes> recorded;
+};
+
+/// The ops of `device` in start order, each split by the profiler's rule (docs/diagnosis.md
+/// §5.3). `json` (may be null) gives `recorded`. `links` (may be null) receives the transfer bytes
+/// and time per transport over all planes and ops (communication.json's bandwidth info).
+/// Intervals of the split inside the ops go to `split` when given. O(plane tasks log ops).
+struct CommOpIntervals {
+  std::vector<TimeRange> synchronization, transit, wait;  ///< master plane tasks, per class
+  std::vector<std::pair<TimeRange, int>> peerWaits;       ///< Notify_Waits of other planes, with the peer
+  std::vector<TimeRange> otherTransfers;                  ///< transfer tasks of other planes
+  std::vector<std::pair<TimeRange, int>> syncWaits;       ///< the synchronization waits, with the peer
+};
+[[nodiscard]] std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJson* json,
+                                          std::vector<CommLink>* links, CommOpIntervals* split);
+
+/// A rank whose skew is at least this is called late (ns): below it, launch jitter and the clock
+/// offset estimate's error dominate (docs/diagnosis.md §5.4).
+inline constexpr TimeNs kLateRankMinSkewNs = 50'000;
+
+/// One rank's part in a Collective.
+struct CollectiveRank {
+  std::size_t rankIndex = 0;  ///< into Profile::ranks
+  int rank = -1;              ///< RankProfile::rank()
+  std::size_t opIndex = 0;    ///< into that rank's first DeviceAnalysis::comm.ops (collectiveOp)
+  TimeNs start = 0;           ///< op start on the rank's own clock, ns
+  TimeNs correctedStart = 0;  ///< start - the rank's clock offset, ns
+  TimeNs skew = 0;            ///< correctedStart - the earliest correctedStart of the collective, ns
+};
+
+/// One op instance matched across ranks: the same group, type and sequence on each rank.
+struct Collective {
+  std::string name;            ///< the op name of the first rank holding it (no @group)
+  std::string type;            ///< "allReduce"
+  std::string group;           ///< the first rank's groupKey
+  std::size_t sequence = 0;    ///< index among the group's ops of this type
+  long long step = -1;         ///< the first rank's step holding the op start (-1: none)
+  std::vector<CollectiveRank> ranks;  ///< in Profile::ranks order
+  int lateRank = -1;           ///< RankProfile::rank() of the last to start, when its skew >= kLateRankMinSkewNs
+  std::size_t lateIndex = 0;   ///< its index in `ranks` (valid when lateRank >= 0)
+  TimeNs maxSkew = 0;          ///< the largest skew, ns
+  TimeNs lost = 0;             ///< sum over the other ranks of (late start - their start), ns (0 without a late rank)
+  /// Peers of the op (group ranks) that no loaded rank is: the group is wider than the capture.
+  std::vector<int> uncaptured;
+};
+
+/// The clock offset of one rank against the reference rank (the first with collectives), from
+/// the op ends (a collective ends at nearly the same moment on every rank; docs/diagnosis.md §5.4).
+struct RankClock {
+  std::size_t rankIndex = 0;
+  int rank = -1;
+  TimeNs estimate = 0;         ///< median of (op end - the reference's end of the same op), ns
+  std::size_t samples = 0;     ///< collectives the median is over
+  /// The estimate is applied: at least kClockMinSamples samples, all of one sign, and |estimate|
+  /// >= kLateRankMinSkewNs. Otherwise the ends are consistent with one shared clock (both signs:
+  /// the ranks finish in either order) or too few to tell, and the offset is 0.
+  bool applied = false;
+  TimeNs offset = 0;           ///< the offset used: estimate when applied, else 0, ns
+};
+
+/// Fewest collectives shared with the reference rank for a clock offset to be applied.
+inline constexpr std::size_t kClockMinSamples = 3;
+
+/// What one rank caused and lost across the collectives.
+struct RankCollectiveTotals {
+  std::size_t rankIndex = 0;
+  int rank = -1;
+  std::size_t lateCount = 0;   ///< collectives it was late to
+  TimeNs caused = 0;           ///< sum of `lost` of those collectives: what the others waited for it, ns
+  TimeNs waited = 0;           ///< what it waited for late peers (its share of their `lost`), ns
+};
+
+/// The cross-rank communication analysis of a profile.
+struct ClusterComm {
+  std::vector<Collective> collectives;   ///< in the first rank's start order
+  std::vector<RankClock> clocks;         ///< one per rank with collectives
+  std::vector<RankCollectiveTotals> totals;  ///< one per rank with collectives
+  std::vector<std::string> notes;        ///< ranks without ops, groups paired by order, ...
+  /// The collective with the largest `lost` (null when no rank is late anywhere).
+  [[nodiscard]] const Collective* worst() const;
+};
+
+/// Matches the ops of every rank's first device (DeviceAnalysis::comm.ops) across ranks
+/// (docs/diagnosis.md §5.4): group by groupKey (else by group lane order), then type and sequence;
+/// each rank's clock offset = the median over its collectives shared with the reference rank of
+/// (its op end - the reference's op end) (collectives end together on every rank); the late rank
+/// is the last to start after the offsets, when by at least kLateRankMinSkewNs. Needs 2 ranks with
+/// ops; otherwise the result has no collective (and a note). Never throws.
+[[nodiscard]] ClusterComm matchCollectives(const Profile& profile);
+
+/// The op of `r` in `profile` (null when the profile no longer holds it).
+[[nodiscard]] const CommOp* collectiveOp(const Profile& profile, const CollectiveRank& r);
+
+/// "allReduce #0 (hcom_allReduce__586_0_1)": the collective's type, sequence and name.
+[[nodiscard]] std::string collectiveLabel(const Collective& c);
+
+}  // namespace npuscope::core
