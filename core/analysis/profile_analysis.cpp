@@ -292,6 +292,15 @@ Culprit topCulprit(const Profile& profile, const ProfileAnalysis& a) {
   return c;
 }
 
+/// "a, b, c and 5 more ranks": the first three texts of `items` (already in order), the rest counted.
+std::string namedList(const std::vector<std::pair<TimeNs, std::string>>& items) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size() && i < 3; ++i) s += (i ? ", " : "") + items[i].second;
+  if (items.size() > 3)
+    s += i18n::format(npuTr("npuscope::core::ProfileAnalysis", " and %1 more ranks"), {std::to_string(items.size() - 3)});
+  return s;
+}
+
 std::string stepPart(const Collective& c) {
   return c.step >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", " in step %1"), {std::to_string(c.step)}) : std::string();
 }
@@ -310,17 +319,21 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
     const Collective* worst = nullptr;
     for (const Collective& c : cc.collectives)
       if (c.lateRank == worstRank->rank && (!worst || c.lost > worst->lost)) worst = &c;
-    std::string waiters;
+    // The ranks that wait for it, longest first: at most 3 named, the rest counted.
+    std::vector<std::pair<TimeNs, std::string>> waits;
     for (std::size_t j = 0; j < worst->ranks.size(); ++j) {
       if (j == worst->lateIndex) continue;
       const CollectiveRank& r = worst->ranks[j];
+      const TimeNs lost = worst->ranks[worst->lateIndex].correctedStart - r.correctedStart;
+      if (lost < kLateRankMinSkewNs) continue;
       const CommOp* op = collectiveOp(profile, r);
-      std::string w = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 waits %2"),
-                                   {rankName(r.rank), formatDuration(worst->ranks[worst->lateIndex].correctedStart - r.correctedStart)});
+      std::string w = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 waits %2"), {rankName(r.rank), formatDuration(lost)});
       if (op && op->hasTasks)
         w += i18n::format(npuTr("npuscope::core::ProfileAnalysis", " (its synchronization %1)"), {formatDuration(op->synchronization)});
-      waiters += (waiters.empty() ? "" : ", ") + w;
+      waits.emplace_back(lost, std::move(w));
     }
+    std::stable_sort(waits.begin(), waits.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    const std::string waiters = namedList(waits);
     std::string clock = npuTr("npuscope::core::ProfileAnalysis", "one clock assumed: the op ends show no offset");
     for (const auto& clk : cc.clocks)
       if (clk.rank == worstRank->rank && clk.applied)
@@ -341,10 +354,12 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
   for (const auto& [peer, e] : idlePeers) {
     const Collective& c = *e.second;
     const int loaded = loadedRankOf(profile, c, peer);
-    std::string per;
+    std::vector<std::pair<TimeNs, std::string>> perRank;
     for (const CollectiveRank& r : c.ranks)
       if (const CommOp* op = collectiveOp(profile, r); op && op->idleWait.peer == peer && op->idleWait.ns > 0)
-        per += (per.empty() ? "" : ", ") + rankName(r.rank) + " " + formatDuration(op->idleWait.ns);
+        perRank.emplace_back(op->idleWait.ns, rankName(r.rank) + " " + formatDuration(op->idleWait.ns));
+    std::stable_sort(perRank.begin(), perRank.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    const std::string per = namedList(perRank);
     const std::string who =
         loaded >= 0 ? rankName(loaded)
                     : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1, which is not in this capture"),
