@@ -338,6 +338,54 @@ void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out) {
 
 namespace {
 
+/// One HCCL op's traffic per transport for the communication rules: from the trace's plane tasks
+/// (CommOp::links, docs/diagnosis.md §5.3) when the analysis has them, else from communication.json
+/// / analysis.db's per-op "Communication Bandwidth Info".
+struct OpTraffic {
+  SliceRef slice;
+  std::optional<TimeRange> window;  ///< the op's extent, when known
+  struct Line {
+    double sizeMB = 0, timeMs = 0, gbps = 0;
+  };
+  std::optional<Line> sdma, rdma;
+};
+
+/// The ops' traffic and where it was read ("the trace's HCCL plane tasks", "communication.json",
+/// ...), empty when neither the trace's plane tasks nor the recorded file have any.
+std::pair<std::vector<OpTraffic>, std::string> opTraffic(const AdvisorContext& c, const RankMetadata* meta) {
+  std::vector<OpTraffic> v;
+  for (const DeviceAnalysis& d : c.analysis.devices)
+    for (const CommOp& op : d.comm.ops) {
+      if (!op.hasTasks) continue;
+      OpTraffic t;
+      t.slice = op.slice;
+      t.window = op.range;
+      const auto line = [](const CommLink* l) -> std::optional<OpTraffic::Line> {
+        if (!l || l->bytes == 0) return std::nullopt;
+        return OpTraffic::Line{static_cast<double>(l->bytes) / 1e6, static_cast<double>(l->time) / 1e6, l->bandwidthGBs()};
+      };
+      t.sdma = line(op.link("SDMA"));
+      t.rdma = line(op.link("RDMA"));
+      v.push_back(t);
+    }
+  if (!v.empty()) return {std::move(v), npuTr("npuscope::core::Advisor", "the trace's HCCL plane tasks")};
+  if (!meta || !meta->communication || !meta->communication->error.empty()) return {};
+  const auto ops = collectiveOps(c.trace);
+  for (const CommOpTimes& op : meta->communication->ops) {
+    OpTraffic t;
+    t.slice = opSlice(c.trace, ops, opNameOf(op.name), op.start);
+    if (op.start) t.window = TimeRange{*op.start, *op.start + op.elapse};
+    const auto line = [](const CommBandwidth* b) -> std::optional<OpTraffic::Line> {
+      if (!b || !(b->sizeMB > 0)) return std::nullopt;
+      return OpTraffic::Line{b->sizeMB, b->timeMs, b->gbps};
+    };
+    t.sdma = line(op.transportInfo("SDMA"));
+    t.rdma = line(op.transportInfo("RDMA"));
+    v.push_back(t);
+  }
+  return {std::move(v), meta->communicationFrom};
+}
+
 /// Why the communication.json rules cannot tell, or "" when the file is there and readable.
 std::string commUnknownReason(const RankMetadata* meta) {
   if (!meta) return npuTr("npuscope::core::Advisor", "no profiler folder");
@@ -355,15 +403,15 @@ std::string commUnknownReason(const RankMetadata* meta) {
 /// overlaps a MatMul kernel (the advisor's contention case), else information. RDMA is judged only
 /// with a nominal given.
 void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out) {
-  const auto ops = collectiveOps(c.trace);
-  const std::string why = commUnknownReason(meta);
-  if (!why.empty() && ops.empty()) return;
+  const auto [traffic, from] = opTraffic(c, meta);
+  const std::string why = traffic.empty() ? commUnknownReason(meta) : std::string();
+  if (!why.empty() && collectiveOps(c.trace).empty()) return;
   const AdvisorThresholds& th = c.thresholds;
   Finding f;
   f.rule = "comm_bandwidth";
   f.source = "msprof-analyze advisor bandwidth_contention_checker.py, bandwidth_contention.yaml (SDMA baseline 18 GB/s, "
-             "threshold 0.8; an op overlapping a MatMul kernel is contention); communication.json Communication "
-             "Bandwidth Info (format notes §5.2)";
+             "threshold 0.8; an op overlapping a MatMul kernel is contention); per op, the HCCL plane tasks' transfers "
+             "(docs/diagnosis.md §5.3), else communication.json Communication Bandwidth Info (format notes §5.2)";
   f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "SDMA below %1 (%2 of %3)"),
                              {fmt("%.1f GB/s", th.bandwidthShare * th.sdmaNominalGbps),
                               fmt("%.0f%%", th.bandwidthShare * 100.0), fmt("%g", th.sdmaNominalGbps)}) +
@@ -385,28 +433,26 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
   std::size_t sdma = 0, rdma = 0, slowSdma = 0, slowRdma = 0, contended = 0;
   double minSdma = -1;
   std::vector<std::pair<double, SliceRef>> evIssue, evSlow;
-  for (const CommOpTimes& op : meta->communication->ops) {
-    const SliceRef ref = opSlice(c.trace, ops, opNameOf(op.name), op.start);
-    if (const CommBandwidth* b = op.transportInfo("SDMA"); b && b->sizeMB > 0) {
+  for (const OpTraffic& op : traffic) {
+    const SliceRef ref = op.slice;
+    if (op.sdma) {
       ++sdma;
-      if (minSdma < 0 || b->gbps < minSdma) minSdma = b->gbps;
-      if (b->gbps < th.bandwidthShare * th.sdmaNominalGbps) {
+      if (minSdma < 0 || op.sdma->gbps < minSdma) minSdma = op.sdma->gbps;
+      if (op.sdma->gbps < th.bandwidthShare * th.sdmaNominalGbps) {
         ++slowSdma;
-        const double weight = th.sdmaNominalGbps - b->gbps;
+        const double weight = th.sdmaNominalGbps - op.sdma->gbps;
         evSlow.push_back({weight, ref});
         bool overlap = false;
-        if (op.start) {
-          const TimeRange w{*op.start, *op.start + op.elapse};
-          for (const TimeRange& m : matmuls) overlap = overlap || m.overlaps(w);
-        }
+        if (op.window)
+          for (const TimeRange& m : matmuls) overlap = overlap || m.overlaps(*op.window);
         if (overlap) ++contended, evIssue.push_back({weight, ref});
       }
     }
-    if (const CommBandwidth* b = op.transportInfo("RDMA"); b && b->sizeMB > 0) {
+    if (op.rdma) {
       ++rdma;
-      if (th.rdmaNominalGbps > 0 && b->gbps < th.bandwidthShare * th.rdmaNominalGbps) {
+      if (th.rdmaNominalGbps > 0 && op.rdma->gbps < th.bandwidthShare * th.rdmaNominalGbps) {
         ++slowRdma;
-        evSlow.push_back({th.rdmaNominalGbps - b->gbps, ref});
+        evSlow.push_back({th.rdmaNominalGbps - op.rdma->gbps, ref});
       }
     }
   }
@@ -421,7 +467,7 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
                             th.rdmaNominalGbps > 0
                                 ? i18n::format(npuTr("npuscope::core::Advisor", ", %1 below the mark"), {std::to_string(slowRdma)})
                                 : std::string(),
-                            meta->communicationFrom});
+                            from});
   if (contended > 0) {
     f.title = npuTr("npuscope::core::Advisor", "SDMA bandwidth low while MatMul runs");
     f.severity = Severity::Issue;
@@ -442,14 +488,15 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
 /// Small packets (msprof-analyze packet_checker.py, packet.yaml): ops whose SDMA transit is under
 /// 16 MB (RDMA: 1 MB) among the ops with such traffic; more than 20% of them is an issue.
 void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out) {
-  const auto ops = collectiveOps(c.trace);
-  const std::string why = commUnknownReason(meta);
-  if (!why.empty() && ops.empty()) return;
+  const auto [traffic, from] = opTraffic(c, meta);
+  const std::string why = traffic.empty() ? commUnknownReason(meta) : std::string();
+  if (!why.empty() && collectiveOps(c.trace).empty()) return;
   const AdvisorThresholds& th = c.thresholds;
   Finding f;
   f.rule = "comm_small_packets";
   f.source = "msprof-analyze advisor packet_checker.py, packet.yaml (min_sdma_size 16 MB, min_rdma_size 1 MB, ratios "
-             "0.2); communication.json Transit Size(MB) per op (format notes §5.2)";
+             "0.2); per op, the HCCL plane tasks' transfer bytes (docs/diagnosis.md §5.3), else communication.json Transit "
+             "Size(MB) (format notes §5.2)";
   f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "share of ops moving < %1 over SDMA (or < %2 over RDMA) above %3"),
                              {fmt("%g MB", th.smallSdmaMb), fmt("%g MB", th.smallRdmaMb),
                               fmt("%.0f%%", th.smallPacketRatio * 100.0)});
@@ -465,15 +512,15 @@ void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vec
     double smallMs = 0;
   } s[2];
   std::vector<std::pair<double, SliceRef>> ev[2];
-  for (const CommOpTimes& op : meta->communication->ops) {
+  for (const OpTraffic& op : traffic) {
     for (int k = 0; k < 2; ++k) {
-      const CommBandwidth* b = op.transportInfo(k == 0 ? "SDMA" : "RDMA");
-      if (!b || !(b->sizeMB > 0)) continue;
+      const std::optional<OpTraffic::Line>& b = k == 0 ? op.sdma : op.rdma;
+      if (!b) continue;
       ++s[k].count;
       if (b->sizeMB < (k == 0 ? th.smallSdmaMb : th.smallRdmaMb)) {
         ++s[k].small;
         s[k].smallMs += b->timeMs;
-        ev[k].push_back({b->timeMs, opSlice(c.trace, ops, opNameOf(op.name), op.start)});
+        ev[k].push_back({b->timeMs, op.slice});
       }
     }
   }
@@ -503,7 +550,7 @@ void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vec
     f.title = npuTr("npuscope::core::Advisor", "Communication packets large enough");
     f.severity = Severity::Ok;
   }
-  f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; read from %1"), {meta->communicationFrom});
+  f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; read from %1"), {from});
   out.push_back(std::move(f));
 }
 

@@ -94,6 +94,32 @@ struct GroupLanes {
   std::vector<std::pair<int, std::uint32_t>> planes;  // (plane number, lane)
 };
 
+/// Adds bytes and time (`tasks` tasks) to the link `key` of `v` (appended when new).
+void addToLink(std::vector<CommLink>& v, const std::string& key, std::uint64_t bytes, TimeNs time, std::size_t tasks = 1) {
+  for (CommLink& l : v)
+    if (l.transport == key) {
+      l.bytes += bytes;
+      l.time += time;
+      l.tasks += tasks;
+      return;
+    }
+  v.push_back(CommLink{key, bytes, time, tasks});
+}
+
+/// Sorts the links by name and appends "SDMA", the sum of the non-RDMA links (communication.json's
+/// SDMA line is the sum of its HCCS, PCIE and SIO lines), when there is any.
+void addSdma(std::vector<CommLink>& v) {
+  std::sort(v.begin(), v.end(), [](const CommLink& a, const CommLink& b) { return a.transport < b.transport; });
+  CommLink sdma{"SDMA", 0, 0, 0};
+  for (const CommLink& l : v)
+    if (l.transport != "RDMA") {
+      sdma.bytes += l.bytes;
+      sdma.time += l.time;
+      sdma.tasks += l.tasks;
+    }
+  if (sdma.tasks > 0) v.push_back(sdma);
+}
+
 TimeNs overlapWith(TimeRange r, const std::vector<TimeRange>& sortedDisjoint) {
   TimeNs o = 0;
   for (const TimeRange& b : sortedDisjoint) {
@@ -124,8 +150,6 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
     const int plane = planeNumber(lane.name);
     if (plane >= 0 && !groups.empty()) groups.back().planes.emplace_back(plane, l);
   }
-  std::map<std::string, std::uint64_t> linkBytes;
-  std::map<std::string, std::pair<TimeNs, std::size_t>> linkTime;
   std::map<std::string, std::size_t> seqOf;  // (groupKey|type) -> next sequence
   std::map<std::string, std::vector<const CommOpTimes*>> recordedByName;
   if (json)
@@ -180,13 +204,10 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
           const std::string transport = sliceArg(trace, t.ref, "transport type").value_or("");
           if (link == "ON_CHIP") {
             t.kind = TaskKind::Other;
-          } else if (links) {
+          } else {
             const std::string key = transport == "RDMA" ? std::string("RDMA") : link.empty() ? std::string("unknown") : link;
             const std::int64_t bytes = intArg(trace, t.ref, "size(Byte)");
-            if (bytes > 0) linkBytes[key] += static_cast<std::uint64_t>(bytes);
-            auto& lt = linkTime[key];
-            lt.first += t.r.end - t.r.start;
-            ++lt.second;
+            addToLink(out[k].links, key, bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0, t.r.end - t.r.start);
           }
         }
         if (t.peer >= 0 && t.peer != op.selfRank) op.peers.push_back(t.peer);
@@ -269,25 +290,14 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
     std::size_t& used = recordedUsed[op.name];
     if (used < it->second.size()) op.recorded = *it->second[used++];
   }
-  if (links) {
-    links->clear();
-    CommLink sdma;
-    sdma.transport = "SDMA";
-    for (const auto& [key, lt] : linkTime) {
-      CommLink l;
-      l.transport = key;
-      l.time = lt.first;
-      l.tasks = lt.second;
-      l.bytes = linkBytes[key];
-      if (key != "RDMA") {
-        sdma.bytes += l.bytes;
-        sdma.time += l.time;
-        sdma.tasks += l.tasks;
-      }
-      links->push_back(std::move(l));
-    }
-    if (sdma.tasks > 0) links->push_back(std::move(sdma));
+  // Each op's SDMA line (the sum of its non-RDMA links), and the device's links over all ops.
+  std::vector<CommLink> all;
+  for (CommOp& op : out) {
+    for (const CommLink& l : op.links) addToLink(all, l.transport, l.bytes, l.time, l.tasks);
+    addSdma(op.links);
   }
+  addSdma(all);
+  if (links) *links = std::move(all);
   return out;
 }
 

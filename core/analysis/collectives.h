@@ -71,6 +71,15 @@ struct CommOp {
   /// The longest Notify_Wait of a plane other than the master while the master plane is idle: the
   /// evidence of what idle time is ("plane 5 waits 78.8 ms for rank 5"); ns 0 when none.
   PeerWait idleWait;
+  /// The op's transfers per transport over all its planes (as CommBreakdown::links, SDMA last):
+  /// communication.json's "Communication Bandwidth Info" of the op.
+  std::vector<CommLink> links;
+  /// The link of `transport` ("SDMA", "RDMA", "HCCS", ...), or null.
+  [[nodiscard]] const CommLink* link(std::string_view transport) const {
+    for (const CommLink& l : links)
+      if (l.transport == transport) return &l;
+    return nullptr;
+  }
   /// communication.json / analysis.db CommAnalyzerTime for this op (matched by name, in order),
   /// when the rank has it: shown beside, never used for the figures.
   std::optional<CommOpTimes> recorded;

@@ -149,7 +149,11 @@ namespace {
 
 /// An HCCL process: one collective op 0..100 us and SDMA Memcpy tasks of `sizes` bytes (HCCS) on
 /// Plane 0, plus an ON_CHIP one of 1000 B, which the rule skips.
-std::shared_ptr<core::Trace> hcclTrace(const std::vector<long long>& sizes) {
+/// A device with a MatMul kernel at [0, 5) us and one HCCL op "hcom_allReduce__1_0_1" at [10, 110)
+/// us; its Plane 0 holds one HCCS Memcpy of 2 us per size in `sizes` (from 11 us, 3 us apart) and
+/// an ON_CHIP one of 1000 B; without `planes` the Plane lane stays empty (a Level0 capture: the
+/// communication rules then read communication.json).
+std::shared_ptr<core::Trace> hcclTrace(const std::vector<long long>& sizes, bool planes = true) {
   Build b;
   const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
   const auto group = b.thread(400, 1, "HCCL", "NPU 0", "Group 1 Communication");
@@ -163,8 +167,10 @@ std::shared_ptr<core::Trace> hcclTrace(const std::vector<long long>& sizes) {
                                              {"size(Byte)", std::to_string(size)}, {"link type", link}}));
     at += us(3);
   };
-  for (long long s : sizes) task(s, "HCCS");
-  task(1000, "ON_CHIP");
+  if (planes) {
+    for (long long s : sizes) task(s, "HCCS");
+    task(1000, "ON_CHIP");
+  }
   return b.finish();
 }
 
@@ -226,7 +232,8 @@ TEST_CASE("advisor communication: byte alignment at 512 B", "[advisor][comm]") {
 }
 
 TEST_CASE("advisor communication: SDMA bandwidth against the nominal, contention with MatMul", "[advisor][comm]") {
-  const auto t = hcclTrace({1024});
+  // The op's traffic from communication.json: the trace has no plane task (Level0).
+  const auto t = hcclTrace({}, false);
   core::AdvisorThresholds th;
   th.sdmaNominalGbps = 20;
   th.bandwidthShare = 0.5;  // mark 10 GB/s exactly
@@ -260,7 +267,7 @@ TEST_CASE("advisor communication: SDMA bandwidth against the nominal, contention
 }
 
 TEST_CASE("advisor communication: small packets strictly above 20%", "[advisor][comm]") {
-  const auto t = hcclTrace({1024});
+  const auto t = hcclTrace({}, false);  // no plane task: communication.json's per-op sizes
   // Five ops with SDMA traffic. One under 16 MB: 20%, not above (ok). Two: 40% (issue). 16 MB
   // exactly is not small.
   auto run = [&](int small) {
@@ -277,6 +284,24 @@ TEST_CASE("advisor communication: small packets strictly above 20%", "[advisor][
   CHECK(has(one.numbers, "SDMA: 1 of 5 ops small (20%"));
   CHECK(two.severity == Severity::Issue);
   CHECK(has(two.numbers, "SDMA: 2 of 5 ops small (40%"));
+}
+
+TEST_CASE("advisor communication: the trace's plane tasks come before communication.json", "[advisor][comm]") {
+  // Hand count: the op's one HCCS Memcpy moves 8,000 B in 2 us = 4 B/ns = 4 GB/s (0.008 MB: small, under
+  // 16 MB); the ON_CHIP copy is no link traffic. communication.json says 32 MB at 30 GB/s for the
+  // same op, and is not used while the trace has plane tasks.
+  const auto t = hcclTrace({8000});
+  core::RankMetadata meta;
+  meta.communication = core::parseCommunicationJson(commJson({{"hcom_allReduce__1_0_1", 32, 30, 0, 10}}));
+  const auto a = advise(*t, nullptr, &meta);
+  const auto* bw = find(a, "comm_bandwidth");
+  REQUIRE(bw);
+  INFO(bw->numbers);
+  CHECK(has(bw->numbers, "(lowest 4.00 GB/s)"));
+  CHECK(has(bw->numbers, "read from the trace's HCCL plane tasks"));
+  const auto* small = find(a, "comm_small_packets");
+  REQUIRE(small);
+  CHECK(has(small->numbers, "SDMA: 1 of 1 ops small (100%, 0.002 ms of transit)"));
 }
 
 TEST_CASE("advisor: AI Core frequency drops at the ratio mark", "[advisor][freq]") {

@@ -148,7 +148,9 @@ TEST_CASE("db tables: memory peaks, live allocations and bandwidth per op equal 
   const core::Finding* bw = findingOf(a, "comm_bandwidth");
   REQUIRE(bw);
   CHECK(bw->severity != core::Severity::Unknown);
-  CHECK(bw->numbers.find("read from analysis.db CommAnalyzerTime and CommAnalyzerBandwidth") != std::string::npos);
+  // The per-op traffic is computed from the database's HCCL plane tasks (COMMUNICATION_TASK_INFO),
+  // analysis.db being the profiler's record of the same (docs/diagnosis.md §5.3).
+  CHECK(bw->numbers.find("read from the trace's HCCL plane tasks") != std::string::npos);
 }
 
 TEST_CASE("db tables: analysis.db bandwidth equals communication.json of the same capture", "[db][advisor]") {
