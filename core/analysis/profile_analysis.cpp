@@ -301,6 +301,113 @@ std::string namedList(const std::vector<std::pair<TimeNs, std::string>>& items) 
   return s;
 }
 
+/// The device time of rank entry `r` of collective `c` from its window start to the op's start:
+/// the window starts at the end of the previous collective both ranks hold (`prev`, may be null),
+/// else at the start of the device window of the step holding the op, else at the rank's first
+/// device activity. ns: computing, exposed communication, Free, and the window's length.
+struct BeforeOp {
+  TimeNs computing = 0, communication = 0, free = 0, length = 0;
+  TimeNs from = 0;  ///< the window's start, on the rank's own clock
+  bool fromCollective = false;
+};
+
+std::optional<BeforeOp> beforeOp(const Profile& profile, const Collective* prev, const CollectiveRank& r) {
+  const CommOp* op = collectiveOp(profile, r);
+  const RankProfile& rp = profile.ranks[r.rankIndex];
+  if (!op || !rp.analysis || rp.analysis->devices.empty()) return std::nullopt;
+  const DeviceAnalysis& da = rp.analysis->devices.front();
+  const TimeNs t = op->range.start;
+  BeforeOp b;
+  std::optional<TimeNs> from;
+  if (prev)
+    for (const CollectiveRank& pr : prev->ranks)
+      if (pr.rankIndex == r.rankIndex)
+        if (const CommOp* p = collectiveOp(profile, pr); p && p->range.end <= t) {
+          from = p->range.end;
+          b.fromCollective = true;
+        }
+  if (!from)
+    for (const StepWindow& w : rp.analysis->steps)
+      if (t >= w.device.start && t < w.device.end) from = w.device.start;
+  if (!from && !da.computing.empty()) from = std::min(da.computing.front().start, t);
+  if (!from || *from >= t) return std::nullopt;
+  const TimeRange w{*from, t};
+  b.from = *from;
+  b.length = t - *from;
+  b.computing = coveredIn(da.computing, w);
+  b.communication = coveredIn(da.commNotOverlapped, w);
+  b.free = coveredIn(da.free, w);
+  return b;
+}
+
+/// What the late rank did before the collective against the earliest rank (docs/diagnosis.md §5.4):
+/// the device time of each since the previous collective (or the step start), and which part
+/// makes the difference; "" when it cannot be told.
+std::string beforeOpSentence(const Profile& profile, const ClusterComm& cc, const Collective& c) {
+  const Collective* prev = nullptr;
+  for (const Collective& x : cc.collectives) {
+    if (&x == &c) break;
+    prev = &x;
+  }
+  std::size_t early = 0;
+  for (std::size_t j = 0; j < c.ranks.size(); ++j)
+    if (c.ranks[j].skew == 0) early = j;
+  const auto late = beforeOp(profile, prev, c.ranks[c.lateIndex]);
+  const auto first = beforeOp(profile, prev, c.ranks[early]);
+  if (!late || !first || late->fromCollective != first->fromCollective) return {};
+  const std::string lr = rankName(c.ranks[c.lateIndex].rank), er = rankName(c.ranks[early].rank);
+  // The skew split into where the late rank spent more time than the earliest one: the start of
+  // the window (the host step's start, and the device's first task after it; or the previous
+  // collective's end), then computing, idle (Free) and exposed communication inside it.
+  std::vector<std::pair<TimeNs, std::string>> parts;
+  const TimeNs offsetLate = c.ranks[c.lateIndex].start - c.ranks[c.lateIndex].correctedStart;
+  const TimeNs offsetEarly = c.ranks[early].start - c.ranks[early].correctedStart;
+  const TimeNs windowDelta = (late->from - offsetLate) - (first->from - offsetEarly);
+  if (late->fromCollective) {
+    parts.emplace_back(windowDelta, npuTr("npuscope::core::ProfileAnalysis", "it ends the previous collective later"));
+  } else {
+    const auto hostStart = [&](const CollectiveRank& r) -> std::optional<TimeNs> {
+      const RankProfile& rp = profile.ranks[r.rankIndex];
+      if (!rp.analysis || c.step < 0) return std::nullopt;
+      for (const StepWindow& w : rp.analysis->steps)
+        if (w.number == c.step && w.hostSlice.valid()) return w.host.start - (r.start - r.correctedStart);
+      return std::nullopt;
+    };
+    const auto hl = hostStart(c.ranks[c.lateIndex]), he = hostStart(c.ranks[early]);
+    if (hl && he) {
+      parts.emplace_back(*hl - *he, i18n::format(npuTr("npuscope::core::ProfileAnalysis", "it begins step %1 on the host later "
+                                                                                         "(ProfilerStep: data loading, the "
+                                                                                         "previous step's host work)"),
+                                                 {std::to_string(c.step)}));
+      parts.emplace_back(windowDelta - (*hl - *he),
+                         npuTr("npuscope::core::ProfileAnalysis", "its first device task of the step starts later after that"));
+    } else {
+      parts.emplace_back(windowDelta, npuTr("npuscope::core::ProfileAnalysis", "its device begins the step later"));
+    }
+  }
+  parts.emplace_back(late->free - first->free, npuTr("npuscope::core::ProfileAnalysis", "its device sits idle (Free) longer: its host "
+                                                                                       "launches work late (see its bubbles)"));
+  parts.emplace_back(late->computing - first->computing,
+                     npuTr("npuscope::core::ProfileAnalysis", "it computes longer (compare its kernels)"));
+  parts.emplace_back(late->communication - first->communication,
+                     npuTr("npuscope::core::ProfileAnalysis", "its other exposed communication is longer"));
+  std::stable_sort(parts.begin(), parts.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::string list;
+  for (const auto& [ns, what] : parts)
+    if (ns >= kLateRankMinSkewNs) list += (list.empty() ? "" : "; ") + what + " (+" + formatDuration(ns) + ")";
+  const TimeNs skew = c.maxSkew;
+  std::string s = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "Against %1 (%2), %3 is late because: %4. "),
+                               {er,
+                                late->fromCollective ? npuTr("npuscope::core::ProfileAnalysis", "since the previous collective")
+                                                     : npuTr("npuscope::core::ProfileAnalysis", "from the step's start"),
+                                lr, list.empty() ? npuTr("npuscope::core::ProfileAnalysis", "no part of 50 us or more") : list});
+  if (!parts.empty() && parts.front().first * 2 >= skew)
+    s += npuTr("npuscope::core::ProfileAnalysis", "The first of these explains most of the delay.");
+  else
+    s += npuTr("npuscope::core::ProfileAnalysis", "No single part explains most of the delay.");
+  return s;
+}
+
 std::string stepPart(const Collective& c) {
   return c.step >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", " in step %1"), {std::to_string(c.step)}) : std::string();
 }
@@ -344,10 +451,11 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
     found.emplace_back(
         worstRank->caused,
         i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 is late to %2 of %3 collectives; the other ranks wait %4 in all for it. "
-                                                             "Worst: it reaches %5%6 %7 after the first rank (%8); %9. Look at what %1 does before that collective."),
+                                                             "Worst: it reaches %5%6 %7 after the first rank (%8); %9. "),
                      {rankName(worstRank->rank), std::to_string(worstRank->lateCount), std::to_string(withSkew),
                       formatDuration(worstRank->caused), collectiveLabel(*worst), stepPart(*worst), formatDuration(worst->maxSkew),
-                      clock, waiters}));
+                      clock, waiters}) +
+            beforeOpSentence(profile, cc, *worst));
   }
   // 2. Waits on a peer inside the ops that the profiler counts as Idle, by peer.
   const std::map<int, std::pair<TimeNs, const Collective*>> idlePeers = idlePeerWaits(profile, cc);
