@@ -30,6 +30,7 @@
 
 #include "widgets/export/timeline_export.h"
 #include "widgets/panels/advice_panel.h"
+#include "widgets/panels/cluster_panel.h"
 #include "widgets/timeline/timeline_widget.h"
 
 namespace npuscope {
@@ -296,9 +297,12 @@ int runReport(const QStringList& arguments) {
 namespace {
 // `screenshot --window`: the whole main window after loading, optionally with a bubble selected,
 // the Advice dock shown (`advice` not empty) with a finding selected (a row number, 0 = none, or a
-// rule key: its first row) and, with `activate`, double-clicked.
+// rule key: its first row) and, with `activate`, double-clicked; `dock` (not empty) raises that
+// bottom dock (topdown, advice, statistics, cluster) and `collective` > 0 clicks collective N of
+// the Cluster dock (raising it).
 QString renderWindowScreenshot(const QString& path, const QString& file, QSize size, int bubbleNumber,
-                               std::optional<core::TimeRange> range, const QString& advice, bool activate) {
+                               std::optional<core::TimeRange> range, const QString& advice, bool activate,
+                               const QString& dock, int collective) {
   MainWindow window;
   window.setInteractiveErrors(false);
   window.resize(size);
@@ -353,6 +357,23 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
         return QCoreApplication::translate("npuscope", "--advice %1: no such finding").arg(adviceNumber);
       window.advicePanel()->selectRow(adviceNumber - 1);
       if (activate) window.advicePanel()->activateRow(adviceNumber - 1);
+    }
+  }
+  if (!dock.isEmpty() || collective > 0) {
+    for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();  // the first-run tabbing
+    const QString name = collective > 0 && dock.isEmpty() ? QStringLiteral("cluster") : dock;
+    QDockWidget* d = name == QLatin1String("topdown")      ? window.topDownDock()
+                     : name == QLatin1String("advice")     ? window.adviceDock()
+                     : name == QLatin1String("statistics") ? window.statsDock()
+                     : name == QLatin1String("cluster")    ? window.clusterDock()
+                                                           : nullptr;
+    if (!d) return QCoreApplication::translate("npuscope", "--dock %1: no such dock (topdown, advice, statistics, cluster)").arg(dock);
+    d->show();
+    d->raise();
+    if (collective > 0) {
+      for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();  // the panel's layout
+      if (!window.clusterPanel()->selectCollective(collective - 1))
+        return QCoreApplication::translate("npuscope", "--collective %1: no such collective").arg(collective);
     }
   }
   if (range) window.timeline()->setVisibleRange(*range);
@@ -430,6 +451,15 @@ int runScreenshot(const QStringList& arguments) {
                                     QCoreApplication::translate("npuscope", "With --advice N: double-click the finding "
                                                                             "too (zoom to its worst slice, or show its "
                                                                             "moment, e.g. the memory peak on its curve)."));
+  const QCommandLineOption dock(QStringLiteral("dock"),
+                               QCoreApplication::translate("npuscope", "With --window: raise that bottom dock: topdown, "
+                                                                       "advice, statistics or cluster."),
+                               QStringLiteral("NAME"));
+  const QCommandLineOption collective(QStringLiteral("collective"),
+                                      QCoreApplication::translate("npuscope", "With --window: raise the Cluster dock "
+                                                                              "and click collective N (1 = first row): "
+                                                                              "its op outlined on every rank."),
+                                      QStringLiteral("N"));
   const QCommandLineOption source = sourceOption();
   const QCommandLineOption lang(QStringLiteral("lang"),
                                 QCoreApplication::translate("npuscope", "Interface language of the image: en "
@@ -439,8 +469,8 @@ int runScreenshot(const QStringList& arguments) {
                                  QCoreApplication::translate("npuscope", "Colour theme: light, dark or system "
                                                                          "(default: system)."),
                                  QStringLiteral("THEME"), QStringLiteral("system"));
-  parser.addOptions({output, width, height, range, window, bubble, advice, activate, source, lang, theme, svg, scale, caption,
-                     lanes});
+  parser.addOptions({output, width, height, range, window, bubble, advice, activate, dock, collective, source, lang, theme,
+                     svg, scale, caption, lanes});
   parser.process(arguments);
   if (!applySourceOption(parser, source)) return kExitUsage;
   {
@@ -504,6 +534,20 @@ int runScreenshot(const QStringList& arguments) {
       printError(QCoreApplication::translate("npuscope", "--bubble must be a bubble number, 1 = the longest"));
       return kExitUsage;
     }
+  }
+
+  int collectiveNumber = 0;
+  if (parser.isSet(collective)) {
+    bool okCollective = false;
+    collectiveNumber = parser.value(collective).toInt(&okCollective);
+    if (!okCollective || collectiveNumber < 1) {
+      printError(QCoreApplication::translate("npuscope", "--collective must be a collective number, 1 = the first row"));
+      return kExitUsage;
+    }
+  }
+  if ((parser.isSet(dock) || parser.isSet(collective)) && !parser.isSet(window)) {
+    printError(QCoreApplication::translate("npuscope", "--dock and --collective need --window"));
+    return kExitUsage;
   }
 
   if (parser.value(lanes) == QLatin1String("selected") && bubbleNumber == 0) {
@@ -581,7 +625,8 @@ int runScreenshot(const QStringList& arguments) {
     const QString werror = renderWindowScreenshot(path, file, QSize(w, h), bubbleNumber,
                                                   hasRange ? std::optional<core::TimeRange>(visible) : std::nullopt,
                                                   parser.isSet(advice) ? parser.value(advice) : QString(),
-                                                  parser.isSet(activate));
+                                                  parser.isSet(activate), parser.isSet(dock) ? parser.value(dock) : QString(),
+                                                  collectiveNumber);
     if (!werror.isEmpty()) {
       printError(werror);
       return kExitFailure;

@@ -161,6 +161,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createStatsUi();
   // Docks bound to the view state: one addViewDock line each (docs/architecture.md, "A new dock").
   createMarkersDock();
+  createClusterDock();
   createStatusBar();
   readSettings();
   updateStatus();

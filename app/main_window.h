@@ -13,6 +13,7 @@
 #include "core/base/types.h"
 #include "widgets/export/timeline_export.h"
 #include "widgets/timeline/lane_layout.h"
+#include "widgets/view_state.h"
 
 class QAction;
 class QDockWidget;
@@ -30,6 +31,7 @@ class TimelineWidget;
 class TopDownPanel;
 class AdvicePanel;
 class ChainPanel;
+class ClusterPanel;
 class ViewState;
 class LoadPreviewView;
 }  // namespace npuscope::widgets
@@ -102,6 +104,12 @@ class MainWindow : public QMainWindow {
   /// The Advice dock (the advisor's findings, docs/diagnosis.md §6) and its panel.
   [[nodiscard]] widgets::AdvicePanel* advicePanel() const { return m_advice; }
   [[nodiscard]] QDockWidget* adviceDock() const { return m_adviceDock; }
+  /// The Cluster dock (core's cross-rank communication analysis, docs/diagnosis.md §5.4).
+  [[nodiscard]] widgets::ClusterPanel* clusterPanel() const { return m_cluster; }
+  [[nodiscard]] QDockWidget* clusterDock() const { return m_clusterDock; }
+  /// What a click on a collective in the Cluster dock does: outlines its op slice on every rank
+  /// (`ops`), selects the `focus` rank's op (scrolling to its lane) and zooms to it.
+  void showCollective(const std::vector<widgets::RankSliceRef>& ops, widgets::RankSliceRef focus);
   [[nodiscard]] widgets::SearchBar* searchBar() const { return m_search; }
   /// View > Show Load Warnings… (also on the toolbar): its icon is the orange warning sign when
   /// the profile has load warnings (the status bar's count), a grey one when it has none.
@@ -128,6 +136,7 @@ class MainWindow : public QMainWindow {
   void createStatusBar();
   void createCentralArea();
   void createMarkersDock();  // Markers dock (widgets/panels/markers_panel.h), saved per folder
+  void createClusterDock();  // main_window_cluster.cpp: the Cluster dock, tabbed with the bottom docks
   void createStatsUi();  // Statistics dock, find bar, flow-arrow menu, follow-flow actions
   void rebuildFlowMenu();
   void applyFlowCategories();
@@ -206,6 +215,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_statsDock = nullptr;
   widgets::AdvicePanel* m_advice = nullptr;
   QDockWidget* m_adviceDock = nullptr;
+  widgets::ClusterPanel* m_cluster = nullptr;
+  QDockWidget* m_clusterDock = nullptr;
   widgets::SearchBar* m_search = nullptr;
   QMenu* m_flowMenu = nullptr;
   QAction* m_findAction = nullptr;

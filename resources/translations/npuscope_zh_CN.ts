@@ -534,6 +534,24 @@
         <source>Step %1: its E2E span selected (%2)</source>
         <translation>Step %1：已选中其 E2E 跨度（%2）</translation>
     </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>C&amp;luster Panel</source>
+        <translation>集群面板(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The ranks compared: late ranks, skew per collective, waits, clock offsets and links</source>
+        <translation>各 Rank 对比：晚到的 Rank、每个集合通信的偏差、等待、时钟偏移与链路</translation>
+    </message>
+    <message numerus="yes">
+        <source>Collective outlined on %n rank(s)</source>
+        <translation>
+            <numerusform>已在 %n 个 Rank 上标出该集合通信</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>npuscope::TraceLoader</name>
@@ -2633,6 +2651,266 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
     <message>
         <source>missing (not recorded at this profiler level)</source>
         <translation>缺失（当前采集级别未记录）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::ClusterLinkModel</name>
+    <message>
+        <source>SDMA = HCCS + PCIE + SIO, as communication.json&apos;s totals write it; %1 tasks</source>
+        <translation>SDMA = HCCS + PCIE + SIO，与 communication.json 汇总的写法一致；%1 个任务</translation>
+    </message>
+    <message>
+        <source>%1 transfer tasks</source>
+        <translation>%1 个传输任务</translation>
+    </message>
+    <message>
+        <source>Bytes moved, in MB of 10^6 bytes as the profiler counts</source>
+        <translation>搬运的字节数，按 profiler 的口径以 MB（10^6 字节）计</translation>
+    </message>
+    <message>
+        <source>Size / time, GB of 10^9 bytes per second</source>
+        <translation>大小 / 时间，GB（10^9 字节）每秒</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>传输类型</translation>
+    </message>
+    <message>
+        <source>Size (MB)</source>
+        <translation>大小 (MB)</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Bandwidth (GB/s)</source>
+        <translation>带宽 (GB/s)</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::ClusterPanel</name>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Links</source>
+        <translation>链路</translation>
+    </message>
+    <message numerus="yes">
+        <source>The Cluster view compares the ranks of a capture: it needs two or more ranks (this profile has %n).</source>
+        <translation>
+            <numerusform>集群视图对比一次采集中的各 Rank：需要两个或更多 Rank（本 Profile 有 %n 个）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open a profile of two or more ranks to compare them.</source>
+        <translation>打开包含两个或更多 Rank 的 Profile 以对比它们。</translation>
+    </message>
+    <message>
+        <source>No collective was matched across the ranks.</source>
+        <translation>未能在各 Rank 之间匹配到集合通信。</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::ClusterRankModel</name>
+    <message>
+        <source>Estimated offset of this rank&apos;s clock against the reference rank: %1 ns, the median over %2 collectives of the difference of their ends. %3</source>
+        <translation>该 Rank 时钟相对参考 Rank 的估计偏移：%1 ns，为 %2 个集合通信结束时间之差的中位数。%3</translation>
+    </message>
+    <message>
+        <source>Applied to the starts.</source>
+        <translation>已用于校正开始时间。</translation>
+    </message>
+    <message>
+        <source>Not applied: too few collectives, ends on both sides, or under 50 us; the ranks are taken to share one clock.</source>
+        <translation>未应用：集合通信太少、结束时间差有正有负或小于 50 us；视为各 Rank 共用同一时钟。</translation>
+    </message>
+    <message>
+        <source>From %1</source>
+        <translation>来自 %1</translation>
+    </message>
+    <message>
+        <source>msprof-analyze&apos;s dimensions of the rank&apos;s first device, summed over the steps (ms): step_trace_time.csv, else the Overlap Analysis lanes, else the device tasks</source>
+        <translation>msprof-analyze 的三个维度，取该 Rank 第一个 Device，按 Step 求和 (ms)：优先 step_trace_time.csv，其次 Overlap Analysis 泳道，再次 Device 任务</translation>
+    </message>
+    <message>
+        <source>Collectives this rank reached 50 us or more after the first rank</source>
+        <translation>该 Rank 比最早的 Rank 晚到 50 us 或以上的集合通信个数</translation>
+    </message>
+    <message>
+        <source>What the other ranks waited for this rank in the collectives it was late to (ms)</source>
+        <translation>在该 Rank 晚到的集合通信中，其他 Rank 等待它的时间 (ms)</translation>
+    </message>
+    <message>
+        <source>What this rank waited for late peers in the collectives (ms)</source>
+        <translation>该 Rank 在集合通信中等待晚到对端的时间 (ms)</translation>
+    </message>
+    <message>
+        <source>The clock offset applied to this rank&apos;s starts (ns); — when none is applied (the estimate is in the tooltip)</source>
+        <translation>用于校正该 Rank 开始时间的时钟偏移 (ns)；未应用时显示 —（估计值见提示）</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Computing
+(ms)</source>
+        <translation>计算
+(ms)</translation>
+    </message>
+    <message>
+        <source>Communication
+(Not Overlapped, ms)</source>
+        <translation>通信
+(未掩盖, ms)</translation>
+    </message>
+    <message>
+        <source>Free
+(ms)</source>
+        <translation>空闲
+(ms)</translation>
+    </message>
+    <message>
+        <source>Late to
+(collectives)</source>
+        <translation>晚到
+(集合通信数)</translation>
+    </message>
+    <message>
+        <source>Others waited
+for it (ms)</source>
+        <translation>他人等它
+(ms)</translation>
+    </message>
+    <message>
+        <source>It waited
+(ms)</source>
+        <translation>它等待
+(ms)</translation>
+    </message>
+    <message>
+        <source>Clock offset
+(ns)</source>
+        <translation>时钟偏移
+(ns)</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::CollectiveModel</name>
+    <message>
+        <source>Rank %1 · %2</source>
+        <translation>Rank %1 · %2</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Step %1</translation>
+    </message>
+    <message>
+        <source>Start: %1 after the capture start (%2 on the common clock)</source>
+        <translation>开始：采集开始后 %1（统一时钟下 %2）</translation>
+    </message>
+    <message>
+        <source>Start: %1 after the capture start</source>
+        <translation>开始：采集开始后 %1</translation>
+    </message>
+    <message>
+        <source>Skew: %1 after the first rank (the late rank)</source>
+        <translation>偏差：比最早的 Rank 晚 %1（晚到的 Rank）</translation>
+    </message>
+    <message>
+        <source>Skew: %1 after the first rank</source>
+        <translation>偏差：比最早的 Rank 晚 %1</translation>
+    </message>
+    <message>
+        <source>Elapse: %1</source>
+        <translation>耗时：%1</translation>
+    </message>
+    <message>
+        <source>Transit: %1</source>
+        <translation>传输：%1</translation>
+    </message>
+    <message>
+        <source>Wait: %1</source>
+        <translation>等待：%1</translation>
+    </message>
+    <message>
+        <source>Synchronization: %1 (waiting for group rank %2)</source>
+        <translation>同步：%1（等待通信组内 rank %2）</translation>
+    </message>
+    <message>
+        <source>Synchronization: %1</source>
+        <translation>同步：%1</translation>
+    </message>
+    <message>
+        <source>Idle: %1 (meanwhile another plane waits %2 for group rank %3)</source>
+        <translation>空闲：%1（同时另一 Plane 等待通信组内 rank %3 共 %2）</translation>
+    </message>
+    <message>
+        <source>Idle: %1</source>
+        <translation>空闲：%1</translation>
+    </message>
+    <message>
+        <source>No plane tasks recorded (Level0): transit, wait, synchronization and idle are unknown</source>
+        <translation>未记录 Plane 任务（Level0）：传输、等待、同步与空闲未知</translation>
+    </message>
+    <message>
+        <source>Recorded by the profiler: elapse %1, transit %2, wait %3, synchronization %4, idle %5</source>
+        <translation>profiler 记录：耗时 %1，传输 %2，等待 %3，同步 %4，空闲 %5</translation>
+    </message>
+    <message>
+        <source>%1 #%2</source>
+        <translation>%1 #%2</translation>
+    </message>
+    <message>
+        <source>%1 · step %2</source>
+        <translation>%1 · Step %2</translation>
+    </message>
+    <message>
+        <source>%1, group %2</source>
+        <translation>%1，通信组 %2</translation>
+    </message>
+    <message>
+        <source>Group ranks not in this capture: %1</source>
+        <translation>未在本次采集中的通信组 rank：%1</translation>
+    </message>
+    <message>
+        <source>Click: show this op on every rank of the timeline</source>
+        <translation>单击：在时间线上各 Rank 中显示该算子</translation>
+    </message>
+    <message>
+        <source>The last rank to start, when it is 50 us or more after the first (else —)</source>
+        <translation>最后开始的 Rank（比最早的晚 50 us 或以上时；否则为 —）</translation>
+    </message>
+    <message>
+        <source>The largest skew of the collective: last start - first start (ms)</source>
+        <translation>该集合通信的最大偏差：最晚开始 - 最早开始 (ms)</translation>
+    </message>
+    <message>
+        <source>What the other ranks lose waiting for the late rank, summed (ms)</source>
+        <translation>其他 Rank 等待晚到 Rank 所损失的时间之和 (ms)</translation>
+    </message>
+    <message>
+        <source>Rank %1 (%2): its start after the first rank&apos;s, ms; bold: the late rank</source>
+        <translation>Rank %1（%2）：比最早的 Rank 晚开始的时间，ms；粗体：晚到的 Rank</translation>
+    </message>
+    <message>
+        <source>Late rank</source>
+        <translation>晚到 Rank</translation>
+    </message>
+    <message>
+        <source>Max skew (ms)</source>
+        <translation>最大偏差 (ms)</translation>
+    </message>
+    <message>
+        <source>Lost (ms)</source>
+        <translation>损失 (ms)</translation>
     </message>
 </context>
 <context>

@@ -364,6 +364,7 @@ std::vector<QRectF> buildSliceSetRects(const core::Profile& profile, const LaneL
 }
 
 void SliceSetPass::setSlices(int rankIndex, std::vector<core::SliceRef> slices) {
+  m_others.clear();
   if (rankIndex < 0 || slices.empty()) {
     m_rank = -1;
     m_slices.clear();
@@ -377,17 +378,45 @@ void SliceSetPass::setSlices(int rankIndex, std::vector<core::SliceRef> slices) 
   std::sort(m_sorted.begin(), m_sorted.end(), [&](core::SliceRef a, core::SliceRef b) { return key(a) < key(b); });
 }
 
-bool SliceSetPass::contains(int rankIndex, core::SliceRef ref) const {
-  if (rankIndex != m_rank || m_rank < 0) return false;
+void SliceSetPass::setSlices(const std::vector<RankSliceRef>& slices) {
+  std::vector<std::pair<int, std::vector<core::SliceRef>>> byRank;
+  for (const RankSliceRef& r : slices) {
+    if (!r.valid()) continue;
+    auto it = std::find_if(byRank.begin(), byRank.end(), [&](const auto& e) { return e.first == r.rank; });
+    if (it == byRank.end()) it = byRank.insert(byRank.end(), {r.rank, {}});
+    it->second.push_back(r.slice);
+  }
+  if (byRank.empty()) {
+    setSlices(-1, {});
+    return;
+  }
+  setSlices(byRank.front().first, std::move(byRank.front().second));
   const auto key = [](core::SliceRef r) { return std::pair(r.lane, r.index); };
-  return std::binary_search(m_sorted.begin(), m_sorted.end(), ref,
-                            [&](core::SliceRef a, core::SliceRef b) { return key(a) < key(b); });
+  for (std::size_t i = 1; i < byRank.size(); ++i) {
+    std::sort(byRank[i].second.begin(), byRank[i].second.end(),
+              [&](core::SliceRef a, core::SliceRef b) { return key(a) < key(b); });
+    m_others.push_back(std::move(byRank[i]));
+  }
+}
+
+bool SliceSetPass::contains(int rankIndex, core::SliceRef ref) const {
+  const auto key = [](core::SliceRef r) { return std::pair(r.lane, r.index); };
+  const auto less = [&](core::SliceRef a, core::SliceRef b) { return key(a) < key(b); };
+  for (const auto& [rank, sorted] : m_others)
+    if (rank == rankIndex) return std::binary_search(sorted.begin(), sorted.end(), ref, less);
+  if (rankIndex != m_rank || m_rank < 0) return false;
+  return std::binary_search(m_sorted.begin(), m_sorted.end(), ref, less);
 }
 
 void SliceSetPass::paint(QPainter& p, const TimelineFrame& frame) {
   if (m_rank < 0 || m_slices.empty()) return;
-  const auto rects = buildSliceSetRects(frame.profile, frame.ctx.layout, frame.view, frame.widthPx, frame.yTop(),
-                                        frame.yBottom(), m_rank, m_slices);
+  auto rects = buildSliceSetRects(frame.profile, frame.ctx.layout, frame.view, frame.widthPx, frame.yTop(),
+                                  frame.yBottom(), m_rank, m_slices);
+  for (const auto& [rank, slices] : m_others) {
+    const auto more = buildSliceSetRects(frame.profile, frame.ctx.layout, frame.view, frame.widthPx, frame.yTop(),
+                                         frame.yBottom(), rank, slices);
+    rects.insert(rects.end(), more.begin(), more.end());
+  }
   if (rects.empty()) return;
   p.save();
   QColor tint = QColor::fromRgb(kSliceSet);
@@ -529,6 +558,11 @@ void TimelineWidget::setHighlightedSlices(int rankIndex, std::vector<core::Slice
 }
 
 void TimelineWidget::clearHighlightedSlices() { setHighlightedSlices(-1, {}); }
+
+void TimelineWidget::setHighlightedSlices(const std::vector<RankSliceRef>& slices) {
+  m_sliceSet->setSlices(slices);
+  m_canvas->update();
+}
 
 void TimelineWidget::revealMoment(int rankIndex, core::TimeNs t, const QString& label, const std::string& processName) {
   if (!m_ctx.profile || rankIndex < 0 || static_cast<std::size_t>(rankIndex) >= m_ctx.profile->ranks.size()) return;

@@ -121,7 +121,8 @@ class ChainPass final : public TimelineRenderPass {
                                                      double minWidthPx = 4);
 
 /// Outlines exactly a given set of slices of one rank (the Advice dock's evidence of a finding),
-/// unlike NameMarksPass, which marks every slice of a name. Each slice gets a tinted box with a
+/// or of several ranks (the Cluster dock's collective: its op on every rank), unlike
+/// NameMarksPass, which marks every slice of a name. Each slice gets a tinted box with a
 /// 2 px outline, widened to 4 px when zoomed out so that one short kernel still shows.
 class SliceSetPass final : public TimelineRenderPass {
  public:
@@ -130,9 +131,14 @@ class SliceSetPass final : public TimelineRenderPass {
 
   /// Outlines `slices` of rank `rankIndex` (kept in the given order); rank -1 or an empty list clears.
   void setSlices(int rankIndex, std::vector<core::SliceRef> slices);
+  /// Outlines `slices` of any ranks: the first one's rank becomes rank() with its slices in
+  /// slices(), the other ranks' are outlined alike (otherRanks()). Empty clears.
+  void setSlices(const std::vector<RankSliceRef>& slices);
   void clear() { setSlices(-1, {}); }
   [[nodiscard]] int rank() const { return m_rank; }
   [[nodiscard]] const std::vector<core::SliceRef>& slices() const { return m_slices; }
+  /// The outlined slices of the ranks other than rank(), per rank (empty after the one-rank setSlices).
+  [[nodiscard]] const std::vector<std::pair<int, std::vector<core::SliceRef>>>& otherRanks() const { return m_others; }
   /// Whether slice `ref` of rank `rankIndex` is one of the outlined slices. O(log n).
   [[nodiscard]] bool contains(int rankIndex, core::SliceRef ref) const;
 
@@ -140,6 +146,7 @@ class SliceSetPass final : public TimelineRenderPass {
   int m_rank = -1;
   std::vector<core::SliceRef> m_slices;  // as given
   std::vector<core::SliceRef> m_sorted;  // sorted by (lane, index), for contains()
+  std::vector<std::pair<int, std::vector<core::SliceRef>>> m_others;  // other ranks, each sorted
 };
 
 /// One instant of one rank marked across the canvas: a vertical line at `t` with a label at the

@@ -135,6 +135,9 @@ class TimelineWidget : public QWidget {
   /// evidence of an Advice finding), in a colour of their own; rank -1 or an empty list clears.
   /// Cleared by setProfile.
   void setHighlightedSlices(int rankIndex, std::vector<core::SliceRef> slices);
+  /// The same over several ranks at once (the Cluster dock: one collective's op on every rank);
+  /// highlightedSlicesRank() / highlightedSlices() then give the first rank's. Empty clears.
+  void setHighlightedSlices(const std::vector<RankSliceRef>& slices);
   void clearHighlightedSlices();
   [[nodiscard]] int highlightedSlicesRank() const;  ///< -1 when none
   [[nodiscard]] const std::vector<core::SliceRef>& highlightedSlices() const;

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// The Cluster dock in the main window: docked at the bottom with a View-menu toggle, and a click
+// on a collective outlines its op on every rank, selects the clicked rank's and zooms to it.
+#include <catch2/catch.hpp>
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSignalSpy>
+
+#include "app/main_window.h"
+#include "tests/app/test_helpers.h"
+#include "widgets/panels/cluster_panel.h"
+#include "widgets/timeline/timeline_viewport.h"
+#include "widgets/timeline/timeline_widget.h"
+
+using npuscope::MainWindow;
+using npuscope::test::sharedPath;
+using npuscope::test::waitUntil;
+
+TEST_CASE("the Cluster dock shows a collective on every rank", "[window][cluster]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.show();
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  window.openPath(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
+  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+  REQUIRE(finished.first().at(0).toBool());
+
+  QDockWidget* dock = window.clusterDock();
+  REQUIRE(dock);
+  CHECK(dock->objectName() == QStringLiteral("ClusterDock"));
+  CHECK(window.dockWidgetArea(dock) == Qt::BottomDockWidgetArea);
+  auto* view = window.menuBar()->findChild<QMenu*>(QStringLiteral("ViewMenu"));
+  REQUIRE(view);
+  CHECK(view->actions().contains(dock->toggleViewAction()));
+  REQUIRE(window.clusterPanel()->showsTables());
+
+  // allReduce #0 on rank 1's cell: both ranks' op outlined, rank 1's selected and in view.
+  const auto profile = window.profile();
+  int r1 = -1;
+  for (std::size_t i = 0; i < profile->ranks.size(); ++i)
+    if (profile->ranks[i].rank() == 1) r1 = static_cast<int>(i);
+  REQUIRE(window.clusterPanel()->selectCollective(0, r1));
+  auto* timeline = window.timeline();
+  CHECK(timeline->selectedRank() == r1);
+  const auto& trace = *profile->ranks[static_cast<std::size_t>(r1)].trace;
+  CHECK(trace.sliceName(timeline->selectedSlice()) == "hcom_allReduce__586_0_1");
+  const npuscope::core::TimeRange op = trace.sliceRange(timeline->selectedSlice());
+  const npuscope::core::TimeRange visible = timeline->viewport()->visibleRange();
+  CHECK(visible.start <= op.start);
+  CHECK(visible.end >= op.end);
+  CHECK(visible.duration() < op.duration() * 2);
+  for (std::size_t i = 0; i < profile->ranks.size(); ++i) {
+    bool outlined = false;
+    const auto& t = *profile->ranks[i].trace;
+    for (std::uint32_t l = 0; l < t.lanes.size() && !outlined; ++l)
+      for (std::uint32_t k = 0; k < t.lanes[l].sliceCount() && !outlined; ++k)
+        outlined = timeline->isInHighlightedSlices(static_cast<int>(i), {l, k});
+    CHECK(outlined);
+  }
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// The Cluster dock's panel on the 2-rank Level1 capture: its tables show core's cross-rank
+// analysis as is, and a click hands over the collective's op on every rank, which the timeline
+// outlines on both ranks at once.
+#include "widgets/panels/cluster_panel.h"
+
+#include <QFont>
+#include <QGuiApplication>
+#include <QPalette>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <catch2/catch.hpp>
+
+#include "core/analysis/profile_analysis.h"
+#include "core/profile/profile.h"
+#include "tests/widgets/test_profiles.h"
+#include "widgets/timeline/timeline_widget.h"
+#include "widgets/view_state.h"
+
+using namespace npuscope;
+
+namespace {
+
+constexpr const char* kTwoRank = "corpus/ascend-pt-910b-l1-text-2rank";
+
+std::shared_ptr<const core::Profile> load(const std::string& relative) {
+  auto r = core::loadProfile(std::string(NPUSCOPE_SHARED_DIR "/") + relative);
+  REQUIRE(r.ok());
+  return r.profile;
+}
+
+int rankIndexOf(const core::Profile& p, int rank) {
+  for (std::size_t i = 0; i < p.ranks.size(); ++i)
+    if (p.ranks[i].rank() == rank) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("cluster panel: the 2-rank capture's ranks, collectives and links", "[cluster_panel]") {
+  const auto profile = load(kTwoRank);
+  widgets::ViewState state;
+  state.setProfile(profile);
+  widgets::ClusterPanel panel(&state);
+  REQUIRE(panel.showsTables());
+  CHECK(panel.findingsText().contains(QStringLiteral("rank 1 is late to 1 of 4 collectives")));
+
+  // Rank table: one row per rank; rank 1 is late once and the others waited 5.608 ms for it.
+  const widgets::ClusterRankModel& ranks = *panel.rankModel();
+  REQUIRE(ranks.rowCount() == 2);
+  int row1 = -1;
+  for (int r = 0; r < 2; ++r)
+    if (ranks.data(ranks.index(r, widgets::ClusterRankModel::Rank)).toString() == QStringLiteral("1")) row1 = r;
+  REQUIRE(row1 >= 0);
+  CHECK(ranks.data(ranks.index(row1, widgets::ClusterRankModel::Late)).toString() == QStringLiteral("1"));
+  CHECK(ranks.data(ranks.index(row1, widgets::ClusterRankModel::Caused)).toString() == QStringLiteral("5.608"));
+  // step_trace_time.csv of rank 1: Computing 8878.295 us.
+  CHECK(ranks.data(ranks.index(row1, widgets::ClusterRankModel::Computing)).toString() == QStringLiteral("8.878"));
+  // One clock assumed (the estimate, -8 us, is not applied): "—", the estimate in the tooltip.
+  CHECK(ranks.data(ranks.index(row1, widgets::ClusterRankModel::ClockOffset)).toString() == QStringLiteral("—"));
+  CHECK(ranks.data(ranks.index(row1, widgets::ClusterRankModel::ClockOffset), Qt::ToolTipRole)
+            .toString()
+            .contains(QStringLiteral("Not applied")));
+
+  // Sorting by "others waited" (descending) puts rank 1 first.
+  panel.rankView()->sortByColumn(widgets::ClusterRankModel::Caused, Qt::DescendingOrder);
+  const QAbstractItemModel* sorted = panel.rankView()->model();
+  CHECK(sorted->data(sorted->index(0, widgets::ClusterRankModel::Rank)).toString() == QStringLiteral("1"));
+
+  // Rank x collective: 4 collectives, 2 rank columns. communication.json: rank 1 starts
+  // allReduce #0 5607.7 us after rank 0 (Start Timestamp 1736408883737849.3 - ...732241.5 us).
+  const widgets::CollectiveModel& coll = *panel.collectiveModel();
+  REQUIRE(coll.rowCount() == 4);
+  REQUIRE(coll.columnCount() == widgets::CollectiveModel::FirstRank + 2);
+  const int r0 = rankIndexOf(*profile, 0), r1 = rankIndexOf(*profile, 1);
+  const int c0 = coll.columnOfRank(r0), c1 = coll.columnOfRank(r1);
+  REQUIRE(c0 >= widgets::CollectiveModel::FirstRank);
+  REQUIRE(c1 >= widgets::CollectiveModel::FirstRank);
+  CHECK(coll.headerData(c1, Qt::Horizontal).toString() == QStringLiteral("1"));
+  CHECK(coll.headerData(0, Qt::Vertical).toString() == QStringLiteral("allReduce #0 · step 50"));
+  const QModelIndex late = coll.index(0, c1), first = coll.index(0, c0);
+  CHECK(coll.data(late).toString() == QStringLiteral("5.608"));
+  CHECK(coll.data(first).toString() == QStringLiteral("0.000"));
+  CHECK(coll.data(late, Qt::FontRole).value<QFont>().bold());
+  CHECK_FALSE(coll.data(first, Qt::FontRole).isValid());
+  CHECK(coll.data(coll.index(0, widgets::CollectiveModel::LateRank)).toString() == QStringLiteral("1"));
+  // The largest skew is the strongest red, a zero skew the table's own background; the text
+  // reads on both (white on the red, black on a light base).
+  const QColor base = QGuiApplication::palette().color(QPalette::Base);
+  CHECK(coll.data(late, Qt::BackgroundRole).value<QColor>() == widgets::CollectiveModel::heatColor(1, 1, base));
+  CHECK(coll.data(first, Qt::BackgroundRole).value<QColor>() == base);
+  CHECK(coll.data(late, Qt::ForegroundRole).value<QColor>() == QColor(Qt::white));
+  CHECK(widgets::CollectiveModel::heatColor(0, 100, Qt::white) == QColor(Qt::white));
+  const QString tip = coll.data(late, Qt::ToolTipRole).toString();
+  CHECK(tip.contains(QStringLiteral("the late rank")));
+  CHECK(tip.contains(QStringLiteral("Recorded by the profiler")));
+  CHECK(tip.contains(QStringLiteral("group rank 5")));
+
+  // Links: HCCS and SDMA per rank; rank 0 moved 427.596 MB in 27.316 ms (communication.json's
+  // Total Op Info: 427.596096 MB, 27.315706 ms).
+  const widgets::ClusterLinkModel& links = *panel.linkModel();
+  REQUIRE(links.rowCount() == 4);
+  CHECK(links.data(links.index(0, widgets::ClusterLinkModel::Size)).toString() == QStringLiteral("427.596"));
+  CHECK(links.data(links.index(0, widgets::ClusterLinkModel::Time)).toString() == QStringLiteral("27.316"));
+  CHECK(links.data(links.index(0, widgets::ClusterLinkModel::Bandwidth)).toString() == QStringLiteral("15.65"));
+
+  // A click on rank 0's cell of allReduce #0: both ranks' op slices, focused on rank 0's.
+  std::vector<widgets::RankSliceRef> ops;
+  widgets::RankSliceRef focus;
+  QObject::connect(&panel, &widgets::ClusterPanel::collectiveSelected, &panel,
+                   [&](const std::vector<widgets::RankSliceRef>& o, widgets::RankSliceRef f) {
+                     ops = o;
+                     focus = f;
+                   });
+  REQUIRE(panel.selectCollective(0, r0));
+  REQUIRE(ops.size() == 2);
+  CHECK(focus.rank == r0);
+  for (const widgets::RankSliceRef& op : ops) {
+    const core::Trace& t = *profile->ranks[static_cast<std::size_t>(op.rank)].trace;
+    CHECK(t.sliceName(op.slice) == "hcom_allReduce__586_0_1");
+  }
+  // The row (not a rank's cell): focused on the late rank.
+  REQUIRE(panel.selectCollective(0));
+  CHECK(focus.rank == r1);
+  CHECK_FALSE(panel.selectCollective(4));
+
+  // The timeline outlines the op on both ranks at once.
+  widgets::TimelineWidget tw;
+  tw.setProfile(profile);
+  tw.setHighlightedSlices(ops);
+  for (const widgets::RankSliceRef& op : ops) CHECK(tw.isInHighlightedSlices(op.rank, op.slice));
+  CHECK_FALSE(tw.isInHighlightedSlices(ops[0].rank, ops[1].slice.index == ops[0].slice.index
+                                                        ? core::SliceRef{ops[0].slice.lane, ops[0].slice.index + 1}
+                                                        : ops[1].slice));
+  tw.setHighlightedSlices(std::vector<widgets::RankSliceRef>{});
+  CHECK(tw.highlightedSlicesRank() == -1);
+}
+
+TEST_CASE("cluster panel: one rank shows one grey line, no tables", "[cluster_panel]") {
+  const auto profile = load("cases/34-step-trace-time-and-missing-overlap/with_overlap/trace_view.json");
+  widgets::ViewState state;
+  widgets::ClusterPanel panel(&state);
+  CHECK_FALSE(panel.showsTables());
+  state.setProfile(profile);
+  CHECK_FALSE(panel.showsTables());
+  CHECK(panel.findingsText().isEmpty());
+  state.setProfile(nullptr);
+  CHECK_FALSE(panel.showsTables());
+}
