@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// HCCL collectives (docs/diagnosis.md §5.3, §5.4) against the independent oracle
+// tools/oracles/comm_oracle.py, whose output for the corpus is tests/data/comm_oracle.json: the
+// profiler's own per-op figures (communication.json, analysis.db CommAnalyzerTime and
+// CommAnalyzerBandwidth), read with the Python standard library, the late rank by the rule of §5.4.
+// npuscope computes the same figures from the plane tasks of the trace or the database; every op
+// of every rank is compared (start within 1 us after the oracle's per-rank constant, the five
+// figures within 2% or 5 us), every collective's late rank, and each rank's links per transport
+// (within 2%). The same comparison runs again on a copy of each capture without
+// communication.json, communication_matrix.json and analysis.db: npuscope must not need them.
+// Regenerate the oracle's file with
+//   python3 tools/oracles/comm_oracle.py --json tests/data/comm_oracle.json
+
+#include <catch2/catch.hpp>
+#include <simdjson.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "core/analysis/analysis.h"
+#include "core/analysis/collectives.h"
+#include "core/analysis/profile_analysis.h"
+#include "core/profile/profile.h"
+#include "tests/core/test_util.h"
+
+using namespace npuscope;
+using npuscope::test::shared;
+
+namespace {
+
+std::int64_t i64(simdjson::dom::element e) {
+  std::int64_t v = 0;
+  if (e.get(v) == simdjson::SUCCESS) return v;
+  double d = 0;
+  if (e.get(d) == simdjson::SUCCESS) return static_cast<std::int64_t>(std::llround(d));
+  return INT64_MIN;
+}
+
+double num(simdjson::dom::element e) {
+  double d = 0;
+  if (e.get(d) == simdjson::SUCCESS) return d;
+  std::int64_t v = 0;
+  if (e.get(v) == simdjson::SUCCESS) return static_cast<double>(v);
+  std::string_view s;
+  if (e.get(s) == simdjson::SUCCESS) return std::strtod(std::string(s).c_str(), nullptr);
+  return NAN;
+}
+
+std::string str(simdjson::dom::element e) {
+  std::string_view v;
+  return e.get(v) == simdjson::SUCCESS ? std::string(v) : std::string();
+}
+
+/// Within 2% of the recorded value or 5 us (the issue's tolerance).
+bool close(core::TimeNs ours, std::int64_t recorded) {
+  const double d = std::fabs(static_cast<double>(ours - recorded));
+  return d <= 5000.0 || d <= 0.02 * std::fabs(static_cast<double>(recorded));
+}
+
+const core::RankProfile* rankOf(const core::Profile& p, std::int64_t rank) {
+  for (const core::RankProfile& rp : p.ranks)
+    if (rp.rank() == rank) return &rp;
+  return nullptr;
+}
+
+/// Copies `from` to `to` without communication.json, communication_matrix.json and analysis.db.
+void copyWithoutRecords(const std::filesystem::path& from, const std::filesystem::path& to) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(from, ec)) {
+    const fs::path rel = fs::relative(e.path(), from, ec);
+    const std::string name = e.path().filename().string();
+    if (e.is_directory()) {
+      fs::create_directories(to / rel, ec);
+      continue;
+    }
+    if (name == "communication.json" || name == "communication_matrix.json" || name == "analysis.db") continue;
+    fs::create_directories((to / rel).parent_path(), ec);
+    fs::copy_file(e.path(), to / rel, fs::copy_options::overwrite_existing, ec);
+  }
+}
+
+/// Compares one loaded capture with the oracle's entry `cap`. Returns the number of ops compared.
+std::size_t compareCapture(const core::Profile& profile, simdjson::dom::element cap) {
+  std::size_t compared = 0;
+  for (simdjson::dom::element r : cap["ranks"].get_array()) {
+    const std::int64_t rank = i64(r["rank"]);
+    INFO("rank " << rank);
+    const core::RankProfile* rp = rankOf(profile, rank);
+    REQUIRE(rp);
+    REQUIRE(rp->analysis);
+    REQUIRE_FALSE(rp->analysis->devices.empty());
+    const core::CommBreakdown& comm = rp->analysis->devices.front().comm;
+    std::map<std::string, std::size_t> seen;  // name -> occurrences used
+    for (simdjson::dom::element o : r["ops"].get_array()) {
+      const std::string name = str(o["name"]);
+      INFO("op " << name);
+      const std::size_t nth = seen[name]++;
+      const core::CommOp* op = nullptr;
+      std::size_t k = 0;
+      for (const core::CommOp& c : comm.ops)
+        if (c.name == name && k++ == nth) op = &c;
+      REQUIRE(op);
+      REQUIRE(op->hasTasks);
+      CHECK(std::llabs(op->range.start - i64(o["start_ns"])) <= 1000);
+      CHECK(close(op->elapse, i64(o["elapse_ns"])));
+      CHECK(close(op->transit, i64(o["transit_ns"])));
+      CHECK(close(op->wait, i64(o["wait_ns"])));
+      CHECK(close(op->synchronization, i64(o["synchronization_ns"])));
+      CHECK(close(op->idle, i64(o["idle_ns"])));
+      ++compared;
+    }
+    for (simdjson::dom::element l : r["links"].get_array()) {
+      const std::string transport = str(l["transport"]);
+      INFO("link " << transport);
+      const core::CommLink* ours = nullptr;
+      for (const core::CommLink& c : comm.links)
+        if (c.transport == transport) ours = &c;
+      REQUIRE(ours);
+      const double mb = num(l["transit_size_mb"]), us = num(l["transit_time_us"]), gbs = num(l["bandwidth_gb_s"]);
+      CHECK(std::fabs(static_cast<double>(ours->bytes) / 1e6 - mb) <= 0.02 * mb);
+      CHECK(std::fabs(static_cast<double>(ours->time) / 1e3 - us) <= 0.02 * us);
+      CHECK(std::fabs(ours->bandwidthGBs() - gbs) <= 0.02 * gbs);
+    }
+  }
+  // The late rank of every collective, found by the name of its reference rank's op.
+  REQUIRE(profile.analysis);
+  const core::ClusterComm& cc = profile.analysis->comm;
+  for (simdjson::dom::element c : cap["collectives"].get_array()) {
+    simdjson::dom::object names = c["names"].get_object();
+    std::string refName;
+    for (auto [key, value] : names) {
+      refName = str(value);
+      break;
+    }
+    INFO("collective " << refName << " #" << i64(c["sequence"]));
+    const core::Collective* ours = nullptr;
+    for (const core::Collective& x : cc.collectives)
+      if (x.type == str(c["type"]) && x.sequence == static_cast<std::size_t>(i64(c["sequence"]))) ours = &x;
+    REQUIRE(ours);
+    CHECK(ours->ranks.size() == names.size());
+    simdjson::dom::element late = c["late_rank"];
+    if (late.is_null()) CHECK(ours->lateRank == -1);
+    else CHECK(ours->lateRank == i64(late));
+  }
+  return compared;
+}
+
+}  // namespace
+
+TEST_CASE("collectives: every op of every rank and the late ranks equal the profiler's records (oracle)", "[collectives][oracle]") {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  REQUIRE(parser.load(std::string(NPUSCOPE_SOURCE_DIR) + "/tests/data/comm_oracle.json").get(root) == simdjson::SUCCESS);
+  std::size_t captures = 0;
+  for (simdjson::dom::element cap : root["captures"].get_array()) {
+    const std::string rel = str(cap["capture"]);
+    // Captures whose ranks have no trace (the CANN 8.3 folder lost its trace_view.json) or no
+    // trace of their own (fixtures) cannot be computed: only those with plane tasks are compared.
+    if (rel.find("cann83") != std::string::npos || rel.find("msinsight") != std::string::npos) continue;
+    INFO(rel);
+    const auto r = core::loadProfile(shared("corpus/" + rel));
+    REQUIRE(r.profile);
+    CHECK(compareCapture(*r.profile, cap) > 0);
+    // The same without the profiler's summaries.
+    test::TempDir tmp("comm");
+    copyWithoutRecords(shared("corpus/" + rel), tmp.root / "capture");
+    const auto bare = core::loadProfile((tmp.root / "capture").string());
+    REQUIRE(bare.profile);
+    for (const core::RankProfile& rp : bare.profile->ranks)
+      if (rp.analysis && !rp.analysis->devices.empty()) CHECK_FALSE(rp.analysis->devices.front().comm.json);
+    CHECK(compareCapture(*bare.profile, cap) > 0);
+    ++captures;
+  }
+  CHECK(captures == 3);
+}
