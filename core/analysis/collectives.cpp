@@ -494,9 +494,18 @@ ClusterComm matchCollectives(const Profile& profile) {
       for (std::size_t j = 0; j < c.ranks.size(); ++j) {
         if (j == late) continue;
         const TimeNs lost = c.ranks[late].correctedStart - c.ranks[j].correctedStart;
+        if (lost < kLateRankMinSkewNs) {
+          // Arrived together with the late rank: about as late, not waiting for it.
+          if (c.ranks[j].skew >= kLateRankMinSkewNs) {
+            c.alsoLate.push_back(c.ranks[j].rank);
+            totals[c.ranks[j].rankIndex].lateCount++;
+          }
+          continue;
+        }
         c.lost += lost;
         totals[c.ranks[j].rankIndex].waited += lost;
       }
+      std::sort(c.alsoLate.begin(), c.alsoLate.end());
       totals[c.ranks[late].rankIndex].lateCount++;
       totals[c.ranks[late].rankIndex].caused += c.lost;
     }

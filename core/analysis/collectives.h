@@ -123,7 +123,12 @@ struct Collective {
   int lateRank = -1;           ///< RankProfile::rank() of the last to start, when its skew >= kLateRankMinSkewNs
   std::size_t lateIndex = 0;   ///< its index in `ranks` (valid when lateRank >= 0)
   TimeNs maxSkew = 0;          ///< the largest skew, ns
-  TimeNs lost = 0;             ///< sum over the other ranks of (late start - their start), ns (0 without a late rank)
+  /// Sum over the other ranks that waited at least kLateRankMinSkewNs of (late start - their start), ns
+  /// (0 without a late rank).
+  TimeNs lost = 0;
+  /// Other ranks about as late (skew >= kLateRankMinSkewNs and within it of the late rank's),
+  /// RankProfile::rank() ascending: they arrive together last.
+  std::vector<int> alsoLate;
   /// Peers of the op (group ranks) that no loaded rank is: the group is wider than the capture.
   std::vector<int> uncaptured;
 };
@@ -149,8 +154,8 @@ inline constexpr std::size_t kClockMinSamples = 3;
 struct RankCollectiveTotals {
   std::size_t rankIndex = 0;
   int rank = -1;
-  std::size_t lateCount = 0;   ///< collectives it was late to
-  TimeNs caused = 0;           ///< sum of `lost` of those collectives: what the others waited for it, ns
+  std::size_t lateCount = 0;   ///< collectives it was late to (as the late rank or one of alsoLate)
+  TimeNs caused = 0;           ///< sum of `lost` of the collectives it is the late rank of: what the others waited for it, ns
   TimeNs waited = 0;           ///< what it waited for late peers (its share of their `lost`), ns
 };
 

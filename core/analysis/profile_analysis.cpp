@@ -83,6 +83,8 @@ void collectivesJson(std::string& o, const Profile& profile, const ClusterComm& 
          ", \"max_skew_ns\": " + std::to_string(c.maxSkew) + ", \"lost_us\": " + us3(static_cast<double>(c.lost)) +
          ", \"uncaptured_peers\": [";
     for (std::size_t j = 0; j < c.uncaptured.size(); ++j) o += (j ? ", " : "") + std::to_string(c.uncaptured[j]);
+    o += "], \"also_late\": [";
+    for (std::size_t j = 0; j < c.alsoLate.size(); ++j) o += (j ? ", " : "") + std::to_string(c.alsoLate[j]);
     o += "], \"ranks\": [";
     for (std::size_t j = 0; j < c.ranks.size(); ++j) {
       const CollectiveRank& r = c.ranks[j];
@@ -351,7 +353,10 @@ std::string beforeOpSentence(const Profile& profile, const ClusterComm& cc, cons
   }
   std::size_t early = 0;
   for (std::size_t j = 0; j < c.ranks.size(); ++j)
-    if (c.ranks[j].skew == 0) early = j;
+    if (c.ranks[j].skew == 0) {
+      early = j;
+      break;
+    }
   const auto late = beforeOp(profile, prev, c.ranks[c.lateIndex]);
   const auto first = beforeOp(profile, prev, c.ranks[early]);
   if (!late || !first || late->fromCollective != first->fromCollective) return {};
@@ -408,6 +413,14 @@ std::string beforeOpSentence(const Profile& profile, const ClusterComm& cc, cons
   return s;
 }
 
+/// "Ranks 3, 5 and 7 arrive about as late. " (at most 3 named), or "".
+std::string alsoLateSentence(const Collective& c) {
+  if (c.alsoLate.empty()) return {};
+  std::vector<std::pair<TimeNs, std::string>> v;
+  for (int r : c.alsoLate) v.emplace_back(0, rankName(r));
+  return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "About as late: %1. "), {namedList(v)});
+}
+
 std::string stepPart(const Collective& c) {
   return c.step >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", " in step %1"), {std::to_string(c.step)}) : std::string();
 }
@@ -455,7 +468,7 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
                      {rankName(worstRank->rank), std::to_string(worstRank->lateCount), std::to_string(withSkew),
                       formatDuration(worstRank->caused), collectiveLabel(*worst), stepPart(*worst), formatDuration(worst->maxSkew),
                       clock, waiters}) +
-            beforeOpSentence(profile, cc, *worst));
+            alsoLateSentence(*worst) + beforeOpSentence(profile, cc, *worst));
   }
   // 2. Waits on a peer inside the ops that the profiler counts as Idle, by peer.
   const std::map<int, std::pair<TimeNs, const Collective*>> idlePeers = idlePeerWaits(profile, cc);
