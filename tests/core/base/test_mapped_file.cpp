@@ -108,9 +108,10 @@ TEST_CASE("args read after the trace file was truncated give a message, not a si
 
 TEST_CASE("a trace file truncated while it is read loads what was left, with a message") {
   TempFile f("shrink-during");
-  // About 64 MB: 60000 slices with ~1 KB of args. The first progress report of the read comes
-  // after 20 ms of parsing; the file is cut to a third of its size then.
-  const std::string text = traceOf(60000, 1000);
+  // About 50 MB in 500,000 small slices: parsing them takes well over the 20 ms after which the
+  // read reports its first progress (long args are skipped so fast that 64 MB of them was read
+  // before any report on some machines); the file is cut to a third of its size then.
+  const std::string text = traceOf(500000, 16);
   f.write(text);
   const std::size_t cut = text.size() / 3;
   core::LoadOptions o;
@@ -122,7 +123,13 @@ TEST_CASE("a trace file truncated while it is read loads what was left, with a m
     truncated = ::truncate(f.path.c_str(), static_cast<off_t>(cut)) == 0;
     truncatedAt = fraction;
   };
-  const core::LoadResult r = core::loadTrace(f.path.string(), o);
+  // The first progress report is timed (every 20 ms of parsing): should the whole read end before
+  // it, the load proves nothing either way; it is tried again (the file written anew), at most 5 times.
+  core::LoadResult r = core::loadTrace(f.path.string(), o);
+  for (int attempt = 1; attempt < 5 && !truncated; ++attempt) {
+    f.write(text);
+    r = core::loadTrace(f.path.string(), o);
+  }
   INFO("truncated at progress " << truncatedAt);
   REQUIRE(truncated);
   REQUIRE(r.ok());
@@ -131,7 +138,7 @@ TEST_CASE("a trace file truncated while it is read loads what was left, with a m
   CHECK(noted);
   // Every slice kept lies in the file as it was; not all of it survived the cut.
   REQUIRE(r.trace->lanes.size() == 1);
-  CHECK(r.trace->lanes[0].sliceCount() < 60000);
+  CHECK(r.trace->lanes[0].sliceCount() < 500000);
 }
 
 // Issue 15 item 6: a gzip file could inflate without limit (deflate reaches about 1032:1).
