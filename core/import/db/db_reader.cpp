@@ -642,9 +642,29 @@ void DbReader::readCommunication() {
                               col("COMMUNICATION_TASK_INFO", "taskType") + ", " +
                               col("COMMUNICATION_TASK_INFO", "srcRank") + ", " + col("COMMUNICATION_TASK_INFO", "dstRank") +
                               ", " + col("COMMUNICATION_TASK_INFO", "size") + ", " +
-                              col("COMMUNICATION_TASK_INFO", "notifyId") + " FROM COMMUNICATION_TASK_INFO");
-  const RowArgs::Schema taskSchema =
-      argRows().addSchema({"task type", "op name", "src rank", "dst rank", "size(Byte)", "notify_id", "stream id"});
+                              col("COMMUNICATION_TASK_INFO", "notifyId") + ", " +
+                              col("COMMUNICATION_TASK_INFO", "transportType") + ", " +
+                              col("COMMUNICATION_TASK_INFO", "linkType") + " FROM COMMUNICATION_TASK_INFO");
+  // The transport and link of each task by name, as the text export writes them (SDMA / RDMA /
+  // LOCAL; ON_CHIP / HCCS / PCIE / ROCE / SIO ...): the collectives' transit and links need them
+  // (docs/diagnosis.md §5.3). Without the enum table the number is kept.
+  const auto enumTable = [&](const char* table) {
+    std::unordered_map<std::int64_t, std::string> m;
+    if (need(table, {"id", "name"})) {
+      SqliteStatement e(m_db, std::string("SELECT id, name FROM ") + table);
+      while (e.step()) m.emplace(e.integer(0), std::string(e.text(1)));
+    }
+    return m;
+  };
+  const auto transportNames = enumTable("ENUM_HCCL_TRANSPORT_TYPE");
+  const auto linkNames = enumTable("ENUM_HCCL_LINK_TYPE");
+  const RowArgs::Schema taskSchema = argRows().addSchema(
+      {"task type", "op name", "src rank", "dst rank", "size(Byte)", "notify_id", "stream id", "transport type", "link type"});
+  const auto enumCell = [&](std::size_t key, int column, const std::unordered_map<std::int64_t, std::string>& names) {
+    if (c.isNull(column)) return;
+    if (const auto it = names.find(c.integer(column)); it != names.end()) argRows().setText(taskSchema, key, it->second);
+    else cell(taskSchema, key, c, column);
+  };
   std::size_t skippedNoPlane = 0;
   while (c.step()) {
     const auto tt = m_taskTimes.find(c.integer(0));
@@ -667,6 +687,8 @@ void DbReader::readCommunication() {
     cellString(taskSchema, 1, c, 1);
     for (int k = 0; k < 4; ++k) cell(taskSchema, 2 + static_cast<std::size_t>(k), c, 5 + k);
     argRows().setInteger(taskSchema, 6, tt->second.stream);
+    enumCell(7, 9, transportNames);
+    enumCell(8, 10, linkNames);
     // Named by the task type (Notify_Wait, Memcpy, Reduce_Inline, ...) as the text export names
     // the plane tasks: the `name` column holds the op's name (STRING_IDS, corpus 910B level1).
     const std::string name = c.isNull(4) ? strOr(c, 1) : strOr(c, 4);

@@ -466,12 +466,17 @@ TEST_CASE("advisor resource rules on the corpus agree with hand counts", "[advis
   CHECK(has(dmem->numbers, "PTA+GE: peak allocated 1204.7 MB"));
   CHECK(has(dmem->numbers, "peak reserved 1526.8 MB"));
   CHECK(has(dmem->numbers, "read from MEMORY_RECORD of ascend_pytorch_profiler_0.db"));
-  // 296 COMMUNICATION_TASK_INFO rows, 4 COMMUNICATION_OP (sqlite3 count(*)): the tasks carry a
-  // size but the db reader gives no transport type, so the alignment rule cannot tell (never "ok").
+  // The plane tasks carry the transport and link type from ENUM_HCCL_TRANSPORT_TYPE /
+  // ENUM_HCCL_LINK_TYPE, so the alignment rule judges the .db export as the text one. sqlite3:
+  // select count(*), sum(size>512 and size%512!=0), sum(case when size>512 and size%512!=0 then
+  // t.endNs-t.startNs else 0 end), sum(t.endNs-t.startNs), count(distinct case when size>512 and
+  // size%512!=0 then c.opId end) from COMMUNICATION_TASK_INFO c join TASK t using (globalTaskId)
+  // join ENUM_HCCL_TRANSPORT_TYPE e on e.id=c.transportType join ENUM_HCCL_LINK_TYPE l on
+  // l.id=c.linkType where e.name='SDMA' and l.name!='ON_CHIP' and size>512: 56|4|534911|28570060|2.
   const auto* dal = find(ad, "comm_alignment");
   REQUIRE(dal);
-  CHECK(dal->severity == Severity::Unknown);
-  CHECK(has(dal->numbers, "transport type"));
+  CHECK(dal->severity == Severity::Issue);
+  CHECK(has(dal->numbers, "4 of 56 SDMA tasks off chip above 512 B not aligned (534.911 us of 28.57 ms), in 2 of 4 communication ops"));
 }
 
 TEST_CASE("advisor metadata: a folder or FIFO named like a table is said and not taken for a missing file", "[advisor][memory]") {
