@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Runs tools/oracles/${ORACLE}.py over the corpus into OUT and fails unless it equals the
-# committed tests/data/${ORACLE}.json byte for byte (ORACLE: topdown_oracle, db_oracle).
+# committed tests/data/${ORACLE}.json byte for byte (ORACLE: topdown_oracle, db_oracle, comm_oracle).
 execute_process(COMMAND ${PYTHON} ${SOURCE}/tools/oracles/${ORACLE}.py --shared ${SHARED} --json ${OUT}
   RESULT_VARIABLE rc ERROR_QUIET)
 if(NOT rc EQUAL 0)
