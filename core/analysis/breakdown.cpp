@@ -439,12 +439,16 @@ std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdi
         std::string bw;
         for (const CommLink& l : c.links)
           if (l.transport != "SDMA" && l.time > 0) {
-            char b[64];
-            std::snprintf(b, sizeof b, "%.2f GB/s", l.bandwidthGBs());
+            char b[96];
+            if (const double nominal = nominalLinkGBs(l.transport); nominal > 0)
+              std::snprintf(b, sizeof b, "%.2f GB/s, %.0f%% of its nominal %g", l.bandwidthGBs(), 100.0 * l.bandwidthGBs() / nominal, nominal);
+            else
+              std::snprintf(b, sizeof b, "%.2f GB/s", l.bandwidthGBs());
             bw += (bw.empty() ? "" : ", ") + l.transport + " " + b;
           }
         out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is transit (%1): data moving on the links (%2). "
-                                                                      "Look at the message sizes and the links' bandwidth."),
+                                                                      "Below 80% of the nominal a link is slow (check the link and "
+                                                                      "contention with compute); else send fewer, larger messages."),
                                    {formatDuration(c.transit), bw.empty() ? npuTr("npuscope::core::Breakdown", "no bandwidth recorded") : bw}));
       } else if (top == 2) {
         out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is waiting after the data started to move (%1): "

@@ -35,6 +35,18 @@ struct CommLink {
   }
 };
 
+/// The nominal bandwidth of a link type, GB/s, or 0 when none is known (SDMA on the chip, SIO,
+/// unknown links): HCCS 18, PCIE 20, RDMA 12.5, the table msprof's HCCL analysis tool judges links
+/// against (HcclAnalysisTool `Constant.LINK_BANDWIDTH`, with BANDWIDTH_THRESHOLD 0.8; msprof-analyze's
+/// advisor uses the same 18 GB/s as its SDMA baseline, bandwidth_contention.yaml). Newer chips' links
+/// are faster, so a figure below it is slow everywhere; docs/diagnosis.md §5.3.
+[[nodiscard]] inline double nominalLinkGBs(std::string_view transport) {
+  if (transport == "HCCS") return 18.0;
+  if (transport == "PCIE") return 20.0;
+  if (transport == "RDMA") return 12.5;
+  return 0.0;
+}
+
 /// Which peer a wait was for, and for how long (ns). `peer` is the rank in the op's group as the
 /// plane task writes it (`dst rank` of a Notify_Wait), -1 when not recorded.
 struct PeerWait {
