@@ -175,8 +175,11 @@ TEST_CASE("communication split: the largest part decides the sentence, unknown w
   CHECK(anyContains(f, "synchronization 60.0% (waiting for peer rank 3)"));
   CHECK(anyContains(f, "The largest part is synchronization (60 us)"));
   set(10'000, 70'000, 10'000, 10'000);
+  // 9,000,000 B in 1 ms over HCCS = 9 GB/s, half the nominal 18 GB/s.
+  da.comm.links = {core::CommLink{"HCCS", 9'000'000, 1'000'000, 4}, core::CommLink{"SDMA", 9'000'000, 1'000'000, 4}};
   f = core::breakdownFindings(da, v);
   CHECK(anyContains(f, "The largest part is transit (70 us)"));
+  CHECK(anyContains(f, "HCCS 9.00 GB/s, 50% of its nominal 18)"));
   // Idle largest, other planes waiting for rank 5 over 40 of its 70 us: a late peer.
   set(10'000, 10'000, 10'000, 70'000);
   da.comm.idlePeerWait = 40'000;
