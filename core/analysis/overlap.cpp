@@ -339,7 +339,9 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
       }
     } else if (p.role == Process::Role::Communication) {
       // HCCL big ops live on the group threads ("Group x Communication"); "Plane k" threads hold
-      // the small tasks, which are not the communication set.
+      // the small tasks, which are not the communication set, except where the export's own figure
+      // is their union (Trace::communicationFromTasks: a database without OVERLAP_ANALYSIS; the
+      // reader gives that union, Trace::communicationTasks, applied below).
       if (!isCollectiveLane(trace, lane)) continue;
       d.communicationLanes.push_back(l);
       for (std::uint32_t i = lane.rowBegin[0]; i < lane.rowBegin[std::min<std::size_t>(1, lane.depthCount())]; ++i) {
@@ -373,6 +375,9 @@ DeviceTasks collectDeviceTasks(const Trace& trace, int device, const KernelDetai
   d.communication = comm.take();
   d.copies = copies.take();
   if (commOps == 0 && !d.hcomOnStreams.empty()) d.communication = unionOf(d.hcomOnStreams);
+  if (trace.communicationFromTasks)
+    for (const auto& [dev, tasks] : trace.communicationTasks)
+      if (dev == device && !tasks.empty()) d.communication = tasks;
   return d;
 }
 

@@ -295,6 +295,8 @@ bool TraceBuilder::finish(Trace& trace, const FinishOptions& options) {
   m_chunks.clear();
   if (!built) return false;
   trace.ownedArgs = std::move(m_ownedArgs);
+  trace.communicationFromTasks = m_communicationFromTasks;
+  trace.communicationTasks = std::move(m_communicationTasks);
   if (m_hasRowArgs) {
     for (Lane& l : trace.lanes)
       for (std::size_t i = 0; i < l.argsOffset.size(); ++i)

@@ -134,6 +134,12 @@ class TraceBuilder {
   void setRank(int rank) { m_top.rank = rank; }
   void setBaseTimeNanoseconds(std::int64_t ns) { m_top.baseTimeNanoseconds = ns; }
   void setTraceName(std::string name) { m_top.traceName = std::move(name); }
+  /// Trace::communicationFromTasks of the trace `finish` builds.
+  void setCommunicationFromTasks(bool v) { m_communicationFromTasks = v; }
+  /// Trace::communicationTasks of `device` (sorted, disjoint intervals, ns).
+  void setCommunicationTasks(int device, std::vector<TimeRange> tasks) {
+    m_communicationTasks.emplace_back(device, std::move(tasks));
+  }
   void addNote(std::string note) { m_notes.push_back(std::move(note)); }
   /// A warning of the reader itself (a bad line, ...): counted, `example` kept while the kind keeps examples.
   void addWarning(ImportWarning kind, std::string_view example = {});
@@ -176,6 +182,8 @@ class TraceBuilder {
   std::string m_ownedArgs;  ///< owned args as JSON object texts (Trace::ownedArgs)
   RowArgs m_rowArgs;        ///< row args (Trace::rowArgs)
   bool m_hasFileArgs = false, m_hasRowArgs = false, m_mixedArgsNoted = false;  ///< which kinds were given (not both)
+  bool m_communicationFromTasks = false;
+  std::vector<std::pair<int, std::vector<TimeRange>>> m_communicationTasks;
 };
 
 }  // namespace npuscope::core

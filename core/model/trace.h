@@ -173,6 +173,16 @@ class Trace {
   std::optional<std::int64_t> baseTimeNanoseconds;  ///< Kineto baseTimeNanoseconds
   std::string traceName;               ///< Kineto traceName, when present
   std::vector<std::string> notes;      ///< informational messages ("0 events", ...)
+  /// The export's own Communication figure is the union of the HCCL small tasks (the Plane lanes'
+  /// slices and the planeless hcom tasks on the streams), not of the big ops: set by the database
+  /// reader for an export without OVERLAP_ANALYSIS, whose analysis.db StepTraceTime torch_npu
+  /// computes that way (corpus ascend-pt-910a-db-2rank: 18,903.303 us of tasks against 22,665.868
+  /// us of ops on Level1 rank 1). The Top-Down analysis then takes Communication from those tasks
+  /// (docs/diagnosis.md §1).
+  bool communicationFromTasks = false;
+  /// With communicationFromTasks: per device, the union of its HCCL small tasks (sorted, disjoint,
+  /// ns), as the reader found them (COMMUNICATION_TASK_INFO's TASK rows, with or without a plane).
+  std::vector<std::pair<int, std::vector<TimeRange>>> communicationTasks;
   std::string ownedArgs;               ///< args objects (JSON text) that are not in the file (see kOwnedArgs)
   RowArgs rowArgs;                     ///< args of database rows as packed columns (see kRowArgs)
 

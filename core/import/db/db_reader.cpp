@@ -703,11 +703,13 @@ void DbReader::readCommunication() {
 void DbReader::readOverlap() {
   m_hasOverlapTable = need("OVERLAP_ANALYSIS", {"startNs", "endNs", "type"});
   if (!m_hasOverlapTable) {
-    // Older schemas have no OVERLAP_ANALYSIS (format notes §5.3, §7): computed as CANN does.
+    // Older schemas have no OVERLAP_ANALYSIS (format notes §5.3, §7): computed as CANN does. Their
+    // analysis.db StepTraceTime takes Communication from the HCCL small tasks (Trace::communicationFromTasks).
+    m_b.setCommunicationFromTasks(true);
     for (const int d : m_devices) computeOverlap(d);
     if (!m_devices.empty())
       note("no OVERLAP_ANALYSIS table: no recorded Overlap Analysis; the lanes \"Overlap Analysis (computed by "
-           "npuscope)\" come from TASK, COMPUTE_TASK_INFO and COMMUNICATION_OP as CANN computes them (format notes "
+           "npuscope)\" come from TASK, COMPUTE_TASK_INFO and COMMUNICATION_TASK_INFO as torch_npu computes them (format notes "
            "§4.1) and are not compared with anything");
     return;
   }
@@ -742,9 +744,12 @@ void DbReader::readOverlap() {
 
 void DbReader::computeOverlap(int device) {
   // Format notes §4.1 (msprof overlap_analysis_processor.cpp): compute = tasks with a compute
-  // record, except HCCL AIV / MC2 AICPU kernels; communication = the HCCL big ops; Free = the
-  // device span minus both, the span taken over every task but the host kernel types, extended by
-  // both sets.
+  // record, except HCCL AIV / MC2 AICPU kernels; Free = the device span minus both, the span taken
+  // over every task but the host kernel types, extended by both sets. Communication = the HCCL
+  // small tasks (COMMUNICATION_TASK_INFO's TASK rows), not the big ops: a database without
+  // OVERLAP_ANALYSIS is one whose analysis.db StepTraceTime torch_npu computes that way (corpus
+  // ascend-pt-910a-db-2rank, Trace::communicationFromTasks), the big ops only when it has no
+  // small task.
   using Iv = std::pair<TimeNs, TimeNs>;
   std::vector<Iv> comp, comm;
   TimeNs lo = INT64_MAX, hi = INT64_MIN;
@@ -764,7 +769,13 @@ void DbReader::computeOverlap(int device) {
         hi = std::max(hi, s.integer(1));
       }
   }
-  if (m_db.hasTable("COMMUNICATION_OP")) {
+  if (m_db.hasTable("COMMUNICATION_TASK_INFO") && m_db.hasTable("TASK")) {
+    SqliteStatement s(m_db, "SELECT t.startNs, t.endNs FROM COMMUNICATION_TASK_INFO c JOIN TASK t ON t.globalTaskId = "
+                            "c.globalTaskId WHERE t.deviceId = " + std::to_string(device));
+    while (s.step()) comm.emplace_back(s.integer(0), s.integer(1));
+    checkStatement(s, "COMMUNICATION_TASK_INFO");
+  }
+  if (comm.empty() && m_db.hasTable("COMMUNICATION_OP")) {
     SqliteStatement s(m_db, "SELECT startNs, endNs, " + col("COMMUNICATION_OP", "connectionId") + ", " +
                                 col("COMMUNICATION_OP", "deviceId") + " FROM COMMUNICATION_OP");
     while (s.step()) {
@@ -800,6 +811,12 @@ void DbReader::computeOverlap(int device) {
     return out;
   };
   const std::vector<Iv> c = merge(comp), m = merge(comm);
+  {
+    std::vector<TimeRange> tasks;
+    tasks.reserve(m.size());
+    for (const Iv& v : m) tasks.push_back(TimeRange{v.first, v.second});
+    m_b.setCommunicationTasks(device, std::move(tasks));
+  }
   std::vector<Iv> both = c;
   both.insert(both.end(), m.begin(), m.end());
   const std::vector<Iv> busy = merge(both);

@@ -541,3 +541,43 @@ TEST_CASE("db: a computed Free interval longer than int64 is a bad duration", "[
   CHECK(t.stats.count(core::ImportWarning::MissingTimestamp) == 2);
   CHECK(t.sliceCount() == 1);
 }
+
+TEST_CASE("db: without OVERLAP_ANALYSIS the computed step figures equal analysis.db's StepTraceTime", "[db][oracle]") {
+  // The 910A databases have no OVERLAP_ANALYSIS table; their StepTraceTime takes Communication from
+  // the HCCL small tasks (COMMUNICATION_TASK_INFO -> TASK: 18,903.303 us on Level1 rank 1), not from
+  // the big ops (COMMUNICATION_OP: 22,665.868 us). The oracle (db_oracle.py) reads StepTraceTime as
+  // stored; every figure of every rank, Level0 and Level1, within 1 us.
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  REQUIRE(parser.load(std::string(NPUSCOPE_SOURCE_DIR) + "/tests/data/db_oracle.json").get(root) == simdjson::SUCCESS);
+  const auto us = [](simdjson::dom::element row, const char* key) {
+    std::string_view v;
+    REQUIRE(row[key].get(v) == simdjson::SUCCESS);
+    return std::llround(std::stod(std::string(v)) * 1000.0);
+  };
+  std::size_t ranks = 0;
+  for (const char* level : {"level0", "level1"})
+    for (int r = 0; r < 2; ++r) {
+      const std::string rel = std::string("ascend-pt-910a-db-2rank/") + level + "/rank" + std::to_string(r) + "_ascend_pt";
+      INFO(rel);
+      simdjson::dom::array rows = root[rel + "/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_" + std::to_string(r) + ".db"]["steps"]
+                                     ["StepTraceTime"]
+                                         .get_array();
+      REQUIRE(rows.size() == 1);
+      const simdjson::dom::element row = rows.at(0);
+      const auto loaded = core::loadProfile(shared("corpus/" + rel));
+      REQUIRE(loaded.profile);
+      const auto& a = loaded.profile->ranks.at(0).analysis;
+      REQUIRE(a);
+      REQUIRE(a->devices.size() == 1);
+      REQUIRE(a->devices[0].steps.size() == 1);
+      const core::OverlapFigures& f = a->devices[0].steps[0].computed;
+      CHECK(std::llabs(f.computing - us(row, "computing")) <= 1000);
+      CHECK(std::llabs(f.communication - us(row, "communication")) <= 1000);
+      CHECK(std::llabs(f.commNotOverlapped - us(row, "communication_not_overlapped")) <= 1000);
+      CHECK(std::llabs(f.overlapped - us(row, "overlapped")) <= 1000);
+      CHECK(std::llabs(f.free - us(row, "free")) <= 1000);
+      ++ranks;
+    }
+  CHECK(ranks == 4);
+}
