@@ -36,9 +36,8 @@ TaskKind nameKind(std::string_view name) {
   return TaskKind::Transfer;
 }
 
-/// An integer arg ("src rank", "dst rank", "size(Byte)"), or -1 when absent or not a number.
-std::int64_t intArg(const Trace& trace, SliceRef r, std::string_view key) {
-  const auto v = sliceArg(trace, r, key);
+/// An integer arg's value ("src rank", "dst rank", "size(Byte)"), or -1 when absent or not a number.
+std::int64_t intOf(const std::optional<std::string>& v) {
   if (!v) return -1;
   std::int64_t x = -1;
   const char* b = v->data();
@@ -197,17 +196,21 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
         t.kind = nameKind(trace.name(lane.names[i]));
         if (t.kind == TaskKind::Wait) planeWaits[plane] = true;
         CommOp& op = out[k];
-        if (op.selfRank < 0) op.selfRank = rankOf(intArg(trace, t.ref, "src rank"));
-        if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer) t.peer = rankOf(intArg(trace, t.ref, "dst rank"));
-        if (t.kind == TaskKind::Transfer) {
-          const std::string link = sliceArg(trace, t.ref, "link type").value_or("");
-          const std::string transport = sliceArg(trace, t.ref, "transport type").value_or("");
-          if (link == "ON_CHIP") {
-            t.kind = TaskKind::Other;
-          } else {
-            const std::string key = transport == "RDMA" ? std::string("RDMA") : link.empty() ? std::string("unknown") : link;
-            const std::int64_t bytes = intArg(trace, t.ref, "size(Byte)");
-            addToLink(out[k].links, key, bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0, t.r.end - t.r.start);
+        if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer || op.selfRank < 0) {
+          // One parse of the task's args for every key needed (sliceArgValues).
+          std::optional<std::string> v[5];
+          sliceArgValues(trace, t.ref, {"src rank", "dst rank", "link type", "transport type", "size(Byte)"}, v);
+          if (op.selfRank < 0) op.selfRank = rankOf(intOf(v[0]));
+          if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer) t.peer = rankOf(intOf(v[1]));
+          if (t.kind == TaskKind::Transfer) {
+            const std::string link = v[2].value_or("");
+            if (link == "ON_CHIP") {
+              t.kind = TaskKind::Other;
+            } else {
+              const std::string key = v[3].value_or("") == "RDMA" ? std::string("RDMA") : link.empty() ? std::string("unknown") : link;
+              const std::int64_t bytes = intOf(v[4]);
+              addToLink(op.links, key, bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0, t.r.end - t.r.start);
+            }
           }
         }
         if (t.peer >= 0 && t.peer != op.selfRank) op.peers.push_back(t.peer);

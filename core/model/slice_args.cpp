@@ -125,6 +125,30 @@ std::optional<std::string> sliceArg(const Trace& trace, SliceRef r, std::string_
   return out;
 }
 
+void sliceArgValues(const Trace& trace, SliceRef r, std::initializer_list<std::string_view> keys, std::optional<std::string>* out) {
+  std::size_t left = keys.size();
+  for (std::size_t i = 0; i < keys.size(); ++i) out[i].reset();
+  if (left == 0) return;
+  RowArgs::Schema schema = 0;
+  std::uint64_t row = 0;
+  if (rowArgsOf(trace, r, schema, row)) {
+    std::size_t i = 0;
+    for (std::string_view k : keys) out[i++] = trace.rowArgs.find(schema, row, k);
+    return;
+  }
+  forEachArg(trace, r, [&](const std::string& k, std::string& v) {
+    std::size_t i = 0;
+    for (std::string_view want : keys) {
+      if (!out[i] && k == want) {
+        out[i] = std::move(v);
+        return --left > 0;
+      }
+      ++i;
+    }
+    return true;
+  });
+}
+
 std::string argsLostMessage(const Trace& trace, SliceRef r) {
   if (!r.valid() || !trace.file || r.lane >= trace.lanes.size()) return {};
   const Lane& l = trace.lanes[r.lane];

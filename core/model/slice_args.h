@@ -3,6 +3,7 @@
 // Lazy access to a slice's `args`: raw JSON text in the mapped file (or Trace::ownedArgs) parsed
 // when needed, or a packed database row of Trace::rowArgs (kRowArgs) decoded when needed.
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,12 @@ namespace npuscope::core {
 /// UTF-8, raw control bytes and lone surrogate escapes in the file's args text are repaired as
 /// the reader repairs events (detail::sanitizeJsonStrings, core/import/json/json_scan.h): U+FFFD, \u00xx.
 [[nodiscard]] std::optional<std::string> sliceArg(const Trace& trace, SliceRef r, std::string_view key);
+
+/// The values of several args of slice `r` in one parse: out[i] = sliceArg(trace, r, keys[i]) for
+/// every i < keys.size() (`out` holds keys.size() entries). O(|args|) once, where sliceArg per key
+/// parses the args each time: for the analyses that read several keys of many slices (the HCCL
+/// plane tasks, collectives.cpp).
+void sliceArgValues(const Trace& trace, SliceRef r, std::initializer_list<std::string_view> keys, std::optional<std::string>* out);
 
 /// The args object of slice `r` as JSON text a strict parser accepts: the file's bytes with
 /// invalid UTF-8, raw control bytes, lone surrogate escapes and invalid escapes repaired as the
