@@ -14,6 +14,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/base/ascii.h"
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
 #include "core/base/i18n.h"
@@ -303,12 +304,6 @@ std::string cellAt(const KernelDetails& k, std::size_t row, std::initializer_lis
   return c < 0 ? std::string() : std::string(csvTrim(k.table.cell(row, c)));
 }
 
-std::string lowerOf(std::string_view s) {
-  std::string o(s);
-  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
-
 }  // namespace
 
 std::optional<KernelWork> kernelWork(const KernelDetails& kernels, std::size_t row) {
@@ -320,7 +315,7 @@ std::optional<KernelWork> kernelWork(const KernelDetails& kernels, std::size_t r
   const auto fmts = detail::splitSemicolon(cellAt(kernels, row, {"Input Formats"}));
   const auto types = detail::splitSemicolon(cellAt(kernels, row, {"Input Data Types"}));
   if (in.size() < 2 || outs.empty()) return std::nullopt;
-  const std::string type = lowerOf(r.type.empty() ? r.name : r.type);
+  const std::string type = asciiLower(r.type.empty() ? r.name : r.type);
   auto fmt = [&](std::size_t i) { return i < fmts.size() ? fmts[i] : std::string(); };
   double flops = 0;
   std::size_t dtypeInput = 0;

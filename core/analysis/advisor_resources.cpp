@@ -12,6 +12,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/base/ascii.h"
 #include "core/import/memory_counters.h"
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
@@ -28,12 +29,6 @@ std::string fmt(const char* f, double v) {
   char b[64];
   std::snprintf(b, sizeof b, f, v);
   return b;
-}
-
-std::string lowerOf(std::string_view s) {
-  std::string o(s);
-  for (char& ch : o) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return o;
 }
 
 bool hasDeviceLanes(const Trace& t) {
@@ -428,7 +423,7 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
   std::vector<TimeRange> matmuls;
   if (c.kernels)
     for (const KernelRow& r : c.kernels->rows)
-      if (r.start && r.duration && lowerOf(r.name + " " + r.type).find("matmul") != std::string::npos)
+      if (r.start && r.duration && asciiLower(r.name + " " + r.type).find("matmul") != std::string::npos)
         matmuls.push_back({*r.start, *r.start + *r.duration});
   std::size_t sdma = 0, rdma = 0, slowSdma = 0, slowRdma = 0, contended = 0;
   double minSdma = -1;
@@ -645,7 +640,7 @@ void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out) {
   if (const int col = k.table.column("OP State"); col >= 0) {
     std::size_t dyn = 0, stat = 0;
     for (std::size_t i = 0; i < k.table.rows.size(); ++i) {
-      const std::string v = lowerOf(csvTrim(k.table.cell(i, col)));
+      const std::string v = asciiLower(csvTrim(k.table.cell(i, col)));
       dyn += v == "dynamic" ? 1 : 0;
       stat += v == "static" ? 1 : 0;
     }

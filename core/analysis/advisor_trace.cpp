@@ -14,6 +14,7 @@
 
 #include <simdjson.h>
 
+#include "core/base/ascii.h"
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
 #include "core/base/file_access.h"
@@ -29,12 +30,6 @@ bool hasCann(const Trace& t) {
   for (const Lane& l : t.lanes)
     if (t.processes[l.process].role == Process::Role::Cann && l.sliceCount() > 0) return true;
   return false;
-}
-
-std::string lowerOf(std::string_view s) {
-  std::string o(s);
-  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
 }
 
 std::string ratioText(double r) {
@@ -238,7 +233,7 @@ void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
       const auto it = rows.empty() ? rows.end() : rows.find(lane.start[i]);
       const KernelRow* row = it != rows.end() && !it->second->type.empty() ? it->second : nullptr;
       std::int8_t& e = row ? ewOfRow[static_cast<std::size_t>(row - c.kernels->rows.data())] : ewOfName[lane.names[i]];
-      if (e < 0) e = isElementwise(lowerOf(row ? std::string_view(row->type) : typeFromName(t.name(lane.names[i])))) ? 1 : 0;
+      if (e < 0) e = isElementwise(asciiLower(row ? std::string_view(row->type) : typeFromName(t.name(lane.names[i])))) ? 1 : 0;
       if (!e) continue;
       ++ew;
       if (h2d == kInvalidIndex) continue;

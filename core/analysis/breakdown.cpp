@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/base/ascii.h"
 #include "core/analysis/analysis.h"
 #include "core/base/i18n.h"
 #include "core/base/time_format.h"
@@ -20,12 +21,6 @@
 namespace npuscope::core {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
 
 std::string pct(TimeNs part, TimeNs whole) {
   return formatPercent(whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0, 1);
@@ -49,7 +44,7 @@ bool onDevice(const Process& p, int device) { return p.deviceId == device || (de
 }  // namespace
 
 const char* operatorClass(std::string_view opTypeOrName) {
-  const std::string t = lower(opTypeOrName);
+  const std::string t = asciiLower(opTypeOrName);
   if (t.find("flashattention") != std::string::npos || t.find("fusedinferattention") != std::string::npos)
     return "FlashAttention";
   if (t.rfind("conv", 0) == 0) return "Convolution";

@@ -10,6 +10,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/base/ascii.h"
 #include "core/analysis/analysis.h"
 #include "core/base/i18n.h"
 #include "core/base/parse_number.h"
@@ -20,18 +21,12 @@ namespace npuscope::core {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
-
 enum class TaskKind : std::uint8_t { Wait, Signal, Transfer, Other };
 
 /// Notify waits (Notify_Wait, "Notify Wait") wait; other notify tasks signal; every other task
 /// moves or reduces data unless its link is on the chip (TaskKind::Other then).
 TaskKind nameKind(std::string_view name) {
-  const std::string n = lower(name);
+  const std::string n = asciiLower(name);
   if (n.rfind("notify", 0) == 0) return n.find("wait") != std::string::npos ? TaskKind::Wait : TaskKind::Signal;
   return TaskKind::Transfer;
 }

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/base/ascii.h"
 #include "core/analysis/advisor.h"
 #include "core/analysis/intervals.h"
 #include "core/analysis/task_kinds.h"
@@ -144,12 +145,6 @@ std::string csvField(const std::string& s) {
     o += c;
   }
   return o + "\"";
-}
-
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
 }
 
 }  // namespace
@@ -581,7 +576,7 @@ std::vector<bool> matchNames(const Trace& t, const NameQuery& q, std::string* er
     }
     return match;
   }
-  const std::string needle = q.caseSensitive ? q.text : lower(q.text);
+  const std::string needle = q.caseSensitive ? q.text : asciiLower(q.text);
   const auto foldEq = [](char a, char b) { return static_cast<char>(std::tolower(static_cast<unsigned char>(a))) == b; };
   for (NameId i = 1; i < t.strings.size(); ++i) {
     if (!wanted(i)) continue;
