@@ -114,6 +114,19 @@ void addSdma(std::vector<CommLink>& v) {
   if (sdma.tasks > 0) v.push_back(sdma);
 }
 
+/// Adds to the (peer, key) entry of `v` (appended when new).
+void addToPeer(std::vector<CommPeerLink>& v, int self, int peer, const std::string& key, std::uint64_t bytes, TimeNs time,
+               std::size_t tasks = 1) {
+  for (CommPeerLink& p : v)
+    if (p.peer == peer && p.link.transport == key) {
+      p.link.bytes += bytes;
+      p.link.time += time;
+      p.link.tasks += tasks;
+      return;
+    }
+  v.push_back(CommPeerLink{self, peer, CommLink{key, bytes, time, tasks}});
+}
+
 TimeNs overlapWith(TimeRange r, const std::vector<TimeRange>& sortedDisjoint) {
   TimeNs o = 0;
   for (const TimeRange& b : sortedDisjoint) {
@@ -204,7 +217,9 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
             } else {
               const std::string key = v[3].value_or("") == "RDMA" ? std::string("RDMA") : link.empty() ? std::string("unknown") : link;
               const std::int64_t bytes = intOf(v[4]);
-              addToLink(op.links, key, bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0, t.r.end - t.r.start);
+              const std::uint64_t b = bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
+              addToLink(op.links, key, b, t.r.end - t.r.start);
+              addToPeer(op.peerLinks, op.selfRank, t.peer, key, b, t.r.end - t.r.start);
             }
           }
         }
@@ -313,6 +328,34 @@ const CommOp* collectiveOp(const Profile& profile, const CollectiveRank& r) {
   if (r.rankIndex >= profile.ranks.size()) return nullptr;
   const std::vector<CommOp>* ops = opsOf(profile.ranks[r.rankIndex]);
   return ops && r.opIndex < ops->size() ? &(*ops)[r.opIndex] : nullptr;
+}
+
+double CommPeerLink::nominalShare() const {
+  const double n = nominalLinkGBs(link.transport);
+  return n > 0 ? link.bandwidthGBs() / n : 0.0;
+}
+
+std::vector<CommPeerLink> peerLinksOf(const std::vector<CommOp>& ops) {
+  std::vector<CommPeerLink> v;
+  for (const CommOp& op : ops)
+    for (const CommPeerLink& p : op.peerLinks) addToPeer(v, p.self, p.peer, p.link.transport, p.link.bytes, p.link.time, p.link.tasks);
+  std::sort(v.begin(), v.end(), [](const CommPeerLink& a, const CommPeerLink& b) {
+    return a.peer != b.peer ? a.peer < b.peer : a.link.transport < b.link.transport;
+  });
+  return v;
+}
+
+SlowLink slowestLink(const Profile& profile) {
+  SlowLink best;
+  for (std::size_t i = 0; i < profile.ranks.size(); ++i) {
+    const std::vector<CommOp>* ops = opsOf(profile.ranks[i]);
+    if (!ops) continue;
+    for (const CommPeerLink& p : peerLinksOf(*ops)) {
+      if (p.link.bytes < kSlowLinkMinBytes || p.link.time <= 0 || nominalLinkGBs(p.link.transport) <= 0) continue;
+      if (!best.found || p.nominalShare() < best.link.nominalShare()) best = SlowLink{i, profile.ranks[i].rank(), p, true};
+    }
+  }
+  return best;
 }
 
 const Collective* ClusterComm::worst() const {

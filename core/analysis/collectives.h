@@ -47,6 +47,16 @@ struct CommLink {
   return 0.0;
 }
 
+/// The transfers of one device to one peer over one transport (communication_matrix.json's
+/// "src-dst" entries): `peer` is the `dst rank` (the rank in the HCCL group), `self` the `src rank`.
+struct CommPeerLink {
+  int self = -1;
+  int peer = -1;
+  CommLink link;  ///< transport, bytes, time, tasks
+  /// bandwidth / nominalLinkGBs(transport), 0 when the transport has no nominal.
+  [[nodiscard]] double nominalShare() const;
+};
+
 /// Which peer a wait was for, and for how long (ns). `peer` is the rank in the op's group as the
 /// plane task writes it (`dst rank` of a Notify_Wait), -1 when not recorded.
 struct PeerWait {
@@ -86,6 +96,8 @@ struct CommOp {
   /// The op's transfers per transport over all its planes (as CommBreakdown::links, SDMA last):
   /// communication.json's "Communication Bandwidth Info" of the op.
   std::vector<CommLink> links;
+  /// The op's transfers per (peer, transport), off the chip only.
+  std::vector<CommPeerLink> peerLinks;
   /// The link of `transport` ("SDMA", "RDMA", "HCCS", ...), or null.
   [[nodiscard]] const CommLink* link(std::string_view transport) const {
     for (const CommLink& l : links)
@@ -144,6 +156,26 @@ struct Collective {
   /// Peers of the op (group ranks) that no loaded rank is: the group is wider than the capture.
   std::vector<int> uncaptured;
 };
+
+/// The transfers per (self, peer, transport) summed over `ops` (CommOp::peerLinks), sorted by
+/// peer then transport.
+[[nodiscard]] std::vector<CommPeerLink> peerLinksOf(const std::vector<CommOp>& ops);
+
+/// A link below this share of its nominal bandwidth is slow (HcclAnalysisTool BANDWIDTH_THRESHOLD,
+/// msprof-analyze bandwidth_contention.yaml threshold).
+inline constexpr double kSlowLinkShare = 0.8;
+
+/// The slowest link of the profile: the (rank, peer, transport) with the lowest share of its
+/// nominal bandwidth over the ranks' first devices, among links with a nominal and at least
+/// kSlowLinkMinBytes moved. `rankIndex` into Profile::ranks; null link when none.
+struct SlowLink {
+  std::size_t rankIndex = 0;
+  int rank = -1;
+  CommPeerLink link;
+  bool found = false;
+};
+inline constexpr std::uint64_t kSlowLinkMinBytes = 1'000'000;  ///< 1 MB: smaller totals are latency, not bandwidth
+[[nodiscard]] SlowLink slowestLink(const Profile& profile);
 
 /// The clock offset of one rank against the reference rank (the first with collectives), from
 /// the op ends (a collective ends at nearly the same moment on every rank; docs/diagnosis.md §5.4).

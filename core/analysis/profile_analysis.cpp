@@ -421,6 +421,13 @@ std::string alsoLateSentence(const Collective& c) {
   return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "About as late: %1. "), {namedList(v)});
 }
 
+/// "427.596 MB" (1 MB = 1e6 bytes, as the profiler writes them).
+std::string formatBytesMb(std::uint64_t bytes) {
+  char b[48];
+  std::snprintf(b, sizeof b, "%.3f MB", static_cast<double>(bytes) / 1e6);
+  return b;
+}
+
 std::string stepPart(const Collective& c) {
   return c.step >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", " in step %1"), {std::to_string(c.step)}) : std::string();
 }
@@ -509,6 +516,18 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
       out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "No rank is late: the ranks reach every collective within %1 of "
                                                                          "each other (largest skew %2, %3)."),
                                  {formatDuration(kLateRankMinSkewNs), formatDuration(maxSkew), collectiveLabel(*at)}));
+  }
+  // The slowest link, when below kSlowLinkShare of its nominal.
+  if (const SlowLink sl = slowestLink(profile); sl.found && sl.link.nominalShare() < kSlowLinkShare) {
+    char bw[96];
+    std::snprintf(bw, sizeof bw, "%.2f GB/s, %.0f%%", sl.link.link.bandwidthGBs(), 100.0 * sl.link.nominalShare());
+    char nominal[32];
+    std::snprintf(nominal, sizeof nominal, "%g GB/s", nominalLinkGBs(sl.link.link.transport));
+    out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "The slowest link is %1 to group rank %2 over %3: %4 of its "
+                                                                       "nominal %5 (%6 in %7). Below 80% a link is slow: check "
+                                                                       "it, and contention with compute."),
+                               {rankName(sl.rank), std::to_string(sl.link.peer), sl.link.link.transport, bw, nominal,
+                                formatBytesMb(sl.link.link.bytes), formatDuration(sl.link.link.time)}));
   }
   // 3. How msprof-analyze's slow-rank rule relates to it.
   if (worstRank)

@@ -130,6 +130,25 @@ void breakdownJson(std::string& o, const CommBreakdown& c) {
   o += "}";
 }
 
+/// `communication_matrix`: per (src rank, dst rank, transport) the transfers off the chip summed
+/// over the capture (group ranks, as the plane tasks write them).
+void matrixJson(std::string& o, const std::vector<CommPeerLink>& v) {
+  o += "[";
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const CommPeerLink& p = v[i];
+    char b[200];
+    std::snprintf(b, sizeof b,
+                  "{\"src\": %d, \"dst\": %d, \"transit_size_mb\": %.6f, \"transit_time_us\": %.3f, \"bandwidth_gb_s\": %.4f, "
+                  "\"tasks\": %zu, \"transport\": ",
+                  p.self, p.peer, static_cast<double>(p.link.bytes) / 1e6, static_cast<double>(p.link.time) / 1e3,
+                  p.link.bandwidthGBs(), p.link.tasks);
+    o += (i ? ", " : "") + std::string(b);
+    appendJsonString(o, p.link.transport);
+    o += "}";
+  }
+  o += "]";
+}
+
 /// `communication_links`: per transport the transfers summed over the capture.
 void linksJson(std::string& o, const std::vector<CommLink>& links) {
   o += "[";
@@ -341,6 +360,9 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
   else o += "null";
   o += ", \"communication_links\": ";
   if (main) linksJson(o, main->comm.links);
+  else o += "null";
+  o += ", \"communication_matrix\": ";
+  if (main) matrixJson(o, peerLinksOf(main->comm.ops));
   else o += "null";
   o += ", \"computing_breakdown\": ";
   if (main) breakdownJson(o, main->compute);

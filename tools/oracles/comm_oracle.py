@@ -16,6 +16,10 @@ It reads the PROFILER'S OWN per-op communication figures, never trace events:
   the earliest TASK.startNs of the op's COMMUNICATION_TASK_INFO tasks, joined on opId), and
   ``start_ns`` is the recorded start minus it (the TASK clock, which npuscope shows).
 
+The communication matrix per rank: communication_matrix.json's "{type}-total@{group}" entries (or
+analysis.db CommAnalyzerMatrix's "{type}-total" rows), "src-dst" pairs summed over steps and kinds,
+the LOCAL (on-chip) pairs left out.
+
 Numbers are parsed from their text (json with Decimal; the database's REAL through repr) and
 converted to integer ns, half away from zero.
 
@@ -104,6 +108,54 @@ def rank_folders(capture_dir):
 
 def connect(path):
     return sqlite3.connect("file:" + urllib.parse.quote(os.path.abspath(path)) + "?immutable=1", uri=True)
+
+
+def add_pair(matrix, src, dst, transport, size, time):
+    """Sums one "src-dst" entry of a -total matrix into `matrix` (LOCAL, on the chip, left out)."""
+    if transport == "LOCAL":
+        return
+    acc = matrix.setdefault((int(src), int(dst), transport), [Decimal(0), Decimal(0)])
+    acc[0] += Decimal(size)
+    acc[1] += Decimal(time)
+
+
+def text_matrix(folder):
+    """communication_matrix.json's "{type}-total@{group}" entries, summed over steps and kinds."""
+    path = os.path.join(folder, "ASCEND_PROFILER_OUTPUT", "communication_matrix.json")
+    matrix = {}
+    if not os.path.isfile(path):
+        return matrix
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f, parse_float=Decimal, parse_int=Decimal)
+    for kinds in data.values():
+        for entries in kinds.values():
+            for key, pairs in entries.items():
+                if not key.partition("@")[0].endswith("-total"):
+                    continue
+                for pair, v in pairs.items():
+                    src, _, dst = pair.partition("-")
+                    add_pair(matrix, src, dst, v.get("Transport Type", ""), v.get("Transit Size(MB)", 0),
+                             v.get("Transit Time(ms)", 0))
+    return matrix
+
+
+def db_matrix(folder):
+    """analysis.db CommAnalyzerMatrix's "{type}-total" rows, summed."""
+    matrix = {}
+    a = connect(os.path.join(folder, "ASCEND_PROFILER_OUTPUT", "analysis.db"))
+    if not a.execute("SELECT 1 FROM sqlite_master WHERE name='CommAnalyzerMatrix'").fetchone():
+        return matrix
+    for src, dst, transport, size, time in a.execute(
+            "SELECT src_rank, dst_rank, transport_type, transit_size, transit_time FROM CommAnalyzerMatrix "
+            "WHERE hccl_op_name LIKE '%-total'"):
+        add_pair(matrix, src, dst, transport, Decimal(repr(float(size))), Decimal(repr(float(time))))
+    return matrix
+
+
+def matrix_json(matrix):
+    return [{"src": src, "dst": dst, "transport": t, "transit_size_mb": "%.6f" % size,
+             "transit_time_us": "%.3f" % (time * 1000)}
+            for (src, dst, t), (size, time) in sorted(matrix.items())]
 
 
 def text_rank(folder):
@@ -293,7 +345,9 @@ def capture(shared, rel, export):
         if "SDMA" in links:
             parts = sum((links[t][0] for t in ("HCCS", "PCIE", "SIO") if t in links), Decimal(0))
             print("%s rank %d: SDMA %s MB, HCCS+PCIE+SIO %s MB" % (rel, rank, links["SDMA"][0], parts), file=sys.stderr)
-        ranks_out.append({"rank": rank, "start_offset_ns": constant, "ops": ops, "links": links_json(links)})
+        matrix = text_matrix(folder) if export == "text" else db_matrix(folder)
+        ranks_out.append({"rank": rank, "start_offset_ns": constant, "ops": ops, "links": links_json(links),
+                          "matrix": matrix_json(matrix)})
         ranks_ops.append((rank, ops))
     if not ranks_out:
         return None

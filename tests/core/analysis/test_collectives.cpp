@@ -5,8 +5,8 @@
 // CommAnalyzerBandwidth), read with the Python standard library, the late rank by the rule of §5.4.
 // npuscope computes the same figures from the plane tasks of the trace or the database; every op
 // of every rank is compared (start within 1 us after the oracle's per-rank constant, the five
-// figures within 2% or 5 us), every collective's late rank, and each rank's links per transport
-// (within 2%). The same comparison runs again on a copy of each capture without
+// figures within 2% or 5 us), every collective's late rank, each rank's links per transport and its
+// communication matrix per (src, dst, transport) (within 2%). The same comparison runs again on a copy of each capture without
 // communication.json, communication_matrix.json and analysis.db: npuscope must not need them.
 // Regenerate the oracle's file with
 //   python3 tools/oracles/comm_oracle.py --json tests/data/comm_oracle.json
@@ -123,6 +123,21 @@ std::size_t compareCapture(const core::Profile& profile, simdjson::dom::element 
       CHECK(std::fabs(static_cast<double>(ours->time) / 1e3 - us) <= 0.02 * us);
       CHECK(std::fabs(ours->bandwidthGBs() - gbs) <= 0.02 * gbs);
     }
+    // The communication matrix (communication_matrix.json's -total pairs off the chip).
+    const std::vector<core::CommPeerLink> pairs = core::peerLinksOf(comm.ops);
+    std::size_t matrixRows = 0;
+    for (simdjson::dom::element m : r["matrix"].get_array()) {
+      INFO("pair " << i64(m["src"]) << "-" << i64(m["dst"]) << " " << str(m["transport"]));
+      const core::CommPeerLink* ours = nullptr;
+      for (const core::CommPeerLink& p : pairs)
+        if (p.self == i64(m["src"]) && p.peer == i64(m["dst"]) && p.link.transport == str(m["transport"])) ours = &p;
+      REQUIRE(ours);
+      const double mb = num(m["transit_size_mb"]), us = num(m["transit_time_us"]);
+      CHECK(std::fabs(static_cast<double>(ours->link.bytes) / 1e6 - mb) <= 0.02 * mb);
+      CHECK(std::fabs(static_cast<double>(ours->link.time) / 1e3 - us) <= 0.02 * us);
+      ++matrixRows;
+    }
+    CHECK(matrixRows == pairs.size());
   }
   // The late rank of every collective, found by the name of its reference rank's op.
   REQUIRE(profile.analysis);
