@@ -398,11 +398,20 @@ void ClusterLinkModel::setProfile(const std::shared_ptr<const core::Profile>& pr
   beginResetModel();
   m_profile = profile;
   m_rows.clear();
-  if (profile)
-    for (const core::RankProfile& rp : profile->ranks) {
+  if (profile) {
+    const core::SlowLink slow = core::slowestLink(*profile);
+    for (std::size_t i = 0; i < profile->ranks.size(); ++i) {
+      const core::RankProfile& rp = profile->ranks[i];
       if (!rp.analysis || rp.analysis->devices.empty()) continue;
-      for (const core::CommLink& l : rp.analysis->devices.front().comm.links) m_rows.push_back({rp.rank(), &l});
+      const core::CommBreakdown& comm = rp.analysis->devices.front().comm;
+      for (const core::CommLink& l : comm.links) m_rows.push_back({rp.rank(), -1, l, false});
+      for (const core::CommPeerLink& p : core::peerLinksOf(comm.ops)) {
+        const bool slowest = slow.found && slow.rankIndex == i && slow.link.peer == p.peer &&
+                             slow.link.link.transport == p.link.transport && slow.link.nominalShare() < core::kSlowLinkShare;
+        m_rows.push_back({rp.rank(), p.peer, p.link, slowest});
+      }
     }
+  }
   endResetModel();
 }
 
@@ -414,18 +423,33 @@ int ClusterLinkModel::columnCount(const QModelIndex& parent) const { return pare
 QVariant ClusterLinkModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= static_cast<int>(m_rows.size())) return {};
   const Row& row = m_rows[static_cast<std::size_t>(index.row())];
-  const core::CommLink& l = *row.link;
+  const core::CommLink& l = row.link;
   const int col = index.column();
+  const double nominal = core::nominalLinkGBs(l.transport);
   if (role == Qt::TextAlignmentRole)
     return col <= Transport ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-  if (role == Qt::ToolTipRole)
-    return l.transport == "SDMA" ? tr("SDMA = HCCS + PCIE + SIO, as communication.json's totals write it; %1 tasks")
-                                       .arg(l.tasks)
-                                 : tr("%1 transfer tasks").arg(l.tasks);
+  if (role == Qt::FontRole && row.slowest) {
+    QFont f;
+    f.setBold(true);
+    return f;
+  }
+  if (role == Qt::ToolTipRole) {
+    QString tip = l.transport == "SDMA" ? tr("SDMA = HCCS + PCIE + SIO, as communication.json's totals write it; %1 tasks")
+                                              .arg(l.tasks)
+                                        : tr("%1 transfer tasks").arg(l.tasks);
+    if (row.slowest)
+      tip += QLatin1Char('\n') + tr("The slowest link of the capture, below 80% of its nominal %1 GB/s").arg(nominal);
+    return tip;
+  }
   const bool sort = role == Qt::UserRole;
   if (role != Qt::DisplayRole && !sort) return {};
   switch (col) {
     case Rank: return sort ? QVariant(row.rank) : QVariant(rankText(row.rank));
+    case Peer: return sort ? QVariant(row.peer) : row.peer < 0 ? QVariant(tr("all")) : QVariant(QString::number(row.peer));
+    case Nominal:
+      if (nominal <= 0) return sort ? QVariant(-1.0) : QVariant(QStringLiteral("—"));
+      return sort ? QVariant(l.bandwidthGBs() / nominal)
+                  : QVariant(tr("%1% of %2").arg(QString::number(100.0 * l.bandwidthGBs() / nominal, 'f', 0)).arg(nominal));
     case Transport: return QString::fromStdString(l.transport);
     case Size:
       return sort ? QVariant(qulonglong(l.bytes)) : QVariant(QString::number(static_cast<double>(l.bytes) / 1e6, 'f', 3));
@@ -439,9 +463,16 @@ QVariant ClusterLinkModel::headerData(int section, Qt::Orientation o, int role) 
   if (o != Qt::Horizontal) return {};
   if (role == Qt::ToolTipRole && section == Size) return tr("Bytes moved, in MB of 10^6 bytes as the profiler counts");
   if (role == Qt::ToolTipRole && section == Bandwidth) return tr("Size / time, GB of 10^9 bytes per second");
+  if (role == Qt::ToolTipRole && section == Peer)
+    return tr("The rank in the HCCL group the transfers go to (dst rank); \"all\": the rank's total per transport");
+  if (role == Qt::ToolTipRole && section == Nominal)
+    return tr("Bandwidth against the link's nominal: HCCS 18, PCIE 20, RDMA 12.5 GB/s (msprof's HCCL analysis); below 80% "
+              "the link is slow");
   if (role != Qt::DisplayRole) return {};
   switch (section) {
     case Rank: return tr("Rank");
+    case Peer: return tr("Peer");
+    case Nominal: return tr("Of nominal");
     case Transport: return tr("Transport");
     case Size: return tr("Size (MB)");
     case Time: return tr("Time (ms)");

@@ -89,13 +89,17 @@ class CollectiveModel : public QAbstractTableModel {
   core::TimeNs m_maxSkew = 0;      // over every collective
 };
 
-/// The transfer links (core::CommLink) of every rank's first analysed device, one row per rank
-/// and transport: rank, transport, size (MB, 1e6 bytes), time (ms), bandwidth (GB/s).
+/// The transfer links of every rank's first analysed device: per rank, one row per transport
+/// over all its peers (core::CommLink; peer "all"), then one per (peer, transport)
+/// (core::peerLinksOf: the communication matrix): rank, peer (the rank in the HCCL group),
+/// transport, size (MB, 1e6 bytes), time (ms), bandwidth (GB/s), share of the link's nominal
+/// (core::nominalLinkGBs). The profile's slowest link (core::slowestLink) is bold when below
+/// core::kSlowLinkShare of its nominal.
 class ClusterLinkModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Rank, Transport, Size, Time, Bandwidth, ColumnCount };
+  enum Column { Rank, Peer, Transport, Size, Time, Bandwidth, Nominal, ColumnCount };
   explicit ClusterLinkModel(QObject* parent = nullptr);
   void setProfile(const std::shared_ptr<const core::Profile>& profile);
   [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
@@ -106,7 +110,9 @@ class ClusterLinkModel : public QAbstractTableModel {
  private:
   struct Row {
     int rank = -1;
-    const core::CommLink* link = nullptr;
+    int peer = -1;  ///< -1: the rank's total over its peers
+    core::CommLink link;
+    bool slowest = false;
   };
   std::shared_ptr<const core::Profile> m_profile;
   std::vector<Row> m_rows;

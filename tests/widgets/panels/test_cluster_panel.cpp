@@ -8,7 +8,9 @@
 #include <QGuiApplication>
 #include <QPalette>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
+#include <QTest>
 #include <catch2/catch.hpp>
 
 #include "core/analysis/profile_analysis.h"
@@ -98,11 +100,27 @@ TEST_CASE("cluster panel: the 2-rank capture's ranks, collectives and links", "[
 
   // Links: HCCS and SDMA per rank; rank 0 moved 427.596 MB in 27.316 ms (communication.json's
   // Total Op Info: 427.596096 MB, 27.315706 ms).
+  // Then per peer (communication_matrix.json's allreduce-total "0-1": 61.210624 MB in 3.88393759 ms
+  // over HCCS, 15.7599 GB/s: 88% of the 18 GB/s nominal). Per rank 2 totals and 7 peers.
   const widgets::ClusterLinkModel& links = *panel.linkModel();
-  REQUIRE(links.rowCount() == 4);
+  REQUIRE(links.rowCount() == 18);
+  CHECK(links.data(links.index(0, widgets::ClusterLinkModel::Peer)).toString() == QStringLiteral("all"));
+  CHECK(links.data(links.index(2, widgets::ClusterLinkModel::Peer)).toString() == QStringLiteral("1"));
+  CHECK(links.data(links.index(2, widgets::ClusterLinkModel::Size)).toString() == QStringLiteral("61.211"));
+  CHECK(links.data(links.index(2, widgets::ClusterLinkModel::Time)).toString() == QStringLiteral("3.884"));
+  CHECK(links.data(links.index(2, widgets::ClusterLinkModel::Nominal)).toString() == QStringLiteral("88% of 18"));
   CHECK(links.data(links.index(0, widgets::ClusterLinkModel::Size)).toString() == QStringLiteral("427.596"));
   CHECK(links.data(links.index(0, widgets::ClusterLinkModel::Time)).toString() == QStringLiteral("27.316"));
   CHECK(links.data(links.index(0, widgets::ClusterLinkModel::Bandwidth)).toString() == QStringLiteral("15.65"));
+
+  // NPUSCOPE_GRAB_DIR set: save the panel with its Links tab as a PNG there to look at it (never by default).
+  if (const QByteArray dir = qgetenv("NPUSCOPE_GRAB_DIR"); !dir.isEmpty()) {
+    panel.resize(1400, 520);
+    panel.show();
+    if (auto* tabs = panel.findChild<QTabWidget*>()) tabs->setCurrentIndex(1);
+    QTest::qWait(50);
+    panel.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/cluster_links.png"));
+  }
 
   // A click on rank 0's cell of allReduce #0: both ranks' op slices, focused on rank 0's.
   std::vector<widgets::RankSliceRef> ops;
