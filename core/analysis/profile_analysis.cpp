@@ -479,7 +479,12 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
   }
   // 2. Waits on a peer inside the ops that the profiler counts as Idle, by peer.
   const std::map<int, std::pair<TimeNs, const Collective*>> idlePeers = idlePeerWaits(profile, cc);
-  for (const auto& [peer, e] : idlePeers) {
+  // The peers holding at least a tenth of the largest such wait, at most three.
+  std::vector<std::pair<int, std::pair<TimeNs, const Collective*>>> peers(idlePeers.begin(), idlePeers.end());
+  std::stable_sort(peers.begin(), peers.end(), [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
+  if (peers.size() > 3) peers.resize(3);
+  for (const auto& [peer, e] : peers) {
+    if (e.first * 10 < peers.front().second.first) break;
     const Collective& c = *e.second;
     const int loaded = loadedRankOf(profile, c, peer);
     std::vector<std::pair<TimeNs, std::string>> perRank;
