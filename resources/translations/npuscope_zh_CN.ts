@@ -1458,6 +1458,10 @@
         <source>; the peak lies %1 after the trace ends</source>
         <translation>；峰值位于 trace 结束之后 %1</translation>
     </message>
+    <message>
+        <source>the trace&apos;s HCCL plane tasks</source>
+        <translation>Trace 中的 HCCL Plane 任务</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Breakdown</name>
@@ -1506,26 +1510,6 @@
         <translation>任务名</translation>
     </message>
     <message>
-        <source>exposed communication %1: waiting %2, transmitting %3, neither %4 (primary: HCCL plane tasks); cross-check msprof-analyze rule (least-waiting plane): wait %5, transmit %6</source>
-        <translation>未掩盖通信 %1：等待 %2，传输 %3，其他 %4（主要依据：HCCL Plane 任务）；交叉核对 msprof-analyze 规则（等待最少的 Plane）：等待 %5，传输 %6</translation>
-    </message>
-    <message>
-        <source>exposed communication %1: collective kernels on the streams (Kineto trace), waiting vs transmitting unknown from the trace</source>
-        <translation>未掩盖通信 %1：流上的集合通信 kernel（Kineto Trace），无法从 Trace 得知等待与传输的比例</translation>
-    </message>
-    <message>
-        <source>exposed communication %1: no HCCL plane task recorded (Level0?), waiting vs transmitting unknown from the trace</source>
-        <translation>未掩盖通信 %1：未记录 HCCL Plane 任务（Level0？），无法从 Trace 得知等待与传输的比例</translation>
-    </message>
-    <message>
-        <source>cross-check communication.json (%1): elapse %2, transit %3, wait %4 (of which synchronization %5), idle %6</source>
-        <translation>交叉核对 communication.json（%1）：耗时 %2，传输 %3，等待 %4（其中同步 %5），空闲 %6</translation>
-    </message>
-    <message>
-        <source>primary: communication.json (%1): elapse %2, transit %3, wait %4 (of which synchronization %5), idle %6</source>
-        <translation>主要依据：communication.json（%1）：耗时 %2，传输 %3，等待 %4（其中同步 %5），空闲 %6</translation>
-    </message>
-    <message>
         <source>op</source>
         <translation>个通信算子</translation>
     </message>
@@ -1558,60 +1542,104 @@
         <translation>计算 %1：%2</translation>
     </message>
     <message>
-        <source>%1 points</source>
-        <translation>%1 个百分点</translation>
-    </message>
-    <message>
-        <source>msprof-analyze&apos;s rule (least-waiting plane) wait %1 (%2)</source>
-        <translation>msprof-analyze 规则（等待最少的 Plane）等待 %1（%2）</translation>
-    </message>
-    <message>
-        <source>; communication.json wait %1 of the ops&apos; whole time, hidden or not (%2)</source>
-        <translation>；communication.json 等待占通信算子全部时间（无论是否被掩盖）的 %1（%2）</translation>
-    </message>
-    <message>
-        <source>; communication.json not read</source>
-        <translation>；未读取 communication.json</translation>
-    </message>
-    <message>
-        <source>Of the exposed communication (%1), %2 is waiting (notify waits: another rank or stream is not ready, a synchronisation) and %3 transmitting (data moving on the links); source: the trace&apos;s HCCL plane tasks (npuscope&apos;s rule). Cross-checks: %4.</source>
-        <translation>在未掩盖通信（%1）中，%2 是等待（Notify 等待：其他 Rank 或流尚未就绪，即同步），%3 是传输（数据在链路上搬运）；来源：Trace 中的 HCCL Plane 任务（npuscope 的规则）。交叉核对：%4。</translation>
-    </message>
-    <message>
-        <source>communication.json: of %1 in %2, %3 is waiting (synchronisation %4) and %5 transmitting; the trace has no plane tasks to place them in the exposed time.</source>
-        <translation>communication.json：%2共 %1，其中 %3 是等待（同步 %4），%5 是传输；Trace 中没有 Plane 任务，无法把它们落到未掩盖的时间里。</translation>
-    </message>
-    <message>
-        <source>%1 wait %2 (%3 points)</source>
-        <translation>%1 等待 %2（%3 个百分点）</translation>
-    </message>
-    <message>
-        <source>msprof-analyze&apos;s rule</source>
-        <translation>msprof-analyze 规则</translation>
-    </message>
-    <message>
-        <source>The sources disagree on waiting vs transmitting: the plane rule says wait %1 but %2, more than %3 points apart, so no side is said to dominate. Check which is right: compare the Notify Wait tasks of the HCCL planes with communication.json&apos;s Wait and Idle per op, and the plane msprof-analyze picks (an idle plane counts as transmitting there).</source>
-        <translation>各数据来源对等待与传输的判断不一致：Plane 规则给出等待 %1，但 %2，相差超过 %3 个百分点，因此不认定哪一方占主导。请核对哪个正确：把 HCCL Plane 的 Notify Wait 任务与 communication.json 中每个通信算子的 Wait 和 Idle 对比，并查看 msprof-analyze 选取的 Plane（空闲的 Plane 在那里算作传输）。</translation>
-    </message>
-    <message>
-        <source>Waiting dominates (%1, at or above two thirds), so the links are not the problem: the rank waits for another rank or stream. Compare when the ranks reach each collective (a late rank shows its compute or dispatch); when they arrive together the wait is not explained by this capture.</source>
-        <translation>等待占主导（%1，达到或超过三分之二），问题不在链路：该 Rank 在等待其他 Rank 或流。请比较各 Rank 到达每个集合通信的时间（晚到的 Rank 会体现在它的计算或下发上）；若它们同时到达，本次采集无法解释该等待。</translation>
-    </message>
-    <message>
-        <source>Transmitting dominates (at or above two thirds): the time goes to moving data; look at the message sizes, the links&apos; bandwidth and the algorithm.</source>
-        <translation>传输占主导（达到或超过三分之二）：时间花在数据搬运上；请查看消息大小、链路带宽和通信算法。</translation>
-    </message>
-    <message>
-        <source>Waiting vs transmitting is mixed (neither reaches two thirds): the exposed communication is not explained by one side; look at both the slowest rank and the transfers.</source>
-        <translation>等待与传输相当（都未达到三分之二）：未掩盖通信不能由单一方面解释；请同时查看最慢的 Rank 和数据传输。</translation>
-    </message>
-    <message>
         <source>Computing (%1) is made of: %2.</source>
         <translation>计算（%1）的构成：%2。</translation>
     </message>
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>peer rank %1</source>
+        <translation>对端 Rank %1</translation>
+    </message>
+    <message>
+        <source>an unrecorded peer</source>
+        <translation>未记录的对端</translation>
+    </message>
+    <message>
+        <source>synchronization %1</source>
+        <translation>同步 %1</translation>
+    </message>
+    <message>
+        <source> (waiting for %1)</source>
+        <translation>（等待%1）</translation>
+    </message>
+    <message>
+        <source>idle %1</source>
+        <translation>空闲 %1</translation>
+    </message>
+    <message>
+        <source>other planes wait for %1 %2</source>
+        <translation>其他 Plane 等待%1 占 %2</translation>
+    </message>
+    <message>
+        <source>other planes move data %1</source>
+        <translation>其他 Plane 搬运数据 %1</translation>
+    </message>
+    <message>
+        <source>no task recorded %1</source>
+        <translation>无任务记录 %1</translation>
+    </message>
+    <message>
+        <source>%1, transit %2, other wait %3, %4</source>
+        <translation>%1，传输 %2，其他等待 %3，%4</translation>
+    </message>
+    <message>
+        <source>recorded by the profiler (%1, whole ops, hidden or not): elapse %2, transit %3, wait %4 (of which synchronization %5), idle %6</source>
+        <translation>Profiler 的记录值（%1，按整个算子计，无论是否被掩盖）：耗时 %2，传输 %3，等待 %4（其中同步 %5），空闲 %6</translation>
+    </message>
+    <message>
+        <source>exposed communication %1: %2</source>
+        <translation>未掩盖通信 %1：%2</translation>
+    </message>
+    <message>
+        <source>exposed communication %1: collective kernels on the streams (Kineto trace); its split is unknown (no HCCL plane task)</source>
+        <translation>未掩盖通信 %1：流上的集合通信 kernel（Kineto Trace）；其构成未知（没有 HCCL Plane 任务）</translation>
+    </message>
+    <message>
+        <source>exposed communication %1: its split is unknown (no HCCL plane task recorded: Level0 capture?)</source>
+        <translation>未掩盖通信 %1：其构成未知（未记录 HCCL Plane 任务：Level0 采集？）</translation>
+    </message>
+    <message>
+        <source>Of the exposed communication (%1): %2. Source: the HCCL plane tasks, the profiler&apos;s per-op rule (counted plane) applied to the exposed time.</source>
+        <translation>未掩盖通信（%1）的构成：%2。来源：HCCL Plane 任务，在未掩盖的时间上应用 Profiler 的逐算子规则（取其统计的 Plane）。</translation>
+    </message>
+    <message>
+        <source>The largest part is synchronization (%1): this rank reaches the collectives first and waits for %2 to arrive. Look at what delays that rank before the collective (its compute, dispatch or data loading).</source>
+        <translation>占比最大的是同步（%1）：该 Rank 先到达集合通信，在等待%2 到达。请查看是什么在集合通信之前拖慢了对方（它的计算、下发或数据加载）。</translation>
+    </message>
+    <message>
+        <source>The largest part is transit (%1): data moving on the links (%2). Below 80% of the nominal a link is slow (check the link and contention with compute); else send fewer, larger messages.</source>
+        <translation>占比最大的是传输（%1）：数据在链路上搬运（%2）。低于标称带宽 80% 的链路偏慢（请检查该链路以及它与计算的争用）；否则请以更少、更大的消息通信。</translation>
+    </message>
+    <message>
+        <source>no bandwidth recorded</source>
+        <translation>未记录带宽</translation>
+    </message>
+    <message>
+        <source>The largest part is waiting after the data started to move (%1): the peers progress at different speeds inside the ops.</source>
+        <translation>占比最大的是数据开始搬运之后的等待（%1）：各对端在通信算子内部的推进速度不一致。</translation>
+    </message>
+    <message>
+        <source>The largest part is idle on the counted plane (%1), but meanwhile other planes wait for %2 (%3): that peer is late to the collective; the profiler counts this as Idle, not as Synchronization. Look at that rank.</source>
+        <translation>占比最大的是所统计 Plane 上的空闲（%1），但与此同时其他 Plane 在等待%2（%3）：该对端晚到集合通信；Profiler 把这段时间计为 Idle，而不是 Synchronization。请查看那个 Rank。</translation>
+    </message>
+    <message>
+        <source>The largest part is idle on the counted plane (%1) while other planes move data (%2): transfers on the other links.</source>
+        <translation>占比最大的是所统计 Plane 上的空闲（%1），与此同时其他 Plane 在搬运数据（%2）：即其他链路上的传输。</translation>
+    </message>
+    <message>
+        <source>The largest part is idle inside the ops (%1) with no task recorded on any plane for most of it: its cause is unknown from this capture (HCCL&apos;s own work, or a stream waiting before the op&apos;s tasks).</source>
+        <translation>占比最大的是通信算子内部的空闲（%1），其中大部分时间所有 Plane 上都没有记录任务：本次采集无法得知其原因（HCCL 自身的工作，或流在该算子的任务之前等待）。</translation>
+    </message>
+    <message>
+        <source>The split of the exposed communication is unknown: a Kineto trace records collective kernels, not their tasks.</source>
+        <translation>未掩盖通信的构成未知：Kineto Trace 只记录集合通信 kernel，不记录其任务。</translation>
+    </message>
+    <message>
+        <source>The split of the exposed communication is unknown: the capture has no HCCL plane tasks (profiler_level Level1 records them).</source>
+        <translation>未掩盖通信的构成未知：本次采集没有 HCCL Plane 任务（profiler_level 为 Level1 时才会记录）。</translation>
     </message>
 </context>
 <context>
@@ -1785,6 +1813,21 @@
     </message>
 </context>
 <context>
+    <name>npuscope::core::Collectives</name>
+    <message>
+        <source>%1: HCCL group %2 paired with rank %3&apos;s group %4 by their order (the names differ)</source>
+        <translation>%1：HCCL 通信组 %2 按顺序与 Rank %3 的通信组 %4 配对（两者名称不同）</translation>
+    </message>
+    <message>
+        <source>%1 op(s) of other ranks have no counterpart on rank %2</source>
+        <translation>其他 Rank 的 %1 个通信算子在 Rank %2 上没有对应的算子</translation>
+    </message>
+    <message>
+        <source>%1: no collective shared with rank %2, clock offset not estimated</source>
+        <translation>%1：与 Rank %2 没有共同的集合通信，未估计时钟偏移</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::core::Overlap</name>
     <message>
         <source>no Ascend Hardware lanes: no device analysis</source>
@@ -1880,6 +1923,142 @@
     <message>
         <source>%1 %2 (max on rank %3)</source>
         <translation>%1 %2（最大值在 Rank %3）</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source> and %1 more ranks</source>
+        <translation>，以及另外 %1 个 Rank</translation>
+    </message>
+    <message>
+        <source>it ends the previous collective later</source>
+        <translation>它更晚结束上一个集合通信</translation>
+    </message>
+    <message>
+        <source>it begins step %1 on the host later (ProfilerStep: data loading, the previous step&apos;s host work)</source>
+        <translation>它在 Host 上更晚开始 Step %1（ProfilerStep：数据加载、上一个 Step 的 Host 侧工作）</translation>
+    </message>
+    <message>
+        <source>its first device task of the step starts later after that</source>
+        <translation>此后它在该 Step 的第一个 Device 任务开始得更晚</translation>
+    </message>
+    <message>
+        <source>its device begins the step later</source>
+        <translation>它的 Device 更晚开始该 Step</translation>
+    </message>
+    <message>
+        <source>its device sits idle (Free) longer: its host launches work late (see its bubbles)</source>
+        <translation>它的 Device 空闲（Free）更久：它的 Host 下发工作较晚（查看它的空泡）</translation>
+    </message>
+    <message>
+        <source>it computes longer (compare its kernels)</source>
+        <translation>它的计算时间更长（对比它的 kernel）</translation>
+    </message>
+    <message>
+        <source>its other exposed communication is longer</source>
+        <translation>它的其他未掩盖通信更长</translation>
+    </message>
+    <message>
+        <source>Against %1 (%2), %3 is late because: %4. </source>
+        <translation>%2，与 %1 相比，%3 晚到的原因：%4。</translation>
+    </message>
+    <message>
+        <source>since the previous collective</source>
+        <translation>自上一个集合通信结束起算</translation>
+    </message>
+    <message>
+        <source>from the step&apos;s start</source>
+        <translation>自 Step 开始起算</translation>
+    </message>
+    <message>
+        <source>no part of 50 us or more</source>
+        <translation>没有哪一部分达到 50 us</translation>
+    </message>
+    <message>
+        <source>The first of these explains most of the delay.</source>
+        <translation>其中第一项解释了大部分延迟。</translation>
+    </message>
+    <message>
+        <source>No single part explains most of the delay.</source>
+        <translation>没有哪一项能单独解释大部分延迟。</translation>
+    </message>
+    <message>
+        <source>About as late: %1. </source>
+        <translation>差不多同样晚到的还有：%1。</translation>
+    </message>
+    <message>
+        <source> in step %1</source>
+        <translation>（Step %1）</translation>
+    </message>
+    <message>
+        <source>%1 waits %2</source>
+        <translation>%1 等待 %2</translation>
+    </message>
+    <message>
+        <source> (its synchronization %1)</source>
+        <translation>（其同步 %1）</translation>
+    </message>
+    <message>
+        <source>one clock assumed: the op ends show no offset</source>
+        <translation>假定时钟一致：通信算子的结束时间没有显示出偏移</translation>
+    </message>
+    <message>
+        <source>clock offset %1 applied, from %2 op ends</source>
+        <translation>已按 %2 个通信算子的结束时间校正时钟偏移 %1</translation>
+    </message>
+    <message>
+        <source>%1 is late to %2 of %3 collectives; the other ranks wait %4 in all for it. Worst: it reaches %5%6 %7 after the first rank (%8); %9. </source>
+        <translation>%1 在 %3 个集合通信中有 %2 个晚到；其他 Rank 总共等待它 %4。最严重的一次：在 %5%6，它比最早的 Rank 晚 %7 到达（%8）；%9。</translation>
+    </message>
+    <message>
+        <source>group rank %1, which is not in this capture</source>
+        <translation>Rank %1（通信组内编号，不在本次采集中）</translation>
+    </message>
+    <message>
+        <source>Inside the collectives the ranks also wait for %1: %2 in all, worst in %3%4 (%5). The profiler counts this as Idle, not Synchronization: that peer has not arrived yet (late or slow). %6</source>
+        <translation>在集合通信内部，各 Rank 还在等待 %1：共 %2，最严重的是 %3%4：%5。Profiler 把这段时间计为 Idle，而不是 Synchronization：该对端尚未到达（晚到或较慢）。%6</translation>
+    </message>
+    <message>
+        <source>Look at %1.</source>
+        <translation>请查看 %1。</translation>
+    </message>
+    <message>
+        <source>Capture that rank too to see why it is late.</source>
+        <translation>请把该 Rank 也一并采集，以查看它晚到的原因。</translation>
+    </message>
+    <message>
+        <source>No rank is late: the ranks reach every collective within %1 of each other (largest skew %2, %3).</source>
+        <translation>没有晚到的 Rank：各 Rank 到达每个集合通信的时间相差都在 %1 以内（最大偏差 %2，%3）。</translation>
+    </message>
+    <message>
+        <source>The slowest link is %1 to group rank %2 over %3: %4 of its nominal %5 (%6 in %7). Below 80% a link is slow: check it, and contention with compute.</source>
+        <translation>最慢的链路是 %1 经 %3 到通信组内 Rank %2：%4（相对标称带宽 %5），%7 内传输 %6。低于 80% 的链路偏慢：请检查该链路，以及它与计算的争用。</translation>
+    </message>
+    <message>
+        <source>msprof-analyze&apos;s slow-rank rule names the rank with the most Communication(Not Overlapped), %1: that is the rank that waits, not the late one (%2).</source>
+        <translation>msprof-analyze 的慢 Rank 规则指出的是未掩盖通信（Communication(Not Overlapped)）最多的 Rank，即 %1：它是在等待的 Rank，而不是晚到的 Rank（%2）。</translation>
+    </message>
+    <message>
+        <source>This rank holds the others back at the collectives: look at what it does before them (compute, dispatch, data loading) and compare with the other ranks.</source>
+        <translation>该 Rank 在集合通信处拖慢了其他 Rank：查看它在集合通信之前做了什么（计算、下发、数据加载），并与其他 Rank 对比。</translation>
+    </message>
+    <message>
+        <source>This rank mostly waits for %1 at the collectives: look at %1 first, then at overlapping communication with computation.</source>
+        <translation>该 Rank 在集合通信处主要在等待 %1：先查看 %1，再考虑让通信与计算相互掩盖。</translation>
+    </message>
+    <message>
+        <source>The ranks mostly wait for group rank %1, which is not in this capture: capture it (or every rank of the group) to see what delays it.</source>
+        <translation>各 Rank 主要在等待通信组内 Rank %1，而它不在本次采集中：请采集它（或通信组的所有 Rank），以查看是什么拖慢了它。</translation>
+    </message>
+    <message>
+        <source>; collectives (%1 matched): no rank late</source>
+        <translation>；集合通信（匹配 %1 个）：没有晚到的 Rank</translation>
+    </message>
+    <message>
+        <source>; collectives (%1 matched): rank %2 late to %3 (the others wait %4 for it; it is the late rank, whatever the rule above names)</source>
+        <translation>；集合通信（匹配 %1 个）：Rank %2 在其中 %3 个晚到（其他 Rank 共等待它 %4；无论上面的规则指向哪个 Rank，晚到的都是它）</translation>
     </message>
 </context>
 <context>
@@ -2690,6 +2869,34 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
     <message>
         <source>Bandwidth (GB/s)</source>
         <translation>带宽 (GB/s)</translation>
+    </message>
+    <message>
+        <source>The slowest link of the capture, below 80% of its nominal %1 GB/s</source>
+        <translation>本次采集中最慢的链路，低于其标称带宽 %1 GB/s 的 80%</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>%1% of %2</source>
+        <translation>%1%（标称 %2）</translation>
+    </message>
+    <message>
+        <source>The rank in the HCCL group the transfers go to (dst rank); &quot;all&quot;: the rank&apos;s total per transport</source>
+        <translation>传输目的端在 HCCL 通信组内的 Rank（dst rank）；“全部”：该 Rank 按传输类型的合计</translation>
+    </message>
+    <message>
+        <source>Bandwidth against the link&apos;s nominal: HCCS 18, PCIE 20, RDMA 12.5 GB/s (msprof&apos;s HCCL analysis); below 80% the link is slow</source>
+        <translation>带宽占链路标称带宽的比例：HCCS 18、PCIE 20、RDMA 12.5 GB/s（msprof 的 HCCL 分析）；低于 80% 即为慢链路</translation>
+    </message>
+    <message>
+        <source>Peer</source>
+        <translation>对端</translation>
+    </message>
+    <message>
+        <source>Of nominal</source>
+        <translation>占标称</translation>
     </message>
 </context>
 <context>
@@ -4040,18 +4247,6 @@ Kernels are told from stream tasks by %1</source>
         <translation>&lt;b&gt;未被掩盖的通信&lt;/b&gt; %1：</translation>
     </message>
     <message>
-        <source>waiting %1 · transmitting %2 · neither %3</source>
-        <translation>等待 %1 · 传输 %2 · 其他 %3</translation>
-    </message>
-    <message>
-        <source>communication.json: wait %1 · transit %2 · idle %3 of the ops&apos; time</source>
-        <translation>communication.json：等待 %1 · 传输 %2 · 空闲 %3（占通信算子时间）</translation>
-    </message>
-    <message>
-        <source>&lt;i&gt;waiting vs transmitting not recorded (no HCCL plane tasks)&lt;/i&gt;</source>
-        <translation>&lt;i&gt;未记录等待与传输的区分（无 HCCL plane 任务）&lt;/i&gt;</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Computing&lt;/b&gt; %1: %2 · %3</source>
         <translation>&lt;b&gt;计算&lt;/b&gt; %1：%2 · %3</translation>
     </message>
@@ -4148,6 +4343,14 @@ Core from %1, class from %2. Each share is the time that part alone runs; &quot;
     <message>
         <source>&lt;br&gt;Click to select what the figures measure on the timeline (the E2E span) and list the step&apos;s bubbles.</source>
         <translation>&lt;br&gt;单击可在时间线上选中这些数值所度量的区间（E2E 跨度），并列出该 Step 的气泡。</translation>
+    </message>
+    <message>
+        <source>synchronization %1 · transit %2 · other wait %3 · idle %4</source>
+        <translation>同步 %1 · 传输 %2 · 其他等待 %3 · 空闲 %4</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;split unknown (no HCCL plane tasks recorded)&lt;/i&gt;</source>
+        <translation>&lt;i&gt;构成未知（未记录 HCCL Plane 任务）&lt;/i&gt;</translation>
     </message>
 </context>
 <context>
