@@ -434,11 +434,14 @@ std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdi
         std::string bw;
         for (const CommLink& l : c.links)
           if (l.transport != "SDMA" && l.time > 0) {
-            char b[96];
-            if (const double nominal = nominalLinkGBs(l.transport); nominal > 0)
-              std::snprintf(b, sizeof b, "%.2f GB/s, %.0f%% of its nominal %g", l.bandwidthGBs(), 100.0 * l.bandwidthGBs() / nominal, nominal);
-            else
-              std::snprintf(b, sizeof b, "%.2f GB/s", l.bandwidthGBs());
+            char gbs[32], share[16], nom[16];
+            std::snprintf(gbs, sizeof gbs, "%.2f GB/s", l.bandwidthGBs());
+            std::string b = gbs;
+            if (const double nominal = nominalLinkGBs(l.transport); nominal > 0) {
+              std::snprintf(share, sizeof share, "%.0f%%", 100.0 * l.bandwidthGBs() / nominal);
+              std::snprintf(nom, sizeof nom, "%g", nominal);
+              b = i18n::format(npuTr("npuscope::core::Breakdown", "%1, %2 of its nominal %3"), {gbs, share, nom});
+            }
             bw += (bw.empty() ? "" : ", ") + l.transport + " " + b;
           }
         out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is transit (%1): data moving on the links (%2). "

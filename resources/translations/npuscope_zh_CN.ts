@@ -1641,6 +1641,10 @@
         <source>The split of the exposed communication is unknown: the capture has no HCCL plane tasks (profiler_level Level1 records them).</source>
         <translation>未掩盖通信的构成未知：本次采集没有 HCCL Plane 任务（profiler_level 为 Level1 时才会记录）。</translation>
     </message>
+    <message>
+        <source>%1, %2 of its nominal %3</source>
+        <translation>%1，为其标称带宽 %3 的 %2</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Bubbles</name>
@@ -4351,6 +4355,18 @@ Core from %1, class from %2. Each share is the time that part alone runs; &quot;
     <message>
         <source>&lt;i&gt;split unknown (no HCCL plane tasks recorded)&lt;/i&gt;</source>
         <translation>&lt;i&gt;构成未知（未记录 HCCL Plane 任务）&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>正向</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>no launch</source>
+        <translation>无下发</translation>
     </message>
 </context>
 <context>

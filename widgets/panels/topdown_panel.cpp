@@ -758,9 +758,16 @@ QString pctOf(core::TimeNs part, core::TimeNs whole) {
 /// Exclusive shares (core::BreakdownPart::exclusive) plus the split's overlap: they add up to 100%.
 QString partsText(const std::vector<core::BreakdownPart>& parts, core::TimeNs total, core::TimeNs overlap,
                   const QString& sep) {
+  // The forward/backward keys are ids (core::ComputeBreakdown::byPass): shown in the UI's language.
+  const auto label = [](const std::string& key) {
+    if (key == "forward") return TopDownPanel::tr("forward");
+    if (key == "backward") return TopDownPanel::tr("backward");
+    if (key == "no launch") return TopDownPanel::tr("no launch");
+    return QString::fromStdString(key).toHtmlEscaped();
+  };
   QStringList l;
   for (const auto& p : parts)
-    if (p.ns > 0) l << QString::fromStdString(p.key).toHtmlEscaped() + QLatin1Char(' ') + pctOf(p.exclusive, total);
+    if (p.ns > 0) l << label(p.key) + QLatin1Char(' ') + pctOf(p.exclusive, total);
   if (overlap > 0) l << TopDownPanel::tr("several at once %1").arg(pctOf(overlap, total));
   return l.join(sep);
 }
