@@ -210,8 +210,8 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
           sliceArgValues(trace, t.ref, {"src rank", "dst rank", "link type", "transport type", "size(Byte)"}, v);
           if (op.selfRank < 0) op.selfRank = rankOf(intOf(v[0]));
           // A wait or transfer "to" the device's own rank names no peer (on-chip work).
-        if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer) t.peer = rankOf(intOf(v[1]));
-        if (t.peer >= 0 && t.peer == op.selfRank) t.peer = -1;
+          if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer) t.peer = rankOf(intOf(v[1]));
+          if (t.peer >= 0 && t.peer == op.selfRank) t.peer = -1;
           if (t.kind == TaskKind::Transfer) {
             const std::string link = v[2].value_or("");
             if (link == "ON_CHIP") {
