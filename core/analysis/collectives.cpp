@@ -8,6 +8,7 @@
 #include <cctype>
 #include <charconv>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "core/base/ascii.h"
@@ -326,6 +327,11 @@ const std::vector<CommOp>* opsOf(const RankProfile& rp) {
 
 }  // namespace
 
+bool isP2pType(std::string_view type) {
+  const std::string t = asciiLower(type);
+  return t.rfind("send", 0) == 0 || t.rfind("receive", 0) == 0 || t.rfind("recv", 0) == 0 || t.rfind("batchsendrecv", 0) == 0;
+}
+
 const CommOp* collectiveOp(const Profile& profile, const CollectiveRank& r) {
   if (r.rankIndex >= profile.ranks.size()) return nullptr;
   const std::vector<CommOp>* ops = opsOf(profile.ranks[r.rankIndex]);
@@ -427,6 +433,11 @@ ClusterComm matchCollectives(const Profile& profile) {
     c.step = refRank.analysis ? stepOf(refRank.analysis->steps, o.range.start) : -1;
     c.ranks.push_back(CollectiveRank{refIndex, refRank.rank(), k, o.range.start, o.range.start, 0});
   }
+  // The group ranks (`src rank`) each reference group already holds: a group has one member per
+  // group rank, so a rank holding one of them is not in that group (below).
+  std::map<std::string, std::set<int>> groupSelf;
+  for (const CommOp& o : refOps)
+    if (o.selfRank >= 0) groupSelf[o.groupKey].insert(o.selfRank);
   std::size_t unmatched = 0;
   for (std::size_t wi = 1; wi < withOps.size(); ++wi) {
     const std::size_t ri = withOps[wi];
@@ -446,12 +457,31 @@ ClusterComm matchCollectives(const Profile& profile) {
       if (std::find(refGroups.begin(), refGroups.end(), k) != refGroups.end()) {
         pairTo[k] = {k, true};
       } else if (nextLeft < refLeft.size()) {
+        // By order only when this rank's place in the group is free there: two ranks holding the
+        // same group rank are in two different groups (e.g. two tensor-parallel groups), whose
+        // ops never wait for each other and must not be compared.
+        int self = -1;
+        for (const CommOp& o : ops)
+          if (o.groupKey == k && o.selfRank >= 0) {
+            self = o.selfRank;
+            break;
+          }
+        const std::string& ref = refLeft[nextLeft];
+        if (self >= 0 && groupSelf[ref].count(self)) {
+          cc.notes.push_back(i18n::format(
+              npuTr("npuscope::core::Collectives", "%1: HCCL group %2 not compared with rank %3's group %4: both hold group rank %5, "
+                                                   "so they are different groups"),
+              {rp.source.label, k, std::to_string(refRank.rank()), ref, std::to_string(self)}));
+          continue;
+        }
         pairTo[k] = {refLeft[nextLeft++], false};
         cc.notes.push_back(i18n::format(
             npuTr("npuscope::core::Collectives", "%1: HCCL group %2 paired with rank %3's group %4 by their order (the names differ)"),
             {rp.source.label, k, std::to_string(refRank.rank()), pairTo[k].first}));
       }
     }
+    for (const CommOp& o : ops)
+      if (const auto p = pairTo.find(o.groupKey); p != pairTo.end() && o.selfRank >= 0) groupSelf[p->second.first].insert(o.selfRank);
     std::map<std::pair<std::string, std::string>, std::size_t> occ;
     for (std::size_t oi = 0; oi < ops.size(); ++oi) {
       const CommOp& o = ops[oi];
@@ -477,6 +507,18 @@ ClusterComm matchCollectives(const Profile& profile) {
   if (unmatched > 0)
     cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1 op(s) of other ranks have no counterpart on rank %2"),
                                     {std::to_string(unmatched), std::to_string(refRank.rank())}));
+  // Point-to-point ops (send / receive / batchSendRecv: communication.json's "p2p", format notes
+  // §5.2) synchronise two ranks, not the group: no late rank among all ranks is to be told from them.
+  {
+    const auto p2p = [](const Collective& c) { return isP2pType(c.type); };
+    const std::size_t n = static_cast<std::size_t>(std::count_if(cc.collectives.begin(), cc.collectives.end(), p2p));
+    if (n > 0) {
+      cc.collectives.erase(std::remove_if(cc.collectives.begin(), cc.collectives.end(), p2p), cc.collectives.end());
+      cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1 point-to-point op(s) (send / receive) are not compared "
+                                                                           "across ranks: they synchronise two ranks, not the group"),
+                                      {std::to_string(n)}));
+    }
+  }
   // Clock offsets from the op ends (a collective ends at nearly the same moment on every rank).
   std::map<std::size_t, std::vector<TimeNs>> endDiffs;
   for (const Collective& c : cc.collectives)

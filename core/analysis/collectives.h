@@ -218,8 +218,14 @@ struct ClusterComm {
 /// each rank's clock offset = the median over its collectives shared with the reference rank of
 /// (its op end - the reference's op end) (collectives end together on every rank); the late rank
 /// is the last to start after the offsets, when by at least kLateRankMinSkewNs. Needs 2 ranks with
-/// ops; otherwise the result has no collective (and a note). Never throws.
+/// ops; otherwise the result has no collective (and a note). Point-to-point ops (isP2pType) are
+/// left out, and a group is paired by order only when this rank's group rank is not already
+/// taken there (two holders of one group rank are two different groups). Never throws.
 [[nodiscard]] ClusterComm matchCollectives(const Profile& profile);
+
+/// A point-to-point op type ("send", "receive", "batchSendRecv": communication.json's p2p ops,
+/// format notes §5.2, case-insensitive), which matchCollectives leaves out.
+[[nodiscard]] bool isP2pType(std::string_view type);
 
 /// The op of `r` in `profile` (null when the profile no longer holds it).
 [[nodiscard]] const CommOp* collectiveOp(const Profile& profile, const CollectiveRank& r);

@@ -1830,6 +1830,14 @@
         <source>%1: no collective shared with rank %2, clock offset not estimated</source>
         <translation>%1：与 Rank %2 没有共同的集合通信，未估计时钟偏移</translation>
     </message>
+    <message>
+        <source>%1: HCCL group %2 not compared with rank %3&apos;s group %4: both hold group rank %5, so they are different groups</source>
+        <translation>%1：HCCL 通信组 %2 不与 Rank %3 的通信组 %4 比较：两者都是通信组内的 Rank %5，因此是不同的通信组</translation>
+    </message>
+    <message>
+        <source>%1 point-to-point op(s) (send / receive) are not compared across ranks: they synchronise two ranks, not the group</source>
+        <translation>%1 个点对点通信算子（send / receive）不做跨 Rank 比较：它们只同步两个 Rank，而不是整个通信组</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Overlap</name>

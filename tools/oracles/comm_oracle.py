@@ -26,6 +26,10 @@ converted to integer ns, half away from zero.
 The collectives across ranks (docs/diagnosis.md §5.4, the rule npuscope implements; written from
 that text, not from npuscope's code):
 
+0. Point-to-point ops (the file's "p2p" kind: send, receive, batchSendRecv) are left out: they
+   synchronise two ranks, not the group. (npuscope also refuses to pair by order two groups in which
+   two ranks hold the same group rank; the recorded files do not say the group rank, so that check
+   is not reproduced here.)
 1. An op instance is (group, op type, sequence): op type = the name between "hcom_" and the next
    "_" ("allReduce"); sequence = its index among the rank's ops of that group and type in start
    order. Groups pair by group name; a rank whose groups share no name with the reference pairs
@@ -264,6 +268,8 @@ def collectives(ranks):
     for _, ops in ranks:
         seq, m = {}, {}
         for op in sorted(ops, key=lambda o: o["start_ns"]):
+            if op["kind"] == "p2p":  # send / receive synchronise two ranks, not the group
+                continue
             k = (op["group"], op_type(op["name"]))
             n = seq.get(k, 0)
             seq[k] = n + 1
@@ -271,13 +277,13 @@ def collectives(ranks):
         keyed.append(m)
     ref_groups = []
     for op in sorted(ranks[0][1], key=lambda o: o["start_ns"]):
-        if op["group"] not in ref_groups:
+        if op["kind"] != "p2p" and op["group"] not in ref_groups:
             ref_groups.append(op["group"])
     # Pair each rank's groups with the reference's: by name, else by order.
     for i in range(1, len(ranks)):
         groups = []
         for op in sorted(ranks[i][1], key=lambda o: o["start_ns"]):
-            if op["group"] not in groups:
+            if op["kind"] != "p2p" and op["group"] not in groups:
                 groups.append(op["group"])
         left = [g for g in ref_groups if g not in groups]
         rename = {}

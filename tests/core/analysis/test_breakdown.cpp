@@ -315,3 +315,51 @@ TEST_CASE("Level0 capture: empty planes give no trace split, and no crash", "[br
   CHECK_FALSE(c.json);
   CHECK(c.jsonMessage == "no communication.json");
 }
+
+TEST_CASE("collectives: groups paired by order only where the group rank is free; send/receive not compared", "[breakdown][collectives]") {
+  // Three ranks, each one allReduce at [0, 100) us and one send at [200, 210) us, with one Plane
+  // task naming its group rank (src rank) and a peer. Rank 0 in group "111" as group rank 0;
+  // rank 1 in group "222" also as group rank 0: another group (two holders of group rank 0),
+  // never compared with rank 0; rank 2 in group "333" as group rank 1: paired by order with "111",
+  // arriving 60 us late (hand count: 60 - 0 = 60 us >= 50 us).
+  const auto traceOf = [](const char* key, int self, long long start) {
+    std::string b = meta(300, "Ascend Hardware", "NPU 0") + meta(400, "HCCL", "NPU 0") + thread(400, 0, "Group 0 Communication") +
+                    thread(400, 1, "Plane 0");
+    b += x(300, 5, "MatMul", 300, 5, kCube);  // a device task: the device is analysed
+    const std::string op = std::string("hcom_allReduce__") + key + "_0_1";
+    const std::string send = std::string("hcom_send__") + key + "_1_1";
+    b += x(400, 0, op.c_str(), start, 100 - start) + x(400, 0, send.c_str(), 200, 10);
+    const std::string args = R"({"src rank":)" + std::to_string(self) + R"(,"dst rank":)" + std::to_string(self == 0 ? 1 : 0) + "}";
+    b += x(400, 1, "Notify_Wait", start, 100 - start, args.c_str()) + x(400, 1, "Notify_Wait", 200, 10, args.c_str());
+    return loadMemory(wrap(b));
+  };
+  auto profile = std::make_shared<core::Profile>();
+  const std::pair<const char*, int> ranks[] = {{"111", 0}, {"222", 0}, {"333", 1}};
+  for (int r = 0; r < 3; ++r) {
+    core::RankProfile rp;
+    rp.source.rank = r;
+    rp.source.label = "rank " + std::to_string(r);
+    rp.trace = traceOf(ranks[r].first, ranks[r].second, r == 2 ? 60 : 0);
+    rp.analysis = std::make_shared<core::RankAnalysis>(core::analyzeRank(*rp.trace, nullptr, nullptr));
+    profile->ranks.push_back(std::move(rp));
+  }
+  const core::ClusterComm cc = core::matchCollectives(*profile);
+  REQUIRE(cc.collectives.size() == 1);  // the send is left out
+  const core::Collective& c = cc.collectives[0];
+  CHECK(c.type == "allReduce");
+  REQUIRE(c.ranks.size() == 2);
+  CHECK(c.ranks[0].rank == 0);
+  CHECK(c.ranks[1].rank == 2);
+  CHECK(c.lateRank == 2);
+  CHECK(c.maxSkew == us(60));
+  bool otherGroup = false, p2p = false;
+  for (const std::string& n : cc.notes) {
+    otherGroup = otherGroup || n.find("rank 1: HCCL group 222 not compared with rank 0's group 111: both hold group rank 0") != std::string::npos;
+    p2p = p2p || n.find("point-to-point") != std::string::npos;
+  }
+  CHECK(otherGroup);
+  CHECK(p2p);
+  CHECK(core::isP2pType("batchSendRecv"));
+  CHECK(core::isP2pType("receive"));
+  CHECK_FALSE(core::isP2pType("allGather"));
+}
