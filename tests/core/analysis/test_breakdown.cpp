@@ -316,7 +316,7 @@ TEST_CASE("Level0 capture: empty planes give no trace split, and no crash", "[br
   CHECK(c.jsonMessage == "no communication.json");
 }
 
-TEST_CASE("collectives: groups paired by order only where the group rank is free; send/receive not compared", "[breakdown][collectives]") {
+TEST_CASE("collectives: groups paired by order only where the group rank is free, and send/receive not compared", "[breakdown][collectives]") {
   // Three ranks, each one allReduce at [0, 100) us and one send at [200, 210) us, with one Plane
   // task naming its group rank (src rank) and a peer. Rank 0 in group "111" as group rank 0;
   // rank 1 in group "222" also as group rank 0: another group (two holders of group rank 0),
