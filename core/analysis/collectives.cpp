@@ -453,10 +453,13 @@ ClusterComm matchCollectives(const Profile& profile) {
     for (const std::string& k : refGroups)
       if (std::find(groups.begin(), groups.end(), k) == groups.end()) refLeft.push_back(k);
     std::size_t nextLeft = 0;
+    // Groups pair by order only when the rank shares no group name with the reference and holds as
+    // many groups: a rank sharing some names holds its other groups for other peers.
+    const bool byOrder = refLeft.size() == refGroups.size() && groups.size() == refGroups.size();
     for (const std::string& k : groups) {
       if (std::find(refGroups.begin(), refGroups.end(), k) != refGroups.end()) {
         pairTo[k] = {k, true};
-      } else if (nextLeft < refLeft.size()) {
+      } else if (byOrder && nextLeft < refLeft.size()) {
         // By order only when this rank's place in the group is free there: two ranks holding the
         // same group rank are in two different groups (e.g. two tensor-parallel groups), whose
         // ops never wait for each other and must not be compared.

@@ -12,9 +12,18 @@ It reads the PROFILER'S OWN per-op communication figures, never trace events:
   times ms) and CommAnalyzerBandwidth (per op and transport the transit size MB and time ms,
   repeated on every size-distribution row: the first row is taken), summed over the ops per
   transport for the links. ``start_timestamp`` sits a constant per rank away from the database's
-  own TASK times: the constant is measured here as the median over the ops of (recorded start -
-  the earliest TASK.startNs of the op's COMMUNICATION_TASK_INFO tasks, joined on opId), and
-  ``start_ns`` is the recorded start minus it (the TASK clock, which npuscope shows).
+  own TASK times: the constant is measured here from the rank's ascend_pytorch_profiler_N.db as
+  the median over the ops of (recorded start - the earliest TASK.startNs of the op's small tasks,
+  COMMUNICATION_TASK_INFO.opId = COMMUNICATION_OP.opId, TASK by globalTaskId); an op is the
+  COMMUNICATION_OP of the same name (STRING_IDS) and occurrence, else the one whose first small
+  task starts nearest the recorded start. ``start_ns`` is the recorded start minus it (the TASK
+  clock, which npuscope shows); ``start_offset_ns`` is the constant (0 for communication.json).
+
+Captures (under corpus/): ascend-pt-910b-l1-text-2rank, ascend-pt-cann83-l2-4rank-partial (its
+communication.json; it also has analysis.db) and msinsight-server-fixtures test_rank_0 / test_rank_1
+(text); ascend-pt-910b-db-2rank/level1 and ascend-pt-910a-db-2rank/level1 (database; level0 has
+no CommAnalyzerTime). Ranks from profiler_info_N.json, else the folder name's digits. What is
+absent is skipped (said on stderr).
 
 The communication matrix per rank: communication_matrix.json's "{type}-total@{group}" entries (or
 analysis.db CommAnalyzerMatrix's "{type}-total" rows), "src-dst" pairs summed over steps and kinds,
@@ -32,8 +41,12 @@ that text, not from npuscope's code):
    is not reproduced here.)
 1. An op instance is (group, op type, sequence): op type = the name between "hcom_" and the next
    "_" ("allReduce"); sequence = its index among the rank's ops of that group and type in start
-   order. Groups pair by group name; a rank whose groups share no name with the reference pairs
-   them by order of first appearance.
+   order. The same instance on two or more ranks is one collective (an instance held by one rank
+   only is none: its peers were not captured). Groups are the groupName; only a rank that shares
+   no group name at all with the reference (the lowest rank) and has as many groups pairs its
+   groups with the reference's by order of first appearance. (The CANN 8.3 capture's names are
+   not per-rank: every name there is shared by the ranks of one group, e.g. ...170 by ranks 0 and
+   2, ...061 by ranks 1 and 3; names differ because the groups do, so nothing is paired by order.)
 2. Reference = the lowest rank. Per other rank, the differences (end - the reference's end) over
    the shared instances, end = start + elapse; estimate = their median (even count: the floor of
    the mean of the two middle ones); applied when there are >= 3, all of one sign (all > 0 or all
@@ -42,11 +55,13 @@ that text, not from npuscope's code):
    rank is the first (in rank order) with the largest corrected start when its skew >= 50,000 ns,
    else null; lost = the sum over the other ranks that waited >= 50,000 ns of (late corrected
    start - their corrected start); also_late = the other ranks with skew >= 50,000 ns that waited
-   less than 50,000 ns for it.
+   less than 50,000 ns for it. Collectives are listed by earliest corrected start, then key.
 
 Cross-checks go to stderr (reports, not failures): the SDMA line of Total Op Info against the sum
 of its HCCS, PCIE and SIO lines; where a late rank is named, the other ranks' recorded
-synchronization against their skew.
+synchronization against the time they waited; each rank's clock offset estimate; for the
+database, the spread of the per-op constant and COMMUNICATION_OP.startNs against the op's first
+small task.
 
 Databases are opened read-only and immutable, never written.
 
@@ -66,12 +81,14 @@ from decimal import Decimal
 LATE_NS = 50_000
 MIN_SAMPLES = 3
 
-# (capture folder under corpus/, export)
+# (capture folder under corpus/, export, rank folders or None for every *ascend_pt folder).
+# The database captures' level0 folders have no CommAnalyzerTime and are left out.
 CAPTURES = [
-    ("ascend-pt-910b-l1-text-2rank", "text"),
-    ("ascend-pt-910b-db-2rank/level1", "db"),
-    ("ascend-pt-910a-db-2rank/level1", "db"),
-    ("ascend-pt-cann83-l2-4rank-partial", "text"),
+    ("ascend-pt-910b-l1-text-2rank", "text", None),
+    ("ascend-pt-910b-db-2rank/level1", "db", None),
+    ("ascend-pt-910a-db-2rank/level1", "db", None),
+    ("ascend-pt-cann83-l2-4rank-partial", "text", None),
+    ("msinsight-server-fixtures", "text", ("test_rank_0", "test_rank_1")),
 ]
 
 
@@ -90,12 +107,12 @@ def op_type(name):
     return re.sub(r"[\d_\-]+$", "", name) or name
 
 
-def rank_folders(capture_dir):
+def rank_folders(capture_dir, names=None):
     """[(rank, folder)] of a capture: rank from profiler_info_N.json, else the folder's digits."""
     out = []
-    for entry in sorted(os.listdir(capture_dir)):
+    for entry in sorted(os.listdir(capture_dir)) if names is None else names:
         path = os.path.join(capture_dir, entry)
-        if not os.path.isdir(path) or not re.search(r"ascend_pt$", entry):
+        if not os.path.isdir(path) or (names is None and not re.search(r"ascend_pt$", entry)):
             continue
         rank = None
         for f in os.listdir(path):
@@ -162,7 +179,7 @@ def matrix_json(matrix):
             for (src, dst, t), (size, time) in sorted(matrix.items())]
 
 
-def text_rank(folder):
+def text_rank(folder, label=""):
     path = os.path.join(folder, "ASCEND_PROFILER_OUTPUT", "communication.json")
     if not os.path.isfile(path):
         return None
@@ -191,7 +208,7 @@ def text_rank(folder):
     return ops, links, 0
 
 
-def db_rank(folder):
+def db_rank(folder, label=""):
     out_dir = os.path.join(folder, "ASCEND_PROFILER_OUTPUT")
     analysis = os.path.join(out_dir, "analysis.db")
     dbs = [f for f in os.listdir(out_dir) if re.fullmatch(r"ascend_pytorch_profiler(_\d+)?\.db", f)]
@@ -219,25 +236,53 @@ def db_rank(folder):
         acc = links.setdefault(transport, [Decimal(0), Decimal(0)])
         acc[0] += Decimal(repr(float(size)))
         acc[1] += Decimal(repr(float(time)))
-    # The per-rank constant between CommAnalyzerTime and the database's TASK clock.
-    d = connect(os.path.join(out_dir, dbs[0]))
-    first_task = {}
-    for name, first in d.execute(
-            "SELECT s.value, MIN(t.startNs) FROM COMMUNICATION_OP o JOIN STRING_IDS s ON s.id = o.opName "
-            "JOIN COMMUNICATION_TASK_INFO c ON c.opId = o.opId JOIN TASK t ON t.globalTaskId = c.globalTaskId "
-            "GROUP BY o.opId ORDER BY MIN(t.startNs)"):
-        first_task.setdefault(name, []).append(first)
-    diffs, used = [], {}
-    for op in sorted(ops, key=lambda o: o["start_ns"]):
-        k = used.get(op["name"], 0)
-        used[op["name"]] = k + 1
-        starts = first_task.get(op["name"], [])
-        if k < len(starts):
-            diffs.append(op["start_ns"] - starts[k])
-    constant = median(diffs) if diffs else 0
+    constant = task_clock_constant(os.path.join(out_dir, sorted(dbs)[0]), ops, label)
     for op in ops:
         op["start_ns"] -= constant
     return ops, links, constant
+
+
+def task_clock_constant(db_path, ops, label=""):
+    """The constant between CommAnalyzerTime.start_timestamp (ops' start_ns, still as recorded) and
+    the database's TASK clock: the median over the ops of (recorded start - the earliest TASK.startNs
+    of the op's small tasks, COMMUNICATION_TASK_INFO.opId = COMMUNICATION_OP.opId). An op is the
+    COMMUNICATION_OP of the same name and occurrence (start order), else the one whose first task
+    starts nearest the recorded start."""
+    d = connect(db_path)
+    comm = []  # [name, COMMUNICATION_OP.startNs, first small task startNs] in start order
+    for name, op_start, first in d.execute(
+            "SELECT s.value, o.startNs, (SELECT MIN(t.startNs) FROM COMMUNICATION_TASK_INFO c "
+            "JOIN TASK t ON t.globalTaskId = c.globalTaskId WHERE c.opId = o.opId) "
+            "FROM COMMUNICATION_OP o LEFT JOIN STRING_IDS s ON s.id = o.opName ORDER BY o.startNs, o.opId"):
+        if first is not None:
+            comm.append((name, op_start, first))
+    d.close()
+    by_name = {}
+    for c in comm:
+        by_name.setdefault(c[0], []).append(c)
+    diffs, used, fallback = [], {}, 0
+    for op in sorted(ops, key=lambda o: (o["start_ns"], o["name"])):
+        k = used.get(op["name"], 0)
+        used[op["name"]] = k + 1
+        same = by_name.get(op["name"], [])
+        if k < len(same):
+            c = same[k]
+        elif comm:
+            c = min(comm, key=lambda x: (abs(op["start_ns"] - x[2]), x[2]))
+            fallback += 1
+        else:
+            continue
+        diffs.append(op["start_ns"] - c[2])
+    constant = median(diffs) if diffs else 0
+    op_vs_task = [c[1] - c[2] for c in comm]
+    print("%s: start_timestamp - first TASK start: constant %d ns from %d ops (spread %s..%s ns, %d matched "
+          "by nearest start); COMMUNICATION_OP.startNs - first small task start: %s" %
+          (label, constant, len(diffs), min(diffs) - constant if diffs else "-",
+           max(diffs) - constant if diffs else "-", fallback,
+           "0 on all %d ops" % len(comm) if not any(op_vs_task) else
+           "nonzero on %d of %d ops (%d..%d ns)" % (sum(1 for x in op_vs_task if x), len(comm),
+                                                    min(op_vs_task), max(op_vs_task))), file=sys.stderr)
+    return constant
 
 
 def median(values):
@@ -260,53 +305,70 @@ def links_json(links):
     return out
 
 
-def collectives(ranks):
+def group_order(ops):
+    """The groups of the non-p2p ops in order of first appearance (start order)."""
+    out = []
+    for op in sorted(ops, key=lambda o: (o["start_ns"], o["name"])):
+        if op["kind"] != "p2p" and op["group"] not in out:
+            out.append(op["group"])
+    return out
+
+
+def collectives(ranks, label=""):
     """The instances across `ranks` ([(rank, ops)] in rank order) by the rule of the docstring."""
     if len(ranks) < 2:
         return []
+    ref_groups = group_order(ranks[0][1])
     keyed = []  # per rank: {(group, type, seq): op}
-    for _, ops in ranks:
+    for i, (rank, ops) in enumerate(ranks):
+        groups = group_order(ops)
+        rename = {}
+        if i > 0 and groups and not set(groups) & set(ref_groups):
+            if len(groups) == len(ref_groups):
+                rename = dict(zip(groups, ref_groups))
+                for g in groups:
+                    print("%s: rank %d group %s paired by order with rank %d's %s" %
+                          (label, rank, g, ranks[0][0], rename[g]), file=sys.stderr)
+            else:
+                print("%s: rank %d shares no group name with rank %d and has %d groups, not %d: not paired" %
+                      (label, rank, ranks[0][0], len(groups), len(ref_groups)), file=sys.stderr)
         seq, m = {}, {}
-        for op in sorted(ops, key=lambda o: o["start_ns"]):
+        for op in sorted(ops, key=lambda o: (o["start_ns"], o["name"])):
             if op["kind"] == "p2p":  # send / receive synchronise two ranks, not the group
                 continue
-            k = (op["group"], op_type(op["name"]))
+            k = (rename.get(op["group"], op["group"]), op_type(op["name"]))
             n = seq.get(k, 0)
             seq[k] = n + 1
-            m[(op["group"], op_type(op["name"]), n)] = op
+            m[k + (n,)] = op
         keyed.append(m)
-    ref_groups = []
-    for op in sorted(ranks[0][1], key=lambda o: o["start_ns"]):
-        if op["kind"] != "p2p" and op["group"] not in ref_groups:
-            ref_groups.append(op["group"])
-    # Pair each rank's groups with the reference's: by name, else by order.
-    for i in range(1, len(ranks)):
-        groups = []
-        for op in sorted(ranks[i][1], key=lambda o: o["start_ns"]):
-            if op["kind"] != "p2p" and op["group"] not in groups:
-                groups.append(op["group"])
-        left = [g for g in ref_groups if g not in groups]
-        rename = {}
-        for g in groups:
-            if g not in ref_groups and left:
-                rename[g] = left.pop(0)
-                print("%s: group %s paired by order with %s" % (ranks[i][0], g, rename[g]), file=sys.stderr)
-        keyed[i] = {(rename.get(g, g), t, n): op for (g, t, n), op in keyed[i].items()}
     ref = keyed[0]
-    ordered = sorted(ref, key=lambda k: ref[k]["start_ns"])
     offsets = {ranks[0][0]: 0}
     for i in range(1, len(ranks)):
         diffs = [(keyed[i][k]["start_ns"] + keyed[i][k]["elapse_ns"]) - (ref[k]["start_ns"] + ref[k]["elapse_ns"])
-                 for k in ordered if k in keyed[i]]
+                 for k in sorted(ref) if k in keyed[i]]
         est = median(diffs) if diffs else 0
         one_sign = all(x > 0 for x in diffs) or all(x < 0 for x in diffs)
         applied = len(diffs) >= MIN_SAMPLES and one_sign and abs(est) >= LATE_NS
         offsets[ranks[i][0]] = est if applied else 0
-    out = []
-    for k in ordered:
+        print("%s: rank %d clock offset estimate %d ns from %d collectives shared with rank %d (ends %s..%s ns "
+              "apart): %s" % (label, ranks[i][0], est, len(diffs), ranks[0][0], min(diffs) if diffs else "-",
+                              max(diffs) if diffs else "-", "applied" if applied else "not applied, offset 0"),
+              file=sys.stderr)
+    keys = set()
+    for m in keyed:
+        keys.update(m)
+    alone = sum(1 for k in keys if sum(1 for m in keyed if k in m) < 2)
+    if alone:
+        print("%s: %d op instances held by one rank only (no collective)" % (label, alone), file=sys.stderr)
+    rows = []
+    for k in keys:
         members = [(ranks[i][0], keyed[i][k]) for i in range(len(ranks)) if k in keyed[i]]
+        if len(members) < 2:
+            continue
         corrected = [(r, op["start_ns"] - offsets[r]) for r, op in members]
-        earliest = min(c for _, c in corrected)
+        rows.append((min(c for _, c in corrected), k, members, corrected))
+    out = []
+    for earliest, k, members, corrected in sorted(rows, key=lambda x: (x[0], x[1])):
         late, late_c = None, None
         for r, c in corrected:
             if late_c is None or c > late_c:
@@ -327,8 +389,12 @@ def collectives(ranks):
             for r, op in members:
                 if r != late:
                     waited = late_c - dict(corrected)[r]
-                    print("%s #%d: rank %d waited %d ns for rank %d, recorded synchronization %d ns" %
-                          (k[1], k[2], r, waited, late, op["synchronization_ns"]), file=sys.stderr)
+                    sync = op["synchronization_ns"]
+                    print("%s: %s %s #%d: rank %d waited %d ns for rank %d, recorded synchronization %d ns "
+                          "(%+d ns, %s), recorded wait %d ns, transit %d ns" %
+                          (label, k[0], k[1], k[2], r, waited, late, sync, sync - waited,
+                           "%+.1f%%" % (100.0 * (sync - waited) / waited) if waited else "-", op["wait_ns"],
+                           op["transit_ns"]), file=sys.stderr)
         out.append({"group": k[0], "type": k[1], "sequence": k[2], "step": members[0][1]["step"],
                     "names": {str(r): op["name"] for r, op in members}, "late_rank": late,
                     "max_skew_ns": max_skew, "lost_ns": lost, "also_late": sorted(also),
@@ -337,20 +403,33 @@ def collectives(ranks):
     return out
 
 
-def capture(shared, rel, export):
+def sdma_check(label, links):
+    """Total Op Info's SDMA line against the sum of its HCCS, PCIE and SIO lines (stderr)."""
+    if "SDMA" not in links:
+        return
+    parts = [sum((links[t][n] for t in ("HCCS", "PCIE", "SIO") if t in links), Decimal(0)) for n in (0, 1)]
+    size, time = links["SDMA"]
+    print("%s: SDMA %s MB / %s ms, HCCS+PCIE+SIO %s MB / %s ms: %s" %
+          (label, size, time, parts[0], parts[1],
+           "equal" if (size, time) == tuple(parts) else "differ by %s MB / %s ms" % (size - parts[0], time - parts[1])),
+          file=sys.stderr)
+
+
+def capture(shared, rel, export, names=None):
     base = os.path.join(shared, "corpus", rel)
     if not os.path.isdir(base):
+        print("%s: absent, skipped" % rel, file=sys.stderr)
         return None
     ranks_out, ranks_ops = [], []
-    for rank, folder in rank_folders(base):
-        got = text_rank(folder) if export == "text" else db_rank(folder)
+    for rank, folder in rank_folders(base, names):
+        label = "%s rank %d" % (rel, rank)
+        got = text_rank(folder, label) if export == "text" else db_rank(folder, label)
         if not got:
+            print("%s: no communication records, skipped" % label, file=sys.stderr)
             continue
         ops, links, constant = got
-        ops.sort(key=lambda o: o["start_ns"])
-        if "SDMA" in links:
-            parts = sum((links[t][0] for t in ("HCCS", "PCIE", "SIO") if t in links), Decimal(0))
-            print("%s rank %d: SDMA %s MB, HCCS+PCIE+SIO %s MB" % (rel, rank, links["SDMA"][0], parts), file=sys.stderr)
+        ops.sort(key=lambda o: (o["start_ns"], o["name"]))
+        sdma_check(label, links)
         matrix = text_matrix(folder) if export == "text" else db_matrix(folder)
         ranks_out.append({"rank": rank, "start_offset_ns": constant, "ops": ops, "links": links_json(links),
                           "matrix": matrix_json(matrix)})
@@ -358,7 +437,7 @@ def capture(shared, rel, export):
     if not ranks_out:
         return None
     return {"capture": rel, "source": "communication.json" if export == "text" else "analysis.db",
-            "ranks": ranks_out, "collectives": collectives(ranks_ops)}
+            "ranks": ranks_out, "collectives": collectives(ranks_ops, rel)}
 
 
 def main():
@@ -367,7 +446,7 @@ def main():
     p.add_argument("--shared", default=os.path.join(here, "..", "..", "..", "shared"))
     p.add_argument("--json", help="write the result here (else stdout)")
     args = p.parse_args()
-    result = {"captures": [c for c in (capture(args.shared, rel, exp) for rel, exp in CAPTURES) if c]}
+    result = {"captures": [c for c in (capture(args.shared, rel, exp, names) for rel, exp, names in CAPTURES) if c]}
     text = json.dumps(result, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
