@@ -174,7 +174,6 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
       op.slice = SliceRef{g.lane, i};
       op.name = std::string(trace.name(gl.names[i]));
       op.groupLane = gl.name;
-      op.groupIndex = gi;
       op.range = TimeRange{gl.start[i], gl.end[i]};
       parseOpName(op.name, op.type, op.groupKey);
       if (op.groupKey.empty()) op.groupKey = gl.name;

@@ -73,9 +73,8 @@ struct CommOp {
   std::string groupLane;   ///< the group lane's name, "Group 0 Communication"
   /// The group as the name tells it: the number after "hcom_<type>__" (the last digits of the HCCL
   /// group hash, "586"), else the lane name. Ops of one group on several ranks share it, except
-  /// where the profiler writes per-rank prefixes (then groupIndex pairs them).
+  /// where the profiler writes per-rank prefixes (then matchCollectives pairs them by order).
   std::string groupKey;
-  std::size_t groupIndex = 0;  ///< order of the group lane among the device's group lanes
   std::size_t sequence = 0;    ///< index among the device's ops of the same groupKey and type, by start
   TimeRange range;             ///< the op slice's extent, ns (the rank's own clock)
   int selfRank = -1;           ///< `src rank` of its plane tasks: the device's rank in the group

@@ -126,7 +126,11 @@ std::vector<const SlowRankDimension*> ProfileAnalysis::bottlenecks() const {
   return out;
 }
 
-ProfileAnalysis analyzeProfile(const Profile& profile) {
+namespace {
+
+/// analyzeProfile without the collective findings: the figures, the slow-rank rule and the
+/// collectives.
+ProfileAnalysis figuresAndCollectives(const Profile& profile) {
   ProfileAnalysis pa;
   for (std::size_t i = 0; i < profile.ranks.size(); ++i) {
     RankTimeFigures f;
@@ -172,6 +176,14 @@ ProfileAnalysis analyzeProfile(const Profile& profile) {
     d.bottleneck = d.ratio > kSlowRankThreshold;
     pa.slowRank.push_back(d);
   }
+  return pa;
+}
+
+}  // namespace
+
+ProfileAnalysis analyzeProfile(const Profile& profile) {
+  ProfileAnalysis pa = figuresAndCollectives(profile);
+  pa.findings = collectiveFindings(profile, pa);
   return pa;
 }
 
@@ -222,12 +234,9 @@ std::string profileAnalysisJson(const Profile& profile, const ProfileAnalysis& a
   o += ", \"collectives\": ";
   collectivesJson(o, profile, a.comm);
   o += ", \"collective_findings\": [";
-  {
-    const std::vector<std::string> lines = collectiveFindings(profile, a);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      if (i) o += ", ";
-      appendJsonString(o, lines[i]);
-    }
+  for (std::size_t i = 0; i < a.findings.size(); ++i) {
+    if (i) o += ", ";
+    appendJsonString(o, a.findings[i]);
   }
   o += "]";
   o += ", \"notes\": [";
@@ -306,9 +315,9 @@ std::string namedList(const std::vector<std::pair<TimeNs, std::string>>& items) 
 /// The device time of rank entry `r` of collective `c` from its window start to the op's start:
 /// the window starts at the end of the previous collective both ranks hold (`prev`, may be null),
 /// else at the start of the device window of the step holding the op, else at the rank's first
-/// device activity. ns: computing, exposed communication, Free, and the window's length.
+/// device activity. ns: computing, exposed communication and Free inside the window.
 struct BeforeOp {
-  TimeNs computing = 0, communication = 0, free = 0, length = 0;
+  TimeNs computing = 0, communication = 0, free = 0;
   TimeNs from = 0;  ///< the window's start, on the rank's own clock
   bool fromCollective = false;
 };
@@ -335,7 +344,6 @@ std::optional<BeforeOp> beforeOp(const Profile& profile, const Collective* prev,
   if (!from || *from >= t) return std::nullopt;
   const TimeRange w{*from, t};
   b.from = *from;
-  b.length = t - *from;
   b.computing = coveredIn(da.computing, w);
   b.communication = coveredIn(da.commNotOverlapped, w);
   b.free = coveredIn(da.free, w);
@@ -546,7 +554,7 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
 }
 
 void applyCollectiveVerdicts(Profile& profile, const ProfileAnalysis& a) {
-  const std::vector<std::string> lines = collectiveFindings(profile, a);
+  const std::vector<std::string>& lines = a.findings;
   if (lines.empty()) return;
   const Culprit top = topCulprit(profile, a);
   for (RankProfile& rp : profile.ranks) {

@@ -57,6 +57,9 @@ struct ProfileAnalysis {
   /// The HCCL collectives matched across ranks (docs/diagnosis.md §5.4): skew, late rank, clock
   /// offsets (its ops are indices into the ranks' analyses: collectiveOp).
   ClusterComm comm;
+  /// collectiveFindings of this analysis, computed once by analyzeProfile (the verdicts, the
+  /// report and the Cluster dock read them here).
+  std::vector<std::string> findings;
   /// The dimensions found to be bottlenecks (empty: none, or fewer than 2 ranks).
   [[nodiscard]] std::vector<const SlowRankDimension*> bottlenecks() const;
 };
@@ -95,7 +98,7 @@ struct ProfileAnalysis {
 /// fewer than 2 ranks with collectives.
 [[nodiscard]] std::vector<std::string> collectiveFindings(const Profile& profile, const ProfileAnalysis& analysis);
 
-/// Puts collectiveFindings into the verdict of every communication-bound rank (first among its
+/// Puts `analysis.findings` (collectiveFindings) into the verdict of every communication-bound rank (first among its
 /// findings) and makes its suggestion name the late rank, so that the verdict, the advice and
 /// the slow-rank line say the same (docs/diagnosis.md §5.4). Replaces those ranks'
 /// RankProfile::analysis with an amended copy (the op indices of `analysis` stay valid).

@@ -702,7 +702,7 @@ std::string reportText(const Profile& profile, const AdvisorThresholds& threshol
     o << "\n" << across;
   if (profile.analysis) {
     o << "\n" << profileAnalysisLine(*profile.analysis) << "\n";
-    for (const std::string& line : collectiveFindings(profile, *profile.analysis)) o << "collectives: " << line << "\n";
+    for (const std::string& line : profile.analysis->findings) o << "collectives: " << line << "\n";
   }
   return o.str();
 }

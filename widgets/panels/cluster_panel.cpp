@@ -623,7 +623,7 @@ void ClusterPanel::setProfile(const std::shared_ptr<const core::Profile>& profil
     return;
   }
   QStringList lines;
-  for (const std::string& s : core::collectiveFindings(*profile, *profile->analysis))
+  for (const std::string& s : profile->analysis->findings)
     lines << QStringLiteral("• ") + QString::fromStdString(s);
   if (lines.isEmpty()) {
     lines << tr("No collective was matched across the ranks.");
