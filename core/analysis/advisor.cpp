@@ -16,6 +16,7 @@
 
 #include "core/base/ascii.h"
 #include "core/analysis/advisor_rules.h"
+#include "core/analysis/operators.h"
 #include "core/analysis/trace_query.h"
 #include "core/base/i18n.h"
 #include "core/base/parse_number.h"
@@ -42,7 +43,28 @@ std::vector<PeakTflops> AdvisorThresholds::defaultPeaks() {
        "tutorial §4.1 (AMP 'about 320 TFLOPS' on 910B3) and issue 13; an estimate, no datasheet value"},
       {"Ascend910B", "BF16", 320.0, "assumed equal to FP16 (tutorial §4.1, issue 13); an estimate"},
       {"Ascend910A", "FP16", 256.0, "Huawei's Ascend 910 announcement (2019): 256 TFLOPS FP16; a public figure, not measured"},
+      {"Ascend910A", "INT8", 512.0, "Huawei's Ascend 910 announcement (2019): 512 TOPS INT8; a public figure, not measured"},
   };
+}
+
+std::vector<ChipBandwidth> AdvisorThresholds::defaultHbm() {
+  return {
+      {"Ascend910B3", 1200.0, "tutorial §2.3 (910B3 theoretical HBM bandwidth 'about 1.2 TB/s'); an estimate"},
+  };
+}
+
+const ChipBandwidth* findHbm(const std::vector<ChipBandwidth>& hbm, std::string_view chip) {
+  const ChipBandwidth* best = nullptr;
+  for (const ChipBandwidth& b : hbm)
+    if (!b.chip.empty() && chip.starts_with(b.chip) && (!best || b.chip.size() > best->chip.size())) best = &b;
+  return best;
+}
+
+const ChipCores* findCores(const std::vector<ChipCores>& cores, std::string_view chip) {
+  const ChipCores* best = nullptr;
+  for (const ChipCores& c : cores)
+    if (!c.chip.empty() && chip.starts_with(c.chip) && (!best || c.chip.size() > best->chip.size())) best = &c;
+  return best;
 }
 
 std::vector<ChipCores> AdvisorThresholds::defaultCores() {
@@ -427,7 +449,7 @@ void sortEvidence(std::vector<std::pair<double, SliceRef>>& v, std::vector<Slice
 void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out) {
   if (!c.kernels) return;
   const KernelDetails& k = *c.kernels;
-  std::size_t total = 0, computable = 0, low = 0, high = 0, noPeak = 0;
+  std::size_t total = 0, computable = 0, low = 0, high = 0, noPeak = 0, padded = 0;
   double lowStake = 0, sumFlops = 0;
   TimeNs sumNs = 0;
   std::vector<std::pair<double, SliceRef>> lowEv, allEv;
@@ -439,12 +461,14 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
     const std::string cls = operatorClass(r.type.empty() ? r.name : r.type);
     if (cls != "MatMul" && cls != "Convolution") continue;
     ++total;
-    const auto w = kernelWork(k, i);
+    const SliceRef ref = c.taskOf(r);
+    bool paddedRow = false;
+    const auto w = kernelWorkLinked(c.trace, k, i, ref, &paddedRow);
     if (!w) continue;
     ++computable;
+    padded += paddedRow ? 1 : 0;
     sumFlops += w->flops;
     sumNs += *r.duration;
-    const SliceRef ref = c.taskOf(r);
     allEv.push_back({static_cast<double>(*r.duration), ref});
     const std::string dt = w->dtype.empty() ? std::string(npuTr("npuscope::core::Advisor", "dtype not recorded")) : w->dtype;
     if (dtypes.find(dt) == std::string::npos) dtypes += (dtypes.empty() ? "" : "/") + dt;
@@ -496,6 +520,10 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
   std::snprintf(gflop, sizeof gflop, "%.3g", sumFlops / 1e9);
   f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 MatMul/Conv kernels computable: %3 TFLOPS on average (%4, %5 GFLOP in %6)"),
                            {std::to_string(computable), std::to_string(total), tflops, dtypes, gflop, us(sumNs)});
+  if (padded > 0)
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 convolution(s) counted with their channels padded to C0 "
+                                    "(no torch op with Input Dims linked): their FLOPs are an upper bound"),
+                              {std::to_string(padded)});
   if (chip.empty() || !usedPeak) {
     f.title = npuTr("npuscope::core::Advisor", "MatMul/Conv TFLOPS (no peak: utilisation unknown)");
     f.severity = Severity::Unknown;
@@ -777,7 +805,7 @@ StakeCeiling stakeCeiling(std::string_view rule) {
   for (const char* r : {"aclop_compile", "short_ops", "transfers", "sync_after_launch", "gc"})
     if (rule == r) return StakeCeiling::Free;
   // Faster kernels can only shorten the time the device computes.
-  for (const char* r : {"matmul_utilisation", "aicpu", "pipelines", "block_dim", "aicore_freq", "forward_backward",
+  for (const char* r : {"matmul_utilisation", "operator_tree", "aicpu", "pipelines", "block_dim", "aicore_freq", "forward_backward",
                         "dynamic_shapes"})
     if (rule == r) return StakeCeiling::Computing;
   // Faster collectives can only shorten the communication not hidden behind computation.
@@ -813,6 +841,45 @@ void boundAtStake(const AdvisorContext& c, Finding& f) {
   f.atStakeNote = i18n::format(npuTr("npuscope::core::Advisor", "bounded by %1 per step (%2); the rule's own figure, %3, is more: %4"),
                                {what, us(ceiling), us(f.atStakePerStep), why});
   f.atStakePerStep = ceiling;
+}
+
+/// The title of a decision-tree branch (operators.h TreeNode::branch).
+std::string treeBranchTitle(const std::string& branch) {
+  if (branch == "matmul_low") return npuTr("npuscope::core::Advisor", "Matrix operator below half the peak");
+  if (branch == "matmul_mid") return npuTr("npuscope::core::Advisor", "Matrix operator between the marks");
+  if (branch == "matmul_efficient") return npuTr("npuscope::core::Advisor", "Matrix operator already fast");
+  if (branch == "matmul_no_peak") return npuTr("npuscope::core::Advisor", "Matrix operator: utilisation unknown");
+  if (branch == "matmul_no_shapes") return npuTr("npuscope::core::Advisor", "Matrix operator: FLOPs unknown");
+  if (branch == "aicpu_fallback") return npuTr("npuscope::core::Advisor", "Operator fell back to AI_CPU");
+  if (branch == "elementwise_many_short") return npuTr("npuscope::core::Advisor", "Many short operators: fuse them");
+  if (branch == "elementwise_slow") return npuTr("npuscope::core::Advisor", "Slow operator, not a CPU fallback");
+  if (branch == "transfer") return npuTr("npuscope::core::Advisor", "Host/device transfers");
+  if (branch == "host_sync") return npuTr("npuscope::core::Advisor", ".item() syncs in the step");
+  if (branch == "launch_storm") return npuTr("npuscope::core::Advisor", "A storm of small launches");
+  return npuTr("npuscope::core::Advisor", "Operator");
+}
+
+/// (w) The tutorial's decision tree (§4), one finding per node (operators.h walkDecisionTree).
+void ruleOperatorTree(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out) {
+  const OperatorTable table = operatorTable(c.trace, *c.kernels, c.analysis, chip, c.thresholds);
+  for (TreeNode& n : walkDecisionTree(c.trace, table, c.thresholds, c.steps)) {
+    Finding f;
+    f.rule = "operator_tree";
+    f.title = treeBranchTitle(n.branch) + ": " + n.operatorLabel;
+    f.severity = n.severity;
+    f.numbers = n.finding;
+    f.fix = n.suggestion;
+    char lo[16], hi[16];
+    std::snprintf(lo, sizeof lo, "%.0f%%", c.thresholds.lowUtilisation * 100);
+    std::snprintf(hi, sizeof hi, "%.0f%%", c.thresholds.highUtilisation * 100);
+    f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "branch %1; utilisation < %2: issue, >= %3: fast"), {n.branch, lo, hi});
+    f.source = "tutorial §4 decision tree (slowest operators first; matmul/conv TFLOPS utilisation, element-wise short and many, "
+               "AI_CPU fallback, transfers, small launches); docs/diagnosis.md §6.1";
+    if (n.group >= 0 && !table.groups[static_cast<std::size_t>(n.group)].peakSource.empty())
+      f.source += "; peak: " + table.groups[static_cast<std::size_t>(n.group)].peakSource;
+    f.evidence = std::move(n.evidence);
+    out.push_back(std::move(f));
+  }
 }
 
 }  // namespace detail
@@ -857,6 +924,7 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
     detail::ruleFusibleOps(c, a.findings);
   }
   detail::ruleForwardBackward(c, a.findings);
+  if (!c.gpu && kernels) detail::ruleOperatorTree(c, a.chip, a.findings);
   for (Finding& f : a.findings) f.stepsWithEvidence = detail::stepsWithEvidence(trace, analysis.steps, f);
   if (!analysis.devices.empty())
     for (Finding& f : a.findings) detail::boundAtStake(c, f);

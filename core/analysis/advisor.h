@@ -39,6 +39,14 @@ struct ChipCores {
   std::string source;
 };
 
+/// The HBM bandwidth of one chip, GB/s (1e9 B/s), with where the value comes from; matched by
+/// prefix like PeakTflops. For the roofline of the operator table (core/analysis/operators.h).
+struct ChipBandwidth {
+  std::string chip;
+  double gbs = 0;
+  std::string source;
+};
+
 /// Every threshold of the advisor, with msprof-analyze's or the tutorial's default (the source of
 /// each is in docs/diagnosis.md §6). Passed in, so that a user or a test can change any of them.
 struct AdvisorThresholds {
@@ -89,8 +97,10 @@ struct AdvisorThresholds {
   std::string chip;
   std::vector<PeakTflops> peaks = defaultPeaks();
   std::vector<ChipCores> cores = defaultCores();
+  std::vector<ChipBandwidth> hbm = defaultHbm();
   static std::vector<PeakTflops> defaultPeaks();
   static std::vector<ChipCores> defaultCores();
+  static std::vector<ChipBandwidth> defaultHbm();
 };
 
 /// One editable field of AdvisorThresholds, by a stable key, in the unit a user types (us, ms,
@@ -155,7 +165,7 @@ inline constexpr std::size_t kMaxEvidence = 200;
 
 /// What the advisor knows of the rank besides the trace: the chip and profiler_metadata.json.
 struct RankMetadata {
-  std::string chip;  ///< as recorded by the capture ("" when it is not: the text exports do not name it)
+  std::string chip;  ///< as recorded by the capture: msprof's info.json (chipFromMsprofInfo), the .db's NPU_INFO; "" when not
   bool envRecorded = false;  ///< profiler_metadata.json had ENV_VARIABLES
   std::vector<std::pair<std::string, std::string>> env;  ///< ENV_VARIABLES, in file order
   std::string message;  ///< why the metadata could not be read ("" when fine or absent)
@@ -180,6 +190,11 @@ struct RankMetadata {
 /// present. Never throws: a bad file gives `message` (or the table's own error) and what could
 /// be read.
 [[nodiscard]] RankMetadata readRankMetadata(const std::string& root);
+
+/// The chip family msprof's info.json.N records as `platform_version` (msprof constant.py:
+/// "1" = CHIP_V2_1_0, Ascend 910, named "Ascend910A" here; "5" = CHIP_V4_1_0, "Ascend910B"), found in
+/// `root`/device_*/ or `root`/PROF_*/device_*/; "" when none says. Never throws.
+[[nodiscard]] std::string chipFromMsprofInfo(const std::string& root);
 
 /// The advisor's result for one rank: findings sorted by severity (issues first) then by time at
 /// stake per step, longest first; the steps the per-step figures divide by.
@@ -210,6 +225,11 @@ struct KernelWork {
   double tflops = 0;  ///< flops / duration
 };
 [[nodiscard]] std::optional<KernelWork> kernelWork(const KernelDetails& kernels, std::size_t row);
+
+/// The HBM bandwidth for `chip` from `hbm` (longest prefix match), or null.
+[[nodiscard]] const ChipBandwidth* findHbm(const std::vector<ChipBandwidth>& hbm, std::string_view chip);
+/// The cores for `chip` from `cores` (longest prefix match), or null.
+[[nodiscard]] const ChipCores* findCores(const std::vector<ChipCores>& cores, std::string_view chip);
 
 /// The peak for `chip` and `dtype` from `peaks` (prefix match on chip), or null.
 [[nodiscard]] const PeakTflops* findPeak(const std::vector<PeakTflops>& peaks, std::string_view chip,

@@ -720,11 +720,43 @@ void readEnvironment(const std::filesystem::path& p, RankMetadata& m) {
 
 }  // namespace
 
+std::string chipFromMsprofInfo(const std::string& root) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<fs::path> dirs{fs::path(root)};
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().filename().string().starts_with("PROF_") && it->is_directory(ec)) dirs.push_back(it->path());
+  for (const fs::path& d : dirs)
+    for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec)) {
+      if (!it->path().filename().string().starts_with("device_") || !it->is_directory(ec)) continue;
+      for (fs::directory_iterator f(it->path(), ec), fend; !ec && f != fend; f.increment(ec)) {
+        const std::string name = f->path().filename().string();
+        if (!name.starts_with("info.json") || name.ends_with(".done") || !f->is_regular_file(ec)) continue;
+        if (f->file_size(ec) > (std::uintmax_t{16} << 20)) continue;
+        std::ifstream in(f->path(), std::ios::binary);
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        simdjson::dom::parser parser;
+        simdjson::dom::element doc;
+        if (parser.parse(simdjson::padded_string(ss.str())).get(doc)) continue;
+        std::string_view v;
+        if (doc["platform_version"].get(v)) continue;
+        // msprof common_func/constant.py CHIP_V2_1_0 = "1" (Ascend 910, ChipModel), CHIP_V4_1_0 = "5"
+        // (Ascend 910B, 24 AI cores in ChipCoreNum): the family only.
+        if (v == "1") return "Ascend910A";
+        if (v == "5") return "Ascend910B";
+        return {};
+      }
+    }
+  return {};
+}
+
 RankMetadata readRankMetadata(const std::string& root) {
   RankMetadata m;
   if (root.empty()) return m;
   namespace fs = std::filesystem;
   readEnvironment(fs::path(root) / "profiler_metadata.json", m);
+  m.chip = chipFromMsprofInfo(root);
   fs::path out = fs::path(root) / "ASCEND_PROFILER_OUTPUT";
   if (!isDirectory(out)) out = fs::path(root);
   // Anything by that name is read, so that a folder, FIFO or dangling link named like the file is

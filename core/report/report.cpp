@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/report/report.h"
+#include "core/analysis/operators.h"
 
 #include "core/base/json_text.h"
 
@@ -596,6 +597,12 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
     if (rp.analysis) {
       advised.emplace_back(adviceLabel(profile, rp), adviseRankProfile(rp, thresholds));
       o += ",\n   \"advice\": " + adviceJson(t, advised.back().second);
+      const std::optional<OperatorTable> table =
+          rp.kernels ? std::optional<OperatorTable>(operatorTable(t, *rp.kernels, *rp.analysis, advised.back().second.chip, thresholds))
+                     : std::nullopt;
+      const std::vector<TreeNode> tree = table ? walkDecisionTree(t, *table, thresholds, advised.back().second.steps)
+                                               : std::vector<TreeNode>{};
+      operatorsJson(o, t, table ? &*table : nullptr, tree, dispatchStats(t, *rp.analysis));
     }
     o += "}";
   }
