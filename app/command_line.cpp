@@ -31,6 +31,7 @@
 #include "widgets/export/timeline_export.h"
 #include "widgets/panels/advice_panel.h"
 #include "widgets/panels/cluster_panel.h"
+#include "widgets/panels/dispatch_panel.h"
 #include "widgets/timeline/timeline_widget.h"
 
 namespace npuscope {
@@ -298,7 +299,7 @@ namespace {
 // `screenshot --window`: the whole main window after loading, optionally with a bubble selected,
 // the Advice dock shown (`advice` not empty) with a finding selected (a row number, 0 = none, or a
 // rule key: its first row) and, with `activate`, double-clicked; `dock` (not empty) raises that
-// bottom dock (topdown, advice, statistics, cluster) and `collective` > 0 clicks collective N of
+// bottom dock (topdown, advice, statistics, cluster, dispatch: its top op selected) and `collective` > 0 clicks collective N of
 // the Cluster dock (raising it).
 QString renderWindowScreenshot(const QString& path, const QString& file, QSize size, int bubbleNumber,
                                std::optional<core::TimeRange> range, const QString& advice, bool activate,
@@ -366,10 +367,17 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
                      : name == QLatin1String("advice")     ? window.adviceDock()
                      : name == QLatin1String("statistics") ? window.statsDock()
                      : name == QLatin1String("cluster")    ? window.clusterDock()
+                     : name == QLatin1String("dispatch")   ? window.dispatchDock()
                                                            : nullptr;
-    if (!d) return QCoreApplication::translate("npuscope", "--dock %1: no such dock (topdown, advice, statistics, cluster)").arg(dock);
+    if (!d)
+      return QCoreApplication::translate("npuscope", "--dock %1: no such dock (topdown, advice, statistics, cluster, dispatch)").arg(dock);
     d->show();
     d->raise();
+    if (name == QLatin1String("dispatch")) {
+      // The top op selected, so that its histogram shows.
+      for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
+      window.dispatchPanel()->selectRow(0);
+    }
     if (collective > 0) {
       for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();  // the panel's layout
       if (!window.clusterPanel()->selectCollective(collective - 1))
@@ -453,7 +461,7 @@ int runScreenshot(const QStringList& arguments) {
                                                                             "moment, e.g. the memory peak on its curve)."));
   const QCommandLineOption dock(QStringLiteral("dock"),
                                QCoreApplication::translate("npuscope", "With --window: raise that bottom dock: topdown, "
-                                                                       "advice, statistics or cluster."),
+                                                                       "advice, statistics, cluster or dispatch."),
                                QStringLiteral("NAME"));
   const QCommandLineOption collective(QStringLiteral("collective"),
                                       QCoreApplication::translate("npuscope", "With --window: raise the Cluster dock "

@@ -50,6 +50,7 @@
 #include "widgets/export/export_dialog.h"
 #include "widgets/panels/advice_panel.h"
 #include "widgets/panels/markers_panel.h"
+#include "widgets/panels/dispatch_panel.h"
 #include "widgets/timeline/markers.h"
 #include "widgets/panels/search_bar.h"
 #include "widgets/timeline/timeline_viewport.h"
@@ -162,6 +163,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   // Docks bound to the view state: one addViewDock line each (docs/architecture.md, "A new dock").
   createMarkersDock();
   createClusterDock();
+  createDispatchDock();
   createStatusBar();
   readSettings();
   updateStatus();
@@ -420,6 +422,18 @@ void MainWindow::createAdviceDock() {
             m_timeline->setHighlightedSlices(rank, slices);
             if (!slices.empty()) m_timeline->selectSlice(rank, slices.front());
           });
+  // A decision-tree finding: its kernels' row in the Stats view (kernel layer, that rank).
+  connect(m_advice, &widgets::AdvicePanel::operatorFindingSelected, this, [this](int rank, core::SliceRef worst) {
+    if (!m_profile || rank < 0 || static_cast<std::size_t>(rank) >= m_profile->ranks.size()) return;
+    const auto& trace = m_profile->ranks[static_cast<std::size_t>(rank)].trace;
+    if (!trace || !worst.valid() || worst.lane >= trace->lanes.size()) return;
+    // Device kernels: the kernel layer; a host slice (the .item() branch): the Python layer.
+    const auto role = trace->processes[trace->lanes[worst.lane].process].role;
+    if (role != core::Process::Role::AscendHardware && role != core::Process::Role::Python) return;
+    m_stats->setRank(rank);
+    m_stats->setLayer(role == core::Process::Role::Python ? core::StatsLayer::Python : core::StatsLayer::Kernels);
+    m_stats->selectName(QString::fromStdString(std::string(trace->sliceName(worst))));
+  });
   // Double-click: zoom to the worst slice, as the Top-Down panel's evidence does.
   connect(m_advice, &widgets::AdvicePanel::evidenceActivated, this, [this](int rank, core::SliceRef ref) {
     onChainLinkActivated(rank, ref);
@@ -874,6 +888,7 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
   showTopDownProfile();
   m_advice->setProfile(m_profile);
   m_stats->setProfile(m_profile);
+  m_dispatch->setProfile(m_profile);
   m_search->profileChanged();
   rebuildFlowMenu();
   if (sameRange && !m_rangeBeforeReload.empty())

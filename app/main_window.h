@@ -32,6 +32,7 @@ class TopDownPanel;
 class AdvicePanel;
 class ChainPanel;
 class ClusterPanel;
+class DispatchPanel;
 class ViewState;
 class LoadPreviewView;
 }  // namespace npuscope::widgets
@@ -107,6 +108,8 @@ class MainWindow : public QMainWindow {
   /// The Cluster dock (core's cross-rank communication analysis, docs/diagnosis.md §5.4).
   [[nodiscard]] widgets::ClusterPanel* clusterPanel() const { return m_cluster; }
   [[nodiscard]] QDockWidget* clusterDock() const { return m_clusterDock; }
+  [[nodiscard]] widgets::DispatchPanel* dispatchPanel() const { return m_dispatch; }
+  [[nodiscard]] QDockWidget* dispatchDock() const { return m_dispatchDock; }
   /// What a click on a collective in the Cluster dock does: outlines its op slice on every rank
   /// (`ops`), selects the `focus` rank's op (scrolling to its lane) and zooms to it.
   void showCollective(const std::vector<widgets::RankSliceRef>& ops, widgets::RankSliceRef focus);
@@ -137,6 +140,7 @@ class MainWindow : public QMainWindow {
   void createCentralArea();
   void createMarkersDock();  // Markers dock (widgets/panels/markers_panel.h), saved per folder
   void createClusterDock();  // main_window_cluster.cpp: the Cluster dock, tabbed with the bottom docks
+  void createDispatchDock();  // main_window_cluster.cpp: the Dispatch dock (per-op dispatch statistics)
   void createStatsUi();  // Statistics dock, find bar, flow-arrow menu, follow-flow actions
   void rebuildFlowMenu();
   void applyFlowCategories();
@@ -217,6 +221,8 @@ class MainWindow : public QMainWindow {
   QDockWidget* m_adviceDock = nullptr;
   widgets::ClusterPanel* m_cluster = nullptr;
   QDockWidget* m_clusterDock = nullptr;
+  widgets::DispatchPanel* m_dispatch = nullptr;
+  QDockWidget* m_dispatchDock = nullptr;
   widgets::SearchBar* m_search = nullptr;
   QMenu* m_flowMenu = nullptr;
   QAction* m_findAction = nullptr;

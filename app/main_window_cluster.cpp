@@ -5,6 +5,7 @@
 
 #include "app/main_window.h"
 #include "widgets/panels/cluster_panel.h"
+#include "widgets/panels/dispatch_panel.h"
 #include "widgets/timeline/timeline_widget.h"
 
 namespace npuscope {
@@ -17,6 +18,20 @@ void MainWindow::createClusterDock() {
   m_clusterDock->toggleViewAction()->setStatusTip(
       tr("The ranks compared: late ranks, skew per collective, waits, clock offsets and links"));
   connect(m_cluster, &widgets::ClusterPanel::collectiveSelected, this, &MainWindow::showCollective);
+}
+
+void MainWindow::createDispatchDock() {
+  m_dispatch = new widgets::DispatchPanel(this);
+  m_dispatchDock = addViewDock(shrinkable(m_dispatch), tr("Dispatch"), QStringLiteral("DispatchDock"));
+  m_dispatchDock->toggleViewAction()->setText(tr("&Dispatch Statistics"));
+  m_dispatchDock->toggleViewAction()->setStatusTip(
+      tr("Per torch op and CANN API: host time, queue wait, launch latency, device time and the bubbles each ends"));
+  // A row: outline its instances (the op slices) on the timeline and select the longest.
+  connect(m_dispatch, &widgets::DispatchPanel::instancesSelected, this,
+          [this](int rank, const std::vector<core::SliceRef>& slices) {
+            m_timeline->setHighlightedSlices(rank, slices);
+            if (!slices.empty()) m_timeline->selectSlice(rank, slices.front());
+          });
 }
 
 void MainWindow::showCollective(const std::vector<widgets::RankSliceRef>& ops, widgets::RankSliceRef focus) {

@@ -53,6 +53,10 @@ std::vector<ChipBandwidth> AdvisorThresholds::defaultHbm() {
   };
 }
 
+bool sameFindingKind(const Finding& a, const Finding& b) {
+  return a.rule == b.rule && (a.rule != "operator_tree" || a.title == b.title);
+}
+
 const ChipBandwidth* findHbm(const std::vector<ChipBandwidth>& hbm, std::string_view chip) {
   const ChipBandwidth* best = nullptr;
   for (const ChipBandwidth& b : hbm)
@@ -875,8 +879,15 @@ void ruleOperatorTree(const AdvisorContext& c, const std::string& chip, std::vec
     f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "branch %1; utilisation < %2: issue, >= %3: fast"), {n.branch, lo, hi});
     f.source = "tutorial §4 decision tree (slowest operators first; matmul/conv TFLOPS utilisation, element-wise short and many, "
                "AI_CPU fallback, transfers, small launches); docs/diagnosis.md §6.1";
-    if (n.group >= 0 && !table.groups[static_cast<std::size_t>(n.group)].peakSource.empty())
-      f.source += "; peak: " + table.groups[static_cast<std::size_t>(n.group)].peakSource;
+    if (n.group >= 0) {
+      const OperatorGroup& g = table.groups[static_cast<std::size_t>(n.group)];
+      if (!g.peakSource.empty()) f.source += "; peak: " + g.peakSource;
+      // Below the low mark: what reaching the high mark would give back (as matmul_utilisation).
+      if (n.branch == "matmul_low" && g.flops && g.peakTflops) {
+        const double target = static_cast<double>(g.count) * *g.flops / (c.thresholds.highUtilisation * *g.peakTflops * 1000.0);
+        f.atStakePerStep = c.perStep(std::max(0.0, static_cast<double>(g.total) - target));
+      }
+    }
     f.evidence = std::move(n.evidence);
     out.push_back(std::move(f));
   }

@@ -231,6 +231,10 @@ struct KernelWork {
 /// The cores for `chip` from `cores` (longest prefix match), or null.
 [[nodiscard]] const ChipCores* findCores(const std::vector<ChipCores>& cores, std::string_view chip);
 
+/// True when `a` and `b` are the same kind of finding for comparing ranks: the same rule, and for
+/// the decision tree (rule "operator_tree", one finding per operator) the same title too.
+[[nodiscard]] bool sameFindingKind(const Finding& a, const Finding& b);
+
 /// The peak for `chip` and `dtype` from `peaks` (prefix match on chip), or null.
 [[nodiscard]] const PeakTflops* findPeak(const std::vector<PeakTflops>& peaks, std::string_view chip,
                                          std::string_view dtype);

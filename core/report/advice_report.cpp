@@ -90,16 +90,26 @@ std::string adviceText(const RankAdvice& a) {
 std::vector<RuleAcrossRanks> issuesAcrossRanks(const std::vector<std::pair<std::string, RankAdvice>>& advised) {
   std::vector<RuleAcrossRanks> out;
   if (advised.size() < 2) return out;
-  for (const auto& [label, a] : advised)
+  std::vector<std::vector<std::size_t>> rankIndices;  // per entry of `out`: the advised indices counted
+  for (std::size_t ai = 0; ai < advised.size(); ++ai) {
+    const auto& [label, a] = advised[ai];
     for (const Finding& f : a.findings) {
       if (f.severity != Severity::Issue) continue;
-      auto it = std::find_if(out.begin(), out.end(), [&](const RuleAcrossRanks& r) { return r.rule == f.rule; });
+      auto it = std::find_if(out.begin(), out.end(), [&](const RuleAcrossRanks& r) {
+        return r.rule == f.rule && (f.rule != "operator_tree" || r.title == f.title);
+      });
       if (it == out.end()) {
         out.push_back({f.rule, f.title, {}, advised.size()});
+        rankIndices.emplace_back();
         it = out.end() - 1;
       }
-      it->ranks.push_back(label);  // one finding per rule per rank: each rank counts once
+      // Each rank counts once (the decision tree has several findings of its rule per rank).
+      auto& seen = rankIndices[static_cast<std::size_t>(it - out.begin())];
+      if (std::find(seen.begin(), seen.end(), ai) != seen.end()) continue;
+      seen.push_back(ai);
+      it->ranks.push_back(label);
     }
+  }
   std::stable_sort(out.begin(), out.end(), [](const RuleAcrossRanks& a, const RuleAcrossRanks& b) {
     return a.ranks.size() != b.ranks.size() ? a.ranks.size() > b.ranks.size() : a.rule < b.rule;
   });

@@ -12,6 +12,12 @@
 #include "app/main_window.h"
 #include "tests/app/test_helpers.h"
 #include "widgets/panels/cluster_panel.h"
+#include "widgets/panels/advice_panel.h"
+#include "widgets/panels/stats_view.h"
+#include "widgets/panels/stats_table_model.h"
+#include <QItemSelectionModel>
+#include <QTableView>
+#include <QSortFilterProxyModel>
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/timeline/timeline_widget.h"
 
@@ -60,4 +66,35 @@ TEST_CASE("the Cluster dock shows a collective on every rank", "[window][cluster
         outlined = timeline->isInHighlightedSlices(static_cast<int>(i), {l, k});
     CHECK(outlined);
   }
+}
+
+TEST_CASE("a decision-tree finding selects its kernels in the Stats view", "[window][operators]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.show();
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  window.openPath(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
+  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+  REQUIRE(finished.first().at(0).toBool());
+  const auto& rows = window.advicePanel()->model()->rows();
+  int row = -1;
+  for (std::size_t i = 0; i < rows.size() && row < 0; ++i) {
+    const auto& f = rows[i].finding;
+    if (f.rule != "operator_tree" || f.evidence.empty()) continue;
+    const auto& t = *window.profile()->ranks[static_cast<std::size_t>(rows[i].rank)].trace;
+    if (t.processes[t.lanes[f.evidence.front().lane].process].role == npuscope::core::Process::Role::AscendHardware)
+      row = static_cast<int>(i);  // a kernel branch (the .item() branch's evidence is on the host)
+  }
+  REQUIRE(row >= 0);
+  window.advicePanel()->selectRow(row);
+  const auto& finding = rows[static_cast<std::size_t>(row)].finding;
+  const auto& trace = *window.profile()->ranks[static_cast<std::size_t>(rows[static_cast<std::size_t>(row)].rank)].trace;
+  const QString kernel = QString::fromStdString(std::string(trace.sliceName(finding.evidence.front())));
+  // The finding's longest kernel: outlined and selected on the timeline, its row in the Stats view.
+  CHECK(window.timeline()->selectedSlice() == finding.evidence.front());
+  auto* stats = window.statsView();
+  CHECK(stats->layer() == npuscope::core::StatsLayer::Kernels);
+  const auto selected = stats->tableView()->selectionModel()->selectedRows(0);
+  REQUIRE(selected.size() == 1);
+  CHECK(selected.front().data(npuscope::widgets::StatsTableModel::NameRole).toString() == kernel);
 }

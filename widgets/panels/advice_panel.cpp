@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/advice_panel.h"
 
+#include <set>
+
 #include <algorithm>
 
 #include <QColor>
@@ -34,11 +36,14 @@ void AdviceModel::setProfile(const std::shared_ptr<const core::Profile>& profile
       m_advised += a.findings.empty() ? 0 : 1;
       for (const core::Finding& f : a.findings) all.push_back({static_cast<int>(r), f, a.steps, 1});
     }
-    // Across ranks: on how many ranks each rule has the same severity.
+    // Across ranks: on how many ranks each rule has the same severity (the decision tree's
+    // findings, one per operator, by their title: the branch and the operator).
     for (Row& row : all) {
-      row.sameOnRanks = 0;
+      std::set<int> ranks;
       for (const Row& other : all)
-        row.sameOnRanks += other.finding.rule == row.finding.rule && other.finding.severity == row.finding.severity ? 1 : 0;
+        if (core::sameFindingKind(other.finding, row.finding) && other.finding.severity == row.finding.severity)
+          ranks.insert(other.rank);
+      row.sameOnRanks = static_cast<int>(ranks.size());
     }
     // Across ranks as within one: issues first, then by time at stake per step.
     std::stable_sort(all.begin(), all.end(), [](const Row& a, const Row& b) {
@@ -224,6 +229,8 @@ void AdvicePanel::onCurrentRowChanged(const QModelIndex& current) {
   if (!current.isValid()) return;
   const auto& row = m_model->rows()[static_cast<std::size_t>(current.row())];
   emit evidenceSelected(row.rank, row.finding.evidence);
+  if (row.finding.rule == "operator_tree" && !row.finding.evidence.empty())
+    emit operatorFindingSelected(row.rank, row.finding.evidence.front());
 }
 
 }  // namespace npuscope::widgets

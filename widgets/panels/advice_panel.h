@@ -77,6 +77,9 @@ class AdvicePanel : public QWidget {
  signals:
   /// A finding was clicked: its evidence slices (worst first) on rank `rankIndex`.
   void evidenceSelected(int rankIndex, const std::vector<npuscope::core::SliceRef>& slices);
+  /// A decision-tree finding (rule "operator_tree") was clicked: its longest kernel, whose name
+  /// the main window selects in the Stats view's kernel layer. Emitted after evidenceSelected.
+  void operatorFindingSelected(int rankIndex, npuscope::core::SliceRef worstKernel);
   /// A finding was double-clicked: its worst evidence slice, to zoom to.
   void evidenceActivated(int rankIndex, npuscope::core::SliceRef slice);
   /// A finding with a moment (core::Finding::moment, the memory peak) was double-clicked: the

@@ -564,6 +564,27 @@ void StatsView::activateOccurrence(int index) {
   m_timeline->zoomToSelectedSlice();
 }
 
+bool StatsView::selectName(const QString& name) {
+  refresh();
+  auto find = [&]() -> int {
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+      if (m_proxy->index(r, StatsTableModel::Name).data(StatsTableModel::NameRole).toString() == name) return r;
+    return -1;
+  };
+  int row = find();
+  if (row < 0 && !m_filter->text().isEmpty()) {
+    m_filter->clear();
+    applyFilter();
+    row = find();
+  }
+  if (row < 0) return false;
+  m_table->setCurrentIndex(m_proxy->index(row, StatsTableModel::Name));
+  m_table->selectRow(row);
+  m_table->scrollTo(m_proxy->index(row, StatsTableModel::Name));
+  highlightName(name);
+  return true;
+}
+
 void StatsView::highlightName(const QString& name) {
   if (!m_timeline) return;
   m_timeline->clearHighlightedNames();

@@ -99,6 +99,9 @@ class StatsView : public QWidget {
   void activateOccurrence(int index);
   /// Highlights `name` on the timeline (every rank); empty clears.
   void highlightName(const QString& name);
+  /// Selects the row named `name` in the current layer and scope (the filter is cleared when it
+  /// hides it) and scrolls to it. Returns false when the layer has no such row.
+  bool selectName(const QString& name);
 
   /// The selected rows (view order) as TSV with a header line; also copied to the clipboard.
   QString copySelection();
