@@ -552,6 +552,18 @@
             <numerusform>已在 %n 个 Rank 上标出该集合通信</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Dispatch</source>
+        <translation>下发</translation>
+    </message>
+    <message>
+        <source>&amp;Dispatch Statistics</source>
+        <translation>下发统计(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Per torch op and CANN API: host time, queue wait, launch latency, device time and the bubbles each ends</source>
+        <translation>按 torch 算子与 CANN API：Host 耗时、队列等待、下发时延、Device 耗时，以及各自结束的空泡</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::TraceLoader</name>
@@ -1462,6 +1474,62 @@
         <source>the trace&apos;s HCCL plane tasks</source>
         <translation>Trace 中的 HCCL Plane 任务</translation>
     </message>
+    <message>
+        <source>; %1 convolution(s) counted with their channels padded to C0 (no torch op with Input Dims linked): their FLOPs are an upper bound</source>
+        <translation>；%1 个卷积按补齐到 C0 的通道数计算（未关联到带 Input Dims 的 torch 算子）：其 FLOPs 为上界</translation>
+    </message>
+    <message>
+        <source>Matrix operator below half the peak</source>
+        <translation>矩阵类算子低于峰值的一半</translation>
+    </message>
+    <message>
+        <source>Matrix operator between the marks</source>
+        <translation>矩阵类算子介于两条标线之间</translation>
+    </message>
+    <message>
+        <source>Matrix operator already fast</source>
+        <translation>矩阵类算子已经很快</translation>
+    </message>
+    <message>
+        <source>Matrix operator: utilisation unknown</source>
+        <translation>矩阵类算子：利用率未知</translation>
+    </message>
+    <message>
+        <source>Matrix operator: FLOPs unknown</source>
+        <translation>矩阵类算子：FLOPs 未知</translation>
+    </message>
+    <message>
+        <source>Operator fell back to AI_CPU</source>
+        <translation>算子回退到 AI_CPU</translation>
+    </message>
+    <message>
+        <source>Many short operators: fuse them</source>
+        <translation>大量短算子：建议融合</translation>
+    </message>
+    <message>
+        <source>Slow operator, not a CPU fallback</source>
+        <translation>慢算子（非 CPU 回退）</translation>
+    </message>
+    <message>
+        <source>Host/device transfers</source>
+        <translation>Host/Device 数据传输</translation>
+    </message>
+    <message>
+        <source>.item() syncs in the step</source>
+        <translation>迭代内的 .item() 同步</translation>
+    </message>
+    <message>
+        <source>A storm of small launches</source>
+        <translation>大量细碎的小算子下发</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>branch %1; utilisation &lt; %2: issue, &gt;= %3: fast</source>
+        <translation>分支 %1；利用率 &lt; %2：问题，&gt;= %3：已很快</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Breakdown</name>
@@ -2221,6 +2289,117 @@
     <message>
         <source>%1 statistics, scope %2 (%3): %4 slices, sum %5, union %6</source>
         <translation>%1 统计，范围 %2（%3）：%4 个切片，总和 %5，并集 %6</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Tree</name>
+    <message>
+        <source>%1: a matrix operator whose FLOPs the recorded shapes do not give (Level0 has no shapes: capture at Level1 with record_shapes)</source>
+        <translation>%1：记录的 shape 无法给出该矩阵类算子的 FLOPs（Level0 不含 shape：请用 Level1 并开启 record_shapes 采集）</translation>
+    </message>
+    <message>
+        <source> (channels padded to C0: an upper bound)</source>
+        <translation>（通道数按补齐到 C0 计算：为上界）</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2 TFLOPS%3; utilisation unknown: no peak for this chip and dtype (give the chip: --chip NAME or the Settings)</source>
+        <translation>%1 达到 %2 TFLOPS%3；利用率未知：没有该芯片与数据类型的峰值（请指定芯片：--chip NAME 或在设置中选择）</translation>
+    </message>
+    <message>
+        <source>; Block Dim %1 of %2 cores: too small to fill the chip</source>
+        <translation>；Block Dim 为 %1，核数 %2：规模太小，无法占满芯片</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2 TFLOPS%3, %4 of the %5 TFLOPS %6 peak%7</source>
+        <translation>%1 达到 %2 TFLOPS%3，为 %5 TFLOPS %6 峰值的 %4%7</translation>
+    </message>
+    <message>
+        <source>Below half the peak: a larger batch (bigger matrices fill the cores) or AMP (FP16/BF16, about 4x the FP32 peak).</source>
+        <translation>低于峰值的一半：增大 batch size（更大的矩阵才能占满计算核），或使用 AMP（FP16/BF16，峰值约为 FP32 的 4 倍）。</translation>
+    </message>
+    <message>
+        <source>; HF32 eligibility is not recorded: if it ran in HF32 its peak is higher, so &quot;already fast&quot; cannot be said</source>
+        <translation>；未记录是否可用 HF32：若以 HF32 运行，其峰值更高，因此不能断言“已经很快”</translation>
+    </message>
+    <message>
+        <source>Check whether it runs in HF32 (torch.npu.matmul.allow_hf32).</source>
+        <translation>请确认它是否以 HF32 运行（torch.npu.matmul.allow_hf32）。</translation>
+    </message>
+    <message>
+        <source>Already fast: look at the next operator.</source>
+        <translation>已经很快：看下一个算子。</translation>
+    </message>
+    <message>
+        <source>Between the marks and too small to fill the chip: a larger batch.</source>
+        <translation>介于两条标线之间且规模太小、占不满芯片：增大 batch size。</translation>
+    </message>
+    <message>
+        <source>Between the marks: AMP (FP16/BF16) if precision allows.</source>
+        <translation>介于两条标线之间：精度允许时使用 AMP（FP16/BF16）。</translation>
+    </message>
+    <message>
+        <source>%1 runs on AI_CPU (kernel %2): the operator fell back to the CPU, %3 calls, %4 in all (%5 of Computing)</source>
+        <translation>%1 运行在 AI_CPU 上（kernel %2）：该算子回退到了 CPU，共 %3 次调用，合计 %4（占 Computing 的 %5）</translation>
+    </message>
+    <message>
+        <source>Find why it has no AI Core kernel (its dtype or shape, e.g. int64 or a dynamic shape) and change the input, or replace the op by one with an NPU kernel.</source>
+        <translation>查明它为何没有 AI Core 实现（数据类型或 shape，例如 int64 或动态 shape）并修改输入，或换用有 NPU 实现的算子。</translation>
+    </message>
+    <message>
+        <source>%1: %2 host/device transfers, %3 in all</source>
+        <translation>%1：%2 次 Host/Device 传输，合计 %3</translation>
+    </message>
+    <message>
+        <source>Keep the data on the device: remove .cpu() / .item() / .to(&apos;cpu&apos;) from the step.</source>
+        <translation>让数据留在 Device 上：从迭代中去掉 .cpu() / .item() / .to(&apos;cpu&apos;)。</translation>
+    </message>
+    <message>
+        <source>%1: %2 calls per step of %3 on average (%4 of Computing): short and many</source>
+        <translation>%1：每个迭代 %2 次调用，平均 %3（占 Computing 的 %4）：单个耗时短但数量多</translation>
+    </message>
+    <message>
+        <source>Fuse them: a fused torch_npu API, or graph mode (torch.compile / TorchAir) so that the compiler merges them.</source>
+        <translation>进行算子融合：使用 torch_npu 的融合 API，或使用图模式（torch.compile / TorchAir）让编译器自动合并。</translation>
+    </message>
+    <message>
+        <source>, moves %1 GB/s</source>
+        <translation>，搬运 %1 GB/s</translation>
+    </message>
+    <message>
+        <source>, %1 by its pipe ratios</source>
+        <translation>，按流水线占比为 %1</translation>
+    </message>
+    <message>
+        <source>, %1-bound (%2)</source>
+        <translation>，%1 受限（%2）</translation>
+    </message>
+    <message>
+        <source>%1: %2 call(s), %3 on average (%4 of Computing) on %5, not a CPU fallback%6</source>
+        <translation>%1：%2 次调用，平均 %3（占 Computing 的 %4），运行在 %5 上，非 CPU 回退%6</translation>
+    </message>
+    <message>
+        <source>Memory-bound: fewer bytes (a smaller dtype, fewer layout conversions such as TransData), or fuse it with its neighbours.</source>
+        <translation>访存受限：减少数据量（更小的数据类型、更少的 TransData 等格式转换），或与相邻算子融合。</translation>
+    </message>
+    <message>
+        <source>Look at its pipe ratios (Level1) and its shapes: a format conversion or an unaligned shape is often the cause.</source>
+        <translation>查看其流水线占比（Level1）与 shape：原因常是格式转换或未对齐的 shape。</translation>
+    </message>
+    <message>
+        <source>%1 .item() calls per step (aten::item / _local_scalar_dense): each waits for the device to finish and copies a value to the host</source>
+        <translation>每个迭代 %1 次 .item() 调用（aten::item / _local_scalar_dense）：每次都要等 Device 执行完，再把值拷回 Host</translation>
+    </message>
+    <message>
+        <source>Keep losses and metrics on the device and read them every N steps, not every step.</source>
+        <translation>让 loss 和指标留在 Device 上，每 N 个迭代读取一次，而不是每个迭代都读。</translation>
+    </message>
+    <message>
+        <source>%1 kernels per step, %2 of them under %3: a storm of small launches</source>
+        <translation>每个迭代 %1 个 kernel，其中 %2 短于 %3：大量细碎的小算子下发</translation>
+    </message>
+    <message>
+        <source>Graph mode: torch.compile (TorchAir) or ATC, so that the host launches a graph instead of every small operator.</source>
+        <translation>使用图模式：torch.compile（TorchAir）或 ATC，让 Host 下发整张图而不是逐个小算子。</translation>
     </message>
 </context>
 <context>
@@ -3130,6 +3309,118 @@ for it (ms)</source>
     <message>
         <source>Lost (ms)</source>
         <translation>损失 (ms)</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::DispatchHistogram</name>
+    <message>
+        <source>no samples</source>
+        <translation>无样本</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n instance(s)</source>
+        <translation>
+            <numerusform>%n 次调用</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::DispatchPanel</name>
+    <message>
+        <source>Torch ops</source>
+        <translation>Torch 算子</translation>
+    </message>
+    <message>
+        <source>CANN APIs</source>
+        <translation>CANN API</translation>
+    </message>
+    <message>
+        <source>Host time</source>
+        <translation>Host 耗时</translation>
+    </message>
+    <message>
+        <source>Queue wait (Enqueue → Dequeue)</source>
+        <translation>队列等待（Enqueue → Dequeue）</translation>
+    </message>
+    <message>
+        <source>Launch → device start</source>
+        <translation>下发 → Device 开始</translation>
+    </message>
+    <message>
+        <source>Device time</source>
+        <translation>Device 耗时</translation>
+    </message>
+    <message>
+        <source>Histogram:</source>
+        <translation>直方图：</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Host p50 (us)</source>
+        <translation>Host p50 (us)</translation>
+    </message>
+    <message>
+        <source>Host p90 (us)</source>
+        <translation>Host p90 (us)</translation>
+    </message>
+    <message>
+        <source>Host max (us)</source>
+        <translation>Host 最大 (us)</translation>
+    </message>
+    <message>
+        <source>Queue p50 (us)</source>
+        <translation>队列 p50 (us)</translation>
+    </message>
+    <message>
+        <source>Launch p50 (us)</source>
+        <translation>下发 p50 (us)</translation>
+    </message>
+    <message>
+        <source>Device p50 (us)</source>
+        <translation>Device p50 (us)</translation>
+    </message>
+    <message>
+        <source>Device p90 (us)</source>
+        <translation>Device p90 (us)</translation>
+    </message>
+    <message>
+        <source>Host &gt; device</source>
+        <translation>Host &gt; Device</translation>
+    </message>
+    <message>
+        <source>Bubbles ended</source>
+        <translation>结束的空泡</translation>
+    </message>
+    <message>
+        <source>Bubble time (us)</source>
+        <translation>空泡时间 (us)</translation>
+    </message>
+    <message>
+        <source>Instances whose host time exceeds the device time of their tasks: the host cannot keep the device busy with this op</source>
+        <translation>Host 耗时超过其 Device 任务耗时的调用次数：该算子的 Host 侧跟不上 Device</translation>
+    </message>
+    <message>
+        <source>Device idle gaps (10 us or more) that one of its tasks ends</source>
+        <translation>由其某个任务结束的 Device 空闲间隙（10 us 及以上）</translation>
+    </message>
+    <message>
+        <source>First task&apos;s start - its launch (Node@launch), clocks corrected</source>
+        <translation>首个任务开始时间 - 其下发时间（Node@launch），已校正时钟</translation>
+    </message>
+    <message>
+        <source>No dispatch chains: the trace has no launch flows from the host to the device tasks.</source>
+        <translation>没有下发链：trace 中没有从 Host 指向 Device 任务的下发连线。</translation>
+    </message>
+    <message>
+        <source>%1 ops; %2 of them spend more time on the host than their tasks on the device in most calls. Click a row: its instances on the timeline and its histogram.</source>
+        <translation>%1 个算子；其中 %2 个在多数调用中 Host 耗时超过其 Device 任务耗时。点击一行：在时间线上显示其各次调用并显示直方图。</translation>
     </message>
 </context>
 <context>

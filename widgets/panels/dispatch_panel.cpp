@@ -36,7 +36,7 @@ std::optional<double> us(const std::optional<double>& ns) { return ns ? std::opt
 }  // namespace
 
 DispatchHistogram::DispatchHistogram(QWidget* parent) : QWidget(parent) {
-  setMinimumHeight(120);
+  setMinimumSize(200, 80);
   setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
@@ -122,7 +122,8 @@ DispatchPanel::DispatchPanel(QWidget* parent) : QWidget(parent) {
   bar->addStretch(1);
   layout->addLayout(bar);
   layout->addWidget(m_summary);
-  auto* split = new QSplitter(Qt::Vertical, this);
+  // Side by side: a bottom dock is wide and short.
+  auto* split = new QSplitter(Qt::Horizontal, this);
   m_table = new QTableWidget(this);
   m_table->setColumnCount(Columns);
   m_table->setHorizontalHeaderLabels({tr("Op"), tr("Count"), tr("Host p50 (us)"), tr("Host p90 (us)"), tr("Host max (us)"),
@@ -144,6 +145,7 @@ DispatchPanel::DispatchPanel(QWidget* parent) : QWidget(parent) {
   split->addWidget(m_histogram);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
+  m_table->setMinimumHeight(80);
   layout->addWidget(split, 1);
   connect(m_rankCombo, &QComboBox::activated, this, [this](int i) { setRank(m_rankCombo->itemData(i).toInt()); });
   connect(m_layerCombo, &QComboBox::activated, this, [this](int) { fillTable(); });

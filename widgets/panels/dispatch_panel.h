@@ -3,7 +3,7 @@
 // The Dispatch dock: core::dispatchStats (core/analysis/operators.h, docs/diagnosis.md §6.1) of
 // one rank as a sortable table per torch op or CANN API (count, host / queue / launch / device
 // p50, p90 and max in us, instances whose host time exceeds their device time, bubbles ended),
-// and below it the histogram of the selected row's samples (host, queue, launch or device time).
+// and beside it the histogram of the selected row's samples (host, queue, launch or device time).
 // A click on a row asks the main window to outline the op's instances on the timeline.
 
 #include <QWidget>
