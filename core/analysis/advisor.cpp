@@ -878,7 +878,7 @@ void ruleOperatorTree(const AdvisorContext& c, const std::string& chip, std::vec
     std::snprintf(hi, sizeof hi, "%.0f%%", c.thresholds.highUtilisation * 100);
     f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "branch %1; utilisation < %2: issue, >= %3: fast"), {n.branch, lo, hi});
     f.source = "tutorial §4 decision tree (slowest operators first; matmul/conv TFLOPS utilisation, element-wise short and many, "
-               "AI_CPU fallback, transfers, small launches); docs/diagnosis.md §6.1";
+               "AI_CPU fallback, transfers, small launches); docs/diagnosis.md §6.3";
     if (n.group >= 0) {
       const OperatorGroup& g = table.groups[static_cast<std::size_t>(n.group)];
       if (!g.peakSource.empty()) f.source += "; peak: " + g.peakSource;

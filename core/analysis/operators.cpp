@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The operator table, the decision tree and the dispatch statistics (operators.h,
-// docs/diagnosis.md §6.1).
+// docs/diagnosis.md §6.3).
 
 #include "core/analysis/operators.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The operator decision tree of the method (../shared/docs/method/npu-performance-analysis-tutorial
-// .zh.txt §3-4, docs/diagnosis.md §6.1): operators grouped by type, input shapes and dtypes with
+// .zh.txt §3-4, docs/diagnosis.md §6.3): operators grouped by type, input shapes and dtypes with
 // their FLOPs, bytes, achieved TFLOPS and GB/s, utilisation against the chip's peak and bound
 // type; the tree walked for the slowest groups; and the dispatch statistics per torch op and per
 // CANN API (host time, queue wait, launch -> device start, device time, bubbles ended).
@@ -124,7 +124,7 @@ struct Spread {
 };
 [[nodiscard]] Spread spreadOf(std::vector<double> sample);
 
-/// The dispatch statistics of one op name at one layer (docs/diagnosis.md §6.1).
+/// The dispatch statistics of one op name at one layer (docs/diagnosis.md §6.3).
 struct DispatchStat {
   std::string op;     ///< torch op name ("aten::add") or CANN API ("aclnnAdd", "AscendCL@aclopCompileAndExecute")
   std::string layer;  ///< "torch" or "cann"

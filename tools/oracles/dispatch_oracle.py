@@ -3,7 +3,7 @@
 """Independent dispatch statistics per torch op and per CANN API (standard library only).
 
 A second opinion on `dispatch_stats` of `npuscope report --json` (core/analysis/operators.cpp,
-docs/diagnosis.md §6.1), built on trace_chains.py's chain walk (written from the format notes
+docs/diagnosis.md §6.3), built on trace_chains.py's chain walk (written from the format notes
 without the C++ code) and nothing of npuscope's.
 
 For every top-level task of an `Ascend Hardware` lane, trace_chains.chain_of gives its chain:

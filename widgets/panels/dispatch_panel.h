@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The Dispatch dock: core::dispatchStats (core/analysis/operators.h, docs/diagnosis.md §6.1) of
+// The Dispatch dock: core::dispatchStats (core/analysis/operators.h, docs/diagnosis.md §6.3) of
 // one rank as a sortable table per torch op or CANN API (count, host / queue / launch / device
 // p50, p90 and max in us, instances whose host time exceeds their device time, bubbles ended),
 // and beside it the histogram of the selected row's samples (host, queue, launch or device time).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The operator table, the decision tree and the dispatch statistics (core/analysis/operators.h,
-// docs/diagnosis.md §6.1). Checked by other routes: the tutorial's own tables (§3.1 matmul TFLOPS,
+// docs/diagnosis.md §6.3). Checked by other routes: the tutorial's own tables (§3.1 matmul TFLOPS,
 // §3.2 convolution MACs, the durations derived here from them), hand counts of the corpus
 // kernel_details.csv (the Python one-liner is next to each), and tools/oracles/dispatch_oracle.py,
 // whose output for the corpus is tests/data/dispatch_oracle.json:
