@@ -867,16 +867,34 @@ std::string treeBranchTitle(const std::string& branch) {
 void ruleOperatorTree(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out) {
   const OperatorTable table = operatorTable(c.trace, *c.kernels, c.analysis, chip, c.thresholds);
   for (TreeNode& n : walkDecisionTree(c.trace, table, c.thresholds, c.steps)) {
+    // The .item() branch is the transfers rule's finding already (with its call sites and stake).
+    if (n.branch == "host_sync") continue;
+    // A measurement without a verdict is advice only for a heavy group (the report's
+    // decision_tree keeps every node).
+    const OperatorGroup* g = n.group >= 0 ? &table.groups[static_cast<std::size_t>(n.group)] : nullptr;
+    if (n.severity == Severity::Info && g && g->shareOfBusy < c.thresholds.heavyOpShare) continue;
     Finding f;
     f.rule = "operator_tree";
-    f.title = treeBranchTitle(n.branch) + ": " + n.operatorLabel;
+    f.title = treeBranchTitle(n.branch) + ": " + (g ? g->type : n.operatorLabel);
     f.severity = n.severity;
     f.numbers = n.finding;
     f.fix = n.suggestion;
-    char lo[16], hi[16];
+    char lo[16], hi[16], share[16];
     std::snprintf(lo, sizeof lo, "%.0f%%", c.thresholds.lowUtilisation * 100);
     std::snprintf(hi, sizeof hi, "%.0f%%", c.thresholds.highUtilisation * 100);
-    f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "branch %1; utilisation < %2: issue, >= %3: fast"), {n.branch, lo, hi});
+    std::snprintf(share, sizeof share, "%.0f%%", c.thresholds.heavyOpShare * 100);
+    if (n.branch.starts_with("matmul"))
+      f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "utilisation < %1 of the peak: issue, >= %2: fast"), {lo, hi});
+    else if (n.branch == "aicpu_fallback")
+      f.threshold = npuTr("npuscope::core::Advisor", "Accelerator Core AI_CPU");
+    else if (n.branch == "elementwise_many_short")
+      f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "mean under %1 and %2 or more calls per step"),
+                                 {us(kShortKernelNs), std::to_string((c.thresholds.shortOpsPerStep + 1) / 2)});
+    else if (n.branch == "launch_storm")
+      f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "%1 or more kernels per step, half of them under %2"),
+                                 {std::to_string(kStormKernelsPerStep), us(kTinyKernelNs)});
+    else
+      f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "the 10 longest operator groups and any holding %1 of Computing"), {share});
     f.source = "tutorial §4 decision tree (slowest operators first; matmul/conv TFLOPS utilisation, element-wise short and many, "
                "AI_CPU fallback, transfers, small launches); docs/diagnosis.md §6.3";
     if (n.group >= 0) {

@@ -509,7 +509,14 @@ std::vector<TreeNode> walkDecisionTree(const Trace& trace, const OperatorTable& 
       if (trace.processes[lane.process].role != Process::Role::Python) continue;
       for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
         const std::string_view name = trace.strings.view(lane.names[i]);
-        if (name == "aten::item" || name == "aten::_local_scalar_dense") {
+        if (name != "aten::item" && name != "aten::_local_scalar_dense") continue;
+        // aten::item calls aten::_local_scalar_dense: count the outer one only.
+        bool nested = false;
+        for (SliceRef a = detail::parentOf(trace, {li, i}); a.valid() && !nested; a = detail::parentOf(trace, a)) {
+          const std::string_view an = trace.sliceName(a);
+          nested = an == "aten::item" || an == "aten::_local_scalar_dense";
+        }
+        if (!nested) {
           ++count;
           n.totalNs += lane.end[i] - lane.start[i];
           ev.emplace_back(lane.end[i] - lane.start[i], SliceRef{li, i});

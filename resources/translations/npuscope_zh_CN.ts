@@ -1527,8 +1527,24 @@
         <translation>算子</translation>
     </message>
     <message>
-        <source>branch %1; utilisation &lt; %2: issue, &gt;= %3: fast</source>
-        <translation>分支 %1；利用率 &lt; %2：问题，&gt;= %3：已很快</translation>
+        <source>utilisation &lt; %1 of the peak: issue, &gt;= %2: fast</source>
+        <translation>利用率 &lt; 峰值的 %1：问题，&gt;= %2：已很快</translation>
+    </message>
+    <message>
+        <source>Accelerator Core AI_CPU</source>
+        <translation>Accelerator Core 为 AI_CPU</translation>
+    </message>
+    <message>
+        <source>mean under %1 and %2 or more calls per step</source>
+        <translation>平均耗时低于 %1 且每个迭代调用 %2 次及以上</translation>
+    </message>
+    <message>
+        <source>%1 or more kernels per step, half of them under %2</source>
+        <translation>每个迭代 %1 个及以上 kernel，其中一半短于 %2</translation>
+    </message>
+    <message>
+        <source>the 10 longest operator groups and any holding %1 of Computing</source>
+        <translation>耗时最长的 10 个算子组，以及占 Computing %1 及以上的算子组</translation>
     </message>
 </context>
 <context>
