@@ -23,6 +23,7 @@
 #include "core/analysis/stats.h"
 #include "core/base/time_format.h"
 #include "core/profile/profile.h"
+#include "core/report/compare.h"
 #include "core/report/report.h"
 #include "core/tables/table_summary.h"
 #include "app/main_window.h"
@@ -206,6 +207,7 @@ Command detectCommand(const QStringList& arguments) {
   if (arguments.size() > 1) {
     const QString& first = arguments.at(1);
     if (first == QStringLiteral("report")) return Command::Report;
+    if (first == QStringLiteral("compare")) return Command::Compare;
     if (first == QStringLiteral("screenshot")) return Command::Screenshot;
     if (first == QStringLiteral("stats")) return Command::Stats;
   }
@@ -289,6 +291,44 @@ int runReport(const QStringList& arguments) {
   }
   if (parser.isSet(chip)) thresholds.chip = parser.value(chip).toStdString();
   std::string out = parser.isSet(json) ? core::reportJson(*profile, thresholds) : core::reportText(*profile, thresholds);
+  if (out.empty() || out.back() != '\n') out.push_back('\n');
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  return kExitOk;
+}
+
+int runCompare(const QStringList& arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QCoreApplication::translate(
+      "npuscope", "Compares two captures (folders or files of any format npuscope reads): ranks paired by rank "
+                  "id, steps by number; the deltas are B - A. Never writes into either folder."));
+  parser.addHelpOption();
+  parser.addPositionalArgument(QStringLiteral("compare"), QCoreApplication::translate("npuscope", "The compare command."),
+                               QStringLiteral("compare"));
+  parser.addPositionalArgument(QStringLiteral("A"), QCoreApplication::translate("npuscope", "The first capture (the baseline)."));
+  parser.addPositionalArgument(QStringLiteral("B"), QCoreApplication::translate("npuscope", "The second capture."));
+  const QCommandLineOption json(QStringLiteral("json"), QCoreApplication::translate("npuscope", "Print JSON instead of text."));
+  const QCommandLineOption source = sourceOption();
+  const QCommandLineOption lang = langOption();
+  parser.addOptions({json, source, lang});
+  parser.process(arguments);
+  if (!applySourceOption(parser, source) || !applyLangOption(parser, lang)) return kExitUsage;
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() != 3) {
+    printError(QCoreApplication::translate("npuscope", "usage: npuscope compare A B [--json] [--source db|text] [--lang en|zh_CN]"));
+    return kExitUsage;
+  }
+  std::shared_ptr<core::Profile> sides[2];
+  for (int i = 0; i < 2; ++i) {
+    QString error;
+    sides[i] = loadForCli(positional.at(i + 1), &error);
+    if (!sides[i]) {
+      printError(QStringLiteral("%1: %2").arg(i == 0 ? QStringLiteral("A") : QStringLiteral("B"), error));
+      return kExitFailure;
+    }
+  }
+  const core::CompareResult result = core::compareProfiles(*sides[0], *sides[1]);
+  std::string out = parser.isSet(json) ? core::compareJson(result) : core::compareText(result);
   if (out.empty() || out.back() != '\n') out.push_back('\n');
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);

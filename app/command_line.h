@@ -16,6 +16,7 @@ namespace npuscope {
 enum class Command {
   Gui,         ///< open the window (QApplication, needs a display)
   Report,      ///< print a report (QCoreApplication, no GUI at all)
+  Compare,     ///< compare two captures (QCoreApplication)
   Screenshot,  ///< render the timeline to a PNG (QApplication, offscreen when headless)
   Stats,       ///< print statistics tables (QCoreApplication, no GUI at all)
   Info,        ///< --help / --version of the GUI form (QCoreApplication)
@@ -31,6 +32,10 @@ void useOffscreenWhenHeadless();
 /// Sets application name, organisation and version (QSettings("npuscope", "npuscope")).
 void setApplicationIdentity();
 
+/// `npuscope compare A B [--json] [--source db|text] [--lang en|zh_CN]`: core::compareText (or
+/// compareJson) of the two captures; needs a QCoreApplication. Returns the process exit code
+/// (1 when either side cannot be loaded).
+[[nodiscard]] int runCompare(const QStringList& arguments);
 /// `npuscope report ...`; needs a QCoreApplication. Returns the process exit code.
 [[nodiscard]] int runReport(const QStringList& arguments);
 /// `npuscope screenshot ...`; needs a QApplication. Returns the process exit code.

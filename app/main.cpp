@@ -82,6 +82,11 @@ int run(int argc, char** argv) {
       npuscope::setApplicationIdentity();
       return npuscope::runReport(QCoreApplication::arguments());
     }
+    case npuscope::Command::Compare: {
+      QCoreApplication app(argc, argv);
+      npuscope::setApplicationIdentity();
+      return npuscope::runCompare(QCoreApplication::arguments());
+    }
     case npuscope::Command::Stats: {
       QCoreApplication app(argc, argv);
       npuscope::setApplicationIdentity();

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+#include "core/report/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "core/base/i18n.h"
+#include "core/base/json_text.h"
+#include "core/base/time_format.h"
+#include "core/tables/csv.h"
+
+namespace npuscope::core {
+
+namespace {
+
+constexpr TimeNs kSameNs = 1'000;  ///< differences under 1 us are "no difference"
+
+const RankProfile* byRank(const Profile& p, int rank) {
+  for (const RankProfile& r : p.ranks)
+    if (r.rank() == rank && r.trace) return &r;
+  return nullptr;
+}
+
+/// The rank's device analysis shown by `report`: the one of its own device, else the first.
+const DeviceAnalysis* deviceOf(const RankProfile& r) {
+  if (!r.analysis || r.analysis->devices.empty()) return nullptr;
+  for (const DeviceAnalysis& d : r.analysis->devices)
+    if (d.device == r.device()) return &d;
+  return &r.analysis->devices.front();
+}
+
+void sortByDelta(std::vector<CompareRow>& rows) {
+  std::stable_sort(rows.begin(), rows.end(), [](const CompareRow& x, const CompareRow& y) {
+    const TimeNs dx = std::llabs(x.delta()), dy = std::llabs(y.delta());
+    return dx != dy ? dx > dy : x.key < y.key;
+  });
+}
+
+/// True when the table records operator types (Level0 writes `N/A` in every Type cell).
+bool hasTypes(const KernelDetails* k) {
+  if (!k) return false;
+  for (const KernelRow& r : k->rows)
+    if (!r.type.empty() && r.type != "N/A") return true;
+  return false;
+}
+
+/// Kernel time per Type (and per Type + Input Shapes) of one side into rows; per Name when
+/// `byName` (a side without types: the two sides are then keyed alike).
+void addKernels(const KernelDetails* k, bool sideB, bool byName, std::map<std::string, CompareRow>& types,
+                std::map<std::string, CompareRow>& ops) {
+  if (!k) return;
+  for (const KernelRow& r : k->rows) {
+    if (!r.duration) continue;
+    std::string type = byName || r.type.empty() ? r.name : r.type;
+    // An HCCL op's name carries its group hash and index (hcom_allReduce__586_0_1), which differ
+    // from run to run: keyed by its type, the name up to "__" (the Level1 Type "hcom_allReduce_").
+    if (byName && type.starts_with("hcom_"))
+      if (const auto at = type.find("__"); at != std::string::npos) type = type.substr(0, at + 1);
+    const std::string shapes(csvTrim(r.inputShapes));
+    CompareRow& t = types[type];
+    t.key = t.type = type;
+    CompareRow& o = ops[type + '\x1f' + shapes];
+    o.type = type;
+    o.shapes = shapes;
+    o.key = shapes.empty() ? type : type + " [" + shapes + "]";
+    for (CompareRow* row : {&t, &o}) {
+      (sideB ? row->b : row->a) += *r.duration;
+      ++(sideB ? row->bCount : row->aCount);
+    }
+  }
+}
+
+std::string signedDuration(TimeNs ns) { return (ns > 0 ? "+" : ns < 0 ? "-" : "±") + formatDuration(std::llabs(ns)); }
+
+bool same(const OverlapFigures& x, const OverlapFigures& y) {
+  return std::llabs(x.computing - y.computing) < kSameNs && std::llabs(x.communication - y.communication) < kSameNs &&
+         std::llabs(x.commNotOverlapped - y.commNotOverlapped) < kSameNs && std::llabs(x.free - y.free) < kSameNs &&
+         std::llabs(x.e2e - y.e2e) < kSameNs;
+}
+
+/// The verdict of one paired rank: the step time change, its largest part and what made it.
+std::string rankVerdict(const CompareRank& r) {
+  const OverlapFigures& a = *r.a;
+  const OverlapFigures& b = *r.b;
+  struct Part {
+    const char* name;
+    TimeNs delta;
+  };
+  const Part parts[] = {{"Computing", b.computing - a.computing},
+                        {"Communication (Not Overlapped)", b.commNotOverlapped - a.commNotOverlapped},
+                        {"Free", b.free - a.free}};
+  const Part* top = &parts[0];
+  for (const Part& p : parts)
+    if (std::llabs(p.delta) > std::llabs(top->delta)) top = &p;
+  std::string s = i18n::format(npuTr("npuscope::core::Compare", "rank %1: device time %2 (%3 -> %4): %5 %6"),
+                               {std::to_string(r.rank), signedDuration(b.e2e - a.e2e), formatDuration(a.e2e),
+                                formatDuration(b.e2e), top->name, signedDuration(top->delta)});
+  if (std::string(top->name) == "Free" && !r.bubbleCauses.empty() && std::llabs(r.bubbleCauses.front().delta()) >= kSameNs)
+    s += i18n::format(npuTr("npuscope::core::Compare", ", mostly %1 bubbles %2"),
+                      {r.bubbleCauses.front().key, signedDuration(r.bubbleCauses.front().delta())});
+  if (!r.operatorTypes.empty() && std::llabs(r.operatorTypes.front().delta()) >= kSameNs)
+    s += i18n::format(npuTr("npuscope::core::Compare", "; the operator type that changed most: %1 %2"),
+                      {r.operatorTypes.front().key, signedDuration(r.operatorTypes.front().delta())});
+  return s;
+}
+
+}  // namespace
+
+CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
+  CompareResult out;
+  out.a = pa.path;
+  out.b = pb.path;
+  std::set<int> ids;
+  for (const RankProfile& r : pa.ranks)
+    if (r.trace) ids.insert(r.rank());
+  for (const RankProfile& r : pb.ranks)
+    if (r.trace) ids.insert(r.rank());
+  std::size_t paired = 0;
+  for (int id : ids) {
+    CompareRank cr;
+    cr.rank = id;
+    const RankProfile* ra = byRank(pa, id);
+    const RankProfile* rb = byRank(pb, id);
+    if (ra) cr.deviceA = ra->device();
+    if (rb) cr.deviceB = rb->device();
+    const DeviceAnalysis* da = ra ? deviceOf(*ra) : nullptr;
+    const DeviceAnalysis* db = rb ? deviceOf(*rb) : nullptr;
+    if (da) cr.a = da->computed;
+    if (db) cr.b = db->computed;
+    if (!ra || !rb) {
+      out.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "rank %1 is only in %2: not compared"),
+                                       {std::to_string(id), ra ? std::string("A") : std::string("B")}));
+    } else if (!da || !db) {
+      cr.notes.push_back(npuTr("npuscope::core::Compare", "no device analysis on one side: the figures are not compared"));
+    } else {
+      ++paired;
+    }
+    // Steps by number.
+    std::map<long long, CompareStep> steps;
+    if (da)
+      for (const StepOverlap& s : da->steps) steps[s.step].step = s.step, steps[s.step].a = s.computed;
+    if (db)
+      for (const StepOverlap& s : db->steps) steps[s.step].step = s.step, steps[s.step].b = s.computed;
+    std::vector<long long> onlyA, onlyB;
+    for (auto& [n, s] : steps) {
+      if (s.a && !s.b) onlyA.push_back(n);
+      if (s.b && !s.a) onlyB.push_back(n);
+      cr.steps.push_back(s);
+    }
+    auto list = [](const std::vector<long long>& v) {
+      std::string t;
+      for (long long n : v) t += (t.empty() ? "" : ", ") + std::to_string(n);
+      return t;
+    };
+    if (da && db && !onlyA.empty())
+      cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "steps only in A: %1"), {list(onlyA)}));
+    if (da && db && !onlyB.empty())
+      cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "steps only in B: %1"), {list(onlyB)}));
+    // Kernels per type and per type + shapes.
+    std::map<std::string, CompareRow> types, ops;
+    const KernelDetails* ka = ra ? ra->kernels.get() : nullptr;
+    const KernelDetails* kb = rb ? rb->kernels.get() : nullptr;
+    // Level0 writes no operator type (N/A): then both sides are keyed by kernel name, which the
+    // levels share (aclnnAddmm_MatMulCommon_MatMulV2, Conv2D1).
+    const bool byName = (ka && !hasTypes(ka)) || (kb && !hasTypes(kb));
+    if (byName && ka && kb)
+      cr.notes.push_back(npuTr("npuscope::core::Compare", "a side records no operator type (Level0): kernels are compared by name"));
+    addKernels(ka, false, byName, types, ops);
+    addKernels(kb, true, byName, types, ops);
+    if (ra && rb && (!ra->kernels) != (!rb->kernels))
+      cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "only %1 has a kernel table: the operator rows show one side"),
+                                      {ra->kernels ? std::string("A") : std::string("B")}));
+    for (auto& [k, row] : types) cr.operatorTypes.push_back(row);
+    for (auto& [k, row] : ops) cr.operators.push_back(row);
+    sortByDelta(cr.operatorTypes);
+    sortByDelta(cr.operators);
+    // Bubble time per cause.
+    for (std::size_t c = 0; c < kBubbleCauseCount; ++c) {
+      CompareRow row;
+      row.key = bubbleCauseKey(static_cast<BubbleCause>(c));
+      if (da) row.a = da->causes.ns[c], row.aCount = da->causes.count[c];
+      if (db) row.b = db->causes.ns[c], row.bCount = db->causes.count[c];
+      if (row.a || row.b) cr.bubbleCauses.push_back(row);
+    }
+    sortByDelta(cr.bubbleCauses);
+    out.ranks.push_back(std::move(cr));
+  }
+  if (paired == 0) {
+    out.verdict = npuTr("npuscope::core::Compare", "nothing to compare: no rank id has a device analysis on both sides");
+    return out;
+  }
+  // No difference: every paired figure, step and row within 1 us.
+  bool none = true;
+  for (const CompareRank& r : out.ranks) {
+    if (r.a && r.b && !same(*r.a, *r.b)) none = false;
+    for (const CompareStep& s : r.steps)
+      if (!s.a || !s.b || !same(*s.a, *s.b)) none = false;  // a step on one side only is a difference too
+    for (const auto* rows : {&r.operatorTypes, &r.bubbleCauses})
+      for (const CompareRow& row : *rows)
+        if (std::llabs(row.delta()) >= kSameNs || row.aCount != row.bCount) none = false;
+  }
+  out.noDifference = none && out.notes.empty();
+  if (out.noDifference) {
+    out.verdict = npuTr("npuscope::core::Compare", "no difference: every paired figure, step, operator type and bubble cause "
+                        "is the same within 1 us");
+    return out;
+  }
+  // The rank whose device time changed most speaks for the comparison.
+  const CompareRank* top = nullptr;
+  for (const CompareRank& r : out.ranks)
+    if (r.a && r.b && (!top || std::llabs(r.b->e2e - r.a->e2e) > std::llabs(top->b->e2e - top->a->e2e))) top = &r;
+  out.verdict = rankVerdict(*top);
+  if (paired > 1) out.verdict += i18n::format(npuTr("npuscope::core::Compare", " (%1 ranks compared; this one changed most)"),
+                                              {std::to_string(paired)});
+  return out;
+}
+
+namespace {
+
+void figures(std::string& o, const std::optional<OverlapFigures>& f) {
+  if (!f) {
+    o += "null";
+    return;
+  }
+  auto us = [](TimeNs ns) {
+    char b[40];
+    std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1e3);
+    return std::string(b);
+  };
+  o += "{\"computing_us\": " + us(f->computing) + ", \"communication_us\": " + us(f->communication) +
+       ", \"communication_not_overlapped_us\": " + us(f->commNotOverlapped) + ", \"overlapped_us\": " + us(f->overlapped) +
+       ", \"free_us\": " + us(f->free) + ", \"step_us\": " + us(f->e2e) + "}";
+}
+
+void delta(std::string& o, const std::optional<OverlapFigures>& a, const std::optional<OverlapFigures>& b) {
+  if (!a || !b) {
+    o += "null";
+    return;
+  }
+  OverlapFigures d;
+  d.computing = b->computing - a->computing;
+  d.communication = b->communication - a->communication;
+  d.commNotOverlapped = b->commNotOverlapped - a->commNotOverlapped;
+  d.overlapped = b->overlapped - a->overlapped;
+  d.free = b->free - a->free;
+  d.e2e = b->e2e - a->e2e;
+  figures(o, d);
+}
+
+std::string usText(TimeNs ns) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1e3);
+  return b;
+}
+
+void rowsJson(std::string& o, const std::vector<CompareRow>& rows, const char* keyName, bool shapes) {
+  o += "[";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CompareRow& r = rows[i];
+    o += i ? ", {" : "{";
+    o += std::string("\"") + keyName + "\": ";
+    appendJsonString(o, shapes ? r.type : r.key);
+    if (shapes) {
+      o += ", \"input_shapes\": ";
+      appendJsonString(o, r.shapes);
+    }
+    o += ", \"a_us\": " + usText(r.a) + ", \"b_us\": " + usText(r.b) + ", \"delta_us\": " + usText(r.delta()) +
+         ", \"a_count\": " + std::to_string(r.aCount) + ", \"b_count\": " + std::to_string(r.bCount) + "}";
+  }
+  o += "]";
+}
+
+void stringsJson(std::string& o, const std::vector<std::string>& v) {
+  o += "[";
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) o += ", ";
+    appendJsonString(o, v[i]);
+  }
+  o += "]";
+}
+
+}  // namespace
+
+std::string compareJson(const CompareResult& r) {
+  std::string o = "{\"a\": ";
+  appendJsonString(o, r.a);
+  o += ", \"b\": ";
+  appendJsonString(o, r.b);
+  o += ", \"ranks\": [";
+  for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+    const CompareRank& k = r.ranks[i];
+    o += i ? ",\n  {" : "\n  {";
+    o += "\"rank\": " + std::to_string(k.rank) + ", \"device_a\": " + std::to_string(k.deviceA) +
+         ", \"device_b\": " + std::to_string(k.deviceB) + ", \"a\": ";
+    figures(o, k.a);
+    o += ", \"b\": ";
+    figures(o, k.b);
+    o += ", \"delta\": ";
+    delta(o, k.a, k.b);
+    o += ", \"steps\": [";
+    for (std::size_t s = 0; s < k.steps.size(); ++s) {
+      o += s ? ", {" : "{";
+      o += "\"step\": " + std::to_string(k.steps[s].step) + ", \"a\": ";
+      figures(o, k.steps[s].a);
+      o += ", \"b\": ";
+      figures(o, k.steps[s].b);
+      o += ", \"delta\": ";
+      delta(o, k.steps[s].a, k.steps[s].b);
+      o += "}";
+    }
+    o += "], \"operator_types\": ";
+    rowsJson(o, k.operatorTypes, "type", false);
+    o += ", \"operators\": ";
+    rowsJson(o, k.operators, "type", true);
+    o += ", \"bubble_causes\": ";
+    rowsJson(o, k.bubbleCauses, "cause", false);
+    o += ", \"notes\": ";
+    stringsJson(o, k.notes);
+    o += "}";
+  }
+  o += "\n], \"notes\": ";
+  stringsJson(o, r.notes);
+  o += ", \"verdict\": ";
+  appendJsonString(o, r.verdict);
+  o += std::string(", \"no_difference\": ") + (r.noDifference ? "true" : "false") + "}\n";
+  return o;
+}
+
+std::string compareText(const CompareResult& r) {
+  std::string o = "A: " + r.a + "\nB: " + r.b + "\n\n" + r.verdict + "\n";
+  for (const std::string& n : r.notes) o += "note: " + n + "\n";
+  for (const CompareRank& k : r.ranks) {
+    o += "\n== rank " + std::to_string(k.rank) + "\n";
+    for (const std::string& n : k.notes) o += "   note: " + n + "\n";
+    if (k.a && k.b) {
+      const std::pair<const char*, TimeNs OverlapFigures::*> parts[] = {
+          {"Computing", &OverlapFigures::computing},
+          {"Communication (Not Overlapped)", &OverlapFigures::commNotOverlapped},
+          {"Free", &OverlapFigures::free},
+          {"device time (e2e)", &OverlapFigures::e2e}};
+      for (const auto& [name, m] : parts)
+        o += std::string("   ") + name + ": " + formatDuration((*k.a).*m) + " -> " + formatDuration((*k.b).*m) + " (" +
+             signedDuration((*k.b).*m - (*k.a).*m) + ")\n";
+    }
+    std::size_t shown = 0;
+    for (const CompareRow& row : k.operatorTypes) {
+      if (shown++ >= 5 || std::llabs(row.delta()) < kSameNs) break;
+      o += "   op " + row.key + ": " + formatDuration(row.a) + " x" + std::to_string(row.aCount) + " -> " +
+           formatDuration(row.b) + " x" + std::to_string(row.bCount) + " (" + signedDuration(row.delta()) + ")\n";
+    }
+    shown = 0;
+    for (const CompareRow& row : k.bubbleCauses) {
+      if (shown++ >= 3 || std::llabs(row.delta()) < kSameNs) break;
+      o += "   bubbles " + row.key + ": " + formatDuration(row.a) + " -> " + formatDuration(row.b) + " (" +
+           signedDuration(row.delta()) + ")\n";
+    }
+  }
+  return o;
+}
+
+}  // namespace npuscope::core

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// Two captures compared (core/report/compare.h): the corpus 910B Level0 and Level1 text captures
+// against tools/oracles/compare_oracle.py, which reads the profiler's own step_trace_time.csv and
+// kernel_details.csv files (tests/data/compare_oracle.json:
+//   python3 tools/oracles/compare_oracle.py --json tests/data/compare_oracle.json);
+// a capture against itself; captures with other rank counts and formats.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <simdjson.h>
+
+#include "core/profile/profile.h"
+#include "core/report/compare.h"
+#include "tests/core/test_util.h"
+
+using namespace npuscope;
+using npuscope::test::shared;
+
+namespace {
+
+std::shared_ptr<core::Profile> loadCapture(const std::string& rel) {
+  auto r = core::loadProfile(shared("corpus/" + rel));
+  REQUIRE(r.profile);
+  return r.profile;
+}
+
+const core::CompareRow* rowOf(const std::vector<core::CompareRow>& rows, const std::string& key) {
+  for (const auto& r : rows)
+    if (r.key == key) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("compare: Level0 vs Level1 deltas equal the profiler's CSV differences (compare_oracle.py)", "[compare][oracle][corpus]") {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  REQUIRE(parser.load(std::string(NPUSCOPE_SOURCE_DIR) + "/tests/data/compare_oracle.json").get(root) == simdjson::SUCCESS);
+  std::size_t steps = 0, types = 0;
+  for (simdjson::dom::element pair : root["pairs"].get_array()) {
+    const std::string a(std::string_view(pair["a"].get_string())), b(std::string_view(pair["b"].get_string()));
+    INFO(a << " vs " << b);
+    const auto pa = loadCapture(a), pb = loadCapture(b);
+    const core::CompareResult r = core::compareProfiles(*pa, *pb);
+    for (simdjson::dom::element rank : pair["ranks"].get_array()) {
+      const int id = static_cast<int>(int64_t(rank["rank"]));
+      INFO("rank " << id);
+      const core::CompareRank* ours = nullptr;
+      for (const auto& k : r.ranks)
+        if (k.rank == id) ours = &k;
+      REQUIRE(ours);
+      for (simdjson::dom::element s : rank["steps"].get_array()) {
+        const long long n = int64_t(s["step"]);
+        const core::CompareStep* st = nullptr;
+        for (const auto& x : ours->steps)
+          if (x.step == n) st = &x;
+        REQUIRE(st);
+        REQUIRE(st->a);
+        REQUIRE(st->b);
+        auto d = [&](core::TimeNs core::OverlapFigures::*m) { return static_cast<double>((*st->b).*m - (*st->a).*m) / 1e3; };
+        CHECK(d(&core::OverlapFigures::computing) == Approx(double(s["computing_us"])).margin(1.0));
+        CHECK(d(&core::OverlapFigures::commNotOverlapped) == Approx(double(s["communication_not_overlapped_us"])).margin(1.0));
+        CHECK(d(&core::OverlapFigures::free) == Approx(double(s["free_us"])).margin(1.0));
+        CHECK(d(&core::OverlapFigures::e2e) == Approx(double(s["stage_us"])).margin(1.0));
+        ++steps;
+      }
+      std::size_t oracleTypes = 0;
+      for (simdjson::dom::element t : rank["operator_types"].get_array()) {
+        const std::string key(std::string_view(t["type"].get_string()));
+        INFO(key);
+        const core::CompareRow* row = rowOf(ours->operatorTypes, key);
+        REQUIRE(row);
+        CHECK(static_cast<double>(row->delta()) / 1e3 == Approx(double(t["delta_us"])).margin(0.002));
+        CHECK(row->aCount == uint64_t(t["a_count"]));
+        CHECK(row->bCount == uint64_t(t["b_count"]));
+        ++oracleTypes;
+        ++types;
+      }
+      CHECK(ours->operatorTypes.size() == oracleTypes);
+    }
+  }
+  CHECK(steps == 4);
+  CHECK(types > 100);
+}
+
+TEST_CASE("compare: a capture against itself says no difference", "[compare][corpus]") {
+  for (const char* rel : {"ascend-pt-910b-l1-text-2rank", "ascend-pt-910a-db-2rank/level1"}) {
+    INFO(rel);
+    const auto p = loadCapture(rel);
+    const auto q = loadCapture(rel);
+    const core::CompareResult r = core::compareProfiles(*p, *q);
+    CHECK(r.noDifference);
+    CHECK(r.verdict.starts_with("no difference"));
+    for (const auto& k : r.ranks) {
+      REQUIRE(k.a);
+      REQUIRE(k.b);
+      CHECK(k.b->e2e - k.a->e2e == 0);
+      for (const auto& t : k.operatorTypes) CHECK(t.delta() == 0);
+    }
+    CHECK(core::compareJson(r).find("\"no_difference\": true") != std::string::npos);
+  }
+}
+
+TEST_CASE("compare: other rank counts and formats compare what pairs and say what does not", "[compare][corpus]") {
+  // Text (2 ranks) against one rank of the same capture's text: rank 1 only in A.
+  const auto two = loadCapture("ascend-pt-910b-l1-text-2rank");
+  const auto one = loadCapture("ascend-pt-910b-l1-text-2rank/rank0_ascend_pt");
+  const core::CompareResult r = core::compareProfiles(*two, *one);
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes.front() == "rank 1 is only in A: not compared");
+  CHECK(r.noDifference == false);
+  // Rank 0 is the same on both sides.
+  for (const auto& k : r.ranks)
+    if (k.rank == 0) CHECK(k.b->e2e == k.a->e2e);
+  // The .db export against the text export of another capture: paired by rank id, both sides shown.
+  const auto db = loadCapture("ascend-pt-910b-db-2rank/level1");
+  const core::CompareResult x = core::compareProfiles(*two, *db);
+  CHECK(x.ranks.size() == 2);
+  for (const auto& k : x.ranks) {
+    CHECK(k.a);
+    CHECK(k.b);
+  }
+  CHECK_FALSE(x.verdict.empty());
+  CHECK_FALSE(x.noDifference);
+}
