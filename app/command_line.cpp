@@ -23,7 +23,9 @@
 #include "core/analysis/stats.h"
 #include "core/base/time_format.h"
 #include "core/profile/profile.h"
+#include "app/html_export.h"
 #include "core/report/compare.h"
+#include "core/report/html_report.h"
 #include "core/report/report.h"
 #include "core/tables/table_summary.h"
 #include "app/main_window.h"
@@ -234,6 +236,32 @@ void setApplicationIdentity() {
   QCoreApplication::setApplicationVersion(QStringLiteral(NPUSCOPE_VERSION));
 }
 
+namespace {
+
+QCommandLineOption htmlOption() {
+  return QCommandLineOption(QStringLiteral("html"),
+                            QCoreApplication::translate("npuscope", "Write a self-contained HTML report (styles and images "
+                                                                    "inline, no script, no network) to FILE instead of "
+                                                                    "printing text."),
+                            QStringLiteral("FILE"));
+}
+
+// Refuses an HTML file inside any profiling folder read (`paths`, and every rank folder of the
+// loaded profiles): npuscope never writes into the folder it reads.
+bool htmlTargetAllowed(const QString& file, const QStringList& paths, const std::vector<const core::Profile*>& profiles) {
+  for (const QString& path : paths) {
+    QStringList folders = protectedFolders(path, nullptr);
+    for (const core::Profile* p : profiles) folders += protectedFolders(path, p);
+    if (isInsideAny(file, folders) || QFileInfo(file).absoluteFilePath() == QFileInfo(path).absoluteFilePath()) {
+      printError(QCoreApplication::translate("npuscope", "refusing to write %1 inside the profiling folder %2").arg(file, path));
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 int runReport(const QStringList& arguments) {
   QCommandLineParser parser;
   parser.setApplicationDescription(QCoreApplication::translate(
@@ -264,7 +292,8 @@ int runReport(const QStringList& arguments) {
                                               "load, by name or number as the report lists them (default the newest)."),
       QStringLiteral("NAME|NUMBER"));
   const QCommandLineOption lang = langOption();
-  parser.addOptions({json, chip, threshold, source, capture, lang});
+  const QCommandLineOption html = htmlOption();
+  parser.addOptions({json, chip, threshold, source, capture, lang, html});
   parser.process(arguments);  // exits on --help or an unknown option
   if (!applySourceOption(parser, source) || !applyLangOption(parser, lang)) return kExitUsage;
   if (parser.isSet(capture)) g_capture = parser.value(capture).toStdString();
@@ -279,7 +308,7 @@ int runReport(const QStringList& arguments) {
 
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 2) {
-    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--chip NAME] [--threshold KEY=VALUE]... [--source db|text] [--capture NAME|NUMBER] [--lang en|zh_CN]"));
+    printError(QCoreApplication::translate("npuscope", "usage: npuscope report PATH [--json] [--html FILE] [--chip NAME] [--threshold KEY=VALUE]... [--source db|text] [--capture NAME|NUMBER] [--lang en|zh_CN]"));
     return kExitUsage;
   }
   const QString path = positional.at(1);
@@ -290,6 +319,16 @@ int runReport(const QStringList& arguments) {
     return kExitFailure;
   }
   if (parser.isSet(chip)) thresholds.chip = parser.value(chip).toStdString();
+  if (parser.isSet(html)) {
+    const QString file = parser.value(html);
+    if (!htmlTargetAllowed(file, {path}, {profile.get()})) return kExitUsage;
+    const QString error = writeHtmlFile(file, core::reportHtml(*profile, thresholds, htmlMeta(), timelineImages(profile, 3)));
+    if (!error.isEmpty()) {
+      printError(error);
+      return kExitFailure;
+    }
+    return kExitOk;
+  }
   std::string out = parser.isSet(json) ? core::reportJson(*profile, thresholds) : core::reportText(*profile, thresholds);
   if (out.empty() || out.back() != '\n') out.push_back('\n');
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -310,12 +349,13 @@ int runCompare(const QStringList& arguments) {
   const QCommandLineOption json(QStringLiteral("json"), QCoreApplication::translate("npuscope", "Print JSON instead of text."));
   const QCommandLineOption source = sourceOption();
   const QCommandLineOption lang = langOption();
-  parser.addOptions({json, source, lang});
+  const QCommandLineOption html = htmlOption();
+  parser.addOptions({json, source, lang, html});
   parser.process(arguments);
   if (!applySourceOption(parser, source) || !applyLangOption(parser, lang)) return kExitUsage;
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 3) {
-    printError(QCoreApplication::translate("npuscope", "usage: npuscope compare A B [--json] [--source db|text] [--lang en|zh_CN]"));
+    printError(QCoreApplication::translate("npuscope", "usage: npuscope compare A B [--json] [--html FILE] [--source db|text] [--lang en|zh_CN]"));
     return kExitUsage;
   }
   std::shared_ptr<core::Profile> sides[2];
@@ -328,6 +368,18 @@ int runCompare(const QStringList& arguments) {
     }
   }
   const core::CompareResult result = core::compareProfiles(*sides[0], *sides[1]);
+  if (parser.isSet(html)) {
+    const QString file = parser.value(html);
+    if (!htmlTargetAllowed(file, {positional.at(1), positional.at(2)}, {sides[0].get(), sides[1].get()})) return kExitUsage;
+    std::vector<core::HtmlImage> images = timelineImages(sides[0], 0, QStringLiteral("A: "));
+    for (core::HtmlImage& im : timelineImages(sides[1], 0, QStringLiteral("B: "))) images.push_back(std::move(im));
+    const QString error = writeHtmlFile(file, core::compareHtml(result, htmlMeta(), images));
+    if (!error.isEmpty()) {
+      printError(error);
+      return kExitFailure;
+    }
+    return kExitOk;
+  }
   std::string out = parser.isSet(json) ? core::compareJson(result) : core::compareText(result);
   if (out.empty() || out.back() != '\n') out.push_back('\n');
   std::fwrite(out.data(), 1, out.size(), stdout);

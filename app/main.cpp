@@ -77,15 +77,19 @@ namespace {
 int run(int argc, char** argv) {
   const QStringList args = rawArguments(argc, argv);
   switch (npuscope::detectCommand(args)) {
-    case npuscope::Command::Report: {
-      QCoreApplication app(argc, argv);
-      npuscope::setApplicationIdentity();
-      return npuscope::runReport(QCoreApplication::arguments());
-    }
+    case npuscope::Command::Report:
     case npuscope::Command::Compare: {
+      const bool report = npuscope::detectCommand(args) == npuscope::Command::Report;
+      if (args.contains(QStringLiteral("--html"))) {
+        // The HTML report holds timeline images: rendered offscreen, as `screenshot` renders them.
+        npuscope::useOffscreenWhenHeadless();
+        QApplication app(argc, argv);
+        npuscope::setApplicationIdentity();
+        return report ? npuscope::runReport(QCoreApplication::arguments()) : npuscope::runCompare(QCoreApplication::arguments());
+      }
       QCoreApplication app(argc, argv);
       npuscope::setApplicationIdentity();
-      return npuscope::runCompare(QCoreApplication::arguments());
+      return report ? npuscope::runReport(QCoreApplication::arguments()) : npuscope::runCompare(QCoreApplication::arguments());
     }
     case npuscope::Command::Stats: {
       QCoreApplication app(argc, argv);

@@ -7,6 +7,31 @@
         <source>The bundled sample profile was not found. Open a profiling folder (*_ascend_pt) or a trace_view.json to begin — or drop it on this window.</source>
         <translation>未找到随附的示例数据。请打开一个性能数据目录（*_ascend_pt）或 trace_view.json 开始——也可以直接拖放到本窗口。</translation>
     </message>
+    <message>
+        <source>The whole capture</source>
+        <translation>整个采集</translation>
+    </message>
+    <message>
+        <source>Every rank&apos;s device lanes first, as the window shows them.</source>
+        <translation>每个 Rank 的 Device 泳道在前，与窗口中的显示一致。</translation>
+    </message>
+    <message>
+        <source>Bubble %1: %2</source>
+        <translation>空泡 %1：%2</translation>
+    </message>
+    <message>
+        <source>The gap, the task that ends it and its dispatch chain highlighted.</source>
+        <translation>高亮显示该空闲间隙、结束它的任务及其下发链。</translation>
+    </message>
+    <message>
+        <source>en</source>
+        <comment>the HTML lang attribute of this translation</comment>
+        <translation>zh-CN</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::MainWindow</name>
@@ -1921,6 +1946,236 @@
     <message>
         <source>%1 point-to-point op(s) (send / receive) are not compared across ranks: they synchronise two ranks, not the group</source>
         <translation>%1 个点对点通信算子（send / receive）不做跨 Rank 比较：它们只同步两个 Rank，而不是整个通信组</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Compare</name>
+    <message>
+        <source>rank %1: device time %2 (%3 -&gt; %4): %5 %6</source>
+        <translation>Rank %1：Device 时间 %2（%3 -&gt; %4）：%5 %6</translation>
+    </message>
+    <message>
+        <source>, mostly %1 bubbles %2</source>
+        <translation>，主要是 %1 空泡 %2</translation>
+    </message>
+    <message>
+        <source>; the operator type that changed most: %1 %2</source>
+        <translation>；变化最大的算子类型：%1 %2</translation>
+    </message>
+    <message>
+        <source>rank %1 is only in %2: not compared</source>
+        <translation>Rank %1 只在 %2 中：未比较</translation>
+    </message>
+    <message>
+        <source>no device analysis on one side: the figures are not compared</source>
+        <translation>一侧没有 Device 分析：不比较这些数值</translation>
+    </message>
+    <message>
+        <source>steps only in A: %1</source>
+        <translation>只在 A 中的迭代：%1</translation>
+    </message>
+    <message>
+        <source>steps only in B: %1</source>
+        <translation>只在 B 中的迭代：%1</translation>
+    </message>
+    <message>
+        <source>a side records no operator type (Level0): kernels are compared by name</source>
+        <translation>一侧没有记录算子类型（Level0）：按 kernel 名称比较</translation>
+    </message>
+    <message>
+        <source>only %1 has a kernel table: the operator rows show one side</source>
+        <translation>只有 %1 有 kernel 表：算子行只显示一侧</translation>
+    </message>
+    <message>
+        <source>nothing to compare: no rank id has a device analysis on both sides</source>
+        <translation>无可比较：没有哪个 Rank 在两侧都有 Device 分析</translation>
+    </message>
+    <message>
+        <source>no difference: every paired figure, step, operator type and bubble cause is the same within 1 us</source>
+        <translation>没有差异：所有配对的数值、迭代、算子类型和空泡原因在 1 us 以内相同</translation>
+    </message>
+    <message>
+        <source> (%1 ranks compared; this one changed most)</source>
+        <translation>（比较了 %1 个 Rank；此 Rank 变化最大）</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::Html</name>
+    <message>
+        <source>Computing</source>
+        <translation>计算 (Computing)</translation>
+    </message>
+    <message>
+        <source>Communication (Not Overlapped)</source>
+        <translation>未被掩盖的通信 (Communication Not Overlapped)</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲 (Free)</translation>
+    </message>
+    <message>
+        <source>Written by npuscope %1 on %2.</source>
+        <translation>由 npuscope %1 于 %2 生成。</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Computing (ms)</source>
+        <translation>计算 (ms)</translation>
+    </message>
+    <message>
+        <source>Communication (Not Overlapped) (ms)</source>
+        <translation>未被掩盖的通信 (ms)</translation>
+    </message>
+    <message>
+        <source>Free (ms)</source>
+        <translation>空闲 (ms)</translation>
+    </message>
+    <message>
+        <source>Device time (ms)</source>
+        <translation>Device 时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Shares</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Whole capture</source>
+        <translation>整个采集</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>迭代 %1</translation>
+    </message>
+    <message>
+        <source>Bubbles: %1 device idle gaps of 10 us or more, %2 ms in all; the longest</source>
+        <translation>空泡：%1 个 10 us 及以上的 Device 空闲间隙，共 %2 ms；最长的几个</translation>
+    </message>
+    <message>
+        <source>Duration (us)</source>
+        <translation>时长 (us)</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Cause</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Task that ends it</source>
+        <translation>结束它的任务</translation>
+    </message>
+    <message>
+        <source>Dispatch chain</source>
+        <translation>下发链</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>Advice</source>
+        <translation>优化建议</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>级别</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>发现</translation>
+    </message>
+    <message>
+        <source>At stake per step</source>
+        <translation>每迭代可节省</translation>
+    </message>
+    <message>
+        <source>Figures</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>What to do</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <source>Ranks compared</source>
+        <translation>各 Rank 对比</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Collectives (the 20 with the most time lost)</source>
+        <translation>集合通信（损失时间最多的 20 个）</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Late rank</source>
+        <translation>迟到的 Rank</translation>
+    </message>
+    <message>
+        <source>Largest skew (us)</source>
+        <translation>最大偏差 (us)</translation>
+    </message>
+    <message>
+        <source>Lost by the others (us)</source>
+        <translation>其他 Rank 损失 (us)</translation>
+    </message>
+    <message>
+        <source>Performance report: %1</source>
+        <translation>性能报告：%1</translation>
+    </message>
+    <message>
+        <source>no analysis</source>
+        <translation>无分析结果</translation>
+    </message>
+    <message>
+        <source>Device %1: where the device time goes</source>
+        <translation>Device %1：Device 时间花在哪里</translation>
+    </message>
+    <message>
+        <source>Two captures compared</source>
+        <translation>两个采集对比</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>Device time</source>
+        <translation>Device 时间</translation>
+    </message>
+    <message>
+        <source>Operator types that changed most</source>
+        <translation>变化最大的算子类型</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Calls A / B</source>
+        <translation>调用次数 A / B</translation>
+    </message>
+    <message>
+        <source>Bubble time per cause</source>
+        <translation>各原因的空泡时间</translation>
     </message>
 </context>
 <context>
