@@ -395,7 +395,7 @@ namespace {
 // the Cluster dock (raising it).
 QString renderWindowScreenshot(const QString& path, const QString& file, QSize size, int bubbleNumber,
                                std::optional<core::TimeRange> range, const QString& advice, bool activate,
-                               const QString& dock, int collective) {
+                               const QString& dock, int collective, const QString& compare) {
   MainWindow window;
   window.setInteractiveErrors(false);
   window.resize(size);
@@ -410,6 +410,18 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
   });
   window.openPath(path);
   loop.exec();
+  if (ok && !compare.isEmpty()) {
+    // File > Compare With…: B under A, aligned, the Compare dock raised.
+    QEventLoop compareLoop;
+    bool compared = false;
+    QObject::connect(&window, &MainWindow::compareFinished, &compareLoop, [&](bool success) {
+      compared = success;
+      compareLoop.quit();
+    });
+    window.compareWith(compare);
+    compareLoop.exec();
+    if (!compared) return QCoreApplication::translate("npuscope", "--compare %1: could not be loaded").arg(compare);
+  }
   if (!ok) return error;
   if (bubbleNumber > 0) {
     const auto profile = window.profile();
@@ -560,6 +572,11 @@ int runScreenshot(const QStringList& arguments) {
                                                                               "and click collective N (1 = first row): "
                                                                               "its op outlined on every rank."),
                                       QStringLiteral("N"));
+  const QCommandLineOption compareOption(QStringLiteral("compare"),
+                                         QCoreApplication::translate("npuscope", "With --window: open PATH2 with File > "
+                                                                                 "Compare With… (stacked under the "
+                                                                                 "capture, aligned, the Compare dock raised)."),
+                                         QStringLiteral("PATH2"));
   const QCommandLineOption source = sourceOption();
   const QCommandLineOption lang(QStringLiteral("lang"),
                                 QCoreApplication::translate("npuscope", "Interface language of the image: en "
@@ -569,7 +586,7 @@ int runScreenshot(const QStringList& arguments) {
                                  QCoreApplication::translate("npuscope", "Colour theme: light, dark or system "
                                                                          "(default: system)."),
                                  QStringLiteral("THEME"), QStringLiteral("system"));
-  parser.addOptions({output, width, height, range, window, bubble, advice, activate, dock, collective, source, lang, theme,
+  parser.addOptions({output, width, height, range, window, bubble, advice, activate, dock, collective, compareOption, source, lang, theme,
                      svg, scale, caption, lanes});
   parser.process(arguments);
   if (!applySourceOption(parser, source)) return kExitUsage;
@@ -726,7 +743,8 @@ int runScreenshot(const QStringList& arguments) {
                                                   hasRange ? std::optional<core::TimeRange>(visible) : std::nullopt,
                                                   parser.isSet(advice) ? parser.value(advice) : QString(),
                                                   parser.isSet(activate), parser.isSet(dock) ? parser.value(dock) : QString(),
-                                                  collectiveNumber);
+                                                  collectiveNumber,
+                                                  parser.isSet(compareOption) ? parser.value(compareOption) : QString());
     if (!werror.isEmpty()) {
       printError(werror);
       return kExitFailure;

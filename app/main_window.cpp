@@ -32,6 +32,7 @@
 #include <QGuiApplication>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QSvgRenderer>
@@ -164,6 +165,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createMarkersDock();
   createClusterDock();
   createDispatchDock();
+  createCompare();
   createStatusBar();
   readSettings();
   updateStatus();
@@ -260,6 +262,7 @@ void MainWindow::createActions() {
 
 void MainWindow::createMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->setObjectName(QStringLiteral("FileMenu"));
   file->addAction(m_openFolderAction);
   file->addAction(m_openFileAction);
   m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -370,9 +373,12 @@ void MainWindow::createCentralArea() {
   outer->addStretch(4);
   m_stack->addWidget(m_startPage);
 
-  m_timeline = new widgets::TimelineWidget(m_stack);
+  // The timeline page: A's timeline, and under it B's when comparing (createCompare).
+  m_timelineSplit = new QSplitter(Qt::Vertical, m_stack);
+  m_timeline = new widgets::TimelineWidget(m_timelineSplit);
   m_timeline->setObjectName(QStringLiteral("Timeline"));
-  m_stack->addWidget(m_timeline);
+  m_timelineSplit->addWidget(m_timeline);
+  m_stack->addWidget(m_timelineSplit);
   m_loadPreview = new widgets::LoadPreviewView(m_stack);
   connect(m_loadPreview, &widgets::LoadPreviewView::cancelRequested, m_loader, &TraceLoader::cancel);
   m_stack->addWidget(m_loadPreview);
@@ -824,7 +830,7 @@ void MainWindow::endLoadPreview() {
   m_loadPreview->reset();  // frees the skeleton
   if (m_stack->currentWidget() != m_loadPreview) return;
   if (m_profile) {
-    m_stack->setCurrentWidget(m_timeline);
+    m_stack->setCurrentWidget(m_timelineSplit);
     m_timeline->setFocus();
   } else {
     showStartPage();
@@ -899,7 +905,7 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
     m_timeline->setExpandState(m_expandBeforeReload);
     m_timeline->setVerticalScroll(m_scrollBeforeReload);
   }
-  m_stack->setCurrentWidget(m_timeline);
+  m_stack->setCurrentWidget(m_timelineSplit);
   m_timeline->setFocus();
   m_loadPreview->reset();  // the real trace is shown now: free the skeleton
   rememberPath(path);
@@ -998,6 +1004,7 @@ void MainWindow::updateActions() {
   const bool has = m_profile != nullptr;
   m_reloadAction->setEnabled(has || m_loader->isLoading());
   m_exportAction->setEnabled(has);
+  if (m_compareAction) m_compareAction->setEnabled(has);
   m_fitAllAction->setEnabled(has);
   m_zoomSelectionAction->setEnabled(has);
   m_warningsAction->setEnabled(has);

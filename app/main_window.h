@@ -17,6 +17,7 @@
 
 class QAction;
 class QDockWidget;
+class QSplitter;
 class QLabel;
 class QMenu;
 class QPushButton;
@@ -33,6 +34,7 @@ class AdvicePanel;
 class ChainPanel;
 class ClusterPanel;
 class DispatchPanel;
+class ComparePanel;
 class ViewState;
 class LoadPreviewView;
 }  // namespace npuscope::widgets
@@ -110,6 +112,17 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QDockWidget* clusterDock() const { return m_clusterDock; }
   [[nodiscard]] widgets::DispatchPanel* dispatchPanel() const { return m_dispatch; }
   [[nodiscard]] QDockWidget* dispatchDock() const { return m_dispatchDock; }
+  /// File > Compare With…: loads `path` (B) in the background; its timeline is stacked under the
+  /// open one (A), aligned (ComparePanel::align) with zoom and scroll linked, and the Compare
+  /// dock lists core::compareProfiles(A, B). compareFinished tells when it is done.
+  void compareWith(const QString& path);
+  void closeCompare();
+  [[nodiscard]] std::shared_ptr<const core::Profile> compareProfile() const { return m_profileB; }
+  [[nodiscard]] widgets::TimelineWidget* compareTimeline() const { return m_timelineB; }
+  [[nodiscard]] widgets::ComparePanel* comparePanel() const { return m_comparePanel; }
+  [[nodiscard]] QDockWidget* compareDock() const { return m_compareDock; }
+  /// B's time minus A's at the same aligned moment, ns.
+  [[nodiscard]] core::TimeNs compareOffset() const { return m_compareOffset; }
   /// What a click on a collective in the Cluster dock does: outlines its op slice on every rank
   /// (`ops`), selects the `focus` rank's op (scrolling to its lane) and zooms to it.
   void showCollective(const std::vector<widgets::RankSliceRef>& ops, widgets::RankSliceRef focus);
@@ -126,6 +139,8 @@ class MainWindow : public QMainWindow {
  signals:
   /// Emitted after every load attempt: ok, or the error text ("cancelled" when cancelled).
   void loadFinished(bool ok, const QString& error);
+  /// Emitted after every compareWith: whether B was loaded and compared.
+  void compareFinished(bool ok);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -141,6 +156,9 @@ class MainWindow : public QMainWindow {
   void createMarkersDock();  // Markers dock (widgets/panels/markers_panel.h), saved per folder
   void createClusterDock();  // main_window_cluster.cpp: the Cluster dock, tabbed with the bottom docks
   void createDispatchDock();  // main_window_cluster.cpp: the Dispatch dock (per-op dispatch statistics)
+  void createCompare();       // main_window_compare.cpp: B's timeline, loader, Compare dock and actions
+  void onCompareLoaded(const QString& path, std::shared_ptr<const core::Profile> profile);
+  void alignCompare();
   void createStatsUi();  // Statistics dock, find bar, flow-arrow menu, follow-flow actions
   void rebuildFlowMenu();
   void applyFlowCategories();
@@ -222,6 +240,17 @@ class MainWindow : public QMainWindow {
   widgets::ClusterPanel* m_cluster = nullptr;
   QDockWidget* m_clusterDock = nullptr;
   widgets::DispatchPanel* m_dispatch = nullptr;
+  QSplitter* m_timelineSplit = nullptr;  // A's timeline above B's (B hidden unless comparing)
+  widgets::TimelineWidget* m_timelineB = nullptr;
+  TraceLoader* m_compareLoader = nullptr;
+  std::shared_ptr<const core::Profile> m_profileB;
+  QString m_pathB;
+  widgets::ComparePanel* m_comparePanel = nullptr;
+  QDockWidget* m_compareDock = nullptr;
+  QAction* m_compareAction = nullptr;
+  QAction* m_closeCompareAction = nullptr;
+  core::TimeNs m_compareOffset = 0;
+  bool m_linking = false;
   QDockWidget* m_dispatchDock = nullptr;
   widgets::SearchBar* m_search = nullptr;
   QMenu* m_flowMenu = nullptr;

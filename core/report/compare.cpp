@@ -110,6 +110,36 @@ std::string rankVerdict(const CompareRank& r) {
 
 }  // namespace
 
+std::vector<SliceRef> slicesOfKernelKey(const RankProfile& rank, std::string_view key, std::size_t limit) {
+  std::vector<SliceRef> out;
+  if (!rank.trace || !rank.kernels) return out;
+  std::set<TimeNs> starts;
+  for (const KernelRow& r : rank.kernels->rows) {
+    if (!r.start) continue;
+    const bool hccl = key.starts_with("hcom_") && key.ends_with("_") && std::string_view(r.name).starts_with(key);
+    if (r.type == key || r.name == key || hccl) starts.insert(*r.start);
+  }
+  const Trace& t = *rank.trace;
+  // An HCCL op: its slices on the group lanes of the HCCL process, by name (the kernel table's
+  // start can differ from the slice's by 1 ns there).
+  if (key.starts_with("hcom_")) {
+    for (std::uint32_t li = 0; li < t.lanes.size() && out.size() < limit; ++li) {
+      if (t.processes[t.lanes[li].process].role != Process::Role::Communication) continue;
+      const Lane& lane = t.lanes[li];
+      for (std::uint32_t i = 0; i < lane.sliceCount() && out.size() < limit; ++i)
+        if (t.strings.view(lane.names[i]).starts_with(key)) out.push_back({li, i});
+    }
+    if (!out.empty()) return out;
+  }
+  for (std::uint32_t li = 0; li < t.lanes.size() && out.size() < limit; ++li) {
+    if (t.processes[t.lanes[li].process].role != Process::Role::AscendHardware) continue;
+    const Lane& lane = t.lanes[li];
+    for (std::uint32_t i = 0; i < lane.sliceCount() && out.size() < limit; ++i)
+      if (starts.count(lane.start[i])) out.push_back({li, i});
+  }
+  return out;
+}
+
 CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
   CompareResult out;
   out.a = pa.path;

@@ -53,6 +53,11 @@ struct CompareResult {
   bool noDifference = false;  ///< every paired figure and row differs by less than 1 us
 };
 
+/// The device tasks of `rank` that a CompareRow of its operatorTypes stands for (`key`: a Type, a
+/// kernel name, or an HCCL type such as "hcom_allReduce_"), matched through the kernel table's
+/// rows by exact start; at most `limit`. For outlining a compared operator on the timeline.
+[[nodiscard]] std::vector<SliceRef> slicesOfKernelKey(const RankProfile& rank, std::string_view key, std::size_t limit = 5000);
+
 /// Compares `a` with `b` (both loaded by loadProfile, any format). Never throws.
 [[nodiscard]] CompareResult compareProfiles(const Profile& a, const Profile& b);
 

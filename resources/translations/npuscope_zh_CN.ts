@@ -589,6 +589,46 @@
         <source>Per torch op and CANN API: host time, queue wait, launch latency, device time and the bubbles each ends</source>
         <translation>按 torch 算子与 CANN API：Host 耗时、队列等待、下发时延、Device 耗时，以及各自结束的空泡</translation>
     </message>
+    <message>
+        <source>Could not load %1 to compare: %2</source>
+        <translation>无法加载 %1 进行对比：%2</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare Panel</source>
+        <translation>对比面板(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Compare &amp;With…</source>
+        <translation>与…对比(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Open a second capture under this one, aligned, with the differences listed</source>
+        <translation>在当前采集下方打开第二个采集并对齐，列出差异</translation>
+    </message>
+    <message>
+        <source>Capture to compare with</source>
+        <translation>要对比的采集</translation>
+    </message>
+    <message>
+        <source>Close Comparison</source>
+        <translation>关闭对比</translation>
+    </message>
+    <message>
+        <source>Loading %1 to compare…</source>
+        <translation>正在加载 %1 用于对比…</translation>
+    </message>
+    <message>
+        <source>Comparing with %1 (below)</source>
+        <translation>正在与 %1（下方）对比</translation>
+    </message>
+    <message>
+        <source>Select a slice on each timeline to align them on it</source>
+        <translation>请在两个时间线上各选中一个切片，以此对齐</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::TraceLoader</name>
@@ -3580,6 +3620,85 @@ for it (ms)</source>
     <message>
         <source>Lost (ms)</source>
         <translation>损失 (ms)</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::ComparePanel</name>
+    <message>
+        <source>Align on the first step&apos;s start</source>
+        <translation>按第一个迭代的开始对齐</translation>
+    </message>
+    <message>
+        <source>Align on the selected slices</source>
+        <translation>按选中的切片对齐</translation>
+    </message>
+    <message>
+        <source>Align the starts of the captures</source>
+        <translation>按采集开始时间对齐</translation>
+    </message>
+    <message>
+        <source>How B&apos;s timeline (below) follows A&apos;s: the same time after the first step&apos;s device start, after the slice selected on each, or after each capture&apos;s start</source>
+        <translation>B 的时间线（下方）如何跟随 A：相对第一个迭代的 Device 开始、相对各自选中的切片，或相对各自采集的开始，取相同的时间</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>A (ms)</source>
+        <translation>A (ms)</translation>
+    </message>
+    <message>
+        <source>B (ms)</source>
+        <translation>B (ms)</translation>
+    </message>
+    <message>
+        <source>B - A (ms)</source>
+        <translation>B - A (ms)</translation>
+    </message>
+    <message>
+        <source>Calls A / B</source>
+        <translation>调用次数 A / B</translation>
+    </message>
+    <message>
+        <source>A: %1 (above) · B: %2 (below)</source>
+        <translation>A：%1（上方）· B：%2（下方）</translation>
+    </message>
+    <message>
+        <source>Computing</source>
+        <translation>计算 (Computing)</translation>
+    </message>
+    <message>
+        <source>Communication (Not Overlapped)</source>
+        <translation>未被掩盖的通信 (Communication Not Overlapped)</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲 (Free)</translation>
+    </message>
+    <message>
+        <source>Device time</source>
+        <translation>Device 时间</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Bubbles</source>
+        <translation>空泡</translation>
     </message>
 </context>
 <context>

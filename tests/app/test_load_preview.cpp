@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -58,7 +59,10 @@ bool loadAndWait(MainWindow& window, const QString& path) {
 }
 
 QWidget* currentPage(const MainWindow& window) {
-  return window.findChild<QStackedWidget*>()->currentWidget();
+  QWidget* page = window.findChild<QStackedWidget*>()->currentWidget();
+  // The timeline page is a splitter: A's timeline, and B's under it when comparing.
+  if (auto* split = qobject_cast<QSplitter*>(page)) return split->widget(0);
+  return page;
 }
 
 QStringList rowTitles(const npuscope::widgets::TimelineWidget& w) {

@@ -14,6 +14,8 @@
 #include "widgets/panels/cluster_panel.h"
 #include "widgets/panels/advice_panel.h"
 #include "widgets/panels/stats_view.h"
+#include "widgets/panels/compare_panel.h"
+#include <QTableWidget>
 #include "widgets/panels/stats_table_model.h"
 #include <QItemSelectionModel>
 #include <QTableView>
@@ -97,4 +99,53 @@ TEST_CASE("a decision-tree finding selects its kernels in the Stats view", "[win
   const auto selected = stats->tableView()->selectionModel()->selectedRows(0);
   REQUIRE(selected.size() == 1);
   CHECK(selected.front().data(npuscope::widgets::StatsTableModel::NameRole).toString() == kernel);
+}
+
+TEST_CASE("File > Compare With stacks the second capture, aligned and linked, with the deltas", "[window][compare]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.show();
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  window.openPath(sharedPath("corpus/ascend-pt-910b-l0-text-2rank"));
+  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+  REQUIRE(finished.first().at(0).toBool());
+  QSignalSpy compared(&window, &MainWindow::compareFinished);
+  window.compareWith(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
+  REQUIRE(waitUntil([&] { return !compared.isEmpty(); }));
+  REQUIRE(compared.first().at(0).toBool());
+  REQUIRE(window.compareProfile());
+  CHECK(window.compareTimeline()->isVisible());
+  CHECK(window.compareDock()->isVisible());
+  // Aligned on the first step's device start: rank 0's step 50 of each side (report --json of
+  // each capture: steps[0].start_ns).
+  const auto stepStart = [](const npuscope::core::Profile& p) {
+    for (const auto& r : p.ranks)
+      if (r.rank() == 0) return r.analysis->devices.front().steps.front().window.start;
+    return npuscope::core::TimeNs{0};
+  };
+  const npuscope::core::TimeNs offset = stepStart(*window.compareProfile()) - stepStart(*window.profile());
+  CHECK(window.compareOffset() == offset);
+  // Zoom on A: B follows at the same aligned moment.
+  const npuscope::core::TimeRange a{stepStart(*window.profile()), stepStart(*window.profile()) + 5'000'000};
+  window.timeline()->setVisibleRange(a);
+  const npuscope::core::TimeRange b = window.compareTimeline()->viewport()->visibleRange();
+  CHECK(b.start == a.start + offset);
+  CHECK(b.end == a.end + offset);
+  // The table: rank 0's hcom_allReduce_ row (kernel_details.csv by hand: 4 ops on each side)
+  // outlines the allReduce kernels on both timelines.
+  auto* table = window.comparePanel()->table();
+  int row = -1;
+  for (int r = 0; r < table->rowCount() && row < 0; ++r)
+    if (table->item(r, 2)->text() == QStringLiteral("hcom_allReduce_") && table->item(r, 0)->text() == QStringLiteral("0")) row = r;
+  REQUIRE(row >= 0);
+  CHECK(table->item(row, 6)->text() == QStringLiteral("4 / 4"));
+  table->selectRow(row);
+  for (auto* timeline : {window.timeline(), window.compareTimeline()}) {
+    const auto slice = timeline->selectedSlice();
+    REQUIRE(slice.valid());
+    const auto& p = timeline == window.timeline() ? *window.profile() : *window.compareProfile();
+    CHECK(p.ranks[static_cast<std::size_t>(timeline->selectedRank())].trace->sliceName(slice).starts_with("hcom_allReduce_"));
+  }
+  window.closeCompare();
+  CHECK_FALSE(window.compareTimeline()->isVisible());
 }

@@ -246,7 +246,7 @@ TEST_CASE("MainWindow keeps markers per folder in the settings and restores them
     MainWindow window;
     window.setInteractiveErrors(false);
     REQUIRE(loadAndWait(window, sample));
-    auto* markers = window.findChild<npuscope::widgets::TimelineWidget*>()->markers();
+    auto* markers = window.timeline()->markers();
     markers->clear();
     start = window.viewState()->profile()->range().start;
     markers->addPoint(start + 1'000'000, QStringLiteral("first step starts"));
@@ -268,13 +268,13 @@ TEST_CASE("MainWindow keeps markers per folder in the settings and restores them
     MainWindow window;
     window.setInteractiveErrors(false);
     REQUIRE(loadAndWait(window, sample));
-    const auto& restored = window.findChild<npuscope::widgets::TimelineWidget*>()->markers()->markers();
+    const auto& restored = window.timeline()->markers()->markers();
     REQUIRE(restored.size() == 2);
     CHECK(restored[0].name == QStringLiteral("first step starts"));
     CHECK(restored[0].start == start + 1'000'000);
     CHECK(restored[1].isRange());
     CHECK(restored[1].color == 0xff009e73u);
-    window.findChild<npuscope::widgets::TimelineWidget*>()->markers()->clear();
+    window.timeline()->markers()->clear();
   }
   CHECK_FALSE(QSettings().contains(key + QStringLiteral("/list")));
   // npuscope never writes into the folder it reads.
@@ -317,7 +317,7 @@ TEST_CASE("MainWindow: the flow menu is a colour legend, step rows select the de
   const npuscope::core::TimeRange window2 = shares->selectionAt(stepRow);
   REQUIRE_FALSE(window2.empty());
   emit topDown->stepActivated(topDown->rank(), shares->stepAt(stepRow), window2);
-  auto* timeline = window.findChild<npuscope::widgets::TimelineWidget*>();
+  auto* timeline = window.timeline();
   CHECK(timeline->viewport()->selection() == window2);
   CHECK(timeline->viewport()->visibleRange().start <= window2.start);
   CHECK(timeline->viewport()->visibleRange().end >= window2.end);
