@@ -324,7 +324,8 @@ std::string compareJson(const CompareResult& r) {
   for (std::size_t i = 0; i < r.ranks.size(); ++i) {
     const CompareRank& k = r.ranks[i];
     o += i ? ",\n  {" : "\n  {";
-    o += "\"rank\": " + std::to_string(k.rank) + ", \"device_a\": " + std::to_string(k.deviceA) +
+    o += "\"rank\": " + std::to_string(k.rank) + ", \"device\": " + std::to_string(k.deviceA >= 0 ? k.deviceA : k.deviceB) +
+         ", \"device_a\": " + std::to_string(k.deviceA) +
          ", \"device_b\": " + std::to_string(k.deviceB) + ", \"a\": ";
     figures(o, k.a);
     o += ", \"b\": ";
