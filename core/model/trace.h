@@ -280,6 +280,11 @@ struct LoadOptions {
   std::uint64_t gzipMaxInflatedBytes = 0;
   ProgressFn progress;           ///< may be empty
   PreviewFn preview;             ///< may be empty; see LoadPreview
+  /// Test hook (issue 26 item 7: a test that raced the clock): called on the parsing thread each
+  /// time it has read about 1 MiB more of the JSON array, with the file offset reached (bytes);
+  /// the read waits for it. Lets a test act at a byte position (truncate the file) instead of at
+  /// a time. Empty: never called.
+  std::function<void(std::size_t offset)> readHook;
   std::stop_token stop;          ///< cancel: loadTrace returns ok=false, error "cancelled"
 };
 

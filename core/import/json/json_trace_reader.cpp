@@ -141,7 +141,8 @@ class RangeWindow {
 /// The bytes come from `source` (ReadSource); the result does not depend on it.
 void parseRange(std::string_view file, std::size_t begin, std::size_t limit, WorkerOut& out,
                 std::atomic<std::size_t>* bytesDone, const std::stop_token& stop, bool fastScanner,
-                const ReadSource& source, PreviewCursor preview = {}) {
+                const ReadSource& source, PreviewCursor preview = {},
+                const std::function<void(std::size_t)>* readHook = nullptr) {
   RangeWindow win(file, source, begin);
   // An element is parsed once at least this many bytes follow its start in the window, or the
   // window ends at the end of the file; a longer element makes the window refill (and grow).
@@ -232,6 +233,7 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
     if (done - lastReport > (1u << 20)) {
       if (bytesDone) bytesDone->fetch_add(done - lastReport, std::memory_order_relaxed);
       lastReport = done;
+      if (readHook && *readHook) (*readHook)(done);
       publishPreview(out, preview);
       if (stop.stop_requested()) {
         out.stop = WorkerOut::Stop::Cancelled;
@@ -403,7 +405,9 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
   if (parts == 1 && !options.progress && !options.preview) {
     // One part and nobody to tell: parse on this thread. A worker here would only cost a thread
     // start and the 20 ms poll below per load (issue 15: the fuzz targets ran at 11-176 exec/s).
-    failure.run([&] { parseRange(file, begins[0], SIZE_MAX, outs[0], nullptr, options.stop, options.fastScanner, source); });
+    failure.run([&] {
+      parseRange(file, begins[0], SIZE_MAX, outs[0], nullptr, options.stop, options.fastScanner, source, {}, &options.readHook);
+    });
   } else {
     std::vector<std::jthread> threads;
     for (unsigned k = 0; k < parts; ++k) {
@@ -415,7 +419,8 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
       }
       threads.emplace_back([&, k, limit, cursor] {
         failure.run([&] {
-          parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.fastScanner, source, cursor);
+          parseRange(file, begins[k], limit, outs[k], &bytesDone, options.stop, options.fastScanner, source, cursor,
+                     &options.readHook);
         });
         {
           const std::lock_guard lock(doneMutex);
