@@ -249,9 +249,10 @@ QCommandLineOption htmlOption() {
 // Refuses an HTML file inside any profiling folder read (`paths`, and every rank folder of the
 // loaded profiles): npuscope never writes into the folder it reads.
 bool htmlTargetAllowed(const QString& file, const QStringList& paths, const std::vector<const core::Profile*>& profiles) {
-  for (const QString& path : paths) {
+  for (qsizetype i = 0; i < paths.size(); ++i) {
+    const QString& path = paths[i];
     QStringList folders = protectedFolders(path, nullptr);
-    for (const core::Profile* p : profiles) folders += protectedFolders(path, p);
+    if (static_cast<std::size_t>(i) < profiles.size()) folders += protectedFolders(path, profiles[static_cast<std::size_t>(i)]);
     if (isInsideAny(file, folders) || QFileInfo(file).absoluteFilePath() == QFileInfo(path).absoluteFilePath()) {
       printError(QCoreApplication::translate("npuscope", "refusing to write %1 inside the profiling folder %2").arg(file, path));
       return false;

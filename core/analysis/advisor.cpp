@@ -325,6 +325,29 @@ bool nhw(const std::vector<long long>& s, const std::string& format, double& n, 
   return false;
 }
 
+/// A matrix as its logical (ND) shape: FRACTAL_NZ stores an (..., M, N) matrix as (..., N1, M1,
+/// M0, N0) with M = M1·M0 and N = N1·N0 (CANN's fractal layout, 16x16 blocks, dims rounded up
+/// to them); other formats are taken as written.
+std::vector<long long> logicalMatrix(const std::vector<long long>& s, const std::string& format) {
+  if (format.find("FRACTAL_NZ") == std::string::npos || s.size() < 4) return s;
+  std::vector<long long> nd(s.begin(), s.end() - 4);
+  const std::size_t n = s.size();
+  nd.push_back(s[n - 3] * s[n - 2]);
+  nd.push_back(s[n - 4] * s[n - 1]);
+  return nd;
+}
+
+/// True when every dim is positive and the element count stays below 2^50 (a shape the kernel
+/// could hold; a garbage cell gives no figure rather than an absurd one).
+bool plausible(const std::vector<long long>& s) {
+  double n = 1;
+  for (long long d : s) {
+    if (d <= 0) return false;
+    n *= static_cast<double>(d);
+  }
+  return n < 1.2e15;
+}
+
 std::string cellAt(const KernelDetails& k, std::size_t row, std::initializer_list<std::string_view> names) {
   const int c = k.table.column(names);
   return c < 0 ? std::string() : std::string(csvTrim(k.table.cell(row, c)));
@@ -343,23 +366,35 @@ std::optional<KernelWork> kernelWork(const KernelDetails& kernels, std::size_t r
   if (in.size() < 2 || outs.empty()) return std::nullopt;
   const std::string type = asciiLower(r.type.empty() ? r.name : r.type);
   auto fmt = [&](std::size_t i) { return i < fmts.size() ? fmts[i] : std::string(); };
+  // The shapes the formula reads must be real ones (a missing or garbage cell parses as empty).
+  const std::size_t need = std::min<std::size_t>(in.size(), 2);
+  for (std::size_t i = 0; i < need; ++i)
+    if (!plausible(in[i]) && !in[i].empty()) return std::nullopt;
+  if (!plausible(outs[0])) return std::nullopt;
   double flops = 0;
   std::size_t dtypeInput = 0;
   if (type.find("matmul") != std::string::npos || type.find("gemm") != std::string::npos) {
-    flops = matmulFlops(in[0], in[1], outs[0]);
+    const auto ofmts = detail::splitSemicolon(cellAt(kernels, row, {"Output Formats"}));
+    if (!plausible(in[0]) || !plausible(in[1])) return std::nullopt;
+    flops = matmulFlops(logicalMatrix(in[0], fmt(0)), logicalMatrix(in[1], fmt(1)),
+                        logicalMatrix(outs[0], ofmts.empty() ? std::string() : ofmts[0]));
   } else if (type.rfind("conv2dbackpropinput", 0) == 0) {
-    // (input_size, filter, out_backprop) -> dx: the forward's work, from dy's N, H, W.
+    // (input_size, filter, out_backprop) -> dx, or Conv2DBackpropInputD (filter, out_backprop)
+    // with input_size an attribute: the forward's work, from dy's N, H, W and the filter.
+    const std::size_t f = in.size() >= 3 ? 1 : 0, dy = in.size() >= 3 ? 2 : 1;
     double n = 0, h = 0, w = 0;
-    if (in.size() >= 3 && nhw(in[2], fmt(2), n, h, w)) flops = 2.0 * n * h * w * product(in[1]);
-    dtypeInput = 1;
+    if (in.size() >= 2 && plausible(in[f]) && plausible(in[dy]) && nhw(in[dy], fmt(dy), n, h, w))
+      flops = 2.0 * n * h * w * product(in[f]);
+    dtypeInput = f;
   } else if (type.rfind("conv2dbackpropfilter", 0) == 0) {
-    // (x, filter_size, out_backprop) -> dw.
+    // (x, filter_size, out_backprop) -> dw, or Conv2DBackpropFilterD (x, out_backprop).
+    const std::size_t dy = in.size() >= 3 ? 2 : 1;
     double n = 0, h = 0, w = 0;
-    if (in.size() >= 3 && nhw(in[2], fmt(2), n, h, w)) flops = 2.0 * n * h * w * product(outs[0]);
+    if (in.size() >= 2 && plausible(in[dy]) && nhw(in[dy], fmt(dy), n, h, w)) flops = 2.0 * n * h * w * product(outs[0]);
   } else if (type == "conv2d") {
     double n = 0, h = 0, w = 0;
     const auto ofmts = detail::splitSemicolon(cellAt(kernels, row, {"Output Formats"}));
-    if (nhw(outs[0], ofmts.empty() ? std::string() : ofmts[0], n, h, w)) flops = 2.0 * n * h * w * product(in[1]);
+    if (plausible(in[1]) && nhw(outs[0], ofmts.empty() ? std::string() : ofmts[0], n, h, w)) flops = 2.0 * n * h * w * product(in[1]);
   }
   if (!(flops > 0)) return std::nullopt;
   KernelWork k;

@@ -51,15 +51,21 @@ double dtypeBytes(std::string_view t) {
 }
 
 /// Bytes of a list of tensors (shapes and dtypes of one cell pair); nullopt when a dtype is unknown.
-std::optional<double> tensorBytes(const std::vector<std::vector<long long>>& shapes, const std::vector<std::string>& types) {
+std::optional<double> tensorBytes(const std::vector<std::vector<long long>>& shapes, const std::vector<std::string>& types,
+                                  const std::vector<std::string>& shapeTexts) {
   double b = 0;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     if (i >= types.size()) return std::nullopt;
     const std::string t(csvTrim(types[i]));
-    if (t.empty() && shapes[i].empty()) continue;  // an absent optional input
+    const bool written = i < shapeTexts.size() && !csvTrim(shapeTexts[i]).empty();
+    if (t.empty() && !written) continue;  // an absent optional input
+    // A shape written but not parsed (a negative or non-numeric dim) gives no figure.
+    if (written && shapes[i].empty()) return std::nullopt;
     const double size = dtypeBytes(t);
     if (size <= 0) return std::nullopt;
-    b += product(shapes[i]) * size;
+    const double n = product(shapes[i]);
+    if (n >= 1.2e15) return std::nullopt;  // not a tensor a kernel holds
+    b += n * size;
   }
   return b;
 }
@@ -159,6 +165,8 @@ std::vector<long long> torchConvWeight(const Trace& trace, SliceRef op) {
 double writtenFilter(const std::string& typeLower, const std::vector<std::vector<long long>>& in,
                      const std::vector<std::vector<long long>>& out) {
   if (typeLower.starts_with("conv2dbackpropfilter")) return out.empty() ? 0 : product(out[0]);
+  // Conv2DBackpropInputD holds (filter, out_backprop): the filter first.
+  if (typeLower.starts_with("conv2dbackpropinput") && in.size() == 2) return product(in[0]);
   return in.size() >= 2 ? product(in[1]) : 0;
 }
 
@@ -264,8 +272,9 @@ OperatorTable operatorTable(const Trace& trace, const KernelDetails& kernels, co
     const auto in = detail::parseShapes(k.inputShapes);
     const auto outs = detail::parseShapes(cellOf(kernels, r, {"Output Shapes"}));
     {
-      const auto inBytes = tensorBytes(in, detail::splitSemicolon(dtypes));
-      const auto outBytes = tensorBytes(outs, detail::splitSemicolon(cellOf(kernels, r, {"Output Data Types"})));
+      const auto inBytes = tensorBytes(in, detail::splitSemicolon(dtypes), detail::splitSemicolon(k.inputShapes));
+      const auto outBytes = tensorBytes(outs, detail::splitSemicolon(cellOf(kernels, r, {"Output Data Types"})),
+                                        detail::splitSemicolon(cellOf(kernels, r, {"Output Shapes"})));
       if (inBytes && outBytes && !k.inputShapes.empty()) f.bytes = *inBytes + *outBytes;
     }
     f.pipeBound = kernelBound(kernels, r, th.busyPipeRatio);
@@ -379,7 +388,7 @@ std::string groupLabel(const OperatorGroup& g) {
 
 std::string pct(double v) { return fmt("%.0f%%", v * 100.0); }
 
-void matmulNode(const OperatorGroup& g, const AdvisorThresholds& th, TreeNode& n) {
+void matmulNode(const OperatorGroup& g, const std::string& chip, const AdvisorThresholds& th, TreeNode& n) {
   n.figures.emplace_back("total_us", static_cast<double>(g.total) / 1e3);
   if (!g.tflops) {
     n.branch = "matmul_no_shapes";
@@ -393,9 +402,13 @@ void matmulNode(const OperatorGroup& g, const AdvisorThresholds& th, TreeNode& n
   if (!g.utilisation) {
     n.branch = "matmul_no_peak";
     n.severity = Severity::Unknown;
-    n.finding = i18n::format(npuTr("npuscope::core::Tree", "%1 reaches %2 TFLOPS%3; utilisation unknown: no peak for this chip "
-                                   "and dtype (give the chip: --chip NAME or the Settings)"),
-                             {groupLabel(g), fmt("%.2f", *g.tflops), padded});
+    n.finding = chip.empty()
+                    ? i18n::format(npuTr("npuscope::core::Tree", "%1 reaches %2 TFLOPS%3; utilisation unknown: the capture does "
+                                         "not record the chip (give it: --chip NAME or the Settings)"),
+                                   {groupLabel(g), fmt("%.2f", *g.tflops), padded})
+                    : i18n::format(npuTr("npuscope::core::Tree", "%1 reaches %2 TFLOPS%3; utilisation unknown: no %4 peak for %5 "
+                                         "in the table (docs/diagnosis.md §6.3)"),
+                                   {groupLabel(g), fmt("%.2f", *g.tflops), padded, g.dtype, chip});
     return;
   }
   n.figures.emplace_back("utilisation", *g.utilisation);
@@ -410,8 +423,12 @@ void matmulNode(const OperatorGroup& g, const AdvisorThresholds& th, TreeNode& n
   if (*g.utilisation < th.lowUtilisation) {
     n.branch = "matmul_low";
     n.severity = Severity::Issue;
-    n.suggestion = npuTr("npuscope::core::Tree", "Below half the peak: a larger batch (bigger matrices fill the cores) or AMP "
-                         "(FP16/BF16, about 4x the FP32 peak).");
+    const bool fp32 = g.dtype == "FP32" || g.dtype == "HF32";
+    n.suggestion = fp32 ? npuTr("npuscope::core::Tree", "Below half the peak: a larger batch (bigger matrices fill the cores) or AMP "
+                                "(FP16/BF16, about 4x the FP32 peak).")
+                        : npuTr("npuscope::core::Tree", "Below half the peak in half precision already: a larger batch or "
+                                "larger matrices (fused projections) so that the cube units fill, and aligned shapes "
+                                "(multiples of 16).");
   } else if (*g.utilisation >= th.highUtilisation && g.hf32Unknown) {
     // HF32's peak is higher than FP32's: at the FP32 mark says nothing of HF32 (the low branch
     // above stays right: against a higher peak the share is lower still).
@@ -427,8 +444,10 @@ void matmulNode(const OperatorGroup& g, const AdvisorThresholds& th, TreeNode& n
   } else {
     n.branch = "matmul_mid";
     n.severity = Severity::Info;
+    const bool fp32 = g.dtype == "FP32" || g.dtype == "HF32";
     n.suggestion = g.underfilled ? npuTr("npuscope::core::Tree", "Between the marks and too small to fill the chip: a larger batch.")
-                                 : npuTr("npuscope::core::Tree", "Between the marks: AMP (FP16/BF16) if precision allows.");
+                   : fp32        ? npuTr("npuscope::core::Tree", "Between the marks: AMP (FP16/BF16) if precision allows.")
+                                 : npuTr("npuscope::core::Tree", "Between the marks: larger or aligned matrices (multiples of 16).");
   }
 }
 
@@ -448,9 +467,10 @@ std::vector<TreeNode> walkDecisionTree(const Trace& trace, const OperatorTable& 
     n.totalNs = g.total;
     n.evidence = g.tasks;
     const std::string typeLower = asciiLower(g.type);
-    const std::string share = pct(g.shareOfBusy);
+    // Without Computing (a partial or device-less rank) the share cannot be told.
+    const std::string share = table.computingNs > 0 ? pct(g.shareOfBusy) : npuTr("npuscope::core::Tree", "unknown share");
     if (isMatmulConv(typeLower)) {
-      matmulNode(g, th, n);
+      matmulNode(g, table.chip, th, n);
     } else if (g.core == "AI_CPU") {
       n.branch = "aicpu_fallback";
       n.severity = Severity::Issue;

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "core/analysis/advisor.h"
 #include "core/base/i18n.h"
 #include "core/base/json_text.h"
 #include "core/base/time_format.h"
@@ -50,11 +51,12 @@ bool hasTypes(const KernelDetails* k) {
 
 /// Kernel time per Type (and per Type + Input Shapes) of one side into rows; per Name when
 /// `byName` (a side without types: the two sides are then keyed alike).
-void addKernels(const KernelDetails* k, bool sideB, bool byName, std::map<std::string, CompareRow>& types,
+void addKernels(const KernelDetails* k, bool sideB, bool byName, bool dropComm, std::map<std::string, CompareRow>& types,
                 std::map<std::string, CompareRow>& ops) {
   if (!k) return;
   for (const KernelRow& r : k->rows) {
     if (!r.duration) continue;
+    if (dropComm && (r.isCommunication() || r.name.starts_with("hcom_"))) continue;
     std::string type = byName || r.type.empty() ? r.name : r.type;
     // An HCCL op's name carries its group hash and index (hcom_allReduce__586_0_1), which differ
     // from run to run: keyed by its type, the name up to "__" (the Level1 Type "hcom_allReduce_").
@@ -96,6 +98,9 @@ std::string rankVerdict(const CompareRank& r) {
   const Part* top = &parts[0];
   for (const Part& p : parts)
     if (std::llabs(p.delta) > std::llabs(top->delta)) top = &p;
+  if (std::llabs(b.e2e - a.e2e) < kSameNs && std::llabs(top->delta) < kSameNs)
+    return i18n::format(npuTr("npuscope::core::Compare", "rank %1: the same device time (%2) and shares within 1 us"),
+                        {std::to_string(r.rank), formatDuration(a.e2e)});
   std::string s = i18n::format(npuTr("npuscope::core::Compare", "rank %1: device time %2 (%3 -> %4): %5 %6"),
                                {std::to_string(r.rank), signedDuration(b.e2e - a.e2e), formatDuration(a.e2e),
                                 formatDuration(b.e2e), top->name, signedDuration(top->delta)});
@@ -140,21 +145,144 @@ std::vector<SliceRef> slicesOfKernelKey(const RankProfile& rank, std::string_vie
   return out;
 }
 
+namespace {
+
+/// True when the table holds HCCL rows (the text export's kernel_details.csv does; the .db
+/// export's COMPUTE_TASK_INFO does not).
+bool hasCommunication(const KernelDetails* k) {
+  if (!k) return false;
+  for (const KernelRow& r : k->rows)
+    if (r.isCommunication() || r.name.starts_with("hcom_")) return true;
+  return false;
+}
+
+bool hasShapes(const KernelDetails* k) {
+  if (!k) return false;
+  for (const KernelRow& r : k->rows)
+    if (!csvTrim(r.inputShapes).empty()) return true;
+  return false;
+}
+
+/// Steps paired by number; a side without ProfilerStep (its one row, step -1) is said once.
+void compareSteps(const DeviceAnalysis* da, const DeviceAnalysis* db, CompareRank& cr) {
+  std::map<long long, CompareStep> steps;
+  bool stepsA = false, stepsB = false;
+  for (const StepOverlap& s : da->steps) steps[s.step].step = s.step, steps[s.step].a = s.computed, stepsA = stepsA || s.step >= 0;
+  for (const StepOverlap& s : db->steps) steps[s.step].step = s.step, steps[s.step].b = s.computed, stepsB = stepsB || s.step >= 0;
+  std::string onlyA, onlyB;
+  for (auto& [n, s] : steps) {
+    if (n < 0 && stepsA != stepsB) continue;  // "the whole capture" row of the side without steps
+    if (n >= 0 && s.a && !s.b) onlyA += (onlyA.empty() ? "" : ", ") + std::to_string(n);
+    if (n >= 0 && s.b && !s.a) onlyB += (onlyB.empty() ? "" : ", ") + std::to_string(n);
+    cr.steps.push_back(s);
+  }
+  if (stepsA != stepsB)
+    cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "%1 has no ProfilerStep: only the whole captures are compared"),
+                                    {stepsA ? std::string("B") : std::string("A")}));
+  if (!onlyA.empty() && stepsB)
+    cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "steps only in A: %1"), {onlyA}));
+  if (!onlyB.empty() && stepsA)
+    cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "steps only in B: %1"), {onlyB}));
+}
+
+/// The kernel rows of both sides, keyed alike (by name when a side has no types), without the
+/// HCCL rows when only one table holds them and without the shapes when a side has none.
+void compareKernels(const KernelDetails* ka, const KernelDetails* kb, CompareRank& cr) {
+  std::map<std::string, CompareRow> types, ops;
+  // Level0 writes no operator type (N/A): then both sides are keyed by kernel name, which the
+  // levels share (aclnnAddmm_MatMulCommon_MatMulV2, Conv2D1).
+  const bool byName = (ka && !hasTypes(ka)) || (kb && !hasTypes(kb));
+  if (byName && ka && kb)
+    cr.notes.push_back(npuTr("npuscope::core::Compare", "a side records no operator type (Level0): kernels are compared by name"));
+  const bool commA = hasCommunication(ka), commB = hasCommunication(kb);
+  const bool dropComm = ka && kb && commA != commB;
+  if (dropComm)
+    cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "only %1's kernel table holds the communication ops (the .db "
+                                          "export's has none): they are left out of the operator rows"),
+                                    {commA ? std::string("A") : std::string("B")}));
+  addKernels(ka, false, byName, dropComm, types, ops);
+  addKernels(kb, true, byName, dropComm, types, ops);
+  if ((!ka) != (!kb))
+    cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "only %1 has a kernel table: the operator rows show one side"),
+                                    {ka ? std::string("A") : std::string("B")}));
+  for (auto& [k, row] : types) cr.operatorTypes.push_back(row);
+  if (ka && kb && (!hasShapes(ka) || !hasShapes(kb))) {
+    cr.notes.push_back(npuTr("npuscope::core::Compare", "a side records no input shapes: operators are compared by type only"));
+  } else {
+    for (auto& [k, row] : ops) cr.operators.push_back(row);
+  }
+  sortByDelta(cr.operatorTypes);
+  sortByDelta(cr.operators);
+}
+
+void compareCauses(const DeviceAnalysis* da, const DeviceAnalysis* db, CompareRank& cr) {
+  for (std::size_t c = 0; c < kBubbleCauseCount; ++c) {
+    CompareRow row;
+    row.key = bubbleCauseKey(static_cast<BubbleCause>(c));
+    row.a = da->causes.ns[c], row.aCount = da->causes.count[c];
+    row.b = db->causes.ns[c], row.bCount = db->causes.count[c];
+    if (row.a || row.b) cr.bubbleCauses.push_back(row);
+  }
+  sortByDelta(cr.bubbleCauses);
+}
+
+/// The rank pairs: by rank id; two single-rank captures are paired whatever their ids (a Kineto
+/// trace without a rank is -1).
+std::vector<std::pair<const RankProfile*, const RankProfile*>> pairRanks(const Profile& pa, const Profile& pb,
+                                                                         std::vector<std::string>& notes) {
+  std::vector<const RankProfile*> ra, rb;
+  for (const RankProfile& r : pa.ranks)
+    if (r.trace) ra.push_back(&r);
+  for (const RankProfile& r : pb.ranks)
+    if (r.trace) rb.push_back(&r);
+  std::vector<std::pair<const RankProfile*, const RankProfile*>> out;
+  if (ra.size() == 1 && rb.size() == 1) {
+    if (ra[0]->rank() != rb[0]->rank())
+      notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "one rank on each side: rank %1 of A paired with rank %2 of B"),
+                                   {std::to_string(ra[0]->rank()), std::to_string(rb[0]->rank())}));
+    out.emplace_back(ra[0], rb[0]);
+    return out;
+  }
+  std::set<int> ids;
+  for (const RankProfile* r : ra) ids.insert(r->rank());
+  for (const RankProfile* r : rb) ids.insert(r->rank());
+  for (int id : ids) out.emplace_back(byRank(pa, id), byRank(pb, id));
+  return out;
+}
+
+/// A note per side that holds a partial capture (returns true then), and when one side is a GPU
+/// trace and the other not.
+bool sideNotes(const Profile& pa, const Profile& pb, std::vector<std::string>& notes) {
+  bool partial = false;
+  for (int side = 0; side < 2; ++side)
+    for (const RankProfile& r : (side ? pb : pa).ranks)
+      if (r.analysis && r.analysis->verdict.partial)
+        partial = true, notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "%1's %2 is a partial capture (%3): its figures cover only "
+                                           "what was read"),
+                                     {side ? std::string("B") : std::string("A"), r.source.label, r.analysis->verdict.partialReason}));
+  auto gpu = [](const Profile& p) {
+    for (const RankProfile& r : p.ranks)
+      if (r.trace && isGpuTrace(*r.trace)) return true;
+    return false;
+  };
+  if (gpu(pa) != gpu(pb))
+    notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "%1 is a GPU trace and the other an Ascend capture: their "
+                                       "operators and causes differ in kind"),
+                                 {gpu(pa) ? std::string("A") : std::string("B")}));
+  return partial;
+}
+
+}  // namespace
+
 CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
   CompareResult out;
   out.a = pa.path;
   out.b = pb.path;
-  std::set<int> ids;
-  for (const RankProfile& r : pa.ranks)
-    if (r.trace) ids.insert(r.rank());
-  for (const RankProfile& r : pb.ranks)
-    if (r.trace) ids.insert(r.rank());
+  const bool partial = sideNotes(pa, pb, out.notes);
   std::size_t paired = 0;
-  for (int id : ids) {
+  for (const auto& [ra, rb] : pairRanks(pa, pb, out.notes)) {
     CompareRank cr;
-    cr.rank = id;
-    const RankProfile* ra = byRank(pa, id);
-    const RankProfile* rb = byRank(pb, id);
+    cr.rank = ra ? ra->rank() : rb->rank();
     if (ra) cr.deviceA = ra->device();
     if (rb) cr.deviceB = rb->device();
     const DeviceAnalysis* da = ra ? deviceOf(*ra) : nullptr;
@@ -162,61 +290,20 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
     if (da) cr.a = da->computed;
     if (db) cr.b = db->computed;
     if (!ra || !rb) {
+      // One side only: its figures are shown, nothing is compared.
       out.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "rank %1 is only in %2: not compared"),
-                                       {std::to_string(id), ra ? std::string("A") : std::string("B")}));
-    } else if (!da || !db) {
+                                       {std::to_string(cr.rank), ra ? std::string("A") : std::string("B")}));
+      out.ranks.push_back(std::move(cr));
+      continue;
+    }
+    if (!da || !db) {
       cr.notes.push_back(npuTr("npuscope::core::Compare", "no device analysis on one side: the figures are not compared"));
     } else {
       ++paired;
+      compareSteps(da, db, cr);
+      compareCauses(da, db, cr);
     }
-    // Steps by number.
-    std::map<long long, CompareStep> steps;
-    if (da)
-      for (const StepOverlap& s : da->steps) steps[s.step].step = s.step, steps[s.step].a = s.computed;
-    if (db)
-      for (const StepOverlap& s : db->steps) steps[s.step].step = s.step, steps[s.step].b = s.computed;
-    std::vector<long long> onlyA, onlyB;
-    for (auto& [n, s] : steps) {
-      if (s.a && !s.b) onlyA.push_back(n);
-      if (s.b && !s.a) onlyB.push_back(n);
-      cr.steps.push_back(s);
-    }
-    auto list = [](const std::vector<long long>& v) {
-      std::string t;
-      for (long long n : v) t += (t.empty() ? "" : ", ") + std::to_string(n);
-      return t;
-    };
-    if (da && db && !onlyA.empty())
-      cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "steps only in A: %1"), {list(onlyA)}));
-    if (da && db && !onlyB.empty())
-      cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "steps only in B: %1"), {list(onlyB)}));
-    // Kernels per type and per type + shapes.
-    std::map<std::string, CompareRow> types, ops;
-    const KernelDetails* ka = ra ? ra->kernels.get() : nullptr;
-    const KernelDetails* kb = rb ? rb->kernels.get() : nullptr;
-    // Level0 writes no operator type (N/A): then both sides are keyed by kernel name, which the
-    // levels share (aclnnAddmm_MatMulCommon_MatMulV2, Conv2D1).
-    const bool byName = (ka && !hasTypes(ka)) || (kb && !hasTypes(kb));
-    if (byName && ka && kb)
-      cr.notes.push_back(npuTr("npuscope::core::Compare", "a side records no operator type (Level0): kernels are compared by name"));
-    addKernels(ka, false, byName, types, ops);
-    addKernels(kb, true, byName, types, ops);
-    if (ra && rb && (!ra->kernels) != (!rb->kernels))
-      cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "only %1 has a kernel table: the operator rows show one side"),
-                                      {ra->kernels ? std::string("A") : std::string("B")}));
-    for (auto& [k, row] : types) cr.operatorTypes.push_back(row);
-    for (auto& [k, row] : ops) cr.operators.push_back(row);
-    sortByDelta(cr.operatorTypes);
-    sortByDelta(cr.operators);
-    // Bubble time per cause.
-    for (std::size_t c = 0; c < kBubbleCauseCount; ++c) {
-      CompareRow row;
-      row.key = bubbleCauseKey(static_cast<BubbleCause>(c));
-      if (da) row.a = da->causes.ns[c], row.aCount = da->causes.count[c];
-      if (db) row.b = db->causes.ns[c], row.bCount = db->causes.count[c];
-      if (row.a || row.b) cr.bubbleCauses.push_back(row);
-    }
-    sortByDelta(cr.bubbleCauses);
+    compareKernels(ra->kernels.get(), rb->kernels.get(), cr);
     out.ranks.push_back(std::move(cr));
   }
   if (paired == 0) {
@@ -244,6 +331,7 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
   for (const CompareRank& r : out.ranks)
     if (r.a && r.b && (!top || std::llabs(r.b->e2e - r.a->e2e) > std::llabs(top->b->e2e - top->a->e2e))) top = &r;
   out.verdict = rankVerdict(*top);
+  if (partial) out.verdict += npuTr("npuscope::core::Compare", " (a side is a partial capture: see the notes)");
   if (paired > 1) out.verdict += i18n::format(npuTr("npuscope::core::Compare", " (%1 ranks compared; this one changed most)"),
                                               {std::to_string(paired)});
   return out;

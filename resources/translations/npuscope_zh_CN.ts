@@ -2038,6 +2038,38 @@
         <source> (%1 ranks compared; this one changed most)</source>
         <translation>（比较了 %1 个 Rank；此 Rank 变化最大）</translation>
     </message>
+    <message>
+        <source>rank %1: the same device time (%2) and shares within 1 us</source>
+        <translation>Rank %1：Device 时间相同（%2），各部分占比在 1 us 以内一致</translation>
+    </message>
+    <message>
+        <source>%1 has no ProfilerStep: only the whole captures are compared</source>
+        <translation>%1 没有 ProfilerStep：只比较整个采集</translation>
+    </message>
+    <message>
+        <source>only %1&apos;s kernel table holds the communication ops (the .db export&apos;s has none): they are left out of the operator rows</source>
+        <translation>只有 %1 的 kernel 表包含通信算子（.db 导出的没有）：算子行中不计入通信算子</translation>
+    </message>
+    <message>
+        <source>a side records no input shapes: operators are compared by type only</source>
+        <translation>一侧没有记录输入 shape：算子只按类型比较</translation>
+    </message>
+    <message>
+        <source>one rank on each side: rank %1 of A paired with rank %2 of B</source>
+        <translation>两侧各只有一个 Rank：A 的 Rank %1 与 B 的 Rank %2 配对</translation>
+    </message>
+    <message>
+        <source>%1&apos;s %2 is a partial capture (%3): its figures cover only what was read</source>
+        <translation>%1 的 %2 是不完整的采集（%3）：其数值只覆盖已读取的部分</translation>
+    </message>
+    <message>
+        <source>%1 is a GPU trace and the other an Ascend capture: their operators and causes differ in kind</source>
+        <translation>%1 是 GPU trace，另一侧是昇腾采集：两者的算子与原因类别不同</translation>
+    </message>
+    <message>
+        <source> (a side is a partial capture: see the notes)</source>
+        <translation>（有一侧是不完整的采集：见备注）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Html</name>
@@ -2613,10 +2645,6 @@
         <translation>（通道数按补齐到 C0 计算：为上界）</translation>
     </message>
     <message>
-        <source>%1 reaches %2 TFLOPS%3; utilisation unknown: no peak for this chip and dtype (give the chip: --chip NAME or the Settings)</source>
-        <translation>%1 达到 %2 TFLOPS%3；利用率未知：没有该芯片与数据类型的峰值（请指定芯片：--chip NAME 或在设置中选择）</translation>
-    </message>
-    <message>
         <source>; Block Dim %1 of %2 cores: too small to fill the chip</source>
         <translation>；Block Dim 为 %1，核数 %2：规模太小，无法占满芯片</translation>
     </message>
@@ -2711,6 +2739,26 @@
     <message>
         <source>Graph mode: torch.compile (TorchAir) or ATC, so that the host launches a graph instead of every small operator.</source>
         <translation>使用图模式：torch.compile（TorchAir）或 ATC，让 Host 下发整张图而不是逐个小算子。</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2 TFLOPS%3; utilisation unknown: the capture does not record the chip (give it: --chip NAME or the Settings)</source>
+        <translation>%1 达到 %2 TFLOPS%3；利用率未知：采集中没有记录芯片型号（请指定：--chip NAME 或在设置中选择）</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2 TFLOPS%3; utilisation unknown: no %4 peak for %5 in the table (docs/diagnosis.md §6.3)</source>
+        <translation>%1 达到 %2 TFLOPS%3；利用率未知：峰值表中没有 %5 的 %4 峰值（docs/diagnosis.md §6.3）</translation>
+    </message>
+    <message>
+        <source>Below half the peak in half precision already: a larger batch or larger matrices (fused projections) so that the cube units fill, and aligned shapes (multiples of 16).</source>
+        <translation>已是半精度但低于峰值的一半：增大 batch 或矩阵规模（如融合投影），让 Cube 单元占满，并使用对齐的 shape（16 的倍数）。</translation>
+    </message>
+    <message>
+        <source>Between the marks: larger or aligned matrices (multiples of 16).</source>
+        <translation>介于两条标线之间：使用更大或对齐的矩阵（16 的倍数）。</translation>
+    </message>
+    <message>
+        <source>unknown share</source>
+        <translation>占比未知</translation>
     </message>
 </context>
 <context>

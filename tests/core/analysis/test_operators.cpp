@@ -382,3 +382,49 @@ TEST_CASE("operators: p50 / p90 interpolate between the closest ranks", "[operat
   CHECK(*s.max == 4);
   CHECK_FALSE(core::spreadOf({}).p50);
 }
+
+TEST_CASE("operators: FRACTAL_NZ matrices, the D convolution backprops and garbage shapes", "[operators]") {
+  // Rows as the 910A .db export writes them (COMPUTE_TASK_INFO), FP16, 100 us each.
+  const std::string csv =
+      "Name,Type,Accelerator Core,Start Time(us),Duration(us),Input Shapes,Input Data Types,Input Formats,"
+      "Output Shapes,Output Data Types,Output Formats\n"
+      // NZ (..., N1, M1, M0, N0) = (M, N) with M = M1*16, N = N1*16: A is 32 x 4096, B 32 x 9216,
+      // the output 4096 x 9216: K = 32, 2*4096*9216*32 FLOPs (aten::mm of a weight gradient).
+      "MatMul,MatMul,AI_CORE,1000.000,100.000,\"256,2,16,16;576,2,16,16\",FLOAT16;FLOAT16,FRACTAL_NZ;FRACTAL_NZ,"
+      "\"576,256,16,16\",FLOAT16,FRACTAL_NZ\n"
+      // Conv2DBackpropFilterD (x, dy) -> dw in FRACTAL_Z: 2*N*Hout*Wout*|dw| = 2*32*13*13*(144*16*16*16).
+      "Conv2DBackpropFilterD,Conv2DBackpropFilterD,AI_CORE,2000.000,100.000,\"32,16,13,13,16;32,16,13,13,16\","
+      "FLOAT16;FLOAT16,NC1HWC0;NC1HWC0,\"144,16,16,16\",FLOAT16,FRACTAL_Z\n"
+      // Conv2DBackpropInputD (filter, dy) -> dx: 2*32*13*13*(216*16*16*16).
+      "Conv2DBackpropInputD,Conv2DBackpropInputD,AI_CORE,3000.000,100.000,\"216,16,16,16;32,16,13,13,16\","
+      "FLOAT16;FLOAT16,FRACTAL_Z;NC1HWC0,\"32,24,13,13,16\",FLOAT16,NC1HWC0\n"
+      // Garbage: a negative dim, and a dim no kernel holds.
+      "MatMulV2,MatMulV2,AI_CORE,4000.000,100.000,\"-32,4096;4096,-4096\",FLOAT;FLOAT,ND;ND,\"32,4096\",FLOAT,ND\n"
+      "Add,Add,AI_VECTOR_CORE,5000.000,100.000,\"99999999999,99999999999;1\",FLOAT;FLOAT,ND;ND,\"99999999999,99999999999\","
+      "FLOAT,ND\n";
+  const auto k = core::parseKernelDetails(core::parseCsv(csv));
+  REQUIRE(k.rows.size() == 5);
+  const auto mm = core::kernelWork(k, 0);
+  REQUIRE(mm);
+  CHECK(mm->flops == 2.0 * 4096 * 9216 * 32);
+  const auto dw = core::kernelWork(k, 1);
+  REQUIRE(dw);
+  CHECK(dw->flops == 2.0 * 32 * 13 * 13 * (144.0 * 16 * 16 * 16));
+  const auto dx = core::kernelWork(k, 2);
+  REQUIRE(dx);
+  CHECK(dx->flops == 2.0 * 32 * 13 * 13 * (216.0 * 16 * 16 * 16));
+  CHECK_FALSE(core::kernelWork(k, 3));  // no figure from a negative dim
+  test::TraceBuild b;
+  b.thread(300, 5, "Ascend Hardware", "NPU 0");
+  const auto trace = b.finish();
+  const core::RankAnalysis a = core::analyzeRank(*trace, &k, nullptr);
+  const auto t = core::operatorTable(*trace, k, a, "", {});
+  for (const auto& g : t.groups) {
+    INFO(g.type);
+    if (g.type == "MatMulV2" || g.type == "Add") {
+      CHECK_FALSE(g.flops);
+      CHECK_FALSE(g.bytes);  // neither a negative nor a 10^22-element tensor gives bytes
+      CHECK_FALSE(g.gbs);
+    }
+  }
+}

@@ -123,4 +123,21 @@ TEST_CASE("compare: other rank counts and formats compare what pairs and say wha
   }
   CHECK_FALSE(x.verdict.empty());
   CHECK_FALSE(x.noDifference);
+  // The .db's kernel table has no HCCL rows (COMPUTE_TASK_INFO): they are left out on both sides
+  // rather than shown as 4 allReduces that vanished.
+  for (const auto& k : x.ranks) {
+    for (const auto& t : k.operatorTypes) CHECK_FALSE(t.key.starts_with("hcom_"));
+    bool said = false;
+    for (const auto& n : k.notes) said = said || n.find("communication ops") != std::string::npos;
+    CHECK(said);
+  }
+  // Two one-rank captures are paired whatever their rank ids (a Kineto trace has none).
+  const auto gpu = loadCapture("kineto-hta-alexnet-cuda");
+  const core::CompareResult g = core::compareProfiles(*gpu, *one);
+  REQUIRE(g.ranks.size() == 1);
+  CHECK(g.ranks.front().a);
+  CHECK(g.ranks.front().b);
+  bool kindSaid = false;
+  for (const auto& n : g.notes) kindSaid = kindSaid || n.find("GPU trace") != std::string::npos;
+  CHECK(kindSaid);
 }
