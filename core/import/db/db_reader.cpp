@@ -340,6 +340,16 @@ void DbReader::readStepTime(const std::map<std::int64_t, ProcessId>& processes) 
          " steps of the STEP_TIME table are shown on the Python lane \"Steps (STEP_TIME)\"");
 }
 
+/// True for a torch op's `Input Dims` text: digits with commas, semicolons and line breaks only.
+bool looksLikeDims(std::string_view text) {
+  bool digit = false;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') digit = true;
+    else if (c != ',' && c != ';' && c != '\r' && c != '\n' && c != ' ' && c != '-') return false;
+  }
+  return digit;
+}
+
 void DbReader::readPythonRows(std::map<std::int64_t, ProcessId>& processes, bool& steps) {
   // Call stacks: PYTORCH_CALLCHAINS(id, stack -> STRING_IDS, stackDepth), frames joined as the
   // text export joins them (";\r\n", format notes §2.7).
@@ -395,8 +405,13 @@ void DbReader::readPythonRows(std::map<std::int64_t, ProcessId>& processes, bool
       if (type == 50001) {
         if (!s.isNull(5)) cell(schema, 0, s, 5);
         if (!s.isNull(6)) cell(schema, 1, s, 6);
-        if (!s.isNull(8)) cellString(schema, 2, s, 8);
-        if (!s.isNull(7)) cellString(schema, 3, s, 7);
+        // Some torch_npu versions store the two swapped (the 910A corpus databases: inputShapes
+        // "float;\r\nfloat;..." and inputDtypes "32,3,224,224;\r\n64,3,11,11;..."): the column
+        // holding only digits and separators is the dims.
+        int dims = 8, dtypes = 7;
+        if (!s.isNull(7) && !s.isNull(8) && looksLikeDims(strView(s, 7)) && !looksLikeDims(strView(s, 8))) std::swap(dims, dtypes);
+        if (!s.isNull(dims)) cellString(schema, 2, s, dims);
+        if (!s.isNull(dtypes)) cellString(schema, 3, s, dtypes);
       }
       if (stack != stacks.end()) argRows().setTextId(schema, 4, stack->second);
     }

@@ -17,6 +17,7 @@
 #include <simdjson.h>
 
 #include "core/analysis/operators.h"
+#include "core/model/slice_args.h"
 #include "core/profile/profile.h"
 #include "tests/core/test_util.h"
 #include "tests/core/trace_build.h"
@@ -427,4 +428,38 @@ TEST_CASE("operators: FRACTAL_NZ matrices, the D convolution backprops and garba
       CHECK_FALSE(g.gbs);
     }
   }
+}
+
+TEST_CASE("operators: a .db whose PYTORCH_API swaps inputShapes and inputDtypes still gives the conv its true channels", "[operators][corpus]") {
+  // The 910A databases store "float;\r\nfloat;..." in inputShapes and the dims in inputDtypes
+  // (sqlite3 over PYTORCH_API: aten::conv2d inputDtypes '32,3,224,224;\r\n64,3,11,11;...').
+  const auto r = core::loadProfile(shared("corpus/ascend-pt-910a-db-2rank/level1/rank0_ascend_pt"));
+  REQUIRE(r.profile);
+  const core::RankProfile& rp = r.profile->ranks.at(0);
+  REQUIRE(rp.trace);
+  REQUIRE(rp.kernels);
+  const core::Trace& t = *rp.trace;
+  bool found = false;
+  for (std::uint32_t l = 0; l < t.lanes.size() && !found; ++l)
+    for (std::uint32_t i = 0; i < t.lanes[l].sliceCount() && !found; ++i)
+      if (t.sliceName({l, i}) == "aten::conv2d") {
+        found = true;
+        const auto dims = core::sliceArg(t, {l, i}, "Input Dims");
+        const auto types = core::sliceArg(t, {l, i}, "Input type");
+        REQUIRE(dims);
+        REQUIRE(types);
+        CHECK(dims->starts_with("32,3,224,224;"));
+        CHECK(types->starts_with("float;"));
+      }
+  REQUIRE(found);
+  // The stem Conv2D (32,1,224,224,16 in NC1HWC0, FP16): 2*32*55*55*(64*3*11*11) FLOPs, not the
+  // 16 padded channels' 23,987,814,400.
+  const auto table = core::operatorTable(t, *rp.kernels, *rp.analysis, "", {});
+  const core::OperatorGroup* stem = nullptr;
+  for (const auto& g : table.groups)
+    if (g.type == "Conv2D" && g.inputShapes.starts_with("32,1,224,224,16")) stem = &g;
+  REQUIRE(stem);
+  REQUIRE(stem->flops);
+  CHECK(*stem->flops == 2.0 * 32 * 55 * 55 * (64.0 * 3 * 11 * 11));
+  CHECK_FALSE(stem->flopsPadded);
 }
