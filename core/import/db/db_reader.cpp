@@ -1047,7 +1047,26 @@ void DbReader::readKernels() {
                                                                                  : std::string("NULL")) +
                               ", " + (m_db.hasColumn("COMPUTE_TASK_INFO", "inputShapes") ? "c.inputShapes" : "NULL") +
                               ", t.contextId, " + (wait ? "c.waitNs" : "NULL") + extra +
-                              " FROM COMPUTE_TASK_INFO c JOIN TASK t ON t.globalTaskId = c.globalTaskId ORDER BY t.startNs");
+                              ", c.globalTaskId FROM COMPUTE_TASK_INFO c JOIN TASK t ON t.globalTaskId = c.globalTaskId ORDER BY t.startNs");
+  // Level1's PipeUtilization metrics, one row per (task, metric) in TASK_PMU_INFO: the *_ratio
+  // ones become kernel_details.csv's aic_*_ratio / aiv_*_ratio columns (the bound type reads them).
+  std::map<std::string, std::size_t> pmuColumn;
+  std::unordered_map<std::int64_t, std::vector<std::pair<std::size_t, double>>> pmu;
+  if (m_db.hasTable("TASK_PMU_INFO") && m_db.hasColumn("TASK_PMU_INFO", "globalTaskId") &&
+      m_db.hasColumn("TASK_PMU_INFO", "name") && m_db.hasColumn("TASK_PMU_INFO", "value")) {
+    SqliteStatement p(m_db, "SELECT globalTaskId, name, value FROM TASK_PMU_INFO");
+    while (p.step()) {
+      const std::string_view metric = strView(p, 1);
+      if (!metric.ends_with("_ratio")) continue;
+      auto [it, added] = pmuColumn.emplace(std::string(metric), pmuColumn.size());
+      pmu[p.integer(0)].emplace_back(it->second, p.real(2));
+    }
+    checkStatement(p, "TASK_PMU_INFO");
+  }
+  const std::size_t pmuFirst = t.header.size();  // after the extras, whose headers are in already
+  std::vector<std::string> pmuNames(pmuColumn.size());
+  for (const auto& [name, k] : pmuColumn) pmuNames[k] = name;
+  for (const std::string& n : pmuNames) t.header.push_back(n);
   while (s.step()) {
     std::vector<std::string> row = {std::string(s.text(0)), std::string(s.text(1)), std::string(s.text(2)),
                                     std::string(s.text(3)), strOr(s, 4), strOr(s, 5), strOr(s, 6),
@@ -1055,6 +1074,15 @@ void DbReader::readKernels() {
                                     strOr(s, 10), std::string(s.text(11))};
     if (wait) row.push_back(s.isNull(12) ? std::string("N/A") : nsToUs(s.integer(12)));
     for (std::size_t e = 0; e < extras; ++e) row.push_back(strOr(s, static_cast<int>(13 + e)));
+    if (!pmuNames.empty()) {
+      row.resize(pmuFirst + pmuNames.size());
+      if (const auto it = pmu.find(s.integer(static_cast<int>(13 + extras))); it != pmu.end())
+        for (const auto& [k, v] : it->second) {
+          char b[32];
+          std::snprintf(b, sizeof b, "%.3f", v);
+          row[pmuFirst + k] = b;
+        }
+    }
     t.rows.push_back(std::move(row));
   }
   checkStatement(s, "COMPUTE_TASK_INFO");

@@ -463,3 +463,20 @@ TEST_CASE("operators: a .db whose PYTORCH_API swaps inputShapes and inputDtypes 
   CHECK(*stem->flops == 2.0 * 32 * 55 * 55 * (64.0 * 3 * 11 * 11));
   CHECK_FALSE(stem->flopsPadded);
 }
+
+TEST_CASE("operators: the .db's TASK_PMU_INFO pipe ratios give the bound as kernel_details.csv's do", "[operators][corpus]") {
+  // sqlite3 over TASK_PMU_INFO of the 910B Level1 database, the stem Conv2D (globalTaskId 5, 314 us):
+  // aic_mte2_ratio 0.915 > aic_mte1_ratio 0.885 > aic_scalar_ratio 0.757 > aic_mac_ratio 0.521.
+  const auto r = core::loadProfile(shared("corpus/ascend-pt-910b-db-2rank/level1/rank0_ascend_pt"));
+  REQUIRE(r.profile);
+  const core::RankProfile& rp = r.profile->ranks.at(0);
+  REQUIRE(rp.kernels);
+  CHECK(rp.kernels->table.column("aic_mte2_ratio") >= 0);
+  const auto table = core::operatorTable(*rp.trace, *rp.kernels, *rp.analysis, "", {});
+  const core::OperatorGroup* stem = nullptr;
+  for (const auto& g : table.groups)
+    if (g.type == "Conv2D" && g.inputShapes.starts_with("32,1,224,224,8")) stem = &g;
+  REQUIRE(stem);
+  CHECK(stem->boundFrom == "pipe ratios");
+  CHECK(stem->boundDetail == "memory-bound (MTE2)");
+}
