@@ -40,7 +40,8 @@ namespace npuscope::core {
   X(GzipLimit, "gzip data inflates past the limit (the events before it are kept)")        \
   X(ControlCharacter, "raw control character in a string (shown as \\u00xx; TAB kept)")      \
   X(InvalidEscape, "invalid escape in a string (backslash kept as text)")                  \
-  X(MalformedArgs, "event whose args object is malformed (kept without its args)")
+  X(MalformedArgs, "event whose args object is malformed (kept without its args)")          \
+  X(FlowOnEnd, "flow_in / flow_out on an E event (ignored: a flow binds to its slice at the B, as Perfetto's importer does)")
 
 /// Kinds of import anomaly (see NPUSCOPE_IMPORT_WARNINGS for the labels).
 enum class ImportWarning : std::uint8_t {

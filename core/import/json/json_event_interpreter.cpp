@@ -116,6 +116,14 @@ void EventInterpreter::dispatch(const EventFields& f) {
     case 'E':
       addSlice(f, pid, ts, -1, ph, 0);
       noteTime(ts, ts);
+      // Flow v2 on a begin: the slice it opens is the flow's end (its end is not known yet: the
+      // flow binds to the deepest slice holding ts, which is this one unless a child begins at
+      // the same ts). On an end: Perfetto's JSON importer reads flows on B and X only
+      // (json_trace_parser.cc, MaybeAddFlow), so they are ignored, and counted.
+      if (f.flowIn || f.flowOut) {
+        if (ph == 'B') flowV2(f, pid, ts, -1);
+        else addWarning(m_out.stats, ImportWarning::FlowOnEnd, [&] { return "E event with flow_in/flow_out " + offsetText(m_eventBegin); });
+      }
       return;
     case 'i':
     case 'I':
@@ -184,7 +192,7 @@ void EventInterpreter::instant(const EventFields& f, const Key& pid, TimeNs ts) 
 }
 
 /// Flow v2 (Trace Event Format: `bind_id`, else `id`, with `flow_out` / `flow_in` on a slice):
-/// the X slice itself is the flow's source / destination. The flows have no category and no
+/// the X (or B) slice itself is the flow's source / destination. The flows have no category and no
 /// name (as TraceBuilder::addFlowOut), so v2 endpoints pair by their id alone.
 void EventInterpreter::flowV2(const EventFields& f, const Key& pid, TimeNs ts, TimeNs dur) {
   EventFields g;
@@ -196,13 +204,14 @@ void EventInterpreter::flowV2(const EventFields& f, const Key& pid, TimeNs ts, T
   g.hasId = f.hasBindId || f.hasId;
   g.idToken = f.hasBindId ? f.bindIdToken : f.idToken;
   g.idIsString = f.hasBindId ? f.bindIdIsString : f.idIsString;
+  // dur < 0: a B event, whose end is not known: bound to the slice enclosing ts.
   if (f.flowOut) {
     flow(g, pid, ts, 's');
-    m_out.flows.back().bindEnd = ts + dur;
+    if (dur >= 0) m_out.flows.back().bindEnd = ts + dur;
   }
   if (f.flowIn) {
     flow(g, pid, ts, 'f');
-    m_out.flows.back().bindEnd = ts + dur;
+    if (dur >= 0) m_out.flows.back().bindEnd = ts + dur;
   }
 }
 

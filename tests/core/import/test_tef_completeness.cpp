@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Trace Event Format completeness in the JSON reader: flow v2 (bind_id, flow_in, flow_out on X
-// slices), instant scopes (s: t / p / g, anything else warned), and gzip recognised by its magic
+// slices and B events; on E events ignored and counted, as Perfetto), instant scopes (s: t / p / g, anything else warned), and gzip recognised by its magic
 // bytes whatever the file is called, multi-member and truncated. Small hand-written traces; the
 // expected values are counted by hand in the comments. Every in-memory case is loaded with the
 // fast scanner and with the simdjson path alone (LoadOptions::fastScanner = false), which must
@@ -86,6 +86,33 @@ TEST_CASE("TEF flow v2: bind_id with flow_out / flow_in binds the slice itself",
     CHECK(t->stats.count(core::ImportWarning::FlowEndWithoutStart) == 1);
     CHECK(t->stats.count(core::ImportWarning::FlowStartWithoutEnd) == 0);
     CHECK(t->eventCount == 9);
+  }
+}
+
+TEST_CASE("TEF flow v2 on B / E events: a begin binds its slice, an end is ignored and counted", "[tef]") {
+  // By hand (issue 26 item 3): "open" B at 0 / E at 100 on 1/1 carries flow_out bind_id 3 on its
+  // B -> "sink" (X on 1/2, flow_in 3): open->sink. "src" (X on 1/2, flow_out 4) -> "late" (B at
+  // 300 / E at 350 on 1/1, flow_in 4 on its B): src->late. "closing" (B 400 / E 450 on 1/1) has
+  // flow_out 5 on its E: ignored as Perfetto's importer ignores it (flows on B and X only), one
+  // FlowOnEnd; "orphan" (X on 1/2, flow_in 5) then has no start: one FlowEndWithoutStart.
+  const std::string json = R"({"traceEvents":[
+{"ph":"B","name":"open","pid":1,"tid":1,"ts":0,"bind_id":3,"flow_out":true},
+{"ph":"E","pid":1,"tid":1,"ts":100},
+{"ph":"X","name":"sink","pid":1,"tid":2,"ts":150,"dur":10,"bind_id":3,"flow_in":true},
+{"ph":"X","name":"src","pid":1,"tid":2,"ts":200,"dur":10,"bind_id":4,"flow_out":true},
+{"ph":"B","name":"late","pid":1,"tid":1,"ts":300,"bind_id":4,"flow_in":true},
+{"ph":"E","pid":1,"tid":1,"ts":350},
+{"ph":"B","name":"closing","pid":1,"tid":1,"ts":400},
+{"ph":"E","pid":1,"tid":1,"ts":450,"bind_id":5,"flow_out":true},
+{"ph":"X","name":"orphan","pid":1,"tid":2,"ts":500,"dur":10,"bind_id":5,"flow_in":true}
+]})";
+  for (const bool fast : {true, false}) {
+    INFO("fastScanner " << fast);
+    const auto t = loadJson(json, fast);
+    CHECK(test::flowPairs(*t) == std::vector<std::string>{"open->sink", "src->late"});
+    CHECK(t->stats.count(core::ImportWarning::FlowOnEnd) == 1);
+    CHECK(t->stats.count(core::ImportWarning::FlowEndWithoutStart) == 1);
+    CHECK(t->stats.count(core::ImportWarning::FlowStartWithoutEnd) == 0);
   }
 }
 
