@@ -32,9 +32,17 @@ Process::Role classifyProcess(std::string_view n) {
   return R::Other;
 }
 
+void OverlapTally::report(ImportStats& stats, const std::string& laneLabel) const {
+  for (std::size_t k = 0; k < partial; ++k) stats.add(ImportWarning::PartialOverlap, "on " + laneLabel);
+  if (minor)
+    stats.add(ImportWarning::MinorOverlap, minor,
+              "on " + laneLabel + ": " + std::to_string(minor) + " slice(s), the largest overlap " + std::to_string(largestMinor) +
+                  " ns");
+}
+
 std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<TimeNs>& end,
                          std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& depth,
-                         std::vector<std::uint8_t>& flags) {
+                         std::vector<std::uint8_t>& flags, OverlapTally* tally) {
   const std::size_t n = start.size();
   order.resize(n);
   std::iota(order.begin(), order.end(), 0u);
@@ -51,6 +59,7 @@ std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<Tim
     if (!stack.empty() && end[stack.back()] < end[i]) {
       flags[i] |= kSlicePartialOverlap;
       ++overlaps;
+      if (tally) tally->add(end[stack.back()] - start[i]);
     }
     depth[i] = static_cast<std::uint32_t>(stack.size());
     stack.push_back(i);
@@ -184,8 +193,10 @@ void reserveColumnsLazy(Lane& lane, std::size_t n) {
 /// Places pending slices into the lane's columns by depth row.
 void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& laneLabel) {
   std::vector<std::uint32_t> order, depth;
-  const std::size_t overlaps = assignDepths(p.start, p.end, order, depth, p.flags);
-  for (std::size_t k = 0; k < overlaps; ++k) addWarning(stats, ImportWarning::PartialOverlap, [&] { return "on " + laneLabel; });
+  OverlapTally tally;
+  tally.deviceTasks = laneLabel.starts_with("Ascend Hardware /");
+  (void)assignDepths(p.start, p.end, order, depth, p.flags, &tally);
+  tally.report(stats, laneLabel);
   std::uint32_t maxDepth = 0;
   for (auto d : depth) maxDepth = std::max(maxDepth, d + 1);
   std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
@@ -254,7 +265,9 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
                      const std::string& label, LaneScratch& s, const std::stop_token& stop, bool& cancelled) {
   s.depth.resize(n);
   s.ends.clear();
-  std::size_t k = 0, overlaps = 0;
+  std::size_t k = 0;
+  OverlapTally tally;
+  tally.deviceTasks = label.starts_with("Ascend Hardware /");
   std::uint32_t maxDepth = 0;
   const RawSlice* prev = nullptr;
   for (const RawPart& part : src) {
@@ -271,16 +284,13 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
       maxDepth = std::max(maxDepth, d + 1);
       if (!s.ends.empty() && s.ends.back() < en) {
         d |= kOverlapBit;
-        ++overlaps;
+        tally.add(s.ends.back() - st);
       }
       s.depth[k++] = d;
       s.ends.push_back(en);
     }
   }
-  if (overlaps) {
-    const std::string where = "on " + label;
-    for (std::size_t i = 0; i < overlaps; ++i) stats.add(ImportWarning::PartialOverlap, where);
-  }
+  tally.report(stats, label);
   std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
   for (std::size_t i = 0; i < n; ++i) ++rowBegin[(s.depth[i] & ~kOverlapBit) + 1];
   for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
@@ -478,7 +488,8 @@ void nestIntoColumns(RecordBuffer<RawSlice>& v, const std::vector<LongArgs>* ite
   const std::size_t n = v.size();
   s.depth.resize(n);
   s.stack.clear();
-  std::size_t overlaps = 0;
+  OverlapTally tally;
+  tally.deviceTasks = label.starts_with("Ascend Hardware /");
   std::uint32_t maxDepth = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
@@ -486,17 +497,14 @@ void nestIntoColumns(RecordBuffer<RawSlice>& v, const std::vector<LongArgs>* ite
     while (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur <= st) s.stack.pop_back();
     if (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur < en) {
       v[i].setFlags(static_cast<std::uint8_t>(v[i].flags() | kSlicePartialOverlap));
-      ++overlaps;
+      tally.add(v[s.stack.back()].ts + v[s.stack.back()].dur - st);
     }
     const auto d = static_cast<std::uint32_t>(s.stack.size());
     s.depth[i] = d;
     maxDepth = std::max(maxDepth, d + 1);
     s.stack.push_back(i);
   }
-  if (overlaps) {
-    const std::string where = "on " + label;
-    for (std::size_t k = 0; k < overlaps; ++k) stats.add(ImportWarning::PartialOverlap, where);
-  }
+  tally.report(stats, label);
   std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
   for (std::size_t i = 0; i < n; ++i) ++rowBegin[s.depth[i] + 1];
   for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];

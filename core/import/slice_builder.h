@@ -24,12 +24,38 @@ bool buildTrace(std::vector<WorkerOut>& parts, const TopLevelFacts& facts, std::
 /// buildTrace of what the JSON reader read (`read` consumed).
 bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, int plainNpuDevice = -1);
 
+/// A slice starting less than this before the open slice it does not nest in ends is a minor
+/// overlap (issue 26 item 5): device tasks on one stream that touch by a fraction of a us (the
+/// profiler's clock rounding, e.g. a 0.44 us `Write Value` on the communication stream), said
+/// once per lane as information, not as a PartialOverlap warning per slice.
+inline constexpr TimeNs kMinorOverlapNs = 1'000;
+
+/// The overlaps met while nesting one lane: partial ones, and on a lane of device tasks (an
+/// `Ascend Hardware` stream: `deviceTasks`) the minor ones (< kMinorOverlapNs). A host thread's
+/// overlap is mis-nesting however short (a 0.5 us overlap of a 1 us slice is not rounding).
+struct OverlapTally {
+  bool deviceTasks = false;
+  std::size_t partial = 0, minor = 0;
+  TimeNs largestMinor = 0;  ///< ns
+  void add(TimeNs amount) {
+    if (deviceTasks && amount < kMinorOverlapNs) {
+      ++minor;
+      largestMinor = amount > largestMinor ? amount : largestMinor;
+    } else {
+      ++partial;
+    }
+  }
+  /// One PartialOverlap warning per partial overlap, and one MinorOverlap line for the lane.
+  void report(ImportStats& stats, const std::string& laneLabel) const;
+};
+
 /// Nesting rule for one thread's complete slices (see Lane): input slices in any order with
 /// start/end set; fills `depth` (same size) and returns the number of partially overlapping
-/// slices, which are flagged in `flags`. Exposed for tests.
+/// slices (minor ones included), which are flagged in `flags`; `tally` (optional) gets them by
+/// kind. Exposed for tests.
 std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<TimeNs>& end,
                          std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& depth,
-                         std::vector<std::uint8_t>& flags);
+                         std::vector<std::uint8_t>& flags, OverlapTally* tally = nullptr);
 
 /// Fills `byFrom` / `byTo` with the indices of `flows` stably sorted by (from.lane, from.index) /
 /// (to.lane, to.index): Trace::flowsByFrom / flowsByTo. A counting sort by (lane, depth row) of

@@ -26,9 +26,19 @@ void ImportStats::add(ImportWarning w, std::string_view example) {
   if (counts[k]++ < kExamplesPerKind && !example.empty()) examples.emplace_back(w, std::string(example));
 }
 
+void ImportStats::add(ImportWarning w, std::uint64_t n, std::string_view example) {
+  if (n == 0) return;
+  const auto k = static_cast<std::size_t>(w);
+  std::uint64_t shown = 0;
+  for (const auto& e : examples) shown += e.first == w ? 1 : 0;
+  counts[k] += n;
+  if (shown < kExamplesPerKind && !example.empty()) examples.emplace_back(w, std::string(example));
+}
+
 std::uint64_t ImportStats::total() const {
   std::uint64_t t = 0;
-  for (auto c : counts) t += c;
+  for (std::size_t k = 0; k < kKinds; ++k)
+    if (!informational(static_cast<ImportWarning>(k))) t += counts[k];
   return t;
 }
 

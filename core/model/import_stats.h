@@ -27,6 +27,7 @@ namespace npuscope::core {
   X(EndNameMismatch, "E event whose name differs from the B it closes")                      \
   X(UnterminatedBegin, "B event never ended (drawn to the trace end, marked 'did not end')") \
   X(PartialOverlap, "slice overlaps another on its thread without nesting (kept, flagged)")  \
+  X(MinorOverlap, "slice starting under 1 us before the previous one on its thread ends (device clock rounding: informational, nested one level down)") \
   X(InvalidFlowId, "flow id not representable (beyond uint64 or empty)")                     \
   X(FlowStartWithoutEnd, "flow started but never finished")                                  \
   X(FlowEndWithoutStart, "flow finished without a start")                                    \
@@ -65,9 +66,14 @@ struct ImportStats {
   std::vector<std::pair<ImportWarning, std::string>> examples;
 
   void add(ImportWarning w, std::string_view example = {});
+  /// Adds `n` of kind `w` with one example (a per-lane summary line).
+  void add(ImportWarning w, std::uint64_t n, std::string_view example);
+  /// Kinds that inform rather than warn (MinorOverlap): listed, but left out of total().
+  [[nodiscard]] static bool informational(ImportWarning w) { return w == ImportWarning::MinorOverlap; }
   [[nodiscard]] std::uint64_t count(ImportWarning w) const {
     return counts[static_cast<std::size_t>(w)];
   }
+  /// The warnings, informational kinds left out (the status bar's count).
   [[nodiscard]] std::uint64_t total() const;
   /// Adds `other`'s counts and, up to kExamplesPerKind per kind, its examples; the examples end
   /// grouped by kind (in kind order), each kind's in the order they were added.

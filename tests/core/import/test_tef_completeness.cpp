@@ -201,3 +201,33 @@ TEST_CASE("TEF gzip: a truncated file keeps the events before the cut and warns"
   for (const auto& [kind, text] : r.trace->stats.examples)
     for (char c : text) CHECK(static_cast<unsigned char>(c) >= 0x20);
 }
+
+TEST_CASE("overlaps under 1 us between device tasks are one informational line per lane, host mis-nesting stays a warning", "[tef]") {
+  // By hand (issue 26 item 5): on "Ascend Hardware" tid 4, "a" [0, 10 us) and "b" from 9.56 us
+  // (0.44 us before a ends, like the corpus's Write Value tasks) and "c" from 19.2 us, 0.8 us
+  // before b ends: 2 minor overlaps, the largest 800 ns; "d" from 25 us, 5 us before c (ends
+  // 30 us) ends: a real partial overlap. On the Python thread the same 0.44 us overlap is a
+  // PartialOverlap warning.
+  const std::string json = R"([
+{"ph":"M","name":"process_name","pid":9,"args":{"name":"Ascend Hardware"}},
+{"ph":"M","name":"process_name","pid":1,"args":{"name":"Python"}},
+{"ph":"X","name":"a","pid":9,"tid":4,"ts":0,"dur":10},
+{"ph":"X","name":"b","pid":9,"tid":4,"ts":9.56,"dur":10.44},
+{"ph":"X","name":"c","pid":9,"tid":4,"ts":19.2,"dur":10.8},
+{"ph":"X","name":"d","pid":9,"tid":4,"ts":25,"dur":10},
+{"ph":"X","name":"p","pid":1,"tid":1,"ts":0,"dur":10},
+{"ph":"X","name":"q","pid":1,"tid":1,"ts":9.56,"dur":10}
+])";
+  for (const bool fast : {true, false}) {
+    INFO("fastScanner " << fast);
+    const auto t = loadJson(json, fast);
+    CHECK(t->stats.count(core::ImportWarning::MinorOverlap) == 2);
+    CHECK(t->stats.count(core::ImportWarning::PartialOverlap) == 2);  // d on the stream, q on Python
+    CHECK(t->stats.total() == 2);                                     // the minor ones inform only
+    std::string line;
+    for (const auto& [kind, example] : t->stats.examples)
+      if (kind == core::ImportWarning::MinorOverlap) line = example;
+    CHECK(line.starts_with("on Ascend Hardware / "));
+    CHECK(line.ends_with(": 2 slice(s), the largest overlap 800 ns"));
+  }
+}
