@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace npuscope::core {
 
@@ -71,6 +72,16 @@ inline void appendJsonString(std::string& out, std::string_view s) {
     }
   }
   out += '"';
+}
+
+/// `v` as a JSON array of strings ("[]" when empty), appended to `out`.
+inline void appendJsonStringArray(std::string& out, const std::vector<std::string>& v) {
+  out += '[';
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ", ";
+    appendJsonString(out, v[i]);
+  }
+  out += ']';
 }
 
 }  // namespace npuscope::core

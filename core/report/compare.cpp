@@ -392,15 +392,6 @@ void rowsJson(std::string& o, const std::vector<CompareRow>& rows, const char* k
   o += "]";
 }
 
-void stringsJson(std::string& o, const std::vector<std::string>& v) {
-  o += "[";
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) o += ", ";
-    appendJsonString(o, v[i]);
-  }
-  o += "]";
-}
-
 }  // namespace
 
 std::string compareJson(const CompareResult& r) {
@@ -438,11 +429,11 @@ std::string compareJson(const CompareResult& r) {
     o += ", \"bubble_causes\": ";
     rowsJson(o, k.bubbleCauses, "cause", false);
     o += ", \"notes\": ";
-    stringsJson(o, k.notes);
+    appendJsonStringArray(o, k.notes);
     o += "}";
   }
   o += "\n], \"notes\": ";
-  stringsJson(o, r.notes);
+  appendJsonStringArray(o, r.notes);
   o += ", \"verdict\": ";
   appendJsonString(o, r.verdict);
   o += std::string(", \"no_difference\": ") + (r.noDifference ? "true" : "false") + "}\n";

@@ -22,14 +22,7 @@ namespace npuscope::core {
 namespace {
 
 
-void stringArray(std::string& out, const std::vector<std::string>& v) {
-  out += '[';
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) out += ", ";
-    appendJsonString(out, v[i]);
-  }
-  out += ']';
-}
+void stringArray(std::string& out, const std::vector<std::string>& v) { appendJsonStringArray(out, v); }
 
 /// Bound flows per category, in name order.
 std::map<std::string, std::size_t> flowsPerCategory(const Trace& t) {
