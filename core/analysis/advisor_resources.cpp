@@ -81,6 +81,13 @@ bool inAny(const std::vector<TimeRange>& w, TimeNs t) {
   return false;
 }
 
+/// inAny for ranges sorted by start and disjoint (the low-frequency spans): O(log n), as the
+/// linear scan made the rule take a quarter of `report` on a long capture with many drops.
+bool inSorted(const std::vector<TimeRange>& w, TimeNs t) {
+  auto it = std::upper_bound(w.begin(), w.end(), t, [](TimeNs v, const TimeRange& r) { return v < r.start; });
+  return it != w.begin() && std::prev(it)->contains(t);
+}
+
 TimeNs overlapWith(const std::vector<TimeRange>& w, TimeRange r) {
   TimeNs sum = 0;
   for (const TimeRange& x : w) {
@@ -600,7 +607,7 @@ void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out) {
     const DeviceTasks tasks = collectDeviceTasks(c.trace, device, c.kernels);
     for (const SliceRef r : tasks.computeTasks) {
       const TimeNs t = c.trace.lanes[r.lane].start[r.index];
-      if (!inAny(windows, t) || !inAny(low, t)) continue;
+      if (!inSorted(low, t) || !inAny(windows, t)) continue;
       const TimeNs d = c.trace.lanes[r.lane].end[r.index] - t;
       ++kernels;
       kernelNs += d;
