@@ -51,6 +51,8 @@
 #include "widgets/export/export_dialog.h"
 #include "widgets/panels/advice_panel.h"
 #include "widgets/panels/markers_panel.h"
+#include "core/report/compare.h"
+#include "widgets/panels/compare_panel.h"
 #include "widgets/panels/dispatch_panel.h"
 #include "widgets/timeline/markers.h"
 #include "widgets/panels/search_bar.h"
@@ -895,6 +897,11 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
   m_advice->setProfile(m_profile);
   m_stats->setProfile(m_profile);
   m_dispatch->setProfile(m_profile);
+  if (m_profileB) {
+    // Comparing: the new A against the same B.
+    m_comparePanel->setResult(core::compareProfiles(*m_profile, *m_profileB));
+    alignCompare();
+  }
   m_search->profileChanged();
   rebuildFlowMenu();
   if (sameRange && !m_rangeBeforeReload.empty())
