@@ -194,6 +194,88 @@ struct RowFacts {
   SliceRef task;
 };
 
+/// The figures of one group from its rows' facts: mean, share, FLOPs and TFLOPS, bytes and GB/s,
+/// the peak and utilisation, the bound (pipe ratios, else the roofline), block dim vs cores and
+/// the longest tasks as evidence.
+void finishGroup(OperatorGroup& g, const std::vector<RowFacts>& fs, const KernelDetails& kernels, const std::string& chip,
+                 const AdvisorThresholds& th, TimeNs computingNs) {
+  g.mean = static_cast<double>(g.total) / static_cast<double>(std::max<std::size_t>(1, g.count));
+  g.shareOfBusy = computingNs > 0 ? static_cast<double>(g.total) / static_cast<double>(computingNs) : 0;
+  double flops = 0, flopsNs = 0, bytes = 0;
+  std::size_t withFlops = 0, withBytes = 0;
+  std::map<std::string, TimeNs> pipeTime;
+  std::vector<std::pair<TimeNs, SliceRef>> tasks;
+  for (std::size_t i = 0; i < fs.size(); ++i) {
+    const TimeNs d = *kernels.rows[g.rows[i]].duration;
+    if (fs[i].work) {
+      flops += fs[i].work->flops, flopsNs += static_cast<double>(d), ++withFlops;
+      if (g.dtype.empty()) g.dtype = fs[i].work->dtype;
+      g.flopsPadded = g.flopsPadded || fs[i].padded;
+    }
+    if (fs[i].bytes) bytes += *fs[i].bytes, ++withBytes;
+    if (!fs[i].pipeBound.empty()) pipeTime[fs[i].pipeBound] += d;
+    if (fs[i].blockDim) g.blockDim = std::max(g.blockDim.value_or(0), *fs[i].blockDim);
+    if (fs[i].task.valid()) tasks.emplace_back(d, fs[i].task);
+  }
+  if (withFlops == g.count && withFlops > 0) {
+    g.flops = flops / static_cast<double>(withFlops);
+    g.tflops = flops / std::max(1.0, flopsNs) / 1000.0;
+  }
+  if (withBytes == g.count && withBytes > 0) {
+    g.bytes = bytes / static_cast<double>(withBytes);
+    g.gbs = g.mean > 0 ? *g.bytes / g.mean : 0;  // B/ns = GB/s
+  }
+  if (g.dtype.empty()) g.dtype = detail::normalDtype(csvTrim(detail::splitSemicolon(g.inputDtypes).front()));
+  g.hf32Unknown = g.dtype == "FP32" && kernels.table.column({"HF32 Eligible"}) < 0;
+  if (!chip.empty() && g.tflops) {
+    if (const PeakTflops* p = findPeak(th.peaks, chip, g.dtype)) {
+      g.peakTflops = p->tflops;
+      g.peakSource = p->source;
+      g.utilisation = *g.tflops / p->tflops;
+    }
+  }
+  // Bound: the pipe busiest for the most of the group's time, else the roofline.
+  if (!pipeTime.empty()) {
+    const auto best = std::max_element(pipeTime.begin(), pipeTime.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+    g.bound = boundCategory(best->first);
+    g.boundDetail = best->first;
+    g.boundFrom = "pipe ratios";
+  } else if (!chip.empty()) {
+    const ChipBandwidth* bw = findHbm(th.hbm, chip);
+    const double tMem = (g.bytes && bw) ? *g.bytes / bw->gbs : -1;                         // ns
+    const double tComp = (g.flops && g.peakTflops) ? *g.flops / (*g.peakTflops * 1000) : (g.flops ? -1 : 0);  // ns
+    if (tMem >= 0 && tComp >= 0) {
+      const double limit = std::max(tMem, tComp);
+      g.boundFrom = "roofline";
+      if (limit * 3 < g.mean) {
+        g.bound = "latency";
+        g.boundDetail = "roofline: memory " + formatDuration(static_cast<TimeNs>(tMem)) + ", compute " +
+                        formatDuration(static_cast<TimeNs>(tComp)) + " at the peaks, under a third of the mean " +
+                        formatDuration(static_cast<TimeNs>(g.mean));
+      } else {
+        g.bound = tMem >= tComp ? "memory" : "compute";
+        g.boundDetail = "roofline: memory " + formatDuration(static_cast<TimeNs>(tMem)) + ", compute " +
+                        formatDuration(static_cast<TimeNs>(tComp)) + " at the peaks";
+      }
+    }
+  }
+  if (!chip.empty()) {
+    if (const ChipCores* c = findCores(th.cores, chip)) {
+      const bool vector = g.core.find("VECTOR") != std::string::npos || g.core == "MIX_AIV";
+      const int n = vector ? c->vector : c->cube;
+      if (n > 0 && (g.core.starts_with("AI_CORE") || g.core.starts_with("MIX") || vector)) {
+        g.cores = n;
+        g.underfilled = g.blockDim && *g.blockDim * 2 < n;
+      }
+    }
+  }
+  std::stable_sort(tasks.begin(), tasks.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [d, r] : tasks) {
+    if (g.tasks.size() >= kMaxEvidence) break;
+    g.tasks.push_back(r);
+  }
+}
 }  // namespace
 
 std::optional<KernelWork> kernelWorkLinked(const Trace& trace, const KernelDetails& kernels, std::size_t row, SliceRef task,
@@ -289,86 +371,8 @@ OperatorTable operatorTable(const Trace& trace, const KernelDetails& kernels, co
     facts[it->second].push_back(std::move(f));
   }
 
-  for (std::size_t gi = 0; gi < t.groups.size(); ++gi) {
-    OperatorGroup& g = t.groups[gi];
-    const std::vector<RowFacts>& fs = facts[gi];
-    g.mean = static_cast<double>(g.total) / static_cast<double>(std::max<std::size_t>(1, g.count));
-    g.shareOfBusy = t.computingNs > 0 ? static_cast<double>(g.total) / static_cast<double>(t.computingNs) : 0;
-    double flops = 0, flopsNs = 0, bytes = 0;
-    std::size_t withFlops = 0, withBytes = 0;
-    std::map<std::string, TimeNs> pipeTime;
-    std::vector<std::pair<TimeNs, SliceRef>> tasks;
-    for (std::size_t i = 0; i < fs.size(); ++i) {
-      const TimeNs d = *kernels.rows[g.rows[i]].duration;
-      if (fs[i].work) {
-        flops += fs[i].work->flops, flopsNs += static_cast<double>(d), ++withFlops;
-        if (g.dtype.empty()) g.dtype = fs[i].work->dtype;
-        g.flopsPadded = g.flopsPadded || fs[i].padded;
-      }
-      if (fs[i].bytes) bytes += *fs[i].bytes, ++withBytes;
-      if (!fs[i].pipeBound.empty()) pipeTime[fs[i].pipeBound] += d;
-      if (fs[i].blockDim) g.blockDim = std::max(g.blockDim.value_or(0), *fs[i].blockDim);
-      if (fs[i].task.valid()) tasks.emplace_back(d, fs[i].task);
-    }
-    if (withFlops == g.count && withFlops > 0) {
-      g.flops = flops / static_cast<double>(withFlops);
-      g.tflops = flops / std::max(1.0, flopsNs) / 1000.0;
-    }
-    if (withBytes == g.count && withBytes > 0) {
-      g.bytes = bytes / static_cast<double>(withBytes);
-      g.gbs = g.mean > 0 ? *g.bytes / g.mean : 0;  // B/ns = GB/s
-    }
-    if (g.dtype.empty()) g.dtype = detail::normalDtype(csvTrim(detail::splitSemicolon(g.inputDtypes).front()));
-    g.hf32Unknown = g.dtype == "FP32" && kernels.table.column({"HF32 Eligible"}) < 0;
-    if (!chip.empty() && g.tflops) {
-      if (const PeakTflops* p = findPeak(th.peaks, chip, g.dtype)) {
-        g.peakTflops = p->tflops;
-        g.peakSource = p->source;
-        g.utilisation = *g.tflops / p->tflops;
-      }
-    }
-    // Bound: the pipe busiest for the most of the group's time, else the roofline.
-    if (!pipeTime.empty()) {
-      const auto best = std::max_element(pipeTime.begin(), pipeTime.end(),
-                                         [](const auto& a, const auto& b) { return a.second < b.second; });
-      g.bound = boundCategory(best->first);
-      g.boundDetail = best->first;
-      g.boundFrom = "pipe ratios";
-    } else if (!chip.empty()) {
-      const ChipBandwidth* bw = findHbm(th.hbm, chip);
-      const double tMem = (g.bytes && bw) ? *g.bytes / bw->gbs : -1;                         // ns
-      const double tComp = (g.flops && g.peakTflops) ? *g.flops / (*g.peakTflops * 1000) : (g.flops ? -1 : 0);  // ns
-      if (tMem >= 0 && tComp >= 0) {
-        const double limit = std::max(tMem, tComp);
-        g.boundFrom = "roofline";
-        if (limit * 3 < g.mean) {
-          g.bound = "latency";
-          g.boundDetail = "roofline: memory " + formatDuration(static_cast<TimeNs>(tMem)) + ", compute " +
-                          formatDuration(static_cast<TimeNs>(tComp)) + " at the peaks, under a third of the mean " +
-                          formatDuration(static_cast<TimeNs>(g.mean));
-        } else {
-          g.bound = tMem >= tComp ? "memory" : "compute";
-          g.boundDetail = "roofline: memory " + formatDuration(static_cast<TimeNs>(tMem)) + ", compute " +
-                          formatDuration(static_cast<TimeNs>(tComp)) + " at the peaks";
-        }
-      }
-    }
-    if (!chip.empty()) {
-      if (const ChipCores* c = findCores(th.cores, chip)) {
-        const bool vector = g.core.find("VECTOR") != std::string::npos || g.core == "MIX_AIV";
-        const int n = vector ? c->vector : c->cube;
-        if (n > 0 && (g.core.starts_with("AI_CORE") || g.core.starts_with("MIX") || vector)) {
-          g.cores = n;
-          g.underfilled = g.blockDim && *g.blockDim * 2 < n;
-        }
-      }
-    }
-    std::stable_sort(tasks.begin(), tasks.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (const auto& [d, r] : tasks) {
-      if (g.tasks.size() >= kMaxEvidence) break;
-      g.tasks.push_back(r);
-    }
-  }
+  for (std::size_t gi = 0; gi < t.groups.size(); ++gi)
+    finishGroup(t.groups[gi], facts[gi], kernels, chip, th, t.computingNs);
   std::stable_sort(t.groups.begin(), t.groups.end(), [](const OperatorGroup& a, const OperatorGroup& b) { return a.total > b.total; });
   return t;
 }
