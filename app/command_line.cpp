@@ -372,8 +372,8 @@ int runCompare(const QStringList& arguments) {
   if (parser.isSet(html)) {
     const QString file = parser.value(html);
     if (!htmlTargetAllowed(file, {positional.at(1), positional.at(2)}, {sides[0].get(), sides[1].get()})) return kExitUsage;
-    std::vector<core::HtmlImage> images = timelineImages(sides[0], 0, QStringLiteral("A: "));
-    for (core::HtmlImage& im : timelineImages(sides[1], 0, QStringLiteral("B: "))) images.push_back(std::move(im));
+    std::vector<core::HtmlImage> images = timelineImages(sides[0], 1, QStringLiteral("A: "));
+    for (core::HtmlImage& im : timelineImages(sides[1], 1, QStringLiteral("B: "))) images.push_back(std::move(im));
     const QString error = writeHtmlFile(file, core::compareHtml(result, htmlMeta(), images));
     if (!error.isEmpty()) {
       printError(error);
