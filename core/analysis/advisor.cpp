@@ -899,9 +899,13 @@ std::string treeBranchTitle(const std::string& branch) {
 }
 
 /// (w) The tutorial's decision tree (§4), one finding per node (operators.h walkDecisionTree).
-void ruleOperatorTree(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out) {
-  const OperatorTable table = operatorTable(c.trace, *c.kernels, c.analysis, chip, c.thresholds);
-  for (TreeNode& n : walkDecisionTree(c.trace, table, c.thresholds, c.steps)) {
+std::shared_ptr<const OperatorAdvice> ruleOperatorTree(const AdvisorContext& c, const std::string& chip,
+                                                      std::vector<Finding>& out) {
+  auto advice = std::make_shared<OperatorAdvice>();
+  advice->table = operatorTable(c.trace, *c.kernels, c.analysis, chip, c.thresholds);
+  advice->tree = walkDecisionTree(c.trace, advice->table, c.thresholds, c.steps);
+  const OperatorTable& table = advice->table;
+  for (const TreeNode& n : advice->tree) {
     // The .item() branch is the transfers rule's finding already (with its call sites and stake).
     if (n.branch == "host_sync") continue;
     // A measurement without a verdict is advice only for a heavy group (the report's
@@ -941,9 +945,10 @@ void ruleOperatorTree(const AdvisorContext& c, const std::string& chip, std::vec
         f.atStakePerStep = c.perStep(std::max(0.0, static_cast<double>(g.total) - target));
       }
     }
-    f.evidence = std::move(n.evidence);
+    f.evidence = n.evidence;
     out.push_back(std::move(f));
   }
+  return advice;
 }
 
 }  // namespace detail
@@ -988,7 +993,7 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
     detail::ruleFusibleOps(c, a.findings);
   }
   detail::ruleForwardBackward(c, a.findings);
-  if (!c.gpu && kernels) detail::ruleOperatorTree(c, a.chip, a.findings);
+  if (!c.gpu && kernels) a.operators = detail::ruleOperatorTree(c, a.chip, a.findings);
   for (Finding& f : a.findings) f.stepsWithEvidence = detail::stepsWithEvidence(trace, analysis.steps, f);
   if (!analysis.devices.empty())
     for (Finding& f : a.findings) detail::boundAtStake(c, f);

@@ -10,6 +10,7 @@
 // slices behind it. A rule the data cannot decide says so (Severity::Unknown) and never guesses.
 // Pure function of the trace, kernel_details.csv, the rank's analysis and its metadata.
 
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <string>
@@ -196,10 +197,15 @@ struct RankMetadata {
 /// `root`/device_*/ or `root`/PROF_*/device_*/; "" when none says. Never throws.
 [[nodiscard]] std::string chipFromMsprofInfo(const std::string& root);
 
+struct OperatorAdvice;  // core/analysis/operators.h
+
 /// The advisor's result for one rank: findings sorted by severity (issues first) then by time at
 /// stake per step, longest first; the steps the per-step figures divide by.
 struct RankAdvice {
   std::vector<Finding> findings;
+  /// The operator table and decision tree behind the `operator_tree` findings (operators.h); null
+  /// without a kernel table, and on a GPU trace.
+  std::shared_ptr<const OperatorAdvice> operators;
   std::size_t steps = 1;  ///< ProfilerStep windows (1 without any)
   std::string chip;       ///< the chip used (thresholds.chip, else the capture's), "" when unknown
   /// Which rules were not run and why ("" when all were): on a GPU trace (isGpuTrace) the

@@ -48,7 +48,9 @@ void sortEvidence(std::vector<std::pair<double, SliceRef>>& v, std::vector<Slice
 [[nodiscard]] std::vector<std::string> splitSemicolon(std::string_view cell);
 [[nodiscard]] std::string normalDtype(std::string_view t);
 
-void ruleOperatorTree(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out);
+/// The operator table and tree of the rank, with one finding per tree node into `out`.
+[[nodiscard]] std::shared_ptr<const OperatorAdvice> ruleOperatorTree(const AdvisorContext& c, const std::string& chip,
+                                                                    std::vector<Finding>& out);
 void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out);
 void ruleAicpu(const AdvisorContext& c, std::vector<Finding>& out);
 void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out);

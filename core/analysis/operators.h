@@ -116,6 +116,13 @@ struct TreeNode {
 [[nodiscard]] std::vector<TreeNode> walkDecisionTree(const Trace& trace, const OperatorTable& table,
                                                      const AdvisorThresholds& thresholds, std::size_t steps);
 
+/// The operator table of a rank and the tree walked over it, made once by adviseRank (its rule
+/// `operator_tree`) and kept in RankAdvice::operators for the report's JSON.
+struct OperatorAdvice {
+  OperatorTable table;
+  std::vector<TreeNode> tree;
+};
+
 /// p50 / p90 / max of a sample, ns; p by linear interpolation between the closest ranks
 /// (position (n-1)·p of the sorted sample, numpy's default). Empty sample: all empty.
 struct Spread {

@@ -590,12 +590,9 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
     if (rp.analysis) {
       advised.emplace_back(adviceLabel(profile, rp), adviseRankProfile(rp, thresholds));
       o += ",\n   \"advice\": " + adviceJson(t, advised.back().second);
-      const std::optional<OperatorTable> table =
-          rp.kernels ? std::optional<OperatorTable>(operatorTable(t, *rp.kernels, *rp.analysis, advised.back().second.chip, thresholds))
-                     : std::nullopt;
-      const std::vector<TreeNode> tree = table ? walkDecisionTree(t, *table, thresholds, advised.back().second.steps)
-                                               : std::vector<TreeNode>{};
-      operatorsJson(o, t, table ? &*table : nullptr, tree, dispatchStats(t, *rp.analysis));
+      // The operator table and tree the advice was made from (computed once, by adviseRank).
+      const OperatorAdvice* ops = advised.back().second.operators.get();
+      operatorsJson(o, t, ops ? &ops->table : nullptr, ops ? ops->tree : std::vector<TreeNode>{}, dispatchStats(t, *rp.analysis));
     }
     o += "}";
   }
