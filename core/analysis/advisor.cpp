@@ -57,18 +57,26 @@ bool sameFindingKind(const Finding& a, const Finding& b) {
   return a.rule == b.rule && (a.rule != "operator_tree" || a.title == b.title);
 }
 
-const ChipBandwidth* findHbm(const std::vector<ChipBandwidth>& hbm, std::string_view chip) {
-  const ChipBandwidth* best = nullptr;
-  for (const ChipBandwidth& b : hbm)
-    if (!b.chip.empty() && chip.starts_with(b.chip) && (!best || b.chip.size() > best->chip.size())) best = &b;
+namespace {
+
+/// The entry of `table` whose `chip` is the longest prefix of `chip` among those `keep` accepts
+/// ("Ascend910B3" before "Ascend910B"), or null.
+template <typename Entry, typename Keep>
+const Entry* longestChipPrefix(const std::vector<Entry>& table, std::string_view chip, Keep keep) {
+  const Entry* best = nullptr;
+  for (const Entry& e : table)
+    if (keep(e) && !e.chip.empty() && chip.starts_with(e.chip) && (!best || e.chip.size() > best->chip.size())) best = &e;
   return best;
 }
 
+}  // namespace
+
+const ChipBandwidth* findHbm(const std::vector<ChipBandwidth>& hbm, std::string_view chip) {
+  return longestChipPrefix(hbm, chip, [](const ChipBandwidth&) { return true; });
+}
+
 const ChipCores* findCores(const std::vector<ChipCores>& cores, std::string_view chip) {
-  const ChipCores* best = nullptr;
-  for (const ChipCores& c : cores)
-    if (!c.chip.empty() && chip.starts_with(c.chip) && (!best || c.chip.size() > best->chip.size())) best = &c;
-  return best;
+  return longestChipPrefix(cores, chip, [](const ChipCores&) { return true; });
 }
 
 std::vector<ChipCores> AdvisorThresholds::defaultCores() {
@@ -223,11 +231,7 @@ std::string applyThresholdAssignment(AdvisorThresholds& t, std::string_view assi
 
 const PeakTflops* findPeak(const std::vector<PeakTflops>& peaks, std::string_view chip, std::string_view dtype) {
   if (chip.empty()) return nullptr;
-  const PeakTflops* best = nullptr;
-  for (const PeakTflops& p : peaks)
-    if (p.dtype == dtype && !p.chip.empty() && chip.starts_with(p.chip) && (!best || p.chip.size() > best->chip.size()))
-      best = &p;
-  return best;
+  return longestChipPrefix(peaks, chip, [&](const PeakTflops& p) { return p.dtype == dtype; });
 }
 
 namespace detail {
@@ -283,15 +287,23 @@ std::string normalDtype(std::string_view t) {
   return std::string(t);
 }
 
-}  // namespace detail
-
-namespace {
-
 double product(const std::vector<long long>& d) {
   double p = 1;
   for (long long v : d) p *= static_cast<double>(v);
   return p;
 }
+
+std::string cellAt(const KernelDetails& k, std::size_t row, std::initializer_list<std::string_view> names) {
+  const int c = k.table.column(names);
+  return c < 0 ? std::string() : std::string(csvTrim(k.table.cell(row, c)));
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::cellAt;
+using detail::product;
 
 /// 2·batch·M·N·K from A, B and the output (any transposition: K = |A's last two| / M and {K, N}
 /// must be B's last two dims). 0 when the shapes do not fit.
@@ -346,11 +358,6 @@ bool plausible(const std::vector<long long>& s) {
     n *= static_cast<double>(d);
   }
   return n < 1.2e15;
-}
-
-std::string cellAt(const KernelDetails& k, std::size_t row, std::initializer_list<std::string_view> names) {
-  const int c = k.table.column(names);
-  return c < 0 ? std::string() : std::string(csvTrim(k.table.cell(row, c)));
 }
 
 }  // namespace
@@ -752,9 +759,7 @@ void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out) {
 /// (i) Block dim not a multiple of the core count: the last wave leaves cores idle.
 void ruleBlockDim(const AdvisorContext& c, const std::string& chip, std::vector<Finding>& out) {
   if (!c.kernels || c.kernels->rows.empty()) return;
-  const ChipCores* cores = nullptr;
-  for (const ChipCores& cc : c.thresholds.cores)
-    if (!chip.empty() && chip.starts_with(cc.chip) && (!cores || cc.chip.size() > cores->chip.size())) cores = &cc;
+  const ChipCores* cores = findCores(c.thresholds.cores, chip);
   Finding f;
   f.rule = "block_dim";
   f.source = "msprof-analyze advisor block-dim rule (issue 13); idle share of the last wave = 1 − dim / "

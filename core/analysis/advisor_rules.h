@@ -47,6 +47,10 @@ void sortEvidence(std::vector<std::pair<double, SliceRef>>& v, std::vector<Slice
 [[nodiscard]] std::vector<std::vector<long long>> parseShapes(std::string_view cell);
 [[nodiscard]] std::vector<std::string> splitSemicolon(std::string_view cell);
 [[nodiscard]] std::string normalDtype(std::string_view t);
+/// The product of `d` as a double (1 for an empty list).
+[[nodiscard]] double product(const std::vector<long long>& d);
+/// The trimmed cell of `row` in the first of `names` the kernel table has ("" when none).
+[[nodiscard]] std::string cellAt(const KernelDetails& k, std::size_t row, std::initializer_list<std::string_view> names);
 
 /// The operator table and tree of the rank, with one finding per tree node into `out`.
 [[nodiscard]] std::shared_ptr<const OperatorAdvice> ruleOperatorTree(const AdvisorContext& c, const std::string& chip,

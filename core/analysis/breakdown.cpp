@@ -20,6 +20,19 @@
 
 namespace npuscope::core {
 
+namespace detail {
+
+std::unordered_set<std::uint32_t> backwardLanes(const Trace& trace) {
+  std::unordered_set<std::uint32_t> lanes;
+  const NameId fwdbwd = trace.strings.find("fwdbwd");
+  if (fwdbwd != kInvalidIndex)
+    for (const Flow& f : trace.flows)
+      if (f.category == fwdbwd && f.to.valid()) lanes.insert(f.to.lane);
+  return lanes;
+}
+
+}  // namespace detail
+
 namespace {
 
 std::string pct(TimeNs part, TimeNs whole) {
@@ -135,16 +148,10 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
   if (kernels)
     for (const KernelRow& k : kernels->rows)
       if (k.start && !k.isCommunication()) byStart.emplace(*k.start, &k);
-  // The backward threads: the lanes holding the end of a fwdbwd flow (torch_npu draws it from the
-  // forward op to its backward op only when their threads differ, format §2.6).
-  std::unordered_set<std::uint32_t> bwdLanes;
-  const NameId fwdbwd = trace.strings.find("fwdbwd");
+  const std::unordered_set<std::uint32_t> bwdLanes = detail::backwardLanes(trace);
   const NameId asyncNpu = trace.strings.find("async_npu");
   // A Kineto trace's launch flows are ac2g, from the runtime launch on the launching thread (§6.1).
   const NameId ac2g = trace.strings.find("ac2g");
-  if (fwdbwd != kInvalidIndex)
-    for (const Flow& f : trace.flows)
-      if (f.category == fwdbwd && f.to.valid()) bwdLanes.insert(f.to.lane);
   const bool passMarked = !bwdLanes.empty();
   b.passNote = passMarked ? npuTr("npuscope::core::Breakdown", "backward = launched from a thread that ends a fwdbwd flow")
                           : npuTr("npuscope::core::Breakdown", "not marked (no fwdbwd flow)");

@@ -25,16 +25,8 @@ namespace npuscope::core {
 
 namespace {
 
-std::string cellOf(const KernelDetails& k, std::size_t row, std::initializer_list<std::string_view> names) {
-  const int c = k.table.column(names);
-  return c < 0 ? std::string() : std::string(csvTrim(k.table.cell(row, c)));
-}
-
-double product(const std::vector<long long>& d) {
-  double p = 1;
-  for (long long v : d) p *= static_cast<double>(v);
-  return p;
-}
+using detail::product;
+using detail::cellAt;
 
 /// Bytes of one element of a dtype as kernel_details.csv writes it, 0 when unknown.
 double dtypeBytes(std::string_view t) {
@@ -133,7 +125,7 @@ bool isTransferType(std::string_view typeLower) {
 }
 
 /// The torch op that launched device task `task`: the source of an async_npu flow into it, else
-/// the chain's aten op.
+/// invalid.
 SliceRef launchingTorchOp(const Trace& trace, SliceRef task, NameId asyncNpu) {
   if (asyncNpu != kInvalidIndex)
     for (auto fi : trace.flowsTo(task)) {
@@ -204,7 +196,7 @@ void finishGroup(OperatorGroup& g, const std::vector<RowFacts>& fs, const Kernel
   double flops = 0, flopsNs = 0, bytes = 0;
   std::size_t withFlops = 0, withBytes = 0;
   std::map<std::string, TimeNs> pipeTime;
-  std::vector<std::pair<TimeNs, SliceRef>> tasks;
+  std::vector<std::pair<double, SliceRef>> tasks;
   for (std::size_t i = 0; i < fs.size(); ++i) {
     const TimeNs d = *kernels.rows[g.rows[i]].duration;
     if (fs[i].work) {
@@ -215,7 +207,7 @@ void finishGroup(OperatorGroup& g, const std::vector<RowFacts>& fs, const Kernel
     if (fs[i].bytes) bytes += *fs[i].bytes, ++withBytes;
     if (!fs[i].pipeBound.empty()) pipeTime[fs[i].pipeBound] += d;
     if (fs[i].blockDim) g.blockDim = std::max(g.blockDim.value_or(0), *fs[i].blockDim);
-    if (fs[i].task.valid()) tasks.emplace_back(d, fs[i].task);
+    if (fs[i].task.valid()) tasks.emplace_back(static_cast<double>(d), fs[i].task);
   }
   if (withFlops == g.count && withFlops > 0) {
     g.flops = flops / static_cast<double>(withFlops);
@@ -270,11 +262,7 @@ void finishGroup(OperatorGroup& g, const std::vector<RowFacts>& fs, const Kernel
       }
     }
   }
-  std::stable_sort(tasks.begin(), tasks.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& [d, r] : tasks) {
-    if (g.tasks.size() >= kMaxEvidence) break;
-    g.tasks.push_back(r);
-  }
+  detail::sortEvidence(tasks, g.tasks);
 }
 }  // namespace
 
@@ -285,12 +273,12 @@ std::optional<KernelWork> kernelWorkLinked(const Trace& trace, const KernelDetai
   const KernelRow& k = kernels.rows[row];
   const std::string typeLower = asciiLower(k.type.empty() ? k.name : k.type);
   if (!typeLower.starts_with("conv")) return w;
-  const std::string formats = cellOf(kernels, row, {"Input Formats"}) + ";" + cellOf(kernels, row, {"Output Formats"});
+  const std::string formats = cellAt(kernels, row, {"Input Formats"}) + ";" + cellAt(kernels, row, {"Output Formats"});
   if (formats.find("FRACTAL_Z") == std::string::npos && formats.find("NC1HWC0") == std::string::npos) return w;
   const SliceRef op = task.valid() ? launchingTorchOp(trace, task, trace.strings.find("async_npu")) : SliceRef{};
   const std::vector<long long> real = op.valid() ? torchConvWeight(trace, op) : std::vector<long long>{};
   const double written = writtenFilter(typeLower, detail::parseShapes(k.inputShapes),
-                                       detail::parseShapes(cellOf(kernels, row, {"Output Shapes"})));
+                                       detail::parseShapes(cellAt(kernels, row, {"Output Shapes"})));
   if (!real.empty() && written > 0 && product(real) <= written) w->flops *= product(real) / written;
   else if (padded) *padded = true;
   w->tflops = w->flops / static_cast<double>(std::max<TimeNs>(1, *k.duration)) / 1000.0;
@@ -310,11 +298,7 @@ OperatorTable operatorTable(const Trace& trace, const KernelDetails& kernels, co
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) taskByStart.emplace(lane.start[i], SliceRef{li, i});
   }
   const NameId asyncNpu = trace.strings.find("async_npu");
-  const NameId fwdbwd = trace.strings.find("fwdbwd");
-  std::unordered_set<std::uint32_t> bwdLanes;
-  if (fwdbwd != kInvalidIndex)
-    for (const Flow& f : trace.flows)
-      if (f.category == fwdbwd && f.to.valid()) bwdLanes.insert(f.to.lane);
+  const std::unordered_set<std::uint32_t> bwdLanes = detail::backwardLanes(trace);
   t.passNote = bwdLanes.empty() ? "not marked (no fwdbwd flow)" : "backward = launched from a thread that ends a fwdbwd flow";
 
   std::map<std::string, std::size_t> index;
@@ -322,8 +306,8 @@ OperatorTable operatorTable(const Trace& trace, const KernelDetails& kernels, co
   for (std::size_t r = 0; r < kernels.rows.size() && r < kernels.table.rows.size(); ++r) {
     const KernelRow& k = kernels.rows[r];
     if (k.isCommunication() || !k.duration || *k.duration < 0) continue;
-    const std::string dtypes = cellOf(kernels, r, {"Input Data Types"});
-    const std::string outShapes = cellOf(kernels, r, {"Output Shapes"});
+    const std::string dtypes = cellAt(kernels, r, {"Input Data Types"});
+    const std::string outShapes = cellAt(kernels, r, {"Output Shapes"});
     const std::string key = k.type + '\x1f' + k.inputShapes + '\x1f' + dtypes + '\x1f' + k.core + '\x1f' + outShapes;
     auto [it, added] = index.emplace(key, t.groups.size());
     if (added) {
@@ -332,7 +316,7 @@ OperatorTable operatorTable(const Trace& trace, const KernelDetails& kernels, co
       g.name = k.name;
       g.inputShapes = std::string(csvTrim(k.inputShapes));
       g.inputDtypes = dtypes;
-      g.inputFormats = cellOf(kernels, r, {"Input Formats"});
+      g.inputFormats = cellAt(kernels, r, {"Input Formats"});
       g.outputShapes = outShapes;
       g.core = k.core;
       g.min = *k.duration;
@@ -351,12 +335,11 @@ OperatorTable operatorTable(const Trace& trace, const KernelDetails& kernels, co
       if (op.valid() && !bwdLanes.empty()) f.pass = bwdLanes.count(op.lane) ? 2 : 1;
     }
     f.work = kernelWorkLinked(trace, kernels, r, f.task, &f.padded);
-    const auto in = detail::parseShapes(k.inputShapes);
-    const auto outs = detail::parseShapes(cellOf(kernels, r, {"Output Shapes"}));
     {
-      const auto inBytes = tensorBytes(in, detail::splitSemicolon(dtypes), detail::splitSemicolon(k.inputShapes));
-      const auto outBytes = tensorBytes(outs, detail::splitSemicolon(cellOf(kernels, r, {"Output Data Types"})),
-                                        detail::splitSemicolon(cellOf(kernels, r, {"Output Shapes"})));
+      const auto inBytes = tensorBytes(detail::parseShapes(k.inputShapes), detail::splitSemicolon(dtypes),
+                                       detail::splitSemicolon(k.inputShapes));
+      const auto outBytes = tensorBytes(detail::parseShapes(outShapes), detail::splitSemicolon(cellAt(kernels, r, {"Output Data Types"})),
+                                        detail::splitSemicolon(outShapes));
       if (inBytes && outBytes && !k.inputShapes.empty()) f.bytes = *inBytes + *outBytes;
     }
     f.pipeBound = kernelBound(kernels, r, th.busyPipeRatio);
@@ -527,7 +510,7 @@ std::vector<TreeNode> walkDecisionTree(const Trace& trace, const OperatorTable& 
     TreeNode n;
     n.operatorLabel = "(host: .item())";
     std::size_t count = 0;
-    std::vector<std::pair<TimeNs, SliceRef>> ev;
+    std::vector<std::pair<double, SliceRef>> ev;
     for (std::uint32_t li = 0; li < trace.lanes.size(); ++li) {
       const Lane& lane = trace.lanes[li];
       if (trace.processes[lane.process].role != Process::Role::Python) continue;
@@ -543,14 +526,12 @@ std::vector<TreeNode> walkDecisionTree(const Trace& trace, const OperatorTable& 
         if (!nested) {
           ++count;
           n.totalNs += lane.end[i] - lane.start[i];
-          ev.emplace_back(lane.end[i] - lane.start[i], SliceRef{li, i});
+          ev.emplace_back(static_cast<double>(lane.end[i] - lane.start[i]), SliceRef{li, i});
         }
       }
     }
     if (count > 0) {
-      std::stable_sort(ev.begin(), ev.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-      for (const auto& [d, r] : ev)
-        if (n.evidence.size() < kMaxEvidence) n.evidence.push_back(r);
+      detail::sortEvidence(ev, n.evidence);
       n.branch = "host_sync";
       n.severity = perStep(count) >= static_cast<double>(th.transfersPerStep) ? Severity::Issue : Severity::Info;
       n.finding = i18n::format(npuTr("npuscope::core::Tree", "%1 .item() calls per step (aten::item / _local_scalar_dense): each "
@@ -669,12 +650,7 @@ std::vector<DispatchStat> dispatchStats(const Trace& trace, const RankAnalysis& 
       ev[name].emplace_back(host, r);
       statOf[k][ref] = &s;
     }
-    for (auto& [name, v] : ev) {
-      std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-      DispatchStat& s = byName[k][name];
-      for (const auto& [h, r] : v)
-        if (s.instances.size() < kMaxEvidence) s.instances.push_back(r);
-    }
+    for (auto& [name, v] : ev) detail::sortEvidence(v, byName[k][name].instances);
   }
   // Bubbles ended: the task starting at the end of each Free interval ≥ the threshold.
   for (const DeviceAnalysis& d : analysis.devices)

@@ -4,6 +4,7 @@
 // task sets of one device, bubble search. Not part of the public API.
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/analysis/analysis.h"
@@ -20,6 +21,10 @@ namespace npuscope::core::detail {
 /// has one, skipping site-packages / torch / torch_npu frames, e.g. "train.py(88): main"; "" when
 /// not recorded.
 [[nodiscard]] std::string callerOf(const Trace& trace, SliceRef op);
+/// The backward threads: the lanes holding the end of a fwdbwd flow (torch_npu draws it from the
+/// forward op to its backward op only when their threads differ, format §2.6). Empty without
+/// fwdbwd flows. O(flows).
+[[nodiscard]] std::unordered_set<std::uint32_t> backwardLanes(const Trace& trace);
 /// The lane of a process with `role` and numeric tid `tid`, or kInvalidIndex.
 [[nodiscard]] std::uint32_t laneByRoleAndTid(const Trace& trace, Process::Role role, std::int64_t tid);
 

@@ -193,8 +193,7 @@ void reserveColumnsLazy(Lane& lane, std::size_t n) {
 /// Places pending slices into the lane's columns by depth row.
 void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& laneLabel) {
   std::vector<std::uint32_t> order, depth;
-  OverlapTally tally;
-  tally.deviceTasks = laneLabel.starts_with("Ascend Hardware /");
+  OverlapTally tally(laneLabel);
   (void)assignDepths(p.start, p.end, order, depth, p.flags, &tally);
   tally.report(stats, laneLabel);
   std::uint32_t maxDepth = 0;
@@ -266,8 +265,7 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
   s.depth.resize(n);
   s.ends.clear();
   std::size_t k = 0;
-  OverlapTally tally;
-  tally.deviceTasks = label.starts_with("Ascend Hardware /");
+  OverlapTally tally(label);
   std::uint32_t maxDepth = 0;
   const RawSlice* prev = nullptr;
   for (const RawPart& part : src) {
@@ -488,8 +486,7 @@ void nestIntoColumns(RecordBuffer<RawSlice>& v, const std::vector<LongArgs>* ite
   const std::size_t n = v.size();
   s.depth.resize(n);
   s.stack.clear();
-  OverlapTally tally;
-  tally.deviceTasks = label.starts_with("Ascend Hardware /");
+  OverlapTally tally(label);
   std::uint32_t maxDepth = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);

@@ -34,6 +34,8 @@ inline constexpr TimeNs kMinorOverlapNs = 1'000;
 /// `Ascend Hardware` stream: `deviceTasks`) the minor ones (< kMinorOverlapNs). A host thread's
 /// overlap is mis-nesting however short (a 0.5 us overlap of a 1 us slice is not rounding).
 struct OverlapTally {
+  /// For the lane `laneLabel` ("process / thread"): device tasks when its process is Ascend Hardware.
+  explicit OverlapTally(std::string_view laneLabel = {}) : deviceTasks(laneLabel.starts_with("Ascend Hardware /")) {}
   bool deviceTasks = false;
   std::size_t partial = 0, minor = 0;
   TimeNs largestMinor = 0;  ///< ns

@@ -339,19 +339,20 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
 
 namespace {
 
+std::string usText(TimeNs ns) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1e3);
+  return b;
+}
+
 void figures(std::string& o, const std::optional<OverlapFigures>& f) {
   if (!f) {
     o += "null";
     return;
   }
-  auto us = [](TimeNs ns) {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1e3);
-    return std::string(b);
-  };
-  o += "{\"computing_us\": " + us(f->computing) + ", \"communication_us\": " + us(f->communication) +
-       ", \"communication_not_overlapped_us\": " + us(f->commNotOverlapped) + ", \"overlapped_us\": " + us(f->overlapped) +
-       ", \"free_us\": " + us(f->free) + ", \"step_us\": " + us(f->e2e) + "}";
+  o += "{\"computing_us\": " + usText(f->computing) + ", \"communication_us\": " + usText(f->communication) +
+       ", \"communication_not_overlapped_us\": " + usText(f->commNotOverlapped) + ", \"overlapped_us\": " + usText(f->overlapped) +
+       ", \"free_us\": " + usText(f->free) + ", \"step_us\": " + usText(f->e2e) + "}";
 }
 
 void delta(std::string& o, const std::optional<OverlapFigures>& a, const std::optional<OverlapFigures>& b) {
@@ -369,11 +370,6 @@ void delta(std::string& o, const std::optional<OverlapFigures>& a, const std::op
   figures(o, d);
 }
 
-std::string usText(TimeNs ns) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1e3);
-  return b;
-}
 
 void rowsJson(std::string& o, const std::vector<CompareRow>& rows, const char* keyName, bool shapes) {
   o += "[";

@@ -22,7 +22,6 @@ namespace npuscope::core {
 namespace {
 
 
-void stringArray(std::string& out, const std::vector<std::string>& v) { appendJsonStringArray(out, v); }
 
 /// Bound flows per category, in name order.
 std::map<std::string, std::size_t> flowsPerCategory(const Trace& t) {
@@ -528,7 +527,7 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
       o += ", \"error\": ";
       appendJsonString(o, rp.error);
       o += ", \"table_messages\": ";
-      stringArray(o, rp.tableMessages);
+      appendJsonStringArray(o, rp.tableMessages);
       if (rp.tablesOnly) o += ", \"tables_only\": " + tablesOnlyJson(*rp.tablesOnly);
       o += "}";
       continue;
@@ -586,7 +585,7 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
       appendJsonString(o, t.notes[i]);
     }
     o += "], \"table_messages\": ";
-    stringArray(o, rp.tableMessages);
+    appendJsonStringArray(o, rp.tableMessages);
     if (rp.analysis) {
       advised.emplace_back(adviceLabel(profile, rp), adviseRankProfile(rp, thresholds));
       o += ",\n   \"advice\": " + adviceJson(t, advised.back().second);
