@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// Narrow fuzz target (issue 26 item 2): the general path of the JSON reader alone
+// (detail::SimdjsonEventParser: simdjson On-Demand, the repair of invalid UTF-8 / control bytes /
+// lone surrogates, the blanked broken args) with the event interpreter behind it, and the repair
+// itself (detail::sanitizeJsonStrings). The fallback path every event the fast scanner declines
+// takes. No loadTrace, no trace build, no analyses.
+//
+// Input: the events, as in fuzz_json_scanner (`{...}` objects, anything between them skipped).
+// Each object is parsed twice, by two parsers into two outputs:
+//   A  from the input buffer itself, which ends right after the input (the parser copies an
+//      event near the end into its padded scratch buffer);
+//   B  from a copy of the input followed by simdjson's padding (parsed in place);
+// and A and B must hold the same records (the bytes' position must not matter). Also: every parse
+// counts exactly one event; the worker output's args ranges are objects' bytes in the input and
+// its strings valid UTF-8 (fuzz/json_events.h); and sanitizeJsonStrings keeps its contract on each
+// object: `changed` exactly when the output differs, a byte map one longer than the output,
+// non-decreasing, ending at the input's size, and repaired strings inside the input.
+// Mutations: libFuzzer's own with fuzz/dicts/fuzz_json_simdjson.dict, and the member-level edits
+// of fuzz/json_mutator.h.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "core/import/json/json_event_interpreter.h"
+#include "core/import/json/json_scan.h"
+#include "core/import/json/json_simdjson_event.h"
+#include "fuzz/fuzz_common.h"
+#include "fuzz/json_events.h"
+#define NPUSCOPE_FUZZ_JSON_MUTATOR
+#include "fuzz/json_mutator.h"
+
+using namespace npuscope;
+namespace detail = core::detail;
+
+namespace {
+
+void checkSanitize(std::string_view event) {
+  std::string out;
+  std::vector<std::uint32_t> map;
+  const detail::SanitizeResult r = detail::sanitizeJsonStrings(event, out, &map);
+  if (r.changed != (out != event)) fuzz::fail("sanitizeJsonStrings: `changed` does not say whether it changed", event);
+  if (map.size() != out.size() + 1 || map.back() != event.size())
+    fuzz::fail("sanitizeJsonStrings: the byte map is not one entry per output byte plus the input's size", event);
+  for (std::size_t i = 1; i < map.size(); ++i)
+    if (map[i] < map[i - 1]) fuzz::fail("sanitizeJsonStrings: the byte map goes backwards", event);
+  for (const auto& s : r.strings)
+    if (s.offset >= event.size()) fuzz::fail("sanitizeJsonStrings: a repaired string beyond the input", event);
+  if (!r.changed && !r.strings.empty()) fuzz::fail("sanitizeJsonStrings: repairs reported, nothing changed", event);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const char* const begin = reinterpret_cast<const char*>(data);
+  const char* const end = begin + size;
+  std::string padded(begin, size);
+  padded.append(simdjson::SIMDJSON_PADDING, ' ');
+
+  detail::WorkerOut outA, outB;
+  detail::EventInterpreter interpA(outA), interpB(outB);
+  detail::SimdjsonEventParser simdA(interpA), simdB(interpB);
+
+  const char* p = begin;
+  while (p < end) {
+    p = detail::skipWs(p, end);
+    if (p >= end) break;
+    if (*p != '{') {
+      ++p;
+      continue;
+    }
+    const char* const q = detail::skipValue(p, end);
+    if (!q) break;  // the input ends inside the object: the reader stops there (TruncatedEvent)
+    const auto offset = static_cast<std::size_t>(p - begin);
+    const auto length = static_cast<std::size_t>(q - p);
+    const std::uint64_t events = outA.events;
+    simdA.parse(p, length, offset, end);
+    if (outA.events != events + 1) fuzz::fail("a parse did not count exactly one event", std::string_view(p, length));
+    simdB.parse(padded.data() + offset, length, offset, padded.data() + padded.size());
+    checkSanitize(std::string_view(p, length));
+    p = q;
+  }
+
+  const std::string a = fuzz::fingerprint(outA), b = fuzz::fingerprint(outB);
+  if (a != b) fuzz::failDiff("simdjson path: the result depends on where the bytes are", "at the end", a, "padded", b);
+  fuzz::requireSoundOutput(outA, std::string_view(begin, size));
+  return 0;
+}
