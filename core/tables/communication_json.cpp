@@ -70,12 +70,14 @@ std::optional<double> numberAt(simdjson::dom::object o, std::string_view key) {
   return std::nullopt;
 }
 
+/// a += b for each time, held at +-kMaxTimeNs (each op's time is, but many ops' sum can pass 2^63:
+/// signed overflow, found by fuzz_sqlite_reader through the same sum of analysis.db's ops).
 void add(CommOpTimes& a, const CommOpTimes& b) {
-  a.elapse += b.elapse;
-  a.transit += b.transit;
-  a.wait += b.wait;
-  a.synchronization += b.synchronization;
-  a.idle += b.idle;
+  a.elapse = clampedSum(a.elapse, b.elapse);
+  a.transit = clampedSum(a.transit, b.transit);
+  a.wait = clampedSum(a.wait, b.wait);
+  a.synchronization = clampedSum(a.synchronization, b.synchronization);
+  a.idle = clampedSum(a.idle, b.idle);
 }
 
 }  // namespace

@@ -18,11 +18,7 @@ TimeNs usToNs(double us) { return std::isfinite(us) ? clampedNs(us * 1000.0) : 0
 
 /// a += b, held at +-kMaxTimeNs instead of overflowing: a table's cells can hold any number, and
 /// two durations near 2^63 ns overflowed the kernel time (UBSan, found by fuzz_csv_tables).
-void addClamped(TimeNs& a, TimeNs b) {
-  TimeNs sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) sum = b > 0 ? kMaxTimeNs : -kMaxTimeNs;
-  a = std::clamp(sum, -kMaxTimeNs, kMaxTimeNs);
-}
+void addClamped(TimeNs& a, TimeNs b) { a = clampedSum(a, b); }
 
 /// The map's entries, longest first (ties by name), at most `limit`.
 std::vector<std::pair<std::string, TimeNs>> longestFirst(const std::map<std::string, TimeNs>& m, std::size_t limit) {

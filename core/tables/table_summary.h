@@ -5,11 +5,13 @@
 // the step figures of step_trace_time.csv and the kernel statistics of kernel_details.csv,
 // with a plain statement of what needs the trace.
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/tables/tables.h"
+#include "core/base/time_limits.h"
 #include "core/base/types.h"
 
 namespace npuscope::core {
@@ -21,11 +23,21 @@ struct TableDeviceFigures {
   int device = -1;               ///< `Device_id`, -1 when the column is absent
   std::size_t steps = 0;         ///< rows summed
   TimeNs computing = 0, commNotOverlapped = 0, free = 0, communication = 0, overlapped = 0;
-  /// Computing + Communication(Not Overlapped) + Free: the step time the Top-Down shares divide.
-  [[nodiscard]] TimeNs total() const { return computing + commNotOverlapped + free; }
-  /// share of total() in [0, 1], 0 when total() is 0.
+  /// Computing + Communication(Not Overlapped) + Free: the step time the Top-Down shares divide,
+  /// held at +-kMaxTimeNs. Each figure is held there already (summarizeTables), but three of them
+  /// can pass 2^63 (UBSan: signed overflow, found by fuzz_csv_table).
+  [[nodiscard]] TimeNs total() const {
+    TimeNs two = 0, three = 0;
+    if (__builtin_add_overflow(computing, commNotOverlapped, &two)) return computing > 0 ? kMaxTimeNs : -kMaxTimeNs;
+    if (__builtin_add_overflow(two, free, &three)) return two > 0 ? kMaxTimeNs : -kMaxTimeNs;
+    return std::clamp(three, -kMaxTimeNs, kMaxTimeNs);
+  }
+  /// `part` over Computing + Communication(Not Overlapped) + Free, in [0, 1] for figures that are
+  /// not negative; 0 when that sum is not positive. The sum is taken in doubles, so the share stays
+  /// right when total() is held at the limit (exact below 2^53 ns, i.e. 104 days).
   [[nodiscard]] double share(TimeNs part) const {
-    return total() > 0 ? static_cast<double>(part) / static_cast<double>(total()) : 0.0;
+    const double sum = static_cast<double>(computing) + static_cast<double>(commNotOverlapped) + static_cast<double>(free);
+    return sum > 0 ? static_cast<double>(part) / sum : 0.0;
   }
 };
 

@@ -166,7 +166,13 @@ std::optional<CommunicationJson> readCommAnalyzer(SqliteDb& db) {
                                         {"hccl_op_name", "group_name", "elapse_time", "transit_time", "wait_time",
                                          "synchronization_time", "idle_time", "step", "type", "start_timestamp"}) +
                               " FROM CommAnalyzerTime t");
-    const auto ms = [&](int col) { return static_cast<TimeNs>(std::llround(s.real(col) * 1e6)); };
+    // ms -> ns as communication.json's reader converts them: held at +-kMaxTimeNs, 0 when not
+    // finite (std::llround of 1.7e24 gave INT64_MIN, and two of them overflowed the sum: found by
+    // fuzz_sqlite_reader).
+    const auto ms = [&](int col) {
+      const double v = s.real(col);
+      return std::isfinite(v) ? clampedNs(v * 1e6) : TimeNs{0};
+    };
     while (s.step()) {
       CommOpTimes op;
       const std::string name(s.text(0));
@@ -184,11 +190,11 @@ std::optional<CommunicationJson> readCommAnalyzer(SqliteDb& db) {
       if (name == "Total Op Info") {
         if (!c.recordedTotal) c.recordedTotal = op;
         else {
-          c.recordedTotal->elapse += op.elapse;
-          c.recordedTotal->transit += op.transit;
-          c.recordedTotal->wait += op.wait;
-          c.recordedTotal->synchronization += op.synchronization;
-          c.recordedTotal->idle += op.idle;
+          c.recordedTotal->elapse = clampedSum(c.recordedTotal->elapse, op.elapse);
+          c.recordedTotal->transit = clampedSum(c.recordedTotal->transit, op.transit);
+          c.recordedTotal->wait = clampedSum(c.recordedTotal->wait, op.wait);
+          c.recordedTotal->synchronization = clampedSum(c.recordedTotal->synchronization, op.synchronization);
+          c.recordedTotal->idle = clampedSum(c.recordedTotal->idle, op.idle);
         }
       } else {
         c.ops.push_back(std::move(op));

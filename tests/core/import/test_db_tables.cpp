@@ -238,6 +238,35 @@ TEST_CASE("db tables: missing tables, unknown string ids and NULL cells", "[db][
   CHECK(bad.messages.size() == 2);
 }
 
+// Found by fuzz_sqlite_reader (issue 26 item 2): CommAnalyzerTime's times in ms were converted with
+// std::llround(ms * 1e6), which for 1.7e18 ms (1.7e24 ns, beyond int64) gave INT64_MIN, and two
+// "Total Op Info" rows then overflowed the recorded total (UBSan). Converted as communication.json's
+// reader converts them now: held at +-kMaxTimeNs, the sums too.
+TEST_CASE("db tables: CommAnalyzerTime times beyond int64 are held at the time limit", "[db]") {
+  test::TempDir dir("commlimit");
+  const std::string path = dir.root.string() + "/analysis.db";
+  sqlite3* h = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &h) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(h,
+                       "CREATE TABLE CommAnalyzerTime (hccl_op_name TEXT, group_name TEXT, start_timestamp NUMERIC, "
+                       "elapse_time NUMERIC, transit_time NUMERIC, wait_time NUMERIC, synchronization_time NUMERIC, "
+                       "idle_time NUMERIC, step TEXT, type TEXT);"
+                       "INSERT INTO CommAnalyzerTime VALUES ('hcom_a', 'g', NULL, 1.7e18, 0.5, 0, 0, 0, 'step1', 'collective'),"
+                       " ('Total Op Info', NULL, NULL, 1.7e18, 0, 0, 0, 0, 'step1', 'collective'),"
+                       " ('Total Op Info', NULL, NULL, 1.7e18, 0, 0, 0, 0, 'step2', 'collective');",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(h);
+  const core::DbRankTables t = core::readDbRankTables("", path);
+  REQUIRE(t.communication);
+  REQUIRE(t.communication->ops.size() == 1);
+  // By hand: 1.7e18 ms = 1.7e24 ns, beyond kMaxTimeNs = 2^62 - 1 = 4611686018427387903: held there;
+  // 0.5 ms = 500000 ns; the two totals' sum is held there too (it was INT64_MIN + INT64_MIN).
+  CHECK(t.communication->ops[0].elapse == 4611686018427387903);
+  CHECK(t.communication->ops[0].transit == 500000);
+  REQUIRE(t.communication->recordedTotal);
+  CHECK(t.communication->recordedTotal->elapse == 4611686018427387903);
+}
+
 // Found by a fresh-eyes test of the memory curve (session 8): a TEXT 'xyz' or a BLOB total read as
 // 0 (a dip to 0 on the curve, "lowest 0.0 MB" in the finding), a TEXT timestamp 'xyz' as 0, and
 // negative or absurd totals became the peak. Each is now absent with a row warning.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
+#include "core/tables/communication_json.h"
 #include "core/tables/csv.h"
 #include "core/tables/table_summary.h"
 #include "core/tables/tables.h"
@@ -154,6 +155,48 @@ TEST_CASE("tables-only summary: kernel durations near 2^63 ns are held at the ti
   CHECK(s.byCore[0].second == (std::int64_t(1) << 62) - 1);
   REQUIRE(s.topTypes.size() == 1);
   CHECK(s.topTypes[0].second == (std::int64_t(1) << 62) - 1);
+}
+
+TEST_CASE("tables-only summary: a step total of three figures near 2^62 ns is held at the time limit") {
+  // Found by fuzz_csv_table (issue 26 item 2): each step_trace_time.csv figure is held at
+  // kMaxTimeNs when summed, but TableDeviceFigures::total() added three of them unchecked (UBSan:
+  // signed overflow). Hand count: Computing, Communication(Not Overlapped) and Free of 4e15 us =
+  // 4e18 ns each (below kMaxTimeNs = 2^62 - 1 = 4611686018427387903), total 1.2e19 > 2^63 - 1:
+  // held at kMaxTimeNs (it wrapped to -6446744073709551616 before); each share is 4e18 / 1.2e19.
+  std::string error;
+  const auto steps = core::parseStepTraceTime(
+      core::parseCsv("Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free\n"
+                     "0,1,4000000000000000,4000000000000000,0,0,4000000000000000\n"),
+      error);
+  REQUIRE(error.empty());
+  REQUIRE(steps.size() == 1);
+  const core::TablesOnlySummary s = core::summarizeTables(nullptr, &steps);
+  REQUIRE(s.devices.size() == 1);
+  const core::TableDeviceFigures& d = s.devices[0];
+  CHECK(d.computing == 4000000000000000000);
+  CHECK(d.free == 4000000000000000000);
+  CHECK(d.total() == 4611686018427387903);
+  CHECK(d.share(d.computing) == Approx(1.0 / 3.0));
+  CHECK(d.share(d.free) == Approx(1.0 / 3.0));
+}
+
+TEST_CASE("communication.json: the sum of the ops' times is held at the time limit, never wrapped") {
+  // Found by fuzz_sqlite_reader (issue 26 item 2) through analysis.db's ops, which share this sum:
+  // CommunicationJson::sum added the ops' times unchecked (UBSan: signed overflow). Hand count:
+  // three ops of 4e12 ms = 4e18 ns each (below kMaxTimeNs = 2^62 - 1 = 4611686018427387903), sum
+  // 1.2e19 > 2^63 - 1: held at kMaxTimeNs (it wrapped to -6446744073709551616 before).
+  const auto op = [](const char* name) {
+    return std::string("\"") + name + "\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 4000000000000, "
+           "\"Transit Time(ms)\": 1, \"Wait Time(ms)\": 0, \"Synchronization Time(ms)\": 0, \"Idle Time(ms)\": 0}}";
+  };
+  const core::CommunicationJson c = core::parseCommunicationJson(
+      "{\"step1\": {\"collective\": {" + op("a@g") + ", " + op("b@g") + ", " + op("c@g") + "}}}");
+  REQUIRE(c.error.empty());
+  REQUIRE(c.ops.size() == 3);
+  CHECK(c.ops[0].elapse == 4000000000000000000);
+  const core::CommOpTimes sum = c.sum();
+  CHECK(sum.elapse == 4611686018427387903);
+  CHECK(sum.transit == 3000000);  // 3 x 1 ms
 }
 
 TEST_CASE("CSV in UTF-16 with a byte order mark is read, without one it is said") {
