@@ -332,7 +332,9 @@ void DbReader::readStepTime(const std::map<std::int64_t, ProcessId>& processes) 
       m_b.setThreadName(t, "Steps (STEP_TIME)");
       m_b.setThreadSortIndex(t, -1);
     }
-    m_b.addSlice(t, s.integer(1), s.integer(2) - s.integer(1), "ProfilerStep#" + std::to_string(s.integer(0)), "cpu_op");
+    // spanNs: a step from INT64_MIN to 8 passes the check above, but its length overflows
+    // (found by fuzz_sqlite_reader).
+    m_b.addSlice(t, s.integer(1), spanNs(s.integer(1), s.integer(2)), "ProfilerStep#" + std::to_string(s.integer(0)), "cpu_op");
   }
   checkStatement(s, "STEP_TIME");
   if (n)

@@ -156,8 +156,9 @@ std::string_view SqliteStatement::text(int col) const {
 // ---- SqliteRowStream
 
 namespace {
-/// One value copied out of SQLite: an INTEGER in `i`, anything else (TEXT, REAL, BLOB) as its
-/// text in the batch's arena at [at, at + len).
+/// One value copied out of SQLite: its integer value in `i` (an INTEGER's own; for a TEXT, REAL
+/// or BLOB SQLite's conversion, sqlite3_value_int64, as SqliteStatement::integer reads it) and
+/// anything but an INTEGER also as its text in the batch's arena at [at, at + len).
 struct Value {
   std::int64_t i = 0;
   std::uint32_t at = 0;
@@ -221,6 +222,10 @@ struct SqliteRowStream::Shared {
         if (type == SQLITE_INTEGER) {
           v.i = sqlite3_value_int64(cell);
         } else if (type != SQLITE_NULL) {
+          // SQLite's own integer of the value, taken here where the value is: a conversion of the
+          // text on the consumer's side read a REAL beyond int64 (1e20, stored "1.0e+20") as 1
+          // where SQLite gives INT64_MAX, and differed on other texts (found by fuzz_sqlite_reader).
+          v.i = sqlite3_value_int64(cell);
           const auto* p = reinterpret_cast<const char*>(sqlite3_value_text(cell));
           // (a text of 512 MiB or more is cut there: the packed length has 29 bits)
           const auto len = static_cast<std::uint32_t>(std::min(sqlite3_value_bytes(cell), (1 << 29) - 1));
@@ -353,21 +358,7 @@ bool SqliteRowStream::isInteger(int col) const {
 std::int64_t SqliteRowStream::integer(int col, std::int64_t fallback) const {
   if (m_shared->stmt) return m_shared->stmt->integer(col, fallback);
   const Value& v = m_shared->value(col);
-  if (v.type() == SQLITE_NULL) return fallback;
-  if (v.type() == SQLITE_INTEGER) return v.i;
-  // SQLite's own conversion of a TEXT / REAL value (sqlite3_column_int64): a leading integer, else 0.
-  const std::string_view t(m_shared->current.texts.data() + v.at, v.len());
-  std::int64_t out = 0;
-  const char* b = t.data();
-  while (b < t.data() + t.size() && (*b == ' ' || *b == '\t')) ++b;
-  const auto r = std::from_chars(b + (b < t.data() + t.size() && *b == '+'), t.data() + t.size(), out);
-  if (r.ec != std::errc()) return 0;
-  if (r.ptr < t.data() + t.size() && (*r.ptr == '.' || *r.ptr == 'e' || *r.ptr == 'E')) {
-    double d = 0;
-    if (std::from_chars(b, t.data() + t.size(), d).ec == std::errc() && d > -9.2e18 && d < 9.2e18)
-      return static_cast<std::int64_t>(d);
-  }
-  return out;
+  return v.type() == SQLITE_NULL ? fallback : v.i;
 }
 
 std::string_view SqliteRowStream::text(int col) const {

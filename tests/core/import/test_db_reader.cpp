@@ -502,6 +502,56 @@ TEST_CASE("db: the tables read on their own threads give the trace of one thread
   CHECK(cancelled.result.error == "cancelled");
 }
 
+// Found by fuzz/fuzz_sqlite_reader (issue 26 item 2): a STEP_TIME row from INT64_MIN to 8 passed
+// the reader's end >= start check, and end - start overflowed int64 (undefined behaviour, caught
+// by UBSan: this test fails in scripts/test_sanitizers.sh without the fix; the Release build wraps
+// silently to the same warnings).
+TEST_CASE("db: a STEP_TIME step whose end minus start does not fit int64 is skipped, not overflowed", "[db]") {
+  const std::string dir = tempDir("stepspan");
+  const std::string path = dir + "/ascend_pytorch_profiler_0.db";
+  REQUIRE(makeDb(path, R"(
+    CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER);
+    INSERT INTO STEP_TIME VALUES (1, -9223372036854775808, 8), (2, 1000, 5000);
+  )"));
+  const auto in = core::readAscendDb(path, "");
+  REQUIRE(in.result.trace);
+  // By hand: step 1 starts beyond -2^62 ns, so it is skipped (MissingTimestamp); step 2 is kept.
+  const core::Trace& t = *in.result.trace;
+  CHECK(t.stats.count(core::ImportWarning::MissingTimestamp) == 1);
+  const auto steps = core::stepWindows(t);
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].number == 2);
+  CHECK(steps[0].host == core::TimeRange{1000, 5000});
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+// Found by fuzz/fuzz_sqlite_reader (issue 26 item 2): with threads != 1 the big tables are read
+// by background streams, which converted a non-INTEGER value to an integer themselves, from its
+// text; SQLite's conversion (the 1-thread route, sqlite3_value_int64) differs for a REAL beyond
+// int64: 1e20, stored as the text "1.0e+20", read as 1 instead of SQLite's INT64_MAX.
+TEST_CASE("db: a REAL beyond int64 reads as SQLite's integer on both routes", "[db]") {
+  const std::string dir = tempDir("realint");
+  const std::string path = dir + "/ascend_pytorch_profiler_0.db";
+  REQUIRE(makeDb(path, R"(
+    CREATE TABLE CANN_API (startNs INTEGER, endNs INTEGER, type INTEGER, globalTid INTEGER, connectionId INTEGER,
+                           name INTEGER);
+    INSERT INTO CANN_API VALUES (1000, 2000, NULL, 1e20, NULL, NULL);
+  )"));
+  for (const unsigned threads : {1u, 4u}) {
+    core::LoadOptions o;
+    o.threads = threads;
+    const auto in = core::readAscendDb(path, "", o);
+    REQUIRE(in.result.trace);
+    // By hand: SQLite gives INT64_MAX = 0x7FFFFFFFFFFFFFFF for 1e20, whose low 32 bits, the thread
+    // id of a globalTid, are 4294967295.
+    CHECK(npuscope::test::laneIndex(*in.result.trace, "CANN", "Thread 4294967295") >= 0);
+    CHECK(npuscope::test::laneIndex(*in.result.trace, "CANN", "Thread 1") < 0);
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
 // Found by fuzz/fuzz_sqlite_db: endNs - startNs of a TASK row overflowed int64 (undefined
 // behaviour, caught by UBSan in scripts/test_sanitizers.sh). Such a span is a bad duration now.
 TEST_CASE("db: a task whose end minus start does not fit int64 is a bad duration", "[db]") {
