@@ -2,6 +2,7 @@
 #include "core/import/trace_builder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "core/base/time_limits.h"
@@ -276,6 +277,16 @@ void TraceBuilder::addCounter(ProcessId p, TimeNs ts, std::string_view name, std
   WorkerOut& c = chunk();
   if (!withinTimeLimits(ts)) {
     c.stats.add(ImportWarning::MissingTimestamp, "time " + std::to_string(ts) + " ns beyond the limit of +-2^62 ns");
+    return;
+  }
+  // A value the JSON reader could not have read (its numbers are finite): a database REAL of
+  // +-inf, or a sum of two near DBL_MAX, would reach the counter lanes and the report as inf
+  // (found by fuzz_sqlite_reader: ACC_PMU readBwLevel = inf). Skipped, as the JSON reader skips
+  // a counter value that is not a number.
+  if (!std::isfinite(value)) {
+    c.stats.add(ImportWarning::BadCounterValue,
+                std::string(name) + " " + std::string(key) + " = " + (value > 0 ? "inf" : value < 0 ? "-inf" : "nan") +
+                    " at " + std::to_string(ts) + " ns");
     return;
   }
   ++c.events;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <charconv>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -259,4 +260,24 @@ TEST_CASE("TraceBuilder keeps every time within +-2^62 ns") {
   CHECK(trace.sliceCount() == 2);
   CHECK(trace.range.start == 1000);
   CHECK(trace.range.end == 2010);  // the cut slice is 0 long at 1000; "fine" ends at 2010
+}
+
+// Found by fuzz/fuzz_sqlite_reader (issue 26 item 2): a database REAL of +inf (ACC_PMU readBwLevel)
+// became a counter sample of +inf, which the JSON reader can never produce (its numbers are
+// finite) and which would reach the counter lanes and the report as inf. Such a value is skipped
+// with a BadCounterValue warning now.
+TEST_CASE("TraceBuilder skips a counter value that is not finite") {
+  core::TraceBuilder b;
+  const auto p = b.process(1);
+  b.addCounter(p, 1000, "Acc PMU", "value", std::numeric_limits<double>::infinity());
+  b.addCounter(p, 2000, "Acc PMU", "value", -std::numeric_limits<double>::infinity());
+  b.addCounter(p, 3000, "Acc PMU", "value", std::numeric_limits<double>::quiet_NaN());
+  b.addCounter(p, 4000, "Acc PMU", "value", 2.5);
+  core::Trace t;
+  REQUIRE(b.finish(t, {}));
+  // Hand count: three values that are not finite, one sample kept.
+  CHECK(t.stats.count(core::ImportWarning::BadCounterValue) == 3);
+  REQUIRE(t.counters.size() == 1);
+  CHECK(t.counters[0].ts == std::vector<core::TimeNs>{4000});
+  CHECK(t.counters[0].value == std::vector<double>{2.5});
 }
