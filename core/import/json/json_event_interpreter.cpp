@@ -359,7 +359,10 @@ void EventInterpreter::metadata(const EventFields& f) {
   else return;  // other metadata (process_uptime_seconds, ...) is ignored
   if (m.kind == MetaKind::ThreadName || m.kind == MetaKind::ThreadSortIndex)
     m.thread = m_out.thread(pid, checkedKey(f, false));
-  if (f.args.empty()) return;
+  // A malformed args object reads as no args, as in counter(): not even its strings are repaired
+  // (the fast path reported an invalid escape in {"\x"} that the simdjson path, which blanks the
+  // object, never sees; found by fuzz_json_scanner).
+  if (f.args.empty() || f.argsMalformed) return;
   simdjson::ondemand::document doc;
   if (!iterateArgs(f.args, doc)) return;
   // find_field_unordered reads only up to the member it wants: args whose grammar breaks later

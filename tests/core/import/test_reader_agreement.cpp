@@ -206,6 +206,51 @@ TEST_CASE("a metadata event whose args break after the name: no name on both pat
   }
 }
 
+TEST_CASE("a metadata event whose malformed args hold an invalid escape: no repair on either path") {
+  // Found by fuzz_json_scanner (issue 26 item 2, minimised): {"\x"} is no object by the JSON
+  // grammar (a key without a value) but its brackets and strings are sound, so the event is kept
+  // without its args (MalformedArgs). The fast path still repaired the args' strings for the
+  // metadata and counted an InvalidEscape that the simdjson path, which blanks the object, never
+  // sees. Hand count: one MalformedArgs, no InvalidEscape, the thread keeps its default name "1".
+  const std::string json = R"([{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"\x"}},)"
+                           R"({"ph":"X","name":"k","pid":1,"tid":1,"ts":1,"dur":1}])";
+  checkAgreement(json, "thread_name with malformed args holding an invalid escape");
+  for (const bool fast : {false, true}) {
+    INFO((fast ? "fast scanner" : "simdjson"));
+    const auto t = loadWith(json, fast, 1);
+    REQUIRE(t);
+    CHECK(t->stats.count(core::ImportWarning::MalformedArgs) == 1);
+    CHECK(t->stats.count(core::ImportWarning::InvalidEscape) == 0);
+    REQUIRE(t->lanes.size() == 1);
+    CHECK(t->lanes[0].name == "1");  // the tid, as for any thread without a thread_name
+  }
+}
+
+TEST_CASE("an event reads the same whatever bytes follow it") {
+  // Found by fuzz_json_simdjson (issue 26 item 2, minimised to {"":}}): simdjson On-Demand reads
+  // the byte after a malformed document, and the simdjson path parsed an event in place when
+  // enough of the file followed it: {"":} (a member without a value) followed by } read as an
+  // event without ts, while the same event near the end of the file, copied into a padded buffer,
+  // was malformed. Hand count, wherever the event lies and on both paths: the event is malformed
+  // (ParseError) and the } after it is a stray delimiter (NotAnObject); no MissingTimestamp.
+  // (Built with append: GCC 12's -Wrestrict misreads a chain of + here at -O3.)
+  const std::string event = R"({"":})";
+  std::string early = "[", last = "[";
+  early.append(event).append("},").append(filler(0)).append(",").append(filler(1)).append("]");
+  last.append(filler(0)).append(",").append(filler(1)).append(",").append(event).append("}]");
+  for (const std::string& json : {early, last}) {
+    checkAgreement(json, "an event followed by a stray }");
+    for (const bool fast : {false, true}) {
+      INFO((fast ? "fast scanner" : "simdjson") << "\n" << json);
+      const auto t = loadWith(json, fast, 1);
+      REQUIRE(t);
+      CHECK(t->stats.count(core::ImportWarning::ParseError) == 1);
+      CHECK(t->stats.count(core::ImportWarning::NotAnObject) == 1);
+      CHECK(t->stats.count(core::ImportWarning::MissingTimestamp) == 0);
+    }
+  }
+}
+
 namespace {
 
 /// The slice named `name` (the first one), or an invalid ref.
