@@ -64,9 +64,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (fuzz::summary(outA) != before)
         fuzz::fail("a declined event left records", file);
       if (!q) break;  // the input ends inside the object: the reader stops there (TruncatedEvent)
-      simdA.parse(p, static_cast<std::size_t>(q - p), offset, end);
+      simdA.parse(p, static_cast<std::size_t>(q - p), offset);
     }
-    simdB.parse(p, static_cast<std::size_t>(q - p), offset, end);
+    simdB.parse(p, static_cast<std::size_t>(q - p), offset);
     p = q;
   }
 

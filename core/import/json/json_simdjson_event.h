@@ -21,10 +21,10 @@ class SimdjsonEventParser {
     m_scratch.resize(4096 + simdjson::SIMDJSON_PADDING);
   }
 
-  /// Parses the object at [data, data + len), which is at offset `begin` of the file; the bytes
-  /// up to `validEnd` (>= data + len) are readable. An event that does not parse even repaired
-  /// is a ParseError warning ("malformed event at byte N"). Counts the event.
-  void parse(const char* data, std::size_t len, std::size_t begin, const char* validEnd);
+  /// Parses the object at [data, data + len), which is at offset `begin` of the file, from a copy
+  /// padded with spaces (the bytes after the event never change the result). An event that does
+  /// not parse even repaired is a ParseError warning ("malformed event at byte N"). Counts the event.
+  void parse(const char* data, std::size_t len, std::size_t begin);
 
  private:
   bool parseRepaired(const char* data, std::size_t len);

@@ -58,7 +58,7 @@ std::size_t resync(std::string_view file, std::size_t from, std::size_t limit);
 /// The bytes a parse worker reads: the whole file in place (ReadSource::windowBytes == 0), or a
 /// window that holds a copy of [offset(), offset() + size) of the file and is refilled, in file
 /// order, as the worker advances (ReadSource). The window keeps simdjson's padding readable after
-/// its bytes; the data in place keeps the file's own rule (SimdjsonEventParser::parse copies near its end).
+/// its bytes (SimdjsonEventParser::parse copies each event it parses into its own padded buffer).
 class RangeWindow {
  public:
   RangeWindow(std::string_view file, const ReadSource& source, std::size_t begin)
@@ -222,7 +222,7 @@ void parseRange(std::string_view file, std::size_t begin, std::size_t limit, Wor
         addWarning(out.stats, ImportWarning::NotAnObject, [&] { return "unexpected '" + std::string(1, c) + "' " + offsetText(off); });
         q = p + 1;
       } else if (c == '{') {
-        simd.parse(p, static_cast<std::size_t>(q - p), off, end);
+        simd.parse(p, static_cast<std::size_t>(q - p), off);
       } else {
         addWarning(out.stats, ImportWarning::NotAnObject, [&] { return "array element that is not an object " + offsetText(off); });
       }
