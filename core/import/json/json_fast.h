@@ -103,11 +103,14 @@ namespace {
 #endif
 
 /// Skips the object or array at `p` ('{' or '['), one byte at a time, with exactly the rules of
-/// skipContainerFast's 64-byte blocks: a backslash escapes the next byte, an unescaped quote
-/// opens or closes a string, a raw control byte (< 0x20) inside a string fails, brackets outside
-/// strings must match in type, at most 63 levels. Does not check the member grammar. Returns the
-/// byte after the closing bracket, or nullptr. skipContainerFast uses it for the last bytes of
-/// its buffer, so that what is accepted does not depend on how many bytes follow (issue 15 item 7).
+/// skipContainerFast's 64-byte blocks: a backslash in a string escapes the next byte, a backslash
+/// outside a string fails (JSON has none there, and skipValue, which finds an event's end for the
+/// simdjson path, does not take it for an escape: `{\"}` ended the event at its `}` on the fast
+/// path and inside a string on the other; found by fuzz_json_scanner), an unescaped quote opens or
+/// closes a string, a raw control byte (< 0x20) inside a string fails, brackets outside strings
+/// must match in type, at most 63 levels. Does not check the member grammar. Returns the byte
+/// after the closing bracket, or nullptr. skipContainerFast uses it for the last bytes of its
+/// buffer, so that what is accepted does not depend on how many bytes follow (issue 15 item 7).
 struct ContainerScan {
   std::uint64_t types = 0;  ///< bit k: level k+1 is an object
   int depth = 0;
@@ -123,6 +126,7 @@ inline const char* skipContainerScalar(const char* p, const char* end, Container
       continue;
     }
     if (c == '\\') {
+      if (!st.inString) return nullptr;
       st.escaped = true;
       continue;
     }
@@ -150,8 +154,10 @@ inline const char* skipContainerScalar(const char* p, const char* end, Container
 /// Skips the object or array at `p` ('{' or '['), 64 bytes per step in the manner of simdjson's
 /// stage 1: escaped characters, then the in-string mask by carry-less prefix XOR of the quotes,
 /// then the brackets outside strings (types matched, at most 63 levels). Checks strings for raw
-/// control bytes; does not check the member grammar (commas, colons, literals) — the args it is
-/// used for are parsed on demand, with their own error. Continues with skipContainerScalar (the
+/// control bytes and fails on a backslash outside a string (the first one is found exactly: up
+/// to it, escapes are only in strings and the masks are right); does not check the member
+/// grammar (commas, colons, literals) — the args it is used for are parsed on demand, with their
+/// own error. Continues with skipContainerScalar (the
 /// same rules) for the last bytes of the buffer. Returns the byte after the closing bracket, or
 /// nullptr.
 inline const char* skipContainerFast(const char* p, const char* end) {
@@ -181,7 +187,8 @@ inline const char* skipContainerFast(const char* p, const char* end) {
         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(
              _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(hi, ctl), ctl))))
          << 32);
-    const std::uint64_t bad = ctlMask & inString;
+    // A raw control byte in a string, or a backslash outside one.
+    const std::uint64_t bad = (ctlMask & inString) | (mask64(lo, hi, '\\') & ~inString);
     std::uint64_t s = (mask64(lo, hi, '{') | mask64(lo, hi, '}') | mask64(lo, hi, '[') | mask64(lo, hi, ']')) & ~inString;
     while (s) {
       const unsigned i = static_cast<unsigned>(__builtin_ctzll(s));
