@@ -142,6 +142,7 @@ bool SimdjsonEventParser::parseObject(const char* base, std::size_t len) {
   if (doc.get_object().get(obj)) return false;
   EventFields f;
   m_badString = false;
+  m_docEnd = base + len;
   if (!readFields(obj, f) || m_badString) return false;
   m_interp.dispatch(f);
   return true;
@@ -285,11 +286,20 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
           od::object o;
           if (!v.get_object().get(o)) {
             if (o.raw_json().get(f.args)) return false;
-            // raw_json() runs to the next token: drop the whitespace after the closing brace,
-            // so that the range is the object's, as the fast scanner gives it.
-            while (!f.args.empty() && (f.args.back() == ' ' || f.args.back() == '\n' || f.args.back() == '\r' ||
-                                       f.args.back() == '\t'))
-              f.args.remove_suffix(1);
+            // The object's bytes by the fast scanner's rule (skipContainerFast: its brackets and
+            // strings) when they are sound, not raw_json()'s: On-Demand does not check what it
+            // skips, and the raw_json() of a malformed object can stop before its closing brace
+            // ({ab} gave "{ab" where the fast scanner keeps "{ab}"; found by fuzz_json_simdjson).
+            // Otherwise (brackets of other types, more than 63 levels: the fast scanner declines
+            // the event) raw_json()'s range, without the whitespace after it (it runs to the next
+            // token).
+            if (const char* const objectEnd = skipContainerFast(f.args.data(), m_docEnd)) {
+              f.args = std::string_view(f.args.data(), static_cast<std::size_t>(objectEnd - f.args.data()));
+            } else {
+              while (!f.args.empty() && (f.args.back() == ' ' || f.args.back() == '\n' || f.args.back() == '\r' ||
+                                         f.args.back() == '\t'))
+                f.args.remove_suffix(1);
+            }
             f.argsNotObject = false;  // a repeated "args": the last one counts, as on the fast path
             // The same grammar check as the fast scanner's (scanArgsObject), on the bytes the
             // fast scanner reads: the original ones of an object parseBlankArgs blanked. On-Demand

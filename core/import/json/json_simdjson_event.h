@@ -42,6 +42,7 @@ class SimdjsonEventParser {
   bool m_badString = false;               ///< a pid/tid string did not decode
   const char* m_blankedArgs = nullptr;      ///< parseBlankArgs: the blanked args object in m_fixed
   const char* m_blankedOriginal = nullptr;  ///< and the same object in the event's bytes
+  const char* m_docEnd = nullptr;           ///< parseObject: the end of the bytes being parsed
 };
 
 }  // namespace npuscope::core::detail

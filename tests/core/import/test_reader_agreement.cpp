@@ -286,6 +286,27 @@ std::string sliceEvent(const std::string& name, int ts, const std::string& args)
 
 }  // namespace
 
+TEST_CASE("a malformed args object's range ends at its closing brace on both paths") {
+  // Found by fuzz_json_simdjson (issue 26 item 2, minimised to args {\0}): the simdjson path took
+  // the args range from On-Demand's raw_json(), which does not check what it skips and stopped
+  // before the closing brace of {ab} (the range "{ab", no object; the fast scanner's is "{ab}").
+  // Hand count: the slice is kept without its args (MalformedArgs), its args range is the 4 bytes
+  // {ab}, on both paths.
+  std::string json = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,"args":{ab}},)";
+  json.append(filler(0)).append("]");
+  checkAgreement(json, "args {ab}");
+  for (const bool fast : {false, true}) {
+    INFO((fast ? "fast scanner" : "simdjson"));
+    const auto t = loadWith(json, fast, 1);
+    REQUIRE(t);
+    const core::SliceRef a = sliceNamed(*t, "a");
+    REQUIRE(a.valid());
+    CHECK(t->lanes[a.lane].argsOffset[a.index] == json.find("{ab}"));
+    CHECK(t->lanes[a.lane].argsLength[a.index] == 4);
+    CHECK(t->stats.count(core::ImportWarning::MalformedArgs) == 1);
+  }
+}
+
 TEST_CASE("a malformed args object is counted once (MalformedArgs) on both paths and in parts") {
   // Issue 15 item 7. Hand count of the trace below, event by event:
   //   kept with a malformed args object, counted (7):
