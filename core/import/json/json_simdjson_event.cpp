@@ -25,7 +25,10 @@ void SimdjsonEventParser::parse(const char* data, std::size_t len, std::size_t b
   const char* const base = m_scratch.data();
   m_interp.beginEvent(begin, base);
   ++m_interp.out().events;
-  if (parseObject(base, len) || parseRepaired(data, len) || parseBlankArgs(data, len)) return;
+  m_firstParse = true;
+  const bool parsed = parseObject(base, len);
+  m_firstParse = false;
+  if (parsed || parseRepaired(data, len) || parseBlankArgs(data, len)) return;
   addWarning(m_interp.out().stats, ImportWarning::ParseError, [&] { return "malformed event " + offsetText(begin); });
 }
 
@@ -293,7 +296,9 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
             // Otherwise (brackets of other types, more than 63 levels: the fast scanner declines
             // the event) raw_json()'s range, without the whitespace after it (it runs to the next
             // token).
-            if (const char* const objectEnd = skipContainerFast(f.args.data(), m_docEnd)) {
+            const char* const objectEnd = skipContainerFast(f.args.data(), m_docEnd);
+            const bool soundArgs = objectEnd != nullptr;
+            if (soundArgs) {
               f.args = std::string_view(f.args.data(), static_cast<std::size_t>(objectEnd - f.args.data()));
             } else {
               while (!f.args.empty() && (f.args.back() == ' ' || f.args.back() == '\n' || f.args.back() == '\r' ||
@@ -306,6 +311,12 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
             // skips a nested value without checking its grammar, so this is not simdjson's verdict.
             const char* const text = f.args.data() == m_blankedArgs ? m_blankedOriginal : f.args.data();
             f.argsMalformed = argsObjectMalformed(text, text + f.args.size());
+            // On-Demand skipped the malformed object without checking it and may now stand
+            // inside it: {"args":{0,"ts":}} read "ts" as the event's own member (an unreadable
+            // ts where the fast scanner has none; found by fuzz_json_scanner). When its brackets
+            // and strings are sound, the event is parsed again with its args blanked
+            // (parseBlankArgs), as the fast scanner keeps it.
+            if (f.argsMalformed && m_firstParse && soundArgs) return false;
           } else {
             f.args = {};
             f.argsNotObject = true;  // e.g. an array: counted as a bad counter value for C events

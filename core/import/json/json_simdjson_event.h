@@ -43,6 +43,7 @@ class SimdjsonEventParser {
   const char* m_blankedArgs = nullptr;      ///< parseBlankArgs: the blanked args object in m_fixed
   const char* m_blankedOriginal = nullptr;  ///< and the same object in the event's bytes
   const char* m_docEnd = nullptr;           ///< parseObject: the end of the bytes being parsed
+  bool m_firstParse = false;                ///< parseObject on the event as it is (not repaired or blanked)
 };
 
 }  // namespace npuscope::core::detail

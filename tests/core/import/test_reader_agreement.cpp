@@ -307,6 +307,27 @@ TEST_CASE("a malformed args object's range ends at its closing brace on both pat
   }
 }
 
+TEST_CASE("members inside a malformed args object are not read as the event's") {
+  // Found by fuzz_json_scanner (issue 26 item 2, minimised to {"args":{0,"ts":}}): On-Demand skips
+  // an args object without checking it, and on {0,"ts":} the simdjson path then read "ts": }
+  // as the event's own ts (unreadable: the event dropped) where the fast scanner keeps the event
+  // with its ts of 1 us. Hand count on both paths: slice "a" kept at 1000 ns without its args
+  // (MalformedArgs = 1), no MissingTimestamp.
+  std::string json = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1,"args":{0,"ts":}},)";
+  json.append(filler(0)).append("]");
+  checkAgreement(json, "args {0,\"ts\":}");
+  for (const bool fast : {false, true}) {
+    INFO((fast ? "fast scanner" : "simdjson"));
+    const auto t = loadWith(json, fast, 1);
+    REQUIRE(t);
+    const core::SliceRef a = sliceNamed(*t, "a");
+    REQUIRE(a.valid());
+    CHECK(t->lanes[a.lane].start[a.index] == 1000);
+    CHECK(t->stats.count(core::ImportWarning::MalformedArgs) == 1);
+    CHECK(t->stats.count(core::ImportWarning::MissingTimestamp) == 0);
+  }
+}
+
 TEST_CASE("a malformed args object is counted once (MalformedArgs) on both paths and in parts") {
   // Issue 15 item 7. Hand count of the trace below, event by event:
   //   kept with a malformed args object, counted (7):
