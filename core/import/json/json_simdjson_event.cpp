@@ -26,9 +26,16 @@ void SimdjsonEventParser::parse(const char* data, std::size_t len, std::size_t b
   m_interp.beginEvent(begin, base);
   ++m_interp.out().events;
   m_firstParse = true;
+  m_malformedArgs = false;
   const bool parsed = parseObject(base, len);
   m_firstParse = false;
-  if (parsed || parseRepaired(data, len) || parseBlankArgs(data, len)) return;
+  if (parsed) return;
+  // Args malformed but sound (readFields): blanked first, so that the strings of an object that is
+  // read as no args are not repaired and reported ({"args":{:"\u"}}: the fast scanner keeps it
+  // without an InvalidEscape).
+  if (m_malformedArgs ? parseBlankArgs(data, len) || parseRepaired(data, len)
+                      : parseRepaired(data, len) || parseBlankArgs(data, len))
+    return;
   addWarning(m_interp.out().stats, ImportWarning::ParseError, [&] { return "malformed event " + offsetText(begin); });
 }
 
@@ -316,7 +323,10 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
             // ts where the fast scanner has none; found by fuzz_json_scanner). When its brackets
             // and strings are sound, the event is parsed again with its args blanked
             // (parseBlankArgs), as the fast scanner keeps it.
-            if (f.argsMalformed && m_firstParse && soundArgs) return false;
+            if (f.argsMalformed && m_firstParse && soundArgs) {
+              m_malformedArgs = true;
+              return false;
+            }
           } else {
             f.args = {};
             f.argsNotObject = true;  // e.g. an array: counted as a bad counter value for C events

@@ -44,6 +44,7 @@ class SimdjsonEventParser {
   const char* m_blankedOriginal = nullptr;  ///< and the same object in the event's bytes
   const char* m_docEnd = nullptr;           ///< parseObject: the end of the bytes being parsed
   bool m_firstParse = false;                ///< parseObject on the event as it is (not repaired or blanked)
+  bool m_malformedArgs = false;             ///< that parse stopped at a malformed but sound args object
 };
 
 }  // namespace npuscope::core::detail
