@@ -63,14 +63,16 @@ bool SimdjsonEventParser::parseRepaired(const char* data, std::size_t len) {
 /// scanner accepts (skipContainerFast) but whose member grammar is broken ({"a" 1}, {a:1},
 /// {"a":}, ...), parses a copy with the args replaced by an empty object of the same length
 /// ("{   }") and returns true: the event is kept, its args range is the original bytes (read as
-/// no args on demand), exactly as the fast scanner keeps it (issue 15 item 7).
+/// no args on demand), exactly as the fast scanner keeps it (issue 15 item 7). Only the broken
+/// args objects are blanked: of {"args":{""},"args":{"":0}} the last, sound one is the event's,
+/// and a counter reads its values from it (found by fuzz_json_scanner).
 bool SimdjsonEventParser::parseBlankArgs(const char* data, std::size_t len) {
   const char* const end = data + len;
   const char* p = skipWs(data, end);
   if (p >= end || *p != '{') return false;
   p = skipWs(p + 1, end);
-  // Every "args" object is blanked: the last one is the event's (as on the fast path), and a
-  // broken one before or after a sound one must not fail the parse the fast scanner passes
+  // Every broken "args" object is blanked: the last one is the event's (as on the fast path), and
+  // a broken one before or after a sound one must not fail the parse the fast scanner passes
   // (found in review: {"args":{"x":1},"args":{"a" 1}} was kept by one path, dropped by the other).
   std::size_t lastAt = 0;
   const char* lastOriginal = nullptr;  // the last blanked object in the event's bytes; null: none
@@ -88,6 +90,11 @@ bool SimdjsonEventParser::parseBlankArgs(const char* data, std::size_t len) {
     if (isArgs && *v == '{') {
       const char* q = skipContainerFast(v, end);
       if (!q || q - v < 2) return false;
+      if (!argsObjectMalformed(v, q)) {
+        p = skipWs(q, end);
+        if (p < end && *p == ',') p = skipWs(p + 1, end);
+        continue;
+      }
       if (!lastOriginal) m_fixed.assign(data, len);
       const std::size_t at = static_cast<std::size_t>(v - data), n = static_cast<std::size_t>(q - v);
       m_fixed[at] = '{';
