@@ -411,7 +411,9 @@ void EventInterpreter::metadata(const EventFields& f) {
     if (t == od::json_type::string) {
       if (v.get_string().get(s)) return;
     } else {
+      // A number or literal as written, without the whitespace raw_json_token() keeps after it.
       s = v.raw_json_token();
+      while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
     }
     m.text = m_out.pool.intern(s);
   }

@@ -358,6 +358,26 @@ TEST_CASE("members inside a malformed args object are not read as the event's") 
   }
 }
 
+TEST_CASE("an id followed by whitespace is the same id on both paths") {
+  // Found by fuzz_json_scanner (issue 26 item 2, minimised to {"ph":"e","id":1 ,"ts":9}): the
+  // simdjson path took a numeric id as raw_json_token(), which keeps the whitespace after it, so
+  // "id":1 , was the id "1 " (another async track than "1") where the fast scanner reads "1".
+  // Hand count on both paths: the b and e below pair into one async slice "a" from 1000 to 5000 ns.
+  std::string json = R"([{"ph":"b","name":"a","cat":"c","id":1 ,"pid":1,"tid":1,"ts":1},)"
+                     R"({"ph":"e","name":"a","cat":"c","id":1,"pid":1,"tid":1,"ts":5},)";
+  json.append(filler(0)).append("]");
+  checkAgreement(json, "id 1 followed by a space");
+  for (const bool fast : {false, true}) {
+    INFO((fast ? "fast scanner" : "simdjson"));
+    const auto t = loadWith(json, fast, 1);
+    REQUIRE(t);
+    const core::SliceRef a = sliceNamed(*t, "a");
+    REQUIRE(a.valid());
+    CHECK(t->lanes[a.lane].start[a.index] == 1000);
+    CHECK(t->lanes[a.lane].end[a.index] == 5000);
+  }
+}
+
 TEST_CASE("a malformed args object is counted once (MalformedArgs) on both paths and in parts") {
   // Issue 15 item 7. Hand count of the trace below, event by event:
   //   kept with a malformed args object, counted (7):
