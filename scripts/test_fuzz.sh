@@ -11,8 +11,13 @@
 #   NPUSCOPE_FUZZ_SECONDS    seconds per target (default 45)
 #   NPUSCOPE_FUZZ_BUILD_DIR  build folder (default: build-fuzz beside build)
 #   NPUSCOPE_FUZZ_WORK       corpus and artifacts folder (default: a temporary folder, removed)
-#   NPUSCOPE_FUZZ_MAX_LEN    -max_len for the text targets (default 65536)
+#   NPUSCOPE_FUZZ_MAX_LEN    -max_len for the whole-pipeline text targets (default 65536)
+#   NPUSCOPE_FUZZ_NARROW_MAX_LEN  -max_len for the narrow targets (default 4096: an event, a table,
+#                            a database's rows or a gzip file fit; more only slows every run)
 #   NPUSCOPE_FUZZ_ARGS       more libFuzzer flags (default -entropic=0, see below)
+#   NPUSCOPE_FUZZ_ARGS_<target>  libFuzzer flags for that target only, after NPUSCOPE_FUZZ_ARGS
+#                            (the last of a flag given twice wins: CI gives fuzz_sqlite_reader,
+#                            at about 100 runs per second, fewer -runs than the others)
 #   NPUSCOPE_SHARED          the shared data folder (default: ../shared beside the checkout)
 #   NPUSCOPE_FUZZ_EXPLORATION_GATES  1 (default): a finding of the fuzzing fails the script; 0:
 #                            it is printed (with the input, base64, when small) and kept, and only
@@ -30,11 +35,17 @@ SHARED="${NPUSCOPE_SHARED:-${NPUSCOPE_ROOT}/../shared}"
 SECONDS_PER_TARGET="${NPUSCOPE_FUZZ_SECONDS:-45}"
 EXPLORATION_GATES="${NPUSCOPE_FUZZ_EXPLORATION_GATES:-1}"
 MAX_LEN="${NPUSCOPE_FUZZ_MAX_LEN:-65536}"
+NARROW_MAX_LEN="${NPUSCOPE_FUZZ_NARROW_MAX_LEN:-4096}"
 # -entropic=0: clang 14's entropic scheduler spent 65% of fuzz_json_trace's CPU time in its own
 # InputCorpus::UpdateFeatureFrequency (perf, ~30k features); without it the same 2,000 runs took
 # 6.4 s of CPU instead of 16.7 s and reached as many features (docs/robustness.md, session 7).
 read -r -a EXTRA_ARGS <<<"${NPUSCOPE_FUZZ_ARGS--entropic=0}"
-ALL_TARGETS=(fuzz_json_trace fuzz_json_differential fuzz_csv_tables fuzz_folder_discovery fuzz_sqlite_db)
+# The whole-pipeline targets (a reader, then the analyses and the report; 6-300 runs per second),
+# then the narrow ones (issue 26 item 2: one reader alone each, thousands of runs per second but
+# the database reader; docs/robustness.md "Narrow targets").
+NARROW_TARGETS=(fuzz_json_scanner fuzz_json_simdjson fuzz_csv_table fuzz_sqlite_reader fuzz_gzip)
+ALL_TARGETS=(fuzz_json_trace fuzz_json_differential fuzz_csv_tables fuzz_folder_discovery fuzz_sqlite_db
+  "${NARROW_TARGETS[@]}")
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=("${ALL_TARGETS[@]}")
 start=$(date +%s)
@@ -92,6 +103,30 @@ shared_seeds() {
         esac
       done < <(find "${SHARED}/cases" -type f \( -name '*.csv' -o -name 'communication*.json' \) -print0 | LC_ALL=C sort -z)
       ;;
+    fuzz_json_scanner | fuzz_json_simdjson)
+      # The events as they are (no mode byte); a case larger than the -max_len of the whole
+      # targets is left out, as there.
+      while IFS= read -r -d '' f; do
+        i=$((i + 1))
+        [ "$(stat -c %s "${f}")" -le "${MAX_LEN}" ] || continue
+        cp "${f}" "${dir}/case-${i}"
+      done < <(find "${SHARED}/cases" -type f -name '*.json' ! -name 'communication*.json' -print0 | LC_ALL=C sort -z)
+      ;;
+    fuzz_csv_table)
+      # Byte 0 picks the reader by the file's name (fuzz_csv_table.cpp).
+      while IFS= read -r -d '' f; do
+        i=$((i + 1))
+        case "${f}" in
+          *kernel_details* | *op_summary*) mode='\x01' ;;
+          *step_trace_time*) mode='\x02' ;;
+          *communication*.json) mode='\x03' ;;
+          *memory_record*) mode='\x04' ;;
+          *operator_memory*) mode='\x05' ;;
+          *) mode='\x00' ;;
+        esac
+        { printf "${mode}"; cat "${f}"; } >"${dir}/case-${i}"
+      done < <(find "${SHARED}/cases" -type f \( -name '*.csv' -o -name 'communication*.json' \) -print0 | LC_ALL=C sort -z)
+      ;;
     fuzz_sqlite_db)
       [ -d "${SHARED}/corpus" ] || return 0
       f="$(find "${SHARED}/corpus" -name 'ascend_*profiler*.db' -printf '%s %p\n' 2>/dev/null | sort -n | head -n 1 | cut -d' ' -f2-)" || f=""
@@ -117,6 +152,9 @@ for target in "${targets[@]}"; do
   (IFS=,; echo "${seed_files[*]}") >"${work}/${target}.seeds"
   max_len="${MAX_LEN}"
   [ "${target}" != fuzz_sqlite_db ] || max_len=1048576  # the corpus .db files are 0.7-1 MB
+  [[ " ${NARROW_TARGETS[*]} " != *" ${target} "* ]] || max_len="${NARROW_MAX_LEN}"
+  target_var="NPUSCOPE_FUZZ_ARGS_${target}"
+  read -r -a target_args <<<"${!target_var:-}"
   dict=()
   [ ! -f "${NPUSCOPE_ROOT}/fuzz/dicts/${target}.dict" ] || dict=("-dict=${NPUSCOPE_ROOT}/fuzz/dicts/${target}.dict")
   # The replay: every seed once, as a regression test (the same inputs on every machine).
@@ -134,7 +172,8 @@ for target in "${targets[@]}"; do
   status=0
   "${FUZZ_BUILD_DIR}/fuzz/${target}" -max_total_time="${SECONDS_PER_TARGET}" -timeout=20 -rss_limit_mb=2048 \
     -malloc_limit_mb=1024 -max_len="${max_len}" -print_final_stats=1 -artifact_prefix="${artifacts}/" \
-    "-seed_inputs=@${work}/${target}.seeds" "${dict[@]}" "${EXTRA_ARGS[@]}" "${corpus}" >"${work}/${target}.log" 2>&1 ||
+    "-seed_inputs=@${work}/${target}.seeds" "${dict[@]}" "${EXTRA_ARGS[@]}" "${target_args[@]}" "${corpus}" \
+    >"${work}/${target}.log" 2>&1 ||
     status=$?
   grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+ *DONE' "${work}/${target}.log" >&2 || true
   # slow-unit-*: an input that took over 10 s of wall time is only a note (a starved process on a
