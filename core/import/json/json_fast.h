@@ -18,8 +18,10 @@ namespace npuscope::core::detail {
 namespace {
 
 /// scanString (json_scan.h), inlined for the fast path (json_scan.cpp's scanString calls it):
-/// `p` at the first content byte; returns the closing quote, nullptr on a raw control byte or
-/// the end of the buffer; sets `escaped` on a backslash.
+/// `p` at the first content byte; returns the closing quote, nullptr on a raw control byte
+/// (escaped or not: simdjson refuses a TAB after a backslash too, and the simdjson path then
+/// repairs the string and reports it; found by fuzz_json_scanner) or the end of the buffer; sets
+/// `escaped` on a backslash.
 [[gnu::always_inline]] inline const char* scanStringInline(const char* p, const char* end, bool& escaped) {
 #if defined(NPUSCOPE_FAST_SIMD)
   while (p + 32 <= end) {
@@ -37,6 +39,7 @@ namespace {
     if (mq & (1u << i)) return p + i;
     if (mc & (1u << i)) return nullptr;
     escaped = true;
+    if (p + i + 1 < end && static_cast<unsigned char>(p[i + 1]) < 0x20) return nullptr;  // escaped, still raw
     p += i + 2;
   }
 #endif
@@ -46,6 +49,7 @@ namespace {
     if (c < 0x20) return nullptr;
     if (c == '\\') {
       escaped = true;
+      if (p + 1 < end && static_cast<unsigned char>(p[1]) < 0x20) return nullptr;  // escaped, still raw
       p += 2;
       continue;
     }

@@ -38,7 +38,7 @@ struct FlowIdParse {
 
 /// Given `p` at the first byte of a string's content (after the opening quote), returns a pointer
 /// to its closing quote, or nullptr when the buffer ends first or the string holds a raw control
-/// byte (< 0x20, invalid JSON). Sets `escaped` when the content has a backslash escape (left
+/// byte (< 0x20, invalid JSON; after a backslash too). Sets `escaped` when the content has a backslash escape (left
 /// untouched: the caller decides). 32 bytes per step with AVX2.
 [[nodiscard]] const char* scanString(const char* p, const char* end, bool& escaped);
 

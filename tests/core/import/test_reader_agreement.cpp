@@ -378,6 +378,25 @@ TEST_CASE("an id followed by whitespace is the same id on both paths") {
   }
 }
 
+TEST_CASE("a control byte after a backslash is repaired on both paths") {
+  // Found by fuzz_json_scanner (issue 26 item 2, minimised to {"":"\<TAB>"}): the fast scanner
+  // skipped the byte after a backslash unchecked and kept the event as it is, where simdjson
+  // refuses a raw control byte in a string, escaped or not, and the simdjson path repairs the
+  // string and reports its invalid escape. Hand count on both paths: slice "a" kept, one
+  // InvalidEscape (the backslash before the TAB), no ControlCharacter (a TAB is kept, not said).
+  std::string json = "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,\"x\":\"\\\t\"},";
+  json.append(filler(0)).append("]");
+  checkAgreement(json, "a TAB after a backslash");
+  for (const bool fast : {false, true}) {
+    INFO((fast ? "fast scanner" : "simdjson"));
+    const auto t = loadWith(json, fast, 1);
+    REQUIRE(t);
+    CHECK(sliceNamed(*t, "a").valid());
+    CHECK(t->stats.count(core::ImportWarning::InvalidEscape) == 1);
+    CHECK(t->stats.count(core::ImportWarning::ControlCharacter) == 0);
+  }
+}
+
 TEST_CASE("a malformed args object is counted once (MalformedArgs) on both paths and in parts") {
   // Issue 15 item 7. Hand count of the trace below, event by event:
   //   kept with a malformed args object, counted (7):
