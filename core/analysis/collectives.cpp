@@ -226,7 +226,7 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
           }
         }
         if (t.peer >= 0 && t.peer != op.selfRank) op.peers.push_back(t.peer);
-        tasksOf[k].push_back(t);
+        tasksOf[k - first].push_back(t);
       }
     }
     // The master plane (docs/diagnosis.md §5.3): the lowest plane holding a Notify_Wait, else the
