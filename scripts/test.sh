@@ -7,6 +7,8 @@ set -euo pipefail
 # shellcheck source=setup.sh
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/setup.sh"
 
+# The function-length check of check_source.sh (scripts/function_lengths.py) runs on python3.
+npuscope_install_packages python3
 npuscope_log "Checking sources"
 "${NPUSCOPE_ROOT}/scripts/check_source.sh"
 npuscope_install_packages "${NPUSCOPE_PACKAGES[@]}"
