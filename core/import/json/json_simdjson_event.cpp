@@ -23,7 +23,7 @@ void SimdjsonEventParser::parse(const char* data, std::size_t len, std::size_t b
     std::memset(m_scratch.data() + len, ' ', simdjson::SIMDJSON_PADDING);
     base = m_scratch.data();
   }
-  m_interp.beginEvent(begin, base);
+  m_interp.beginEvent(begin, base, data);
   ++m_interp.out().events;
   if (parseObject(base, len) || parseRepaired(data, len) || parseBlankArgs(data, len)) return;
   addWarning(m_interp.out().stats, ImportWarning::ParseError, [&] { return "malformed event " + offsetText(begin); });
