@@ -14,14 +14,15 @@ namespace npuscope::core {
 /// The default limit of a gzip file's inflated size for a file of `diskSize` compressed bytes:
 /// 256 times it, and at least 64 MiB. Real traces compress 10-20x (the Kineto .json.gz of
 /// ../shared/corpus: 9.9x, 12.9x, 19.6x; JSON text rarely passes 50x; a 1 GB trace of
-/// npuscope_gen_trace compresses 11x with gzip -6), so only a crafted file (a gzip bomb) reaches it.
-/// Why a limit at all once the text is streamed: memory no longer follows the inflated bytes
-/// (the reader keeps a window of them and the events it keeps), but time still does: inflating
-/// and skipping costs about 1 s per GB here, and deflate reaches about 1032:1, so a 2 MB file
-/// could otherwise cost 2 GB of work (a 1 GB one, a TB). Why it did not change with the stream:
-/// 256x is still more than 10 times what any real trace needs, and raising it would only let a
-/// bomb cost more time; the 64 MiB floor keeps a small file of repeated events (which compresses
-/// far better than a real trace) from being cut.
+/// npuscope_gen_trace 15.6x with gzip -6), so only a crafted file (a gzip bomb) reaches it.
+/// Why a limit still, now that the text is streamed (issue 26 item 4): memory no longer follows
+/// the inflated bytes (the reader holds a window of them and the events it keeps), but time does:
+/// inflating and skipping cost about 3 CPU-s per GB here (a 2 MB file of 2 GiB of spaces stops at
+/// 533 MB after 1.5 CPU-s), and deflate reaches about 1032:1, so without it a 2 MB file would
+/// cost 2 GB of work, a 1 GB one a TB. Why not higher: 256x is still more than 10 times what any
+/// real trace needs, and raising it would only let a bomb cost more time. Why not lower: memory
+/// is no longer a reason, and the 64 MiB floor keeps a small file of repeated events (which
+/// compresses far better than a real trace) from being cut. Source: issue 15 item 6.
 [[nodiscard]] constexpr std::uint64_t gzipInflateLimit(std::uint64_t diskSize) {
   constexpr std::uint64_t kFloor = 64ull << 20;
   constexpr std::uint64_t kRatio = 256;
