@@ -234,8 +234,10 @@ TEST_CASE("gzip stream: args of kept slices are read after the load from the tra
   const fs::path path = dir.root / "t.json.gz";
   writeGzip(path, json);
   std::vector<double> progress;
+  std::vector<std::uint64_t> previewEvents;
   core::LoadOptions o;
   o.progress = [&](double f) { progress.push_back(f); };  // a parse thread besides the inflating one
+  o.preview = [&](const core::LoadPreview& p) { previewEvents.push_back(p.events); };
   core::LoadResult r = core::loadTrace(path.string(), o);
   INFO(r.error);
   REQUIRE(r.ok());
@@ -255,6 +257,11 @@ TEST_CASE("gzip stream: args of kept slices are read after the load from the tra
   REQUIRE_FALSE(progress.empty());
   CHECK(std::is_sorted(progress.begin(), progress.end()));
   CHECK(progress.back() == 1.0);
+  // The last preview counts every event of the text: kSlices X, 80 flow events, b, e and the 2
+  // events on tid 3.
+  REQUIRE_FALSE(previewEvents.empty());
+  CHECK(previewEvents.back() == static_cast<std::uint64_t>(kSlices + 80 + 4));
+  CHECK(r.trace->eventCount == static_cast<std::uint64_t>(kSlices + 80 + 4));
 }
 
 TEST_CASE("gzip stream: plain and gzip files read as one trace keep each file's args", "[gzip]") {
