@@ -497,10 +497,12 @@ QString renderWindowScreenshot(const QString& path, const QString& file, QSize s
     return QCoreApplication::translate("npuscope", "cannot write %1: %2").arg(file, writer.errorString());
   return {};
 }
-}  // namespace
+/// The largest width or height of a screenshot, px.
+constexpr int kMaxSide = 16384;
 
-int runScreenshot(const QStringList& arguments) {
-  QCommandLineParser parser;
+/// Declares the options of `screenshot` on `parser` (its description, arguments and options, in
+/// the order --help lists them); runScreenshot's readers ask for them by name.
+void addScreenshotOptions(QCommandLineParser& parser) {
   parser.setApplicationDescription(QCoreApplication::translate(
       "npuscope", "Loads a profile and renders its timeline to a PNG or SVG image, without a display. "
                   "Never writes into the profiling folder."));
@@ -589,257 +591,332 @@ int runScreenshot(const QStringList& arguments) {
                                  QStringLiteral("THEME"), QStringLiteral("system"));
   parser.addOptions({output, width, height, range, window, bubble, advice, activate, dock, collective, compareOption, source, lang, theme,
                      svg, scale, caption, lanes});
-  parser.process(arguments);
-  if (!applySourceOption(parser, source)) return kExitUsage;
-  {
-    const QString language = parser.value(lang);
-    const QString themeName = parser.value(theme);
-    if (language != QLatin1String("en") && !availableLanguages().contains(language)) {
-      printError(QCoreApplication::translate("npuscope", "--lang must be en or one of: %1")
-                     .arg(availableLanguages().join(QStringLiteral(", "))));
-      return kExitUsage;
-    }
-    if (themeName != QLatin1String("light") && themeName != QLatin1String("dark") &&
-        themeName != QLatin1String("system")) {
-      printError(QCoreApplication::translate("npuscope", "--theme must be light, dark or system"));
-      return kExitUsage;
-    }
-    if (!installTranslation(*QCoreApplication::instance(), language)) {
-      printError(QCoreApplication::translate("npuscope", "the %1 translation could not be loaded").arg(language));
-      return kExitFailure;
-    }
-    if (auto* gui = qobject_cast<QApplication*>(QCoreApplication::instance())) applyTheme(*gui, themeFromKey(themeName));
-  }
+}
 
+/// The image's language (--lang) and colour theme (--theme), installed for the rendering; the
+/// exit code when one of them is wrong or cannot be loaded.
+std::optional<int> applyScreenshotLook(const QCommandLineParser& parser) {
+  const QString language = parser.value(QStringLiteral("lang"));
+  const QString themeName = parser.value(QStringLiteral("theme"));
+  if (language != QLatin1String("en") && !availableLanguages().contains(language)) {
+    printError(QCoreApplication::translate("npuscope", "--lang must be en or one of: %1")
+                   .arg(availableLanguages().join(QStringLiteral(", "))));
+    return kExitUsage;
+  }
+  if (themeName != QLatin1String("light") && themeName != QLatin1String("dark") &&
+      themeName != QLatin1String("system")) {
+    printError(QCoreApplication::translate("npuscope", "--theme must be light, dark or system"));
+    return kExitUsage;
+  }
+  if (!installTranslation(*QCoreApplication::instance(), language)) {
+    printError(QCoreApplication::translate("npuscope", "the %1 translation could not be loaded").arg(language));
+    return kExitFailure;
+  }
+  if (auto* gui = qobject_cast<QApplication*>(QCoreApplication::instance())) applyTheme(*gui, themeFromKey(themeName));
+  return std::nullopt;
+}
+
+/// What `screenshot` is asked to render and where to write it, read from its options.
+struct ScreenshotRequest {
+  QString path;  ///< the capture
+  QString file;  ///< the image to write
+  int width = 0, height = 0;
+  bool heightSet = false;  ///< --height given: --bubble does not grow the image
+  QString rangeText;       ///< --range as given
+  bool hasRange = false;   ///< --range START_NS:END_NS (then `range`)
+  bool rangeAll = false;   ///< --range all
+  core::TimeRange range;
+  double scale = 1;
+  int bubble = 0;      ///< --bubble N, 0 without
+  int collective = 0;  ///< --collective N, 0 without
+  bool window = false, asSvg = false, caption = false, activate = false;
+  QString lanes;
+  QString advice, dock, compare;  ///< empty when not given
+};
+
+/// The image's geometry: --width, --height, --range and --scale read and checked; the exit code
+/// when one is wrong.
+std::optional<int> readScreenshotGeometry(const QCommandLineParser& parser, ScreenshotRequest& r) {
+  bool okW = false;
+  bool okH = false;
+  r.width = parser.value(QStringLiteral("width")).toInt(&okW);
+  r.height = parser.value(QStringLiteral("height")).toInt(&okH);
+  r.heightSet = parser.isSet(QStringLiteral("height"));
+  if (!okW || !okH || r.width < 16 || r.height < 16 || r.width > kMaxSide || r.height > kMaxSide) {
+    printError(QCoreApplication::translate("npuscope", "--width and --height must be integers between 16 and %1")
+                   .arg(kMaxSide));
+    return kExitUsage;
+  }
+  r.rangeText = parser.value(QStringLiteral("range"));
+  r.rangeAll = r.rangeText == QLatin1String("all");
+  r.hasRange = parser.isSet(QStringLiteral("range")) && r.rangeText != QLatin1String("visible") && !r.rangeAll;
+  if (r.hasRange && !parseRange(r.rangeText, &r.range)) {
+    printError(QCoreApplication::translate("npuscope", "--range must be visible, all or START_NS:END_NS with integer "
+                                                       "ns and START < END"));
+    return kExitUsage;
+  }
+  bool okScale = false;
+  r.scale = parser.value(QStringLiteral("scale")).toDouble(&okScale);
+  if (!okScale || r.scale < 1 || r.scale > 4) {
+    printError(QCoreApplication::translate("npuscope", "--scale must be a number from 1 to 4"));
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+/// What the image shows selected: --bubble and --collective read and checked, with the options
+/// that need --window or --bubble; the exit code when one is wrong.
+std::optional<int> readScreenshotSelection(const QCommandLineParser& parser, ScreenshotRequest& r) {
+  if (parser.isSet(QStringLiteral("bubble"))) {
+    bool okBubble = false;
+    r.bubble = parser.value(QStringLiteral("bubble")).toInt(&okBubble);
+    if (!okBubble || r.bubble < 1) {
+      printError(QCoreApplication::translate("npuscope", "--bubble must be a bubble number, 1 = the longest"));
+      return kExitUsage;
+    }
+  }
+  if (parser.isSet(QStringLiteral("collective"))) {
+    bool okCollective = false;
+    r.collective = parser.value(QStringLiteral("collective")).toInt(&okCollective);
+    if (!okCollective || r.collective < 1) {
+      printError(QCoreApplication::translate("npuscope", "--collective must be a collective number, 1 = the first row"));
+      return kExitUsage;
+    }
+  }
+  if ((parser.isSet(QStringLiteral("dock")) || parser.isSet(QStringLiteral("collective"))) &&
+      !parser.isSet(QStringLiteral("window"))) {
+    printError(QCoreApplication::translate("npuscope", "--dock and --collective need --window"));
+    return kExitUsage;
+  }
+  r.lanes = parser.value(QStringLiteral("lanes"));
+  if (r.lanes == QLatin1String("selected") && r.bubble == 0) {
+    // On the command line the only selection is --bubble's: without it the image would be empty.
+    printError(QCoreApplication::translate("npuscope", "--lanes selected shows the lanes of --bubble N's dispatch "
+                                                       "chain and device: add --bubble N (1 = the longest bubble)"));
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+/// The options of `screenshot` read into `r` and checked: the arguments, the geometry, the
+/// selection, the options the window shot cannot take, and an output that would land inside the
+/// profiling folder or overwrite the input. The exit code when one is wrong.
+std::optional<int> readScreenshotRequest(const QCommandLineParser& parser, ScreenshotRequest& r) {
   const QStringList positional = parser.positionalArguments();
-  if (positional.size() != 2 || !parser.isSet(output)) {
+  if (positional.size() != 2 || !parser.isSet(QStringLiteral("output"))) {
     printError(QCoreApplication::translate(
         "npuscope", "usage: npuscope screenshot PATH -o FILE.png|FILE.svg [--width W --height H] "
                     "[--range visible|all|START_NS:END_NS] [--lanes visible|all|selected|PATTERN] [--scale N] "
                     "[--caption] [--svg] [--bubble N] [--window]"));
     return kExitUsage;
   }
-  bool okW = false;
-  bool okH = false;
-  const int w = parser.value(width).toInt(&okW);
-  const int h = parser.value(height).toInt(&okH);
-  constexpr int kMaxSide = 16384;
-  if (!okW || !okH || w < 16 || h < 16 || w > kMaxSide || h > kMaxSide) {
-    printError(QCoreApplication::translate("npuscope", "--width and --height must be integers between 16 and %1")
-                   .arg(kMaxSide));
-    return kExitUsage;
-  }
-  core::TimeRange visible;
-  const QString rangeText = parser.value(range);
-  const bool rangeAll = rangeText == QLatin1String("all");
-  const bool hasRange = parser.isSet(range) && rangeText != QLatin1String("visible") && !rangeAll;
-  if (hasRange && !parseRange(rangeText, &visible)) {
-    printError(QCoreApplication::translate("npuscope", "--range must be visible, all or START_NS:END_NS with integer "
-                                                       "ns and START < END"));
-    return kExitUsage;
-  }
-  bool okScale = false;
-  const double scaleValue = parser.value(scale).toDouble(&okScale);
-  if (!okScale || scaleValue < 1 || scaleValue > 4) {
-    printError(QCoreApplication::translate("npuscope", "--scale must be a number from 1 to 4"));
-    return kExitUsage;
-  }
-  int bubbleNumber = 0;
-  if (parser.isSet(bubble)) {
-    bool okBubble = false;
-    bubbleNumber = parser.value(bubble).toInt(&okBubble);
-    if (!okBubble || bubbleNumber < 1) {
-      printError(QCoreApplication::translate("npuscope", "--bubble must be a bubble number, 1 = the longest"));
-      return kExitUsage;
-    }
-  }
-
-  int collectiveNumber = 0;
-  if (parser.isSet(collective)) {
-    bool okCollective = false;
-    collectiveNumber = parser.value(collective).toInt(&okCollective);
-    if (!okCollective || collectiveNumber < 1) {
-      printError(QCoreApplication::translate("npuscope", "--collective must be a collective number, 1 = the first row"));
-      return kExitUsage;
-    }
-  }
-  if ((parser.isSet(dock) || parser.isSet(collective)) && !parser.isSet(window)) {
-    printError(QCoreApplication::translate("npuscope", "--dock and --collective need --window"));
-    return kExitUsage;
-  }
-
-  if (parser.value(lanes) == QLatin1String("selected") && bubbleNumber == 0) {
-    // On the command line the only selection is --bubble's: without it the image would be empty.
-    printError(QCoreApplication::translate("npuscope", "--lanes selected shows the lanes of --bubble N's dispatch "
-                                                       "chain and device: add --bubble N (1 = the longest bubble)"));
-    return kExitUsage;
-  }
-
-  const QString path = positional.at(1);
-  const QString file = parser.value(output);
-  const bool asSvg = parser.isSet(svg) || file.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
-  if (parser.isSet(window)) {
+  if (const auto exit = readScreenshotGeometry(parser, r)) return exit;
+  if (const auto exit = readScreenshotSelection(parser, r)) return exit;
+  r.path = positional.at(1);
+  r.file = parser.value(QStringLiteral("output"));
+  r.asSvg = parser.isSet(QStringLiteral("svg")) || r.file.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive);
+  r.window = parser.isSet(QStringLiteral("window"));
+  r.caption = parser.isSet(QStringLiteral("caption"));
+  r.activate = parser.isSet(QStringLiteral("activate"));
+  if (parser.isSet(QStringLiteral("advice"))) r.advice = parser.value(QStringLiteral("advice"));
+  if (parser.isSet(QStringLiteral("dock"))) r.dock = parser.value(QStringLiteral("dock"));
+  if (parser.isSet(QStringLiteral("compare"))) r.compare = parser.value(QStringLiteral("compare"));
+  if (r.window) {
     // The window is grabbed as the screen shows it: these choose what the timeline image shows.
-    for (const QCommandLineOption* o : {&svg, &caption, &lanes, &scale}) {
-      if (parser.isSet(*o) || (o == &svg && asSvg)) {
-        printError(QCoreApplication::translate("npuscope", "--%1 is for the timeline image, not with --window")
-                       .arg(o->names().constFirst()));
+    for (const char* name : {"svg", "caption", "lanes", "scale"}) {
+      const QString option = QString::fromLatin1(name);
+      if (parser.isSet(option) || (option == QLatin1String("svg") && r.asSvg)) {
+        printError(QCoreApplication::translate("npuscope", "--%1 is for the timeline image, not with --window").arg(option));
         return kExitUsage;
       }
     }
   }
-  if (isInsideAny(file, protectedFolders(path, nullptr))) {
+  if (isInsideAny(r.file, protectedFolders(r.path, nullptr))) {
     printError(QCoreApplication::translate("npuscope", "refusing to write %1 inside the profiling folder %2")
-                   .arg(file, path));
+                   .arg(r.file, r.path));
     return kExitUsage;
   }
-  if (QFileInfo(file).absoluteFilePath() == QFileInfo(path).absoluteFilePath()) {
-    printError(QCoreApplication::translate("npuscope", "refusing to overwrite the input %1").arg(path));
+  if (QFileInfo(r.file).absoluteFilePath() == QFileInfo(r.path).absoluteFilePath()) {
+    printError(QCoreApplication::translate("npuscope", "refusing to overwrite the input %1").arg(r.path));
     return kExitUsage;
   }
+  return std::nullopt;
+}
 
-  QString error;
-  std::shared_ptr<core::Profile> profile = loadForCli(path, &error);
-  if (!profile) {
-    printError(error);
+/// A --range reaching outside the capture is cut to it, and said so (the view would otherwise
+/// clamp it silently, and to a margin around the capture); the exit code when none of it is
+/// inside.
+std::optional<int> cutRangeToCapture(ScreenshotRequest& r, const core::Profile& profile) {
+  const core::TimeRange capture = profile.range();
+  const core::TimeRange cut{std::max(r.range.start, capture.start), std::min(r.range.end, capture.end)};
+  if (cut.end <= cut.start) {
+    printError(QCoreApplication::translate("npuscope", "--range %1 lies outside the capture, which spans %2:%3 ns")
+                   .arg(r.rangeText)
+                   .arg(capture.start)
+                   .arg(capture.end));
+    return kExitUsage;
+  }
+  if (cut != r.range) {
+    const core::TimeNs tick = std::max<core::TimeNs>(1, cut.duration() / 1000);
+    printError(QCoreApplication::translate("npuscope", "--range %1 reaches outside the capture (%2:%3 ns): "
+                                                       "clamped to %4:%5 ns (%6 – %7 from the capture start)")
+                   .arg(r.rangeText)
+                   .arg(capture.start)
+                   .arg(capture.end)
+                   .arg(cut.start)
+                   .arg(cut.end)
+                   .arg(QString::fromStdString(core::formatSignedOffset(cut.start - capture.start, tick)),
+                        QString::fromStdString(core::formatSignedOffset(cut.end - capture.start, tick))));
+    r.range = cut;
+  }
+  return std::nullopt;
+}
+
+/// As a click in the Top-Down list (MainWindow::activateBubble): the task that ends the gap of
+/// bubble r.bubble of the first analysed rank, the bubble, its chain, zoomed to it with a quarter
+/// of its length on each side, and its lanes on the first screen. Without --height the view
+/// grows (`viewHeight`) as tall as the chain's lanes need. The exit code when there is no such
+/// bubble.
+std::optional<int> focusBubble(widgets::TimelineWidget& timeline, const core::Profile& profile, const ScreenshotRequest& r,
+                               int& viewHeight) {
+  const int h = r.height;
+  int rank = -1;
+  for (std::size_t i = 0; i < profile.ranks.size() && rank < 0; ++i)
+    if (profile.ranks[i].analysis && !profile.ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
+  const core::Bubble* b = rank >= 0 ? timeline.bubble(rank, 0, r.bubble - 1) : nullptr;
+  if (rank < 0) {
+    printError(QCoreApplication::translate("npuscope", "--bubble %1: no rank of this profile has an analysed "
+                                                       "device timeline (no trace, or no device tasks in it), so "
+                                                       "there are no bubbles")
+                   .arg(r.bubble));
     return kExitFailure;
   }
-  if (isInsideAny(file, protectedFolders(path, profile.get()))) {
-    printError(QCoreApplication::translate("npuscope", "refusing to write %1 inside a profiling folder").arg(file));
-    return kExitUsage;
+  if (!b) {
+    printError(QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(r.bubble));
+    return kExitFailure;
   }
-
-  if (hasRange) {
-    // A range reaching outside the capture is cut to it, and said so (the view would otherwise
-    // clamp it silently, and to a margin around the capture).
-    const core::TimeRange capture = profile->range();
-    const core::TimeRange cut{std::max(visible.start, capture.start), std::min(visible.end, capture.end)};
-    if (cut.end <= cut.start) {
-      printError(QCoreApplication::translate("npuscope", "--range %1 lies outside the capture, which spans %2:%3 ns")
-                     .arg(rangeText)
-                     .arg(capture.start)
-                     .arg(capture.end));
-      return kExitUsage;
-    }
-    if (cut != visible) {
-      const core::TimeNs tick = std::max<core::TimeNs>(1, cut.duration() / 1000);
-      printError(QCoreApplication::translate("npuscope", "--range %1 reaches outside the capture (%2:%3 ns): "
-                                                         "clamped to %4:%5 ns (%6 – %7 from the capture start)")
-                     .arg(rangeText)
-                     .arg(capture.start)
-                     .arg(capture.end)
-                     .arg(cut.start)
-                     .arg(cut.end)
-                     .arg(QString::fromStdString(core::formatSignedOffset(cut.start - capture.start, tick)),
-                          QString::fromStdString(core::formatSignedOffset(cut.end - capture.start, tick))));
-      visible = cut;
-    }
+  if (b->after.valid()) timeline.selectSlice(rank, b->after);
+  timeline.setSelectedBubble(rank, 0, r.bubble - 1);
+  timeline.setChainHighlight(rank, b->chain);
+  timeline.zoomToBubble(rank, 0, r.bubble - 1, 0.25);
+  // The first screen (--lanes visible) shows the device lane and the chain's host lanes, in
+  // the window's order (device processes first), where they fit together.
+  std::vector<core::SliceRef> slices{b->after};
+  for (const core::ChainLink& link : b->chain.links) slices.push_back(link.slice);
+  const int needed = timeline.focusLanes(rank, slices, h - timeline.rulerHeight());
+  // Without --height, the image is as tall as the chain's lanes need (an unfolded Python stack
+  // holding its aten op can be 40 rows), so its CANN and device rows are not cut off.
+  if (!r.heightSet && r.lanes == QLatin1String("visible") && needed > h - timeline.rulerHeight()) {
+    viewHeight = std::min(kMaxSide, needed + timeline.rulerHeight() + 4);
+    timeline.resize(r.width, viewHeight);
+    timeline.focusLanes(rank, slices, viewHeight - timeline.rulerHeight());
   }
+  return std::nullopt;
+}
 
-  if (parser.isSet(window)) {
-    // The window loads the folder itself (as a user's Open does): drop the CLI's copy first so
-    // that two loaded traces are never resident at once (was 2x the memory on a 1 GB trace).
-    profile.reset();
-    const QString werror = renderWindowScreenshot(path, file, QSize(w, h), bubbleNumber,
-                                                  hasRange ? std::optional<core::TimeRange>(visible) : std::nullopt,
-                                                  parser.isSet(advice) ? parser.value(advice) : QString(),
-                                                  parser.isSet(activate), parser.isSet(dock) ? parser.value(dock) : QString(),
-                                                  collectiveNumber,
-                                                  parser.isSet(compareOption) ? parser.value(compareOption) : QString());
-    if (!werror.isEmpty()) {
-      printError(werror);
-      return kExitFailure;
-    }
-    return kExitOk;
+/// The export options of the timeline image: its range, its lanes, the view's size, the scale
+/// and the caption.
+widgets::TimelineExportOptions timelineExportOptions(const ScreenshotRequest& r, int viewHeight) {
+  widgets::TimelineExportOptions options;
+  if (r.hasRange) {
+    options.range = widgets::TimelineExportOptions::Range::Custom;
+    options.customRange = r.range;
+  } else if (r.rangeAll) {
+    options.range = widgets::TimelineExportOptions::Range::Whole;
   }
+  if (r.lanes == QLatin1String("all")) {
+    options.lanes = widgets::TimelineExportOptions::Lanes::All;
+  } else if (r.lanes == QLatin1String("selected")) {
+    options.lanes = widgets::TimelineExportOptions::Lanes::Selected;
+  } else if (r.lanes != QLatin1String("visible")) {
+    options.lanes = widgets::TimelineExportOptions::Lanes::Pattern;
+    options.lanePattern = r.lanes;
+  }
+  options.viewSize = QSize(r.width, viewHeight);
+  options.maxHeight = kMaxSide;
+  options.scale = r.scale;
+  if (r.caption) options.caption = displayName(r.path);
+  return options;
+}
 
+/// Renders the timeline of `profile` as `r` asks (the window's lane order, fitted, or focused on
+/// --bubble) and writes it as a PNG or SVG; the exit code.
+int writeTimelineImage(const ScreenshotRequest& r, const std::shared_ptr<core::Profile>& profile) {
   widgets::TimelineWidget timeline;
-  int viewHeight = h;  // grown below for --bubble without --height
-  timeline.resize(w, h);
+  int viewHeight = r.height;  // grown for --bubble without --height
+  timeline.resize(r.width, r.height);
   timeline.setProfile(profile);
   // The window's default order (MainWindow, View > Device Lanes First): each rank's device
   // processes (Overlap Analysis, Ascend Hardware, Communication) above the host ones.
   timeline.setDeviceFirst(true);
   timeline.fitAll();
-  if (bubbleNumber > 0) {
-    // As a click in the Top-Down list (MainWindow::activateBubble): the task that ends the gap,
-    // the bubble, its chain, zoomed to it with a quarter of its length on each side.
-    int rank = -1;
-    for (std::size_t i = 0; i < profile->ranks.size() && rank < 0; ++i)
-      if (profile->ranks[i].analysis && !profile->ranks[i].analysis->devices.empty()) rank = static_cast<int>(i);
-    const core::Bubble* b = rank >= 0 ? timeline.bubble(rank, 0, bubbleNumber - 1) : nullptr;
-    if (rank < 0) {
-      printError(QCoreApplication::translate("npuscope", "--bubble %1: no rank of this profile has an analysed "
-                                                         "device timeline (no trace, or no device tasks in it), so "
-                                                         "there are no bubbles")
-                     .arg(bubbleNumber));
-      return kExitFailure;
-    }
-    if (!b) {
-      printError(QCoreApplication::translate("npuscope", "--bubble %1: no such bubble").arg(bubbleNumber));
-      return kExitFailure;
-    }
-    if (b->after.valid()) timeline.selectSlice(rank, b->after);
-    timeline.setSelectedBubble(rank, 0, bubbleNumber - 1);
-    timeline.setChainHighlight(rank, b->chain);
-    timeline.zoomToBubble(rank, 0, bubbleNumber - 1, 0.25);
-    // The first screen (--lanes visible) shows the device lane and the chain's host lanes, in
-    // the window's order (device processes first), where they fit together.
-    std::vector<core::SliceRef> slices{b->after};
-    for (const core::ChainLink& link : b->chain.links) slices.push_back(link.slice);
-    const int needed = timeline.focusLanes(rank, slices, h - timeline.rulerHeight());
-    // Without --height, the image is as tall as the chain's lanes need (an unfolded Python stack
-    // holding its aten op can be 40 rows), so its CANN and device rows are not cut off.
-    if (!parser.isSet(height) && parser.value(lanes) == QLatin1String("visible") && needed > h - timeline.rulerHeight()) {
-      viewHeight = std::min(kMaxSide, needed + timeline.rulerHeight() + 4);
-      timeline.resize(w, viewHeight);
-      timeline.focusLanes(rank, slices, viewHeight - timeline.rulerHeight());
-    }
-  }
-  widgets::TimelineExportOptions options;
-  if (hasRange) {
-    options.range = widgets::TimelineExportOptions::Range::Custom;
-    options.customRange = visible;
-  } else if (rangeAll) {
-    options.range = widgets::TimelineExportOptions::Range::Whole;
-  }
-  const QString lanesText = parser.value(lanes);
-  if (lanesText == QLatin1String("all")) {
-    options.lanes = widgets::TimelineExportOptions::Lanes::All;
-  } else if (lanesText == QLatin1String("selected")) {
-    options.lanes = widgets::TimelineExportOptions::Lanes::Selected;
-  } else if (lanesText != QLatin1String("visible")) {
-    options.lanes = widgets::TimelineExportOptions::Lanes::Pattern;
-    options.lanePattern = lanesText;
-  }
-  options.viewSize = QSize(w, viewHeight);
-  options.maxHeight = kMaxSide;
-  options.scale = scaleValue;
-  if (parser.isSet(caption)) options.caption = displayName(path);
+  if (r.bubble > 0)
+    if (const auto exit = focusBubble(timeline, *profile, r, viewHeight)) return *exit;
+  const widgets::TimelineExportOptions options = timelineExportOptions(r, viewHeight);
   const widgets::TimelineExport image =
-      asSvg ? widgets::exportTimelineSvg(timeline, options) : widgets::exportTimelineImage(timeline, options);
+      r.asSvg ? widgets::exportTimelineSvg(timeline, options) : widgets::exportTimelineImage(timeline, options);
   if (!image.ok()) {
     printError(image.error);
     return kExitFailure;
   }
-  if (asSvg) {
-    QSaveFile out(file);
+  if (r.asSvg) {
+    QSaveFile out(r.file);
     if (!out.open(QIODevice::WriteOnly) || out.write(image.svg) != image.svg.size() || !out.commit()) {
-      printError(QCoreApplication::translate("npuscope", "cannot write %1: %2").arg(file, out.errorString()));
+      printError(QCoreApplication::translate("npuscope", "cannot write %1: %2").arg(r.file, out.errorString()));
       return kExitFailure;
     }
     return kExitOk;
   }
-  QImageWriter writer(file, "png");
+  QImageWriter writer(r.file, "png");
   if (!writer.write(image.image)) {
-    printError(QCoreApplication::translate("npuscope", "cannot write %1: %2").arg(file, writer.errorString()));
+    printError(QCoreApplication::translate("npuscope", "cannot write %1: %2").arg(r.file, writer.errorString()));
     return kExitFailure;
   }
   return kExitOk;
 }
 
-int runStats(const QStringList& arguments) {
+}  // namespace
+
+int runScreenshot(const QStringList& arguments) {
   QCommandLineParser parser;
+  addScreenshotOptions(parser);
+  parser.process(arguments);
+  if (!applySourceOption(parser, sourceOption())) return kExitUsage;
+  if (const auto exit = applyScreenshotLook(parser)) return *exit;
+  ScreenshotRequest r;
+  if (const auto exit = readScreenshotRequest(parser, r)) return *exit;
+
+  QString error;
+  std::shared_ptr<core::Profile> profile = loadForCli(r.path, &error);
+  if (!profile) {
+    printError(error);
+    return kExitFailure;
+  }
+  if (isInsideAny(r.file, protectedFolders(r.path, profile.get()))) {
+    printError(QCoreApplication::translate("npuscope", "refusing to write %1 inside a profiling folder").arg(r.file));
+    return kExitUsage;
+  }
+  if (r.hasRange)
+    if (const auto exit = cutRangeToCapture(r, *profile)) return *exit;
+  if (!r.window) return writeTimelineImage(r, profile);
+  // The window loads the folder itself (as a user's Open does): drop the CLI's copy first so
+  // that two loaded traces are never resident at once (was 2x the memory on a 1 GB trace).
+  profile.reset();
+  const QString werror = renderWindowScreenshot(r.path, r.file, QSize(r.width, r.height), r.bubble,
+                                                r.hasRange ? std::optional<core::TimeRange>(r.range) : std::nullopt,
+                                                r.advice, r.activate, r.dock, r.collective, r.compare);
+  if (!werror.isEmpty()) {
+    printError(werror);
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+namespace {
+
+/// Declares the options of `stats` on `parser` (its description, arguments and options, in the
+/// order --help lists them); the readers ask for them by name.
+void addStatsOptions(QCommandLineParser& parser) {
   parser.setApplicationDescription(QCoreApplication::translate(
       "npuscope", "Prints the Stats System View tables of a profile: per name the count, total, self, avg, min, "
                   "max and share of one layer, for every rank (or one). Slices count when their start lies in "
@@ -867,9 +944,20 @@ int runStats(const QStringList& arguments) {
   const QCommandLineOption source = sourceOption();
   const QCommandLineOption lang = langOption();
   parser.addOptions({layer, step, range, csv, rank, source, lang});
-  parser.process(arguments);
-  if (!applySourceOption(parser, source) || !applyLangOption(parser, lang)) return kExitUsage;
+}
 
+/// What `stats` is asked to print, read from its options.
+struct StatsRequest {
+  QString path;
+  core::StatsLayer layer = core::StatsLayer::Kernels;
+  long long step = -1;  ///< --step N, -1 without
+  std::optional<core::TimeRange> range;  ///< --range A:B
+  int rank = -1;  ///< --rank R, -1 without
+  bool csv = false;
+};
+
+/// The options of `stats` read into `r` and checked; the exit code when one is wrong.
+std::optional<int> readStatsRequest(const QCommandLineParser& parser, StatsRequest& r) {
   const QString usage = QCoreApplication::translate(
       "npuscope", "usage: npuscope stats PATH [--layer kernels|tasks|cann|python|communication|overlap] "
                   "[--step N | --range A:B] [--csv] [--rank R] [--lang en|zh_CN]");
@@ -878,113 +966,141 @@ int runStats(const QStringList& arguments) {
     printError(usage);
     return kExitUsage;
   }
-  const std::optional<core::StatsLayer> statsLayer = core::statsLayerFromKey(parser.value(layer).toStdString());
+  r.path = positional.at(1);
+  const QString layer = parser.value(QStringLiteral("layer"));
+  const std::optional<core::StatsLayer> statsLayer = core::statsLayerFromKey(layer.toStdString());
   if (!statsLayer) {
-    printError(QCoreApplication::translate("npuscope", "unknown --layer '%1'; %2").arg(parser.value(layer), usage));
+    printError(QCoreApplication::translate("npuscope", "unknown --layer '%1'; %2").arg(layer, usage));
     return kExitUsage;
   }
-  if (parser.isSet(step) && parser.isSet(range)) {
+  r.layer = *statsLayer;
+  if (parser.isSet(QStringLiteral("step")) && parser.isSet(QStringLiteral("range"))) {
     printError(QCoreApplication::translate("npuscope", "--step and --range cannot be combined"));
     return kExitUsage;
   }
-  long long stepNumber = -1;
-  if (parser.isSet(step)) {
+  if (parser.isSet(QStringLiteral("step"))) {
     bool ok = false;
-    stepNumber = parser.value(step).toLongLong(&ok);
-    if (!ok || stepNumber < 0) {
+    r.step = parser.value(QStringLiteral("step")).toLongLong(&ok);
+    if (!ok || r.step < 0) {
       printError(QCoreApplication::translate("npuscope", "--step must be a step number (ProfilerStep#N)"));
       return kExitUsage;
     }
   }
-  core::TimeRange scopeRange;
-  if (parser.isSet(range) && !parseRange(parser.value(range), &scopeRange)) {
-    printError(QCoreApplication::translate("npuscope", "--range must be A:B with integer ns and A < B"));
-    return kExitUsage;
+  if (parser.isSet(QStringLiteral("range"))) {
+    core::TimeRange scopeRange;
+    if (!parseRange(parser.value(QStringLiteral("range")), &scopeRange)) {
+      printError(QCoreApplication::translate("npuscope", "--range must be A:B with integer ns and A < B"));
+      return kExitUsage;
+    }
+    r.range = scopeRange;
   }
-  int wantedRank = -1;
-  if (parser.isSet(rank)) {
+  if (parser.isSet(QStringLiteral("rank"))) {
     bool ok = false;
-    wantedRank = parser.value(rank).toInt(&ok);
-    if (!ok || wantedRank < 0) {
+    r.rank = parser.value(QStringLiteral("rank")).toInt(&ok);
+    if (!ok || r.rank < 0) {
       printError(QCoreApplication::translate("npuscope", "--rank must be a rank number"));
       return kExitUsage;
     }
   }
+  r.csv = parser.isSet(QStringLiteral("csv"));
+  return std::nullopt;
+}
+
+/// The ranks to print: those with a trace (or, for the Kernels layer, a kernel_details.csv), or
+/// the one whose rank (else index) is `wantedRank`.
+std::vector<std::size_t> statsRanks(const core::Profile& profile, int wantedRank, core::StatsLayer layer) {
+  std::vector<std::size_t> chosen;
+  const bool kernels = layer == core::StatsLayer::Kernels;
+  for (std::size_t i = 0; i < profile.ranks.size(); ++i) {
+    const core::RankProfile& r = profile.ranks[i];
+    // A tables-only rank (no trace) has the Kernels layer from its kernel_details.csv.
+    if (!r.trace && !(r.kernels && kernels)) continue;
+    if (wantedRank < 0 || r.rank() == wantedRank) chosen.push_back(i);
+  }
+  if (wantedRank >= 0 && chosen.empty() && static_cast<std::size_t>(wantedRank) < profile.ranks.size() &&
+      (profile.ranks[static_cast<std::size_t>(wantedRank)].trace ||
+       (profile.ranks[static_cast<std::size_t>(wantedRank)].kernels && kernels)))
+    chosen.push_back(static_cast<std::size_t>(wantedRank));
+  return chosen;
+}
+
+/// The scope of a rank's table: --range, or the device window (else the host one) of its
+/// ProfilerStep#N; nullopt for the whole trace; false when the rank has no such step.
+bool statsScope(const core::RankProfile& r, const StatsRequest& req, std::optional<core::TimeRange>& scope) {
+  scope = req.range;
+  if (req.step < 0) return true;
+  if (r.analysis)
+    for (const core::StepWindow& s : r.analysis->steps)
+      if (s.number == req.step) scope = s.device.empty() ? s.host : s.device;
+  return scope.has_value();
+}
+
+/// Appends `csv` (a rank's table as CSV) with every line prefixed by the rank, the header only
+/// for the first table printed.
+void appendRankCsv(std::string& out, const std::string& csv, int rankNumber, bool first) {
+  std::size_t pos = 0;
+  bool header = true;
+  while (pos < csv.size()) {
+    std::size_t end = csv.find('\n', pos);
+    if (end == std::string::npos) end = csv.size();
+    const std::string line = csv.substr(pos, end - pos);
+    if (header) {
+      if (first) out += "Rank," + line + "\n";
+      header = false;
+    } else if (!line.empty()) {
+      out += std::to_string(rankNumber) + "," + line + "\n";
+    }
+    pos = end + 1;
+  }
+}
+
+}  // namespace
+
+int runStats(const QStringList& arguments) {
+  QCommandLineParser parser;
+  addStatsOptions(parser);
+  parser.process(arguments);
+  if (!applySourceOption(parser, sourceOption()) || !applyLangOption(parser, langOption())) return kExitUsage;
+  StatsRequest req;
+  if (const auto exit = readStatsRequest(parser, req)) return *exit;
 
   QString error;
-  const std::shared_ptr<core::Profile> profile = loadForCli(positional.at(1), &error);
+  const std::shared_ptr<core::Profile> profile = loadForCli(req.path, &error);
   if (!profile) {
     printError(error);
     return kExitFailure;
   }
-  // The ranks to print: those with a trace, or the one whose rank (else index) is --rank.
-  std::vector<std::size_t> chosen;
-  for (std::size_t i = 0; i < profile->ranks.size(); ++i) {
-    const core::RankProfile& r = profile->ranks[i];
-    // A tables-only rank (no trace) has the Kernels layer from its kernel_details.csv.
-    if (!r.trace && !(r.kernels && *statsLayer == core::StatsLayer::Kernels)) continue;
-    if (wantedRank < 0 || r.rank() == wantedRank) chosen.push_back(i);
-  }
-  if (wantedRank >= 0 && chosen.empty() && static_cast<std::size_t>(wantedRank) < profile->ranks.size() &&
-      (profile->ranks[static_cast<std::size_t>(wantedRank)].trace ||
-       (profile->ranks[static_cast<std::size_t>(wantedRank)].kernels && *statsLayer == core::StatsLayer::Kernels)))
-    chosen.push_back(static_cast<std::size_t>(wantedRank));
+  const std::vector<std::size_t> chosen = statsRanks(*profile, req.rank, req.layer);
   if (chosen.empty()) {
-    printError(statsNothingMessage(*profile, wantedRank, *statsLayer == core::StatsLayer::Kernels, positional.at(1)));
+    printError(statsNothingMessage(*profile, req.rank, req.layer == core::StatsLayer::Kernels, req.path));
     return kExitFailure;
   }
-
-  const bool asCsv = parser.isSet(csv);
-  const bool rankColumn = asCsv && chosen.size() > 1;
+  const bool rankColumn = req.csv && chosen.size() > 1;
   std::string out;
   int printed = 0;
   for (std::size_t i : chosen) {
     const core::RankProfile& r = profile->ranks[i];
     std::optional<core::TimeRange> scope;
-    if (parser.isSet(range)) scope = scopeRange;
-    if (stepNumber >= 0) {
-      if (r.analysis) {
-        for (const core::StepWindow& s : r.analysis->steps)
-          if (s.number == stepNumber) scope = s.device.empty() ? s.host : s.device;
-      }
-      if (!scope) {
-        printError(QCoreApplication::translate("npuscope", "%1 has no ProfilerStep#%2")
-                       .arg(QString::fromStdString(r.source.label)).arg(stepNumber));
-        continue;
-      }
+    if (!statsScope(r, req, scope)) {
+      printError(QCoreApplication::translate("npuscope", "%1 has no ProfilerStep#%2")
+                     .arg(QString::fromStdString(r.source.label)).arg(req.step));
+      continue;
     }
     // Problems reading the rank's CSV files (kernel_details.csv decides the kernels layer).
     for (const std::string& m : r.tableMessages)
       printError(QString::fromStdString(r.source.label + ": " + m));
-    const core::StatsTable table = r.trace ? core::computeStats(*r.trace, *statsLayer, scope, r.kernels.get())
+    const core::StatsTable table = r.trace ? core::computeStats(*r.trace, req.layer, scope, r.kernels.get())
                                            : core::kernelTableStats(*r.kernels, scope);
     const int rankNumber = r.rank() >= 0 ? r.rank() : static_cast<int>(i);
-    if (!asCsv) {
+    if (!req.csv) {
       if (printed > 0) out += "\n";
       out += "== " + (r.source.label.empty() ? "rank " + std::to_string(rankNumber) : r.source.label);
-      if (stepNumber >= 0) out += " · step " + std::to_string(stepNumber);
+      if (req.step >= 0) out += " · step " + std::to_string(req.step);
       out += " ==\n" + core::statsText(table);
+    } else if (!rankColumn) {
+      out += core::statsCsv(table);
     } else {
-      const std::string text = core::statsCsv(table);
-      if (!rankColumn) {
-        out += text;
-      } else {
-        // Prefix every line with the rank; the header only once.
-        std::size_t pos = 0;
-        bool header = true;
-        while (pos < text.size()) {
-          std::size_t end = text.find('\n', pos);
-          if (end == std::string::npos) end = text.size();
-          const std::string line = text.substr(pos, end - pos);
-          if (header) {
-            if (printed == 0) out += "Rank," + line + "\n";
-            header = false;
-          } else if (!line.empty()) {
-            out += std::to_string(rankNumber) + "," + line + "\n";
-          }
-          pos = end + 1;
-        }
-      }
+      appendRankCsv(out, core::statsCsv(table), rankNumber, printed == 0);
     }
     ++printed;
   }

@@ -1,28 +1,26 @@
 // SPDX-License-Identifier: MIT
-// Narrow fuzz target (issue 26 item 2): how MappedFile::open reads a file's bytes, alone: gzip by
-// its magic bytes or its .gz name (zlib's gzread, concatenated members, a stream cut short, the
-// inflate limit of issue 15 item 6), then the UTF-16 transcoding and the UTF-8 byte order mark;
-// and detail::utf16ToUtf8 on the raw bytes. No JSON reader, no trace.
+// Narrow fuzz target (issue 26 item 2): the gzip reader alone (GzipStream, core/base/gzip_stream.h:
+// zlib's inflate over concatenated members, a stream cut short or corrupt, the inflate limit of
+// issue 15 item 6, the UTF-8 BOM and UTF-16 transcoded in pieces), and the UTF-16 transcoder it
+// shares with MappedFile and parseCsv (detail::utf16ToUtf8, detail::appendUtf16AsUtf8). No JSON
+// reader, no trace.
 //
-// Input: byte 0 = mode, the rest is the file, written to a temporary file (MappedFile reads
-// files; zlib reads the descriptor). Mode bit 0: the file is named trace.json.gz (gzip whatever
-// its bytes), else trace.json (gzip only by its magic 1F 8B). Bits 1-7 pick the small limit:
-// 1-16 bytes, then 64 to 7,168 bytes in steps of 64.
-// The file is opened twice, with the small limit and with 1 MiB. Checks: without UTF-16, at most
-// `limit` bytes are kept (a UTF-8 BOM skipped counts), inflateLimited() exactly when the limit
-// cut the stream, with a warning; the small read is a prefix of the large one (the limit keeps
-// the bytes inflated so far); a read the large limit accepts is not refused by the small one;
-// a file that is not gzip reads the same with both; utf16ToUtf8 gives valid UTF-8 and at most 3
-// bytes per 2 input bytes.
-// Speed: MappedFile asks zlib for a 1 MiB buffer (gzbuffer), and zlib then allocates 1 MiB of
-// input and 2 MiB of output buffer per open. Under AddressSanitizer an allocation that large is an
-// mmap, a shadow mapping and, once freed, a munmap with a TLB shootdown: perf put 75% of the
-// target's time there (77 executions per second). This target interposes gzbuffer and gives zlib
-// its default 8 KiB instead: what is under test (the reads, the limit, the warnings, the
-// decoding) does not depend on the size of zlib's buffer, and the inputs are at most a few KB.
-#include <dlfcn.h>
-#include <zlib.h>
-
+// Input: byte 0 = mode, byte 1 = read-size seed, the rest is the file, written to a temporary file
+// (GzipStream reads files). Mode bit 0: the file is named trace.json.gz (gzip whatever its bytes,
+// zlib's transparent copy for a file that is not), else trace.json (gzip by its magic 1F 8B
+// only: isGzipFile). Bits 1-7 pick the small limit: 1-16 bytes, then 64 to 7,168 bytes in steps
+// of 64.
+// The file is read three times: with the small limit in reads of 1-16 bytes (sizes from the seed
+// byte), with the small limit in reads of 64 KiB, and with a limit of 1 MiB in reads of 64 KiB.
+// Checks: the text does not depend on the read sizes (the promise of GzipStream's BOM and UTF-16
+// handling); at most the limit is inflated (inflatedBytes), and inflateLimited() only at the
+// limit and with a warning; the text read with the small limit is a prefix of the text read with
+// the large one (unless transcoded from UTF-16, a cut inside a surrogate pair, or the limit below 3
+// bytes, a cut BOM), and equal to it when the small read was not cut; a stream refused (error(),
+// corrupt before its first byte) is refused with either limit, and an error leaves no text; a transcoded text is valid
+// UTF-8; read() returns 0 again once it has; isGzipFile matches the file's magic. And on the raw
+// bytes: utf16ToUtf8 gives valid UTF-8 of at most 3 bytes per 2, and appendUtf16AsUtf8 in two
+// pieces (cut where the seed byte says) gives utf16ToUtf8's output.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -31,77 +29,102 @@
 
 #include <simdjson.h>
 
+#include "core/base/gzip_stream.h"
 #include "core/base/mapped_file.h"
 #include "fuzz/fuzz_common.h"
 
 using namespace npuscope;
 
-// zlib's own gzbuffer with 8 KiB whatever the caller asks (see the file comment).
-extern "C" int gzbuffer(gzFile file, unsigned size) {
-  using Fn = int (*)(gzFile, unsigned);
-  static const Fn real = reinterpret_cast<Fn>(::dlsym(RTLD_NEXT, "gzbuffer"));
-  if (!real) fuzz::fail("cannot find zlib's gzbuffer");
-  (void)size;
-  return real(file, 8192);
-}
-
 namespace {
 
 constexpr std::uint64_t kLargeLimit = 1u << 20;
 
-void checkUtf16(std::string_view bytes, bool bigEndian) {
-  const std::string u8 = core::detail::utf16ToUtf8(bytes, bigEndian);
-  if (!simdjson::validate_utf8(u8.data(), u8.size())) fuzz::fail("utf16ToUtf8 gave invalid UTF-8", u8);
-  if (u8.size() > bytes.size() / 2 * 3) fuzz::fail("utf16ToUtf8 gave more than 3 bytes per code unit", u8);
+bool validUtf8(std::string_view s) { return simdjson::validate_utf8(s.data(), s.size()); }
+
+void checkUtf16(std::string_view bytes, bool bigEndian, std::size_t cut) {
+  const std::string whole = core::detail::utf16ToUtf8(bytes, bigEndian);
+  if (!validUtf8(whole)) fuzz::fail("utf16ToUtf8 gave invalid UTF-8", whole);
+  if (whole.size() > bytes.size() / 2 * 3) fuzz::fail("utf16ToUtf8 gave more than 3 bytes per code unit", whole);
+  // In two pieces: what the first call leaves (an odd byte, a high surrogate) goes with the second.
+  cut = std::min(cut, bytes.size());
+  std::string pieces;
+  const std::size_t used = core::detail::appendUtf16AsUtf8(pieces, bytes.substr(0, cut), bigEndian, false);
+  if (used > cut) fuzz::fail("appendUtf16AsUtf8 consumed more than it was given");
+  core::detail::appendUtf16AsUtf8(pieces, bytes.substr(used), bigEndian, true);
+  if (pieces != whole) fuzz::fail("appendUtf16AsUtf8 in two pieces differs from utf16ToUtf8", pieces);
 }
 
-/// The promises of one read with `limit`.
-void checkOne(const core::MappedFile& f, std::uint64_t limit, bool gzip) {
-  const std::size_t kept = f.bytes().size() + f.fileOffset();
-  if (f.fileOffset() != 0 && f.fileOffset() != 3) fuzz::fail("a file offset other than 0 or 3 (UTF-8 BOM)");
-  if (f.inflateLimited() && f.warning().empty()) fuzz::fail("cut at the inflate limit without a warning");
-  if (f.inflateLimited() && !gzip) fuzz::fail("a file that is not gzip cut at the inflate limit");
-  if (!f.transcodedUtf16()) {
-    if (gzip && kept > limit) fuzz::fail("more bytes kept than the inflate limit: " + std::to_string(kept));
-    if (f.inflateLimited() && kept != limit) fuzz::fail("cut at the limit, but not at the limit: " + std::to_string(kept));
+/// One read of the whole text: GzipStream::open with `limit`, then read() in sizes from `sizes`
+/// (1-16 bytes, cycling through its bits) or of 64 KiB when it is 0.
+struct Read {
+  bool opened = false;
+  std::string error, text, warning;
+  bool limited = false, utf16 = false;
+  std::uint64_t inflated = 0;
+};
+
+Read readAll(const std::string& path, std::uint64_t limit, unsigned sizes) {
+  Read r;
+  const std::unique_ptr<core::GzipStream> g = core::GzipStream::open(path, r.error, limit);
+  if (!g) {
+    if (r.error.empty()) fuzz::fail("a failed GzipStream::open without an error message");
+    return r;
   }
+  r.opened = true;
+  char buf[1 << 16];
+  for (unsigned k = 0;; ++k) {
+    const std::size_t want = sizes ? 1 + ((sizes >> (k % 5)) + k) % 16 : sizeof buf;
+    const std::size_t n = g->read(buf, want);
+    if (n > want) fuzz::fail("read() returned more than it was asked for");
+    if (n == 0) break;
+    r.text.append(buf, n);
+    if (r.text.size() > 4 * kLargeLimit) fuzz::fail("more text than 4 times the limit");
+  }
+  if (g->read(buf, sizeof buf) != 0) fuzz::fail("read() returned bytes after it returned 0");
+  r.error = g->error();
+  r.warning = g->warning();
+  r.limited = g->inflateLimited();
+  r.utf16 = g->transcodedUtf16();
+  r.inflated = g->inflatedBytes();
+  if (!r.error.empty() && !r.text.empty()) fuzz::fail("an error and a text: " + r.error);
+  if (r.inflated > limit) fuzz::fail("more inflated than the limit: " + std::to_string(r.inflated));
+  if (r.limited && (r.warning.empty() || r.inflated != limit)) fuzz::fail("cut short of the limit, or without a warning");
+  if (r.utf16 && !validUtf8(r.text)) fuzz::fail("a text transcoded from UTF-16 is not valid UTF-8", r.text);
+  return r;
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size == 0) return 0;
-  const unsigned mode = data[0];
-  const std::string_view bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
-  checkUtf16(bytes, (mode & 1u) != 0);
+  if (size < 2) return 0;
+  const unsigned mode = data[0], seed = data[1];
+  const std::string_view bytes(reinterpret_cast<const char*>(data) + 2, size - 2);
+  checkUtf16(bytes, (mode & 1u) != 0, seed * 7u % (bytes.size() + 1));
 
   const bool gzName = (mode & 1u) != 0;
-  const bool gzip = gzName || (bytes.size() >= 2 && bytes[0] == '\x1F' && bytes[1] == '\x8B');
+  const bool magic = bytes.size() >= 2 && bytes[0] == '\x1F' && bytes[1] == '\x8B';
   const std::string path = fuzz::writeTempFile(gzName ? "trace.json.gz" : "trace.json", bytes);
+  if (core::isGzipFile(path) != (gzName || magic)) fuzz::fail("isGzipFile does not follow the name and the magic");
   const unsigned k = mode >> 1;
   const std::uint64_t smallLimit = k < 16 ? k + 1 : (k - 15) * 64;
 
-  std::string smallError, largeError;
-  const std::shared_ptr<core::MappedFile> small = core::MappedFile::open(path, smallError, smallLimit);
-  const std::shared_ptr<core::MappedFile> large = core::MappedFile::open(path, largeError, kLargeLimit);
-  if (!small && smallError.empty()) fuzz::fail("a failed open without an error message");
-  if (!large && largeError.empty()) fuzz::fail("a failed open without an error message");
-  if (small) checkOne(*small, smallLimit, gzip);
-  if (large) checkOne(*large, kLargeLimit, gzip);
-  // The small read stops early, so it may succeed where the large one meets corrupt data later
-  // on; never the other way round.
-  if (!small && large) fuzz::fail("refused with the small limit, read with the large one: " + smallError);
-  if (!small || !large) return 0;
-  if (!gzip && small->bytes() != large->bytes()) fuzz::fail("a plain file reads differently with another limit");
-  // The prefix: comparable when neither was transcoded from UTF-16 (the cut may fall inside a
-  // surrogate pair) and both skipped the same BOM (a cut inside it keeps its first bytes).
-  if (gzip && !small->transcodedUtf16() && !large->transcodedUtf16() && small->fileOffset() == large->fileOffset()) {
-    const std::string_view a = small->bytes(), b = large->bytes();
-    if (a.size() > b.size() || b.substr(0, a.size()) != a)
-      fuzz::fail("the read cut at the small limit is not a prefix of the read with the large one",
-                 "small " + std::to_string(a.size()) + " bytes, large " + std::to_string(b.size()));
-    if (!small->inflateLimited() && a.size() != b.size())
-      fuzz::fail("the small read was not cut, yet the large one has more bytes");
-  }
+  const Read smallPieces = readAll(path, smallLimit, seed | 1u);
+  const Read small = readAll(path, smallLimit, 0);
+  const Read large = readAll(path, kLargeLimit, 0);
+  if (smallPieces.text != small.text || smallPieces.error != small.error || smallPieces.limited != small.limited)
+    fuzz::fail("the text depends on the read sizes",
+               "in pieces " + std::to_string(smallPieces.text.size()) + " bytes, whole " + std::to_string(small.text.size()));
+  if (!large.opened || !small.opened) return 0;
+  // error() is corrupt data before the first byte of text: the same with either limit.
+  if (small.error.empty() != large.error.empty())
+    fuzz::fail("refused with one limit and not with the other: " + small.error + large.error);
+  // The prefix: not when transcoded from UTF-16 (a cut inside a surrogate pair reads otherwise),
+  // nor with a limit below 3 bytes (a BOM cut short is text, whole it is skipped).
+  if (!large.error.empty() || small.utf16 || large.utf16 || smallLimit < 3) return 0;
+  const std::string_view a = small.text, b = large.text;
+  if (a.size() > b.size() || b.substr(0, a.size()) != a)
+    fuzz::fail("the text read with the small limit is not a prefix of the one read with the large",
+               "small " + std::to_string(a.size()) + " bytes, large " + std::to_string(b.size()));
+  if (!small.limited && a.size() != b.size()) fuzz::fail("the small read was not cut, yet the large one has more text");
   return 0;
 }

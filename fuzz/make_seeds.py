@@ -378,13 +378,19 @@ def main():
     write("fuzz_csv_table", "communication_json", b"\x03" + COMM.encode())
     write("fuzz_csv_table", "memory_record", b"\x04" + MEMORY.encode())
     write("fuzz_csv_table", "operator_memory", b"\x05" + OPERATOR_MEMORY.encode())
+    # fuzz_gzip: mode (bit 0 the .gz name, bits 1-7 the small limit), the read-size seed, the file.
     two_members = gzip.compress(ASCEND.encode(), mtime=0) + gzip.compress(MIXED.encode(), mtime=0)
-    write("fuzz_gzip", "two_members", bytes([0x20 << 1]) + two_members)
-    write("fuzz_gzip", "two_members_cut", bytes([0x10 << 1]) + two_members[:-20])
-    write("fuzz_gzip", "small_limit", bytes([2 << 1]) + gzip.compress(b"\xef\xbb\xbf[{}]", mtime=0))
-    write("fuzz_gzip", "utf16_inside", bytes([0x7F << 1]) + gzip.compress(b"\xff\xfe" + KINETO.encode("utf-16-le"), mtime=0))
-    write("fuzz_gzip", "plain_gz_name", b"\x01" + MSPROF.encode())
-    write("fuzz_gzip", "plain_utf16", b"\x00\xfe\xff" + "[{\"ph\":\"X\"}]\ud83d\ude00".encode("utf-16-be", "surrogatepass"))
+    write("fuzz_gzip", "two_members", bytes([0x20 << 1, 0x5A]) + two_members)
+    write("fuzz_gzip", "two_members_cut", bytes([0x10 << 1, 0x33]) + two_members[:-20])
+    write("fuzz_gzip", "small_limit_bom", bytes([2 << 1, 0x01]) + gzip.compress(b"\xef\xbb\xbf[{}]", mtime=0))
+    write("fuzz_gzip", "utf16_inside", bytes([0x7F << 1, 0xC7]) +
+          gzip.compress(b"\xff\xfe" + KINETO.encode("utf-16-le"), mtime=0))
+    write("fuzz_gzip", "plain_gz_name", bytes([0x01, 0x10]) + MSPROF.encode())
+    write("fuzz_gzip", "plain_utf16", bytes([0x00, 0x02]) +
+          b"\xfe\xff" + "[{\"ph\":\"X\"}]\ud83d\ude00".encode("utf-16-be", "surrogatepass"))
+    bad_crc = bytearray(gzip.compress(MSPROF.encode(), mtime=0))
+    bad_crc[-8] ^= 0xFF
+    write("fuzz_gzip", "bad_crc", bytes([0x40 << 1, 0x77]) + bytes(bad_crc))
     for name, data in sqlite_reader_seed().items():
         write("fuzz_sqlite_reader", name, data)
     with tempfile.TemporaryDirectory() as tmp:

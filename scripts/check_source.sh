@@ -14,6 +14,9 @@
 # 3. Every entry of the interface translations (resources/translations/*.ts) is translated: no
 #    type="unfinished" (a new or changed tr() string after scripts/update_translations.sh), no
 #    empty translation, no type="vanished"/"obsolete" left behind.
+# 4. No function over 150 lines in core/, widgets/ and app/ (issue 26): scripts/function_lengths.py
+#    (a brace-matching scan, no build) prints each as file:line: name N lines. Split a long
+#    function along what each part decides, not by line count.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -41,5 +44,12 @@ report "file(GLOB) in the CMake files of app/ and tests/: list the files by name
 report "untranslated entries in resources/translations (translate them: see scripts/update_translations.sh)" "$(
   grep -nE 'type="(unfinished|vanished|obsolete)"|<translation></translation>|<translation/>' \
     resources/translations/*.ts || true)"
+
+if command -v python3 >/dev/null 2>&1; then
+  report "function over 150 lines (split it along what each part decides)" "$(
+    python3 scripts/function_lengths.py --limit 150 "${product_dirs[@]}" 2>&1 || true)"
+else
+  report "function lengths not checked" "scripts/function_lengths.py needs python3, which is not installed"
+fi
 
 exit "${status}"

@@ -179,27 +179,203 @@ Verdict makeVerdict(const Trace& trace, const RankAnalysis& ra) {
 
 namespace {
 
+/// Sets the summary to "headline: b" and `body` to b (the verdict box drops that prefix by
+/// comparing it with the headline, both in the same language).
+void setSummary(Verdict& v, std::string& body, std::string b) {
+  body = std::move(b);
+  v.summary = v.headline + ": " + body;
+}
+
+/// "Computing c, Communication (Not Overlapped) m, Free fr of e2e": the shares of one span.
+std::string figuresOf(double c, double m, double fr, TimeNs e2eNs) {
+  return i18n::format(npuTr("npuscope::core::Verdict", "Computing %1, Communication (Not Overlapped) %2, Free %3 of %4"),
+                      {pct(c), pct(m), pct(fr), formatDuration(e2eNs)});
+}
+
+/// The method's order (docs/diagnosis.md §2): the dominant share of Computing, Communication (Not
+/// Overlapped) and Free decides the headline, the summary and where to look first.
+void decideDominant(Verdict& v, std::string& body, const OverlapFigures& f, double comp, double comm, double free,
+                    bool gpu) {
+  const std::string figures = figuresOf(comp, comm, free, f.e2e);
+  if (comp >= comm && comp >= free) {
+    v.dominant = "compute";
+    v.headline = npuTr("npuscope::core::Verdict", "Compute bound");
+    setSummary(v, body, i18n::format(npuTr("npuscope::core::Verdict", "the device computes %1 of the time; %2."), {pct(comp), figures}));
+    v.suggestions.push_back(gpu ? npuTr("npuscope::core::Verdict", "Look at the longest kernels in the statistics first: their shapes, data "
+                                           "types (mixed precision, tensor cores) and achieved TFLOPS against the GPU's peak.")
+                                : npuTr("npuscope::core::Verdict", "Look at the longest kernels in the statistics first: their shapes, formats "
+                                           "(TransData), TFLOPS against the chip's peak, and AI_CPU operators."));
+  } else if (comm >= free) {
+    v.dominant = "communication";
+    v.headline = npuTr("npuscope::core::Verdict", "Communication bound");
+    setSummary(v, body, i18n::format(npuTr("npuscope::core::Verdict", "communication that is not hidden behind computation takes %1 of the time; %2."),
+                                     {pct(comm), figures}));
+    v.suggestions.push_back(npuTr("npuscope::core::Verdict", "Look at the collectives first: check for a slow rank (the others wait for it), "
+                                     "overlap communication with computation (bucketed gradient all-reduce, async "
+                                     "collectives), and review the parallel strategy."));
+  } else {
+    v.dominant = "free";
+    v.headline = npuTr("npuscope::core::Verdict", "Dispatch/host bound");
+    setSummary(v, body, i18n::format(npuTr("npuscope::core::Verdict", "the device is idle (Free) %1 of the time (%2); %3."),
+                                     {pct(free), formatDuration(f.free), figures}));
+  }
+}
+
+/// The finding for busy time isolated far from the rest, which stretches E2E and Free (docs/
+/// diagnosis.md §1.1): the figures without it, and whether the dominant share would differ.
+std::string isolatedActivityFinding(const Trace& trace, const IsolatedActivity& ia, const std::string& dominant) {
+  const OverlapFigures& w = ia.without;
+  const std::string name =
+      ia.task.valid() ? std::string(trace.sliceName(ia.task)) : npuTr("npuscope::core::Verdict", "device activity");
+  const std::string intervals = ia.intervals == 1 ? npuTr("npuscope::core::Verdict", "one busy interval")
+                                                  : i18n::format(npuTr("npuscope::core::Verdict", "%1 busy intervals"),
+                                                                 {std::to_string(ia.intervals)});
+  std::string s = i18n::format(
+      ia.leading ? npuTr("npuscope::core::Verdict", "The device span includes isolated activity: %1 at ts %2 ns (+%3), %4 %5 before the "
+                             "rest of the device activity, which spans %6. Free and E2E above include that gap; "
+                             "without it: ")
+                 : npuTr("npuscope::core::Verdict", "The device span includes isolated activity: %1 at ts %2 ns (+%3), %4 %5 after the "
+                             "rest of the device activity, which spans %6. Free and E2E above include that gap; "
+                             "without it: "),
+      {name, std::to_string(ia.busy.start), formatDuration(ia.busy.start - trace.range.start), intervals,
+       formatDuration(ia.gap), formatDuration(w.e2e)});
+  if (w.e2e > 0) {
+    const double we = static_cast<double>(w.e2e);
+    const double wc = static_cast<double>(w.computing) / we, wm = static_cast<double>(w.commNotOverlapped) / we,
+                 wf = static_cast<double>(w.free) / we;
+    s += figuresOf(wc, wm, wf, w.e2e);
+    const std::string dom = wc >= wm && wc >= wf ? "compute" : wm >= wf ? "communication" : "free";
+    s += dom == dominant ? npuTr("npuscope::core::Verdict", " (the same dominant share).")
+                         : npuTr("npuscope::core::Verdict", "; the dominant share differs, so the headline depends on whether that "
+                                     "activity belongs to the run.");
+  }
+  return s;
+}
+
+/// The finding for events far from the device activity that stretch the trace's span.
+std::string farEventsFinding(const Trace& trace, const FarEvents& fe) {
+  const TimeNs ts = trace.sliceRange(fe.farthest).start;
+  return i18n::format(
+      ts < fe.device.start
+          ? npuTr("npuscope::core::Verdict", "The trace's span (%1) is stretched by %2 far from the device activity (%3): the farthest, "
+                      "%4 on %5, at ts %6 ns, %7 before it. The Top-Down figures use the device activity only; its "
+                      "clock or epoch may differ.")
+          : npuTr("npuscope::core::Verdict", "The trace's span (%1) is stretched by %2 far from the device activity (%3): the farthest, "
+                      "%4 on %5, at ts %6 ns, %7 after it. The Top-Down figures use the device activity only; its "
+                      "clock or epoch may differ."),
+      {formatDuration(trace.range.duration()),
+       countNoun(fe.count, npuTr("npuscope::core::Verdict", "event"), npuTr("npuscope::core::Verdict", "events")),
+       formatDuration(fe.device.duration()), trace.sliceName(fe.farthest),
+       trace.processes[trace.lanes[fe.farthest.lane].process].name, std::to_string(ts),
+       formatDuration(fe.distance)});
+}
+
+/// The sentence on the bubbles: the cause holding the most bubble time and the runner-up holding
+/// a fifth of it, or why no cause can be told (the host layers not recorded).
+std::string bubbleCausesText(const Verdict& v, const CauseTotals& ct, TimeNs bubbleNs, bool gpu) {
+  const auto ti = static_cast<std::size_t>(v.topCause);
+  std::size_t all = 0;
+  for (auto n : ct.count) all += n;
+  if (!v.hostRecorded)
+    return i18n::format(
+        gpu ? npuTr("npuscope::core::Verdict", "The %1 device gaps of 10 us or more (%2) cannot be explained: the host layer (torch ops, "
+                        "runtime calls) was not recorded. Capture with the CPU activity on (torch.profiler "
+                        "ProfilerActivity.CPU) to see what held the device up.")
+            : npuTr("npuscope::core::Verdict", "The %1 device gaps of 10 us or more (%2) cannot be explained: the host layers (Python, "
+                        "CANN) were not recorded. Capture with the CPU activity on (torch_npu.profiler "
+                        "ProfilerActivity.CPU) to see what held the device up."),
+        {std::to_string(all), formatDuration(bubbleNs)});
+  std::string s = i18n::format(npuTr("npuscope::core::Verdict", "Of %1 of 10 us or more (%2), %3 holds the most: %4 (%5) in %6"),
+                               {countNoun(all, npuTr("npuscope::core::Verdict", "device gap"), npuTr("npuscope::core::Verdict", "device gaps")), formatDuration(bubbleNs),
+                                causeLabel(v.topCause), formatDuration(ct.ns[ti]), pct(v.topCauseShare),
+                                countNoun(ct.count[ti], npuTr("npuscope::core::Verdict", "gap"), npuTr("npuscope::core::Verdict", "gaps"))});
+  // The runner-up when it holds at least a fifth of the bubble time.
+  std::size_t second = kBubbleCauseCount;
+  for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
+    if (c != ti && ct.ns[c] * 5 >= bubbleNs && ct.ns[c] > 0 && (second == kBubbleCauseCount || ct.ns[c] > ct.ns[second]))
+      second = c;
+  if (second != kBubbleCauseCount)
+    s += i18n::format(npuTr("npuscope::core::Verdict", "; then %1 %2 (%3)"),
+                      {causeLabel(static_cast<BubbleCause>(second)), formatDuration(ct.ns[second]),
+                       pct(static_cast<double>(ct.ns[second]) / static_cast<double>(bubbleNs))});
+  s += npuTr("npuscope::core::Verdict", ".");
+  return s;
+}
+
+/// The bubbles (§2.3): the top cause and its figures, the sentence on them (in the summary when
+/// Free dominates, else a finding), and the advice for the causes that matter.
+void addBubbleCauses(Verdict& v, std::string& body, const CauseTotals& ct, double free, bool gpu) {
+  const TimeNs bubbleNs = ct.totalNs();
+  if (bubbleNs <= 0) return;
+  const BubbleCause top = ct.top();
+  const auto ti = static_cast<std::size_t>(top);
+  v.topCause = top;
+  v.topCauseNs = ct.ns[ti];
+  v.topCauseCount = ct.count[ti];
+  v.topCauseShare = static_cast<double>(ct.ns[ti]) / static_cast<double>(bubbleNs);
+  const std::string s = bubbleCausesText(v, ct, bubbleNs, gpu);
+  if (v.dominant == "free") {
+    v.summary += " " + s;
+    body += " " + s;
+  } else {
+    v.findings.push_back(s);
+  }
+  // Advice for the causes that matter: the top one and any holding a fifth of the bubble time,
+  // when Free itself matters (dominant or above the 10% mark).
+  if (v.hostRecorded && (v.dominant == "free" || free > 0.10))
+    for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
+      if ((c == ti || ct.ns[c] * 5 >= bubbleNs) && ct.ns[c] > 0)
+        if (std::string a = adviceFor(static_cast<BubbleCause>(c), gpu); !a.empty()) v.suggestions.push_back(std::move(a));
+}
+
+/// The method's observations on who sets the pace (单卡 Top-Down 步骤二/四), for when Free
+/// matters: launches the device runs at once (the host sets the pace), and one torch op
+/// launching many tasks (a fusion candidate).
+void addHostPaceFindings(Verdict& v, const Trace& trace, const DeviceAnalysis& da) {
+  const ClockSkew& k = da.skew;
+  if (k.tasksWithLaunch >= 20 && k.tightLaunches * 2 >= k.tasksWithLaunch && k.medianLatency)
+    v.findings.push_back(i18n::format(
+        detail::isKinetoTrace(trace)
+            ? npuTr("npuscope::core::Verdict", "%1 of the device tasks start within %2 of their launch (median %3): the launch flows "
+                        "(ac2g) are nearly vertical, the device runs as soon as the host dispatches, so the host "
+                        "sets the pace.")
+            : npuTr("npuscope::core::Verdict", "%1 of the device tasks start within %2 of their launch (median %3): the HostToDevice "
+                        "flows are nearly vertical, the device runs as soon as the host dispatches, so the host "
+                        "sets the pace."),
+        {pct(static_cast<double>(k.tightLaunches) / static_cast<double>(k.tasksWithLaunch)),
+         formatDuration(kTightLaunchNs), formatDuration(*k.medianLatency)}));
+  const FanOut& fo = da.fanOut;
+  if (fo.widestTasks >= 2 * kManyTasks && fo.widestOp.valid())
+    v.findings.push_back(i18n::format(npuTr("npuscope::core::Verdict", "The torch op %1 launched %2 device tasks; %3 of %4 launched %5 "
+                                              "or more: many small tasks from one API are a fusion candidate."),
+                                      {trace.sliceName(fo.widestOp), std::to_string(fo.widestTasks),
+                                       std::to_string(fo.opsWithMany),
+                                       countNoun(fo.ops, npuTr("npuscope::core::Verdict", "op"), npuTr("npuscope::core::Verdict", "ops")),
+                                       std::to_string(kManyTasks)}));
+}
+
+/// The verdict when there is no device span to read: no device at all (with a Kineto trace's
+/// reason), or an empty span.
+Verdict noDeviceVerdict(const Trace& trace, const RankAnalysis& ra, std::string& body, Verdict v) {
+  v.headline = npuTr("npuscope::core::Verdict", "No device activity");
+  if (!ra.devices.empty()) {
+    v.summary = npuTr("npuscope::core::Verdict", "The device span is empty.");
+    body = v.summary;
+  } else if (detail::isKinetoTrace(trace) && !ra.notes.empty()) {
+    // A Kineto trace says why (no kernel events, or only CUPTI range-profiler replays).
+    setSummary(v, body, ra.notes.back() + ".");
+  } else {
+    v.summary = npuTr("npuscope::core::Verdict",
+                      "No device activity in this trace: open a capture with NPU activity to get the Top-Down analysis.");
+    body = v.summary;
+  }
+  return v;
+}
+
 Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra, std::string& body) {
   Verdict v;
-  // The summary is "headline: body" in every language (the verdict box drops that prefix by
-  // comparing it with the headline, both in the same language).
-  const auto setSummary = [&v, &body](std::string b) {
-    body = std::move(b);
-    v.summary = v.headline + ": " + body;
-  };
   v.hostRecorded = hostLayersRecorded(trace);
-  if (ra.devices.empty()) {
-    v.headline = npuTr("npuscope::core::Verdict", "No device activity");
-    // A Kineto trace says why (no kernel events, or only CUPTI range-profiler replays).
-    if (detail::isKinetoTrace(trace) && !ra.notes.empty()) {
-      setSummary(ra.notes.back() + ".");
-    } else {
-      v.summary = npuTr("npuscope::core::Verdict",
-                        "No device activity in this trace: open a capture with NPU activity to get the Top-Down analysis.");
-      body = v.summary;
-    }
-    return v;
-  }
+  if (ra.devices.empty()) return noDeviceVerdict(trace, ra, body, std::move(v));
   const DeviceAnalysis& da = *std::max_element(ra.devices.begin(), ra.devices.end(), [](const auto& a, const auto& b) {
     return a.computed.e2e < b.computed.e2e;
   });
@@ -208,43 +384,11 @@ Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra, std::string
   const OverlapFigures& f = da.computed;
   // A GPU of a Kineto trace (CUDA / ROCm): no Ascend-only name in the texts (format notes §6.1).
   const bool gpu = detail::isGpuDevice(trace, da.device);
-  if (f.e2e <= 0) {
-    v.headline = npuTr("npuscope::core::Verdict", "No device activity");
-    v.summary = npuTr("npuscope::core::Verdict", "The device span is empty.");
-    body = v.summary;
-    return v;
-  }
+  if (f.e2e <= 0) return noDeviceVerdict(trace, ra, body, std::move(v));
   const double e2e = static_cast<double>(f.e2e);
   const double free = static_cast<double>(f.free) / e2e, comp = static_cast<double>(f.computing) / e2e,
                comm = static_cast<double>(f.commNotOverlapped) / e2e;
-  const auto figuresOf = [](double c, double m, double fr, TimeNs e2eNs) {
-    return i18n::format(npuTr("npuscope::core::Verdict", "Computing %1, Communication (Not Overlapped) %2, Free %3 of %4"),
-                        {pct(c), pct(m), pct(fr), formatDuration(e2eNs)});
-  };
-  const std::string figures = figuresOf(comp, comm, free, f.e2e);
-  // The method's order (docs/diagnosis.md §2): the dominant share decides where to look first.
-  if (comp >= comm && comp >= free) {
-    v.dominant = "compute";
-    v.headline = npuTr("npuscope::core::Verdict", "Compute bound");
-    setSummary(i18n::format(npuTr("npuscope::core::Verdict", "the device computes %1 of the time; %2."), {pct(comp), figures}));
-    v.suggestions.push_back(gpu ? npuTr("npuscope::core::Verdict", "Look at the longest kernels in the statistics first: their shapes, data "
-                                           "types (mixed precision, tensor cores) and achieved TFLOPS against the GPU's peak.")
-                                : npuTr("npuscope::core::Verdict", "Look at the longest kernels in the statistics first: their shapes, formats "
-                                           "(TransData), TFLOPS against the chip's peak, and AI_CPU operators."));
-  } else if (comm >= free) {
-    v.dominant = "communication";
-    v.headline = npuTr("npuscope::core::Verdict", "Communication bound");
-    setSummary(i18n::format(npuTr("npuscope::core::Verdict", "communication that is not hidden behind computation takes %1 of the time; %2."),
-                            {pct(comm), figures}));
-    v.suggestions.push_back(npuTr("npuscope::core::Verdict", "Look at the collectives first: check for a slow rank (the others wait for it), "
-                                     "overlap communication with computation (bucketed gradient all-reduce, async "
-                                     "collectives), and review the parallel strategy."));
-  } else {
-    v.dominant = "free";
-    v.headline = npuTr("npuscope::core::Verdict", "Dispatch/host bound");
-    setSummary(i18n::format(npuTr("npuscope::core::Verdict", "the device is idle (Free) %1 of the time (%2); %3."),
-                            {pct(free), formatDuration(f.free), figures}));
-  }
+  decideDominant(v, body, f, comp, comm, free, gpu);
   for (auto& line : breakdownFindings(da, v)) v.findings.push_back(std::move(line));  // docs/diagnosis.md §5
   if (v.dominant != "free" && free > 0.10)
     v.findings.push_back(i18n::format(npuTr("npuscope::core::Verdict", "The device is also idle (Free) %1 of the time (%2), above the ~10%% "
@@ -252,125 +396,12 @@ Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra, std::string
                                       {pct(free), formatDuration(f.free)}));
   // Busy time isolated far from the rest stretches E2E and Free (docs/diagnosis.md §1.1): kept,
   // and said, with the figures without it.
-  for (const IsolatedActivity& ia : da.isolated) {
-    const OverlapFigures& w = ia.without;
-    const std::string name =
-        ia.task.valid() ? std::string(trace.sliceName(ia.task)) : npuTr("npuscope::core::Verdict", "device activity");
-    const std::string intervals = ia.intervals == 1 ? npuTr("npuscope::core::Verdict", "one busy interval")
-                                                    : i18n::format(npuTr("npuscope::core::Verdict", "%1 busy intervals"),
-                                                                   {std::to_string(ia.intervals)});
-    std::string s = i18n::format(
-        ia.leading ? npuTr("npuscope::core::Verdict", "The device span includes isolated activity: %1 at ts %2 ns (+%3), %4 %5 before the "
-                               "rest of the device activity, which spans %6. Free and E2E above include that gap; "
-                               "without it: ")
-                   : npuTr("npuscope::core::Verdict", "The device span includes isolated activity: %1 at ts %2 ns (+%3), %4 %5 after the "
-                               "rest of the device activity, which spans %6. Free and E2E above include that gap; "
-                               "without it: "),
-        {name, std::to_string(ia.busy.start), formatDuration(ia.busy.start - trace.range.start), intervals,
-         formatDuration(ia.gap), formatDuration(w.e2e)});
-    if (w.e2e > 0) {
-      const double we = static_cast<double>(w.e2e);
-      const double wc = static_cast<double>(w.computing) / we, wm = static_cast<double>(w.commNotOverlapped) / we,
-                   wf = static_cast<double>(w.free) / we;
-      s += figuresOf(wc, wm, wf, w.e2e);
-      const std::string dom = wc >= wm && wc >= wf ? "compute" : wm >= wf ? "communication" : "free";
-      s += dom == v.dominant ? npuTr("npuscope::core::Verdict", " (the same dominant share).")
-                             : npuTr("npuscope::core::Verdict", "; the dominant share differs, so the headline depends on whether that "
-                                         "activity belongs to the run.");
-    }
-    v.findings.push_back(s);
-  }
-  if (ra.farEvents.count > 0 && ra.farEvents.farthest.valid()) {
-    const FarEvents& fe = ra.farEvents;
-    const TimeNs ts = trace.sliceRange(fe.farthest).start;
-    v.findings.push_back(i18n::format(
-        ts < fe.device.start
-            ? npuTr("npuscope::core::Verdict", "The trace's span (%1) is stretched by %2 far from the device activity (%3): the farthest, "
-                        "%4 on %5, at ts %6 ns, %7 before it. The Top-Down figures use the device activity only; its "
-                        "clock or epoch may differ.")
-            : npuTr("npuscope::core::Verdict", "The trace's span (%1) is stretched by %2 far from the device activity (%3): the farthest, "
-                        "%4 on %5, at ts %6 ns, %7 after it. The Top-Down figures use the device activity only; its "
-                        "clock or epoch may differ."),
-        {formatDuration(trace.range.duration()),
-         countNoun(fe.count, npuTr("npuscope::core::Verdict", "event"), npuTr("npuscope::core::Verdict", "events")),
-         formatDuration(fe.device.duration()), trace.sliceName(fe.farthest),
-         trace.processes[trace.lanes[fe.farthest.lane].process].name, std::to_string(ts),
-         formatDuration(fe.distance)}));
-  }
+  for (const IsolatedActivity& ia : da.isolated) v.findings.push_back(isolatedActivityFinding(trace, ia, v.dominant));
+  if (ra.farEvents.count > 0 && ra.farEvents.farthest.valid()) v.findings.push_back(farEventsFinding(trace, ra.farEvents));
   // The bubbles: the cause holding the most bubble time over all of them (§2.3).
-  const CauseTotals& ct = da.causes;
-  const TimeNs bubbleNs = ct.totalNs();
-  if (bubbleNs > 0) {
-    const BubbleCause top = ct.top();
-    const auto ti = static_cast<std::size_t>(top);
-    v.topCause = top;
-    v.topCauseNs = ct.ns[ti];
-    v.topCauseCount = ct.count[ti];
-    v.topCauseShare = static_cast<double>(ct.ns[ti]) / static_cast<double>(bubbleNs);
-    std::size_t all = 0;
-    for (auto n : ct.count) all += n;
-    std::string s;
-    if (!v.hostRecorded) {
-      s = i18n::format(
-          gpu ? npuTr("npuscope::core::Verdict", "The %1 device gaps of 10 us or more (%2) cannot be explained: the host layer (torch ops, "
-                          "runtime calls) was not recorded. Capture with the CPU activity on (torch.profiler "
-                          "ProfilerActivity.CPU) to see what held the device up.")
-              : npuTr("npuscope::core::Verdict", "The %1 device gaps of 10 us or more (%2) cannot be explained: the host layers (Python, "
-                          "CANN) were not recorded. Capture with the CPU activity on (torch_npu.profiler "
-                          "ProfilerActivity.CPU) to see what held the device up."),
-          {std::to_string(all), formatDuration(bubbleNs)});
-    } else {
-      s = i18n::format(npuTr("npuscope::core::Verdict", "Of %1 of 10 us or more (%2), %3 holds the most: %4 (%5) in %6"),
-                       {countNoun(all, npuTr("npuscope::core::Verdict", "device gap"), npuTr("npuscope::core::Verdict", "device gaps")), formatDuration(bubbleNs),
-                        causeLabel(top), formatDuration(ct.ns[ti]), pct(v.topCauseShare),
-                        countNoun(ct.count[ti], npuTr("npuscope::core::Verdict", "gap"), npuTr("npuscope::core::Verdict", "gaps"))});
-      // The runner-up when it holds at least a fifth of the bubble time.
-      std::size_t second = kBubbleCauseCount;
-      for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
-        if (c != ti && ct.ns[c] * 5 >= bubbleNs && ct.ns[c] > 0 && (second == kBubbleCauseCount || ct.ns[c] > ct.ns[second]))
-          second = c;
-      if (second != kBubbleCauseCount)
-        s += i18n::format(npuTr("npuscope::core::Verdict", "; then %1 %2 (%3)"),
-                          {causeLabel(static_cast<BubbleCause>(second)), formatDuration(ct.ns[second]),
-                           pct(static_cast<double>(ct.ns[second]) / static_cast<double>(bubbleNs))});
-      s += npuTr("npuscope::core::Verdict", ".");
-    }
-    if (v.dominant == "free") {
-      v.summary += " " + s;
-      body += " " + s;
-    } else {
-      v.findings.push_back(s);
-    }
-    // Advice for the causes that matter: the top one and any holding a fifth of the bubble time,
-    // when Free itself matters (dominant or above the 10% mark).
-    if (v.hostRecorded && (v.dominant == "free" || free > 0.10))
-      for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
-        if ((c == ti || ct.ns[c] * 5 >= bubbleNs) && ct.ns[c] > 0)
-          if (std::string a = adviceFor(static_cast<BubbleCause>(c), gpu); !a.empty()) v.suggestions.push_back(std::move(a));
-  }
+  addBubbleCauses(v, body, da.causes, free, gpu);
   // The method's observations (单卡 Top-Down 步骤二/四), stated when Free matters.
-  if ((v.dominant == "free" || free > 0.10) && v.hostRecorded) {
-    const ClockSkew& k = da.skew;
-    if (k.tasksWithLaunch >= 20 && k.tightLaunches * 2 >= k.tasksWithLaunch && k.medianLatency)
-      v.findings.push_back(i18n::format(
-          detail::isKinetoTrace(trace)
-              ? npuTr("npuscope::core::Verdict", "%1 of the device tasks start within %2 of their launch (median %3): the launch flows "
-                          "(ac2g) are nearly vertical, the device runs as soon as the host dispatches, so the host "
-                          "sets the pace.")
-              : npuTr("npuscope::core::Verdict", "%1 of the device tasks start within %2 of their launch (median %3): the HostToDevice "
-                          "flows are nearly vertical, the device runs as soon as the host dispatches, so the host "
-                          "sets the pace."),
-          {pct(static_cast<double>(k.tightLaunches) / static_cast<double>(k.tasksWithLaunch)),
-           formatDuration(kTightLaunchNs), formatDuration(*k.medianLatency)}));
-    const FanOut& fo = da.fanOut;
-    if (fo.widestTasks >= 2 * kManyTasks && fo.widestOp.valid())
-      v.findings.push_back(i18n::format(npuTr("npuscope::core::Verdict", "The torch op %1 launched %2 device tasks; %3 of %4 launched %5 "
-                                                "or more: many small tasks from one API are a fusion candidate."),
-                                        {trace.sliceName(fo.widestOp), std::to_string(fo.widestTasks),
-                                         std::to_string(fo.opsWithMany),
-                                         countNoun(fo.ops, npuTr("npuscope::core::Verdict", "op"), npuTr("npuscope::core::Verdict", "ops")),
-                                         std::to_string(kManyTasks)}));
-  }
+  if ((v.dominant == "free" || free > 0.10) && v.hostRecorded) addHostPaceFindings(v, trace, da);
   if (da.skew.bound > 0)
     v.findings.push_back(i18n::format(npuTr("npuscope::core::Verdict", "Host and device clocks disagree by at least %1 (%2; the earliest task "
                                                 "starts that much before its own launch): launch latencies are shown "

@@ -339,6 +339,137 @@ struct Candidate {
   bool mte = false, host = false;  ///< the flags of its last occurrence, as msprof-analyze keeps them
 };
 
+/// Per kernel_details.csv row, what ruleFusibleOps keys and weighs: a task id by (Name, Input
+/// Shapes, Output Shapes), whether the row breaks a run (communication, AI_CPU, hcom/lccl/lcoc),
+/// and its start, duration, MTE time and aicore time in us.
+struct FusibleRows {
+  std::vector<std::uint32_t> id;
+  std::vector<char> breaker;
+  std::vector<double> startUs, durUs, mteUs, aicoreUs;
+  bool mteRecorded = false;  ///< the four MTE columns are in the file
+};
+
+/// The FusibleRows of kernel_details.csv's rows, in file order.
+FusibleRows fusibleRows(const KernelDetails& k) {
+  const CsvTable& tb = k.table;
+  const int cOut = tb.column("Output Shapes"), cAicore = tb.column("aicore_time(us)");
+  const int cAicMte2 = tb.column("aic_mte2_time(us)"), cAivMte2 = tb.column("aiv_mte2_time(us)");
+  const int cAicFix = tb.column("aic_fixpipe_time(us)"), cAivMte3 = tb.column("aiv_mte3_time(us)");
+  const std::size_t n = k.rows.size();
+  FusibleRows rows;
+  rows.mteRecorded = cAicMte2 >= 0 && cAivMte2 >= 0 && cAicFix >= 0 && cAivMte3 >= 0;
+  rows.id.resize(n);
+  rows.breaker.resize(n);
+  rows.startUs.resize(n);
+  rows.durUs.resize(n);
+  rows.mteUs.resize(n);
+  rows.aicoreUs.resize(n);
+  std::unordered_map<std::string, std::uint32_t> ids;
+  std::string key;
+  for (std::size_t r = 0; r < n; ++r) {
+    const KernelRow& row = k.rows[r];
+    key = row.name;
+    key += '\x1f';
+    key += row.inputShapes;
+    key += '\x1f';
+    key += csvTrim(tb.cell(r, cOut));
+    rows.id[r] = ids.emplace(key, static_cast<std::uint32_t>(ids.size())).first->second;
+    rows.breaker[r] = row.isCommunication() || row.core == "AI_CPU" || lowerStartsWith(row.name, "hcom") ||
+                      lowerStartsWith(row.name, "lccl") || lowerStartsWith(row.name, "lcoc");
+    rows.startUs[r] = row.start ? static_cast<double>(*row.start) / 1e3 : 0.0;
+    rows.durUs[r] = row.duration ? static_cast<double>(*row.duration) / 1e3 : 0.0;
+    rows.mteUs[r] = std::max(numberUs(k, r, cAicMte2), numberUs(k, r, cAivMte2)) +
+                    std::max(numberUs(k, r, cAicFix), numberUs(k, r, cAivMte3));
+    rows.aicoreUs[r] = numberUs(k, r, cAicore);
+  }
+  return rows;
+}
+
+/// Whether rows [a, a + len) and [b, b + len) hold the same tasks.
+bool sameSeq(const FusibleRows& rows, std::size_t a, std::size_t b, std::size_t len) {
+  for (std::size_t i = 0; i < len; ++i)
+    if (rows.id[a + i] != rows.id[b + i]) return false;
+  return true;
+}
+
+/// Every run of fusibleMinTasks..fusibleMaxTasks tasks not crossing a breaker whose occurrence is
+/// host bound or MTE bound, summed by key, in first-insertion order (the checker's OrderedDict).
+/// Keys are hashed; an occurrence whose hash hits another key is left out and counted in
+/// `collisions`.
+std::vector<Candidate> fusibleCandidates(const FusibleRows& rows, const AdvisorThresholds& th, std::size_t& collisions) {
+  const std::size_t n = rows.id.size();
+  std::vector<Candidate> cand;
+  std::unordered_map<std::uint64_t, std::size_t> byHash;
+  const std::size_t maxExtra = th.fusibleMaxTasks > 0 ? th.fusibleMaxTasks - 1 : 0;
+  const std::size_t minExtra = th.fusibleMinTasks > 0 ? th.fusibleMinTasks - 1 : 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (rows.breaker[i]) continue;
+    std::uint64_t h = 1469598103934665603ULL ^ rows.id[i];
+    double dur = rows.durUs[i], mte = rows.mteUs[i], aicore = rows.aicoreUs[i];
+    for (std::size_t j = 1; j <= maxExtra && i + j < n; ++j) {
+      const std::size_t r = i + j;
+      if (rows.breaker[r]) break;
+      h = (h ^ (rows.id[r] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))) * 1099511628211ULL;
+      dur += rows.durUs[r];
+      mte += rows.mteUs[r];
+      aicore += rows.aicoreUs[r];
+      const double wall = rows.startUs[r] + rows.durUs[r] - rows.startUs[i];
+      const bool host = wall != 0 && dur / wall < th.fusibleHostRatio;
+      const bool mteBound = aicore != 0 && mte / aicore > th.fusibleMteRatio;
+      if ((!host && !mteBound) || j < minExtra) continue;
+      const std::uint64_t key = h ^ (static_cast<std::uint64_t>(j) << 56);
+      auto [it, fresh] = byHash.try_emplace(key, cand.size());
+      if (fresh) {
+        cand.push_back({i, j + 1});
+      } else if (cand[it->second].length != j + 1 || !sameSeq(rows, cand[it->second].first, i, j + 1)) {
+        ++collisions;  // a 64-bit hash collision: the occurrence is left out (never seen)
+        continue;
+      }
+      Candidate& cd = cand[it->second];
+      cd.wallUs += wall;
+      cd.taskUs += dur;
+      cd.mteUs += mte;
+      ++cd.count;
+      cd.mte = mteBound;
+      cd.host = host;
+    }
+  }
+  return cand;
+}
+
+/// msprof-analyze's post_processing: the passing candidates (more than fusibleMinCount
+/// occurrences, and over fusibleDurationShare of the span `spanUs` or MTE bound); of consecutive
+/// passing ones each extending the previous (same tasks first), the one of largest summed wall
+/// span. Indices into `cand`, largest wall span first.
+std::vector<std::size_t> keptCandidates(const std::vector<Candidate>& cand, const FusibleRows& rows, double spanUs,
+                                        const AdvisorThresholds& th) {
+  auto passes = [&](const Candidate& cd) {
+    const bool share = spanUs != 0 && cd.wallUs / spanUs > th.fusibleDurationShare;
+    return cd.count > th.fusibleMinCount && (share || cd.mte);
+  };
+  auto extends = [&](const Candidate& longer, const Candidate& base) {
+    return longer.length >= base.length && sameSeq(rows, longer.first, base.first, base.length);
+  };
+  std::vector<std::size_t> kept;
+  std::size_t record = SIZE_MAX, base = SIZE_MAX;
+  for (std::size_t x = 0; x < cand.size(); ++x) {
+    if (!passes(cand[x])) continue;
+    if (base == SIZE_MAX) record = x;
+    else if (extends(cand[x], cand[base]) && cand[x].wallUs > cand[record].wallUs) record = x;
+    else {
+      kept.push_back(record);
+      record = x;
+    }
+    base = x;
+  }
+  // As msprof-analyze ends it: the last candidate (passing or not decides) is added, not the
+  // pending record, which is dropped unless it is that candidate (docs/diagnosis.md §6.2).
+  if (!cand.empty() && passes(cand.back()) && std::find(kept.begin(), kept.end(), cand.size() - 1) == kept.end())
+    kept.push_back(cand.size() - 1);
+  std::sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) { return cand[a].wallUs > cand[b].wallUs; });
+  return kept;
+}
+
 }  // namespace
 
 /// Fusible operator sequences (msprof-analyze fusible_operator_checker.py, fusible_operator.yaml),
@@ -372,105 +503,12 @@ void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out) {
     out.push_back(std::move(f));
     return;
   }
-  const CsvTable& tb = k->table;
-  const int cOut = tb.column("Output Shapes"), cAicore = tb.column("aicore_time(us)");
-  const int cAicMte2 = tb.column("aic_mte2_time(us)"), cAivMte2 = tb.column("aiv_mte2_time(us)");
-  const int cAicFix = tb.column("aic_fixpipe_time(us)"), cAivMte3 = tb.column("aiv_mte3_time(us)");
-  const bool mteRecorded = cAicMte2 >= 0 && cAivMte2 >= 0 && cAicFix >= 0 && cAivMte3 >= 0;
   const std::size_t n = k->rows.size();
-  // Per row: a task id by (Name, Input Shapes, Output Shapes), breaker flag, numbers in us.
-  std::vector<std::uint32_t> id(n);
-  std::vector<char> breaker(n);
-  std::vector<double> startUs(n), durUs(n), mteUs(n), aicoreUs(n);
-  {
-    std::unordered_map<std::string, std::uint32_t> ids;
-    std::string key;
-    for (std::size_t r = 0; r < n; ++r) {
-      const KernelRow& row = k->rows[r];
-      key = row.name;
-      key += '\x1f';
-      key += row.inputShapes;
-      key += '\x1f';
-      key += csvTrim(tb.cell(r, cOut));
-      id[r] = ids.emplace(key, static_cast<std::uint32_t>(ids.size())).first->second;
-      breaker[r] = row.isCommunication() || row.core == "AI_CPU" || lowerStartsWith(row.name, "hcom") ||
-                   lowerStartsWith(row.name, "lccl") || lowerStartsWith(row.name, "lcoc");
-      startUs[r] = row.start ? static_cast<double>(*row.start) / 1e3 : 0.0;
-      durUs[r] = row.duration ? static_cast<double>(*row.duration) / 1e3 : 0.0;
-      mteUs[r] = std::max(numberUs(*k, r, cAicMte2), numberUs(*k, r, cAivMte2)) +
-                 std::max(numberUs(*k, r, cAicFix), numberUs(*k, r, cAivMte3));
-      aicoreUs[r] = numberUs(*k, r, cAicore);
-    }
-  }
-  const double spanUs = startUs[n - 1] + durUs[n - 1] - startUs[0];
-  std::vector<Candidate> cand;  // in first-insertion order, like the checker's OrderedDict
-  std::unordered_map<std::uint64_t, std::size_t> byHash;
+  const FusibleRows rows = fusibleRows(*k);
+  const double spanUs = rows.startUs[n - 1] + rows.durUs[n - 1] - rows.startUs[0];
   std::size_t collisions = 0;
-  const std::size_t maxExtra = th.fusibleMaxTasks > 0 ? th.fusibleMaxTasks - 1 : 0;
-  const std::size_t minExtra = th.fusibleMinTasks > 0 ? th.fusibleMinTasks - 1 : 0;
-  auto sameSeq = [&](std::size_t a, std::size_t b, std::size_t len) {
-    for (std::size_t i = 0; i < len; ++i)
-      if (id[a + i] != id[b + i]) return false;
-    return true;
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    if (breaker[i]) continue;
-    std::uint64_t h = 1469598103934665603ULL ^ id[i];
-    double dur = durUs[i], mte = mteUs[i], aicore = aicoreUs[i];
-    for (std::size_t j = 1; j <= maxExtra && i + j < n; ++j) {
-      const std::size_t r = i + j;
-      if (breaker[r]) break;
-      h = (h ^ (id[r] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))) * 1099511628211ULL;
-      dur += durUs[r];
-      mte += mteUs[r];
-      aicore += aicoreUs[r];
-      const double wall = startUs[r] + durUs[r] - startUs[i];
-      const bool host = wall != 0 && dur / wall < th.fusibleHostRatio;
-      const bool mteBound = aicore != 0 && mte / aicore > th.fusibleMteRatio;
-      if ((!host && !mteBound) || j < minExtra) continue;
-      const std::uint64_t key = h ^ (static_cast<std::uint64_t>(j) << 56);
-      auto [it, fresh] = byHash.try_emplace(key, cand.size());
-      if (fresh) {
-        cand.push_back({i, j + 1});
-      } else if (cand[it->second].length != j + 1 || !sameSeq(cand[it->second].first, i, j + 1)) {
-        ++collisions;  // a 64-bit hash collision: the occurrence is left out (never seen)
-        continue;
-      }
-      Candidate& cd = cand[it->second];
-      cd.wallUs += wall;
-      cd.taskUs += dur;
-      cd.mteUs += mte;
-      ++cd.count;
-      cd.mte = mteBound;
-      cd.host = host;
-    }
-  }
-  // post_processing: keep the passing candidates; of consecutive passing ones each extending the
-  // previous (same tasks first), the one of largest summed wall span.
-  auto passes = [&](const Candidate& cd) {
-    const bool share = spanUs != 0 && cd.wallUs / spanUs > th.fusibleDurationShare;
-    return cd.count > th.fusibleMinCount && (share || cd.mte);
-  };
-  auto extends = [&](const Candidate& longer, const Candidate& base) {
-    return longer.length >= base.length && sameSeq(longer.first, base.first, base.length);
-  };
-  std::vector<std::size_t> kept;
-  std::size_t record = SIZE_MAX, base = SIZE_MAX;
-  for (std::size_t x = 0; x < cand.size(); ++x) {
-    if (!passes(cand[x])) continue;
-    if (base == SIZE_MAX) record = x;
-    else if (extends(cand[x], cand[base]) && cand[x].wallUs > cand[record].wallUs) record = x;
-    else {
-      kept.push_back(record);
-      record = x;
-    }
-    base = x;
-  }
-  // As msprof-analyze ends it: the last candidate (passing or not decides) is added, not the
-  // pending record, which is dropped unless it is that candidate (docs/diagnosis.md §6.2).
-  if (!cand.empty() && passes(cand.back()) && std::find(kept.begin(), kept.end(), cand.size() - 1) == kept.end())
-    kept.push_back(cand.size() - 1);
-  std::sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) { return cand[a].wallUs > cand[b].wallUs; });
+  const std::vector<Candidate> cand = fusibleCandidates(rows, th, collisions);
+  const std::vector<std::size_t> kept = keptCandidates(cand, rows, spanUs, th);
 
   std::size_t hostN = 0, mteN = 0;
   std::vector<std::pair<double, SliceRef>> ev;
@@ -481,7 +519,7 @@ void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out) {
   }
   f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 sequences (%2 host bound, %3 MTE bound) among %4 tasks"),
                            {std::to_string(kept.size()), std::to_string(hostN), std::to_string(mteN), std::to_string(n)});
-  if (!mteRecorded) f.numbers += npuTr("npuscope::core::Advisor", "; MTE bound not judged: kernel_details.csv has no MTE columns (Level1 with PipeUtilization writes them)");
+  if (!rows.mteRecorded) f.numbers += npuTr("npuscope::core::Advisor", "; MTE bound not judged: kernel_details.csv has no MTE columns (Level1 with PipeUtilization writes them)");
   for (std::size_t q = 0; q < kept.size() && q < 3; ++q) {
     const Candidate& cd = cand[kept[q]];
     f.numbers += "; rows " + std::to_string(cd.first) + "-" + std::to_string(cd.first + cd.length - 1) + " (" +

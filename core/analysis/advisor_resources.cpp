@@ -97,6 +97,136 @@ TimeNs overlapWith(const std::vector<TimeRange>& w, TimeRange r) {
   return sum;
 }
 
+/// The allocator's component of memory_record.csv: PTA+GE (torch_npu and graph engine together),
+/// else PTA, else GE, else the first one with Total Allocated values; empty when none has one.
+std::string allocatorComponent(const MemoryRecord& mr) {
+  std::string comp;
+  for (const char* want : {"PTA+GE", "PTA", "GE"})
+    for (const MemoryRecordRow& r : mr.rows)
+      if (comp.empty() && r.component == want && r.allocatedMB) comp = want;
+  for (const MemoryRecordRow& r : mr.rows)
+    if (comp.empty() && r.allocatedMB) comp = r.component;
+  return comp;
+}
+
+/// The memory curve of one component read against the steps: its peak allocated value and when,
+/// the lowest value inside the steps (else over the whole record), the peak reserved, and the
+/// whole process's (APP) peak reserved.
+struct MemoryCurve {
+  double peak = 0, low = 0;
+  bool lowInSteps = false;
+  TimeNs peakTs = 0;
+  std::optional<double> reservedMax, appMax;
+};
+
+/// ruleMemory's reading of component `comp`'s rows (which hold at least one Total Allocated
+/// value). The allocator works on the host's clock: the steps' host windows.
+MemoryCurve memoryCurve(const AdvisorContext& c, const MemoryRecord& mr, const std::string& comp) {
+  std::vector<TimeRange> windows;
+  for (const StepWindow& s : c.analysis.steps) windows.push_back(s.host);
+  // Every value read is a total in 0 .. kMaxMemoryTotalMB (the readers drop the rest with a row
+  // warning), and comp has at least one Total Allocated value: peak is set below.
+  std::optional<double> peakAt, lowIn, lowAll;
+  MemoryCurve m;
+  const auto raise = [](std::optional<double>& v, double x) {
+    if (!v || x > *v) v = x;
+  };
+  for (const MemoryRecordRow& r : mr.rows) {
+    if (r.component == "APP" && r.reservedMB) raise(m.appMax, *r.reservedMB);
+    if (r.component != comp) continue;
+    if (r.reservedMB) raise(m.reservedMax, *r.reservedMB);
+    if (!r.allocatedMB) continue;
+    const double v = *r.allocatedMB;
+    if (!peakAt || v > *peakAt) peakAt = v, m.peakTs = r.ts;
+    if (!lowAll || v < *lowAll) lowAll = v;
+    if (!c.analysis.steps.empty() && !inAny(windows, r.ts)) continue;
+    if (!lowIn || v < *lowIn) lowIn = v;
+  }
+  m.peak = peakAt.value_or(0);
+  m.low = lowIn ? *lowIn : lowAll.value_or(0);
+  m.lowInSteps = lowIn.has_value();
+  return m;
+}
+
+/// The operator_memory.csv allocations live at `peakTs`, by operator: the `topOps` largest (name,
+/// (KB, count)), largest first; `liveRows` receives every live row.
+std::vector<std::pair<std::string, std::pair<double, std::size_t>>> liveAtPeak(const OperatorMemory* om, TimeNs peakTs,
+                                                                               std::size_t topOps,
+                                                                               std::vector<const OperatorMemoryRow*>& liveRows) {
+  std::map<std::string, std::pair<double, std::size_t>> live;  // name -> (KB, count)
+  if (om)
+    for (const OperatorMemoryRow& r : om->rows) {
+      if (!r.allocation || *r.allocation > peakTs || (r.release && *r.release <= peakTs) || r.sizeKB <= 0) continue;
+      auto& e = live[r.name];
+      e.first += r.sizeKB;
+      ++e.second;
+      liveRows.push_back(&r);
+    }
+  std::vector<std::pair<std::string, std::pair<double, std::size_t>>> top(live.begin(), live.end());
+  std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  if (top.size() > topOps) top.resize(topOps);
+  return top;
+}
+
+/// The evidence: the host slices (Python, Other) named like one of the top allocators that
+/// contain some of its allocations live at the peak, weighed by those allocations' KB.
+std::vector<std::pair<double, SliceRef>> allocatorSlices(
+    const AdvisorContext& c, const std::vector<std::pair<std::string, std::pair<double, std::size_t>>>& top,
+    const std::vector<const OperatorMemoryRow*>& liveRows) {
+  std::unordered_map<std::string, std::vector<std::pair<TimeNs, double>>> allocs;  // name -> (time, KB), sorted
+  for (const auto& [name, v] : top) allocs[name];
+  for (const OperatorMemoryRow* r : liveRows)
+    if (auto it = allocs.find(r->name); it != allocs.end()) it->second.push_back({*r->allocation, r->sizeKB});
+  for (auto& [name, v] : allocs) std::sort(v.begin(), v.end());
+  std::vector<std::pair<double, SliceRef>> ev;
+  if (allocs.empty()) return ev;
+  for (std::uint32_t li = 0; li < c.trace.lanes.size(); ++li) {
+    const Lane& lane = c.trace.lanes[li];
+    const Process::Role role = c.trace.processes[lane.process].role;
+    if (role != Process::Role::Python && role != Process::Role::Other) continue;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      const auto it = allocs.find(std::string(c.trace.sliceName({li, i})));
+      if (it == allocs.end()) continue;
+      const auto& v = it->second;
+      double kb = 0;
+      for (auto p = std::lower_bound(v.begin(), v.end(), std::pair<TimeNs, double>{lane.start[i], -1e300});
+           p != v.end() && p->first <= lane.end[i]; ++p)
+        kb += p->second;
+      if (kb > 0) ev.push_back({kb, SliceRef{li, i}});
+    }
+  }
+  return ev;
+}
+
+/// The finding's numbers on what was allocated at the peak: its time outside the trace, the
+/// process's reserved peak, and the largest allocators live at it (or why they are unknown).
+std::string peakNumbers(const AdvisorContext& c, const RankMetadata& meta, const MemoryCurve& m,
+                        const std::vector<std::pair<std::string, std::pair<double, std::size_t>>>& top) {
+  std::string s;
+  // A peak outside the trace's time range (a record of another run, a clock reset, a hand edit):
+  // said, since no slice there can show what allocated it.
+  const TimeRange span = c.trace.range;
+  const TimeNs peakTs = m.peakTs;
+  if (span.duration() > 0 && (peakTs < span.start || peakTs > span.end))
+    s += i18n::format(peakTs < span.start ? npuTr("npuscope::core::Advisor", "; the peak lies %1 before the trace starts")
+                                          : npuTr("npuscope::core::Advisor", "; the peak lies %1 after the trace ends"),
+                      {us(peakTs < span.start ? span.start - peakTs : peakTs - span.end)});  // kMaxTimeNs: no wrap
+  if (m.appMax)
+    s += i18n::format(npuTr("npuscope::core::Advisor", "; the whole process (APP) reserved up to %1"), {fmt("%.1f MB", *m.appMax)});
+  if (!meta.operatorMemory) {
+    s += meta.dbExport ? npuTr("npuscope::core::Advisor", "; the .db export has no OP_MEMORY table: the allocators are unknown")
+                       : npuTr("npuscope::core::Advisor", "; no operator_memory.csv: the allocators are unknown");
+  } else if (top.empty()) {
+    s += i18n::format(npuTr("npuscope::core::Advisor", "; %1 has no allocation live at the peak"), {meta.operatorMemoryFrom});
+  } else {
+    s += npuTr("npuscope::core::Advisor", "; largest live at the peak:");
+    for (std::size_t i = 0; i < top.size(); ++i)
+      s += (i ? ", " : " ") + top[i].first + " " + fmt("%.1f MB", top[i].second.first / 1024.0) + " (" +
+           std::to_string(top[i].second.second) + ")";
+  }
+  return s;
+}
+
 }  // namespace
 
 /// Memory: the peak of the allocator's Total Allocated against the lowest value inside the steps
@@ -126,15 +256,7 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
     out.push_back(std::move(f));
     return;
   }
-  const MemoryRecord& mr = *meta->memoryRecord;
-  // The allocator's component: PTA+GE (torch_npu and graph engine together), else PTA, else GE,
-  // else the first one with Total Allocated values.
-  std::string comp;
-  for (const char* want : {"PTA+GE", "PTA", "GE"})
-    for (const MemoryRecordRow& r : mr.rows)
-      if (comp.empty() && r.component == want && r.allocatedMB) comp = want;
-  for (const MemoryRecordRow& r : mr.rows)
-    if (comp.empty() && r.allocatedMB) comp = r.component;
+  const std::string comp = allocatorComponent(*meta->memoryRecord);
   if (comp.empty()) {
     f.title = npuTr("npuscope::core::Advisor", "Device memory: unknown");
     f.severity = Severity::Unknown;
@@ -142,96 +264,25 @@ void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<F
     out.push_back(std::move(f));
     return;
   }
-  // The allocator works on the host's clock: the steps' host windows.
-  std::vector<TimeRange> windows;
-  for (const StepWindow& s : c.analysis.steps) windows.push_back(s.host);
-  // Every value read is a total in 0 .. kMaxMemoryTotalMB (the readers drop the rest with a row
-  // warning), and comp has at least one Total Allocated value: peak is set below.
-  std::optional<double> peakAt, lowIn, lowAll, reservedMax, appMax;
-  const auto raise = [](std::optional<double>& m, double v) {
-    if (!m || v > *m) m = v;
-  };
-  TimeNs peakTs = 0;
-  for (const MemoryRecordRow& r : mr.rows) {
-    if (r.component == "APP" && r.reservedMB) raise(appMax, *r.reservedMB);
-    if (r.component != comp) continue;
-    if (r.reservedMB) raise(reservedMax, *r.reservedMB);
-    if (!r.allocatedMB) continue;
-    const double v = *r.allocatedMB;
-    if (!peakAt || v > *peakAt) peakAt = v, peakTs = r.ts;
-    if (!lowAll || v < *lowAll) lowAll = v;
-    if (!c.analysis.steps.empty() && !inAny(windows, r.ts)) continue;
-    if (!lowIn || v < *lowIn) lowIn = v;
-  }
-  const double peak = peakAt.value_or(0), low = lowIn ? *lowIn : lowAll.value_or(0);
-  const bool lowInSteps = lowIn.has_value();
+  const MemoryCurve m = memoryCurve(c, *meta->memoryRecord, comp);
+  const double peak = m.peak, low = m.low;
+  const std::optional<double>& reservedMax = m.reservedMax;
   // Allocations live at the peak, by operator.
-  std::map<std::string, std::pair<double, std::size_t>> live;  // name -> (KB, count)
   std::vector<const OperatorMemoryRow*> liveRows;
-  if (meta->operatorMemory)
-    for (const OperatorMemoryRow& r : meta->operatorMemory->rows) {
-      if (!r.allocation || *r.allocation > peakTs || (r.release && *r.release <= peakTs) || r.sizeKB <= 0) continue;
-      auto& e = live[r.name];
-      e.first += r.sizeKB;
-      ++e.second;
-      liveRows.push_back(&r);
-    }
-  std::vector<std::pair<std::string, std::pair<double, std::size_t>>> top(live.begin(), live.end());
-  std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
-  if (top.size() > th.memoryTopOps) top.resize(th.memoryTopOps);
-  f.numbers = i18n::format(lowInSteps ? npuTr("npuscope::core::Advisor", "%1: peak allocated %2, lowest %3 inside the steps (held throughout: "
-                                                  "weights, optimizer state), so %4 transient; peak reserved %5")
-                                      : npuTr("npuscope::core::Advisor", "%1: peak allocated %2, lowest %3 (held throughout: weights, optimizer "
-                                                  "state), so %4 transient; peak reserved %5"),
+  const auto top = liveAtPeak(meta->operatorMemory ? &*meta->operatorMemory : nullptr, m.peakTs, th.memoryTopOps, liveRows);
+  f.numbers = i18n::format(m.lowInSteps ? npuTr("npuscope::core::Advisor", "%1: peak allocated %2, lowest %3 inside the steps (held throughout: "
+                                                    "weights, optimizer state), so %4 transient; peak reserved %5")
+                                        : npuTr("npuscope::core::Advisor", "%1: peak allocated %2, lowest %3 (held throughout: weights, optimizer "
+                                                    "state), so %4 transient; peak reserved %5"),
                            {comp, fmt("%.1f MB", peak), fmt("%.1f MB", low), fmt("%.1f MB", peak - low),
                             reservedMax ? fmt("%.1f MB", *reservedMax) : npuTr("npuscope::core::Advisor", "unknown")});
-  // A peak outside the trace's time range (a record of another run, a clock reset, a hand edit):
-  // said, since no slice there can show what allocated it.
-  const TimeRange span = c.trace.range;
-  if (span.duration() > 0 && (peakTs < span.start || peakTs > span.end))
-    f.numbers += i18n::format(peakTs < span.start ? npuTr("npuscope::core::Advisor", "; the peak lies %1 before the trace starts")
-                                                  : npuTr("npuscope::core::Advisor", "; the peak lies %1 after the trace ends"),
-                              {us(peakTs < span.start ? span.start - peakTs : peakTs - span.end)});  // kMaxTimeNs: no wrap
-  if (appMax)
-    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; the whole process (APP) reserved up to %1"), {fmt("%.1f MB", *appMax)});
-  if (!meta->operatorMemory) {
-    f.numbers += meta->dbExport ? npuTr("npuscope::core::Advisor", "; the .db export has no OP_MEMORY table: the allocators are unknown")
-                                : npuTr("npuscope::core::Advisor", "; no operator_memory.csv: the allocators are unknown");
-  } else if (top.empty()) {
-    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; %1 has no allocation live at the peak"), {meta->operatorMemoryFrom});
-  } else {
-    f.numbers += npuTr("npuscope::core::Advisor", "; largest live at the peak:");
-    for (std::size_t i = 0; i < top.size(); ++i)
-      f.numbers += (i ? ", " : " ") + top[i].first + " " + fmt("%.1f MB", top[i].second.first / 1024.0) + " (" +
-                   std::to_string(top[i].second.second) + ")";
-  }
+  f.numbers += peakNumbers(c, *meta, m, top);
   // Evidence: the host slices of the top allocators that contain one of their live allocations.
-  std::unordered_map<std::string, std::vector<std::pair<TimeNs, double>>> allocs;  // name -> (time, KB), sorted
-  for (const auto& [name, v] : top) allocs[name];
-  for (const OperatorMemoryRow* r : liveRows)
-    if (auto it = allocs.find(r->name); it != allocs.end()) it->second.push_back({*r->allocation, r->sizeKB});
-  for (auto& [name, v] : allocs) std::sort(v.begin(), v.end());
-  std::vector<std::pair<double, SliceRef>> ev;
-  if (!allocs.empty())
-    for (std::uint32_t li = 0; li < c.trace.lanes.size(); ++li) {
-      const Lane& lane = c.trace.lanes[li];
-      const Process::Role role = c.trace.processes[lane.process].role;
-      if (role != Process::Role::Python && role != Process::Role::Other) continue;
-      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
-        const auto it = allocs.find(std::string(c.trace.sliceName({li, i})));
-        if (it == allocs.end()) continue;
-        const auto& v = it->second;
-        double kb = 0;
-        for (auto p = std::lower_bound(v.begin(), v.end(), std::pair<TimeNs, double>{lane.start[i], -1e300});
-             p != v.end() && p->first <= lane.end[i]; ++p)
-          kb += p->second;
-        if (kb > 0) ev.push_back({kb, SliceRef{li, i}});
-      }
-    }
+  std::vector<std::pair<double, SliceRef>> ev = allocatorSlices(c, top, liveRows);
   sortEvidence(ev, f.evidence);
   // The first row of the highest allocated value, on the curve addMemoryCounters draws.
   // The label gives the value also as the curve's lane scales it (MB are MiB: 2^20 bytes).
-  f.moment = Finding::Moment{peakTs,
+  f.moment = Finding::Moment{m.peakTs,
                              i18n::format(npuTr("npuscope::core::Advisor", "%1 peak allocated %2"),
                                           {comp, fmt("%.1f MB", peak) + " (" + formatCounterValue(peak, CounterUnit::MiB) + ")"}),
                              std::string(kMemoryCurveProcess)};

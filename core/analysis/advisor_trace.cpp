@@ -300,62 +300,81 @@ void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
-/// (e) Host<->device transfers and scalar reads inside the step.
-void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
-  const Trace& t = c.trace;
-  std::vector<std::pair<double, SliceRef>> ev;
+namespace {
+
+/// What ruleTransfers counts inside the steps: the host transfers (Python scalar reads and
+/// copies, blocking CANN copies, GPU runtime copy calls) with their names and call sites, and on
+/// a GPU the device's host<->device copies apart.
+struct TransferTally {
+  std::vector<std::pair<double, SliceRef>> ev;  ///< (length, slice) of each host transfer
   std::map<std::string, std::size_t> names, sites;
   TimeNs sum = 0;
-  bool hostRecorded = false;
-  auto isTransferAncestor = [&](SliceRef r) {
-    for (SliceRef p = parentOf(t, r); p.valid(); p = parentOf(t, p))
-      if (isPythonTransfer(t.sliceName(p))) return true;
-    return false;
-  };
-  // GPU (CUDA / ROCm Kineto): the runtime copy calls (cudaMemcpy*, hipMemcpy*) on the CPU threads
-  // are counted like the CANN copies; the gpu_memcpy device copies (Memcpy HtoD / DtoH) are
-  // counted apart and stand in for them when no runtime call was recorded.
+  bool hostRecorded = false;  ///< a Python or CANN lane holds a slice
+  /// GPU (CUDA / ROCm Kineto): a runtime call (cuda*, hip*) was recorded on a CPU thread.
   bool gpuRuntimeRecorded = false;
-  std::vector<std::pair<double, SliceRef>> devEv;
+  std::vector<std::pair<double, SliceRef>> devEv;  ///< the gpu_memcpy device copies
   TimeNs devSum = 0;
+};
+
+/// Whether `r` is under a Python transfer (then it is that transfer's work, counted once).
+bool underPythonTransfer(const Trace& t, SliceRef r) {
+  for (SliceRef p = parentOf(t, r); p.valid(); p = parentOf(t, p))
+    if (isPythonTransfer(t.sliceName(p))) return true;
+  return false;
+}
+
+/// Whether the host slice `r` (named `name`, on a Python or CANN lane) is a transfer of its own:
+/// a Python scalar read or copy (or a GPU runtime copy call) not under another, or a blocking
+/// CANN copy not under a Python transfer of its thread.
+bool isOwnHostTransfer(const AdvisorContext& c, const Lane& lane, Process::Role role, SliceRef r, std::string_view name) {
+  const Trace& t = c.trace;
+  if (role == Process::Role::Python) {
+    const bool gpuCopy = c.gpu && isGpuRuntimeTransfer(name);
+    return (isPythonTransfer(name) || gpuCopy) && !underPythonTransfer(t, r);
+  }
+  if (!isCannTransfer(name)) return false;
+  // Counted once: a blocking copy under aten::item (same OS thread) is that item.
+  const auto py = laneByRoleAndTid(t, Process::Role::Python, lane.tid);
+  if (py != kInvalidIndex) {
+    const auto idx = t.lanes[py].enclosingSlice(lane.start[r.index]);
+    if (idx != kInvalidIndex) {
+      const SliceRef pr{py, idx};
+      if (isPythonTransfer(t.sliceName(pr)) || underPythonTransfer(t, pr)) return false;
+    }
+  }
+  return true;
+}
+
+/// The transfers of the trace inside the steps. GPU: the runtime copy calls (cudaMemcpy*,
+/// hipMemcpy*) on the CPU threads are counted like the CANN copies; the gpu_memcpy device copies
+/// (Memcpy HtoD / DtoH) are counted apart and stand in for them when no runtime call was recorded.
+TransferTally tallyTransfers(const AdvisorContext& c) {
+  const Trace& t = c.trace;
+  TransferTally tally;
   for (std::uint32_t li = 0; li < t.lanes.size(); ++li) {
     const Lane& lane = t.lanes[li];
     const auto role = t.processes[lane.process].role;
     if (c.gpu && role == Process::Role::KinetoDevice) {
       for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
         if (!isGpuDeviceTransfer(t.name(lane.names[i])) || !inSteps(c.analysis, lane.start[i])) continue;
-        devSum += lane.end[i] - lane.start[i];
-        devEv.push_back({static_cast<double>(lane.end[i] - lane.start[i]), SliceRef{li, i}});
+        tally.devSum += lane.end[i] - lane.start[i];
+        tally.devEv.push_back({static_cast<double>(lane.end[i] - lane.start[i]), SliceRef{li, i}});
       }
       continue;
     }
     if (role != Process::Role::Python && role != Process::Role::Cann) continue;
-    if (lane.sliceCount()) hostRecorded = true;
+    if (lane.sliceCount()) tally.hostRecorded = true;
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
       const std::string_view name = t.name(lane.names[i]);
       const SliceRef r{li, i};
       if (c.gpu && role == Process::Role::Python && (name.starts_with("cuda") || name.starts_with("hip")))
-        gpuRuntimeRecorded = true;
-      if (role == Process::Role::Python) {
-        const bool gpuCopy = c.gpu && isGpuRuntimeTransfer(name);
-        if ((!isPythonTransfer(name) && !gpuCopy) || isTransferAncestor(r)) continue;
-      } else {
-        if (!isCannTransfer(name)) continue;
-        // Counted once: a blocking copy under aten::item (same OS thread) is that item.
-        const auto py = laneByRoleAndTid(t, Process::Role::Python, lane.tid);
-        if (py != kInvalidIndex) {
-          const auto idx = t.lanes[py].enclosingSlice(lane.start[i]);
-          if (idx != kInvalidIndex) {
-            const SliceRef pr{py, idx};
-            if (isPythonTransfer(t.sliceName(pr)) || isTransferAncestor(pr)) continue;
-          }
-        }
-      }
+        tally.gpuRuntimeRecorded = true;
+      if (!isOwnHostTransfer(c, lane, role, r, name)) continue;
       if (!inSteps(c.analysis, lane.start[i])) continue;
       const TimeNs d = lane.end[i] - lane.start[i];
-      sum += d;
-      ++names[std::string(name)];
-      ev.push_back({static_cast<double>(d), r});
+      tally.sum += d;
+      ++tally.names[std::string(name)];
+      tally.ev.push_back({static_cast<double>(d), r});
       SliceRef site = r;
       if (role == Process::Role::Cann) {
         const auto py = laneByRoleAndTid(t, Process::Role::Python, lane.tid);
@@ -363,78 +382,31 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
         site = idx == kInvalidIndex ? SliceRef{} : SliceRef{py, idx};
       }
       if (site.valid())
-        if (std::string s = callerOf(t, site); !s.empty()) ++sites[s];
+        if (std::string s = callerOf(t, site); !s.empty()) ++tally.sites[s];
     }
   }
-  Finding f;
-  f.rule = "transfers";
-  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "%1 or more host<->device transfers per step (aten::item, _local_scalar_dense, "
-                                       "acl_memcpy_*, blocking aclrtMemcpy) inside ProfilerStep"),
-                             {std::to_string(c.thresholds.transfersPerStep)});
-  f.source = "tutorial §4 (数据传输: remove needless .cpu()/.item()) and single-card Top-Down 步骤四 (取标量、同步拷贝)";
-  if (c.gpu) {
-    f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "%1 or more host<->device transfers per step (aten::item, _local_scalar_dense, "
-                                         "cudaMemcpy* / hipMemcpy* runtime calls, else Memcpy HtoD / DtoH device copies) "
-                                         "inside ProfilerStep"),
-                               {std::to_string(c.thresholds.transfersPerStep)});
-    f.source += "; on a GPU trace the Kineto cuda_runtime and gpu_memcpy events (format notes §6.1)";
-  }
-  if (c.gpu && !gpuRuntimeRecorded && devEv.empty()) {
-    // Without the runtime layer a copy cannot be seen: never "ok" (docs/diagnosis.md §6).
-    f.title = npuTr("npuscope::core::Advisor", "Data transfers: unknown");
-    f.severity = Severity::Unknown;
-    f.numbers = npuTr("npuscope::core::Advisor", "neither the CUDA / HIP runtime calls (cuda_runtime) nor a host<->device copy (gpu_memcpy) "
-                "was recorded, so copies cannot be counted");
-    out.push_back(std::move(f));
-    return;
-  }
-  if (!hostRecorded) {
-    f.title = npuTr("npuscope::core::Advisor", "Data transfers: unknown");
-    f.severity = Severity::Unknown;
-    f.numbers = npuTr("npuscope::core::Advisor", "the host layers (Python, CANN) were not recorded");
-    out.push_back(std::move(f));
-    return;
-  }
-  bool onDevice = false;
-  if (ev.empty() && !devEv.empty()) {
-    // Device copies with no runtime call recorded: they are the transfers (their time is the device's).
-    for (const auto& e : devEv) ++names[std::string(t.sliceName(e.second))];
-    ev = devEv;
-    sum = devSum;
-    onDevice = true;
-  }
-  const std::size_t n = ev.size();
-  std::string list;
-  for (const auto& [k, v] : names) list += (list.empty() ? "" : ", ") + k + " x" + std::to_string(v);
-  f.numbers = i18n::format(onDevice ? npuTr("npuscope::core::Advisor", "%1 transfers in %2, %3 on the device") : npuTr("npuscope::core::Advisor", "%1 transfers in %2, %3 on the host"),
-                           {std::to_string(n), countNoun(c.steps, npuTr("npuscope::core::Advisor", "step"), npuTr("npuscope::core::Advisor", "steps")), us(sum)}) +
-              (list.empty() ? "" : " (" + list + ")");
-  if (!sites.empty()) {
-    std::vector<std::pair<std::string, std::size_t>> top(sites.begin(), sites.end());
-    std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    f.numbers += npuTr("npuscope::core::Advisor", "; called from ");
-    for (std::size_t i = 0; i < top.size() && i < 3; ++i)
-      f.numbers += (i ? ", " : "") + top[i].first + " x" + std::to_string(top[i].second);
-  } else if (n > 0) {
-    f.numbers += npuTr("npuscope::core::Advisor", "; call sites not recorded (with_stack off)");
-  }
-  // At stake: the device's Free time while a transfer ran on the host (a scalar read blocks until
-  // the queued device work is done, so its own length is mostly the device working, not lost).
+  return tally;
+}
+
+/// The Free time of the busiest device while one of the transfers ran: a scalar read blocks until
+/// the queued device work is done, so its own length is mostly the device working, not lost.
+TimeNs idleDuringTransfers(const AdvisorContext& c, const std::vector<std::pair<double, SliceRef>>& ev) {
   TimeNs idle = 0;
   const DeviceAnalysis* da = nullptr;
   for (const DeviceAnalysis& d : c.analysis.devices)
     if (!da || d.computed.e2e > da->computed.e2e) da = &d;
   if (da) {
     std::vector<TimeRange> spans;
-    for (const auto& e : ev) spans.push_back(t.sliceRange(e.second));
+    for (const auto& e : ev) spans.push_back(c.trace.sliceRange(e.second));
     const Intervals u = unionOf(std::move(spans));
     for (const TimeRange& r : u) idle += coveredIn(da->free, r);
   }
-  f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; the device is idle %1 of that time"), {us(idle)});
-  if (!devEv.empty() && !onDevice)
-    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; on the device %1 (Memcpy HtoD / DtoH), %2"),
-                              {countNoun(devEv.size(), npuTr("npuscope::core::Advisor", "host<->device copy"), npuTr("npuscope::core::Advisor", "host<->device copies")),
-                               us(devSum)});
+  return idle;
+}
+
+/// The finding's title, severity and fix from the count: unknown without steps or (below the
+/// mark) without the framework layer, an issue from transfersPerStep per step, else ok.
+void judgeTransfers(const AdvisorContext& c, std::size_t n, TimeNs idle, Finding& f) {
   if (c.analysis.steps.empty()) {
     // The rule counts transfers inside the step: without any step window it cannot say "ok" or
     // "per step" (docs/diagnosis.md §6).
@@ -443,7 +415,7 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
     f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "no steps recorded (no ProfilerStep#N or Iteration window), so transfers inside "
                                        "the step cannot be told; in the whole capture: %1"),
                              {f.numbers});
-  } else if (n < c.thresholds.transfersPerStep * c.steps && !detail::torchLayerRecorded(t)) {
+  } else if (n < c.thresholds.transfersPerStep * c.steps && !detail::torchLayerRecorded(c.trace)) {
     f.title = npuTr("npuscope::core::Advisor", "Data transfers: unknown");
     f.severity = Severity::Unknown;
     f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "the framework layer (torch ops: aten::item, .cpu()) was not recorded (MindSpore / "
@@ -459,6 +431,76 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
     f.title = npuTr("npuscope::core::Advisor", "No host<->device transfers inside the step");
     f.severity = Severity::Ok;
   }
+}
+
+}  // namespace
+
+/// (e) Host<->device transfers and scalar reads inside the step.
+void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
+  const Trace& t = c.trace;
+  TransferTally tally = tallyTransfers(c);
+  std::vector<std::pair<double, SliceRef>>& ev = tally.ev;
+  const std::vector<std::pair<double, SliceRef>>& devEv = tally.devEv;
+  Finding f;
+  f.rule = "transfers";
+  f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "%1 or more host<->device transfers per step (aten::item, _local_scalar_dense, "
+                                       "acl_memcpy_*, blocking aclrtMemcpy) inside ProfilerStep"),
+                             {std::to_string(c.thresholds.transfersPerStep)});
+  f.source = "tutorial §4 (数据传输: remove needless .cpu()/.item()) and single-card Top-Down 步骤四 (取标量、同步拷贝)";
+  if (c.gpu) {
+    f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "%1 or more host<->device transfers per step (aten::item, _local_scalar_dense, "
+                                         "cudaMemcpy* / hipMemcpy* runtime calls, else Memcpy HtoD / DtoH device copies) "
+                                         "inside ProfilerStep"),
+                               {std::to_string(c.thresholds.transfersPerStep)});
+    f.source += "; on a GPU trace the Kineto cuda_runtime and gpu_memcpy events (format notes §6.1)";
+  }
+  if (c.gpu && !tally.gpuRuntimeRecorded && devEv.empty()) {
+    // Without the runtime layer a copy cannot be seen: never "ok" (docs/diagnosis.md §6).
+    f.title = npuTr("npuscope::core::Advisor", "Data transfers: unknown");
+    f.severity = Severity::Unknown;
+    f.numbers = npuTr("npuscope::core::Advisor", "neither the CUDA / HIP runtime calls (cuda_runtime) nor a host<->device copy (gpu_memcpy) "
+                "was recorded, so copies cannot be counted");
+    out.push_back(std::move(f));
+    return;
+  }
+  if (!tally.hostRecorded) {
+    f.title = npuTr("npuscope::core::Advisor", "Data transfers: unknown");
+    f.severity = Severity::Unknown;
+    f.numbers = npuTr("npuscope::core::Advisor", "the host layers (Python, CANN) were not recorded");
+    out.push_back(std::move(f));
+    return;
+  }
+  bool onDevice = false;
+  if (ev.empty() && !devEv.empty()) {
+    // Device copies with no runtime call recorded: they are the transfers (their time is the device's).
+    for (const auto& e : devEv) ++tally.names[std::string(t.sliceName(e.second))];
+    ev = devEv;
+    tally.sum = tally.devSum;
+    onDevice = true;
+  }
+  const std::size_t n = ev.size();
+  std::string list;
+  for (const auto& [k, v] : tally.names) list += (list.empty() ? "" : ", ") + k + " x" + std::to_string(v);
+  f.numbers = i18n::format(onDevice ? npuTr("npuscope::core::Advisor", "%1 transfers in %2, %3 on the device") : npuTr("npuscope::core::Advisor", "%1 transfers in %2, %3 on the host"),
+                           {std::to_string(n), countNoun(c.steps, npuTr("npuscope::core::Advisor", "step"), npuTr("npuscope::core::Advisor", "steps")), us(tally.sum)}) +
+              (list.empty() ? "" : " (" + list + ")");
+  if (!tally.sites.empty()) {
+    std::vector<std::pair<std::string, std::size_t>> top(tally.sites.begin(), tally.sites.end());
+    std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    f.numbers += npuTr("npuscope::core::Advisor", "; called from ");
+    for (std::size_t i = 0; i < top.size() && i < 3; ++i)
+      f.numbers += (i ? ", " : "") + top[i].first + " x" + std::to_string(top[i].second);
+  } else if (n > 0) {
+    f.numbers += npuTr("npuscope::core::Advisor", "; call sites not recorded (with_stack off)");
+  }
+  // At stake: the device's Free time while a transfer ran on the host.
+  const TimeNs idle = idleDuringTransfers(c, ev);
+  f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; the device is idle %1 of that time"), {us(idle)});
+  if (!devEv.empty() && !onDevice)
+    f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "; on the device %1 (Memcpy HtoD / DtoH), %2"),
+                              {countNoun(devEv.size(), npuTr("npuscope::core::Advisor", "host<->device copy"), npuTr("npuscope::core::Advisor", "host<->device copies")),
+                               us(tally.devSum)});
+  judgeTransfers(c, n, idle, f);
   sortEvidence(ev, f.evidence);
   out.push_back(std::move(f));
 }

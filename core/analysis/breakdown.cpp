@@ -141,64 +141,50 @@ CommBreakdown commBreakdown(const Trace& trace, int device, const Intervals& exp
   return c;
 }
 
-ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef>& computeTasks,
-                                  const KernelDetails* kernels) {
-  ComputeBreakdown b;
-  std::unordered_map<TimeNs, const KernelRow*> byStart;
-  if (kernels)
-    for (const KernelRow& k : kernels->rows)
-      if (k.start && !k.isCommunication()) byStart.emplace(*k.start, &k);
-  const std::unordered_set<std::uint32_t> bwdLanes = detail::backwardLanes(trace);
+namespace {
+
+/// One part of a computing split: its union length, swept in global start order (nothing is
+/// stored per task but the union itself, kept for the exclusive attribution), and its task count.
+struct PartAcc {
+  TimeNs curEnd = INT64_MIN;
+  TimeNs total = 0;
+  std::size_t n = 0;
+  Intervals u;  // the union itself, for the exclusive attribution below
+  void add(TimeRange t) {
+    if (t.end > curEnd) {
+      total += t.end - std::max(t.start, curEnd);
+      curEnd = t.end;
+    }
+    if (u.empty() || t.start > u.back().end) u.push_back(t);
+    else u.back().end = std::max(u.back().end, t.end);
+    ++n;
+  }
+};
+
+/// The pass of each compute task (per lane, per slice): the first async_npu (or Kineto ac2g) flow
+/// into it, from a backward thread (2) or not (1); 0 without one. One pass over the flows,
+/// per-lane columns of the task lanes only; empty when the passes are not marked.
+std::vector<std::vector<std::uint8_t>> passesOf(const Trace& trace, const std::vector<SliceRef>& computeTasks,
+                                                const std::unordered_set<std::uint32_t>& bwdLanes) {
   const NameId asyncNpu = trace.strings.find("async_npu");
   // A Kineto trace's launch flows are ac2g, from the runtime launch on the launching thread (§6.1).
   const NameId ac2g = trace.strings.find("ac2g");
-  const bool passMarked = !bwdLanes.empty();
-  b.passNote = passMarked ? npuTr("npuscope::core::Breakdown", "backward = launched from a thread that ends a fwdbwd flow")
-                          : npuTr("npuscope::core::Breakdown", "not marked (no fwdbwd flow)");
-
-  // Each part's union length, swept in global start order (the tasks are visited through a k-way
-  // merge of their sorted runs, below): nothing is stored per task.
-  struct Acc {
-    TimeNs curEnd = INT64_MIN;
-    TimeNs total = 0;
-    std::size_t n = 0;
-    Intervals u;  // the union itself, for the exclusive attribution below
-    void add(TimeRange t) {
-      if (t.end > curEnd) {
-        total += t.end - std::max(t.start, curEnd);
-        curEnd = t.end;
-      }
-      if (u.empty() || t.start > u.back().end) u.push_back(t);
-      else u.back().end = std::max(u.back().end, t.end);
-      ++n;
-    }
-  };
-  std::map<std::string, Acc> core, cls, pass;
-  for (const char* k : {"FlashAttention", "Convolution", "MatMul", "Other"}) cls[k];
-  // Each task's parts, decided once per kernel_details row or per kernel name (a name has one
-  // Task Type), and held as pointers to the map's vectors: no string work per task.
-  using Parts = std::pair<Acc*, Acc*>;
-  const auto partsFor = [&](std::string coreKey, const std::string& typeText) -> Parts {
-    if (coreKey.empty() || coreKey == "N/A") coreKey = "unknown";
-    return {&core[coreKey], &cls[operatorClass(typeText)]};
-  };
-  std::unordered_map<const KernelRow*, Parts> partsOfRow;
-  std::vector<Parts> partsOfName(trace.strings.size(), Parts{nullptr, nullptr});  // by NameId
-  // The pass of each task: the first async_npu flow into it, from a backward thread (2) or not
-  // (1); 0 without one. One pass over the flows, per-lane columns of the task lanes only.
   std::vector<std::vector<std::uint8_t>> passOf(trace.lanes.size());
-  if (passMarked && (asyncNpu != kInvalidIndex || ac2g != kInvalidIndex)) {
-    for (const SliceRef& r : computeTasks)
-      if (r.valid() && r.lane < trace.lanes.size() && passOf[r.lane].empty())
-        passOf[r.lane].assign(trace.lanes[r.lane].sliceCount(), 0);
-    for (const Flow& f : trace.flows)
-      if ((f.category == asyncNpu || f.category == ac2g) && f.from.valid() && f.to.valid() && f.to.lane < passOf.size() &&
-          f.to.index < passOf[f.to.lane].size() && passOf[f.to.lane][f.to.index] == 0)
-        passOf[f.to.lane][f.to.index] = bwdLanes.count(f.from.lane) ? 2 : 1;
-  }
-  Acc* passPart[3] = {&pass["forward"], &pass["backward"], &pass["no launch"]};
-  std::size_t fromRows = 0;
-  // computeTasks come lane by lane, row by row: runs sorted by start. Merge the runs.
+  if (bwdLanes.empty() || (asyncNpu == kInvalidIndex && ac2g == kInvalidIndex)) return passOf;
+  for (const SliceRef& r : computeTasks)
+    if (r.valid() && r.lane < trace.lanes.size() && passOf[r.lane].empty())
+      passOf[r.lane].assign(trace.lanes[r.lane].sliceCount(), 0);
+  for (const Flow& f : trace.flows)
+    if ((f.category == asyncNpu || f.category == ac2g) && f.from.valid() && f.to.valid() && f.to.lane < passOf.size() &&
+        f.to.index < passOf[f.to.lane].size() && passOf[f.to.lane][f.to.index] == 0)
+      passOf[f.to.lane][f.to.index] = bwdLanes.count(f.from.lane) ? 2 : 1;
+  return passOf;
+}
+
+/// Calls `fn(r)` for each task of `computeTasks` in start order. They come lane by lane, row by
+/// row: runs sorted by start, visited through a k-way merge of the runs.
+template <class Fn>
+void forEachByStart(const Trace& trace, const std::vector<SliceRef>& computeTasks, Fn&& fn) {
   std::vector<std::pair<std::size_t, std::size_t>> runs;  // [begin, end) in computeTasks
   {
     TimeNs prev = INT64_MIN;
@@ -218,13 +204,80 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
   };
   for (std::size_t k = 0; k < runs.size(); ++k)
     if (runs[k].first < runs[k].second) heads.push({startOf(runs[k].first), k});
-  Acc all;
   while (!heads.empty()) {
     const std::size_t k = heads.top().second;
     heads.pop();
     const SliceRef r = computeTasks[runs[k].first++];
     if (runs[k].first < runs[k].second) heads.push({startOf(runs[k].first), k});
-    if (!r.valid() || r.lane >= trace.lanes.size()) continue;
+    fn(r);
+  }
+}
+
+/// The parts of one split with their exclusive time: Computing (`all`) minus the union of the
+/// other parts of the split (the time the part alone runs); what is left is the split's overlap
+/// (docs/diagnosis.md §5.2).
+std::vector<BreakdownPart> exclusiveParts(const std::map<std::string, PartAcc>& m, TimeNs all, TimeNs& overlap) {
+  std::vector<BreakdownPart> v;
+  TimeNs exclusiveSum = 0;
+  for (const auto& [k, acc] : m) {
+    BreakdownPart p;
+    p.key = k;
+    p.tasks = acc.n;
+    p.ns = acc.total;
+    Intervals others;
+    for (const auto& [k2, acc2] : m)
+      if (k2 != k && !acc2.u.empty()) others = mergeUnion(others, acc2.u);
+    p.exclusive = acc.total > 0 ? std::max<TimeNs>(0, all - totalOf(others)) : 0;
+    exclusiveSum += p.exclusive;
+    v.push_back(std::move(p));
+  }
+  overlap = std::max<TimeNs>(0, all - exclusiveSum);
+  return v;
+}
+
+/// Where the core and class splits came from: kernel_details.csv for every task, for some (the
+/// rest from the trace's Task Type and task names), or none.
+void setSplitSources(ComputeBreakdown& b, std::size_t fromRows) {
+  b.coreSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Accelerator Core"
+                 : fromRows > 0 ? i18n::format(npuTr("npuscope::core::Breakdown", "kernel_details.csv Accelerator Core (%1 without a row: trace "
+                                                       "Task Type)"),
+                                               {countNoun(b.tasks - fromRows, npuTr("npuscope::core::Breakdown", "task"), npuTr("npuscope::core::Breakdown", "tasks"))})
+                                : npuTr("npuscope::core::Breakdown", "trace Task Type");
+  b.classSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Type"
+                  : fromRows > 0 ? npuTr("npuscope::core::Breakdown", "kernel_details.csv Type, else task name")
+                                 : npuTr("npuscope::core::Breakdown", "task name");
+}
+
+}  // namespace
+
+ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef>& computeTasks,
+                                  const KernelDetails* kernels) {
+  ComputeBreakdown b;
+  std::unordered_map<TimeNs, const KernelRow*> byStart;
+  if (kernels)
+    for (const KernelRow& k : kernels->rows)
+      if (k.start && !k.isCommunication()) byStart.emplace(*k.start, &k);
+  const std::unordered_set<std::uint32_t> bwdLanes = detail::backwardLanes(trace);
+  const bool passMarked = !bwdLanes.empty();
+  b.passNote = passMarked ? npuTr("npuscope::core::Breakdown", "backward = launched from a thread that ends a fwdbwd flow")
+                          : npuTr("npuscope::core::Breakdown", "not marked (no fwdbwd flow)");
+  std::map<std::string, PartAcc> core, cls, pass;
+  for (const char* k : {"FlashAttention", "Convolution", "MatMul", "Other"}) cls[k];
+  // Each task's parts, decided once per kernel_details row or per kernel name (a name has one
+  // Task Type), and held as pointers to the map's vectors: no string work per task.
+  using Parts = std::pair<PartAcc*, PartAcc*>;
+  const auto partsFor = [&](std::string coreKey, const std::string& typeText) -> Parts {
+    if (coreKey.empty() || coreKey == "N/A") coreKey = "unknown";
+    return {&core[coreKey], &cls[operatorClass(typeText)]};
+  };
+  std::unordered_map<const KernelRow*, Parts> partsOfRow;
+  std::vector<Parts> partsOfName(trace.strings.size(), Parts{nullptr, nullptr});  // by NameId
+  const std::vector<std::vector<std::uint8_t>> passOf = passesOf(trace, computeTasks, bwdLanes);
+  PartAcc* passPart[3] = {&pass["forward"], &pass["backward"], &pass["no launch"]};
+  std::size_t fromRows = 0;
+  PartAcc all;
+  forEachByStart(trace, computeTasks, [&](SliceRef r) {
+    if (!r.valid() || r.lane >= trace.lanes.size()) return;
     const TimeRange t = trace.sliceRange(r);
     all.add(t);
     const auto it = byStart.find(t.start);
@@ -249,46 +302,19 @@ ComputeBreakdown computeBreakdown(const Trace& trace, const std::vector<SliceRef
       const std::uint8_t pw = r.index < passOf[r.lane].size() ? passOf[r.lane][r.index] : 0;
       passPart[pw == 0 ? 2 : pw == 2 ? 1 : 0]->add(t);
     }
-  }
+  });
   for (auto it = pass.begin(); it != pass.end();) it = it->second.n == 0 ? pass.erase(it) : std::next(it);
   b.tasks = all.n;
   b.total = all.total;
-  b.coreSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Accelerator Core"
-                 : fromRows > 0 ? i18n::format(npuTr("npuscope::core::Breakdown", "kernel_details.csv Accelerator Core (%1 without a row: trace "
-                                                       "Task Type)"),
-                                               {countNoun(b.tasks - fromRows, npuTr("npuscope::core::Breakdown", "task"), npuTr("npuscope::core::Breakdown", "tasks"))})
-                                : npuTr("npuscope::core::Breakdown", "trace Task Type");
-  b.classSource = fromRows == b.tasks && b.tasks > 0 ? "kernel_details.csv Type"
-                  : fromRows > 0 ? npuTr("npuscope::core::Breakdown", "kernel_details.csv Type, else task name")
-                                 : npuTr("npuscope::core::Breakdown", "task name");
-  // Each part's exclusive time: Computing minus the union of the other parts of its split (the
-  // time it alone runs); what is left is the split's overlap (docs/diagnosis.md §5.2).
-  const auto parts = [&all](std::map<std::string, Acc>& m, TimeNs& overlap) {
-    std::vector<BreakdownPart> v;
-    TimeNs exclusiveSum = 0;
-    for (auto& [k, acc] : m) {
-      BreakdownPart p;
-      p.key = k;
-      p.tasks = acc.n;
-      p.ns = acc.total;
-      Intervals others;
-      for (auto& [k2, acc2] : m)
-        if (k2 != k && !acc2.u.empty()) others = mergeUnion(others, acc2.u);
-      p.exclusive = acc.total > 0 ? std::max<TimeNs>(0, all.total - totalOf(others)) : 0;
-      exclusiveSum += p.exclusive;
-      v.push_back(std::move(p));
-    }
-    overlap = std::max<TimeNs>(0, all.total - exclusiveSum);
-    return v;
-  };
-  b.byCore = parts(core, b.coreOverlap);
+  setSplitSources(b, fromRows);
+  b.byCore = exclusiveParts(core, all.total, b.coreOverlap);
   std::sort(b.byCore.begin(), b.byCore.end(), [](const auto& x, const auto& y) { return x.exclusive > y.exclusive; });
-  std::vector<BreakdownPart> c = parts(cls, b.classOverlap);
+  std::vector<BreakdownPart> c = exclusiveParts(cls, all.total, b.classOverlap);
   for (const char* k : {"FlashAttention", "Convolution", "MatMul", "Other"})
     for (auto& p : c)
       if (p.key == k) b.byClass.push_back(p);
   if (passMarked) {
-    std::vector<BreakdownPart> p = parts(pass, b.passOverlap);
+    std::vector<BreakdownPart> p = exclusiveParts(pass, all.total, b.passOverlap);
     for (const char* k : {"forward", "backward", "no launch"})
       for (auto& x : p)
         if (x.key == k) b.byPass.push_back(x);

@@ -405,67 +405,68 @@ namespace {
 /// by one op is what the other rules describe.
 constexpr TimeNs kFirstCallMinGapNs = 1'000'000;
 
-void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, TimeNs skewBound, NameFlags& flags) {
-  const TimeRange gap = b.range;
-  b.detail.clear();
-  b.hostSlices.clear();
-  b.evidence.clear();
-  b.hostCoverage = 0;
-  b.cause = BubbleCause::Unknown;
-  if (gap.empty()) return;
-  const TimeNs len = gap.duration();
-  const auto share = [len](TimeNs ov) { return static_cast<double>(ov) / static_cast<double>(len); };
-  GapActivity act = gatherActivity(trace, device, gap, b.after, flags);
-  b.hostSlices = std::move(act.hostSlices);
-  auto& [sync, syncAtStart, h2d, compile, aclop, gc, longest, busy, loader, pythonSide, queue, cannSide, copyTasks,
-         waitTasks, launchSlices, hostSlicesMoved, launches, ops, copyOnDevice, waitOnDevice] = act;
-  (void)hostSlicesMoved;
-  b.hostCoverage = share(totalOf(unionOf(busy)));
-  const double coverage = b.hostCoverage;
-  // A Kineto trace has no CANN layer and no task queue: its runtime calls (cuda_runtime, ...)
-  // take the CANN share's place in the texts, and no Ascend-only name is printed (§6.1).
-  const bool kineto = detail::isKinetoTrace(trace);
-  // Without a PyTorch layer (MindSpore / GE graph mode through msprof) the host is CANN only:
-  // no "torch op" is named (docs/diagnosis.md §3, wording).
-  const bool torch = detail::torchLayerRecorded(trace);
-  // Rules of docs/diagnosis.md §3, in order.
-  if (!hostRecorded) {
-    b.detail = kineto ? npuTr("npuscope::core::Bubbles", "the host layer (torch ops, runtime calls) was not recorded in this capture: the "
-                                  "cause cannot be told")
-                      : npuTr("npuscope::core::Bubbles", "the host layers (Python, CANN) were not recorded in this capture: the cause cannot "
-                                  "be told");
-    return;
-  }
-  if (copyOnDevice * 2 >= len) {
+/// What the cause rules read of one gap: the gap, what the host and the device did during it,
+/// and which host layers the trace has.
+struct GapContext {
+  const Trace& trace;
+  TimeRange gap;
+  GapActivity act;
+  /// A Kineto trace has no CANN layer and no task queue: its runtime calls (cuda_runtime, ...)
+  /// take the CANN share's place in the texts, and no Ascend-only name is printed (§6.1).
+  bool kineto = false;
+  /// Without a PyTorch layer (MindSpore / GE graph mode through msprof) the host is CANN only:
+  /// no "torch op" is named (docs/diagnosis.md §3, wording).
+  bool torch = false;
+
+  /// The gap's length, and `ov` as a fraction of it.
+  TimeNs len() const { return gap.duration(); }
+  double share(TimeNs ov) const { return static_cast<double>(ov) / static_cast<double>(gap.duration()); }
+};
+
+/// Rules 1-2: the device itself was busy with copies, or its idle stream waited on an event or
+/// notify task, for half the gap. True when one of them decides the cause.
+bool deviceSideCause(const GapContext& g, Bubble& b) {
+  const Trace& trace = g.trace;
+  const GapActivity& a = g.act;
+  if (a.copyOnDevice * 2 >= g.len()) {
     b.cause = BubbleCause::DeviceCopy;
-    b.evidence = copyTasks;
+    b.evidence = a.copyTasks;
     b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "copy tasks (%1) run on the device for %2 of the gap"),
-                            {std::string(trace.sliceName(copyTasks.front())) + (copyTasks.size() > 1 ? ", ..." : ""),
-                             pct(share(copyOnDevice))});
-    return;
+                            {std::string(trace.sliceName(a.copyTasks.front())) + (a.copyTasks.size() > 1 ? ", ..." : ""),
+                             pct(g.share(a.copyOnDevice))});
+    return true;
   }
-  if (waitOnDevice * 2 >= len) {
+  if (a.waitOnDevice * 2 >= g.len()) {
     b.cause = BubbleCause::DeviceWait;
-    b.evidence = waitTasks;
+    b.evidence = a.waitTasks;
     b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "the device waits on an event/notify task (%1) for %2 of the gap: a stream "
                                       "dependency or a collective on another stream"),
-                            {trace.sliceName(waitTasks.front()), pct(share(waitOnDevice))});
-    return;
+                            {trace.sliceName(a.waitTasks.front()), pct(g.share(a.waitOnDevice))});
+    return true;
   }
+  return false;
+}
+
+/// The launch of the task that ends the gap: a collective whose host launch API covers a quarter
+/// of the gap (slow dispatch), or a task launched before the device went idle (queued on the
+/// device). True when one of them decides the cause.
+bool launchCause(const GapContext& g, Bubble& b, TimeNs skewBound) {
+  const Trace& trace = g.trace;
+  const TimeRange gap = g.gap;
   // The gap ends at a collective whose host launch API (AscendCL@hcom_*) covers a fair part of it:
   // the dequeue thread was launching the collective and the operators behind it waited.
   if (b.endsAtCollective)
     if (const ChainLink* api = b.chain.find(ChainLayer::CannApi)) {
       const TimeRange r = trace.sliceRange(api->slice);
       const TimeNs ov = std::min(r.end, gap.end) - std::max(r.start, gap.start);
-      if (ov * 4 >= len) {
+      if (ov * 4 >= g.len()) {
         b.cause = BubbleCause::SlowDispatch;
         b.evidence = {api->slice};
         if (const ChainLink* launch = b.chain.find(ChainLayer::Launch)) b.evidence.push_back(launch->slice);
         b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "collective launch: %1 was launching %2 for %3 of the gap; the operators "
                                           "behind it in the queue waited"),
-                                {describe(trace, api->slice), trace.sliceName(b.after), pct(share(ov))});
-        return;
+                                {describe(trace, api->slice), trace.sliceName(b.after), pct(g.share(ov))});
+        return true;
       }
     }
   // The task was launched before the device went idle: the host was not late, the device held it.
@@ -476,19 +477,28 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
                                       "ended: the host was ahead, the delay is on the device side (no task of this "
                                       "device in the trace explains it)"),
                             {trace.sliceName(b.after), formatDuration(gap.start - (*b.chain.launchTs - skewBound))});
-    return;
+    return true;
   }
-  if (compile.overlap * 4 >= len && compile.r.valid()) {
+  return false;
+}
+
+/// The ACLOP path holds a quarter of the gap: online compilation, else the ACLOP execution on the
+/// host outside compilation. True when one of them decides the cause.
+bool aclopCause(const GapContext& g, Bubble& b) {
+  const Trace& trace = g.trace;
+  const Hit& compile = g.act.compile;
+  const Hit& aclop = g.act.aclop;
+  if (compile.overlap * 4 >= g.len() && compile.r.valid()) {
     b.cause = BubbleCause::AclopCompile;
     b.evidence = {compile.r};
     b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "operator compilation: %1 (%2 of the gap)"),
-                            {describe(trace, compile.r), pct(share(compile.overlap))});
+                            {describe(trace, compile.r), pct(g.share(compile.overlap))});
     if (aclop.r.valid())
       b.detail += i18n::format(npuTr("npuscope::core::Bubbles", ", inside %1 %2"),
                                {trace.sliceName(aclop.r), formatDuration(trace.sliceRange(aclop.r).duration())});
-    return;
+    return true;
   }
-  if (aclop.overlap * 4 >= len && aclop.r.valid()) {
+  if (aclop.overlap * 4 >= g.len() && aclop.r.valid()) {
     b.cause = BubbleCause::AclopExecute;
     b.evidence = {aclop.r};
     const TimeNs total = trace.sliceRange(aclop.r).duration();
@@ -496,88 +506,122 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
     b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "%1: compile step %2, the rest (%3) is the ACLOP path on the host outside "
                                       "compilation (%4 of the gap)"),
                             {describe(trace, aclop.r), formatDuration(compileNs), formatDuration(total - compileNs),
-                             pct(share(aclop.overlap))});
-    return;
+                             pct(g.share(aclop.overlap))});
+    return true;
   }
-  // With a task queue: enqueued before the device went idle, launched after it. The main thread
-  // had done its part; the dequeue thread launched late (busy with earlier operators).
+  return false;
+}
+
+/// With a task queue: enqueued before the device went idle, launched after it. The main thread
+/// had done its part; the dequeue thread launched late (busy with earlier operators). True when
+/// that decides the cause.
+bool queueCause(const GapContext& g, Bubble& b, TimeNs skewBound) {
+  const Trace& trace = g.trace;
   const ChainLink* enq = b.chain.find(ChainLayer::Enqueue);
   const ChainLink* deq = b.chain.find(ChainLayer::Dequeue);
-  if (enq && deq && b.launched == LaunchTiming::AfterGapStart &&
-      trace.sliceRange(enq->slice).start < gap.start + skewBound) {
-    b.cause = BubbleCause::SlowDispatch;
-    b.evidence = {enq->slice, deq->slice};
-    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "queue side: %1 was enqueued %2 before the device went idle but dequeued %3 "
-                                      "after its Enqueue: the dequeue thread was busy with earlier operators "
-                                      "(Enqueue/Dequeue %4, CANN %5 of the gap)"),
-                            {trace.sliceName(deq->slice),
-                             formatDuration(gap.start + skewBound - trace.sliceRange(enq->slice).start),
-                             formatDuration(trace.sliceRange(deq->slice).start - trace.sliceRange(enq->slice).start),
-                             pct(share(totalOf(unionOf(queue)))), pct(share(totalOf(unionOf(cannSide))))});
-    return;
-  }
-  const Hit& s = syncAtStart.r.valid() ? syncAtStart : sync;
-  if (s.r.valid() && (syncAtStart.r.valid() || s.overlap * 4 >= len)) {
+  if (!(enq && deq && b.launched == LaunchTiming::AfterGapStart &&
+        trace.sliceRange(enq->slice).start < g.gap.start + skewBound))
+    return false;
+  b.cause = BubbleCause::SlowDispatch;
+  b.evidence = {enq->slice, deq->slice};
+  b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "queue side: %1 was enqueued %2 before the device went idle but dequeued %3 "
+                                    "after its Enqueue: the dequeue thread was busy with earlier operators "
+                                    "(Enqueue/Dequeue %4, CANN %5 of the gap)"),
+                          {trace.sliceName(deq->slice),
+                           formatDuration(g.gap.start + skewBound - trace.sliceRange(enq->slice).start),
+                           formatDuration(trace.sliceRange(deq->slice).start - trace.sliceRange(enq->slice).start),
+                           pct(g.share(totalOf(unionOf(g.act.queue)))), pct(g.share(totalOf(unionOf(g.act.cannSide))))});
+  return true;
+}
+
+/// One kind of host call holds the gap: a synchronisation (running when the device ran out of
+/// work, or over a quarter of the gap), a host-to-device copy (a quarter) or data loading (half).
+/// True when one of them decides the cause.
+bool hostCallCause(const GapContext& g, Bubble& b) {
+  const Trace& trace = g.trace;
+  const GapActivity& a = g.act;
+  const Hit& s = a.syncAtStart.r.valid() ? a.syncAtStart : a.sync;
+  if (s.r.valid() && (a.syncAtStart.r.valid() || s.overlap * 4 >= g.len())) {
     b.cause = BubbleCause::Synchronization;
     b.evidence = {s.r};
-    b.detail = i18n::format(syncAtStart.r.valid()
+    b.detail = i18n::format(a.syncAtStart.r.valid()
                                 ? npuTr("npuscope::core::Bubbles", "%1 was waiting for the device when it ran out of work (%2 of the gap)")
                                 : npuTr("npuscope::core::Bubbles", "%1 (%2 of the gap)"),
-                            {describe(trace, s.r), pct(share(s.overlap))});
-    return;
+                            {describe(trace, s.r), pct(g.share(s.overlap))});
+    return true;
   }
-  if (h2d.overlap * 4 >= len && h2d.r.valid()) {
+  if (a.h2d.overlap * 4 >= g.len() && a.h2d.r.valid()) {
     b.cause = BubbleCause::HostToDeviceCopy;
-    b.evidence = {h2d.r};
-    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "%1 (%2 of the gap)"), {describe(trace, h2d.r), pct(share(h2d.overlap))});
-    return;
+    b.evidence = {a.h2d.r};
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "%1 (%2 of the gap)"), {describe(trace, a.h2d.r), pct(g.share(a.h2d.overlap))});
+    return true;
   }
-  const TimeNs loaderNs = totalOf(unionOf(loader));
-  if (loaderNs * 2 >= len && !loader.empty()) {
+  const TimeNs loaderNs = totalOf(unionOf(a.loader));
+  if (loaderNs * 2 >= g.len() && !a.loader.empty()) {
     b.cause = BubbleCause::DataLoading;
-    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "data loading covers %1 of the gap"), {pct(share(loaderNs))});
-    return;
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "data loading covers %1 of the gap"), {pct(g.share(loaderNs))});
+    return true;
   }
-  // One host op holds the gap and is one of its name's first, slow calls: warm-up, not a
-  // steady-state cost (docs/diagnosis.md §3, rule 10).
-  if (len >= kFirstCallMinGapNs && longest.r.valid() && longest.overlap * 2 >= len) {
-    const TimeRange r = trace.sliceRange(longest.r);
-    const NameFlags::CallStats* st = flags.callStats(trace.lanes[longest.r.lane].names[longest.r.index]);
-    if (st && st->count >= 3 && r.duration() >= 10 * st->median && r.start < st->warmEnd) {
-      b.cause = BubbleCause::FirstCall;
-      b.evidence = {longest.r};
-      b.detail = i18n::format(npuTr("npuscope::core::Bubbles",
-                                    "warm-up: %1 covers %2 of the gap and is one of the first calls of %3, whose median "
-                                    "call takes %4 (%5 calls): a one-off cost (autotuning, lazy initialisation, "
-                                    "first-time compilation or allocation), not the steady state"),
-                              {describe(trace, longest.r), pct(share(longest.overlap)), trace.sliceName(longest.r),
-                               formatDuration(st->median), std::to_string(st->count)});
-      return;
-    }
-  }
-  if (coverage >= 0.5 && launches + ops >= 3) {
-    b.cause = BubbleCause::SlowDispatch;
-    b.evidence = launchSlices;
-    const std::string launched = countNoun(launches, npuTr("npuscope::core::Bubbles", "launch"), npuTr("npuscope::core::Bubbles", "launches"));
-    const std::string started =
-        torch ? i18n::format(npuTr("npuscope::core::Bubbles", "%1 and %2"), {countNoun(ops, npuTr("npuscope::core::Bubbles", "torch op"), npuTr("npuscope::core::Bubbles", "torch ops")), launched})
+  return false;
+}
+
+/// One host op holds the gap and is one of its name's first, slow calls: warm-up, not a
+/// steady-state cost (docs/diagnosis.md §3, rule 10). True when that decides the cause.
+bool firstCallCause(const GapContext& g, Bubble& b, NameFlags& flags) {
+  const Trace& trace = g.trace;
+  const Hit& longest = g.act.longest;
+  if (!(g.len() >= kFirstCallMinGapNs && longest.r.valid() && longest.overlap * 2 >= g.len())) return false;
+  const TimeRange r = trace.sliceRange(longest.r);
+  const NameFlags::CallStats* st = flags.callStats(trace.lanes[longest.r.lane].names[longest.r.index]);
+  if (!(st && st->count >= 3 && r.duration() >= 10 * st->median && r.start < st->warmEnd)) return false;
+  b.cause = BubbleCause::FirstCall;
+  b.evidence = {longest.r};
+  b.detail = i18n::format(npuTr("npuscope::core::Bubbles",
+                                "warm-up: %1 covers %2 of the gap and is one of the first calls of %3, whose median "
+                                "call takes %4 (%5 calls): a one-off cost (autotuning, lazy initialisation, "
+                                "first-time compilation or allocation), not the steady state"),
+                          {describe(trace, longest.r), pct(g.share(longest.overlap)), trace.sliceName(longest.r),
+                           formatDuration(st->median), std::to_string(st->count)});
+  return true;
+}
+
+/// The host busy half the gap starting at least three launches or torch ops: slow dispatch, with
+/// the shares of the host layers that were busy.
+void busyDispatchCause(const GapContext& g, Bubble& b) {
+  const GapActivity& a = g.act;
+  const double coverage = b.hostCoverage;
+  b.cause = BubbleCause::SlowDispatch;
+  b.evidence = a.launchSlices;
+  const std::string launched = countNoun(a.launches, npuTr("npuscope::core::Bubbles", "launch"), npuTr("npuscope::core::Bubbles", "launches"));
+  const std::string started =
+      g.torch ? i18n::format(npuTr("npuscope::core::Bubbles", "%1 and %2"), {countNoun(a.ops, npuTr("npuscope::core::Bubbles", "torch op"), npuTr("npuscope::core::Bubbles", "torch ops")), launched})
               : launched;
-    const std::string pyShare = pct(share(totalOf(unionOf(pythonSide)))), cannShare = pct(share(totalOf(unionOf(cannSide))));
-    if (kineto)
-      b.detail = i18n::format(torch ? npuTr("npuscope::core::Bubbles", "the host was busy dispatching: %1 started in the gap (host busy %2: "
-                                                "torch ops %3, runtime API %4 of the gap)")
+  const std::string pyShare = pct(g.share(totalOf(unionOf(a.pythonSide)))), cannShare = pct(g.share(totalOf(unionOf(a.cannSide))));
+  if (g.kineto)
+    b.detail = i18n::format(g.torch ? npuTr("npuscope::core::Bubbles", "the host was busy dispatching: %1 started in the gap (host busy %2: "
+                                              "torch ops %3, runtime API %4 of the gap)")
                                     : npuTr("npuscope::core::Bubbles", "the host was busy dispatching: %1 started in the gap (host busy %2: "
-                                                "framework %3, runtime API %4 of the gap)"),
-                              {started, pct(coverage), pyShare, cannShare});
-    else
-      b.detail = i18n::format(torch ? npuTr("npuscope::core::Bubbles", "the host was busy dispatching: %1 started in the gap (host busy %2: "
-                                                "torch ops %3, Enqueue/Dequeue %4, CANN %5 of the gap)")
+                                              "framework %3, runtime API %4 of the gap)"),
+                            {started, pct(coverage), pyShare, cannShare});
+  else
+    b.detail = i18n::format(g.torch ? npuTr("npuscope::core::Bubbles", "the host was busy dispatching: %1 started in the gap (host busy %2: "
+                                              "torch ops %3, Enqueue/Dequeue %4, CANN %5 of the gap)")
                                     : npuTr("npuscope::core::Bubbles", "the host was busy dispatching: %1 started in the gap (host busy %2: "
-                                                "framework %3, Enqueue/Dequeue %4, CANN %5 of the gap)"),
-                              {started, pct(coverage), pyShare, pct(share(totalOf(unionOf(queue)))), cannShare});
+                                              "framework %3, Enqueue/Dequeue %4, CANN %5 of the gap)"),
+                            {started, pct(coverage), pyShare, pct(g.share(totalOf(unionOf(a.queue)))), cannShare});
+}
+
+/// The last rules, by how much of the gap the host was busy: busy dispatching, idle (Python
+/// outside torch, with GC as evidence), or no rule deciding (partly busy, or busy but starting
+/// little); without a framework layer an idle CANN layer leaves the cause unknown.
+void coverageCause(const GapContext& g, Bubble& b) {
+  const GapActivity& a = g.act;
+  const double coverage = b.hostCoverage;
+  if (coverage >= 0.5 && a.launches + a.ops >= 3) {
+    busyDispatchCause(g, b);
     return;
   }
-  if (coverage < 0.2 && !torch) {
+  if (coverage < 0.2 && !g.torch) {
     // No framework layer (MindSpore / GE graph mode through msprof): an idle CANN layer does not
     // say the host was idle; the cause stays unknown (docs/diagnosis.md §3, wording).
     b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "no CANN activity for %1 of the gap, and the framework layer (e.g. MindSpore / "
@@ -588,14 +632,14 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
   }
   if (coverage < 0.2) {
     b.cause = BubbleCause::HostIdle;
-    b.detail = i18n::format(kineto ? npuTr("npuscope::core::Bubbles", "no torch op or runtime activity for %1 of the gap: Python work outside "
-                                               "torch, data loading or GC")
-                                   : npuTr("npuscope::core::Bubbles", "no torch/CANN activity for %1 of the gap: Python work outside torch, "
-                                               "data loading or GC"),
+    b.detail = i18n::format(g.kineto ? npuTr("npuscope::core::Bubbles", "no torch op or runtime activity for %1 of the gap: Python work outside "
+                                                 "torch, data loading or GC")
+                                     : npuTr("npuscope::core::Bubbles", "no torch/CANN activity for %1 of the gap: Python work outside torch, "
+                                                 "data loading or GC"),
                             {pct(1.0 - coverage)});
-    if (gc.r.valid()) {
-      b.evidence = {gc.r};
-      b.detail += i18n::format(npuTr("npuscope::core::Bubbles", "; Python GC ran for %1 of it"), {formatDuration(gc.overlap)});
+    if (a.gc.r.valid()) {
+      b.evidence = {a.gc.r};
+      b.detail += i18n::format(npuTr("npuscope::core::Bubbles", "; Python GC ran for %1 of it"), {formatDuration(a.gc.overlap)});
     }
     return;
   }
@@ -603,14 +647,42 @@ void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, 
     b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "host partly busy (%1): no rule decides the cause"), {pct(coverage)});
     return;
   }
+  const std::size_t started = a.ops + a.launches;
   const std::string what =
-      ops + launches == 0
-          ? (torch ? npuTr("npuscope::core::Bubbles", "no torch op or launch") : npuTr("npuscope::core::Bubbles", "no launch"))
+      started == 0
+          ? (g.torch ? npuTr("npuscope::core::Bubbles", "no torch op or launch") : npuTr("npuscope::core::Bubbles", "no launch"))
           : i18n::format(npuTr("npuscope::core::Bubbles", "only %1"),
-                         {torch ? countNoun(ops + launches, npuTr("npuscope::core::Bubbles", "torch op/launch"), npuTr("npuscope::core::Bubbles", "torch ops/launches"))
-                                : countNoun(ops + launches, npuTr("npuscope::core::Bubbles", "launch"), npuTr("npuscope::core::Bubbles", "launches"))});
+                         {g.torch ? countNoun(started, npuTr("npuscope::core::Bubbles", "torch op/launch"), npuTr("npuscope::core::Bubbles", "torch ops/launches"))
+                                  : countNoun(started, npuTr("npuscope::core::Bubbles", "launch"), npuTr("npuscope::core::Bubbles", "launches"))});
   b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "host busy %1 but %2 started in the gap: no rule decides the cause"),
                           {pct(coverage), what});
+}
+
+/// The cause of one bubble: the rules of docs/diagnosis.md §3, in order; the first that decides
+/// sets the cause, its evidence and its detail.
+void classifyWith(const Trace& trace, int device, bool hostRecorded, Bubble& b, TimeNs skewBound, NameFlags& flags) {
+  const TimeRange gap = b.range;
+  b.detail.clear();
+  b.hostSlices.clear();
+  b.evidence.clear();
+  b.hostCoverage = 0;
+  b.cause = BubbleCause::Unknown;
+  if (gap.empty()) return;
+  GapContext g{trace, gap, gatherActivity(trace, device, gap, b.after, flags), detail::isKinetoTrace(trace),
+               detail::torchLayerRecorded(trace)};
+  b.hostSlices = std::move(g.act.hostSlices);
+  b.hostCoverage = g.share(totalOf(unionOf(g.act.busy)));
+  if (!hostRecorded) {
+    b.detail = g.kineto ? npuTr("npuscope::core::Bubbles", "the host layer (torch ops, runtime calls) was not recorded in this capture: the "
+                                    "cause cannot be told")
+                        : npuTr("npuscope::core::Bubbles", "the host layers (Python, CANN) were not recorded in this capture: the cause cannot "
+                                    "be told");
+    return;
+  }
+  if (deviceSideCause(g, b) || launchCause(g, b, skewBound) || aclopCause(g, b) || queueCause(g, b, skewBound) ||
+      hostCallCause(g, b) || firstCallCause(g, b, flags))
+    return;
+  coverageCause(g, b);
 }
 
 }  // namespace

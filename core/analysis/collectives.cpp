@@ -138,13 +138,9 @@ TimeNs overlapWith(TimeRange r, const std::vector<TimeRange>& sortedDisjoint) {
   return o;
 }
 
-}  // namespace
-
-std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJson* json, std::vector<CommLink>* links,
-                            CommOpIntervals* split) {
-  std::vector<CommOp> out;
-  // Groups in lane order: a lane whose name contains "Communication" opens a group, the Plane
-  // lanes after it belong to it (the text export's layout, format notes §2.4).
+/// The device's HCCL groups in lane order: a lane whose name contains "Communication" opens a
+/// group, the Plane lanes after it belong to it (the text export's layout, format notes §2.4).
+std::vector<GroupLanes> commGroups(const Trace& trace, int device) {
   std::vector<GroupLanes> groups;
   for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
     const Lane& lane = trace.lanes[l];
@@ -158,153 +154,195 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
     const int plane = planeNumber(lane.name);
     if (plane >= 0 && !groups.empty()) groups.back().planes.emplace_back(plane, l);
   }
-  std::map<std::string, std::size_t> seqOf;  // (groupKey|type) -> next sequence
-  std::map<std::string, std::vector<const CommOpTimes*>> recordedByName;
-  if (json)
-    for (const CommOpTimes& o : json->ops) recordedByName[o.name.substr(0, o.name.find('@'))].push_back(&o);
-  std::map<std::string, std::size_t> recordedUsed;
+  return groups;
+}
 
-  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
-    const GroupLanes& g = groups[gi];
-    const Lane& gl = trace.lanes[g.lane];
-    const std::uint32_t end0 = gl.rowBegin[std::min<std::size_t>(1, gl.depthCount())];
-    const std::size_t first = out.size();
-    for (std::uint32_t i = gl.rowBegin[0]; i < end0; ++i) {
-      CommOp op;
-      op.slice = SliceRef{g.lane, i};
-      op.name = std::string(trace.name(gl.names[i]));
-      op.groupLane = gl.name;
-      op.range = TimeRange{gl.start[i], gl.end[i]};
-      parseOpName(op.name, op.type, op.groupKey);
-      if (op.groupKey.empty()) op.groupKey = gl.name;
-      op.sequence = seqOf[op.groupKey + "|" + op.type]++;
-      op.elapse = op.range.end - op.range.start;
-      out.push_back(std::move(op));
+/// Appends an op for every top-row slice of the group lane: its name, type and group key, and its
+/// sequence among the ops of that (group key, type) so far (`seqOf`).
+void appendGroupOps(const Trace& trace, const GroupLanes& g, std::map<std::string, std::size_t>& seqOf,
+                    std::vector<CommOp>& out) {
+  const Lane& gl = trace.lanes[g.lane];
+  const std::uint32_t end0 = gl.rowBegin[std::min<std::size_t>(1, gl.depthCount())];
+  for (std::uint32_t i = gl.rowBegin[0]; i < end0; ++i) {
+    CommOp op;
+    op.slice = SliceRef{g.lane, i};
+    op.name = std::string(trace.name(gl.names[i]));
+    op.groupLane = gl.name;
+    op.range = TimeRange{gl.start[i], gl.end[i]};
+    parseOpName(op.name, op.type, op.groupKey);
+    if (op.groupKey.empty()) op.groupKey = gl.name;
+    op.sequence = seqOf[op.groupKey + "|" + op.type]++;
+    op.elapse = op.range.end - op.range.start;
+    out.push_back(std::move(op));
+  }
+}
+
+/// What a plane task's args say about it and its op: the op's own group rank (from its first such
+/// task), the peer of a wait or transfer, whether a transfer is on the chip (then not a transfer),
+/// and the bytes and time a transfer adds to the op's links.
+void readTaskArgs(const Trace& trace, PlaneTask& t, CommOp& op) {
+  // One parse of the task's args for every key needed (sliceArgValues).
+  std::optional<std::string> v[5];
+  sliceArgValues(trace, t.ref, {"src rank", "dst rank", "link type", "transport type", "size(Byte)"}, v);
+  if (op.selfRank < 0) op.selfRank = rankOf(intOf(v[0]));
+  // A wait or transfer "to" the device's own rank names no peer (on-chip work).
+  if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer) t.peer = rankOf(intOf(v[1]));
+  if (t.peer >= 0 && t.peer == op.selfRank) t.peer = -1;
+  if (t.kind != TaskKind::Transfer) return;
+  const std::string link = v[2].value_or("");
+  if (link == "ON_CHIP") {
+    t.kind = TaskKind::Other;
+    return;
+  }
+  const std::string key = v[3].value_or("") == "RDMA" ? std::string("RDMA") : link.empty() ? std::string("unknown") : link;
+  const std::int64_t bytes = intOf(v[4]);
+  const std::uint64_t b = bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
+  addToLink(op.links, key, b, t.r.end - t.r.start);
+  addToPeer(op.peerLinks, op.selfRank, t.peer, key, b, t.r.end - t.r.start);
+}
+
+/// Gives each plane task of the group to the op it starts inside (the ops out[first..] of the
+/// group, sorted by start): `tasksOf[k]` for op first + k; `planeWaits` tells for every plane
+/// whether it holds a Notify_Wait (whole capture).
+void assignPlaneTasks(const Trace& trace, const GroupLanes& g, std::vector<CommOp>& out, std::size_t first,
+                      std::vector<std::vector<PlaneTask>>& tasksOf, std::map<int, bool>& planeWaits) {
+  for (const auto& [plane, l] : g.planes) {
+    const Lane& lane = trace.lanes[l];
+    planeWaits.emplace(plane, false);
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      const TimeNs s = lane.start[i];
+      // The last op starting at or before s.
+      const auto it = std::upper_bound(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), s,
+                                       [](TimeNs t, const CommOp& o) { return t < o.range.start; });
+      if (it == out.begin() + static_cast<std::ptrdiff_t>(first)) continue;
+      const std::size_t k = static_cast<std::size_t>(it - out.begin()) - 1;
+      if (s > out[k].range.end) continue;
+      PlaneTask t;
+      t.r = TimeRange{s, lane.end[i]};
+      t.ref = SliceRef{l, i};
+      t.plane = plane;
+      t.kind = nameKind(trace.name(lane.names[i]));
+      if (t.kind == TaskKind::Wait) planeWaits[plane] = true;
+      CommOp& op = out[k];
+      if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer || op.selfRank < 0) readTaskArgs(trace, t, op);
+      if (t.peer >= 0 && t.peer != op.selfRank) op.peers.push_back(t.peer);
+      tasksOf[k - first].push_back(t);
     }
-    const std::size_t count = out.size() - first;
-    if (count == 0) continue;
-    // The plane tasks of each op: those starting inside it.
-    std::vector<std::vector<PlaneTask>> tasksOf(count);
-    std::map<int, bool> planeWaits;  // plane -> holds a Notify_Wait (whole capture)
-    for (const auto& [plane, l] : g.planes) {
-      const Lane& lane = trace.lanes[l];
-      planeWaits.emplace(plane, false);
-      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
-        const TimeNs s = lane.start[i];
-        // The last op starting at or before s.
-        const auto it = std::upper_bound(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), s,
-                                         [](TimeNs t, const CommOp& o) { return t < o.range.start; });
-        if (it == out.begin() + static_cast<std::ptrdiff_t>(first)) continue;
-        const std::size_t k = static_cast<std::size_t>(it - out.begin()) - 1;
-        if (s > out[k].range.end) continue;
-        PlaneTask t;
-        t.r = TimeRange{s, lane.end[i]};
-        t.ref = SliceRef{l, i};
-        t.plane = plane;
-        t.kind = nameKind(trace.name(lane.names[i]));
-        if (t.kind == TaskKind::Wait) planeWaits[plane] = true;
-        CommOp& op = out[k];
-        if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer || op.selfRank < 0) {
-          // One parse of the task's args for every key needed (sliceArgValues).
-          std::optional<std::string> v[5];
-          sliceArgValues(trace, t.ref, {"src rank", "dst rank", "link type", "transport type", "size(Byte)"}, v);
-          if (op.selfRank < 0) op.selfRank = rankOf(intOf(v[0]));
-          // A wait or transfer "to" the device's own rank names no peer (on-chip work).
-          if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer) t.peer = rankOf(intOf(v[1]));
-          if (t.peer >= 0 && t.peer == op.selfRank) t.peer = -1;
-          if (t.kind == TaskKind::Transfer) {
-            const std::string link = v[2].value_or("");
-            if (link == "ON_CHIP") {
-              t.kind = TaskKind::Other;
-            } else {
-              const std::string key = v[3].value_or("") == "RDMA" ? std::string("RDMA") : link.empty() ? std::string("unknown") : link;
-              const std::int64_t bytes = intOf(v[4]);
-              const std::uint64_t b = bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
-              addToLink(op.links, key, b, t.r.end - t.r.start);
-              addToPeer(op.peerLinks, op.selfRank, t.peer, key, b, t.r.end - t.r.start);
-            }
-          }
+  }
+}
+
+/// The master plane (docs/diagnosis.md §5.3): the lowest plane holding a Notify_Wait, else the
+/// lowest plane; -1 without planes.
+int masterPlane(const std::map<int, bool>& planeWaits) {
+  for (const auto& [plane, waits] : planeWaits)
+    if (waits) return plane;
+  return planeWaits.empty() ? -1 : planeWaits.begin()->first;
+}
+
+/// An op's times from its plane tasks `ts` (sorted by start): the elapse from the first task to
+/// the last end; on the master plane the transit, the waits (synchronization before the first
+/// transfer, with its peer) and the idle rest; a wait on another plane outside the master plane's
+/// busy time names the peer the op idled for. The intervals go to `split` when given.
+void opTimes(CommOp& op, const std::vector<PlaneTask>& ts, int master, CommOpIntervals* split) {
+  TimeNs firstStart = ts.front().r.start, lastEnd = ts.front().r.end;
+  TimeNs firstTransit = INT64_MAX;
+  for (const PlaneTask& t : ts) {
+    lastEnd = std::max(lastEnd, t.r.end);
+    if (t.plane == master && t.kind == TaskKind::Transfer) firstTransit = std::min(firstTransit, t.r.start);
+  }
+  op.elapse = lastEnd - firstStart;
+  std::vector<TimeRange> masterBusy;
+  for (const PlaneTask& t : ts) {
+    if (t.plane != master) continue;
+    const TimeNs d = t.r.end - t.r.start;
+    if (t.kind == TaskKind::Transfer) {
+      op.transit += d;
+      masterBusy.push_back(t.r);
+      if (split) split->transit.push_back(t.r);
+    } else if (t.kind == TaskKind::Wait) {
+      op.wait += d;
+      masterBusy.push_back(t.r);
+      if (t.r.start < firstTransit) {
+        op.synchronization += d;
+        if (d > op.syncPeer.ns) op.syncPeer = PeerWait{t.peer, d, t.ref};
+        if (split) {
+          split->synchronization.push_back(t.r);
+          split->syncWaits.emplace_back(t.r, t.peer);
         }
-        if (t.peer >= 0 && t.peer != op.selfRank) op.peers.push_back(t.peer);
-        tasksOf[k].push_back(t);
-      }
-    }
-    // The master plane (docs/diagnosis.md §5.3): the lowest plane holding a Notify_Wait, else the
-    // lowest plane.
-    int master = -1;
-    for (const auto& [plane, waits] : planeWaits)
-      if (waits) {
-        master = plane;
-        break;
-      }
-    if (master < 0 && !planeWaits.empty()) master = planeWaits.begin()->first;
-    for (std::size_t k = 0; k < count; ++k) {
-      CommOp& op = out[first + k];
-      std::vector<PlaneTask>& ts = tasksOf[k];
-      std::sort(op.peers.begin(), op.peers.end());
-      op.peers.erase(std::unique(op.peers.begin(), op.peers.end()), op.peers.end());
-      op.peers.erase(std::remove(op.peers.begin(), op.peers.end(), op.selfRank), op.peers.end());
-      if (ts.empty()) continue;
-      op.hasTasks = true;
-      op.masterPlane = master;
-      std::sort(ts.begin(), ts.end(), [](const PlaneTask& a, const PlaneTask& b) { return a.r.start < b.r.start; });
-      TimeNs firstStart = ts.front().r.start, lastEnd = ts.front().r.end;
-      TimeNs firstTransit = INT64_MAX;
-      for (const PlaneTask& t : ts) {
-        lastEnd = std::max(lastEnd, t.r.end);
-        if (t.plane == master && t.kind == TaskKind::Transfer) firstTransit = std::min(firstTransit, t.r.start);
-      }
-      op.elapse = lastEnd - firstStart;
-      std::vector<TimeRange> masterBusy;
-      for (const PlaneTask& t : ts) {
-        if (t.plane != master) continue;
-        const TimeNs d = t.r.end - t.r.start;
-        if (t.kind == TaskKind::Transfer) {
-          op.transit += d;
-          masterBusy.push_back(t.r);
-          if (split) split->transit.push_back(t.r);
-        } else if (t.kind == TaskKind::Wait) {
-          op.wait += d;
-          masterBusy.push_back(t.r);
-          if (t.r.start < firstTransit) {
-            op.synchronization += d;
-            if (d > op.syncPeer.ns) op.syncPeer = PeerWait{t.peer, d, t.ref};
-            if (split) {
-              split->synchronization.push_back(t.r);
-              split->syncWaits.emplace_back(t.r, t.peer);
-            }
-          } else if (split) {
-            split->wait.push_back(t.r);
-          }
-        }
-      }
-      // syncPeer.ns is the longest wait; make it the summed synchronization of that op.
-      if (op.syncPeer.ns > 0) op.syncPeer.ns = op.synchronization;
-      op.idle = op.elapse - op.transit - op.wait;
-      std::sort(masterBusy.begin(), masterBusy.end(), [](TimeRange a, TimeRange b) { return a.start < b.start; });
-      Intervals busy;
-      for (const TimeRange& r : masterBusy)
-        if (busy.empty() || r.start > busy.back().end) busy.push_back(r);
-        else busy.back().end = std::max(busy.back().end, r.end);
-      for (const PlaneTask& t : ts) {
-        if (t.plane == master) continue;
-        if (t.kind == TaskKind::Wait) {
-          const TimeNs outside = (t.r.end - t.r.start) - overlapWith(t.r, busy);
-          if (outside > op.idleWait.ns) op.idleWait = PeerWait{t.peer, outside, t.ref};
-          if (split) split->peerWaits.emplace_back(t.r, t.peer);
-        } else if (t.kind == TaskKind::Transfer && split) {
-          split->otherTransfers.push_back(t.r);
-        }
+      } else if (split) {
+        split->wait.push_back(t.r);
       }
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const CommOp& a, const CommOp& b) { return a.range.start < b.range.start; });
+  // syncPeer.ns is the longest wait; make it the summed synchronization of that op.
+  if (op.syncPeer.ns > 0) op.syncPeer.ns = op.synchronization;
+  op.idle = op.elapse - op.transit - op.wait;
+  std::sort(masterBusy.begin(), masterBusy.end(), [](TimeRange a, TimeRange b) { return a.start < b.start; });
+  Intervals busy;
+  for (const TimeRange& r : masterBusy)
+    if (busy.empty() || r.start > busy.back().end) busy.push_back(r);
+    else busy.back().end = std::max(busy.back().end, r.end);
+  for (const PlaneTask& t : ts) {
+    if (t.plane == master) continue;
+    if (t.kind == TaskKind::Wait) {
+      const TimeNs outside = (t.r.end - t.r.start) - overlapWith(t.r, busy);
+      if (outside > op.idleWait.ns) op.idleWait = PeerWait{t.peer, outside, t.ref};
+      if (split) split->peerWaits.emplace_back(t.r, t.peer);
+    } else if (t.kind == TaskKind::Transfer && split) {
+      split->otherTransfers.push_back(t.r);
+    }
+  }
+}
+
+/// The ops of one group (appended to `out`) with their plane tasks, peers and times.
+void groupOps(const Trace& trace, const GroupLanes& g, std::map<std::string, std::size_t>& seqOf, std::vector<CommOp>& out,
+              CommOpIntervals* split) {
+  const std::size_t first = out.size();
+  appendGroupOps(trace, g, seqOf, out);
+  const std::size_t count = out.size() - first;
+  if (count == 0) return;
+  // The plane tasks of each op: those starting inside it.
+  std::vector<std::vector<PlaneTask>> tasksOf(count);
+  std::map<int, bool> planeWaits;  // plane -> holds a Notify_Wait (whole capture)
+  assignPlaneTasks(trace, g, out, first, tasksOf, planeWaits);
+  const int master = masterPlane(planeWaits);
+  for (std::size_t k = 0; k < count; ++k) {
+    CommOp& op = out[first + k];
+    std::vector<PlaneTask>& ts = tasksOf[k];
+    std::sort(op.peers.begin(), op.peers.end());
+    op.peers.erase(std::unique(op.peers.begin(), op.peers.end()), op.peers.end());
+    op.peers.erase(std::remove(op.peers.begin(), op.peers.end(), op.selfRank), op.peers.end());
+    if (ts.empty()) continue;
+    op.hasTasks = true;
+    op.masterPlane = master;
+    std::sort(ts.begin(), ts.end(), [](const PlaneTask& a, const PlaneTask& b) { return a.r.start < b.r.start; });
+    opTimes(op, ts, master, split);
+  }
+}
+
+/// Gives each op its communication.json figures: the n-th op of a name gets the n-th record of
+/// that name (the record's name without its "@group" suffix).
+void attachRecorded(std::vector<CommOp>& out, const CommunicationJson& json) {
+  std::map<std::string, std::vector<const CommOpTimes*>> recordedByName;
+  for (const CommOpTimes& o : json.ops) recordedByName[o.name.substr(0, o.name.find('@'))].push_back(&o);
+  std::map<std::string, std::size_t> recordedUsed;
   for (CommOp& op : out) {
     const auto it = recordedByName.find(op.name);
     if (it == recordedByName.end()) continue;
     std::size_t& used = recordedUsed[op.name];
     if (used < it->second.size()) op.recorded = *it->second[used++];
   }
+}
+
+}  // namespace
+
+std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJson* json, std::vector<CommLink>* links,
+                            CommOpIntervals* split) {
+  std::vector<CommOp> out;
+  std::map<std::string, std::size_t> seqOf;  // (groupKey|type) -> next sequence
+  for (const GroupLanes& g : commGroups(trace, device)) groupOps(trace, g, seqOf, out, split);
+  std::stable_sort(out.begin(), out.end(), [](const CommOp& a, const CommOp& b) { return a.range.start < b.range.start; });
+  if (json) attachRecorded(out, *json);
   // Each op's SDMA line (the sum of its non-RDMA links), and the device's links over all ops.
   std::vector<CommLink> all;
   for (CommOp& op : out) {
@@ -396,29 +434,35 @@ TimeNs median(std::vector<TimeNs> v) {
   return sum >= 0 ? sum / 2 : -((-sum + 1) / 2);
 }
 
-}  // namespace
-
-ClusterComm matchCollectives(const Profile& profile) {
-  ClusterComm cc;
-  std::vector<std::size_t> withOps;
-  for (std::size_t i = 0; i < profile.ranks.size(); ++i)
-    if (opsOf(profile.ranks[i])) withOps.push_back(i);
-  if (withOps.size() < 2) return cc;
-  const std::size_t refIndex = withOps.front();
-  const RankProfile& refRank = profile.ranks[refIndex];
-  const std::vector<CommOp>& refOps = *opsOf(refRank);
-  // The reference's groups (by key, in order of first appearance) and its ops by (group, name,
-  // occurrence) and by (group, type, sequence).
-  std::vector<std::string> refGroups;
-  for (const CommOp& o : refOps)
-    if (std::find(refGroups.begin(), refGroups.end(), o.groupKey) == refGroups.end()) refGroups.push_back(o.groupKey);
+/// The reference rank's ops, indexed for matching the other ranks' ops: its groups (by key, in
+/// order of first appearance), its ops by (group, name, occurrence) and by (group, type,
+/// sequence), and the group ranks (`src rank`) each of its groups holds.
+struct ReferenceOps {
+  std::size_t index = 0;
+  const RankProfile* rank = nullptr;
+  const std::vector<CommOp>* ops = nullptr;
+  std::vector<std::string> groups;
   std::map<std::tuple<std::string, std::string, std::size_t>, std::size_t> byName, bySeq;
+  /// A group has one member per group rank, so a rank holding one of them is not in that group;
+  /// grows as the other ranks' groups are paired.
+  std::map<std::string, std::set<int>> groupSelf;
+};
+
+/// The reference index of rank `refIndex`'s ops, and one collective per op holding that rank.
+ReferenceOps referenceOps(const Profile& profile, std::size_t refIndex, ClusterComm& cc) {
+  ReferenceOps ref;
+  ref.index = refIndex;
+  ref.rank = &profile.ranks[refIndex];
+  ref.ops = opsOf(*ref.rank);
+  const std::vector<CommOp>& refOps = *ref.ops;
+  for (const CommOp& o : refOps)
+    if (std::find(ref.groups.begin(), ref.groups.end(), o.groupKey) == ref.groups.end()) ref.groups.push_back(o.groupKey);
   {
     std::map<std::pair<std::string, std::string>, std::size_t> occ;
     for (std::size_t k = 0; k < refOps.size(); ++k) {
       const CommOp& o = refOps[k];
-      byName.emplace(std::make_tuple(o.groupKey, o.name, occ[{o.groupKey, o.name}]++), k);
-      bySeq.emplace(std::make_tuple(o.groupKey, o.type, o.sequence), k);
+      ref.byName.emplace(std::make_tuple(o.groupKey, o.name, occ[{o.groupKey, o.name}]++), k);
+      ref.bySeq.emplace(std::make_tuple(o.groupKey, o.type, o.sequence), k);
     }
   }
   cc.collectives.resize(refOps.size());
@@ -429,99 +473,113 @@ ClusterComm matchCollectives(const Profile& profile) {
     c.type = o.type;
     c.group = o.groupKey;
     c.sequence = o.sequence;
-    c.step = refRank.analysis ? stepOf(refRank.analysis->steps, o.range.start) : -1;
-    c.ranks.push_back(CollectiveRank{refIndex, refRank.rank(), k, o.range.start, o.range.start, 0});
+    c.step = ref.rank->analysis ? stepOf(ref.rank->analysis->steps, o.range.start) : -1;
+    c.ranks.push_back(CollectiveRank{refIndex, ref.rank->rank(), k, o.range.start, o.range.start, 0});
   }
-  // The group ranks (`src rank`) each reference group already holds: a group has one member per
-  // group rank, so a rank holding one of them is not in that group (below).
-  std::map<std::string, std::set<int>> groupSelf;
   for (const CommOp& o : refOps)
-    if (o.selfRank >= 0) groupSelf[o.groupKey].insert(o.selfRank);
-  std::size_t unmatched = 0;
-  for (std::size_t wi = 1; wi < withOps.size(); ++wi) {
-    const std::size_t ri = withOps[wi];
-    const RankProfile& rp = profile.ranks[ri];
-    const std::vector<CommOp>& ops = *opsOf(rp);
-    // Its groups paired with the reference's: by key, else by order of first appearance among
-    // the groups left unpaired (CANN writes per-rank hash digits in some versions).
-    std::vector<std::string> groups;
-    for (const CommOp& o : ops)
-      if (std::find(groups.begin(), groups.end(), o.groupKey) == groups.end()) groups.push_back(o.groupKey);
-    std::map<std::string, std::pair<std::string, bool>> pairTo;  // its key -> (ref key, by key)
-    std::vector<std::string> refLeft;
-    for (const std::string& k : refGroups)
-      if (std::find(groups.begin(), groups.end(), k) == groups.end()) refLeft.push_back(k);
-    std::size_t nextLeft = 0;
-    // Groups pair by order only when the rank shares no group name with the reference and holds as
-    // many groups: a rank sharing some names holds its other groups for other peers.
-    const bool byOrder = refLeft.size() == refGroups.size() && groups.size() == refGroups.size();
-    for (const std::string& k : groups) {
-      if (std::find(refGroups.begin(), refGroups.end(), k) != refGroups.end()) {
-        pairTo[k] = {k, true};
-      } else if (byOrder && nextLeft < refLeft.size()) {
-        // By order only when this rank's place in the group is free there: two ranks holding the
-        // same group rank are in two different groups (e.g. two tensor-parallel groups), whose
-        // ops never wait for each other and must not be compared.
-        int self = -1;
-        for (const CommOp& o : ops)
-          if (o.groupKey == k && o.selfRank >= 0) {
-            self = o.selfRank;
-            break;
-          }
-        const std::string& ref = refLeft[nextLeft];
-        if (self >= 0 && groupSelf[ref].count(self)) {
-          cc.notes.push_back(i18n::format(
-              npuTr("npuscope::core::Collectives", "%1: HCCL group %2 not compared with rank %3's group %4: both hold group rank %5, "
-                                                   "so they are different groups"),
-              {rp.source.label, k, std::to_string(refRank.rank()), ref, std::to_string(self)}));
-          continue;
+    if (o.selfRank >= 0) ref.groupSelf[o.groupKey].insert(o.selfRank);
+  return ref;
+}
+
+/// A rank's groups paired with the reference's: its key -> (the reference's key, paired by key).
+/// By key, else by order of first appearance among the groups left unpaired (CANN writes per-rank
+/// hash digits in some versions), which the notes say; the group ranks it holds join the paired
+/// groups' (ref.groupSelf).
+std::map<std::string, std::pair<std::string, bool>> pairGroups(ReferenceOps& ref, const RankProfile& rp,
+                                                               const std::vector<CommOp>& ops, ClusterComm& cc) {
+  const std::vector<std::string>& refGroups = ref.groups;
+  std::vector<std::string> groups;
+  for (const CommOp& o : ops)
+    if (std::find(groups.begin(), groups.end(), o.groupKey) == groups.end()) groups.push_back(o.groupKey);
+  std::map<std::string, std::pair<std::string, bool>> pairTo;  // its key -> (ref key, by key)
+  std::vector<std::string> refLeft;
+  for (const std::string& k : refGroups)
+    if (std::find(groups.begin(), groups.end(), k) == groups.end()) refLeft.push_back(k);
+  std::size_t nextLeft = 0;
+  // Groups pair by order only when the rank shares no group name with the reference and holds as
+  // many groups: a rank sharing some names holds its other groups for other peers.
+  const bool byOrder = refLeft.size() == refGroups.size() && groups.size() == refGroups.size();
+  for (const std::string& k : groups) {
+    if (std::find(refGroups.begin(), refGroups.end(), k) != refGroups.end()) {
+      pairTo[k] = {k, true};
+    } else if (byOrder && nextLeft < refLeft.size()) {
+      // By order only when this rank's place in the group is free there: two ranks holding the
+      // same group rank are in two different groups (e.g. two tensor-parallel groups), whose
+      // ops never wait for each other and must not be compared.
+      int self = -1;
+      for (const CommOp& o : ops)
+        if (o.groupKey == k && o.selfRank >= 0) {
+          self = o.selfRank;
+          break;
         }
-        pairTo[k] = {refLeft[nextLeft++], false};
+      const std::string& refKey = refLeft[nextLeft];
+      if (self >= 0 && ref.groupSelf[refKey].count(self)) {
         cc.notes.push_back(i18n::format(
-            npuTr("npuscope::core::Collectives", "%1: HCCL group %2 paired with rank %3's group %4 by their order (the names differ)"),
-            {rp.source.label, k, std::to_string(refRank.rank()), pairTo[k].first}));
-      }
-    }
-    for (const CommOp& o : ops)
-      if (const auto p = pairTo.find(o.groupKey); p != pairTo.end() && o.selfRank >= 0) groupSelf[p->second.first].insert(o.selfRank);
-    std::map<std::pair<std::string, std::string>, std::size_t> occ;
-    for (std::size_t oi = 0; oi < ops.size(); ++oi) {
-      const CommOp& o = ops[oi];
-      const std::size_t n = occ[{o.groupKey, o.name}]++;
-      const auto p = pairTo.find(o.groupKey);
-      if (p == pairTo.end()) {
-        ++unmatched;
+            npuTr("npuscope::core::Collectives", "%1: HCCL group %2 not compared with rank %3's group %4: both hold group rank %5, "
+                                                 "so they are different groups"),
+            {rp.source.label, k, std::to_string(ref.rank->rank()), refKey, std::to_string(self)}));
         continue;
       }
-      std::optional<std::size_t> k;
-      if (p->second.second) {
-        if (const auto it = byName.find(std::make_tuple(p->second.first, o.name, n)); it != byName.end()) k = it->second;
-      } else if (const auto it = bySeq.find(std::make_tuple(p->second.first, o.type, o.sequence)); it != bySeq.end()) {
-        k = it->second;
-      }
-      if (!k) {
-        ++unmatched;
-        continue;
-      }
-      cc.collectives[*k].ranks.push_back(CollectiveRank{ri, rp.rank(), oi, o.range.start, o.range.start, 0});
+      pairTo[k] = {refLeft[nextLeft++], false};
+      cc.notes.push_back(i18n::format(
+          npuTr("npuscope::core::Collectives", "%1: HCCL group %2 paired with rank %3's group %4 by their order (the names differ)"),
+          {rp.source.label, k, std::to_string(ref.rank->rank()), pairTo[k].first}));
     }
   }
-  if (unmatched > 0)
-    cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1 op(s) of other ranks have no counterpart on rank %2"),
-                                    {std::to_string(unmatched), std::to_string(refRank.rank())}));
-  // Point-to-point ops (send / receive / batchSendRecv: communication.json's "p2p", format notes
-  // §5.2) synchronise two ranks, not the group: no late rank among all ranks is to be told from them.
-  {
-    const auto p2p = [](const Collective& c) { return isP2pType(c.type); };
-    const std::size_t n = static_cast<std::size_t>(std::count_if(cc.collectives.begin(), cc.collectives.end(), p2p));
-    if (n > 0) {
-      cc.collectives.erase(std::remove_if(cc.collectives.begin(), cc.collectives.end(), p2p), cc.collectives.end());
-      cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1 point-to-point op(s) (send / receive) are not compared "
-                                                                           "across ranks: they synchronise two ranks, not the group"),
-                                      {std::to_string(n)}));
+  for (const CommOp& o : ops)
+    if (const auto p = pairTo.find(o.groupKey); p != pairTo.end() && o.selfRank >= 0) ref.groupSelf[p->second.first].insert(o.selfRank);
+  return pairTo;
+}
+
+/// Adds rank `ri`'s ops to the collectives of their counterparts on the reference: by (group,
+/// name, occurrence) in a group paired by key, by (group, type, sequence) in one paired by order.
+/// Returns the number of its ops without a counterpart.
+std::size_t matchRankOps(const ReferenceOps& ref, std::size_t ri, const RankProfile& rp, const std::vector<CommOp>& ops,
+                         const std::map<std::string, std::pair<std::string, bool>>& pairTo, ClusterComm& cc) {
+  std::size_t unmatched = 0;
+  std::map<std::pair<std::string, std::string>, std::size_t> occ;
+  for (std::size_t oi = 0; oi < ops.size(); ++oi) {
+    const CommOp& o = ops[oi];
+    const std::size_t n = occ[{o.groupKey, o.name}]++;
+    const auto p = pairTo.find(o.groupKey);
+    if (p == pairTo.end()) {
+      ++unmatched;
+      continue;
     }
+    std::optional<std::size_t> k;
+    if (p->second.second) {
+      if (const auto it = ref.byName.find(std::make_tuple(p->second.first, o.name, n)); it != ref.byName.end()) k = it->second;
+    } else if (const auto it = ref.bySeq.find(std::make_tuple(p->second.first, o.type, o.sequence)); it != ref.bySeq.end()) {
+      k = it->second;
+    }
+    if (!k) {
+      ++unmatched;
+      continue;
+    }
+    cc.collectives[*k].ranks.push_back(CollectiveRank{ri, rp.rank(), oi, o.range.start, o.range.start, 0});
   }
-  // Clock offsets from the op ends (a collective ends at nearly the same moment on every rank).
+  return unmatched;
+}
+
+/// Point-to-point ops (send / receive / batchSendRecv: communication.json's "p2p", format notes
+/// §5.2) synchronise two ranks, not the group: no late rank among all ranks is to be told from
+/// them, so they leave the collectives (said in a note).
+void dropPointToPoint(ClusterComm& cc) {
+  const auto p2p = [](const Collective& c) { return isP2pType(c.type); };
+  const std::size_t n = static_cast<std::size_t>(std::count_if(cc.collectives.begin(), cc.collectives.end(), p2p));
+  if (n == 0) return;
+  cc.collectives.erase(std::remove_if(cc.collectives.begin(), cc.collectives.end(), p2p), cc.collectives.end());
+  cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1 point-to-point op(s) (send / receive) are not compared "
+                                                                       "across ranks: they synchronise two ranks, not the group"),
+                                  {std::to_string(n)}));
+}
+
+/// Each rank's clock offset from the reference, estimated from the op ends (a collective ends at
+/// nearly the same moment on every rank): the median difference, applied only from
+/// kClockMinSamples differences of one sign and kLateRankMinSkewNs. Fills cc.clocks; returns the
+/// applied offset by rank index.
+std::map<std::size_t, TimeNs> estimateClocks(const Profile& profile, const std::vector<std::size_t>& withOps,
+                                             const ReferenceOps& ref, ClusterComm& cc) {
   std::map<std::size_t, std::vector<TimeNs>> endDiffs;
   for (const Collective& c : cc.collectives)
     for (std::size_t j = 1; j < c.ranks.size(); ++j)
@@ -532,7 +590,7 @@ ClusterComm matchCollectives(const Profile& profile) {
     RankClock rc;
     rc.rankIndex = ri;
     rc.rank = profile.ranks[ri].rank();
-    if (ri != refIndex) {
+    if (ri != ref.index) {
       const auto it = endDiffs.find(ri);
       if (it != endDiffs.end()) {
         const std::vector<TimeNs>& d = it->second;
@@ -545,13 +603,18 @@ ClusterComm matchCollectives(const Profile& profile) {
         rc.offset = rc.applied ? rc.estimate : 0;
       } else {
         cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1: no collective shared with rank %2, clock offset not estimated"),
-                                        {profile.ranks[ri].source.label, std::to_string(refRank.rank())}));
+                                        {profile.ranks[ri].source.label, std::to_string(ref.rank->rank())}));
       }
     }
     offsetOf[ri] = rc.offset;
     cc.clocks.push_back(rc);
   }
-  // Group ranks of the loaded ranks, to tell the peers no loaded rank is.
+  return offsetOf;
+}
+
+/// The group ranks of the loaded ranks in each reference group (sorted, distinct), to tell the
+/// peers no loaded rank is.
+std::map<std::string, std::vector<int>> loadedGroupRanks(const Profile& profile, const ClusterComm& cc) {
   std::map<std::string, std::vector<int>> selfRanks;  // ref group key -> group ranks loaded
   for (const Collective& c : cc.collectives)
     for (const CollectiveRank& r : c.ranks)
@@ -560,42 +623,76 @@ ClusterComm matchCollectives(const Profile& profile) {
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
   }
+  return selfRanks;
+}
+
+/// A collective's late rank (docs/diagnosis.md §5.4): the starts corrected by the clock offsets,
+/// each rank's skew from the earliest; from kLateRankMinSkewNs the latest rank is late and every
+/// rank arriving that much before it lost the difference (those arriving with it are also late).
+/// Adds to the ranks' totals.
+void judgeLateRank(Collective& c, std::map<std::size_t, TimeNs>& offsetOf, std::map<std::size_t, RankCollectiveTotals>& totals) {
+  TimeNs earliest = INT64_MAX;
+  for (CollectiveRank& r : c.ranks) {
+    r.correctedStart = r.start - offsetOf[r.rankIndex];
+    earliest = std::min(earliest, r.correctedStart);
+  }
+  std::size_t late = 0;
+  for (std::size_t j = 0; j < c.ranks.size(); ++j) {
+    CollectiveRank& r = c.ranks[j];
+    r.skew = r.correctedStart - earliest;
+    if (r.skew > c.ranks[late].skew) late = j;
+  }
+  c.maxSkew = c.ranks[late].skew;
+  if (c.ranks.size() < 2 || c.maxSkew < kLateRankMinSkewNs) return;
+  c.lateIndex = late;
+  c.lateRank = c.ranks[late].rank;
+  for (std::size_t j = 0; j < c.ranks.size(); ++j) {
+    if (j == late) continue;
+    const TimeNs lost = c.ranks[late].correctedStart - c.ranks[j].correctedStart;
+    if (lost < kLateRankMinSkewNs) {
+      // Arrived together with the late rank: about as late, not waiting for it.
+      if (c.ranks[j].skew >= kLateRankMinSkewNs) {
+        c.alsoLate.push_back(c.ranks[j].rank);
+        totals[c.ranks[j].rankIndex].lateCount++;
+      }
+      continue;
+    }
+    c.lost += lost;
+    totals[c.ranks[j].rankIndex].waited += lost;
+  }
+  std::sort(c.alsoLate.begin(), c.alsoLate.end());
+  totals[c.ranks[late].rankIndex].lateCount++;
+  totals[c.ranks[late].rankIndex].caused += c.lost;
+}
+
+}  // namespace
+
+ClusterComm matchCollectives(const Profile& profile) {
+  ClusterComm cc;
+  std::vector<std::size_t> withOps;
+  for (std::size_t i = 0; i < profile.ranks.size(); ++i)
+    if (opsOf(profile.ranks[i])) withOps.push_back(i);
+  if (withOps.size() < 2) return cc;
+  ReferenceOps ref = referenceOps(profile, withOps.front(), cc);
+  std::size_t unmatched = 0;
+  for (std::size_t wi = 1; wi < withOps.size(); ++wi) {
+    const std::size_t ri = withOps[wi];
+    const RankProfile& rp = profile.ranks[ri];
+    const std::vector<CommOp>& ops = *opsOf(rp);
+    const auto pairTo = pairGroups(ref, rp, ops, cc);
+    unmatched += matchRankOps(ref, ri, rp, ops, pairTo, cc);
+  }
+  if (unmatched > 0)
+    cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1 op(s) of other ranks have no counterpart on rank %2"),
+                                    {std::to_string(unmatched), std::to_string(ref.rank->rank())}));
+  dropPointToPoint(cc);
+  std::map<std::size_t, TimeNs> offsetOf = estimateClocks(profile, withOps, ref, cc);
+  std::map<std::string, std::vector<int>> selfRanks = loadedGroupRanks(profile, cc);
   std::map<std::size_t, RankCollectiveTotals> totals;
   for (const std::size_t ri : withOps) totals[ri] = RankCollectiveTotals{ri, profile.ranks[ri].rank(), 0, 0, 0};
   for (Collective& c : cc.collectives) {
-    TimeNs earliest = INT64_MAX;
-    for (CollectiveRank& r : c.ranks) {
-      r.correctedStart = r.start - offsetOf[r.rankIndex];
-      earliest = std::min(earliest, r.correctedStart);
-    }
-    std::size_t late = 0;
-    for (std::size_t j = 0; j < c.ranks.size(); ++j) {
-      CollectiveRank& r = c.ranks[j];
-      r.skew = r.correctedStart - earliest;
-      if (r.skew > c.ranks[late].skew) late = j;
-    }
-    c.maxSkew = c.ranks[late].skew;
-    if (c.ranks.size() >= 2 && c.maxSkew >= kLateRankMinSkewNs) {
-      c.lateIndex = late;
-      c.lateRank = c.ranks[late].rank;
-      for (std::size_t j = 0; j < c.ranks.size(); ++j) {
-        if (j == late) continue;
-        const TimeNs lost = c.ranks[late].correctedStart - c.ranks[j].correctedStart;
-        if (lost < kLateRankMinSkewNs) {
-          // Arrived together with the late rank: about as late, not waiting for it.
-          if (c.ranks[j].skew >= kLateRankMinSkewNs) {
-            c.alsoLate.push_back(c.ranks[j].rank);
-            totals[c.ranks[j].rankIndex].lateCount++;
-          }
-          continue;
-        }
-        c.lost += lost;
-        totals[c.ranks[j].rankIndex].waited += lost;
-      }
-      std::sort(c.alsoLate.begin(), c.alsoLate.end());
-      totals[c.ranks[late].rankIndex].lateCount++;
-      totals[c.ranks[late].rankIndex].caused += c.lost;
-    }
+    judgeLateRank(c, offsetOf, totals);
+    // The peers of its ops that no loaded rank is: not captured.
     const std::vector<int>& loaded = selfRanks[c.group];
     for (const CollectiveRank& r : c.ranks)
       for (int p : collectiveOp(profile, r)->peers)

@@ -541,6 +541,79 @@ FarEvents farEvents(const Trace& trace, const std::vector<DeviceAnalysis>& devic
   return fe;
 }
 
+/// The Free time of a device from its Computing and Communication sets. Free = [begin, end] \ (C u M) over the span from the
+/// first Computing/Communication interval to the last: the format notes (§4.1, from msprof's
+/// source) put every device task in the span, but the Overlap Analysis lanes that torch_npu
+/// captures actually hold start and end there; leading MEMCPY_ASYNC / PROFILING_ENABLE tasks are
+/// not Free (checked on the 910A and 910B corpus captures, where the lanes' Free then matches to
+/// within 0.01 us). Follow the data. Returns that span (begin >= end: no interval).
+TimeRange computeFree(DeviceAnalysis& da) {
+  TimeNs begin = INT64_MAX, end = INT64_MIN;
+  for (const Intervals* s : {&da.computing, &da.communication})
+    if (!s->empty()) {
+      begin = std::min(begin, s->front().start);
+      end = std::max(end, s->back().end);
+    }
+  if (begin < end) da.free = gapsWithin(begin, end, da.computing, da.communication);
+  return TimeRange{begin, end};
+}
+
+/// The computed figures of a device (its sets totalled, E2E the span computeFree returned).
+void computedTotals(DeviceAnalysis& da, TimeRange span) {
+  da.computed.computing = totalOf(da.computing);
+  da.computed.communication = totalOf(da.communication);
+  da.computed.commNotOverlapped = totalOf(da.commNotOverlapped);
+  da.computed.overlapped = da.computed.communication - da.computed.commNotOverlapped;
+  da.computed.free = totalOf(da.free);
+  da.computed.e2e = span.start < span.end ? span.end - span.start : 0;
+}
+
+/// One step's figures: the computed ones of the intervals starting in `window` (and the
+/// recorded lanes' when there are), the time from the host step's start to its first device
+/// interval (preparing), and its step_trace_time.csv row for device `dev`.
+StepOverlap stepOverlap(const DeviceAnalysis& da, const SetView* laneSets, long long number, TimeRange window,
+                        TimeNs hostStart, const std::vector<StepTraceRow>* stepTrace, int dev) {
+  StepOverlap so;
+  so.step = number;
+  so.window = window;
+  so.computed = figuresStartingIn(SetView::of(da.computing), SetView::of(da.communication),
+                                  SetView::of(da.commNotOverlapped), SetView::of(da.free), window, &so.span);
+  if (da.lanes) so.lanes = figuresStartingIn(laneSets[0], laneSets[1], laneSets[2], laneSets[3], window);
+  const SetView c = da.lanes ? laneSets[0] : SetView::of(da.computing);
+  const SetView m = da.lanes ? laneSets[1] : SetView::of(da.communication);
+  TimeNs first = INT64_MAX;
+  for (const SetView* s : {&c, &m}) {
+    const std::size_t i = s->lowerBound(window.start);
+    if (i < s->n && s->start(i) < window.end) first = std::min(first, s->start(i));
+  }
+  if (first != INT64_MAX) so.preparing = first - hostStart;
+  if (stepTrace)
+    for (const StepTraceRow& row : *stepTrace)
+      if ((row.step ? *row.step : -1) == number && (row.device < 0 || dev < 0 || row.device == dev)) so.csv = row;
+  return so;
+}
+
+/// The discrepancies of each step with its step_trace_time.csv row: a figure (the lanes', else
+/// the computed one) more than 1 us from the row's.
+void compareStepTrace(DeviceAnalysis& da) {
+  for (const StepOverlap& so : da.steps) {
+    if (!so.csv) continue;
+    const std::string step = so.step >= 0 ? std::to_string(so.step) : npuTr("npuscope::core::Overlap", "(all)");
+    const OverlapFigures& basis = so.lanes ? *so.lanes : so.computed;
+    const std::string src = so.lanes ? npuTr("npuscope::core::Overlap", "Overlap Analysis lanes") : npuTr("npuscope::core::Overlap", "computed");
+    auto cmp = [&](const char* what, TimeNs v, double csvUs) {
+      const TimeNs c = clampedNs(csvUs * 1000.0);
+      if (std::llabs(v - c) > 1000)
+        da.discrepancies.push_back(
+            i18n::format(npuTr("npuscope::core::Overlap", "step %1 %2: %3 %4, step_trace_time.csv %5"), {step, what, src, us(v), us(c)}));
+    };
+    cmp("Computing", basis.computing, so.csv->computing);
+    cmp("Communication(Not Overlapped)", basis.commNotOverlapped, so.csv->commNotOverlapped);
+    cmp("Communication", basis.communication, so.csv->communication);
+    cmp("Free", basis.free, so.csv->free);
+  }
+}
+
 }  // namespace
 
 RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const std::vector<StepTraceRow>* stepTrace,
@@ -608,25 +681,10 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       da.fanOut = fan;
     };
     if (cancelled()) return ra;
-    // Free = [begin, end] \ (C u M). The format notes (§4.1, from msprof's source) put every
-    // device task in the span, but the Overlap Analysis lanes that torch_npu captures actually
-    // hold start at the first Computing/Communication interval and end at the last one: leading
-    // MEMCPY_ASYNC / PROFILING_ENABLE tasks are not Free (checked on the 910A and 910B corpus
-    // captures, where the lanes' Free then matches to within 0.01 us). Follow the data.
-    TimeNs begin = INT64_MAX, end = INT64_MIN;
-    for (const Intervals* s : {&da.computing, &da.communication})
-      if (!s->empty()) {
-        begin = std::min(begin, s->front().start);
-        end = std::max(end, s->back().end);
-      }
-    if (begin < end) da.free = gapsWithin(begin, end, da.computing, da.communication);
+    const TimeRange span = computeFree(da);
+    const TimeNs begin = span.start, end = span.end;
     if (cancelled()) return ra;
-    da.computed.computing = totalOf(da.computing);
-    da.computed.communication = totalOf(da.communication);
-    da.computed.commNotOverlapped = totalOf(da.commNotOverlapped);
-    da.computed.overlapped = da.computed.communication - da.computed.commNotOverlapped;
-    da.computed.free = totalOf(da.free);
-    da.computed.e2e = begin < end ? end - begin : 0;
+    computedTotals(da, span);
     SetView laneSets[4];
     Intervals laneOwned[4];
     da.lanes = laneFigures(trace, tasks.overlapLanes, laneSets, laneOwned);
@@ -639,50 +697,16 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       compare(da.discrepancies, "Free", da.computed.free, da.lanes->free);
     }
     // Per step.
-    auto addStep = [&](long long number, TimeRange window, TimeNs hostStart) {
-      StepOverlap so;
-      so.step = number;
-      so.window = window;
-      so.computed = figuresStartingIn(SetView::of(da.computing), SetView::of(da.communication),
-                                      SetView::of(da.commNotOverlapped), SetView::of(da.free), window, &so.span);
-      if (da.lanes) so.lanes = figuresStartingIn(laneSets[0], laneSets[1], laneSets[2], laneSets[3], window);
-      const SetView c = da.lanes ? laneSets[0] : SetView::of(da.computing);
-      const SetView m = da.lanes ? laneSets[1] : SetView::of(da.communication);
-      TimeNs first = INT64_MAX;
-      for (const SetView* s : {&c, &m}) {
-        const std::size_t i = s->lowerBound(window.start);
-        if (i < s->n && s->start(i) < window.end) first = std::min(first, s->start(i));
-      }
-      if (first != INT64_MAX) so.preparing = first - hostStart;
-      if (stepTrace)
-        for (const StepTraceRow& row : *stepTrace)
-          if ((row.step ? *row.step : -1) == number && (row.device < 0 || dev < 0 || row.device == dev)) so.csv = row;
-      da.steps.push_back(so);
-    };
     if (ra.steps.empty()) {
-      addStep(-1, {begin, end == INT64_MIN ? begin : end + 1}, begin);
+      da.steps.push_back(stepOverlap(da, laneSets, -1, {begin, end == INT64_MIN ? begin : end + 1}, begin, stepTrace, dev));
     } else {
       for (std::size_t k = 0; k < ra.steps.size(); ++k) {
         if (k % 64 == 63 && cancelled()) return ra;  // each step scans its intervals and the CSV rows
-        addStep(ra.steps[k].number, ra.steps[k].device, ra.steps[k].host.start);
+        da.steps.push_back(
+            stepOverlap(da, laneSets, ra.steps[k].number, ra.steps[k].device, ra.steps[k].host.start, stepTrace, dev));
       }
     }
-    for (const StepOverlap& so : da.steps) {
-      if (!so.csv) continue;
-      const std::string step = so.step >= 0 ? std::to_string(so.step) : npuTr("npuscope::core::Overlap", "(all)");
-      const OverlapFigures& basis = so.lanes ? *so.lanes : so.computed;
-      const std::string src = so.lanes ? npuTr("npuscope::core::Overlap", "Overlap Analysis lanes") : npuTr("npuscope::core::Overlap", "computed");
-      auto cmp = [&](const char* what, TimeNs v, double csvUs) {
-        const TimeNs c = clampedNs(csvUs * 1000.0);
-        if (std::llabs(v - c) > 1000)
-          da.discrepancies.push_back(
-              i18n::format(npuTr("npuscope::core::Overlap", "step %1 %2: %3 %4, step_trace_time.csv %5"), {step, what, src, us(v), us(c)}));
-      };
-      cmp("Computing", basis.computing, so.csv->computing);
-      cmp("Communication(Not Overlapped)", basis.commNotOverlapped, so.csv->commNotOverlapped);
-      cmp("Communication", basis.communication, so.csv->communication);
-      cmp("Free", basis.free, so.csv->free);
-    }
+    compareStepTrace(da);
     da.isolated = isolatedActivity(trace, da);
     da.skew = clockSkew(trace, dev);
     da.bubbles = detail::findBubbles(trace, da, ra.steps, options, &da.gapsFound, &da.gapsFoundNs, &da.causes);

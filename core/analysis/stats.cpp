@@ -306,25 +306,133 @@ StatsTable kernelTableStats(const KernelDetails& kernels, std::optional<TimeRang
   return table;
 }
 
+namespace {
+
+/// The kernel_details.csv figures of one kernel name (the Kernels layer): its distinct input
+/// shapes, summed wait, a sample row (type, core), FLOPs over the rows that have them, and the
+/// time of its rows by bound.
+struct KernelAcc {
+  std::set<std::string_view> shapes;
+  double wait = 0;
+  const KernelRow* sample = nullptr;
+  double flops = 0, flopsNs = 0;
+  std::uint64_t flopsRows = 0;
+  std::map<std::string, TimeNs> byBound;
+};
+
+/// computeStats' sums by name: one Acc per distinct name, in first-seen order (slot[name id] ->
+/// index into accs), and the kernel_details.csv figures of the kernel names.
+struct NameSums {
+  explicit NameSums(const Trace& t) : slot(t.strings.size(), kInvalidIndex) {}
+  std::vector<std::uint32_t> slot;
+  std::vector<Acc> accs;
+  std::vector<NameId> accNames;
+  std::unordered_map<NameId, KernelAcc> kernelAcc;
+
+  /// The accumulator of `name`, added when new.
+  Acc& of(NameId name) {
+    std::uint32_t& sl = slot[name];
+    if (sl == kInvalidIndex) {
+      sl = static_cast<std::uint32_t>(accs.size());
+      accs.emplace_back();
+      accNames.push_back(name);
+    }
+    return accs[sl];
+  }
+};
+
+/// The part of [s, e) that the children (row d+1 slices from `child`, before `childEnd`) cover,
+/// clipped to it: Lane::selfTime's rule. Moves the cursor `child` past the children ending
+/// before s (rows are sorted and disjoint, so both start and end are sorted).
+TimeNs childrenCover(const Lane& lane, std::uint32_t& child, std::uint32_t childEnd, TimeNs s, TimeNs e) {
+  while (child < childEnd && lane.end[child] < s) ++child;
+  std::uint32_t k = child;
+  while (k < childEnd && lane.end[k] == s && lane.start[k] != s) ++k;
+  TimeNs covered = 0, cursor = s;
+  for (; k < childEnd && lane.start[k] < e; ++k) {
+    const TimeNs cs = std::max(lane.start[k], cursor), ce = std::min(lane.end[k], e);
+    if (ce > cs) {
+      covered += ce - cs;
+      cursor = ce;
+    }
+  }
+  return covered;
+}
+
+/// Adds the kernel_details.csv row `k` of a kernel to its name's figures.
+void addKernelRow(KernelAcc& ka, const KernelRow* k, const KernelDetails& kernels) {
+  ka.sample = k;
+  ka.shapes.insert(k->inputShapes);
+  ka.wait += k->waitUs.value_or(0.0);
+  const auto rowIndex = static_cast<std::size_t>(k - kernels.rows.data());
+  if (const auto w = kernelWork(kernels, rowIndex)) {
+    ka.flops += w->flops;
+    ka.flopsNs += static_cast<double>(k->duration.value_or(0));
+    ++ka.flopsRows;
+  }
+  std::string b = kernelBound(kernels, rowIndex, kBusyPipeRatio);
+  if (!b.empty()) ka.byBound[std::move(b)] += k->duration.value_or(0);
+}
+
+/// The share denominator: the layer's summed total, or for the Overlap Analysis categories the
+/// E2E span Computing + Communication(Not Overlapped) + Free (the three tile it, format doc §4.1).
+void setShareBasis(StatsTable& table, const Trace& t, const NameSums& sums) {
+  if (table.layer == StatsLayer::Overlap) {
+    table.shareBasis = ShareBasis::E2E;
+    for (std::size_t k = 0; k < sums.accs.size(); ++k) {
+      const std::string_view n = t.name(sums.accNames[k]);
+      if (n == "Computing" || n == "Communication(Not Overlapped)" || n == "Free") table.shareDenominator += sums.accs[k].total;
+    }
+  } else {
+    table.shareBasis = ShareBasis::LayerTotal;
+    table.shareDenominator = table.sumTotal;
+  }
+}
+
+/// The table row of name k of `sums`: its figures, its share, and for a kernel its
+/// kernel_details.csv figures (type, core, shapes, wait, TFLOPS, the bound of most of its time).
+StatsRow statsRow(const Trace& t, const NameSums& sums, std::size_t k, TimeNs shareDenominator) {
+  const Acc& a = sums.accs[k];
+  StatsRow r;
+  r.name = std::string(t.name(sums.accNames[k]));
+  r.count = a.count;
+  r.total = a.total;
+  r.self = a.self;
+  r.min = a.min;
+  r.max = a.max;
+  r.avg = static_cast<double>(a.total) / static_cast<double>(a.count);
+  r.share = shareDenominator > 0 ? static_cast<double>(a.total) / static_cast<double>(shareDenominator) : 0.0;
+  const auto it = sums.kernelAcc.find(sums.accNames[k]);
+  if (it == sums.kernelAcc.end()) return r;
+  const KernelAcc& ka = it->second;
+  if (ka.sample) {
+    r.type = ka.sample->type;
+    r.core = ka.sample->core;
+  }
+  r.shapes = static_cast<std::uint32_t>(ka.shapes.size());
+  r.waitUs = ka.wait;
+  if (ka.flopsRows > 0 && ka.flopsNs > 0) {
+    r.tflops = ka.flops / ka.flopsNs / 1000.0;  // FLOP/ns = GFLOPS
+    r.tflopsRows = ka.flopsRows;
+  }
+  TimeNs boundNs = 0, best = -1;
+  for (const auto& [b, ns] : ka.byBound) {
+    boundNs += ns;
+    if (ns > best) best = ns, r.bound = b;
+  }
+  if (!r.bound.empty()) r.boundShare = boundNs > 0 ? static_cast<double>(best) / static_cast<double>(boundNs) : 1.0;
+  return r;
+}
+
+}  // namespace
+
 StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRange> scopeArg, const KernelDetails* kernels) {
   StatsTable table;
   table.layer = layer;
   const TimeRange scope = scopeArg ? *scopeArg : TimeRange{t.range.start, t.range.end + 1};
   table.scope = scopeArg ? *scopeArg : t.range;
   table.scopeDuration = table.scope.duration();
-  // Accumulators indexed densely: slot[name id] -> index into accs (names in first-seen order).
-  std::vector<std::uint32_t> slot(t.strings.size(), kInvalidIndex);
-  std::vector<Acc> accs;
-  std::vector<NameId> accNames;
-  struct KernelAcc {
-    std::set<std::string_view> shapes;
-    double wait = 0;
-    const KernelRow* sample = nullptr;
-    double flops = 0, flopsNs = 0;
-    std::uint64_t flopsRows = 0;
-    std::map<std::string, TimeNs> byBound;
-  };
-  std::unordered_map<NameId, KernelAcc> kernelAcc;
+  NameSums sums(t);
   // Kernels and Tasks split the Ascend Hardware lanes: only the picked slices count, and their
   // union is taken from a copy of their intervals (the lane rows hold both kinds).
   const bool split = layer == StatsLayer::Kernels || layer == StatsLayer::Tasks;
@@ -351,9 +459,7 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
       re[d] = static_cast<std::uint32_t>(std::lower_bound(b, e, scope.end) - lane.start.begin());
     }
     for (std::uint32_t d = 0; d < depths; ++d) {
-      // Children of this row's slices: row d+1, walked once with a cursor (rows are sorted and
-      // disjoint, so both start and end are sorted). Same rule as Lane::selfTime: the children
-      // are the row d+1 slices that overlap the parent, clipped to it.
+      // Children of this row's slices: row d+1, walked once with a cursor.
       const bool children = nested && d + 1 < depths;
       const std::uint32_t childEnd = children ? lane.rowBegin[d + 2] : 0;
       std::uint32_t child = children && rb[d] < re[d] ? firstVisibleInRow(lane, d + 1, lane.start[rb[d]]) : 0;
@@ -361,29 +467,9 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
         if (split && splitter->isKernel(l, i) != (layer == StatsLayer::Kernels)) continue;
         const TimeNs s = lane.start[i], e = lane.end[i], dur = e - s;
         if (split) picked.push_back({s, e});
-        TimeNs self = dur;
-        if (children) {
-          while (child < childEnd && lane.end[child] < s) ++child;
-          std::uint32_t k = child;
-          while (k < childEnd && lane.end[k] == s && lane.start[k] != s) ++k;
-          TimeNs covered = 0, cursor = s;
-          for (; k < childEnd && lane.start[k] < e; ++k) {
-            const TimeNs cs = std::max(lane.start[k], cursor), ce = std::min(lane.end[k], e);
-            if (ce > cs) {
-              covered += ce - cs;
-              cursor = ce;
-            }
-          }
-          self -= covered;
-        }
+        const TimeNs self = children ? dur - childrenCover(lane, child, childEnd, s, e) : dur;
         const NameId name = lane.names[i];
-        std::uint32_t& sl = slot[name];
-        if (sl == kInvalidIndex) {
-          sl = static_cast<std::uint32_t>(accs.size());
-          accs.emplace_back();
-          accNames.push_back(name);
-        }
-        Acc& a = accs[sl];
+        Acc& a = sums.of(name);
         ++a.count;
         a.total += dur;
         a.self += self;
@@ -391,23 +477,9 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
         a.max = std::max(a.max, dur);
         table.sumTotal += dur;
         ++table.slices;
-        if (layer == StatsLayer::Kernels) {
-          // A kernel_details row belongs to the task with its exact start and name.
-          if (const KernelRow* k = splitter->row(l, i)) {
-            KernelAcc& ka = kernelAcc[name];
-            ka.sample = k;
-            ka.shapes.insert(k->inputShapes);
-            ka.wait += k->waitUs.value_or(0.0);
-            const auto rowIndex = static_cast<std::size_t>(k - kernels->rows.data());
-            if (const auto w = kernelWork(*kernels, rowIndex)) {
-              ka.flops += w->flops;
-              ka.flopsNs += static_cast<double>(k->duration.value_or(0));
-              ++ka.flopsRows;
-            }
-            std::string b = kernelBound(*kernels, rowIndex, kBusyPipeRatio);
-            if (!b.empty()) ka.byBound[std::move(b)] += k->duration.value_or(0);
-          }
-        }
+        // A kernel_details row belongs to the task with its exact start and name.
+        if (layer == StatsLayer::Kernels)
+          if (const KernelRow* k = splitter->row(l, i)) addKernelRow(sums.kernelAcc[name], k, *kernels);
       }
     }
     if (depths > 0 && !split) {
@@ -417,51 +489,9 @@ StatsTable computeStats(const Trace& t, StatsLayer layer, std::optional<TimeRang
   }
   for (const Intervals& x : extras) streams.push_back({nullptr, nullptr, x.data(), 0, x.size()});
   table.unionTotal = split ? totalOf(unionOf(std::move(picked))) : unionLength(std::move(streams));
-  // The share denominator: the layer's summed total, or for the Overlap Analysis categories the
-  // E2E span Computing + Communication(Not Overlapped) + Free (the three tile it, format doc §4.1).
-  if (layer == StatsLayer::Overlap) {
-    table.shareBasis = ShareBasis::E2E;
-    for (std::size_t k = 0; k < accs.size(); ++k) {
-      const std::string_view n = t.name(accNames[k]);
-      if (n == "Computing" || n == "Communication(Not Overlapped)" || n == "Free") table.shareDenominator += accs[k].total;
-    }
-  } else {
-    table.shareBasis = ShareBasis::LayerTotal;
-    table.shareDenominator = table.sumTotal;
-  }
-  table.rows.reserve(accs.size());
-  for (std::size_t k = 0; k < accs.size(); ++k) {
-    const Acc& a = accs[k];
-    StatsRow r;
-    r.name = std::string(t.name(accNames[k]));
-    r.count = a.count;
-    r.total = a.total;
-    r.self = a.self;
-    r.min = a.min;
-    r.max = a.max;
-    r.avg = static_cast<double>(a.total) / static_cast<double>(a.count);
-    r.share = table.shareDenominator > 0 ? static_cast<double>(a.total) / static_cast<double>(table.shareDenominator) : 0.0;
-    if (auto it = kernelAcc.find(accNames[k]); it != kernelAcc.end()) {
-      if (it->second.sample) {
-        r.type = it->second.sample->type;
-        r.core = it->second.sample->core;
-      }
-      r.shapes = static_cast<std::uint32_t>(it->second.shapes.size());
-      r.waitUs = it->second.wait;
-      const KernelAcc& ka = it->second;
-      if (ka.flopsRows > 0 && ka.flopsNs > 0) {
-        r.tflops = ka.flops / ka.flopsNs / 1000.0;  // FLOP/ns = GFLOPS
-        r.tflopsRows = ka.flopsRows;
-      }
-      TimeNs boundNs = 0, best = -1;
-      for (const auto& [b, ns] : ka.byBound) {
-        boundNs += ns;
-        if (ns > best) best = ns, r.bound = b;
-      }
-      if (!r.bound.empty()) r.boundShare = boundNs > 0 ? static_cast<double>(best) / static_cast<double>(boundNs) : 1.0;
-    }
-    table.rows.push_back(std::move(r));
-  }
+  setShareBasis(table, t, sums);
+  table.rows.reserve(sums.accs.size());
+  for (std::size_t k = 0; k < sums.accs.size(); ++k) table.rows.push_back(statsRow(t, sums, k, table.shareDenominator));
   std::sort(table.rows.begin(), table.rows.end(), [](const StatsRow& a, const StatsRow& b) {
     return a.total != b.total ? a.total > b.total : a.name < b.name;
   });

@@ -2,12 +2,12 @@
 #include "core/base/mapped_file.h"
 
 #include "core/base/file_access.h"
+#include "core/base/gzip_stream.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -96,36 +96,13 @@ void unguardMapping(int slot) {
   g_guard[slot].begin.store(0, std::memory_order_release);
 }
 
-void appendUtf8(std::string& out, char32_t c) {
-  if (c < 0x80) out += static_cast<char>(c);
-  else if (c < 0x800) { out += static_cast<char>(0xC0 | (c >> 6)); out += static_cast<char>(0x80 | (c & 0x3F)); }
-  else if (c < 0x10000) { out += static_cast<char>(0xE0 | (c >> 12)); out += static_cast<char>(0x80 | ((c >> 6) & 0x3F)); out += static_cast<char>(0x80 | (c & 0x3F)); }
-  else { out += static_cast<char>(0xF0 | (c >> 18)); out += static_cast<char>(0x80 | ((c >> 12) & 0x3F)); out += static_cast<char>(0x80 | ((c >> 6) & 0x3F)); out += static_cast<char>(0x80 | (c & 0x3F)); }
-}
-
 }  // namespace
 
 namespace detail {
 std::string utf16ToUtf8(std::string_view b, bool bigEndian) {
   std::string out;
   out.reserve(b.size() / 2);
-  auto unit = [&](std::size_t i) -> char16_t {
-    const auto lo = static_cast<unsigned char>(b[i]), hi = static_cast<unsigned char>(b[i + 1]);
-    return bigEndian ? static_cast<char16_t>((lo << 8) | hi) : static_cast<char16_t>((hi << 8) | lo);
-  };
-  for (std::size_t i = 0; i + 1 < b.size(); i += 2) {
-    char16_t u = unit(i);
-    if (u >= 0xD800 && u <= 0xDBFF && i + 3 < b.size()) {
-      char16_t v = unit(i + 2);
-      if (v >= 0xDC00 && v <= 0xDFFF) {
-        appendUtf8(out, 0x10000 + ((char32_t(u) - 0xD800) << 10) + (char32_t(v) - 0xDC00));
-        i += 2;
-        continue;
-      }
-    }
-    if (u >= 0xD800 && u <= 0xDFFF) appendUtf8(out, 0xFFFD);
-    else appendUtf8(out, u);
-  }
+  appendUtf16AsUtf8(out, b, bigEndian, true);
   return out;
 }
 }  // namespace detail
@@ -139,8 +116,18 @@ std::shared_ptr<MappedFile> MappedFile::fromMemory(std::string_view bytes) {
   return f;
 }
 
-std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::string& error,
-                                             std::uint64_t maxInflatedBytes) {
+std::shared_ptr<MappedFile> MappedFile::fromCopiedArgs(detail::RecordBuffer<char>&& args, std::size_t diskSize,
+                                                      const std::string& path) {
+  std::shared_ptr<MappedFile> f(new MappedFile());
+  f->m_args = std::move(args);
+  f->m_data = f->m_args.data();
+  f->m_size = f->m_args.size();
+  f->m_diskSize = diskSize;
+  f->m_path = path;
+  return f;
+}
+
+std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::string& error) {
   std::shared_ptr<MappedFile> f(new MappedFile());
   // Only a regular file is opened, without blocking (a FIFO named trace_view.json used to block
   // the load forever); the error says what the path is.
@@ -153,61 +140,15 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::strin
     return nullptr;
   }
   f->m_diskSize = static_cast<std::size_t>(st.st_size);
-  // gzip by its magic bytes (RFC 1952: 1F 8B), whatever the name: a trace.json that is really
-  // gzip would otherwise be parsed as JSON and fail with raw binary bytes in the message.
+  // A gzip file is streamed (GzipStream, loadTrace), never inflated whole here: its bytes would be
+  // parsed as JSON and fail with raw binary bytes in the message.
   unsigned char magic[2] = {0, 0};
-  const bool gzipMagic = ::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1F && magic[1] == 0x8B;
-  if (gzipMagic || path.ends_with(".gz")) {
-    gzFile gz = gzdopen(fd, "rb");
-    if (!gz) {
-      ::close(fd);
-      error = "cannot read gzip file " + path;
-      return nullptr;
-    }
-    gzbuffer(gz, 1 << 20);
-    // Inflate at most `limit` bytes (a gzip bomb would otherwise take all memory): read one
-    // byte past it to know whether the stream goes on.
-    const std::uint64_t limit = maxInflatedBytes ? maxInflatedBytes : gzipInflateLimit(f->m_diskSize);
-    const std::size_t hardCap = static_cast<std::size_t>(std::min<std::uint64_t>(limit, SIZE_MAX - 1)) + 1;
-    std::string out;
-    out.resize(std::min<std::size_t>(std::max<std::size_t>(f->m_diskSize * 8, 1 << 16), hardCap));
-    std::size_t used = 0;
-    for (;;) {
-      if (used == out.size()) {
-        if (out.size() >= hardCap) break;
-        out.resize(std::min(out.size() * 2, hardCap));
-      }
-      const int n = gzread(gz, out.data() + used, static_cast<unsigned>(std::min<std::size_t>(out.size() - used, 1u << 30)));
-      if (n < 0) {
-        int errnum = 0;
-        error = "corrupt gzip data in " + path + ": " + gzerror(gz, &errnum);
-        gzclose(gz);
-        return nullptr;
-      }
-      if (n == 0) break;
-      used += static_cast<std::size_t>(n);
-    }
-    if (used >= hardCap) {
-      used = hardCap - 1;
-      f->m_inflateLimited = true;
-      f->m_warning = "gzip data in " + path + " inflates to more than " + std::to_string(used) + " bytes (" +
-                     std::to_string(f->m_diskSize) + " compressed; the limit is " +
-                     (maxInflatedBytes ? std::string("LoadOptions::gzipMaxInflatedBytes")
-                                       : std::string("256 times the compressed size, at least 64 MiB")) +
-                     "): reading stopped there, the events after it are lost (a gzip bomb?)";
-    } else {
-      // gzread reports a stream cut short (no trailer) as end of file with Z_BUF_ERROR set: keep
-      // what was decoded and say so (the JSON reader then reads the events before the cut).
-      int errnum = Z_OK;
-      const char* what = gzerror(gz, &errnum);
-      if (errnum == Z_BUF_ERROR)
-        f->m_warning = "gzip data in " + path + " ends early (truncated file?): " + std::to_string(used) +
-                       " bytes decoded, the rest is lost (" + what + ")";
-    }
-    gzclose(gz);
-    out.resize(used);
-    f->m_owned = std::move(out);
-  } else if (f->m_diskSize > 0) {
+  if (::pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1F && magic[1] == 0x8B) {
+    ::close(fd);
+    error = path + " is gzip-compressed: it is read by GzipStream, not mapped";
+    return nullptr;
+  }
+  if (f->m_diskSize > 0) {
     // No MAP_POPULATE: it faults the whole file in before returning — seconds that cannot be
     // cancelled and show no progress on a multi-GB trace, and for a file near the RAM size it
     // evicts its own first pages again. The parse workers fault their ranges in parallel (the
@@ -266,6 +207,10 @@ std::shared_ptr<MappedFile> MappedFile::open(const std::string& path, std::strin
   f->m_size = b.size();
   f->m_path = path;
   return f;
+}
+
+std::size_t MappedFile::heapBytes() const {
+  return (m_owned.empty() ? 0 : m_owned.capacity()) + m_args.capacity();
 }
 
 std::size_t MappedFile::validSize() const {

@@ -7,13 +7,14 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/page_memory.h"
+
 namespace npuscope::core {
 
-/// Read-only view of a file's bytes: memory-mapped (PROT_READ, MAP_PRIVATE) for plain files,
-/// or decompressed into memory for gzip files (zlib), recognised by their magic bytes 1F 8B
-/// whatever the file is called (and any .gz name). Concatenated gzip members are read one after
-/// another; a gzip stream cut short keeps what was decoded and says so in warning(). The file is
-/// never written.
+/// Read-only view of a file's bytes: memory-mapped (PROT_READ, MAP_PRIVATE) for plain files, or
+/// bytes held in memory (fromMemory, fromCopiedArgs). A gzip file (magic bytes 1F 8B) is not
+/// opened here: it is streamed (GzipStream, core/base/gzip_stream.h) and its trace keeps only the
+/// args it needs (fromCopiedArgs). The file is never written.
 /// A UTF-16 file (BOM FF FE / FE FF) is transcoded to UTF-8 in memory; a UTF-8 BOM is skipped.
 /// Only a regular file is opened (openRegularFile: a FIFO or device is refused by its type).
 ///
@@ -27,45 +28,33 @@ namespace npuscope::core {
 /// as a truncated file. (Chosen over pread-only reading, which would keep the whole file in
 /// memory for the lazy args, and over sigsetjmp around every mapped access, which would unwind
 /// through C++ frames without running destructors.)
-/// The default limit of a gzip file's inflated size for a file of `diskSize` compressed bytes:
-/// 256 times it, and at least 64 MiB. Real traces compress 10-20x (the Kineto .json.gz of
-/// ../shared/corpus: 9.9x, 12.9x, 19.6x; JSON text rarely passes 50x), so only a crafted file
-/// (a gzip bomb) reaches it.
-[[nodiscard]] constexpr std::uint64_t gzipInflateLimit(std::uint64_t diskSize) {
-  constexpr std::uint64_t kFloor = 64ull << 20;
-  constexpr std::uint64_t kRatio = 256;
-  if (diskSize > (~0ull) / kRatio) return ~0ull;
-  return diskSize * kRatio > kFloor ? diskSize * kRatio : kFloor;
-}
-
 class MappedFile {
  public:
-  /// Opens `path`; on failure returns null and sets `error` to a sentence for the user.
-  /// `maxInflatedBytes` bounds what a gzip file may inflate to (issue 15 item 6: deflate reaches
-  /// about 1032:1, so a 1 MB file can become 1 GB): 0 is gzipInflateLimit(diskSize); past the
-  /// limit the bytes inflated so far are kept and warning() says where it stopped
-  /// (inflateLimited() is then true).
-  static std::shared_ptr<MappedFile> open(const std::string& path, std::string& error,
-                                          std::uint64_t maxInflatedBytes = 0);
+  /// Opens `path` (not a gzip file: that is an error); on failure returns null and sets `error`
+  /// to a sentence for the user.
+  static std::shared_ptr<MappedFile> open(const std::string& path, std::string& error);
   /// Wraps bytes already in memory (tests).
   static std::shared_ptr<MappedFile> fromMemory(std::string_view bytes);
+  /// The args texts a streamed read copied out of a gzip file's text (detail::ReadResult::
+  /// copiedArgs): its trace's file, whose args offsets are offsets into these bytes. `diskSize`
+  /// and `path` are the gzip file's.
+  static std::shared_ptr<MappedFile> fromCopiedArgs(detail::RecordBuffer<char>&& args, std::size_t diskSize,
+                                                    const std::string& path);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
   /// The file's bytes (after a skipped BOM / transcoding). Stable for the object's lifetime.
   [[nodiscard]] std::string_view bytes() const { return {m_data, m_size}; }
-  /// Size on disk (compressed size for .gz), bytes.
+  /// Size on disk (the gzip file's for fromCopiedArgs), bytes.
   [[nodiscard]] std::size_t diskSize() const { return m_diskSize; }
-  /// A problem that left a partial result, e.g. "gzip data ends early (truncated file?) ...";
-  /// empty when none.
-  [[nodiscard]] const std::string& warning() const { return m_warning; }
-  /// True when a gzip file was cut at the inflate limit (see open); warning() says so.
-  [[nodiscard]] bool inflateLimited() const { return m_inflateLimited; }
+  /// Bytes of memory the object holds (0 for a mapping; the copy for fromMemory, the args for
+  /// fromCopiedArgs, the text of a transcoded UTF-16 file).
+  [[nodiscard]] std::size_t heapBytes() const;
   /// True when the bytes were transcoded from UTF-16.
   [[nodiscard]] bool transcodedUtf16() const { return m_utf16; }
   /// A read-only descriptor of the mapped file, open for the object's lifetime, or -1 when the
-  /// bytes are not the file's (gzip, UTF-16, in memory, empty file). bytes()[i] is the file's
+  /// bytes are not the file's (UTF-16, in memory, copied args, empty file). bytes()[i] is the file's
   /// byte at position fileOffset() + i (fileOffset() is 3 after a skipped UTF-8 BOM).
   [[nodiscard]] int fd() const { return m_fd; }
   [[nodiscard]] std::size_t fileOffset() const { return m_fileOffset; }
@@ -86,10 +75,9 @@ class MappedFile {
   void* m_map = nullptr;
   std::size_t m_mapSize = 0;
   std::string m_owned;
-  std::string m_warning;
+  detail::RecordBuffer<char> m_args;  ///< fromCopiedArgs
   std::size_t m_diskSize = 0;
   bool m_utf16 = false;
-  bool m_inflateLimited = false;
   int m_fd = -1;
   std::size_t m_fileOffset = 0;
   int m_guardSlot = -1;  ///< index in the SIGBUS handler's table of mappings, -1 when none

@@ -153,6 +153,13 @@ class RecordBuffer {
     std::memcpy(static_cast<void*>(m_data + m_size), &x, sizeof(T));
     ++m_size;
   }
+  /// Appends the `n` records at `p` (not inside this buffer).
+  void append(const T* p, std::size_t n) {
+    if (n == 0) return;
+    if (m_size + n > m_capacity) grow(m_size + n);
+    std::memcpy(static_cast<void*>(m_data + m_size), p, n * sizeof(T));
+    m_size += n;
+  }
   /// Keeps the capacity.
   void clear() { m_size = 0; }
   /// Makes room for `n` records in total (the capacity may become larger).

@@ -166,6 +166,11 @@ struct WorkerOut {
   RecordBuffer<RawCounter> counters;
   std::vector<RawMeta> metas;
   RecordBuffer<RawAsync> asyncs;
+  /// Set for a streamed read (readTraceEventsStreamed), whose text does not stay once read: the
+  /// args object of each kept slice and async event is then copied to copiedArgs and its args
+  /// range is an offset there instead of in the file.
+  bool copyArgs = false;
+  RecordBuffer<char> copiedArgs;
   std::uint64_t events = 0;
   std::uint64_t fastEvents = 0;      ///< events read by the fast scanner (FastEventScanner::scan)
   std::uint64_t declinedEvents = 0;  ///< events it passed to the general simdjson path

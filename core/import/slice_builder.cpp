@@ -18,6 +18,7 @@
 #include "core/import/json/json_scan.h"
 #include "core/base/time_format.h"
 #include "core/base/guard.h"
+#include "core/analysis/task_kinds.h"
 
 namespace npuscope::core::detail {
 
@@ -32,17 +33,53 @@ Process::Role classifyProcess(std::string_view n) {
   return R::Other;
 }
 
+void OverlapTally::add(TimeNs amount, NameId slice, TimeNs start, TimeNs end, NameId over, TimeNs overEnd) {
+  if (deviceTasks && amount < kMinorOverlapNs) {
+    ++minor;
+    largestMinor = std::max(largestMinor, amount);
+    return;
+  }
+  if (deviceTasks && strings && isNeverComputeName(strings->view(slice)) && isNeverComputeName(strings->view(over))) {
+    ++concurrent;
+    largestConcurrent = std::max(largestConcurrent, amount);
+    for (NameId n : {over, slice})
+      if (concurrentNames.size() < 4 && std::find(concurrentNames.begin(), concurrentNames.end(), n) == concurrentNames.end())
+        concurrentNames.push_back(n);
+    return;
+  }
+  ++partial;
+  if (strings && examples.size() < ImportStats::kExamplesPerKind) examples.push_back({slice, over, start, end, overEnd});
+}
+
 void OverlapTally::report(ImportStats& stats, const std::string& laneLabel) const {
-  for (std::size_t k = 0; k < partial; ++k) stats.add(ImportWarning::PartialOverlap, "on " + laneLabel);
+  for (std::size_t k = 0; k < partial; ++k) {
+    if (k < examples.size()) {
+      const Example& x = examples[k];
+      const auto quoted = [&](NameId id) { return "'" + std::string(strings->view(id)) + "'"; };
+      stats.add(ImportWarning::PartialOverlap,
+                "on " + laneLabel + ": " + quoted(x.slice) + " (" + formatTimestampUs(x.start) + " - " +
+                    formatTimestampUs(x.end) + ") starts " + formatDuration(x.overEnd - x.start) + " before " +
+                    quoted(x.over) + " ends (" + formatTimestampUs(x.overEnd) + ") and ends after it");
+    } else {
+      stats.add(ImportWarning::PartialOverlap, "on " + laneLabel);
+    }
+  }
   if (minor)
     stats.add(ImportWarning::MinorOverlap, minor,
               "on " + laneLabel + ": " + std::to_string(minor) + " slice(s), the largest overlap " + std::to_string(largestMinor) +
                   " ns");
+  if (concurrent) {
+    std::string names;
+    for (NameId n : concurrentNames) names += (names.empty() ? "" : ", ") + std::string(strings->view(n));
+    stats.add(ImportWarning::ConcurrentCommTasks, concurrent,
+              "on " + laneLabel + ": " + std::to_string(concurrent) + " task(s) (" + names + "), the largest overlap " +
+                  formatDuration(largestConcurrent));
+  }
 }
 
 std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<TimeNs>& end,
                          std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& depth,
-                         std::vector<std::uint8_t>& flags, OverlapTally* tally) {
+                         std::vector<std::uint8_t>& flags, OverlapTally* tally, const std::vector<NameId>* names) {
   const std::size_t n = start.size();
   order.resize(n);
   std::iota(order.begin(), order.end(), 0u);
@@ -59,7 +96,10 @@ std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<Tim
     if (!stack.empty() && end[stack.back()] < end[i]) {
       flags[i] |= kSlicePartialOverlap;
       ++overlaps;
-      if (tally) tally->add(end[stack.back()] - start[i]);
+      if (tally) {
+        const std::uint32_t over = stack.back();
+        tally->add(end[over] - start[i], names ? (*names)[i] : 0, start[i], end[i], names ? (*names)[over] : 0, end[over]);
+      }
     }
     depth[i] = static_cast<std::uint32_t>(stack.size());
     stack.push_back(i);
@@ -191,10 +231,10 @@ void reserveColumnsLazy(Lane& lane, std::size_t n) {
 }
 
 /// Places pending slices into the lane's columns by depth row.
-void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& laneLabel) {
+void fillLane(Pending& p, Lane& lane, ImportStats& stats, const std::string& laneLabel, const StringPool& strings) {
   std::vector<std::uint32_t> order, depth;
-  OverlapTally tally(laneLabel);
-  (void)assignDepths(p.start, p.end, order, depth, p.flags, &tally);
+  OverlapTally tally(laneLabel, &strings);
+  (void)assignDepths(p.start, p.end, order, depth, p.flags, &tally, &p.name);
   tally.report(stats, laneLabel);
   std::uint32_t maxDepth = 0;
   for (auto d : depth) maxDepth = std::max(maxDepth, d + 1);
@@ -237,6 +277,7 @@ struct LaneScratch {
   std::vector<LongArgs> mergedLong;  ///< long args of `merged`
   std::vector<std::uint32_t> order, depth, stack;
   std::vector<TimeNs> ends;
+  std::vector<NameId> open;  ///< names of the slices whose ends are in `ends` (buildSortedLane)
   void release() {
     freeNow(merged);
     freeNow(mergedLong);
@@ -245,6 +286,7 @@ struct LaneScratch {
     freeNow(depth);
     freeNow(stack);
     freeNow(ends);
+    freeNow(open);
   }
 };
 
@@ -260,12 +302,13 @@ constexpr std::uint32_t kOverlapBit = 0x80000000u;  // in LaneScratch::depth: pa
 /// pass without sorting or copying, then writes the columns; when the lane has one depth row the
 /// columns are written front to back while the raw records are released behind. Returns false
 /// (and leaves the lane incomplete) when the input is not in nesting order or on a stop request.
-bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, ImportStats& stats,
+bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, ImportStats& stats, const StringPool& strings,
                      const std::string& label, LaneScratch& s, const std::stop_token& stop, bool& cancelled) {
   s.depth.resize(n);
   s.ends.clear();
+  s.open.clear();
   std::size_t k = 0;
-  OverlapTally tally(label);
+  OverlapTally tally(label, &strings);
   std::uint32_t maxDepth = 0;
   const RawSlice* prev = nullptr;
   for (const RawPart& part : src) {
@@ -277,15 +320,19 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
         return false;
       }
       const TimeNs st = r.ts, en = r.ts + r.dur;
-      while (!s.ends.empty() && s.ends.back() <= st) s.ends.pop_back();
+      while (!s.ends.empty() && s.ends.back() <= st) {
+        s.ends.pop_back();
+        s.open.pop_back();
+      }
       std::uint32_t d = static_cast<std::uint32_t>(s.ends.size());
       maxDepth = std::max(maxDepth, d + 1);
       if (!s.ends.empty() && s.ends.back() < en) {
         d |= kOverlapBit;
-        tally.add(s.ends.back() - st);
+        tally.add(s.ends.back() - st, r.name, st, en, s.open.back(), s.ends.back());
       }
       s.depth[k++] = d;
       s.ends.push_back(en);
+      s.open.push_back(r.name);
     }
   }
   tally.report(stats, label);
@@ -482,11 +529,12 @@ const std::uint32_t* nestingOrder(const RecordBuffer<RawSlice>& v, LaneScratch& 
 /// Nests `v` (visited in `order`, or in place when null) by the rule of assignDepths, flags the
 /// partial overlaps (one PartialOverlap warning each) and writes the lane's depth-row columns.
 void nestIntoColumns(RecordBuffer<RawSlice>& v, const std::vector<LongArgs>* itemsLong, const std::uint32_t* order,
-                     Lane& lane, ImportStats& stats, const std::string& label, LaneScratch& s) {
+                     Lane& lane, ImportStats& stats, const StringPool& strings, const std::string& label,
+                     LaneScratch& s) {
   const std::size_t n = v.size();
   s.depth.resize(n);
   s.stack.clear();
-  OverlapTally tally(label);
+  OverlapTally tally(label, &strings);
   std::uint32_t maxDepth = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
@@ -494,7 +542,8 @@ void nestIntoColumns(RecordBuffer<RawSlice>& v, const std::vector<LongArgs>* ite
     while (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur <= st) s.stack.pop_back();
     if (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur < en) {
       v[i].setFlags(static_cast<std::uint8_t>(v[i].flags() | kSlicePartialOverlap));
-      tally.add(v[s.stack.back()].ts + v[s.stack.back()].dur - st);
+      const RawSlice& over = v[s.stack.back()];
+      tally.add(over.ts + over.dur - st, v[i].name, st, en, over.name, over.ts + over.dur);
     }
     const auto d = static_cast<std::uint32_t>(s.stack.size());
     s.depth[i] = d;
@@ -555,7 +604,7 @@ bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
   if (stop.stop_requested()) return false;
   if (!anyBE) {
     bool cancelled = false;
-    if (buildSortedLane(src, total, lane, stats, label, s, stop, cancelled)) {
+    if (buildSortedLane(src, total, lane, stats, strings, label, s, stop, cancelled)) {
       freeRaw();
       return true;
     }
@@ -576,7 +625,7 @@ bool buildLane(std::vector<RawPart>& src, TimeNs maxTs, const StringPool& string
   if (stop.stop_requested()) return false;
   const std::uint32_t* order = nestingOrder(*items, s);
   if (stop.stop_requested()) return false;
-  nestIntoColumns(*items, itemsLong, order, lane, stats, label, s);
+  nestIntoColumns(*items, itemsLong, order, lane, stats, strings, label, s);
   freeRaw();
   return true;
 }
@@ -1211,7 +1260,7 @@ void buildAsyncLanes(BuildState& b) {
     lane.process = key.first;
     lane.name = std::string(trace.strings.view(key.second));
     lane.tidText = "async:" + lane.name;
-    fillLane(pending, lane, trace.stats, b.procs[key.first].name + " / " + lane.name);
+    fillLane(pending, lane, trace.stats, b.procs[key.first].name + " / " + lane.name, trace.strings);
     b.laneThread.push_back(kInvalidIndex);
     b.lanes.push_back(std::move(lane));
   }

@@ -33,31 +33,48 @@ inline constexpr TimeNs kMinorOverlapNs = 1'000;
 /// The overlaps met while nesting one lane: partial ones, and on a lane of device tasks (an
 /// `Ascend Hardware` stream: `deviceTasks`) the minor ones (< kMinorOverlapNs). A host thread's
 /// overlap is mis-nesting however short (a 0.5 us overlap of a 1 us slice is not rounding).
+/// The first ImportStats::kExamplesPerKind partial overlaps keep the two slices (names and
+/// times), so that the warning names them (issue 26 item 5): "'B' (at t) starts 2 us before
+/// 'A' ends (t2) and ends after it".
 struct OverlapTally {
-  /// For the lane `laneLabel` ("process / thread"): device tasks when its process is Ascend Hardware.
-  explicit OverlapTally(std::string_view laneLabel = {}) : deviceTasks(laneLabel.starts_with("Ascend Hardware /")) {}
+  /// For the lane `laneLabel` ("process / thread"): device tasks when its process is Ascend
+  /// Hardware. `strings` (optional) resolves the names of the examples; without it the
+  /// warnings name no slice.
+  explicit OverlapTally(std::string_view laneLabel = {}, const StringPool* strings = nullptr)
+      : deviceTasks(laneLabel.starts_with("Ascend Hardware /")), strings(strings) {}
+  /// One partial overlap kept for the warning's text (NameIds of `strings`, times in ns).
+  struct Example {
+    NameId slice = 0, over = 0;  ///< the later slice; the open one it overlaps
+    TimeNs start = 0, end = 0, overEnd = 0;
+  };
   bool deviceTasks = false;
-  std::size_t partial = 0, minor = 0;
-  TimeNs largestMinor = 0;  ///< ns
-  void add(TimeNs amount) {
-    if (deviceTasks && amount < kMinorOverlapNs) {
-      ++minor;
-      largestMinor = amount > largestMinor ? amount : largestMinor;
-    } else {
-      ++partial;
-    }
-  }
-  /// One PartialOverlap warning per partial overlap, and one MinorOverlap line for the lane.
+  const StringPool* strings = nullptr;
+  std::size_t partial = 0, minor = 0, concurrent = 0;
+  TimeNs largestMinor = 0, largestConcurrent = 0;  ///< ns
+  std::vector<Example> examples;
+  std::vector<NameId> concurrentNames;  ///< the first few distinct names of concurrent tasks
+  /// Counts an overlap of `amount` ns of the slice `slice` [start, end) over the open slice
+  /// `over`, which ends at `overEnd` (amount = overEnd - start). On a device stream, an overlap
+  /// of kMinorOverlapNs or more between two communication tasks (memcpy, notify, SDMA, RDMA,
+  /// reduce, write value, hcom: detail::isNeverComputeName) is concurrency, not mis-nesting: HCCL
+  /// runs the tasks of its links (the planes of the HCCL lanes) at once and the profiler writes
+  /// them on the one stream that issued them (the 910B Level1 corpus capture: SDMA and Notify
+  /// Wait tasks of Stream 4 overlapping by up to 4.7 ms).
+  void add(TimeNs amount, NameId slice = 0, TimeNs start = 0, TimeNs end = 0, NameId over = 0, TimeNs overEnd = 0);
+  /// One PartialOverlap warning per partial overlap (the first ones naming their two slices),
+  /// one MinorOverlap and one ConcurrentCommTasks line for the lane.
   void report(ImportStats& stats, const std::string& laneLabel) const;
 };
 
 /// Nesting rule for one thread's complete slices (see Lane): input slices in any order with
 /// start/end set; fills `depth` (same size) and returns the number of partially overlapping
 /// slices (minor ones included), which are flagged in `flags`; `tally` (optional) gets them by
-/// kind. Exposed for tests.
+/// kind, with the slices' names from `names` (optional, same size) for its examples. Exposed
+/// for tests.
 std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<TimeNs>& end,
                          std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& depth,
-                         std::vector<std::uint8_t>& flags, OverlapTally* tally = nullptr);
+                         std::vector<std::uint8_t>& flags, OverlapTally* tally = nullptr,
+                         const std::vector<NameId>* names = nullptr);
 
 /// Fills `byFrom` / `byTo` with the indices of `flows` stably sorted by (from.lane, from.index) /
 /// (to.lane, to.index): Trace::flowsByFrom / flowsByTo. A counting sort by (lane, depth row) of

@@ -26,7 +26,7 @@ namespace npuscope::core {
   X(OrphanEnd, "E event with no open B on its thread")                                       \
   X(EndNameMismatch, "E event whose name differs from the B it closes")                      \
   X(UnterminatedBegin, "B event never ended (drawn to the trace end, marked 'did not end')") \
-  X(PartialOverlap, "slice overlaps another on its thread without nesting (kept, flagged)")  \
+  X(PartialOverlap, "slice overlaps another on its thread without nesting (kept, drawn one row down and outlined; Statistics count its whole duration and take the shared time out of the other's self time)") \
   X(MinorOverlap, "slice starting under 1 us before the previous one on its thread ends (device clock rounding: informational, nested one level down)") \
   X(InvalidFlowId, "flow id not representable (beyond uint64 or empty)")                     \
   X(FlowStartWithoutEnd, "flow started but never finished")                                  \
@@ -42,7 +42,8 @@ namespace npuscope::core {
   X(ControlCharacter, "raw control character in a string (shown as \\u00xx; TAB kept)")      \
   X(InvalidEscape, "invalid escape in a string (backslash kept as text)")                  \
   X(MalformedArgs, "event whose args object is malformed (kept without its args)")          \
-  X(FlowOnEnd, "flow_in / flow_out on an E event (ignored: a flow binds to its slice at the B, as Perfetto's importer does)")
+  X(FlowOnEnd, "flow_in / flow_out on an E event (ignored: a flow binds to its slice at the B, as Perfetto's importer does)") \
+  X(ConcurrentCommTasks, "communication tasks running at once on one device stream (HCCL's links, written on one stream by the profiler: informational, nested one level down; Computing and Communication count the shared time once)")
 
 /// Kinds of import anomaly (see NPUSCOPE_IMPORT_WARNINGS for the labels).
 enum class ImportWarning : std::uint8_t {
@@ -68,8 +69,10 @@ struct ImportStats {
   void add(ImportWarning w, std::string_view example = {});
   /// Adds `n` of kind `w` with one example (a per-lane summary line).
   void add(ImportWarning w, std::uint64_t n, std::string_view example);
-  /// Kinds that inform rather than warn (MinorOverlap): listed, but left out of total().
-  [[nodiscard]] static bool informational(ImportWarning w) { return w == ImportWarning::MinorOverlap; }
+  /// Kinds that inform rather than warn (MinorOverlap, ConcurrentCommTasks): listed, but left out of total().
+  [[nodiscard]] static bool informational(ImportWarning w) {
+    return w == ImportWarning::MinorOverlap || w == ImportWarning::ConcurrentCommTasks;
+  }
   [[nodiscard]] std::uint64_t count(ImportWarning w) const {
     return counts[static_cast<std::size_t>(w)];
   }

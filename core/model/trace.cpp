@@ -2,6 +2,7 @@
 #include "core/model/trace.h"
 
 #include "core/base/guard.h"
+#include "core/base/gzip_stream.h"
 #include "core/base/mapped_file.h"
 
 #include <algorithm>
@@ -83,6 +84,9 @@ std::size_t Trace::memoryBytes() const {
                   processes.capacity() * sizeof(Process) + lanes.capacity() * sizeof(Lane);
   for (const auto& l : lanes) b += l.memoryBytes();
   for (const auto& c : counters) b += c.ts.capacity() * 8 + c.value.capacity() * 8 + c.lod.memoryBytes() + sizeof(c);
+  // Bytes the file objects hold in memory (the args copied out of a gzip text; 0 for a mapping).
+  if (file) b += file->heapBytes();
+  for (const auto& m : moreFiles) b += m.file ? m.file->heapBytes() : 0;
   return b;
 }
 
@@ -102,34 +106,64 @@ void shiftArgs(detail::WorkerOut& w, std::uint64_t base) {
     if (a.argsLength) a.argsOffset += base;
 }
 
-/// Reads `files` (names in `names`, same order) as one trace; see loadTraceFiles. One file is
+/// One file of a trace to read: mapped (a plain file, or bytes in memory) or a gzip stream.
+struct TraceInput {
+  std::shared_ptr<const MappedFile> mapped;
+  std::unique_ptr<GzipStream> gzip;
+  /// Bytes to read, for the progress shares: the mapped bytes, or the compressed size.
+  [[nodiscard]] std::uint64_t size() const { return mapped ? mapped->bytes().size() : gzip->diskSize(); }
+};
+
+/// Opens `path` for loadTrace: a GzipStream for a gzip file (isGzipFile), else a MappedFile.
+/// False with `error` set when it cannot be opened.
+bool openInput(const std::string& path, const LoadOptions& options, TraceInput& input, std::string& error) {
+  if (isGzipFile(path)) input.gzip = GzipStream::open(path, error, options.gzipMaxInflatedBytes);
+  else input.mapped = MappedFile::open(path, error);
+  return input.mapped || input.gzip;
+}
+
+/// Reads `inputs` (names in `names`, same order) as one trace; see loadTraceFiles. One file is
 /// loadTrace's own path: nothing is shifted and Trace::moreFiles stays empty.
-LoadResult loadFromFiles(const std::vector<std::shared_ptr<const MappedFile>>& files,
-                         const std::vector<std::string>& names, const LoadOptions& options) {
+LoadResult loadFromFiles(std::vector<TraceInput>& inputs, const std::vector<std::string>& names,
+                         const LoadOptions& options) {
   LoadResult result;
   unsigned threads = options.threads;
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   std::uint64_t totalBytes = 0;
-  for (const auto& f : files) totalBytes += f->bytes().size();
+  for (const auto& in : inputs) totalBytes += in.size();
   auto trace = std::make_shared<Trace>();
   trace->path = names.front();
   TraceBuilder builder;
-  std::uint64_t base = 0;
-  for (std::size_t k = 0; k < files.size(); ++k) {
-    const MappedFile& file = *files[k];
-    // A file that shrank between its open and now is read up to its current end, as a truncated
-    // file (issue 15 item 2); the bytes past it would read as zeros (MappedFile's SIGBUS guard).
-    const std::string_view bytes = file.bytes().substr(0, file.validSize());
+  std::uint64_t base = 0, done = 0;
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    TraceInput& input = inputs[k];
     LoadOptions readOptions = options;
     if (k > 0) readOptions.preview = nullptr;  // a preview grows monotonically: the first file's only
     // Reading is ~2/3 of loadTrace's wall time, building the rest (npuscope_bench_cancel on the
     // 1 GB trace: read 64.5%, build 30.5%, analyses after loadTrace 5%; docs/benchmarks.md).
     // Several files share the read part by their sizes.
-    const double done = totalBytes ? static_cast<double>(base) / static_cast<double>(totalBytes) : 0.0;
-    const double share = totalBytes ? static_cast<double>(bytes.size()) / static_cast<double>(totalBytes) : 1.0;
+    const double before = totalBytes ? static_cast<double>(done) / static_cast<double>(totalBytes) : 0.0;
+    const double share = totalBytes ? static_cast<double>(input.size()) / static_cast<double>(totalBytes) : 1.0;
+    done += input.size();
     if (options.progress)
-      readOptions.progress = [&options, done, share](double f) { options.progress(0.7 * (done + share * f)); };
-    detail::ReadResult read = detail::readTraceEvents(bytes, threads, readOptions, detail::readSourceFor(file));
+      readOptions.progress = [&options, before, share](double f) { options.progress(0.7 * (before + share * f)); };
+    detail::ReadResult read;
+    std::shared_ptr<const MappedFile> file = input.mapped;
+    if (input.mapped) {
+      // A file that shrank between its open and now is read up to its current end, as a truncated
+      // file (issue 15 item 2); the bytes past it would read as zeros (MappedFile's SIGBUS guard).
+      const std::string_view bytes = file->bytes().substr(0, file->validSize());
+      read = detail::readTraceEvents(bytes, threads, readOptions, detail::readSourceFor(*file));
+    } else {
+      // A gzip file is parsed while it is inflated: memory follows the events kept, not the
+      // inflated bytes (issue 26 item 4); the args of the kept events are copied out of the text.
+      read = detail::readTraceEventsStreamed(*input.gzip, readOptions);
+      if (!input.gzip->error().empty()) {
+        result.error = input.gzip->error();
+        return result;
+      }
+      file = MappedFile::fromCopiedArgs(std::move(read.copiedArgs), input.gzip->diskSize(), names[k]);
+    }
     if (read.cancelled || options.stop.stop_requested()) {
       result.error = "cancelled";
       return result;
@@ -138,30 +172,34 @@ LoadResult loadFromFiles(const std::vector<std::shared_ptr<const MappedFile>>& f
       result.error = names[k] + ": " + read.error;
       return result;
     }
-    trace->fileBytes += file.diskSize();
+    trace->fileBytes += file->diskSize();
     // Shrank while it was read: the events past the new end were read as zeros or not at all.
-    if (std::string shrank = file.shrinkMessage(); !shrank.empty()) read.notes.push_back(std::move(shrank));
-    if (file.transcodedUtf16()) trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
-    if (!file.warning().empty())
-      trace->stats.add(file.inflateLimited() ? ImportWarning::GzipLimit : ImportWarning::TruncatedGzip, file.warning());
+    if (std::string shrank = file->shrinkMessage(); !shrank.empty()) read.notes.push_back(std::move(shrank));
+    if (file->transcodedUtf16() || (input.gzip && input.gzip->transcodedUtf16()))
+      trace->stats.add(ImportWarning::Utf16File, "transcoded from UTF-16");
+    if (input.gzip && !input.gzip->warning().empty())
+      trace->stats.add(input.gzip->inflateLimited() ? ImportWarning::GzipLimit : ImportWarning::TruncatedGzip,
+                       input.gzip->warning());
+    input.gzip.reset();  // closes the file
     if (k == 0) {
-      trace->file = files[k];
+      trace->file = file;
       // The JSON reader is one client of TraceBuilder: its parse workers' record chunks are
-      // handed over as they are (zero-copy args: byte ranges of the mapped file).
+      // handed over as they are (zero-copy args: byte ranges of the mapped file, or of the args
+      // copied out of a gzip text).
       if (read.top.rank) builder.setRank(*read.top.rank);
       if (read.top.baseTimeNanoseconds) builder.setBaseTimeNanoseconds(*read.top.baseTimeNanoseconds);
       builder.setTraceName(std::move(read.top.traceName));
     } else {
       for (auto& part : read.parts) shiftArgs(part, base);
-      trace->moreFiles.push_back({base, files[k], names[k]});
+      trace->moreFiles.push_back({base, file, names[k]});
     }
     builder.adoptChunks(std::move(read.parts));
     for (auto& note : read.notes)
-      builder.addNote(files.size() > 1 ? names[k] + ": " + note : std::move(note));
-    base += bytes.size();
+      builder.addNote(inputs.size() > 1 ? names[k] + ": " + note : std::move(note));
+    base += file->bytes().size();
   }
-  if (files.size() > 1) {
-    std::string note = "read " + std::to_string(files.size()) + " files as one timeline:";
+  if (inputs.size() > 1) {
+    std::string note = "read " + std::to_string(inputs.size()) + " files as one timeline:";
     for (std::size_t k = 0; k < names.size(); ++k) {
       const std::size_t cut = names[k].find_last_of("/\\");
       note += (k ? ", " : " ") + (cut == std::string::npos ? names[k] : names[k].substr(cut + 1));
@@ -178,8 +216,10 @@ LoadResult loadFromFiles(const std::vector<std::shared_ptr<const MappedFile>>& f
   return result;
 }
 
-LoadResult loadFromFile(std::shared_ptr<const MappedFile> file, const std::string& name, const LoadOptions& options) {
-  return loadFromFiles({std::move(file)}, {name}, options);
+LoadResult loadFromInput(TraceInput input, const std::string& name, const LoadOptions& options) {
+  std::vector<TraceInput> inputs;
+  inputs.push_back(std::move(input));
+  return loadFromFiles(inputs, {name}, options);
 }
 }  // namespace
 
@@ -254,9 +294,9 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
         for (auto& m : db.messages) db.result.trace->notes.push_back(std::move(m));
       return std::move(db.result);
     }
-    auto file = MappedFile::open(path, error, options.gzipMaxInflatedBytes);
-    if (!file) return {nullptr, error};
-    return loadFromFile(std::move(file), path, options);
+    TraceInput input;
+    if (!openInput(path, options, input, error)) return {nullptr, error};
+    return loadFromInput(std::move(input), path, options);
   } catch (...) {
     return {nullptr, describeException(std::current_exception(), "loading " + path)};
   }
@@ -267,20 +307,21 @@ LoadResult loadTraceFiles(const std::vector<std::string>& paths, const LoadOptio
   if (paths.size() == 1) return loadTrace(paths.front(), options);
   std::string error;
   if (!cpuSupportsBuild(error)) return {nullptr, error};
-  std::vector<std::shared_ptr<const MappedFile>> files;
-  for (const auto& p : paths) {
-    auto f = MappedFile::open(p, error, options.gzipMaxInflatedBytes);
-    if (!f) return {nullptr, error};
-    files.push_back(std::move(f));
+  try {
+    std::vector<TraceInput> inputs(paths.size());
+    for (std::size_t k = 0; k < paths.size(); ++k)
+      if (!openInput(paths[k], options, inputs[k], error)) return {nullptr, error};
+    return loadFromFiles(inputs, paths, options);
+  } catch (...) {
+    return {nullptr, describeException(std::current_exception(), "loading " + paths.front())};
   }
-  return loadFromFiles(files, paths, options);
 }
 
 LoadResult loadTraceFromMemory(std::string_view json, const std::string& name, const LoadOptions& options) {
   try {
     std::string error;
     if (!cpuSupportsBuild(error)) return {nullptr, error};
-    return loadFromFile(MappedFile::fromMemory(json), name, options);
+    return loadFromInput({MappedFile::fromMemory(json), nullptr}, name, options);
   } catch (...) {
     return {nullptr, describeException(std::current_exception(), "loading " + name)};
   }

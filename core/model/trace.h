@@ -207,11 +207,13 @@ class Trace {
   [[nodiscard]] std::size_t sliceCount() const;
   /// Device id of the trace: the first process with a device (Process::deviceId), else -1.
   [[nodiscard]] int deviceId() const;
-  /// Approximate resident bytes of the loaded trace (columns, strings, flows, counters),
-  /// not counting the memory-mapped file.
+  /// Approximate resident bytes of the loaded trace (columns, strings, flows, counters, the
+  /// args copied out of a gzip file), not counting the memory-mapped file.
   [[nodiscard]] std::size_t memoryBytes() const;
 
-  std::shared_ptr<const MappedFile> file;  ///< kept for lazy args (the first file of several)
+  /// Kept for lazy args (the first file of several): the mapped file, or for a gzip file the
+  /// args texts of its slices copied out while it was read (MappedFile::fromCopiedArgs).
+  std::shared_ptr<const MappedFile> file;
 
   /// A file after the first of a trace read from several files (loadTraceFiles). The args
   /// offsets of its slices are shifted by `base`, the summed byte sizes (MappedFile::bytes) of
@@ -257,7 +259,9 @@ struct LoadOptions {
   /// §2.3), e.g. from the PROF_*/device_N folder or the rank (loadProfile sets it). -1: taken from
   /// the file's path (deviceFromTracePath), else -1 for every such process.
   int device = -1;
-  unsigned threads = 0;          ///< parser threads, 0 = hardware concurrency (at most 8)
+  /// Parser threads, 0 = hardware concurrency (at most 8). A gzip file is parsed by one thread
+  /// while a second inflates it (detail::readTraceEventsStreamed), whatever this is.
+  unsigned threads = 0;
   /// Fewest bytes of the event array per parse part (bytes): a file is split into at most
   /// size / minPartBytes parts, because below ~1 MiB a thread costs more than it saves. Tests set
   /// it small to split small real traces into 8 parts.
@@ -275,8 +279,9 @@ struct LoadOptions {
   std::string capture;
   /// Most bytes a gzip trace may inflate to (issue 15 item 6: deflate reaches about 1032:1, a
   /// 1 MB gzip bomb is 1 GB of text); 0 = the default, 256 times the compressed size and at least
-  /// 64 MiB (gzipInflateLimit, core/base/mapped_file.h). Past it the events inflated so far are
-  /// kept and a GzipLimit warning says where reading stopped.
+  /// 64 MiB (gzipInflateLimit, core/base/gzip_stream.h, which says why it bounds time, not
+  /// memory, now that the text is streamed). Past it the events inflated so far are kept and a
+  /// GzipLimit warning says where reading stopped.
   std::uint64_t gzipMaxInflatedBytes = 0;
   ProgressFn progress;           ///< may be empty
   PreviewFn preview;             ///< may be empty; see LoadPreview
@@ -301,7 +306,10 @@ struct LoadResult {
 
 /// Reads a Chrome/Kineto/torch_npu/msprof trace JSON file (array or {"traceEvents":[...]}, .json
 /// or .json.gz) into an indexed Trace. Never throws; bad events are counted in Trace::stats.
-/// The file is memory-mapped read-only and kept open for lazy args. Dialect: see
+/// The file is memory-mapped read-only and kept open for lazy args; a gzip file (by its name or
+/// its magic bytes) is parsed while it is inflated and only the args of its kept slices are kept
+/// (copied; memory follows the events, not the inflated size: detail::readTraceEventsStreamed).
+/// Dialect: see
 /// ../shared/docs/ascend-profiling-format.md §2 (ts/dur as numbers or strings, converted
 /// exactly to int64 ns; ids above 2^53; `,]` endings; metadata in any order).
 /// A path ending in `.db` is read as the SQLite export instead (readAscendDb, core/import/db/,
@@ -315,7 +323,7 @@ struct LoadResult {
 /// (§6: every slice is a complete JSON array). `paths` in reading order; one path is loadTrace.
 /// Events are not de-duplicated: the caller passes files that do not repeat events (the msprof
 /// iteration files and slices do not; they repeat only metadata, which is idempotent). Args stay
-/// lazy byte ranges of each mapped file (Trace::moreFiles). Trace::path is the first file,
+/// lazy byte ranges of each mapped file, or of the args copied out of a gzip file (Trace::moreFiles). Trace::path is the first file,
 /// Trace::fileBytes the summed size, and a note names the files read. A file that fails to map
 /// or parse fails the whole load with its name in the error.
 [[nodiscard]] LoadResult loadTraceFiles(const std::vector<std::string>& paths, const LoadOptions& options = {});

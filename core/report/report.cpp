@@ -218,25 +218,30 @@ void chainJson(std::string& o, const Trace& t, const DispatchChain& c) {
   o += "]";
 }
 
-void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
-  const DeviceAnalysis* main = a.devices.empty() ? nullptr : &a.devices.front();
+/// "overlap": the main device's computed figures with its device, the partial flag, the compute
+/// set's rule and the recorded lanes' figures; null without a device.
+void overlapJson(std::string& o, const RankAnalysis& a, const DeviceAnalysis* main) {
   o += ", \"overlap\": ";
-  if (main) {
-    std::string f;
-    figuresJson(f, main->computed);
-    f.pop_back();
-    o += f + ", \"device\": " + std::to_string(main->device) +
-         ", \"partial\": " + (a.verdict.partial ? "true" : "false") + ", \"compute_rule\": ";
-    appendJsonString(o, main->computeSetRule);
-    if (main->lanes) {
-      o += ", \"recorded\": ";
-      figuresJson(o, *main->lanes);
-    }
-    o += "}";
-  } else {
+  if (!main) {
     o += "null";
+    return;
   }
-  // Activity isolated far from the rest and events far from the device (docs/diagnosis.md §1.1).
+  std::string f;
+  figuresJson(f, main->computed);
+  f.pop_back();
+  o += f + ", \"device\": " + std::to_string(main->device) +
+       ", \"partial\": " + (a.verdict.partial ? "true" : "false") + ", \"compute_rule\": ";
+  appendJsonString(o, main->computeSetRule);
+  if (main->lanes) {
+    o += ", \"recorded\": ";
+    figuresJson(o, *main->lanes);
+  }
+  o += "}";
+}
+
+/// "isolated_activity" and "far_events": activity isolated far from the rest and events far from
+/// the device (docs/diagnosis.md §1.1).
+void farActivityJson(std::string& o, const Trace& t, const RankAnalysis& a, const DeviceAnalysis* main) {
   o += ", \"isolated_activity\": [";
   if (main)
     for (std::size_t i = 0; i < main->isolated.size(); ++i) {
@@ -254,70 +259,71 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
        ", \"distance_ns\": " + std::to_string(a.farEvents.distance) + ", \"farthest\": ";
   sliceJson(o, t, a.farEvents.count ? a.farEvents.farthest : SliceRef{});
   o += "}";
-  o += ", \"steps\": [";
-  if (main)
-    for (std::size_t i = 0; i < main->steps.size(); ++i) {
-      const StepOverlap& s = main->steps[i];
-      if (i) o += ", ";
-      o += "\n    {\"step\": " + (s.step >= 0 ? std::to_string(s.step) : std::string("null")) +
-           ", \"start_ns\": " + std::to_string(s.window.start) + ", \"end_ns\": " + std::to_string(s.window.end);
-      std::string f;
-      figuresJson(f, s.computed);
-      o += ", " + f.substr(1, f.size() - 2);
-      if (s.preparing) o += ", \"preparing_us\": " + formatUsNumber(*s.preparing);
-      if (s.lanes || s.csv) {
-        o += ", \"recorded\": ";
-        if (s.csv) csvRowJson(o, *s.csv);
-        else figuresJson(o, *s.lanes);
-      }
-      if (s.lanes) {
-        o += ", \"recorded_lanes\": ";
-        figuresJson(o, *s.lanes);
-      }
-      o += "}";
-    }
-  o += "], \"bubbles_found\": " + std::to_string(main ? main->gapsFound : 0) +
-       ", \"bubbles_found_ns\": " + std::to_string(main ? main->gapsFoundNs : 0) + ", \"bubbles\": [";
-  if (main)
-    for (std::size_t i = 0; i < main->bubbles.size(); ++i) {
-      const Bubble& b = main->bubbles[i];
-      if (i) o += ", ";
-      o += "\n    {\"start_ns\": " + std::to_string(b.range.start) + ", \"dur_ns\": " + std::to_string(b.range.duration()) +
-           ", \"step\": " + (b.step >= 0 ? std::to_string(b.step) : std::string("null")) + ", \"cause\": ";
-      appendJsonString(o, bubbleCauseKey(b.cause));
-      o += ", \"detail\": ";
-      appendJsonString(o, b.detail);
-      o += ", \"before\": ";
-      sliceJson(o, t, b.before);
-      o += ", \"after\": ";
-      sliceJson(o, t, b.after);
-      o += ", \"free_analysis_category\": ";
-      appendJsonString(o, bubbleCauseFreeAnalysisCategory(b.cause));
-      o += ", \"host_coverage\": " + formatNumber6(b.hostCoverage) + ", \"launched\": ";
-      appendJsonString(o, launchTimingKey(b.launched));
-      o += ", \"evidence\": [";
-      for (std::size_t k = 0; k < b.evidence.size(); ++k) {
-        if (k) o += ", ";
-        sliceJson(o, t, b.evidence[k]);
-      }
-      o += "], \"path\": ";
-      appendJsonString(o, b.chain.path);
-      o += ", \"launch_latency_ns\": " + (b.chain.launchLatency ? std::to_string(*b.chain.launchLatency) : std::string("null"));
-      o += ", \"launch_latency_corrected_ns\": " +
-           (b.chain.correctedLatency ? std::to_string(*b.chain.correctedLatency) : std::string("null"));
-      o += ", \"launch_ts_ns\": " + (b.chain.launchTs ? std::to_string(*b.chain.launchTs) : std::string("null"));
-      o += ", \"latency_suspect\": " + std::string(b.chain.suspect ? "true" : "false");
-      o += ", \"queue_wait_ns\": " + (b.chain.queueWait ? std::to_string(*b.chain.queueWait) : std::string("null"));
-      o += ", \"chain\": ";
-      chainJson(o, t, b.chain);
-      o += ", \"chain_missing\": [";
-      for (std::size_t k = 0; k < b.chain.missing.size(); ++k) {
-        if (k) o += ", ";
-        appendJsonString(o, chainLayerKey(b.chain.missing[k]));
-      }
-      o += "]}";
-    }
-  o += "], \"bubble_causes\": {";
+}
+
+/// One entry of "steps": its window, computed figures, preparing time and recorded figures (the
+/// step_trace_time.csv row, else the lanes').
+void stepJson(std::string& o, const StepOverlap& s) {
+  o += "\n    {\"step\": " + (s.step >= 0 ? std::to_string(s.step) : std::string("null")) +
+       ", \"start_ns\": " + std::to_string(s.window.start) + ", \"end_ns\": " + std::to_string(s.window.end);
+  std::string f;
+  figuresJson(f, s.computed);
+  o += ", " + f.substr(1, f.size() - 2);
+  if (s.preparing) o += ", \"preparing_us\": " + formatUsNumber(*s.preparing);
+  if (s.lanes || s.csv) {
+    o += ", \"recorded\": ";
+    if (s.csv) csvRowJson(o, *s.csv);
+    else figuresJson(o, *s.lanes);
+  }
+  if (s.lanes) {
+    o += ", \"recorded_lanes\": ";
+    figuresJson(o, *s.lanes);
+  }
+  o += "}";
+}
+
+/// One entry of "bubbles": the gap, its cause with detail and evidence, and its dispatch chain
+/// with the launch figures.
+void bubbleJson(std::string& o, const Trace& t, const Bubble& b) {
+  o += "\n    {\"start_ns\": " + std::to_string(b.range.start) + ", \"dur_ns\": " + std::to_string(b.range.duration()) +
+       ", \"step\": " + (b.step >= 0 ? std::to_string(b.step) : std::string("null")) + ", \"cause\": ";
+  appendJsonString(o, bubbleCauseKey(b.cause));
+  o += ", \"detail\": ";
+  appendJsonString(o, b.detail);
+  o += ", \"before\": ";
+  sliceJson(o, t, b.before);
+  o += ", \"after\": ";
+  sliceJson(o, t, b.after);
+  o += ", \"free_analysis_category\": ";
+  appendJsonString(o, bubbleCauseFreeAnalysisCategory(b.cause));
+  o += ", \"host_coverage\": " + formatNumber6(b.hostCoverage) + ", \"launched\": ";
+  appendJsonString(o, launchTimingKey(b.launched));
+  o += ", \"evidence\": [";
+  for (std::size_t k = 0; k < b.evidence.size(); ++k) {
+    if (k) o += ", ";
+    sliceJson(o, t, b.evidence[k]);
+  }
+  o += "], \"path\": ";
+  appendJsonString(o, b.chain.path);
+  o += ", \"launch_latency_ns\": " + (b.chain.launchLatency ? std::to_string(*b.chain.launchLatency) : std::string("null"));
+  o += ", \"launch_latency_corrected_ns\": " +
+       (b.chain.correctedLatency ? std::to_string(*b.chain.correctedLatency) : std::string("null"));
+  o += ", \"launch_ts_ns\": " + (b.chain.launchTs ? std::to_string(*b.chain.launchTs) : std::string("null"));
+  o += ", \"latency_suspect\": " + std::string(b.chain.suspect ? "true" : "false");
+  o += ", \"queue_wait_ns\": " + (b.chain.queueWait ? std::to_string(*b.chain.queueWait) : std::string("null"));
+  o += ", \"chain\": ";
+  chainJson(o, t, b.chain);
+  o += ", \"chain_missing\": [";
+  for (std::size_t k = 0; k < b.chain.missing.size(); ++k) {
+    if (k) o += ", ";
+    appendJsonString(o, chainLayerKey(b.chain.missing[k]));
+  }
+  o += "]}";
+}
+
+/// "bubble_causes" (the causes holding a bubble: count and ns), then "clock_skew" and "fan_out".
+void causesAndLaunchesJson(std::string& o, const Trace& t, const DeviceAnalysis* main) {
+  o += ", \"bubble_causes\": {";
   if (main) {
     bool firstCause = true;
     for (std::size_t c = 0; c < kBubbleCauseCount; ++c) {
@@ -329,38 +335,29 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
     }
   }
   o += "}, \"clock_skew\": ";
-  if (main) {
-    const ClockSkew& k = main->skew;
-    o += "{\"min_task_minus_launch_ns\": " +
-         (k.minTaskMinusLaunch ? std::to_string(*k.minTaskMinusLaunch) : std::string("null")) +
-         ", \"bound_ns\": " + std::to_string(k.bound) + ", \"tasks_with_launch\": " + std::to_string(k.tasksWithLaunch) +
-         ", \"outliers\": " + std::to_string(k.outliers) + ", \"median_latency_ns\": " +
-         (k.medianLatency ? std::to_string(*k.medianLatency) : std::string("null")) +
-         ", \"tight_launches\": " + std::to_string(k.tightLaunches) +
-         ", \"worst_task\": ";
-    sliceJson(o, t, k.worstTask);
-    o += "}, \"fan_out\": {\"ops\": " + std::to_string(main->fanOut.ops) + ", \"ops_with_many\": " +
-         std::to_string(main->fanOut.opsWithMany) + ", \"widest_tasks\": " + std::to_string(main->fanOut.widestTasks) +
-         ", \"widest_op\": ";
-    sliceJson(o, t, main->fanOut.widestOp);
-    o += "}";
-  } else {
+  if (!main) {
     o += "null";
+    return;
   }
-  // What Communication (Not Overlapped) and Computing are made of (docs/diagnosis.md §5).
-  o += ", \"communication_breakdown\": ";
-  if (main) breakdownJson(o, main->comm);
-  else o += "null";
-  o += ", \"communication_links\": ";
-  if (main) linksJson(o, main->comm.links);
-  else o += "null";
-  o += ", \"communication_matrix\": ";
-  if (main) matrixJson(o, peerLinksOf(main->comm.ops));
-  else o += "null";
-  o += ", \"computing_breakdown\": ";
-  if (main) breakdownJson(o, main->compute);
-  else o += "null";
-  const Verdict& v = a.verdict;
+  const ClockSkew& k = main->skew;
+  o += "{\"min_task_minus_launch_ns\": " +
+       (k.minTaskMinusLaunch ? std::to_string(*k.minTaskMinusLaunch) : std::string("null")) +
+       ", \"bound_ns\": " + std::to_string(k.bound) + ", \"tasks_with_launch\": " + std::to_string(k.tasksWithLaunch) +
+       ", \"outliers\": " + std::to_string(k.outliers) + ", \"median_latency_ns\": " +
+       (k.medianLatency ? std::to_string(*k.medianLatency) : std::string("null")) +
+       ", \"tight_launches\": " + std::to_string(k.tightLaunches) +
+       ", \"worst_task\": ";
+  sliceJson(o, t, k.worstTask);
+  o += "}, \"fan_out\": {\"ops\": " + std::to_string(main->fanOut.ops) + ", \"ops_with_many\": " +
+       std::to_string(main->fanOut.opsWithMany) + ", \"widest_tasks\": " + std::to_string(main->fanOut.widestTasks) +
+       ", \"widest_op\": ";
+  sliceJson(o, t, main->fanOut.widestOp);
+  o += "}";
+}
+
+/// "verdict": the dominant share, headline, top cause, partial capture, findings, summary and
+/// suggestions.
+void verdictJson(std::string& o, const Verdict& v) {
   o += ", \"verdict\": {\"dominant\": ";
   appendJsonString(o, v.dominant);
   o += ", \"headline\": ";
@@ -380,13 +377,49 @@ void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
     appendJsonString(o, v.findings[i]);
   }
   o += "], \"summary\": ";
-  appendJsonString(o, a.verdict.summary);
+  appendJsonString(o, v.summary);
   o += ", \"suggestions\": [";
-  for (std::size_t i = 0; i < a.verdict.suggestions.size(); ++i) {
+  for (std::size_t i = 0; i < v.suggestions.size(); ++i) {
     if (i) o += ", ";
-    appendJsonString(o, a.verdict.suggestions[i]);
+    appendJsonString(o, v.suggestions[i]);
   }
-  o += "]}, \"discrepancies\": [";
+  o += "]}";
+}
+
+void analysisJson(std::string& o, const Trace& t, const RankAnalysis& a) {
+  const DeviceAnalysis* main = a.devices.empty() ? nullptr : &a.devices.front();
+  overlapJson(o, a, main);
+  farActivityJson(o, t, a, main);
+  o += ", \"steps\": [";
+  if (main)
+    for (std::size_t i = 0; i < main->steps.size(); ++i) {
+      if (i) o += ", ";
+      stepJson(o, main->steps[i]);
+    }
+  o += "], \"bubbles_found\": " + std::to_string(main ? main->gapsFound : 0) +
+       ", \"bubbles_found_ns\": " + std::to_string(main ? main->gapsFoundNs : 0) + ", \"bubbles\": [";
+  if (main)
+    for (std::size_t i = 0; i < main->bubbles.size(); ++i) {
+      if (i) o += ", ";
+      bubbleJson(o, t, main->bubbles[i]);
+    }
+  o += "]";
+  causesAndLaunchesJson(o, t, main);
+  // What Communication (Not Overlapped) and Computing are made of (docs/diagnosis.md §5).
+  o += ", \"communication_breakdown\": ";
+  if (main) breakdownJson(o, main->comm);
+  else o += "null";
+  o += ", \"communication_links\": ";
+  if (main) linksJson(o, main->comm.links);
+  else o += "null";
+  o += ", \"communication_matrix\": ";
+  if (main) matrixJson(o, peerLinksOf(main->comm.ops));
+  else o += "null";
+  o += ", \"computing_breakdown\": ";
+  if (main) breakdownJson(o, main->compute);
+  else o += "null";
+  verdictJson(o, a.verdict);
+  o += ", \"discrepancies\": [";
   if (main)
     for (std::size_t i = 0; i < main->discrepancies.size(); ++i) {
       if (i) o += ", ";

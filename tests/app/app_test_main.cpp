@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Catch2 session for the app tests: a QApplication on the offscreen platform, with settings
 // redirected to a temporary folder so tests never touch the user's configuration.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#include "tests/catch_session.h"
 
 #include <QApplication>
 #include <QTemporaryDir>
@@ -15,5 +14,5 @@ int main(int argc, char** argv) {
   qputenv("XDG_CONFIG_HOME", QFile::encodeName(config.path()));
   QApplication app(argc, argv);
   npuscope::setApplicationIdentity();
-  return Catch::Session().run(argc, argv);
+  return runCatchSession(argc, argv);
 }

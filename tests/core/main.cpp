@@ -1,3 +1,5 @@
 // SPDX-License-Identifier: MIT
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// Main of the core tests (Catch2 itself: tests/catch_impl.cpp).
+#include "tests/catch_session.h"
+
+int main(int argc, char** argv) { return runCatchSession(argc, argv); }

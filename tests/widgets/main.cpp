@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Catch2 session main for the widgets tests: creates the QApplication (offscreen by default).
-#define CATCH_CONFIG_RUNNER
+// Catch2 itself: tests/catch_impl.cpp.
 #include <QApplication>
-#include <catch2/catch.hpp>
+#include "tests/catch_session.h"
 #include <cstdlib>
 
 int main(int argc, char** argv) {
   if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
   QApplication app(argc, argv);
-  return Catch::Session().run(argc, argv);
+  return runCatchSession(argc, argv);
 }

@@ -546,9 +546,17 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->setChildrenCollapsible(false);
   outer->addWidget(split);
+  QWidget* figures = buildFiguresSide(split);
+  QWidget* bubbles = buildBubbleList(split);
+  split->addWidget(figures);
+  split->addWidget(bubbles);
+  split->setStretchFactor(0, 5);
+  split->setStretchFactor(1, 6);
+  rebuild();
+}
 
-  // Left: rank selector, verdict, bars, shares table, discrepancies.
-  auto* scroll = new QScrollArea(split);
+QWidget* TopDownPanel::buildFiguresSide(QWidget* parent) {
+  auto* scroll = new QScrollArea(parent);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   auto* left = new QWidget(scroll);
@@ -581,9 +589,23 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   m_barsLayout->setSpacing(6);
   lv->addWidget(m_barsBox);
   lv->addWidget(m_verdict);
+  lv->addWidget(buildSharesTable(left));
 
+  m_discrepancies = new QLabel(left);
+  m_discrepancies->setWordWrap(true);
+  m_discrepancies->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QPalette dp = m_discrepancies->palette();
+  dp.setColor(QPalette::WindowText, QColor::fromRgb(ColorPalette::chrome().warnText));
+  m_discrepancies->setPalette(dp);
+  lv->addWidget(m_discrepancies);
+  lv->addStretch(1);
+  scroll->setWidget(left);
+  return scroll;
+}
+
+QTableView* TopDownPanel::buildSharesTable(QWidget* parent) {
   m_shares = new OverlapSharesModel(this);
-  m_sharesView = new QTableView(left);
+  m_sharesView = new QTableView(parent);
   m_sharesView->setObjectName(QStringLiteral("TopDownShares"));
   m_sharesView->setModel(m_shares);
   m_sharesView->verticalHeader()->hide();
@@ -598,7 +620,6 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   m_sharesView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
   m_sharesView->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   m_sharesView->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-  lv->addWidget(m_sharesView);
   // Step rows are clickable: the range the row's figures measure (its E2E span) on the timeline,
   // its bubbles in the list.
   connect(m_sharesView, &QAbstractItemView::clicked, this, [this](const QModelIndex& i) {
@@ -613,19 +634,11 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
     }
   });
   m_sharesView->viewport()->setCursor(Qt::PointingHandCursor);
+  return m_sharesView;
+}
 
-  m_discrepancies = new QLabel(left);
-  m_discrepancies->setWordWrap(true);
-  m_discrepancies->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  QPalette dp = m_discrepancies->palette();
-  dp.setColor(QPalette::WindowText, QColor::fromRgb(ColorPalette::chrome().warnText));
-  m_discrepancies->setPalette(dp);
-  lv->addWidget(m_discrepancies);
-  lv->addStretch(1);
-  scroll->setWidget(left);
-
-  // Right: the bubble list.
-  auto* right = new QWidget(split);
+QWidget* TopDownPanel::buildBubbleList(QWidget* parent) {
+  auto* right = new QWidget(parent);
   auto* rv = new QVBoxLayout(right);
   rv->setContentsMargins(4, 6, 8, 6);
   rv->setSpacing(4);
@@ -671,6 +684,11 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
   bh->setStretchLastSection(true);
   bh->setSectionResizeMode(QHeaderView::Interactive);
   rv->addWidget(m_bubbleView, 1);
+  connectBubbleView();
+  return right;
+}
+
+void TopDownPanel::connectBubbleView() {
   connect(m_bubbleView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& cur) { onCurrentRowChanged(cur); });
   // A click on the already-current row activates it again (zooms back to it); the click that
@@ -691,12 +709,6 @@ TopDownPanel::TopDownPanel(QWidget* parent) : QWidget(parent) {
     const core::Bubble& bubble = bubbles[static_cast<std::size_t>(b)];
     if (!bubble.evidence.empty()) emit evidenceActivated(RankSliceRef{m_rank, bubble.evidence.front()});
   });
-
-  split->addWidget(scroll);
-  split->addWidget(right);
-  split->setStretchFactor(0, 5);
-  split->setStretchFactor(1, 6);
-  rebuild();
 }
 
 TopDownPanel::~TopDownPanel() = default;

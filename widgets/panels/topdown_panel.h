@@ -189,6 +189,17 @@ class TopDownPanel : public QWidget {
   void changeEvent(QEvent* event) override;
 
  private:
+  /// The left side, in a scroll area under `parent`: the rank selector, one bar per device, the
+  /// verdict, the shares table and the discrepancies.
+  QWidget* buildFiguresSide(QWidget* parent);
+  /// The shares table (m_shares in m_sharesView): a click on a step row filters the bubbles to
+  /// that step and shows its range on the timeline.
+  QTableView* buildSharesTable(QWidget* parent);
+  /// The right side: the bubble list with its title and the All steps button.
+  QWidget* buildBubbleList(QWidget* parent);
+  /// What a click, a move and a double-click in the bubble list do: activate the bubble (again),
+  /// or select its cause's evidence.
+  void connectBubbleView();
   void rebuild();
   void onCurrentRowChanged(const QModelIndex& current);
 

@@ -353,40 +353,253 @@ std::size_t FlowArrowIndex::memoryBytes() const {
   return b;
 }
 
+namespace {
+
+/// Turns flows into arrows: each end anchored at the flow's own timestamp on its slice's row
+/// (kept inside the slice); a flow whose time span misses the view, or an end whose row is not
+/// laid out, gives no arrow.
+class ArrowPlacer {
+ public:
+  ArrowPlacer(const LaneLayout& layout, TimeRange view, double widthPx, std::vector<FlowArrow>& out)
+      : m_layout(layout), m_view(view), m_widthPx(widthPx), m_out(out) {}
+
+  /// Appends the arrow of flow `fi` of rank `rk`'s trace `t` (`own`: of the selection).
+  void add(int rk, const core::Trace& t, std::size_t fi, bool own) const {
+    const core::Flow& f = t.flows[fi];
+    const TimeRange span{std::min(f.fromTs, f.toTs), std::max(f.fromTs, f.toTs) + 1};
+    if (!span.overlaps(m_view)) return;
+    FlowArrow a;
+    a.flowIndex = static_cast<int>(fi);
+    a.rank = rk;
+    a.ofSelection = own;
+    if (!endpoint(rk, t, f.from, f.fromTs, a.from) || !endpoint(rk, t, f.to, f.toTs, a.to)) return;
+    m_out.push_back(a);
+  }
+
+ private:
+  /// The point of an end: on `ref`'s row at `ts` clamped to the slice; false when not laid out.
+  bool endpoint(int rk, const core::Trace& t, core::SliceRef ref, TimeNs ts, QPointF& pt) const {
+    if (!ref.valid() || ref.lane >= t.lanes.size()) return false;
+    const core::Lane& lane = t.lanes[ref.lane];
+    if (ref.index >= lane.sliceCount()) return false;
+    const int row = m_layout.rowOfSlice(rk, ref.lane, lane.depthOf(ref.index), true);
+    if (row < 0) return false;
+    const LayoutRow& r = m_layout.rows()[static_cast<std::size_t>(row)];
+    // Anchor at the flow's own timestamp, kept inside the bound slice.
+    const TimeNs t0 = std::clamp(ts, lane.start[ref.index], lane.end[ref.index]);
+    const double x = std::clamp(core::timeToX(t0, m_view, m_widthPx), -1e5, m_widthPx + 1e5);
+    const double h = r.kind == LayoutRow::Kind::Slices ? m_layout.metrics().sliceRow - 1 : r.height;
+    pt = QPointF(x, r.y + h / 2.0);
+    return true;
+  }
+
+  const LaneLayout& m_layout;
+  TimeRange m_view;
+  double m_widthPx;
+  std::vector<FlowArrow>& m_out;
+};
+
+/// The flows (rank, index into its Trace::flows) picked for drawing.
+using PickedFlows = std::vector<std::pair<int, std::uint32_t>>;
+
+constexpr std::size_t kExamined = 16;  // flows of a kind examined per column
+constexpr std::size_t kDistinct = 2;   // arrows of a kind drawn per column (distinct end columns)
+
+/// The pixel columns of one thinning pass: columns of a given width over the view.
+struct Columns {
+  TimeRange view;
+  double bucketNs = 1;      ///< a column's width, ns
+  long long lastColumn = 0;  ///< the column after the view's last one
+  /// The column of `ts` (column 0 starts at the view's start).
+  [[nodiscard]] long long of(TimeNs ts) const {
+    return static_cast<long long>(std::floor(static_cast<double>(ts - view.start) / bucketNs));
+  }
+};
+
+/// One kind's flows as a thinning pass reads them: its own columns (fromTs, toTs) and, only when
+/// a slice of its rank is selected, the Flow itself (the selection's own flows are drawn already).
+struct KindScan {
+  const FlowArrowIndex::Kind& kind;
+  const std::vector<core::Flow>& flows;
+  bool ownRank = false;  ///< a slice of this kind's rank is selected
+  core::SliceRef selected;
+  const Columns& cols;
+
+  /// Its entries (flows by start), and entry k's start.
+  [[nodiscard]] std::size_t size() const { return kind.flows.size(); }
+  [[nodiscard]] TimeNs from(std::size_t k) const { return kind.fromTs[k]; }
+  /// Entry k is drawn: it reaches into the view and is not one of the selection's own flows.
+  [[nodiscard]] bool keep(std::size_t k) const {
+    if (std::max(kind.fromTs[k], kind.toTs[k]) < cols.view.start) return false;
+    if (!ownRank) return true;
+    const core::Flow& f = flows[kind.flows[k]];
+    return !(f.from == selected || f.to == selected);
+  }
+  /// The column of entry k's end (clamped to just outside the view).
+  [[nodiscard]] long long endColumnOf(std::size_t k) const {
+    return std::clamp(cols.of(kind.toTs[k]), -1LL, cols.lastColumn);
+  }
+  /// The first entry starting at or after v.
+  [[nodiscard]] std::size_t firstFrom(TimeNs v) const {
+    const TimeNs* from = kind.fromTs.data();
+    return static_cast<std::size_t>(std::lower_bound(from, from + size(), v) - from);
+  }
+  /// The first entry k >= p starting at or after v: a galloping search over blockFirst (in
+  /// cache), then a binary search in one block.
+  [[nodiscard]] std::size_t firstAtOrAfter(std::size_t p, TimeNs v) const {
+    constexpr std::size_t kB = FlowArrowIndex::Kind::kBlock;
+    const TimeNs* from = kind.fromTs.data();
+    const std::size_t n = size();
+    if (p >= n || from[p] >= v) return p;
+    // h: the first block after p's that starts at or after v; the answer is in block h - 1
+    // or at its end.
+    const TimeNs* blockFirst = kind.blockFirst.data();
+    const std::size_t h =
+        core::gallopLowerBound(p / kB + 1, kind.blockFirst.size(), v, [&](std::size_t b) { return blockFirst[b]; });
+    const std::size_t a = std::max(p, (h - 1) * kB), e = std::min(n, h * kB);
+    return static_cast<std::size_t>(std::lower_bound(from + a, from + e, v) - from);
+  }
+};
+
+/// 1. The kind's flows starting before the view (at most maxSpan before it) that reach into it:
+/// one per end column (their start columns are all off-screen to the left, where arrows from
+/// distinct columns are indistinguishable lines; keying by them drew a fan of thousands when the
+/// device lags the host); blocks whose flows all end before the view are skipped. False once
+/// more than `limit` are picked.
+bool pickBeforeView(const KindScan& s, int rk, std::size_t limit, PickedFlows& picked) {
+  const TimeRange view = s.cols.view;
+  TimeNs earliest = 0;
+  if (__builtin_sub_overflow(view.start, s.kind.maxSpan, &earliest)) earliest = std::numeric_limits<TimeNs>::min();
+  const std::size_t p0 = s.firstFrom(earliest), pv = s.firstFrom(view.start);
+  std::set<long long> drawnEnds;  // end columns drawn for this kind's pre-view flows
+  constexpr std::size_t kB = FlowArrowIndex::Kind::kBlock;
+  for (std::size_t b = p0 / kB; b * kB < pv; ++b) {
+    if (s.kind.blockLatest[b] < view.start) continue;
+    for (std::size_t k = std::max(b * kB, p0); k < std::min((b + 1) * kB, pv); ++k) {
+      if (!s.keep(k) || !drawnEnds.insert(s.endColumnOf(k)).second) continue;
+      picked.emplace_back(rk, s.kind.flows[k]);
+      if (picked.size() > limit) return false;
+    }
+  }
+  return true;
+}
+
+/// 2. The kind's flows starting in the view, column by column: [p, q) start in the same column
+/// (the first time of the next column computed once, exactly, by Columns::of); of the first
+/// kExamined of a column, one per distinct end column, at most kDistinct. False once more than
+/// `limit` are picked.
+bool pickInView(const KindScan& s, int rk, std::size_t limit, PickedFlows& picked) {
+  const TimeRange view = s.cols.view;
+  const Columns& cols = s.cols;
+  const auto bucketOf = [&cols](TimeNs ts) { return cols.of(ts); };
+  std::vector<long long> ends;  // end columns picked for the current start column
+  const std::size_t n = s.size();
+  for (std::size_t p = s.firstFrom(view.start); p < n && s.from(p) < view.end;) {
+    const long long col = cols.of(s.from(p));
+    const TimeNs next = core::firstTimeAfterColumn(col, view.start, cols.bucketNs, bucketOf);
+    const std::size_t q = s.firstAtOrAfter(p + 1, std::min(next, view.end));
+    ends.clear();
+    for (std::size_t k = p; k < q && k - p < kExamined && ends.size() < kDistinct; ++k) {
+      if (!s.keep(k)) continue;
+      const long long endCol = s.endColumnOf(k);
+      if (std::find(ends.begin(), ends.end(), endCol) != ends.end()) continue;
+      ends.push_back(endCol);
+      picked.emplace_back(rk, s.kind.flows[k]);
+      if (picked.size() > limit) return false;
+    }
+    p = q;
+  }
+  return true;
+}
+
+/// The flows of the wanted categories of every rank, thinned per kind in pixel columns.
+class CategoryFlows {
+ public:
+  CategoryFlows(const core::Profile& profile, TimeRange view, double widthPx, int rank, core::SliceRef selected,
+                const QSet<QString>& categories, FlowArrowIndex& idx)
+      : m_profile(profile), m_view(view), m_widthPx(widthPx), m_rank(rank), m_selected(selected), m_idx(idx),
+        m_wantByRank(profile.ranks.size()) {
+    // The wanted categories of each rank: a flag per NameId.
+    for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
+      const auto& t = profile.ranks[rk].trace;
+      if (!t || t->flows.empty()) continue;
+      std::vector<bool>& want = m_wantByRank[rk];
+      for (const QString& c : categories) {
+        const QByteArray u = c.toUtf8();
+        const core::NameId id = t->strings.find(std::string_view(u.constData(), static_cast<std::size_t>(u.size())));
+        if (id == core::kInvalidIndex) continue;
+        if (want.size() <= id) want.resize(id + 1, false);
+        want[id] = true;
+      }
+    }
+  }
+
+  /// Calls fn(rank index, trace, kind) for every kind of a wanted category, while it returns
+  /// true; false when it returned false.
+  template <class Fn>
+  bool forEachWantedKind(Fn&& fn) const {
+    for (std::size_t rk = 0; rk < m_profile.ranks.size(); ++rk) {
+      const auto& t = m_profile.ranks[rk].trace;
+      const std::vector<bool>& want = m_wantByRank[rk];
+      if (!t || want.empty()) continue;
+      for (const FlowArrowIndex::Kind& kind : m_idx.kinds(static_cast<int>(rk), t))
+        if (kind.category < want.size() && want[kind.category] && !fn(rk, *t, kind)) return false;
+    }
+    return true;
+  }
+
+  /// The column width to start thinning with: the narrowest power of two px at which a bound of
+  /// the count of arrows from flows starting in view fits the budget, divided by four (columns
+  /// narrower than that are not tried), at least 1 px.
+  [[nodiscard]] double firstColumnPx() const {
+    std::vector<double> inView;  // flows of each wanted kind starting in view
+    forEachWantedKind([&](std::size_t, const core::Trace&, const FlowArrowIndex::Kind& kind) {
+      inView.push_back(static_cast<double>(std::lower_bound(kind.fromTs.begin(), kind.fromTs.end(), m_view.end) -
+                                           std::lower_bound(kind.fromTs.begin(), kind.fromTs.end(), m_view.start)));
+      return true;
+    });
+    const auto bound = [&](double c) {  // >= the arrows picked from flows starting in view
+      double n = 0;
+      for (double k : inView) n += std::min(k, (std::floor(m_widthPx / c) + 2) * static_cast<double>(kDistinct));
+      return n;
+    };
+    double sure = 1;
+    while (sure < kFlowMaxColumnPx && bound(sure) > kFlowArrowBudget) sure *= 2;
+    return std::max(1.0, sure / 4);
+  }
+
+  /// The flows to draw when thinning in columns of `columnPx` into `picked`; stops early
+  /// (returns false) once more than `limit` are picked.
+  bool pick(double columnPx, std::size_t limit, PickedFlows& picked) const {
+    picked.clear();
+    const double nsPerPx = static_cast<double>(m_view.duration()) / m_widthPx;
+    const Columns cols{m_view, columnPx * nsPerPx, static_cast<long long>(m_widthPx / columnPx) + 1};
+    return forEachWantedKind([&](std::size_t rk, const core::Trace& t, const FlowArrowIndex::Kind& kind) {
+      const bool ownRank = static_cast<int>(rk) == m_rank && m_selected.valid();
+      const KindScan s{kind, t.flows, ownRank, m_selected, cols};
+      return pickBeforeView(s, static_cast<int>(rk), limit, picked) && pickInView(s, static_cast<int>(rk), limit, picked);
+    });
+  }
+
+ private:
+  const core::Profile& m_profile;
+  TimeRange m_view;
+  double m_widthPx;
+  int m_rank;
+  core::SliceRef m_selected;
+  FlowArrowIndex& m_idx;
+  std::vector<std::vector<bool>> m_wantByRank;
+};
+
+}  // namespace
+
 std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneLayout& layout, TimeRange view,
                                        double widthPx, int rank, core::SliceRef selected,
                                        const QSet<QString>& categories, std::size_t maxArrows,
                                        FlowArrowIndex* index) {
   std::vector<FlowArrow> out;
   if (view.empty() || !(widthPx > 0)) return out;
-  const auto& m = layout.metrics();
-
-  auto endpoint = [&](int rk, const core::Trace& t, core::SliceRef ref, TimeNs ts, QPointF& pt) {
-    if (!ref.valid() || ref.lane >= t.lanes.size()) return false;
-    const core::Lane& lane = t.lanes[ref.lane];
-    if (ref.index >= lane.sliceCount()) return false;
-    const int row = layout.rowOfSlice(rk, ref.lane, lane.depthOf(ref.index), true);
-    if (row < 0) return false;
-    const LayoutRow& r = layout.rows()[static_cast<std::size_t>(row)];
-    // Anchor at the flow's own timestamp, kept inside the bound slice.
-    const TimeNs t0 = std::clamp(ts, lane.start[ref.index], lane.end[ref.index]);
-    const double x = std::clamp(core::timeToX(t0, view, widthPx), -1e5, widthPx + 1e5);
-    const double h = r.kind == LayoutRow::Kind::Slices ? m.sliceRow - 1 : r.height;
-    pt = QPointF(x, r.y + h / 2.0);
-    return true;
-  };
-  auto addFlow = [&](int rk, const core::Trace& t, std::size_t fi, bool own) {
-    const core::Flow& f = t.flows[fi];
-    const TimeRange span{std::min(f.fromTs, f.toTs), std::max(f.fromTs, f.toTs) + 1};
-    if (!span.overlaps(view)) return;
-    FlowArrow a;
-    a.flowIndex = static_cast<int>(fi);
-    a.rank = rk;
-    a.ofSelection = own;
-    if (!endpoint(rk, t, f.from, f.fromTs, a.from) || !endpoint(rk, t, f.to, f.toTs, a.to)) return;
-    out.push_back(a);
-  };
-
+  const ArrowPlacer placer(layout, view, widthPx, out);
   if (rank >= 0 && static_cast<std::size_t>(rank) < profile.ranks.size() && selected.valid()) {
     const auto& t = profile.ranks[static_cast<std::size_t>(rank)].trace;
     if (t) {
@@ -397,141 +610,22 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
       std::sort(own.begin(), own.end());
       for (std::uint32_t fi : own) {
         if (out.size() >= maxArrows) break;
-        addFlow(rank, *t, fi, true);
+        placer.add(rank, *t, fi, true);
       }
     }
   }
   if (categories.isEmpty()) return out;
   FlowArrowIndex localIndex;
-  FlowArrowIndex& idx = index ? *index : localIndex;
-  const double nsPerPx = static_cast<double>(view.duration()) / widthPx;
-  // The wanted categories of each rank.
-  std::vector<std::vector<bool>> wantByRank(profile.ranks.size());
-  for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
-    const auto& t = profile.ranks[rk].trace;
-    if (!t || t->flows.empty()) continue;
-    std::vector<bool>& want = wantByRank[rk];
-    for (const QString& c : categories) {
-      const QByteArray u = c.toUtf8();
-      const core::NameId id = t->strings.find(std::string_view(u.constData(), static_cast<std::size_t>(u.size())));
-      if (id == core::kInvalidIndex) continue;
-      if (want.size() <= id) want.resize(id + 1, false);
-      want[id] = true;
-    }
-  }
-  constexpr std::size_t kExamined = 16;  // flows of a kind examined per column
-  constexpr std::size_t kDistinct = 2;   // arrows of a kind drawn per column (distinct end columns)
-  // The flows (rank, index) to draw when thinning in columns of `columnPx`; stops early (returns
-  // false) once more than `limit` are picked.
-  std::vector<std::pair<int, std::uint32_t>> picked;
-  const auto pick = [&](double columnPx, std::size_t limit) {
-    picked.clear();
-    const double bucketNs = columnPx * nsPerPx;
-    const long long lastColumn = static_cast<long long>(widthPx / columnPx) + 1;
-    const auto bucketOf = [&](TimeNs ts) {
-      return static_cast<long long>(std::floor(static_cast<double>(ts - view.start) / bucketNs));
-    };
-    for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
-      const auto& t = profile.ranks[rk].trace;
-      const std::vector<bool>& want = wantByRank[rk];
-      if (!t || want.empty()) continue;
-      const bool ownRank = static_cast<int>(rk) == rank && selected.valid();
-      const auto& flows = t->flows;
-      for (const FlowArrowIndex::Kind& kind : idx.kinds(static_cast<int>(rk), t)) {
-        if (kind.category >= want.size() || !want[kind.category]) continue;
-        const std::vector<std::uint32_t>& list = kind.flows;
-        const TimeNs* from = kind.fromTs.data();
-        const TimeNs* to = kind.toTs.data();
-        const std::size_t n = list.size();
-        // Entry k: the selection's own flows are drawn already; a flow must reach into the view.
-        // Reads the kind's own columns; the Flow itself only when a slice is selected.
-        const auto keep = [&](std::size_t k) {
-          if (std::max(from[k], to[k]) < view.start) return false;
-          if (!ownRank) return true;
-          const core::Flow& f = flows[list[k]];
-          return !(f.from == selected || f.to == selected);
-        };
-        const auto endColumnOf = [&](std::size_t k) { return std::clamp(bucketOf(to[k]), -1LL, lastColumn); };
-        const auto firstFrom = [&](TimeNs v) {
-          return static_cast<std::size_t>(std::lower_bound(from, from + n, v) - from);
-        };
-        // 1. Flows starting before the view (at most maxSpan before it) that reach into it: one
-        // per end column (their start columns are all off-screen to the left, where arrows from
-        // distinct columns are indistinguishable lines; keying by them drew a fan of thousands
-        // when the device lags the host); blocks whose flows all end before the view are skipped.
-        TimeNs earliest = 0;
-        if (__builtin_sub_overflow(view.start, kind.maxSpan, &earliest)) earliest = std::numeric_limits<TimeNs>::min();
-        const std::size_t p0 = firstFrom(earliest), pv = firstFrom(view.start);
-        std::set<long long> drawnEnds;  // end columns drawn for this kind's pre-view flows
-        constexpr std::size_t kB = FlowArrowIndex::Kind::kBlock;
-        for (std::size_t b = p0 / kB; b * kB < pv; ++b) {
-          if (kind.blockLatest[b] < view.start) continue;
-          for (std::size_t k = std::max(b * kB, p0); k < std::min((b + 1) * kB, pv); ++k) {
-            if (!keep(k) || !drawnEnds.insert(endColumnOf(k)).second) continue;
-            picked.emplace_back(static_cast<int>(rk), list[k]);
-            if (picked.size() > limit) return false;
-          }
-        }
-        // 2. Flows starting in the view, column by column: [p, q) start in the same column. The
-        // first time of the next column is computed once (exactly, by bucketOf), then q is found
-        // by a galloping search over blockFirst (in cache) and a binary search in one block.
-        const TimeNs* blockFirst = kind.blockFirst.data();
-        const std::size_t blocks = kind.blockFirst.size();
-        const auto firstAtOrAfter = [&](std::size_t p, TimeNs v) {  // first k >= p with from[k] >= v
-          if (p >= n || from[p] >= v) return p;
-          // h: the first block after p's that starts at or after v; the answer is in block h - 1
-          // or at its end.
-          const std::size_t h = core::gallopLowerBound(p / kB + 1, blocks, v, [&](std::size_t b) { return blockFirst[b]; });
-          const std::size_t a = std::max(p, (h - 1) * kB), e = std::min(n, h * kB);
-          return static_cast<std::size_t>(std::lower_bound(from + a, from + e, v) - from);
-        };
-        std::vector<long long> ends;  // end columns picked for the current start column
-        for (std::size_t p = pv; p < n && from[p] < view.end;) {
-          const long long col = bucketOf(from[p]);
-          const TimeNs next = core::firstTimeAfterColumn(col, view.start, bucketNs, bucketOf);
-          const std::size_t q = firstAtOrAfter(p + 1, std::min(next, view.end));
-          ends.clear();
-          for (std::size_t k = p; k < q && k - p < kExamined && ends.size() < kDistinct; ++k) {
-            if (!keep(k)) continue;
-            const long long endCol = endColumnOf(k);
-            if (std::find(ends.begin(), ends.end(), endCol) != ends.end()) continue;
-            ends.push_back(endCol);
-            picked.emplace_back(static_cast<int>(rk), list[k]);
-            if (picked.size() > limit) return false;
-          }
-          p = q;
-        }
-      }
-    }
-    return true;
-  };
-  // The narrowest column (a power of two px) within the budget; the widest regardless. Columns
-  // narrower than a quarter of the one at which a bound of the count fits are not tried.
+  const CategoryFlows flows(profile, view, widthPx, rank, selected, categories, index ? *index : localIndex);
+  // The narrowest column (a power of two px) within the budget; the widest regardless.
   const auto budget = static_cast<std::size_t>(kFlowArrowBudget);
-  std::vector<double> inView;  // flows of each wanted kind starting in view
-  for (std::size_t rk = 0; rk < profile.ranks.size(); ++rk) {
-    const auto& t = profile.ranks[rk].trace;
-    const std::vector<bool>& want = wantByRank[rk];
-    if (!t || want.empty()) continue;
-    for (const FlowArrowIndex::Kind& kind : idx.kinds(static_cast<int>(rk), t)) {
-      if (kind.category >= want.size() || !want[kind.category]) continue;
-      inView.push_back(static_cast<double>(std::lower_bound(kind.fromTs.begin(), kind.fromTs.end(), view.end) -
-                                           std::lower_bound(kind.fromTs.begin(), kind.fromTs.end(), view.start)));
-    }
-  }
-  const auto bound = [&](double c) {  // >= the arrows picked from flows starting in view
-    double n = 0;
-    for (double k : inView) n += std::min(k, (std::floor(widthPx / c) + 2) * static_cast<double>(kDistinct));
-    return n;
-  };
-  double sure = 1;
-  while (sure < kFlowMaxColumnPx && bound(sure) > kFlowArrowBudget) sure *= 2;
-  double columnPx = std::max(1.0, sure / 4);
-  while (!pick(columnPx, columnPx < kFlowMaxColumnPx ? budget : maxArrows) && columnPx < kFlowMaxColumnPx)
+  PickedFlows picked;
+  double columnPx = flows.firstColumnPx();
+  while (!flows.pick(columnPx, columnPx < kFlowMaxColumnPx ? budget : maxArrows, picked) && columnPx < kFlowMaxColumnPx)
     columnPx *= 2;
   for (const auto& [rk, fi] : picked) {
     if (out.size() >= maxArrows) break;
-    addFlow(rk, *profile.ranks[static_cast<std::size_t>(rk)].trace, fi, false);
+    placer.add(rk, *profile.ranks[static_cast<std::size_t>(rk)].trace, fi, false);
   }
   return out;
 }

@@ -5,6 +5,8 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <tuple>
+#include <utility>
 
 namespace npuscope::core::detail {
 
@@ -48,6 +50,17 @@ std::uint32_t EventInterpreter::argsFileLength(std::string_view args) const {
   if (!m_argsMap || args.empty()) return static_cast<std::uint32_t>(args.size());
   const auto rel = static_cast<std::size_t>(args.data() - m_eventBase);
   return (*m_argsMap)[rel + args.size() - 1] + 1 - (*m_argsMap)[rel];
+}
+
+std::pair<std::uint64_t, std::uint32_t> EventInterpreter::keptArgs(std::string_view args) {
+  const std::uint64_t offset = argsFileOffset(args);
+  const std::uint32_t length = argsFileLength(args);
+  if (!m_out.copyArgs) return {offset, length};
+  // The file's bytes, not the view's: those of a repaired or blanked copy differ (the args are
+  // repaired again when read, as for args read from the file).
+  const std::uint64_t at = m_out.copiedArgs.size();
+  m_out.copiedArgs.append(m_eventRaw + (offset - m_eventBegin), length);
+  return {at, length};
 }
 
 Key EventInterpreter::checkedKey(const EventFields& f, bool pid) {
@@ -165,7 +178,10 @@ void EventInterpreter::addSlice(const EventFields& f, const Key& pid, TimeNs ts,
   r.cat = f.cat;
   r.setPh(ph);
   r.setFlags(flags);
-  if (!f.args.empty()) r.setArgs(argsFileOffset(f.args), argsFileLength(f.args), m_out.longArgs);
+  if (!f.args.empty()) {
+    const auto [offset, length] = keptArgs(f.args);
+    r.setArgs(offset, length, m_out.longArgs);
+  }
   m_out.slices[t].push_back(r);
 }
 
@@ -187,7 +203,10 @@ void EventInterpreter::instant(const EventFields& f, const Key& pid, TimeNs ts) 
   r.cat = f.cat;
   r.setPh('X');
   r.setFlags(kSliceInstant);
-  if (!f.args.empty()) r.setArgs(argsFileOffset(f.args), argsFileLength(f.args), m_out.longArgs);
+  if (!f.args.empty()) {
+    const auto [offset, length] = keptArgs(f.args);
+    r.setArgs(offset, length, m_out.longArgs);
+  }
   m_out.slices[m_out.thread(where, lane)].push_back(r);
 }
 
@@ -262,10 +281,7 @@ void EventInterpreter::async(const EventFields& f, const Key& pid, TimeNs ts, ch
   r.process = m_out.process(pid);
   r.global = f.hasId2 ? f.id2Global : false;
   r.idText = m_out.pool.intern(f.hasId ? f.idToken : f.id2Token);
-  if (!f.args.empty()) {
-    r.argsOffset = argsFileOffset(f.args);
-    r.argsLength = argsFileLength(f.args);
-  }
+  if (!f.args.empty()) std::tie(r.argsOffset, r.argsLength) = keptArgs(f.args);
   m_out.asyncs.push_back(r);
 }
 

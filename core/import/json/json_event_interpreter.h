@@ -59,12 +59,13 @@ class EventInterpreter {
   [[nodiscard]] WorkerOut& out() { return m_out; }
 
   /// Starts an event: `fileOffset` is its offset in the file, `base` where its bytes are read
-  /// from (the file, a window or a repaired copy), `argsMap` maps bytes of a repaired copy back to
-  /// offsets in the event (null when the bytes are the file's). Counts the event.
-  void beginEvent(std::size_t fileOffset, const char* base, const std::vector<std::uint32_t>* argsMap = nullptr) {
+  /// from (the file, a window or a padded copy), `raw` where the event's own bytes are (the file
+  /// or the window; null: `base`), from which WorkerOut::copyArgs copies the args.
+  void beginEvent(std::size_t fileOffset, const char* base, const char* raw = nullptr) {
     m_eventBegin = fileOffset;
     m_eventBase = base;
-    m_argsMap = argsMap;
+    m_eventRaw = raw ? raw : base;
+    m_argsMap = nullptr;
   }
   /// Only changes where the event's bytes are read from (a repaired copy is being parsed).
   void rebase(const char* base, const std::vector<std::uint32_t>* argsMap) {
@@ -113,6 +114,9 @@ class EventInterpreter {
   }
   std::uint64_t argsFileOffset(std::string_view args) const;
   std::uint32_t argsFileLength(std::string_view args) const;
+  /// The args range kept for `args`: its file offset and length, or with WorkerOut::copyArgs the
+  /// offset of a copy of those file bytes appended to WorkerOut::copiedArgs.
+  std::pair<std::uint64_t, std::uint32_t> keptArgs(std::string_view args);
   Key checkedKey(const EventFields& f, bool pid);
   void noteTime(TimeNs a, TimeNs b) {
     m_out.minTs = std::min(m_out.minTs, a);
@@ -143,6 +147,7 @@ class EventInterpreter {
   std::vector<NameId> m_counterBadKeys;      ///< counter(): its keys whose value is no number
   std::size_t m_eventBegin = 0;
   const char* m_eventBase = nullptr;
+  const char* m_eventRaw = nullptr;  ///< the event's bytes as in the file (beginEvent)
   const std::vector<std::uint32_t>* m_argsMap = nullptr;  ///< set while a repaired copy is parsed
 };
 

@@ -23,7 +23,7 @@ void SimdjsonEventParser::parse(const char* data, std::size_t len, std::size_t b
   std::memcpy(m_scratch.data(), data, len);
   std::memset(m_scratch.data() + len, ' ', simdjson::SIMDJSON_PADDING);
   const char* const base = m_scratch.data();
-  m_interp.beginEvent(begin, base);
+  m_interp.beginEvent(begin, base, data);
   ++m_interp.out().events;
   m_firstParse = true;
   m_malformedArgs = false;
@@ -216,18 +216,7 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
         }
         break;
       case 'n':
-        if (key == "name") {
-          od::json_type t;
-          if (v.type().get(t)) return false;
-          std::string_view s;
-          if (t == od::json_type::string) {
-            // A string that does not decode (a lone surrogate escape): parseRepaired retries.
-            if (v.get_string().get(s)) return false;
-          } else {
-            s = token(v);  // a non-string name: keep its raw token as the name
-          }
-          f.name = m_interp.out().pool.intern(s);
-        }
+        if (key == "name" && !readName(v, f)) return false;
         break;
       case 'c':
         if (key == "cat") {
@@ -240,64 +229,9 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
         }
         break;
       case 'i':
-        if (key == "id") {
-          od::json_type t;
-          if (v.type().get(t)) return false;
-          f.hasId = true;
-          f.idIsString = t == od::json_type::string;
-          if (f.idIsString) {
-            std::string_view s;
-            if (v.get_string().get(s)) return false;
-            m_idBuf.assign(s);
-            f.idToken = m_idBuf;
-          } else { f.idToken = token(v); }
-        } else if (key == "id2") {
-          od::object o;
-          if (!v.get_object().get(o)) {
-            for (auto fr : o) {
-              od::field ff;
-              if (std::move(fr).get(ff)) return false;
-              std::string_view k;
-              if (ff.unescaped_key().get(k)) return false;
-              std::string_view tok;
-              od::value idValue = ff.value();
-              tok = token(idValue);
-              m_id2Buf.assign(tok);
-              f.id2Token = m_id2Buf;
-              f.id2Global = k == "global";
-              f.hasId2 = true;
-            }
-          }
-        }
-        break;
       case 'b':
-        if (key == "bp") {
-          od::json_type t;
-          std::string_view s;
-          if (!v.type().get(t) && t == od::json_type::string) {
-            if (v.get_string().get(s)) return false;
-            f.bpE = s == "e";
-          }
-        } else if (key == "bind_id") {  // flow v2: a number or a string, as `id`
-          od::json_type t;
-          if (v.type().get(t)) return false;
-          f.hasBindId = true;
-          f.bindIdIsString = t == od::json_type::string;
-          if (f.bindIdIsString) {
-            std::string_view s;
-            if (v.get_string().get(s)) return false;
-            m_bindIdBuf.assign(s);
-            f.bindIdToken = m_bindIdBuf;
-          } else {
-            f.bindIdToken = token(v);
-          }
-        }
-        break;
       case 'f':
-        if (key == "flow_in" || key == "flow_out") {
-          bool on = false;
-          if (!v.get_bool().get(on) && on) (key == "flow_in" ? f.flowIn : f.flowOut) = true;
-        }
+        if (!readFlowField(key, v, f)) return false;
         break;
       case 's':
         if (key == "s") {  // instant scope: "t", "p" or "g"; anything else is '?'
@@ -310,51 +244,122 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
         }
         break;
       case 'a':
-        if (key == "args") {
-          od::object o;
-          if (!v.get_object().get(o)) {
-            if (o.raw_json().get(f.args)) return false;
-            // The object's bytes by the fast scanner's rule (skipContainerFast: its brackets and
-            // strings) when they are sound, not raw_json()'s: On-Demand does not check what it
-            // skips, and the raw_json() of a malformed object can stop before its closing brace
-            // ({ab} gave "{ab" where the fast scanner keeps "{ab}"; found by fuzz_json_simdjson).
-            // Otherwise (brackets of other types, more than 63 levels: the fast scanner declines
-            // the event) raw_json()'s range, without the whitespace after it (it runs to the next
-            // token).
-            const char* const objectEnd = skipContainerFast(f.args.data(), m_docEnd);
-            const bool soundArgs = objectEnd != nullptr;
-            if (soundArgs) {
-              f.args = std::string_view(f.args.data(), static_cast<std::size_t>(objectEnd - f.args.data()));
-            } else {
-              while (!f.args.empty() && (f.args.back() == ' ' || f.args.back() == '\n' || f.args.back() == '\r' ||
-                                         f.args.back() == '\t'))
-                f.args.remove_suffix(1);
-            }
-            f.argsNotObject = false;  // a repeated "args": the last one counts, as on the fast path
-            // The same grammar check as the fast scanner's (scanArgsObject), on the bytes the
-            // fast scanner reads: the original ones of an object parseBlankArgs blanked. On-Demand
-            // skips a nested value without checking its grammar, so this is not simdjson's verdict.
-            const char* const text = f.args.data() == m_blankedArgs ? m_blankedOriginal : f.args.data();
-            f.argsMalformed = argsObjectMalformed(text, text + f.args.size());
-            // On-Demand skipped the malformed object without checking it and may now stand
-            // inside it: {"args":{0,"ts":}} read "ts" as the event's own member (an unreadable
-            // ts where the fast scanner has none; found by fuzz_json_scanner). When its brackets
-            // and strings are sound, the event is parsed again with its args blanked
-            // (parseBlankArgs), as the fast scanner keeps it.
-            if (f.argsMalformed && m_firstParse && soundArgs) {
-              m_malformedArgs = true;
-              return false;
-            }
-          } else {
-            f.args = {};
-            f.argsNotObject = true;  // e.g. an array: counted as a bad counter value for C events
-            f.argsMalformed = false;
-          }
-        }
+        if (key == "args" && !readArgs(v, f)) return false;
         break;
       default:
         break;
     }
+  }
+  return true;
+}
+
+bool SimdjsonEventParser::readName(od::value v, EventFields& f) {
+  od::json_type t;
+  if (v.type().get(t)) return false;
+  std::string_view s;
+  if (t == od::json_type::string) {
+    // A string that does not decode (a lone surrogate escape): parseRepaired retries.
+    if (v.get_string().get(s)) return false;
+  } else {
+    s = token(v);  // a non-string name: keep its raw token as the name
+  }
+  f.name = m_interp.out().pool.intern(s);
+  return true;
+}
+
+bool SimdjsonEventParser::readFlowField(std::string_view key, od::value v, EventFields& f) {
+  if (key == "id") {
+    od::json_type t;
+    if (v.type().get(t)) return false;
+    f.hasId = true;
+    f.idIsString = t == od::json_type::string;
+    if (f.idIsString) {
+      std::string_view s;
+      if (v.get_string().get(s)) return false;
+      m_idBuf.assign(s);
+      f.idToken = m_idBuf;
+    } else { f.idToken = token(v); }
+  } else if (key == "id2") {
+    od::object o;
+    if (!v.get_object().get(o)) {
+      for (auto fr : o) {
+        od::field ff;
+        if (std::move(fr).get(ff)) return false;
+        std::string_view k;
+        if (ff.unescaped_key().get(k)) return false;
+        std::string_view tok;
+        od::value idValue = ff.value();
+        tok = token(idValue);
+        m_id2Buf.assign(tok);
+        f.id2Token = m_id2Buf;
+        f.id2Global = k == "global";
+        f.hasId2 = true;
+      }
+    }
+  } else if (key == "bp") {
+    od::json_type t;
+    std::string_view s;
+    if (!v.type().get(t) && t == od::json_type::string) {
+      if (v.get_string().get(s)) return false;
+      f.bpE = s == "e";
+    }
+  } else if (key == "bind_id") {  // flow v2: a number or a string, as `id`
+    od::json_type t;
+    if (v.type().get(t)) return false;
+    f.hasBindId = true;
+    f.bindIdIsString = t == od::json_type::string;
+    if (f.bindIdIsString) {
+      std::string_view s;
+      if (v.get_string().get(s)) return false;
+      m_bindIdBuf.assign(s);
+      f.bindIdToken = m_bindIdBuf;
+    } else {
+      f.bindIdToken = token(v);
+    }
+  } else if (key == "flow_in" || key == "flow_out") {
+    bool on = false;
+    if (!v.get_bool().get(on) && on) (key == "flow_in" ? f.flowIn : f.flowOut) = true;
+  }
+  return true;
+}
+
+bool SimdjsonEventParser::readArgs(od::value v, EventFields& f) {
+  od::object o;
+  if (v.get_object().get(o)) {
+    f.args = {};
+    f.argsNotObject = true;  // e.g. an array: counted as a bad counter value for C events
+    f.argsMalformed = false;
+    return true;
+  }
+  if (o.raw_json().get(f.args)) return false;
+  // The object's bytes by the fast scanner's rule (skipContainerFast: its brackets and strings)
+  // when they are sound, not raw_json()'s: On-Demand does not check what it skips, and the
+  // raw_json() of a malformed object can stop before its closing brace ({ab} gave "{ab" where the
+  // fast scanner keeps "{ab}"; found by fuzz_json_simdjson). Otherwise (brackets of other types,
+  // more than 63 levels: the fast scanner declines the event) raw_json()'s range, without the
+  // whitespace after it (it runs to the next token).
+  const char* const objectEnd = skipContainerFast(f.args.data(), m_docEnd);
+  const bool soundArgs = objectEnd != nullptr;
+  if (soundArgs) {
+    f.args = std::string_view(f.args.data(), static_cast<std::size_t>(objectEnd - f.args.data()));
+  } else {
+    while (!f.args.empty() && (f.args.back() == ' ' || f.args.back() == '\n' || f.args.back() == '\r' ||
+                               f.args.back() == '\t'))
+      f.args.remove_suffix(1);
+  }
+  f.argsNotObject = false;  // a repeated "args": the last one counts, as on the fast path
+  // The same grammar check as the fast scanner's (scanArgsObject), on the bytes the
+  // fast scanner reads: the original ones of an object parseBlankArgs blanked. On-Demand
+  // skips a nested value without checking its grammar, so this is not simdjson's verdict.
+  const char* const text = f.args.data() == m_blankedArgs ? m_blankedOriginal : f.args.data();
+  f.argsMalformed = argsObjectMalformed(text, text + f.args.size());
+  // On-Demand skipped the malformed object without checking it and may now stand inside it:
+  // {"args":{0,"ts":}} read "ts" as the event's own member (an unreadable ts where the fast
+  // scanner has none; found by fuzz_json_scanner). When its brackets and strings are sound, the
+  // event is parsed again with its args blanked (parseBlankArgs), as the fast scanner keeps it.
+  if (f.argsMalformed && m_firstParse && soundArgs) {
+    m_malformedArgs = true;
+    return false;
   }
   return true;
 }

@@ -8,6 +8,7 @@
 #include <simdjson.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/import/json/json_event_interpreter.h"
@@ -32,6 +33,15 @@ class SimdjsonEventParser {
   Key readKey(simdjson::ondemand::value v, bool& ok);
   bool parseObject(const char* base, std::size_t len);
   bool readFields(simdjson::ondemand::object& obj, EventFields& f);
+  /// "name": a string, else the raw token of another value; false when the string does not
+  /// decode (parseRepaired retries).
+  bool readName(simdjson::ondemand::value v, EventFields& f);
+  /// The flow fields of an event (id, id2, bp, bind_id, flow_in, flow_out); other keys are left
+  /// alone. False when a value does not decode.
+  bool readFlowField(std::string_view key, simdjson::ondemand::value v, EventFields& f);
+  /// "args": the object's byte range and whether its grammar holds, or not an object (a bad
+  /// counter value for C events). False when the object's bytes cannot be read.
+  bool readArgs(simdjson::ondemand::value v, EventFields& f);
 
   EventInterpreter& m_interp;
   simdjson::ondemand::parser m_parser{1u << 31};

@@ -14,7 +14,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/gzip_stream.h"
 #include "core/base/mapped_file.h"
+#include "core/base/page_memory.h"
 #include "core/import/raw_events.h"
 #include "core/model/trace.h"
 
@@ -37,6 +39,9 @@ struct ReadResult {
   std::string error;               ///< hard error (empty file, not JSON), else empty
   std::vector<std::string> notes;  ///< informational ("closing bracket added")
   bool cancelled = false;
+  /// readTraceEventsStreamed only: the args texts of the kept events, copied out of the text
+  /// (WorkerOut::copyArgs); the parts' args offsets are offsets into these bytes. Empty otherwise.
+  RecordBuffer<char> copiedArgs;
 };
 
 /// How the parse workers get the bytes of their ranges. With `windowBytes` == 0 they read
@@ -65,5 +70,22 @@ inline constexpr std::size_t kDefaultWindowBytes = 256u << 10;
 /// ReadSource (the result does not depend on it).
 [[nodiscard]] ReadResult readTraceEvents(std::string_view bytes, unsigned parts,
                                          const LoadOptions& options, const ReadSource& source = {});
+
+/// Reads every event of the text of a gzip file while it is inflated (issue 26 item 4), so that
+/// memory follows the events kept, not the inflated bytes: a thread inflates `stream` at most
+/// 1 MiB ahead (ReadAhead), and one parser reads it through a window of `windowBytes` (grown
+/// while one element, or one top-level member before or after the event array, is longer) that
+/// is refilled as it advances; the text is never whole in memory. Same records, warnings, notes
+/// and top-level facts as readTraceEvents on the whole text in one part, except the args
+/// ranges: the text does not stay for the lazy args, so the args object of each kept slice or
+/// async event is copied to ReadResult::copiedArgs and its range is an offset there (the loader
+/// keeps those bytes as the trace's file, MappedFile::fromCopiedArgs). One part whatever
+/// LoadOptions::threads (the inflating thread is the second); `progress` is the fraction of the
+/// compressed bytes inflated; readHook is called at offsets of the text. After the event array
+/// (and the top-level keys after it) the rest of the text is inflated and dropped, so that the
+/// stream's warning (a cut, the limit) covers the whole file. `windowBytes` is small in tests
+/// (elements straddle many refills); at least 16.
+[[nodiscard]] ReadResult readTraceEventsStreamed(GzipStream& stream, const LoadOptions& options,
+                                                 std::size_t windowBytes = kDefaultWindowBytes);
 
 }  // namespace npuscope::core::detail

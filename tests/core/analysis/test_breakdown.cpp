@@ -170,6 +170,41 @@ TEST_CASE("communication split on a hand-built HCCL trace: the profiler's per-op
   CHECK_FALSE(disagree);
 }
 
+TEST_CASE("communication split with two HCCL groups: each group's plane tasks go to its own ops", "[breakdown]") {
+  // Two groups on NPU 0, each with its Plane 0 after its group lane (the text export's layout):
+  // group 0 holds allReduce [0,100) us with a Memcpy [10,30) (HCCS, 2 MB); group 1 holds
+  // broadcast [200,300) us with a Notify_Wait [200,205) for rank 3 and a Memcpy [210,250) (HCCS,
+  // 4 MB). Hand count for the broadcast: elapse = 250 - 200 = 50, transit 40, wait 5 (all
+  // synchronization: before the first transfer), idle 5.
+  std::string b = meta(300, "Ascend Hardware", "NPU 0") + meta(400, "HCCL", "NPU 0");
+  b += thread(400, 0, "Group 0 Communication") + thread(400, 1, "Plane 0") + thread(400, 2, "Group 1 Communication") +
+       thread(400, 3, "Plane 0");
+  const char* hccs2 = R"j({"src rank":0,"dst rank":1,"link type":"HCCS","transport type":"SDMA","size(Byte)":2000000})j";
+  const char* hccs4 = R"j({"src rank":0,"dst rank":3,"link type":"HCCS","transport type":"SDMA","size(Byte)":4000000})j";
+  b += x(400, 0, "hcom_allReduce__1_0_1", 0, 100) + x(400, 1, "Memcpy", 10, 20, hccs2);
+  b += x(400, 2, "hcom_broadcast__2_0_1", 200, 100) + x(400, 3, "Notify_Wait", 200, 5, R"({"src rank":0,"dst rank":3})") +
+       x(400, 3, "Memcpy", 210, 40, hccs4);
+  b += x(300, 5, "hcom_allReduce__1_0_1", 0, 100, R"({"Task Type":"Other"})") +
+       x(300, 5, "hcom_broadcast__2_0_1", 200, 100, R"({"Task Type":"Other"})");
+  const auto t = loadMemory(wrap(b));
+  const std::vector<core::CommOp> ops = core::commOps(*t, 0, nullptr, nullptr, nullptr);
+  REQUIRE(ops.size() == 2);
+  CHECK(ops[0].type == "allReduce");
+  CHECK(ops[0].hasTasks);
+  CHECK(ops[0].transit == us(20));
+  CHECK(ops[0].peers == std::vector<int>{1});
+  CHECK(ops[1].type == "broadcast");
+  CHECK(ops[1].groupKey == "2");
+  CHECK(ops[1].hasTasks);
+  CHECK(ops[1].masterPlane == 0);
+  CHECK(ops[1].elapse == us(50));
+  CHECK(ops[1].transit == us(40));
+  CHECK(ops[1].wait == us(5));
+  CHECK(ops[1].synchronization == us(5));
+  CHECK(ops[1].idle == us(5));
+  CHECK(ops[1].peers == std::vector<int>{3});
+}
+
 TEST_CASE("computing split on a hand-built trace: class, core and forward/backward through fwdbwd", "[breakdown]") {
   // Python tid 1 (forward) launches MatMulV2 [20,30); tid 2 (backward: it ends the fwdbwd flow)
   // launches MatMulGrad [30,35); Add [35,37) has no async_npu flow. Hand counts:

@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
-#include <zlib.h>
 
 #include <chrono>
 #include <filesystem>
@@ -50,14 +49,6 @@ std::string traceOf(std::size_t n, std::size_t argBytes) {
   }
   s += "\n]\n";
   return s;
-}
-
-/// Writes `text` gzip-compressed (one member) to `path`.
-void writeGzip(const fs::path& path, const std::string& text) {
-  gzFile gz = gzopen(path.c_str(), "wb");
-  REQUIRE(gz);
-  REQUIRE(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())) == static_cast<int>(text.size()));
-  REQUIRE(gzclose(gz) == Z_OK);
 }
 
 }  // namespace
@@ -134,58 +125,4 @@ TEST_CASE("a trace file truncated while it is read loads what was left, with a m
   // Every slice kept lies in the file as it was; not all of it survived the cut.
   REQUIRE(r.trace->lanes.size() == 1);
   CHECK(r.trace->lanes[0].sliceCount() < 80000);
-}
-
-// Issue 15 item 6: a gzip file could inflate without limit (deflate reaches about 1032:1).
-TEST_CASE("the default gzip inflate limit is 256 times the compressed size, at least 64 MiB") {
-  CHECK(core::gzipInflateLimit(0) == 64ull << 20);
-  CHECK(core::gzipInflateLimit(1000) == 64ull << 20);          // 256 000 < 64 MiB
-  CHECK(core::gzipInflateLimit(1ull << 20) == 256ull << 20);   // 1 MiB * 256
-  CHECK(core::gzipInflateLimit(~0ull) == ~0ull);               // no overflow
-}
-
-TEST_CASE("a gzip bomb stops at the default inflate limit with a warning") {
-  TempFile f("gzip-bomb");
-  // 80 MiB of spaces between [ and ]: zlib makes about 80 KB of it, whose default limit is
-  // the 64 MiB floor (256 * 80 KB = 20 MiB is less).
-  std::string text = "[";
-  text.append(80u << 20, ' ');
-  text += "]";
-  writeGzip(f.path, text);
-  std::string error;
-  const auto file = core::MappedFile::open(f.path.string(), error);
-  REQUIRE(file);
-  INFO("compressed to " << file->diskSize() << " bytes");
-  REQUIRE(file->diskSize() < (256u << 10));
-  CHECK(file->inflateLimited());
-  CHECK(file->bytes().size() == (64u << 20));
-  CHECK(file->warning().find("inflates to more than 67108864 bytes") != std::string::npos);
-  CHECK(file->warning().find("256 times the compressed size") != std::string::npos);
-}
-
-TEST_CASE("LoadOptions::gzipMaxInflatedBytes cuts a gzip trace: the events before the limit load, a GzipLimit warning") {
-  TempFile f("gzip-limit");
-  const std::string text = traceOf(200, 20);  // 200 slices, about 100 bytes each
-  writeGzip(f.path, text);
-  core::LoadOptions o;
-  o.threads = 1;
-  o.gzipMaxInflatedBytes = 5000;
-  // The slices whose whole event ends before byte 5000 of the text (counted here on the text,
-  // not by npuscope): each event line ends with "}}".
-  std::size_t complete = 0;
-  for (std::size_t at = text.find("}}"); at != std::string::npos && at + 2 <= 5000; at = text.find("}}", at + 2)) ++complete;
-  REQUIRE(complete > 10);
-  REQUIRE(complete < 200);
-  const core::LoadResult r = core::loadTrace(f.path.string(), o);
-  REQUIRE(r.ok());
-  CHECK(r.trace->stats.counts[static_cast<std::size_t>(core::ImportWarning::GzipLimit)] == 1);
-  CHECK(r.trace->stats.counts[static_cast<std::size_t>(core::ImportWarning::TruncatedGzip)] == 0);
-  REQUIRE(r.trace->lanes.size() == 1);
-  CHECK(r.trace->lanes[0].sliceCount() == complete);
-  // Without the knob the same file loads whole (about 20 KB, far below 64 MiB).
-  o.gzipMaxInflatedBytes = 0;
-  const core::LoadResult whole = core::loadTrace(f.path.string(), o);
-  REQUIRE(whole.ok());
-  CHECK(whole.trace->lanes[0].sliceCount() == 200);
-  CHECK(whole.trace->stats.counts[static_cast<std::size_t>(core::ImportWarning::GzipLimit)] == 0);
 }

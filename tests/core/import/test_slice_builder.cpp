@@ -154,6 +154,23 @@ TEST_CASE("assignDepths: longer first at equal start, partial overlap flagged, r
   CHECK(flags[4] == core::kSlicePartialOverlap);
 }
 
+TEST_CASE("assignDepths with names: the partial overlap's warning names both slices (the async lanes' path)") {
+  // By hand: "outer" [0, 10 us), "late" [4 us, 12 us): late starts 6 us before outer ends.
+  core::StringPool strings;
+  const std::vector<core::NameId> names{strings.intern("outer"), strings.intern("late")};
+  std::vector<core::TimeNs> start{0, 4'000}, end{10'000, 12'000};
+  std::vector<std::uint32_t> order, depth;
+  std::vector<std::uint8_t> flags(2, 0);
+  core::detail::OverlapTally tally("Python / async", &strings);
+  CHECK(core::detail::assignDepths(start, end, order, depth, flags, &tally, &names) == 1);
+  core::ImportStats stats;
+  tally.report(stats, "Python / async");
+  CHECK(stats.count(core::ImportWarning::PartialOverlap) == 1);
+  REQUIRE(stats.examples.size() == 1);
+  CHECK(stats.examples[0].second ==
+        "on Python / async: 'late' (4.000 us - 12.000 us) starts 6 us before 'outer' ends (10.000 us) and ends after it");
+}
+
 TEST_CASE("classifyProcess knows the Ascend process names") {
   using R = core::Process::Role;
   CHECK(core::detail::classifyProcess("HCCL") == R::Communication);

@@ -202,6 +202,49 @@ TEST_CASE("TEF gzip: a truncated file keeps the events before the cut and warns"
     for (char c : text) CHECK(static_cast<unsigned char>(c) >= 0x20);
 }
 
+TEST_CASE("a partial overlap names its two slices, and communication tasks overlapping on a stream are concurrency, not mis-nesting", "[tef]") {
+  // By hand (issue 26 item 5). Ascend Hardware tid 4: "SDMA" [0, 10 us) and "Notify Wait"
+  // [5, 20 us): two communication tasks 5 us apart, concurrency (HCCL's links on one stream):
+  // one informational line. "k_kernel" [25, 35 us) and "SDMA" [30, 40 us): a kernel and a copy,
+  // a real partial overlap of 5 us. Python tid 1: "p" [0, 10 us), "q" [9.56, 19.56 us): 440 ns.
+  // The same events in three orders reach the three nesting paths of the builder: in order
+  // (X only), out of order (sorted first), and with "q" as a B/E pair (matched first).
+  const std::string meta = R"({"ph":"M","name":"process_name","pid":9,"args":{"name":"Ascend Hardware"}},
+{"ph":"M","name":"process_name","pid":1,"args":{"name":"Python"}},
+{"ph":"M","name":"thread_name","pid":9,"tid":4,"args":{"name":"Stream 4"}},
+{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"Thread 1"}},)";
+  const std::string a = R"({"ph":"X","name":"SDMA","pid":9,"tid":4,"ts":0,"dur":10})";
+  const std::string b = R"({"ph":"X","name":"Notify Wait","pid":9,"tid":4,"ts":5,"dur":15})";
+  const std::string c = R"({"ph":"X","name":"k_kernel","pid":9,"tid":4,"ts":25,"dur":10})";
+  const std::string d = R"({"ph":"X","name":"SDMA","pid":9,"tid":4,"ts":30,"dur":10})";
+  const std::string p = R"({"ph":"X","name":"p","pid":1,"tid":1,"ts":0,"dur":10})";
+  const std::string q = R"({"ph":"X","name":"q","pid":1,"tid":1,"ts":9.56,"dur":10})";
+  const std::string pq = p + R"(,{"ph":"B","name":"q","pid":1,"tid":1,"ts":9.56},{"ph":"E","pid":1,"tid":1,"ts":19.56})";
+  const std::string inOrder = "[" + meta + a + "," + b + "," + c + "," + d + "," + p + "," + q + "]";
+  const std::string outOfOrder = "[" + meta + d + "," + b + "," + c + "," + a + "," + q + "," + p + "]";
+  const std::string beginEnd = "[" + meta + a + "," + b + "," + c + "," + d + "," + pq + "]";
+  for (const std::string* json : {&inOrder, &outOfOrder, &beginEnd})
+    for (const bool fast : {true, false}) {
+      INFO("fastScanner " << fast << " input " << *json);
+      const auto t = loadJson(*json, fast);
+      CHECK(t->stats.count(core::ImportWarning::ConcurrentCommTasks) == 1);
+      CHECK(t->stats.count(core::ImportWarning::PartialOverlap) == 2);  // SDMA over k_kernel, q over p
+      CHECK(t->stats.total() == 2);
+      std::vector<std::string> partial, concurrent;
+      for (const auto& [kind, example] : t->stats.examples) {
+        if (kind == core::ImportWarning::PartialOverlap) partial.push_back(example);
+        if (kind == core::ImportWarning::ConcurrentCommTasks) concurrent.push_back(example);
+      }
+      CHECK_THAT(partial, Catch::Matchers::UnorderedEquals(std::vector<std::string>{
+                              "on Ascend Hardware / Stream 4: 'SDMA' (30.000 us - 40.000 us) starts 5 us before 'k_kernel' "
+                              "ends (35.000 us) and ends after it",
+                              "on Python / Thread 1: 'q' (9.560 us - 19.560 us) starts 440 ns before 'p' ends (10.000 us) "
+                              "and ends after it"}));
+      REQUIRE(concurrent.size() == 1);
+      CHECK(concurrent[0] == "on Ascend Hardware / Stream 4: 1 task(s) (SDMA, Notify Wait), the largest overlap 5 us");
+    }
+}
+
 TEST_CASE("overlaps under 1 us between device tasks are one informational line per lane, host mis-nesting stays a warning", "[tef]") {
   // By hand (issue 26 item 5): on "Ascend Hardware" tid 4, "a" [0, 10 us) and "b" from 9.56 us
   // (0.44 us before a ends, like the corpus's Write Value tasks) and "c" from 19.2 us, 0.8 us
