@@ -682,7 +682,7 @@ void DbReader::readCommunication() {
     if (const auto it = names.find(c.integer(column)); it != names.end()) argRows().setText(taskSchema, key, it->second);
     else cell(taskSchema, key, c, column);
   };
-  std::size_t skippedNoPlane = 0;
+  std::size_t skippedNoPlane = 0, skippedBadPlane = 0;
   while (c.step()) {
     const auto tt = m_taskTimes.find(c.integer(0));
     if (tt == m_taskTimes.end()) continue;  // no TASK row: no time
@@ -691,6 +691,13 @@ void DbReader::readCommunication() {
     const std::int64_t plane = c.integer(2, 0);
     if (plane == kNoContext) {
       ++skippedNoPlane;
+      continue;
+    }
+    // A plane's lane is its group's base + 1 + plane, the next group's base 1000 further: a plane
+    // beyond 0..998 is no plane of this layout (INT64_MAX overflowed base + 1 + plane: found by
+    // fuzz_sqlite_reader). Such a task stays on its stream only, and is said.
+    if (plane < 0 || plane > 998) {
+      ++skippedBadPlane;
       continue;
     }
     const std::int64_t base = baseOf(strOr(c, 3));
@@ -715,6 +722,8 @@ void DbReader::readCommunication() {
   if (skippedNoPlane)
     note(std::to_string(skippedNoPlane) + " HCCL tasks without a plane (Level0) are shown on their streams only, "
          "as in the text export");
+  if (skippedBadPlane)
+    note(std::to_string(skippedBadPlane) + " HCCL tasks with a plane id outside 0-998 are shown on their streams only");
 }
 
 void DbReader::readOverlap() {

@@ -526,6 +526,36 @@ TEST_CASE("db: a STEP_TIME step whose end minus start does not fit int64 is skip
   fs::remove_all(dir, ec);
 }
 
+// Found by fuzz/fuzz_sqlite_reader's long run (issue 26 item 2): a COMMUNICATION_TASK_INFO planeId
+// of INT64_MAX overflowed the plane's lane id, group base + 1 + plane (undefined behaviour, caught
+// by UBSan; the Release build wrapped it to a lane "Plane 9223372036854775807").
+TEST_CASE("db: a plane id outside 0-998 leaves its HCCL task on its stream, said", "[db]") {
+  const std::string dir = tempDir("badplane");
+  const std::string path = dir + "/ascend_pytorch_profiler_0.db";
+  REQUIRE(makeDb(path, R"(
+    CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, streamId INTEGER, globalTaskId INTEGER);
+    INSERT INTO TASK VALUES (1000, 2000, 0, 3, 1), (3000, 4000, 0, 3, 2);
+    CREATE TABLE COMMUNICATION_OP (opName INTEGER, startNs INTEGER, endNs INTEGER);
+    CREATE TABLE COMMUNICATION_TASK_INFO (name INTEGER, globalTaskId INTEGER, planeId INTEGER, groupName INTEGER);
+    INSERT INTO COMMUNICATION_TASK_INFO VALUES (NULL, 1, 0, NULL), (NULL, 2, 9223372036854775807, NULL);
+  )"));
+  const auto in = core::readAscendDb(path, "");
+  REQUIRE(in.result.trace);
+  // By hand: task 1 (plane 0) gets the lane "Plane 0"; task 2's plane is beyond 998: no lane of
+  // its own, one note; both stay on "Stream 3".
+  const core::Trace& t = *in.result.trace;
+  CHECK(npuscope::test::laneIndex(t, "HCCL", "Plane 0") >= 0);
+  CHECK(npuscope::test::laneIndex(t, "HCCL", "Plane 9223372036854775807") < 0);
+  CHECK(std::count_if(in.messages.begin(), in.messages.end(), [](const std::string& m) {
+          return m == "1 HCCL tasks with a plane id outside 0-998 are shown on their streams only";
+        }) == 1);
+  const int stream = npuscope::test::laneIndex(t, "Ascend Hardware", "Stream 3");
+  REQUIRE(stream >= 0);
+  CHECK(t.lanes[static_cast<std::size_t>(stream)].sliceCount() == 2);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
 // Found by fuzz/fuzz_sqlite_reader (issue 26 item 2): with threads != 1 the big tables are read
 // by background streams, which converted a non-INTEGER value to an integer themselves, from its
 // text; SQLite's conversion (the 1-thread route, sqlite3_value_int64) differs for a REAL beyond
