@@ -88,7 +88,6 @@ class GzipStream {
  private:
   GzipStream() = default;
   enum class Mode : std::uint8_t { Unknown, Utf8, Utf16Le, Utf16Be };
-  static constexpr std::size_t kInputBytes = 256u << 10;  ///< compressed bytes read at a time
   bool ensureInput(std::size_t bytes);
   bool atGzipMagic();
   std::size_t inflateInto(char* dst, std::size_t n);

@@ -396,6 +396,59 @@ TEST_CASE("gzip stream: a bad CRC after the last event keeps every event and war
   CHECK(bad.error.find("corrupt gzip data in") != std::string::npos);
 }
 
+/// What zlib decodes of `bytes` (a gzip member, possibly cut) in one inflate call with room for
+/// all of it: the most a cut file can give, the reference for reads in pieces.
+std::string inflateAtOnce(const std::string& bytes) {
+  z_stream z{};
+  REQUIRE(inflateInit2(&z, 15 + 16) == Z_OK);
+  std::string out(1 << 20, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  (void)inflate(&z, Z_NO_FLUSH);
+  out.resize(out.size() - z.avail_out);
+  inflateEnd(&z);
+  return out;
+}
+
+TEST_CASE("gzip stream: a cut file gives every byte zlib can decode, whatever the read sizes", "[gzip]") {
+  TempDir dir("gzip-cut");
+  // fuzz_gzip's finding, minimised: a gzip header, a deflate block whose last symbol is a match
+  // ("I" repeated), cut before the trailer. Python's zlib.decompressobj(31).decompress gives the
+  // 13 bytes "IIIIIIIIIII7a"; reads of 1 byte used to stop at 12, with the match's rest left in
+  // zlib.
+  const std::string minimal("\x1F\x8B\x08\x00\xCF\x00\xFF\xFF\x7E\x44\xF3\x44\x00\xF3\x44", 15);
+  std::ofstream(dir.root / "min.json.gz", std::ios::binary) << minimal;
+  for (const std::size_t step : {1u, 2u, 3u, 65536u}) {
+    INFO("step " << step);
+    std::string error;
+    auto s = core::GzipStream::open((dir.root / "min.json.gz").string(), error);
+    REQUIRE(s);
+    CHECK(readAll(*s, step) == "IIIIIIIIIII7a");
+    CHECK(s->warning().find("ends early") != std::string::npos);
+  }
+  // A text of long matches, cut at every length after the header: reads of 1, 5 and 64 KiB bytes
+  // give what one inflate call gives.
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += std::string(static_cast<std::size_t>(40 + i * 13), static_cast<char>('a' + i % 26)) + "|";
+  writeGzip(dir.root / "long.gz", text);
+  const std::string bytes = readFile(dir.root / "long.gz");
+  REQUIRE(inflateAtOnce(bytes) == text);
+  for (std::size_t cut = 11; cut < bytes.size(); ++cut) {
+    INFO("cut at " << cut << " of " << bytes.size());
+    const std::string part = bytes.substr(0, cut);
+    std::ofstream(dir.root / "cut.json.gz", std::ios::binary | std::ios::trunc) << part;
+    const std::string expected = inflateAtOnce(part);
+    for (const std::size_t step : {1u, 5u, 65536u}) {
+      std::string error;
+      auto s = core::GzipStream::open((dir.root / "cut.json.gz").string(), error);
+      REQUIRE(s);
+      if (readAll(*s, step) != expected) FAIL("step " << step << ": differs from one inflate call");
+    }
+  }
+}
+
 TEST_CASE("gzip stream: a stop request cancels the load", "[gzip]") {
   TempDir dir("gzip-cancel");
   writeGzip(dir.root / "t.json.gz", streamTrace());
