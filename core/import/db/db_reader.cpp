@@ -271,10 +271,11 @@ ProcessId DbReader::hostProcess(std::int64_t key, Layer layer, const char* name)
 
 void DbReader::startStreams() {
   // One connection and thread per big table (SqliteRowStream): SQLite steps and decodes them
-  // while this thread builds; with options.threads == 1 every table is read on this thread.
+  // while this thread builds; with options.threads == 1 every table is read on this thread,
+  // through the reader's own connection (one open and schema parse instead of one per table).
   const bool background = m_options.threads != 1;
   const auto stream = [&](const std::string& sql) {
-    return std::make_unique<SqliteRowStream>(m_path, sql, background, m_options.stop);
+    return std::make_unique<SqliteRowStream>(m_path, sql, background, m_options.stop, background ? nullptr : &m_db);
   };
   if (need("PYTORCH_API", {"startNs", "endNs", "globalTid", "name"}))
     m_pythonRows = stream("SELECT CAST(startNs AS INTEGER), CAST(endNs AS INTEGER), globalTid, name, " +

@@ -176,7 +176,8 @@ struct Batch {
 struct SqliteRowStream::Shared {
   std::string path, sql;
   std::stop_token stop;
-  // Direct mode (no thread): the consumer steps this statement.
+  // Direct mode (no thread): the consumer steps this statement, on `connection` when given.
+  SqliteDb* connection = nullptr;
   std::unique_ptr<SqliteDb> db;
   std::unique_ptr<SqliteStatement> stmt;
   bool opened = false;
@@ -213,7 +214,10 @@ struct SqliteRowStream::Shared {
       columns = n;
     }
     Batch b;
-    b.cells.reserve(kBatchRows * static_cast<std::size_t>(n));
+    // The first batch grows with the rows (a table of a few rows takes a few cells, not
+    // kBatchRows' worth: 720 KB for PYTORCH_API's 11 columns); the next ones reuse a spare batch's
+    // capacity.
+    b.cells.reserve(std::min<std::size_t>(kBatchRows, 64) * static_cast<std::size_t>(n));
     while (s.step()) {
       for (int c = 0; c < n; ++c) {
         Value v;
@@ -276,8 +280,10 @@ struct SqliteRowStream::Shared {
   }
 };
 
-SqliteRowStream::SqliteRowStream(std::string path, std::string sql, bool background, std::stop_token stop)
+SqliteRowStream::SqliteRowStream(std::string path, std::string sql, bool background, std::stop_token stop,
+                                 SqliteDb* connection)
     : m_shared(std::make_unique<Shared>()) {
+  m_shared->connection = connection;
   m_shared->path = std::move(path);
   m_shared->sql = std::move(sql);
   m_shared->stop = std::move(stop);
@@ -306,13 +312,16 @@ bool SqliteRowStream::step() {
   if (!s.thread.joinable()) {  // direct mode
     if (!s.opened) {
       s.opened = true;
-      s.db = std::make_unique<SqliteDb>();
-      std::string e;
-      if (!s.db->open(s.path, e)) {
-        m_error = e;
-        return false;
+      if (!s.connection) {
+        s.db = std::make_unique<SqliteDb>();
+        std::string e;
+        if (!s.db->open(s.path, e)) {
+          m_error = e;
+          return false;
+        }
+        s.connection = s.db.get();
       }
-      s.stmt = std::make_unique<SqliteStatement>(*s.db, s.sql);
+      s.stmt = std::make_unique<SqliteStatement>(*s.connection, s.sql);
     }
     if (!s.stmt) return false;
     if (s.stop.stop_requested()) {

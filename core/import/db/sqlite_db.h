@@ -90,13 +90,16 @@ class SqliteStatement {
 /// The consumer steps through the rows with the accessors of SqliteStatement (values copied out
 /// of SQLite: an INTEGER as int64, anything else as its text). The destructor stops the reader
 /// and joins it. A stop request of `stop` ends the rows early (error() "cancelled"). Not
-/// thread-safe on the consumer's side (one consumer).
+/// thread-safe on the consumer's side (one consumer). Without `background`, the statement runs on
+/// `connection` when given (the caller's open connection to the same file, which must outlive
+/// the stream: no second open and schema parse per table), else on a connection of its own.
 class SqliteRowStream {
  public:
   static constexpr std::size_t kBatchRows = 4096;
   static constexpr std::size_t kQueueBatches = 4;
 
-  SqliteRowStream(std::string path, std::string sql, bool background, std::stop_token stop);
+  SqliteRowStream(std::string path, std::string sql, bool background, std::stop_token stop,
+                  SqliteDb* connection = nullptr);
   ~SqliteRowStream();
   SqliteRowStream(const SqliteRowStream&) = delete;
   SqliteRowStream& operator=(const SqliteRowStream&) = delete;
