@@ -189,12 +189,13 @@ class RecordBuffer {
  private:
   static constexpr std::size_t kHuge = 2u << 20;
 
-  /// Grows to at least `n` records: doubling, at least 4 records; mapped sizes are whole 2 MiB
+  /// Grows to at least `n` records: doubling from 1 record; mapped sizes are whole 2 MiB
   /// huge pages (so that the kernel places them on huge-page boundaries). The first buffer is
-  /// small because there is one per thread of the file: with 64 records (2 KB of slices) a file
-  /// of 1 M threads with one event each held 2 GB while it was read (issue 15 item 6).
+  /// one record because there is one per thread of the file: with 64 records (2 KB of slices) a
+  /// file of 1 M threads with one event each held 2 GB while it was read (issue 15 item 6), and
+  /// with 4 a trace of 200,000 one-slice threads held 26 MB of them (issue 27 item 3).
   void grow(std::size_t n) {
-    std::size_t bytes = std::max({n, m_capacity * 2, std::size_t{4}}) * sizeof(T);
+    std::size_t bytes = std::max({n, m_capacity * 2, std::size_t{1}}) * sizeof(T);
 #if defined(__linux__)
     if (bytes >= kLargeBlockBytes) {
       bytes = (bytes + kHuge - 1) & ~(kHuge - 1);

@@ -10,7 +10,9 @@
 #endif
 #include <atomic>
 #include <map>
+#include <memory>
 #include <numeric>
+#include <span>
 #include <thread>
 #include <unordered_map>
 
@@ -180,7 +182,7 @@ struct GlobalThread {
   Key tid;
   std::uint32_t lane = kInvalidIndex;  // final lane index, after display sort
   bool wantsLane = false;
-  std::string name;
+  NameId name = kEmptyName;  ///< thread_name metadata (Trace::strings), kEmptyName when none
   std::optional<std::int64_t> sortIndex;
 };
 
@@ -1065,6 +1067,9 @@ void mergeProcessesAndThreads(BuildState& b) {
   b.procMap.assign(b.parts.size(), {});
   b.threadMap.assign(b.parts.size(), {});
   std::unordered_map<std::pair<Key, Key>, std::uint32_t, KeyPairHash> threadIndex;
+  std::size_t partThreads = 0;  // at least the global count: no doubling slack in b.threads
+  for (const WorkerOut& w : b.parts) partThreads += w.threads.size();
+  b.threads.reserve(partThreads);
   for (std::size_t k = 0; k < b.parts.size(); ++k) {
     WorkerOut& w = b.parts[k];
     b.trace.eventCount += w.events;
@@ -1089,6 +1094,10 @@ void mergeProcessesAndThreads(BuildState& b) {
       b.threadMap[k].push_back(it->second);
       if (!w.slices[t].empty()) b.threads[it->second].wantsLane = true;
     }
+    // The reader's lookup maps are done with (its processes and threads are in vectors): 26 MB
+    // for 200,000 threads, freed before the lanes are built (issue 27 item 3).
+    decltype(w.threadIndex)().swap(w.threadIndex);
+    decltype(w.processIndex)().swap(w.processIndex);
   }
   b.procs.resize(procKeys.size());
   for (std::size_t i = 0; i < procKeys.size(); ++i) {
@@ -1122,7 +1131,7 @@ void applyMetadata(BuildState& b) {
           break;
         case MetaKind::ThreadName: {
           GlobalThread& t = b.threads[b.threadMap[k][m.thread]];
-          t.name = text;
+          t.name = b.global(k, m.text);
           t.wantsLane = true;
           break;
         }
@@ -1150,53 +1159,87 @@ void applyMetadata(BuildState& b) {
 /// afterwards, so the result does not depend on the thread count. False when cancelled.
 bool buildThreadLanes(BuildState& b) {
   auto& parts = b.parts;
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> threadParts(b.threads.size());
+  // The (part, part's thread) pairs of each global thread, in part order: one array and the
+  // offsets of each thread's pairs (a vector per thread cost 56 bytes a thread).
+  std::vector<std::uint32_t> pairBegin(b.threads.size() + 1, 0);
   for (std::size_t k = 0; k < parts.size(); ++k)
     for (std::uint32_t t = 0; t < parts[k].threads.size(); ++t)
-      if (!parts[k].slices[t].empty()) threadParts[b.threadMap[k][t]].emplace_back(static_cast<std::uint32_t>(k), t);
+      if (!parts[k].slices[t].empty()) ++pairBegin[b.threadMap[k][t] + 1];
+  std::partial_sum(pairBegin.begin(), pairBegin.end(), pairBegin.begin());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs(pairBegin.back());
+  {
+    std::vector<std::uint32_t> next(pairBegin.begin(), pairBegin.end() - 1);
+    for (std::size_t k = 0; k < parts.size(); ++k)
+      for (std::uint32_t t = 0; t < parts[k].threads.size(); ++t)
+        if (!parts[k].slices[t].empty()) pairs[next[b.threadMap[k][t]]++] = {static_cast<std::uint32_t>(k), t};
+  }
+  const auto threadParts = [&](std::uint32_t g) {
+    return std::span<const std::pair<std::uint32_t, std::uint32_t>>(pairs.data() + pairBegin[g], pairs.data() + pairBegin[g + 1]);
+  };
+  // A job per wanted lane, built in place in b.lanes (job j is lane j, in thread order). A job
+  // keeps an ImportStats only when its lane had something to report: with 200,000 one-slice
+  // threads a Lane and an ImportStats per job, then the Lanes moved into b.lanes, were 140 MB of
+  // the load's 313 MB peak (issue 27 item 3).
   struct LaneJob {
     std::uint32_t thread = 0;
     std::size_t slices = 0;
-    Lane lane;
-    ImportStats stats;
+    std::unique_ptr<ImportStats> stats;
     bool done = false;
   };
   std::vector<LaneJob> jobs;
-  for (std::uint32_t g = 0; g < b.threads.size(); ++g) {
-    const GlobalThread& th = b.threads[g];
-    if (!th.wantsLane) continue;
-    LaneJob job;
-    job.thread = g;
-    for (auto [k, t] : threadParts[g]) job.slices += parts[k].slices[t].size();
-    Lane& lane = job.lane;
+  jobs.reserve(static_cast<std::size_t>(
+      std::count_if(b.threads.begin(), b.threads.end(), [](const GlobalThread& th) { return th.wantsLane; })));
+  for (std::uint32_t g = 0; g < b.threads.size(); ++g)
+    if (b.threads[g].wantsLane) {
+      LaneJob job;
+      job.thread = g;
+      for (auto [k, t] : threadParts(g)) job.slices += parts[k].slices[t].size();
+      jobs.push_back(std::move(job));
+    }
+  const std::size_t firstLane = b.lanes.size();
+  b.lanes.resize(firstLane + jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const GlobalThread& th = b.threads[jobs[j].thread];
+    Lane& lane = b.lanes[firstLane + j];
     lane.process = th.process;
     if (th.tid.kind == KeyKind::Number) lane.tid = th.tid.v;
     else lane.tidText = keyText(th.tid, b.trace.strings);
-    lane.name = !th.name.empty() ? th.name : keyText(th.tid, b.trace.strings);
+    const std::string_view threadName = b.trace.strings.view(th.name);
+    lane.name = !threadName.empty() ? std::string(threadName) : keyText(th.tid, b.trace.strings);
     lane.sortIndex = th.sortIndex;
-    jobs.push_back(std::move(job));
   }
   std::vector<std::uint32_t> jobOrder(jobs.size());
   std::iota(jobOrder.begin(), jobOrder.end(), 0u);
   std::stable_sort(jobOrder.begin(), jobOrder.end(),
                    [&](std::uint32_t x, std::uint32_t y) { return jobs[x].slices > jobs[y].slices; });
   std::vector<LaneScratch> scratch(b.workers);
+  std::vector<ImportStats> workerStats(b.workers);  // a job's warnings, handed to it when there are any
   parallelJobs(b.workers, jobOrder.size(), b.stop, [&](std::size_t j, unsigned w) {
     LaneJob& job = jobs[jobOrder[j]];
-    const std::string label = b.procs[job.lane.process].name + " / " + job.lane.name;
+    Lane& lane = b.lanes[firstLane + jobOrder[j]];
+    const std::string label = b.procs[lane.process].name + " / " + lane.name;
     std::vector<RawPart> src;
-    for (auto [k, t] : threadParts[job.thread]) src.push_back({&parts[k].slices[t], b.names(k), &parts[k].longArgs});
-    job.done = buildLane(src, b.maxTs, b.trace.strings, job.lane, job.stats, label, scratch[w], b.stop);
+    for (auto [k, t] : threadParts(job.thread)) src.push_back({&parts[k].slices[t], b.names(k), &parts[k].longArgs});
+    ImportStats& stats = workerStats[w];
+    job.done = buildLane(src, b.maxTs, b.trace.strings, lane, stats, label, scratch[w], b.stop);
+    // The thread's raw slices are in the lane now: freed here rather than all at the end, so
+    // that the raw buffers and the lanes are not all held at once. (Each buffer belongs to one
+    // thread, so one job.)
+    for (auto [k, t] : threadParts(job.thread)) parts[k].slices[t].reset();
+    const bool any = !stats.examples.empty() ||
+                     std::any_of(stats.counts.begin(), stats.counts.end(), [](std::uint64_t n) { return n != 0; });
+    if (any) {
+      job.stats = std::make_unique<ImportStats>(std::move(stats));
+      stats = ImportStats{};
+    }
   });
   for (auto& s : scratch) s.release();
   if (b.stop.stop_requested()) return false;
   for (auto& part : parts) std::vector<RecordBuffer<RawSlice>>().swap(part.slices);
-  b.lanes.reserve(jobs.size());
-  for (LaneJob& job : jobs) {
-    b.trace.stats.merge(job.stats);
-    b.threads[job.thread].lane = static_cast<std::uint32_t>(b.lanes.size());
-    b.laneThread.push_back(job.thread);
-    b.lanes.push_back(std::move(job.lane));
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    if (jobs[j].stats) b.trace.stats.merge(*jobs[j].stats);
+    b.threads[jobs[j].thread].lane = static_cast<std::uint32_t>(firstLane + j);
+    b.laneThread.push_back(jobs[j].thread);
   }
   return true;
 }
@@ -1418,11 +1461,27 @@ void orderForDisplay(BuildState& b, const std::vector<bool>& keepProcess, const 
   for (std::uint32_t i = 0; i < laneOrder.size(); ++i) laneNew[laneOrder[i]] = i;
   trace.processes.reserve(procOrder.size());
   for (auto i : procOrder) trace.processes.push_back(std::move(procs[i]));
-  trace.lanes.reserve(lanes.size());
-  for (auto i : laneOrder) {
-    lanes[i].process = procNew[lanes[i].process];
-    trace.lanes.push_back(std::move(lanes[i]));
+  // The lanes are put in display order in place (swaps along the permutation), the hidden ones
+  // end up at the back and are dropped, and the vector becomes the trace's: no second array of
+  // Lanes (72 MB for 200,000 lanes, issue 27 item 3). pos[i]: where original lane i is now;
+  // at[j]: which original lane is at j.
+  std::vector<std::uint32_t> pos(lanes.size()), at(lanes.size());
+  std::iota(pos.begin(), pos.end(), 0u);
+  std::iota(at.begin(), at.end(), 0u);
+  for (std::uint32_t k = 0; k < laneOrder.size(); ++k) {
+    const std::uint32_t from = pos[laneOrder[k]];
+    if (from == k) continue;
+    std::swap(lanes[k], lanes[from]);
+    const std::uint32_t displaced = at[k];
+    pos[displaced] = from;
+    at[from] = displaced;
+    pos[laneOrder[k]] = k;
+    at[k] = laneOrder[k];
   }
+  lanes.resize(laneOrder.size());
+  for (Lane& lane : lanes) lane.process = procNew[lane.process];
+  trace.lanes = std::move(lanes);
+  lanes.clear();
   for (std::uint32_t i = 0; i < b.laneThread.size(); ++i)
     if (b.laneThread[i] != kInvalidIndex) b.threads[b.laneThread[i]].lane = laneNew[i];
   for (auto& c : trace.counters) c.process = procNew[c.process];

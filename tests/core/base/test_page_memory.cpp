@@ -81,8 +81,14 @@ TEST_CASE("RecordBuffer: reserve on an empty buffer goes straight to a mapping -
   CHECK(same(big[9], recAt(9)));
   RecordBuffer<Rec> small;
   small.push_back(recAt(3));
-  CHECK(small.capacity() == 4);  // the first buffer holds 4 records (one per thread of the file: 1 M threads)
+  CHECK(small.capacity() == 1);  // the first buffer holds 1 record (one buffer per thread of the file: 1 M threads)
   CHECK(same(small[0], recAt(3)));
+  small.push_back(recAt(4));
+  CHECK(small.capacity() == 2);  // then doubling
+  small.push_back(recAt(5));
+  CHECK(small.capacity() == 4);
+  CHECK(same(small[0], recAt(3)));
+  CHECK(same(small[2], recAt(5)));
   RecordBuffer<Rec> assigned;
   assigned = std::move(big);
   CHECK(assigned.size() == 10);
