@@ -51,9 +51,12 @@ TimeNs Lane::selfTime(std::uint32_t index) const {
 }
 
 std::size_t Lane::memoryBytes() const {
-  return start.capacity() * 8 + end.capacity() * 8 + names.capacity() * 4 +
-         categories.capacity() * 4 + argsOffset.capacity() * 8 + argsLength.capacity() * 4 +
-         flags.capacity() + rowBegin.capacity() * 4 + lod.memoryBytes() + sizeof(Lane) + name.capacity() + tidText.capacity();
+  // The columns' heap blocks (none while a column's values fit inside it) and the strings' (none
+  // within std::string's 15 inline characters).
+  const auto heapText = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
+  return start.heapBytes() + end.heapBytes() + names.heapBytes() + categories.heapBytes() + argsOffset.heapBytes() +
+         argsLength.heapBytes() + flags.heapBytes() + rowBegin.heapBytes() + lod.memoryBytes() + sizeof(Lane) +
+         heapText(name) + heapText(tidText);
 }
 
 }  // namespace npuscope::core
