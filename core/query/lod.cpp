@@ -32,8 +32,11 @@ struct SpanQuery {
   double minBoxNs;
   double boundaryPx;  // max(minBoxPx, 1)
   std::vector<SpanBox>& out;
+  // The columns' arrays, read once (LaneColumn::data() picks inline or heap storage).
+  const TimeNs* starts = lane.start.data();
+  const TimeNs* ends = lane.end.data();
 
-  [[nodiscard]] TimeNs dur(std::uint32_t i) const { return lane.end[i] - lane.start[i]; }
+  [[nodiscard]] TimeNs dur(std::uint32_t i) const { return ends[i] - starts[i]; }
 
   // The first pixel boundary after time s.
   [[nodiscard]] TimeNs boundaryAfter(TimeNs s) const {
@@ -44,8 +47,6 @@ struct SpanQuery {
 
   // Emits the box that starts at slice i (merging up to `e`) and returns the slice after it.
   std::uint32_t sliceBox(std::uint32_t i, std::uint32_t e) {
-    const TimeNs* starts = lane.start.data();
-    const TimeNs* ends = lane.end.data();
     const TimeNs s = starts[i];
     const TimeNs en = ends[i];
     if (static_cast<double>(en - s) >= minBoxNs) {
@@ -66,7 +67,7 @@ struct SpanQuery {
 
   // Merges the visible slices from i0 on, one by one.
   void slices(std::uint32_t i0, std::uint32_t rowEnd) {
-    for (std::uint32_t i = i0; i < rowEnd && lane.start[i] < view.end;) i = sliceBox(i, rowEnd);
+    for (std::uint32_t i = i0; i < rowEnd && starts[i] < view.end;) i = sliceBox(i, rowEnd);
   }
 
   // Merges the visible slices from i0 on using the groups of `level`: at the first slice of a
@@ -76,8 +77,6 @@ struct SpanQuery {
     const std::uint32_t* first = lane.lod.first.data() + level.begin;
     const std::uint32_t* rep = lane.lod.longest.data() + level.begin;
     const std::uint32_t count = level.end - level.begin;
-    const TimeNs* starts = lane.start.data();
-    const TimeNs* ends = lane.end.data();
     const auto memberEnd = [&](std::uint32_t g) { return g + 1 < count ? first[g + 1] : rowEnd; };
     const auto groupStart = [&](std::uint32_t g) { return starts[first[g]]; };
     const auto firstOf = [&](std::uint32_t g) { return static_cast<TimeNs>(first[g]); };

@@ -169,21 +169,26 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
                        std::uint32_t laneIndex, double y, double h, bool withLabels, bool mergeRuns) {
     const core::Trace& trace = *tracePtr;
     const core::Lane& lane = trace.lanes[laneIndex];
+    // The columns' arrays, read once (LaneColumn::data() picks inline or heap storage).
+    const core::NameId* names = lane.names.data();
+    const TimeNs* starts = lane.start.data();
+    const TimeNs* ends = lane.end.data();
+    const std::uint8_t* flags = lane.flags.data();
     out.boxes.reserve(out.boxes.size() + spans.size());
     const double nsPerPx = static_cast<double>(p.view.duration()) / p.widthPx;
     DrawBox* run = nullptr;  // the last box, while it is a merged one of this lane
     core::NameId runName = 0;
     for (std::size_t k = 0; k < spans.size(); ++k) {
       const core::SpanBox& s = spans[k];
-      if (k + 8 < spans.size()) __builtin_prefetch(lane.names.data() + spans[k + 8].longest);
+      if (k + 8 < spans.size()) __builtin_prefetch(names + spans[k + 8].longest);
       const std::uint32_t refIndex = s.count == 1 ? s.first : s.longest;
-      const core::NameId nameId = lane.names[refIndex];
+      const core::NameId nameId = names[refIndex];
       if (run && s.count > 1 && nameId == runName && static_cast<double>(s.start - run->time.end) < nsPerPx) {
         const QRectF r = boxRect(s.start, s.end, p.view, p.widthPx, y, h);
         run->rect.setRight(std::max(run->rect.right(), r.right()));
         run->time.end = s.end;
         run->count += s.count;
-        if (lane.end[refIndex] - lane.start[refIndex] > lane.end[run->ref.index] - lane.start[run->ref.index])
+        if (ends[refIndex] - starts[refIndex] > ends[run->ref.index] - starts[run->ref.index])
           run->ref.index = refIndex;
         continue;
       }
@@ -195,7 +200,7 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
       b.first = s.first;
       b.count = s.count;
       b.time = {s.start, s.end};
-      b.flags = s.count == 1 ? lane.flags[s.first] : 0;
+      b.flags = s.count == 1 ? flags[s.first] : 0;
       b.color = p.colors ? p.colors->color(rank, tracePtr, nameId) : ColorPalette::colorForName(trace.name(nameId));
       run = mergeRuns && s.count > 1 ? &b : nullptr;
       runName = nameId;
