@@ -17,7 +17,7 @@
 #   NPUSCOPE_FUZZ_ARGS       more libFuzzer flags (default -entropic=0, see below)
 #   NPUSCOPE_FUZZ_ARGS_<target>  libFuzzer flags for that target only, after NPUSCOPE_FUZZ_ARGS
 #                            (the last of a flag given twice wins: CI gives fuzz_sqlite_reader,
-#                            at about 100 runs per second, fewer -runs than the others)
+#                            at about 150 runs per second, fewer -runs than the others)
 #   NPUSCOPE_SHARED          the shared data folder (default: ../shared beside the checkout)
 #   NPUSCOPE_FUZZ_EXPLORATION_GATES  1 (default): a finding of the fuzzing fails the script; 0:
 #                            it is printed (with the input, base64, when small) and kept, and only
