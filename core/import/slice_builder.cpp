@@ -1297,6 +1297,10 @@ void buildAsyncLanes(BuildState& b) {
       asyncLanes[{key.process, key.name}].push(bts, std::max(bts, b.maxTs), key.name, key.cat, bev->argsOffset,
                                                bev->argsLength, kSliceUnfinished);
     }
+  // Room for the async lanes at once: b.lanes holds exactly the thread lanes, and growing it by
+  // doubling would hold a second copy of all of them for a moment.
+  b.lanes.reserve(b.lanes.size() + asyncLanes.size());
+  b.laneThread.reserve(b.laneThread.size() + asyncLanes.size());
   for (auto& [key, pending] : asyncLanes) {
     if (pending.size() == 0) continue;
     Lane lane;
