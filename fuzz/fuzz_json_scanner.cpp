@@ -43,14 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   detail::FastEventScanner scanner(interpA);
   detail::SimdjsonEventParser simdA(interpA), simdB(interpB);
 
-  const char* p = begin;
-  while (p < end) {
-    p = detail::skipWs(p, end);
-    if (p >= end) break;
-    if (*p != '{') {
-      ++p;
-      continue;
-    }
+  for (const char* p = fuzz::nextObject(begin, end); p < end; p = fuzz::nextObject(p, end)) {
     const auto offset = static_cast<std::size_t>(p - begin);
     const char* const q = detail::skipValue(p, end);
     const auto before = fuzz::summary(outA);

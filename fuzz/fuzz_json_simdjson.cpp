@@ -75,14 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   detail::EventInterpreter interp(out);
   detail::SimdjsonEventParser simd(interp);
 
-  const char* p = begin;
-  while (p < end) {
-    p = detail::skipWs(p, end);
-    if (p >= end) break;
-    if (*p != '{') {
-      ++p;
-      continue;
-    }
+  for (const char* p = fuzz::nextObject(begin, end); p < end; p = fuzz::nextObject(p, end)) {
     const char* const q = detail::skipValue(p, end);
     if (!q) break;  // the input ends inside the object: the reader stops there (TruncatedEvent)
     const auto offset = static_cast<std::size_t>(p - begin);

@@ -17,6 +17,7 @@
 
 #include <simdjson.h>
 
+#include "core/import/json/json_scan.h"
 #include "core/import/raw_events.h"
 #include "fuzz/fuzz_common.h"
 
@@ -102,6 +103,19 @@ inline void requireSoundOutput(const core::detail::WorkerOut& w, std::string_vie
   for (const auto& a : w.asyncs)
     if (const std::string p = argsRangeProblem(file, a.argsOffset, a.argsLength); !p.empty())
       fail("an async event's " + p, fingerprint(w));
+}
+
+/// The next `{` at or after `p` that starts an event: whitespace and any other byte between the
+/// events (commas, brackets, junk) are skipped a byte at a time, as the narrow JSON targets read
+/// their input. `end` when there is none.
+inline const char* nextObject(const char* p, const char* end) {
+  while (p < end) {
+    p = core::detail::skipWs(p, end);
+    if (p >= end) break;
+    if (*p == '{') return p;
+    ++p;
+  }
+  return end;
 }
 
 }  // namespace npuscope::fuzz
