@@ -103,8 +103,9 @@ class LaneColumn {
   /// New elements are value-initialised (zero), as std::vector's.
   void resize(std::size_t n) { resize(n, T{}); }
   void resize(std::size_t n, const T& value) {
+    const T v = value;  // value may lie inside this column, which growing moves or frees
     if (n > m_capacity) grow(n);
-    for (std::size_t i = m_size; i < n; ++i) data()[i] = value;
+    for (std::size_t i = m_size; i < n; ++i) data()[i] = v;
     m_size = static_cast<std::uint32_t>(n);
   }
   void clear() { m_size = 0; }
@@ -112,13 +113,15 @@ class LaneColumn {
     if (onHeap() && m_capacity > m_size) setCapacity(m_size);
   }
   template <class It>
+    requires(!std::is_integral_v<It>)
   void assign(It first, It last) {
     m_size = 0;
     append(first, last);
   }
   void assign(std::size_t n, const T& value) {
+    const T v = value;  // (as in resize)
     m_size = 0;
-    resize(n, value);
+    resize(n, v);
   }
   /// Inserts [first, last) before `pos`. (Only the end is used: an append; elsewhere the
   /// elements after `pos` move up.)
@@ -152,8 +155,10 @@ class LaneColumn {
       for (; first != last; ++first) push_back(*first);
     }
   }
-  /// Grows to at least `n` (doubling).
-  void grow(std::size_t n) { setCapacity(std::max<std::size_t>(n, std::size_t{m_capacity} * 2)); }
+  /// Grows to at least `n` (doubling, up to UINT32_MAX).
+  void grow(std::size_t n) {
+    setCapacity(std::max<std::size_t>(n, std::min<std::size_t>(std::size_t{m_capacity} * 2, UINT32_MAX)));
+  }
   /// Capacity `n` (>= size): back inside the object when the elements fit, else a heap block.
   void setCapacity(std::size_t n) {
     if (n > UINT32_MAX) throw std::bad_alloc();

@@ -77,6 +77,24 @@ TEST_CASE("LaneColumn: copies are deep, moves leave an empty column, a value of 
   CHECK(moved == std::vector<std::int64_t>{-1, 20, 30, 40, 50});
 }
 
+TEST_CASE("LaneColumn: resize and assign with one of the column's own values, across the move to the heap") {
+  // std::vector allows it; the value must be read before the storage moves (review finding).
+  LaneColumn<std::int64_t> t{77};  // inside the object
+  t.resize(5, t[0]);               // to the heap: the inside bytes become the block's pointer
+  CHECK(t == std::vector<std::int64_t>{77, 77, 77, 77, 77});
+  t[4] = -3;
+  t.resize(40, t[4]);  // realloc may free the old block
+  REQUIRE(t.size() == 40);
+  CHECK(t[39] == -3);
+  CHECK(t[5] == -3);
+  CHECK(t[0] == 77);
+  t.assign(3, t[0]);
+  CHECK(t == std::vector<std::int64_t>{77, 77, 77});
+  LaneColumn<std::uint32_t> ids;
+  ids.assign(3u, 9u);  // the count / value overload (two unsigned ints would deduce the iterator one)
+  CHECK(ids == std::vector<std::uint32_t>{9, 9, 9});
+}
+
 TEST_CASE("a lane of one slice holds no heap block for its columns: under 300 bytes (issue 27 item 3)") {
   // 1,000 threads of one slice each, tids of 4 digits (their names "1000".."1999" fit in
   // std::string's inline characters).
