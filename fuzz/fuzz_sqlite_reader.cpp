@@ -457,31 +457,6 @@ struct SqliteHeap {
   static void xShutdown(void*) {}
 };
 
-}  // namespace
-
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  static const sqlite3_mem_methods methods = {SqliteHeap::xMalloc, SqliteHeap::xFree,  SqliteHeap::xRealloc,
-                                              SqliteHeap::xSize,   SqliteHeap::xRoundup, SqliteHeap::xInit,
-                                              SqliteHeap::xShutdown, nullptr};
-  if (sqlite3_config(SQLITE_CONFIG_MALLOC, &methods) != SQLITE_OK) fuzz::fail("sqlite3_config(SQLITE_CONFIG_MALLOC)");
-  if (sqlite3_initialize() != SQLITE_OK) fuzz::fail("sqlite3_initialize");
-  return 0;
-}
-
-namespace {
-int runOne(const std::uint8_t* data, std::size_t size);
-}
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const long before = SqliteHeap::live.load();
-  runOne(data, size);
-  if (const long after = SqliteHeap::live.load(); after != before)
-    fuzz::fail("SQLite memory left allocated after the input (" + std::to_string(after - before) +
-               " blocks): a statement or connection left open");
-  return 0;
-}
-
-namespace {
 int runOne(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
   const Input input = parse(data, size);
@@ -539,3 +514,21 @@ int runOne(const std::uint8_t* data, std::size_t size) {
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  static const sqlite3_mem_methods methods = {SqliteHeap::xMalloc, SqliteHeap::xFree,  SqliteHeap::xRealloc,
+                                              SqliteHeap::xSize,   SqliteHeap::xRoundup, SqliteHeap::xInit,
+                                              SqliteHeap::xShutdown, nullptr};
+  if (sqlite3_config(SQLITE_CONFIG_MALLOC, &methods) != SQLITE_OK) fuzz::fail("sqlite3_config(SQLITE_CONFIG_MALLOC)");
+  if (sqlite3_initialize() != SQLITE_OK) fuzz::fail("sqlite3_initialize");
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const long before = SqliteHeap::live.load();
+  runOne(data, size);
+  if (const long after = SqliteHeap::live.load(); after != before)
+    fuzz::fail("SQLite memory left allocated after the input (" + std::to_string(after - before) +
+               " blocks): a statement or connection left open");
+  return 0;
+}

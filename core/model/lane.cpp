@@ -52,8 +52,12 @@ TimeNs Lane::selfTime(std::uint32_t index) const {
 
 std::size_t Lane::memoryBytes() const {
   // The columns' heap blocks (none while a column's values fit inside it) and the strings' (none
-  // within std::string's 15 inline characters).
-  const auto heapText = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
+  // while the text fits in std::string's own short buffer).
+  const auto heapText = [](const std::string& s) {
+    const auto* object = reinterpret_cast<const char*>(&s);
+    const bool inside = s.data() >= object && s.data() < object + sizeof s;  // the short-string buffer
+    return inside ? std::size_t{0} : s.capacity() + 1;
+  };
   return start.heapBytes() + end.heapBytes() + names.heapBytes() + categories.heapBytes() + argsOffset.heapBytes() +
          argsLength.heapBytes() + flags.heapBytes() + rowBegin.heapBytes() + lod.memoryBytes() + sizeof(Lane) +
          heapText(name) + heapText(tidText);
