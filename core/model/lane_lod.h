@@ -7,9 +7,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/base/types.h"
+#include "core/model/lane_column.h"
 
 namespace npuscope::core {
 
@@ -25,26 +27,51 @@ namespace npuscope::core {
 /// only when it has at most half as many groups as the last kept level of the row (the slices
 /// for the first), so the groups of all levels of a row number at most its slice count, and
 /// usually far fewer: 8 bytes per group (first slice, representative).
+///
+/// The coarse levels (at most 1/LodOptions::summaryFraction as many groups as the row has
+/// slices) also keep a GroupSummary per group: what a zoomed-out frame reads of a group (its
+/// start, its end, its longest slice's duration and name) side by side, so that merging groups
+/// reads one array in order instead of four places far apart in the lane's columns (a cache miss
+/// each). 32 bytes per group of those levels; a zoomed-in frame reads the finer levels, which
+/// have none.
 struct LaneLod {
+  static constexpr std::uint32_t kNoSummary = 0xFFFFFFFFu;
   /// One kept level: groups [begin, end) of `first` / `longest`, for depth row `depth`.
   struct Level {
     std::uint32_t depth = 0;
     std::uint32_t begin = 0;
     std::uint32_t end = 0;
+    /// Index in `summaries` of the summary of group `begin` (the level's groups follow in order),
+    /// or kNoSummary.
+    std::uint32_t summary = kNoSummary;
     TimeNs width = 0;  ///< W_k, ns
     TimeNs reach = 0;  ///< R_k, ns: every slice of a group starts before groupStart + reach
+  };
+  /// What merging reads of one group (see above).
+  struct GroupSummary {
+    TimeNs start = 0;        ///< start of its first slice, ns
+    TimeNs end = 0;          ///< end of its last slice, ns
+    TimeNs longestDur = 0;   ///< duration of `longest[g]`, ns
+    NameId longestName = 0;  ///< name of `longest[g]`
+    std::uint32_t unused = 0;
   };
   std::vector<Level> levels;           ///< sorted by (depth, reach ascending)
   /// Lane index of the first slice of each group. A group's slices are [first[g], first[g+1])
   /// within its level (the last group of a level ends at its row's end).
-  std::vector<std::uint32_t> first;
+  LaneColumn<std::uint32_t> first;
   /// Lane index of the longest slice of each group (ties: the earliest).
-  std::vector<std::uint32_t> longest;
+  LaneColumn<std::uint32_t> longest;
+  /// The coarse levels' group summaries; null when none (most lanes: 16 bytes in the Lane, no
+  /// heap block). Shared, never changed once built.
+  std::shared_ptr<const std::vector<GroupSummary>> summaries;
 
   [[nodiscard]] bool empty() const { return levels.empty(); }
-  /// Heap bytes held by the vectors (capacity); the struct itself is part of sizeof(Lane).
+  /// The summaries' first element (null when none).
+  [[nodiscard]] const GroupSummary* summaryData() const { return summaries ? summaries->data() : nullptr; }
+  /// Heap bytes held (capacity); the struct itself is part of sizeof(Lane).
   [[nodiscard]] std::size_t memoryBytes() const {
-    return levels.capacity() * sizeof(Level) + first.capacity() * 4 + longest.capacity() * 4;
+    return levels.capacity() * sizeof(Level) + first.heapBytes() + longest.heapBytes() +
+           (summaries ? sizeof(*summaries) + summaries->capacity() * sizeof(GroupSummary) : 0);
   }
 };
 
@@ -52,12 +79,20 @@ struct LaneLod {
 /// of each pixel column in O(log) instead of reading every sample (core::counterRangeMax).
 /// Empty for short series (they are cheap) and for series built by hand.
 struct CounterLod {
-  static constexpr std::size_t kBlock = 64;  ///< samples per max64 entry; max4096 takes 64 of those
-  std::vector<double> max64;    ///< max64[b] = max of values [64b, 64b + 64)
-  std::vector<double> max4096;  ///< max4096[b] = max of values [4096b, 4096b + 4096)
-  [[nodiscard]] bool empty() const { return max64.empty(); }
+  static constexpr std::size_t kBlock = 8;       ///< samples per max8 / ts8 entry
+  static constexpr std::size_t kFan = 64;        ///< entries of one level per entry of the next
+  static constexpr std::size_t kMinSamples = 256;  ///< shorter series get no summary
+  std::vector<double> max8;     ///< max8[b] = max of values [8b, 8b + 8)
+  std::vector<double> max512;   ///< max512[b] = max of max8 [64b, 64b + 64), i.e. of 512 values
+  std::vector<double> max32k;   ///< max32k[b] = max of max512 [64b, 64b + 64), i.e. of 32768 values
+  /// ts8[b] = ts[8b]: a search for a time goes through this array first (1/8 of the times, in
+  /// order) and then reads one line of ts, instead of probing ts far apart (core::counterLowerBound).
+  std::vector<TimeNs> ts8;
+  [[nodiscard]] bool empty() const { return max8.empty(); }
   /// Heap bytes held by the vectors (capacity).
-  [[nodiscard]] std::size_t memoryBytes() const { return (max64.capacity() + max4096.capacity()) * sizeof(double); }
+  [[nodiscard]] std::size_t memoryBytes() const {
+    return (max8.capacity() + max512.capacity() + max32k.capacity()) * sizeof(double) + ts8.capacity() * sizeof(TimeNs);
+  }
 };
 
 /// Parameters of buildLaneLod (the defaults are what loadTrace uses).
@@ -65,6 +100,9 @@ struct LodOptions {
   TimeNs baseWidth = 512;              ///< W_0, ns (> 0)
   std::uint32_t minRowSlices = 256;    ///< rows with fewer slices get no levels (they are cheap)
   std::uint32_t stopGroups = 256;      ///< stop refining a row once a level has at most this many groups
+  /// Levels with at most 1/summaryFraction as many groups as their row has slices keep a
+  /// GroupSummary per group (0: none do).
+  std::uint32_t summaryFraction = 8;
 };
 
 }  // namespace npuscope::core

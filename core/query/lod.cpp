@@ -35,6 +35,7 @@ struct SpanQuery {
   // The columns' arrays, read once (LaneColumn::data() picks inline or heap storage).
   const TimeNs* starts = lane.start.data();
   const TimeNs* ends = lane.end.data();
+  const NameId* names = lane.names.data();
 
   [[nodiscard]] TimeNs dur(std::uint32_t i) const { return ends[i] - starts[i]; }
 
@@ -50,7 +51,7 @@ struct SpanQuery {
     const TimeNs s = starts[i];
     const TimeNs en = ends[i];
     if (static_cast<double>(en - s) >= minBoxNs) {
-      out.push_back({s, en, i, 1, i});
+      out.push_back({s, en, i, 1, i, names[i], en - s});
       return i + 1;
     }
     // Sub-pixel: merge every slice starting before the next pixel boundary after s.
@@ -61,7 +62,7 @@ struct SpanQuery {
     const std::uint32_t probeEnd = std::min(j, i + kSliceProbe);
     for (std::uint32_t k = i + 1; k < probeEnd; ++k)
       if (dur(k) > dur(longest)) longest = k;
-    out.push_back({s, std::max(ends[j - 1], en), i, j - i, longest});
+    out.push_back({s, std::max(ends[j - 1], en), i, j - i, longest, names[longest], dur(longest)});
     return j;
   }
 
@@ -72,39 +73,54 @@ struct SpanQuery {
 
   // Merges the visible slices from i0 on using the groups of `level`: at the first slice of a
   // sub-pixel group, whole groups are merged up to the pixel boundary; elsewhere (inside a group,
-  // or at a group holding a slice at least minBoxNs long) slice by slice as in slices().
+  // or at a group holding a slice at least minBoxNs long) slice by slice as in slices(). A level
+  // with summaries reads a group's start, end and longest slice there, in order; one without
+  // reads them in the lane's columns.
   void groups(const LaneLod::Level& level, std::uint32_t i0, std::uint32_t rowEnd) {
     const std::uint32_t* first = lane.lod.first.data() + level.begin;
     const std::uint32_t* rep = lane.lod.longest.data() + level.begin;
+    const LaneLod::GroupSummary* sum =
+        level.summary == LaneLod::kNoSummary ? nullptr : lane.lod.summaryData() + level.summary;
     const std::uint32_t count = level.end - level.begin;
     const auto memberEnd = [&](std::uint32_t g) { return g + 1 < count ? first[g + 1] : rowEnd; };
-    const auto groupStart = [&](std::uint32_t g) { return starts[first[g]]; };
+    const auto groupStart = [&](std::uint32_t g) { return sum ? sum[g].start : starts[first[g]]; };
+    const auto groupEnd = [&](std::uint32_t g) { return sum ? sum[g].end : ends[memberEnd(g) - 1]; };
+    const auto repDur = [&](std::uint32_t g) { return sum ? sum[g].longestDur : dur(rep[g]); };
     const auto firstOf = [&](std::uint32_t g) { return static_cast<TimeNs>(first[g]); };
     // g: the group holding slice i.
     std::uint32_t g = static_cast<std::uint32_t>(std::upper_bound(first, first + count, i0) - first) - 1;
-    for (std::uint32_t i = i0; i < rowEnd && starts[i] < view.end;) {
+    // The start of slice i: at the first slice of group g (after a merged box), the group's start
+    // (read in order from the summaries, when the level has them).
+    const auto startOf = [&](std::uint32_t i) { return i == first[g] ? groupStart(g) : starts[i]; };
+    for (std::uint32_t i = i0; i < rowEnd && startOf(i) < view.end;) {
       if (g + 1 < count && first[g + 1] <= i) g = gallopLowerBound(g + 1, count, static_cast<TimeNs>(i) + 1, firstOf) - 1;
-      if (first[g] != i || static_cast<double>(ends[memberEnd(g) - 1] - starts[i]) >= minBoxNs) {
+      if (first[g] != i || static_cast<double>(groupEnd(g) - groupStart(g)) >= minBoxNs) {
         i = sliceBox(i, rowEnd);
         continue;
       }
-      // The groups' slices lie far apart in the columns: fetch a few groups ahead.
-      if (g + kPrefetch < count) {
+      // Without summaries the groups' slices lie far apart in the columns: fetch a few groups ahead.
+      if (!sum && g + kPrefetch < count) {
         __builtin_prefetch(starts + first[g + kPrefetch]);
         __builtin_prefetch(ends + first[g + kPrefetch] - 1);
         __builtin_prefetch(starts + rep[g + kPrefetch]);
         __builtin_prefetch(ends + rep[g + kPrefetch]);
       }
-      const TimeNs boundary = boundaryAfter(starts[i]);
+      const TimeNs boundary = boundaryAfter(groupStart(g));
       std::uint32_t h = g + 1;
-      std::uint32_t longest = rep[g];
+      std::uint32_t longestGroup = g;
+      TimeNs longestDur = repDur(g);
       while (h < count && h - g < kGroupProbe && groupStart(h) < boundary) {
-        if (dur(rep[h]) > dur(longest)) longest = rep[h];
+        if (const TimeNs d = repDur(h); d > longestDur) {
+          longestDur = d;
+          longestGroup = h;
+        }
         ++h;
       }
       if (h - g == kGroupProbe) h = gallopLowerBound(h, count, boundary, groupStart);
       const std::uint32_t last = memberEnd(h - 1);
-      out.push_back({starts[i], ends[last - 1], i, last - i, longest});
+      const std::uint32_t longest = rep[longestGroup];
+      out.push_back({groupStart(g), groupEnd(h - 1), i, last - i, longest,
+                     sum ? sum[longestGroup].longestName : names[longest], longestDur});
       i = last;
       g = std::min(h, count - 1);
     }
@@ -143,9 +159,10 @@ namespace {
 
 // The kept levels of one depth row, before they are appended to the lane's LaneLod.
 struct RowLod {
-  std::vector<LaneLod::Level> levels;  // begin/end relative to `first`
+  std::vector<LaneLod::Level> levels;  // begin/end relative to `first`, summary to `summaries`
   std::vector<std::uint32_t> first;
   std::vector<std::uint32_t> longest;
+  std::vector<LaneLod::GroupSummary> summaries;
 };
 
 // Histogram of the start-to-start gaps between consecutive elements by floor(log2(gap)) (a zero
@@ -219,7 +236,21 @@ RowLod buildRowLod(const Lane& lane, std::uint32_t depth, const LodOptions& opt)
       const auto begin = static_cast<std::uint32_t>(row.first.size());
       row.first.insert(row.first.end(), nextFirst.begin(), nextFirst.end());
       row.longest.insert(row.longest.end(), nextRep.begin(), nextRep.end());
-      row.levels.push_back({depth, begin, static_cast<std::uint32_t>(row.first.size()), width, reach});
+      LaneLod::Level level;
+      level.depth = depth;
+      level.begin = begin;
+      level.end = static_cast<std::uint32_t>(row.first.size());
+      level.width = width;
+      level.reach = reach;
+      if (opt.summaryFraction > 0 && nextFirst.size() * opt.summaryFraction <= n) {
+        level.summary = static_cast<std::uint32_t>(row.summaries.size());
+        row.summaries.reserve(row.summaries.size() + nextFirst.size());
+        for (std::size_t g = 0; g < nextFirst.size(); ++g) {
+          const std::uint32_t lastMember = (g + 1 < nextFirst.size() ? nextFirst[g + 1] : e) - 1;
+          row.summaries.push_back({starts[nextFirst[g]], ends[lastMember], dur(nextRep[g]), lane.names[nextRep[g]], 0});
+        }
+      }
+      row.levels.push_back(level);
       lastKept = nextFirst.size();
     }
     if (nextFirst.size() <= std::max<std::uint32_t>(opt.stopGroups, 1) || width >= kMaxWidth) break;
@@ -232,73 +263,112 @@ RowLod buildRowLod(const Lane& lane, std::uint32_t depth, const LodOptions& opt)
   return row;
 }
 
-void appendRow(LaneLod& lod, RowLod&& row) {
+void appendRow(LaneLod& lod, std::vector<LaneLod::GroupSummary>& summaries, RowLod&& row) {
   const auto offset = static_cast<std::uint32_t>(lod.first.size());
+  const auto summaryOffset = static_cast<std::uint32_t>(summaries.size());
   for (LaneLod::Level l : row.levels) {
     l.begin += offset;
     l.end += offset;
+    if (l.summary != LaneLod::kNoSummary) l.summary += summaryOffset;
     lod.levels.push_back(l);
   }
   lod.first.insert(lod.first.end(), row.first.begin(), row.first.end());
   lod.longest.insert(lod.longest.end(), row.longest.begin(), row.longest.end());
+  summaries.insert(summaries.end(), row.summaries.begin(), row.summaries.end());
+}
+
+// Ends a lane's summary levels: the vectors trimmed, the summaries (if any) handed over.
+void finishLod(LaneLod& lod, std::vector<LaneLod::GroupSummary>&& summaries) {
+  lod.levels.shrink_to_fit();
+  lod.first.shrink_to_fit();
+  lod.longest.shrink_to_fit();
+  if (!summaries.empty()) {
+    if (summaries.capacity() != summaries.size()) summaries.shrink_to_fit();
+    lod.summaries = std::make_shared<const std::vector<LaneLod::GroupSummary>>(std::move(summaries));
+  }
 }
 
 }  // namespace
 
 void buildLaneLod(Lane& lane, const LodOptions& options) {
   LaneLod lod;
-  for (std::uint32_t d = 0; d < lane.depthCount(); ++d) appendRow(lod, buildRowLod(lane, d, options));
-  lod.levels.shrink_to_fit();
-  lod.first.shrink_to_fit();
-  lod.longest.shrink_to_fit();
+  std::vector<LaneLod::GroupSummary> summaries;
+  for (std::uint32_t d = 0; d < lane.depthCount(); ++d) appendRow(lod, summaries, buildRowLod(lane, d, options));
+  finishLod(lod, std::move(summaries));
   lane.lod = std::move(lod);
 }
 
+namespace {
+
+// The maxima of consecutive runs of `fan` entries of `from` (the last run may be shorter).
+std::vector<double> blockMaxima(const std::vector<double>& from, std::size_t fan) {
+  std::vector<double> out((from.size() + fan - 1) / fan);
+  for (std::size_t b = 0; b < out.size(); ++b) {
+    const std::size_t e = std::min(from.size(), (b + 1) * fan);
+    out[b] = *std::max_element(from.begin() + static_cast<std::ptrdiff_t>(b * fan), from.begin() + static_cast<std::ptrdiff_t>(e));
+  }
+  return out;
+}
+
+}  // namespace
+
 void buildCounterLod(CounterSeries& series) {
-  constexpr std::size_t kB = CounterLod::kBlock;
   series.lod = {};
-  const std::size_t n = series.value.size();
-  if (n < 4 * kB) return;
+  const std::size_t n = std::min(series.value.size(), series.ts.size());
+  if (n < CounterLod::kMinSamples) return;
   CounterLod& lod = series.lod;
-  lod.max64.resize((n + kB - 1) / kB);
-  for (std::size_t b = 0; b < lod.max64.size(); ++b) {
-    const std::size_t e = std::min(n, (b + 1) * kB);
-    lod.max64[b] = *std::max_element(series.value.begin() + static_cast<std::ptrdiff_t>(b * kB),
-                                     series.value.begin() + static_cast<std::ptrdiff_t>(e));
-  }
-  lod.max4096.resize((lod.max64.size() + kB - 1) / kB);
-  for (std::size_t b = 0; b < lod.max4096.size(); ++b) {
-    const std::size_t e = std::min(lod.max64.size(), (b + 1) * kB);
-    lod.max4096[b] = *std::max_element(lod.max64.begin() + static_cast<std::ptrdiff_t>(b * kB),
-                                       lod.max64.begin() + static_cast<std::ptrdiff_t>(e));
-  }
+  lod.max8 = blockMaxima(std::vector<double>(series.value.begin(), series.value.begin() + static_cast<std::ptrdiff_t>(n)),
+                         CounterLod::kBlock);
+  lod.max512 = blockMaxima(lod.max8, CounterLod::kFan);
+  lod.max32k = blockMaxima(lod.max512, CounterLod::kFan);
+  lod.ts8.resize(lod.max8.size());
+  for (std::size_t b = 0; b < lod.ts8.size(); ++b) lod.ts8[b] = series.ts[b * CounterLod::kBlock];
+}
+
+std::size_t counterLowerBound(const CounterSeries& series, std::size_t from, std::size_t limit, TimeNs t) {
+  const TimeNs* ts = series.ts.data();
+  const auto at = [&](std::size_t k) { return ts[k]; };
+  const std::vector<TimeNs>& blocks = series.lod.ts8;
+  constexpr std::size_t kB = CounterLod::kBlock;
+  if (from >= limit || ts[from] >= t) return from;
+  if (blocks.size() * kB < limit || limit - from <= kB) return gallopLowerBound(from, limit, t, at);
+  // The last block starting before t holds the answer (or the answer is its end).
+  const std::size_t next = gallopLowerBound(from / kB + 1, blocks.size(), t, [&](std::size_t b) { return blocks[b]; });
+  const std::size_t lo = std::max(from, (next - 1) * kB);
+  const std::size_t hi = std::min(limit, next * kB);
+  if (lo >= hi) return hi;
+  return static_cast<std::size_t>(std::lower_bound(ts + lo, ts + hi, t) - ts);
 }
 
 double counterRangeMax(const CounterSeries& series, std::size_t a, std::size_t b) {
-  constexpr std::size_t kB = CounterLod::kBlock;
+  constexpr std::size_t kB = CounterLod::kBlock, kF = CounterLod::kFan;
   const double* v = series.value.data();
   double m = v[a];
   const auto scan = [&](const double* p, std::size_t from, std::size_t to) {
     for (std::size_t k = from; k < to; ++k) m = std::max(m, p[k]);
   };
-  if (series.lod.empty() || b - a < 2 * kB) {
+  if (series.lod.empty() || series.lod.max8.size() * kB < b || b - a < 2 * kB) {
     scan(v, a + 1, b);
     return m;
   }
-  // [a, b) = values up to a 64-boundary, 64-blocks up to a 4096-boundary, 4096-blocks, and back.
-  const std::size_t a1 = (a + kB - 1) / kB, b1 = b / kB;  // whole 64-blocks [a1, b1)
+  // [a, b) = values up to an 8-boundary, 8-blocks up to a 512-boundary, 512-blocks up to a
+  // 32768-boundary, 32768-blocks, and back down on the right.
+  const std::size_t a1 = (a + kB - 1) / kB, b1 = b / kB;  // whole 8-blocks [a1, b1)
   scan(v, a, a1 * kB);
   scan(v, b1 * kB, b);
-  if (a1 >= b1) return m;
-  const double* m1 = series.lod.max64.data();
-  const std::size_t a2 = (a1 + kB - 1) / kB, b2 = b1 / kB;  // whole 4096-blocks [a2, b2)
-  if (a2 >= b2) {
-    scan(m1, a1, b1);
-    return m;
+  const double* levels[3] = {series.lod.max8.data(), series.lod.max512.data(), series.lod.max32k.data()};
+  std::size_t lo = a1, hi = b1;  // whole blocks of level L: [lo, hi)
+  for (int level = 0; level < 3 && lo < hi; ++level) {
+    const std::size_t lo2 = (lo + kF - 1) / kF, hi2 = hi / kF;  // whole blocks of level L + 1
+    if (level == 2 || lo2 >= hi2) {
+      scan(levels[level], lo, hi);
+      break;
+    }
+    scan(levels[level], lo, lo2 * kF);
+    scan(levels[level], hi2 * kF, hi);
+    lo = lo2;
+    hi = hi2;
   }
-  scan(m1, a1, a2 * kB);
-  scan(m1, b2 * kB, b1);
-  scan(series.lod.max4096.data(), a2, b2);
   return m;
 }
 
@@ -342,11 +412,23 @@ void buildTraceLod(Trace& trace, const LodOptions& options, unsigned threads) {
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return tasks[a].lane != tasks[b].lane ? tasks[a].lane < tasks[b].lane : tasks[a].depth < tasks[b].depth;
   });
-  for (std::size_t k : order) appendRow(trace.lanes[tasks[k].lane].lod, std::move(rows[k]));
-  for (Lane& lane : trace.lanes) {
-    lane.lod.levels.shrink_to_fit();
-    lane.lod.first.shrink_to_fit();
-    lane.lod.longest.shrink_to_fit();
+  // `order` groups the rows of a lane together: each lane's summaries are gathered, then handed over.
+  std::vector<LaneLod::GroupSummary> summaries;
+  for (std::size_t j = 0; j < order.size(); ++j) {
+    const std::size_t k = order[j];
+    Lane& lane = trace.lanes[tasks[k].lane];
+    if (j == 0 || tasks[order[j - 1]].lane != tasks[k].lane) {
+      // The lane's first row: its summaries' exact size, so that none is copied twice.
+      std::size_t n = 0;
+      for (std::size_t i = j; i < order.size() && tasks[order[i]].lane == tasks[k].lane; ++i) n += rows[order[i]].summaries.size();
+      summaries.reserve(n);
+    }
+    appendRow(lane.lod, summaries, std::move(rows[k]));
+    rows[k] = {};  // its vectors freed as soon as they are copied
+    if (j + 1 == order.size() || tasks[order[j + 1]].lane != tasks[k].lane) {
+      finishLod(lane.lod, std::move(summaries));
+      summaries = {};
+    }
   }
 }
 

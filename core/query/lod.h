@@ -22,6 +22,8 @@ struct SpanBox {
   std::uint32_t first = 0;
   std::uint32_t count = 0;
   std::uint32_t longest = 0;
+  NameId longestName = 0;  ///< lane.names[longest]
+  TimeNs longestDur = 0;   ///< duration of slice `longest`, ns
 };
 
 /// Maps a time to a pixel x in a view [view.start, view.end) drawn over `widthPx` pixels.
@@ -106,9 +108,16 @@ void buildCounterLod(CounterSeries& series);
 /// concurrency, at most 8).
 void buildTraceLod(Trace& trace, const LodOptions& options = {}, unsigned threads = 0);
 
-/// The largest of values [a, b) of `series` (requires a < b <= size), reading at most ~256
-/// values and block maxima when series.lod is built, else every value.
+/// The largest of values [a, b) of `series` (requires a < b <= size). With series.lod built it
+/// reads at most 14 values, 126 entries of each of max8 and max512 and (b - a) / 32768 of max32k;
+/// else every value.
 [[nodiscard]] double counterRangeMax(const CounterSeries& series, std::size_t a, std::size_t b);
+
+/// The first index in [from, limit) of `series` whose time is >= t (limit when none), for
+/// from <= limit <= size. With series.lod built: a galloping search from `from` over the block
+/// starts (CounterLod::ts8), then a binary search inside one block of 8 samples (one cache line);
+/// else a galloping search over the times. O(log distance) either way.
+[[nodiscard]] std::size_t counterLowerBound(const CounterSeries& series, std::size_t from, std::size_t limit, TimeNs t);
 
 /// The kept level of row `depth` with the largest reach <= maxReachNs, or null when none.
 [[nodiscard]] const LaneLod::Level* lodLevelFor(const Lane& lane, std::uint32_t depth, double maxReachNs);

@@ -83,11 +83,25 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
   const auto columnEnd = [&](std::size_t from, long col) {
     if (col >= lastCol) return limit;  // clamped: every later sample is in this column
     const TimeNs tEnd = core::firstTimeAfterColumn(col, view.start, nsPerPx, colOfTime);
-    return core::gallopLowerBound(from, limit, tEnd, [&](std::size_t k) { return cs.ts[k]; });
+    return core::counterLowerBound(cs, from, limit, tEnd);
+  };
+  // The samples at a column's end lie far apart in memory when zoomed out (a cache miss for its
+  // time and one for its value): fetch those of the column kAheadCols to the right early, found
+  // by walking the block starts (CounterLod::ts8, in cache) forwards.
+  constexpr long kAheadCols = 8;
+  const std::vector<TimeNs>& blockStarts = cs.lod.ts8;
+  std::size_t aheadBlock = i / core::CounterLod::kBlock;
+  const auto fetchAhead = [&](long col) {
+    if (blockStarts.size() * core::CounterLod::kBlock < cs.ts.size()) return;
+    const TimeNs t = view.start + static_cast<TimeNs>(static_cast<double>(col + kAheadCols + 1) * nsPerPx);
+    while (aheadBlock + 1 < blockStarts.size() && blockStarts[aheadBlock + 1] <= t) ++aheadBlock;
+    __builtin_prefetch(cs.ts.data() + aheadBlock * core::CounterLod::kBlock);
+    __builtin_prefetch(cs.value.data() + aheadBlock * core::CounterLod::kBlock);
   };
   for (std::size_t k = i + 1; k < limit;) {
     const double x = xAt(k);
     const long col = static_cast<long>(std::floor(x));
+    fetchAhead(col);
     const std::size_t m = columnEnd(k + 1, col);
     const double mMax = core::counterRangeMax(cs, k, m);
     if (col == curCol) {
@@ -169,27 +183,27 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
                        std::uint32_t laneIndex, double y, double h, bool withLabels, bool mergeRuns) {
     const core::Trace& trace = *tracePtr;
     const core::Lane& lane = trace.lanes[laneIndex];
-    // The columns' arrays, read once (LaneColumn::data() picks inline or heap storage).
-    const core::NameId* names = lane.names.data();
-    const TimeNs* starts = lane.start.data();
-    const TimeNs* ends = lane.end.data();
+    // The flags column, read once (LaneColumn::data() picks inline or heap storage); the name and
+    // duration of each box's longest slice come with the span (core::SpanBox).
     const std::uint8_t* flags = lane.flags.data();
     out.boxes.reserve(out.boxes.size() + spans.size());
     const double nsPerPx = static_cast<double>(p.view.duration()) / p.widthPx;
     DrawBox* run = nullptr;  // the last box, while it is a merged one of this lane
     core::NameId runName = 0;
+    TimeNs runLongestDur = 0;  // duration of run->ref
     for (std::size_t k = 0; k < spans.size(); ++k) {
       const core::SpanBox& s = spans[k];
-      if (k + 8 < spans.size()) __builtin_prefetch(names + spans[k + 8].longest);
       const std::uint32_t refIndex = s.count == 1 ? s.first : s.longest;
-      const core::NameId nameId = names[refIndex];
+      const core::NameId nameId = s.longestName;
       if (run && s.count > 1 && nameId == runName && static_cast<double>(s.start - run->time.end) < nsPerPx) {
         const QRectF r = boxRect(s.start, s.end, p.view, p.widthPx, y, h);
         run->rect.setRight(std::max(run->rect.right(), r.right()));
         run->time.end = s.end;
         run->count += s.count;
-        if (ends[refIndex] - starts[refIndex] > ends[run->ref.index] - starts[run->ref.index])
+        if (s.longestDur > runLongestDur) {
           run->ref.index = refIndex;
+          runLongestDur = s.longestDur;
+        }
         continue;
       }
       DrawBox& b = out.boxes.emplace_back();
@@ -204,6 +218,7 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
       b.color = p.colors ? p.colors->color(rank, tracePtr, nameId) : ColorPalette::colorForName(trace.name(nameId));
       run = mergeRuns && s.count > 1 ? &b : nullptr;
       runName = nameId;
+      runLongestDur = s.longestDur;
       if (withLabels && s.count == 1 && b.rect.width() >= p.minLabelPx) {
         const std::string_view name = trace.name(nameId);
         // Keep the label inside the visible part of the box (sticky at the left edge).

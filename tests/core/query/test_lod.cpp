@@ -24,7 +24,7 @@ core::Lane makeRow(const std::vector<std::pair<TimeNs, TimeNs>>& slices) {
   for (const auto& [s, e] : slices) {
     lane.start.push_back(s);
     lane.end.push_back(e);
-    lane.names.push_back(0);
+    lane.names.push_back(static_cast<core::NameId>(lane.names.size() % 5 + 1));  // distinct names: SpanBox::longestName is checked
     lane.categories.push_back(0);
     lane.argsOffset.push_back(0);
     lane.argsLength.push_back(0);
@@ -196,6 +196,11 @@ TEST_CASE("visibleSpans with levels keeps coverage and gaps on random rows", "[l
     core::Lane lane = makeRow(slices);
     core::buildLaneLod(lane, {512, 64, 16});
     REQUIRE(!lane.lod.empty());
+    // The same levels without group summaries: the boxes must be the same ones.
+    core::Lane plain = makeRow(slices);
+    core::buildLaneLod(plain, {512, 64, 16, 0});
+    REQUIRE(!plain.lod.summaries);
+    REQUIRE(lane.lod.summaries);
     const TimeNs t0 = slices.front().first, t1 = slices.back().second;
     for (int v = 0; v < 10; ++v) {
       const TimeNs a = t0 + static_cast<TimeNs>(rng() % static_cast<std::uint64_t>(t1 - t0));
@@ -204,6 +209,8 @@ TEST_CASE("visibleSpans with levels keeps coverage and gaps on random rows", "[l
       const double width = 200 + static_cast<double>(rng() % 1800);
       const double nsPerPx = static_cast<double>(len) / width;
       const auto boxes = spans(lane, view, width);
+      const auto plainBoxes = spans(plain, view, width);
+      CHECK(sameBoxes(boxes, plainBoxes));
       // The visible slices: end after the view start (or zero-length at it), start before its end.
       std::uint32_t i0 = 0;
       while (i0 < slices.size() && slices[i0].second <= view.start && slices[i0].first != view.start) ++i0;
@@ -226,6 +233,8 @@ TEST_CASE("visibleSpans with levels keeps coverage and gaps on random rows", "[l
         CHECK(b.longest >= b.first);
         CHECK(b.longest < b.first + b.count);
         if (b.count == 1) CHECK(b.longest == b.first);
+        CHECK(b.longestName == lane.names[b.longest]);
+        CHECK(b.longestDur == slices[b.longest].second - slices[b.longest].first);
         if (k > 0) {
           CHECK(b.first == boxes[k - 1].first + boxes[k - 1].count);
           CHECK(b.start >= boxes[k - 1].end);
@@ -249,9 +258,11 @@ TEST_CASE("counter block maxima give the range maximum", "[lod]") {
     series.value.push_back(static_cast<double>(rng() % 100'000) / 7.0);
   }
   core::buildCounterLod(series);
-  // 20000 values: ceil(20000 / 64) = 313 blocks of 64, ceil(313 / 64) = 5 of 4096.
-  CHECK(series.lod.max64.size() == 313);
-  CHECK(series.lod.max4096.size() == 5);
+  // 20000 values: ceil(20000 / 8) = 2500 blocks of 8, ceil(2500 / 64) = 40 of 512, 1 of 32768.
+  CHECK(series.lod.max8.size() == 2500);
+  CHECK(series.lod.max512.size() == 40);
+  CHECK(series.lod.max32k.size() == 1);
+  CHECK(series.lod.ts8.size() == 2500);
   for (int k = 0; k < 500; ++k) {
     std::size_t a = rng() % series.value.size(), b = rng() % series.value.size();
     if (a > b) std::swap(a, b);
@@ -275,6 +286,50 @@ TEST_CASE("counter block maxima give the range maximum", "[lod]") {
   CHECK(core::counterRangeMax(shortSeries, 2, 3) == 2);
 }
 
+TEST_CASE("a counter time search through the block starts finds what std::lower_bound finds", "[lod]") {
+  std::mt19937_64 rng(11);
+  for (const std::size_t n : {std::size_t{3}, std::size_t{255}, std::size_t{256}, std::size_t{5'003}, std::size_t{70'000}}) {
+    core::CounterSeries series;
+    TimeNs t = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      t += static_cast<TimeNs>(rng() % 4);  // repeated times too
+      series.ts.push_back(t);
+      series.value.push_back(0);
+    }
+    core::buildCounterLod(series);
+    CHECK(series.lod.empty() == (n < 256));
+    // Large series: the largest range maximum also comes out of the three levels.
+    for (int k = 0; k < 400; ++k) {
+      std::size_t from = rng() % (n + 1), limit = rng() % (n + 1);
+      if (from > limit) std::swap(from, limit);
+      const TimeNs probe = static_cast<TimeNs>(rng() % static_cast<std::uint64_t>(t + 3)) - 1;
+      const auto expected = static_cast<std::size_t>(
+          std::lower_bound(series.ts.begin() + static_cast<std::ptrdiff_t>(from),
+                           series.ts.begin() + static_cast<std::ptrdiff_t>(limit), probe) - series.ts.begin());
+      CHECK(core::counterLowerBound(series, from, limit, probe) == expected);
+    }
+  }
+}
+
+TEST_CASE("a counter range maximum spanning every summary level", "[lod]") {
+  core::CounterSeries series;
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 200'000; ++i) {
+    series.ts.push_back(i);
+    series.value.push_back(static_cast<double>(rng() % 1'000'000));
+  }
+  core::buildCounterLod(series);
+  REQUIRE(series.lod.max32k.size() == 7);  // ceil(200000 / 32768)
+  for (int k = 0; k < 200; ++k) {
+    std::size_t a = rng() % series.value.size(), b = rng() % series.value.size();
+    if (a > b) std::swap(a, b);
+    ++b;
+    const double brute = *std::max_element(series.value.begin() + static_cast<std::ptrdiff_t>(a),
+                                           series.value.begin() + static_cast<std::ptrdiff_t>(b));
+    CHECK(core::counterRangeMax(series, a, b) == brute);
+  }
+}
+
 TEST_CASE("loadTrace builds the summary levels of long rows", "[lod]") {
   // 3000 slices of 100 ns every 1 us on one thread, 300 counter samples.
   std::string json = "[";
@@ -296,7 +351,7 @@ TEST_CASE("loadTrace builds the summary levels of long rows", "[lod]") {
   CHECK(lane.lod.levels[0].width == 1024);
   CHECK(lane.lod.levels[0].end - lane.lod.levels[0].begin == 1500);
   REQUIRE(t.counters.size() == 1);
-  CHECK(t.counters[0].lod.max64.size() == 5);  // ceil(300 / 64)
+  CHECK(t.counters[0].lod.max8.size() == 38);  // ceil(300 / 8)
   // The whole trace over 100 px: 30 us per px, one box per pixel column at most.
   std::vector<SpanBox> out;
   core::visibleSpans(lane, 0, t.range, 100, out);
