@@ -3,6 +3,8 @@
 
 #include <QCoreApplication>
 #include <QPainter>
+#include <QImage>
+#include <QPaintEngine>
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
@@ -108,11 +110,182 @@ void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPoin
 
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+// The rect a box is filled with: wide boxes lose one device pixel on the right.
+QRectF fillRectOf(const DrawBox& b, double onePx) {
+  QRectF r = b.rect;
+  if (r.width() >= 3) r.setWidth(r.width() - onePx);
+  return r;
+}
+
+// The device pixels the raster engine fills for an aliased fillRect of `r` under `m` (a
+// translation or a positive scale): the rect mapped as QTransform::mapRect maps it, then each
+// edge rounded with qRound, as QRasterPaintEngine::toNormalizedFillRect does.
+QRect deviceFillRect(const QRectF& r, const QTransform& m) {
+  double x = r.x(), y = r.y(), w = r.width(), h = r.height();
+  if (m.type() <= QTransform::TxTranslate) {
+    x += m.dx();
+    y += m.dy();
+  } else {
+    x = m.m11() * x + m.dx();
+    y = m.m22() * y + m.dy();
+    w *= m.m11();
+    h *= m.m22();
+  }
+  int x1 = qRound(x), x2 = qRound(x + w);
+  int y1 = qRound(y), y2 = qRound(y + h);
+  if (x2 < x1) std::swap(x1, x2);
+  if (y2 < y1) std::swap(y1, y2);
+  return {x1, y1, x2 - x1, y2 - y1};
+}
+
+bool g_batchedFills = true;  // BoxesPass::setBatchedFills
+bool g_directFills = true;   // BoxesPass::setBatchedFills
+
+}  // namespace
+
+bool BoxesPass::fillBatched(QPainter& p, const TimelineFrame& f) {
+  const QPaintEngine* engine = p.paintEngine();
+  if (!engine || engine->type() != QPaintEngine::Raster || p.testRenderHint(QPainter::Antialiasing) ||
+      p.compositionMode() != QPainter::CompositionMode_SourceOver || p.opacity() < 1.0)
+    return false;
+  const QTransform device = p.deviceTransform();
+  if (!g_batchedFills || device.type() > QTransform::TxScale || device.m11() <= 0 || device.m22() <= 0) return false;
+  // A world transform that makes the device transform the identity, so that drawRects takes the
+  // raster engine's whole-pixel path (it needs at most a translation by whole pixels).
+  const QTransform world = device.inverted() * p.worldTransform();
+  p.save();
+  p.setWorldTransform(world);
+  const QTransform rest = p.deviceTransform();
+  const bool whole = rest.type() <= QTransform::TxTranslate && rest.dx() == std::round(rest.dx()) &&
+                     rest.dy() == std::round(rest.dy());
+  if (!whole) {
+    p.restore();
+    return false;
+  }
+  const QPoint shift(static_cast<int>(rest.dx()), static_cast<int>(rest.dy()));
+  for (Batch& b : m_batches) b.rects.clear();
+  m_oneByOne.clear();
+  // The batch of a colour: an open-addressed table of batch index + 1 by colour hash.
+  m_slots.fill(0);
+  for (std::size_t b = 0; b < m_batches.size() && b + 2 < m_slots.size(); ++b) {
+    std::size_t h = (m_batches[b].color * 2654435761u) >> 24;
+    while (m_slots[h]) h = (h + 1) % m_slots.size();
+    m_slots[h] = static_cast<std::uint32_t>(b + 1);
+  }
+  const auto batchOf = [&](QRgb color) -> std::vector<QRect>& {
+    std::size_t h = (color * 2654435761u) >> 24;
+    for (; m_slots[h]; h = (h + 1) % m_slots.size())
+      if (m_batches[m_slots[h] - 1].color == color) return m_batches[m_slots[h] - 1].rects;
+    if (m_batches.size() + 1 >= m_slots.size()) {  // table full (never with the palette): reuse the last batch's slot
+      for (Batch& b : m_batches)
+        if (b.color == color) return b.rects;
+    } else {
+      m_slots[h] = static_cast<std::uint32_t>(m_batches.size() + 1);
+    }
+    m_batches.push_back({color, {}});
+    return m_batches.back().rects;
+  };
+  const auto& rows = f.ctx.layout.rows();
+  const auto& boxes = f.list.boxes;
+  for (const DrawRowRange& range : f.list.rowRanges) {
+    const bool sliceRow = range.row >= 0 && static_cast<std::size_t>(range.row) < rows.size() &&
+                          rows[static_cast<std::size_t>(range.row)].kind == LayoutRow::Kind::Slices;
+    if (!sliceRow) {
+      for (std::uint32_t k = range.begin; k < range.end; ++k) m_oneByOne.push_back(k);
+      continue;
+    }
+    // In a slice row the boxes follow in time, so their device edges do not decrease: a box
+    // reaching past the next one's left edge is covered there by the boxes after it.
+    m_rowRects.clear();
+    bool ordered = true;
+    for (std::uint32_t k = range.begin; k < range.end; ++k) {
+      const QRect r = deviceFillRect(fillRectOf(boxes[k], f.onePx), device);
+      if (!m_rowRects.empty()) {
+        const QRect& a = m_rowRects.back();
+        ordered = ordered && a.left() <= r.left() && a.left() + a.width() <= r.left() + r.width() &&
+                  a.top() == r.top() && a.height() == r.height();
+      }
+      m_rowRects.push_back(r);
+    }
+    if (!ordered) {
+      for (std::uint32_t k = range.begin; k < range.end; ++k) m_oneByOne.push_back(k);
+      continue;
+    }
+    for (std::size_t i = 0; i < m_rowRects.size(); ++i) {
+      QRect r = m_rowRects[i];
+      if (i + 1 < m_rowRects.size()) r.setRight(std::min(r.right(), m_rowRects[i + 1].left() - 1));
+      if (r.width() > 0 && r.height() > 0) batchOf(boxes[range.begin + i].color).push_back(r.translated(-shift));
+    }
+  }
+  if (!fillDirect(p, shift)) {
+    p.setPen(Qt::NoPen);
+    for (const Batch& b : m_batches) {
+      if (b.rects.empty()) continue;
+      p.setBrush(QColor::fromRgb(b.color));
+      p.drawRects(b.rects.data(), static_cast<int>(b.rects.size()));
+    }
+  }
+  p.restore();
+  return true;
+}
+
+bool BoxesPass::fillDirect(QPainter& p, QPoint shift) {
+  // The raster engine's own target, when it is a 32-bit image of its own (the backing store of
+  // the window, or renderToImage's image): opaque boxes are written into its lines.
+  const QPaintEngine* engine = p.paintEngine();
+  QPaintDevice* target = engine->paintDevice();
+  if (!g_directFills || !target || target->devType() != QInternal::Image) return false;
+  auto* image = static_cast<QImage*>(target);
+  const QImage::Format format = image->format();
+  if ((format != QImage::Format_RGB32 && format != QImage::Format_ARGB32 &&
+       format != QImage::Format_ARGB32_Premultiplied) || !image->isDetached())
+    return false;
+  // What the engine clips to (device px): the image, the painter's clip and the system clip, each
+  // one rectangle (else drawRects does the clipping).
+  QRect clip = image->rect();
+  if (p.hasClipping()) {
+    const QRegion r = p.clipRegion();  // in the coordinates of the current (whole-pixel) transform
+    if (r.rectCount() > 1) return false;
+    clip &= r.boundingRect().translated(shift);
+  }
+  const QRegion system = engine->systemClip();
+  if (!system.isEmpty()) {
+    if (system.rectCount() > 1) return false;
+    clip &= system.boundingRect();
+  }
+  uchar* bits = image->bits();  // no copy: the image is detached
+  const qsizetype stride = image->bytesPerLine();
+  for (const Batch& b : m_batches) {
+    const quint32 pixel = 0xFF000000u | b.color;  // opaque: the same in all three formats
+    for (const QRect& device : b.rects) {
+      const int x0 = std::max(device.left() + shift.x(), clip.left());
+      const int x1 = std::min(device.right() + shift.x(), clip.right()) + 1;
+      const int y0 = std::max(device.top() + shift.y(), clip.top());
+      const int y1 = std::min(device.bottom() + shift.y(), clip.bottom()) + 1;
+      if (x0 >= x1 || y0 >= y1) continue;
+      uchar* line = bits + static_cast<qsizetype>(y0) * stride;
+      for (int y = y0; y < y1; ++y, line += stride) {
+        auto* px = reinterpret_cast<quint32*>(line) + x0;
+        for (int x = x0; x < x1; ++x) *px++ = pixel;
+      }
+    }
+  }
+  return true;
+}
+
+void BoxesPass::setBatchedFills(bool on, bool direct) {
+  g_batchedFills = on;
+  g_directFills = direct;
+}
+
 void BoxesPass::paint(QPainter& p, const TimelineFrame& f) {
-  for (const DrawBox& b : f.list.boxes) {
-    QRectF r = b.rect;
-    if (r.width() >= 3) r.setWidth(r.width() - f.onePx);
-    p.fillRect(r, QColor::fromRgb(b.color));
+  if (fillBatched(p, f)) {
+    for (std::uint32_t k : m_oneByOne)
+      p.fillRect(fillRectOf(f.list.boxes[k], f.onePx), QColor::fromRgb(f.list.boxes[k].color));
+  } else {
+    for (const DrawBox& b : f.list.boxes) p.fillRect(fillRectOf(b, f.onePx), QColor::fromRgb(b.color));
   }
   for (const DrawBox& b : f.list.boxes) {
     if (!b.flags) continue;

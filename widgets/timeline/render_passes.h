@@ -6,6 +6,8 @@
 
 #include <QColor>
 #include <QPointF>
+#include <QRect>
+#include <array>
 #include <vector>
 
 #include "core/base/types.h"
@@ -21,12 +23,46 @@ namespace npuscope::widgets {
 /// vector) when that is degenerate. Shared by the flow arrows and the dispatch-chain overlay.
 void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir);
 
-/// The slice boxes of the draw list (batched fills; wide boxes lose one device pixel on the
-/// right), then their flag marks: partial overlap (red outline), unfinished (zig-zag end).
+/// The slice boxes of the draw list (wide boxes lose one device pixel on the right), then their
+/// flag marks: partial overlap (red outline), unfinished (zig-zag end).
+///
+/// On Qt's raster engine, unantialiased, with a transform the boxes can be mapped through to whole
+/// device pixels (a translation, or the scale of a whole device pixel ratio), the boxes are filled
+/// by colour instead of one QPainter call per box: each box is rounded to device pixels the way
+/// the raster engine rounds an aliased QPainter::fillRect (qRound of each edge), and, in a slice
+/// row, cut where the next box of the row starts, since that later box (painted over it one box
+/// at a time) covers the rest. When the engine paints into a 32-bit QImage (the window's backing
+/// store, renderToImage) clipped to one rectangle, the boxes (opaque) are written into the
+/// image's lines; else one QPainter::drawRects per colour fills them. The picture is the same
+/// pixel for pixel (tests compare the three ways at device pixel ratios 1 and 2); a row
+/// whose boxes are not in left and right edge order, other painters (SVG, print) and other
+/// transforms are filled box by box.
 class BoxesPass final : public TimelineRenderPass {
  public:
   [[nodiscard]] const char* name() const override { return "boxes"; }
   void paint(QPainter& p, const TimelineFrame& frame) override;
+  /// Whether the fill by colour may be used (default true; false fills every box one at a time)
+  /// and whether it may write the boxes straight into the target image's lines (`direct`, default
+  /// true; false: QPainter::drawRects per colour). For tests that compare the three. Process-wide;
+  /// not thread-safe.
+  static void setBatchedFills(bool on, bool direct = true);
+
+ private:
+  /// Fills the boxes of whole-pixel rows by colour, appends the other rows' boxes (indices into
+  /// DrawList::boxes) to m_oneByOne; false when the painter does not allow it (nothing drawn).
+  bool fillBatched(QPainter& p, const TimelineFrame& frame);
+  /// Writes m_batches (device px less `shift`) into the painter's target image when it is a
+  /// 32-bit image clipped to one rectangle; false when it is not (nothing written).
+  bool fillDirect(QPainter& p, QPoint shift);
+
+  struct Batch {
+    QRgb color = 0;
+    std::vector<QRect> rects;  ///< device px
+  };
+  std::vector<Batch> m_batches;           // kept between frames for their capacity
+  std::vector<std::uint32_t> m_oneByOne;  // boxes filled one at a time
+  std::vector<QRect> m_rowRects;          // one row's boxes in device px
+  std::array<std::uint32_t, 256> m_slots{};  // batch index + 1 by colour hash (fillBatched)
 };
 
 /// Search matches and highlighted names: per rank a name-id mask (indexed by that rank's

@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QScrollBar>
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <set>
 
@@ -479,8 +480,15 @@ QImage TimelineWidget::renderToImage(QSize logicalSize, qreal dpr) {
   const QSize phys(qMax(1, qRound(logicalSize.width() * dpr)), qMax(1, qRound(logicalSize.height() * dpr)));
   QImage img(phys, QImage::Format_ARGB32_Premultiplied);
   img.setDevicePixelRatio(dpr);
-  img.fill(QColor::fromRgb(ColorPalette::chrome().background));
+  // The background, except under the lanes at a whole device pixel ratio: LaneCanvas::paintTo
+  // fills its whole rect with it first (at a fractional ratio the rects' edges fall inside pixels).
+  const QColor background = QColor::fromRgb(ColorPalette::chrome().background);
+  if (dpr != std::round(dpr)) img.fill(background);
   QPainter p(&img);
+  if (dpr == std::round(dpr)) {
+    const QRegion outside = QRegion(QRect(QPoint(0, 0), logicalSize)) - QRegion(partRect(Part::Canvas, logicalSize));
+    for (const QRect& r : outside) p.fillRect(r, background);
+  }
   for (const Part part : {Part::Corner, Part::Ruler, Part::Header, Part::Canvas}) {
     const QRect r = partRect(part, logicalSize);
     p.save();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/query/lod.h"
 #include "tests/widgets/test_profiles.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/timeline_overlays.h"
@@ -98,5 +99,53 @@ TEST_CASE("the lane canvas paints its overlays as an ordered list of passes", "[
     CHECK_FALSE(canvas->bubbles()->selected().valid());
     CHECK(canvas->chain()->rank() == -1);
     CHECK_FALSE(canvas->nameMarks()->dimNonMatching());
+  }
+}
+
+TEST_CASE("the boxes filled by colour and written into the image match the boxes filled one by one",
+          "[render_passes]") {
+  // Three lanes of dense random slices on two depths: many boxes narrower than a pixel, merged
+  // runs, boxes widened to one pixel that overlap the next box, wide boxes that lose a pixel.
+  auto trace = std::make_shared<core::Trace>();
+  const auto proc = testing::addProcess(*trace, 1, "p");
+  std::uint64_t seed = 12345;
+  const auto next = [&] { return seed = seed * 6364136223846793005ull + 1442695040888963407ull, seed >> 33; };
+  for (int l = 0; l < 3; ++l) {
+    std::vector<testing::SliceSpec> slices;
+    for (std::uint32_t depth = 0; depth < 2; ++depth) {
+      core::TimeNs t = testing::kBase;
+      for (int i = 0; i < 3000; ++i) {
+        t += static_cast<core::TimeNs>(next() % (next() % 10 == 0 ? 400'000 : 3'000));
+        const auto len = static_cast<core::TimeNs>(next() % (next() % 20 == 0 ? 2'000'000 : 5'000));
+        slices.push_back({depth, t, t + len, "k" + std::to_string(next() % 12), "c", 0, ""});
+        t += len;
+      }
+    }
+    testing::addLane(*trace, proc, l + 1, "t" + std::to_string(l), std::move(slices));
+  }
+  testing::finishRange(*trace);
+  core::buildTraceLod(*trace);  // summary levels, with their group summaries
+  widgets::TimelineWidget w;
+  w.resize(900, 300);
+  w.setProfile(testing::makeProfile({trace}));
+  const core::TimeRange full = trace->range;
+  const auto render = [&](core::TimeRange view, qreal dpr, bool batched, bool direct) {
+    widgets::BoxesPass::setBatchedFills(batched, direct);
+    w.setVisibleRange(view);
+    QImage img = w.renderToImage(QSize(900, 300), dpr);
+    widgets::BoxesPass::setBatchedFills(true, true);
+    return img;
+  };
+  for (const bool expanded : {true, false}) {
+    w.setAllProcessesExpanded(expanded);
+    for (const core::TimeNs part : {1, 7, 50}) {
+      const core::TimeRange view{full.start + full.duration() / 3, full.start + full.duration() / 3 + full.duration() / part};
+      for (const qreal dpr : {1.0, 2.0}) {
+        INFO("expanded " << expanded << ", 1/" << part << " of the trace, device pixel ratio " << dpr);
+        const QImage oneByOne = render(view, dpr, false, false);
+        CHECK(render(view, dpr, true, false) == oneByOne);
+        CHECK(render(view, dpr, true, true) == oneByOne);
+      }
+    }
   }
 }
