@@ -244,6 +244,12 @@ int main(int argc, char** argv) {
   std::printf("| Trace::memoryBytes() MiB | %.1f |\n", modelBytes / 1048576.0);
   std::printf("| resident B/event | %.1f |\n", residentBytes / events);
   std::printf("| memoryBytes B/event | %.1f |\n", modelBytes / events);
+  std::size_t lodGroups = 0, lodBytes = 0;
+  for (const auto& lane : t.lanes) {
+    lodGroups += lane.lod.first.size();
+    lodBytes += lane.lod.memoryBytes();
+  }
+  std::printf("| summary levels: groups / MiB | %zu / %.1f |\n", lodGroups, lodBytes / 1048576.0);
   std::printf("| import warnings | %llu |\n",
               static_cast<unsigned long long>(t.stats.total()));
   std::fflush(stdout);

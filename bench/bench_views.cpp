@@ -35,6 +35,7 @@
 #include "core/analysis/stats.h"
 #include "core/profile/profile.h"
 #include "widgets/timeline/timeline_widget.h"
+#include "widgets/timeline/lane_canvas.h"
 
 namespace {
 
@@ -159,6 +160,10 @@ int main(int argc, char** argv) {
     widget.setVisibleRange(view);
     const QImage arrowsImage = widget.renderToImage(QSize(width, height));
     const Timing arrows = medianTiming(repeat, frame);
+    const QSize canvasSize = widget.partRect(npuscope::widgets::TimelineWidget::Part::Canvas, QSize(width, height)).size();
+    const auto& list = widget.canvas()->drawList(canvasSize);
+    std::fprintf(stderr, "level %d: %zu boxes in %zu rows, %zu labels, %zu counters\n", level, list.boxes.size(),
+                 list.rowRanges.size(), list.labels.size(), list.counters.size());
     if (!pngPrefix.empty()) {
       const QString base = QString::fromStdString(pngPrefix) + QStringLiteral("-L%1").arg(level);
       plainImage.save(base + QStringLiteral(".png"));
