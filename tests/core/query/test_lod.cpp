@@ -250,6 +250,18 @@ TEST_CASE("visibleSpans with levels keeps coverage and gaps on random rows", "[l
   }
 }
 
+// `trials` random ranges [a, b) of `series`: counterRangeMax gives the maximum a scan gives.
+void checkRangeMaxima(const core::CounterSeries& series, std::mt19937_64& rng, int trials) {
+  for (int k = 0; k < trials; ++k) {
+    std::size_t a = rng() % series.value.size(), b = rng() % series.value.size();
+    if (a > b) std::swap(a, b);
+    ++b;
+    const double brute = *std::max_element(series.value.begin() + static_cast<std::ptrdiff_t>(a),
+                                           series.value.begin() + static_cast<std::ptrdiff_t>(b));
+    CHECK(core::counterRangeMax(series, a, b) == brute);
+  }
+}
+
 TEST_CASE("counter block maxima give the range maximum", "[lod]") {
   core::CounterSeries series;
   std::mt19937_64 rng(7);
@@ -263,14 +275,7 @@ TEST_CASE("counter block maxima give the range maximum", "[lod]") {
   CHECK(series.lod.max512.size() == 40);
   CHECK(series.lod.max32k.size() == 1);
   CHECK(series.lod.ts8.size() == 2500);
-  for (int k = 0; k < 500; ++k) {
-    std::size_t a = rng() % series.value.size(), b = rng() % series.value.size();
-    if (a > b) std::swap(a, b);
-    ++b;
-    const double brute = *std::max_element(series.value.begin() + static_cast<std::ptrdiff_t>(a),
-                                           series.value.begin() + static_cast<std::ptrdiff_t>(b));
-    CHECK(core::counterRangeMax(series, a, b) == brute);
-  }
+  checkRangeMaxima(series, rng, 500);
   // A spike placed by hand is found from far away.
   series.value[12'345] = 1e9;
   core::buildCounterLod(series);
@@ -320,14 +325,7 @@ TEST_CASE("a counter range maximum spanning every summary level", "[lod]") {
   }
   core::buildCounterLod(series);
   REQUIRE(series.lod.max32k.size() == 7);  // ceil(200000 / 32768)
-  for (int k = 0; k < 200; ++k) {
-    std::size_t a = rng() % series.value.size(), b = rng() % series.value.size();
-    if (a > b) std::swap(a, b);
-    ++b;
-    const double brute = *std::max_element(series.value.begin() + static_cast<std::ptrdiff_t>(a),
-                                           series.value.begin() + static_cast<std::ptrdiff_t>(b));
-    CHECK(core::counterRangeMax(series, a, b) == brute);
-  }
+  checkRangeMaxima(series, rng, 200);
 }
 
 TEST_CASE("loadTrace builds the summary levels of long rows", "[lod]") {
