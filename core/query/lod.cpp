@@ -300,13 +300,10 @@ void buildLaneLod(Lane& lane, const LodOptions& options) {
 
 namespace {
 
-// The maxima of consecutive runs of `fan` entries of `from` (the last run may be shorter).
-std::vector<double> blockMaxima(const std::vector<double>& from, std::size_t fan) {
-  std::vector<double> out((from.size() + fan - 1) / fan);
-  for (std::size_t b = 0; b < out.size(); ++b) {
-    const std::size_t e = std::min(from.size(), (b + 1) * fan);
-    out[b] = *std::max_element(from.begin() + static_cast<std::ptrdiff_t>(b * fan), from.begin() + static_cast<std::ptrdiff_t>(e));
-  }
+// The maxima of consecutive runs of `fan` of the `n` values at `from` (the last run may be shorter).
+std::vector<double> blockMaxima(const double* from, std::size_t n, std::size_t fan) {
+  std::vector<double> out((n + fan - 1) / fan);
+  for (std::size_t b = 0; b < out.size(); ++b) out[b] = *std::max_element(from + b * fan, from + std::min(n, (b + 1) * fan));
   return out;
 }
 
@@ -317,10 +314,9 @@ void buildCounterLod(CounterSeries& series) {
   const std::size_t n = std::min(series.value.size(), series.ts.size());
   if (n < CounterLod::kMinSamples) return;
   CounterLod& lod = series.lod;
-  lod.max8 = blockMaxima(std::vector<double>(series.value.begin(), series.value.begin() + static_cast<std::ptrdiff_t>(n)),
-                         CounterLod::kBlock);
-  lod.max512 = blockMaxima(lod.max8, CounterLod::kFan);
-  lod.max32k = blockMaxima(lod.max512, CounterLod::kFan);
+  lod.max8 = blockMaxima(series.value.data(), n, CounterLod::kBlock);
+  lod.max512 = blockMaxima(lod.max8.data(), lod.max8.size(), CounterLod::kFan);
+  lod.max32k = blockMaxima(lod.max512.data(), lod.max512.size(), CounterLod::kFan);
   lod.ts8.resize(lod.max8.size());
   for (std::size_t b = 0; b < lod.ts8.size(); ++b) lod.ts8[b] = series.ts[b * CounterLod::kBlock];
 }

@@ -90,9 +90,10 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
   // by walking the block starts (CounterLod::ts8, in cache) forwards.
   constexpr long kAheadCols = 8;
   const std::vector<TimeNs>& blockStarts = cs.lod.ts8;
+  const bool haveBlocks = blockStarts.size() * core::CounterLod::kBlock >= cs.ts.size();
   std::size_t aheadBlock = i / core::CounterLod::kBlock;
   const auto fetchAhead = [&](long col) {
-    if (blockStarts.size() * core::CounterLod::kBlock < cs.ts.size()) return;
+    if (!haveBlocks) return;
     const TimeNs t = view.start + static_cast<TimeNs>(static_cast<double>(col + kAheadCols + 1) * nsPerPx);
     while (aheadBlock + 1 < blockStarts.size() && blockStarts[aheadBlock + 1] <= t) ++aheadBlock;
     __builtin_prefetch(cs.ts.data() + aheadBlock * core::CounterLod::kBlock);

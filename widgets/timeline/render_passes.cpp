@@ -120,19 +120,12 @@ QRectF fillRectOf(const DrawBox& b, double onePx) {
 }
 
 // The device pixels the raster engine fills for an aliased fillRect of `r` under `m` (a
-// translation or a positive scale): the rect mapped as QTransform::mapRect maps it, then each
-// edge rounded with qRound, as QRasterPaintEngine::toNormalizedFillRect does.
+// translation or a positive scale): the rect mapped as QTransform::mapRect maps it (for a
+// translation m11 = m22 = 1, so the products are exact), then each edge rounded with qRound, as
+// QRasterPaintEngine::toNormalizedFillRect does.
 QRect deviceFillRect(const QRectF& r, const QTransform& m) {
-  double x = r.x(), y = r.y(), w = r.width(), h = r.height();
-  if (m.type() <= QTransform::TxTranslate) {
-    x += m.dx();
-    y += m.dy();
-  } else {
-    x = m.m11() * x + m.dx();
-    y = m.m22() * y + m.dy();
-    w *= m.m11();
-    h *= m.m22();
-  }
+  const double x = m.m11() * r.x() + m.dx(), y = m.m22() * r.y() + m.dy();
+  const double w = m.m11() * r.width(), h = m.m22() * r.height();
   int x1 = qRound(x), x2 = qRound(x + w);
   int y1 = qRound(y), y2 = qRound(y + h);
   if (x2 < x1) std::swap(x1, x2);
@@ -167,25 +160,25 @@ bool BoxesPass::fillBatched(QPainter& p, const TimelineFrame& f) {
   const QPoint shift(static_cast<int>(rest.dx()), static_cast<int>(rest.dy()));
   for (Batch& b : m_batches) b.rects.clear();
   m_oneByOne.clear();
-  // The batch of a colour: an open-addressed table of batch index + 1 by colour hash.
-  m_slots.fill(0);
-  for (std::size_t b = 0; b < m_batches.size() && b + 2 < m_slots.size(); ++b) {
-    std::size_t h = (m_batches[b].color * 2654435761u) >> 24;
-    while (m_slots[h]) h = (h + 1) % m_slots.size();
-    m_slots[h] = static_cast<std::uint32_t>(b + 1);
-  }
+  // The batch of a colour: an open-addressed table (a power of two, at most half full) of batch
+  // index + 1 by colour hash; the batches, and so the table, are kept between frames.
+  const auto slotOf = [&](QRgb color) {
+    const std::uint32_t mixed = color * 2654435761u;
+    std::size_t h = (mixed ^ (mixed >> 16)) & (m_slots.size() - 1);
+    while (m_slots[h] && m_batches[m_slots[h] - 1].color != color) h = (h + 1) & (m_slots.size() - 1);
+    return h;
+  };
   const auto batchOf = [&](QRgb color) -> std::vector<QRect>& {
-    std::size_t h = (color * 2654435761u) >> 24;
-    for (; m_slots[h]; h = (h + 1) % m_slots.size())
-      if (m_batches[m_slots[h] - 1].color == color) return m_batches[m_slots[h] - 1].rects;
-    if (m_batches.size() + 1 >= m_slots.size()) {  // table full (never with the palette): reuse the last batch's slot
-      for (Batch& b : m_batches)
-        if (b.color == color) return b.rects;
-    } else {
-      m_slots[h] = static_cast<std::uint32_t>(m_batches.size() + 1);
+    if (2 * (m_batches.size() + 1) > m_slots.size()) {
+      m_slots.assign(std::max<std::size_t>(64, 2 * m_slots.size()), 0);
+      for (std::size_t b = 0; b < m_batches.size(); ++b) m_slots[slotOf(m_batches[b].color)] = static_cast<std::uint32_t>(b + 1);
     }
-    m_batches.push_back({color, {}});
-    return m_batches.back().rects;
+    const std::size_t h = slotOf(color);
+    if (!m_slots[h]) {
+      m_batches.push_back({color, {}});
+      m_slots[h] = static_cast<std::uint32_t>(m_batches.size());
+    }
+    return m_batches[m_slots[h] - 1].rects;
   };
   const auto& rows = f.ctx.layout.rows();
   const auto& boxes = f.list.boxes;

@@ -7,7 +7,6 @@
 #include <QColor>
 #include <QPointF>
 #include <QRect>
-#include <array>
 #include <vector>
 
 #include "core/base/types.h"
@@ -62,7 +61,7 @@ class BoxesPass final : public TimelineRenderPass {
   std::vector<Batch> m_batches;           // kept between frames for their capacity
   std::vector<std::uint32_t> m_oneByOne;  // boxes filled one at a time
   std::vector<QRect> m_rowRects;          // one row's boxes in device px
-  std::array<std::uint32_t, 256> m_slots{};  // batch index + 1 by colour hash (fillBatched)
+  std::vector<std::uint32_t> m_slots;     // batch index + 1 by colour hash (fillBatched)
 };
 
 /// Search matches and highlighted names: per rank a name-id mask (indexed by that rank's

@@ -483,9 +483,10 @@ QImage TimelineWidget::renderToImage(QSize logicalSize, qreal dpr) {
   // The background, except under the lanes at a whole device pixel ratio: LaneCanvas::paintTo
   // fills its whole rect with it first (at a fractional ratio the rects' edges fall inside pixels).
   const QColor background = QColor::fromRgb(ColorPalette::chrome().background);
-  if (dpr != std::round(dpr)) img.fill(background);
+  const bool wholeRatio = dpr == std::round(dpr);
+  if (!wholeRatio) img.fill(background);
   QPainter p(&img);
-  if (dpr == std::round(dpr)) {
+  if (wholeRatio) {
     const QRegion outside = QRegion(QRect(QPoint(0, 0), logicalSize)) - QRegion(partRect(Part::Canvas, logicalSize));
     for (const QRect& r : outside) p.fillRect(r, background);
   }
