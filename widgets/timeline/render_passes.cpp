@@ -8,6 +8,7 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/profile/profile.h"
 #include "core/query/lod.h"
@@ -136,6 +137,52 @@ QRect deviceFillRect(const QRectF& r, const QTransform& m) {
 bool g_batchedFills = true;  // BoxesPass::setBatchedFills
 bool g_directFills = true;   // BoxesPass::setBatchedFills
 
+// The raster engine's own target when opaque fills can be written into it directly: a 32-bit
+// image of its own (the window's backing store, renderToImage's image) and what the engine clips
+// to there (device px: the image, the painter's clip and the system clip, each one rectangle).
+struct DirectTarget {
+  uchar* bits = nullptr;
+  qsizetype stride = 0;
+  QRect clip;
+
+  // Writes the opaque `color` into device rect `r` (clipped): the pixels fillRect would write.
+  void fill(const QRect& r, QRgb color) const {
+    const int x0 = std::max(r.left(), clip.left()), x1 = std::min(r.right(), clip.right()) + 1;
+    const int y0 = std::max(r.top(), clip.top()), y1 = std::min(r.bottom(), clip.bottom()) + 1;
+    if (x0 >= x1 || y0 >= y1) return;
+    const quint32 pixel = 0xFF000000u | color;  // the same in all three formats
+    uchar* line = bits + static_cast<qsizetype>(y0) * stride;
+    for (int y = y0; y < y1; ++y, line += stride) std::fill(reinterpret_cast<quint32*>(line) + x0, reinterpret_cast<quint32*>(line) + x1, pixel);
+  }
+};
+
+// `shift`: the painter's whole-pixel translation (the current transform maps device px - shift).
+std::optional<DirectTarget> directTarget(QPainter& p, QPoint shift) {
+  const QPaintEngine* engine = p.paintEngine();
+  QPaintDevice* target = engine->paintDevice();
+  if (!g_directFills || !target || target->devType() != QInternal::Image) return std::nullopt;
+  auto* image = static_cast<QImage*>(target);
+  const QImage::Format format = image->format();
+  if ((format != QImage::Format_RGB32 && format != QImage::Format_ARGB32 &&
+       format != QImage::Format_ARGB32_Premultiplied) || !image->isDetached())
+    return std::nullopt;
+  DirectTarget t;
+  t.clip = image->rect();
+  if (p.hasClipping()) {
+    const QRegion r = p.clipRegion();  // in the coordinates of the current (whole-pixel) transform
+    if (r.rectCount() > 1) return std::nullopt;
+    t.clip &= r.boundingRect().translated(shift);
+  }
+  const QRegion system = engine->systemClip();
+  if (!system.isEmpty()) {
+    if (system.rectCount() > 1) return std::nullopt;
+    t.clip &= system.boundingRect();
+  }
+  t.bits = image->bits();  // no copy: the image is detached
+  t.stride = image->bytesPerLine();
+  return t;
+}
+
 }  // namespace
 
 bool BoxesPass::fillBatched(QPainter& p, const TimelineFrame& f) {
@@ -158,8 +205,15 @@ bool BoxesPass::fillBatched(QPainter& p, const TimelineFrame& f) {
     return false;
   }
   const QPoint shift(static_cast<int>(rest.dx()), static_cast<int>(rest.dy()));
-  for (Batch& b : m_batches) b.rects.clear();
   m_oneByOne.clear();
+  const auto& boxes = f.list.boxes;
+  if (const std::optional<DirectTarget> target = directTarget(p, shift)) {
+    // Written in the list's order, as one fillRect per box would: later boxes cover earlier ones.
+    for (const DrawBox& b : boxes) target->fill(deviceFillRect(fillRectOf(b, f.onePx), device), b.color);
+    p.restore();
+    return true;
+  }
+  for (Batch& b : m_batches) b.rects.clear();
   // The batch of a colour: an open-addressed table (a power of two, at most half full) of batch
   // index + 1 by colour hash; the batches, and so the table, are kept between frames.
   const auto slotOf = [&](QRgb color) {
@@ -181,7 +235,6 @@ bool BoxesPass::fillBatched(QPainter& p, const TimelineFrame& f) {
     return m_batches[m_slots[h] - 1].rects;
   };
   const auto& rows = f.ctx.layout.rows();
-  const auto& boxes = f.list.boxes;
   for (const DrawRowRange& range : f.list.rowRanges) {
     const bool sliceRow = range.row >= 0 && static_cast<std::size_t>(range.row) < rows.size() &&
                           rows[static_cast<std::size_t>(range.row)].kind == LayoutRow::Kind::Slices;
@@ -212,59 +265,13 @@ bool BoxesPass::fillBatched(QPainter& p, const TimelineFrame& f) {
       if (r.width() > 0 && r.height() > 0) batchOf(boxes[range.begin + i].color).push_back(r.translated(-shift));
     }
   }
-  if (!fillDirect(p, shift)) {
-    p.setPen(Qt::NoPen);
-    for (const Batch& b : m_batches) {
-      if (b.rects.empty()) continue;
-      p.setBrush(QColor::fromRgb(b.color));
-      p.drawRects(b.rects.data(), static_cast<int>(b.rects.size()));
-    }
+  p.setPen(Qt::NoPen);
+  for (const Batch& b : m_batches) {
+    if (b.rects.empty()) continue;
+    p.setBrush(QColor::fromRgb(b.color));
+    p.drawRects(b.rects.data(), static_cast<int>(b.rects.size()));
   }
   p.restore();
-  return true;
-}
-
-bool BoxesPass::fillDirect(QPainter& p, QPoint shift) {
-  // The raster engine's own target, when it is a 32-bit image of its own (the backing store of
-  // the window, or renderToImage's image): opaque boxes are written into its lines.
-  const QPaintEngine* engine = p.paintEngine();
-  QPaintDevice* target = engine->paintDevice();
-  if (!g_directFills || !target || target->devType() != QInternal::Image) return false;
-  auto* image = static_cast<QImage*>(target);
-  const QImage::Format format = image->format();
-  if ((format != QImage::Format_RGB32 && format != QImage::Format_ARGB32 &&
-       format != QImage::Format_ARGB32_Premultiplied) || !image->isDetached())
-    return false;
-  // What the engine clips to (device px): the image, the painter's clip and the system clip, each
-  // one rectangle (else drawRects does the clipping).
-  QRect clip = image->rect();
-  if (p.hasClipping()) {
-    const QRegion r = p.clipRegion();  // in the coordinates of the current (whole-pixel) transform
-    if (r.rectCount() > 1) return false;
-    clip &= r.boundingRect().translated(shift);
-  }
-  const QRegion system = engine->systemClip();
-  if (!system.isEmpty()) {
-    if (system.rectCount() > 1) return false;
-    clip &= system.boundingRect();
-  }
-  uchar* bits = image->bits();  // no copy: the image is detached
-  const qsizetype stride = image->bytesPerLine();
-  for (const Batch& b : m_batches) {
-    const quint32 pixel = 0xFF000000u | b.color;  // opaque: the same in all three formats
-    for (const QRect& device : b.rects) {
-      const int x0 = std::max(device.left() + shift.x(), clip.left());
-      const int x1 = std::min(device.right() + shift.x(), clip.right()) + 1;
-      const int y0 = std::max(device.top() + shift.y(), clip.top());
-      const int y1 = std::min(device.bottom() + shift.y(), clip.bottom()) + 1;
-      if (x0 >= x1 || y0 >= y1) continue;
-      uchar* line = bits + static_cast<qsizetype>(y0) * stride;
-      for (int y = y0; y < y1; ++y, line += stride) {
-        auto* px = reinterpret_cast<quint32*>(line) + x0;
-        for (int x = x0; x < x1; ++x) *px++ = pixel;
-      }
-    }
-  }
   return true;
 }
 

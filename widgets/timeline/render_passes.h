@@ -27,15 +27,15 @@ void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPoin
 ///
 /// On Qt's raster engine, unantialiased, with a transform the boxes can be mapped through to whole
 /// device pixels (a translation, or the scale of a whole device pixel ratio), the boxes are filled
-/// by colour instead of one QPainter call per box: each box is rounded to device pixels the way
-/// the raster engine rounds an aliased QPainter::fillRect (qRound of each edge), and, in a slice
-/// row, cut where the next box of the row starts, since that later box (painted over it one box
-/// at a time) covers the rest. When the engine paints into a 32-bit QImage (the window's backing
-/// store, renderToImage) clipped to one rectangle, the boxes (opaque) are written into the
-/// image's lines; else one QPainter::drawRects per colour fills them. The picture is the same
-/// pixel for pixel (tests compare the three ways at device pixel ratios 1 and 2); a row
-/// whose boxes are not in left and right edge order, other painters (SVG, print) and other
-/// transforms are filled box by box.
+/// without one QPainter call per box: each box is rounded to device pixels the way the raster
+/// engine rounds an aliased QPainter::fillRect (qRound of each edge). When the engine paints into
+/// a 32-bit QImage (the window's backing store, renderToImage) clipped to one rectangle, the
+/// boxes (opaque) are written into the image's lines in list order. Else the boxes of a slice
+/// row are cut where the next box of the row starts (that later box, painted over it one box at
+/// a time, covers the rest) and filled by one QPainter::drawRects per colour. The picture is the
+/// same pixel for pixel (tests compare the three ways at device pixel ratios 1 and 2); for
+/// drawRects, a row whose boxes are not in left and right edge order is filled box by box, as are
+/// the boxes of other painters (SVG, print) and transforms.
 class BoxesPass final : public TimelineRenderPass {
  public:
   [[nodiscard]] const char* name() const override { return "boxes"; }
@@ -47,12 +47,10 @@ class BoxesPass final : public TimelineRenderPass {
   static void setBatchedFills(bool on, bool direct = true);
 
  private:
-  /// Fills the boxes of whole-pixel rows by colour, appends the other rows' boxes (indices into
-  /// DrawList::boxes) to m_oneByOne; false when the painter does not allow it (nothing drawn).
+  /// Fills the boxes in whole device pixels: written into the target image in list order, or
+  /// the boxes of slice rows by colour with the other rows' boxes (indices into DrawList::boxes)
+  /// appended to m_oneByOne; false when the painter does not allow it (nothing drawn).
   bool fillBatched(QPainter& p, const TimelineFrame& frame);
-  /// Writes m_batches (device px less `shift`) into the painter's target image when it is a
-  /// 32-bit image clipped to one rectangle; false when it is not (nothing written).
-  bool fillDirect(QPainter& p, QPoint shift);
 
   struct Batch {
     QRgb color = 0;
