@@ -79,19 +79,21 @@ struct LaneLod {
 /// of each pixel column in O(log) instead of reading every sample (core::counterRangeMax).
 /// Empty for short series (they are cheap) and for series built by hand.
 struct CounterLod {
-  static constexpr std::size_t kBlock = 8;       ///< samples per max8 / ts8 entry
-  static constexpr std::size_t kFan = 64;        ///< entries of one level per entry of the next
+  static constexpr std::size_t kBlock = 8;         ///< samples per ts8 entry; the fan of every level
   static constexpr std::size_t kMinSamples = 256;  ///< shorter series get no summary
-  std::vector<double> max8;     ///< max8[b] = max of values [8b, 8b + 8)
-  std::vector<double> max512;   ///< max512[b] = max of max8 [64b, 64b + 64), i.e. of 512 values
-  std::vector<double> max32k;   ///< max32k[b] = max of max512 [64b, 64b + 64), i.e. of 32768 values
+  /// maxima[L][b] = the largest of values [b * 8^(L+1), (b + 1) * 8^(L+1)) (the last entry of a
+  /// level may cover fewer), i.e. of maxima[L - 1] [8b, 8b + 8). Levels are added until one has
+  /// a single entry. A range then costs at most 7 reads per level and side.
+  std::vector<std::vector<double>> maxima;
   /// ts8[b] = ts[8b]: a search for a time goes through this array first (1/8 of the times, in
   /// order) and then reads one line of ts, instead of probing ts far apart (core::counterLowerBound).
   std::vector<TimeNs> ts8;
-  [[nodiscard]] bool empty() const { return max8.empty(); }
+  [[nodiscard]] bool empty() const { return maxima.empty(); }
   /// Heap bytes held by the vectors (capacity).
   [[nodiscard]] std::size_t memoryBytes() const {
-    return (max8.capacity() + max512.capacity() + max32k.capacity()) * sizeof(double) + ts8.capacity() * sizeof(TimeNs);
+    std::size_t b = maxima.capacity() * sizeof(std::vector<double>) + ts8.capacity() * sizeof(TimeNs);
+    for (const auto& level : maxima) b += level.capacity() * sizeof(double);
+    return b;
   }
 };
 

@@ -314,22 +314,29 @@ void buildCounterLod(CounterSeries& series) {
   const std::size_t n = std::min(series.value.size(), series.ts.size());
   if (n < CounterLod::kMinSamples) return;
   CounterLod& lod = series.lod;
-  lod.max8 = blockMaxima(series.value.data(), n, CounterLod::kBlock);
-  lod.max512 = blockMaxima(lod.max8.data(), lod.max8.size(), CounterLod::kFan);
-  lod.max32k = blockMaxima(lod.max512.data(), lod.max512.size(), CounterLod::kFan);
-  lod.ts8.resize(lod.max8.size());
-  for (std::size_t b = 0; b < lod.ts8.size(); ++b) lod.ts8[b] = series.ts[b * CounterLod::kBlock];
+  constexpr std::size_t kB = CounterLod::kBlock;
+  lod.maxima.push_back(blockMaxima(series.value.data(), n, kB));
+  while (lod.maxima.back().size() > 1) {
+    const std::vector<double>& below = lod.maxima.back();
+    lod.maxima.push_back(blockMaxima(below.data(), below.size(), kB));
+  }
+  lod.maxima.shrink_to_fit();
+  lod.ts8.resize(lod.maxima[0].size());
+  for (std::size_t b = 0; b < lod.ts8.size(); ++b) lod.ts8[b] = series.ts[b * kB];
 }
 
-std::size_t counterLowerBound(const CounterSeries& series, std::size_t from, std::size_t limit, TimeNs t) {
+std::size_t counterLowerBound(const CounterSeries& series, std::size_t from, std::size_t limit, TimeNs t,
+                              std::size_t hint) {
   const TimeNs* ts = series.ts.data();
   const auto at = [&](std::size_t k) { return ts[k]; };
   const std::vector<TimeNs>& blocks = series.lod.ts8;
   constexpr std::size_t kB = CounterLod::kBlock;
   if (from >= limit || ts[from] >= t) return from;
   if (blocks.size() * kB < limit || limit - from <= kB) return gallopLowerBound(from, limit, t, at);
-  // The last block starting before t holds the answer (or the answer is its end).
-  const std::size_t next = gallopLowerBound(from / kB + 1, blocks.size(), t, [&](std::size_t b) { return blocks[b]; });
+  // The last block starting before t holds the answer (or the answer is its end): `next` is the
+  // first block after from's whose start is >= t, searched from the hint's block.
+  const std::size_t next = gallopLowerBoundNear(from / kB + 1, blocks.size(), hint / kB + 1, t,
+                                                [&](std::size_t b) { return blocks[b]; });
   const std::size_t lo = std::max(from, (next - 1) * kB);
   const std::size_t hi = std::min(limit, next * kB);
   if (lo >= hi) return hi;
@@ -337,35 +344,36 @@ std::size_t counterLowerBound(const CounterSeries& series, std::size_t from, std
 }
 
 double counterRangeMax(const CounterSeries& series, std::size_t a, std::size_t b) {
-  constexpr std::size_t kB = CounterLod::kBlock, kF = CounterLod::kFan;
+  constexpr std::size_t kB = CounterLod::kBlock;
   const double* v = series.value.data();
-  double m = v[a];
-  const auto scan = [&](const double* p, std::size_t from, std::size_t to) {
+  const auto scan = [](const double* p, std::size_t from, std::size_t to, double& m) {
     for (std::size_t k = from; k < to; ++k) m = std::max(m, p[k]);
   };
-  if (series.lod.empty() || series.lod.max8.size() * kB < b || b - a < 2 * kB) {
-    scan(v, a + 1, b);
-    return m;
+  double left = v[a];
+  const auto& levels = series.lod.maxima;
+  if (levels.empty() || levels[0].size() * kB < b || b - a < 2 * kB) {
+    scan(v, a + 1, b, left);
+    return left;
   }
-  // [a, b) = values up to an 8-boundary, 8-blocks up to a 512-boundary, 512-blocks up to a
-  // 32768-boundary, 32768-blocks, and back down on the right.
-  const std::size_t a1 = (a + kB - 1) / kB, b1 = b / kB;  // whole 8-blocks [a1, b1)
-  scan(v, a, a1 * kB);
-  scan(v, b1 * kB, b);
-  const double* levels[3] = {series.lod.max8.data(), series.lod.max512.data(), series.lod.max32k.data()};
-  std::size_t lo = a1, hi = b1;  // whole blocks of level L: [lo, hi)
-  for (int level = 0; level < 3 && lo < hi; ++level) {
-    const std::size_t lo2 = (lo + kF - 1) / kF, hi2 = hi / kF;  // whole blocks of level L + 1
-    if (level == 2 || lo2 >= hi2) {
-      scan(levels[level], lo, hi);
+  // [a, b) = values up to an 8-boundary, then at each level entries up to the next level's
+  // boundary, and back down on the right. The left and the right part are separate chains.
+  double right = v[b - 1];
+  std::size_t lo = (a + kB - 1) / kB, hi = b / kB;  // whole entries of level 0: [lo, hi)
+  scan(v, a + 1, lo * kB, left);
+  scan(v, hi * kB, b - 1, right);
+  for (std::size_t level = 0; level < levels.size() && lo < hi; ++level) {
+    const double* p = levels[level].data();
+    const std::size_t lo2 = (lo + kB - 1) / kB, hi2 = hi / kB;  // whole entries of the next level
+    if (level + 1 == levels.size() || lo2 >= hi2) {
+      scan(p, lo, hi, left);
       break;
     }
-    scan(levels[level], lo, lo2 * kF);
-    scan(levels[level], hi2 * kF, hi);
+    scan(p, lo, lo2 * kB, left);
+    scan(p, hi2 * kB, hi, right);
     lo = lo2;
     hi = hi2;
   }
-  return m;
+  return std::max(left, right);
 }
 
 void buildTraceLod(Trace& trace, const LodOptions& options, unsigned threads) {

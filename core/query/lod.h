@@ -62,6 +62,48 @@ template <class Index, class Key>
   return a;
 }
 
+/// gallopLowerBound from a guess: the first index in [lo, hi) whose key is >= v (hi if none), for a
+/// non-decreasing key, searched outwards from `guess` (clamped to [lo, hi]) in whichever
+/// direction the answer lies: O(log |answer - guess|). Used where the previous column predicts
+/// where the next one ends.
+template <class Index, class Key>
+[[nodiscard]] Index gallopLowerBoundNear(Index lo, Index hi, Index guess, TimeNs v, const Key& key) {
+  if (lo >= hi) return lo;
+  const Index g = std::clamp(guess, lo, hi);
+  Index a = lo, b = hi;  // answer in [a, b]
+  if (g < hi && key(g) < v) {
+    // Forwards: key(a - 1) < v.
+    a = g + 1;
+    for (std::uint64_t step = 1;; step *= 2) {
+      const Index probe = static_cast<Index>(std::min<std::uint64_t>(hi, a + step - 1));
+      if (probe >= hi) break;
+      if (key(probe) >= v) {
+        b = probe;
+        break;
+      }
+      a = probe + 1;
+    }
+  } else {
+    // Backwards: the answer is <= b (g == hi or key(g) >= v).
+    b = g;
+    for (std::uint64_t step = 1;; step *= 2) {
+      if (b - lo < step) break;
+      const Index probe = static_cast<Index>(b - step);
+      if (key(probe) < v) {
+        a = probe + 1;
+        break;
+      }
+      b = probe;
+    }
+  }
+  while (a < b) {
+    const Index m = a + (b - a) / 2;
+    if (key(m) < v) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
 /// The first ns after pixel (or bucket) column `col`: the smallest t with colOf(t) > col, for a
 /// non-decreasing colOf that maps `origin` + c * nsPerCol to column c (up to rounding), e.g.
 /// floor(timeToX(t)). Found from the estimate origin + ceil((col + 1) * nsPerCol) and corrected
@@ -109,15 +151,18 @@ void buildCounterLod(CounterSeries& series);
 void buildTraceLod(Trace& trace, const LodOptions& options = {}, unsigned threads = 0);
 
 /// The largest of values [a, b) of `series` (requires a < b <= size). With series.lod built it
-/// reads at most 14 values, 126 entries of each of max8 and max512 and (b - a) / 32768 of max32k;
-/// else every value.
+/// reads at most 14 values and 14 entries of each level (CounterLod::maxima), the left and the
+/// right part as two independent chains of comparisons; else every value.
 [[nodiscard]] double counterRangeMax(const CounterSeries& series, std::size_t a, std::size_t b);
 
 /// The first index in [from, limit) of `series` whose time is >= t (limit when none), for
-/// from <= limit <= size. With series.lod built: a galloping search from `from` over the block
-/// starts (CounterLod::ts8), then a binary search inside one block of 8 samples (one cache line);
-/// else a galloping search over the times. O(log distance) either way.
-[[nodiscard]] std::size_t counterLowerBound(const CounterSeries& series, std::size_t from, std::size_t limit, TimeNs t);
+/// from <= limit <= size. With series.lod built: a galloping search over the block starts
+/// (CounterLod::ts8) from the block of `hint` (the expected answer, e.g. `from` plus the previous
+/// pixel column's sample count; any value is correct, a close one is fast), then a binary search
+/// inside one block of 8 samples (one cache line); else a galloping search over the times from
+/// `from`. O(log distance from the hint) either way.
+[[nodiscard]] std::size_t counterLowerBound(const CounterSeries& series, std::size_t from, std::size_t limit, TimeNs t,
+                                            std::size_t hint = 0);
 
 /// The kept level of row `depth` with the largest reach <= maxReachNs, or null when none.
 [[nodiscard]] const LaneLod::Level* lodLevelFor(const Lane& lane, std::uint32_t depth, double maxReachNs);

@@ -256,6 +256,8 @@ void checkRangeMaxima(const core::CounterSeries& series, std::mt19937_64& rng, i
     std::size_t a = rng() % series.value.size(), b = rng() % series.value.size();
     if (a > b) std::swap(a, b);
     ++b;
+    // Every other range is short (up to 5000 values): its ends fall in the lower levels.
+    if (k % 2) b = std::min(series.value.size(), a + 1 + rng() % 5000);
     const double brute = *std::max_element(series.value.begin() + static_cast<std::ptrdiff_t>(a),
                                            series.value.begin() + static_cast<std::ptrdiff_t>(b));
     CHECK(core::counterRangeMax(series, a, b) == brute);
@@ -270,10 +272,14 @@ TEST_CASE("counter block maxima give the range maximum", "[lod]") {
     series.value.push_back(static_cast<double>(rng() % 100'000) / 7.0);
   }
   core::buildCounterLod(series);
-  // 20000 values: ceil(20000 / 8) = 2500 blocks of 8, ceil(2500 / 64) = 40 of 512, 1 of 32768.
-  CHECK(series.lod.max8.size() == 2500);
-  CHECK(series.lod.max512.size() == 40);
-  CHECK(series.lod.max32k.size() == 1);
+  // 20000 values: ceil(20000 / 8) = 2500 blocks of 8, then ceil(/ 8) each: 313 of 64, 40 of 512,
+  // 5 of 4096, 1 of 32768.
+  REQUIRE(series.lod.maxima.size() == 5);
+  CHECK(series.lod.maxima[0].size() == 2500);
+  CHECK(series.lod.maxima[1].size() == 313);
+  CHECK(series.lod.maxima[2].size() == 40);
+  CHECK(series.lod.maxima[3].size() == 5);
+  CHECK(series.lod.maxima[4].size() == 1);
   CHECK(series.lod.ts8.size() == 2500);
   checkRangeMaxima(series, rng, 500);
   // A spike placed by hand is found from far away.
@@ -312,7 +318,30 @@ TEST_CASE("a counter time search through the block starts finds what std::lower_
           std::lower_bound(series.ts.begin() + static_cast<std::ptrdiff_t>(from),
                            series.ts.begin() + static_cast<std::ptrdiff_t>(limit), probe) - series.ts.begin());
       CHECK(core::counterLowerBound(series, from, limit, probe) == expected);
+      // Any hint gives the same answer: near it, far before or after it, past the end.
+      const std::size_t near = expected + rng() % 17 - 8;
+      for (const std::size_t hint : {near, expected, std::size_t{0}, n, rng() % (2 * n + 1)})
+        CHECK(core::counterLowerBound(series, from, limit, probe, hint) == expected);
     }
+  }
+}
+
+TEST_CASE("a galloping search from a guess finds what std::lower_bound finds", "[lod]") {
+  std::mt19937_64 rng(13);
+  std::vector<TimeNs> keys;
+  for (int i = 0; i < 3000; ++i) keys.push_back(static_cast<TimeNs>(rng() % 1000));  // repeats too
+  std::sort(keys.begin(), keys.end());
+  const auto key = [&](std::size_t i) { return keys[i]; };
+  for (int k = 0; k < 3000; ++k) {
+    std::size_t lo = rng() % (keys.size() + 1), hi = rng() % (keys.size() + 1);
+    if (lo > hi) std::swap(lo, hi);
+    const TimeNs v = static_cast<TimeNs>(rng() % 1002) - 1;
+    const auto expected = static_cast<std::size_t>(
+        std::lower_bound(keys.begin() + static_cast<std::ptrdiff_t>(lo), keys.begin() + static_cast<std::ptrdiff_t>(hi), v) -
+        keys.begin());
+    const std::size_t guess = rng() % (keys.size() + 10);  // inside, outside and past [lo, hi]
+    CHECK(core::gallopLowerBoundNear(lo, hi, guess, v, key) == expected);
+    CHECK(core::gallopLowerBoundNear(lo, hi, expected, v, key) == expected);
   }
 }
 
@@ -324,7 +353,8 @@ TEST_CASE("a counter range maximum spanning every summary level", "[lod]") {
     series.value.push_back(static_cast<double>(rng() % 1'000'000));
   }
   core::buildCounterLod(series);
-  REQUIRE(series.lod.max32k.size() == 7);  // ceil(200000 / 32768)
+  REQUIRE(series.lod.maxima.size() == 6);      // 25000, 3125, 391, 49, 7 and 1 entries
+  REQUIRE(series.lod.maxima[4].size() == 7);  // ceil(200000 / 32768)
   checkRangeMaxima(series, rng, 200);
 }
 
@@ -349,7 +379,7 @@ TEST_CASE("loadTrace builds the summary levels of long rows", "[lod]") {
   CHECK(lane.lod.levels[0].width == 1024);
   CHECK(lane.lod.levels[0].end - lane.lod.levels[0].begin == 1500);
   REQUIRE(t.counters.size() == 1);
-  CHECK(t.counters[0].lod.max8.size() == 38);  // ceil(300 / 8)
+  CHECK(t.counters[0].lod.maxima[0].size() == 38);  // ceil(300 / 8)
   // The whole trace over 100 px: 30 us per px, one box per pixel column at most.
   std::vector<SpanBox> out;
   core::visibleSpans(lane, 0, t.range, 100, out);
