@@ -9,6 +9,7 @@
 #include <limits>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -80,10 +81,13 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
   // First index in [from, limit) whose column is after `col` (columns never decrease with k):
   // the first time of the next column is found once (exactly, by colOfTime), then a galloping
   // search compares timestamps only (no division per probe).
+  // Neighbouring columns hold about as many samples: the search for a column's end starts where
+  // the previous column's count predicts it.
+  std::size_t lastCount = 0;
   const auto columnEnd = [&](std::size_t from, long col) {
     if (col >= lastCol) return limit;  // clamped: every later sample is in this column
     const TimeNs tEnd = core::firstTimeAfterColumn(col, view.start, nsPerPx, colOfTime);
-    return core::counterLowerBound(cs, from, limit, tEnd);
+    return core::counterLowerBound(cs, from, limit, tEnd, from + lastCount);
   };
   // The samples at a column's end lie far apart in memory when zoomed out (a cache miss for its
   // time and one for its value): fetch those of the column kAheadCols to the right early, found
@@ -95,15 +99,22 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
   const auto fetchAhead = [&](long col) {
     if (!haveBlocks) return;
     const TimeNs t = view.start + static_cast<TimeNs>(static_cast<double>(col + kAheadCols + 1) * nsPerPx);
-    while (aheadBlock + 1 < blockStarts.size() && blockStarts[aheadBlock + 1] <= t) ++aheadBlock;
-    __builtin_prefetch(cs.ts.data() + aheadBlock * core::CounterLod::kBlock);
-    __builtin_prefetch(cs.value.data() + aheadBlock * core::CounterLod::kBlock);
+    // The last block starting at or before t, searched from where the last column's count puts it.
+    const std::size_t from = aheadBlock + 1;
+    aheadBlock = core::gallopLowerBoundNear(from, blockStarts.size(), from + lastCount / core::CounterLod::kBlock,
+                                            t + 1, [&](std::size_t b) { return blockStarts[b]; }) - 1;
+    const std::size_t j = aheadBlock * core::CounterLod::kBlock;
+    __builtin_prefetch(cs.ts.data() + j);
+    __builtin_prefetch(cs.ts.data() + j + 7);
+    __builtin_prefetch(cs.value.data() + (j > 0 ? j - 1 : 0));
+    __builtin_prefetch(cs.value.data() + j + 7);
   };
   for (std::size_t k = i + 1; k < limit;) {
     const double x = xAt(k);
     const long col = static_cast<long>(std::floor(x));
     fetchAhead(col);
     const std::size_t m = columnEnd(k + 1, col);
+    lastCount = m - k;
     const double mMax = core::counterRangeMax(cs, k, m);
     if (col == curCol) {
       // Same pixel column: keep the maximum visible, remember the latest value to hold.
@@ -128,9 +139,9 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
 
 }  // namespace
 
-QRgb NameColorCache::color(int rank, const std::shared_ptr<const core::Trace>& tracePtr, core::NameId id) {
+NameColorCache::Entry* NameColorCache::entryFor(int rank, const std::shared_ptr<const core::Trace>& tracePtr) {
+  if (rank < 0) return nullptr;
   const core::Trace& trace = *tracePtr;
-  if (rank < 0 || id >= trace.strings.size()) return ColorPalette::colorForName(trace.name(id));
   if (static_cast<std::size_t>(rank) >= m_ranks.size()) m_ranks.resize(static_cast<std::size_t>(rank) + 1);
   Entry& e = m_ranks[static_cast<std::size_t>(rank)];
   // Same address and still alive: the same object (a new trace may reuse a freed one's address).
@@ -142,6 +153,26 @@ QRgb NameColorCache::color(int rank, const std::shared_ptr<const core::Trace>& t
   if (m_palette.empty()) {
     for (int i = 0; i < ColorPalette::kTableSize; ++i) m_palette.push_back(ColorPalette::tableColor(i));
   }
+  return &e;
+}
+
+NameColorCache::Lookup NameColorCache::lookup(int rank, const std::shared_ptr<const core::Trace>& trace) {
+  Lookup l;
+  l.m_cache = this;
+  l.m_rank = rank;
+  l.m_trace = &trace;
+  if (const Entry* e = entryFor(rank, trace)) {
+    l.m_slots = e->entry.data();
+    l.m_count = e->entry.size();
+    l.m_palette = m_palette.data();
+  }
+  return l;
+}
+
+QRgb NameColorCache::color(int rank, const std::shared_ptr<const core::Trace>& tracePtr, core::NameId id) {
+  const core::Trace& trace = *tracePtr;
+  if (rank < 0 || id >= trace.strings.size()) return ColorPalette::colorForName(trace.name(id));
+  Entry& e = *entryFor(rank, tracePtr);
   std::uint8_t& slot = e.entry[id];
   if (slot == 0) {
     const QRgb c = ColorPalette::colorForName(trace.name(id));
@@ -187,6 +218,8 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
     // The flags column, read once (LaneColumn::data() picks inline or heap storage); the name and
     // duration of each box's longest slice come with the span (core::SpanBox).
     const std::uint8_t* flags = lane.flags.data();
+    std::optional<NameColorCache::Lookup> colors;
+    if (p.colors) colors = p.colors->lookup(rank, tracePtr);
     out.boxes.reserve(out.boxes.size() + spans.size());
     const double nsPerPx = static_cast<double>(p.view.duration()) / p.widthPx;
     DrawBox* run = nullptr;  // the last box, while it is a merged one of this lane
@@ -216,7 +249,7 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
       b.count = s.count;
       b.time = {s.start, s.end};
       b.flags = s.count == 1 ? flags[s.first] : 0;
-      b.color = p.colors ? p.colors->color(rank, tracePtr, nameId) : ColorPalette::colorForName(trace.name(nameId));
+      b.color = colors ? colors->color(nameId) : ColorPalette::colorForName(trace.name(nameId));
       run = mergeRuns && s.count > 1 ? &b : nullptr;
       runName = nameId;
       runLongestDur = s.longestDur;

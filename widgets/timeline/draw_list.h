@@ -73,6 +73,31 @@ class NameColorCache {
  public:
   /// The colour of name `id` of `trace`, the trace of rank `rank`.
   QRgb color(int rank, const std::shared_ptr<const core::Trace>& trace, core::NameId id);
+  /// color() for many names of one trace in a row (one lane's boxes): the trace is checked once,
+  /// then a memoised name costs two array reads. Valid while `trace` stays alive and the cache is
+  /// used for no other rank or trace meanwhile.
+  class Lookup {
+   public:
+    /// The same colour as NameColorCache::color(rank, trace, id).
+    [[nodiscard]] QRgb color(core::NameId id) const {
+      if (id < m_count) {
+        const std::uint8_t slot = m_slots[id];
+        if (slot != 0) return m_palette[slot - 1u];
+      }
+      return m_cache->color(m_rank, *m_trace, id);
+    }
+
+   private:
+    friend class NameColorCache;
+    NameColorCache* m_cache = nullptr;
+    int m_rank = -1;
+    const std::shared_ptr<const core::Trace>* m_trace = nullptr;
+    const std::uint8_t* m_slots = nullptr;  ///< Entry::entry of the trace
+    std::size_t m_count = 0;
+    const QRgb* m_palette = nullptr;
+  };
+  /// The Lookup of rank `rank`'s trace `trace` (which must outlive it).
+  [[nodiscard]] Lookup lookup(int rank, const std::shared_ptr<const core::Trace>& trace);
   /// Bytes held.
   [[nodiscard]] std::size_t memoryBytes() const;
 
@@ -82,6 +107,8 @@ class NameColorCache {
     std::weak_ptr<const core::Trace> trace;  ///< expired once the trace is gone
     std::vector<std::uint8_t> entry;         ///< by NameId: palette index + 1, 0 = not computed yet
   };
+  /// The entry of rank `rank`, reset when it held another trace; the palette filled. Null for rank < 0.
+  Entry* entryFor(int rank, const std::shared_ptr<const core::Trace>& trace);
   std::vector<Entry> m_ranks;
   std::vector<QRgb> m_palette;  ///< ColorPalette::tableColor(0 .. kTableSize-1)
 };

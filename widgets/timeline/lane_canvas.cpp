@@ -101,8 +101,9 @@ const DrawBox* LaneCanvas::boxAt(QPointF pos) {
 
 void LaneCanvas::paintTo(QPainter& p, QSize size) {
   const QRect all(QPoint(0, 0), size);
-  p.fillRect(all, QColor::fromRgb(ColorPalette::chrome().background));
+  const QColor background = QColor::fromRgb(ColorPalette::chrome().background);
   if (!m_ctx->profile) {
+    p.fillRect(all, background);
     p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
     p.drawText(all, Qt::AlignCenter, tr("No profile loaded"));
     return;
@@ -117,11 +118,15 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
   const double dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
   const double onePx = 1.0 / std::max(1.0, dpr);
 
-  // Row backgrounds.
+  // Row backgrounds, each pixel filled once (the colours are opaque): every row in its own colour,
+  // top to bottom, and the background in the gaps between rows and below the last one.
   const auto [r0, r1] = layout.rowsIn(sy, sy + size.height());
+  int filledTo = 0;  // canvas y above which the gaps are filled
   for (int i = r0; i < r1; ++i) {
     const LayoutRow& r = rows[static_cast<std::size_t>(i)];
     const QRect rect(0, r.y - sy, size.width(), r.height);
+    if (rect.top() > filledTo) p.fillRect(QRect(0, filledTo, size.width(), rect.top() - filledTo), background);
+    filledTo = std::max(filledTo, rect.bottom() + 1);
     switch (r.kind) {
       case LayoutRow::Kind::Rank:
         p.fillRect(rect, QColor::fromRgb(ColorPalette::chrome().rankHeader));
@@ -132,10 +137,11 @@ void LaneCanvas::paintTo(QPainter& p, QSize size) {
         p.fillRect(QRect(0, rect.bottom(), size.width(), 1), QColor::fromRgb(ColorPalette::chrome().grid));
         break;
       default:
-        if (r.band) p.fillRect(rect, QColor::fromRgb(ColorPalette::chrome().backgroundAlt));
+        p.fillRect(rect, r.band ? QColor::fromRgb(ColorPalette::chrome().backgroundAlt) : background);
         break;
     }
   }
+  if (filledTo < size.height()) p.fillRect(QRect(0, filledTo, size.width(), size.height() - filledTo), background);
   // Vertical grid at the ruler's major ticks.
   const core::Ticks ticks = relativeTicks(view, w, m_ctx->origin());
   QColor grid = QColor::fromRgb(ColorPalette::chrome().grid);
