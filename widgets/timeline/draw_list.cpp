@@ -225,7 +225,17 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
     DrawBox* run = nullptr;  // the last box, while it is a merged one of this lane
     core::NameId runName = 0;
     TimeNs runLongestDur = 0;  // duration of run->ref
+    // A zoomed-out row's boxes have names (and single slices) far apart: their colour slots and
+    // flags are fetched kAhead boxes early.
+    constexpr std::size_t kAhead = 8;
     for (std::size_t k = 0; k < spans.size(); ++k) {
+      if (k + kAhead < spans.size()) {
+        const core::SpanBox& ahead = spans[k + kAhead];
+        if (colors) colors->prefetch(ahead.longestName);
+        if (ahead.count == 1) __builtin_prefetch(flags + ahead.first);
+        // and the box's own line, for writing (the list's memory left the cache since last frame)
+        __builtin_prefetch(out.boxes.data() + out.boxes.size() + kAhead, 1);
+      }
       const core::SpanBox& s = spans[k];
       const std::uint32_t refIndex = s.count == 1 ? s.first : s.longest;
       const core::NameId nameId = s.longestName;
@@ -240,16 +250,12 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
         }
         continue;
       }
-      DrawBox& b = out.boxes.emplace_back();
-      b.rect = boxRect(s.start, s.end, p.view, p.widthPx, y, h);
-      b.row = rowIndex;
-      b.rank = rank;
-      b.ref = {laneIndex, refIndex};
-      b.first = s.first;
-      b.count = s.count;
-      b.time = {s.start, s.end};
-      b.flags = s.count == 1 ? flags[s.first] : 0;
-      b.color = colors ? colors->color(nameId) : ColorPalette::colorForName(trace.name(nameId));
+      // Built whole (not value-initialised, then assigned: that zeroing was a `rep stos` per box).
+      DrawBox& b = out.boxes.emplace_back(DrawBox{
+          boxRect(s.start, s.end, p.view, p.widthPx, y, h),
+          colors ? colors->color(nameId) : ColorPalette::colorForName(trace.name(nameId)), rowIndex, rank,
+          core::SliceRef{laneIndex, refIndex}, s.first, s.count, core::TimeRange{s.start, s.end},
+          static_cast<std::uint8_t>(s.count == 1 ? flags[s.first] : 0)});
       run = mergeRuns && s.count > 1 ? &b : nullptr;
       runName = nameId;
       runLongestDur = s.longestDur;
@@ -511,6 +517,9 @@ struct KindScan {
     const std::size_t h =
         core::gallopLowerBound(p / kB + 1, kind.blockFirst.size(), v, [&](std::size_t b) { return blockFirst[b]; });
     const std::size_t a = std::max(p, (h - 1) * kB), e = std::min(n, h * kB);
+    // The block's lines are far from the last column's when zoomed out: ask for all of them at
+    // once, so that the binary search waits for one memory latency instead of one per probe.
+    for (std::size_t k = a; k < e; k += 8) __builtin_prefetch(from + k);
     return static_cast<std::size_t>(std::lower_bound(from + a, from + e, v) - from);
   }
 };

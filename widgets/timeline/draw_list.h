@@ -86,6 +86,10 @@ class NameColorCache {
       }
       return m_cache->color(m_rank, *m_trace, id);
     }
+    /// Asks the CPU for the memo slot of `id` ahead of a color() call.
+    void prefetch(core::NameId id) const {
+      if (id < m_count) __builtin_prefetch(m_slots + id);
+    }
 
    private:
     friend class NameColorCache;
