@@ -75,13 +75,20 @@ QPointF arrivalDirection(const QPainterPath& path, QPointF fallback) {
   return fallback;
 }
 
-void drawArrow(QPainter& p, QPointF a, QPointF b, QColor c, double width) {
-  QPainterPath path;
-  addArrowCurve(path, a, b);
-  p.setPen(QPen(c, width));
-  p.setBrush(Qt::NoBrush);
-  p.drawPath(path);
-  drawArrowHead(p, path, c, QPointF(1, 0));
+// A flow arrow from a to b: the curve stroked with `pen`, then the head filled in the pen's
+// colour. Both go to the paint engine directly (QPainter::strokePath, fillPath) instead of through
+// the painter's pen and brush: switching those per arrow made the raster engine set up its pen
+// and brush four times an arrow; now only when the colour changes. Same pixels as drawPath with
+// the pen and drawArrowHead. `curve` and `head` are scratch paths, reused between arrows.
+void drawArrow(QPainter& p, QPainterPath& curve, QPainterPath& head, QPointF a, QPointF b, const QPen& pen,
+               const QBrush& brush) {
+  curve.clear();
+  addArrowCurve(curve, a, b);
+  p.strokePath(curve, pen);
+  head.clear();
+  head.addPolygon(arrowHead(curve.currentPosition(), arrivalDirection(curve, QPointF(1, 0))));
+  head.closeSubpath();
+  p.fillPath(head, brush);
 }
 
 void setRankMask(std::vector<std::vector<bool>>& masks, int rankIndex, std::vector<bool> mask) {
@@ -151,8 +158,26 @@ struct DirectTarget {
     const int y0 = std::max(r.top(), clip.top()), y1 = std::min(r.bottom(), clip.bottom()) + 1;
     if (x0 >= x1 || y0 >= y1) return;
     const quint32 pixel = 0xFF000000u | color;  // the same in all three formats
-    uchar* line = bits + static_cast<qsizetype>(y0) * stride;
-    for (int y = y0; y < y1; ++y, line += stride) std::fill(reinterpret_cast<quint32*>(line) + x0, reinterpret_cast<quint32*>(line) + x1, pixel);
+    uchar* line = bits + static_cast<qsizetype>(y0) * stride + static_cast<qsizetype>(x0) * 4;
+    // Zoomed out most boxes are 1 to 4 px wide: a loop per width writes their columns directly.
+    switch (x1 - x0) {
+      case 1: return column<1>(line, y1 - y0, pixel);
+      case 2: return column<2>(line, y1 - y0, pixel);
+      case 3: return column<3>(line, y1 - y0, pixel);
+      case 4: return column<4>(line, y1 - y0, pixel);
+      default:
+        for (int y = y0; y < y1; ++y, line += stride)
+          std::fill(reinterpret_cast<quint32*>(line), reinterpret_cast<quint32*>(line) + (x1 - x0), pixel);
+    }
+  }
+
+  // `lines` lines of W pixels from `line` on.
+  template <int W>
+  void column(uchar* line, int lines, quint32 pixel) const {
+    for (int y = 0; y < lines; ++y, line += stride) {
+      auto* px = reinterpret_cast<quint32*>(line);
+      for (int k = 0; k < W; ++k) px[k] = pixel;
+    }
   }
 };
 
@@ -420,10 +445,21 @@ void FlowArrowsPass::paint(QPainter& p, const TimelineFrame& f) {
     }
     return QColor::fromRgb(ColorPalette::chrome().flow);
   };
+  QPainterPath curve, head;
+  QPen pen;
+  QBrush brush;  // pen's colour; Qt::NoBrush until the first arrow
+  const auto draw = [&](const FlowArrow& a, double width) {
+    const QColor c = colorOf(a);
+    if (brush.style() == Qt::NoBrush || pen.color() != c || pen.widthF() != width) {
+      pen = QPen(c, width);
+      brush = QBrush(c);
+    }
+    drawArrow(p, curve, head, a.from, a.to, pen, brush);
+  };
   for (const FlowArrow& a : arrows)
-    if (!a.ofSelection) drawArrow(p, a.from, a.to, colorOf(a), 1.0);
+    if (!a.ofSelection) draw(a, 1.0);
   for (const FlowArrow& a : arrows)
-    if (a.ofSelection) drawArrow(p, a.from, a.to, colorOf(a), 2.0);
+    if (a.ofSelection) draw(a, 2.0);
   p.setRenderHint(QPainter::Antialiasing, false);
 }
 

@@ -2,12 +2,16 @@
 #include "widgets/timeline/render_passes.h"
 
 #include <QPainter>
+#include <QSet>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "core/query/lod.h"
 #include "tests/widgets/test_profiles.h"
+#include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/draw_list.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/timeline_overlays.h"
 #include "widgets/timeline/timeline_widget.h"
@@ -148,4 +152,40 @@ TEST_CASE("the boxes filled by colour and written into the image match the boxes
       }
     }
   }
+}
+
+TEST_CASE("a flow arrow is its curve and a filled head at its end, in its category's colour", "[render_passes]") {
+  // One async_npu flow from lane 0 to lane 1 (makeTwoLaneTrace), drawn by the flows pass.
+  auto profile = testing::makeProfile({testing::makeTwoLaneTrace()});
+  widgets::TimelineWidget w;
+  w.resize(900, 300);
+  w.setProfile(profile);
+  w.setAllProcessesExpanded(true);
+  const core::TimeRange view{testing::kBase, testing::kBase + 1'000};
+  w.setVisibleRange(view);
+  const QSize size(900, 300);
+  const QImage plain = w.renderToImage(size, 1.0);
+  const QSet<QString> npu{QStringLiteral("async_npu")};
+  w.setVisibleFlowCategories(npu);
+  const QImage drawn = w.renderToImage(size, 1.0);
+  const QRect canvas = w.partRect(widgets::TimelineWidget::Part::Canvas, size);
+  const auto arrows = widgets::buildFlowArrows(*profile, w.layout(), view, canvas.width(), -1, {}, npu);
+  REQUIRE(arrows.size() == 1);
+  const widgets::FlowArrow& a = arrows[0];
+  REQUIRE(a.from.y() != a.to.y());  // between rows: the curve arrives horizontally
+  const QRgb colour = widgets::ColorPalette::flowCategoryColor("async_npu");
+  const auto at = [&](const QImage& img, QPointF p) {
+    return img.pixel(canvas.left() + static_cast<int>(std::floor(p.x())), canvas.top() + static_cast<int>(std::floor(p.y())));
+  };
+  // The head: 7 px long, 0.45 of its distance from the tip wide on each side; the pixel 4-6 px
+  // before the tip lies wholly inside it.
+  const QPointF inHead = a.to - QPointF(5, 0);
+  CHECK(qAlpha(at(plain, inHead)) == 255);
+  CHECK(at(plain, inHead) != colour);
+  CHECK(at(drawn, inHead) == colour);
+  // The curve (a cubic from `from` to `to`, control points dx to the right of `from` and to the
+  // left of `to`): at its middle the antialiased line changes the picture.
+  const double dx = std::max(30.0, std::abs(a.to.x() - a.from.x()) * 0.4);
+  const QPointF mid = (a.from + 3 * (a.from + QPointF(dx, 0)) + 3 * (a.to - QPointF(dx, 0)) + a.to) / 8;
+  CHECK(at(drawn, mid) != at(plain, mid));
 }
