@@ -3,6 +3,11 @@
 // memory figures as a table.
 //
 // Usage: npuscope_bench_load FILE [--threads N] [--simdjson-only] [--trim] [--phases [--cancel-build MS]]
+//        npuscope_bench_load FILE --walk
+// (--walk: the reference for the load rate: simdjson's On-Demand API alone walks every event of
+//  the file (already read into memory) on one thread, reading each field's key and its number or
+//  string (objects such as args skipped), and prints its MB/s; the load's MB/s over
+//  this is the ratio docs/benchmarks.md states.)
 // (--phases: per-phase wall/CPU time of the reader (for a gzip file: parsing while inflating; MB/s
 //  of the inflated text), the builder (buildTrace) and the flow index
 //  (Trace::indexFlows, the rest of loadTrace), and the peak RSS of each phase: VmHWM is reset
@@ -35,6 +40,8 @@
 #include <thread>
 
 #include <ctime>
+
+#include <simdjson.h>
 
 #include "core/import/json/json_trace_reader.h"
 #include "core/base/gzip_stream.h"
@@ -179,11 +186,70 @@ int runPhases(const std::string& path, const npuscope::core::LoadOptions& opt, d
   return 0;
 }
 
+// --walk: see the header. Returns the process exit code.
+int runWalk(const std::string& path) {
+  simdjson::padded_string text;
+  if (simdjson::padded_string::load(path).get(text)) {
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
+    return 1;
+  }
+  simdjson::ondemand::parser parser;
+  std::uint64_t events = 0, fields = 0;
+  double sum = 0;  // keeps the number reads
+  std::size_t chars = 0;  // and the string reads
+  const auto walkEvent = [&](simdjson::ondemand::object ev) {
+    ++events;
+    for (auto field : ev) {
+      std::string_view key;
+      if (field.unescaped_key().get(key)) continue;
+      ++fields;
+      auto v = field.value();
+      simdjson::ondemand::json_type type;
+      if (v.type().get(type)) continue;
+      if (type == simdjson::ondemand::json_type::number) {
+        double d = 0;
+        if (!v.get_double().get(d)) sum += d;
+      } else if (type == simdjson::ondemand::json_type::string) {
+        std::string_view sv;
+        if (!v.get_string().get(sv)) chars += sv.size();
+      }  // else an object or array (args): skipped by the next field's read
+    }
+  };
+  // Twice: the first pass also allocates the parser's index for the whole file (its page
+  // faults); the second, timed, reuses it.
+  const auto walk = [&]() -> bool {
+    simdjson::ondemand::document doc;
+    if (parser.iterate(text).get(doc)) return false;
+    simdjson::ondemand::json_type top;
+    if (doc.type().get(top)) return false;
+    simdjson::ondemand::array list;
+    if (top == simdjson::ondemand::json_type::array) {
+      if (doc.get_array().get(list)) return false;
+    } else if (doc["traceEvents"].get_array().get(list)) {
+      return false;
+    }
+    for (auto item : list) {
+      simdjson::ondemand::object ev;
+      if (!item.get_object().get(ev)) walkEvent(ev);
+    }
+    return true;
+  };
+  if (!walk()) return 1;
+  events = fields = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!walk()) return 1;
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double mb = static_cast<double>(text.size()) / 1e6;
+  std::printf("| simdjson walk, one thread | %.3f s | %.0f MB/s | %llu events, %llu fields (%.3g, %zu) |\n", secs,
+              mb / secs, static_cast<unsigned long long>(events), static_cast<unsigned long long>(fields), sum, chars);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s FILE [--threads N] [--simdjson-only] [--trim] [--phases [--cancel-build MS]]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s FILE [--threads N] [--simdjson-only] [--trim] [--phases [--cancel-build MS]] | --walk\n", argv[0]);
     return 2;
   }
   std::string path = argv[1];
@@ -198,6 +264,8 @@ int main(int argc, char** argv) {
       opt.fastScanner = false;  // every event through simdjson (the reference path)
     else if (std::strcmp(argv[i], "--phases") == 0)
       phases = true;
+    else if (std::strcmp(argv[i], "--walk") == 0)
+      return runWalk(path);
     else if (std::strcmp(argv[i], "--trim") == 0)
       trim = true;
     else if (std::strcmp(argv[i], "--cancel-build") == 0 && i + 1 < argc)
