@@ -48,7 +48,64 @@ LaneHeader::LaneHeader(TimelineContext* ctx, QWidget* parent) : QWidget(parent),
   setMouseTracking(false);
 }
 
+void drawStaticLine(QPainter& p, const QFontMetricsF& metrics, const QRect& rect, const QStaticText& text) {
+  // qt_format_text lays drawText's one line out ascent + descent tall, centres that height, and
+  // clips to the rect when the line does not fit in it.
+  const qreal height = metrics.ascent() + metrics.descent();
+  const QPointF topLeft(rect.x(), rect.y() + (rect.height() - height) / 2);
+  if (text.size().width() <= rect.width() && height <= rect.height()) {
+    p.drawStaticText(topLeft, text);
+    return;
+  }
+  p.save();
+  p.setClipRect(rect, Qt::IntersectClip);
+  p.drawStaticText(topLeft, text);
+  p.restore();
+}
+
+/// The header's three fonts and their metrics, made once per paint.
+struct LaneHeader::Fonts {
+  QFont fonts[3];  ///< base, bold, small
+  QFontMetricsF metrics[3];
+  explicit Fonts(const QFont& f)
+      : fonts{f, withBold(f), scaled(f, 0.92)}, metrics{QFontMetricsF(fonts[0]), QFontMetricsF(fonts[1]), QFontMetricsF(fonts[2])} {}
+  static QFont withBold(QFont f) {
+    f.setBold(true);
+    return f;
+  }
+  static QFont scaled(QFont f, double k) {
+    f.setPointSizeF(f.pointSizeF() * k);
+    return f;
+  }
+};
+
+qreal LaneHeader::drawLine(QPainter& p, const Fonts& fonts, int which, const QRect& rect, const QString& text) const {
+  QString key = QString::number(which) + QLatin1Char('/') + QString::number(rect.width()) + QLatin1Char('/') + text;
+  auto it = m_lines.find(key);
+  if (it == m_lines.end()) {
+    if (m_lines.size() > 4096) m_lines.clear();  // a few per row of the layout: stays small
+    Line line;
+    const QString el = QFontMetrics(fonts.fonts[which]).elidedText(text, Qt::ElideRight, rect.width());
+    line.empty = el.isEmpty();
+    line.advance = QFontMetrics(fonts.fonts[which]).horizontalAdvance(el);
+    line.text = QStaticText(el);
+    line.text.setTextFormat(Qt::PlainText);
+    line.text.prepare(QTransform(), fonts.fonts[which]);
+    it = m_lines.insert(std::move(key), std::move(line));
+  }
+  if (it->empty) return 0;
+  p.setFont(fonts.fonts[which]);
+  drawStaticLine(p, fonts.metrics[which], rect, it->text);
+  return it->advance;
+}
+
 void LaneHeader::paintTo(QPainter& p, QSize size) const {
+  const Fonts fonts(font());
+  // The kept lines were laid out in the fonts of their time.
+  if (const QString key = fonts.fonts[0].key(); key != m_linesFontKey) {
+    m_lines.clear();
+    m_linesFontKey = key;
+  }
   const QRect all(QPoint(0, 0), size);
   p.fillRect(all, QColor::fromRgb(ColorPalette::chrome().headerBackground));
   const LaneLayout& layout = m_ctx->layout;
@@ -58,7 +115,7 @@ void LaneHeader::paintTo(QPainter& p, QSize size) const {
   const int w = size.width();
   for (int i = r0; i < r1; ++i) {
     const LayoutRow& r = rows[static_cast<std::size_t>(i)];
-    paintRow(p, r, QRect(0, r.y - sy, w, r.height), w);
+    paintRow(p, r, QRect(0, r.y - sy, w, r.height), w, fonts);
   }
   // Sticky labels (pinnedRows): painted inner first, so that a lane pushed up slides under its
   // process's and rank's labels instead of over them.
@@ -68,20 +125,15 @@ void LaneHeader::paintTo(QPainter& p, QSize size) const {
       p.fillRect(it->rect, QColor::fromRgb(ColorPalette::chrome().headerBackground));
       p.fillRect(QRect(0, it->rect.bottom(), w, 1), QColor::fromRgb(ColorPalette::chrome().grid));
     }
-    paintRow(p, it->row, it->rect, w);
+    paintRow(p, it->row, it->rect, w, fonts);
   }
   p.setPen(QColor::fromRgb(ColorPalette::chrome().separator));
   p.drawLine(w - 1, 0, w - 1, size.height());
 }
 
-void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, int w) const {
+void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, int w, const Fonts& fonts) const {
   const LaneLayout& layout = m_ctx->layout;
   const int sy = m_ctx->scrollY;
-  const QFont base = font();
-  QFont bold = base;
-  bold.setBold(true);
-  QFont small = base;
-  small.setPointSizeF(base.pointSizeF() * 0.92);
   {
     QString title = layout.rowTitle(r);
     switch (r.kind) {
@@ -91,11 +143,8 @@ void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, in
         p.drawLine(rect.left(), rect.top(), rect.right(), rect.top());
         drawTriangle(p, QPointF(kIndentRank + 5, rect.center().y() + 0.5), r.expanded,
                      QColor::fromRgb(ColorPalette::chrome().text));
-        p.setFont(bold);
         p.setPen(QColor::fromRgb(ColorPalette::chrome().text));
-        const QRect tr = rect.adjusted(kIndentRank + 14, 0, -6, 0);
-        p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
-                   QFontMetrics(bold).elidedText(title, Qt::ElideRight, tr.width()));
+        drawLine(p, fonts, 1, rect.adjusted(kIndentRank + 14, 0, -6, 0), title);
         break;
       }
       case LayoutRow::Kind::Process: {
@@ -109,19 +158,14 @@ void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, in
         QString label;
         if (t && r.process < t->processes.size() && !t->processes[r.process].label.empty())
           label = QString::fromStdString(t->processes[r.process].label);
-        p.setFont(bold);
         p.setPen(QColor::fromRgb(ColorPalette::chrome().text));
         const QRect tr = rect.adjusted(kIndentProcess + 14, 0, -6, 0);
-        const QFontMetrics fm(bold);
-        const QString el = fm.elidedText(title, Qt::ElideRight, tr.width());
-        p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft, el);
+        const qreal advance = drawLine(p, fonts, 1, tr, title);
         if (!label.isEmpty()) {
-          const int used = fm.horizontalAdvance(el) + 6;
+          const int used = static_cast<int>(advance) + 6;
           if (used < tr.width() - 20) {
-            p.setFont(small);
             p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
-            p.drawText(tr.adjusted(used, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       QFontMetrics(small).elidedText(label, Qt::ElideRight, tr.width() - used));
+            drawLine(p, fonts, 2, tr.adjusted(used, 0, 0, 0), label);
           }
         }
         break;
@@ -132,23 +176,17 @@ void LaneHeader::paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, in
         p.fillRect(rect, QColor::fromRgb(r.band ? ColorPalette::chrome().backgroundAlt : ColorPalette::chrome().background));
         if (r.hiddenDepths > 0) {
           // The last shown row of a folded deep lane: how much is hidden, click to unfold.
-          p.setFont(small);
           p.setPen(QColor::fromRgb(ColorPalette::chrome().textDim));
           const QRect tr(kIndentLane, rect.top(), w - kIndentLane - 6, m_ctx->layout.metrics().sliceRow);
-          p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
-                     QFontMetrics(small).elidedText(LaneHeader::tr("+%1 more levels").arg(r.hiddenDepths),
-                                                    Qt::ElideRight, tr.width()));
+          drawLine(p, fonts, 2, tr, LaneHeader::tr("+%1 more levels").arg(r.hiddenDepths));
         }
         if (r.foldable)
           drawTriangle(p, QPointF(kIndentLane - 9, rect.top() + m_ctx->layout.metrics().sliceRow / 2.0 + 0.5),
                        r.expanded, QColor::fromRgb(ColorPalette::chrome().textDim));
         if (!first) break;
-        p.setFont(base);
         p.setPen(QColor::fromRgb(r.kind == LayoutRow::Kind::Counter ? ColorPalette::chrome().textDim : ColorPalette::chrome().text));
         const int h = r.kind == LayoutRow::Kind::Counter ? r.height : m_ctx->layout.metrics().sliceRow;
-        const QRect tr(kIndentLane, r.y - sy, w - kIndentLane - 6, h);
-        p.drawText(tr, Qt::AlignVCenter | Qt::AlignLeft,
-                   QFontMetrics(base).elidedText(title, Qt::ElideRight, tr.width()));
+        drawLine(p, fonts, 0, QRect(kIndentLane, r.y - sy, w - kIndentLane - 6, h), title);
         break;
       }
     }

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QFontMetricsF>
+#include <QHash>
 #include <QRect>
+#include <QStaticText>
 #include <QWidget>
 #include <vector>
 
@@ -17,6 +20,13 @@ struct PinnedRow {
   LayoutRow row;
   QRect rect;
 };
+
+/// Draws `text` (laid out in the painter's font, whose metrics are `metrics`) where
+/// QPainter::drawText(rect, Qt::AlignVCenter | Qt::AlignLeft, the same text) draws it: its line,
+/// ascent + descent tall, centred in `rect`, at the rect's left, clipped to `rect` when it does
+/// not fit. Same pixels, without laying the text out again (test: "a kept header line is drawn
+/// where drawText draws it": fonts, sizes, heights, Latin and CJK text).
+void drawStaticLine(QPainter& p, const QFontMetricsF& metrics, const QRect& rect, const QStaticText& text);
 
 /// Left column of the timeline: rank group headers, process headers with expand/collapse
 /// triangles, and indented thread / counter names, scrolled in sync with the lane canvas
@@ -60,8 +70,22 @@ class LaneHeader : public QWidget {
   bool event(QEvent*) override;
 
  private:
-  void paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, int w) const;
+  struct Fonts;
+  void paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, int w, const Fonts& fonts) const;
+  /// Draws `text` elided to `rect`'s width in font `which` of `fonts` (0 base, 1 bold, 2 small),
+  /// vertically centred and left-aligned, as QPainter::drawText(rect, AlignVCenter | AlignLeft,
+  /// elided text) would. The same rows are painted every frame: the elided text and its layout
+  /// (a QStaticText) are kept per (font, width, text) and only drawn again. Returns the elided
+  /// text's advance, px.
+  qreal drawLine(QPainter& p, const Fonts& fonts, int which, const QRect& rect, const QString& text) const;
   TimelineContext* m_ctx;
+  struct Line {
+    QStaticText text;  ///< the elided text, laid out in its font
+    qreal advance = 0;
+    bool empty = true;
+  };
+  mutable QHash<QString, Line> m_lines;  ///< drawLine(): by font index, width and text
+  mutable QString m_linesFontKey;        ///< QFont::key() of the base font m_lines was made with
 };
 
 }  // namespace npuscope::widgets

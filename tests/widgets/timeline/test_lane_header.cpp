@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/lane_header.h"
 
+#include <QApplication>
+#include <QPainter>
+#include <QStaticText>
+#include <QStringList>
 #include <QTest>
 #include <catch2/catch.hpp>
 
@@ -30,4 +34,49 @@ TEST_CASE("clicking a process header collapses and expands it", "[lane_header]")
   // The rank header collapses the whole rank.
   QTest::mouseClick(header, Qt::LeftButton, {}, QPoint(10, 5));
   CHECK(w.layout().rows().size() == 1);
+}
+
+TEST_CASE("a kept header line is drawn where drawText draws it", "[lane_header]") {
+  // drawStaticLine's position against QPainter::drawText's own layout, for several fonts, sizes,
+  // rect heights (odd and even) and scripts: the images must be equal pixel for pixel.
+  const QStringList texts{QStringLiteral("Thread 2210417"), QStringLiteral("Communication(Not Overlapped)"),
+                          QStringLiteral("通信 (未重叠) 计算"), QStringLiteral("AI Core Freq [MHz] 频率"), QStringLiteral("gy|Ág")};
+  int compared = 0;
+  for (const double points : {7.5, 9.0, 10.0, 11.0, 13.5}) {
+    for (const bool bold : {false, true}) {
+      QFont font = QApplication::font();
+      font.setPointSizeF(points);
+      font.setBold(bold);
+      const QFontMetricsF metrics(font);
+      for (const int height : {12, 17, 18, 25, 40}) {
+        for (const QString& text : texts) {
+          const QRect rect(3, 2, 260, height);
+          const auto paint = [&](bool kept) {
+            QImage img(270, 48, QImage::Format_ARGB32_Premultiplied);
+            img.fill(Qt::white);
+            QPainter p(&img);
+            p.setFont(font);
+            p.setPen(Qt::black);
+            if (kept) {
+              QStaticText st(text);
+              st.setTextFormat(Qt::PlainText);
+              st.prepare(QTransform(), font);
+              widgets::drawStaticLine(p, metrics, rect, st);
+            } else {
+              p.drawText(rect, Qt::AlignVCenter | Qt::AlignLeft, text);
+            }
+            return img;
+          };
+          const QImage expected = paint(false);
+          INFO(points << " pt, bold " << bold << ", height " << height << ", " << text.toStdString());
+          QImage blank(expected.size(), expected.format());
+          blank.fill(Qt::white);
+          REQUIRE(expected != blank);  // the text was drawn
+          CHECK(paint(true) == expected);
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared == 250);
 }
