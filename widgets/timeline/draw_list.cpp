@@ -103,11 +103,14 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
     const std::size_t from = aheadBlock + 1;
     aheadBlock = core::gallopLowerBoundNear(from, blockStarts.size(), from + lastCount / core::CounterLod::kBlock,
                                             t + 1, [&](std::size_t b) { return blockStarts[b]; }) - 1;
-    const std::size_t j = aheadBlock * core::CounterLod::kBlock;
+    // The block's first and last sample (indices kept inside the series), and the one before.
+    const std::size_t n = std::min(cs.ts.size(), cs.value.size());
+    const std::size_t j = std::min(aheadBlock * core::CounterLod::kBlock, n - 1);
+    const std::size_t last = std::min(j + 7, n - 1);
     __builtin_prefetch(cs.ts.data() + j);
-    __builtin_prefetch(cs.ts.data() + j + 7);
+    __builtin_prefetch(cs.ts.data() + last);
     __builtin_prefetch(cs.value.data() + (j > 0 ? j - 1 : 0));
-    __builtin_prefetch(cs.value.data() + j + 7);
+    __builtin_prefetch(cs.value.data() + last);
   };
   for (std::size_t k = i + 1; k < limit;) {
     const double x = xAt(k);
@@ -233,7 +236,8 @@ void buildDrawList(const core::Profile& profile, const LaneLayout& layout, const
         const core::SpanBox& ahead = spans[k + kAhead];
         if (colors) colors->prefetch(ahead.longestName);
         if (ahead.count == 1) __builtin_prefetch(flags + ahead.first);
-        // and the box's own line, for writing (the list's memory left the cache since last frame)
+        // and the line of the box written kAhead boxes from now (the list's memory left the cache
+        // since the last frame); inside the capacity reserved above, since k + kAhead < spans.size()
         __builtin_prefetch(out.boxes.data() + out.boxes.size() + kAhead, 1);
       }
       const core::SpanBox& s = spans[k];
