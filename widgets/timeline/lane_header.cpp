@@ -49,6 +49,12 @@ LaneHeader::LaneHeader(TimelineContext* ctx, QWidget* parent) : QWidget(parent),
 }
 
 void drawStaticLine(QPainter& p, const QFontMetricsF& metrics, const QRect& rect, const QStaticText& text) {
+  // Scaled to device pixels (a device pixel ratio of 2), the static layout placed CJK glyphs
+  // differently from drawText (Qt 6.4, 9 pt): draw those with drawText itself.
+  if (p.deviceTransform().type() > QTransform::TxTranslate) {
+    p.drawText(rect, Qt::AlignVCenter | Qt::AlignLeft, text.text());
+    return;
+  }
   // qt_format_text lays drawText's one line out ascent + descent tall, centres that height, and
   // clips to the rect when the line does not fit in it.
   const qreal height = metrics.ascent() + metrics.descent();

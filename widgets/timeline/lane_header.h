@@ -25,7 +25,8 @@ struct PinnedRow {
 /// QPainter::drawText(rect, Qt::AlignVCenter | Qt::AlignLeft, the same text) draws it: its line,
 /// ascent + descent tall, centred in `rect`, at the rect's left, clipped to `rect` when it does
 /// not fit. Same pixels, without laying the text out again (test: "a kept header line is drawn
-/// where drawText draws it": fonts, sizes, heights, Latin and CJK text).
+/// where drawText draws it": fonts, sizes, heights, Latin and CJK text, ratios 1 and 2). When the
+/// painter scales to device pixels (a device pixel ratio other than 1), it calls drawText.
 void drawStaticLine(QPainter& p, const QFontMetricsF& metrics, const QRect& rect, const QStaticText& text);
 
 /// Left column of the timeline: rank group headers, process headers with expand/collapse

@@ -38,10 +38,12 @@ TEST_CASE("clicking a process header collapses and expands it", "[lane_header]")
 
 TEST_CASE("a kept header line is drawn where drawText draws it", "[lane_header]") {
   // drawStaticLine's position against QPainter::drawText's own layout, for several fonts, sizes,
-  // rect heights (odd and even) and scripts: the images must be equal pixel for pixel.
+  // rect heights (odd and even), scripts and device pixel ratios: the images must be equal pixel
+  // for pixel.
   const QStringList texts{QStringLiteral("Thread 2210417"), QStringLiteral("Communication(Not Overlapped)"),
                           QStringLiteral("通信 (未重叠) 计算"), QStringLiteral("AI Core Freq [MHz] 频率"), QStringLiteral("gy|Ág")};
   int compared = 0;
+  for (const qreal dpr : {1.0, 2.0})
   for (const double points : {7.5, 9.0, 10.0, 11.0, 13.5}) {
     for (const bool bold : {false, true}) {
       QFont font = QApplication::font();
@@ -52,7 +54,8 @@ TEST_CASE("a kept header line is drawn where drawText draws it", "[lane_header]"
         for (const QString& text : texts) {
           const QRect rect(3, 2, 260, height);
           const auto paint = [&](bool kept) {
-            QImage img(270, 48, QImage::Format_ARGB32_Premultiplied);
+            QImage img(static_cast<int>(270 * dpr), static_cast<int>(48 * dpr), QImage::Format_ARGB32_Premultiplied);
+            img.setDevicePixelRatio(dpr);
             img.fill(Qt::white);
             QPainter p(&img);
             p.setFont(font);
@@ -60,7 +63,7 @@ TEST_CASE("a kept header line is drawn where drawText draws it", "[lane_header]"
             if (kept) {
               QStaticText st(text);
               st.setTextFormat(Qt::PlainText);
-              st.prepare(QTransform(), font);
+              st.prepare(QTransform(), font);  // as LaneHeader does
               widgets::drawStaticLine(p, metrics, rect, st);
             } else {
               p.drawText(rect, Qt::AlignVCenter | Qt::AlignLeft, text);
@@ -68,7 +71,7 @@ TEST_CASE("a kept header line is drawn where drawText draws it", "[lane_header]"
             return img;
           };
           const QImage expected = paint(false);
-          INFO(points << " pt, bold " << bold << ", height " << height << ", " << text.toStdString());
+          INFO("dpr " << dpr << ", " << points << " pt, bold " << bold << ", height " << height << ", " << text.toStdString());
           QImage blank(expected.size(), expected.format());
           blank.fill(Qt::white);
           REQUIRE(expected != blank);  // the text was drawn
@@ -78,5 +81,5 @@ TEST_CASE("a kept header line is drawn where drawText draws it", "[lane_header]"
       }
     }
   }
-  CHECK(compared == 250);
+  CHECK(compared == 500);
 }
