@@ -236,6 +236,8 @@ int runWalk(const std::string& path) {
   };
   if (!walk()) return 1;
   events = fields = 0;
+  sum = 0;
+  chars = 0;
   const auto t0 = std::chrono::steady_clock::now();
   if (!walk()) return 1;
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -160,7 +160,7 @@ void buildTraceLod(Trace& trace, const LodOptions& options = {}, unsigned thread
 /// (CounterLod::ts8) from the block of `hint` (the expected answer, e.g. `from` plus the previous
 /// pixel column's sample count; any value is correct, a close one is fast), then a binary search
 /// inside one block of 8 samples (one cache line); else a galloping search over the times from
-/// `from`. O(log distance from the hint) either way.
+/// `from`. With the summary O(log distance from the hint), else O(log distance from `from`).
 [[nodiscard]] std::size_t counterLowerBound(const CounterSeries& series, std::size_t from, std::size_t limit, TimeNs t,
                                             std::size_t hint = 0);
 
