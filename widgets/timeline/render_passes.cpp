@@ -75,20 +75,15 @@ QPointF arrivalDirection(const QPainterPath& path, QPointF fallback) {
   return fallback;
 }
 
-// A flow arrow from a to b: the curve stroked with `pen`, then the head filled in the pen's
-// colour. Both go to the paint engine directly (QPainter::strokePath, fillPath) instead of through
-// the painter's pen and brush: switching those per arrow made the raster engine set up its pen
-// and brush four times an arrow; now only when the colour changes. Same pixels as drawPath with
-// the pen and drawArrowHead. `curve` and `head` are scratch paths, reused between arrows.
-void drawArrow(QPainter& p, QPainterPath& curve, QPainterPath& head, QPointF a, QPointF b, const QPen& pen,
-               const QBrush& brush) {
+// A flow arrow from a to b: the curve stroked with `pen` through QPainter::strokePath, then the
+// head filled with `brush` (drawArrowHead). Both go straight to the paint engine, which sets its
+// pen and brush up again only when handed other QPen / QBrush objects: pass the same ones for
+// arrows of one colour. `curve` is scratch space, reused between arrows.
+void drawArrow(QPainter& p, QPainterPath& curve, QPointF a, QPointF b, const QPen& pen, const QBrush& brush) {
   curve.clear();
   addArrowCurve(curve, a, b);
   p.strokePath(curve, pen);
-  head.clear();
-  head.addPolygon(arrowHead(curve.currentPosition(), arrivalDirection(curve, QPointF(1, 0))));
-  head.closeSubpath();
-  p.fillPath(head, brush);
+  drawArrowHead(p, curve, brush, QPointF(1, 0));
 }
 
 void setRankMask(std::vector<std::vector<bool>>& masks, int rankIndex, std::vector<bool> mask) {
@@ -109,11 +104,13 @@ bool maskHas(const core::Profile* profile, const std::vector<std::vector<bool>>&
 
 }  // namespace
 
-void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir) {
-  p.setBrush(c);
-  p.setPen(Qt::NoPen);
-  p.drawPolygon(arrowHead(path.currentPosition(), arrivalDirection(path, fallbackDir)));
-  p.setBrush(Qt::NoBrush);
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QBrush& brush, QPointF fallbackDir) {
+  // Through QPainter::fillPath, the painter's pen and brush untouched (switching them per arrow
+  // made the raster engine set them up again each time); the pixels drawPolygon with no pen gives.
+  QPainterPath head;
+  head.addPolygon(arrowHead(path.currentPosition(), arrivalDirection(path, fallbackDir)));
+  head.closeSubpath();
+  p.fillPath(head, brush);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -445,16 +442,16 @@ void FlowArrowsPass::paint(QPainter& p, const TimelineFrame& f) {
     }
     return QColor::fromRgb(ColorPalette::chrome().flow);
   };
-  QPainterPath curve, head;
-  QPen pen;
-  QBrush brush;  // pen's colour; Qt::NoBrush until the first arrow
+  QPainterPath curve;
+  std::optional<QPen> pen;  // and its brush: the same objects while the colour and width stay
+  QBrush brush;
   const auto draw = [&](const FlowArrow& a, double width) {
     const QColor c = colorOf(a);
-    if (brush.style() == Qt::NoBrush || pen.color() != c || pen.widthF() != width) {
+    if (!pen || pen->color() != c || pen->widthF() != width) {
       pen = QPen(c, width);
       brush = QBrush(c);
     }
-    drawArrow(p, curve, head, a.from, a.to, pen, brush);
+    drawArrow(p, curve, a.from, a.to, *pen, brush);
   };
   for (const FlowArrow& a : arrows)
     if (!a.ofSelection) draw(a, 1.0);

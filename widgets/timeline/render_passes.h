@@ -4,6 +4,7 @@
 // boxes, name marks, labels, counters, bubbles and chain (timeline_overlays.h), hover,
 // selection, flow arrows, time selection.
 
+#include <QBrush>
 #include <QColor>
 #include <QPointF>
 #include <QRect>
@@ -19,8 +20,9 @@ namespace npuscope::widgets {
 
 /// Fills a 7 px arrowhead at the end of `path` (its current position), pointing the way the path
 /// arrives there (from its last control point or line start), or along `fallbackDir` (a unit
-/// vector) when that is degenerate. Shared by the flow arrows and the dispatch-chain overlay.
-void drawArrowHead(QPainter& p, const QPainterPath& path, const QColor& c, QPointF fallbackDir);
+/// vector) when that is degenerate, with `brush` (QPainter::fillPath: the painter's own pen and
+/// brush are left as they are). Shared by the flow arrows and the dispatch-chain overlay.
+void drawArrowHead(QPainter& p, const QPainterPath& path, const QBrush& brush, QPointF fallbackDir);
 
 /// The slice boxes of the draw list (wide boxes lose one device pixel on the right), then their
 /// flag marks: partial overlap (red outline), unfinished (zig-zag end).
