@@ -13,6 +13,7 @@
 #include "core/profile/profile.h"
 #include "core/query/lod.h"
 #include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/direct_target.h"
 #include "widgets/timeline/timeline_context.h"
 #include "widgets/timeline/timeline_viewport.h"
 
@@ -124,86 +125,7 @@ QRectF fillRectOf(const DrawBox& b, double onePx) {
   return r;
 }
 
-// The device pixels the raster engine fills for an aliased fillRect of `r` under `m` (a
-// translation or a positive scale): the rect mapped as QTransform::mapRect maps it (for a
-// translation m11 = m22 = 1, so the products are exact), then each edge rounded with qRound, as
-// QRasterPaintEngine::toNormalizedFillRect does.
-QRect deviceFillRect(const QRectF& r, const QTransform& m) {
-  const double x = m.m11() * r.x() + m.dx(), y = m.m22() * r.y() + m.dy();
-  const double w = m.m11() * r.width(), h = m.m22() * r.height();
-  int x1 = qRound(x), x2 = qRound(x + w);
-  int y1 = qRound(y), y2 = qRound(y + h);
-  if (x2 < x1) std::swap(x1, x2);
-  if (y2 < y1) std::swap(y1, y2);
-  return {x1, y1, x2 - x1, y2 - y1};
-}
-
 bool g_batchedFills = true;  // BoxesPass::setBatchedFills
-bool g_directFills = true;   // BoxesPass::setBatchedFills
-
-// The raster engine's own target when opaque fills can be written into it directly: a 32-bit
-// image of its own (the window's backing store, renderToImage's image) and what the engine clips
-// to there (device px: the image, the painter's clip and the system clip, each one rectangle).
-struct DirectTarget {
-  uchar* bits = nullptr;
-  qsizetype stride = 0;
-  QRect clip;
-
-  // Writes the opaque `color` into device rect `r` (clipped): the pixels fillRect would write.
-  void fill(const QRect& r, QRgb color) const {
-    const int x0 = std::max(r.left(), clip.left()), x1 = std::min(r.right(), clip.right()) + 1;
-    const int y0 = std::max(r.top(), clip.top()), y1 = std::min(r.bottom(), clip.bottom()) + 1;
-    if (x0 >= x1 || y0 >= y1) return;
-    const quint32 pixel = 0xFF000000u | color;  // the same in all three formats
-    uchar* line = bits + static_cast<qsizetype>(y0) * stride + static_cast<qsizetype>(x0) * 4;
-    // Zoomed out most boxes are 1 to 4 px wide: a loop per width writes their columns directly.
-    switch (x1 - x0) {
-      case 1: return column<1>(line, y1 - y0, pixel);
-      case 2: return column<2>(line, y1 - y0, pixel);
-      case 3: return column<3>(line, y1 - y0, pixel);
-      case 4: return column<4>(line, y1 - y0, pixel);
-      default:
-        for (int y = y0; y < y1; ++y, line += stride)
-          std::fill(reinterpret_cast<quint32*>(line), reinterpret_cast<quint32*>(line) + (x1 - x0), pixel);
-    }
-  }
-
-  // `lines` lines of W pixels from `line` on.
-  template <int W>
-  void column(uchar* line, int lines, quint32 pixel) const {
-    for (int y = 0; y < lines; ++y, line += stride) {
-      auto* px = reinterpret_cast<quint32*>(line);
-      for (int k = 0; k < W; ++k) px[k] = pixel;
-    }
-  }
-};
-
-// `shift`: the painter's whole-pixel translation (the current transform maps device px - shift).
-std::optional<DirectTarget> directTarget(QPainter& p, QPoint shift) {
-  const QPaintEngine* engine = p.paintEngine();
-  QPaintDevice* target = engine->paintDevice();
-  if (!g_directFills || !target || target->devType() != QInternal::Image) return std::nullopt;
-  auto* image = static_cast<QImage*>(target);
-  const QImage::Format format = image->format();
-  if ((format != QImage::Format_RGB32 && format != QImage::Format_ARGB32 &&
-       format != QImage::Format_ARGB32_Premultiplied) || !image->isDetached())
-    return std::nullopt;
-  DirectTarget t;
-  t.clip = image->rect();
-  if (p.hasClipping()) {
-    const QRegion r = p.clipRegion();  // in the coordinates of the current (whole-pixel) transform
-    if (r.rectCount() > 1) return std::nullopt;
-    t.clip &= r.boundingRect().translated(shift);
-  }
-  const QRegion system = engine->systemClip();
-  if (!system.isEmpty()) {
-    if (system.rectCount() > 1) return std::nullopt;
-    t.clip &= system.boundingRect();
-  }
-  t.bits = image->bits();  // no copy: the image is detached
-  t.stride = image->bytesPerLine();
-  return t;
-}
 
 }  // namespace
 
@@ -299,7 +221,7 @@ bool BoxesPass::fillBatched(QPainter& p, const TimelineFrame& f) {
 
 void BoxesPass::setBatchedFills(bool on, bool direct) {
   g_batchedFills = on;
-  g_directFills = direct;
+  setDirectFillsEnabled(direct);
 }
 
 void BoxesPass::paint(QPainter& p, const TimelineFrame& f) {

@@ -11,12 +11,16 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "core/model/overlap_process.h"
 #include "core/query/lod.h"
 #include "core/base/time_format.h"
 #include "widgets/analysis_labels.h"
 #include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/direct_target.h"
 #include "widgets/timeline/draw_list.h"
 #include "widgets/timeline/render_passes.h"
 #include "widgets/timeline/lane_canvas.h"
@@ -36,6 +40,56 @@ QString dur(TimeNs ns) { return QString::fromStdString(core::formatDuration(ns))
 constexpr QRgb kBubble = 0xffea580c;  // orange-600: bubbles
 constexpr QRgb kChain = 0xff7c3aed;   // violet-600: dispatch chain
 constexpr QRgb kSliceSet = 0xffdb2777; // pink-600: the Advice dock's evidence
+
+// What p.fillRect(QRectF(0, top, width, height), QBrush(tex)) with the brush origin at 0 gives,
+// written straight into the painter's image: tex (ARGB32 premultiplied, at least `width` px
+// wide) tiled from the painter's origin and blended over what is there (blendOver), only in the
+// texture's columns that hold a visible texel (the others blend to what is there). Qt hands a
+// fill of more than ~96 lines to its thread pool and blends every pixel of it, clear or not;
+// zoomed out the shading covers little of a tall run. False, with nothing drawn, when the painter
+// cannot be written that way: not a whole-pixel translation onto a premultiplied 32-bit image of
+// its own (directTarget), antialiased, another composition mode or an opacity.
+bool blendTextureDirect(QPainter& p, const QImage& tex, double top, double width, double height) {
+  const QPaintEngine* engine = p.paintEngine();
+  if (!engine || engine->type() != QPaintEngine::Raster || p.testRenderHint(QPainter::Antialiasing) ||
+      p.compositionMode() != QPainter::CompositionMode_SourceOver || p.opacity() < 1.0 ||
+      tex.format() != QImage::Format_ARGB32_Premultiplied || tex.isNull() || width > tex.width())
+    return false;
+  const QTransform m = p.deviceTransform();
+  if (m.type() > QTransform::TxTranslate || m.dx() != std::round(m.dx()) || m.dy() != std::round(m.dy()) ||
+      std::abs(m.dx()) > 1e6 || std::abs(m.dy()) > 1e6)
+    return false;
+  const QPoint shift(static_cast<int>(m.dx()), static_cast<int>(m.dy()));
+  const std::optional<DirectTarget> target = directTarget(p, shift);
+  if (!target || !target->premultiplied) return false;
+  const QRect r = deviceFillRect(QRectF(0, top, width, height), m) & target->clip;
+  if (r.isEmpty()) return true;
+  // Device column x shows texel column x - shift.x (the fill starts at logical 0 and is no wider
+  // than the texture); row y shows texel row (y - shift.y) mod tex.height(), as Qt's tiled
+  // texture blend (blend_tiled_argb) reads it.
+  const int th = tex.height();
+  std::vector<const quint32*> texRow(static_cast<std::size_t>(th));  // texel row ty, at its column 0
+  for (int ty = 0; ty < th; ++ty) texRow[static_cast<std::size_t>(ty)] = reinterpret_cast<const quint32*>(tex.constScanLine(ty));
+  std::vector<quint32> any(static_cast<std::size_t>(r.width()), 0);  // per column of r: its texels or'ed
+  for (const quint32* row : texRow)
+    for (int x = r.left(); x <= r.right(); ++x) any[static_cast<std::size_t>(x - r.left())] |= row[x - shift.x()];
+  std::vector<std::pair<int, int>> runs;  // device columns [a, b) with a visible texel
+  for (int x = r.left(); x <= r.right();) {
+    if (!any[static_cast<std::size_t>(x - r.left())]) {
+      ++x;
+      continue;
+    }
+    const int a = x;
+    while (x <= r.right() && any[static_cast<std::size_t>(x - r.left())]) ++x;
+    runs.emplace_back(a, x);
+  }
+  for (int y = r.top(); y <= r.bottom(); ++y) {
+    const quint32* src = texRow[static_cast<std::size_t>(((y - shift.y()) % th + th) % th)];
+    quint32* dst = target->line(y);
+    for (const auto& [a, b] : runs) blendOverLine(dst + a, src + (a - shift.x()), b - a);
+  }
+  return true;
+}
 
 const core::RankAnalysis* analysisOf(const core::Profile& p, int rank) {
   if (rank < 0 || static_cast<std::size_t>(rank) >= p.ranks.size()) return nullptr;
@@ -268,10 +322,11 @@ void BubblesPass::paint(QPainter& p, const TimelineFrame& frame) {
             tp.fillRect(t, hatchBrush);
           }
         }
-        if (!vector) {
+        const double fillWidth = std::min<double>(texWidth, widthPx);
+        if (!vector && !blendTextureDirect(p, tex, top, fillWidth, bottom - top)) {
           p.save();
           p.setBrushOrigin(0, 0);
-          p.fillRect(QRectF(0, top, std::min<double>(texWidth, widthPx), bottom - top), QBrush(tex));
+          p.fillRect(QRectF(0, top, fillWidth, bottom - top), QBrush(tex));
           p.restore();
         }
         i = j;

@@ -8,6 +8,7 @@
 #include "core/profile/profile.h"
 #include "tests/widgets/test_profiles.h"
 #include "widgets/timeline/lane_canvas.h"
+#include "widgets/timeline/render_passes.h"
 #include "widgets/timeline/timeline_overlays.h"
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/timeline/timeline_widget.h"
@@ -122,4 +123,36 @@ TEST_CASE("TimelineWidget: a click in a gap of a device lane emits bubbleClicked
   tw.setProfile(profile);  // a new profile clears both
   CHECK(tw.selectedBubbleIndex() == -1);
   CHECK(tw.chainRank() == -1);
+}
+
+TEST_CASE("the bubble shading written into the image matches Qt's texture fill", "[overlays]") {
+  // The advisor capture's bubbles, zoomed out (hundreds of bands merged per run) and in, at device
+  // pixel ratios 1 (written directly) and 2 (Qt's fill either way); Qt's own fill is the oracle.
+  const auto profile = loadAdvisor();
+  widgets::TimelineWidget w;
+  w.resize(1100, 600);
+  w.setProfile(profile);
+  w.setAllProcessesExpanded(true);
+  const core::TimeRange full = profile->range();
+  const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
+  const QSize size(1100, 600);
+  const auto render = [&](bool direct, qreal dpr) {
+    widgets::BoxesPass::setBatchedFills(true, direct);
+    QImage img = w.renderToImage(size, dpr);
+    widgets::BoxesPass::setBatchedFills(true, true);
+    return img;
+  };
+  for (const core::TimeRange view : {full, core::TimeRange{bubble.range.start - 50'000, bubble.range.end + 50'000},
+                                     core::TimeRange{full.start + full.duration() / 3, full.start + full.duration() / 2}}) {
+    w.setVisibleRange(view);
+    for (const qreal dpr : {1.0, 2.0}) {
+      INFO("view " << view.start << " + " << view.duration() << " ns, device pixel ratio " << dpr);
+      w.setBubblesVisible(false);
+      const QImage without = render(true, dpr);
+      w.setBubblesVisible(true);
+      const QImage qt = render(false, dpr);
+      CHECK(qt != without);  // there is shading in view to compare
+      CHECK(render(true, dpr) == qt);
+    }
+  }
 }
