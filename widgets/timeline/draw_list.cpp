@@ -39,6 +39,25 @@ QRectF boxRect(TimeNs s, TimeNs e, const TimeRange& view, double width, double y
 }
 
 
+}  // namespace
+
+QPolygonF fillOutline(const QPolygonF& poly) {
+  if (poly.size() < 3) return poly;
+  QPolygonF out;
+  out.reserve(poly.size());
+  out << poly.front();
+  for (qsizetype i = 1; i + 1 < poly.size(); ++i) {
+    const QPointF a = out.back(), b = poly[i], c = poly[i + 1];
+    const bool onRun = (a.y() == b.y() && b.y() == c.y() && (a.x() <= b.x()) == (b.x() <= c.x())) ||
+                       (a.x() == b.x() && b.x() == c.x() && (a.y() <= b.y()) == (b.y() <= c.y()));
+    if (!onRun) out << b;
+  }
+  out << poly.back();
+  return out;
+}
+
+namespace {
+
 // Step-area polygon of a counter series in view. Samples falling in the same pixel column keep
 // their maximum; the output is O(widthPx) points and the cost O(widthPx * log n).
 DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int rowIndex, const TimeRange& view,
@@ -137,6 +156,7 @@ DrawCounter buildCounter(const core::Trace& trace, const LayoutRow& row, int row
   const double stopX = std::min(xEnd, width + kClampMarginPx);
   if (stopX > poly.back().x()) poly << QPointF(stopX, yOf(curV));
   poly << QPointF(poly.back().x(), yOf(lo > 0 ? lo : 0.0));
+  dc.fillArea = fillOutline(poly);
   return dc;
 }
 

@@ -311,10 +311,14 @@ void CountersPass::paint(QPainter& p, const TimelineFrame& f) {
   for (const DrawCounter& c : f.list.counters) {
     QColor fill = QColor::fromRgb(c.color);
     fill.setAlpha(90);
-    p.setPen(QPen(QColor::fromRgb(c.color), 1.0));
+    // The area filled through its fewer points (fillArea), then its outline: the pixels
+    // drawPolygon(area) with this pen and brush gives.
+    p.setPen(Qt::NoPen);
     p.setBrush(fill);
-    p.drawPolygon(c.area);
+    p.drawPolygon(c.fillArea);
+    p.setPen(QPen(QColor::fromRgb(c.color), 1.0));
     p.setBrush(Qt::NoBrush);
+    p.drawPolygon(c.area);
     const LayoutRow& r = rows[static_cast<std::size_t>(c.row)];
     QFont small = f.font;
     small.setPointSizeF(small.pointSizeF() * 0.8);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/timeline/draw_list.h"
 
+#include <QImage>
+#include <QPainter>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numeric>
@@ -415,6 +417,54 @@ TEST_CASE("category flow arrows: every flow zoomed in, one per pixel column zoom
   arrows = widgets::buildFlowArrows(*profile, layout, {kBase, kBase + 10'000}, 1000, 0, {0, 0}, npu, 20000, &index);
   REQUIRE(arrows.size() == 101);
   CHECK(std::count_if(arrows.begin(), arrows.end(), [](const widgets::FlowArrow& a) { return a.ofSelection; }) == 2);
+}
+
+TEST_CASE("a counter's fill outline covers the pixels of its area, with fewer points", "[draw_list]") {
+  // Step areas as buildDrawList makes them (two points per pixel column, at fractional x, the
+  // values from a few levels so that neighbouring columns often share one), drawn as the counters
+  // pass draws them (the fill outline filled, then the area's outline) and as one drawPolygon of
+  // the area with both pen and brush: Qt's own fill is the oracle.
+  std::uint64_t seed = 7;
+  const auto next = [&] { return seed = seed * 6364136223846793005ull + 1442695040888963407ull, seed >> 33; };
+  for (int round = 0; round < 20; ++round) {
+    QPolygonF area;
+    const double base = 60;
+    double x = 3.25 + static_cast<double>(next() % 100) / 100.0;
+    double y = base - static_cast<double>(next() % 4) * 12.5;
+    area << QPointF(x, base) << QPointF(x, y);
+    for (int col = 0; col < 300; ++col) {
+      x += 0.5 + static_cast<double>(next() % 300) / 100.0;
+      area << QPointF(x, y);
+      if (next() % 3 == 0) y = base - static_cast<double>(next() % 4) * 12.5 - (next() % 2 ? 0.4 : 0.0);
+      area << QPointF(x, y);
+    }
+    area << QPointF(x + 5, y) << QPointF(x + 5, base);
+    const QPolygonF fill = widgets::fillOutline(area);
+    INFO("round " << round << ": " << area.size() << " points, " << fill.size() << " in the fill outline");
+    CHECK(fill.size() < area.size() * 3 / 4);
+    const QColor line(74, 127, 184);
+    QColor tint = line;
+    tint.setAlpha(90);
+    QImage whole(800, 80, QImage::Format_ARGB32_Premultiplied), split(whole.size(), whole.format());
+    whole.fill(0xfff6f7f9);
+    split.fill(0xfff6f7f9);
+    {
+      QPainter p(&whole);
+      p.setPen(QPen(line, 1.0));
+      p.setBrush(tint);
+      p.drawPolygon(area);
+    }
+    {
+      QPainter p(&split);
+      p.setPen(Qt::NoPen);
+      p.setBrush(tint);
+      p.drawPolygon(fill);
+      p.setPen(QPen(line, 1.0));
+      p.setBrush(Qt::NoBrush);
+      p.drawPolygon(area);
+    }
+    CHECK(split == whole);
+  }
 }
 
 TEST_CASE("flows starting before the view: one arrow per end column, not a fan", "[draw_list]") {
