@@ -678,6 +678,32 @@ class CategoryFlows {
     return std::max(1.0, sure / 4);
   }
 
+  /// A lower bound on the count pick(columnPx, ...) picks, exact enough to skip a pass that
+  /// would fail: every column of the view in which a block of a kind's entries starts
+  /// (Kind::blockFirst, in cache) holds a flow starting in view, and pickInView picks the first
+  /// flow it examines in a column whenever it is kept, which a flow starting in view is unless it
+  /// is one of the selected slice's own (the kinds of the selection's rank are not counted). No
+  /// division per block: a column's end time is found once. Stops once over `limit`.
+  [[nodiscard]] std::size_t picksAtLeast(double columnPx, std::size_t limit) const {
+    const double nsPerPx = static_cast<double>(m_view.duration()) / m_widthPx;
+    const Columns cols{m_view, columnPx * nsPerPx, static_cast<long long>(m_widthPx / columnPx) + 1};
+    const auto bucketOf = [&cols](TimeNs ts) { return cols.of(ts); };
+    std::size_t n = 0;
+    forEachWantedKind([&](std::size_t rk, const core::Trace&, const FlowArrowIndex::Kind& kind) {
+      if (static_cast<int>(rk) == m_rank && m_selected.valid()) return true;
+      const std::vector<TimeNs>& first = kind.blockFirst;
+      TimeNs next = std::numeric_limits<TimeNs>::min();  // the first time after the last column counted
+      for (auto it = std::lower_bound(first.begin(), first.end(), m_view.start); it != first.end() && *it < m_view.end;
+           ++it) {
+        if (*it < next) continue;
+        if (++n > limit) return false;
+        next = core::firstTimeAfterColumn(cols.of(*it), m_view.start, cols.bucketNs, bucketOf);
+      }
+      return true;
+    });
+    return n;
+  }
+
   /// The flows to draw when thinning in columns of `columnPx` into `picked`; stops early
   /// (returns false) once more than `limit` are picked.
   bool pick(double columnPx, std::size_t limit, PickedFlows& picked) const {
@@ -731,6 +757,8 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
   const auto budget = static_cast<std::size_t>(kFlowArrowBudget);
   PickedFlows picked;
   double columnPx = flows.firstColumnPx();
+  // A pass that would pick more than the budget is skipped: the same column width results.
+  while (columnPx < kFlowMaxColumnPx && flows.picksAtLeast(columnPx, budget) > budget) columnPx *= 2;
   while (!flows.pick(columnPx, columnPx < kFlowMaxColumnPx ? budget : maxArrows, picked) && columnPx < kFlowMaxColumnPx)
     columnPx *= 2;
   for (const auto& [rk, fi] : picked) {

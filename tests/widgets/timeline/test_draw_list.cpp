@@ -419,6 +419,26 @@ TEST_CASE("category flow arrows: every flow zoomed in, one per pixel column zoom
   CHECK(std::count_if(arrows.begin(), arrows.end(), [](const widgets::FlowArrow& a) { return a.ofSelection; }) == 2);
 }
 
+TEST_CASE("zoomed far out, passes sure to exceed the budget are skipped: the same arrows", "[draw_list]") {
+  // 100,000 flows 100 ns apart, each ending 20 ns after it starts; the whole 10 ms at 1000 px
+  // (10,000 ns per px). Hand count: a column examines its first flows, which all end in their own
+  // start column, so one arrow per column: 1 px columns give 1000, 2 px 500 (both over the budget
+  // of 400; blocks of 64 flows start in every column, so both passes are skipped), 4 px give 250:
+  // the first flow of every 40,000 ns, i.e. every 400th flow (index + 1 past the long flow).
+  auto profile = makeFlowProfile(100'000);
+  LaneLayout layout;
+  layout.setProfile(profile);
+  widgets::FlowArrowIndex index;
+  const QSet<QString> npu{QStringLiteral("async_npu")};
+  const auto arrows = widgets::buildFlowArrows(*profile, layout, {kBase, kBase + 10'000'000}, 1000, -1, {}, npu,
+                                               20000, &index);
+  REQUIRE(arrows.size() == 250);
+  for (int j = 0; j < 250; ++j) {
+    const int flow = 400 * j;
+    CHECK(arrows[static_cast<std::size_t>(j)].flowIndex == (flow == 0 ? 0 : flow + 1));
+  }
+}
+
 TEST_CASE("a counter's fill outline covers the pixels of its area, with fewer points", "[draw_list]") {
   // Step areas as buildDrawList makes them (two points per pixel column, at fractional x, the
   // values from a few levels so that neighbouring columns often share one), drawn as the counters
