@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include "core/query/lod.h"
@@ -295,6 +297,28 @@ TEST_CASE("counter block maxima give the range maximum", "[lod]") {
   CHECK(shortSeries.lod.empty());
   CHECK(core::counterRangeMax(shortSeries, 0, 3) == 5);
   CHECK(core::counterRangeMax(shortSeries, 2, 3) == 2);
+}
+
+TEST_CASE("a counter range over the whole summary reads its top entry", "[lod]") {
+  // 4096 values: levels of 512, 64, 8 and 1 entries; [0, 4096) climbs to the top one, ranges
+  // trimmed by a value at either end stop a level below. A spike placed by hand, and a scan, are
+  // the oracles.
+  core::CounterSeries series;
+  for (int i = 0; i < 4096; ++i) {
+    series.ts.push_back(i * 3);
+    series.value.push_back(static_cast<double>((i * 7919) % 4093));
+  }
+  series.value[2777] = 1e6;
+  core::buildCounterLod(series);
+  REQUIRE(series.lod.maxima.size() == 4);
+  CHECK(series.lod.maxima[3].size() == 1);
+  CHECK(core::counterRangeMax(series, 0, 4096) == 1e6);
+  CHECK(core::counterRangeMax(series, 1, 4095) == 1e6);
+  CHECK(core::counterRangeMax(series, 2778, 4096) < 1e6);
+  CHECK(core::counterRangeMax(series, 0, 2777) < 1e6);
+  for (const auto& [a, b] : std::vector<std::pair<std::size_t, std::size_t>>{{0, 4096}, {0, 2777}, {2778, 4096}, {8, 4088}})
+    CHECK(core::counterRangeMax(series, a, b) == *std::max_element(series.value.begin() + static_cast<std::ptrdiff_t>(a),
+                                                                   series.value.begin() + static_cast<std::ptrdiff_t>(b)));
 }
 
 TEST_CASE("a counter time search through the block starts finds what std::lower_bound finds", "[lod]") {

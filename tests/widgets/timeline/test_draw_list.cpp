@@ -345,6 +345,26 @@ TEST_CASE("box colours come from the name, per trace", "[draw_list]") {
   CHECK(cache.memoryBytes() >= a->strings.size());
 }
 
+TEST_CASE("a colour lookup gives each name the colour of its name, memoised or not", "[draw_list]") {
+  // 600 names (more than the palette has colours), asked through one Lookup in a scattered order,
+  // each twice (the second time from the memo), then again through color(): the oracle is
+  // ColorPalette::colorForName of the name.
+  auto t = std::make_shared<core::Trace>();
+  for (int i = 0; i < 600; ++i) t->strings.intern("op_" + std::to_string(i * 37 % 1009));
+  std::shared_ptr<const core::Trace> ct = t;
+  widgets::NameColorCache cache;
+  const widgets::NameColorCache::Lookup lookup = cache.lookup(3, ct);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (core::NameId k = 0; k < t->strings.size(); ++k) {
+      const core::NameId id = (k * 211) % static_cast<core::NameId>(t->strings.size());
+      lookup.prefetch(id);
+      CHECK(lookup.color(id) == widgets::ColorPalette::colorForName(t->name(id)));
+    }
+  }
+  for (core::NameId id = 0; id < t->strings.size(); ++id)
+    CHECK(cache.color(3, ct, id) == widgets::ColorPalette::colorForName(t->name(id)));
+}
+
 namespace {
 
 // Lane 0 "launch" and lane 1 "kernel", N slices each: launch i [100 i, 100 i + 50), kernel i
