@@ -16,7 +16,11 @@ namespace npuscope::widgets {
 
 namespace {
 bool g_directFills = true;  // setDirectFillsEnabled
+std::uint64_t g_writes = 0;  // directWrites
 }  // namespace
+
+std::uint64_t directWrites() { return g_writes; }
+void noteDirectWrite() { ++g_writes; }
 
 bool directFillsEnabled() { return g_directFills; }
 void setDirectFillsEnabled(bool on) { g_directFills = on; }

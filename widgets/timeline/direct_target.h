@@ -5,6 +5,7 @@
 #include <QRect>
 #include <QRgb>
 #include <QtGlobal>
+#include <cstdint>
 #include <optional>
 
 class QPainter;
@@ -57,7 +58,8 @@ struct DirectTarget {
 [[nodiscard]] std::optional<DirectTarget> directTarget(QPainter& p, QPoint shift);
 
 /// Premultiplied `s` over premultiplied `d`, to the bit as Qt 6.4's comp_func_SourceOver (and its
-/// SSE2 / AVX2 forms) computes it at full constant alpha: an opaque `s` replaces `d`, a
+/// SSE2 / AVX2 forms) computes it at full constant alpha, for a valid premultiplied `s` (no
+/// colour byte above its alpha; with one, the channel sums may carry here and not in Qt's SSE2): an opaque `s` replaces `d`, a
 /// transparent one leaves it, otherwise s + d * (255 - alpha(s)) / 255 per channel, each product
 /// rounded as Qt's BYTE_MUL rounds it: (t + (t >> 8) + 0x80) >> 8.
 /// (For an opaque or a clear `s` the general form gives the same: d * 0 rounds to 0 and d * 255
@@ -72,12 +74,16 @@ struct DirectTarget {
 }
 
 /// dst[i] = blendOver(dst[i], src[i]) for i in [0, n) (SSE2 where the target has it, as Qt's
-/// comp_func_SourceOver_sse2 computes it: the same bits).
+/// comp_func_SourceOver_sse2 computes it: the same bits for valid premultiplied sources).
 void blendOverLine(quint32* dst, const quint32* src, int n);
 
 /// Whether directTarget may return a target (on by default; tests turn it off to compare the
 /// direct pixels with Qt's own fills).
 [[nodiscard]] bool directFillsEnabled();
+/// How many times a pass has written into a direct target (each pass calls noteDirectWrite once
+/// per frame it does): the tests' way to see that the direct path ran.
+[[nodiscard]] std::uint64_t directWrites();
+void noteDirectWrite();
 void setDirectFillsEnabled(bool on);
 
 }  // namespace npuscope::widgets

@@ -750,6 +750,7 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
       }
     }
   }
+  if (index) index->lastThinningPasses = 0;
   if (categories.isEmpty()) return out;
   FlowArrowIndex localIndex;
   const CategoryFlows flows(profile, view, widthPx, rank, selected, categories, index ? *index : localIndex);
@@ -759,8 +760,12 @@ std::vector<FlowArrow> buildFlowArrows(const core::Profile& profile, const LaneL
   double columnPx = flows.firstColumnPx();
   // A pass that would pick more than the budget is skipped: the same column width results.
   while (columnPx < kFlowMaxColumnPx && flows.picksAtLeast(columnPx, budget) > budget) columnPx *= 2;
-  while (!flows.pick(columnPx, columnPx < kFlowMaxColumnPx ? budget : maxArrows, picked) && columnPx < kFlowMaxColumnPx)
+  int passes = 1;
+  while (!flows.pick(columnPx, columnPx < kFlowMaxColumnPx ? budget : maxArrows, picked) && columnPx < kFlowMaxColumnPx) {
     columnPx *= 2;
+    ++passes;
+  }
+  if (index) index->lastThinningPasses = passes;
   for (const auto& [rk, fi] : picked) {
     if (out.size() >= maxArrows) break;
     placer.add(rk, *profile.ranks[static_cast<std::size_t>(rk)].trace, fi, false);

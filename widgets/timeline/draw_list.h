@@ -52,7 +52,8 @@ struct DrawCounter {
 };
 
 /// `poly` (a closed polygon) without the points that lie on the segment between their
-/// neighbours along a horizontal or a vertical line (a repeated point included): the same area,
+/// neighbours along a horizontal or a vertical line (a point repeated inside such a run
+/// included): the same area,
 /// so Qt fills it to the same pixels, with fewer edges. Zoomed out a busy counter's columns often
 /// hold the same maximum, and buildDrawList gives two points per column. Not for the outline: Qt's
 /// cosmetic stroker draws the pixels at the ends of each segment by rules of their own, so a
@@ -193,6 +194,9 @@ class FlowArrowIndex {
   const std::vector<Kind>& kinds(int rank, const std::shared_ptr<const core::Trace>& trace);
   /// Bytes held.
   [[nodiscard]] std::size_t memoryBytes() const;
+  /// The thinning passes the last buildFlowArrows call given this index ran (0 when it drew no
+  /// category): diagnostics, and how the tests see that a pass sure to fail was skipped.
+  int lastThinningPasses = 0;
 
  private:
   struct Entry {

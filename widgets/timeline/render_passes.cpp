@@ -152,6 +152,7 @@ bool BoxesPass::fillBatched(QPainter& p, const TimelineFrame& f) {
   m_oneByOne.clear();
   const auto& boxes = f.list.boxes;
   if (const std::optional<DirectTarget> target = directTarget(p, shift)) {
+    noteDirectWrite();
     // Written in the list's order, as one fillRect per box would: later boxes cover earlier ones.
     for (const DrawBox& b : boxes) target->fill(deviceFillRect(fillRectOf(b, f.onePx), device), b.color);
     p.restore();
@@ -311,14 +312,22 @@ void CountersPass::paint(QPainter& p, const TimelineFrame& f) {
   for (const DrawCounter& c : f.list.counters) {
     QColor fill = QColor::fromRgb(c.color);
     fill.setAlpha(90);
-    // The area filled through its fewer points (fillArea), then its outline: the pixels
-    // drawPolygon(area) with this pen and brush gives.
-    p.setPen(Qt::NoPen);
-    p.setBrush(fill);
-    p.drawPolygon(c.fillArea);
-    p.setPen(QPen(QColor::fromRgb(c.color), 1.0));
-    p.setBrush(Qt::NoBrush);
-    p.drawPolygon(c.area);
+    // On the raster engine the area is filled through its fewer points (fillArea), then its
+    // outline stroked: the pixels drawPolygon(area) with this pen and brush gives. Other engines
+    // (an SVG export) get the one polygon, as before.
+    if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster) {
+      p.setPen(Qt::NoPen);
+      p.setBrush(fill);
+      p.drawPolygon(c.fillArea);
+      p.setPen(QPen(QColor::fromRgb(c.color), 1.0));
+      p.setBrush(Qt::NoBrush);
+      p.drawPolygon(c.area);
+    } else {
+      p.setPen(QPen(QColor::fromRgb(c.color), 1.0));
+      p.setBrush(fill);
+      p.drawPolygon(c.area);
+      p.setBrush(Qt::NoBrush);
+    }
     const LayoutRow& r = rows[static_cast<std::size_t>(c.row)];
     QFont small = f.font;
     small.setPointSizeF(small.pointSizeF() * 0.8);

@@ -62,6 +62,7 @@ bool blendTextureDirect(QPainter& p, const QImage& tex, double top, double width
   const QPoint shift(static_cast<int>(m.dx()), static_cast<int>(m.dy()));
   const std::optional<DirectTarget> target = directTarget(p, shift);
   if (!target || !target->premultiplied) return false;
+  noteDirectWrite();
   const QRect r = deviceFillRect(QRectF(0, top, width, height), m) & target->clip;
   if (r.isEmpty()) return true;
   // Device column x shows texel column x - shift.x (the fill starts at logical 0 and is no wider

@@ -7,6 +7,7 @@
 #include "core/query/lod.h"
 #include "core/profile/profile.h"
 #include "tests/widgets/test_profiles.h"
+#include "widgets/timeline/direct_target.h"
 #include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/render_passes.h"
 #include "widgets/timeline/timeline_overlays.h"
@@ -148,11 +149,18 @@ TEST_CASE("the bubble shading written into the image matches Qt's texture fill",
     for (const qreal dpr : {1.0, 2.0}) {
       INFO("view " << view.start << " + " << view.duration() << " ns, device pixel ratio " << dpr);
       w.setBubblesVisible(false);
+      const std::uint64_t before = widgets::directWrites();
       const QImage without = render(true, dpr);
+      const std::uint64_t boxesOnly = widgets::directWrites() - before;
       w.setBubblesVisible(true);
       const QImage qt = render(false, dpr);
       CHECK(qt != without);  // there is shading in view to compare
+      const std::uint64_t before2 = widgets::directWrites();
       CHECK(render(true, dpr) == qt);
+      // At ratio 1 the shading was written directly (more direct writes than the boxes' own);
+      // at 2 the painter scales, so Qt fills it either way (the boxes still go direct).
+      if (dpr == 1.0) CHECK(widgets::directWrites() - before2 > boxesOnly);
+      else CHECK(widgets::directWrites() - before2 == boxesOnly);
     }
   }
 }
