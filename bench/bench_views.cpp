@@ -6,6 +6,9 @@
 //   frames    TimelineWidget::renderToImage at W x H (default 1920x1080) at five zoom levels
 //             (whole trace, 1/10, 1/100, 1/1000, 1/10000 of it, centred), once with no flow
 //             category shown and once with every category's arrows on
+//   reference the fixed reference frame (referenceFrame): the same picture on every build,
+//             drawn by Qt's raster engine alone, so that a frame figure can be stated as a ratio
+//             to what this machine and this Qt take for a simple frame (issue 27 item 4)
 // and prints a table. Run offscreen: QT_QPA_PLATFORM=offscreen npuscope_bench_views FILE.
 //
 // Each frame figure is the median wall time and, in brackets, the median CPU time of the whole
@@ -19,6 +22,8 @@
 
 #include <QApplication>
 #include <QImage>
+#include <QPainter>
+#include <QPainterPath>
 #include <QSet>
 #include <algorithm>
 #include <chrono>
@@ -65,6 +70,35 @@ Timing medianTiming(int repeat, const std::function<void()>& fn) {
 }
 
 double medianMs(int repeat, const std::function<void()>& fn) { return medianTiming(repeat, fn).wallMs; }
+
+/// The fixed reference frame (issue 27 item 4) into `img` (ARGB32 premultiplied): the shapes of a
+/// zoomed-out timeline with arrows, through Qt's raster engine alone, the same on every build:
+/// the background filled, 40 rows of up to 500 opaque boxes 1-4 px wide and 15 px tall in 12
+/// colours, then 300 antialiased 1 px cubic curves from the top to the bottom. A frame figure
+/// over this one (same run, same machine) says what to expect on another machine.
+void referenceFrame(QImage& img) {
+  static const QRgb kColors[12] = {0xff4e79a7, 0xfff28e2b, 0xffe15759, 0xff76b7b2, 0xff59a14f, 0xffedc948,
+                                   0xffb07aa1, 0xffff9da7, 0xff9c755f, 0xffbab0ac, 0xff1f77b4, 0xff2ca02c};
+  QPainter p(&img);
+  p.fillRect(img.rect(), QColor(0xf6, 0xf7, 0xf9));
+  const int w = img.width(), h = img.height();
+  for (int row = 0; row < 40; ++row) {
+    int x = 0;
+    for (int i = 0; i < 500 && x < w; ++i) {
+      const int bw = 1 + (row * 7 + i * 13) % 4;
+      p.fillRect(QRect(x, 30 + row * (h - 60) / 40, bw, 15), QColor::fromRgb(kColors[(row * 5 + i) % 12]));
+      x += bw + i % 3;
+    }
+  }
+  p.setRenderHint(QPainter::Antialiasing, true);
+  for (int k = 0; k < 300; ++k) {
+    const double x0 = k * (w - 30) / 300.0, x1 = x0 + 25;
+    QPainterPath path;
+    path.moveTo(x0, 40);
+    path.cubicTo(x0 + 30, 40, x1 - 30, h - 40, x1, h - 40);
+    p.strokePath(path, QPen(QColor::fromRgb(kColors[k % 12]), 1.0));
+  }
+}
 
 }  // namespace
 
@@ -179,5 +213,12 @@ int main(int argc, char** argv) {
     std::snprintf(b, sizeof b, "%.1f [%.1f]", arrows.wallMs, arrows.cpuMs);
     std::printf("%-22s %18s %20s\n", label, a, b);
   }
+  QImage reference(width, height, QImage::Format_ARGB32_Premultiplied);
+  referenceFrame(reference);  // warm
+  const Timing ref = medianTiming(repeat, [&] { referenceFrame(reference); });
+  char r[64];
+  std::snprintf(r, sizeof r, "%.1f [%.1f]", ref.wallMs, ref.cpuMs);
+  std::printf("%-22s %18s\n", "reference frame", r);
+  if (!pngPrefix.empty()) reference.save(QString::fromStdString(pngPrefix) + QStringLiteral("-reference.png"));
   return 0;
 }
