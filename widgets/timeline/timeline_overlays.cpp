@@ -42,18 +42,20 @@ constexpr QRgb kChain = 0xff7c3aed;   // violet-600: dispatch chain
 constexpr QRgb kSliceSet = 0xffdb2777; // pink-600: the Advice dock's evidence
 
 // What p.fillRect(QRectF(0, top, width, height), QBrush(tex)) with the brush origin at 0 gives,
-// written straight into the painter's image: tex (ARGB32 premultiplied, at least `width` px
-// wide) tiled from the painter's origin and blended over what is there (blendOver), only in the
-// texture's columns that hold a visible texel (the others blend to what is there). Qt hands a
-// fill of more than ~96 lines to its thread pool and blends every pixel of it, clear or not;
-// zoomed out the shading covers little of a tall run. False, with nothing drawn, when the painter
-// cannot be written that way: not a whole-pixel translation onto a premultiplied 32-bit image of
-// its own (directTarget), antialiased, another composition mode or an opacity.
-bool blendTextureDirect(QPainter& p, const QImage& tex, double top, double width, double height) {
+// where tex holds `strip`'s texels in the texel columns `cols` ([a, b), disjoint) and is clear
+// elsewhere: strip (ARGB32 premultiplied, 8 rows, at least `width` px wide) tiled from the
+// painter's origin and blended over what is there (blendOver) in those columns only (clear texels
+// blend to what is there), written straight into the painter's image. Qt hands a fill of more
+// than ~96 lines to its thread pool and blends every pixel of it, clear or not; zoomed out the
+// shading covers little of a tall run. False, with nothing drawn, when the painter cannot be
+// written that way: not a whole-pixel translation onto a premultiplied 32-bit image of its own
+// (directTarget), antialiased, another composition mode or an opacity.
+bool blendColumnsDirect(QPainter& p, const QImage& strip, const std::vector<std::pair<int, int>>& cols, double top,
+                        double width, double height) {
   const QPaintEngine* engine = p.paintEngine();
   if (!engine || engine->type() != QPaintEngine::Raster || p.testRenderHint(QPainter::Antialiasing) ||
       p.compositionMode() != QPainter::CompositionMode_SourceOver || p.opacity() < 1.0 ||
-      tex.format() != QImage::Format_ARGB32_Premultiplied || tex.isNull() || width > tex.width())
+      strip.format() != QImage::Format_ARGB32_Premultiplied || strip.isNull() || width > strip.width())
     return false;
   const QTransform m = p.deviceTransform();
   if (m.type() > QTransform::TxTranslate || m.dx() != std::round(m.dx()) || m.dy() != std::round(m.dy()) ||
@@ -66,26 +68,16 @@ bool blendTextureDirect(QPainter& p, const QImage& tex, double top, double width
   const QRect r = deviceFillRect(QRectF(0, top, width, height), m) & target->clip;
   if (r.isEmpty()) return true;
   // Device column x shows texel column x - shift.x (the fill starts at logical 0 and is no wider
-  // than the texture); row y shows texel row (y - shift.y) mod tex.height(), as Qt's tiled
+  // than the strip); row y shows texel row (y - shift.y) mod strip.height(), as Qt's tiled
   // texture blend (blend_tiled_argb) reads it.
-  const int th = tex.height();
-  std::vector<const quint32*> texRow(static_cast<std::size_t>(th));  // texel row ty, at its column 0
-  for (int ty = 0; ty < th; ++ty) texRow[static_cast<std::size_t>(ty)] = reinterpret_cast<const quint32*>(tex.constScanLine(ty));
-  std::vector<quint32> any(static_cast<std::size_t>(r.width()), 0);  // per column of r: its texels or'ed
-  for (const quint32* row : texRow)
-    for (int x = r.left(); x <= r.right(); ++x) any[static_cast<std::size_t>(x - r.left())] |= row[x - shift.x()];
-  std::vector<std::pair<int, int>> runs;  // device columns [a, b) with a visible texel
-  for (int x = r.left(); x <= r.right();) {
-    if (!any[static_cast<std::size_t>(x - r.left())]) {
-      ++x;
-      continue;
-    }
-    const int a = x;
-    while (x <= r.right() && any[static_cast<std::size_t>(x - r.left())]) ++x;
-    runs.emplace_back(a, x);
+  std::vector<std::pair<int, int>> runs;  // the device columns [a, b) of cols inside r
+  for (const auto& [a, b] : cols) {
+    const int x0 = std::max(a + shift.x(), r.left()), x1 = std::min(b + shift.x(), r.right() + 1);
+    if (x0 < x1) runs.emplace_back(x0, x1);
   }
+  const int th = strip.height();
   for (int y = r.top(); y <= r.bottom(); ++y) {
-    const quint32* src = texRow[static_cast<std::size_t>(((y - shift.y()) % th + th) % th)];
+    const auto* src = reinterpret_cast<const quint32*>(strip.constScanLine(((y - shift.y()) % th + th) % th));
     quint32* dst = target->line(y);
     for (const auto& [a, b] : runs) blendOverLine(dst + a, src + (a - shift.x()), b - a);
   }
@@ -298,33 +290,52 @@ void BubblesPass::paint(QPainter& p, const TimelineFrame& frame) {
       fill.setAlpha(22);
       hatch.setAlpha(70);
       const QBrush hatchBrush(hatch, Qt::BDiagPattern);
+      // The shading of a whole texture row (tint, then hatch), painted once: a band's texels are
+      // this strip's in the band's columns, since Qt's fillRect of the band on a clear texture
+      // gives each pixel the same two blends, the hatch anchored at the texture's origin.
+      QImage strip;
+      if (!vector) {
+        strip = QImage(texWidth, 8, QImage::Format_ARGB32_Premultiplied);
+        strip.fill(Qt::transparent);
+        QPainter sp(&strip);
+        sp.fillRect(QRectF(0, 0, texWidth, 8), fill);
+        sp.fillRect(QRectF(0, 0, texWidth, 8), hatchBrush);
+      }
+      std::vector<std::pair<int, int>> cols;  // a run's texel columns [a, b), disjoint
       for (std::size_t i = 0; i < order.size();) {
         const double top = order[i]->rect.top(), bottom = order[i]->rect.bottom();
         std::size_t j = i;
-        QImage tex(vector ? 1 : texWidth, 8, QImage::Format_ARGB32_Premultiplied);
-        tex.fill(Qt::transparent);
-        {
-          QPainter tp(&tex);
-          for (; j < order.size() && order[j]->rect.top() == top && order[j]->rect.bottom() == bottom; ++j) {
-            QRectF r = order[j]->rect;
-            // Merge the bands that touch (many bubbles share a pixel when zoomed out).
-            while (j + 1 < order.size() && order[j + 1]->rect.top() == top && order[j + 1]->rect.bottom() == bottom &&
-                   order[j + 1]->rect.left() <= r.right() + 0.5) {
-              r.setRight(std::max(r.right(), order[j + 1]->rect.right()));
-              ++j;
-            }
-            const QRectF t(std::max(r.left(), 0.0), 0, std::min(r.right(), widthPx) - std::max(r.left(), 0.0), 8);
-            if (t.width() <= 0) continue;
-            if (vector) {
-              vectorBand(QRectF(t.left(), top, t.width(), bottom - top), fill, hatch);
-              continue;
-            }
-            tp.fillRect(t, fill);
-            tp.fillRect(t, hatchBrush);
+        cols.clear();
+        for (; j < order.size() && order[j]->rect.top() == top && order[j]->rect.bottom() == bottom; ++j) {
+          QRectF r = order[j]->rect;
+          // Merge the bands that touch (many bubbles share a pixel when zoomed out): the merged
+          // bands are more than half a pixel apart, so their pixels are too.
+          while (j + 1 < order.size() && order[j + 1]->rect.top() == top && order[j + 1]->rect.bottom() == bottom &&
+                 order[j + 1]->rect.left() <= r.right() + 0.5) {
+            r.setRight(std::max(r.right(), order[j + 1]->rect.right()));
+            ++j;
           }
+          const QRectF t(std::max(r.left(), 0.0), 0, std::min(r.right(), widthPx) - std::max(r.left(), 0.0), 8);
+          if (t.width() <= 0) continue;
+          if (vector) {
+            vectorBand(QRectF(t.left(), top, t.width(), bottom - top), fill, hatch);
+            continue;
+          }
+          // The texel columns Qt's aliased fillRect(t) covers (deviceFillRect: edges rounded as
+          // Qt rounds them), inside the strip.
+          const QRect px = deviceFillRect(t, QTransform());
+          const int a = std::max(px.left(), 0), b = std::min(px.left() + px.width(), texWidth);
+          if (a < b) cols.emplace_back(a, b);
         }
         const double fillWidth = std::min<double>(texWidth, widthPx);
-        if (!vector && !blendTextureDirect(p, tex, top, fillWidth, bottom - top)) {
+        if (!vector && !cols.empty() && !blendColumnsDirect(p, strip, cols, top, fillWidth, bottom - top)) {
+          QImage tex(texWidth, 8, QImage::Format_ARGB32_Premultiplied);
+          tex.fill(Qt::transparent);
+          for (int ty = 0; ty < 8; ++ty) {
+            const auto* from = reinterpret_cast<const quint32*>(strip.constScanLine(ty));
+            auto* to = reinterpret_cast<quint32*>(tex.scanLine(ty));
+            for (const auto& [a, b] : cols) std::copy(from + a, from + b, to + a);
+          }
           p.save();
           p.setBrushOrigin(0, 0);
           p.fillRect(QRectF(0, top, fillWidth, bottom - top), QBrush(tex));

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Timeline Top-Down overlays: bubble bands over device lanes, gap clicks, chain arrows.
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "core/query/lod.h"
 #include "core/profile/profile.h"
@@ -161,6 +164,69 @@ TEST_CASE("the bubble shading written into the image matches Qt's texture fill",
       // at 2 the painter scales, so Qt fills it either way (the boxes still go direct).
       if (dpr == 1.0) CHECK(widgets::directWrites() - before2 > boxesOnly);
       else CHECK(widgets::directWrites() - before2 == boxesOnly);
+    }
+  }
+}
+
+TEST_CASE("the bubble shading is each merged band filled with the tint and the hatch by Qt", "[overlays]") {
+  // The oracle paints what the bubbles pass painted before its shading strip: per vertical run, a
+  // clear 8-line texture, Qt's fillRect of the tint and of the hatch for each merged band, then
+  // the run filled with that texture; over the timeline rendered without bubbles (nothing is
+  // drawn after the bubbles here: no selection, arrows, markers or pinned rows at scroll 0).
+  const auto profile = loadAdvisor();
+  widgets::TimelineWidget w;
+  w.resize(1100, 600);
+  w.setProfile(profile);
+  w.setAllProcessesExpanded(true);
+  const QSize size(1100, 600);
+  const QRect canvas = w.partRect(widgets::TimelineWidget::Part::Canvas, size);
+  const core::TimeRange full = profile->range();
+  const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
+  for (const core::TimeRange view : {full, core::TimeRange{bubble.range.start - 50'000, bubble.range.end + 50'000}}) {
+    w.setVisibleRange(view);
+    for (const qreal dpr : {1.0, 2.0}) {
+      INFO("view " << view.start << " + " << view.duration() << " ns, device pixel ratio " << dpr);
+      w.setBubblesVisible(true);
+      const QImage drawn = w.renderToImage(size, dpr);
+      w.setBubblesVisible(false);
+      QImage expected = w.renderToImage(size, dpr);
+      w.setBubblesVisible(true);
+      CHECK(drawn != expected);
+      const double widthPx = canvas.width();
+      auto bands = widgets::buildBubbleBands(*profile, w.layout(), view, widthPx, 0, canvas.height(), -1, -1, -1);
+      std::sort(bands.begin(), bands.end(), [](const BubbleBand& a, const BubbleBand& b) {
+        return a.rect.top() != b.rect.top() ? a.rect.top() < b.rect.top() : a.rect.left() < b.rect.left();
+      });
+      QColor fill(0xea, 0x58, 0x0c), hatch = fill;  // kBubble
+      fill.setAlpha(22);
+      hatch.setAlpha(70);
+      const int texWidth = static_cast<int>(std::ceil(widthPx)) + 8;
+      QPainter p(&expected);
+      p.translate(canvas.topLeft());
+      p.setClipRect(QRect(QPoint(0, 0), canvas.size()));
+      for (std::size_t i = 0; i < bands.size();) {
+        const double top = bands[i].rect.top(), bottom = bands[i].rect.bottom();
+        QImage tex(texWidth, 8, QImage::Format_ARGB32_Premultiplied);
+        tex.fill(Qt::transparent);
+        QPainter tp(&tex);
+        std::size_t j = i;
+        for (; j < bands.size() && bands[j].rect.top() == top && bands[j].rect.bottom() == bottom; ++j) {
+          QRectF r = bands[j].rect;
+          while (j + 1 < bands.size() && bands[j + 1].rect.top() == top && bands[j + 1].rect.bottom() == bottom &&
+                 bands[j + 1].rect.left() <= r.right() + 0.5)
+            r.setRight(std::max(r.right(), bands[++j].rect.right()));
+          const QRectF t(std::max(r.left(), 0.0), 0, std::min(r.right(), widthPx) - std::max(r.left(), 0.0), 8);
+          if (t.width() <= 0) continue;
+          tp.fillRect(t, fill);
+          tp.fillRect(t, QBrush(hatch, Qt::BDiagPattern));
+        }
+        tp.end();
+        p.setBrushOrigin(0, 0);
+        p.fillRect(QRectF(0, top, std::min<double>(texWidth, widthPx), bottom - top), QBrush(tex));
+        i = j;
+      }
+      p.end();
+      CHECK(drawn == expected);
     }
   }
 }
