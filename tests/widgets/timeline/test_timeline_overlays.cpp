@@ -129,16 +129,29 @@ TEST_CASE("TimelineWidget: a click in a gap of a device lane emits bubbleClicked
   CHECK(tw.chainRank() == -1);
 }
 
+// The advisor capture in a 1100 x 600 timeline with every process expanded, and its longest
+// bubble (the shading tests look at it zoomed out and around that bubble).
+struct AdvisorTimeline {
+  std::shared_ptr<const core::Profile> profile = loadAdvisor();
+  widgets::TimelineWidget w;
+  AdvisorTimeline() {
+    w.resize(1100, 600);
+    w.setProfile(profile);
+    w.setAllProcessesExpanded(true);
+  }
+  [[nodiscard]] core::TimeRange aroundBubble() const {
+    const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
+    return {bubble.range.start - 50'000, bubble.range.end + 50'000};
+  }
+};
+
 TEST_CASE("the bubble shading written into the image matches Qt's texture fill", "[overlays]") {
   // The advisor capture's bubbles, zoomed out (hundreds of bands merged per run) and in, at device
   // pixel ratios 1 (written directly) and 2 (Qt's fill either way); Qt's own fill is the oracle.
-  const auto profile = loadAdvisor();
-  widgets::TimelineWidget w;
-  w.resize(1100, 600);
-  w.setProfile(profile);
-  w.setAllProcessesExpanded(true);
+  AdvisorTimeline a;
+  const auto& profile = a.profile;
+  widgets::TimelineWidget& w = a.w;
   const core::TimeRange full = profile->range();
-  const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
   const QSize size(1100, 600);
   const auto render = [&](bool direct, qreal dpr) {
     widgets::BoxesPass::setBatchedFills(true, direct);
@@ -146,8 +159,8 @@ TEST_CASE("the bubble shading written into the image matches Qt's texture fill",
     widgets::BoxesPass::setBatchedFills(true, true);
     return img;
   };
-  for (const core::TimeRange view : {full, core::TimeRange{bubble.range.start - 50'000, bubble.range.end + 50'000},
-                                     core::TimeRange{full.start + full.duration() / 3, full.start + full.duration() / 2}}) {
+  for (const core::TimeRange view :
+       {full, a.aroundBubble(), core::TimeRange{full.start + full.duration() / 3, full.start + full.duration() / 2}}) {
     w.setVisibleRange(view);
     for (const qreal dpr : {1.0, 2.0}) {
       INFO("view " << view.start << " + " << view.duration() << " ns, device pixel ratio " << dpr);
@@ -173,16 +186,12 @@ TEST_CASE("the bubble shading is each merged band filled with the tint and the h
   // clear 8-line texture, Qt's fillRect of the tint and of the hatch for each merged band, then
   // the run filled with that texture; over the timeline rendered without bubbles (nothing is
   // drawn after the bubbles here: no selection, arrows, markers or pinned rows at scroll 0).
-  const auto profile = loadAdvisor();
-  widgets::TimelineWidget w;
-  w.resize(1100, 600);
-  w.setProfile(profile);
-  w.setAllProcessesExpanded(true);
+  AdvisorTimeline a;
+  const auto& profile = a.profile;
+  widgets::TimelineWidget& w = a.w;
   const QSize size(1100, 600);
   const QRect canvas = w.partRect(widgets::TimelineWidget::Part::Canvas, size);
-  const core::TimeRange full = profile->range();
-  const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
-  for (const core::TimeRange view : {full, core::TimeRange{bubble.range.start - 50'000, bubble.range.end + 50'000}}) {
+  for (const core::TimeRange view : {profile->range(), a.aroundBubble()}) {
     w.setVisibleRange(view);
     for (const qreal dpr : {1.0, 2.0}) {
       INFO("view " << view.start << " + " << view.duration() << " ns, device pixel ratio " << dpr);
