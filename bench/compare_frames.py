@@ -35,13 +35,13 @@ def main():
                 if m:
                     refs[b].append(float(m.group(1)))
     for b in bins:
-        line = '  '.join(f"1/{lv}: {min(x[0] for x in v):.2f}/{min(x[1] for x in v):.2f}" for lv, v in res[b].items())
+        best = {lv: (min(x[0] for x in v), min(x[1] for x in v)) for lv, v in res[b].items()}
+        line = '  '.join(f"1/{lv}: {p:.2f}/{a:.2f}" for lv, (p, a) in best.items())
         if refs[b]:
             ref = min(refs[b])
             line += f"  ref: {ref:.2f}"
-            if res[b].get('1') and ref > 0:
-                whole = res[b]['1']
-                line += f"  1/1 / ref: {min(x[0] for x in whole) / ref:.2f}/{min(x[1] for x in whole) / ref:.2f}"
+            if '1' in best and ref > 0:
+                line += f"  1/1 / ref: {best['1'][0] / ref:.2f}/{best['1'][1] / ref:.2f}"
         print(b, line)
 
 

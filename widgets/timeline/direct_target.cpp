@@ -7,6 +7,7 @@
 #include <QRegion>
 #include <QTransform>
 #include <algorithm>
+#include <cmath>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -20,10 +21,20 @@ std::uint64_t g_writes = 0;  // directWrites
 }  // namespace
 
 std::uint64_t directWrites() { return g_writes; }
-void noteDirectWrite() { ++g_writes; }
-
-bool directFillsEnabled() { return g_directFills; }
 void setDirectFillsEnabled(bool on) { g_directFills = on; }
+
+bool paintsLikeAliasedFill(const QPainter& p) {
+  const QPaintEngine* engine = p.paintEngine();
+  return engine && engine->type() == QPaintEngine::Raster && !p.testRenderHint(QPainter::Antialiasing) &&
+         p.compositionMode() == QPainter::CompositionMode_SourceOver && p.opacity() >= 1.0;
+}
+
+std::optional<QPoint> wholePixelShift(const QTransform& m) {
+  if (m.type() > QTransform::TxTranslate || m.dx() != std::round(m.dx()) || m.dy() != std::round(m.dy()) ||
+      std::abs(m.dx()) > 1e6 || std::abs(m.dy()) > 1e6)
+    return std::nullopt;
+  return QPoint(static_cast<int>(m.dx()), static_cast<int>(m.dy()));
+}
 
 QRect deviceFillRect(const QRectF& r, const QTransform& m) {
   const double x = m.m11() * r.x() + m.dx(), y = m.m22() * r.y() + m.dy();
@@ -76,17 +87,17 @@ void blendOverLine(quint32* dst, const quint32* src, int n) {
   for (; i < n; ++i) dst[i] = blendOver(dst[i], src[i]);
 }
 
-std::optional<DirectTarget> directTarget(QPainter& p, QPoint shift) {
+std::optional<DirectTarget> directTarget(QPainter& p, QPoint shift, bool blend) {
   const QPaintEngine* engine = p.paintEngine();
   QPaintDevice* target = engine ? engine->paintDevice() : nullptr;
   if (!g_directFills || !target || target->devType() != QInternal::Image) return std::nullopt;
   auto* image = static_cast<QImage*>(target);
   const QImage::Format format = image->format();
   if ((format != QImage::Format_RGB32 && format != QImage::Format_ARGB32 &&
-       format != QImage::Format_ARGB32_Premultiplied) || !image->isDetached())
+       format != QImage::Format_ARGB32_Premultiplied) || (blend && format == QImage::Format_ARGB32) ||
+      !image->isDetached())
     return std::nullopt;
   DirectTarget t;
-  t.premultiplied = format != QImage::Format_ARGB32;
   t.clip = image->rect();
   if (p.hasClipping()) {
     const QRegion r = p.clipRegion();  // in the coordinates of the current (whole-pixel) transform
@@ -100,6 +111,7 @@ std::optional<DirectTarget> directTarget(QPainter& p, QPoint shift) {
   }
   t.bits = image->bits();  // no copy: the image is detached
   t.stride = image->bytesPerLine();
+  ++g_writes;
   return t;
 }
 

@@ -29,10 +29,6 @@ struct DirectTarget {
   uchar* bits = nullptr;
   qsizetype stride = 0;
   QRect clip;
-  /// QImage::Format_ARGB32_Premultiplied or Format_RGB32: Qt blends translucent ARGB32
-  /// premultiplied sources into these with comp_func_SourceOver (blendOver); into
-  /// Format_ARGB32 it converts first, so blend only when this is true.
-  bool premultiplied = false;
 
   /// Writes the opaque `color` into device rect `r` (clipped): the pixels fillRect would write.
   void fill(const QRect& r, QRgb color) const;
@@ -51,11 +47,22 @@ struct DirectTarget {
   }
 };
 
+/// Whether `p` paints as the direct writers reproduce: through the raster engine, unantialiased,
+/// SourceOver at full opacity (what an aliased fillRect is drawn with).
+[[nodiscard]] bool paintsLikeAliasedFill(const QPainter& p);
+
+/// The whole-pixel translation `m` is (device px = logical px + the shift), or nullopt when `m`
+/// scales, rotates, moves by a fraction of a pixel or by more than 1e6 px.
+[[nodiscard]] std::optional<QPoint> wholePixelShift(const QTransform& m);
+
 /// The direct target of painter `p` when it paints on a 32-bit QImage of its own through the
 /// raster engine, with clips of one rectangle each, and direct fills are enabled; nullopt
 /// otherwise. `shift`: the painter's whole-pixel translation (its current transform maps device
-/// px - shift), by which its clip region is moved into device px.
-[[nodiscard]] std::optional<DirectTarget> directTarget(QPainter& p, QPoint shift);
+/// px - shift), by which its clip region is moved into device px. `blend`: the caller blends
+/// translucent pixels (blendOver), which gives Qt's pixels only on a premultiplied target
+/// (Format_ARGB32_Premultiplied or Format_RGB32; into Format_ARGB32 Qt converts first), so a
+/// Format_ARGB32 image gives nullopt then. Every caller writes into the target it gets.
+[[nodiscard]] std::optional<DirectTarget> directTarget(QPainter& p, QPoint shift, bool blend = false);
 
 /// Premultiplied `s` over premultiplied `d`, to the bit as Qt 6.4's comp_func_SourceOver (and its
 /// SSE2 / AVX2 forms) computes it at full constant alpha, for a valid premultiplied `s` (no
@@ -77,13 +84,11 @@ struct DirectTarget {
 /// comp_func_SourceOver_sse2 computes it: the same bits for valid premultiplied sources).
 void blendOverLine(quint32* dst, const quint32* src, int n);
 
-/// Whether directTarget may return a target (on by default; tests turn it off to compare the
-/// direct pixels with Qt's own fills).
-[[nodiscard]] bool directFillsEnabled();
-/// How many times a pass has written into a direct target (each pass calls noteDirectWrite once
-/// per frame it does): the tests' way to see that the direct path ran.
-[[nodiscard]] std::uint64_t directWrites();
-void noteDirectWrite();
+/// Whether directTarget may give a target (on by default; tests turn it off to compare the direct
+/// pixels with Qt's own fills).
 void setDirectFillsEnabled(bool on);
+/// How many targets directTarget has given, i.e. how many times a pass wrote directly: the tests'
+/// way to see that the direct path ran.
+[[nodiscard]] std::uint64_t directWrites();
 
 }  // namespace npuscope::widgets

@@ -53,12 +53,11 @@ struct DrawCounter {
 
 /// `poly` (a closed polygon) without the points that lie on the segment between their
 /// neighbours along a horizontal or a vertical line (a point repeated inside such a run
-/// included): the same area,
-/// so Qt fills it to the same pixels, with fewer edges. Zoomed out a busy counter's columns often
-/// hold the same maximum, and buildDrawList gives two points per column. Not for the outline: Qt's
-/// cosmetic stroker draws the pixels at the ends of each segment by rules of their own, so a
-/// line split in two differs from the whole line near a corner. Points where the line turns back
-/// (a spike) stay.
+/// included): the same area, so Qt fills it to the same pixels, with fewer edges. Zoomed out a
+/// busy counter's columns often hold the same maximum, and buildDrawList gives two points per
+/// column. Not for the outline: Qt's cosmetic stroker draws the pixels at the ends of each
+/// segment by rules of their own, so a line split in two differs from the whole line near a
+/// corner. Points where the line turns back (a spike) stay.
 [[nodiscard]] QPolygonF fillOutline(const QPolygonF& poly);
 
 /// Boxes of one layout row: indices [begin, end) into DrawList::boxes, in time order.

@@ -130,10 +130,7 @@ bool g_batchedFills = true;  // BoxesPass::setBatchedFills
 }  // namespace
 
 bool BoxesPass::fillBatched(QPainter& p, const TimelineFrame& f) {
-  const QPaintEngine* engine = p.paintEngine();
-  if (!engine || engine->type() != QPaintEngine::Raster || p.testRenderHint(QPainter::Antialiasing) ||
-      p.compositionMode() != QPainter::CompositionMode_SourceOver || p.opacity() < 1.0)
-    return false;
+  if (!paintsLikeAliasedFill(p)) return false;
   const QTransform device = p.deviceTransform();
   if (!g_batchedFills || device.type() > QTransform::TxScale || device.m11() <= 0 || device.m22() <= 0) return false;
   // A world transform that makes the device transform the identity, so that drawRects takes the
@@ -141,18 +138,15 @@ bool BoxesPass::fillBatched(QPainter& p, const TimelineFrame& f) {
   const QTransform world = device.inverted() * p.worldTransform();
   p.save();
   p.setWorldTransform(world);
-  const QTransform rest = p.deviceTransform();
-  const bool whole = rest.type() <= QTransform::TxTranslate && rest.dx() == std::round(rest.dx()) &&
-                     rest.dy() == std::round(rest.dy());
+  const std::optional<QPoint> whole = wholePixelShift(p.deviceTransform());
   if (!whole) {
     p.restore();
     return false;
   }
-  const QPoint shift(static_cast<int>(rest.dx()), static_cast<int>(rest.dy()));
+  const QPoint shift = *whole;
   m_oneByOne.clear();
   const auto& boxes = f.list.boxes;
   if (const std::optional<DirectTarget> target = directTarget(p, shift)) {
-    noteDirectWrite();
     // Written in the list's order, as one fillRect per box would: later boxes cover earlier ones.
     for (const DrawBox& b : boxes) target->fill(deviceFillRect(fillRectOf(b, f.onePx), device), b.color);
     p.restore();
@@ -315,18 +309,15 @@ void CountersPass::paint(QPainter& p, const TimelineFrame& f) {
     // On the raster engine the area is filled through its fewer points (fillArea), then its
     // outline stroked: the pixels drawPolygon(area) with this pen and brush gives. Other engines
     // (an SVG export) get the one polygon, as before.
-    if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster) {
-      p.setPen(Qt::NoPen);
-      p.setBrush(fill);
-      p.drawPolygon(c.fillArea);
-      p.setPen(QPen(QColor::fromRgb(c.color), 1.0));
-      p.setBrush(Qt::NoBrush);
+    const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster;
+    const QPen outline(QColor::fromRgb(c.color), 1.0);
+    p.setPen(raster ? QPen(Qt::NoPen) : outline);
+    p.setBrush(fill);
+    p.drawPolygon(raster ? c.fillArea : c.area);
+    p.setBrush(Qt::NoBrush);
+    if (raster) {
+      p.setPen(outline);
       p.drawPolygon(c.area);
-    } else {
-      p.setPen(QPen(QColor::fromRgb(c.color), 1.0));
-      p.setBrush(fill);
-      p.drawPolygon(c.area);
-      p.setBrush(Qt::NoBrush);
     }
     const LayoutRow& r = rows[static_cast<std::size_t>(c.row)];
     QFont small = f.font;

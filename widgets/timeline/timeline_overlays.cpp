@@ -52,19 +52,15 @@ constexpr QRgb kSliceSet = 0xffdb2777; // pink-600: the Advice dock's evidence
 // (directTarget), antialiased, another composition mode or an opacity.
 bool blendColumnsDirect(QPainter& p, const QImage& strip, const std::vector<std::pair<int, int>>& cols, double top,
                         double width, double height) {
-  const QPaintEngine* engine = p.paintEngine();
-  if (!engine || engine->type() != QPaintEngine::Raster || p.testRenderHint(QPainter::Antialiasing) ||
-      p.compositionMode() != QPainter::CompositionMode_SourceOver || p.opacity() < 1.0 ||
-      strip.format() != QImage::Format_ARGB32_Premultiplied || strip.isNull() || width > strip.width())
+  if (!paintsLikeAliasedFill(p) || strip.format() != QImage::Format_ARGB32_Premultiplied || strip.isNull() ||
+      width > strip.width())
     return false;
   const QTransform m = p.deviceTransform();
-  if (m.type() > QTransform::TxTranslate || m.dx() != std::round(m.dx()) || m.dy() != std::round(m.dy()) ||
-      std::abs(m.dx()) > 1e6 || std::abs(m.dy()) > 1e6)
-    return false;
-  const QPoint shift(static_cast<int>(m.dx()), static_cast<int>(m.dy()));
-  const std::optional<DirectTarget> target = directTarget(p, shift);
-  if (!target || !target->premultiplied) return false;
-  noteDirectWrite();
+  const std::optional<QPoint> whole = wholePixelShift(m);
+  if (!whole) return false;
+  const QPoint shift = *whole;
+  const std::optional<DirectTarget> target = directTarget(p, shift, /*blend=*/true);
+  if (!target) return false;
   const QRect r = deviceFillRect(QRectF(0, top, width, height), m) & target->clip;
   if (r.isEmpty()) return true;
   // Device column x shows texel column x - shift.x (the fill starts at logical 0 and is no wider
