@@ -13,6 +13,7 @@
 #include "core/profile/profile.h"
 #include "core/query/lod.h"
 #include "widgets/timeline/color_palette.h"
+#include "widgets/timeline/direct_arrows.h"
 #include "widgets/timeline/direct_target.h"
 #include "widgets/timeline/timeline_context.h"
 #include "widgets/timeline/timeline_viewport.h"
@@ -41,25 +42,17 @@ void drawOpenEnd(QPainter& p, const QRectF& r, QColor c) {
   p.restore();
 }
 
-// The cubic of a flow arrow from a to b: leaves a and reaches b horizontally (an arc above the
-// row when both ends are on the same row).
+// The cubic of a flow arrow from a to b (arrowCubic).
 void addArrowCurve(QPainterPath& path, QPointF a, QPointF b) {
-  const double dx = std::max(30.0, std::abs(b.x() - a.x()) * 0.4);
-  path.moveTo(a);
-  if (std::abs(a.y() - b.y()) < 1) {
-    path.cubicTo(QPointF(a.x() + dx * 0.3, a.y() - 14), QPointF(b.x() - dx * 0.3, b.y() - 14), b);
-  } else {
-    path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b);
-  }
+  const ArrowCubic c = arrowCubic(a, b);
+  path.moveTo(c.p0);
+  path.cubicTo(c.p1, c.p2, c.p3);
 }
 
-// A 7 px arrowhead at `tip` pointing along `dir` (unit vector).
+// A 7 px arrowhead at `tip` pointing along `dir` (unit vector): arrowHeadCorners.
 QPolygonF arrowHead(QPointF tip, QPointF dir) {
-  const QPointF n(-dir.y(), dir.x());
-  constexpr double s = 7;
-  QPolygonF head;
-  head << tip << tip - dir * s + n * s * 0.45 << tip - dir * s - n * s * 0.45;
-  return head;
+  const auto corners = arrowHeadCorners(tip, dir);
+  return QPolygonF{corners[0], corners[1], corners[2]};
 }
 
 // Unit direction in which `path` arrives at its current position: along its last segment (the
@@ -355,27 +348,44 @@ void FlowArrowsPass::paint(QPainter& p, const TimelineFrame& f) {
   const auto arrows = buildFlowArrows(f.profile, f.ctx.layout, f.view, f.widthPx, f.ctx.selectedRank,
                                       f.ctx.selected, f.ctx.flowCategories, 20000, &m_index);
   if (arrows.empty()) return;
+  // The 1 px arrows go straight into the image when the painter allows it (direct_arrows.h: Qt's
+  // antialiased cosmetic stroker was most of this pass); the selection's 2 px arrows, and every
+  // arrow on another painter (a scaled export, SVG), go through Qt.
+  std::optional<DirectTarget> target;
+  QPoint shift;
+  if (paintsLikeAliasedFill(p)) {
+    if (const std::optional<QPoint> whole = wholePixelShift(p.deviceTransform())) {
+      shift = *whole;
+      target = directTarget(p, shift, /*blend=*/true);
+    }
+  }
   p.setRenderHint(QPainter::Antialiasing, true);
   // Each arrow in its category's colour (ColorPalette::flowCategoryColor, the legend of the flow
   // menu), opaque: Qt's raster engine blends a translucent line span by span through its thread
   // pool, ~7x slower than an opaque one. The category arrows are thin; the selected slice's own
   // flows are thicker and drawn last, on top.
-  const auto colorOf = [&](const FlowArrow& a) {
+  const auto colorOf = [&](const FlowArrow& a) -> QRgb {
     if (a.rank >= 0 && static_cast<std::size_t>(a.rank) < f.profile.ranks.size()) {
       const auto& t = f.profile.ranks[static_cast<std::size_t>(a.rank)].trace;
       if (t && a.flowIndex >= 0 && static_cast<std::size_t>(a.flowIndex) < t->flows.size())
-        return QColor::fromRgb(ColorPalette::flowCategoryColor(t->name(t->flows[static_cast<std::size_t>(a.flowIndex)].category)));
+        return ColorPalette::flowCategoryColor(t->name(t->flows[static_cast<std::size_t>(a.flowIndex)].category));
     }
-    return QColor::fromRgb(ColorPalette::chrome().flow);
+    return ColorPalette::chrome().flow;
   };
   QPainterPath curve;
   std::optional<QPen> pen;  // and its brush: the same objects while the colour and width stay
   QBrush brush;
+  CoverageColor coverage;
+  std::vector<QPointF> scratch;
   const auto draw = [&](const FlowArrow& a, double width) {
-    const QColor c = colorOf(a);
-    if (!pen || pen->color() != c || pen->widthF() != width) {
-      pen = QPen(c, width);
-      brush = QBrush(c);
+    const QRgb c = colorOf(a);
+    if (target && width == 1.0) {
+      if (coverage.color() != (c | 0xFF000000u)) coverage = CoverageColor(c);
+      if (drawFlowArrowDirect(*target, a.from + shift, a.to + shift, coverage, scratch)) return;
+    }
+    if (!pen || pen->color().rgb() != (c | 0xFF000000u) || pen->widthF() != width) {
+      pen = QPen(QColor::fromRgb(c), width);
+      brush = QBrush(QColor::fromRgb(c));
     }
     drawArrow(p, curve, a.from, a.to, *pen, brush);
   };
