@@ -44,7 +44,8 @@ void flattenCubic(QPointF p0, QPointF p1, QPointF p2, QPointF p3, double toleran
   const double dd = std::max(std::hypot(d1.x(), d1.y()), std::hypot(d2.x(), d2.y()));
   // |B''| <= 6 dd, and a chord of a parameter step 1/n strays at most |B''| / (8 n^2) from it.
   const double need = std::sqrt(0.75 * dd / std::max(tolerance, 1e-3));
-  const int n = std::clamp(static_cast<int>(std::ceil(need)), 1, 1024);
+  // Clamped as a double first: a NaN or huge `need` never reaches the int conversion.
+  const int n = need >= 1 ? static_cast<int>(std::ceil(std::min(need, 1024.0))) : 1;
   out.reserve(static_cast<std::size_t>(n) + 1);
   out.push_back(p0);
   for (int i = 1; i < n; ++i) {
@@ -167,7 +168,9 @@ void fillTriangleAA(const DirectTarget& t, QPointF a, QPointF b, QPointF c, cons
   }
   const double minX = std::min({a.x(), b.x(), c.x()}), maxX = std::max({a.x(), b.x(), c.x()});
   const double minY = std::min({a.y(), b.y(), c.y()}), maxY = std::max({a.y(), b.y(), c.y()});
-  if (!(maxX - minX < 1e4 && maxY - minY < 1e4)) return;  // not an arrowhead (or not finite)
+  // Beyond +-1e6 px, or larger than an arrowhead, or not finite: nothing drawn (the pixel
+  // indices below stay far inside int).
+  if (!(minX >= -1e6 && maxX <= 1e6 && minY >= -1e6 && maxY <= 1e6 && maxX - minX < 1e4 && maxY - minY < 1e4)) return;
   const int x0 = std::max(static_cast<int>(std::floor(minX)), t.clip.left());
   const int x1 = std::min(static_cast<int>(std::ceil(maxX)) - 1, t.clip.right());
   const int y0 = std::max(static_cast<int>(std::floor(minY)), t.clip.top());

@@ -49,8 +49,11 @@ struct ArrowCubic {
 [[nodiscard]] std::array<QPointF, 3> arrowHeadCorners(QPointF tip, QPointF dir);
 
 /// The cubic Bezier p0..p3 as a polyline whose chords stay within `tolerance` px of the curve
-/// (uniform parameter steps; the step count from the bound 3/4 max|p_i - 2 p_i+1 + p_i+2| / n^2,
-/// at most 1024): `out` is replaced by the points, first p0, last p3.
+/// (uniform parameter steps; the step count n from the bound 3/4 max|p_i - 2 p_i+1 + p_i+2| / n^2)
+/// unless that takes more than 1024 chords: then 1024 (a curve millions of px long). `out` is
+/// replaced by the points, first p0, last p3. Qt's cosmetic stroker cuts a cubic into at most 64
+/// chords, so on a curve tens of thousands of px long (an arrow zoomed far in) its chord strays
+/// from the curve by a few px where this follows it.
 void flattenCubic(QPointF p0, QPointF p1, QPointF p2, QPointF p3, double tolerance, std::vector<QPointF>& out);
 
 /// Strokes the polyline `pts` (device px) 1 px wide, antialiased, into `t` (clipped to t.clip):
@@ -63,7 +66,9 @@ void strokePolylineAA(const DirectTarget& t, const std::vector<QPointF>& pts, co
 
 /// Fills the triangle a, b, c (device px, either winding) antialiased into `t`: each pixel gets
 /// the share of its area inside the triangle, exact for a pixel crossed by one edge, from 4x4
-/// samples where two or three edges cross it; pixels wholly inside get the colour itself.
+/// samples where two or three edges cross it; pixels wholly inside get the colour itself. Draws
+/// nothing for a degenerate triangle, one with a corner beyond +-1e6 px or not finite, or one
+/// 1e4 px or more across (it is meant for arrowheads).
 void fillTriangleAA(const DirectTarget& t, QPointF a, QPointF b, QPointF c, const CoverageColor& col);
 
 /// A flow arrow from `from` to `to` (device px) as FlowArrowsPass draws it at 1 px: the curve of

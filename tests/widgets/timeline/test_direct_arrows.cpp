@@ -7,6 +7,7 @@
 #include <QSet>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/profile/profile.h"
@@ -126,6 +127,14 @@ TEST_CASE("nothing is written outside the target's clip", "[direct_arrows]") {
   widgets::flattenCubic(QPointF(-5, 3), QPointF(60, 3), QPointF(-20, 38), QPointF(55, 38), 0.2, pts);
   widgets::strokePolylineAA(whole.target(), pts, kBlack);
   widgets::strokePolylineAA(clipped.target(clip), pts, kBlack);
+  // Lines whose centre lies just inside the clip's first and last rows (their other pixel row
+  // is outside it), and steep ones along its first and last columns.
+  const std::vector<std::vector<QPointF>> edges = {{QPointF(0, 8.2), QPointF(50, 8.4)}, {QPointF(0, 22.8), QPointF(50, 22.6)},
+                                                   {QPointF(10.2, 0), QPointF(10.3, 40)}, {QPointF(29.8, 0), QPointF(29.7, 40)}};
+  for (const auto& line : edges) {
+    widgets::strokePolylineAA(whole.target(), line, kBlack);
+    widgets::strokePolylineAA(clipped.target(clip), line, kBlack);
+  }
   widgets::fillTriangleAA(whole.target(), QPointF(5, 5), QPointF(45, 12), QPointF(20, 35), kBlack);
   widgets::fillTriangleAA(clipped.target(clip), QPointF(5, 5), QPointF(45, 12), QPointF(20, 35), kBlack);
   int inside = 0;
@@ -140,6 +149,22 @@ TEST_CASE("nothing is written outside the target's clip", "[direct_arrows]") {
       }
     }
   CHECK(inside > 100);  // the clip held most of the triangle
+
+  SECTION("lines along the image's own edges stay inside it") {
+    Canvas edge(30, 20);
+    for (const auto& line : std::vector<std::vector<QPointF>>{{QPointF(-3, 0.2), QPointF(40, 0.1)},
+                                                              {QPointF(-3, 19.8), QPointF(40, 19.9)},
+                                                              {QPointF(0.2, -3), QPointF(0.1, 30)},
+                                                              {QPointF(29.8, -3), QPointF(29.9, 30)}})
+      widgets::strokePolylineAA(edge.target(), line, kBlack);
+    // The edge rows and columns got the share of the line inside them: 0.5 + the line's
+    // distance into the image at the pixel's centre (0.2 - 0.1 (15.5 + 3) / 43 = 0.157 at x 15.5:
+    // 0.657 x 255 = 167.6; along the columns the same at y 10.5).
+    CHECK(std::abs(edge.ink(15, 0) - 167.6) <= 1.5);
+    CHECK(std::abs(edge.ink(15, 19) - 167.6) <= 1.5);
+    CHECK(std::abs(edge.ink(0, 10) - 167.6) <= 1.5);
+    CHECK(std::abs(edge.ink(29, 10) - 167.6) <= 1.5);
+  }
 }
 
 TEST_CASE("an antialiased triangle lays its area in ink, solid inside, nothing outside", "[direct_arrows]") {
@@ -221,6 +246,46 @@ TEST_CASE("a flattened cubic stays within its tolerance of the curve", "[direct_
   }
 }
 
+TEST_CASE("a cubic millions of px long is cut into 1024 chords, no more", "[direct_arrows]") {
+  std::vector<QPointF> pts;
+  // dx = 0.4 x 1.8e6: |p0 - 2 p1 + p2| = 3.6e5, so 0.2 px would take sqrt(0.75 x 3.6e5 / 0.2) = 1162.
+  const widgets::ArrowCubic k = widgets::arrowCubic(QPointF(-9e5, 0), QPointF(9e5, 600));
+  widgets::flattenCubic(k.p0, k.p1, k.p2, k.p3, 0.2, pts);
+  CHECK(pts.size() == 1025);
+  widgets::flattenCubic(QPointF(0, 0), QPointF(std::nan(""), 0), QPointF(1, 1), QPointF(2, 2), 0.2, pts);
+  CHECK(pts.size() == 2);  // a NaN control point: one chord, no int conversion of NaN
+}
+
+TEST_CASE("a direct flow arrow: the curve from its square cap, the head at its end, nothing for points far out",
+          "[direct_arrows]") {
+  const CoverageColor red(0xFFD00000u);
+  std::vector<QPointF> scratch;
+  SECTION("from (20.9, 10.5) to (120.5, 60.5)") {
+    Canvas c(140, 80);
+    REQUIRE(widgets::drawFlowArrowDirect(c.target(), QPointF(20.9, 10.5), QPointF(120.5, 60.5), kBlack, scratch));
+    // The curve leaves horizontally along row 10; QPen's square cap starts it at x = 20.4, so
+    // column 20 (centre 20.5) is drawn, nearly all in row 10, and column 19 is not.
+    CHECK(c.ink(20, 10) >= 240);
+    CHECK(c.ink(19, 9) + c.ink(19, 10) + c.ink(19, 11) == 0);
+    // The head: tip (120.5, 60.5), base 7 px back, 3.15 px to each side. Pixel (117, 60) lies
+    // wholly inside it (at x = 118 the head still spans 60.5 +- 1.125); the cap ends the line at
+    // x = 121, so column 121 (centre 121.5) is clear.
+    CHECK(c.img.pixel(117, 60) == 0xFF000000u);
+    CHECK(c.img.pixel(114, 58) == 0xFF000000u);
+    CHECK(c.ink(121, 60) == 0);
+    CHECK(c.ink(118, 57) == 0);  // above the head's upper edge
+  }
+  SECTION("a point beyond +-1e6 px or not finite: false, and nothing drawn") {
+    Canvas c(60, 40);
+    const QImage blank = c.img;
+    CHECK_FALSE(widgets::drawFlowArrowDirect(c.target(), QPointF(10, 10), QPointF(2e6, 30), red, scratch));
+    CHECK_FALSE(widgets::drawFlowArrowDirect(c.target(), QPointF(std::nan(""), 10), QPointF(30, 30), red, scratch));
+    CHECK_FALSE(widgets::drawFlowArrowDirect(c.target(), QPointF(10, 10), QPointF(30, INFINITY), red, scratch));
+    widgets::fillTriangleAA(c.target(), QPointF(3e9, 5), QPointF(3e9 + 5, 10), QPointF(3e9, 15), red);
+    CHECK(c.img == blank);
+  }
+}
+
 TEST_CASE("the arrows pass writes Qt's arrows into the image: the same curves and heads, other antialiasing",
           "[direct_arrows]") {
   // Rank 0 of the 910B capture with every flow category on, zoomed out and in. Qt's drawing (the
@@ -236,6 +301,7 @@ TEST_CASE("the arrows pass writes Qt's arrows into the image: the same curves an
   const QSet<QString> all{QStringLiteral("HostToDevice"), QStringLiteral("async_npu"), QStringLiteral("async_task_queue"),
                           QStringLiteral("fwdbwd")};
   const core::TimeRange full = profile->range();
+  int viewsWithRowCrossings = 0;
   const auto render = [&](bool arrows, bool direct, qreal dpr) {
     w.setVisibleFlowCategories(arrows ? all : QSet<QString>{});
     widgets::BoxesPass::setBatchedFills(true, direct);
@@ -289,7 +355,48 @@ TEST_CASE("the arrows pass writes Qt's arrows into the image: the same curves an
       }
     CHECK(inkDirect > 0.9 * inkQt);
     CHECK(inkDirect < 1.1 * inkQt);
+    CHECK(direct != qt);  // the arrows were drawn by the direct writer, not by Qt
+    // Where the lines lie to a fraction of a pixel: where a line crosses a column (a row) as a
+    // short run of ink between clear pixels, the ink-weighted mean row (column) of that run in
+    // Qt's drawing and of the same 5 pixels in the direct one; the mean difference over every
+    // such crossing. (Both drawings moved by half a pixel against each other score about 0.5.)
+    const auto centroidShift = [&](bool columns) {
+      const int outer = columns ? size.width() : size.height(), inner = columns ? size.height() : size.width();
+      const auto at = [&](const QImage& img, int o, int i) { return columns ? ink(img, o, i) : ink(img, i, o); };
+      double sum = 0;
+      int crossings = 0;
+      for (int o = 0; o < outer; ++o)
+        for (int i = 3; i + 3 < inner; ++i) {
+          const int peak = at(qt, o, i);
+          if (peak < 128 || at(qt, o, i - 1) > peak || at(qt, o, i + 1) >= peak) continue;
+          if (at(qt, o, i - 3) >= 32 || at(qt, o, i + 3) >= 32) continue;  // not a thin crossing
+          double wq = 0, wd = 0, mq = 0, md = 0;
+          for (int k = i - 2; k <= i + 2; ++k) {
+            wq += at(qt, o, k);
+            wd += at(direct, o, k);
+            mq += at(qt, o, k) * k;
+            md += at(direct, o, k) * k;
+          }
+          if (wd == 0) continue;  // counted by the neighbourhood check above
+          sum += std::abs(mq / wq - md / wd);
+          ++crossings;
+        }
+      return std::pair{crossings > 0 ? sum / crossings : 0.0, crossings};
+    };
+    const auto [byColumn, columnCrossings] = centroidShift(true);
+    const auto [byRow, rowCrossings] = centroidShift(false);
+    INFO("mean shift " << byColumn << " px over " << columnCrossings << " column crossings, " << byRow << " px over "
+                       << rowCrossings << " row crossings");
+    CHECK(columnCrossings > 1000);
+    CHECK(byColumn < 0.15);
+    if (rowCrossings > 1000) {  // zoomed out, the steep parts of the arrows overlap
+      ++viewsWithRowCrossings;
+      CHECK(byRow < 0.15);
+    }
     // At device pixel ratio 2 the painter scales: Qt draws the arrows either way.
     CHECK(render(true, true, 2.0) == render(true, false, 2.0));
   }
+  CHECK(viewsWithRowCrossings > 0);
 }
+
+
