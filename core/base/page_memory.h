@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Page-level control of large std::vector buffers, shared by the reader, the trace builder and
-// the analyses. Page faults on fresh anonymous memory cost ~10-15 us each on the build machines
+// Page-level control of large std::vector buffers, shared by the reader, the trace builder, the
+// analyses and the timeline's flow arrow index (widgets/timeline/draw_list.cpp). Page faults on
+// fresh anonymous memory cost ~10-15 us each on the build machines
 // (../shared/docs/performance-notes.md), and glibc keeps freed heap memory resident; these
-// helpers fault big buffers in by the megabyte and give dead pages back at once. Internal to core.
+// helpers fault big buffers in by the megabyte and give dead pages back at once. Internal to core
+// and the widgets' big indexes.
 
 #include <algorithm>
 #include <cstdint>
