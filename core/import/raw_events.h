@@ -5,9 +5,11 @@
 // Internal to core. Ids (NameId) are local to the worker's StringPool until merged.
 
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -94,13 +96,34 @@ static_assert(sizeof(RawSlice) == 32, "keep the import record small: it is held 
 /// Flow id: numeric (exact uint64) or text (NameId of the raw token), or invalid.
 enum class FlowIdKind : std::uint8_t { Numeric, Text, Invalid };
 
+/// RawFlow::name of a flow event whose name is its category followed by its numeric id in
+/// decimal: torch_npu names every HostToDevice flow so ("HostToDevice263", cat "HostToDevice",
+/// id "263"; format notes §2.1), one distinct name per flow, which cost ~35 B per flow in the
+/// string table (a sixth of the trace's strings at 10 M events) and an intern per event. Such a
+/// name says nothing the category and the id do not, so it is not interned: the events group
+/// by (id, category, this marker) exactly as they grouped by the name, and the Flow's name is
+/// kEmptyName (Flow::name). Decided by flowNameIsCategoryAndId, before the name is interned.
+inline constexpr NameId kFlowNameIsCategoryAndId = 0xFFFFFFFFu;
+
+/// True when `name` is `category` (not empty) followed by `id` in decimal without leading zeros,
+/// e.g. ("HostToDevice263", "HostToDevice", 263). The rule of kFlowNameIsCategoryAndId for every
+/// reader (the JSON fast scanner, its simdjson path and TraceBuilder::addFlowEvent), so that one
+/// flow's events agree whichever path read them.
+[[nodiscard]] inline bool flowNameIsCategoryAndId(std::string_view name, std::string_view category, std::uint64_t id) {
+  if (category.empty() || name.size() <= category.size() || name.size() > category.size() + 20) return false;
+  if (name.compare(0, category.size(), category) != 0) return false;
+  char digits[20];
+  const auto r = std::to_chars(digits, digits + sizeof digits, id);
+  return name.substr(category.size()) == std::string_view(digits, static_cast<std::size_t>(r.ptr - digits));
+}
+
 /// A flow event (s, t, f).
 struct RawFlow {
   TimeNs ts = 0;
   std::uint64_t id = 0;       ///< numeric id, or NameId of the text for Text/Invalid
   std::uint32_t thread = 0;   ///< worker-local thread index
   NameId cat = 0;
-  NameId name = 0;
+  NameId name = 0;            ///< or kFlowNameIsCategoryAndId
   std::uint32_t order = 0;    ///< file order inside the worker
   char ph = 's';
   bool bindEnclosing = false; ///< bp == "e"

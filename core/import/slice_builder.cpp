@@ -826,6 +826,8 @@ void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size
       while (cur[r] < hi[r] && sameFlowKey(runs[r].data[cur[r]], key)) group.push_back({&runs[r].data[cur[r]++], static_cast<std::uint32_t>(r)});
     const std::uint32_t first = runs[group[0].run].offset + group[0].f->order;
     std::uint32_t seq = 0;
+    // A name that was the category and the id is not kept (kFlowNameIsCategoryAndId).
+    const NameId name = key.name == kFlowNameIsCategoryAndId ? kEmptyName : key.name;
     auto warn = [&](ImportWarning w, std::uint8_t side = 0) {
       out.warnings.push_back({first, seq++, w, side, key.idKind, key.cat, key.id});
     };
@@ -846,10 +848,10 @@ void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size
         const bool keep = !from.valid() && to.valid() && sth.tid.kind == KeyKind::Number;
         const bool expected = keep && key.cat == h2d && prunedCann[s.f->thread];
         if (!expected) warn(ImportWarning::FlowNoEnclosingSlice, from.valid() ? 1 : 2);
-        if (keep) out.unbound.push_back({key.cat, sth.tid.v, s.f->ts, to, f.f->ts, key.name, expected});
+        if (keep) out.unbound.push_back({key.cat, sth.tid.v, s.f->ts, to, f.f->ts, name, expected});
         return;
       }
-      out.bound.push_back({{key.cat, key.name, from, to, s.f->ts, f.f->ts}, first, seq++});
+      out.bound.push_back({{key.cat, name, from, to, s.f->ts, f.f->ts}, first, seq++});
     };
     waiting.clear();
     for (const Ev& e : group) {
@@ -1547,7 +1549,7 @@ std::vector<FlowRun> bindAndSortFlows(BuildState& b, std::vector<std::vector<std
       RawFlow& f = flows[i];
       if (nm) {
         f.cat = nm[f.cat];
-        f.name = nm[f.name];
+        if (f.name != kFlowNameIsCategoryAndId) f.name = nm[f.name];
         if (f.idKind != FlowIdKind::Numeric) f.id = nm[static_cast<NameId>(f.id)];
       }
       f.order = static_cast<std::uint32_t>(i);

@@ -232,7 +232,9 @@ void TraceBuilder::pushFlow(ThreadId t, TimeNs ts, char ph, std::uint64_t id, Fl
   r.ts = ts;
   r.ph = ph;
   r.cat = category.empty() ? kEmptyName : c.pool.intern(category);
-  r.name = name.empty() ? kEmptyName : c.pool.intern(name);
+  r.name = name.empty()                                                               ? kEmptyName
+           : kind == FlowIdKind::Numeric && detail::flowNameIsCategoryAndId(name, category, id) ? detail::kFlowNameIsCategoryAndId
+                                                                                             : c.pool.intern(name);
   r.bindEnclosing = bindEnclosing;
   r.thread = t;
   r.order = static_cast<std::uint32_t>(c.flows.size());
@@ -315,7 +317,7 @@ bool TraceBuilder::finish(Trace& trace, const FinishOptions& options) {
     trace.rowArgs = std::move(m_rowArgs);
   }
   trace.indexFlows();
-  buildTraceLod(trace, {}, options.threads);  // summary levels for zoomed-out frames (core/query/lod.h)
+  buildTraceLod(trace, {}, options.threads);
   return true;
 }
 

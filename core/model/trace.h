@@ -112,6 +112,9 @@ inline constexpr std::uint64_t kRowArgs = std::uint64_t{1} << 62;
 /// (async_npu, HostToDevice, async_task_queue, fwdbwd, MsTx, ...).
 struct Flow {
   NameId category = kEmptyName;
+  /// The flow's name; kEmptyName when it had none, or when it was its category followed by its
+  /// numeric id (torch_npu's "HostToDevice263": one distinct string per flow, not kept;
+  /// detail::kFlowNameIsCategoryAndId).
   NameId name = kEmptyName;
   SliceRef from;      ///< the slice bound to the `s` event
   SliceRef to;        ///< the slice bound to the `f` event
@@ -128,7 +131,7 @@ struct UnboundStartFlow {
   TimeNs fromTs = 0;         ///< ts of the `s` event, ns
   SliceRef to;               ///< the slice bound to the `f` event
   TimeNs toTs = 0;
-  NameId name = kEmptyName;  ///< the flow's name (HostToDevice{id})
+  NameId name = kEmptyName;  ///< the flow's name, as Flow::name (kEmptyName for HostToDevice{id})
   /// The start is on a pid without process_name metadata in a trace without a CANN process:
   /// a Level0 capture, whose CANN layer torch_npu prunes (format notes §2.1). Expected, so it
   /// is not counted as an import warning.

@@ -63,6 +63,14 @@ std::pair<std::uint64_t, std::uint32_t> EventInterpreter::keptArgs(std::string_v
   return {at, length};
 }
 
+bool flowNameFromId(std::string_view ph, std::string_view name, std::string_view cat, const EventFields& f) {
+  if (ph.size() != 1 || (ph[0] != 's' && ph[0] != 't' && ph[0] != 'f') || !f.hasId) return false;
+  // Cheap refusals first: most flow names (enqueue_to_dequeue) do not start with their category.
+  if (cat.empty() || name.size() <= cat.size() || name.compare(0, cat.size(), cat) != 0) return false;
+  const FlowIdParse id = parseFlowId(f.idToken, f.idIsString);
+  return id.value && flowNameIsCategoryAndId(name, cat, *id.value);
+}
+
 Key EventInterpreter::checkedKey(const EventFields& f, bool pid) {
   const Key k = pid ? f.pid : f.tid;
   const bool has = pid ? f.hasPid : f.hasTid;
@@ -82,7 +90,7 @@ void EventInterpreter::dispatch(const EventFields& f) {
   // the path. An event dropped for its ts or phase is counted under that warning only.
   const auto countMalformedArgs = [&] {
     addWarning(m_out.stats, ImportWarning::MalformedArgs, [&] {
-      const std::string_view name = m_out.pool.view(f.name);
+      const std::string_view name = f.name == kFlowNameIsCategoryAndId ? std::string_view() : m_out.pool.view(f.name);
       return "malformed args object" + (name.empty() ? std::string() : " of \"" + std::string(name) + "\"") + " (event " +
              offsetText(m_eventBegin) + ")";
     });

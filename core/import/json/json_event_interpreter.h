@@ -27,7 +27,7 @@ std::string offsetText(std::size_t off);
 /// parser's buffers) and live until the event is dispatched.
 struct EventFields {
   std::string_view ph;
-  NameId name = 0, cat = 0;
+  NameId name = 0, cat = 0;  ///< name: or kFlowNameIsCategoryAndId (flowNameFromId)
   Key pid{0, KeyKind::Invalid}, tid{0, KeyKind::Invalid};
   bool hasPid = false, hasTid = false;
   std::optional<TimeNs> ts, dur;  ///< ns; nullopt when absent or unreadable
@@ -50,6 +50,12 @@ struct EventFields {
   /// kept and its args read as none; dispatch counts an ImportWarning::MalformedArgs.
   bool argsMalformed = false;
 };
+
+/// True when the event is a flow event (ph s, t or f) with an `id` whose numeric value
+/// (parseFlowId, as EventInterpreter::flow reads it) follows its category in its name:
+/// flowNameIsCategoryAndId. Both JSON paths ask it with the texts before interning the name
+/// and set EventFields::name to kFlowNameIsCategoryAndId instead.
+[[nodiscard]] bool flowNameFromId(std::string_view ph, std::string_view name, std::string_view cat, const EventFields& f);
 
 /// Turns events into one worker's records. Not thread-safe: one per parse worker.
 class EventInterpreter {

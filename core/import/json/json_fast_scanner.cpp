@@ -228,14 +228,26 @@ inline bool FastEventScanner::member(State& s, std::string_view key) {
   return true;
 }
 
-/// Committed: interns the deferred strings (in key order) and dispatches the event.
+/// Committed: interns the deferred strings (in key order, the name last) and dispatches the event.
 void FastEventScanner::commit(State& s, const char* begin, std::size_t fileOffset) {
   EventFields& f = s.f;
+  // The name is interned last (the last one given), and not at all when it is a flow's category
+  // followed by its id (flowNameFromId); the simdjson path does the same (parseObject).
+  std::string_view name, cat;
+  bool hasName = false;
   for (std::size_t i = 0; i < s.pendingCount; ++i) {
+    if (s.pending[i].target == Target::Name) {
+      name = s.pending[i].text;
+      hasName = true;
+      continue;
+    }
     const NameId id = m_interp.internCached(s.pending[i].text);
     switch (s.pending[i].target) {
-      case Target::Name: f.name = id; break;
-      case Target::Cat: f.cat = id; break;
+      case Target::Name: break;
+      case Target::Cat:
+        f.cat = id;
+        cat = s.pending[i].text;
+        break;
       // A pid / tid given again later as a number (a repeated key) wins, as on the simdjson path:
       // the deferred string is dropped (found by fuzz_json_differential, seed 1).
       case Target::Pid:
@@ -246,6 +258,7 @@ void FastEventScanner::commit(State& s, const char* begin, std::size_t fileOffse
         break;
     }
   }
+  if (hasName) f.name = flowNameFromId(s.ph, name, cat, f) ? kFlowNameIsCategoryAndId : m_interp.internCached(name);
   f.ph = s.ph;
   m_interp.beginEvent(fileOffset, begin);
   ++m_interp.out().events;

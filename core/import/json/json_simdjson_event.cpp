@@ -170,7 +170,14 @@ bool SimdjsonEventParser::parseObject(const char* base, std::size_t len) {
   EventFields f;
   m_badString = false;
   m_docEnd = base + len;
+  m_hasName = false;
   if (!readFields(obj, f) || m_badString) return false;
+  // The name is interned last, and not at all when it is a flow's category followed by its id
+  // (flowNameFromId): the order and the rule of the fast scanner (FastEventScanner::commit), so
+  // that both paths build the same string pool.
+  if (m_hasName)
+    f.name = flowNameFromId(f.ph, m_nameBuf, m_interp.out().pool.view(f.cat), f) ? kFlowNameIsCategoryAndId
+                                                                                   : m_interp.out().pool.intern(m_nameBuf);
   m_interp.dispatch(f);
   return true;
 }
@@ -216,7 +223,7 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
         }
         break;
       case 'n':
-        if (key == "name" && !readName(v, f)) return false;
+        if (key == "name" && !readName(v)) return false;
         break;
       case 'c':
         if (key == "cat") {
@@ -253,7 +260,7 @@ bool SimdjsonEventParser::readFields(od::object& obj, EventFields& f) {
   return true;
 }
 
-bool SimdjsonEventParser::readName(od::value v, EventFields& f) {
+bool SimdjsonEventParser::readName(od::value v) {
   od::json_type t;
   if (v.type().get(t)) return false;
   std::string_view s;
@@ -263,7 +270,8 @@ bool SimdjsonEventParser::readName(od::value v, EventFields& f) {
   } else {
     s = token(v);  // a non-string name: keep its raw token as the name
   }
-  f.name = m_interp.out().pool.intern(s);
+  m_nameBuf.assign(s);  // interned by parseObject once the event is read whole
+  m_hasName = true;
   return true;
 }
 

@@ -33,9 +33,9 @@ class SimdjsonEventParser {
   Key readKey(simdjson::ondemand::value v, bool& ok);
   bool parseObject(const char* base, std::size_t len);
   bool readFields(simdjson::ondemand::object& obj, EventFields& f);
-  /// "name": a string, else the raw token of another value; false when the string does not
-  /// decode (parseRepaired retries).
-  bool readName(simdjson::ondemand::value v, EventFields& f);
+  /// "name": a string, else the raw token of another value, kept in m_nameBuf (parseObject
+  /// interns it); false when the string does not decode (parseRepaired retries).
+  bool readName(simdjson::ondemand::value v);
   /// The flow fields of an event (id, id2, bp, bind_id, flow_in, flow_out); other keys are left
   /// alone. False when a value does not decode.
   bool readFlowField(std::string_view key, simdjson::ondemand::value v, EventFields& f);
@@ -47,6 +47,8 @@ class SimdjsonEventParser {
   simdjson::ondemand::parser m_parser{1u << 31};
   std::string m_scratch;
   std::string m_phBuf, m_idBuf, m_id2Buf, m_bindIdBuf;  // keep string views alive until dispatch
+  std::string m_nameBuf;  ///< readName: the name, interned by parseObject after the other fields
+  bool m_hasName = false;
   std::string m_fixed;                    ///< parseRepaired's copy of the event
   std::vector<std::uint32_t> m_fixedMap;  ///< its byte -> offset in the event
   bool m_badString = false;               ///< a pid/tid string did not decode
