@@ -1318,20 +1318,34 @@ void buildAsyncLanes(BuildState& b) {
 
 /// Phase 6, counters: one series per (process, name, key), samples sorted by time (stable).
 void buildCounterSeries(BuildState& b) {
-  std::map<std::tuple<std::uint32_t, NameId, NameId>, std::uint32_t> seriesIndex;
+  // Two passes: each sample's series first (with its count), then the samples into columns of
+  // their exact size. One pass with push_back doubled each column and copied it again to
+  // shrink it; a cache of the last two keys missed on every sample of three series written in
+  // turn (AI Core Freq, APP/HBM, Device/HBM) and went through the map: 44 ms for 0.67 M samples.
+  using SeriesKey = std::tuple<std::uint32_t, NameId, NameId>;
+  std::map<SeriesKey, std::uint32_t> seriesIndex;
   std::vector<CounterSeries> series;
+  std::vector<std::size_t> count;
+  std::vector<std::vector<std::uint32_t>> seriesOf(b.parts.size());
   for (std::size_t k = 0; k < b.parts.size(); ++k) {
-    // Samples come in runs of one series (or of a few keys of one event): remember the last ones.
-    std::tuple<std::uint32_t, NameId, NameId> lastKey[2];
-    std::uint32_t lastSeries[2] = {kInvalidIndex, kInvalidIndex};
-    for (const RawCounter& c : b.parts[k].counters) {
-      const auto key = std::make_tuple(b.procMap[k][c.process], b.global(k, c.name), b.global(k, c.key));
-      std::uint32_t si;
-      if (lastSeries[0] != kInvalidIndex && lastKey[0] == key) {
-        si = lastSeries[0];
-      } else if (lastSeries[1] != kInvalidIndex && lastKey[1] == key) {
-        si = lastSeries[1];
-      } else {
+    // Samples come in runs of one series, or a few series in turn: remember the last ones.
+    constexpr std::size_t kRecent = 8;
+    SeriesKey recentKey[kRecent];
+    std::uint32_t recent[kRecent];
+    std::size_t recentCount = 0, recentNext = 0;
+    const RecordBuffer<RawCounter>& samples = b.parts[k].counters;
+    std::vector<std::uint32_t>& of = seriesOf[k];
+    of.resize(samples.size());
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const RawCounter& c = samples[i];
+      const SeriesKey key{b.procMap[k][c.process], b.global(k, c.name), b.global(k, c.key)};
+      std::uint32_t si = kInvalidIndex;
+      for (std::size_t r = 0; r < recentCount; ++r)
+        if (recentKey[r] == key) {
+          si = recent[r];
+          break;
+        }
+      if (si == kInvalidIndex) {
         auto [it, inserted] = seriesIndex.try_emplace(key, static_cast<std::uint32_t>(series.size()));
         if (inserted) {
           CounterSeries s;
@@ -1339,19 +1353,31 @@ void buildCounterSeries(BuildState& b) {
           s.name = std::get<1>(key);
           s.key = std::get<2>(key);
           series.push_back(std::move(s));
+          count.push_back(0);
         }
         si = it->second;
+        recentKey[recentNext] = key;
+        recent[recentNext] = si;
+        recentNext = (recentNext + 1) % kRecent;
+        recentCount = std::min(recentCount + 1, kRecent);
       }
-      if (si != lastSeries[0]) {
-        lastKey[1] = lastKey[0];
-        lastSeries[1] = lastSeries[0];
-        lastKey[0] = key;
-        lastSeries[0] = si;
-      }
-      series[si].ts.push_back(c.ts);
-      series[si].value.push_back(c.value);
+      of[i] = si;
+      ++count[si];
+    }
+  }
+  for (std::size_t si = 0; si < series.size(); ++si) {
+    reserveLarge(series[si].ts, count[si]);
+    reserveLarge(series[si].value, count[si]);
+  }
+  for (std::size_t k = 0; k < b.parts.size(); ++k) {
+    const RecordBuffer<RawCounter>& samples = b.parts[k].counters;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      CounterSeries& s = series[seriesOf[k][i]];
+      s.ts.push_back(samples[i].ts);
+      s.value.push_back(samples[i].value);
     }
     freeNow(b.parts[k].counters);
+    freeNow(seriesOf[k]);
   }
   for (auto& s : series) {
     if (!std::is_sorted(s.ts.begin(), s.ts.end())) {
@@ -1367,8 +1393,6 @@ void buildCounterSeries(BuildState& b) {
       s.ts = std::move(ts);
       s.value = std::move(v);
     }
-    s.ts.shrink_to_fit();
-    s.value.shrink_to_fit();
   }
   b.trace.counters = std::move(series);
 }

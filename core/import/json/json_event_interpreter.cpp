@@ -63,12 +63,13 @@ std::pair<std::uint64_t, std::uint32_t> EventInterpreter::keptArgs(std::string_v
   return {at, length};
 }
 
-bool flowNameFromId(std::string_view ph, std::string_view name, std::string_view cat, const EventFields& f) {
+bool flowNameFromId(std::string_view ph, std::string_view name, std::string_view cat, EventFields& f) {
   if (ph.size() != 1 || (ph[0] != 's' && ph[0] != 't' && ph[0] != 'f') || !f.hasId) return false;
   // Cheap refusals first: most flow names (enqueue_to_dequeue) do not start with their category.
   if (cat.empty() || name.size() <= cat.size() || name.compare(0, cat.size(), cat) != 0) return false;
-  const FlowIdParse id = parseFlowId(f.idToken, f.idIsString);
-  return id.value && flowNameIsCategoryAndId(name, cat, *id.value);
+  f.idParse = parseFlowId(f.idToken, f.idIsString);
+  f.idParsed = true;
+  return f.idParse.value && flowNameIsCategoryAndId(name, cat, *f.idParse.value);
 }
 
 Key EventInterpreter::checkedKey(const EventFields& f, bool pid) {
@@ -260,7 +261,7 @@ void EventInterpreter::flow(const EventFields& f, const Key& pid, TimeNs ts, cha
     r.idKind = FlowIdKind::Invalid;
     r.id = m_out.pool.intern("(no id)");
   } else {
-    const FlowIdParse p = parseFlowId(tok, isString);
+    const FlowIdParse p = f.hasId && f.idParsed ? f.idParse : parseFlowId(tok, isString);
     if (p.value) {
       r.idKind = FlowIdKind::Numeric;
       r.id = *p.value;
