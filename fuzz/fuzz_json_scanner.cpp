@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto offset = static_cast<std::size_t>(p - begin);
     const char* const q = detail::skipValue(p, end);
     const auto before = fuzz::summary(outA);
-    const char* const fast = scanner.scan(p, end, offset);
+    const char* const fast = scanner.scan(p, end, offset, p);
     if (fast) {
       if (fast != q)
         fuzz::fail("the scanner ended an event at " + std::to_string(fast - begin) + ", skipValue at " +

@@ -265,7 +265,7 @@ void FastEventScanner::commit(State& s, const char* begin, std::size_t fileOffse
   m_interp.dispatch(f);
 }
 
-const char* FastEventScanner::scan(const char* p, const char* end, std::size_t fileOffset) {
+const char* FastEventScanner::scan(const char* p, const char* end, std::size_t fileOffset, const char* validUtf8End) {
   const char* const begin = p;
   State s{nullptr, end, {}, {}, {}, 0};
   p = skipWs(p + 1, end);
@@ -295,8 +295,8 @@ const char* FastEventScanner::scan(const char* p, const char* end, std::size_t f
     }
   }
   // simdjson validates UTF-8 on the general path; do the same (ASCII runs are checked 32+ bytes
-  // at a time).
-  if (!simdjson::validate_utf8(begin, static_cast<std::size_t>(p - begin))) return nullptr;
+  // at a time), unless the caller already validated these bytes in bulk.
+  if (p > validUtf8End && !simdjson::validate_utf8(begin, static_cast<std::size_t>(p - begin))) return nullptr;
   commit(s, begin, fileOffset);
   return p;
 }

@@ -294,6 +294,48 @@ class RangeWindow {
   std::size_t m_offset = 0;  // file offset of m_data[0]
 };
 
+/// UTF-8 validated in bulk ahead of the fast scanner: simdjson::validate_utf8 over up to 1 MiB
+/// of the window at a time instead of once per event (per-event calls on ~185-byte events were
+/// 2.9% of the load at 11 M events, most of it the cost of a call). The chunk is cut at a
+/// character boundary (a cut elsewhere would only fail the check); a valid text cut at character boundaries
+/// is valid, and an event's bytes start and end at ASCII bytes ('{', '}'), so every event inside
+/// a valid chunk is valid. A chunk that fails (a bad byte somewhere in it) leaves its events to
+/// the scanner's own per-event check, so every event gets the verdict it had. Ranges are file
+/// offsets: they survive refills, which move the bytes but never change them.
+class Utf8Ahead {
+ public:
+  /// The end, in the window, of the bytes known valid from `p` on; `p` when nothing is known.
+  const char* validEnd(const RangeWindow& win, const char* p) {
+    const std::size_t off = win.offsetOf(p);
+    const bool inside = off >= m_begin && off <= m_end;
+    if ((!inside || m_end - off < kAhead) && off >= m_failedUpTo) {
+      const std::size_t from = inside ? m_end : off;
+      const char* const a = p + (from - off);
+      if (a < win.end()) {
+        const char* e = a + std::min<std::size_t>(kChunk, static_cast<std::size_t>(win.end() - a));
+        // Back to a character boundary: over up to 3 continuation bytes, then their lead byte.
+        for (int k = 0; k < 3 && e > a && (static_cast<unsigned char>(e[-1]) & 0xC0) == 0x80; ++k) --e;
+        if (e > a && static_cast<unsigned char>(e[-1]) >= 0xC0) --e;
+        if (e > a) {
+          if (simdjson::validate_utf8(a, static_cast<std::size_t>(e - a))) {
+            if (!inside) m_begin = off;
+            m_end = win.offsetOf(e);
+          } else {
+            m_failedUpTo = win.offsetOf(e);
+          }
+        }
+      }
+    }
+    return off >= m_begin && off <= m_end ? p + (m_end - off) : p;
+  }
+
+ private:
+  static constexpr std::size_t kChunk = 1u << 20;  ///< bytes validated per call at most
+  static constexpr std::size_t kAhead = 16u << 10; ///< validate on when fewer are left ahead
+  std::size_t m_begin = 0, m_end = 0;  ///< [m_begin, m_end): file bytes known to be valid UTF-8
+  std::size_t m_failedUpTo = 0;        ///< no bulk check before this offset (a chunk failed)
+};
+
 /// Parses the array elements from `p` (in `win`) until an element starts at or after `limit`,
 /// the array closes, or the file ends; `p` is left after the last byte read (after the `]` when
 /// the array closed). With `fastScanner`, each event goes through the fast scanner
@@ -312,6 +354,7 @@ void parseElements(RangeWindow& win, const char*& p, std::size_t limit, WorkerOu
   EventInterpreter interp(out);
   FastEventScanner scanner(interp);
   SimdjsonEventParser simd(interp);
+  Utf8Ahead utf8;
   bool expectElement = false;  // a comma was seen and no element followed yet
   std::size_t lastReport = begin;
   const auto refill = [&] {
@@ -355,7 +398,7 @@ void parseElements(RangeWindow& win, const char*& p, std::size_t limit, WorkerOu
     __builtin_prefetch(p + 1088);
     __builtin_prefetch(p + 1152);
     __builtin_prefetch(p + 1216);
-    const char* fast = (c == '{' && fastScanner) ? scanner.scan(p, end, off) : nullptr;
+    const char* fast = (c == '{' && fastScanner) ? scanner.scan(p, end, off, utf8.validEnd(win, p)) : nullptr;
     if (fast) {
       ++out.fastEvents;
       expectElement = false;

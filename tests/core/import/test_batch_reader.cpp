@@ -324,6 +324,44 @@ TEST_CASE("windowed read: every window size gives the in-place result") {
   CHECK(grown->argsText(npuscope::test::findSlice(*grown, "long")) == R"({"k":")" + longArgs + R"("})");
 }
 
+TEST_CASE("UTF-8 checked in bulk: every event keeps its verdict, whatever the window or the cut") {
+  // Names and args of 2- to 4-byte characters (chunks and windows end inside them), and every
+  // 97th event with a bad byte in its name (0xFF) or args (0xC3 before a quote: a truncated
+  // sequence): those and only those are repaired, one InvalidUtf8 warning each (counted here as
+  // they are written), in place, through windows of many sizes, in 1 and 3 parts and on the
+  // simdjson-only path.
+  std::string json = "[";
+  std::size_t bad = 0;
+  for (int i = 0; i < 20000; ++i) {
+    json += i ? "," : "";
+    json += R"({"ph":"X","pid":1,"tid":)" + std::to_string(i % 3) + R"(,"ts":)" + std::to_string(1000 + i * 10) + R"(,"dur":5,)";
+    if (i % 97 == 5) {
+      ++bad;
+      json += (bad % 2) ? R"("name":"算)" "\xFF" R"(子"})" : R"("name":"é","args":{"k":"v)" "\xC3" R"("}})";
+    } else {
+      json += R"("name":"算子)" + std::to_string(i % 13) + R"(é","args":{"k":"😀)" + std::to_string(i) + R"("}})";
+    }
+  }
+  json += "]";
+  REQUIRE(bad == 207);  // i = 5, 102, ..., 19987: (19987 - 5) / 97 + 1
+  core::LoadOptions ref;
+  ref.fastScanner = false;
+  const auto r = core::loadTraceFromMemory(json, "utf8.json", ref);
+  REQUIRE(r.ok());
+  const core::Trace& reference = *r.trace;
+  CHECK(reference.sliceCount() == 20000);
+  CHECK(reference.stats.count(core::ImportWarning::InvalidUtf8) == bad);
+  CHECK(npuscope::test::countSlices(reference, "算\xEF\xBF\xBD子") == (bad + 1) / 2);
+  for (unsigned parts : {1u, 3u}) {
+    INFO("parts " << parts);
+    requireSame(reference, *loadWith(json, true, parts));
+    for (std::size_t window : {64u, 1001u, 4099u, 65537u}) {
+      INFO("window " << window);
+      requireSame(reference, *loadWindowed(json, window, parts));
+    }
+  }
+}
+
 TEST_CASE("windowed read: file ends, truncation and object form as in place") {
   // Each ends differently: closed array, unclosed array, event cut by the end of the file, a
   // scalar last element, whitespace tail, object form with keys after the array.
