@@ -96,8 +96,8 @@ static_assert(sizeof(RawSlice) == 32, "keep the import record small: it is held 
 /// Flow id: numeric (exact uint64) or text (NameId of the raw token), or invalid.
 enum class FlowIdKind : std::uint8_t { Numeric, Text, Invalid };
 
-/// RawFlow::name of a flow event whose name is its category followed by its numeric id in
-/// decimal: torch_npu names every HostToDevice flow so ("HostToDevice263", cat "HostToDevice",
+/// The name (in a WorkerOut::flowKeys pair) of a flow event whose name is its category followed
+/// by its numeric id in decimal: torch_npu names every HostToDevice flow so ("HostToDevice263", cat "HostToDevice",
 /// id "263"; format notes §2.1), one distinct name per flow, which cost ~35 B per flow in the
 /// string table (a sixth of the trace's strings at 10 M events) and an intern per event. Such a
 /// name says nothing the category and the id do not, so it is not interned: the events group
@@ -117,23 +117,27 @@ inline constexpr NameId kFlowNameIsCategoryAndId = 0xFFFFFFFFu;
   return name.substr(category.size()) == std::string_view(digits, static_cast<std::size_t>(r.ptr - digits));
 }
 
-/// A flow event (s, t, f).
+/// A flow event (s, t, f). 32 bytes (was 48: 4.5 M flow events held 215 MB while the file was
+/// read; at 32 the load's peak fell by ~65 MB at 11 M events): the category and the name are one
+/// pair index, and a flow v2 endpoint's slice end is kept aside (WorkerOut::flowBindEnds).
 struct RawFlow {
   TimeNs ts = 0;
   std::uint64_t id = 0;       ///< numeric id, or NameId of the text for Text/Invalid
   std::uint32_t thread = 0;   ///< worker-local thread index
-  NameId cat = 0;
-  NameId name = 0;            ///< or kFlowNameIsCategoryAndId
+  /// (category, name): index in WorkerOut::flowKeys; after buildTrace's binding, in the global
+  /// table of the build. Equal keys are equal pairs.
+  std::uint32_t key = 0;
   std::uint32_t order = 0;    ///< file order inside the worker
   char ph = 's';
   bool bindEnclosing = false; ///< bp == "e"
   FlowIdKind idKind = FlowIdKind::Numeric;
-  /// A flow v2 endpoint (bind_id with flow_out / flow_in on an X slice): the end of that slice,
-  /// so that it binds to the slice itself and not to a child starting at the same ts; kNoBindEnd
-  /// for a v1 flow event.
-  TimeNs bindEnd = kNoBindEnd;
+  /// A flow v2 endpoint (bind_id with flow_out / flow_in on an X slice): the end of that slice is
+  /// in WorkerOut::flowBindEnds under this event's `order`, so that it binds to the slice itself
+  /// and not to a child starting at the same ts.
+  bool hasBindEnd = false;
   static constexpr TimeNs kNoBindEnd = INT64_MIN;
 };
+static_assert(sizeof(RawFlow) == 32, "keep the import record small: it is held per flow event");
 
 /// One counter sample (one args key of a C event).
 struct RawCounter {
@@ -186,6 +190,11 @@ struct WorkerOut {
   std::vector<RecordBuffer<RawSlice>> slices;  ///< per local thread
   std::vector<LongArgs> longArgs;  ///< args of slices that do not fit RawSlice::packed
   RecordBuffer<RawFlow> flows;
+  /// The distinct (category, name) pairs of `flows` (RawFlow::key), in first-appearance order.
+  std::vector<std::pair<NameId, NameId>> flowKeys;
+  std::unordered_map<std::uint64_t, std::uint32_t> flowKeyIndex;
+  /// The flow v2 endpoints' slice ends (RawFlow::hasBindEnd): (order, end), by order.
+  std::vector<std::pair<std::uint32_t, TimeNs>> flowBindEnds;
   RecordBuffer<RawCounter> counters;
   std::vector<RawMeta> metas;
   RecordBuffer<RawAsync> asyncs;
@@ -210,7 +219,27 @@ struct WorkerOut {
   Key lastPid{0, KeyKind::Invalid}, lastTid{0, KeyKind::Invalid};
   std::uint32_t lastThread = UINT32_MAX;
   std::uint32_t threadLookup(const Key& pid, const Key& tid);
+  /// The RawFlow::key of (cat, name): the last kRecentFlowKeys pairs are remembered (a
+  /// profiler writes flows of a few kinds interleaved: HostToDevice, async_npu, async_task_queue),
+  /// others go through flowKeyIndex.
+  std::uint32_t flowKey(NameId cat, NameId name) {
+    const std::uint64_t k = (std::uint64_t{cat} << 32) | name;
+    for (std::size_t r = 0; r < kRecentFlowKeys; ++r)
+      if (m_recentFlowKey[r] == k) return m_recentFlowKeyIndex[r];
+    auto [it, inserted] = flowKeyIndex.try_emplace(k, static_cast<std::uint32_t>(flowKeys.size()));
+    if (inserted) flowKeys.emplace_back(cat, name);
+    m_recentFlowKey[m_recentNext] = k;
+    m_recentFlowKeyIndex[m_recentNext] = it->second;
+    m_recentNext = (m_recentNext + 1) % kRecentFlowKeys;
+    return it->second;
+  }
 
+ private:
+  static constexpr std::size_t kRecentFlowKeys = 4;
+  // UINT64_MAX is no pair: a category id is below the pool's size.
+  std::uint64_t m_recentFlowKey[kRecentFlowKeys] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+  std::uint32_t m_recentFlowKeyIndex[kRecentFlowKeys] = {};
+  std::size_t m_recentNext = 0;
 };
 
 }  // namespace npuscope::core::detail

@@ -732,15 +732,15 @@ class LaneSearch {
   std::vector<std::uint32_t> m_hint;  // per row, in [rowBegin[d], rowBegin[d+1]]
 };
 
-/// Flow group key: events with equal (id, cat, name, kind) form one flow (or fan-out).
+/// Flow group key: events with equal (id, cat, name, kind) form one flow (or fan-out); (cat,
+/// name) is RawFlow::key, global once bound (equal keys, equal pairs).
 inline bool flowKeyLess(const RawFlow& a, const RawFlow& b) {
   if (a.id != b.id) return a.id < b.id;
-  if (a.cat != b.cat) return a.cat < b.cat;
-  if (a.name != b.name) return a.name < b.name;
+  if (a.key != b.key) return a.key < b.key;
   return a.idKind < b.idKind;
 }
 inline bool sameFlowKey(const RawFlow& a, const RawFlow& b) {
-  return a.id == b.id && a.cat == b.cat && a.name == b.name && a.idKind == b.idKind;
+  return a.id == b.id && a.key == b.key && a.idKind == b.idKind;
 }
 
 /// A warning of one flow group, with the group's first event (file order) to sort it by.
@@ -788,7 +788,8 @@ struct FlowRun {
 /// are an expected Level0 artefact (see UnboundStartFlow::prunedCann): kept without a warning.
 void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size_t>& lo, const std::vector<std::size_t>& hi,
                    const std::vector<GlobalThread>& threads, const std::vector<std::uint8_t>& prunedCann,
-                   NameId h2d, FlowRangeOut& out, const std::stop_token& stop) {
+                   const std::vector<std::pair<NameId, NameId>>& flowKeys, NameId h2d, FlowRangeOut& out,
+                   const std::stop_token& stop) {
   const std::size_t R = runs.size();
   std::vector<std::size_t> cur(lo);
   std::vector<ProgressiveRelease> release(R);
@@ -826,10 +827,11 @@ void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size
       while (cur[r] < hi[r] && sameFlowKey(runs[r].data[cur[r]], key)) group.push_back({&runs[r].data[cur[r]++], static_cast<std::uint32_t>(r)});
     const std::uint32_t first = runs[group[0].run].offset + group[0].f->order;
     std::uint32_t seq = 0;
+    const NameId cat = flowKeys[key.key].first;
     // A name that was the category and the id is not kept (kFlowNameIsCategoryAndId).
-    const NameId name = key.name == kFlowNameIsCategoryAndId ? kEmptyName : key.name;
+    const NameId name = flowKeys[key.key].second == kFlowNameIsCategoryAndId ? kEmptyName : flowKeys[key.key].second;
     auto warn = [&](ImportWarning w, std::uint8_t side = 0) {
-      out.warnings.push_back({first, seq++, w, side, key.idKind, key.cat, key.id});
+      out.warnings.push_back({first, seq++, w, side, key.idKind, cat, key.id});
     };
     if (key.idKind == FlowIdKind::Invalid) {
       warn(ImportWarning::InvalidFlowId);
@@ -846,12 +848,12 @@ void pairFlowRange(const std::vector<FlowRun>& runs, const std::vector<std::size
         // sits on the pruned CANN thread, and its tid + ts still locate the launch.
         const GlobalThread& sth = threads[s.f->thread];
         const bool keep = !from.valid() && to.valid() && sth.tid.kind == KeyKind::Number;
-        const bool expected = keep && key.cat == h2d && prunedCann[s.f->thread];
+        const bool expected = keep && cat == h2d && prunedCann[s.f->thread];
         if (!expected) warn(ImportWarning::FlowNoEnclosingSlice, from.valid() ? 1 : 2);
-        if (keep) out.unbound.push_back({key.cat, sth.tid.v, s.f->ts, to, f.f->ts, name, expected});
+        if (keep) out.unbound.push_back({cat, sth.tid.v, s.f->ts, to, f.f->ts, name, expected});
         return;
       }
-      out.bound.push_back({{key.cat, name, from, to, s.f->ts, f.f->ts}, first, seq++});
+      out.bound.push_back({{cat, name, from, to, s.f->ts, f.f->ts}, first, seq++});
     };
     waiting.clear();
     for (const Ev& e : group) {
@@ -1027,6 +1029,9 @@ struct BuildState {
   std::vector<Lane> lanes;                 ///< before the display sort
   std::vector<std::uint32_t> laneThread;   ///< per lane: its thread, kInvalidIndex for async lanes
   std::vector<std::uint8_t> prunedCann;    ///< per thread, see pairFlowRange
+  /// The (category, name) pairs of every part's flows with global names, each once (in the
+  /// order of first appearance in the file): RawFlow::key once bindAndSortFlows has run.
+  std::vector<std::pair<NameId, NameId>> flowKeys;
   TimeNs maxTs = INT64_MIN;
 
   [[nodiscard]] const NameId* names(std::size_t k) const { return nameMap[k].empty() ? nullptr : nameMap[k].data(); }
@@ -1561,8 +1566,27 @@ std::vector<FlowRun> bindAndSortFlows(BuildState& b, std::vector<std::vector<std
   bindOf.assign(parts.size(), {});
   std::vector<std::uint32_t> offset(parts.size() + 1, 0);
   for (std::size_t k = 0; k < parts.size(); ++k) offset[k + 1] = offset[k] + static_cast<std::uint32_t>(parts[k].flows.size());
+  // The parts' (category, name) pairs with global names, each once: few in a profiler's trace.
+  std::vector<std::vector<std::uint32_t>> keyMap(parts.size());
+  {
+    std::unordered_map<std::uint64_t, std::uint32_t> index;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      keyMap[k].reserve(parts[k].flowKeys.size());
+      for (auto [cat, name] : parts[k].flowKeys) {
+        cat = b.global(k, cat);
+        if (name != kFlowNameIsCategoryAndId) name = b.global(k, name);
+        const auto [it, inserted] = index.try_emplace((std::uint64_t{cat} << 32) | name, static_cast<std::uint32_t>(b.flowKeys.size()));
+        if (inserted) b.flowKeys.emplace_back(cat, name);
+        keyMap[k].push_back(it->second);
+      }
+      std::vector<std::pair<NameId, NameId>>().swap(parts[k].flowKeys);
+      std::unordered_map<std::uint64_t, std::uint32_t>().swap(parts[k].flowKeyIndex);
+    }
+  }
   parallelJobs(b.workers, parts.size(), b.stop, [&](std::size_t k, unsigned) {
     RecordBuffer<RawFlow>& flows = parts[k].flows;
+    const std::vector<std::pair<std::uint32_t, TimeNs>>& bindEnds = parts[k].flowBindEnds;
+    std::size_t nextBindEnd = 0;
     std::vector<std::uint32_t>& bind = bindOf[k];
     reserveLarge(bind, flows.size());
     bind.resize(flows.size());
@@ -1571,10 +1595,13 @@ std::vector<FlowRun> bindAndSortFlows(BuildState& b, std::vector<std::vector<std
     for (std::size_t i = 0; i < flows.size(); ++i) {
       if ((i & (kStopPoll - 1)) == 0 && b.stop.stop_requested()) return;
       RawFlow& f = flows[i];
-      if (nm) {
-        f.cat = nm[f.cat];
-        if (f.name != kFlowNameIsCategoryAndId) f.name = nm[f.name];
-        if (f.idKind != FlowIdKind::Numeric) f.id = nm[static_cast<NameId>(f.id)];
+      if (nm && f.idKind != FlowIdKind::Numeric) f.id = nm[static_cast<NameId>(f.id)];
+      f.key = keyMap[k][f.key];
+      // The slice end of a flow v2 endpoint (bindEnds is in file order, as `i`).
+      TimeNs bindEnd = RawFlow::kNoBindEnd;
+      if (f.hasBindEnd) {
+        while (nextBindEnd < bindEnds.size() && bindEnds[nextBindEnd].first < f.order) ++nextBindEnd;
+        if (nextBindEnd < bindEnds.size() && bindEnds[nextBindEnd].first == f.order) bindEnd = bindEnds[nextBindEnd].second;
       }
       f.order = static_cast<std::uint32_t>(i);
       f.thread = b.threadMap[k][f.thread];
@@ -1582,7 +1609,7 @@ std::vector<FlowRun> bindAndSortFlows(BuildState& b, std::vector<std::vector<std
       const std::uint32_t lane = b.threads[f.thread].lane;
       if (lane != kInvalidIndex && f.idKind != FlowIdKind::Invalid && f.ph != 't') {
         if (!search[lane]) search[lane].emplace(trace.lanes[lane]);
-        at = f.bindEnd != RawFlow::kNoBindEnd      ? search[lane]->exactSlice(f.ts, f.bindEnd)
+        at = bindEnd != RawFlow::kNoBindEnd        ? search[lane]->exactSlice(f.ts, bindEnd)
              : (f.ph == 's' || f.bindEnclosing) ? search[lane]->enclosingSlice(f.ts)
                                                 : search[lane]->nextSlice(f.ts);
       }
@@ -1620,7 +1647,7 @@ std::vector<FlowRangeOut> pairFlowsInRanges(BuildState& b, const std::vector<Flo
   }
   std::vector<FlowRangeOut> ranges(rangeCount);
   parallelJobs(b.workers, rangeCount, b.stop, [&](std::size_t j, unsigned) {
-    pairFlowRange(runs, cut[j], cut[j + 1], b.threads, b.prunedCann, h2d, ranges[j], b.stop);
+    pairFlowRange(runs, cut[j], cut[j + 1], b.threads, b.prunedCann, b.flowKeys, h2d, ranges[j], b.stop);
     if (!b.stop.stop_requested()) std::sort(ranges[j].bound.begin(), ranges[j].bound.end(), boundLess);
   });
   return ranges;
@@ -1679,7 +1706,10 @@ bool bindAndPairFlows(BuildState& b) {
   const std::vector<FlowRun> runs = bindAndSortFlows(b, bindOf);
   if (b.stop.stop_requested()) return false;
   std::vector<FlowRangeOut> ranges = pairFlowsInRanges(b, runs);
-  for (auto& w : b.parts) freeNow(w.flows);
+  for (auto& w : b.parts) {
+    freeNow(w.flows);
+    std::vector<std::pair<std::uint32_t, TimeNs>>().swap(w.flowBindEnds);
+  }
   for (auto& v : bindOf) freeNow(v);
   if (b.stop.stop_requested()) return false;
   std::vector<FlowWarning> warnings;

@@ -233,10 +233,13 @@ void TraceBuilder::pushFlow(ThreadId t, TimeNs ts, char ph, std::uint64_t id, Fl
   RawFlow r;
   r.ts = ts;
   r.ph = ph;
-  r.cat = category.empty() ? kEmptyName : c.pool.intern(category);
-  r.name = name.empty()                                                               ? kEmptyName
-           : kind == FlowIdKind::Numeric && detail::flowNameIsCategoryAndId(name, category, id) ? detail::kFlowNameIsCategoryAndId
-                                                                                             : c.pool.intern(name);
+  const NameId cat = category.empty() ? kEmptyName : c.pool.intern(category);
+  NameId nameId = kEmptyName;
+  if (!name.empty())
+    nameId = kind == FlowIdKind::Numeric && detail::flowNameIsCategoryAndId(name, category, id)
+                 ? detail::kFlowNameIsCategoryAndId
+                 : c.pool.intern(name);
+  r.key = c.flowKey(cat, nameId);
   r.bindEnclosing = bindEnclosing;
   r.thread = t;
   r.order = static_cast<std::uint32_t>(c.flows.size());

@@ -233,13 +233,18 @@ void EventInterpreter::flowV2(const EventFields& f, const Key& pid, TimeNs ts, T
   g.idToken = f.hasBindId ? f.bindIdToken : f.idToken;
   g.idIsString = f.hasBindId ? f.bindIdIsString : f.idIsString;
   // dur < 0: a B event, whose end is not known: bound to the slice enclosing ts.
+  const auto bindToSlice = [&] {
+    if (dur < 0) return;
+    m_out.flows.back().hasBindEnd = true;
+    m_out.flowBindEnds.emplace_back(m_out.flows.back().order, ts + dur);
+  };
   if (f.flowOut) {
     flow(g, pid, ts, 's');
-    if (dur >= 0) m_out.flows.back().bindEnd = ts + dur;
+    bindToSlice();
   }
   if (f.flowIn) {
     flow(g, pid, ts, 'f');
-    if (dur >= 0) m_out.flows.back().bindEnd = ts + dur;
+    bindToSlice();
   }
 }
 
@@ -248,8 +253,7 @@ void EventInterpreter::flow(const EventFields& f, const Key& pid, TimeNs ts, cha
   RawFlow r;
   r.ts = ts;
   r.ph = ph;
-  r.cat = f.cat;
-  r.name = f.name;
+  r.key = m_out.flowKey(f.cat, f.name);
   r.bindEnclosing = f.bpE;
   r.thread = m_out.thread(pid, tid);
   r.order = static_cast<std::uint32_t>(m_out.flows.size());
