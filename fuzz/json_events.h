@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <simdjson.h>
 
@@ -48,9 +49,15 @@ inline std::string fingerprint(const core::detail::WorkerOut& w) {
         << r.argsOffset(&w.longArgs) << '+' << r.argsLength(&w.longArgs) << " flags " << int(r.flags());
   }
   s << "\nflows";
-  for (const auto& f : w.flows)
+  for (const auto& f : w.flows) {
+    // The pair and the slice end as the builder reads them (RawFlow::key, flowBindEnds).
+    const auto [cat, name] = f.key < w.flowKeys.size() ? w.flowKeys[f.key] : std::pair<core::NameId, core::NameId>{0, 0};
     s << "\n  " << f.ph << ' ' << f.ts << " id " << f.id << '/' << int(f.idKind) << " thread " << f.thread << " cat "
-      << f.cat << " name " << f.name << " order " << f.order << " bind " << f.bindEnclosing << ' ' << f.bindEnd;
+      << cat << " name " << name << " order " << f.order << " bind " << f.bindEnclosing;
+    if (f.hasBindEnd)
+      for (const auto& [order, end] : w.flowBindEnds)
+        if (order == f.order) s << " end " << end;
+  }
   s << "\ncounters";
   for (const auto& c : w.counters)
     s << "\n  " << c.ts << ' ' << c.value << " process " << c.process << " name " << c.name << " key " << c.key;
@@ -68,13 +75,14 @@ inline std::string fingerprint(const core::detail::WorkerOut& w) {
 
 /// How many records of each kind `w` holds (and its time range): equal before and after a call
 /// that had no effect.
-inline std::array<std::uint64_t, 14> summary(const core::detail::WorkerOut& w) {
+inline std::array<std::uint64_t, 16> summary(const core::detail::WorkerOut& w) {
   std::uint64_t slices = 0, warnings = 0;
   for (const auto& t : w.slices) slices += t.size();
   for (const auto c : w.stats.counts) warnings += c;
   return {w.events,         w.pool.size(),   warnings,           w.stats.examples.size(), w.processes.size(),
           w.threads.size(), slices,          w.longArgs.size(),  w.flows.size(),          w.counters.size(),
-          w.metas.size(),   w.asyncs.size(), static_cast<std::uint64_t>(w.minTs), static_cast<std::uint64_t>(w.maxTs)};
+          w.metas.size(),   w.asyncs.size(), static_cast<std::uint64_t>(w.minTs), static_cast<std::uint64_t>(w.maxTs),
+          w.flowKeys.size(), w.flowBindEnds.size()};
 }
 
 /// Empty when the args range [offset, offset + length) of `file` is empty, or lies in the file and
