@@ -114,6 +114,17 @@ std::optional<TimeNs> parseMicrosToNs(std::string_view t) {
 
 FlowIdParse parseFlowId(std::string_view tok, bool wasString) {
   FlowIdParse r;
+  // The ids profilers write: 1 to 19 plain decimal digits (below 10^19 < 2^64, so no overflow),
+  // in one tight loop; the general rules below give the same value for them.
+  if (!tok.empty() && tok.size() <= 19) {
+    std::uint64_t v = 0;
+    std::size_t i = 0;
+    for (; i < tok.size() && static_cast<unsigned>(tok[i] - '0') < 10u; ++i) v = v * 10 + static_cast<unsigned>(tok[i] - '0');
+    if (i == tok.size()) {
+      r.value = v;
+      return r;
+    }
+  }
   if (wasString && tok.size() >= 2 && tok.front() == '"' && tok.back() == '"') tok = tok.substr(1, tok.size() - 2);
   while (!tok.empty() && (tok.back() == ' ' || tok.back() == '\n' || tok.back() == '\r' || tok.back() == '\t'))
     tok.remove_suffix(1);

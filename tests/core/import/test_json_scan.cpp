@@ -98,3 +98,23 @@ TEST_CASE("sanitizeJsonStrings: the backslash of an invalid escape becomes text"
   CHECK(r.strings[0].badEscape);
   CHECK(r.strings[0].control);
 }
+
+TEST_CASE("parseFlowId: decimal, hex strings, whitespace, overflow and text, by hand") {
+  const auto value = [](std::string_view tok, bool str) { return parseFlowId(tok, str).value; };
+  CHECK(value("263", false) == 263u);
+  CHECK(value("263", true) == 263u);
+  CHECK(value("0263", true) == 263u);  // leading zeros read as decimal
+  CHECK(value("0", false) == 0u);
+  CHECK(value("9999999999999999999", false) == 9999999999999999999ull);   // 19 digits
+  CHECK(value("18446744073709551615", true) == 18446744073709551615ull);  // 20 digits: 2^64 - 1
+  CHECK_FALSE(value("18446744073709551616", true));                      // 2^64
+  CHECK(parseFlowId("18446744073709551616", true).overflow);
+  CHECK(value("\"263\"", true) == 263u);  // a token with its quotes
+  CHECK(value("263 ", false) == 263u);    // trailing whitespace
+  CHECK(value("0x107", true) == 263u);    // hex only in a string
+  CHECK_FALSE(value("0x107", false));
+  CHECK_FALSE(value("26a", true));
+  CHECK_FALSE(value("2.5", false));
+  CHECK_FALSE(value("-1", false));
+  CHECK_FALSE(value("", true));
+}
