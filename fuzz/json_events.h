@@ -51,7 +51,7 @@ inline std::string fingerprint(const core::detail::WorkerOut& w) {
   s << "\nflows";
   for (const auto& f : w.flows) {
     // The pair and the slice end as the builder reads them (RawFlow::key, flowBindEnds).
-    const auto [cat, name] = f.key < w.flowKeys.size() ? w.flowKeys[f.key] : std::pair<core::NameId, core::NameId>{0, 0};
+    const auto [cat, name] = f.key < w.flowKeys.pairs.size() ? w.flowKeys.pairs[f.key] : std::pair<core::NameId, core::NameId>{0, 0};
     s << "\n  " << f.ph << ' ' << f.ts << " id " << f.id << '/' << int(f.idKind) << " thread " << f.thread << " cat "
       << cat << " name " << name << " order " << f.order << " bind " << f.bindEnclosing;
     if (f.hasBindEnd)
@@ -82,7 +82,7 @@ inline std::array<std::uint64_t, 16> summary(const core::detail::WorkerOut& w) {
   return {w.events,         w.pool.size(),   warnings,           w.stats.examples.size(), w.processes.size(),
           w.threads.size(), slices,          w.longArgs.size(),  w.flows.size(),          w.counters.size(),
           w.metas.size(),   w.asyncs.size(), static_cast<std::uint64_t>(w.minTs), static_cast<std::uint64_t>(w.maxTs),
-          w.flowKeys.size(), w.flowBindEnds.size()};
+          w.flowKeys.pairs.size(), w.flowBindEnds.size()};
 }
 
 /// Empty when the args range [offset, offset + length) of `file` is empty, or lies in the file and

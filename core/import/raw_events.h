@@ -117,6 +117,38 @@ inline constexpr NameId kFlowNameIsCategoryAndId = 0xFFFFFFFFu;
   return name.substr(category.size()) == std::string_view(digits, static_cast<std::size_t>(r.ptr - digits));
 }
 
+/// The distinct (category, name) pairs of flow events, numbered in first-appearance order
+/// (RawFlow::key): a worker's (WorkerOut::flowKeys, local names) and the build's (global names).
+/// A profiler's trace has a handful; the last kRecent pairs are remembered, as flows of a few
+/// kinds come interleaved (HostToDevice, async_npu, async_task_queue).
+class FlowKeyTable {
+ public:
+  /// The number of (cat, name), added if new.
+  std::uint32_t intern(NameId cat, NameId name) {
+    const std::uint64_t k = (std::uint64_t{cat} << 32) | name;
+    for (std::size_t r = 0; r < kRecent; ++r)
+      if (m_recentKey[r] == k) return m_recentIndex[r];
+    auto [it, inserted] = m_index.try_emplace(k, static_cast<std::uint32_t>(pairs.size()));
+    if (inserted) pairs.emplace_back(cat, name);
+    m_recentKey[m_recentNext] = k;
+    m_recentIndex[m_recentNext] = it->second;
+    m_recentNext = (m_recentNext + 1) % kRecent;
+    return it->second;
+  }
+  /// Frees the pairs and the index.
+  void clear() { *this = FlowKeyTable(); }
+
+  std::vector<std::pair<NameId, NameId>> pairs;  ///< by number
+
+ private:
+  static constexpr std::size_t kRecent = 4;
+  std::unordered_map<std::uint64_t, std::uint32_t> m_index;
+  // UINT64_MAX is no pair: a category id is below its pool's size.
+  std::uint64_t m_recentKey[kRecent] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+  std::uint32_t m_recentIndex[kRecent] = {};
+  std::size_t m_recentNext = 0;
+};
+
 /// A flow event (s, t, f). 32 bytes (was 48: 4.5 M flow events held 215 MB while the file was
 /// read; at 32 the load's peak fell by ~65 MB at 11 M events): the category and the name are one
 /// pair index, and a flow v2 endpoint's slice end is kept aside (WorkerOut::flowBindEnds).
@@ -190,9 +222,8 @@ struct WorkerOut {
   std::vector<RecordBuffer<RawSlice>> slices;  ///< per local thread
   std::vector<LongArgs> longArgs;  ///< args of slices that do not fit RawSlice::packed
   RecordBuffer<RawFlow> flows;
-  /// The distinct (category, name) pairs of `flows` (RawFlow::key), in first-appearance order.
-  std::vector<std::pair<NameId, NameId>> flowKeys;
-  std::unordered_map<std::uint64_t, std::uint32_t> flowKeyIndex;
+  /// The (category, name) pairs of `flows` (RawFlow::key).
+  FlowKeyTable flowKeys;
   /// The flow v2 endpoints' slice ends (RawFlow::hasBindEnd): (order, end), by order.
   std::vector<std::pair<std::uint32_t, TimeNs>> flowBindEnds;
   RecordBuffer<RawCounter> counters;
@@ -219,27 +250,6 @@ struct WorkerOut {
   Key lastPid{0, KeyKind::Invalid}, lastTid{0, KeyKind::Invalid};
   std::uint32_t lastThread = UINT32_MAX;
   std::uint32_t threadLookup(const Key& pid, const Key& tid);
-  /// The RawFlow::key of (cat, name): the last kRecentFlowKeys pairs are remembered (a
-  /// profiler writes flows of a few kinds interleaved: HostToDevice, async_npu, async_task_queue),
-  /// others go through flowKeyIndex.
-  std::uint32_t flowKey(NameId cat, NameId name) {
-    const std::uint64_t k = (std::uint64_t{cat} << 32) | name;
-    for (std::size_t r = 0; r < kRecentFlowKeys; ++r)
-      if (m_recentFlowKey[r] == k) return m_recentFlowKeyIndex[r];
-    auto [it, inserted] = flowKeyIndex.try_emplace(k, static_cast<std::uint32_t>(flowKeys.size()));
-    if (inserted) flowKeys.emplace_back(cat, name);
-    m_recentFlowKey[m_recentNext] = k;
-    m_recentFlowKeyIndex[m_recentNext] = it->second;
-    m_recentNext = (m_recentNext + 1) % kRecentFlowKeys;
-    return it->second;
-  }
-
- private:
-  static constexpr std::size_t kRecentFlowKeys = 4;
-  // UINT64_MAX is no pair: a category id is below the pool's size.
-  std::uint64_t m_recentFlowKey[kRecentFlowKeys] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
-  std::uint32_t m_recentFlowKeyIndex[kRecentFlowKeys] = {};
-  std::size_t m_recentNext = 0;
 };
 
 }  // namespace npuscope::core::detail

@@ -1029,9 +1029,9 @@ struct BuildState {
   std::vector<Lane> lanes;                 ///< before the display sort
   std::vector<std::uint32_t> laneThread;   ///< per lane: its thread, kInvalidIndex for async lanes
   std::vector<std::uint8_t> prunedCann;    ///< per thread, see pairFlowRange
-  /// The (category, name) pairs of every part's flows with global names, each once (in the
-  /// order of first appearance in the file): RawFlow::key once bindAndSortFlows has run.
-  std::vector<std::pair<NameId, NameId>> flowKeys;
+  /// The (category, name) pairs of every part's flows with global names (numbered in the order
+  /// of first appearance in the file): RawFlow::key once bindAndSortFlows has run.
+  FlowKeyTable flowKeys;
   TimeNs maxTs = INT64_MIN;
 
   [[nodiscard]] const NameId* names(std::size_t k) const { return nameMap[k].empty() ? nullptr : nameMap[k].data(); }
@@ -1568,20 +1568,11 @@ std::vector<FlowRun> bindAndSortFlows(BuildState& b, std::vector<std::vector<std
   for (std::size_t k = 0; k < parts.size(); ++k) offset[k + 1] = offset[k] + static_cast<std::uint32_t>(parts[k].flows.size());
   // The parts' (category, name) pairs with global names, each once: few in a profiler's trace.
   std::vector<std::vector<std::uint32_t>> keyMap(parts.size());
-  {
-    std::unordered_map<std::uint64_t, std::uint32_t> index;
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-      keyMap[k].reserve(parts[k].flowKeys.size());
-      for (auto [cat, name] : parts[k].flowKeys) {
-        cat = b.global(k, cat);
-        if (name != kFlowNameIsCategoryAndId) name = b.global(k, name);
-        const auto [it, inserted] = index.try_emplace((std::uint64_t{cat} << 32) | name, static_cast<std::uint32_t>(b.flowKeys.size()));
-        if (inserted) b.flowKeys.emplace_back(cat, name);
-        keyMap[k].push_back(it->second);
-      }
-      std::vector<std::pair<NameId, NameId>>().swap(parts[k].flowKeys);
-      std::unordered_map<std::uint64_t, std::uint32_t>().swap(parts[k].flowKeyIndex);
-    }
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    keyMap[k].reserve(parts[k].flowKeys.pairs.size());
+    for (const auto& [cat, name] : parts[k].flowKeys.pairs)
+      keyMap[k].push_back(b.flowKeys.intern(b.global(k, cat), name == kFlowNameIsCategoryAndId ? name : b.global(k, name)));
+    parts[k].flowKeys.clear();
   }
   parallelJobs(b.workers, parts.size(), b.stop, [&](std::size_t k, unsigned) {
     RecordBuffer<RawFlow>& flows = parts[k].flows;
@@ -1647,7 +1638,7 @@ std::vector<FlowRangeOut> pairFlowsInRanges(BuildState& b, const std::vector<Flo
   }
   std::vector<FlowRangeOut> ranges(rangeCount);
   parallelJobs(b.workers, rangeCount, b.stop, [&](std::size_t j, unsigned) {
-    pairFlowRange(runs, cut[j], cut[j + 1], b.threads, b.prunedCann, b.flowKeys, h2d, ranges[j], b.stop);
+    pairFlowRange(runs, cut[j], cut[j + 1], b.threads, b.prunedCann, b.flowKeys.pairs, h2d, ranges[j], b.stop);
     if (!b.stop.stop_requested()) std::sort(ranges[j].bound.begin(), ranges[j].bound.end(), boundLess);
   });
   return ranges;

@@ -239,7 +239,7 @@ void TraceBuilder::pushFlow(ThreadId t, TimeNs ts, char ph, std::uint64_t id, Fl
     nameId = kind == FlowIdKind::Numeric && detail::flowNameIsCategoryAndId(name, category, id)
                  ? detail::kFlowNameIsCategoryAndId
                  : c.pool.intern(name);
-  r.key = c.flowKey(cat, nameId);
+  r.key = c.flowKeys.intern(cat, nameId);
   r.bindEnclosing = bindEnclosing;
   r.thread = t;
   r.order = static_cast<std::uint32_t>(c.flows.size());

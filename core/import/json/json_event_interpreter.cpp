@@ -63,13 +63,12 @@ std::pair<std::uint64_t, std::uint32_t> EventInterpreter::keptArgs(std::string_v
   return {at, length};
 }
 
-bool flowNameFromId(std::string_view ph, std::string_view name, std::string_view cat, EventFields& f) {
+bool flowNameFromId(std::string_view ph, std::string_view name, std::string_view cat, const EventFields& f) {
   if (ph.size() != 1 || (ph[0] != 's' && ph[0] != 't' && ph[0] != 'f') || !f.hasId) return false;
-  // Cheap refusals first: most flow names (enqueue_to_dequeue) do not start with their category.
-  if (cat.empty() || name.size() <= cat.size() || name.compare(0, cat.size(), cat) != 0) return false;
-  f.idParse = parseFlowId(f.idToken, f.idIsString);
-  f.idParsed = true;
-  return f.idParse.value && flowNameIsCategoryAndId(name, cat, *f.idParse.value);
+  // Most flow names (enqueue_to_dequeue) do not start with their category: no id to parse.
+  if (!name.starts_with(cat)) return false;
+  const FlowIdParse id = parseFlowId(f.idToken, f.idIsString);
+  return id.value && flowNameIsCategoryAndId(name, cat, *id.value);
 }
 
 Key EventInterpreter::checkedKey(const EventFields& f, bool pid) {
@@ -253,7 +252,7 @@ void EventInterpreter::flow(const EventFields& f, const Key& pid, TimeNs ts, cha
   RawFlow r;
   r.ts = ts;
   r.ph = ph;
-  r.key = m_out.flowKey(f.cat, f.name);
+  r.key = m_out.flowKeys.intern(f.cat, f.name);
   r.bindEnclosing = f.bpE;
   r.thread = m_out.thread(pid, tid);
   r.order = static_cast<std::uint32_t>(m_out.flows.size());
@@ -265,7 +264,7 @@ void EventInterpreter::flow(const EventFields& f, const Key& pid, TimeNs ts, cha
     r.idKind = FlowIdKind::Invalid;
     r.id = m_out.pool.intern("(no id)");
   } else {
-    const FlowIdParse p = f.hasId && f.idParsed ? f.idParse : parseFlowId(tok, isString);
+    const FlowIdParse p = parseFlowId(tok, isString);
     if (p.value) {
       r.idKind = FlowIdKind::Numeric;
       r.id = *p.value;

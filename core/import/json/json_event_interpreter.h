@@ -34,10 +34,6 @@ struct EventFields {
   bool tsPresent = false, durPresent = false;
   std::string_view idToken;
   bool idIsString = false, hasId = false;
-  /// parseFlowId(idToken, idIsString), once flowNameFromId has parsed it (EventInterpreter::flow
-  /// then does not parse it again).
-  FlowIdParse idParse;
-  bool idParsed = false;
   std::string_view id2Token;
   bool id2Global = false, hasId2 = false;
   bool bpE = false;
@@ -59,8 +55,7 @@ struct EventFields {
 /// (parseFlowId, as EventInterpreter::flow reads it) follows its category in its name:
 /// flowNameIsCategoryAndId. Both JSON paths ask it with the texts before interning the name
 /// and set EventFields::name to kFlowNameIsCategoryAndId instead.
-/// Keeps the id's parse in `f` (idParse) when it parsed it.
-[[nodiscard]] bool flowNameFromId(std::string_view ph, std::string_view name, std::string_view cat, EventFields& f);
+[[nodiscard]] bool flowNameFromId(std::string_view ph, std::string_view name, std::string_view cat, const EventFields& f);
 
 /// Turns events into one worker's records. Not thread-safe: one per parse worker.
 class EventInterpreter {

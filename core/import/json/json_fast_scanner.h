@@ -30,7 +30,7 @@ class FastEventScanner {
   /// event needs the general path (id2, escapes, odd types, invalid JSON or UTF-8): the caller
   /// then parses it with simdjson, which also reports the exact warnings. `fileOffset` is the
   /// offset of `p` in the file; [p, end) is readable. [p, validUtf8End) is known to be valid
-  /// UTF-8 (the caller validated it in bulk, ValidatedPrefix): an event that ends there is not
+  /// UTF-8 (the caller validated it in bulk, Utf8Ahead in json_trace_reader.cpp): an event that ends there is not
   /// validated again; pass `p` when nothing is known.
   const char* scan(const char* p, const char* end, std::size_t fileOffset, const char* validUtf8End);
 
