@@ -12,6 +12,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace npuscope::core {
 
@@ -67,6 +68,19 @@ class ExceptionSlot {
  private:
   std::mutex m_mutex;
   std::exception_ptr m_first;
+};
+
+/// Calls `f` when the scope ends, by return or by exception (f must not throw).
+template <class F>
+class ScopeExit {
+ public:
+  explicit ScopeExit(F f) : m_f(std::move(f)) {}
+  ScopeExit(const ScopeExit&) = delete;
+  ScopeExit& operator=(const ScopeExit&) = delete;
+  ~ScopeExit() { m_f(); }
+
+ private:
+  F m_f;
 };
 
 }  // namespace npuscope::core

@@ -1748,7 +1748,7 @@ void finishRangeAndNotes(Trace& trace) {
 
 bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, int plainNpuDevice) {
   const TopLevelFacts facts{read.top.rank, read.top.baseTimeNanoseconds, read.top.traceName};
-  return buildTrace(read.parts, facts, std::move(read.notes), trace, stop, plainNpuDevice);
+  return buildTrace(read.parts, facts, std::move(read.notes), trace, stop, plainNpuDevice, read.workers);
 }
 
 bool buildTrace(std::vector<WorkerOut>& parts, const TopLevelFacts& facts, std::vector<std::string>&& notes,

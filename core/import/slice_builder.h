@@ -21,7 +21,8 @@ namespace npuscope::core::detail {
 bool buildTrace(std::vector<WorkerOut>& parts, const TopLevelFacts& facts, std::vector<std::string>&& notes,
                 Trace& trace, const std::stop_token& stop, int plainNpuDevice = -1, unsigned threads = 0);
 
-/// buildTrace of what the JSON reader read (`read` consumed).
+/// buildTrace of what the JSON reader read (`read` consumed), on as many threads as read it
+/// (ReadResult::workers).
 bool buildTrace(ReadResult&& read, Trace& trace, const std::stop_token& stop, int plainNpuDevice = -1);
 
 /// A slice starting less than this before the open slice it does not nest in ends is a minor

@@ -24,6 +24,7 @@
 #include "core/import/json/json_fast.h"
 #include "core/import/json/json_fast_scanner.h"
 #include "core/import/json/json_preview.h"
+#include "core/import/json/json_range_board.h"
 #include "core/import/json/json_simdjson_event.h"
 #include "core/import/json/json_scan.h"
 #include "core/base/guard.h"
@@ -336,6 +337,13 @@ class Utf8Ahead {
   std::size_t m_failedUpTo = 0;        ///< no bulk check before this offset (a chunk failed)
 };
 
+/// Where a parse worker reports its progress steps (RangeBoard::step), which may move its limit
+/// back: none for a read in one part.
+struct PartSteps {
+  RangeBoard* board = nullptr;
+  unsigned part = 0;
+};
+
 /// Parses the array elements from `p` (in `win`) until an element starts at or after `limit`,
 /// the array closes, or the file ends; `p` is left after the last byte read (after the `]` when
 /// the array closed). With `fastScanner`, each event goes through the fast scanner
@@ -344,7 +352,8 @@ class Utf8Ahead {
 /// depend on the window (in place, pread or stream).
 void parseElements(RangeWindow& win, const char*& p, std::size_t limit, WorkerOut& out,
                    std::atomic<std::size_t>* bytesDone, const std::stop_token& stop, bool fastScanner,
-                   PreviewCursor preview = {}, const std::function<void(std::size_t)>* readHook = nullptr) {
+                   PreviewCursor preview = {}, const std::function<void(std::size_t)>* readHook = nullptr,
+                   PartSteps steps = {}) {
   // An element is parsed once at least this many bytes follow its start in the window, or the
   // window ends at the end of the file; a longer element makes the window refill (and grow).
   const std::size_t margin = win.margin();
@@ -435,6 +444,7 @@ void parseElements(RangeWindow& win, const char*& p, std::size_t limit, WorkerOu
       if (bytesDone) bytesDone->fetch_add(done - lastReport, std::memory_order_relaxed);
       lastReport = done;
       if (readHook && *readHook) (*readHook)(done);
+      if (steps.board) limit = steps.board->step(steps.part, done);
       publishPreview(out, preview);
       if (stop.stop_requested()) {
         out.stop = WorkerOut::Stop::Cancelled;
@@ -452,10 +462,10 @@ void parseElements(RangeWindow& win, const char*& p, std::size_t limit, WorkerOu
 void parseRange(std::string_view file, std::size_t begin, std::size_t limit, WorkerOut& out,
                 std::atomic<std::size_t>* bytesDone, const std::stop_token& stop, bool fastScanner,
                 const ReadSource& source, PreviewCursor preview = {},
-                const std::function<void(std::size_t)>* readHook = nullptr) {
+                const std::function<void(std::size_t)>* readHook = nullptr, PartSteps steps = {}) {
   RangeWindow win(file, source, begin);
   const char* p = source.windowBytes == 0 ? win.data() + begin : win.data();
-  parseElements(win, p, limit, out, bytesDone, stop, fastScanner, preview, readHook);
+  parseElements(win, p, limit, out, bytesDone, stop, fastScanner, preview, readHook, steps);
 }
 
 /// Finds a likely event start at or after `from`: `}` ws `,` ws `{` ws `"`. Speculative: the
@@ -572,36 +582,32 @@ bool scanObjectKeys(RangeWindow& win, const char*& p, TopLevelInfo& top, bool& u
   }
 }
 
-/// Runs body(k, cursor, bytesDone) for k in [0, parts): on the calling thread when there is one
-/// part and no progress or preview callback (a worker would only cost a thread start and a poll
+/// Runs body(w, sink, bytesDone) for w in [0, workers): on the calling thread when there is one
+/// worker and no progress or preview callback (a worker would only cost a thread start and a poll
 /// period per load; issue 15: the fuzz targets ran at 11-176 exec/s), else each on its own thread
 /// while the calling thread reports options.progress(fraction(bytesDone)) and the preview.
-/// `bytesDone` is the workers' shared count of bytes read (null on the calling thread). Rethrows
-/// what a body threw, after every one has ended.
-void runParts(unsigned parts, const LoadOptions& options,
-              const std::function<void(unsigned, PreviewCursor, std::atomic<std::size_t>*)>& body,
+/// `sink` is where the parts publish their preview (null without a preview callback);
+/// `bytesDone` is the workers' shared count of bytes read (null on the calling thread).
+/// Rethrows what a body threw, after every one has ended.
+void runParts(unsigned workers, const LoadOptions& options,
+              const std::function<void(unsigned, PreviewSink*, std::atomic<std::size_t>*)>& body,
               const std::function<double(std::size_t)>& fraction) {
   std::atomic<std::size_t> bytesDone{0};
   std::atomic<unsigned> finished{0};
   PreviewSink sink;
-  sink.parts.resize(parts);
+  PreviewSink* const sinkOrNull = options.preview ? &sink : nullptr;
   ExceptionSlot failure;  // a worker that throws still counts as finished; rethrown after the join
   // The calling thread waits at most 20 ms between two progress reports, and no longer than the
   // last worker takes (a small file must not cost a whole poll period).
   std::mutex doneMutex;
   std::condition_variable doneCv;
-  if (parts == 1 && !options.progress && !options.preview) {
-    failure.run([&] { body(0, {}, nullptr); });
+  if (workers == 1 && !options.progress && !options.preview) {
+    failure.run([&] { body(0, nullptr, nullptr); });
   } else {
     std::vector<std::jthread> threads;
-    for (unsigned k = 0; k < parts; ++k) {
-      PreviewCursor cursor;
-      if (options.preview) {
-        cursor.sink = &sink;
-        cursor.part = k;
-      }
-      threads.emplace_back([&, k, cursor] {
-        failure.run([&] { body(k, cursor, &bytesDone); });
+    for (unsigned w = 0; w < workers; ++w) {
+      threads.emplace_back([&, w] {
+        failure.run([&] { body(w, sinkOrNull, &bytesDone); });
         {
           const std::lock_guard lock(doneMutex);
           finished.fetch_add(1, std::memory_order_release);
@@ -612,11 +618,11 @@ void runParts(unsigned parts, const LoadOptions& options,
     // Report progress (and the preview) from the calling thread while the workers run.
     std::uint64_t shownVersion = 0;
     auto lastPreview = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    while (finished.load(std::memory_order_acquire) < parts) {
+    while (finished.load(std::memory_order_acquire) < workers) {
       {
         std::unique_lock lock(doneMutex);
         doneCv.wait_for(lock, std::chrono::milliseconds(20),
-                        [&] { return finished.load(std::memory_order_acquire) >= parts; });
+                        [&] { return finished.load(std::memory_order_acquire) >= workers; });
       }
       const double f = std::clamp(fraction(bytesDone.load(std::memory_order_relaxed)), 0.0, 1.0);
       if (options.progress) options.progress(f);
@@ -669,7 +675,7 @@ ReadSource readSourceFor(const MappedFile& file) {
   return s;
 }
 
-ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOptions& options, const ReadSource& source) {
+ReadResult readTraceEvents(std::string_view file, unsigned threads, const LoadOptions& options, const ReadSource& source) {
   ReadResult result;
   const char* base = file.data();
   const char* end = base + file.size();
@@ -699,22 +705,50 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
     return result;
   }
 
-  // Split [arrayStart, size) into ranges; each range after the first starts at a resync point.
-  parts = std::max(1u, parts);
+  // Split [arrayStart, size) into one range per worker; each range after the first starts at a
+  // resync point. A worker whose range is done takes the back half of another's (RangeBoard).
   const std::size_t span = file.size() - arrayStart;
   // Below ~1 MB per range, threads cost more than they save (LoadOptions::minPartBytes).
-  parts = static_cast<unsigned>(std::clamp<std::size_t>(span / std::max<std::size_t>(options.minPartBytes, 1), 1, parts));
-  std::vector<std::size_t> begins(parts);
-  begins[0] = arrayStart;
-  for (unsigned k = 1; k < parts; ++k)
-    begins[k] = std::max(begins[k - 1], resync(file, arrayStart + span * k / parts, file.size()));
-  std::vector<WorkerOut> outs(parts);
+  const unsigned workers = static_cast<unsigned>(
+      std::clamp<std::size_t>(span / std::max<std::size_t>(options.minPartBytes, 1), 1, std::max(1u, threads)));
+  std::vector<RangeBoard::Range> initial(workers);
+  for (unsigned k = 0; k < workers; ++k) {
+    initial[k].begin = k == 0 ? arrayStart : std::max(initial[k - 1].begin, resync(file, arrayStart + span * k / workers, file.size()));
+    if (k > 0) initial[k - 1].limit = initial[k].begin;
+  }
+  initial.back().limit = SIZE_MAX;
+  // A range is cut while 2 * kCutParts * minPartBytes of it are left (16 MiB by default: what is
+  // left unbalanced at the end is then ~10 ms of reading).
+  constexpr std::size_t kCutParts = 8;
+  RangeBoard board(std::move(initial), kCutParts * std::max<std::size_t>(options.minPartBytes, 1), file.size(),
+                   [&](std::size_t from, std::size_t limit) { return resync(file, from, limit); });
+  std::deque<WorkerOut> outs(workers);  // one per part; grows as parts are cut (references stay valid)
+  std::mutex outsMutex;
+  result.workers = workers;
   runParts(
-      parts, options,
-      [&](unsigned k, PreviewCursor cursor, std::atomic<std::size_t>* bytesDone) {
-        const std::size_t limit = k + 1 < parts ? begins[k + 1] : SIZE_MAX;
-        parseRange(file, begins[k], limit, outs[k], bytesDone, options.stop, options.fastScanner, source, cursor,
-                   &options.readHook);
+      workers, options,
+      [&](unsigned w, PreviewSink* sink, std::atomic<std::size_t>* bytesDone) {
+        for (std::optional<unsigned> k = w; k; k = board.steal(options.stop)) {
+          WorkerOut* out = nullptr;
+          {
+            const std::lock_guard lock(outsMutex);
+            if (outs.size() <= *k) outs.resize(*k + 1);
+            out = &outs[*k];
+          }
+          PreviewCursor cursor;
+          if (sink) {
+            const std::lock_guard lock(sink->mutex);
+            if (sink->parts.size() <= *k) sink->parts.resize(*k + 1);
+            cursor.sink = sink;
+            cursor.part = *k;
+          }
+          const RangeBoard::Range r = board.range(*k);
+          // Ends the part on the board even when the parse throws: a worker waiting to take
+          // half of it must not wait for ever.
+          const ScopeExit ended([&] { board.finished(*k); });
+          parseRange(file, r.begin, r.limit, *out, bytesDone, options.stop, options.fastScanner, source, cursor,
+                     &options.readHook, PartSteps{&board, *k});
+        }
       },
       [&](std::size_t bytesDone) {
         return static_cast<double>(bytesDone) / static_cast<double>(std::max<std::size_t>(span, 1));
@@ -724,19 +758,20 @@ ReadResult readTraceEvents(std::string_view file, unsigned parts, const LoadOpti
     return result;
   }
   // Verify that consecutive ranges meet; re-parse sequentially where a resync guess was wrong.
-  result.parts.reserve(parts + 2);
-  result.parts.push_back(std::move(outs[0]));
-  for (unsigned k = 1; k < parts; ++k) {
+  const std::vector<unsigned> order = board.fileOrder();
+  result.parts.reserve(order.size() + 2);
+  result.parts.push_back(std::move(outs[order[0]]));
+  for (std::size_t i = 1; i < order.size(); ++i) {
     WorkerOut& cur = result.parts.back();
     if (cur.stop != WorkerOut::Stop::Limit) break;  // the array ended before this range
-    if (cur.stopOffset == begins[k]) {
-      result.parts.push_back(std::move(outs[k]));
+    const RangeBoard::Range r = board.range(order[i]);
+    if (cur.stopOffset == r.begin) {
+      result.parts.push_back(std::move(outs[order[i]]));
       continue;
     }
-    // Mismatch: range k started inside an event. Parse from where the previous one stopped.
-    const std::size_t limit = k + 1 < parts ? begins[k + 1] : SIZE_MAX;
+    // Mismatch: range i started inside an event. Parse from where the previous one stopped.
     WorkerOut repair;
-    parseRange(file, cur.stopOffset, limit, repair, nullptr, options.stop, options.fastScanner, source);
+    parseRange(file, cur.stopOffset, r.limit, repair, nullptr, options.stop, options.fastScanner, source);
     result.parts.push_back(std::move(repair));
   }
   if (result.parts.back().stop == WorkerOut::Stop::Cancelled) {
@@ -764,7 +799,13 @@ ReadResult readTraceEventsStreamed(GzipStream& stream, const LoadOptions& option
   bool inArray = false, unterminatedObject = false;
   runParts(
       1, options,
-      [&](unsigned, PreviewCursor cursor, std::atomic<std::size_t>* bytesDone) {
+      [&](unsigned, PreviewSink* sink, std::atomic<std::size_t>* bytesDone) {
+        PreviewCursor cursor;
+        if (sink) {
+          const std::lock_guard lock(sink->mutex);
+          sink->parts.resize(1);
+          cursor.sink = sink;
+        }
         win.emplace(ahead, windowBytes);
         p = win->data();
         for (;;) {

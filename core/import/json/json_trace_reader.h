@@ -34,7 +34,11 @@ struct TopLevelInfo {
 
 /// Result of reading the JSON bytes: worker outputs in file order plus top-level facts.
 struct ReadResult {
+  /// The records, one WorkerOut per chunk of the file in file order (readTraceEvents: several
+  /// per worker thread on a large file, see LoadOptions::chunkBytes).
   std::vector<WorkerOut> parts;
+  /// Threads that read the parts: the build uses as many (buildTrace).
+  unsigned workers = 1;
   TopLevelInfo top;
   std::string error;               ///< hard error (empty file, not JSON), else empty
   std::vector<std::string> notes;  ///< informational ("closing bracket added")
@@ -64,11 +68,13 @@ struct ReadSource {
 [[nodiscard]] ReadSource readSourceFor(const MappedFile& file);
 inline constexpr std::size_t kDefaultWindowBytes = 256u << 10;
 
-/// Reads every event of `bytes` (the whole file). `parts` = number of parallel ranges (>= 1).
+/// Reads every event of `bytes` (the whole file) on `threads` worker threads (>= 1; fewer when a
+/// thread would read less than LoadOptions::minPartBytes), in chunks of the event array that
+/// each worker takes in turn (LoadOptions::chunkBytes).
 /// `progress` receives the fraction of bytes read, from the calling thread. One part without a
 /// `progress` or `preview` callback is read on the calling thread (no worker thread at all). `source`: see
 /// ReadSource (the result does not depend on it).
-[[nodiscard]] ReadResult readTraceEvents(std::string_view bytes, unsigned parts,
+[[nodiscard]] ReadResult readTraceEvents(std::string_view bytes, unsigned threads,
                                          const LoadOptions& options, const ReadSource& source = {});
 
 /// Reads every event of the text of a gzip file while it is inflated (issue 26 item 4), so that

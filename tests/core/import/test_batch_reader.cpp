@@ -7,9 +7,11 @@
 
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <stop_token>
+#include <thread>
 
 #include "core/import/json/json_scan.h"
 #include "core/base/mapped_file.h"
@@ -285,11 +287,11 @@ std::shared_ptr<core::Trace> loadWindowed(const std::string& json, std::size_t w
   return trace;
 }
 
-std::string bigTrickyTrace() {
+std::string bigTrickyTrace(std::size_t bytes = 3u << 20) {
   const std::string json = trickyTrace();
   std::string body = json.substr(1, json.size() - 2);
   std::string big = "[";
-  while (big.size() < (3u << 20)) big += body + ",";
+  while (big.size() < bytes) big += body + ",";
   big.back() = ']';
   return big;
 }
@@ -404,6 +406,42 @@ TEST_CASE("windowed read in several parallel parts matches the in-place single p
       INFO("threads " << threads << " window " << window);
       requireSame(*reference, *loadWindowed(big, window, threads));
     }
+}
+
+TEST_CASE("parallel read: a worker that runs dry reads half of another's range, same trace") {
+  // 12 MiB of the tricky events: `}, {"` inside strings makes some cuts land inside an event,
+  // which the reader then reparses from where the part before ended.
+  const std::string big = bigTrickyTrace(12u << 20);
+  const auto reference = loadWith(big, true, 1);
+  // Reading the first half waits at every progress step (about 1 MiB), so the worker of the
+  // second half runs dry first and takes half of what is left of the first, and so on. The wait
+  // grows until that happened (a loaded test machine may delay the second worker too).
+  std::size_t parts = 0;
+  for (int waitMs = 20; waitMs <= 640 && parts <= 2; waitMs *= 2) {
+    core::LoadOptions o;
+    o.minPartBytes = 16u << 10;  // cut while 2 * 8 * 16 KiB are left
+    o.readHook = [&](std::size_t offset) {
+      if (offset < big.size() / 2) std::this_thread::sleep_for(std::chrono::milliseconds(waitMs));
+    };
+    for (std::size_t window : {0u, 4096u}) {
+      core::detail::ReadSource source;
+      source.windowBytes = window;
+      core::detail::ReadResult read = core::detail::readTraceEvents(big, 2, o, source);
+      REQUIRE(read.error.empty());
+      CHECK(read.workers == 2u);
+      parts = std::max(parts, read.parts.size());
+      INFO("wait " << waitMs << " ms, window " << window << ", parts " << read.parts.size());
+      // Each part read its own bytes: a worker that read past its new limit would leave the part
+      // cut from it to an empty reparse.
+      for (const auto& part : read.parts) CHECK(part.events > 0);
+      auto trace = std::make_shared<core::Trace>();
+      trace->file = core::MappedFile::fromMemory(big);
+      REQUIRE(core::detail::buildTrace(std::move(read), *trace, std::stop_token{}));
+      trace->indexFlows();
+      requireSame(*reference, *trace);
+    }
+  }
+  CHECK(parts > 2);
 }
 
 TEST_CASE("windowed read through a file descriptor: loadTrace reads with pread, same trace as in memory") {
