@@ -85,7 +85,9 @@ struct SanitizeResult {
 
 /// Skips JSON whitespace.
 [[nodiscard]] inline const char* skipWs(const char* p, const char* end) {
-  while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+  // One compare for the usual byte above the space (the loop's four compares per byte were 10%
+  // of the fast scanner's instructions on json.dumps output, which puts a space after , and :).
+  while (p < end && static_cast<unsigned char>(*p) <= ' ' && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
   return p;
 }
 

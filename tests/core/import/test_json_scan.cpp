@@ -2,6 +2,7 @@
 // Byte-level helpers of the reader (core/import/json/json_scan.cpp): the string repair of case 19.
 #include <catch2/catch.hpp>
 
+#include "core/import/json/json_fast.h"
 #include "core/import/json/json_scan.h"
 
 using namespace npuscope::core::detail;
@@ -117,4 +118,80 @@ TEST_CASE("parseFlowId: decimal, hex strings, whitespace, overflow and text, by 
   CHECK_FALSE(value("2.5", false));
   CHECK_FALSE(value("-1", false));
   CHECK_FALSE(value("", true));
+}
+
+TEST_CASE("eightDigits and parseEightDigits: every byte at every place, against a scalar reading") {
+  // Seven '5's and one byte b at place i: eight digits exactly when b is '0'..'9', and then the
+  // value is the decimal number the digits spell.
+  for (int i = 0; i < 8; ++i)
+    for (int b = 0; b < 256; ++b) {
+      char text[8];
+      for (char& c : text) c = '5';
+      text[i] = static_cast<char>(b);
+      const bool digit = b >= '0' && b <= '9';
+      INFO("place " << i << " byte " << b);
+      REQUIRE(eightDigits(text) == digit);
+      if (!digit) continue;
+      std::uint32_t want = 0;
+      for (char c : text) want = want * 10 + static_cast<std::uint32_t>(c - '0');
+      REQUIRE(parseEightDigits(text) == want);
+    }
+  // Edges: all zeros, all nines, and a run that a carry between bytes would spoil (0xFA + 6).
+  CHECK(parseEightDigits("00000000") == 0u);
+  CHECK(parseEightDigits("99999999") == 99999999u);
+  CHECK(parseEightDigits("12345678") == 12345678u);
+  CHECK_FALSE(eightDigits("\xFA" "1234567"));
+  CHECK_FALSE(eightDigits("1234567\xFA"));
+  CHECK_FALSE(eightDigits("1234:678"));
+  CHECK_FALSE(eightDigits("1234/678"));
+}
+
+TEST_CASE("parseTimeFast: the value parseMicrosToNs gives, or a decline, on generated times") {
+  // Integer parts of 1-20 digits, 0-5 decimals (or a bare point), a sign, quoted or not, and
+  // what follows. The fast path must read exactly the common forms: 1-16 digits (value <=
+  // (INT64_MAX - 999) / 1000), none or 1-3 decimals, then the closing quote, or , } or white
+  // space unquoted; anything else declined (the general path reads it).
+  std::uint64_t seed = 12345;
+  const auto next = [&] {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<unsigned>(seed >> 33);
+  };
+  std::size_t accepted = 0, declined = 0;
+  for (int n = 1; n <= 20; ++n)
+    for (int dec = -1; dec <= 5; ++dec)  // -1: no point; 0: a point without digits
+      for (int form = 0; form < 12; ++form) {
+        const bool quoted = form % 2 == 1;
+        const bool neg = form % 3 == 0;
+        std::string digits;
+        for (int i = 0; i < n; ++i) digits += static_cast<char>('0' + (form == 4 ? 9 : next() % 10));
+        std::string frac;
+        for (int i = 0; i < dec; ++i) frac += static_cast<char>('0' + next() % 10);
+        std::string token = (quoted ? "\"" : "") + std::string(neg ? "-" : "") + digits + (dec >= 0 ? "." + frac : "");
+        if (quoted) token += "\"";
+        const char* const tails[] = {",", "}", " ", "\n", "x", ""};
+        const std::string tail = tails[form % 6];
+        const std::string text = token + tail;
+        npuscope::core::TimeNs out = 0;
+        const char* end = parseTimeFast(text.data(), text.data() + text.size(), out);
+        std::uint64_t intValue = 0;
+        bool small = n <= 16;
+        if (small)
+          for (char c : digits) intValue = intValue * 10 + static_cast<std::uint64_t>(c - '0');
+        const bool tailOk = quoted ? true : (tail == "," || tail == "}" || tail == " " || tail == "\n");
+        const bool common = small && intValue <= (INT64_MAX - 999) / 1000 && (dec == -1 || (dec >= 1 && dec <= 3)) &&
+                            tailOk && !(!quoted && tail.empty());
+        INFO("text [" << text << "]");
+        REQUIRE((end != nullptr) == common);
+        if (!end) {
+          ++declined;
+          continue;
+        }
+        ++accepted;
+        CHECK(end == text.data() + token.size());
+        const auto general = parseMicrosToNs(token);
+        REQUIRE(general.has_value());
+        CHECK(out == *general);
+      }
+  CHECK(accepted > 300);  // both outcomes really happen
+  CHECK(declined > 300);
 }

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/import/json/json_trace_reader.h"
 #include "core/model/slice_args.h"
 #include "core/model/trace.h"
 #include "tests/core/test_util.h"
@@ -557,5 +558,52 @@ TEST_CASE("malformed args in a counter's nested value, repeated args and deep ar
       REQUIRE(d.valid());
       CHECK(core::sliceArgs(*t, d).size() == 1);
     }
+  }
+}
+
+TEST_CASE("keys that look like the ones the fast scanner matches whole read the same on both paths") {
+  // The fast scanner matches "ph": "pid": "tid": "ts": "dur": "cat": "name": "args": "id": "bp":
+  // (quotes and colon) in one 8-byte compare. Keys that share a prefix with them, lack or add a
+  // letter, put a space before the colon, are escaped, or end the buffer must read as the
+  // simdjson path reads them; and the plain ones must not be declined.
+  const char* const keys[] = {"p", "pi", "pidd", "phx", "t", "ti", "tidx", "ts2", "tss", "n", "nam", "names", "nameX",
+                              "a", "arg", "argsy", "i", "idx", "id2x", "b", "bpp", "c", "ca", "cats", "d", "du", "durr",
+                              "s2", "bind", "flow", "Ph", "PID"};
+  int n = 0;
+  for (const char* key : keys) {
+    // The look-alike key holding a value of each of the types the real key takes.
+    for (const char* value : {"1", "\"x\"", "{\"k\":1}", "2.5"}) {
+      std::string json = "[";
+      json += filler(0);
+      json += R"(,{"ph":"X",")" + std::string(key) + "\":" + value + R"(,"name":"e","pid":1,"tid":1,"ts":5,"dur":1},)";
+      json += filler(1);
+      json += "]";
+      checkAgreement(json, std::string("key ") + key + " value " + value);
+      ++n;
+    }
+  }
+  // The real keys, spaced as json.dumps writes them, with a space before the colon, escaped, and
+  // as the last bytes the fast scanner may read (fewer than 8 follow the key's quote).
+  const std::string shapes[] = {
+      R"([{"ph": "X", "name": "a", "pid": 1, "tid": 2, "ts": "10.5", "dur": 3, "cat": "c", "args": {"k": 1}}])",
+      R"([{"ph" : "X", "name" :"a", "pid": 1, "tid" : 2, "ts": 10, "dur" :3}])",
+      R"([{"p\u0068":"X","n\u0061me":"a","pid":1,"tid":2,"ts":10,"dur":3}])",
+      R"([{"ph":"s","cat":"c","name":"f","id":7,"pid":1,"tid":1,"ts":10},{"ph":"f","bp":"e","cat":"c","name":"f","id":7,"pid":1,"tid":1,"ts":12},{"ph":"X","name":"z","pid":1,"tid":1,"ts":9,"dur":5}])",
+      R"([{"name":"a","ph":"X","pid":1,"tid":2,"dur":3,"ts":1}])",
+      R"([{"dur":3,"ts":1,"name":"a","ph":"X","tid":2,"pid":1}])",
+  };
+  for (const std::string& json : shapes) {
+    checkAgreement(json, json);
+    ++n;
+  }
+  CHECK(n == 32 * 4 + 6);
+  // The plain shapes go through the fast scanner whole; the escaped key is declined to simdjson.
+  for (std::size_t i = 0; i < std::size(shapes); ++i) {
+    core::LoadOptions o;
+    const auto read = core::detail::readTraceEvents(shapes[i], 1, o);
+    REQUIRE(read.parts.size() == 1);
+    INFO(shapes[i]);
+    CHECK(read.parts[0].declinedEvents == (i == 2 ? 1u : 0u));
+    CHECK(read.parts[0].fastEvents == read.parts[0].events - read.parts[0].declinedEvents);
   }
 }
