@@ -146,7 +146,7 @@ inline bool FastEventScanner::timeToken(State& s, std::string_view& tok) {
 
 /// A ts/dur value (number or string, us) as ns: the fused parser, else the token's exact
 /// conversion (nullopt when unreadable). False when the value cannot be scanned.
-inline bool FastEventScanner::timeValue(State& s, std::optional<TimeNs>& out) {
+[[gnu::always_inline]] inline bool FastEventScanner::timeValue(State& s, std::optional<TimeNs>& out) {
   TimeNs t = 0;
   if (const char* q = parseTimeFast(s.p, s.end, t)) {
     out = t;
@@ -188,7 +188,7 @@ inline bool FastEventScanner::flowId(State& s) {
 }
 
 /// The args value: an object kept as its byte range, anything else skipped (argsNotObject).
-inline bool FastEventScanner::argsValue(State& s) {
+[[gnu::always_inline]] inline bool FastEventScanner::argsValue(State& s) {
   const char v0 = *s.p;
   if (v0 == '{') {
     // One pass reads the object by the JSON grammar (scanArgsObject). Only when that fails does
@@ -220,7 +220,7 @@ inline bool FastEventScanner::argsValue(State& s) {
 
 /// One member's value (s.p at its first byte); keys npuscope does not read are skipped. False:
 /// the event needs the general path.
-inline bool FastEventScanner::member(State& s, KeyId key) {
+[[gnu::always_inline]] inline bool FastEventScanner::member(State& s, KeyId key) {
   EventFields& f = s.f;
   switch (key) {
     case KeyId::Ph: return plainString(s, s.ph);
