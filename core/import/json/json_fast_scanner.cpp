@@ -58,6 +58,14 @@ constexpr KeyToken kPh = keyToken("\"ph\":", 5), kPid = keyToken("\"pid\":", 6),
   }
 }
 
+/// skipWs, with the white space json.dumps writes (one space after `,` and `:`, or none) found
+/// first: fewer compares per call than skipWs's loop, and scan calls it ~30 times per event.
+[[gnu::always_inline]] inline const char* skipSpace(const char* p, const char* end) {
+  if (p < end && *p == ' ') ++p;
+  if (p < end && static_cast<unsigned char>(*p) <= ' ') p = skipWs(p, end);
+  return p;
+}
+
 /// The id of a key read by the general scan (its text without quotes; no escapes).
 KeyId keyIdOf(std::string_view key) {
   const auto is = [&](std::string_view text) { return key == text; };
@@ -115,7 +123,7 @@ inline bool FastEventScanner::keyValue(State& s, Key& k, std::string_view& text)
   const char* digits = q;
   std::int64_t v = 0;
   // At most 18 digits are accumulated (< 10^18, no overflow); a longer number is declined below.
-  for (int k = 0; q < end && *q >= '0' && *q <= '9'; ++q, ++k)
+  for (int k = 0; q < end && static_cast<unsigned>(*q - '0') < 10u; ++q, ++k)
     if (k < 18) v = v * 10 + (*q - '0');
   const auto n = q - digits;
   if (n == 0 || n > 18 || (n > 1 && *digits == '0')) return false;
@@ -298,7 +306,7 @@ const char* FastEventScanner::scan(const char* p, const char* end, std::size_t f
   s.p = nullptr;
   s.end = end;
   s.pendingCount = 0;
-  p = skipWs(p + 1, end);
+  p = skipSpace(p + 1, end);
   if (p < end && *p == '}') {
     ++p;
   } else {
@@ -306,7 +314,7 @@ const char* FastEventScanner::scan(const char* p, const char* end, std::size_t f
       if (p >= end || *p != '"') return nullptr;
       KeyId key = end - p >= 8 ? knownKey(p) : KeyId::Other;
       if (key != KeyId::Other) {
-        p = skipWs(p, end);
+        p = skipSpace(p, end);
       } else {
         bool esc = false;
         const char* keyEnd = scanStringInline(p + 1, end, esc);
@@ -319,14 +327,14 @@ const char* FastEventScanner::scan(const char* p, const char* end, std::size_t f
       if (p >= end) return nullptr;
       s.p = p;
       if (!member(s, key)) return nullptr;
-      p = skipWs(s.p, end);
+      p = skipSpace(s.p, end);
       if (p >= end) return nullptr;
       if (*p == '}') {
         ++p;
         break;
       }
       if (*p != ',') return nullptr;
-      p = skipWs(p + 1, end);
+      p = skipSpace(p + 1, end);
     }
   }
   // simdjson validates UTF-8 on the general path; do the same (ASCII runs are checked 32+ bytes
