@@ -37,6 +37,13 @@ std::optional<unsigned> stealAnsweredBy(RangeBoard& b, unsigned k, std::size_t p
 
 RangeBoard::Range rangeOf(std::size_t begin, std::size_t limit) { return {begin, limit}; }
 
+/// Part `victim` now ends at `cut`, and the new part `part` is [cut, limit).
+void checkCut(const RangeBoard& b, unsigned victim, unsigned part, std::size_t cut, std::size_t limit) {
+  CHECK(b.range(victim).limit == cut);
+  CHECK(b.range(part).begin == cut);
+  CHECK(b.range(part).limit == limit);
+}
+
 }  // namespace
 
 TEST_CASE("RangeBoard: a dry worker takes the back half of the part with the most left") {
@@ -49,18 +56,14 @@ TEST_CASE("RangeBoard: a dry worker takes the back half of the part with the mos
   const std::optional<unsigned> got = stealAnsweredBy(b, 0, 200);
   REQUIRE(got == 2u);
   CHECK(b.range(0).begin == 0);
-  CHECK(b.range(0).limit == 600);
-  CHECK(b.range(2).begin == 600);
-  CHECK(b.range(2).limit == 1000);
+  checkCut(b, 0, 2, 600, 1000);
   // The step that answered returns the new limit from then on.
   CHECK(b.step(0, 250) == 600);
   b.finished(0);
   // Part 2 (at 700: 300 left, >= 2 * 100) is the only one left to cut: 700 + 150 = 850.
   const std::optional<unsigned> again = stealAnsweredBy(b, 2, 700);
   REQUIRE(again == 3u);
-  CHECK(b.range(2).limit == 850);
-  CHECK(b.range(3).begin == 850);
-  CHECK(b.range(3).limit == 1000);
+  checkCut(b, 2, 3, 850, 1000);
   // File order: 0 [0, 600), 2 [600, 850), 3 [850, 1000), 1 [1000, end).
   CHECK(b.fileOrder() == std::vector<unsigned>{0, 2, 3, 1});
   // 150 left in part 2 and 150 in part 3: nothing worth a cut, no wait.
@@ -72,9 +75,7 @@ TEST_CASE("RangeBoard: the last part's open limit is the file's end, and without
   // SIZE_MAX: the end of the file (1,000 bytes). At 200: 800 left, cut at 600.
   RangeBoard open({rangeOf(0, SIZE_MAX)}, 100, 1000, [](std::size_t from, std::size_t) { return from; });
   REQUIRE(stealAnsweredBy(open, 0, 200) == 1u);
-  CHECK(open.range(0).limit == 600);
-  CHECK(open.range(1).begin == 600);
-  CHECK(open.range(1).limit == SIZE_MAX);
+  checkCut(open, 0, 1, 600, SIZE_MAX);
 
   // A cut function that finds no element start before the limit: the part is not cut, and the
   // asker gets nothing once too little is left (the step declines, the asker looks again).
