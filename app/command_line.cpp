@@ -56,7 +56,11 @@ QString describe() {
       "npuscope", "Timeline viewer for Huawei Ascend NPU profiling data.\n\n"
                   "Commands:\n"
                   "  npuscope [PATH]                      open PATH (default: bundled sample)\n"
-                  "  npuscope report PATH [--json]        print a summary of PATH\n"
+                  "  npuscope report PATH [--json | --html OUT.html]\n"
+                  "                                       the analysis of PATH: Top-Down, bubbles,\n"
+                  "                                       dispatch chains, advice, ranks\n"
+                  "  npuscope compare A B [--json | --html OUT.html]\n"
+                  "                                       what changed from capture A to B\n"
                   "  npuscope screenshot PATH -o FILE.png render the timeline to a PNG (or .svg)\n"
                   "  npuscope stats PATH [--layer L]      print per-name statistics tables\n\n"
                   "Use 'npuscope COMMAND --help' for the options of a command.");

@@ -17,6 +17,9 @@
 # 4. No function over 150 lines in core/, widgets/ and app/ (issue 26): scripts/function_lengths.py
 #    (a brace-matching scan, no build) prints each as file:line: name N lines. Split a long
 #    function along what each part decides, not by line count.
+# 5. No Catch2 test name in tests/ that begins with "-": ctest runs each test as
+#    `TEST_BINARY "NAME"`, and Catch reads such a name as an option ("--help ..." printed Catch's
+#    help and exited 0, so the test passed without running, until session 20).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -44,6 +47,9 @@ report "file(GLOB) in the CMake files of app/ and tests/: list the files by name
 report "untranslated entries in resources/translations (translate them: see scripts/update_translations.sh)" "$(
   grep -nE 'type="(unfinished|vanished|obsolete)"|<translation></translation>|<translation/>' \
     resources/translations/*.ts || true)"
+
+report "a Catch2 test name that begins with '-' (Catch reads it as an option: the test never runs)" "$(
+  grep -rnE --include='*.cpp' '(TEST_CASE|SCENARIO|TEST_CASE_METHOD)[[:space:]]*\((\w+,[[:space:]]*)?"-' tests || true)"
 
 if command -v python3 >/dev/null 2>&1; then
   report "function over 150 lines (split it along what each part decides)" "$(

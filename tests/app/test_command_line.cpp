@@ -316,11 +316,16 @@ TEST_CASE("screenshot never writes into the profiling folder", "[cli][screenshot
   CHECK_FALSE(QFile::exists(target));
 }
 
-TEST_CASE("--help and --version work without a display", "[cli]") {
+TEST_CASE("help and version options work without a display", "[cli]") {
   const Run help = runNpuscope({QStringLiteral("--help")}, headlessEnv());
   CHECK(help.exitCode == 0);
-  CHECK(help.out.contains("report"));
-  CHECK(help.out.contains("screenshot"));
+  // Every command detectCommand accepts has its line in the "Commands:" list.
+  for (const char* command : {"report", "compare", "screenshot", "stats"}) {
+    INFO(command);
+    CHECK(npuscope::detectCommand({QStringLiteral("npuscope"), QString::fromLatin1(command), QStringLiteral("x")}) !=
+          npuscope::Command::Gui);
+    CHECK(help.out.contains(QByteArray(QByteArray("\n  npuscope ") + command + ' ')));
+  }
   const Run version = runNpuscope({QStringLiteral("--version")}, headlessEnv());
   CHECK(version.exitCode == 0);
   CHECK(version.out.contains(NPUSCOPE_VERSION));
