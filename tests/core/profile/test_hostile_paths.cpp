@@ -7,7 +7,9 @@
 // folder; the expected messages are the sentences of core/base/file_access.h.
 #include <catch2/catch.hpp>
 
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +17,8 @@
 #include <climits>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
 
 #include "core/base/file_access.h"
 #include "core/profile/profile.h"
@@ -158,19 +162,60 @@ TEST_CASE("a path longer than PATH_MAX gets its own message") {
   CHECK(core::discoverProfile(path).error.find("is longer than PATH_MAX") != std::string::npos);
 }
 
-TEST_CASE("an unreadable ASCEND_PROFILER_OUTPUT is named with the reason") {
-  if (::geteuid() == 0) {
-    // root reads any folder whatever its mode: the case cannot be built here.
-    WARN("running as root: the unreadable-folder case is checked only as another user");
-    return;
+namespace {
+
+/// discoverProfile(path).error, found by a process that is not root. When this one is root (root
+/// reads any folder whatever its mode), a forked child drops to uid / gid 65534 (nobody) first and
+/// sends the error back through a pipe. Empty optional when that drop is refused (a container
+/// without CAP_SETUID, or 65534 unmapped) or when nobody cannot enter `path` itself (a private
+/// temp folder): the case cannot be built here.
+std::optional<std::string> discoverErrorAsNonRoot(const std::string& path, bool* ranksEmpty) {
+  if (::geteuid() != 0) {
+    const core::ProfileLayout layout = core::discoverProfile(path);
+    *ranksEmpty = layout.ranks.empty();
+    return layout.error;
   }
+  int fds[2];
+  if (::pipe(fds) != 0) return std::nullopt;
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::close(fds[0]);
+    if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0 ||
+        ::access(path.c_str(), R_OK | X_OK) != 0)
+      ::_exit(3);
+    const core::ProfileLayout layout = core::discoverProfile(path);
+    const std::string& e = layout.error;
+    const bool wrote = ::write(fds[1], e.data(), e.size()) == static_cast<ssize_t>(e.size());
+    ::_exit(!wrote ? 5 : layout.ranks.empty() ? 0 : 4);
+  }
+  ::close(fds[1]);
+  std::string error;
+  char buffer[512];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;) error.append(buffer, static_cast<std::size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  if (child < 0 || ::waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) == 3)
+    return std::nullopt;
+  REQUIRE((WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 4));
+  *ranksEmpty = WEXITSTATUS(status) == 0;
+  return error;
+}
+
+}  // namespace
+
+TEST_CASE("an unreadable ASCEND_PROFILER_OUTPUT is named with the reason") {
   TempDir dir("unreadable");
   dir.write("a_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", kTrace);
   fs::permissions(dir.root / "a_ascend_pt/ASCEND_PROFILER_OUTPUT", fs::perms::none);
-  const core::ProfileLayout layout = core::discoverProfile((dir.root / "a_ascend_pt").string());
-  INFO(layout.error);
-  CHECK(layout.ranks.empty());
-  CHECK(layout.error.find("ASCEND_PROFILER_OUTPUT cannot be listed: Permission denied") != std::string::npos);
+  bool ranksEmpty = false;
+  const std::optional<std::string> error = discoverErrorAsNonRoot((dir.root / "a_ascend_pt").string(), &ranksEmpty);
+  if (!error) {
+    WARN("running as root, and uid 65534 is refused or cannot enter the temp folder: the unreadable-folder case is not checked here");
+    return;
+  }
+  INFO(*error);
+  CHECK(ranksEmpty);
+  CHECK(error->find("ASCEND_PROFILER_OUTPUT cannot be listed: Permission denied") != std::string::npos);
 }
 
 TEST_CASE("listDirectory of a missing folder is empty with a message, describeNotRegularFile of a file is empty") {
