@@ -629,8 +629,11 @@ std::map<std::string, std::vector<int>> loadedGroupRanks(const Profile& profile,
 /// A collective's late rank (docs/diagnosis.md §5.4): the starts corrected by the clock offsets,
 /// each rank's skew from the earliest; from kLateRankMinSkewNs the latest rank is late and every
 /// rank arriving that much before it lost the difference (those arriving with it are also late).
-/// Adds to the ranks' totals.
-void judgeLateRank(Collective& c, std::map<std::size_t, TimeNs>& offsetOf, std::map<std::size_t, RankCollectiveTotals>& totals) {
+/// Adds to the ranks' totals. When the latest loaded rank itself waited for a peer before its first
+/// transfer (its synchronization >= kLateRankMinSkewNs), a peer arrived later still: no loaded rank
+/// holds the collective (Collective::heldBy), and nobody is named late or counted as waiting.
+void judgeLateRank(const Profile& profile, Collective& c, std::map<std::size_t, TimeNs>& offsetOf,
+                   std::map<std::size_t, RankCollectiveTotals>& totals) {
   TimeNs earliest = INT64_MAX;
   for (CollectiveRank& r : c.ranks) {
     r.correctedStart = r.start - offsetOf[r.rankIndex];
@@ -645,6 +648,12 @@ void judgeLateRank(Collective& c, std::map<std::size_t, TimeNs>& offsetOf, std::
   c.maxSkew = c.ranks[late].skew;
   if (c.ranks.size() < 2 || c.maxSkew < kLateRankMinSkewNs) return;
   c.lateIndex = late;
+  if (const CommOp* op = collectiveOp(profile, c.ranks[late]);
+      op && op->hasTasks && op->synchronization >= kLateRankMinSkewNs) {
+    c.heldBy = op->syncPeer;
+    c.heldBy.ns = op->synchronization;
+    return;
+  }
   c.lateRank = c.ranks[late].rank;
   for (std::size_t j = 0; j < c.ranks.size(); ++j) {
     if (j == late) continue;
@@ -691,7 +700,7 @@ ClusterComm matchCollectives(const Profile& profile) {
   std::map<std::size_t, RankCollectiveTotals> totals;
   for (const std::size_t ri : withOps) totals[ri] = RankCollectiveTotals{ri, profile.ranks[ri].rank(), 0, 0, 0};
   for (Collective& c : cc.collectives) {
-    judgeLateRank(c, offsetOf, totals);
+    judgeLateRank(profile, c, offsetOf, totals);
     // The peers of its ops that no loaded rank is: not captured.
     const std::vector<int>& loaded = selfRanks[c.group];
     for (const CollectiveRank& r : c.ranks)

@@ -143,8 +143,15 @@ struct Collective {
   std::size_t sequence = 0;    ///< index among the group's ops of this type
   long long step = -1;         ///< the first rank's step holding the op start (-1: none)
   std::vector<CollectiveRank> ranks;  ///< in Profile::ranks order
-  int lateRank = -1;           ///< RankProfile::rank() of the last to start, when its skew >= kLateRankMinSkewNs
-  std::size_t lateIndex = 0;   ///< its index in `ranks` (valid when lateRank >= 0)
+  int lateRank = -1;           ///< RankProfile::rank() of the last to start, when its skew >= kLateRankMinSkewNs (and not heldBy)
+  /// The index in `ranks` of the last to start (valid when lateRank >= 0 or heldBy.ns > 0).
+  std::size_t lateIndex = 0;
+  /// Set (ns > 0) when the last loaded rank to start, by at least kLateRankMinSkewNs, itself waited
+  /// for a peer before its first transfer: its synchronization (ns, summed) and the peer of its
+  /// longest such wait (group rank, -1 unknown). A peer arrived later still, so the lateness of the
+  /// loaded rank costs the others nothing that can be told: lateRank is -1, lost 0, and no rank's
+  /// totals count this collective (docs/diagnosis.md §5.4). Level0 (no plane tasks) cannot tell.
+  PeerWait heldBy;
   TimeNs maxSkew = 0;          ///< the largest skew, ns
   /// Sum over the other ranks that waited at least kLateRankMinSkewNs of (late start - their start), ns
   /// (0 without a late rank).

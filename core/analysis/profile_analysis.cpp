@@ -80,6 +80,11 @@ void collectivesJson(std::string& o, const Profile& profile, const ClusterComm& 
     o += ", \"sequence\": " + std::to_string(c.sequence) + ", \"step\": " +
          (c.step >= 0 ? std::to_string(c.step) : std::string("null")) +
          ", \"late_rank\": " + (c.lateRank >= 0 ? std::to_string(c.lateRank) : std::string("null")) +
+         ", \"held_by_later_peer\": " +
+         (c.heldBy.ns > 0 ? "{\"rank\": " + std::to_string(c.ranks[c.lateIndex].rank) + ", \"synchronization_ns\": " +
+                                std::to_string(c.heldBy.ns) + ", \"peer\": " +
+                                (c.heldBy.peer >= 0 ? std::to_string(c.heldBy.peer) : std::string("null")) + "}"
+                          : std::string("null")) +
          ", \"max_skew_ns\": " + std::to_string(c.maxSkew) + ", \"lost_us\": " + us3(static_cast<double>(c.lost)) +
          ", \"uncaptured_peers\": [";
     for (std::size_t j = 0; j < c.uncaptured.size(); ++j) o += (j ? ", " : "") + std::to_string(c.uncaptured[j]);
@@ -514,10 +519,37 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
                       loaded >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "Look at %1."), {rankName(loaded)})
                                   : npuTr("npuscope::core::ProfileAnalysis", "Capture that rank too to see why it is late.")}));
   }
+  // 3. Collectives whose last loaded rank itself waited for a later peer (Collective::heldBy).
+  const Collective* held = nullptr;
+  std::size_t heldCount = 0;
+  for (const Collective& c : cc.collectives)
+    if (c.heldBy.ns > 0) {
+      ++heldCount;
+      if (!held || c.heldBy.ns > held->heldBy.ns) held = &c;
+    }
+  if (held) {
+    const int loaded = held->heldBy.peer >= 0 ? loadedRankOf(profile, *held, held->heldBy.peer) : -1;
+    const std::string who =
+        held->heldBy.peer < 0 ? npuTr("npuscope::core::ProfileAnalysis", "a peer its plane tasks do not name")
+        : loaded >= 0         ? rankName(loaded)
+                              : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1, which is not in this capture"),
+                                             {std::to_string(held->heldBy.peer)});
+    const bool outside = held->heldBy.peer >= 0 && loaded < 0;
+    found.emplace_back(
+        held->heldBy.ns,
+        i18n::format(npuTr("npuscope::core::ProfileAnalysis",
+                           "%1 reaches %2%3 %4 after the first rank, but then itself waits %5 before any data moves, for %6: "
+                           "that peer arrives later still and holds the collective, so the loaded ranks' lateness costs "
+                           "nothing that can be told (%7 of %8 collectives are held like this). %9"),
+                     {rankName(held->ranks[held->lateIndex].rank), collectiveLabel(*held), stepPart(*held), formatDuration(held->maxSkew),
+                      formatDuration(held->heldBy.ns), who, std::to_string(heldCount), std::to_string(cc.collectives.size()),
+                      outside ? npuTr("npuscope::core::ProfileAnalysis", "Capture that rank too to see why it is late.")
+                              : npuTr("npuscope::core::ProfileAnalysis", "Look at that peer first.")}));
+  }
   std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<std::string> out;
   for (auto& f : found) out.push_back(std::move(f.second));
-  if (!worstRank) {
+  if (!worstRank && !held) {
     TimeNs maxSkew = 0;
     const Collective* at = nullptr;
     for (const Collective& c : cc.collectives)

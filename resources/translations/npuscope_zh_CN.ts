@@ -2483,6 +2483,18 @@
         <source>; collectives (%1 matched): rank %2 late to %3 (the others wait %4 for it; it is the late rank, whatever the rule above names)</source>
         <translation>；集合通信（匹配 %1 个）：Rank %2 在其中 %3 个晚到（其他 Rank 共等待它 %4；无论上面的规则指向哪个 Rank，晚到的都是它）</translation>
     </message>
+    <message>
+        <source>a peer its plane tasks do not name</source>
+        <translation>一个 Plane 任务未写明的对端</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2%3 %4 after the first rank, but then itself waits %5 before any data moves, for %6: that peer arrives later still and holds the collective, so the loaded ranks&apos; lateness costs nothing that can be told (%7 of %8 collectives are held like this). %9</source>
+        <translation>%1 比最早的 Rank 晚 %4 到达 %2%3，但随后在数据开始传输前自己也等待了 %5，等的是 %6：该对端到得更晚，拖住了这次集合通信，因此已加载 Rank 之间的先后到达并不能说明造成了多少等待（%8 个集合通信中有 %7 个属于这种情况）。%9</translation>
+    </message>
+    <message>
+        <source>Look at that peer first.</source>
+        <translation>请先查看该对端。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Report</name>

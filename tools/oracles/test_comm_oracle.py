@@ -75,6 +75,20 @@ class CommOracleTest(unittest.TestCase):
         self.assertEqual(c[0]["lost_ns"], 5_607_700)
         self.assertEqual(c[0]["offsets_ns"], {"0": 0, "1": 0})
 
+    def test_held_by_a_later_peer(self):
+        # Rank 1 starts 3 ms late but then itself waits 50 us (the bound) before its first
+        # transfer: a peer came later still, so nobody loaded is late. 49,999 ns would not.
+        for sync, held in ((50_000, True), (49_999, False)):
+            r0 = [op("hcom_allReduce__1_0_1", 0, 10_000_000, sync=4_000_000)]
+            r1 = [op("hcom_allReduce__1_0_1", 3_000_000, 7_000_000, sync=sync)]
+            c = comm_oracle.collectives([(0, r0), (1, r1)])[0]
+            self.assertEqual(c["max_skew_ns"], 3_000_000)
+            if held:
+                self.assertEqual((c["late_rank"], c["lost_ns"]), (None, 0))
+                self.assertEqual(c["held_by_later_peer"], {"rank": 1, "synchronization_ns": 50_000})
+            else:
+                self.assertEqual((c["late_rank"], c["lost_ns"], c["held_by_later_peer"]), (1, 3_000_000, None))
+
     def test_offset_applied_when_ends_agree_on_one_side(self):
         # Rank 1's clock runs 1 ms ahead: its ends are 1 ms (+-1 us) later on all three ops, so the
         # offset 1,000,000 ns is applied and the 1 ms start difference is no lateness.

@@ -158,6 +158,16 @@ std::size_t compareCapture(const core::Profile& profile, simdjson::dom::element 
     simdjson::dom::element late = c["late_rank"];
     if (late.is_null()) CHECK(ours->lateRank == -1);
     else CHECK(ours->lateRank == i64(late));
+    // Held by a later peer: the last rank's recorded synchronization (the oracle's rule 4).
+    simdjson::dom::element held = c["held_by_later_peer"];
+    if (held.is_null()) {
+      CHECK(ours->heldBy.ns == 0);
+    } else {
+      REQUIRE(ours->heldBy.ns > 0);
+      CHECK(ours->ranks[ours->lateIndex].rank == i64(held["rank"]));
+      CHECK(close(ours->heldBy.ns, i64(held["synchronization_ns"])));
+      CHECK(ours->lost == 0);
+    }
   }
   return compared;
 }
