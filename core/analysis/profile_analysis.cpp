@@ -445,6 +445,16 @@ std::string stepPart(const Collective& c) {
   return c.step >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", " in step %1"), {std::to_string(c.step)}) : std::string();
 }
 
+/// Without plane tasks (Level0) on the late rank, whether a peer outside the capture arrives later
+/// still (Collective::heldBy) cannot be seen: said, so that the late rank is not taken for certain.
+std::string withoutTasksSentence(const Profile& profile, const Collective& c) {
+  const CommOp* op = collectiveOp(profile, c.ranks[c.lateIndex]);
+  if (!op || op->hasTasks) return {};
+  return npuTr("npuscope::core::ProfileAnalysis",
+               " The capture has no HCCL plane tasks (Level0): whether a rank outside the capture arrives later still, "
+               "and so holds the collective instead, cannot be told.");
+}
+
 }  // namespace
 
 std::vector<std::string> collectiveFindings(const Profile& profile, const ProfileAnalysis& a) {
@@ -488,7 +498,7 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
                      {rankName(worstRank->rank), std::to_string(worstRank->lateCount), std::to_string(withSkew),
                       formatDuration(worstRank->caused), collectiveLabel(*worst), stepPart(*worst), formatDuration(worst->maxSkew),
                       clock, waiters}) +
-            alsoLateSentence(*worst) + beforeOpSentence(profile, cc, *worst));
+            alsoLateSentence(*worst) + beforeOpSentence(profile, cc, *worst) + withoutTasksSentence(profile, *worst));
   }
   // 2. Waits on a peer inside the ops that the profiler counts as Idle, by peer.
   const std::map<int, std::pair<TimeNs, const Collective*>> idlePeers = idlePeerWaits(profile, cc);

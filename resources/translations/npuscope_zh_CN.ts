@@ -2495,6 +2495,10 @@
         <source>Look at that peer first.</source>
         <translation>请先查看该对端。</translation>
     </message>
+    <message>
+        <source> The capture has no HCCL plane tasks (Level0): whether a rank outside the capture arrives later still, and so holds the collective instead, cannot be told.</source>
+        <translation>本次采集没有 HCCL Plane 任务（Level0）：无法判断是否有采集范围之外的 Rank 到得更晚、因而才是拖住这次集合通信的那个。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Report</name>

@@ -454,7 +454,24 @@ TEST_CASE("collectives: a last rank that itself waits for a later peer is not na
       CHECK(c.lost == us(60));
       CHECK(c.heldBy.ns == 0);
       CHECK(said("rank 1 is late to 1 of 1 collectives"));
+      CHECK_FALSE(said("no HCCL plane tasks"));  // its plane tasks are there
     }
     for (const core::RankCollectiveTotals& t : pa.comm.totals) CHECK(t.caused == (wait == 100 ? 0 : us(60)) * (t.rank == 1));
   }
+}
+
+TEST_CASE("collectives: at Level0 the late rank is named with the hedge that a later peer cannot be seen", "[breakdown][collectives][corpus]") {
+  // The 910A Level0 capture: its HCCL process holds the op slices and an empty Plane 0 (Python on
+  // trace_view.json: no event on any plane), so no op has plane tasks.
+  auto r = core::loadProfile(shared("corpus/ascend-pt-910a-l0-text-2rank"));
+  REQUIRE(r.ok());
+  REQUIRE(r.profile->analysis);
+  bool late = false, hedged = false;
+  for (const std::string& f : r.profile->analysis->findings) {
+    late = late || f.find("is late to") != std::string::npos;
+    hedged = hedged || f.find("The capture has no HCCL plane tasks (Level0): whether a rank outside the capture arrives later "
+                              "still, and so holds the collective instead, cannot be told.") != std::string::npos;
+  }
+  CHECK(late);
+  CHECK(hedged);
 }
