@@ -185,8 +185,8 @@ void readTaskArgs(const Trace& trace, PlaneTask& t, CommOp& op) {
   std::optional<std::string> v[5];
   sliceArgValues(trace, t.ref, {"src rank", "dst rank", "link type", "transport type", "size(Byte)"}, v);
   if (op.selfRank < 0) op.selfRank = rankOf(intOf(v[0]));
-  // A wait or transfer "to" the device's own rank names no peer (on-chip work).
-  if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer) t.peer = rankOf(intOf(v[1]));
+  // A wait, signal or transfer "to" the device's own rank names no peer (on-chip work).
+  if (t.kind != TaskKind::Other) t.peer = rankOf(intOf(v[1]));
   if (t.peer >= 0 && t.peer == op.selfRank) t.peer = -1;
   if (t.kind != TaskKind::Transfer) return;
   const std::string link = v[2].value_or("");
@@ -224,8 +224,14 @@ void assignPlaneTasks(const Trace& trace, const GroupLanes& g, std::vector<CommO
       t.kind = nameKind(trace.name(lane.names[i]));
       if (t.kind == TaskKind::Wait) planeWaits[plane] = true;
       CommOp& op = out[k];
-      if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer || op.selfRank < 0) readTaskArgs(trace, t, op);
-      if (t.peer >= 0 && t.peer != op.selfRank) op.peers.push_back(t.peer);
+      // A signal's peer is read only while it may be the op's first signal to a peer (ready).
+      const bool earlySignal = t.kind == TaskKind::Signal && (op.ready < 0 || s < op.ready);
+      if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer || earlySignal || op.selfRank < 0) readTaskArgs(trace, t, op);
+      if (t.kind == TaskKind::Signal) {
+        if (earlySignal && t.peer >= 0) op.ready = s;
+      } else if (t.peer >= 0 && t.peer != op.selfRank) {
+        op.peers.push_back(t.peer);
+      }
       tasksOf[k - first].push_back(t);
     }
   }
@@ -249,7 +255,20 @@ void opTimes(CommOp& op, const std::vector<PlaneTask>& ts, int master, CommOpInt
   for (const PlaneTask& t : ts) {
     lastEnd = std::max(lastEnd, t.r.end);
     if (t.plane == master && t.kind == TaskKind::Transfer) firstTransit = std::min(firstTransit, t.r.start);
+    if (t.kind != TaskKind::Wait) continue;
+    // The first wait on each peer over all planes (ts is in start order), and the last long one.
+    if (t.peer >= 0 && std::none_of(op.firstWaits.begin(), op.firstWaits.end(), [&](const FirstWait& w) { return w.peer == t.peer; }))
+      op.firstWaits.push_back(FirstWait{t.peer, t.r});
   }
+  std::sort(op.firstWaits.begin(), op.firstWaits.end(), [](const FirstWait& a, const FirstWait& b) { return a.peer < b.peer; });
+  // A pipelined step waits for its upstream's transfer of the chunk, about as long as its own:
+  // only a wait of twice the longest transfer (and kLateRankMinSkewNs) tells that a peer was late.
+  TimeNs longestTransfer = 0;
+  for (const PlaneTask& t : ts)
+    if (t.kind == TaskKind::Transfer) longestTransfer = std::max(longestTransfer, t.r.end - t.r.start);
+  const TimeNs blocking = std::max(kLateRankMinSkewNs, 2 * longestTransfer);
+  for (const PlaneTask& t : ts)
+    if (t.kind == TaskKind::Wait && t.r.end - t.r.start >= blocking) op.lastBlockedWaitEnd = std::max(op.lastBlockedWaitEnd, t.r.end);
   op.elapse = lastEnd - firstStart;
   std::vector<TimeRange> masterBusy;
   for (const PlaneTask& t : ts) {
@@ -408,6 +427,19 @@ const Collective* ClusterComm::worst() const {
   for (const Collective& c : collectives)
     if (c.lateRank >= 0 && (!w || c.lost > w->lost)) w = &c;
   return w;
+}
+
+std::string holderLabel(const Collective& c) {
+  const Holder& h = c.holder;
+  const std::string rank = i18n::format(npuTr("npuscope::core::Collectives", "rank %1"), {std::to_string(h.rank)});
+  switch (h.status) {
+    case Holder::Status::None: return "—";
+    case Holder::Status::Unknown: return npuTr("npuscope::core::Collectives", "unknown");
+    case Holder::Status::Unverified: return rank + "?";
+    case Holder::Status::Known: break;
+  }
+  return h.loaded() ? rank
+                    : i18n::format(npuTr("npuscope::core::Collectives", "group rank %1 (not captured)"), {std::to_string(h.groupRank)});
 }
 
 std::string collectiveLabel(const Collective& c) {
@@ -626,14 +658,135 @@ std::map<std::string, std::vector<int>> loadedGroupRanks(const Profile& profile,
   return selfRanks;
 }
 
-/// A collective's late rank (docs/diagnosis.md §5.4): the starts corrected by the clock offsets,
-/// each rank's skew from the earliest; from kLateRankMinSkewNs the latest rank is late and every
-/// rank arriving that much before it lost the difference (those arriving with it are also late).
-/// Adds to the ranks' totals. When the latest loaded rank itself waited for a peer before its first
-/// transfer (its synchronization >= kLateRankMinSkewNs), a peer arrived later still: no loaded rank
-/// holds the collective (Collective::heldBy), and nobody is named late or counted as waiting.
-void judgeLateRank(const Profile& profile, Collective& c, std::map<std::size_t, TimeNs>& offsetOf,
-                   std::map<std::size_t, RankCollectiveTotals>& totals) {
+/// The arrivals of the group ranks of `c` that no loaded rank is (`loaded`: the loaded ranks'
+/// group ranks, sorted), from the loaded ranks' first waits on them (docs/diagnosis.md §5.4):
+/// a first wait that blocks ends when the peer arrives. Times in start terms on the reference
+/// clock: less the waiting rank's offset and preamble.
+std::vector<OutsideArrival> outsideArrivals(const Profile& profile, const Collective& c, const std::vector<int>& loaded,
+                                            std::map<std::size_t, TimeNs>& offsetOf) {
+  std::map<int, OutsideArrival> out;
+  for (const CollectiveRank& r : c.ranks) {
+    const CommOp* op = collectiveOp(profile, r);
+    if (!op || !op->hasTasks) continue;
+    const TimeNs shift = offsetOf[r.rankIndex] + (op->ready >= 0 ? op->ready - op->range.start : 0);
+    for (const FirstWait& w : op->firstWaits) {
+      if (std::binary_search(loaded.begin(), loaded.end(), w.peer)) continue;
+      OutsideArrival& a = out[w.peer];
+      const bool blocked = w.r.end - w.r.start >= kLateRankMinSkewNs;
+      const TimeNs at = w.r.end - shift;
+      if (blocked ? (!a.blocked || at > a.arrival) : (!a.blocked && (a.groupRank < 0 || at < a.arrival))) {
+        a.blocked = blocked;
+        a.arrival = at;
+        a.seenBy = r.rank;
+      }
+      a.groupRank = w.peer;
+    }
+  }
+  std::vector<OutsideArrival> v;
+  for (auto& [peer, a] : out) v.push_back(a);
+  return v;
+}
+
+/// Every member of the group is seen: some loaded rank with plane tasks names, with itself, every
+/// group rank that any loaded rank names, and those are 0..n-1 (a mesh: each rank waits on every
+/// other; a ring shows only its neighbours).
+bool everyMemberSeen(const Profile& profile, const Collective& c) {
+  std::set<int> members;
+  for (const CollectiveRank& r : c.ranks)
+    if (const CommOp* op = collectiveOp(profile, r); op && op->hasTasks) {
+      if (op->selfRank >= 0) members.insert(op->selfRank);
+      members.insert(op->peers.begin(), op->peers.end());
+    }
+  if (members.empty() || *members.begin() != 0 || *members.rbegin() != static_cast<int>(members.size()) - 1) return false;
+  for (const CollectiveRank& r : c.ranks)
+    if (const CommOp* op = collectiveOp(profile, r); op && op->hasTasks && op->selfRank >= 0 && op->peers.size() + 1 == members.size())
+      return true;
+  return false;
+}
+
+/// When not every member is seen (a ring shows each rank its neighbours only): the holder stands
+/// only if the loaded rank that saw it arrive is held by nobody afterwards. A loaded holder must
+/// not block (a wait of kLateRankMinSkewNs or more) at all once there: on a ring every member is
+/// upstream of it within n - 1 steps, so a member arriving later would hold one of its steps. An
+/// outside holder seen by a loaded rank's blocked first wait must leave that rank unblocked after
+/// the wait ends. Otherwise Holder::Unknown, with how long after the holder's arrival the rank
+/// was held (start terms, reference clock).
+void checkUnseenLater(const Profile& profile, Collective& c, std::map<std::size_t, TimeNs>& offsetOf) {
+  Holder& h = c.holder;
+  std::size_t j = h.index;
+  TimeNs after = h.arrival;  // start terms: a blocked wait ending later than this (+ the bound) holds
+  if (!h.loaded()) {
+    const auto it = std::find_if(c.outside.begin(), c.outside.end(), [&](const OutsideArrival& a) { return a.groupRank == h.groupRank; });
+    const auto w = std::find_if(c.ranks.begin(), c.ranks.end(), [&](const CollectiveRank& r) { return it != c.outside.end() && r.rank == it->seenBy; });
+    if (w == c.ranks.end()) return;
+    j = static_cast<std::size_t>(w - c.ranks.begin());
+  }
+  const CollectiveRank& r = c.ranks[j];
+  const CommOp* op = collectiveOp(profile, r);
+  if (!op || !op->hasTasks || op->lastBlockedWaitEnd < 0) return;
+  const TimeNs held = op->lastBlockedWaitEnd - offsetOf[r.rankIndex] - (op->ready >= 0 ? op->ready - op->range.start : 0);
+  if (!h.loaded() && held - after < kLateRankMinSkewNs) return;
+  h.status = Holder::Status::Unknown;
+  h.heldAfter = std::max<TimeNs>(0, held - after);
+  h.heldRank = r.rank;
+}
+
+/// The holder of `c` (docs/diagnosis.md §5.4 "The holder"): the latest of the loaded ranks'
+/// corrected starts and the outside members' blocked arrivals; a loaded rank wins a tie within
+/// kLateRankMinSkewNs (it can be looked at). Sets holder, outside and maxSkew; `late` is the
+/// index of the last loaded rank.
+void findHolder(const Profile& profile, Collective& c, std::size_t late, const std::vector<int>& loaded,
+                std::map<std::size_t, TimeNs>& offsetOf) {
+  Holder& h = c.holder;
+  c.outside = outsideArrivals(profile, c, loaded, offsetOf);
+  const TimeNs lastLoaded = c.ranks[late].correctedStart;
+  const OutsideArrival* latestOut = nullptr;
+  for (const OutsideArrival& a : c.outside)
+    if (a.blocked && (!latestOut || a.arrival > latestOut->arrival)) latestOut = &a;
+  const CommOp* lateOp = collectiveOp(profile, c.ranks[late]);
+  if (latestOut && latestOut->arrival - lastLoaded >= kLateRankMinSkewNs) {
+    h.groupRank = latestOut->groupRank;
+    h.arrival = latestOut->arrival;
+    h.afterLastLoaded = h.arrival - lastLoaded;
+  } else {
+    h.groupRank = lateOp ? lateOp->selfRank : -1;
+    h.rank = c.ranks[late].rank;
+    h.index = late;
+    h.arrival = lastLoaded;
+  }
+  // The next latest member: every other loaded rank and outside arrival (an unblocked one's bound).
+  TimeNs next = INT64_MIN;
+  for (std::size_t j = 0; j < c.ranks.size(); ++j)
+    if (!(h.loaded() && j == h.index)) next = std::max(next, c.ranks[j].correctedStart);
+  for (const OutsideArrival& a : c.outside) {
+    if (a.groupRank == h.groupRank && !h.loaded()) continue;
+    next = std::max(next, a.arrival);
+    if (a.blocked && a.groupRank != h.groupRank && a.arrival > h.arrival - kLateRankMinSkewNs) h.arriveWith.push_back(a.groupRank);
+  }
+  h.margin = next == INT64_MIN ? 0 : std::max<TimeNs>(0, h.arrival - next);
+  const bool anyTasks = std::any_of(c.ranks.begin(), c.ranks.end(), [&](const CollectiveRank& r) {
+    const CommOp* op = collectiveOp(profile, r);
+    return op && op->hasTasks;
+  });
+  if (!anyTasks) {
+    h.status = Holder::Status::Unverified;
+  } else {
+    h.status = Holder::Status::Known;
+    if (!everyMemberSeen(profile, c)) checkUnseenLater(profile, c, offsetOf);
+  }
+  TimeNs earliest = INT64_MAX;
+  for (const CollectiveRank& r : c.ranks) earliest = std::min(earliest, r.correctedStart);
+  if (h.status != Holder::Status::Unknown && h.arrival - earliest < kLateRankMinSkewNs) h.status = Holder::Status::None;
+}
+
+/// A collective's holder and what the others lose to it (docs/diagnosis.md §5.4): the starts
+/// corrected by the clock offsets, each rank's skew from the earliest, the holder (findHolder);
+/// when it is known (or, without plane tasks, unverified) every loaded rank arriving at least
+/// kLateRankMinSkewNs before it lost the difference, and a loaded holder is the late rank (those
+/// arriving with it are also late). Adds to the ranks' and the outside holders' totals.
+void judgeHolder(const Profile& profile, Collective& c, const std::vector<int>& loaded, std::map<std::size_t, TimeNs>& offsetOf,
+                 std::map<std::size_t, RankCollectiveTotals>& totals,
+                 std::map<std::pair<std::string, int>, OutsideHolderTotals>& outsideTotals, std::size_t index) {
   TimeNs earliest = INT64_MAX;
   for (CollectiveRank& r : c.ranks) {
     r.correctedStart = r.start - offsetOf[r.rankIndex];
@@ -646,21 +799,17 @@ void judgeLateRank(const Profile& profile, Collective& c, std::map<std::size_t, 
     if (r.skew > c.ranks[late].skew) late = j;
   }
   c.maxSkew = c.ranks[late].skew;
-  if (c.ranks.size() < 2 || c.maxSkew < kLateRankMinSkewNs) return;
   c.lateIndex = late;
-  if (const CommOp* op = collectiveOp(profile, c.ranks[late]);
-      op && op->hasTasks && op->synchronization >= kLateRankMinSkewNs) {
-    c.heldBy = op->syncPeer;
-    c.heldBy.ns = op->synchronization;
-    return;
-  }
-  c.lateRank = c.ranks[late].rank;
+  if (c.ranks.size() < 2) return;
+  findHolder(profile, c, late, loaded, offsetOf);
+  const Holder& h = c.holder;
+  if (h.status != Holder::Status::Known && h.status != Holder::Status::Unverified) return;
   for (std::size_t j = 0; j < c.ranks.size(); ++j) {
-    if (j == late) continue;
-    const TimeNs lost = c.ranks[late].correctedStart - c.ranks[j].correctedStart;
+    if (h.loaded() && j == h.index) continue;
+    const TimeNs lost = h.arrival - c.ranks[j].correctedStart;
     if (lost < kLateRankMinSkewNs) {
-      // Arrived together with the late rank: about as late, not waiting for it.
-      if (c.ranks[j].skew >= kLateRankMinSkewNs) {
+      // Arrived together with a loaded holder: about as late, not waiting for it.
+      if (h.loaded() && c.ranks[j].skew >= kLateRankMinSkewNs) {
         c.alsoLate.push_back(c.ranks[j].rank);
         totals[c.ranks[j].rankIndex].lateCount++;
       }
@@ -670,8 +819,21 @@ void judgeLateRank(const Profile& profile, Collective& c, std::map<std::size_t, 
     totals[c.ranks[j].rankIndex].waited += lost;
   }
   std::sort(c.alsoLate.begin(), c.alsoLate.end());
-  totals[c.ranks[late].rankIndex].lateCount++;
-  totals[c.ranks[late].rankIndex].caused += c.lost;
+  if (h.loaded()) {
+    c.lateRank = h.rank;
+    totals[c.ranks[h.index].rankIndex].lateCount++;
+    totals[c.ranks[h.index].rankIndex].caused += c.lost;
+    return;
+  }
+  OutsideHolderTotals& t = outsideTotals[{c.group, h.groupRank}];
+  t.group = c.group;
+  t.groupRank = h.groupRank;
+  t.count++;
+  t.caused += c.lost;
+  if (t.count == 1 || c.lost > t.worstLost) {
+    t.worst = index;
+    t.worstLost = c.lost;
+  }
 }
 
 }  // namespace
@@ -699,10 +861,12 @@ ClusterComm matchCollectives(const Profile& profile) {
   std::map<std::string, std::vector<int>> selfRanks = loadedGroupRanks(profile, cc);
   std::map<std::size_t, RankCollectiveTotals> totals;
   for (const std::size_t ri : withOps) totals[ri] = RankCollectiveTotals{ri, profile.ranks[ri].rank(), 0, 0, 0};
-  for (Collective& c : cc.collectives) {
-    judgeLateRank(profile, c, offsetOf, totals);
-    // The peers of its ops that no loaded rank is: not captured.
+  std::map<std::pair<std::string, int>, OutsideHolderTotals> outsideTotals;
+  for (std::size_t k = 0; k < cc.collectives.size(); ++k) {
+    Collective& c = cc.collectives[k];
     const std::vector<int>& loaded = selfRanks[c.group];
+    judgeHolder(profile, c, loaded, offsetOf, totals, outsideTotals, k);
+    // The peers of its ops that no loaded rank is: not captured.
     for (const CollectiveRank& r : c.ranks)
       for (int p : collectiveOp(profile, r)->peers)
         if (!std::binary_search(loaded.begin(), loaded.end(), p) &&
@@ -711,6 +875,9 @@ ClusterComm matchCollectives(const Profile& profile) {
     std::sort(c.uncaptured.begin(), c.uncaptured.end());
   }
   for (auto& [ri, t] : totals) cc.totals.push_back(t);
+  for (auto& [key, t] : outsideTotals) cc.outsideHolders.push_back(t);
+  std::stable_sort(cc.outsideHolders.begin(), cc.outsideHolders.end(),
+                   [](const OutsideHolderTotals& a, const OutsideHolderTotals& b) { return a.caused > b.caused; });
   return cc;
 }
 

@@ -65,6 +65,15 @@ struct PeerWait {
   SliceRef longest;  ///< the longest such wait task (to select on the timeline)
 };
 
+/// The first Notify_Wait of an op on one peer (its `dst rank`, a group rank), over all planes:
+/// when the device began to wait for that peer's first signal and when the signal came, on the
+/// device's own clock (ns). On a mesh the peer signals as it reaches the op, so a wait that
+/// blocks ends at the peer's arrival (docs/diagnosis.md §5.4 "The holder").
+struct FirstWait {
+  int peer = -1;
+  TimeRange r;
+};
+
 /// One HCCL op (a depth-0 slice of a "Group k Communication" lane) of one device.
 struct CommOp {
   SliceRef slice;          ///< the op slice
@@ -92,6 +101,16 @@ struct CommOp {
   /// The longest Notify_Wait of a plane other than the master while the master plane is idle: the
   /// evidence of what idle time is ("plane 5 waits 78.8 ms for rank 5"); ns 0 when none.
   PeerWait idleWait;
+  /// When the device signalled its first peer: the start of its first Notify_Record to another
+  /// group rank, over all planes (own clock, ns); -1 without one (Level0, or no signal task).
+  /// ready - range.start is the op's preamble, the time a peer's wait end lags its arrival.
+  TimeNs ready = -1;
+  /// The first Notify_Wait on each peer, by peer ascending (Level1 and above; empty at Level0).
+  std::vector<FirstWait> firstWaits;
+  /// The latest end of a Notify_Wait on any plane lasting at least kLateRankMinSkewNs and twice
+  /// the op's longest transfer task (own clock, ns): the last time a peer held the device inside
+  /// the op (a pipelined ring step waits about one transfer for its upstream); -1 when none.
+  TimeNs lastBlockedWaitEnd = -1;
   /// The op's transfers per transport over all its planes (as CommBreakdown::links, SDMA last):
   /// communication.json's "Communication Bandwidth Info" of the op.
   std::vector<CommLink> links;
@@ -135,6 +154,57 @@ struct CollectiveRank {
   TimeNs skew = 0;            ///< correctedStart - the earliest correctedStart of the collective, ns
 };
 
+/// A group rank of a collective that no loaded rank is, as the loaded ranks' first waits on it
+/// tell its arrival (docs/diagnosis.md §5.4 "The holder").
+struct OutsideArrival {
+  int groupRank = -1;
+  /// Some loaded rank's first wait on it blocked (lasted at least kLateRankMinSkewNs): it arrived
+  /// then. Otherwise it was there before every loaded rank that waited on it, and `arrival` is
+  /// the earliest such wait's start (an upper bound).
+  bool blocked = false;
+  /// Its arrival on the reference clock in the terms of an op start: the latest blocked first
+  /// wait's end, less the waiting rank's clock offset and its own preamble (CommOp::ready - start),
+  /// ns.
+  TimeNs arrival = 0;
+  int seenBy = -1;  ///< the loaded rank (RankProfile::rank()) whose wait gives `arrival`
+};
+
+/// The member of a collective's group that arrives last: the one the others wait for
+/// (docs/diagnosis.md §5.4 "The holder").
+struct Holder {
+  enum class Status : std::uint8_t {
+    /// Fewer than two members known, or no member arrives kLateRankMinSkewNs after the first.
+    None,
+    /// Every member's arrival is known (some loaded rank waits on every other member: a mesh), or
+    /// no loaded rank is held by anyone after the holder arrives.
+    Known,
+    /// Without plane tasks (Level0): the last loaded rank by start; whether a member outside the
+    /// capture arrives later cannot be seen.
+    Unverified,
+    /// A loaded rank is held inside the op after the latest arrival the capture sees (its last
+    /// blocked wait ends later): a member it does not see (a ring shows only neighbours) arrives
+    /// later, or a link is slow. The latest seen member is in the fields below.
+    Unknown,
+  };
+  Status status = Status::None;
+  int groupRank = -1;     ///< the holder's rank in the group (-1 unknown)
+  int rank = -1;          ///< RankProfile::rank() when loaded, else -1
+  std::size_t index = 0;  ///< into Collective::ranks when loaded
+  TimeNs arrival = 0;     ///< corrected start (loaded) or OutsideArrival::arrival, ns
+  /// arrival - the last loaded rank's corrected start: how much later than every loaded rank the
+  /// holder arrives (0 for a loaded holder), ns.
+  TimeNs afterLastLoaded = 0;
+  /// arrival - the next latest known member's arrival: what the holder's lateness alone costs, ns.
+  TimeNs margin = 0;
+  /// Unknown: how long after `arrival` a loaded rank is still held (its last blocked wait end), ns.
+  TimeNs heldAfter = 0;
+  int heldRank = -1;      ///< Unknown: that loaded rank (RankProfile::rank())
+  /// Members outside the capture arriving within kLateRankMinSkewNs of a loaded holder: the data
+  /// cannot tell which of them is last (a loaded holder is named then, as the one to look at).
+  std::vector<int> arriveWith;
+  [[nodiscard]] bool loaded() const { return rank >= 0; }
+};
+
 /// One op instance matched across ranks: the same group, type and sequence on each rank.
 struct Collective {
   std::string name;            ///< the op name of the first rank holding it (no @group)
@@ -143,21 +213,20 @@ struct Collective {
   std::size_t sequence = 0;    ///< index among the group's ops of this type
   long long step = -1;         ///< the first rank's step holding the op start (-1: none)
   std::vector<CollectiveRank> ranks;  ///< in Profile::ranks order
-  int lateRank = -1;           ///< RankProfile::rank() of the last to start, when its skew >= kLateRankMinSkewNs (and not heldBy)
-  /// The index in `ranks` of the last to start (valid when lateRank >= 0 or heldBy.ns > 0).
+  /// RankProfile::rank() of the holder when it is a loaded rank (Holder::Known or Unverified) at
+  /// least kLateRankMinSkewNs after the first loaded rank, else -1.
+  int lateRank = -1;
+  /// The index in `ranks` of the last loaded rank to start (valid with two or more ranks).
   std::size_t lateIndex = 0;
-  /// Set (ns > 0) when the last loaded rank to start, by at least kLateRankMinSkewNs, itself waited
-  /// for a peer before its first transfer: its synchronization (ns, summed) and the peer of its
-  /// longest such wait (group rank, -1 unknown). A peer arrived later still, so the lateness of the
-  /// loaded rank costs the others nothing that can be told: lateRank is -1, lost 0, and no rank's
-  /// totals count this collective (docs/diagnosis.md §5.4). Level0 (no plane tasks) cannot tell.
-  PeerWait heldBy;
-  TimeNs maxSkew = 0;          ///< the largest skew, ns
-  /// Sum over the other ranks that waited at least kLateRankMinSkewNs of (late start - their start), ns
-  /// (0 without a late rank).
+  Holder holder;               ///< who the others wait for (docs/diagnosis.md §5.4)
+  /// The group ranks not captured whose arrival the loaded ranks' first waits tell, by group rank.
+  std::vector<OutsideArrival> outside;
+  TimeNs maxSkew = 0;          ///< the largest skew of the loaded ranks, ns
+  /// What the loaded ranks lose waiting for the holder (Known or Unverified): the sum over those
+  /// that arrive at least kLateRankMinSkewNs before it of (its arrival - theirs), ns; 0 otherwise.
   TimeNs lost = 0;
-  /// Other ranks about as late (skew >= kLateRankMinSkewNs and within it of the late rank's),
-  /// RankProfile::rank() ascending: they arrive together last.
+  /// Other loaded ranks about as late as a loaded holder (skew >= kLateRankMinSkewNs and within
+  /// it of the holder's), RankProfile::rank() ascending: they arrive together last.
   std::vector<int> alsoLate;
   /// Peers of the op (group ranks) that no loaded rank is: the group is wider than the capture.
   std::vector<int> uncaptured;
@@ -206,7 +275,17 @@ struct RankCollectiveTotals {
   int rank = -1;
   std::size_t lateCount = 0;   ///< collectives it was late to (as the late rank or one of alsoLate)
   TimeNs caused = 0;           ///< sum of `lost` of the collectives it is the late rank of: what the others waited for it, ns
-  TimeNs waited = 0;           ///< what it waited for late peers (its share of their `lost`), ns
+  TimeNs waited = 0;           ///< what it waited for the holders, loaded or not (its share of their `lost`), ns
+};
+
+/// What one group rank outside the capture caused as the holder of collectives.
+struct OutsideHolderTotals {
+  std::string group;           ///< Collective::group
+  int groupRank = -1;
+  std::size_t count = 0;       ///< collectives it holds (Holder::Known)
+  TimeNs caused = 0;           ///< sum of their `lost`, ns
+  std::size_t worst = 0;       ///< index into ClusterComm::collectives of the one with the largest `lost`
+  TimeNs worstLost = 0;        ///< that collective's `lost`, ns
 };
 
 /// The cross-rank communication analysis of a profile.
@@ -214,8 +293,10 @@ struct ClusterComm {
   std::vector<Collective> collectives;   ///< in the first rank's start order
   std::vector<RankClock> clocks;         ///< one per rank with collectives
   std::vector<RankCollectiveTotals> totals;  ///< one per rank with collectives
+  /// One per (group, group rank) outside the capture holding a collective, most `caused` first.
+  std::vector<OutsideHolderTotals> outsideHolders;
   std::vector<std::string> notes;        ///< ranks without ops, groups paired by order, ...
-  /// The collective with the largest `lost` (null when no rank is late anywhere).
+  /// The collective with the largest `lost` whose holder is a loaded rank (null when none).
   [[nodiscard]] const Collective* worst() const;
 };
 
@@ -235,6 +316,11 @@ struct ClusterComm {
 
 /// The op of `r` in `profile` (null when the profile no longer holds it).
 [[nodiscard]] const CommOp* collectiveOp(const Profile& profile, const CollectiveRank& r);
+
+/// Who holds `c`, in a word (docs/diagnosis.md §5.4 "The holder"): "rank 1", "group rank 5 (not
+/// captured)", "rank 1?" (unverified: no plane tasks), "unknown", or "—" (no member arrives 50 us
+/// after the first). Translated (i18n).
+[[nodiscard]] std::string holderLabel(const Collective& c);
 
 /// "allReduce #0 (hcom_allReduce__586_0_1)": the collective's type, sequence and name.
 [[nodiscard]] std::string collectiveLabel(const Collective& c);

@@ -66,6 +66,49 @@ std::string percent(double ratio) { return formatPercent(ratio, 2); }
 
 std::string usOrNull(bool known, TimeNs ns) { return known ? us3(static_cast<double>(ns)) : std::string("null"); }
 
+std::string intOrNull(int v) { return v >= 0 ? std::to_string(v) : std::string("null"); }
+
+const char* holderStatusKey(Holder::Status s) {
+  switch (s) {
+    case Holder::Status::Known: return "known";
+    case Holder::Status::Unverified: return "unverified";
+    case Holder::Status::Unknown: return "unknown";
+    case Holder::Status::None: break;
+  }
+  return "none";
+}
+
+/// `holder`: null when no member arrives kLateRankMinSkewNs after the first; else {"status",
+/// "group_rank", "rank" (null outside the capture), "after_last_loaded_us", "margin_us",
+/// "arrives_with", "held_rank", "held_after_us"} (docs/diagnosis.md §5.4).
+std::string holderJson(const Collective& c) {
+  const Holder& h = c.holder;
+  if (h.status == Holder::Status::None) return "null";
+  const bool unknown = h.status == Holder::Status::Unknown;
+  std::string o = "{\"status\": \"" + std::string(holderStatusKey(h.status)) + "\", \"group_rank\": " + intOrNull(h.groupRank) +
+                  ", \"rank\": " + intOrNull(h.rank) + ", \"after_last_loaded_us\": " + us3(static_cast<double>(h.afterLastLoaded)) +
+                  ", \"margin_us\": " + us3(static_cast<double>(h.margin)) + ", \"arrives_with\": [";
+  for (std::size_t j = 0; j < h.arriveWith.size(); ++j) o += (j ? ", " : "") + std::to_string(h.arriveWith[j]);
+  o += "], \"held_rank\": " + (unknown ? intOrNull(h.heldRank) : std::string("null")) +
+       ", \"held_after_us\": " + (unknown ? us3(static_cast<double>(h.heldAfter)) : std::string("null")) + "}";
+  return o;
+}
+
+/// `outside_arrivals`: the group ranks not captured whose arrival the first waits tell,
+/// [{"group_rank", "blocked", "after_last_loaded_us", "seen_by"}] (negative: before the last
+/// loaded rank; for an unblocked one an upper bound).
+std::string outsideJson(const Collective& c) {
+  std::string o = "[";
+  const TimeNs last = c.ranks.empty() ? 0 : c.ranks[c.lateIndex].correctedStart;
+  for (std::size_t j = 0; j < c.outside.size(); ++j) {
+    const OutsideArrival& a = c.outside[j];
+    o += (j ? ", " : "") + std::string("{\"group_rank\": ") + std::to_string(a.groupRank) +
+         ", \"blocked\": " + (a.blocked ? "true" : "false") + ", \"after_last_loaded_us\": " + us3(static_cast<double>(a.arrival - last)) +
+         ", \"seen_by\": " + intOrNull(a.seenBy) + "}";
+  }
+  return o + "]";
+}
+
 void collectivesJson(std::string& o, const Profile& profile, const ClusterComm& cc) {
   o += "[";
   for (std::size_t i = 0; i < cc.collectives.size(); ++i) {
@@ -80,11 +123,7 @@ void collectivesJson(std::string& o, const Profile& profile, const ClusterComm& 
     o += ", \"sequence\": " + std::to_string(c.sequence) + ", \"step\": " +
          (c.step >= 0 ? std::to_string(c.step) : std::string("null")) +
          ", \"late_rank\": " + (c.lateRank >= 0 ? std::to_string(c.lateRank) : std::string("null")) +
-         ", \"held_by_later_peer\": " +
-         (c.heldBy.ns > 0 ? "{\"rank\": " + std::to_string(c.ranks[c.lateIndex].rank) + ", \"synchronization_ns\": " +
-                                std::to_string(c.heldBy.ns) + ", \"peer\": " +
-                                (c.heldBy.peer >= 0 ? std::to_string(c.heldBy.peer) : std::string("null")) + "}"
-                          : std::string("null")) +
+         ", \"holder\": " + holderJson(c) + ", \"outside_arrivals\": " + outsideJson(c) +
          ", \"max_skew_ns\": " + std::to_string(c.maxSkew) + ", \"lost_us\": " + us3(static_cast<double>(c.lost)) +
          ", \"uncaptured_peers\": [";
     for (std::size_t j = 0; j < c.uncaptured.size(); ++j) o += (j ? ", " : "") + std::to_string(c.uncaptured[j]);
@@ -279,6 +318,8 @@ std::map<int, std::pair<TimeNs, const Collective*>> idlePeerWaits(const Profile&
         peer = op->idleWait.peer;
       }
     if (longest < kLateRankMinSkewNs || peer < 0) continue;
+    // A peer that holds the collective is the holder finding's (its arrival, not its wait).
+    if (c.holder.status == Holder::Status::Known && !c.holder.loaded() && c.holder.groupRank == peer) continue;
     auto& e = idlePeers[peer];
     e.first += longest;
     if (longest > worstOf[peer]) {
@@ -303,6 +344,8 @@ Culprit topCulprit(const Profile& profile, const ProfileAnalysis& a) {
   Culprit c;
   for (const auto& t : a.comm.totals)
     if (t.caused > c.ns) c = Culprit{t.rank, -1, t.caused};
+  for (const OutsideHolderTotals& t : a.comm.outsideHolders)
+    if (t.caused > c.ns) c = Culprit{-1, t.groupRank, t.caused};
   for (const auto& [peer, e] : idlePeerWaits(profile, a.comm))
     if (e.first > c.ns) c = Culprit{loadedRankOf(profile, *e.second, peer), peer, e.first};
   return c;
@@ -446,13 +489,47 @@ std::string stepPart(const Collective& c) {
 }
 
 /// Without plane tasks (Level0) on the late rank, whether a peer outside the capture arrives later
-/// still (Collective::heldBy) cannot be seen: said, so that the late rank is not taken for certain.
+/// still (Holder::Status::Unverified) cannot be seen: said, so that the late rank is not taken for certain.
 std::string withoutTasksSentence(const Profile& profile, const Collective& c) {
   const CommOp* op = collectiveOp(profile, c.ranks[c.lateIndex]);
   if (!op || op->hasTasks) return {};
   return npuTr("npuscope::core::ProfileAnalysis",
                " The capture has no HCCL plane tasks (Level0): whether a rank outside the capture arrives later still, "
                "and so holds the collective instead, cannot be told.");
+}
+
+/// The finding of a group rank outside the capture that holds collectives (docs/diagnosis.md §5.4
+/// "The holder"): how many, how much later than every loaded rank, what the loaded ranks wait, and
+/// that a loaded rank's own lateness before it costs nothing.
+std::string outsideHolderSentence(const ClusterComm& cc, const OutsideHolderTotals& t) {
+  const Collective& c = cc.collectives[t.worst];
+  std::size_t inGroup = 0;
+  for (const Collective& x : cc.collectives) inGroup += x.group == t.group ? 1 : 0;
+  std::string s = i18n::format(
+      npuTr("npuscope::core::ProfileAnalysis",
+            "Group rank %1, which is not in this capture, holds %2 of %3 collectives of its group; the loaded ranks wait %4 "
+            "in all for it. Worst, %5%6: it arrives %7 after the last loaded rank (the loaded ranks' first waits on it end "
+            "then), %8 after the member before it. "),
+      {std::to_string(t.groupRank), std::to_string(t.count), std::to_string(inGroup), formatDuration(t.caused), collectiveLabel(c),
+       stepPart(c), formatDuration(c.holder.afterLastLoaded), formatDuration(c.holder.margin)});
+  if (c.maxSkew >= kLateRankMinSkewNs) {
+    std::size_t first = 0;
+    for (std::size_t j = 0; j < c.ranks.size(); ++j)
+      if (c.ranks[j].skew == 0) {
+        first = j;
+        break;
+      }
+    s += i18n::format(npuTr("npuscope::core::ProfileAnalysis",
+                            "%1 reaches it %2 after %3, which costs nothing: group rank %4 arrives %5 later still. "),
+                      {rankName(c.ranks[c.lateIndex].rank), formatDuration(c.maxSkew), rankName(c.ranks[first].rank),
+                       std::to_string(t.groupRank), formatDuration(c.holder.afterLastLoaded)});
+  }
+  if (!c.holder.arriveWith.empty()) {
+    std::string with;
+    for (std::size_t j = 0; j < c.holder.arriveWith.size(); ++j) with += (j ? ", " : "") + std::to_string(c.holder.arriveWith[j]);
+    s += i18n::format(npuTr("npuscope::core::ProfileAnalysis", "Group ranks %1 arrive about as late. "), {with});
+  }
+  return s + npuTr("npuscope::core::ProfileAnalysis", "Capture that rank too (or every rank of the group) to see why it is late.");
 }
 
 }  // namespace
@@ -529,37 +606,39 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
                       loaded >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "Look at %1."), {rankName(loaded)})
                                   : npuTr("npuscope::core::ProfileAnalysis", "Capture that rank too to see why it is late.")}));
   }
-  // 3. Collectives whose last loaded rank itself waited for a later peer (Collective::heldBy).
-  const Collective* held = nullptr;
-  std::size_t heldCount = 0;
+  // 3. Group ranks outside the capture that hold collectives (Holder::Known, not loaded).
+  for (const OutsideHolderTotals& t : cc.outsideHolders) {
+    if (t.caused * 10 < cc.outsideHolders.front().caused || found.size() >= 6) break;
+    found.emplace_back(t.caused, outsideHolderSentence(cc, t));
+  }
+  // 4. Collectives whose holder cannot be told (Holder::Unknown).
+  const Collective* unknown = nullptr;
+  std::size_t unknownCount = 0;
   for (const Collective& c : cc.collectives)
-    if (c.heldBy.ns > 0) {
-      ++heldCount;
-      if (!held || c.heldBy.ns > held->heldBy.ns) held = &c;
+    if (c.holder.status == Holder::Status::Unknown) {
+      ++unknownCount;
+      if (!unknown || c.holder.heldAfter > unknown->holder.heldAfter) unknown = &c;
     }
-  if (held) {
-    const int loaded = held->heldBy.peer >= 0 ? loadedRankOf(profile, *held, held->heldBy.peer) : -1;
-    const std::string who =
-        held->heldBy.peer < 0 ? npuTr("npuscope::core::ProfileAnalysis", "a peer its plane tasks do not name")
-        : loaded >= 0         ? rankName(loaded)
-                              : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1, which is not in this capture"),
-                                             {std::to_string(held->heldBy.peer)});
-    const bool outside = held->heldBy.peer >= 0 && loaded < 0;
+  if (unknown) {
+    const Holder& h = unknown->holder;
+    const std::string latest =
+        h.loaded() ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1, the last loaded rank"), {rankName(h.rank)})
+                   : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1 (not in this capture), %2 after the last loaded rank"),
+                                  {std::to_string(h.groupRank), formatDuration(h.afterLastLoaded)});
     found.emplace_back(
-        held->heldBy.ns,
+        h.heldAfter,
         i18n::format(npuTr("npuscope::core::ProfileAnalysis",
-                           "%1 reaches %2%3 %4 after the first rank, but then itself waits %5 before any data moves, for %6: "
-                           "that peer arrives later still and holds the collective, so the loaded ranks' lateness costs "
-                           "nothing that can be told (%7 of %8 collectives are held like this). %9"),
-                     {rankName(held->ranks[held->lateIndex].rank), collectiveLabel(*held), stepPart(*held), formatDuration(held->maxSkew),
-                      formatDuration(held->heldBy.ns), who, std::to_string(heldCount), std::to_string(cc.collectives.size()),
-                      outside ? npuTr("npuscope::core::ProfileAnalysis", "Capture that rank too to see why it is late.")
-                              : npuTr("npuscope::core::ProfileAnalysis", "Look at that peer first.")}));
+                           "In %1 of %2 collectives the holder cannot be told. Worst, %3%4: the latest member the capture sees "
+                           "arrive is %5, yet %6 is still held %7 after that: a member its plane tasks do not show (each rank of "
+                           "a ring sees only its neighbours) arrives later still, or a link is slow. Capture every rank of the "
+                           "group to name the holder."),
+                     {std::to_string(unknownCount), std::to_string(cc.collectives.size()), collectiveLabel(*unknown), stepPart(*unknown),
+                      latest, rankName(h.heldRank), formatDuration(h.heldAfter)}));
   }
   std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<std::string> out;
   for (auto& f : found) out.push_back(std::move(f.second));
-  if (!worstRank && !held) {
+  if (!worstRank && cc.outsideHolders.empty() && !unknown) {
     TimeNs maxSkew = 0;
     const Collective* at = nullptr;
     for (const Collective& c : cc.collectives)
@@ -569,7 +648,8 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
       }
     if (at)
       out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "No rank is late: the ranks reach every collective within %1 of "
-                                                                         "each other (largest skew %2, %3)."),
+                                                                         "each other (largest skew %2, %3); arrivals closer than that "
+                                                                         "are not judged."),
                                  {formatDuration(kLateRankMinSkewNs), formatDuration(maxSkew), collectiveLabel(*at)}));
   }
   // The slowest link, when below kSlowLinkShare of its nominal.
@@ -584,8 +664,17 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
                                {rankName(sl.rank), std::to_string(sl.link.peer), sl.link.link.transport, bw, nominal,
                                 formatBytesMb(sl.link.link.bytes), formatDuration(sl.link.link.time)}));
   }
-  // 3. How msprof-analyze's slow-rank rule relates to it.
-  if (worstRank)
+  // How msprof-analyze's slow-rank rule relates to it.
+  const Culprit top = topCulprit(profile, a);
+  if (top.ns > 0 && top.rank < 0)
+    for (const SlowRankDimension& d : a.slowRank)
+      if (d.name == "Communication(Not Overlapped)" && d.maxRank >= 0)
+        out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "msprof-analyze's slow-rank rule names the rank with the most "
+                                                                           "Communication(Not Overlapped), %1: that is a rank that "
+                                                                           "waits; the ranks wait for group rank %2, which is not in "
+                                                                           "this capture."),
+                                   {rankName(d.maxRank), std::to_string(top.peer)}));
+  if (worstRank && top.rank == worstRank->rank)
     for (const SlowRankDimension& d : a.slowRank)
       if (d.name == "Communication(Not Overlapped)" && d.maxRank != worstRank->rank && d.maxRank >= 0)
         out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "msprof-analyze's slow-rank rule names the rank with the most "
@@ -634,6 +723,12 @@ std::string collectivesPart(const ProfileAnalysis& a) {
   const RankCollectiveTotals* worst = nullptr;
   for (const auto& t : a.comm.totals)
     if (t.caused > 0 && (!worst || t.caused > worst->caused)) worst = &t;
+  const OutsideHolderTotals* outside = a.comm.outsideHolders.empty() ? nullptr : &a.comm.outsideHolders.front();
+  if (outside && (!worst || outside->caused > worst->caused))
+    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): group rank %2, not captured, holds %3 (the "
+                                                                 "loaded ranks wait %4 for it)"),
+                        {std::to_string(a.comm.collectives.size()), std::to_string(outside->groupRank), std::to_string(outside->count),
+                         formatDuration(outside->caused)});
   if (!worst)
     return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): no rank late"),
                         {std::to_string(a.comm.collectives.size())});

@@ -183,8 +183,8 @@ void clusterTables(std::string& o, const Profile& p) {
   if (a.comm.collectives.empty()) return;
   o += "<h3>" + htmlEscape(npuTr("npuscope::core::Html", "Collectives (the 20 with the most time lost)")) + "</h3><table><tr>" +
        th(npuTr("npuscope::core::Html", "Collective")) + th(npuTr("npuscope::core::Html", "Step")) +
-       th(npuTr("npuscope::core::Html", "Late rank")) + th(npuTr("npuscope::core::Html", "Largest skew (us)")) +
-       th(npuTr("npuscope::core::Html", "Lost by the others (us)")) + "</tr>";
+       th(npuTr("npuscope::core::Html", "Holder")) + th(npuTr("npuscope::core::Html", "Largest skew (us)")) +
+       th(npuTr("npuscope::core::Html", "Lost waiting for it (us)")) + "</tr>";
   std::vector<const Collective*> order;
   for (const Collective& c : a.comm.collectives) order.push_back(&c);
   std::stable_sort(order.begin(), order.end(), [](const Collective* x, const Collective* y) { return x->lost > y->lost; });
@@ -194,7 +194,7 @@ void clusterTables(std::string& o, const Profile& p) {
     std::snprintf(skew, sizeof skew, "%.3f", static_cast<double>(c.maxSkew) / 1e3);
     std::snprintf(lost, sizeof lost, "%.3f", static_cast<double>(c.lost) / 1e3);
     o += "<tr>" + td(c.type + " #" + std::to_string(c.sequence) + " (" + c.group + ")") +
-         td(c.step >= 0 ? std::to_string(c.step) : "—", true) + td(c.lateRank >= 0 ? std::to_string(c.lateRank) : "—", true) +
+         td(c.step >= 0 ? std::to_string(c.step) : "—", true) + td(holderLabel(c), true) +
          td(skew, true) + td(lost, true) + "</tr>";
   }
   o += "</table>";

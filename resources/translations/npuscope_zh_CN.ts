@@ -1987,6 +1987,18 @@
         <source>%1 point-to-point op(s) (send / receive) are not compared across ranks: they synchronise two ranks, not the group</source>
         <translation>%1 个点对点通信算子（send / receive）不做跨 Rank 比较：它们只同步两个 Rank，而不是整个通信组</translation>
     </message>
+    <message>
+        <source>rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>group rank %1 (not captured)</source>
+        <translation>通信组内 rank %1（未采集）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Compare</name>
@@ -2198,16 +2210,8 @@
         <translation>集合通信</translation>
     </message>
     <message>
-        <source>Late rank</source>
-        <translation>迟到的 Rank</translation>
-    </message>
-    <message>
         <source>Largest skew (us)</source>
         <translation>最大偏差 (us)</translation>
-    </message>
-    <message>
-        <source>Lost by the others (us)</source>
-        <translation>其他 Rank 损失 (us)</translation>
     </message>
     <message>
         <source>Performance report: %1</source>
@@ -2248,6 +2252,14 @@
     <message>
         <source>Bubble time per cause</source>
         <translation>各原因的空泡时间</translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation>拖慢者</translation>
+    </message>
+    <message>
+        <source>Lost waiting for it (us)</source>
+        <translation>因等待它的损失 (us)</translation>
     </message>
 </context>
 <context>
@@ -2452,10 +2464,6 @@
         <translation>请把该 Rank 也一并采集，以查看它晚到的原因。</translation>
     </message>
     <message>
-        <source>No rank is late: the ranks reach every collective within %1 of each other (largest skew %2, %3).</source>
-        <translation>没有晚到的 Rank：各 Rank 到达每个集合通信的时间相差都在 %1 以内（最大偏差 %2，%3）。</translation>
-    </message>
-    <message>
         <source>The slowest link is %1 to group rank %2 over %3: %4 of its nominal %5 (%6 in %7). Below 80% a link is slow: check it, and contention with compute.</source>
         <translation>最慢的链路是 %1 经 %3 到通信组内 Rank %2：%4（相对标称带宽 %5），%7 内传输 %6。低于 80% 的链路偏慢：请检查该链路，以及它与计算的争用。</translation>
     </message>
@@ -2484,20 +2492,48 @@
         <translation>；集合通信（匹配 %1 个）：Rank %2 在其中 %3 个晚到（其他 Rank 共等待它 %4；无论上面的规则指向哪个 Rank，晚到的都是它）</translation>
     </message>
     <message>
-        <source>a peer its plane tasks do not name</source>
-        <translation>一个 Plane 任务未写明的对端</translation>
-    </message>
-    <message>
-        <source>%1 reaches %2%3 %4 after the first rank, but then itself waits %5 before any data moves, for %6: that peer arrives later still and holds the collective, so the loaded ranks&apos; lateness costs nothing that can be told (%7 of %8 collectives are held like this). %9</source>
-        <translation>%1 比最早的 Rank 晚 %4 到达 %2%3，但随后在数据开始传输前自己也等待了 %5，等的是 %6：该对端到得更晚，拖住了这次集合通信，因此已加载 Rank 之间的先后到达并不能说明造成了多少等待（%8 个集合通信中有 %7 个属于这种情况）。%9</translation>
-    </message>
-    <message>
-        <source>Look at that peer first.</source>
-        <translation>请先查看该对端。</translation>
-    </message>
-    <message>
         <source> The capture has no HCCL plane tasks (Level0): whether a rank outside the capture arrives later still, and so holds the collective instead, cannot be told.</source>
         <translation>本次采集没有 HCCL Plane 任务（Level0）：无法判断是否有采集范围之外的 Rank 到得更晚、因而才是拖住这次集合通信的那个。</translation>
+    </message>
+    <message>
+        <source>Group rank %1, which is not in this capture, holds %2 of %3 collectives of its group; the loaded ranks wait %4 in all for it. Worst, %5%6: it arrives %7 after the last loaded rank (the loaded ranks&apos; first waits on it end then), %8 after the member before it. </source>
+        <translation>通信组内 rank %1 不在本次采集中，却拖慢了所在通信组 %3 个集合通信中的 %2 个；已加载的 Rank 共等待它 %4。最严重的是 %5%6：它比最后到达的已加载 Rank 晚到 %7（已加载 Rank 对它的第一次等待在此时结束），比前一个到达的成员晚 %8。</translation>
+    </message>
+    <message>
+        <source>%1 reaches it %2 after %3, which costs nothing: group rank %4 arrives %5 later still. </source>
+        <translation>%1 比 %3 晚 %2 到达，但这不造成损失：通信组内 rank %4 还要再晚 %5 才到。</translation>
+    </message>
+    <message>
+        <source>Group ranks %1 arrive about as late. </source>
+        <translation>通信组内 rank %1 也几乎同样晚到。</translation>
+    </message>
+    <message>
+        <source>Capture that rank too (or every rank of the group) to see why it is late.</source>
+        <translation>请同时采集该 Rank（或整个通信组的所有 Rank），以查明它晚到的原因。</translation>
+    </message>
+    <message>
+        <source>%1, the last loaded rank</source>
+        <translation>%1（最后到达的已加载 Rank）</translation>
+    </message>
+    <message>
+        <source>group rank %1 (not in this capture), %2 after the last loaded rank</source>
+        <translation>通信组内 rank %1（不在本次采集中），比最后到达的已加载 Rank 晚 %2</translation>
+    </message>
+    <message>
+        <source>In %1 of %2 collectives the holder cannot be told. Worst, %3%4: the latest member the capture sees arrive is %5, yet %6 is still held %7 after that: a member its plane tasks do not show (each rank of a ring sees only its neighbours) arrives later still, or a link is slow. Capture every rank of the group to name the holder.</source>
+        <translation>%2 个集合通信中有 %1 个无法判断拖慢者。最严重的是 %3%4：本次采集能看到的最晚到达成员是 %5，但 %6 在此之后仍被阻塞 %7：说明有一个其 Plane 任务中看不到的成员更晚到达（环形算法中每个 Rank 只能看到相邻成员），或某条链路较慢。请采集整个通信组的所有 Rank 以确定拖慢者。</translation>
+    </message>
+    <message>
+        <source>No rank is late: the ranks reach every collective within %1 of each other (largest skew %2, %3); arrivals closer than that are not judged.</source>
+        <translation>没有晚到的 Rank：各 Rank 到达每个集合通信的时间相差都在 %1 以内（最大偏差 %2，%3）；小于该阈值的先后不做判断。</translation>
+    </message>
+    <message>
+        <source>msprof-analyze&apos;s slow-rank rule names the rank with the most Communication(Not Overlapped), %1: that is a rank that waits; the ranks wait for group rank %2, which is not in this capture.</source>
+        <translation>msprof-analyze 的慢卡规则指出的是 Communication(Not Overlapped) 最多的 %1：它是在等待的 Rank；各 Rank 等待的是不在本次采集中的通信组内 rank %2。</translation>
+    </message>
+    <message>
+        <source>; collectives (%1 matched): group rank %2, not captured, holds %3 (the loaded ranks wait %4 for it)</source>
+        <translation>；集合通信（匹配 %1 个）：未采集的通信组内 rank %2 拖慢了 %3 个（已加载 Rank 共等待它 %4）</translation>
     </message>
 </context>
 <context>
@@ -3658,24 +3694,12 @@ for it (ms)</source>
         <translation>单击：在时间线上各 Rank 中显示该算子</translation>
     </message>
     <message>
-        <source>The last rank to start, when it is 50 us or more after the first (else —)</source>
-        <translation>最后开始的 Rank（比最早的晚 50 us 或以上时；否则为 —）</translation>
-    </message>
-    <message>
         <source>The largest skew of the collective: last start - first start (ms)</source>
         <translation>该集合通信的最大偏差：最晚开始 - 最早开始 (ms)</translation>
     </message>
     <message>
-        <source>What the other ranks lose waiting for the late rank, summed (ms)</source>
-        <translation>其他 Rank 等待晚到 Rank 所损失的时间之和 (ms)</translation>
-    </message>
-    <message>
         <source>Rank %1 (%2): its start after the first rank&apos;s, ms; bold: the late rank</source>
         <translation>Rank %1（%2）：比最早的 Rank 晚开始的时间，ms；粗体：晚到的 Rank</translation>
-    </message>
-    <message>
-        <source>Late rank</source>
-        <translation>晚到 Rank</translation>
     </message>
     <message>
         <source>Max skew (ms)</source>
@@ -3684,6 +3708,18 @@ for it (ms)</source>
     <message>
         <source>Lost (ms)</source>
         <translation>损失 (ms)</translation>
+    </message>
+    <message>
+        <source>The member of the group the others wait for: the last to arrive, loaded or not (a group rank outside the capture arrives when the loaded ranks&apos; first waits on it end); &apos;?&apos; without plane tasks (Level0), where a later member outside the capture cannot be seen; &apos;unknown&apos; when a loaded rank is still held after the last arrival the capture sees; — when every member arrives within 50 us</source>
+        <translation>通信组中其他成员在等待的成员：最后到达者，无论是否已加载（不在本次采集中的通信组 rank，其到达时间为已加载 Rank 对它的第一次等待结束之时）；“?”表示没有 Plane 任务（Level0），无法看到采集之外是否有更晚的成员；“未知”表示在能看到的最后到达之后仍有已加载 Rank 被阻塞；“—”表示所有成员都在 50 us 内到达</translation>
+    </message>
+    <message>
+        <source>What the loaded ranks lose waiting for the holder, summed (ms)</source>
+        <translation>已加载 Rank 因等待拖慢者而损失的时间之和 (ms)</translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation>拖慢者</translation>
     </message>
 </context>
 <context>

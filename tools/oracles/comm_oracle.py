@@ -51,15 +51,14 @@ that text, not from npuscope's code):
    the shared instances, end = start + elapse; estimate = their median (even count: the floor of
    the mean of the two middle ones); applied when there are >= 3, all of one sign (all > 0 or all
    < 0), and |estimate| >= 50,000 ns; else the offset is 0.
-3. corrected start = start - offset; skew = corrected start - the instance's earliest; the late
+3. corrected start = start - offset; skew = corrected start - the instance's earliest; the last
    rank is the first (in rank order) with the largest corrected start when its skew >= 50,000 ns,
-   else null; lost = the sum over the other ranks that waited >= 50,000 ns of (late corrected
-   start - their corrected start); also_late = the other ranks with skew >= 50,000 ns that waited
-   less than 50,000 ns for it. Collectives are listed by earliest corrected start, then key.
-4. Held by a later peer: when that last rank's own recorded synchronization time (the waits before
-   its first transfer) is >= 50,000 ns, a peer arrived later still (one not captured, or one the
-   clocks misplace): late_rank is null, lost 0, also_late empty, and held_by_later_peer gives the
-   last rank and its recorded synchronization (ns); else held_by_later_peer is null.
+   else null; lost = the sum over the other ranks that waited >= 50,000 ns of (last corrected start
+   - their corrected start); also_late = the other ranks with skew >= 50,000 ns that waited less
+   than 50,000 ns for it. These are the figures of a last rank that holds the collective. Whether
+   it does, or a member outside the capture arrives later still, the recorded files cannot tell
+   (they give no group rank and no per-peer wait): tools/oracles/holder_oracle.py answers that
+   from the raw plane tasks. Collectives are listed by earliest corrected start, then key.
 
 Cross-checks go to stderr (reports, not failures): the SDMA line of Total Op Info against the sum
 of its HCCS, PCIE and SIO lines; where a late rank is named, the other ranks' recorded
@@ -389,12 +388,6 @@ def collectives(ranks, label=""):
                     also.append(r)
         else:
             late = None
-        held = None
-        if late is not None:
-            late_sync = dict(members)[late]["synchronization_ns"]
-            if late_sync >= LATE_NS:
-                held = {"rank": late, "synchronization_ns": late_sync}
-                late, lost, also = None, 0, []
         if late is not None:
             for r, op in members:
                 if r != late:
@@ -406,7 +399,7 @@ def collectives(ranks, label=""):
                            "%+.1f%%" % (100.0 * (sync - waited) / waited) if waited else "-", op["wait_ns"],
                            op["transit_ns"]), file=sys.stderr)
         out.append({"group": k[0], "type": k[1], "sequence": k[2], "step": members[0][1]["step"],
-                    "names": {str(r): op["name"] for r, op in members}, "late_rank": late, "held_by_later_peer": held,
+                    "names": {str(r): op["name"] for r, op in members}, "last_rank": late,
                     "max_skew_ns": max_skew, "lost_ns": lost, "also_late": sorted(also),
                     "skew_ns": {str(r): c - earliest for r, c in corrected},
                     "offsets_ns": {str(r): offsets[r] for r, _ in members}})

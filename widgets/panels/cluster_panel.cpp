@@ -268,6 +268,15 @@ int CollectiveModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : FirstRank + static_cast<int>(m_rankColumns.size());
 }
 
+QString CollectiveModel::holderText(const core::Collective& c) { return QString::fromStdString(core::holderLabel(c)); }
+
+int CollectiveModel::holderSortKey(const core::Collective& c) {
+  const core::Holder& h = c.holder;
+  if (h.status == core::Holder::Status::None) return -3;
+  if (h.status == core::Holder::Status::Unknown) return -2;
+  return h.loaded() ? h.rank : 100000 + h.groupRank;
+}
+
 QString CollectiveModel::cellToolTip(const core::Collective& c, const core::CollectiveRank& r) const {
   QStringList lines;
   lines << tr("Rank %1 · %2").arg(rankText(r.rank), QString::fromStdString(core::collectiveLabel(c)));
@@ -317,8 +326,7 @@ QVariant CollectiveModel::data(const QModelIndex& index, int role) const {
     const bool sort = role == Qt::UserRole;
     if (role != Qt::DisplayRole && !sort) return {};
     switch (col) {
-      case LateRank:
-        return sort ? QVariant(c->lateRank) : QVariant(c->lateRank >= 0 ? rankText(c->lateRank) : QStringLiteral("—"));
+      case LateRank: return sort ? QVariant(holderSortKey(*c)) : QVariant(holderText(*c));
       case MaxSkew: return sort ? QVariant(qlonglong(c->maxSkew)) : QVariant(ms(c->maxSkew));
       case Lost: return sort ? QVariant(qlonglong(c->lost)) : QVariant(ms(c->lost));
       default: return {};
@@ -365,9 +373,13 @@ QVariant CollectiveModel::headerData(int section, Qt::Orientation o, int role) c
   }
   if (role == Qt::ToolTipRole) {
     switch (section) {
-      case LateRank: return tr("The last rank to start, when it is 50 us or more after the first (else —)");
+      case LateRank:
+        return tr("The member of the group the others wait for: the last to arrive, loaded or not (a group rank outside the "
+                  "capture arrives when the loaded ranks' first waits on it end); '?' without plane tasks (Level0), where a "
+                  "later member outside the capture cannot be seen; 'unknown' when a loaded rank is still held after the "
+                  "last arrival the capture sees; — when every member arrives within 50 us");
       case MaxSkew: return tr("The largest skew of the collective: last start - first start (ms)");
-      case Lost: return tr("What the other ranks lose waiting for the late rank, summed (ms)");
+      case Lost: return tr("What the loaded ranks lose waiting for the holder, summed (ms)");
       default: {
         const int ri = rankIndexOfColumn(section);
         if (ri < 0 || !m_profile) return {};
@@ -379,7 +391,7 @@ QVariant CollectiveModel::headerData(int section, Qt::Orientation o, int role) c
   }
   if (role != Qt::DisplayRole) return {};
   switch (section) {
-    case LateRank: return tr("Late rank");
+    case LateRank: return tr("Holder");
     case MaxSkew: return tr("Max skew (ms)");
     case Lost: return tr("Lost (ms)");
     default: {
@@ -666,7 +678,8 @@ void ClusterPanel::onCollectiveClicked(const QModelIndex& proxyIndex) {
     const RankSliceRef ref{static_cast<int>(r.rankIndex), op->slice};
     ops.push_back(ref);
     if (!first.valid()) first = ref;
-    if (c->lateRank >= 0 && k == c->lateIndex) late = ref;
+    // Without a clicked rank: the last loaded rank to arrive (the holder when it is loaded).
+    if (c->ranks.size() >= 2 && k == c->lateIndex) late = ref;
     if (clicked >= 0 && static_cast<int>(r.rankIndex) == clicked) focus = ref;
   }
   if (ops.empty()) return;

@@ -81,6 +81,11 @@ class CollectiveModel : public QAbstractTableModel {
   [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
   [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   [[nodiscard]] QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+  /// The Holder column's text (docs/diagnosis.md §5.4 "The holder"): "rank 1", "group rank 5 (not
+  /// captured)", "rank 1?" (unverified, Level0), "unknown", or "—" (no member 50 us late).
+  [[nodiscard]] static QString holderText(const core::Collective& c);
+  /// Its sort key: none, unknown, then loaded ranks by id, then outside group ranks.
+  [[nodiscard]] static int holderSortKey(const core::Collective& c);
 
  private:
   [[nodiscard]] QString cellToolTip(const core::Collective& c, const core::CollectiveRank& r) const;

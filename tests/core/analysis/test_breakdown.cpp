@@ -401,65 +401,6 @@ TEST_CASE("collectives: groups paired by order only where the group rank is free
   CHECK_FALSE(core::isP2pType("allGather"));
 }
 
-TEST_CASE("collectives: a last rank that itself waits for a later peer is not named late", "[breakdown][collectives]") {
-  // Two ranks, one allReduce of group "111". Rank 0 (group rank 0) starts at 0 and waits on its
-  // plane for group rank 1 until 200 us; rank 1 (group rank 1) starts 60 us later and then waits
-  // `wait` us for group rank 5 (not loaded). Hand count: skew 60 us >= 50 us. With wait = 100 us,
-  // rank 1's synchronization (100 us, its only task, no transfer) >= 50 us: a peer came later
-  // still, no loaded rank is late, lost 0. With wait = 40 us it stays the late rank, lost 60 us.
-  const auto traceOf = [](int self, int peer, long long start, long long wait) {
-    std::string b = meta(300, "Ascend Hardware", "NPU 0") + meta(400, "HCCL", "NPU 0") + thread(400, 0, "Group 0 Communication") +
-                    thread(400, 1, "Plane 0");
-    b += x(300, 5, "MatMul", 300, 5, kCube);
-    b += x(400, 0, "hcom_allReduce__111_0_1", start, 200 - start);
-    const std::string args = R"({"src rank":)" + std::to_string(self) + R"(,"dst rank":)" + std::to_string(peer) + "}";
-    b += x(400, 1, "Notify_Wait", start, wait, args.c_str());
-    return loadMemory(wrap(b));
-  };
-  for (const long long wait : {100LL, 40LL}) {
-    INFO("rank 1 waits " << wait << " us");
-    auto profile = std::make_shared<core::Profile>();
-    for (int r = 0; r < 2; ++r) {
-      core::RankProfile rp;
-      rp.source.rank = r;
-      rp.source.label = "rank " + std::to_string(r);
-      rp.trace = r == 0 ? traceOf(0, 1, 0, 200) : traceOf(1, 5, 60, wait);
-      rp.analysis = std::make_shared<core::RankAnalysis>(core::analyzeRank(*rp.trace, nullptr, nullptr));
-      profile->ranks.push_back(std::move(rp));
-    }
-    core::ProfileAnalysis pa;
-    pa.comm = core::matchCollectives(*profile);
-    REQUIRE(pa.comm.collectives.size() == 1);
-    const core::Collective& c = pa.comm.collectives[0];
-    CHECK(c.maxSkew == us(60));
-    REQUIRE(c.ranks.size() == 2);
-    CHECK(c.ranks[c.lateIndex].rank == 1);
-    const std::vector<std::string> found = core::collectiveFindings(*profile, pa);
-    const auto said = [&](const std::string& part) {
-      for (const std::string& f : found)
-        if (f.find(part) != std::string::npos) return true;
-      return false;
-    };
-    if (wait == 100) {
-      CHECK(c.lateRank == -1);
-      CHECK(c.lost == 0);
-      CHECK(c.heldBy.ns == us(100));
-      CHECK(c.heldBy.peer == 5);
-      CHECK(said("rank 1 reaches allReduce #0 (hcom_allReduce__111_0_1) 60 us after the first rank, but then itself waits 100 us "
-                 "before any data moves, for group rank 5, which is not in this capture"));
-      CHECK_FALSE(said("is late to"));
-      CHECK_FALSE(said("No rank is late"));
-    } else {
-      CHECK(c.lateRank == 1);
-      CHECK(c.lost == us(60));
-      CHECK(c.heldBy.ns == 0);
-      CHECK(said("rank 1 is late to 1 of 1 collectives"));
-      CHECK_FALSE(said("no HCCL plane tasks"));  // its plane tasks are there
-    }
-    for (const core::RankCollectiveTotals& t : pa.comm.totals) CHECK(t.caused == (wait == 100 ? 0 : us(60)) * (t.rank == 1));
-  }
-}
-
 TEST_CASE("collectives: at Level0 the late rank is named with the hedge that a later peer cannot be seen", "[breakdown][collectives][corpus]") {
   // The 910A Level0 capture: its HCCL process holds the op slices and an empty Plane 0 (Python on
   // trace_view.json: no event on any plane), so no op has plane tasks.

@@ -45,17 +45,19 @@ TEST_CASE("cluster panel: the 2-rank capture's ranks, collectives and links", "[
   state.setProfile(profile);
   widgets::ClusterPanel panel(&state);
   REQUIRE(panel.showsTables());
-  CHECK(panel.findingsText().contains(QStringLiteral("rank 1 is late to 1 of 4 collectives")));
+  // Group rank 5, not captured, holds 3 of the 4 collectives (test_truth.cpp: the first waits on it).
+  CHECK(panel.findingsText().contains(QStringLiteral("Group rank 5, which is not in this capture, holds 3 of 4 collectives")));
+  CHECK_FALSE(panel.findingsText().contains(QStringLiteral("is late to")));
 
-  // Rank table: one row per rank; rank 1 is late once and the others waited 5.608 ms for it.
+  // Rank table: one row per rank; rank 1 holds nothing (its 5.608 ms lateness costs nothing).
   const widgets::ClusterRankModel& ranks = *panel.rankModel();
   REQUIRE(ranks.rowCount() == 2);
   int row1 = -1;
   for (int r = 0; r < 2; ++r)
     if (ranks.data(ranks.index(r, widgets::ClusterRankModel::Rank)).toString() == QStringLiteral("1")) row1 = r;
   REQUIRE(row1 >= 0);
-  CHECK(ranks.data(ranks.index(row1, widgets::ClusterRankModel::Late)).toString() == QStringLiteral("1"));
-  CHECK(ranks.data(ranks.index(row1, widgets::ClusterRankModel::Caused)).toString() == QStringLiteral("5.608"));
+  CHECK(ranks.data(ranks.index(row1, widgets::ClusterRankModel::Late)).toString() == QStringLiteral("0"));
+  CHECK(ranks.data(ranks.index(row1, widgets::ClusterRankModel::Caused)).toString() == QStringLiteral("0.000"));
   // step_trace_time.csv of rank 1: Computing 8878.295 us.
   CHECK(ranks.data(ranks.index(row1, widgets::ClusterRankModel::Computing)).toString() == QStringLiteral("8.878"));
   // One clock assumed (the estimate, -8 us, is not applied): "—", the estimate in the tooltip.
@@ -64,10 +66,11 @@ TEST_CASE("cluster panel: the 2-rank capture's ranks, collectives and links", "[
             .toString()
             .contains(QStringLiteral("Not applied")));
 
-  // Sorting by "others waited" (descending) puts rank 1 first.
-  panel.rankView()->sortByColumn(widgets::ClusterRankModel::Caused, Qt::DescendingOrder);
+  // Sorting by "waited" (descending) puts rank 0 first: it reaches each collective held by group
+  // rank 5 before rank 1 (5.6 ms earlier in allReduce #0), so it waits longer.
+  panel.rankView()->sortByColumn(widgets::ClusterRankModel::Waited, Qt::DescendingOrder);
   const QAbstractItemModel* sorted = panel.rankView()->model();
-  CHECK(sorted->data(sorted->index(0, widgets::ClusterRankModel::Rank)).toString() == QStringLiteral("1"));
+  CHECK(sorted->data(sorted->index(0, widgets::ClusterRankModel::Rank)).toString() == QStringLiteral("0"));
 
   // Rank x collective: 4 collectives, 2 rank columns. communication.json: rank 1 starts
   // allReduce #0 5607.7 us after rank 0 (Start Timestamp 1736408883737849.3 - ...732241.5 us).
@@ -83,9 +86,11 @@ TEST_CASE("cluster panel: the 2-rank capture's ranks, collectives and links", "[
   const QModelIndex late = coll.index(0, c1), first = coll.index(0, c0);
   CHECK(coll.data(late).toString() == QStringLiteral("5.608"));
   CHECK(coll.data(first).toString() == QStringLiteral("0.000"));
-  CHECK(coll.data(late, Qt::FontRole).value<QFont>().bold());
+  // No loaded rank holds it: no cell is bold, the Holder column names the group rank.
+  CHECK_FALSE(coll.data(late, Qt::FontRole).isValid());
   CHECK_FALSE(coll.data(first, Qt::FontRole).isValid());
-  CHECK(coll.data(coll.index(0, widgets::CollectiveModel::LateRank)).toString() == QStringLiteral("1"));
+  CHECK(coll.data(coll.index(0, widgets::CollectiveModel::LateRank)).toString() == QStringLiteral("group rank 5 (not captured)"));
+  CHECK(coll.data(coll.index(2, widgets::CollectiveModel::LateRank)).toString() == QStringLiteral("—"));
   // The largest skew is the strongest red, a zero skew the table's own background; the text
   // reads on both (white on the red, black on a light base).
   const QColor base = QGuiApplication::palette().color(QPalette::Base);
@@ -94,7 +99,6 @@ TEST_CASE("cluster panel: the 2-rank capture's ranks, collectives and links", "[
   CHECK(coll.data(late, Qt::ForegroundRole).value<QColor>() == QColor(Qt::white));
   CHECK(widgets::CollectiveModel::heatColor(0, 100, Qt::white) == QColor(Qt::white));
   const QString tip = coll.data(late, Qt::ToolTipRole).toString();
-  CHECK(tip.contains(QStringLiteral("the late rank")));
   CHECK(tip.contains(QStringLiteral("Recorded by the profiler")));
   CHECK(tip.contains(QStringLiteral("group rank 5")));
 
@@ -137,7 +141,7 @@ TEST_CASE("cluster panel: the 2-rank capture's ranks, collectives and links", "[
     const core::Trace& t = *profile->ranks[static_cast<std::size_t>(op.rank)].trace;
     CHECK(t.sliceName(op.slice) == "hcom_allReduce__586_0_1");
   }
-  // The row (not a rank's cell): focused on the late rank.
+  // The row (not a rank's cell): focused on the last loaded rank to arrive.
   REQUIRE(panel.selectCollective(0));
   CHECK(focus.rank == r1);
   CHECK_FALSE(panel.selectCollective(4));

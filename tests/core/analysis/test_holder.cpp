@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+// The holder of a collective (docs/diagnosis.md §5.4 "The holder"): the member of the group that
+// arrives last, loaded or not, on hand-built captures whose arrivals are chosen
+// (tests/core/hccl_build.h). Expected values are the construction's: a member's arrival, its
+// first record 1 us later, landing 3 us after that.
+#include <catch2/catch.hpp>
+#include <simdjson.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/analysis/analysis.h"
+#include "core/analysis/collectives.h"
+#include "core/analysis/profile_analysis.h"
+#include "core/profile/profile.h"
+#include "tests/core/hccl_build.h"
+#include "tests/core/test_util.h"
+
+using namespace npuscope;
+using npuscope::test::hcclRankTrace;
+using npuscope::test::loadMemory;
+
+namespace {
+
+constexpr core::TimeNs us(long long v) { return v * 1000; }
+
+/// A profile of the loaded group ranks `loaded` (rank id = group rank) of a group whose members
+/// arrive at `arrivals` (us), with its cross-rank analysis.
+std::shared_ptr<core::Profile> capture(const std::vector<long long>& arrivals, const std::vector<int>& loaded, bool ring) {
+  auto profile = std::make_shared<core::Profile>();
+  for (int r : loaded) {
+    core::RankProfile rp;
+    rp.source.rank = r;
+    rp.source.label = "rank " + std::to_string(r);
+    rp.trace = loadMemory(hcclRankTrace(r, arrivals, ring));
+    rp.analysis = std::make_shared<core::RankAnalysis>(core::analyzeRank(*rp.trace, nullptr, nullptr));
+    profile->ranks.push_back(std::move(rp));
+  }
+  profile->analysis = std::make_shared<core::ProfileAnalysis>(core::analyzeProfile(*profile));
+  return profile;
+}
+
+const core::Collective& only(const core::Profile& p) {
+  REQUIRE(p.analysis);
+  REQUIRE(p.analysis->comm.collectives.size() == 1);
+  return p.analysis->comm.collectives[0];
+}
+
+bool said(const core::Profile& p, const std::string& part) {
+  for (const std::string& f : p.analysis->findings)
+    if (f.find(part) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("holder: a loaded rank that arrives last holds the collective (mesh)", "[collectives][holder]") {
+  // Group ranks 0-3, ranks 0 and 1 loaded; rank 1 arrives 60 us after the others.
+  const auto p = capture({0, 60, 0, 0}, {0, 1}, false);
+  const core::Collective& c = only(*p);
+  CHECK(c.holder.status == core::Holder::Status::Known);
+  CHECK(c.holder.rank == 1);
+  CHECK(c.holder.groupRank == 1);
+  CHECK(c.holder.afterLastLoaded == 0);
+  // The next latest member: rank 0 at 0; group ranks 2 and 3 arrive by 3 us (rank 0's first waits
+  // on them end at 4, when their records land, less its 1 us preamble): the margin is 60 - 3.
+  CHECK(c.holder.margin == us(57));
+  CHECK(c.lateRank == 1);
+  CHECK(c.lost == us(60));
+  CHECK(c.uncaptured == std::vector<int>{2, 3});
+  CHECK(said(*p, "rank 1 is late to 1 of 1 collectives"));
+  CHECK_FALSE(said(*p, "not in this capture, holds"));
+}
+
+TEST_CASE("holder: a group rank outside the capture that arrives last holds it, and the loaded rank's lateness costs nothing",
+          "[collectives][holder]") {
+  // Rank 1 arrives 60 us late, group rank 3 (not loaded) 500 us late: both loaded ranks' first
+  // waits on 3 block until 504 (500 + 1 + 3); less the 1 us preamble, 3 arrives at 503 us.
+  const auto p = capture({0, 60, 0, 500}, {0, 1}, false);
+  const core::Collective& c = only(*p);
+  CHECK(c.holder.status == core::Holder::Status::Known);
+  CHECK(c.holder.rank == -1);
+  CHECK(c.holder.groupRank == 3);
+  CHECK(c.holder.arrival == us(503));
+  CHECK(c.holder.afterLastLoaded == us(503 - 60));
+  CHECK(c.holder.margin == us(503 - 60));  // the next: rank 1 at 60 (group rank 2 by 3 us)
+  CHECK(c.lateRank == -1);
+  CHECK(c.lost == us(503) + us(503 - 60));
+  REQUIRE(p->analysis->comm.outsideHolders.size() == 1);
+  CHECK(p->analysis->comm.outsideHolders[0].groupRank == 3);
+  CHECK(p->analysis->comm.outsideHolders[0].caused == c.lost);
+  for (const core::RankCollectiveTotals& t : p->analysis->comm.totals) CHECK(t.caused == 0);
+  CHECK(said(*p, "Group rank 3, which is not in this capture, holds 1 of 1 collectives of its group"));
+  CHECK(said(*p, "rank 1 reaches it 60 us after rank 0, which costs nothing: group rank 3 arrives 443 us later still."));
+  CHECK_FALSE(said(*p, "is late to"));
+}
+
+TEST_CASE("holder: a loaded rank and an outside one arriving within 50 us: the loaded one is named, the other arrives with it",
+          "[collectives][holder]") {
+  // Rank 1 at 500 us, group rank 3 at 520 us (seen at 523): 23 us apart, a tie.
+  const auto p = capture({0, 500, 0, 520}, {0, 1}, false);
+  const core::Collective& c = only(*p);
+  CHECK(c.holder.status == core::Holder::Status::Known);
+  CHECK(c.holder.rank == 1);
+  CHECK(c.holder.arriveWith == std::vector<int>{3});
+  CHECK(c.lateRank == 1);
+  CHECK(c.lost == us(500));
+}
+
+TEST_CASE("holder: on a ring, a late member the loaded ranks do not see leaves the holder unknown", "[collectives][holder]") {
+  // Eight members in ring order, 0 and 1 loaded (they see 7, 0, 1, 2 only); group rank 5 arrives
+  // 1,000 us late. Its delay reaches rank 0 four steps downstream and rank 1 five.
+  std::vector<long long> arrivals(8, 0);
+  arrivals[5] = 1000;
+  const auto p = capture(arrivals, {0, 1}, true);
+  const core::Collective& c = only(*p);
+  CHECK(c.holder.status == core::Holder::Status::Unknown);
+  CHECK(c.holder.heldAfter >= us(900));
+  CHECK(c.lateRank == -1);
+  CHECK(c.lost == 0);
+  CHECK(said(*p, "the holder cannot be told"));
+}
+
+TEST_CASE("holder: on a ring, a late loaded rank that no one holds afterwards is the holder", "[collectives][holder]") {
+  // Rank 1 arrives 1,000 us late: it waits for no one after that (its chunks come from upstream
+  // ranks that were on time), so nothing unseen arrives later.
+  std::vector<long long> arrivals(8, 0);
+  arrivals[1] = 1000;
+  const auto p = capture(arrivals, {0, 1}, true);
+  const core::Collective& c = only(*p);
+  CHECK(c.holder.status == core::Holder::Status::Known);
+  CHECK(c.holder.rank == 1);
+  CHECK(c.lateRank == 1);
+  CHECK(c.lost == us(1000));
+}
+
+TEST_CASE("holder: on a ring, the loaded rank's late neighbour outside the capture is the holder", "[collectives][holder]") {
+  // Group rank 7 (rank 0's previous in the ring, not loaded) arrives 1,000 us late: rank 0's
+  // handshake wait on it blocks until 1,004, so it arrives at 1,003; after that no loaded rank is
+  // held longer than 50 us past it.
+  std::vector<long long> arrivals(8, 0);
+  arrivals[7] = 1000;
+  const auto p = capture(arrivals, {0, 1}, true);
+  const core::Collective& c = only(*p);
+  CHECK(c.holder.status == core::Holder::Status::Known);
+  CHECK(c.holder.rank == -1);
+  CHECK(c.holder.groupRank == 7);
+  CHECK(c.holder.arrival == us(1003));
+  CHECK(c.lateRank == -1);
+}
+
+TEST_CASE("holder: every member within 50 us: no holder is named", "[collectives][holder]") {
+  const auto p = capture({0, 30, 10, 40}, {0, 1}, false);
+  const core::Collective& c = only(*p);
+  CHECK(c.holder.status == core::Holder::Status::None);
+  CHECK(c.lateRank == -1);
+  CHECK(c.lost == 0);
+  CHECK(said(*p, "No rank is late"));
+}
+
+namespace {
+
+std::string statusKey(core::Holder::Status s) {
+  switch (s) {
+    case core::Holder::Status::Known: return "known";
+    case core::Holder::Status::Unverified: return "unverified";
+    case core::Holder::Status::Unknown: return "unknown";
+    case core::Holder::Status::None: break;
+  }
+  return "none";
+}
+
+}  // namespace
+
+TEST_CASE("holder: every corpus collective's holder equals holder_oracle.py's, read from the raw plane tasks", "[collectives][holder][oracle]") {
+  // tests/data/holder_oracle.json: tools/oracles/holder_oracle.py (standard-library Python, no
+  // npuscope code) applies docs/diagnosis.md §5.4's rule to the plane tasks of trace_view.json,
+  // msprof's timeline files and the database's COMMUNICATION_TASK_INFO.
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  REQUIRE(parser.load(std::string(NPUSCOPE_SOURCE_DIR) + "/tests/data/holder_oracle.json").get(root) == simdjson::SUCCESS);
+  std::size_t compared = 0, outside = 0, unknown = 0;
+  for (simdjson::dom::element cap : root["captures"].get_array()) {
+    const std::string rel(std::string_view(cap["capture"].get_string().value()));
+    INFO(rel);
+    auto r = core::loadProfile(npuscope::test::shared("corpus/" + rel));
+    REQUIRE(r.ok());
+    REQUIRE(r.profile->analysis);
+    const core::ClusterComm& cc = r.profile->analysis->comm;
+    for (simdjson::dom::element o : cap["collectives"].get_array()) {
+      const std::string type(std::string_view(o["type"].get_string().value()));
+      const auto seq = static_cast<std::size_t>(std::int64_t(o["sequence"].get_int64().value()));
+      INFO(type << " #" << seq);
+      const core::Collective* c = nullptr;
+      for (const core::Collective& x : cc.collectives)
+        if (x.type == type && x.sequence == seq) c = &x;
+      REQUIRE(c);
+      const std::string status(std::string_view(o["status"].get_string().value()));
+      CHECK(statusKey(c->holder.status) == status);
+      if (status == "none") continue;
+      simdjson::dom::element hr = o["holder_rank"], hg = o["holder_group_rank"];
+      CHECK(c->holder.rank == (hr.is_null() ? -1 : std::int64_t(hr.get_int64().value())));
+      CHECK(c->holder.groupRank == (hg.is_null() ? -1 : std::int64_t(hg.get_int64().value())));
+      CHECK(std::llabs(c->holder.afterLastLoaded - std::int64_t(o["after_last_loaded_ns"].get_int64().value())) <= 1000);
+      CHECK(c->lateRank == ((status == "known" || status == "unverified") && !hr.is_null() ? c->holder.rank : -1));
+      outside += hr.is_null() ? 1 : 0;
+      unknown += status == "unknown" ? 1 : 0;
+      ++compared;
+    }
+  }
+  // The corpus holds every kind: holders outside the capture (910B, MindSpore), unknown ones
+  // (910A ring, MindSpore), loaded and unverified ones.
+  CHECK(compared >= 15);
+  CHECK(outside >= 8);
+  CHECK(unknown >= 3);
+}
