@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/command_line.h"
 
+#include "core/cluster/summarize.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -62,7 +64,10 @@ QString describe() {
                   "  npuscope compare A B [--json | --html OUT.html]\n"
                   "                                       what changed from capture A to B\n"
                   "  npuscope screenshot PATH -o FILE.png render the timeline to a PNG (or .svg)\n"
-                  "  npuscope stats PATH [--layer L]      print per-name statistics tables\n\n"
+                  "  npuscope stats PATH [--layer L]      print per-name statistics tables\n"
+                  "  npuscope summarize PATH -o OUT       one small summary file per rank of PATH,\n"
+                  "                                       made where the traces lie; report, compare\n"
+                  "                                       and the window open OUT as a capture\n\n"
                   "Use 'npuscope COMMAND --help' for the options of a command.");
 }
 
@@ -97,7 +102,7 @@ std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
   }
   const ProfileTotals totals = profileTotals(*result.profile);
   const bool anyTables = std::any_of(result.profile->ranks.begin(), result.profile->ranks.end(),
-                                     [](const core::RankProfile& r) { return r.tablesOnly != nullptr; });
+                                     [](const core::RankProfile& r) { return r.tablesOnly != nullptr || r.summary != nullptr; });
   if (totals.loadedRanks == 0 && !anyTables) {
     QStringList reasons;
     for (const core::RankProfile& rank : result.profile->ranks) {
@@ -216,6 +221,7 @@ Command detectCommand(const QStringList& arguments) {
     if (first == QStringLiteral("compare")) return Command::Compare;
     if (first == QStringLiteral("screenshot")) return Command::Screenshot;
     if (first == QStringLiteral("stats")) return Command::Stats;
+    if (first == QStringLiteral("summarize")) return Command::Summarize;
   }
   for (const QString& a : arguments.mid(1)) {
     if (a == QStringLiteral("--")) break;
@@ -339,6 +345,78 @@ int runReport(const QStringList& arguments) {
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
   return kExitOk;
+}
+
+int runSummarize(const QStringList& arguments) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QCoreApplication::translate(
+      "npuscope", "Writes one summary file per rank of PATH into OUT (rankNNNNN.npuscope-summary.json.gz): the "
+                  "rank's steps, HCCL ops, longest bubbles, operators and verdict, a few KB each, for the "
+                  "cross-rank analysis of a cluster whose traces lie on many machines. `npuscope report OUT` "
+                  "merges them (docs/architecture.md, \"The cross-rank stage\")."));
+  parser.addHelpOption();
+  parser.addPositionalArgument(QStringLiteral("summarize"), QCoreApplication::translate("npuscope", "The summarize command."),
+                               QStringLiteral("summarize"));
+  parser.addPositionalArgument(QStringLiteral("PATH"), QCoreApplication::translate(
+                                                           "npuscope", "Profiling folder, rank folder, .db or trace file."));
+  const QCommandLineOption out({QStringLiteral("o"), QStringLiteral("output")},
+                               QCoreApplication::translate("npuscope", "The folder to write the summaries into (created "
+                                                                       "when missing; never inside PATH)."),
+                               QStringLiteral("OUT"));
+  const QCommandLineOption jobs({QStringLiteral("j"), QStringLiteral("jobs")},
+                                QCoreApplication::translate("npuscope", "Ranks summarized at once (default: the cores)."),
+                                QStringLiteral("N"));
+  const QCommandLineOption source = sourceOption();
+  const QCommandLineOption capture(
+      QStringLiteral("capture"),
+      QCoreApplication::translate("npuscope", "For a folder holding several captures: which one, by name or number."),
+      QStringLiteral("NAME|NUMBER"));
+  const QCommandLineOption quiet({QStringLiteral("q"), QStringLiteral("quiet")},
+                                 QCoreApplication::translate("npuscope", "Print nothing but errors."));
+  parser.addOptions({out, jobs, source, capture, quiet});
+  parser.process(arguments);
+  if (!applySourceOption(parser, source)) return kExitUsage;
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() != 2 || !parser.isSet(out)) {
+    printError(QCoreApplication::translate("npuscope", "usage: npuscope summarize PATH -o OUT [--jobs N] [--source db|text] [--capture NAME|NUMBER] [--quiet]"));
+    return kExitUsage;
+  }
+  core::SummarizeOptions options;
+  if (parser.isSet(jobs)) {
+    bool ok = false;
+    const int n = parser.value(jobs).toInt(&ok);
+    if (!ok || n < 1 || n > 1024) {
+      printError(QCoreApplication::translate("npuscope", "--jobs takes a number from 1 to 1024"));
+      return kExitUsage;
+    }
+    options.jobs = static_cast<unsigned>(n);
+  }
+  options.load.source = TraceLoader::sourcePreference();
+  if (parser.isSet(capture)) options.load.capture = parser.value(capture).toStdString();
+  const QString path = positional.at(1), outDir = parser.value(out);
+  // The protected folders the GUI and the HTML report use (a capture root around a rank folder too).
+  // OUT need not exist yet: its parent is what isInsideAny resolves.
+  if (isInsideAny(outDir, protectedFolders(path, nullptr)) || QFileInfo(outDir).absoluteFilePath() == QFileInfo(path).absoluteFilePath()) {
+    printError(QCoreApplication::translate("npuscope", "refusing to write summaries inside the profiling folder %1").arg(path));
+    return kExitUsage;
+  }
+  const bool verbose = !parser.isSet(quiet);
+  options.progress = [verbose](std::size_t done, std::size_t total, const std::string& label) {
+    if (verbose) std::fprintf(stderr, "summarize: %zu/%zu %s\n", done, total, label.c_str());
+  };
+  const core::SummarizeResult r = core::summarizePath(nativeArgument(path), nativeArgument(outDir), options);
+  if (!r.error.empty()) {
+    printError(QString::fromStdString(r.error));
+    return kExitFailure;
+  }
+  for (const core::SummarizedRank& rank : r.ranks) {
+    if (!rank.error.empty()) std::fprintf(stderr, "summarize: failed: %s\n", rank.error.c_str());
+    if (verbose && !rank.note.empty()) std::fprintf(stderr, "summarize: note: %s\n", rank.note.c_str());
+    if (verbose && !rank.file.empty()) std::printf("%s\n", rank.file.c_str());
+  }
+  std::fflush(stdout);
+  // Exit 1 when any rank failed (its summary, with the error, is written all the same).
+  return r.failed() > 0 ? kExitFailure : kExitOk;
 }
 
 int runCompare(const QStringList& arguments) {

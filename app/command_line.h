@@ -19,6 +19,7 @@ enum class Command {
   Compare,     ///< compare two captures (QCoreApplication)
   Screenshot,  ///< render the timeline to a PNG (QApplication, offscreen when headless)
   Stats,       ///< print statistics tables (QCoreApplication, no GUI at all)
+  Summarize,   ///< write one summary file per rank (QCoreApplication, no GUI at all)
   Info,        ///< --help / --version of the GUI form (QCoreApplication)
 };
 
@@ -52,6 +53,8 @@ void setApplicationIdentity();
 /// CSV reading problems (RankProfile::tableMessages) go to stderr, one line each. Needs a
 /// QCoreApplication. Returns the process exit code.
 [[nodiscard]] int runStats(const QStringList& arguments);
+/// `npuscope summarize PATH -o OUT [--jobs N]`: core::summarizePath; exit 1 when a rank failed.
+[[nodiscard]] int runSummarize(const QStringList& arguments);
 
 /// Parsed GUI arguments.
 struct GuiOptions {

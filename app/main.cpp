@@ -96,6 +96,11 @@ int run(int argc, char** argv) {
       npuscope::setApplicationIdentity();
       return npuscope::runStats(QCoreApplication::arguments());
     }
+    case npuscope::Command::Summarize: {
+      QCoreApplication app(argc, argv);
+      npuscope::setApplicationIdentity();
+      return npuscope::runSummarize(QCoreApplication::arguments());
+    }
     case npuscope::Command::Screenshot: {
       npuscope::useOffscreenWhenHeadless();
       QApplication app(argc, argv);

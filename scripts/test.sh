@@ -17,6 +17,9 @@ npuscope_install_packages "${NPUSCOPE_PACKAGES[@]}"
 # cannot be installed the test says so and is skipped; the rest runs.
 npuscope_install_packages chromium-headless-shell python3 ||
   npuscope_log "chromium-headless-shell could not be installed: the browser test will be skipped"
+# The Slurm test (scripts/test_slurm.sh): a one-node cluster of Debian's Slurm and munge.
+npuscope_install_packages slurmd slurmctld slurm-client munge ||
+  npuscope_log "Slurm could not be installed: the Slurm test will be skipped"
 installed=$(date +%s)
 npuscope_build -DNPUSCOPE_BUILD_TESTS=ON -DNPUSCOPE_WARNINGS_AS_ERRORS=ON
 built=$(date +%s)

@@ -13,6 +13,7 @@
 
 #include "core/base/ascii.h"
 #include "core/analysis/analysis.h"
+#include "core/analysis/rank_summary.h"
 #include "core/base/i18n.h"
 #include "core/base/parse_number.h"
 #include "core/model/slice_args.h"
@@ -375,11 +376,13 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
 
 namespace {
 
-const std::vector<CommOp>* opsOf(const RankProfile& rp) {
+const std::vector<CommOp>* opsOfRank(const RankProfile& rp) {
   if (!rp.analysis || rp.analysis->cancelled || rp.analysis->devices.empty()) return nullptr;
   const auto& ops = rp.analysis->devices.front().comm.ops;
   return ops.empty() ? nullptr : &ops;
 }
+
+const std::vector<CommOp>* opsOf(const RankSummary* s) { return s && !s->ops.empty() ? &s->ops : nullptr; }
 
 }  // namespace
 
@@ -390,7 +393,13 @@ bool isP2pType(std::string_view type) {
 
 const CommOp* collectiveOp(const Profile& profile, const CollectiveRank& r) {
   if (r.rankIndex >= profile.ranks.size()) return nullptr;
-  const std::vector<CommOp>* ops = opsOf(profile.ranks[r.rankIndex]);
+  const std::vector<CommOp>* ops = opsOfRank(profile.ranks[r.rankIndex]);
+  return ops && r.opIndex < ops->size() ? &(*ops)[r.opIndex] : nullptr;
+}
+
+const CommOp* collectiveOp(const RankSummaries& ranks, const CollectiveRank& r) {
+  if (r.rankIndex >= ranks.size()) return nullptr;
+  const std::vector<CommOp>* ops = opsOf(ranks[r.rankIndex].get());
   return ops && r.opIndex < ops->size() ? &(*ops)[r.opIndex] : nullptr;
 }
 
@@ -409,14 +418,23 @@ std::vector<CommPeerLink> peerLinksOf(const std::vector<CommOp>& ops) {
   return v;
 }
 
-SlowLink slowestLink(const Profile& profile) {
+std::vector<CommLink> linksOf(const std::vector<CommOp>& ops) {
+  std::vector<CommLink> all;
+  for (const CommOp& op : ops)
+    for (const CommLink& l : op.links)
+      if (l.transport != "SDMA") addToLink(all, l.transport, l.bytes, l.time, l.tasks);
+  addSdma(all);
+  return all;
+}
+
+SlowLink slowestLink(const RankSummaries& ranks) {
   SlowLink best;
-  for (std::size_t i = 0; i < profile.ranks.size(); ++i) {
-    const std::vector<CommOp>* ops = opsOf(profile.ranks[i]);
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    const std::vector<CommOp>* ops = opsOf(ranks[i].get());
     if (!ops) continue;
     for (const CommPeerLink& p : peerLinksOf(*ops)) {
       if (p.link.bytes < kSlowLinkMinBytes || p.link.time <= 0 || nominalLinkGBs(p.link.transport) <= 0) continue;
-      if (!best.found || p.nominalShare() < best.link.nominalShare()) best = SlowLink{i, profile.ranks[i].rank(), p, true};
+      if (!best.found || p.nominalShare() < best.link.nominalShare()) best = SlowLink{i, ranks[i]->rank, p, true};
     }
   }
   return best;
@@ -448,8 +466,8 @@ std::string collectiveLabel(const Collective& c) {
 
 namespace {
 
-long long stepOf(const std::vector<StepWindow>& steps, TimeNs t) {
-  for (const StepWindow& s : steps)
+long long stepOf(const std::vector<SummaryStep>& steps, TimeNs t) {
+  for (const SummaryStep& s : steps)
     if (t >= s.device.start && t < s.device.end) return s.number;
   return -1;
 }
@@ -471,21 +489,24 @@ TimeNs median(std::vector<TimeNs> v) {
 /// sequence), and the group ranks (`src rank`) each of its groups holds.
 struct ReferenceOps {
   std::size_t index = 0;
-  const RankProfile* rank = nullptr;
+  const RankSummary* rank = nullptr;
   const std::vector<CommOp>* ops = nullptr;
   std::vector<std::string> groups;
   std::map<std::tuple<std::string, std::string, std::size_t>, std::size_t> byName, bySeq;
   /// A group has one member per group rank, so a rank holding one of them is not in that group;
   /// grows as the other ranks' groups are paired.
   std::map<std::string, std::set<int>> groupSelf;
+  /// The notes of groups not paired by order because they hold a group rank taken (notes: the
+  /// first three, then a count).
+  std::vector<std::string> differentGroups;
 };
 
 /// The reference index of rank `refIndex`'s ops, and one collective per op holding that rank.
-ReferenceOps referenceOps(const Profile& profile, std::size_t refIndex, ClusterComm& cc) {
+ReferenceOps referenceOps(const RankSummaries& ranks, std::size_t refIndex, ClusterComm& cc) {
   ReferenceOps ref;
   ref.index = refIndex;
-  ref.rank = &profile.ranks[refIndex];
-  ref.ops = opsOf(*ref.rank);
+  ref.rank = ranks[refIndex].get();
+  ref.ops = opsOf(ref.rank);
   const std::vector<CommOp>& refOps = *ref.ops;
   for (const CommOp& o : refOps)
     if (std::find(ref.groups.begin(), ref.groups.end(), o.groupKey) == ref.groups.end()) ref.groups.push_back(o.groupKey);
@@ -505,8 +526,8 @@ ReferenceOps referenceOps(const Profile& profile, std::size_t refIndex, ClusterC
     c.type = o.type;
     c.group = o.groupKey;
     c.sequence = o.sequence;
-    c.step = ref.rank->analysis ? stepOf(ref.rank->analysis->steps, o.range.start) : -1;
-    c.ranks.push_back(CollectiveRank{refIndex, ref.rank->rank(), k, o.range.start, o.range.start, 0});
+    c.step = stepOf(ref.rank->steps, o.range.start);
+    c.ranks.push_back(CollectiveRank{refIndex, ref.rank->rank, k, o.range.start, o.range.start, 0});
   }
   for (const CommOp& o : refOps)
     if (o.selfRank >= 0) ref.groupSelf[o.groupKey].insert(o.selfRank);
@@ -517,8 +538,9 @@ ReferenceOps referenceOps(const Profile& profile, std::size_t refIndex, ClusterC
 /// By key, else by order of first appearance among the groups left unpaired (CANN writes per-rank
 /// hash digits in some versions), which the notes say; the group ranks it holds join the paired
 /// groups' (ref.groupSelf).
-std::map<std::string, std::pair<std::string, bool>> pairGroups(ReferenceOps& ref, const RankProfile& rp,
-                                                               const std::vector<CommOp>& ops, ClusterComm& cc) {
+std::map<std::string, std::pair<std::string, bool>> pairGroups(ReferenceOps& ref, const RankSummary& rp,
+                                                               const std::vector<CommOp>& ops,
+                                                               const std::map<std::string, std::size_t>& keyHolders, ClusterComm& cc) {
   const std::vector<std::string>& refGroups = ref.groups;
   std::vector<std::string> groups;
   for (const CommOp& o : ops)
@@ -534,7 +556,8 @@ std::map<std::string, std::pair<std::string, bool>> pairGroups(ReferenceOps& ref
   for (const std::string& k : groups) {
     if (std::find(refGroups.begin(), refGroups.end(), k) != refGroups.end()) {
       pairTo[k] = {k, true};
-    } else if (byOrder && nextLeft < refLeft.size()) {
+    } else if (byOrder && nextLeft < refLeft.size() && keyHolders.at(k) == 1) {
+      // (A key that other ranks hold too is a group's real name: matched by it, below.)
       // By order only when this rank's place in the group is free there: two ranks holding the
       // same group rank are in two different groups (e.g. two tensor-parallel groups), whose
       // ops never wait for each other and must not be compared.
@@ -546,16 +569,20 @@ std::map<std::string, std::pair<std::string, bool>> pairGroups(ReferenceOps& ref
         }
       const std::string& refKey = refLeft[nextLeft];
       if (self >= 0 && ref.groupSelf[refKey].count(self)) {
-        cc.notes.push_back(i18n::format(
+        ref.differentGroups.push_back(i18n::format(
             npuTr("npuscope::core::Collectives", "%1: HCCL group %2 not compared with rank %3's group %4: both hold group rank %5, "
                                                  "so they are different groups"),
-            {rp.source.label, k, std::to_string(ref.rank->rank()), refKey, std::to_string(self)}));
+            {rp.label, k, std::to_string(ref.rank->rank), refKey, std::to_string(self)}));
+        pairTo[k] = {k, true};  // its own group, matched among the ranks holding it
         continue;
       }
       pairTo[k] = {refLeft[nextLeft++], false};
       cc.notes.push_back(i18n::format(
           npuTr("npuscope::core::Collectives", "%1: HCCL group %2 paired with rank %3's group %4 by their order (the names differ)"),
-          {rp.source.label, k, std::to_string(ref.rank->rank()), pairTo[k].first}));
+          {rp.label, k, std::to_string(ref.rank->rank), pairTo[k].first}));
+    } else {
+      // A group the reference does not hold: matched by its own key among the ranks that do.
+      pairTo[k] = {k, true};
     }
   }
   for (const CommOp& o : ops)
@@ -563,10 +590,12 @@ std::map<std::string, std::pair<std::string, bool>> pairGroups(ReferenceOps& ref
   return pairTo;
 }
 
-/// Adds rank `ri`'s ops to the collectives of their counterparts on the reference: by (group,
-/// name, occurrence) in a group paired by key, by (group, type, sequence) in one paired by order.
-/// Returns the number of its ops without a counterpart.
-std::size_t matchRankOps(const ReferenceOps& ref, std::size_t ri, const RankProfile& rp, const std::vector<CommOp>& ops,
+/// Adds rank `ri`'s ops to the collectives of their counterparts: by (group, name, occurrence) in
+/// a group paired by key, by (group, type, sequence) in one paired by order. An op of a group the
+/// reference does not hold (its own key, pairTo's entry) joins, or opens, the collective of the
+/// first rank holding it: a cluster's ranks need not share a group with the reference. Returns
+/// the number of its ops without a counterpart in a group the reference holds.
+std::size_t matchRankOps(ReferenceOps& ref, std::size_t ri, const RankSummary& rp, const std::vector<CommOp>& ops,
                          const std::map<std::string, std::pair<std::string, bool>>& pairTo, ClusterComm& cc) {
   std::size_t unmatched = 0;
   std::map<std::pair<std::string, std::string>, std::size_t> occ;
@@ -578,9 +607,23 @@ std::size_t matchRankOps(const ReferenceOps& ref, std::size_t ri, const RankProf
       ++unmatched;
       continue;
     }
+    const bool refGroup = std::find(ref.groups.begin(), ref.groups.end(), p->second.first) != ref.groups.end();
     std::optional<std::size_t> k;
     if (p->second.second) {
-      if (const auto it = ref.byName.find(std::make_tuple(p->second.first, o.name, n)); it != ref.byName.end()) k = it->second;
+      const auto key = std::make_tuple(p->second.first, o.name, n);
+      if (const auto it = ref.byName.find(key); it != ref.byName.end()) {
+        k = it->second;
+      } else if (!refGroup) {
+        // The first rank holding this op of a group the reference is not in.
+        k = cc.collectives.size();
+        Collective& c = cc.collectives.emplace_back();
+        c.name = o.name;
+        c.type = o.type;
+        c.group = o.groupKey;
+        c.sequence = o.sequence;
+        c.step = stepOf(rp.steps, o.range.start);
+        ref.byName.emplace(key, *k);
+      }
     } else if (const auto it = ref.bySeq.find(std::make_tuple(p->second.first, o.type, o.sequence)); it != ref.bySeq.end()) {
       k = it->second;
     }
@@ -588,9 +631,18 @@ std::size_t matchRankOps(const ReferenceOps& ref, std::size_t ri, const RankProf
       ++unmatched;
       continue;
     }
-    cc.collectives[*k].ranks.push_back(CollectiveRank{ri, rp.rank(), oi, o.range.start, o.range.start, 0});
+    cc.collectives[*k].ranks.push_back(CollectiveRank{ri, rp.rank, oi, o.range.start, o.range.start, 0});
   }
   return unmatched;
+}
+
+/// Drops the collectives opened by a rank other than the reference that no second rank joined
+/// (their group's other members are not in the capture); returns their number.
+std::size_t dropLoneOpened(const ReferenceOps& ref, ClusterComm& cc) {
+  const auto lone = [&](const Collective& c) { return c.ranks.size() < 2 && (c.ranks.empty() || c.ranks.front().rankIndex != ref.index); };
+  const std::size_t n = static_cast<std::size_t>(std::count_if(cc.collectives.begin(), cc.collectives.end(), lone));
+  cc.collectives.erase(std::remove_if(cc.collectives.begin(), cc.collectives.end(), lone), cc.collectives.end());
+  return n;
 }
 
 /// Point-to-point ops (send / receive / batchSendRecv: communication.json's "p2p", format notes
@@ -606,39 +658,88 @@ void dropPointToPoint(ClusterComm& cc) {
                                   {std::to_string(n)}));
 }
 
-/// Each rank's clock offset from the reference, estimated from the op ends (a collective ends at
-/// nearly the same moment on every rank): the median difference, applied only from
-/// kClockMinSamples differences of one sign and kLateRankMinSkewNs. Fills cc.clocks; returns the
-/// applied offset by rank index.
-std::map<std::size_t, TimeNs> estimateClocks(const Profile& profile, const std::vector<std::size_t>& withOps,
-                                             const ReferenceOps& ref, ClusterComm& cc) {
-  std::map<std::size_t, std::vector<TimeNs>> endDiffs;
-  for (const Collective& c : cc.collectives)
-    for (std::size_t j = 1; j < c.ranks.size(); ++j)
-      endDiffs[c.ranks[j].rankIndex].push_back(collectiveOp(profile, c.ranks[j])->range.end -
-                                               collectiveOp(profile, c.ranks[0])->range.end);
-  std::map<std::size_t, TimeNs> offsetOf;
-  for (const std::size_t ri : withOps) {
-    RankClock rc;
-    rc.rankIndex = ri;
-    rc.rank = profile.ranks[ri].rank();
-    if (ri != ref.index) {
-      const auto it = endDiffs.find(ri);
-      if (it != endDiffs.end()) {
-        const std::vector<TimeNs>& d = it->second;
-        rc.samples = d.size();
-        rc.estimate = median(d);
-        const bool oneSign = std::all_of(d.begin(), d.end(), [](TimeNs v) { return v > 0; }) ||
-                             std::all_of(d.begin(), d.end(), [](TimeNs v) { return v < 0; });
-        rc.applied = rc.samples >= kClockMinSamples && oneSign &&
-                     (rc.estimate >= kLateRankMinSkewNs || rc.estimate <= -kLateRankMinSkewNs);
-        rc.offset = rc.applied ? rc.estimate : 0;
-      } else {
-        cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1: no collective shared with rank %2, clock offset not estimated"),
-                                        {profile.ranks[ri].source.label, std::to_string(ref.rank->rank())}));
-      }
+/// The clock offset of rank `v` against rank `u` (RankClock without rankIndex and rank): the
+/// median of (v's op end - u's op end) over the collectives both hold (`of[u]`: u's collectives),
+/// applied only from kClockMinSamples differences of one sign and kLateRankMinSkewNs.
+RankClock clockAgainst(const RankSummaries& ranks, const ClusterComm& cc, const std::vector<std::size_t>& ofU, std::size_t u,
+                       std::size_t v) {
+  std::vector<TimeNs> d;
+  for (const std::size_t k : ofU) {
+    const Collective& c = cc.collectives[k];
+    const CollectiveRank* ru = nullptr;
+    const CollectiveRank* rv = nullptr;
+    for (const CollectiveRank& r : c.ranks) {
+      if (r.rankIndex == u && !ru) ru = &r;
+      if (r.rankIndex == v && !rv) rv = &r;
     }
-    offsetOf[ri] = rc.offset;
+    if (ru && rv) d.push_back(collectiveOp(ranks, *rv)->range.end - collectiveOp(ranks, *ru)->range.end);
+  }
+  RankClock rc;
+  rc.samples = d.size();
+  rc.estimate = median(d);
+  const bool oneSign = std::all_of(d.begin(), d.end(), [](TimeNs x) { return x > 0; }) ||
+                       std::all_of(d.begin(), d.end(), [](TimeNs x) { return x < 0; });
+  rc.applied = rc.samples >= kClockMinSamples && oneSign && (rc.estimate >= kLateRankMinSkewNs || rc.estimate <= -kLateRankMinSkewNs);
+  rc.offset = rc.applied ? rc.estimate : 0;
+  return rc;
+}
+
+/// Each rank's clock offset, estimated from the op ends (a collective ends at nearly the same
+/// moment on every rank; docs/diagnosis.md §5.4): breadth first from the reference over the
+/// collectives the ranks share, each rank against the first rank it was reached from (the
+/// reference itself for every rank sharing a collective with it); a rank's offset is its
+/// parent's plus its own applied estimate. Ranks the reference cannot reach form their own
+/// groups, each from its first rank (offset 0): their skews are only ever compared among
+/// themselves, since a collective's ranks are always connected. Fills cc.clocks (in `withOps`
+/// order); returns the offset by rank index.
+std::map<std::size_t, TimeNs> estimateClocks(const RankSummaries& ranks, const std::vector<std::size_t>& withOps,
+                                             const ReferenceOps& ref, ClusterComm& cc) {
+  std::map<std::size_t, std::vector<std::size_t>> collectivesOf;  // rank index -> its collectives
+  for (std::size_t k = 0; k < cc.collectives.size(); ++k)
+    for (const CollectiveRank& r : cc.collectives[k].ranks) {
+      std::vector<std::size_t>& v = collectivesOf[r.rankIndex];
+      if (v.empty() || v.back() != k) v.push_back(k);
+    }
+  std::map<std::size_t, RankClock> clockOf;
+  std::map<std::size_t, TimeNs> offsetOf;
+  std::size_t unreached = 0, firstUnreached = SIZE_MAX;
+  std::vector<std::size_t> order{ref.index};
+  for (const std::size_t ri : withOps)
+    if (ri != ref.index) order.push_back(ri);
+  for (const std::size_t root : order) {
+    if (offsetOf.count(root)) continue;
+    offsetOf[root] = 0;
+    clockOf[root] = RankClock{};
+    std::vector<std::size_t> queue{root};
+    for (std::size_t qi = 0; qi < queue.size(); ++qi) {
+      const std::size_t u = queue[qi];
+      for (const std::size_t k : collectivesOf[u])
+        for (const CollectiveRank& r : cc.collectives[k].ranks) {
+          const std::size_t v = r.rankIndex;
+          if (offsetOf.count(v)) continue;
+          RankClock rc = clockAgainst(ranks, cc, collectivesOf[u], u, v);
+          offsetOf[v] = offsetOf[u] + rc.offset;
+          rc.offset = offsetOf[v];
+          clockOf[v] = rc;
+          queue.push_back(v);
+        }
+    }
+    if (root == ref.index) continue;
+    unreached += queue.size();  // the ranks of this component: none shares a collective with the reference's
+    firstUnreached = std::min(firstUnreached, root);
+  }
+  if (unreached == 1)
+    cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1: no collective shared with rank %2, clock offset not estimated"),
+                                    {ranks[firstUnreached]->label, std::to_string(ref.rank->rank)}));
+  if (unreached > 1)
+    cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1 ranks share no collective with rank %2, directly or through "
+                                                                         "other ranks: their clocks are compared only among the ranks "
+                                                                         "they share collectives with"),
+                                    {std::to_string(unreached), std::to_string(ref.rank->rank)}));
+  for (const std::size_t ri : withOps) {
+    RankClock rc = clockOf[ri];
+    rc.rankIndex = ri;
+    rc.rank = ranks[ri]->rank;
     cc.clocks.push_back(rc);
   }
   return offsetOf;
@@ -646,11 +747,11 @@ std::map<std::size_t, TimeNs> estimateClocks(const Profile& profile, const std::
 
 /// The group ranks of the loaded ranks in each reference group (sorted, distinct), to tell the
 /// peers no loaded rank is.
-std::map<std::string, std::vector<int>> loadedGroupRanks(const Profile& profile, const ClusterComm& cc) {
+std::map<std::string, std::vector<int>> loadedGroupRanks(const RankSummaries& ranks, const ClusterComm& cc) {
   std::map<std::string, std::vector<int>> selfRanks;  // ref group key -> group ranks loaded
   for (const Collective& c : cc.collectives)
     for (const CollectiveRank& r : c.ranks)
-      if (const int self = collectiveOp(profile, r)->selfRank; self >= 0) selfRanks[c.group].push_back(self);
+      if (const int self = collectiveOp(ranks, r)->selfRank; self >= 0) selfRanks[c.group].push_back(self);
   for (auto& [k, v] : selfRanks) {
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -662,11 +763,11 @@ std::map<std::string, std::vector<int>> loadedGroupRanks(const Profile& profile,
 /// group ranks, sorted), from the loaded ranks' first waits on them (docs/diagnosis.md §5.4):
 /// a first wait that blocks ends when the peer arrives. Times in start terms on the reference
 /// clock: less the waiting rank's offset and preamble.
-std::vector<OutsideArrival> outsideArrivals(const Profile& profile, const Collective& c, const std::vector<int>& loaded,
+std::vector<OutsideArrival> outsideArrivals(const RankSummaries& ranks, const Collective& c, const std::vector<int>& loaded,
                                             std::map<std::size_t, TimeNs>& offsetOf) {
   std::map<int, OutsideArrival> out;
   for (const CollectiveRank& r : c.ranks) {
-    const CommOp* op = collectiveOp(profile, r);
+    const CommOp* op = collectiveOp(ranks, r);
     if (!op || !op->hasTasks) continue;
     const TimeNs shift = offsetOf[r.rankIndex] + (op->ready >= 0 ? op->ready - op->range.start : 0);
     for (const FirstWait& w : op->firstWaits) {
@@ -690,16 +791,16 @@ std::vector<OutsideArrival> outsideArrivals(const Profile& profile, const Collec
 /// Every member of the group is seen: some loaded rank with plane tasks names, with itself, every
 /// group rank that any loaded rank names, and those are 0..n-1 (a mesh: each rank waits on every
 /// other; a ring shows only its neighbours).
-bool everyMemberSeen(const Profile& profile, const Collective& c) {
+bool everyMemberSeen(const RankSummaries& ranks, const Collective& c) {
   std::set<int> members;
   for (const CollectiveRank& r : c.ranks)
-    if (const CommOp* op = collectiveOp(profile, r); op && op->hasTasks) {
+    if (const CommOp* op = collectiveOp(ranks, r); op && op->hasTasks) {
       if (op->selfRank >= 0) members.insert(op->selfRank);
       members.insert(op->peers.begin(), op->peers.end());
     }
   if (members.empty() || *members.begin() != 0 || *members.rbegin() != static_cast<int>(members.size()) - 1) return false;
   for (const CollectiveRank& r : c.ranks)
-    if (const CommOp* op = collectiveOp(profile, r); op && op->hasTasks && op->selfRank >= 0 && op->peers.size() + 1 == members.size())
+    if (const CommOp* op = collectiveOp(ranks, r); op && op->hasTasks && op->selfRank >= 0 && op->peers.size() + 1 == members.size())
       return true;
   return false;
 }
@@ -711,7 +812,7 @@ bool everyMemberSeen(const Profile& profile, const Collective& c) {
 /// outside holder seen by a loaded rank's blocked first wait must leave that rank unblocked after
 /// the wait ends. Otherwise Holder::Unknown, with how long after the holder's arrival the rank
 /// was held (start terms, reference clock).
-void checkUnseenLater(const Profile& profile, Collective& c, std::map<std::size_t, TimeNs>& offsetOf) {
+void checkUnseenLater(const RankSummaries& ranks, Collective& c, std::map<std::size_t, TimeNs>& offsetOf) {
   Holder& h = c.holder;
   std::size_t j = h.index;
   TimeNs after = h.arrival;  // start terms: a blocked wait ending later than this (+ the bound) holds
@@ -722,7 +823,7 @@ void checkUnseenLater(const Profile& profile, Collective& c, std::map<std::size_
     j = static_cast<std::size_t>(w - c.ranks.begin());
   }
   const CollectiveRank& r = c.ranks[j];
-  const CommOp* op = collectiveOp(profile, r);
+  const CommOp* op = collectiveOp(ranks, r);
   if (!op || !op->hasTasks || op->lastBlockedWaitEnd < 0) return;
   const TimeNs held = op->lastBlockedWaitEnd - offsetOf[r.rankIndex] - (op->ready >= 0 ? op->ready - op->range.start : 0);
   if (!h.loaded() && held - after < kLateRankMinSkewNs) return;
@@ -735,15 +836,15 @@ void checkUnseenLater(const Profile& profile, Collective& c, std::map<std::size_
 /// corrected starts and the outside members' blocked arrivals; a loaded rank wins a tie within
 /// kLateRankMinSkewNs (it can be looked at). Sets holder, outside and maxSkew; `late` is the
 /// index of the last loaded rank.
-void findHolder(const Profile& profile, Collective& c, std::size_t late, const std::vector<int>& loaded,
+void findHolder(const RankSummaries& ranks, Collective& c, std::size_t late, const std::vector<int>& loaded,
                 std::map<std::size_t, TimeNs>& offsetOf) {
   Holder& h = c.holder;
-  c.outside = outsideArrivals(profile, c, loaded, offsetOf);
+  c.outside = outsideArrivals(ranks, c, loaded, offsetOf);
   const TimeNs lastLoaded = c.ranks[late].correctedStart;
   const OutsideArrival* latestOut = nullptr;
   for (const OutsideArrival& a : c.outside)
     if (a.blocked && (!latestOut || a.arrival > latestOut->arrival)) latestOut = &a;
-  const CommOp* lateOp = collectiveOp(profile, c.ranks[late]);
+  const CommOp* lateOp = collectiveOp(ranks, c.ranks[late]);
   if (latestOut && latestOut->arrival - lastLoaded >= kLateRankMinSkewNs) {
     h.groupRank = latestOut->groupRank;
     h.arrival = latestOut->arrival;
@@ -765,14 +866,14 @@ void findHolder(const Profile& profile, Collective& c, std::size_t late, const s
   }
   h.margin = next == INT64_MIN ? 0 : std::max<TimeNs>(0, h.arrival - next);
   const bool anyTasks = std::any_of(c.ranks.begin(), c.ranks.end(), [&](const CollectiveRank& r) {
-    const CommOp* op = collectiveOp(profile, r);
+    const CommOp* op = collectiveOp(ranks, r);
     return op && op->hasTasks;
   });
   if (!anyTasks) {
     h.status = Holder::Status::Unverified;
   } else {
     h.status = Holder::Status::Known;
-    if (!everyMemberSeen(profile, c)) checkUnseenLater(profile, c, offsetOf);
+    if (!everyMemberSeen(ranks, c)) checkUnseenLater(ranks, c, offsetOf);
   }
   TimeNs earliest = INT64_MAX;
   for (const CollectiveRank& r : c.ranks) earliest = std::min(earliest, r.correctedStart);
@@ -784,7 +885,7 @@ void findHolder(const Profile& profile, Collective& c, std::size_t late, const s
 /// when it is known (or, without plane tasks, unverified) every loaded rank arriving at least
 /// kLateRankMinSkewNs before it lost the difference, and a loaded holder is the late rank (those
 /// arriving with it are also late). Adds to the ranks' and the outside holders' totals.
-void judgeHolder(const Profile& profile, Collective& c, const std::vector<int>& loaded, std::map<std::size_t, TimeNs>& offsetOf,
+void judgeHolder(const RankSummaries& ranks, Collective& c, const std::vector<int>& loaded, std::map<std::size_t, TimeNs>& offsetOf,
                  std::map<std::size_t, RankCollectiveTotals>& totals,
                  std::map<std::pair<std::string, int>, OutsideHolderTotals>& outsideTotals, std::size_t index) {
   TimeNs earliest = INT64_MAX;
@@ -801,7 +902,7 @@ void judgeHolder(const Profile& profile, Collective& c, const std::vector<int>& 
   c.maxSkew = c.ranks[late].skew;
   c.lateIndex = late;
   if (c.ranks.size() < 2) return;
-  findHolder(profile, c, late, loaded, offsetOf);
+  findHolder(ranks, c, late, loaded, offsetOf);
   const Holder& h = c.holder;
   if (h.status != Holder::Status::Known && h.status != Holder::Status::Unverified) return;
   for (std::size_t j = 0; j < c.ranks.size(); ++j) {
@@ -838,37 +939,51 @@ void judgeHolder(const Profile& profile, Collective& c, const std::vector<int>& 
 
 }  // namespace
 
-ClusterComm matchCollectives(const Profile& profile) {
+ClusterComm matchCollectives(const RankSummaries& ranks) {
   ClusterComm cc;
   std::vector<std::size_t> withOps;
-  for (std::size_t i = 0; i < profile.ranks.size(); ++i)
-    if (opsOf(profile.ranks[i])) withOps.push_back(i);
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    if (opsOf(ranks[i].get())) withOps.push_back(i);
   if (withOps.size() < 2) return cc;
-  ReferenceOps ref = referenceOps(profile, withOps.front(), cc);
+  ReferenceOps ref = referenceOps(ranks, withOps.front(), cc);
+  // How many ranks hold each group key: a key of one rank only may be per-rank digits of a group
+  // the reference names otherwise (paired by order); a key several ranks hold names the group.
+  std::map<std::string, std::size_t> keyHolders;
+  for (const std::size_t ri : withOps) {
+    std::set<std::string> keys;
+    for (const CommOp& o : *opsOf(ranks[ri].get())) keys.insert(o.groupKey);
+    for (const std::string& k : keys) ++keyHolders[k];
+  }
   std::size_t unmatched = 0;
   for (std::size_t wi = 1; wi < withOps.size(); ++wi) {
     const std::size_t ri = withOps[wi];
-    const RankProfile& rp = profile.ranks[ri];
-    const std::vector<CommOp>& ops = *opsOf(rp);
-    const auto pairTo = pairGroups(ref, rp, ops, cc);
+    const RankSummary& rp = *ranks[ri];
+    const std::vector<CommOp>& ops = *opsOf(&rp);
+    const auto pairTo = pairGroups(ref, rp, ops, keyHolders, cc);
     unmatched += matchRankOps(ref, ri, rp, ops, pairTo, cc);
   }
+  unmatched += dropLoneOpened(ref, cc);
+  for (std::size_t i = 0; i < ref.differentGroups.size() && i < 3; ++i) cc.notes.push_back(ref.differentGroups[i]);
+  if (ref.differentGroups.size() > 3)
+    cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "and %1 more ranks hold HCCL groups of their own (other names, "
+                                                                         "group ranks taken in rank %2's): matched among themselves"),
+                                    {std::to_string(ref.differentGroups.size() - 3), std::to_string(ref.rank->rank)}));
   if (unmatched > 0)
     cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "%1 op(s) of other ranks have no counterpart on rank %2"),
-                                    {std::to_string(unmatched), std::to_string(ref.rank->rank())}));
+                                    {std::to_string(unmatched), std::to_string(ref.rank->rank)}));
   dropPointToPoint(cc);
-  std::map<std::size_t, TimeNs> offsetOf = estimateClocks(profile, withOps, ref, cc);
-  std::map<std::string, std::vector<int>> selfRanks = loadedGroupRanks(profile, cc);
+  std::map<std::size_t, TimeNs> offsetOf = estimateClocks(ranks, withOps, ref, cc);
+  std::map<std::string, std::vector<int>> selfRanks = loadedGroupRanks(ranks, cc);
   std::map<std::size_t, RankCollectiveTotals> totals;
-  for (const std::size_t ri : withOps) totals[ri] = RankCollectiveTotals{ri, profile.ranks[ri].rank(), 0, 0, 0};
+  for (const std::size_t ri : withOps) totals[ri] = RankCollectiveTotals{ri, ranks[ri]->rank, 0, 0, 0};
   std::map<std::pair<std::string, int>, OutsideHolderTotals> outsideTotals;
   for (std::size_t k = 0; k < cc.collectives.size(); ++k) {
     Collective& c = cc.collectives[k];
     const std::vector<int>& loaded = selfRanks[c.group];
-    judgeHolder(profile, c, loaded, offsetOf, totals, outsideTotals, k);
+    judgeHolder(ranks, c, loaded, offsetOf, totals, outsideTotals, k);
     // The peers of its ops that no loaded rank is: not captured.
     for (const CollectiveRank& r : c.ranks)
-      for (int p : collectiveOp(profile, r)->peers)
+      for (int p : collectiveOp(ranks, r)->peers)
         if (!std::binary_search(loaded.begin(), loaded.end(), p) &&
             std::find(c.uncaptured.begin(), c.uncaptured.end(), p) == c.uncaptured.end())
           c.uncaptured.push_back(p);
@@ -879,6 +994,12 @@ ClusterComm matchCollectives(const Profile& profile) {
   std::stable_sort(cc.outsideHolders.begin(), cc.outsideHolders.end(),
                    [](const OutsideHolderTotals& a, const OutsideHolderTotals& b) { return a.caused > b.caused; });
   return cc;
+}
+
+ClusterComm matchCollectives(const Profile& profile) {
+  RankSummaries ranks;
+  for (const RankProfile& rp : profile.ranks) ranks.push_back(std::make_shared<const RankSummary>(summarizeRank(rp)));
+  return matchCollectives(ranks);
 }
 
 }  // namespace npuscope::core

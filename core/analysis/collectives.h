@@ -7,6 +7,7 @@
 // rank's clock offset, its skew, the late rank and what the others lose waiting for it.
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,11 @@ namespace npuscope::core {
 
 struct Profile;
 struct StepWindow;
+struct RankSummary;
+
+/// The ranks of a profile as the cross-rank stage sees them (rank_summary.h), in Profile::ranks
+/// order; a null entry for a rank with nothing to compare.
+using RankSummaries = std::vector<std::shared_ptr<const RankSummary>>;
 
 /// Bytes and time of the transfers of one transport (link type), summed over tasks.
 struct CommLink {
@@ -236,6 +242,10 @@ struct Collective {
 /// peer then transport.
 [[nodiscard]] std::vector<CommPeerLink> peerLinksOf(const std::vector<CommOp>& ops);
 
+/// The transfers per transport summed over `ops` (CommOp::links), by name, then "SDMA" (the sum
+/// of the non-RDMA links): the device's CommBreakdown::links.
+[[nodiscard]] std::vector<CommLink> linksOf(const std::vector<CommOp>& ops);
+
 /// A link below this share of its nominal bandwidth is slow (HcclAnalysisTool BANDWIDTH_THRESHOLD,
 /// msprof-analyze bandwidth_contention.yaml threshold).
 inline constexpr double kSlowLinkShare = 0.8;
@@ -250,20 +260,24 @@ struct SlowLink {
   bool found = false;
 };
 inline constexpr std::uint64_t kSlowLinkMinBytes = 1'000'000;  ///< 1 MB: smaller totals are latency, not bandwidth
-[[nodiscard]] SlowLink slowestLink(const Profile& profile);
+[[nodiscard]] SlowLink slowestLink(const RankSummaries& ranks);
 
 /// The clock offset of one rank against the reference rank (the first with collectives), from
 /// the op ends (a collective ends at nearly the same moment on every rank; docs/diagnosis.md §5.4).
 struct RankClock {
   std::size_t rankIndex = 0;
   int rank = -1;
-  TimeNs estimate = 0;         ///< median of (op end - the reference's end of the same op), ns
+  /// Median of (op end - the same op's end on the rank it was reached from: the reference for
+  /// every rank sharing a collective with it), ns.
+  TimeNs estimate = 0;
   std::size_t samples = 0;     ///< collectives the median is over
   /// The estimate is applied: at least kClockMinSamples samples, all of one sign, and |estimate|
   /// >= kLateRankMinSkewNs. Otherwise the ends are consistent with one shared clock (both signs:
   /// the ranks finish in either order) or too few to tell, and the offset is 0.
   bool applied = false;
-  TimeNs offset = 0;           ///< the offset used: estimate when applied, else 0, ns
+  /// The offset used, ns: the rank it was reached from's offset, plus the estimate when applied
+  /// (for a rank sharing a collective with the reference: the estimate when applied, else 0).
+  TimeNs offset = 0;
 };
 
 /// Fewest collectives shared with the reference rank for a clock offset to be applied.
@@ -300,22 +314,30 @@ struct ClusterComm {
   [[nodiscard]] const Collective* worst() const;
 };
 
-/// Matches the ops of every rank's first device (DeviceAnalysis::comm.ops) across ranks
+/// Matches the ops of every rank's first device (RankSummary::ops) across ranks
 /// (docs/diagnosis.md §5.4): group by groupKey (else by group lane order), then type and sequence;
-/// each rank's clock offset = the median over its collectives shared with the reference rank of
-/// (its op end - the reference's op end) (collectives end together on every rank); the late rank
-/// is the last to start after the offsets, when by at least kLateRankMinSkewNs. Needs 2 ranks with
-/// ops; otherwise the result has no collective (and a note). Point-to-point ops (isP2pType) are
-/// left out, and a group is paired by order only when this rank's group rank is not already
-/// taken there (two holders of one group rank are two different groups). Never throws.
+/// a group the reference rank does not hold is matched among the ranks that do (a cluster's
+/// groups); each rank's clock offset = the median over its collectives shared with the rank it
+/// is reached from (the reference first, breadth first) of the difference of the op ends
+/// (collectives end together on every rank); the holder of
+/// each (findHolder), what the loaded ranks lose to it, and the late rank when the holder is
+/// loaded. Needs 2 ranks with ops; otherwise the result has no collective (and a note).
+/// Point-to-point ops (isP2pType) are left out, and a group is paired by order only when this
+/// rank's group rank is not already taken there (two holders of one group rank are two different
+/// groups). CollectiveRank::rankIndex indexes `ranks`. Never throws.
+[[nodiscard]] ClusterComm matchCollectives(const RankSummaries& ranks);
+/// The same over the loaded ranks of `profile` (summarizeRank of each): for tests and tools.
 [[nodiscard]] ClusterComm matchCollectives(const Profile& profile);
 
 /// A point-to-point op type ("send", "receive", "batchSendRecv": communication.json's p2p ops,
 /// format notes §5.2, case-insensitive), which matchCollectives leaves out.
 [[nodiscard]] bool isP2pType(std::string_view type);
 
-/// The op of `r` in `profile` (null when the profile no longer holds it).
+/// The op of `r` in `profile`'s rank analyses, with its slices on the rank's timeline (null when
+/// the profile no longer holds it, or the rank was read from a summary).
 [[nodiscard]] const CommOp* collectiveOp(const Profile& profile, const CollectiveRank& r);
+/// The op of `r` in the stage's ranks (null when out of range).
+[[nodiscard]] const CommOp* collectiveOp(const RankSummaries& ranks, const CollectiveRank& r);
 
 /// Who holds `c`, in a word (docs/diagnosis.md §5.4 "The holder"): "rank 1", "group rank 5 (not
 /// captured)", "rank 1?" (unverified: no plane tasks), "unknown", or "—" (no member arrives 50 us

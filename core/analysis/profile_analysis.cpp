@@ -12,6 +12,7 @@
 #include <map>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/rank_summary.h"
 #include "core/profile/profile.h"
 #include "core/base/i18n.h"
 
@@ -19,40 +20,15 @@ namespace npuscope::core {
 
 namespace {
 
-TimeNs usToNs(double us) { return clampedNs(us * 1000.0); }
-
-/// Figures of one rank, or false when it has none (no device analysis and no CSV rows).
-bool rankFigures(const RankProfile& rp, RankTimeFigures& f) {
-  const DeviceAnalysis* dev = nullptr;
-  if (rp.analysis && !rp.analysis->cancelled && !rp.analysis->devices.empty()) dev = &rp.analysis->devices.front();
-  f.rank = rp.rank();
-  f.device = dev ? dev->device : INT_MAX;
-  if (!dev)  // no trace analysis: the lowest Device_id of the CSV (-1 when the column is absent)
-    for (const StepTraceRow& row : rp.stepTrace) f.device = std::min(f.device, row.device);
-  // step_trace_time.csv rows of that device, summed over the steps.
-  bool anyRow = false;
-  TimeNs c = 0, m = 0, fr = 0;
-  for (const StepTraceRow& row : rp.stepTrace) {
-    if (row.device >= 0 && f.device >= 0 && row.device != f.device) continue;
-    c += usToNs(row.computing);
-    m += usToNs(row.commNotOverlapped);
-    fr += usToNs(row.free);
-    anyRow = true;
-  }
-  if (f.device == INT_MAX) f.device = -1;
-  if (anyRow) {
-    f.computing = c;
-    f.commNotOverlapped = m;
-    f.free = fr;
-    f.source = "step_trace_time.csv";
-    return true;
-  }
-  if (!dev) return false;
-  const OverlapFigures& o = dev->lanes ? *dev->lanes : dev->computed;
-  f.computing = o.computing;
-  f.commNotOverlapped = o.commNotOverlapped;
-  f.free = o.free;
-  f.source = dev->lanes ? "Overlap Analysis lanes" : "device tasks";
+/// Figures of one rank, or false when it has none (rank_summary.cpp summarizes them).
+bool rankFigures(const RankSummary& rs, RankTimeFigures& f) {
+  f.rank = rs.rank;
+  f.device = rs.figuresDevice;
+  if (!rs.hasFigures) return false;
+  f.computing = rs.computing;
+  f.commNotOverlapped = rs.commNotOverlapped;
+  f.free = rs.free;
+  f.source = rs.figuresSource;
   return true;
 }
 
@@ -109,7 +85,7 @@ std::string outsideJson(const Collective& c) {
   return o + "]";
 }
 
-void collectivesJson(std::string& o, const Profile& profile, const ClusterComm& cc) {
+void collectivesJson(std::string& o, const RankSummaries& ranks, const ClusterComm& cc) {
   o += "[";
   for (std::size_t i = 0; i < cc.collectives.size(); ++i) {
     const Collective& c = cc.collectives[i];
@@ -132,7 +108,7 @@ void collectivesJson(std::string& o, const Profile& profile, const ClusterComm& 
     o += "], \"ranks\": [";
     for (std::size_t j = 0; j < c.ranks.size(); ++j) {
       const CollectiveRank& r = c.ranks[j];
-      const CommOp* op = collectiveOp(profile, r);
+      const CommOp* op = collectiveOp(ranks, r);
       if (j) o += ", ";
       o += "{\"rank\": " + std::to_string(r.rank) + ", \"start_ns\": " + std::to_string(r.start) +
            ", \"corrected_start_ns\": " + std::to_string(r.correctedStart) + ", \"skew_ns\": " + std::to_string(r.skew);
@@ -174,17 +150,19 @@ namespace {
 
 /// analyzeProfile without the collective findings: the figures, the slow-rank rule and the
 /// collectives.
-ProfileAnalysis figuresAndCollectives(const Profile& profile) {
+ProfileAnalysis figuresAndCollectives(RankSummaries ranks) {
   ProfileAnalysis pa;
-  for (std::size_t i = 0; i < profile.ranks.size(); ++i) {
+  pa.summaries = std::move(ranks);
+  const RankSummaries& summaries = pa.summaries;
+  for (std::size_t i = 0; i < summaries.size(); ++i) {
     RankTimeFigures f;
     f.rankIndex = i;
-    if (rankFigures(profile.ranks[i], f)) pa.ranks.push_back(f);
+    if (summaries[i] && rankFigures(*summaries[i], f)) pa.ranks.push_back(f);
     else
       pa.notes.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1: no device figures, left out of the cross-rank comparison"),
-                                      {profile.ranks[i].source.label}));
+                                      {summaries[i] ? summaries[i]->label : "rank #" + std::to_string(i)}));
   }
-  pa.comm = matchCollectives(profile);
+  pa.comm = matchCollectives(summaries);
   for (const std::string& n : pa.comm.notes) pa.notes.push_back(n);
   if (pa.ranks.empty()) return pa;
   double sum = 0;
@@ -225,13 +203,23 @@ ProfileAnalysis figuresAndCollectives(const Profile& profile) {
 
 }  // namespace
 
-ProfileAnalysis analyzeProfile(const Profile& profile) {
-  ProfileAnalysis pa = figuresAndCollectives(profile);
-  pa.findings = collectiveFindings(profile, pa);
+ProfileAnalysis analyzeCluster(RankSummaries ranks) {
+  ProfileAnalysis pa = figuresAndCollectives(std::move(ranks));
+  pa.findings = collectiveFindings(pa);
   return pa;
 }
 
-std::string profileAnalysisJson(const Profile& profile, const ProfileAnalysis& a) {
+RankSummaries clusterInput(const Profile& profile) {
+  RankSummaries ranks;
+  ranks.reserve(profile.ranks.size());
+  for (const RankProfile& rp : profile.ranks)
+    ranks.push_back(rp.summary ? rp.summary : std::make_shared<const RankSummary>(summarizeRank(rp)));
+  return ranks;
+}
+
+ProfileAnalysis analyzeProfile(const Profile& profile) { return analyzeCluster(clusterInput(profile)); }
+
+std::string profileAnalysisJson(const ProfileAnalysis& a) {
   std::string o = "{\"ranks\": [";
   for (std::size_t i = 0; i < a.ranks.size(); ++i) {
     const RankTimeFigures& f = a.ranks[i];
@@ -276,7 +264,7 @@ std::string profileAnalysisJson(const Profile& profile, const ProfileAnalysis& a
     o += "]}";
   }
   o += ", \"collectives\": ";
-  collectivesJson(o, profile, a.comm);
+  collectivesJson(o, a.summaries, a.comm);
   o += ", \"collective_findings\": [";
   for (std::size_t i = 0; i < a.findings.size(); ++i) {
     if (i) o += ", ";
@@ -294,10 +282,10 @@ std::string profileAnalysisJson(const Profile& profile, const ProfileAnalysis& a
 
 namespace {
 
-/// The loaded rank (RankProfile::rank()) holding group rank `peer` in collective `c`, or -1.
-int loadedRankOf(const Profile& profile, const Collective& c, int peer) {
+/// The loaded rank (RankSummary::rank) holding group rank `peer` in collective `c`, or -1.
+int loadedRankOf(const RankSummaries& ranks, const Collective& c, int peer) {
   for (const CollectiveRank& r : c.ranks)
-    if (const CommOp* op = collectiveOp(profile, r); op && op->selfRank == peer && peer >= 0) return r.rank;
+    if (const CommOp* op = collectiveOp(ranks, r); op && op->selfRank == peer && peer >= 0) return r.rank;
   return -1;
 }
 
@@ -306,28 +294,36 @@ std::string rankName(int rank) { return i18n::format(npuTr("npuscope::core::Prof
 /// Per group rank waited for inside the ops while the master plane is idle (CommOp::idleWait):
 /// the summed longest wait per collective (waits of at least kLateRankMinSkewNs) and the
 /// collective where it is longest.
-std::map<int, std::pair<TimeNs, const Collective*>> idlePeerWaits(const Profile& profile, const ClusterComm& cc) {
-  std::map<int, std::pair<TimeNs, const Collective*>> idlePeers;
-  std::map<int, TimeNs> worstOf;
+std::map<std::pair<std::string, int>, std::pair<TimeNs, const Collective*>> idlePeerWaits(const RankSummaries& ranks,
+                                                                                          const ClusterComm& cc) {
+  std::map<std::pair<std::string, int>, std::pair<TimeNs, const Collective*>> idlePeers;  // (group, peer) ->
+  std::map<std::pair<std::string, int>, TimeNs> worstOf;
   for (const Collective& c : cc.collectives) {
     TimeNs longest = 0;
     int peer = -1;
     for (const CollectiveRank& r : c.ranks)
-      if (const CommOp* op = collectiveOp(profile, r); op && op->idleWait.ns > longest) {
+      if (const CommOp* op = collectiveOp(ranks, r); op && op->idleWait.ns > longest) {
         longest = op->idleWait.ns;
         peer = op->idleWait.peer;
       }
     if (longest < kLateRankMinSkewNs || peer < 0) continue;
     // A peer that holds the collective is the holder finding's (its arrival, not its wait).
-    if (c.holder.status == Holder::Status::Known && !c.holder.loaded() && c.holder.groupRank == peer) continue;
-    auto& e = idlePeers[peer];
+    if (c.holder.status == Holder::Status::Known && c.holder.groupRank == peer) continue;
+    const std::pair<std::string, int> key{c.group, peer};
+    auto& e = idlePeers[key];
     e.first += longest;
-    if (longest > worstOf[peer]) {
-      worstOf[peer] = longest;
+    if (longest > worstOf[key]) {
+      worstOf[key] = longest;
       e.second = &c;
     }
   }
   return idlePeers;
+}
+
+/// "group rank 5 of HCCL group 586, which is not in this capture".
+std::string outsideName(const std::string& group, int peer) {
+  return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1 of HCCL group %2, which is not in this capture"),
+                      {std::to_string(peer), group});
 }
 
 /// Who holds the others back most: a late loaded rank (its RankCollectiveTotals::caused) or a
@@ -337,17 +333,19 @@ std::map<int, std::pair<TimeNs, const Collective*>> idlePeerWaits(const Profile&
 struct Culprit {
   int rank = -1;
   int peer = -1;
+  std::string group;  ///< the HCCL group of `peer`
   TimeNs ns = 0;
 };
 
-Culprit topCulprit(const Profile& profile, const ProfileAnalysis& a) {
+Culprit topCulprit(const ProfileAnalysis& a) {
+  const RankSummaries& ranks = a.summaries;
   Culprit c;
   for (const auto& t : a.comm.totals)
-    if (t.caused > c.ns) c = Culprit{t.rank, -1, t.caused};
+    if (t.caused > c.ns) c = Culprit{t.rank, -1, {}, t.caused};
   for (const OutsideHolderTotals& t : a.comm.outsideHolders)
-    if (t.caused > c.ns) c = Culprit{-1, t.groupRank, t.caused};
-  for (const auto& [peer, e] : idlePeerWaits(profile, a.comm))
-    if (e.first > c.ns) c = Culprit{loadedRankOf(profile, *e.second, peer), peer, e.first};
+    if (t.caused > c.ns) c = Culprit{-1, t.groupRank, t.group, t.caused};
+  for (const auto& [key, e] : idlePeerWaits(ranks, a.comm))
+    if (e.first > c.ns) c = Culprit{loadedRankOf(ranks, *e.second, key.second), key.second, key.first, e.first};
   return c;
 }
 
@@ -370,38 +368,45 @@ struct BeforeOp {
   bool fromCollective = false;
 };
 
-std::optional<BeforeOp> beforeOp(const Profile& profile, const Collective* prev, const CollectiveRank& r) {
-  const CommOp* op = collectiveOp(profile, r);
-  const RankProfile& rp = profile.ranks[r.rankIndex];
-  if (!op || !rp.analysis || rp.analysis->devices.empty()) return std::nullopt;
-  const DeviceAnalysis& da = rp.analysis->devices.front();
+std::optional<BeforeOp> beforeOp(const RankSummaries& ranks, const Collective* prev, const CollectiveRank& r) {
+  const CommOp* op = collectiveOp(ranks, r);
+  if (!op || r.opIndex >= ranks[r.rankIndex]->opTimes.size()) return std::nullopt;
+  const RankSummary& rs = *ranks[r.rankIndex];
   const TimeNs t = op->range.start;
+  const DeviceTimeAt& atT = rs.opTimes[r.opIndex].first;
   BeforeOp b;
   std::optional<TimeNs> from;
+  DeviceTimeAt atFrom;
   if (prev)
     for (const CollectiveRank& pr : prev->ranks)
       if (pr.rankIndex == r.rankIndex)
-        if (const CommOp* p = collectiveOp(profile, pr); p && p->range.end <= t) {
+        if (const CommOp* p = collectiveOp(ranks, pr); p && p->range.end <= t && pr.opIndex < rs.opTimes.size()) {
           from = p->range.end;
+          atFrom = rs.opTimes[pr.opIndex].second;
           b.fromCollective = true;
         }
   if (!from)
-    for (const StepWindow& w : rp.analysis->steps)
-      if (t >= w.device.start && t < w.device.end) from = w.device.start;
-  if (!from && !da.computing.empty()) from = std::min(da.computing.front().start, t);
+    for (const SummaryStep& w : rs.steps)
+      if (t >= w.device.start && t < w.device.end) {
+        from = w.device.start;
+        atFrom = w.atDeviceStart;
+      }
+  if (!from && rs.firstComputeStart >= 0) {
+    from = std::min(rs.firstComputeStart, t);
+    atFrom = rs.firstComputeStart <= t ? rs.atFirstCompute : atT;
+  }
   if (!from || *from >= t) return std::nullopt;
-  const TimeRange w{*from, t};
   b.from = *from;
-  b.computing = coveredIn(da.computing, w);
-  b.communication = coveredIn(da.commNotOverlapped, w);
-  b.free = coveredIn(da.free, w);
+  b.computing = atT.computing - atFrom.computing;
+  b.communication = atT.communication - atFrom.communication;
+  b.free = atT.free - atFrom.free;
   return b;
 }
 
 /// What the late rank did before the collective against the earliest rank (docs/diagnosis.md §5.4):
 /// the device time of each since the previous collective (or the step start), and which part
 /// makes the difference; "" when it cannot be told.
-std::string beforeOpSentence(const Profile& profile, const ClusterComm& cc, const Collective& c) {
+std::string beforeOpSentence(const RankSummaries& ranks, const ClusterComm& cc, const Collective& c) {
   const Collective* prev = nullptr;
   for (const Collective& x : cc.collectives) {
     if (&x == &c) break;
@@ -413,8 +418,8 @@ std::string beforeOpSentence(const Profile& profile, const ClusterComm& cc, cons
       early = j;
       break;
     }
-  const auto late = beforeOp(profile, prev, c.ranks[c.lateIndex]);
-  const auto first = beforeOp(profile, prev, c.ranks[early]);
+  const auto late = beforeOp(ranks, prev, c.ranks[c.lateIndex]);
+  const auto first = beforeOp(ranks, prev, c.ranks[early]);
   if (!late || !first || late->fromCollective != first->fromCollective) return {};
   const std::string lr = rankName(c.ranks[c.lateIndex].rank), er = rankName(c.ranks[early].rank);
   // The skew split into where the late rank spent more time than the earliest one: the start of
@@ -428,10 +433,9 @@ std::string beforeOpSentence(const Profile& profile, const ClusterComm& cc, cons
     parts.emplace_back(windowDelta, npuTr("npuscope::core::ProfileAnalysis", "it ends the previous collective later"));
   } else {
     const auto hostStart = [&](const CollectiveRank& r) -> std::optional<TimeNs> {
-      const RankProfile& rp = profile.ranks[r.rankIndex];
-      if (!rp.analysis || c.step < 0) return std::nullopt;
-      for (const StepWindow& w : rp.analysis->steps)
-        if (w.number == c.step && w.hostSlice.valid()) return w.host.start - (r.start - r.correctedStart);
+      if (c.step < 0) return std::nullopt;
+      for (const SummaryStep& w : ranks[r.rankIndex]->steps)
+        if (w.number == c.step && w.hostStart >= 0) return w.hostStart - (r.start - r.correctedStart);
       return std::nullopt;
     };
     const auto hl = hostStart(c.ranks[c.lateIndex]), he = hostStart(c.ranks[early]);
@@ -490,8 +494,8 @@ std::string stepPart(const Collective& c) {
 
 /// Without plane tasks (Level0) on the late rank, whether a peer outside the capture arrives later
 /// still (Holder::Status::Unverified) cannot be seen: said, so that the late rank is not taken for certain.
-std::string withoutTasksSentence(const Profile& profile, const Collective& c) {
-  const CommOp* op = collectiveOp(profile, c.ranks[c.lateIndex]);
+std::string withoutTasksSentence(const RankSummaries& ranks, const Collective& c) {
+  const CommOp* op = collectiveOp(ranks, c.ranks[c.lateIndex]);
   if (!op || op->hasTasks) return {};
   return npuTr("npuscope::core::ProfileAnalysis",
                " The capture has no HCCL plane tasks (Level0): whether a rank outside the capture arrives later still, "
@@ -507,11 +511,11 @@ std::string outsideHolderSentence(const ClusterComm& cc, const OutsideHolderTota
   for (const Collective& x : cc.collectives) inGroup += x.group == t.group ? 1 : 0;
   std::string s = i18n::format(
       npuTr("npuscope::core::ProfileAnalysis",
-            "Group rank %1, which is not in this capture, holds %2 of %3 collectives of its group; the loaded ranks wait %4 "
-            "in all for it. Worst, %5%6: it arrives %7 after the last loaded rank (the loaded ranks' first waits on it end "
-            "then), %8 after the member before it. "),
-      {std::to_string(t.groupRank), std::to_string(t.count), std::to_string(inGroup), formatDuration(t.caused), collectiveLabel(c),
-       stepPart(c), formatDuration(c.holder.afterLastLoaded), formatDuration(c.holder.margin)});
+            "Group rank %1 of HCCL group %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded "
+            "ranks wait %5 in all for it. Worst, %6%7: it arrives %8 after the last loaded rank (the loaded ranks' first waits "
+            "on it end then), %9 after the member before it. "),
+      {std::to_string(t.groupRank), t.group, std::to_string(t.count), std::to_string(inGroup), formatDuration(t.caused),
+       collectiveLabel(c), stepPart(c), formatDuration(c.holder.afterLastLoaded), formatDuration(c.holder.margin)});
   if (c.maxSkew >= kLateRankMinSkewNs) {
     std::size_t first = 0;
     for (std::size_t j = 0; j < c.ranks.size(); ++j)
@@ -534,7 +538,8 @@ std::string outsideHolderSentence(const ClusterComm& cc, const OutsideHolderTota
 
 }  // namespace
 
-std::vector<std::string> collectiveFindings(const Profile& profile, const ProfileAnalysis& a) {
+std::vector<std::string> collectiveFindings(const ProfileAnalysis& a) {
+  const RankSummaries& ranks = a.summaries;
   std::vector<std::pair<TimeNs, std::string>> found;  // (time at stake, sentence)
   const ClusterComm& cc = a.comm;
   if (cc.collectives.empty()) return {};
@@ -553,7 +558,7 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
       const CollectiveRank& r = worst->ranks[j];
       const TimeNs lost = worst->ranks[worst->lateIndex].correctedStart - r.correctedStart;
       if (lost < kLateRankMinSkewNs) continue;
-      const CommOp* op = collectiveOp(profile, r);
+      const CommOp* op = collectiveOp(ranks, r);
       std::string w = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 waits %2"), {rankName(r.rank), formatDuration(lost)});
       if (op && op->hasTasks)
         w += i18n::format(npuTr("npuscope::core::ProfileAnalysis", " (its synchronization %1)"), {formatDuration(op->synchronization)});
@@ -575,28 +580,26 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
                      {rankName(worstRank->rank), std::to_string(worstRank->lateCount), std::to_string(withSkew),
                       formatDuration(worstRank->caused), collectiveLabel(*worst), stepPart(*worst), formatDuration(worst->maxSkew),
                       clock, waiters}) +
-            alsoLateSentence(*worst) + beforeOpSentence(profile, cc, *worst) + withoutTasksSentence(profile, *worst));
+            alsoLateSentence(*worst) + beforeOpSentence(ranks, cc, *worst) + withoutTasksSentence(ranks, *worst));
   }
   // 2. Waits on a peer inside the ops that the profiler counts as Idle, by peer.
-  const std::map<int, std::pair<TimeNs, const Collective*>> idlePeers = idlePeerWaits(profile, cc);
+  const auto idlePeers = idlePeerWaits(ranks, cc);
   // The peers holding at least a tenth of the largest such wait, at most three.
-  std::vector<std::pair<int, std::pair<TimeNs, const Collective*>>> peers(idlePeers.begin(), idlePeers.end());
+  std::vector<std::pair<std::pair<std::string, int>, std::pair<TimeNs, const Collective*>>> peers(idlePeers.begin(), idlePeers.end());
   std::stable_sort(peers.begin(), peers.end(), [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
   if (peers.size() > 3) peers.resize(3);
-  for (const auto& [peer, e] : peers) {
+  for (const auto& [key, e] : peers) {
+    const int peer = key.second;
     if (e.first * 10 < peers.front().second.first) break;
     const Collective& c = *e.second;
-    const int loaded = loadedRankOf(profile, c, peer);
+    const int loaded = loadedRankOf(ranks, c, peer);
     std::vector<std::pair<TimeNs, std::string>> perRank;
     for (const CollectiveRank& r : c.ranks)
-      if (const CommOp* op = collectiveOp(profile, r); op && op->idleWait.peer == peer && op->idleWait.ns > 0)
+      if (const CommOp* op = collectiveOp(ranks, r); op && op->idleWait.peer == peer && op->idleWait.ns > 0)
         perRank.emplace_back(op->idleWait.ns, rankName(r.rank) + " " + formatDuration(op->idleWait.ns));
     std::stable_sort(perRank.begin(), perRank.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
     const std::string per = namedList(perRank);
-    const std::string who =
-        loaded >= 0 ? rankName(loaded)
-                    : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1, which is not in this capture"),
-                                   {std::to_string(peer)});
+    const std::string who = loaded >= 0 ? rankName(loaded) : outsideName(key.first, peer);
     found.emplace_back(
         e.first,
         i18n::format(npuTr("npuscope::core::ProfileAnalysis", "Inside the collectives the ranks also wait for %1: %2 in all, worst in %3%4 "
@@ -653,7 +656,7 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
                                  {formatDuration(kLateRankMinSkewNs), formatDuration(maxSkew), collectiveLabel(*at)}));
   }
   // The slowest link, when below kSlowLinkShare of its nominal.
-  if (const SlowLink sl = slowestLink(profile); sl.found && sl.link.nominalShare() < kSlowLinkShare) {
+  if (const SlowLink sl = slowestLink(ranks); sl.found && sl.link.nominalShare() < kSlowLinkShare) {
     char bw[96];
     std::snprintf(bw, sizeof bw, "%.2f GB/s, %.0f%%", sl.link.link.bandwidthGBs(), 100.0 * sl.link.nominalShare());
     char nominal[32];
@@ -665,15 +668,14 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
                                 formatBytesMb(sl.link.link.bytes), formatDuration(sl.link.link.time)}));
   }
   // How msprof-analyze's slow-rank rule relates to it.
-  const Culprit top = topCulprit(profile, a);
+  const Culprit top = topCulprit(a);
   if (top.ns > 0 && top.rank < 0)
     for (const SlowRankDimension& d : a.slowRank)
       if (d.name == "Communication(Not Overlapped)" && d.maxRank >= 0)
         out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "msprof-analyze's slow-rank rule names the rank with the most "
                                                                            "Communication(Not Overlapped), %1: that is a rank that "
-                                                                           "waits; the ranks wait for group rank %2, which is not in "
-                                                                           "this capture."),
-                                   {rankName(d.maxRank), std::to_string(top.peer)}));
+                                                                           "waits; the ranks wait for %2."),
+                                   {rankName(d.maxRank), outsideName(top.group, top.peer)}));
   if (worstRank && top.rank == worstRank->rank)
     for (const SlowRankDimension& d : a.slowRank)
       if (d.name == "Communication(Not Overlapped)" && d.maxRank != worstRank->rank && d.maxRank >= 0)
@@ -687,7 +689,7 @@ std::vector<std::string> collectiveFindings(const Profile& profile, const Profil
 void applyCollectiveVerdicts(Profile& profile, const ProfileAnalysis& a) {
   const std::vector<std::string>& lines = a.findings;
   if (lines.empty()) return;
-  const Culprit top = topCulprit(profile, a);
+  const Culprit top = topCulprit(a);
   for (RankProfile& rp : profile.ranks) {
     if (!rp.analysis || rp.analysis->verdict.dominant != "communication") continue;
     auto amended = std::make_shared<RankAnalysis>(*rp.analysis);
@@ -706,10 +708,9 @@ void applyCollectiveVerdicts(Profile& profile, const ProfileAnalysis& a) {
                                                                   "first, then at overlapping communication with computation."),
                          {rankName(top.rank)});
       else
-        s = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "The ranks mostly wait for group rank %1, which is not in this "
-                                                                  "capture: capture it (or every rank of the group) to see what "
-                                                                  "delays it."),
-                         {std::to_string(top.peer)});
+        s = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "The ranks mostly wait for %1: capture it (or every rank of the "
+                                                                  "group) to see what delays it."),
+                         {outsideName(top.group, top.peer)});
     }
     rp.analysis = std::move(amended);
   }
@@ -725,10 +726,10 @@ std::string collectivesPart(const ProfileAnalysis& a) {
     if (t.caused > 0 && (!worst || t.caused > worst->caused)) worst = &t;
   const OutsideHolderTotals* outside = a.comm.outsideHolders.empty() ? nullptr : &a.comm.outsideHolders.front();
   if (outside && (!worst || outside->caused > worst->caused))
-    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): group rank %2, not captured, holds %3 (the "
-                                                                 "loaded ranks wait %4 for it)"),
-                        {std::to_string(a.comm.collectives.size()), std::to_string(outside->groupRank), std::to_string(outside->count),
-                         formatDuration(outside->caused)});
+    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): group rank %2 of HCCL group %3, not "
+                                                                 "captured, holds %4 (the loaded ranks wait %5 for it)"),
+                        {std::to_string(a.comm.collectives.size()), std::to_string(outside->groupRank), outside->group,
+                         std::to_string(outside->count), formatDuration(outside->caused)});
   if (!worst)
     return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): no rank late"),
                         {std::to_string(a.comm.collectives.size())});

@@ -57,27 +57,39 @@ struct ProfileAnalysis {
   /// The HCCL collectives matched across ranks (docs/diagnosis.md §5.4): skew, late rank, clock
   /// offsets (its ops are indices into the ranks' analyses: collectiveOp).
   ClusterComm comm;
-  /// collectiveFindings of this analysis, computed once by analyzeProfile (the verdicts, the
+  /// collectiveFindings of this analysis, computed once by analyzeCluster (the verdicts, the
   /// report and the Cluster dock read them here).
   std::vector<std::string> findings;
+  /// The ranks the stage ran on (rank_summary.h), in Profile::ranks order: RankTimeFigures::rankIndex
+  /// and CollectiveRank::rankIndex index it; a rank loaded from a summary file is its summary.
+  RankSummaries summaries;
   /// The dimensions found to be bottlenecks (empty: none, or fewer than 2 ranks).
   [[nodiscard]] std::vector<const SlowRankDimension*> bottlenecks() const;
 };
 
-/// Runs the profile-level analyses over every loaded rank of `profile`. Never throws; ranks
-/// without figures are left out with a note.
+/// The cross-rank stage (docs/architecture.md "The cross-rank stage"): runs the profile-level
+/// analyses over `ranks` (one per rank, in Profile::ranks order; null: nothing to compare). Never
+/// throws; ranks without figures are left out with a note. Its results depend on the summaries
+/// only, so a profile loaded in full and the same ranks read from `npuscope summarize`'s files
+/// give the same ProfileAnalysis.
 ///
-/// Per rank: the Computing / Communication(Not Overlapped) / Free of its first device (the first
-/// DeviceAnalysis of RankProfile::analysis, else the lowest Device_id of its step_trace_time.csv),
-/// taken from step_trace_time.csv when the rank has rows for that device (summed over the steps,
-/// as msprof-analyze's cluster_step_trace_time does), else from the trace's Overlap Analysis
-/// lanes, else from the device tasks (whole capture).
+/// Per rank: the Computing / Communication(Not Overlapped) / Free of its first device
+/// (RankSummary's figures: step_trace_time.csv summed over the steps, as msprof-analyze's
+/// cluster_step_trace_time does, else the trace's Overlap Analysis lanes, else the device tasks).
 ///
 /// With >= 2 ranks, msprof-analyze's slow-rank rule (advisor; format notes §4.5 "Slow rank
 /// (advisor)", from msprof-analyze `…/analyzer/cluster/slow_rank_analyzer.py` and
 /// `dataset/cluster/cluster_dataset.py`): mean = mean over the ranks of (Computing +
 /// Communication(Not Overlapped) + Free); for each dimension, (max - min) / mean > 0.05 makes the
-/// dimension a bottleneck, and the rank holding the max is named.
+/// dimension a bottleneck, and the rank holding the max is named. Then the collectives
+/// (matchCollectives) and their findings (collectiveFindings).
+[[nodiscard]] ProfileAnalysis analyzeCluster(RankSummaries ranks);
+
+/// The stage's input for `profile`: each rank's summary (RankProfile::summary when it was read
+/// from a summary file, else summarizeRank of the loaded rank).
+[[nodiscard]] RankSummaries clusterInput(const Profile& profile);
+
+/// analyzeCluster(clusterInput(profile)).
 [[nodiscard]] ProfileAnalysis analyzeProfile(const Profile& profile);
 
 /// The `profile_analysis` object of `npuscope report --json`: {"ranks": [{"rank", "device",
@@ -85,18 +97,20 @@ struct ProfileAnalysis {
 /// "late_count", "caused_us", "waited_us", "clock_offset_ns"}], "mean_total_us", "slow_rank":
 /// {"threshold", "dimensions": [{"name", "max_us", "min_us", "max_rank", "ratio", "bottleneck"}]}
 /// or null with fewer than 2 ranks, "collectives": [{"name", "type", "group", "sequence", "step",
-/// "late_rank", "max_skew_ns", "lost_us", "uncaptured_peers", "ranks": [{"rank", "start_ns",
+/// "late_rank", "holder" (null or {"status", "group_rank", "rank", "after_last_loaded_us",
+/// "margin_us", "arrives_with", "held_rank", "held_after_us"}), "outside_arrivals", "max_skew_ns",
+/// "lost_us", "uncaptured_peers", "also_late", "ranks": [{"rank", "start_ns",
 /// "corrected_start_ns", "skew_ns", "elapse_us", "transit_us", "wait_us", "synchronization_us",
 /// "idle_us", "idle_wait_peer", "idle_wait_us", "recorded"}]}], "collective_findings": [...]
 /// (collectiveFindings), "notes": [...]}.
 /// us with 3 decimals (exact ns); a figure the data cannot give is null.
-[[nodiscard]] std::string profileAnalysisJson(const Profile& profile, const ProfileAnalysis& analysis);
+[[nodiscard]] std::string profileAnalysisJson(const ProfileAnalysis& analysis);
 
 /// The cross-rank communication findings in words (docs/diagnosis.md §5.4), most important first:
 /// which rank is late to which collective and by how much, what the others lose, the waits on
 /// peers not in the capture, and how msprof-analyze's slow-rank rule relates to it. Empty with
 /// fewer than 2 ranks with collectives.
-[[nodiscard]] std::vector<std::string> collectiveFindings(const Profile& profile, const ProfileAnalysis& analysis);
+[[nodiscard]] std::vector<std::string> collectiveFindings(const ProfileAnalysis& analysis);
 
 /// Puts `analysis.findings` (collectiveFindings) into the verdict of every communication-bound rank (first among its
 /// findings) and makes its suggestion name the late rank, so that the verdict, the advice and

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/profile/profile.h"
 
+#include "core/cluster/summary.h"
+
 #include <simdjson.h>
 
 #include <algorithm>
@@ -538,6 +540,29 @@ void selectCapture(const fs::path& base, const std::string& wanted, ProfileLayou
 
 namespace {
 
+/// A summary file, or a folder holding summary files (`npuscope summarize`'s output, names
+/// isSummaryFileName): one rank per file, by name order. False when `path` is neither.
+bool discoverSummaries(const fs::path& path, ProfileLayout& layout) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) {
+    if (isSummaryFileName(path.filename().string())) files.push_back(path);
+  } else if (fs::is_directory(path, ec)) {
+    for (const auto& e : listDirectory(path))
+      if (isRegularFile(e) && isSummaryFileName(e.filename().string())) files.push_back(e);
+  }
+  if (files.empty()) return false;
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    RankSource src;
+    src.summaryFile = f.string();
+    src.root = f.parent_path().string();
+    src.label = f.filename().string();
+    layout.ranks.push_back(src);
+  }
+  return true;
+}
+
 ProfileLayout discoverUnguarded(const std::string& pathText, const std::string& capture) {
   ProfileLayout layout;
   std::error_code ec;
@@ -549,6 +574,7 @@ ProfileLayout discoverUnguarded(const std::string& pathText, const std::string& 
   }
   path = fs::absolute(path, ec).lexically_normal();
   if (path.has_filename() == false) path = path.parent_path();
+  if (discoverSummaries(path, layout)) return layout;
   if (fs::is_regular_file(path, ec)) {
     RankSource src;
     src.traceFile = path.string();
@@ -787,6 +813,89 @@ void describeTracelessRank(RankProfile& rp) {
              "): the figures shown are the profiler's own; the timeline, bubbles and dispatch chains need the trace";
 }
 
+/// loadRank without the exception guard.
+RankProfile loadRankUnguarded(const RankSource& source, const LoadOptions& options, const AnalysisOptions& analysis,
+                              std::vector<std::string>& messages, bool& cancelled) {
+  RankProfile rp;
+  rp.source = source;
+  if (!source.summaryFile.empty()) {
+    auto summary = std::make_shared<RankSummary>();
+    std::string error;
+    if (readSummaryFile(source.summaryFile, *summary, error)) {
+      rp.source.rank = summary->rank;
+      rp.source.device = summary->device;
+      if (!summary->label.empty()) rp.source.label = summary->label;
+      rp.source.root = summary->path;
+      rp.source.profilerLevel = summary->profilerLevel;
+      rp.chip = summary->chip;
+      rp.summary = std::move(summary);
+    } else {
+      rp.error = error;
+      messages.push_back(error);
+    }
+    return rp;
+  }
+  const bool useDb = chooseRankExport(rp.source, options.source, messages);
+  if (!useDb && rp.source.traceFile.empty()) {
+    describeTracelessRank(rp);
+    messages.push_back(rp.error);
+    return rp;
+  }
+  LoadOptions o = options;
+  // The device of plain "NPU" processes (format notes §2.3): the file's own name or
+  // device_N folder, else the PROF_*/device_N folder, else the rank.
+  if (o.device < 0) {
+    o.device = deviceFromTracePath(rp.source.traceFile);
+    if (o.device < 0) o.device = rp.source.device >= 0 ? rp.source.device : rp.source.rank;
+  }
+  if (o.progress) o.progress(0.0);  // each rank's start, so a caller can tell whose preview comes next
+  DbImport db;
+  if (useDb) db = readAscendDb(rp.source.dbFile, rp.source.analysisDb, o);
+  LoadResult lr = useDb                               ? std::move(db.result)
+                  : rp.source.traceFiles.size() > 1 ? loadTraceFiles(rp.source.traceFiles, o)
+                                                    : loadTrace(rp.source.traceFile, o);
+  if (options.stop.stop_requested()) {
+    cancelled = true;
+    return rp;
+  }
+  if (!lr.ok()) {
+    rp.error = lr.error;
+    messages.push_back(lr.error);
+    return rp;
+  }
+  addRankMemoryCurve(rp, *lr.trace, useDb);
+  rp.trace = std::move(lr.trace);
+  if (useDb) {
+    // The database's own kernels and step figures, in the text export's table shapes.
+    rp.chip = db.chip;
+    for (const auto& m : db.messages) rp.tableMessages.push_back(fs::path(rp.source.dbFile).filename().string() + ": " + m);
+    if (db.kernelDetails) rp.kernels = std::make_shared<KernelDetails>(parseKernelDetails(*db.kernelDetails));
+    std::string err;
+    if (db.stepTraceTime) rp.stepTrace = parseStepTraceTime(*db.stepTraceTime, err);
+    if (!err.empty()) rp.tableMessages.push_back("analysis.db StepTraceTime: " + err);
+  }
+  if (!useDb) readRankTables(rp);
+  AnalysisOptions ao = analysis;
+  if (!ao.stop.stop_possible()) ao.stop = options.stop;
+  if (ao.threads == 0) ao.threads = options.threads;  // threads = 1: no side thread either
+  CommunicationJson commJson;
+  if (useDb && db.communication) {
+    commJson = std::move(*db.communication);
+    if (!commJson.error.empty()) rp.tableMessages.push_back(commJson.error);
+    ao.communication = &commJson;
+  }
+  if (!useDb && !rp.source.communicationJson.empty()) {
+    commJson = readCommunicationJson(rp.source.communicationJson);
+    if (!commJson.error.empty()) rp.tableMessages.push_back(commJson.error);
+    for (const auto& w : commJson.warnings) rp.tableMessages.push_back("communication.json: " + w);
+    ao.communication = &commJson;
+  }
+  rp.analysis = std::make_shared<RankAnalysis>(
+      analyzeRank(*rp.trace, rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, ao));
+  if (rp.analysis->cancelled || options.stop.stop_requested()) cancelled = true;
+  return rp;
+}
+
 ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& options, const AnalysisOptions& analysis) {
   ProfileLoadResult result;
   ProfileLayout layout = discoverProfile(path, options.capture);
@@ -815,76 +924,22 @@ ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& opti
   std::size_t loaded = 0, tablesOnly = 0;
   std::string firstError;
   for (std::size_t i = 0; i < layout.ranks.size(); ++i) {
-    RankProfile rp;
-    rp.source = layout.ranks[i];
-    const bool useDb = chooseRankExport(rp.source, options.source, profile->messages);
-    if (!useDb && rp.source.traceFile.empty()) {
-      describeTracelessRank(rp);
-      if (rp.tablesOnly) ++tablesOnly;
-      profile->messages.push_back(rp.error);
-    } else {
-      LoadOptions o = options;
-      // The device of plain "NPU" processes (format notes §2.3): the file's own name or
-      // device_N folder, else the PROF_*/device_N folder, else the rank.
-      if (o.device < 0) {
-        o.device = deviceFromTracePath(rp.source.traceFile);
-        if (o.device < 0) o.device = rp.source.device >= 0 ? rp.source.device : rp.source.rank;
-      }
-      if (options.progress && total > 0) {
-        const double base = done / total, share = weight[i] / total;
-        o.progress = [&, base, share](double f) { options.progress(base + share * f); };
-        o.progress(0.0);  // each rank's start, so a caller can tell whose preview comes next
-      }
-      DbImport db;
-      if (useDb) db = readAscendDb(rp.source.dbFile, rp.source.analysisDb, o);
-      LoadResult lr = useDb                               ? std::move(db.result)
-                      : rp.source.traceFiles.size() > 1 ? loadTraceFiles(rp.source.traceFiles, o)
-                                                        : loadTrace(rp.source.traceFile, o);
-      if (options.stop.stop_requested()) {
-        result.error = "cancelled";
-        return result;
-      }
-      if (lr.ok()) {
-        addRankMemoryCurve(rp, *lr.trace, useDb);
-        rp.trace = std::move(lr.trace);
-        ++loaded;
-        if (useDb) {
-          // The database's own kernels and step figures, in the text export's table shapes.
-          rp.chip = db.chip;
-          for (const auto& m : db.messages) rp.tableMessages.push_back(fs::path(rp.source.dbFile).filename().string() + ": " + m);
-          if (db.kernelDetails) rp.kernels = std::make_shared<KernelDetails>(parseKernelDetails(*db.kernelDetails));
-          std::string err;
-          if (db.stepTraceTime) rp.stepTrace = parseStepTraceTime(*db.stepTraceTime, err);
-          if (!err.empty()) rp.tableMessages.push_back("analysis.db StepTraceTime: " + err);
-        }
-        if (!useDb) readRankTables(rp);
-        AnalysisOptions ao = analysis;
-        if (!ao.stop.stop_possible()) ao.stop = options.stop;
-        if (ao.threads == 0) ao.threads = options.threads;  // threads = 1: no side thread either
-        CommunicationJson commJson;
-        if (useDb && db.communication) {
-          commJson = std::move(*db.communication);
-          if (!commJson.error.empty()) rp.tableMessages.push_back(commJson.error);
-          ao.communication = &commJson;
-        }
-        if (!useDb && !rp.source.communicationJson.empty()) {
-          commJson = readCommunicationJson(rp.source.communicationJson);
-          if (!commJson.error.empty()) rp.tableMessages.push_back(commJson.error);
-          for (const auto& w : commJson.warnings) rp.tableMessages.push_back("communication.json: " + w);
-          ao.communication = &commJson;
-        }
-        rp.analysis = std::make_shared<RankAnalysis>(
-            analyzeRank(*rp.trace, rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, ao));
-        if (rp.analysis->cancelled || options.stop.stop_requested()) {
-          result.error = "cancelled";
-          return result;
-        }
-      } else {
-        rp.error = lr.error;
-        if (firstError.empty()) firstError = lr.error;
-        profile->messages.push_back(lr.error);
-      }
+    LoadOptions o = options;
+    if (options.progress && total > 0) {
+      const double base = done / total, share = weight[i] / total;
+      o.progress = [&, base, share](double f) { options.progress(base + share * f); };
     }
+    bool cancelled = false;
+    RankProfile rp = loadRank(layout.ranks[i], o, analysis, profile->messages, cancelled);
+    if (cancelled) {
+      result.error = "cancelled";
+      return result;
+    }
+    if (rp.trace || rp.summary) ++loaded;
+    else if (rp.tablesOnly) ++tablesOnly;
+    const bool attempted = !rp.source.traceFile.empty() || !rp.source.dbFile.empty() || !rp.source.summaryFile.empty();
+    if (!rp.trace && !rp.summary && !rp.tablesOnly && !rp.error.empty() && firstError.empty() && attempted)
+      firstError = rp.error;
     done += weight[i];
     profile->ranks.push_back(std::move(rp));
   }
@@ -912,6 +967,20 @@ ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& opti
 }
 
 }  // namespace
+
+RankProfile loadRank(const RankSource& source, const LoadOptions& options, const AnalysisOptions& analysis,
+                     std::vector<std::string>& messages, bool& cancelled) {
+  cancelled = false;
+  try {
+    return loadRankUnguarded(source, options, analysis, messages, cancelled);
+  } catch (...) {
+    RankProfile rp;
+    rp.source = source;
+    rp.error = describeException(std::current_exception(), "loading " + source.label);
+    messages.push_back(rp.error);
+    return rp;
+  }
+}
 
 ProfileLoadResult loadProfile(const std::string& path, const LoadOptions& options, const AnalysisOptions& analysis) {
   try {

@@ -39,6 +39,9 @@ struct RankSource {
   std::string profilerLevel;   ///< "Level0".."Level2" from profiler_info, else empty
   /// profiler_info's end_info.collectionTimeEnd (epoch ns, when the collection stopped), else -1.
   std::int64_t collectionEndNs = -1;
+  /// A rank summary file (`npuscope summarize`, core/cluster/summary.h): the rank is read from
+  /// it (RankProfile::summary) and has no trace. Empty for a rank of profiler output.
+  std::string summaryFile;
   std::string label;           ///< display label, e.g. "rank 0" or the folder name
   std::string capture;         ///< name of the capture it belongs to (CaptureInfo::name), "" for a lone capture
 };
@@ -112,6 +115,9 @@ struct RankProfile {
   /// pruned text export): what its step_trace_time.csv and kernel_details.csv say and what is
   /// missing. Null for a rank with a trace (its analysis covers it) or with no table either.
   std::shared_ptr<const TablesOnlySummary> tablesOnly;
+  /// A rank read from a summary file (`npuscope summarize`; RankSource::summaryFile): what the
+  /// summary holds, with no trace and no analysis. Null for a rank loaded from its own files.
+  std::shared_ptr<const RankSummary> summary;
   [[nodiscard]] int rank() const;      ///< source.rank, else the trace's Kineto rank, else -1
   /// The device its analysis is for (the first DeviceAnalysis: the first device with tasks),
   /// else the trace's first device label ("NPU k", "GPU k"), else source.device, else (no trace)
@@ -142,6 +148,13 @@ struct ProfileLoadResult {
   std::string error;
   [[nodiscard]] bool ok() const { return profile != nullptr; }
 };
+
+/// Loads one rank found by discoverProfile: its trace (or .db) with its tables and its Top-Down
+/// analyses, or what its tables say when it has no trace, or its summary (RankSource::summaryFile).
+/// Problems go to RankProfile::error and `messages`; `cancelled` is set when options.stop was
+/// requested (the rank is then incomplete). Never throws but std::bad_alloc.
+[[nodiscard]] RankProfile loadRank(const RankSource& source, const LoadOptions& options, const AnalysisOptions& analysis,
+                                   std::vector<std::string>& messages, bool& cancelled);
 
 /// Discovers and loads every rank of `path` (ranks one after another, each in parallel slices).
 /// A rank of several trace files (RankSource::traceFiles) is read as one timeline

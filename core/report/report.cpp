@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/report/report.h"
+
+#include "core/cluster/summary.h"
 #include "core/analysis/operators.h"
 
 #include "core/base/json_text.h"
@@ -551,6 +553,10 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
   for (const RankProfile& rp : profile.ranks) {
     if (!firstRank) o += ", ";
     firstRank = false;
+    if (rp.summary) {  // read from a summary file: what it holds
+      o += "\n  " + summaryReportJson(*rp.summary);
+      continue;
+    }
     o += "\n  {\"rank\": " + std::to_string(rp.rank()) + ", \"device\": " + std::to_string(rp.device());
     o += ", \"label\": ";
     appendJsonString(o, rp.source.label);
@@ -635,7 +641,7 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
   }
   o += "]";
   if (advised.size() >= 2) o += ",\n\"advice_across_ranks\": " + adviceAcrossRanksJson(issuesAcrossRanks(advised));
-  if (profile.analysis) o += ",\n\"profile_analysis\": " + profileAnalysisJson(profile, *profile.analysis);
+  if (profile.analysis) o += ",\n\"profile_analysis\": " + profileAnalysisJson(*profile.analysis);
   o += "}\n";
   return o;
 }
@@ -687,6 +693,10 @@ std::string reportText(const Profile& profile, const AdvisorThresholds& threshol
   }
   for (const RankProfile& rp : profile.ranks) {
     o << "\n== " << rp.source.label << " (rank " << rp.rank() << ", device " << rp.device() << otherDevicesNote(rp) << ")\n";
+    if (rp.summary) {
+      for (const std::string& line : summaryReportLines(*rp.summary)) o << "   " << line << "\n";
+      continue;
+    }
     if (!rp.trace) {
       o << "   error: " << rp.error << "\n";
       for (const auto& m : rp.tableMessages) o << "   table: " << m << "\n";

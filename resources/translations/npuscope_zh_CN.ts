@@ -1999,6 +1999,14 @@
         <source>group rank %1 (not captured)</source>
         <translation>通信组内 rank %1（未采集）</translation>
     </message>
+    <message>
+        <source>%1 ranks share no collective with rank %2, directly or through other ranks: their clocks are compared only among the ranks they share collectives with</source>
+        <translation>%1 个 Rank 与 Rank %2 没有共同的集合通信（直接或经由其他 Rank 都没有）：它们的时钟只在与之有共同集合通信的 Rank 之间比较</translation>
+    </message>
+    <message>
+        <source>and %1 more ranks hold HCCL groups of their own (other names, group ranks taken in rank %2&apos;s): matched among themselves</source>
+        <translation>另有 %1 个 Rank 属于各自的 HCCL 通信组（名称不同，且其组内 rank 在 Rank %2 的通信组中已被占用）：在它们之间相互匹配</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Compare</name>
@@ -2448,10 +2456,6 @@
         <translation>%1 在 %3 个集合通信中有 %2 个晚到；其他 Rank 总共等待它 %4。最严重的一次：在 %5%6，它比最早的 Rank 晚 %7 到达（%8）；%9。</translation>
     </message>
     <message>
-        <source>group rank %1, which is not in this capture</source>
-        <translation>Rank %1（通信组内编号，不在本次采集中）</translation>
-    </message>
-    <message>
         <source>Inside the collectives the ranks also wait for %1: %2 in all, worst in %3%4 (%5). The profiler counts this as Idle, not Synchronization: that peer has not arrived yet (late or slow). %6</source>
         <translation>在集合通信内部，各 Rank 还在等待 %1：共 %2，最严重的是 %3%4：%5。Profiler 把这段时间计为 Idle，而不是 Synchronization：该对端尚未到达（晚到或较慢）。%6</translation>
     </message>
@@ -2480,10 +2484,6 @@
         <translation>该 Rank 在集合通信处主要在等待 %1：先查看 %1，再考虑让通信与计算相互掩盖。</translation>
     </message>
     <message>
-        <source>The ranks mostly wait for group rank %1, which is not in this capture: capture it (or every rank of the group) to see what delays it.</source>
-        <translation>各 Rank 主要在等待通信组内 Rank %1，而它不在本次采集中：请采集它（或通信组的所有 Rank），以查看是什么拖慢了它。</translation>
-    </message>
-    <message>
         <source>; collectives (%1 matched): no rank late</source>
         <translation>；集合通信（匹配 %1 个）：没有晚到的 Rank</translation>
     </message>
@@ -2494,10 +2494,6 @@
     <message>
         <source> The capture has no HCCL plane tasks (Level0): whether a rank outside the capture arrives later still, and so holds the collective instead, cannot be told.</source>
         <translation>本次采集没有 HCCL Plane 任务（Level0）：无法判断是否有采集范围之外的 Rank 到得更晚、因而才是拖住这次集合通信的那个。</translation>
-    </message>
-    <message>
-        <source>Group rank %1, which is not in this capture, holds %2 of %3 collectives of its group; the loaded ranks wait %4 in all for it. Worst, %5%6: it arrives %7 after the last loaded rank (the loaded ranks&apos; first waits on it end then), %8 after the member before it. </source>
-        <translation>通信组内 rank %1 不在本次采集中，却拖慢了所在通信组 %3 个集合通信中的 %2 个；已加载的 Rank 共等待它 %4。最严重的是 %5%6：它比最后到达的已加载 Rank 晚到 %7（已加载 Rank 对它的第一次等待在此时结束），比前一个到达的成员晚 %8。</translation>
     </message>
     <message>
         <source>%1 reaches it %2 after %3, which costs nothing: group rank %4 arrives %5 later still. </source>
@@ -2528,12 +2524,24 @@
         <translation>没有晚到的 Rank：各 Rank 到达每个集合通信的时间相差都在 %1 以内（最大偏差 %2，%3）；小于该阈值的先后不做判断。</translation>
     </message>
     <message>
-        <source>msprof-analyze&apos;s slow-rank rule names the rank with the most Communication(Not Overlapped), %1: that is a rank that waits; the ranks wait for group rank %2, which is not in this capture.</source>
-        <translation>msprof-analyze 的慢卡规则指出的是 Communication(Not Overlapped) 最多的 %1：它是在等待的 Rank；各 Rank 等待的是不在本次采集中的通信组内 rank %2。</translation>
+        <source>group rank %1 of HCCL group %2, which is not in this capture</source>
+        <translation>HCCL 通信组 %2 的组内 rank %1（不在本次采集中）</translation>
     </message>
     <message>
-        <source>; collectives (%1 matched): group rank %2, not captured, holds %3 (the loaded ranks wait %4 for it)</source>
-        <translation>；集合通信（匹配 %1 个）：未采集的通信组内 rank %2 拖慢了 %3 个（已加载 Rank 共等待它 %4）</translation>
+        <source>Group rank %1 of HCCL group %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded ranks wait %5 in all for it. Worst, %6%7: it arrives %8 after the last loaded rank (the loaded ranks&apos; first waits on it end then), %9 after the member before it. </source>
+        <translation>HCCL 通信组 %2 的组内 rank %1 不在本次采集中，却拖慢了所在通信组 %4 个集合通信中的 %3 个；已加载的 Rank 共等待它 %5。最严重的是 %6%7：它比最后到达的已加载 Rank 晚到 %8（已加载 Rank 对它的第一次等待在此时结束），比前一个到达的成员晚 %9。</translation>
+    </message>
+    <message>
+        <source>msprof-analyze&apos;s slow-rank rule names the rank with the most Communication(Not Overlapped), %1: that is a rank that waits; the ranks wait for %2.</source>
+        <translation>msprof-analyze 的慢卡规则指出的是 Communication(Not Overlapped) 最多的 %1：它是在等待的 Rank；各 Rank 等待的是%2。</translation>
+    </message>
+    <message>
+        <source>The ranks mostly wait for %1: capture it (or every rank of the group) to see what delays it.</source>
+        <translation>各 Rank 主要在等待%1：请采集它（或整个通信组的所有 Rank），以查明是什么拖慢了它。</translation>
+    </message>
+    <message>
+        <source>; collectives (%1 matched): group rank %2 of HCCL group %3, not captured, holds %4 (the loaded ranks wait %5 for it)</source>
+        <translation>；集合通信（匹配 %1 个）：未采集的 HCCL 通信组 %3 组内 rank %2 拖慢了 %4 个（已加载 Rank 共等待它 %5）</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -402,4 +403,73 @@ TEST_CASE("screenshot without --window puts the device lanes first and --bubble 
   const QByteArray fixed = svgOf(QStringLiteral("bubble900.svg"), {QStringLiteral("--bubble"), QStringLiteral("1"),
                                                                   QStringLiteral("--height"), QStringLiteral("900")});
   CHECK(svgHeight(fixed) == 900);
+}
+
+namespace {
+
+QJsonValue profileAnalysisOf(const QByteArray& reportJson) {
+  const QJsonDocument doc = QJsonDocument::fromJson(reportJson);
+  REQUIRE(doc.isObject());
+  return doc.object().value(QStringLiteral("profile_analysis"));
+}
+
+}  // namespace
+
+TEST_CASE("summarize then report OUT gives report PATH's profile_analysis on every multi-rank corpus capture", "[cli][summary]") {
+  // The cross-rank stage reads the same summaries either way (core/analysis/rank_summary.h): the
+  // figures, holders and findings must not depend on whether the traces were at hand.
+  const char* const captures[] = {
+      "corpus/ascend-pt-910b-l1-text-2rank",   "corpus/ascend-pt-910b-l0-text-2rank",  "corpus/ascend-pt-910a-l0-text-2rank",
+      "corpus/ascend-pt-910b-db-2rank/level1", "corpus/ascend-pt-910a-db-2rank/level1", "corpus/mindspore-msprof-prof-2dev",
+      "corpus/ascend-pt-cann83-l2-4rank-partial",
+  };
+  QTemporaryDir tmp;
+  REQUIRE(tmp.isValid());
+  int n = 0;
+  for (const char* capture : captures) {
+    INFO(capture);
+    const QString out = tmp.filePath(QStringLiteral("s%1").arg(n++));
+    const Run s = runNpuscope({QStringLiteral("summarize"), sharedPath(capture), QStringLiteral("-o"), out});
+    CHECK(s.exitCode == 0);
+    CHECK(QDir(out).entryList({QStringLiteral("*.npuscope-summary.json.gz")}, QDir::Files).size() >= 2);
+    const Run full = runNpuscope({QStringLiteral("report"), sharedPath(capture), QStringLiteral("--json")});
+    const Run merged = runNpuscope({QStringLiteral("report"), out, QStringLiteral("--json")});
+    REQUIRE(full.exitCode == 0);
+    REQUIRE(merged.exitCode == 0);
+    const QJsonValue a = profileAnalysisOf(full.out), b = profileAnalysisOf(merged.out);
+    CHECK(a.isObject());
+    CHECK(a == b);
+    // Each rank of the merged report says where its trace lies.
+    const QJsonArray ranks = QJsonDocument::fromJson(merged.out).object().value(QStringLiteral("ranks")).toArray();
+    REQUIRE_FALSE(ranks.isEmpty());
+    const QString where = ranks.first().toObject().value(QStringLiteral("summary")).toObject().value(QStringLiteral("path")).toString();
+    CHECK(QFileInfo(where).isDir());
+    CHECK(where.startsWith(QFileInfo(sharedPath(capture)).canonicalFilePath()));
+  }
+}
+
+TEST_CASE("summarize refuses OUT inside PATH, says usage without -o, and exits 1 when a rank fails", "[cli][summary]") {
+  QTemporaryDir tmp;
+  REQUIRE(tmp.isValid());
+  // A capture of two ranks, the second one unreadable.
+  QDir(tmp.path()).mkpath(QStringLiteral("cap/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT"));
+  QDir(tmp.path()).mkpath(QStringLiteral("cap/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT"));
+  QFile::copy(sharedPath("corpus/ascend-pt-910b-l1-text-2rank/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"),
+              tmp.filePath(QStringLiteral("cap/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")));
+  QFile bad(tmp.filePath(QStringLiteral("cap/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")));
+  REQUIRE(bad.open(QIODevice::WriteOnly));
+  bad.write("not a trace");
+  bad.close();
+  const QString cap = tmp.filePath(QStringLiteral("cap"));
+  const Run inside = runNpuscope({QStringLiteral("summarize"), cap, QStringLiteral("-o"), cap + QStringLiteral("/out")});
+  CHECK(inside.exitCode == 2);
+  CHECK(inside.err.contains("refusing to write summaries inside"));
+  CHECK_FALSE(QDir(cap + QStringLiteral("/out")).exists());
+  const Run noOut = runNpuscope({QStringLiteral("summarize"), cap});
+  CHECK(noOut.exitCode == 2);
+  CHECK(noOut.err.contains("usage: npuscope summarize PATH -o OUT"));
+  const Run partial = runNpuscope({QStringLiteral("summarize"), cap, QStringLiteral("-o"), tmp.filePath(QStringLiteral("out"))});
+  CHECK(partial.exitCode == 1);
+  CHECK(partial.err.contains("summarize: failed:"));
+  CHECK(QDir(tmp.filePath(QStringLiteral("out"))).entryList(QDir::Files).size() == 2);
 }

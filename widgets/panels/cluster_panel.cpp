@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/cluster_panel.h"
 
+#include "core/analysis/rank_summary.h"
+
 #include <algorithm>
 
 #include <QColor>
@@ -290,7 +292,7 @@ QString CollectiveModel::cellToolTip(const core::Collective& c, const core::Coll
   lines << (c.lateRank >= 0 && r.rankIndex == c.ranks[c.lateIndex].rankIndex
                 ? tr("Skew: %1 after the first rank (the late rank)").arg(duration(r.skew))
                 : tr("Skew: %1 after the first rank").arg(duration(r.skew)));
-  const core::CommOp* op = m_profile ? core::collectiveOp(*m_profile, r) : nullptr;
+  const core::CommOp* op = m_profile && m_profile->analysis ? core::collectiveOp(m_profile->analysis->summaries, r) : nullptr;
   if (op) {
     lines << tr("Elapse: %1").arg(duration(op->elapse));
     if (op->hasTasks) {
@@ -410,17 +412,18 @@ void ClusterLinkModel::setProfile(const std::shared_ptr<const core::Profile>& pr
   beginResetModel();
   m_profile = profile;
   m_rows.clear();
-  if (profile) {
-    const core::SlowLink slow = core::slowestLink(*profile);
-    for (std::size_t i = 0; i < profile->ranks.size(); ++i) {
-      const core::RankProfile& rp = profile->ranks[i];
-      if (!rp.analysis || rp.analysis->devices.empty()) continue;
-      const core::CommBreakdown& comm = rp.analysis->devices.front().comm;
-      for (const core::CommLink& l : comm.links) m_rows.push_back({rp.rank(), -1, l, false});
-      for (const core::CommPeerLink& p : core::peerLinksOf(comm.ops)) {
+  if (profile && profile->analysis) {
+    // The stage's ranks (a loaded rank's summary, or a rank read from a summary file).
+    const core::RankSummaries& ranks = profile->analysis->summaries;
+    const core::SlowLink slow = core::slowestLink(ranks);
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      if (!ranks[i] || ranks[i]->ops.empty()) continue;
+      const core::RankSummary& rs = *ranks[i];
+      for (const core::CommLink& l : core::linksOf(rs.ops)) m_rows.push_back({rs.rank, -1, l, false});
+      for (const core::CommPeerLink& p : core::peerLinksOf(rs.ops)) {
         const bool slowest = slow.found && slow.rankIndex == i && slow.link.peer == p.peer &&
                              slow.link.link.transport == p.link.transport && slow.link.nominalShare() < core::kSlowLinkShare;
-        m_rows.push_back({rp.rank(), p.peer, p.link, slowest});
+        m_rows.push_back({rs.rank, p.peer, p.link, slowest});
       }
     }
   }

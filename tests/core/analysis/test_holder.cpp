@@ -92,7 +92,7 @@ TEST_CASE("holder: a group rank outside the capture that arrives last holds it, 
   CHECK(p->analysis->comm.outsideHolders[0].groupRank == 3);
   CHECK(p->analysis->comm.outsideHolders[0].caused == c.lost);
   for (const core::RankCollectiveTotals& t : p->analysis->comm.totals) CHECK(t.caused == 0);
-  CHECK(said(*p, "Group rank 3, which is not in this capture, holds 1 of 1 collectives of its group"));
+  CHECK(said(*p, "Group rank 3 of HCCL group 111, which is not in this capture, holds 1 of 1 collectives of its group"));
   CHECK(said(*p, "rank 1 reaches it 60 us after rank 0, which costs nothing: group rank 3 arrives 443 us later still."));
   CHECK_FALSE(said(*p, "is late to"));
 }

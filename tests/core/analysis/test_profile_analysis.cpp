@@ -103,7 +103,7 @@ TEST_CASE("slow-rank rule: a gap above 5 percent of the mean rank time is a bott
   CHECK(bad[0]->maxRankIndex == 1);
   CHECK(bad[0]->ratio == Approx(10.0 / 135.0));
   CHECK(core::profileAnalysisLine(a).find("Communication(Not Overlapped) 7.41% (max on rank 1)") != std::string::npos);
-  CHECK(core::profileAnalysisJson(core::Profile{}, a).find("\"bottleneck\": true") != std::string::npos);
+  CHECK(core::profileAnalysisJson(a).find("\"bottleneck\": true") != std::string::npos);
 }
 
 TEST_CASE("slow-rank rule: exactly 5 percent is not a bottleneck, the rule is strict", "[profile_analysis]") {
@@ -134,7 +134,7 @@ TEST_CASE("profile analysis: one rank has figures but no slow-rank rule, a rank 
   CHECK(a.slowRank.empty());
   REQUIRE(a.notes.size() == 1);
   CHECK(a.notes[0].find("rank 1: no device figures") == 0);
-  CHECK(core::profileAnalysisJson(core::Profile{}, a).find("\"slow_rank\": null") != std::string::npos);
+  CHECK(core::profileAnalysisJson(a).find("\"slow_rank\": null") != std::string::npos);
   // A single file with no step_trace_time.csv: figures from the trace itself (case 15's file has
   // no Ascend Hardware lane, so none at all).
   const auto r = core::loadProfile(shared("cases/15-array-no-closing-bracket/a_unterminated.json"));

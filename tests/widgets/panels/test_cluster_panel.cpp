@@ -46,7 +46,7 @@ TEST_CASE("cluster panel: the 2-rank capture's ranks, collectives and links", "[
   widgets::ClusterPanel panel(&state);
   REQUIRE(panel.showsTables());
   // Group rank 5, not captured, holds 3 of the 4 collectives (test_truth.cpp: the first waits on it).
-  CHECK(panel.findingsText().contains(QStringLiteral("Group rank 5, which is not in this capture, holds 3 of 4 collectives")));
+  CHECK(panel.findingsText().contains(QStringLiteral("Group rank 5 of HCCL group 586, which is not in this capture, holds 3 of 4 collectives")));
   CHECK_FALSE(panel.findingsText().contains(QStringLiteral("is late to")));
 
   // Rank table: one row per rank; rank 1 holds nothing (its 5.608 ms lateness costs nothing).
