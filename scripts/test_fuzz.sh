@@ -43,7 +43,7 @@ read -r -a EXTRA_ARGS <<<"${NPUSCOPE_FUZZ_ARGS--entropic=0}"
 # The whole-pipeline targets (a reader, then the analyses and the report; 6-300 runs per second),
 # then the narrow ones (issue 26 item 2: one reader alone each, thousands of runs per second but
 # the database reader; docs/robustness.md "Narrow targets").
-NARROW_TARGETS=(fuzz_json_scanner fuzz_json_simdjson fuzz_csv_table fuzz_sqlite_reader fuzz_gzip)
+NARROW_TARGETS=(fuzz_json_scanner fuzz_json_simdjson fuzz_csv_table fuzz_sqlite_reader fuzz_gzip fuzz_summary)
 ALL_TARGETS=(fuzz_json_trace fuzz_json_differential fuzz_csv_tables fuzz_folder_discovery fuzz_sqlite_db
   "${NARROW_TARGETS[@]}")
 targets=("$@")

@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <climits>
 #include <filesystem>
+#include <map>
+#include <tuple>
 
 #include "core/base/time_limits.h"
+#include "core/tables/csv.h"
 #include "core/profile/profile.h"
 
 namespace npuscope::core {
@@ -120,6 +123,27 @@ void summarizeSteps(const RankAnalysis& a, const DeviceAnalysis* dev, const Devi
 }
 
 }  // namespace
+
+std::vector<KernelGroup> kernelGroupsOf(const KernelDetails* k, bool byShapes) {
+  std::vector<KernelGroup> out;
+  if (!k) return out;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> at;
+  for (const KernelRow& r : k->rows) {
+    if (!r.duration) continue;
+    const std::string shapes = byShapes ? std::string(csvTrim(r.inputShapes)) : std::string();
+    const auto [it, fresh] = at.emplace(std::make_tuple(r.type, r.name, shapes), out.size());
+    if (fresh) out.push_back(KernelGroup{r.type, r.name, shapes, false, 0, 0});
+    KernelGroup& g = out[it->second];
+    g.communication = g.communication || r.isCommunication() || r.name.starts_with("hcom_");
+    g.total += *r.duration;
+    ++g.count;
+  }
+  std::stable_sort(out.begin(), out.end(), [](const KernelGroup& a, const KernelGroup& b) {
+    if (a.total != b.total) return a.total > b.total;
+    return std::tie(a.type, a.name, a.shapes) < std::tie(b.type, b.name, b.shapes);
+  });
+  return out;
+}
 
 RankSummary summarizeRank(const RankProfile& rp) {
   RankSummary s;

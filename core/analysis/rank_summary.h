@@ -16,6 +16,7 @@
 #include "core/analysis/analysis.h"
 #include "core/analysis/collectives.h"
 #include "core/base/types.h"
+#include "core/tables/tables.h"
 
 namespace npuscope::core {
 
@@ -55,10 +56,31 @@ struct SummaryBubble {
   std::optional<TimeNs> launchLatency;  ///< DispatchChain::correctedLatency, ns
 };
 
+/// kernel_details.csv's rows with a duration, summed per (Type, Name, Input Shapes): what
+/// `compare` needs of a rank's kernel table (core/report/compare.cpp).
+struct KernelGroup {
+  std::string type, name, shapes;  ///< as written; shapes trimmed (csvTrim)
+  bool communication = false;      ///< HCCL rows (KernelRow::isCommunication, or a name starting "hcom_")
+  TimeNs total = 0;                ///< summed Duration, ns
+  std::size_t count = 0;
+};
+
+/// The kernel groups of `k` (nullptr: none), longest first (ties by type, name, shapes); with
+/// `byShapes` false the shapes are not told apart (every group's `shapes` is empty).
+[[nodiscard]] std::vector<KernelGroup> kernelGroupsOf(const KernelDetails* k, bool byShapes = true);
+
+/// Bubble time of one cause over every gap found (DeviceAnalysis::causes).
+struct SummaryCause {
+  std::string key;  ///< bubbleCauseKey
+  std::size_t count = 0;
+  TimeNs ns = 0;
+};
+
 /// Kept in a full summary: the longest bubbles, operator groups and dispatch statistics.
 inline constexpr std::size_t kSummaryBubbles = 10;
 inline constexpr std::size_t kSummaryOperators = 10;
 inline constexpr std::size_t kSummaryDispatch = 10;
+inline constexpr std::size_t kSummaryKernelGroups = 50;
 
 struct RankSummary {
   // Identity.
@@ -97,6 +119,15 @@ struct RankSummary {
   std::vector<SummaryBubble> bubbles;  ///< the longest kSummaryBubbles
   std::size_t gapsFound = 0;
   TimeNs gapsFoundNs = 0;
+  std::vector<SummaryCause> causes;  ///< bubble time per cause, the causes with any, in enum order
+  bool hasKernels = false;      ///< the rank has a kernel table (kernel_details.csv or the .db's)
+  /// Its kernel groups per (type, name), every one (kernelGroupsOf without shapes): the operator
+  /// type rows of `compare`.
+  std::vector<KernelGroup> kernels;
+  /// Per (type, name, input shapes), the longest kSummaryKernelGroups: the operator rows of
+  /// `compare`; kernelGroupsCut says how many more there were (compare notes it).
+  std::vector<KernelGroup> kernelShapes;
+  std::size_t kernelGroupsCut = 0;
   std::string operatorsJson;    ///< the report's `operators` array, the first kSummaryOperators (JSON text)
   std::string dispatchJson;     ///< the report's `dispatch_stats` array, the first kSummaryDispatch (JSON text)
 };

@@ -164,6 +164,39 @@ void analysesJson(std::string& o, const RankSummary& s) {
     bj.close();
   }
   o += ']';
+  j.key("bubble_causes") += '[';
+  for (std::size_t i = 0; i < s.causes.size(); ++i) {
+    o += i ? ", [" : "[";
+    str(o, s.causes[i].key);
+    o += ", " + std::to_string(s.causes[i].count) + ", " + std::to_string(s.causes[i].ns) + "]";
+  }
+  o += ']';
+  std::string& k = j.key("kernels");
+  if (s.hasKernels) {
+    Obj ko(k);
+    const auto groups = [&](std::string& to, const std::vector<KernelGroup>& v, bool shapes) {
+      to += '[';
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const KernelGroup& g = v[i];
+        to += i ? ",\n  [" : "\n  [";
+        str(to, g.type);
+        to += ", ";
+        str(to, g.name);
+        if (shapes) {
+          to += ", ";
+          str(to, g.shapes);
+        }
+        to += std::string(", ") + (g.communication ? "true" : "false") + ", " + std::to_string(g.total) + ", " + std::to_string(g.count) + "]";
+      }
+      to += ']';
+    };
+    groups(ko.key("groups"), s.kernels, false);
+    groups(ko.key("shapes"), s.kernelShapes, true);
+    num(ko.key("cut"), static_cast<std::int64_t>(s.kernelGroupsCut));
+    ko.close();
+  } else {
+    k += "null";
+  }
   j.key("operators") += s.operatorsJson.empty() ? std::string("null") : s.operatorsJson;
   j.close();
 }
@@ -392,6 +425,36 @@ void readAnalyses(Reader& rd, object o, RankSummary& s) {
     if (rd.field(bo, bw, "launch_latency_ns", l) && !l.is_null()) b.launchLatency = rd.i64(l, bw + ".launch_latency_ns");
     s.bubbles.push_back(std::move(b));
   }
+  for (element c : rd.arr(o, w, "bubble_causes")) {
+    const std::vector<element> e = rd.arr(c, w + ".bubble_causes");
+    std::string_view key;
+    std::int64_t count = 0, ns = 0;
+    if (rd.ok() && (e.size() != 3 || e[0].get(key) || e[1].get(count) || e[2].get(ns) || count < 0 || ns < 0))
+      rd.fail(w + ".bubble_causes", "expected [cause, count, ns]");
+    s.causes.push_back(SummaryCause{std::string(key), static_cast<std::size_t>(count), ns});
+  }
+  element kernels;
+  if (rd.field(o, w, "kernels", kernels) && !kernels.is_null()) {
+    object ko = rd.obj(kernels, w + ".kernels");
+    s.hasKernels = rd.ok();
+    for (const bool withShapes : {false, true}) {
+      const std::string where = w + (withShapes ? ".kernels.shapes" : ".kernels.groups");
+      for (element g : rd.arr(ko, w + ".kernels", withShapes ? "shapes" : "groups")) {
+        const std::vector<element> e = rd.arr(g, where);
+        const std::size_t n = withShapes ? 6 : 5, at = withShapes ? 3 : 2;
+        std::string_view type, name, shapes;
+        bool comm = false;
+        std::int64_t total = 0, count = 0;
+        if (rd.ok() && (e.size() != n || e[0].get(type) || e[1].get(name) || (withShapes && e[2].get(shapes)) || e[at].get(comm) ||
+                        e[at + 1].get(total) || e[at + 2].get(count) || total < 0 || count < 0))
+          rd.fail(where, withShapes ? "expected [type, name, shapes, communication, total_ns, count]"
+                                    : "expected [type, name, communication, total_ns, count]");
+        (withShapes ? s.kernelShapes : s.kernels)
+            .push_back(KernelGroup{std::string(type), std::string(name), std::string(shapes), comm, total, static_cast<std::size_t>(count)});
+      }
+    }
+    s.kernelGroupsCut = static_cast<std::size_t>(rd.bounded(ko, w + ".kernels", "cut", 0, kMaxRank));
+  }
   element ops;
   if (rd.field(o, w, "operators", ops) && !ops.is_null()) {
     if (!ops.is_object()) rd.fail(w + ".operators", "not an object");
@@ -535,6 +598,9 @@ void addRankAnalyses(RankSummary& s, const RankProfile& rp, const AdvisorThresho
     s.overlap = d.computed;
     s.gapsFound = d.gapsFound;
     s.gapsFoundNs = d.gapsFoundNs;
+    for (std::size_t c = 0; c < kBubbleCauseCount; ++c)
+      if (d.causes.count[c] > 0)
+        s.causes.push_back(SummaryCause{bubbleCauseKey(static_cast<BubbleCause>(c)), d.causes.count[c], d.causes.ns[c]});
     for (std::size_t i = 0; i < d.bubbles.size() && i < kSummaryBubbles; ++i) {
       const Bubble& b = d.bubbles[i];
       SummaryBubble sb;
@@ -547,6 +613,15 @@ void addRankAnalyses(RankSummary& s, const RankProfile& rp, const AdvisorThresho
       s.bubbles.push_back(std::move(sb));
     }
   }
+  if (rp.kernels) {
+    s.hasKernels = true;
+    s.kernels = kernelGroupsOf(rp.kernels.get(), false);
+    s.kernelShapes = kernelGroupsOf(rp.kernels.get());
+    if (s.kernelShapes.size() > kSummaryKernelGroups) {
+      s.kernelGroupsCut = s.kernelShapes.size() - kSummaryKernelGroups;
+      s.kernelShapes.resize(kSummaryKernelGroups);
+    }
+  }
   // The report's operator table, tree and dispatch statistics, cut to the first entries.
   const RankAdvice advice = adviseRankProfile(rp, thresholds);
   std::vector<DispatchStat> stats = dispatchStats(t, a);
@@ -555,10 +630,9 @@ void addRankAnalyses(RankSummary& s, const RankProfile& rp, const AdvisorThresho
   if (const OperatorAdvice* oa = advice.operators.get()) {
     OperatorTable table = oa->table;
     if (table.groups.size() > kSummaryOperators) table.groups.resize(kSummaryOperators);
-    std::vector<TreeNode> tree;
-    for (const TreeNode& n : oa->tree)
-      if (n.group < static_cast<int>(table.groups.size())) tree.push_back(n);
-    operatorsJson(ops, t, &table, tree, stats);
+    // The decision tree is left out (its findings are in the verdict's advice; it would double a
+    // small trace's summary): "decision_tree" is empty.
+    operatorsJson(ops, t, &table, {}, stats);
   } else {
     operatorsJson(ops, t, nullptr, {}, stats);
   }

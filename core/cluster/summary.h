@@ -29,9 +29,10 @@ inline constexpr int kSummaryMinor = 0;
 inline constexpr std::string_view kSummarySuffix = ".npuscope-summary.json.gz";
 
 /// Adds the rank's own analyses to its summary (RankSummary::full): the whole-capture figures,
-/// the verdict, the kSummaryBubbles longest bubbles with cause and chain, and the report's
-/// operator table, decision tree and dispatch statistics cut to kSummaryOperators and
-/// kSummaryDispatch entries (as `report --json` computes them: adviseRankProfile, dispatchStats).
+/// the verdict, the kSummaryBubbles longest bubbles with cause and chain, the bubble time per
+/// cause, the kernel table's groups (kernelGroupsOf, for `compare`), and the report's operator
+/// table and dispatch statistics cut to kSummaryOperators and kSummaryDispatch entries (as
+/// `report --json` computes them: adviseRankProfile, dispatchStats; no decision tree).
 /// Nothing when the rank has no analysis. Never throws but std::bad_alloc.
 void addRankAnalyses(RankSummary& s, const RankProfile& rp, const AdvisorThresholds& thresholds = {});
 

@@ -2,6 +2,7 @@
 #include "core/profile/profile.h"
 
 #include "core/cluster/summary.h"
+#include "core/cluster/summary_trace.h"
 
 #include <simdjson.h>
 
@@ -828,6 +829,8 @@ RankProfile loadRankUnguarded(const RankSource& source, const LoadOptions& optio
       rp.source.root = summary->path;
       rp.source.profilerLevel = summary->profilerLevel;
       rp.chip = summary->chip;
+      // Its lanes on the timeline (steps, HCCL ops, longest bubbles); the ops learn their slices.
+      rp.trace = traceOfSummary(*summary, source.summaryFile);
       rp.summary = std::move(summary);
     } else {
       rp.error = error;

@@ -40,7 +40,7 @@ struct RankSource {
   /// profiler_info's end_info.collectionTimeEnd (epoch ns, when the collection stopped), else -1.
   std::int64_t collectionEndNs = -1;
   /// A rank summary file (`npuscope summarize`, core/cluster/summary.h): the rank is read from
-  /// it (RankProfile::summary) and has no trace. Empty for a rank of profiler output.
+  /// it (RankProfile::summary), its trace drawn from the summary. Empty for a rank of profiler output.
   std::string summaryFile;
   std::string label;           ///< display label, e.g. "rank 0" or the folder name
   std::string capture;         ///< name of the capture it belongs to (CaptureInfo::name), "" for a lone capture
@@ -116,7 +116,8 @@ struct RankProfile {
   /// missing. Null for a rank with a trace (its analysis covers it) or with no table either.
   std::shared_ptr<const TablesOnlySummary> tablesOnly;
   /// A rank read from a summary file (`npuscope summarize`; RankSource::summaryFile): what the
-  /// summary holds, with no trace and no analysis. Null for a rank loaded from its own files.
+  /// summary holds. Such a rank has no analysis; its `trace` is drawn from the summary
+  /// (traceOfSummary: steps, HCCL ops, longest bubbles). Null for a rank loaded from its own files.
   std::shared_ptr<const RankSummary> summary;
   [[nodiscard]] int rank() const;      ///< source.rank, else the trace's Kineto rank, else -1
   /// The device its analysis is for (the first DeviceAnalysis: the first device with tasks),

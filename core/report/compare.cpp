@@ -2,6 +2,7 @@
 #include "core/report/compare.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <set>
 
 #include "core/analysis/advisor.h"
+#include "core/analysis/rank_summary.h"
 #include "core/base/i18n.h"
 #include "core/base/json_text.h"
 #include "core/base/time_format.h"
@@ -20,9 +22,12 @@ namespace {
 
 constexpr TimeNs kSameNs = 1'000;  ///< differences under 1 us are "no difference"
 
+/// A rank to compare: with a trace, or read from a full summary (its own analyses).
+bool comparable(const RankProfile& r) { return r.trace || (r.summary && r.summary->full); }
+
 const RankProfile* byRank(const Profile& p, int rank) {
   for (const RankProfile& r : p.ranks)
-    if (r.rank() == rank && r.trace) return &r;
+    if (r.rank() == rank && comparable(r)) return &r;
   return nullptr;
 }
 
@@ -34,6 +39,48 @@ const DeviceAnalysis* deviceOf(const RankProfile& r) {
   return &r.analysis->devices.front();
 }
 
+/// What compare reads of one rank, from its analysis and kernel table or from its summary
+/// (RankProfile::summary): a rank of a folder of summaries compares like a loaded one.
+struct Side {
+  bool analysed = false;                               ///< figures, steps and causes are known
+  OverlapFigures figures;                              ///< the device's computed figures
+  std::vector<std::pair<long long, OverlapFigures>> steps;  ///< per step, computed
+  std::array<std::pair<std::size_t, TimeNs>, kBubbleCauseCount> causes{};  ///< count, ns per cause
+  bool hasKernels = false;
+  std::vector<KernelGroup> kernels;                    ///< per (type, name): complete
+  std::vector<KernelGroup> kernelShapes;               ///< per (type, name, shapes): a summary's may be cut
+  std::size_t kernelsCut = 0;                          ///< (type, name, shapes) groups a summary left out
+};
+
+Side sideOf(const RankProfile& r) {
+  Side s;
+  if (r.summary) {
+    const RankSummary& rs = *r.summary;
+    s.analysed = rs.full;
+    s.figures = rs.overlap;
+    for (const SummaryStep& st : rs.steps) s.steps.emplace_back(st.number, st.computed);
+    if (rs.steps.empty() && rs.full) s.steps.emplace_back(-1, rs.overlap);  // as a trace without ProfilerStep
+    for (const SummaryCause& c : rs.causes)
+      for (std::size_t k = 0; k < kBubbleCauseCount; ++k)
+        if (c.key == bubbleCauseKey(static_cast<BubbleCause>(k))) s.causes[k] = {c.count, c.ns};
+    s.hasKernels = rs.hasKernels;
+    s.kernels = rs.kernels;
+    s.kernelShapes = rs.kernelShapes;
+    s.kernelsCut = rs.kernelGroupsCut;
+    return s;
+  }
+  if (const DeviceAnalysis* d = deviceOf(r)) {
+    s.analysed = true;
+    s.figures = d->computed;
+    for (const StepOverlap& st : d->steps) s.steps.emplace_back(st.step, st.computed);
+    for (std::size_t k = 0; k < kBubbleCauseCount; ++k) s.causes[k] = {d->causes.count[k], d->causes.ns[k]};
+  }
+  s.hasKernels = r.kernels != nullptr;
+  s.kernels = kernelGroupsOf(r.kernels.get(), false);
+  s.kernelShapes = kernelGroupsOf(r.kernels.get());
+  return s;
+}
+
 void sortByDelta(std::vector<CompareRow>& rows) {
   std::stable_sort(rows.begin(), rows.end(), [](const CompareRow& x, const CompareRow& y) {
     const TimeNs dx = std::llabs(x.delta()), dy = std::llabs(y.delta());
@@ -42,38 +89,32 @@ void sortByDelta(std::vector<CompareRow>& rows) {
 }
 
 /// True when the table records operator types (Level0 writes `N/A` in every Type cell).
-bool hasTypes(const KernelDetails* k) {
-  if (!k) return false;
-  for (const KernelRow& r : k->rows)
-    if (!r.type.empty() && r.type != "N/A") return true;
+bool hasTypes(const Side& k) {
+  for (const KernelGroup& g : k.kernels)
+    if (!g.type.empty() && g.type != "N/A") return true;
   return false;
 }
 
 /// Kernel time per Type (and per Type + Input Shapes) of one side into rows; per Name when
 /// `byName` (a side without types: the two sides are then keyed alike).
-void addKernels(const KernelDetails* k, bool sideB, bool byName, bool dropComm, std::map<std::string, CompareRow>& types,
+void addKernels(const Side& k, bool sideB, bool byName, bool dropComm, std::map<std::string, CompareRow>& types,
                 std::map<std::string, CompareRow>& ops) {
-  if (!k) return;
-  for (const KernelRow& r : k->rows) {
-    if (!r.duration) continue;
-    if (dropComm && (r.isCommunication() || r.name.starts_with("hcom_"))) continue;
-    std::string type = byName || r.type.empty() ? r.name : r.type;
-    // An HCCL op's name carries its group hash and index (hcom_allReduce__586_0_1), which differ
-    // from run to run: keyed by its type, the name up to "__" (the Level1 Type "hcom_allReduce_").
-    if (byName && type.starts_with("hcom_"))
-      if (const auto at = type.find("__"); at != std::string::npos) type = type.substr(0, at + 1);
-    const std::string shapes(csvTrim(r.inputShapes));
-    CompareRow& t = types[type];
-    t.key = t.type = type;
-    CompareRow& o = ops[type + '\x1f' + shapes];
-    o.type = type;
-    o.shapes = shapes;
-    o.key = shapes.empty() ? type : type + " [" + shapes + "]";
-    for (CompareRow* row : {&t, &o}) {
-      (sideB ? row->b : row->a) += *r.duration;
-      ++(sideB ? row->bCount : row->aCount);
+  // Type rows from the (type, name) groups, Type + shapes rows from the (type, name, shapes) ones.
+  for (const bool withShapes : {false, true})
+    for (const KernelGroup& g : withShapes ? k.kernelShapes : k.kernels) {
+      if (dropComm && g.communication) continue;
+      std::string type = byName || g.type.empty() ? g.name : g.type;
+      // An HCCL op's name carries its group hash and index (hcom_allReduce__586_0_1), which differ
+      // from run to run: keyed by its type, the name up to "__" (the Level1 Type "hcom_allReduce_").
+      if (byName && type.starts_with("hcom_"))
+        if (const auto at = type.find("__"); at != std::string::npos) type = type.substr(0, at + 1);
+      CompareRow& row = withShapes ? ops[type + '\x1f' + g.shapes] : types[type];
+      row.type = type;
+      row.shapes = g.shapes;
+      row.key = g.shapes.empty() ? type : type + " [" + g.shapes + "]";
+      (sideB ? row.b : row.a) += g.total;
+      (sideB ? row.bCount : row.aCount) += g.count;
     }
-  }
 }
 
 std::string signedDuration(TimeNs ns) { return (ns > 0 ? "+" : ns < 0 ? "-" : "±") + formatDuration(std::llabs(ns)); }
@@ -149,26 +190,24 @@ namespace {
 
 /// True when the table holds HCCL rows (the text export's kernel_details.csv does; the .db
 /// export's COMPUTE_TASK_INFO does not).
-bool hasCommunication(const KernelDetails* k) {
-  if (!k) return false;
-  for (const KernelRow& r : k->rows)
-    if (r.isCommunication() || r.name.starts_with("hcom_")) return true;
+bool hasCommunication(const Side& k) {
+  for (const KernelGroup& g : k.kernels)
+    if (g.communication) return true;
   return false;
 }
 
-bool hasShapes(const KernelDetails* k) {
-  if (!k) return false;
-  for (const KernelRow& r : k->rows)
-    if (!csvTrim(r.inputShapes).empty()) return true;
+bool hasShapes(const Side& k) {
+  for (const KernelGroup& g : k.kernelShapes)
+    if (!g.shapes.empty()) return true;
   return false;
 }
 
 /// Steps paired by number; a side without ProfilerStep (its one row, step -1) is said once.
-void compareSteps(const DeviceAnalysis* da, const DeviceAnalysis* db, CompareRank& cr) {
+void compareSteps(const Side& da, const Side& db, CompareRank& cr) {
   std::map<long long, CompareStep> steps;
   bool stepsA = false, stepsB = false;
-  for (const StepOverlap& s : da->steps) steps[s.step].step = s.step, steps[s.step].a = s.computed, stepsA = stepsA || s.step >= 0;
-  for (const StepOverlap& s : db->steps) steps[s.step].step = s.step, steps[s.step].b = s.computed, stepsB = stepsB || s.step >= 0;
+  for (const auto& [n, f] : da.steps) steps[n].step = n, steps[n].a = f, stepsA = stepsA || n >= 0;
+  for (const auto& [n, f] : db.steps) steps[n].step = n, steps[n].b = f, stepsB = stepsB || n >= 0;
   std::string onlyA, onlyB;
   for (auto& [n, s] : steps) {
     if (n < 0 && stepsA != stepsB) continue;  // "the whole capture" row of the side without steps
@@ -187,26 +226,34 @@ void compareSteps(const DeviceAnalysis* da, const DeviceAnalysis* db, CompareRan
 
 /// The kernel rows of both sides, keyed alike (by name when a side has no types), without the
 /// HCCL rows when only one table holds them and without the shapes when a side has none.
-void compareKernels(const KernelDetails* ka, const KernelDetails* kb, CompareRank& cr) {
+void compareKernels(const Side& sa, const Side& sb, CompareRank& cr) {
   std::map<std::string, CompareRow> types, ops;
+  const Side* ka = sa.hasKernels ? &sa : nullptr;
+  const Side* kb = sb.hasKernels ? &sb : nullptr;
   // Level0 writes no operator type (N/A): then both sides are keyed by kernel name, which the
   // levels share (aclnnAddmm_MatMulCommon_MatMulV2, Conv2D1).
-  const bool byName = (ka && !hasTypes(ka)) || (kb && !hasTypes(kb));
+  const bool byName = (ka && !hasTypes(*ka)) || (kb && !hasTypes(*kb));
   if (byName && ka && kb)
     cr.notes.push_back(npuTr("npuscope::core::Compare", "a side records no operator type (Level0): kernels are compared by name"));
-  const bool commA = hasCommunication(ka), commB = hasCommunication(kb);
+  const bool commA = ka && hasCommunication(*ka), commB = kb && hasCommunication(*kb);
   const bool dropComm = ka && kb && commA != commB;
   if (dropComm)
     cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "only %1's kernel table holds the communication ops (the .db "
                                           "export's has none): they are left out of the operator rows"),
                                     {commA ? std::string("A") : std::string("B")}));
-  addKernels(ka, false, byName, dropComm, types, ops);
-  addKernels(kb, true, byName, dropComm, types, ops);
+  if (ka) addKernels(*ka, false, byName, dropComm, types, ops);
+  if (kb) addKernels(*kb, true, byName, dropComm, types, ops);
+  for (const Side* k : {ka, kb})
+    if (k && k->kernelsCut > 0)
+      cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "%1 is a summary: its kernel table's %2 shortest groups by "
+                                                                       "type, name and input shapes are left out of the rows per "
+                                                                       "shapes (the operator types are complete)"),
+                                      {k == ka ? std::string("A") : std::string("B"), std::to_string(k->kernelsCut)}));
   if ((!ka) != (!kb))
     cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "only %1 has a kernel table: the operator rows show one side"),
                                     {ka ? std::string("A") : std::string("B")}));
   for (auto& [k, row] : types) cr.operatorTypes.push_back(row);
-  if (ka && kb && (!hasShapes(ka) || !hasShapes(kb))) {
+  if (ka && kb && (!hasShapes(*ka) || !hasShapes(*kb))) {
     cr.notes.push_back(npuTr("npuscope::core::Compare", "a side records no input shapes: operators are compared by type only"));
   } else {
     for (auto& [k, row] : ops) cr.operators.push_back(row);
@@ -215,12 +262,12 @@ void compareKernels(const KernelDetails* ka, const KernelDetails* kb, CompareRan
   sortByDelta(cr.operators);
 }
 
-void compareCauses(const DeviceAnalysis* da, const DeviceAnalysis* db, CompareRank& cr) {
+void compareCauses(const Side& da, const Side& db, CompareRank& cr) {
   for (std::size_t c = 0; c < kBubbleCauseCount; ++c) {
     CompareRow row;
     row.key = bubbleCauseKey(static_cast<BubbleCause>(c));
-    row.a = da->causes.ns[c], row.aCount = da->causes.count[c];
-    row.b = db->causes.ns[c], row.bCount = db->causes.count[c];
+    row.a = da.causes[c].second, row.aCount = da.causes[c].first;
+    row.b = db.causes[c].second, row.bCount = db.causes[c].first;
     if (row.a || row.b) cr.bubbleCauses.push_back(row);
   }
   sortByDelta(cr.bubbleCauses);
@@ -232,9 +279,9 @@ std::vector<std::pair<const RankProfile*, const RankProfile*>> pairRanks(const P
                                                                          std::vector<std::string>& notes) {
   std::vector<const RankProfile*> ra, rb;
   for (const RankProfile& r : pa.ranks)
-    if (r.trace) ra.push_back(&r);
+    if (comparable(r)) ra.push_back(&r);
   for (const RankProfile& r : pb.ranks)
-    if (r.trace) rb.push_back(&r);
+    if (comparable(r)) rb.push_back(&r);
   std::vector<std::pair<const RankProfile*, const RankProfile*>> out;
   if (ra.size() == 1 && rb.size() == 1) {
     if (ra[0]->rank() != rb[0]->rank())
@@ -285,10 +332,9 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
     cr.rank = ra ? ra->rank() : rb->rank();
     if (ra) cr.deviceA = ra->device();
     if (rb) cr.deviceB = rb->device();
-    const DeviceAnalysis* da = ra ? deviceOf(*ra) : nullptr;
-    const DeviceAnalysis* db = rb ? deviceOf(*rb) : nullptr;
-    if (da) cr.a = da->computed;
-    if (db) cr.b = db->computed;
+    const Side sa = ra ? sideOf(*ra) : Side{}, sb = rb ? sideOf(*rb) : Side{};
+    if (sa.analysed) cr.a = sa.figures;
+    if (sb.analysed) cr.b = sb.figures;
     if (!ra || !rb) {
       // One side only: its figures are shown, nothing is compared.
       out.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "rank %1 is only in %2: not compared"),
@@ -296,14 +342,14 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
       out.ranks.push_back(std::move(cr));
       continue;
     }
-    if (!da || !db) {
+    if (!sa.analysed || !sb.analysed) {
       cr.notes.push_back(npuTr("npuscope::core::Compare", "no device analysis on one side: the figures are not compared"));
     } else {
       ++paired;
-      compareSteps(da, db, cr);
-      compareCauses(da, db, cr);
+      compareSteps(sa, sb, cr);
+      compareCauses(sa, sb, cr);
     }
-    compareKernels(ra->kernels.get(), rb->kernels.get(), cr);
+    compareKernels(sa, sb, cr);
     out.ranks.push_back(std::move(cr));
   }
   if (paired == 0) {

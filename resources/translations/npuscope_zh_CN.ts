@@ -2090,6 +2090,10 @@
         <source> (a side is a partial capture: see the notes)</source>
         <translation>（有一侧是不完整的采集：见备注）</translation>
     </message>
+    <message>
+        <source>%1 is a summary: its kernel table&apos;s %2 shortest groups by type, name and input shapes are left out of the rows per shapes (the operator types are complete)</source>
+        <translation>%1 是摘要：其算子表中按类型、名称和输入形状分组最短的 %2 组未计入按形状的行（算子类型是完整的）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Html</name>

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/analysis/profile_analysis.h"
@@ -14,6 +15,7 @@
 #include "core/cluster/summarize.h"
 #include "core/cluster/summary.h"
 #include "core/profile/profile.h"
+#include "core/report/compare.h"
 #include "tests/core/hccl_build.h"
 #include "tests/core/test_util.h"
 
@@ -71,6 +73,17 @@ TEST_CASE("summaries: the stage on summaries read back equals the stage on the f
     const core::ProfileAnalysis merged = core::analyzeCluster(read);
     CHECK(core::profileAnalysisJson(merged) == full);
     CHECK(merged.findings == r.profile->analysis->findings);
+    // What summarize writes: at most 1% of each rank's trace (or database) on disk.
+    TempDir dir("summary-size");
+    const core::SummarizeResult written = core::summarizePath(shared(rel), dir.root.string());
+    REQUIRE(written.error.empty());
+    for (const core::SummarizedRank& w : written.ranks) {
+      INFO(w.file);
+      core::RankSummary s;
+      std::string error;
+      REQUIRE(core::readSummaryFile(w.file, s, error));
+      if (s.traceBytes > 0) CHECK(std::filesystem::file_size(w.file) * 100 <= s.traceBytes);
+    }
   }
 }
 
@@ -107,8 +120,22 @@ TEST_CASE("summaries: summarizePath writes one small file per rank, the same byt
   const auto merged = core::loadProfile((out.root / "a").string());
   REQUIRE(merged.ok());
   REQUIRE(merged.profile->ranks.size() == 2);
-  CHECK_FALSE(merged.profile->ranks[0].trace);
   REQUIRE(merged.profile->ranks[0].summary);
+  CHECK_FALSE(merged.profile->ranks[0].analysis);
+  // Its lanes are drawn from the summary (core/cluster/summary_trace.h): steps, the 4 HCCL ops
+  // (each op knowing its slice), the 10 longest bubbles.
+  const auto& t = merged.profile->ranks[0].trace;
+  REQUIRE(t);
+  std::map<std::string, std::size_t> slices;
+  for (const core::Lane& l : t->lanes) slices[l.name] = l.sliceCount();
+  CHECK(slices["Steps"] == 1);
+  CHECK(slices["Group 0 Communication"] == 4);
+  CHECK(slices["Longest bubbles"] == core::kSummaryBubbles);
+  for (const core::CommOp& op : merged.profile->ranks[0].summary->ops) {
+    REQUIRE(op.slice.valid());
+    CHECK(t->sliceName(op.slice) == op.name);
+    CHECK(t->lanes[op.slice.lane].start[op.slice.index] == op.range.start);
+  }
   CHECK(core::profileAnalysisJson(*merged.profile->analysis) == core::profileAnalysisJson(*full.profile->analysis));
 }
 
@@ -172,4 +199,43 @@ TEST_CASE("summaries: the reader says what is wrong and reads nothing else", "[s
   std::string error;
   CHECK(core::parseSummaryJson(edited(edited(good, "\"1.0\"", "\"1.7\""), "\"rank\": 0", "\"later_key\": [1], \"rank\": 0"), out, error));
   CHECK(error.empty());
+}
+
+TEST_CASE("summaries: compare on two folders of summaries says what compare on the captures says", "[summary][cluster][compare]") {
+  // Level0 against Level1, database and text: the figures, steps, bubble causes and operator types
+  // are the same; only the rows per input shapes may be cut (a note says so).
+  const std::pair<const char*, const char*> pairs[] = {
+      {"corpus/ascend-pt-910b-db-2rank/level0", "corpus/ascend-pt-910b-db-2rank/level1"},
+      {"corpus/ascend-pt-910b-l0-text-2rank", "corpus/ascend-pt-910b-l1-text-2rank"},
+  };
+  for (const auto& [relA, relB] : pairs) {
+    INFO(relA << " vs " << relB);
+    TempDir dir("summary-compare");
+    REQUIRE(core::summarizePath(shared(relA), (dir.root / "a").string()).error.empty());
+    REQUIRE(core::summarizePath(shared(relB), (dir.root / "b").string()).error.empty());
+    const auto fa = core::loadProfile(shared(relA)), fb = core::loadProfile(shared(relB));
+    const auto sa = core::loadProfile((dir.root / "a").string()), sb = core::loadProfile((dir.root / "b").string());
+    REQUIRE((fa.ok() && fb.ok() && sa.ok() && sb.ok()));
+    const core::CompareResult full = core::compareProfiles(*fa.profile, *fb.profile);
+    const core::CompareResult sum = core::compareProfiles(*sa.profile, *sb.profile);
+    CHECK(sum.verdict == full.verdict);
+    REQUIRE(sum.ranks.size() == full.ranks.size());
+    for (std::size_t i = 0; i < sum.ranks.size(); ++i) {
+      const core::CompareRank &x = full.ranks[i], &y = sum.ranks[i];
+      CHECK(x.rank == y.rank);
+      REQUIRE((x.a && y.a && x.b && y.b));
+      CHECK(x.a->e2e == y.a->e2e);
+      CHECK(x.b->free == y.b->free);
+      CHECK(x.steps.size() == y.steps.size());
+      REQUIRE(x.operatorTypes.size() == y.operatorTypes.size());
+      for (std::size_t k = 0; k < x.operatorTypes.size(); ++k) {
+        CHECK(x.operatorTypes[k].key == y.operatorTypes[k].key);
+        CHECK(x.operatorTypes[k].a == y.operatorTypes[k].a);
+        CHECK(x.operatorTypes[k].bCount == y.operatorTypes[k].bCount);
+      }
+      REQUIRE(x.bubbleCauses.size() == y.bubbleCauses.size());
+      for (std::size_t k = 0; k < x.bubbleCauses.size(); ++k) CHECK(x.bubbleCauses[k].delta() == y.bubbleCauses[k].delta());
+      CHECK(y.operators.size() <= x.operators.size());
+    }
+  }
 }
