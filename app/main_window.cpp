@@ -253,6 +253,13 @@ void MainWindow::createActions() {
     QSettings().setValue(QStringLiteral("timeline/deviceFirst"), on);
   });
 
+  m_showAllLanesAction = new QAction(tr("Show &All Lanes"), this);
+  m_showAllLanesAction->setObjectName(QStringLiteral("ShowAllLanesAction"));
+  m_showAllLanesAction->setStatusTip(tr("Show every lane again after a collective showed only its ranks' HCCL lanes"));
+  m_showAllLanesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+  m_showAllLanesAction->setEnabled(false);
+  connect(m_showAllLanesAction, &QAction::triggered, this, &MainWindow::showAllLanes);
+
   m_cancelAction = new QAction(tr("Cancel Loading"), this);
   m_cancelAction->setIconText(tr("Cancel"));  // the status-bar button's label
   m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -282,6 +289,7 @@ void MainWindow::createMenus() {
   view->addSeparator();
   view->addAction(m_warningsAction);
   view->addAction(m_deviceFirstAction);
+  view->addAction(m_showAllLanesAction);
   view->addAction(m_wheelZoomsAction);
   view->addSeparator();
   QAction* detailsToggle = m_detailsDock->toggleViewAction();
@@ -886,6 +894,7 @@ void MainWindow::onLoaded(const QString& path, std::shared_ptr<const core::Profi
   m_path = path;
   m_loadMs = elapsedMs;
   m_details->clearSlice();
+  showAllLanes();  // a collective's lane filter belongs to the profile it was made for
   m_viewState->setProfile(m_profile);  // the timeline and every bound dock follow
   {
     QSettings settings;

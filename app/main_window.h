@@ -126,6 +126,11 @@ class MainWindow : public QMainWindow {
   /// What a click on a collective in the Cluster dock does: outlines its op slice on every rank
   /// (`ops`), selects the `focus` rank's op (scrolling to its lane) and zooms to it.
   void showCollective(const std::vector<widgets::RankSliceRef>& ops, widgets::RankSliceRef focus);
+  /// Clears the lane filter a collective set (View > Show All Lanes).
+  void showAllLanes();
+  /// Opens rank `rankIndex` in full: a rank read from a summary in a new npuscope window on the
+  /// folder its summary names, when it is reachable from here; else says where it lies.
+  void openRankInFull(int rankIndex);
   [[nodiscard]] widgets::SearchBar* searchBar() const { return m_search; }
   /// View > Show Load Warnings… (also on the toolbar): its icon is the orange warning sign when
   /// the profile has load warnings (the status bar's count), a grey one when it has none.
@@ -282,6 +287,7 @@ class MainWindow : public QMainWindow {
   QAction* m_cancelAction = nullptr;
   QAction* m_wheelZoomsAction = nullptr;
   QAction* m_deviceFirstAction = nullptr;
+  QAction* m_showAllLanesAction = nullptr;
 };
 
 }  // namespace npuscope

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: the Cluster dock (widgets/panels/cluster_panel.h) and its link with the timeline.
+#include <QCoreApplication>
 #include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QProcess>
 #include <QStatusBar>
+#include <algorithm>
+#include <set>
 
 #include "app/main_window.h"
 #include "widgets/panels/cluster_panel.h"
@@ -18,6 +25,7 @@ void MainWindow::createClusterDock() {
   m_clusterDock->toggleViewAction()->setStatusTip(
       tr("The ranks compared: late ranks, skew per collective, waits, clock offsets and links"));
   connect(m_cluster, &widgets::ClusterPanel::collectiveSelected, this, &MainWindow::showCollective);
+  connect(m_cluster, &widgets::ClusterPanel::rankOpenRequested, this, &MainWindow::openRankInFull);
 }
 
 void MainWindow::createDispatchDock() {
@@ -36,12 +44,66 @@ void MainWindow::createDispatchDock() {
 
 void MainWindow::showCollective(const std::vector<widgets::RankSliceRef>& ops, widgets::RankSliceRef focus) {
   if (!m_profile || !focus.valid()) return;
-  // Outline the op on every rank, select the focused rank's (its lane scrolls into view) and
-  // show that op's time range, as the Advice dock's evidence and a double-click do.
+  // Every rank's op on one screen: only the lanes holding the op are laid out (one row per rank
+  // under its header, in rank order) and the time range covering all of them is shown; the op is
+  // outlined on every rank and the focused rank's selected. View > Show All Lanes undoes it.
+  core::TimeRange span{INT64_MAX, INT64_MIN};
+  std::set<std::pair<int, std::uint32_t>> lanes;
+  for (const widgets::RankSliceRef& op : ops) {
+    if (!op.valid() || op.rank < 0 || static_cast<std::size_t>(op.rank) >= m_profile->ranks.size()) continue;
+    const auto& trace = m_profile->ranks[static_cast<std::size_t>(op.rank)].trace;
+    if (!trace || op.slice.lane >= trace->lanes.size()) continue;
+    const core::Lane& lane = trace->lanes[op.slice.lane];
+    span.start = std::min(span.start, lane.start[op.slice.index]);
+    span.end = std::max(span.end, lane.end[op.slice.index]);
+    lanes.insert({op.rank, op.slice.lane});
+  }
+  if (lanes.size() >= 2) {
+    m_timeline->setLaneFilter([lanes](int rank, std::uint32_t lane, std::uint32_t counter) {
+      return counter == core::kInvalidIndex && lanes.count({rank, lane}) > 0;
+    });
+    m_showAllLanesAction->setEnabled(true);
+  }
   m_timeline->setHighlightedSlices(ops);
   m_timeline->selectSlice(focus.rank, focus.slice);
-  m_timeline->zoomToSelectedSlice();
-  statusBar()->showMessage(tr("Collective outlined on %n rank(s)", nullptr, static_cast<int>(ops.size())), 5000);
+  if (span.start < span.end) {
+    const core::TimeNs margin = std::max<core::TimeNs>(1000, (span.end - span.start) / 20);
+    m_timeline->setVisibleRange(core::TimeRange{span.start - margin, span.end + margin});
+  } else {
+    m_timeline->zoomToSelectedSlice();
+  }
+  if (lanes.size() >= 2) m_timeline->setVerticalScroll(0);
+  statusBar()->showMessage(lanes.size() >= 2 ? tr("Collective on %n rank(s): only the lanes holding it are shown "
+                                                  "(View > Show All Lanes, Ctrl+Shift+A)", nullptr, static_cast<int>(ops.size()))
+                                             : tr("Collective outlined on %n rank(s)", nullptr, static_cast<int>(ops.size())),
+                           8000);
+}
+
+void MainWindow::showAllLanes() {
+  if (!m_showAllLanesAction || !m_showAllLanesAction->isEnabled()) return;
+  m_timeline->setLaneFilter({});
+  m_showAllLanesAction->setEnabled(false);
+}
+
+void MainWindow::openRankInFull(int rankIndex) {
+  if (!m_profile || rankIndex < 0 || static_cast<std::size_t>(rankIndex) >= m_profile->ranks.size()) return;
+  const core::RankProfile& rp = m_profile->ranks[static_cast<std::size_t>(rankIndex)];
+  if (!rp.summary) {
+    statusBar()->showMessage(tr("Rank %1 is loaded in full: its lanes are on the timeline").arg(rp.rank()), 5000);
+    return;
+  }
+  const QString path = QFile::decodeName(rp.summary->path.c_str());
+  const QString host = QString::fromStdString(rp.summary->host);
+  if (!path.isEmpty() && QFileInfo::exists(path) &&
+      QProcess::startDetached(QCoreApplication::applicationFilePath(), {path})) {
+    statusBar()->showMessage(tr("Opening rank %1 in a new window: %2").arg(rp.rank()).arg(path), 8000);
+    return;
+  }
+  QMessageBox::information(this, tr("Rank %1").arg(rp.rank()),
+                           tr("Rank %1's trace is not reachable from this machine. It was summarized on %2 from\n%3\n"
+                              "Copy that folder here (or open it on that machine) to see the rank in full.")
+                               .arg(rp.rank())
+                               .arg(host.isEmpty() ? tr("an unknown machine") : host, path.isEmpty() ? tr("(no path recorded)") : path));
 }
 
 }  // namespace npuscope

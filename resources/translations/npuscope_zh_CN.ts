@@ -629,6 +629,48 @@
         <source>Select a slice on each timeline to align them on it</source>
         <translation>请在两个时间线上各选中一个切片，以此对齐</translation>
     </message>
+    <message>
+        <source>Show &amp;All Lanes</source>
+        <translation>显示全部泳道(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Show every lane again after a collective showed only its ranks&apos; HCCL lanes</source>
+        <translation>在集合通信只显示各 Rank 的 HCCL 泳道之后，重新显示全部泳道</translation>
+    </message>
+    <message numerus="yes">
+        <source>Collective on %n rank(s): only the lanes holding it are shown (View &gt; Show All Lanes, Ctrl+Shift+A)</source>
+        <translation>
+            <numerusform>集合通信位于 %n 个 Rank：只显示包含它的泳道（视图 &gt; 显示全部泳道，Ctrl+Shift+A）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Rank %1 is loaded in full: its lanes are on the timeline</source>
+        <translation>Rank %1 已完整加载：其泳道就在时间线上</translation>
+    </message>
+    <message>
+        <source>Opening rank %1 in a new window: %2</source>
+        <translation>正在新窗口中打开 Rank %1：%2</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>Rank %1&apos;s trace is not reachable from this machine. It was summarized on %2 from
+%3
+Copy that folder here (or open it on that machine) to see the rank in full.</source>
+        <translation>本机无法访问 Rank %1 的 Trace。它的摘要生成于 %2，源目录为
+%3
+请把该目录复制到本机（或在那台机器上打开）以查看该 Rank 的完整数据。</translation>
+    </message>
+    <message>
+        <source>an unknown machine</source>
+        <translation>未知机器</translation>
+    </message>
+    <message>
+        <source>(no path recorded)</source>
+        <translation>（未记录路径）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::TraceLoader</name>
@@ -3514,6 +3556,25 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
     </message>
 </context>
 <context>
+    <name>npuscope::widgets::ClusterMatrixModel</name>
+    <message>
+        <source>Group rank %1 to %2, HCCL group %3</source>
+        <translation>通信组内 rank %1 到 %2，HCCL 通信组 %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 MB in %3 ms, %4 GB/s (nominal %5 GB/s)</source>
+        <translation>%1：%2 MB，用时 %3 ms，%4 GB/s（标称 %5 GB/s）</translation>
+    </message>
+    <message>
+        <source>To group rank %1 (GB/s and share of the link&apos;s nominal)</source>
+        <translation>发往通信组内 rank %1（GB/s 及占链路标称带宽的比例）</translation>
+    </message>
+    <message>
+        <source>From group rank %1 (a loaded rank)</source>
+        <translation>来自通信组内 rank %1（已加载的 Rank）</translation>
+    </message>
+</context>
+<context>
     <name>npuscope::widgets::ClusterPanel</name>
     <message>
         <source>Ranks</source>
@@ -3536,6 +3597,30 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
     <message>
         <source>No collective was matched across the ranks.</source>
         <translation>未能在各 Rank 之间匹配到集合通信。</translation>
+    </message>
+    <message>
+        <source>Free (ms)</source>
+        <translation>空闲 (ms)</translation>
+    </message>
+    <message>
+        <source>Communication (Not Overlapped, ms)</source>
+        <translation>通信（未掩盖，ms）</translation>
+    </message>
+    <message>
+        <source>Computing (ms)</source>
+        <translation>计算 (ms)</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <source>Matrix</source>
+        <translation>通信矩阵</translation>
+    </message>
+    <message>
+        <source>HCCL group %1</source>
+        <translation>HCCL 通信组 %1</translation>
     </message>
 </context>
 <context>
@@ -3621,6 +3706,27 @@ for it (ms)</source>
 (ns)</source>
         <translation>时钟偏移
 (ns)</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::widgets::ClusterStepModel</name>
+    <message>
+        <source>Step %1 on this rank&apos;s device: %2 ms
+Computing %3 ms, Communication (Not Overlapped) %4 ms, Free %5 ms</source>
+        <translation>该 Rank 的 Device 上 Step %1：%2 ms
+计算 %3 ms，通信（未掩盖）%4 ms，空闲 %5 ms</translation>
+    </message>
+    <message>
+        <source>Step %1: the dimension chosen above, ms</source>
+        <translation>Step %1：上方所选维度，ms</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Step %1</translation>
+    </message>
+    <message>
+        <source>Capture</source>
+        <translation>整个采集</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <set>
+#include <string_view>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
@@ -148,4 +154,116 @@ TEST_CASE("File > Compare With stacks the second capture, aligned and linked, wi
   }
   window.closeCompare();
   CHECK_FALSE(window.compareTimeline()->isVisible());
+}
+
+namespace {
+
+/// The distinct (rank, lane) pairs of the timeline's slice rows.
+std::set<std::pair<int, std::uint32_t>> laidOutLanes(const npuscope::widgets::TimelineWidget& t) {
+  std::set<std::pair<int, std::uint32_t>> lanes;
+  for (const auto& row : t.layout().rows())
+    if (row.kind == npuscope::widgets::LayoutRow::Kind::Slices) lanes.insert({row.rank, row.lane});
+  return lanes;
+}
+
+/// The first slice named `name` in `t`, or an invalid ref.
+npuscope::core::SliceRef findSliceInTrace(const npuscope::core::Trace& t, std::string_view name) {
+  for (std::uint32_t l = 0; l < t.lanes.size(); ++l)
+    for (std::uint32_t i = 0; i < t.lanes[l].sliceCount(); ++i)
+      if (t.sliceName({l, i}) == name) return {l, i};
+  return {};
+}
+
+/// A mouse click on `index` of `view` (a proxy index), as a user clicks.
+void clickCell(QTableView* view, const QModelIndex& index) {
+  view->scrollTo(index);
+  QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
+}
+
+}  // namespace
+
+TEST_CASE("a click on a collective lays out only the lanes holding it on every rank, and Show All Lanes restores them",
+          "[window][cluster]") {
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(1400, 900);
+  window.show();
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  window.openPath(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
+  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+  window.clusterDock()->show();
+  window.clusterDock()->raise();
+  auto* timeline = window.timeline();
+  const std::size_t allLanes = laidOutLanes(*timeline).size();
+  REQUIRE(allLanes > 10);
+  // Click the Holder cell of allReduce #0 (the row, not a rank's cell).
+  QTableView* coll = window.clusterPanel()->collectiveView();
+  const QModelIndex holder = coll->model()->index(0, npuscope::widgets::CollectiveModel::LateRank);
+  clickCell(coll, holder);
+  REQUIRE(waitUntil([&] { return laidOutLanes(*timeline).size() == 2; }));
+  // One lane per rank: each rank's "Group 0 Communication", the op on screen on both.
+  const auto profile = window.profile();
+  for (const auto& [rank, lane] : laidOutLanes(*timeline))
+    CHECK(profile->ranks[static_cast<std::size_t>(rank)].trace->lanes[lane].name == "Group 0 Communication");
+  const npuscope::core::TimeRange visible = timeline->viewport()->visibleRange();
+  for (const auto& rp : profile->ranks) {
+    const npuscope::core::SliceRef op = findSliceInTrace(*rp.trace, "hcom_allReduce__586_0_1");
+    REQUIRE(op.valid());
+    CHECK(visible.start <= rp.trace->sliceRange(op).start);
+    CHECK(visible.end >= rp.trace->sliceRange(op).end);
+  }
+  // View > Show All Lanes, by its shortcut.
+  QTest::keyClick(&window, Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
+  REQUIRE(waitUntil([&] { return laidOutLanes(*timeline).size() == allLanes; }));
+}
+
+TEST_CASE("a folder of summaries opens in the window: lanes from the summaries, the Cluster dock's steps and matrix", "[window][cluster][summary]") {
+  QTemporaryDir tmp;
+  REQUIRE(tmp.isValid());
+  QProcess p;
+  p.start(QStringLiteral(NPUSCOPE_BINARY), {QStringLiteral("summarize"), sharedPath("corpus/ascend-pt-910b-l1-text-2rank"),
+                                            QStringLiteral("-o"), tmp.path(), QStringLiteral("--quiet")});
+  REQUIRE(p.waitForFinished(60000));
+  REQUIRE(p.exitCode() == 0);
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(1400, 900);
+  window.show();
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  window.openPath(tmp.path());
+  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+  REQUIRE(finished.first().at(0).toBool());
+  // Each rank's steps, HCCL ops and longest bubbles are its lanes.
+  std::set<std::string> names;
+  for (const auto& [rank, lane] : laidOutLanes(*window.timeline()))
+    names.insert(window.profile()->ranks[static_cast<std::size_t>(rank)].trace->lanes[lane].name);
+  CHECK(names == std::set<std::string>{"Steps", "Group 0 Communication", "Longest bubbles"});
+  auto* panel = window.clusterPanel();
+  REQUIRE(panel->showsTables());
+  CHECK(panel->findingsText().contains(QStringLiteral("Group rank 5 of HCCL group 586")));
+  // Steps: 2 ranks x step 50; the Free of rank 0's step 50 (step_trace_time.csv: 25744.050 us,
+  // the device tasks' 25744.064 us).
+  const auto* steps = panel->stepModel();
+  REQUIRE(steps->rowCount() == 2);
+  REQUIRE(steps->columnCount() == 1);
+  CHECK(steps->stepOfColumn(0) == 50);
+  CHECK(std::llabs(steps->data(steps->index(0, 0), Qt::UserRole).toLongLong() - 25'744'050) < 1000);
+  // The dimension box, with a key press: Communication (Not Overlapped), 101963.203 us on rank 0.
+  window.clusterDock()->show();
+  panel->tabs()->setCurrentIndex(2);
+  QComboBox* box = panel->stepDimensionBox();
+  box->setFocus();
+  QTest::keyClick(box, Qt::Key_Down);
+  CHECK(steps->dimension() == npuscope::widgets::ClusterStepModel::Dimension::CommNotOverlapped);
+  CHECK(std::llabs(steps->data(steps->index(0, 0), Qt::UserRole).toLongLong() - 101'963'203) < 1000);
+  // Matrix of group 586: rank 0 -> group rank 1 moved 61.210624 MB in 3.883939 ms over HCCS
+  // (communication_matrix.json's allreduce-total "0-1"): 15.76 GB/s, 88% of 18 GB/s.
+  const auto* matrix = panel->matrixModel();
+  REQUIRE(matrix->group() == "586");
+  REQUIRE(matrix->rowCount() == 2);
+  CHECK(matrix->headerData(0, Qt::Vertical).toString() == QStringLiteral("0"));
+  CHECK(matrix->headerData(0, Qt::Horizontal).toString() == QStringLiteral("0"));  // rank 1 sends to group rank 0
+  CHECK(matrix->headerData(1, Qt::Horizontal).toString() == QStringLiteral("1"));
+  const QModelIndex cell = matrix->index(0, 1);  // row group rank 0, column group rank 1
+  CHECK(matrix->data(cell).toString() == QStringLiteral("15.76 (88%)"));
 }

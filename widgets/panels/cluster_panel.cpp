@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/cluster_panel.h"
 
+#include <QComboBox>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
 #include "core/analysis/rank_summary.h"
 
 #include <algorithm>
@@ -151,6 +155,7 @@ QVariant ClusterRankModel::data(const QModelIndex& index, int role) const {
       return QString::fromStdString(m_profile->ranks[row.rankIndex].source.label);
     return {};
   }
+  if (role == kRankIndexRole) return static_cast<int>(row.rankIndex);
   const bool sort = role == Qt::UserRole;
   if (role != Qt::DisplayRole && !sort) return {};
   const auto timeCell = [&](bool has, core::TimeNs ns) -> QVariant {
@@ -553,6 +558,7 @@ ClusterPanel::ClusterPanel(ViewState* state, QWidget* parent) : QWidget(parent),
   m_linkView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_tabs->addTab(m_rankView, tr("Ranks"));
   m_tabs->addTab(m_linkView, tr("Links"));
+  buildMapTabs();
 
   m_collectiveView = makeTable(m_collectiveModel, split);
   m_collectiveView->setObjectName(QStringLiteral("ClusterCollectives"));
@@ -623,11 +629,72 @@ QString ClusterPanel::findingsText() const { return showsTables() ? m_findings->
 
 bool ClusterPanel::showsTables() const { return m_stack->currentIndex() == 1; }
 
+void ClusterPanel::buildMapTabs() {
+  // Steps: a rank x step heat map of one Top-Down dimension, chosen above it.
+  m_stepModel = new ClusterStepModel(this);
+  auto* stepPage = new QWidget(m_tabs);
+  auto* stepLayout = new QVBoxLayout(stepPage);
+  stepLayout->setContentsMargins(0, 2, 0, 0);
+  m_stepCombo = new QComboBox(stepPage);
+  m_stepCombo->setObjectName(QStringLiteral("ClusterStepDimension"));
+  m_stepCombo->addItem(tr("Free (ms)"), static_cast<int>(ClusterStepModel::Dimension::Free));
+  m_stepCombo->addItem(tr("Communication (Not Overlapped, ms)"), static_cast<int>(ClusterStepModel::Dimension::CommNotOverlapped));
+  m_stepCombo->addItem(tr("Computing (ms)"), static_cast<int>(ClusterStepModel::Dimension::Computing));
+  m_stepCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  stepLayout->addWidget(m_stepCombo, 0, Qt::AlignLeft);
+  m_stepView = makeTable(m_stepModel, stepPage);
+  m_stepView->setObjectName(QStringLiteral("ClusterSteps"));
+  m_stepView->setItemDelegate(new HeatCellDelegate(m_stepView));
+  stepLayout->addWidget(m_stepView, 1);
+  connect(m_stepCombo, &QComboBox::currentIndexChanged, this, [this] {
+    m_stepModel->setDimension(static_cast<ClusterStepModel::Dimension>(m_stepCombo->currentData().toInt()));
+  });
+  m_tabs->addTab(stepPage, tr("Steps"));
+  // Matrix: the communication matrix of one HCCL group, chosen above it.
+  m_matrixModel = new ClusterMatrixModel(this);
+  auto* matrixPage = new QWidget(m_tabs);
+  auto* matrixLayout = new QVBoxLayout(matrixPage);
+  matrixLayout->setContentsMargins(0, 2, 0, 0);
+  m_matrixCombo = new QComboBox(matrixPage);
+  m_matrixCombo->setObjectName(QStringLiteral("ClusterMatrixGroup"));
+  m_matrixCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  matrixLayout->addWidget(m_matrixCombo, 0, Qt::AlignLeft);
+  m_matrixView = makeTable(m_matrixModel, matrixPage);
+  m_matrixView->setObjectName(QStringLiteral("ClusterMatrix"));
+  m_matrixView->setItemDelegate(new HeatCellDelegate(m_matrixView));
+  m_matrixView->setSortingEnabled(false);  // a matrix keeps its order
+  matrixLayout->addWidget(m_matrixView, 1);
+  connect(m_matrixCombo, &QComboBox::currentIndexChanged, this, [this] {
+    if (m_matrixCombo->currentIndex() >= 0) m_matrixModel->setGroup(m_matrixCombo->currentData().toString().toStdString());
+  });
+  m_tabs->addTab(matrixPage, tr("Matrix"));
+  // A double-click on a rank (its row in Ranks, its header in Steps) asks to open it in full.
+  connect(m_rankView, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+    const auto* proxy = static_cast<const QSortFilterProxyModel*>(m_rankView->model());
+    const int row = proxy->mapToSource(index).row();
+    const QVariant ri = m_rankModel->data(m_rankModel->index(row, ClusterRankModel::Rank), ClusterRankModel::kRankIndexRole);
+    if (ri.isValid()) emit rankOpenRequested(ri.toInt());
+  });
+  connect(m_stepView->verticalHeader(), &QHeaderView::sectionDoubleClicked, this, [this](int section) {
+    const auto* proxy = static_cast<const QSortFilterProxyModel*>(m_stepView->model());
+    const int ri = m_stepModel->rankIndexOfRow(proxy->mapToSource(proxy->index(section, 0)).row());
+    if (ri >= 0) emit rankOpenRequested(ri);
+  });
+}
+
 void ClusterPanel::setProfile(const std::shared_ptr<const core::Profile>& profile) {
   m_profile = profile;
   m_rankModel->setProfile(profile);
   m_collectiveModel->setProfile(profile);
   m_linkModel->setProfile(profile);
+  m_stepModel->setProfile(profile);
+  m_matrixModel->setProfile(profile);
+  {
+    const QSignalBlocker block(m_matrixCombo);
+    m_matrixCombo->clear();
+    for (const std::string& g : m_matrixModel->groups())
+      m_matrixCombo->addItem(tr("HCCL group %1").arg(QString::fromStdString(g)), QString::fromStdString(g));
+  }
   const std::size_t ranks = profile ? profile->ranks.size() : 0;
   if (!profile || ranks < 2 || !profile->analysis) {
     m_empty->setText(profile ? tr("The Cluster view compares the ranks of a capture: it needs two or more ranks "

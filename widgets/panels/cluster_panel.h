@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "core/profile/profile.h"
+#include "widgets/panels/cluster_maps.h"
 #include "widgets/view_state.h"
 
+class QComboBox;
 class QLabel;
 class QScrollArea;
 class QSplitter;
@@ -33,6 +35,8 @@ class ClusterRankModel : public QAbstractTableModel {
 
  public:
   enum Column { Rank, Computing, CommNotOverlapped, Free, Late, Caused, Waited, ClockOffset, ColumnCount };
+  /// The role giving a row's Profile::ranks index (int).
+  static constexpr int kRankIndexRole = Qt::UserRole + 1;
   explicit ClusterRankModel(QObject* parent = nullptr);
   /// Shows the ranks of `profile`'s analysis (null, or no analysis: empty).
   void setProfile(const std::shared_ptr<const core::Profile>& profile);
@@ -126,7 +130,8 @@ class ClusterLinkModel : public QAbstractTableModel {
 /// The Cluster dock's panel, bound to the view state's profile. With fewer than two ranks it
 /// shows one grey line saying it needs several; else core::collectiveFindings at the top
 /// (word-wrapped, selectable), then the ranks and their links (ClusterRankModel,
-/// ClusterLinkModel; two tabs) beside the skew table (CollectiveModel); every table sorts. A click on a collective row or cell emits collectiveSelected
+/// ClusterLinkModel), the rank x step heat map (ClusterStepModel) and the communication matrix
+/// (ClusterMatrixModel), four tabs, beside the skew table (CollectiveModel); every table sorts. A click on a collective row or cell emits collectiveSelected
 /// with the op slice of every rank and the one to focus (the clicked rank's, else the late
 /// rank's, else the first).
 class ClusterPanel : public QWidget {
@@ -141,6 +146,13 @@ class ClusterPanel : public QWidget {
   [[nodiscard]] QTableView* rankView() const { return m_rankView; }
   [[nodiscard]] QTableView* collectiveView() const { return m_collectiveView; }
   [[nodiscard]] QTableView* linkView() const { return m_linkView; }
+  [[nodiscard]] ClusterStepModel* stepModel() const { return m_stepModel; }
+  [[nodiscard]] ClusterMatrixModel* matrixModel() const { return m_matrixModel; }
+  [[nodiscard]] QTableView* stepView() const { return m_stepView; }
+  [[nodiscard]] QTableView* matrixView() const { return m_matrixView; }
+  [[nodiscard]] QComboBox* stepDimensionBox() const { return m_stepCombo; }
+  [[nodiscard]] QComboBox* matrixGroupBox() const { return m_matrixCombo; }
+  [[nodiscard]] QTabWidget* tabs() const { return m_tabs; }
   /// The findings text shown at the top ("" with fewer than two ranks).
   [[nodiscard]] QString findingsText() const;
   /// Whether the tables are shown (two or more ranks), else the grey line.
@@ -155,9 +167,13 @@ class ClusterPanel : public QWidget {
   /// one whose time range the timeline should show (`focus`).
   void collectiveSelected(const std::vector<npuscope::widgets::RankSliceRef>& ops,
                           npuscope::widgets::RankSliceRef focus);
+  /// A rank was double-clicked (its row in Ranks, its header in Steps): open it in full
+  /// (`rankIndex` into Profile::ranks; for a rank read from a summary, the folder its summary names).
+  void rankOpenRequested(int rankIndex);
 
  private:
   void setProfile(const std::shared_ptr<const core::Profile>& profile);
+  void buildMapTabs();
   void fitSplit();
   void showEvent(QShowEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
@@ -175,6 +191,12 @@ class ClusterPanel : public QWidget {
   QTableView* m_rankView = nullptr;
   QTableView* m_collectiveView = nullptr;
   QTableView* m_linkView = nullptr;
+  ClusterStepModel* m_stepModel = nullptr;
+  ClusterMatrixModel* m_matrixModel = nullptr;
+  QTableView* m_stepView = nullptr;
+  QTableView* m_matrixView = nullptr;
+  QComboBox* m_stepCombo = nullptr;
+  QComboBox* m_matrixCombo = nullptr;
   QSplitter* m_split = nullptr;
   QTabWidget* m_tabs = nullptr;
   bool m_splitMoved = false;  // the user dragged the split: keep it

@@ -169,3 +169,43 @@ TEST_CASE("cluster panel: one rank shows one grey line, no tables", "[cluster_pa
   state.setProfile(nullptr);
   CHECK_FALSE(panel.showsTables());
 }
+
+TEST_CASE("cluster panel: the rank x step map and the communication matrix of a full load", "[cluster_panel]") {
+  const auto profile = load(kTwoRank);
+  widgets::ViewState state;
+  state.setProfile(profile);
+  widgets::ClusterPanel panel(&state);
+  // step_trace_time.csv: rank 1's step 50 Free 26675.274 us (the device tasks' figure within 1 us).
+  const widgets::ClusterStepModel& steps = *panel.stepModel();
+  REQUIRE(steps.rowCount() == 2);
+  REQUIRE(steps.columnCount() == 1);
+  const int row1 = steps.headerData(0, Qt::Vertical).toString() == QStringLiteral("1") ? 0 : 1;
+  CHECK(std::llabs(steps.data(steps.index(row1, 0), Qt::UserRole).toLongLong() - 26'675'274) < 1000);
+  // The smaller Free (rank 0, 25.744 ms) has the base colour; rank 1's (26.675 ms) is 0.931 ms
+  // more, under 5% of it (1.334 ms): red at 0.931 / 1.334 of the way.
+  const QColor base = QGuiApplication::palette().color(QPalette::Base);
+  CHECK(steps.data(steps.index(1 - row1, 0), Qt::BackgroundRole).value<QColor>() == base);
+  CHECK(steps.data(steps.index(row1, 0), Qt::BackgroundRole).value<QColor>() ==
+        widgets::CollectiveModel::heatColor(26'675'274 - 25'744'050, 26'675'274 / 20, base));
+  CHECK(steps.data(steps.index(0, 0), Qt::ToolTipRole).toString().contains(QStringLiteral("Step 50")));
+  // The matrix: rank 1 (group rank 1) -> group rank 0: communication_matrix.json's allreduce-total
+  // "1-0" of rank 1 (HCCS), at its share of the 18 GB/s nominal.
+  const widgets::ClusterMatrixModel& m = *panel.matrixModel();
+  REQUIRE(m.groups() == std::vector<std::string>{"586"});
+  REQUIRE(m.rowCount() == 2);
+  REQUIRE(m.columnCount() == 8);
+  CHECK(m.data(m.index(0, 0)).isNull());  // group rank 0 to itself: nothing
+  CHECK(m.data(m.index(0, 1)).toString() == QStringLiteral("15.76 (88%)"));
+  CHECK(m.data(m.index(0, 1), Qt::ToolTipRole).toString().contains(QStringLiteral("HCCS: 61.211 MB in 3.884 ms")));
+
+  // NPUSCOPE_GRAB_DIR set: save the Steps and Matrix tabs as PNGs there to look at them.
+  if (const QByteArray dir = qgetenv("NPUSCOPE_GRAB_DIR"); !dir.isEmpty()) {
+    panel.resize(1400, 420);
+    panel.show();
+    for (const int tab : {2, 3}) {
+      panel.tabs()->setCurrentIndex(tab);
+      QTest::qWait(50);
+      panel.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/cluster_tab%1.png").arg(tab));
+    }
+  }
+}
