@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <limits>
 
 #include "core/analysis/operators.h"
@@ -622,9 +623,12 @@ void addRankAnalyses(RankSummary& s, const RankProfile& rp, const AdvisorThresho
       s.kernelShapes.resize(kSummaryKernelGroups);
     }
   }
-  // The report's operator table, tree and dispatch statistics, cut to the first entries.
+  // The report's operator table and dispatch statistics, cut to the first entries. The two read
+  // the trace and the analysis only: the statistics run beside the advisor (on a 1 GB trace the
+  // two longest parts after the load, docs/benchmarks.md "A cluster of 1,024 ranks").
+  std::future<std::vector<DispatchStat>> pending = std::async(std::launch::async, [&t, &a] { return dispatchStats(t, a); });
   const RankAdvice advice = adviseRankProfile(rp, thresholds);
-  std::vector<DispatchStat> stats = dispatchStats(t, a);
+  std::vector<DispatchStat> stats = pending.get();
   if (stats.size() > kSummaryDispatch) stats.resize(kSummaryDispatch);
   std::string ops;
   if (const OperatorAdvice* oa = advice.operators.get()) {
