@@ -17,6 +17,7 @@
 #include "core/analysis/operators.h"
 #include "core/base/gzip_stream.h"
 #include "core/base/json_text.h"
+#include "core/base/time_format.h"
 #include "core/profile/profile.h"
 #include "core/report/report.h"
 
@@ -781,16 +782,6 @@ bool isSummaryFileName(std::string_view name) {
   return ends(kSummarySuffix) || ends(plain);
 }
 
-namespace {
-
-std::string us3(TimeNs ns) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1000.0);
-  return b;
-}
-
-}  // namespace
-
 std::string summaryReportJson(const RankSummary& s) {
   std::string o;
   Obj j(o);
@@ -822,23 +813,23 @@ std::string summaryReportJson(const RankSummary& s) {
     num(so.key("step"), st.number);
     num(so.key("start_ns"), st.device.start);
     num(so.key("end_ns"), st.device.end);
-    so.key("computing_us") += us3(st.computed.computing);
-    so.key("communication_us") += us3(st.computed.communication);
-    so.key("communication_not_overlapped_us") += us3(st.computed.commNotOverlapped);
-    so.key("free_us") += us3(st.computed.free);
-    so.key("e2e_us") += us3(st.computed.e2e);
+    so.key("computing_us") += formatUsNumber(st.computed.computing);
+    so.key("communication_us") += formatUsNumber(st.computed.communication);
+    so.key("communication_not_overlapped_us") += formatUsNumber(st.computed.commNotOverlapped);
+    so.key("free_us") += formatUsNumber(st.computed.free);
+    so.key("e2e_us") += formatUsNumber(st.computed.e2e);
     so.close();
   }
   o += ']';
   if (s.full) {
     std::string& ov = j.key("overlap");
     Obj oo(ov);
-    oo.key("computing_us") += us3(s.overlap.computing);
-    oo.key("communication_us") += us3(s.overlap.communication);
-    oo.key("communication_not_overlapped_us") += us3(s.overlap.commNotOverlapped);
-    oo.key("overlapped_us") += us3(s.overlap.overlapped);
-    oo.key("free_us") += us3(s.overlap.free);
-    oo.key("e2e_us") += us3(s.overlap.e2e);
+    oo.key("computing_us") += formatUsNumber(s.overlap.computing);
+    oo.key("communication_us") += formatUsNumber(s.overlap.communication);
+    oo.key("communication_not_overlapped_us") += formatUsNumber(s.overlap.commNotOverlapped);
+    oo.key("overlapped_us") += formatUsNumber(s.overlap.overlapped);
+    oo.key("free_us") += formatUsNumber(s.overlap.free);
+    oo.key("e2e_us") += formatUsNumber(s.overlap.e2e);
     oo.close();
     std::string& v = j.key("verdict");
     Obj vo(v);
@@ -855,7 +846,7 @@ std::string summaryReportJson(const RankSummary& s) {
       if (i) o += ", ";
       Obj bo(o);
       num(bo.key("start_ns"), b.range.start);
-      bo.key("duration_us") += us3(b.range.duration());
+      bo.key("duration_us") += formatUsNumber(b.range.duration());
       num(bo.key("step"), b.step);
       str(bo.key("cause"), b.cause);
       str(bo.key("detail"), b.detail);
@@ -870,7 +861,7 @@ std::string summaryReportJson(const RankSummary& s) {
       }
       o += ']';
       std::string& l = bo.key("launch_latency_us");
-      if (b.launchLatency) l += us3(*b.launchLatency);
+      if (b.launchLatency) l += formatUsNumber(*b.launchLatency);
       else l += "null";
       bo.close();
     }
@@ -888,14 +879,14 @@ std::vector<std::string> summaryReportLines(const RankSummary& s) {
                 std::to_string(s.events) + " events, " + std::to_string(s.ops.size()) + " HCCL ops)");
   if (!s.error.empty()) out.push_back("error: " + s.error);
   for (const SummaryStep& st : s.steps)
-    out.push_back("step " + std::to_string(st.number) + ": computing " + us3(st.computed.computing) +
-                  " us, communication (not overlapped) " + us3(st.computed.commNotOverlapped) + " us, free " +
-                  us3(st.computed.free) + " us");
+    out.push_back("step " + std::to_string(st.number) + ": computing " + formatUsNumber(st.computed.computing) +
+                  " us, communication (not overlapped) " + formatUsNumber(st.computed.commNotOverlapped) + " us, free " +
+                  formatUsNumber(st.computed.free) + " us");
   if (!s.full) return out;
   out.push_back("verdict: " + s.headline + (s.verdictSummary.empty() ? std::string() : " - " + s.verdictSummary));
   for (const std::string& f : s.findings) out.push_back("  * " + f);
   for (const SummaryBubble& b : s.bubbles)
-    out.push_back("bubble " + us3(b.range.duration()) + " us at " + std::to_string(b.range.start) + " ns: " + b.cause +
+    out.push_back("bubble " + formatUsNumber(b.range.duration()) + " us at " + std::to_string(b.range.start) + " ns: " + b.cause +
                   (b.detail.empty() ? std::string() : " (" + b.detail + ")"));
   return out;
 }

@@ -4,22 +4,12 @@
 #include "core/cluster/summary_trace.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
+#include "core/base/time_format.h"
 #include "core/import/trace_builder.h"
 
 namespace npuscope::core {
-
-namespace {
-
-std::string us(TimeNs ns) {
-  char b[48];
-  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ns) / 1000.0);
-  return b;
-}
-
-}  // namespace
 
 std::shared_ptr<Trace> traceOfSummary(RankSummary& s, const std::string& path) {
   TraceBuilder b;
@@ -32,9 +22,9 @@ std::shared_ptr<Trace> traceOfSummary(RankSummary& s, const std::string& path) {
   b.setThreadSortIndex(steps, tid);
   for (const SummaryStep& st : s.steps)
     b.addSlice(steps, st.device.start, st.device.duration(), "Step " + std::to_string(st.number), "step",
-               ImportArgs::owned({{"Computing(us)", us(st.computed.computing)},
-                                  {"Communication(Not Overlapped)(us)", us(st.computed.commNotOverlapped)},
-                                  {"Free(us)", us(st.computed.free)}}));
+               ImportArgs::owned({{"Computing(us)", formatUsNumber(st.computed.computing)},
+                                  {"Communication(Not Overlapped)(us)", formatUsNumber(st.computed.commNotOverlapped)},
+                                  {"Free(us)", formatUsNumber(st.computed.free)}}));
   std::map<std::string, TraceBuilder::ThreadId> groupLanes;
   for (const CommOp& op : s.ops) {
     auto it = groupLanes.find(op.groupLane);
@@ -44,11 +34,11 @@ std::shared_ptr<Trace> traceOfSummary(RankSummary& s, const std::string& path) {
       b.setThreadSortIndex(it->second, tid);
     }
     std::vector<std::pair<std::string, std::string>> args{{"group", op.groupKey}, {"group rank", std::to_string(op.selfRank)},
-                                                          {"elapse(us)", us(op.elapse)}};
+                                                          {"elapse(us)", formatUsNumber(op.elapse)}};
     if (op.hasTasks)
       for (const auto& [k, v] : {std::pair{"transit(us)", op.transit}, {"wait(us)", op.wait},
                                  {"synchronization(us)", op.synchronization}, {"idle(us)", op.idle}})
-        args.emplace_back(k, us(v));
+        args.emplace_back(k, formatUsNumber(v));
     b.addSlice(it->second, op.range.start, op.range.duration(), op.name, "hccl", ImportArgs::owned(std::move(args)));
   }
   if (s.full) {

@@ -5275,6 +5275,18 @@ Core from %1, class from %2. Each share is the time that part alone runs; &quot;
         <source>no launch</source>
         <translation>无下发</translation>
     </message>
+    <message>
+        <source>… and %1 more ranks</source>
+        <translation>…… 另有 %1 个 Rank</translation>
+    </message>
+    <message>
+        <source>Rank summaries</source>
+        <translation>Rank 摘要</translation>
+    </message>
+    <message>
+        <source>This capture is a folder of rank summaries (npuscope summarize): each rank&apos;s verdict below was made where its trace lies. The Cluster dock compares the ranks (holders, steps, links); double-click a rank there to open it in full.</source>
+        <translation>这是一个 Rank 摘要目录（npuscope summarize 生成）：下面每个 Rank 的结论都是在其 Trace 所在的机器上得出的。集群面板对比各 Rank（拖慢者、Step、链路）；在那里双击某个 Rank 可打开其完整数据。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::WarningsDialog</name>

@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -238,6 +239,12 @@ TEST_CASE("a folder of summaries opens in the window: lanes from the summaries, 
   for (const auto& [rank, lane] : laidOutLanes(*window.timeline()))
     names.insert(window.profile()->ranks[static_cast<std::size_t>(rank)].trace->lanes[lane].name);
   CHECK(names == std::set<std::string>{"Steps", "Group 0 Communication", "Longest bubbles"});
+  // The Top-Down dock says what a folder of summaries is and each rank's verdict, where its trace lies.
+  auto* verdict = window.findChild<QLabel*>(QStringLiteral("TopDownVerdict"));
+  REQUIRE(verdict);
+  CHECK(verdict->text().contains(QStringLiteral("Rank summaries")));
+  CHECK(verdict->text().contains(QStringLiteral("ascend-pt-910b-l1-text-2rank/rank1_ascend_pt")));
+  CHECK(verdict->text().contains(QStringLiteral("Communication (Not Overlapped) 73.0%")));
   auto* panel = window.clusterPanel();
   REQUIRE(panel->showsTables());
   CHECK(panel->findingsText().contains(QStringLiteral("Group rank 5 of HCCL group 586")));

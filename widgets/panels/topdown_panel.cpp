@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/topdown_panel.h"
 
+#include "core/analysis/rank_summary.h"
+
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QEvent>
@@ -852,6 +854,35 @@ QString tablesOnlyHtml(const std::shared_ptr<const core::Profile>& p) {
          html;
 }
 
+/// For a folder of rank summaries (`npuscope summarize`): what each rank's summary says (its
+/// verdict and Top-Down shares, made where its trace lies), at most 64 ranks, and where to look
+/// further. Empty when no rank was read from a summary.
+QString summariesHtml(const std::shared_ptr<const core::Profile>& p) {
+  if (!p) return {};
+  QString html;
+  std::size_t shown = 0, summaries = 0;
+  for (const core::RankProfile& rp : p->ranks) {
+    if (!rp.summary) continue;
+    ++summaries;
+    if (shown >= 64) continue;
+    ++shown;
+    const core::RankSummary& s = *rp.summary;
+    const QString where = QString::fromStdString(s.host.empty() ? s.path : s.host + ":" + s.path).toHtmlEscaped();
+    QString line = s.full ? QString::fromStdString(s.verdictSummary.empty() ? s.headline : s.verdictSummary)
+                          : QString::fromStdString(s.error.empty() ? std::string("(no analyses in this summary)") : s.error);
+    html += QStringLiteral("<div style='margin-top:4px'><b>%1</b> <span style='color:gray'>%2</span><br>%3</div>")
+                .arg(QString::fromStdString(s.label).toHtmlEscaped(), where, line.toHtmlEscaped());
+  }
+  if (summaries == 0) return {};
+  if (summaries > shown) html += QStringLiteral("<div>") + TopDownPanel::tr("… and %1 more ranks").arg(summaries - shown) + QStringLiteral("</div>");
+  return QStringLiteral("<div style='font-size:large; font-weight:700'>%1</div><div>%2</div>")
+             .arg(TopDownPanel::tr("Rank summaries"),
+                  TopDownPanel::tr("This capture is a folder of rank summaries (npuscope summarize): each rank's verdict "
+                                   "below was made where its trace lies. The Cluster dock compares the ranks (holders, "
+                                   "steps, links); double-click a rank there to open it in full.")) +
+         html;
+}
+
 }  // namespace
 
 void TopDownPanel::styleVerdict() {
@@ -879,8 +910,9 @@ void TopDownPanel::rebuild() {
   }
   const core::RankAnalysis* a = analysisOf(m_profile, m_rank);
   if (!a) {
-    const QString tables = tablesOnlyHtml(m_profile);
-    m_verdict->setText(!tables.isEmpty() ? tables
+    const QString tables = tablesOnlyHtml(m_profile), summaries = summariesHtml(m_profile);
+    m_verdict->setText(!summaries.isEmpty() ? summaries
+                       : !tables.isEmpty() ? tables
                        : m_profile       ? tr("<i>No Top-Down analysis: the profile has no loadable trace.</i>")
                                          : tr("<i>Open a profile to see its Top-Down summary.</i>"));
     m_discrepancies->clear();
