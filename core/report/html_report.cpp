@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/report/html_report.h"
 
+#include "core/analysis/rank_summary.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -210,6 +212,24 @@ std::string reportHtml(const Profile& profile, const AdvisorThresholds& threshol
   for (const std::string& m : profile.messages) o += "<p class=\"meta\">" + htmlEscape(m) + "</p>";
   for (const RankProfile& rp : profile.ranks) {
     o += "<h2>" + htmlEscape(rp.source.label) + "</h2>\n";
+    if (rp.summary) {  // read from a summary: what it says, and where the rank's trace lies
+      const RankSummary& s = *rp.summary;
+      o += "<p class=\"meta\">" +
+           htmlEscape(i18n::format(npuTr("npuscope::core::Html", "From its summary, made on %1 from %2"),
+                                   {s.host.empty() ? std::string("?") : s.host, s.path})) +
+           "</p>";
+      if (s.full) {
+        o += "<div class=\"verdict\">" + htmlEscape(s.verdictSummary.empty() ? s.headline : s.verdictSummary) + "</div>";
+        if (!s.findings.empty()) {
+          o += "<ul>";
+          for (const std::string& f : s.findings) o += "<li>" + htmlEscape(f) + "</li>";
+          o += "</ul>";
+        }
+      } else if (!s.error.empty()) {
+        o += "<p>" + htmlEscape(s.error) + "</p>";
+      }
+      continue;
+    }
     if (!rp.trace || !rp.analysis) {
       o += "<p>" + htmlEscape(rp.error.empty() ? npuTr("npuscope::core::Html", "no analysis") : rp.error) + "</p>";
       continue;

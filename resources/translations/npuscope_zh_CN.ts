@@ -2315,6 +2315,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>Lost waiting for it (us)</source>
         <translation>因等待它的损失 (us)</translation>
     </message>
+    <message>
+        <source>From its summary, made on %1 from %2</source>
+        <translation>来自其摘要，生成于 %1，源目录 %2</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Overlap</name>

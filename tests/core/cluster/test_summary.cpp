@@ -218,6 +218,9 @@ TEST_CASE("summaries: compare on two folders of summaries says what compare on t
     REQUIRE((fa.ok() && fb.ok() && sa.ok() && sb.ok()));
     const core::CompareResult full = core::compareProfiles(*fa.profile, *fb.profile);
     const core::CompareResult sum = core::compareProfiles(*sa.profile, *sb.profile);
+    // A capture against its own summaries: no difference.
+    CHECK(core::compareProfiles(*fa.profile, *sa.profile).noDifference);
+    CHECK(core::compareProfiles(*sb.profile, *fb.profile).noDifference);
     CHECK(sum.verdict == full.verdict);
     REQUIRE(sum.ranks.size() == full.ranks.size());
     for (std::size_t i = 0; i < sum.ranks.size(); ++i) {
