@@ -409,6 +409,8 @@ int runSummarize(const QStringList& arguments) {
     printError(QString::fromStdString(r.error));
     return kExitFailure;
   }
+  if (verbose)
+    for (const std::string& m : r.messages) std::fprintf(stderr, "summarize: note: %s\n", m.c_str());
   for (const core::SummarizedRank& rank : r.ranks) {
     if (!rank.error.empty()) std::fprintf(stderr, "summarize: failed: %s\n", rank.error.c_str());
     if (verbose && !rank.note.empty()) std::fprintf(stderr, "summarize: note: %s\n", rank.note.c_str());

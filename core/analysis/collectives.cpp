@@ -174,6 +174,9 @@ void appendGroupOps(const Trace& trace, const GroupLanes& g, std::map<std::strin
     if (op.groupKey.empty()) op.groupKey = gl.name;
     op.sequence = seqOf[op.groupKey + "|" + op.type]++;
     op.elapse = op.range.end - op.range.start;
+    std::optional<std::string> count;
+    sliceArgValues(trace, op.slice, {"count"}, &count);
+    if (const std::int64_t n = intOf(count); n > 0) op.count = n;
     out.push_back(std::move(op));
   }
 }
@@ -454,10 +457,17 @@ std::string holderLabel(const Collective& c) {
     case Holder::Status::None: return "—";
     case Holder::Status::Unknown: return npuTr("npuscope::core::Collectives", "unknown");
     case Holder::Status::Unverified: return rank + "?";
+    case Holder::Status::Contradicted: return npuTr("npuscope::core::Collectives", "unknown (clocks disagree)");
     case Holder::Status::Known: break;
   }
   return h.loaded() ? rank
                     : i18n::format(npuTr("npuscope::core::Collectives", "group rank %1 (not captured)"), {std::to_string(h.groupRank)});
+}
+
+std::string hcclGroupName(const std::string& group) {
+  const bool digits = !group.empty() && std::all_of(group.begin(), group.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; });
+  return digits ? i18n::format(npuTr("npuscope::core::Collectives", "HCCL group %1"), {group})
+                : i18n::format(npuTr("npuscope::core::Collectives", "the HCCL group on lane “%1”"), {group});
 }
 
 std::string collectiveLabel(const Collective& c) {
@@ -637,9 +647,16 @@ std::size_t matchRankOps(ReferenceOps& ref, std::size_t ri, const RankSummary& r
 }
 
 /// Drops the collectives opened by a rank other than the reference that no second rank joined
-/// (their group's other members are not in the capture); returns their number.
-std::size_t dropLoneOpened(const ReferenceOps& ref, ClusterComm& cc) {
-  const auto lone = [&](const Collective& c) { return c.ranks.size() < 2 && (c.ranks.empty() || c.ranks.front().rankIndex != ref.index); };
+/// and whose op has no plane tasks (their group's other members are not in the capture, and
+/// nothing tells when they arrived); returns their number. A lone op with plane tasks stays: its
+/// first waits tell its outside members' arrivals (one rank captured per group is common).
+std::size_t dropLoneOpened(const RankSummaries& ranks, const ReferenceOps& ref, ClusterComm& cc) {
+  const auto lone = [&](const Collective& c) {
+    if (c.ranks.empty()) return true;
+    if (c.ranks.size() >= 2 || c.ranks.front().rankIndex == ref.index) return false;
+    const CommOp* op = collectiveOp(ranks, c.ranks.front());
+    return !op || !op->hasTasks;
+  };
   const std::size_t n = static_cast<std::size_t>(std::count_if(cc.collectives.begin(), cc.collectives.end(), lone));
   cc.collectives.erase(std::remove_if(cc.collectives.begin(), cc.collectives.end(), lone), cc.collectives.end());
   return n;
@@ -832,6 +849,65 @@ void checkUnseenLater(const RankSummaries& ranks, Collective& c, std::map<std::s
   h.heldRank = r.rank;
 }
 
+/// Without plane tasks (Level0) the op slices still tell one thing: the last loaded rank's own op
+/// cannot take much longer than moving its data once every member is there. Its expected time is
+/// its element count at the best rate (count / elapse) of that rank's ops of the same group and
+/// type; when the op lasts at least kLateRankMinSkewNs longer and at least 4x as long, the rank was
+/// held inside it (by a member the capture does not hold, a slow link, or the group's first-op
+/// link setup: the data cannot tell): Holder::Unknown, heldAfter that excess.
+/// (910B Level0 corpus: allReduce #0 of 4,097,000 elements lasts 56.08 ms on the last rank where
+/// the same rank's #2 moves 37,752,832 in 2.49 ms.)
+void checkHeldInsideOp(const RankSummaries& ranks, Collective& c, std::size_t late) {
+  Holder& h = c.holder;
+  const CommOp* op = collectiveOp(ranks, c.ranks[late]);
+  if (!op || op->count <= 0 || op->elapse <= 0) return;
+  double rate = 0;  // elements per ns, the best of the rank's ops of this group and type
+  for (const CommOp& o : ranks[c.ranks[late].rankIndex]->ops)
+    if (o.groupKey == op->groupKey && o.type == op->type && o.count > 0 && o.elapse > 0)
+      rate = std::max(rate, static_cast<double>(o.count) / static_cast<double>(o.elapse));
+  if (rate <= 0) return;
+  const TimeNs expected = static_cast<TimeNs>(static_cast<double>(op->count) / rate);
+  const TimeNs held = op->elapse - expected;
+  // At least 4x the expected time: an op of a four times wider data type at the same byte rate
+  // (int8 best, fp32 here) is not taken for held.
+  if (held < kLateRankMinSkewNs || op->elapse < 4 * expected) return;
+  h.status = Holder::Status::Unknown;
+  h.heldAfter = held;
+  h.heldRank = c.ranks[late].rank;
+  h.expected = expected;
+}
+
+/// A loaded holder's lateness must agree with what the ranks before it saw: a loaded rank that
+/// reaches the op at least kLateRankMinSkewNs before it cannot have its first wait on it end (the
+/// holder's notify received) kLateRankMinSkewNs or more before the holder's arrival. When such a
+/// wait ends so early and no rank before it shows a blocked first wait on it (one lasting
+/// kLateRankMinSkewNs), the starts misplace the ranks (their clocks differ by more than the op
+/// ends could establish): Holder::Contradicted, with the rank that saw it in heldRank. Times are
+/// compared corrected by offsetOf.
+void checkCorroborated(const RankSummaries& ranks, Collective& c, std::map<std::size_t, TimeNs>& offsetOf) {
+  Holder& h = c.holder;
+  int witness = -1;
+  TimeNs early = 0;
+  for (const CollectiveRank& r : c.ranks) {
+    if (r.rank == h.rank || h.arrival - r.correctedStart < kLateRankMinSkewNs) continue;
+    const CommOp* op = collectiveOp(ranks, r);
+    if (!op || !op->hasTasks) continue;
+    for (const FirstWait& w : op->firstWaits) {
+      if (w.peer != h.groupRank) continue;
+      if (w.r.end - w.r.start >= kLateRankMinSkewNs) return;  // blocked: its lateness is seen
+      const TimeNs before = h.arrival - (w.r.end - offsetOf[r.rankIndex]);
+      if (before >= kLateRankMinSkewNs && before > early) {
+        witness = r.rank;
+        early = before;
+      }
+    }
+  }
+  if (witness < 0) return;
+  h.status = Holder::Status::Contradicted;
+  h.heldRank = witness;
+  h.heldAfter = early;
+}
+
 /// The holder of `c` (docs/diagnosis.md §5.4 "The holder"): the latest of the loaded ranks'
 /// corrected starts and the outside members' blocked arrivals; a loaded rank wins a tie within
 /// kLateRankMinSkewNs (it can be looked at). Sets holder, outside and maxSkew; `late` is the
@@ -871,9 +947,11 @@ void findHolder(const RankSummaries& ranks, Collective& c, std::size_t late, con
   });
   if (!anyTasks) {
     h.status = Holder::Status::Unverified;
+    checkHeldInsideOp(ranks, c, late);
   } else {
     h.status = Holder::Status::Known;
     if (!everyMemberSeen(ranks, c)) checkUnseenLater(ranks, c, offsetOf);
+    else if (h.loaded()) checkCorroborated(ranks, c, offsetOf);
   }
   TimeNs earliest = INT64_MAX;
   for (const CollectiveRank& r : c.ranks) earliest = std::min(earliest, r.correctedStart);
@@ -901,9 +979,20 @@ void judgeHolder(const RankSummaries& ranks, Collective& c, const std::vector<in
   }
   c.maxSkew = c.ranks[late].skew;
   c.lateIndex = late;
-  if (c.ranks.size() < 2) return;
+  // One loaded rank tells a holder only through its first waits on its outside members.
+  if (c.ranks.empty()) return;
+  if (c.ranks.size() < 2) {
+    const CommOp* op = collectiveOp(ranks, c.ranks.front());
+    if (!op || !op->hasTasks) return;
+  }
   findHolder(ranks, c, late, loaded, offsetOf);
   const Holder& h = c.holder;
+  if (h.status == Holder::Status::Unknown) {
+    for (std::size_t j = 0; j < c.ranks.size(); ++j)
+      if (!(h.loaded() && j == h.index) && h.arrival - c.ranks[j].correctedStart >= kLateRankMinSkewNs)
+        c.lostAtLeast += h.arrival - c.ranks[j].correctedStart;
+    return;
+  }
   if (h.status != Holder::Status::Known && h.status != Holder::Status::Unverified) return;
   for (std::size_t j = 0; j < c.ranks.size(); ++j) {
     if (h.loaded() && j == h.index) continue;
@@ -946,6 +1035,16 @@ ClusterComm matchCollectives(const RankSummaries& ranks) {
     if (opsOf(ranks[i].get())) withOps.push_back(i);
   if (withOps.size() < 2) return cc;
   ReferenceOps ref = referenceOps(ranks, withOps.front(), cc);
+  if (withOps.size() < ranks.size()) {
+    std::string without;
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+      if (!opsOf(ranks[i].get()) && n++ < 5) without += (without.empty() ? "" : ", ") + std::to_string(ranks[i]->rank);
+    if (n > 5) without += ", …";
+    cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "rank(s) %1: no HCCL op read (no trace, or none in it): not "
+                                                                         "compared; who they wait for, or hold, cannot be told"),
+                                    {without}));
+  }
   // How many ranks hold each group key: a key of one rank only may be per-rank digits of a group
   // the reference names otherwise (paired by order); a key several ranks hold names the group.
   std::map<std::string, std::size_t> keyHolders;
@@ -962,7 +1061,7 @@ ClusterComm matchCollectives(const RankSummaries& ranks) {
     const auto pairTo = pairGroups(ref, rp, ops, keyHolders, cc);
     unmatched += matchRankOps(ref, ri, rp, ops, pairTo, cc);
   }
-  unmatched += dropLoneOpened(ref, cc);
+  unmatched += dropLoneOpened(ranks, ref, cc);
   for (std::size_t i = 0; i < ref.differentGroups.size() && i < 3; ++i) cc.notes.push_back(ref.differentGroups[i]);
   if (ref.differentGroups.size() > 3)
     cc.notes.push_back(i18n::format(npuTr("npuscope::core::Collectives", "and %1 more ranks hold HCCL groups of their own (other names, "

@@ -98,6 +98,9 @@ struct CommOp {
   /// known and the other four figures are unknown.
   bool hasTasks = false;
   int masterPlane = -1;        ///< the plane counted (docs/diagnosis.md §5.3), -1 without tasks
+  /// Elements the op reduces or moves (the op slice's `count` arg; COMMUNICATION_OP.count), -1
+  /// when not recorded.
+  std::int64_t count = -1;
   TimeNs elapse = 0;           ///< last task end - first task start over all planes (else the op slice), ns
   TimeNs transit = 0;          ///< master's transfer tasks (SDMA not ON_CHIP, RDMA), summed, ns
   TimeNs wait = 0;             ///< master's Notify_Wait tasks, summed, ns
@@ -188,9 +191,14 @@ struct Holder {
     /// capture arrives later cannot be seen.
     Unverified,
     /// A loaded rank is held inside the op after the latest arrival the capture sees (its last
-    /// blocked wait ends later): a member it does not see (a ring shows only neighbours) arrives
-    /// later, or a link is slow. The latest seen member is in the fields below.
+    /// blocked wait ends later, or, without plane tasks, its op lasts far longer than moving its
+    /// data takes): a member it does not see (a ring shows only neighbours) arrives later, or a
+    /// link is slow. The latest seen member is in the fields below.
     Unknown,
+    /// The starts name a loaded holder, but on this mesh the loaded ranks that reached the op
+    /// before it were not held by it (their first waits on it end at once): the ranks' clocks
+    /// disagree, and who holds the op cannot be told (heldRank: such a rank).
+    Contradicted,
   };
   Status status = Status::None;
   int groupRank = -1;     ///< the holder's rank in the group (-1 unknown)
@@ -202,9 +210,13 @@ struct Holder {
   TimeNs afterLastLoaded = 0;
   /// arrival - the next latest known member's arrival: what the holder's lateness alone costs, ns.
   TimeNs margin = 0;
-  /// Unknown: how long after `arrival` a loaded rank is still held (its last blocked wait end), ns.
+  /// Unknown: how long after `arrival` a loaded rank is still held (its last blocked wait end;
+  /// without plane tasks, how much longer its op lasts than `expected`), ns. Contradicted: how
+  /// long before `arrival` heldRank's first wait on the holder ends, ns.
   TimeNs heldAfter = 0;
-  int heldRank = -1;      ///< Unknown: that loaded rank (RankProfile::rank())
+  /// Unknown without plane tasks: how long the op would take at the rank's best rate, ns (0 else).
+  TimeNs expected = 0;
+  int heldRank = -1;      ///< Unknown or Contradicted: that loaded rank (RankProfile::rank())
   /// Members outside the capture arriving within kLateRankMinSkewNs of a loaded holder: the data
   /// cannot tell which of them is last (a loaded holder is named then, as the one to look at).
   std::vector<int> arriveWith;
@@ -231,12 +243,20 @@ struct Collective {
   /// What the loaded ranks lose waiting for the holder (Known or Unverified): the sum over those
   /// that arrive at least kLateRankMinSkewNs before it of (its arrival - theirs), ns; 0 otherwise.
   TimeNs lost = 0;
+  /// Holder::Unknown: what the loaded ranks lose at least, the same sum taken to the latest
+  /// arrival the capture sees (the member that holds it arrives then or later), ns; 0 otherwise.
+  TimeNs lostAtLeast = 0;
   /// Other loaded ranks about as late as a loaded holder (skew >= kLateRankMinSkewNs and within
   /// it of the holder's), RankProfile::rank() ascending: they arrive together last.
   std::vector<int> alsoLate;
   /// Peers of the op (group ranks) that no loaded rank is: the group is wider than the capture.
   std::vector<int> uncaptured;
 };
+
+/// How a finding names an HCCL group key (Collective::group): "HCCL group 586" when it is the
+/// digits of the op names, else "the HCCL group on lane “Communication Kernel”" (a lane name: the
+/// ops carry no group digits, as MindSpore's msprof timelines write them).
+[[nodiscard]] std::string hcclGroupName(const std::string& group);
 
 /// The transfers per (self, peer, transport) summed over `ops` (CommOp::peerLinks), sorted by
 /// peer then transport.

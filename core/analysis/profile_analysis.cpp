@@ -49,6 +49,7 @@ const char* holderStatusKey(Holder::Status s) {
     case Holder::Status::Known: return "known";
     case Holder::Status::Unverified: return "unverified";
     case Holder::Status::Unknown: return "unknown";
+    case Holder::Status::Contradicted: return "contradicted";
     case Holder::Status::None: break;
   }
   return "none";
@@ -56,7 +57,8 @@ const char* holderStatusKey(Holder::Status s) {
 
 /// `holder`: null when no member arrives kLateRankMinSkewNs after the first; else {"status",
 /// "group_rank", "rank" (null outside the capture), "after_last_loaded_us", "margin_us",
-/// "arrives_with", "held_rank", "held_after_us"} (docs/diagnosis.md §5.4).
+/// "arrives_with", "held_rank" (unknown, contradicted), "held_after_us" (unknown), "expected_us"
+/// (unknown without plane tasks: the op's time at its rank's best rate)} (docs/diagnosis.md §5.4).
 std::string holderJson(const Collective& c) {
   const Holder& h = c.holder;
   if (h.status == Holder::Status::None) return "null";
@@ -65,8 +67,10 @@ std::string holderJson(const Collective& c) {
                   ", \"rank\": " + intOrNull(h.rank) + ", \"after_last_loaded_us\": " + us3(static_cast<double>(h.afterLastLoaded)) +
                   ", \"margin_us\": " + us3(static_cast<double>(h.margin)) + ", \"arrives_with\": [";
   for (std::size_t j = 0; j < h.arriveWith.size(); ++j) o += (j ? ", " : "") + std::to_string(h.arriveWith[j]);
-  o += "], \"held_rank\": " + (unknown ? intOrNull(h.heldRank) : std::string("null")) +
-       ", \"held_after_us\": " + (unknown ? us3(static_cast<double>(h.heldAfter)) : std::string("null")) + "}";
+  const bool held = unknown || h.status == Holder::Status::Contradicted;
+  o += "], \"held_rank\": " + (held ? intOrNull(h.heldRank) : std::string("null")) +
+       ", \"held_after_us\": " + (unknown ? us3(static_cast<double>(h.heldAfter)) : std::string("null")) +
+       ", \"expected_us\": " + usOrNull(unknown && h.expected > 0, h.expected) + "}";
   return o;
 }
 
@@ -101,6 +105,7 @@ void collectivesJson(std::string& o, const RankSummaries& ranks, const ClusterCo
          ", \"late_rank\": " + (c.lateRank >= 0 ? std::to_string(c.lateRank) : std::string("null")) +
          ", \"holder\": " + holderJson(c) + ", \"outside_arrivals\": " + outsideJson(c) +
          ", \"max_skew_ns\": " + std::to_string(c.maxSkew) + ", \"lost_us\": " + us3(static_cast<double>(c.lost)) +
+         ", \"lost_at_least_us\": " + usOrNull(c.holder.status == Holder::Status::Unknown, c.lostAtLeast) +
          ", \"uncaptured_peers\": [";
     for (std::size_t j = 0; j < c.uncaptured.size(); ++j) o += (j ? ", " : "") + std::to_string(c.uncaptured[j]);
     o += "], \"also_late\": [";
@@ -322,8 +327,8 @@ std::map<std::pair<std::string, int>, std::pair<TimeNs, const Collective*>> idle
 
 /// "group rank 5 of HCCL group 586, which is not in this capture".
 std::string outsideName(const std::string& group, int peer) {
-  return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1 of HCCL group %2, which is not in this capture"),
-                      {std::to_string(peer), group});
+  return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1 of %2, which is not in this capture"),
+                      {std::to_string(peer), hcclGroupName(group)});
 }
 
 /// Who holds the others back most: a late loaded rank (its RankCollectiveTotals::caused) or a
@@ -335,6 +340,10 @@ struct Culprit {
   int peer = -1;
   std::string group;  ///< the HCCL group of `peer`
   TimeNs ns = 0;
+  /// The most time is lost in collectives whose holder cannot be told (Holder::Unknown; ns is
+  /// what the loaded ranks wait there at least): nobody is named.
+  bool unknown = false;
+  bool withoutTasks = false;  ///< unknown, and some such collective has no plane tasks (Level0)
 };
 
 Culprit topCulprit(const ProfileAnalysis& a) {
@@ -346,6 +355,14 @@ Culprit topCulprit(const ProfileAnalysis& a) {
     if (t.caused > c.ns) c = Culprit{-1, t.groupRank, t.group, t.caused};
   for (const auto& [key, e] : idlePeerWaits(ranks, a.comm))
     if (e.first > c.ns) c = Culprit{loadedRankOf(ranks, *e.second, key.second), key.second, key.first, e.first};
+  TimeNs unknownAtLeast = 0;
+  bool withoutTasks = false;
+  for (const Collective& x : a.comm.collectives)
+    if (x.holder.status == Holder::Status::Unknown) {
+      unknownAtLeast += x.lostAtLeast;
+      withoutTasks = withoutTasks || x.holder.expected > 0;
+    }
+  if (unknownAtLeast > c.ns) c = Culprit{-1, -1, {}, unknownAtLeast, true, withoutTasks};
   return c;
 }
 
@@ -481,6 +498,21 @@ std::string alsoLateSentence(const Collective& c) {
   return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "About as late: %1. "), {namedList(v)});
 }
 
+/// "Group ranks 5 and 6, not in this capture, arrive about as late (which of them is last cannot be
+/// told). ", or "" when no outside member arrives within kLateRankMinSkewNs of a loaded holder.
+std::string arriveWithSentence(const Collective& c) {
+  if (c.holder.arriveWith.empty() || !c.holder.loaded()) return {};
+  std::vector<std::pair<TimeNs, std::string>> v;
+  for (int g : c.holder.arriveWith) v.emplace_back(0, std::to_string(g));
+  if (v.size() == 1)
+    return i18n::format(npuTr("npuscope::core::ProfileAnalysis",
+                              "Group rank %1, not in this capture, arrives about as late (which of the two is last cannot be told). "),
+                        {v.front().second});
+  return i18n::format(npuTr("npuscope::core::ProfileAnalysis",
+                            "Group ranks %1, not in this capture, arrive about as late (which of them is last cannot be told). "),
+                      {namedList(v)});
+}
+
 /// "427.596 MB" (1 MB = 1e6 bytes, as the profiler writes them).
 std::string formatBytesMb(std::uint64_t bytes) {
   char b[48];
@@ -511,10 +543,10 @@ std::string outsideHolderSentence(const ClusterComm& cc, const OutsideHolderTota
   for (const Collective& x : cc.collectives) inGroup += x.group == t.group ? 1 : 0;
   std::string s = i18n::format(
       npuTr("npuscope::core::ProfileAnalysis",
-            "Group rank %1 of HCCL group %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded "
+            "Group rank %1 of %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded "
             "ranks wait %5 in all for it. Worst, %6%7: it arrives %8 after the last loaded rank (the loaded ranks' first waits "
             "on it end then), %9 after the member before it. "),
-      {std::to_string(t.groupRank), t.group, std::to_string(t.count), std::to_string(inGroup), formatDuration(t.caused),
+      {std::to_string(t.groupRank), hcclGroupName(t.group), std::to_string(t.count), std::to_string(inGroup), formatDuration(t.caused),
        collectiveLabel(c), stepPart(c), formatDuration(c.holder.afterLastLoaded), formatDuration(c.holder.margin)});
   if (c.maxSkew >= kLateRankMinSkewNs) {
     std::size_t first = 0;
@@ -534,6 +566,87 @@ std::string outsideHolderSentence(const ClusterComm& cc, const OutsideHolderTota
     s += i18n::format(npuTr("npuscope::core::ProfileAnalysis", "Group ranks %1 arrive about as late. "), {with});
   }
   return s + npuTr("npuscope::core::ProfileAnalysis", "Capture that rank too (or every rank of the group) to see why it is late.");
+}
+
+/// Finding 4 of collectiveFindings: the collectives whose holder cannot be told (Holder::Unknown),
+/// weighed by what the loaded ranks lose at least plus how long the held rank is held past the
+/// latest arrival seen; the worst one's sentence differs with and without plane tasks. Appends
+/// (weight, sentence) to `found`; false when there is none.
+bool addUnknownFinding(const RankSummaries& ranks, const ClusterComm& cc, std::vector<std::pair<TimeNs, std::string>>& found) {
+  const Collective* unknown = nullptr;
+  std::size_t unknownCount = 0;
+  TimeNs unknownAtLeast = 0, unknownStake = 0;
+  for (const Collective& c : cc.collectives)
+    if (c.holder.status == Holder::Status::Unknown) {
+      ++unknownCount;
+      unknownAtLeast += c.lostAtLeast;
+      unknownStake += c.lostAtLeast + c.holder.heldAfter;
+      if (!unknown || c.holder.heldAfter > unknown->holder.heldAfter) unknown = &c;
+    }
+  if (unknown) {
+    const Holder& h = unknown->holder;
+    const std::string latest =
+        h.loaded() ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1, the last loaded rank"), {rankName(h.rank)})
+                   : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1 (not in this capture), %2 after the last loaded rank"),
+                                  {std::to_string(h.groupRank), formatDuration(h.afterLastLoaded)});
+    const CommOp* heldOp = nullptr;
+    for (const CollectiveRank& r : unknown->ranks)
+      if (r.rank == h.heldRank) heldOp = collectiveOp(ranks, r);
+    std::string why;
+    if (h.expected > 0 && heldOp)
+      why = i18n::format(npuTr("npuscope::core::ProfileAnalysis",
+                               "the latest member the capture sees arrive is %1, yet its op lasts %2 where moving its %3 elements "
+                               "takes about %4 at that rank's best rate in this group: it is held %5 inside the op by a member the "
+                               "capture does not hold, a slow link, or the group's first-op link setup (without plane tasks, "
+                               "Level0, the data cannot tell which). "),
+                         {latest, formatDuration(heldOp->elapse), std::to_string(heldOp->count), formatDuration(h.expected),
+                          formatDuration(h.heldAfter)});
+    else
+      why = i18n::format(npuTr("npuscope::core::ProfileAnalysis",
+                               "the latest member the capture sees arrive is %1, yet %2 is still held %3 after that: a member its "
+                               "plane tasks do not show (each rank of a ring sees only its neighbours) arrives later still, or a "
+                               "link is slow. "),
+                         {latest, rankName(h.heldRank), formatDuration(h.heldAfter)});
+    found.emplace_back(
+        unknownStake,
+        i18n::format(npuTr("npuscope::core::ProfileAnalysis", "In %1 of %2 collectives the holder cannot be told. Worst, %3%4: %5"),
+                     {std::to_string(unknownCount), std::to_string(cc.collectives.size()), collectiveLabel(*unknown), stepPart(*unknown),
+                      why}) +
+            (unknownAtLeast > 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis",
+                                                     "In these the loaded ranks wait at least %1 in all (to the latest arrival seen). "),
+                                               {formatDuration(unknownAtLeast)})
+                                : std::string()) +
+            (h.expected > 0 ? npuTr("npuscope::core::ProfileAnalysis",
+                                    "Capture every rank of the group, with plane tasks (Level1), to name the holder.")
+                            : npuTr("npuscope::core::ProfileAnalysis", "Capture every rank of the group to name the holder.")));
+  }
+  return unknown != nullptr;
+}
+
+/// Finding 5 of collectiveFindings: the collectives whose corrected starts and waits disagree
+/// (Holder::Contradicted), weighed by how early the worst one's wait ends. False when none.
+bool addContradictedFinding(const ClusterComm& cc, std::vector<std::pair<TimeNs, std::string>>& found) {
+  const Collective* contradicted = nullptr;
+  std::size_t contradictedCount = 0;
+  for (const Collective& c : cc.collectives)
+    if (c.holder.status == Holder::Status::Contradicted) {
+      ++contradictedCount;
+      if (!contradicted || c.holder.heldAfter > contradicted->holder.heldAfter) contradicted = &c;
+    }
+  if (contradicted) {
+    const Holder& h = contradicted->holder;
+    found.emplace_back(
+        h.heldAfter,
+        i18n::format(npuTr("npuscope::core::ProfileAnalysis",
+                           "In %1 of %2 collectives the starts and the waits disagree. Worst, %3%4: the starts put %5 last, %6 "
+                           "after the first rank, yet %7's first wait on it ends %8 before that arrival. The ranks' clocks differ "
+                           "by more than the op ends could establish, so who holds it cannot be told: look at the clock "
+                           "offsets (Cluster dock) before trusting any rank's lateness."),
+                     {std::to_string(contradictedCount), std::to_string(cc.collectives.size()), collectiveLabel(*contradicted),
+                      stepPart(*contradicted), rankName(h.rank), formatDuration(contradicted->maxSkew), rankName(h.heldRank),
+                      formatDuration(h.heldAfter)}));
+  }
+  return contradicted != nullptr;
 }
 
 }  // namespace
@@ -571,8 +684,12 @@ std::vector<std::string> collectiveFindings(const ProfileAnalysis& a) {
       if (clk.rank == worstRank->rank && clk.applied)
         clock = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "clock offset %1 applied, from %2 op ends"),
                              {formatDuration(clk.offset), std::to_string(clk.samples)});
+    // Of the collectives that rank takes part in with another loaded rank.
     std::size_t withSkew = 0;
-    for (const Collective& c : cc.collectives) withSkew += c.ranks.size() >= 2 ? 1 : 0;
+    for (const Collective& c : cc.collectives)
+      withSkew += c.ranks.size() >= 2 && std::any_of(c.ranks.begin(), c.ranks.end(), [&](const CollectiveRank& r) {
+                    return r.rank == worstRank->rank;
+                  });
     found.emplace_back(
         worstRank->caused,
         i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 is late to %2 of %3 collectives; the other ranks wait %4 in all for it. "
@@ -580,7 +697,8 @@ std::vector<std::string> collectiveFindings(const ProfileAnalysis& a) {
                      {rankName(worstRank->rank), std::to_string(worstRank->lateCount), std::to_string(withSkew),
                       formatDuration(worstRank->caused), collectiveLabel(*worst), stepPart(*worst), formatDuration(worst->maxSkew),
                       clock, waiters}) +
-            alsoLateSentence(*worst) + beforeOpSentence(ranks, cc, *worst) + withoutTasksSentence(ranks, *worst));
+            alsoLateSentence(*worst) + arriveWithSentence(*worst) + beforeOpSentence(ranks, cc, *worst) +
+            withoutTasksSentence(ranks, *worst));
   }
   // 2. Waits on a peer inside the ops that the profiler counts as Idle, by peer.
   const auto idlePeers = idlePeerWaits(ranks, cc);
@@ -615,33 +733,13 @@ std::vector<std::string> collectiveFindings(const ProfileAnalysis& a) {
     found.emplace_back(t.caused, outsideHolderSentence(cc, t));
   }
   // 4. Collectives whose holder cannot be told (Holder::Unknown).
-  const Collective* unknown = nullptr;
-  std::size_t unknownCount = 0;
-  for (const Collective& c : cc.collectives)
-    if (c.holder.status == Holder::Status::Unknown) {
-      ++unknownCount;
-      if (!unknown || c.holder.heldAfter > unknown->holder.heldAfter) unknown = &c;
-    }
-  if (unknown) {
-    const Holder& h = unknown->holder;
-    const std::string latest =
-        h.loaded() ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1, the last loaded rank"), {rankName(h.rank)})
-                   : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1 (not in this capture), %2 after the last loaded rank"),
-                                  {std::to_string(h.groupRank), formatDuration(h.afterLastLoaded)});
-    found.emplace_back(
-        h.heldAfter,
-        i18n::format(npuTr("npuscope::core::ProfileAnalysis",
-                           "In %1 of %2 collectives the holder cannot be told. Worst, %3%4: the latest member the capture sees "
-                           "arrive is %5, yet %6 is still held %7 after that: a member its plane tasks do not show (each rank of "
-                           "a ring sees only its neighbours) arrives later still, or a link is slow. Capture every rank of the "
-                           "group to name the holder."),
-                     {std::to_string(unknownCount), std::to_string(cc.collectives.size()), collectiveLabel(*unknown), stepPart(*unknown),
-                      latest, rankName(h.heldRank), formatDuration(h.heldAfter)}));
-  }
+  const bool unknown = addUnknownFinding(ranks, cc, found);
+  // 5. Collectives whose starts contradict the waits (Holder::Contradicted): the clocks disagree.
+  const bool contradicted = addContradictedFinding(cc, found);
   std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<std::string> out;
   for (auto& f : found) out.push_back(std::move(f.second));
-  if (!worstRank && cc.outsideHolders.empty() && !unknown) {
+  if (!worstRank && cc.outsideHolders.empty() && !unknown && !contradicted) {
     TimeNs maxSkew = 0;
     const Collective* at = nullptr;
     for (const Collective& c : cc.collectives)
@@ -669,7 +767,7 @@ std::vector<std::string> collectiveFindings(const ProfileAnalysis& a) {
   }
   // How msprof-analyze's slow-rank rule relates to it.
   const Culprit top = topCulprit(a);
-  if (top.ns > 0 && top.rank < 0)
+  if (top.ns > 0 && top.rank < 0 && !top.unknown)
     for (const SlowRankDimension& d : a.slowRank)
       if (d.name == "Communication(Not Overlapped)" && d.maxRank >= 0)
         out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "msprof-analyze's slow-rank rule names the rank with the most "
@@ -699,7 +797,15 @@ void applyCollectiveVerdicts(Profile& profile, const ProfileAnalysis& a) {
     // (makeVerdict): made specific, naming the same rank as the first finding.
     if (!v.suggestions.empty() && top.ns > 0) {
       std::string& s = v.suggestions.front();
-      if (top.rank >= 0 && top.rank == rp.rank())
+      if (top.unknown)
+        s = i18n::format(top.withoutTasks ? npuTr("npuscope::core::ProfileAnalysis",
+                                                  "The ranks wait most (at least %1) in collectives whose holder cannot be told: "
+                                                  "capture every rank of the group, with plane tasks (Level1), to name who holds them.")
+                                          : npuTr("npuscope::core::ProfileAnalysis",
+                                                  "The ranks wait most (at least %1) in collectives whose holder cannot be told: "
+                                                  "capture every rank of the group to name who holds them."),
+                         {formatDuration(top.ns)});
+      else if (top.rank >= 0 && top.rank == rp.rank())
         s = npuTr("npuscope::core::ProfileAnalysis", "This rank holds the others back at the collectives: look at what it does "
                                                      "before them (compute, dispatch, data loading) and compare with the other "
                                                      "ranks.");
@@ -725,14 +831,33 @@ std::string collectivesPart(const ProfileAnalysis& a) {
   for (const auto& t : a.comm.totals)
     if (t.caused > 0 && (!worst || t.caused > worst->caused)) worst = &t;
   const OutsideHolderTotals* outside = a.comm.outsideHolders.empty() ? nullptr : &a.comm.outsideHolders.front();
+  TimeNs unknownAtLeast = 0;
+  std::size_t unknownCount = 0;
+  for (const Collective& c : a.comm.collectives)
+    if (c.holder.status == Holder::Status::Unknown) {
+      unknownAtLeast += c.lostAtLeast;
+      ++unknownCount;
+    }
+  if (unknownAtLeast > 0 && (!worst || unknownAtLeast > worst->caused) && (!outside || unknownAtLeast > outside->caused))
+    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): the holder cannot be told in %2, where "
+                                                                 "the loaded ranks wait most (at least %3)"),
+                        {std::to_string(a.comm.collectives.size()), std::to_string(unknownCount), formatDuration(unknownAtLeast)});
   if (outside && (!worst || outside->caused > worst->caused))
-    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): group rank %2 of HCCL group %3, not "
+    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): group rank %2 of %3, not "
                                                                  "captured, holds %4 (the loaded ranks wait %5 for it)"),
-                        {std::to_string(a.comm.collectives.size()), std::to_string(outside->groupRank), outside->group,
+                        {std::to_string(a.comm.collectives.size()), std::to_string(outside->groupRank), hcclGroupName(outside->group),
                          std::to_string(outside->count), formatDuration(outside->caused)});
-  if (!worst)
+  if (!worst) {
+    const auto untold = std::count_if(a.comm.collectives.begin(), a.comm.collectives.end(), [](const Collective& c) {
+      return c.holder.status == Holder::Status::Unknown || c.holder.status == Holder::Status::Contradicted;
+    });
+    if (untold > 0)
+      return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): no loaded rank late; in %2 the holder "
+                                                                   "cannot be told"),
+                          {std::to_string(a.comm.collectives.size()), std::to_string(untold)});
     return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): no rank late"),
                         {std::to_string(a.comm.collectives.size())});
+  }
   return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): rank %2 late to %3 (the others wait %4 for "
                                                                "it; it is the late rank, whatever the rule above names)"),
                       {std::to_string(a.comm.collectives.size()), std::to_string(worst->rank), std::to_string(worst->lateCount),

@@ -76,6 +76,7 @@ void opJson(std::string& o, const CommOp& op, const std::pair<DeviceTimeAt, Devi
   for (std::size_t i = 0; i < op.peers.size(); ++i) o += (i ? ", " : "") + std::to_string(op.peers[i]);
   o += ']';
   boolean(j.key("has_tasks"), op.hasTasks);
+  num(j.key("count"), op.count);
   num(j.key("master_plane"), op.masterPlane);
   nums(j.key("figures_ns"), {op.elapse, op.transit, op.wait, op.synchronization, op.idle});
   nums(j.key("sync_peer"), {op.syncPeer.peer, op.syncPeer.ns});
@@ -337,6 +338,8 @@ void readOp(Reader& rd, object o, const std::string& w, CommOp& op, std::pair<De
     op.peers.push_back(static_cast<int>(p));
   }
   op.hasTasks = rd.flag(o, w, "has_tasks");
+  op.count = rd.i64(o, w, "count");
+  if (rd.ok() && op.count < -1) rd.fail(w + ".count", "out of range");
   op.masterPlane = rd.bounded(o, w, "master_plane", -1, kMaxRank);
   const auto f = rd.ints(o, w, "figures_ns", 5);
   op.elapse = f[0], op.transit = f[1], op.wait = f[2], op.synchronization = f[3], op.idle = f[4];

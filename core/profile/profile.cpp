@@ -814,6 +814,49 @@ void describeTracelessRank(RankProfile& rp) {
              "): the figures shown are the profiler's own; the timeline, bubbles and dispatch chains need the trace";
 }
 
+/// The ranks read from summaries must be of one capture: a rank number read twice keeps its first
+/// file (by name) and drops the others, with a message; ranks of other profiler levels, or whose
+/// trace ends more than kCaptureGapNs from the first summary rank's, are kept with a message (the
+/// files of two runs mixed in one folder: their collectives would match by order, wrongly).
+void checkSummaryRanks(Profile& profile) {
+  const RankSummary* first = nullptr;
+  std::set<int> seen;
+  std::vector<std::string> level, far;
+  for (auto it = profile.ranks.begin(); it != profile.ranks.end();) {
+    const RankSummary* s = it->summary.get();
+    if (!s) {
+      ++it;
+      continue;
+    }
+    if (s->rank >= 0 && !seen.insert(s->rank).second) {
+      profile.messages.push_back(fs::path(it->source.summaryFile).filename().string() + ": rank " + std::to_string(s->rank) +
+                                 " was read already from another summary: skipped (summaries of two runs in one folder?)");
+      it = profile.ranks.erase(it);
+      continue;
+    }
+    if (!first) {
+      first = s;
+    } else {
+      if (s->profilerLevel != first->profilerLevel) level.push_back(it->source.label);
+      const std::int64_t gap = s->span.end > first->span.end ? s->span.end - first->span.end : first->span.end - s->span.end;
+      if (s->span.end > 0 && first->span.end > 0 && gap > kCaptureGapNs) far.push_back(it->source.label);
+    }
+    ++it;
+  }
+  const auto list = [](const std::vector<std::string>& v) {
+    std::string o;
+    for (std::size_t i = 0; i < v.size() && i < 5; ++i) o += (i ? ", " : "") + v[i];
+    return v.size() > 5 ? o + ", and " + std::to_string(v.size() - 5) + " more" : o;
+  };
+  if (!level.empty())
+    profile.messages.push_back(list(level) + ": another profiler level than " + first->label + "'s (" +
+                               (first->profilerLevel.empty() ? std::string("unknown") : first->profilerLevel) +
+                               "): summaries of two captures in one folder? Their collectives are matched by order");
+  if (!far.empty())
+    profile.messages.push_back(list(far) + ": the trace ends more than 5 minutes from " + first->label +
+                               "'s: summaries of two captures in one folder? Their collectives are matched by order");
+}
+
 /// loadRank without the exception guard.
 RankProfile loadRankUnguarded(const RankSource& source, const LoadOptions& options, const AnalysisOptions& analysis,
                               std::vector<std::string>& messages, bool& cancelled) {
@@ -946,6 +989,7 @@ ProfileLoadResult loadUnguarded(const std::string& path, const LoadOptions& opti
     done += weight[i];
     profile->ranks.push_back(std::move(rp));
   }
+  checkSummaryRanks(*profile);
   if (loaded == 0 && tablesOnly == 0) {
     result.error = firstError.empty() ? (profile->messages.empty() ? "nothing to load" : profile->messages.front())
                                       : firstError;

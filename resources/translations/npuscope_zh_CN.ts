@@ -2049,6 +2049,22 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>and %1 more ranks hold HCCL groups of their own (other names, group ranks taken in rank %2&apos;s): matched among themselves</source>
         <translation>另有 %1 个 Rank 属于各自的 HCCL 通信组（名称不同，且其组内 rank 在 Rank %2 的通信组中已被占用）：在它们之间相互匹配</translation>
     </message>
+    <message>
+        <source>unknown (clocks disagree)</source>
+        <translation>未知(时钟不一致)</translation>
+    </message>
+    <message>
+        <source>HCCL group %1</source>
+        <translation>HCCL 通信域 %1</translation>
+    </message>
+    <message>
+        <source>the HCCL group on lane “%1”</source>
+        <translation>泳道“%1”上的 HCCL 通信域</translation>
+    </message>
+    <message>
+        <source>rank(s) %1: no HCCL op read (no trace, or none in it): not compared; who they wait for, or hold, cannot be told</source>
+        <translation>rank %1:未读到 HCCL 算子(没有 trace,或 trace 中没有):未参与比较;它们在等谁、拖住了谁,无法判断</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Compare</name>
@@ -2566,20 +2582,8 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>通信组内 rank %1（不在本次采集中），比最后到达的已加载 Rank 晚 %2</translation>
     </message>
     <message>
-        <source>In %1 of %2 collectives the holder cannot be told. Worst, %3%4: the latest member the capture sees arrive is %5, yet %6 is still held %7 after that: a member its plane tasks do not show (each rank of a ring sees only its neighbours) arrives later still, or a link is slow. Capture every rank of the group to name the holder.</source>
-        <translation>%2 个集合通信中有 %1 个无法判断拖慢者。最严重的是 %3%4：本次采集能看到的最晚到达成员是 %5，但 %6 在此之后仍被阻塞 %7：说明有一个其 Plane 任务中看不到的成员更晚到达（环形算法中每个 Rank 只能看到相邻成员），或某条链路较慢。请采集整个通信组的所有 Rank 以确定拖慢者。</translation>
-    </message>
-    <message>
         <source>No rank is late: the ranks reach every collective within %1 of each other (largest skew %2, %3); arrivals closer than that are not judged.</source>
         <translation>没有晚到的 Rank：各 Rank 到达每个集合通信的时间相差都在 %1 以内（最大偏差 %2，%3）；小于该阈值的先后不做判断。</translation>
-    </message>
-    <message>
-        <source>group rank %1 of HCCL group %2, which is not in this capture</source>
-        <translation>HCCL 通信组 %2 的组内 rank %1（不在本次采集中）</translation>
-    </message>
-    <message>
-        <source>Group rank %1 of HCCL group %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded ranks wait %5 in all for it. Worst, %6%7: it arrives %8 after the last loaded rank (the loaded ranks&apos; first waits on it end then), %9 after the member before it. </source>
-        <translation>HCCL 通信组 %2 的组内 rank %1 不在本次采集中，却拖慢了所在通信组 %4 个集合通信中的 %3 个；已加载的 Rank 共等待它 %5。最严重的是 %6%7：它比最后到达的已加载 Rank 晚到 %8（已加载 Rank 对它的第一次等待在此时结束），比前一个到达的成员晚 %9。</translation>
     </message>
     <message>
         <source>msprof-analyze&apos;s slow-rank rule names the rank with the most Communication(Not Overlapped), %1: that is a rank that waits; the ranks wait for %2.</source>
@@ -2590,8 +2594,68 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>各 Rank 主要在等待%1：请采集它（或整个通信组的所有 Rank），以查明是什么拖慢了它。</translation>
     </message>
     <message>
-        <source>; collectives (%1 matched): group rank %2 of HCCL group %3, not captured, holds %4 (the loaded ranks wait %5 for it)</source>
-        <translation>；集合通信（匹配 %1 个）：未采集的 HCCL 通信组 %3 组内 rank %2 拖慢了 %4 个（已加载 Rank 共等待它 %5）</translation>
+        <source>group rank %1 of %2, which is not in this capture</source>
+        <translation>%2 的 group rank %1(不在本次采集中)</translation>
+    </message>
+    <message>
+        <source>Group rank %1, not in this capture, arrives about as late (which of the two is last cannot be told). </source>
+        <translation>group rank %1(不在本次采集中)几乎同样晚到(二者谁最后到无法判断)。</translation>
+    </message>
+    <message>
+        <source>Group ranks %1, not in this capture, arrive about as late (which of them is last cannot be told). </source>
+        <translation>group rank %1(不在本次采集中)几乎同样晚到(其中谁最后到无法判断)。</translation>
+    </message>
+    <message>
+        <source>Group rank %1 of %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded ranks wait %5 in all for it. Worst, %6%7: it arrives %8 after the last loaded rank (the loaded ranks&apos; first waits on it end then), %9 after the member before it. </source>
+        <translation>%2 的 group rank %1(不在本次采集中)拖住了该通信域 %4 个集合通信中的 %3 个;已加载的 rank 共等它 %5。最严重的是 %6%7:它比最后一个已加载 rank 晚到 %8(已加载 rank 对它的首次等待在那时结束),比前一个成员晚 %9。</translation>
+    </message>
+    <message>
+        <source>the latest member the capture sees arrive is %1, yet its op lasts %2 where moving its %3 elements takes about %4 at that rank&apos;s best rate in this group: it is held %5 inside the op by a member the capture does not hold, a slow link, or the group&apos;s first-op link setup (without plane tasks, Level0, the data cannot tell which). </source>
+        <translation>采集中能看到的最后到达的成员是 %1,但它的算子持续 %2,而按该 rank 在此通信域中的最佳速率,搬运其 %3 个元素只需约 %4:它在算子内被拖住 %5,原因可能是采集外的成员、慢链路或通信域首个算子的建链(没有 plane 任务,即 Level0,数据无法区分)。</translation>
+    </message>
+    <message>
+        <source>the latest member the capture sees arrive is %1, yet %2 is still held %3 after that: a member its plane tasks do not show (each rank of a ring sees only its neighbours) arrives later still, or a link is slow. </source>
+        <translation>采集中能看到的最后到达的成员是 %1,但 %2 在此之后仍被拖住 %3:有一个其 plane 任务看不到的成员(环上每个 rank 只看到邻居)到得更晚,或链路较慢。</translation>
+    </message>
+    <message>
+        <source>In %1 of %2 collectives the holder cannot be told. Worst, %3%4: %5</source>
+        <translation>%2 个集合通信中有 %1 个无法判断拖慢者。最严重的是 %3%4:%5</translation>
+    </message>
+    <message>
+        <source>In these the loaded ranks wait at least %1 in all (to the latest arrival seen). </source>
+        <translation>在这些集合通信中,已加载的 rank 至少共等待 %1(算到能看到的最晚到达)。</translation>
+    </message>
+    <message>
+        <source>Capture every rank of the group, with plane tasks (Level1), to name the holder.</source>
+        <translation>请采集该通信域的所有 rank,并带 plane 任务(Level1),才能确定拖慢者。</translation>
+    </message>
+    <message>
+        <source>Capture every rank of the group to name the holder.</source>
+        <translation>请采集该通信域的所有 rank,才能确定拖慢者。</translation>
+    </message>
+    <message>
+        <source>In %1 of %2 collectives the starts and the waits disagree. Worst, %3%4: the starts put %5 last, %6 after the first rank, yet %7&apos;s first wait on it ends %8 before that arrival. The ranks&apos; clocks differ by more than the op ends could establish, so who holds it cannot be told: look at the clock offsets (Cluster dock) before trusting any rank&apos;s lateness.</source>
+        <translation>%2 个集合通信中有 %1 个的起点与等待相互矛盾。最严重的是 %3%4:按起点 %5 最后到达,比第一个 rank 晚 %6,但 %7 对它的首次等待在这次到达之前 %8 就已结束。各 rank 的时钟偏差超出了算子结束时间所能校准的范围,因此无法判断拖慢者:在相信任何 rank 的迟到之前,请先查看时钟偏移(集群面板)。</translation>
+    </message>
+    <message>
+        <source>The ranks wait most (at least %1) in collectives whose holder cannot be told: capture every rank of the group, with plane tasks (Level1), to name who holds them.</source>
+        <translation>各 rank 等待最多的(至少 %1)是无法判断拖慢者的集合通信:请采集该通信域的所有 rank 并带 plane 任务(Level1),以确定拖慢者。</translation>
+    </message>
+    <message>
+        <source>The ranks wait most (at least %1) in collectives whose holder cannot be told: capture every rank of the group to name who holds them.</source>
+        <translation>各 rank 等待最多的(至少 %1)是无法判断拖慢者的集合通信:请采集该通信域的所有 rank,以确定拖慢者。</translation>
+    </message>
+    <message>
+        <source>; collectives (%1 matched): the holder cannot be told in %2, where the loaded ranks wait most (at least %3)</source>
+        <translation>;集合通信(匹配 %1 个):其中 %2 个无法判断拖慢者,已加载的 rank 在这些上等待最多(至少 %3)</translation>
+    </message>
+    <message>
+        <source>; collectives (%1 matched): group rank %2 of %3, not captured, holds %4 (the loaded ranks wait %5 for it)</source>
+        <translation>;集合通信(匹配 %1 个):%3 的 group rank %2(未采集)拖住了 %4 个(已加载的 rank 共等它 %5)</translation>
+    </message>
+    <message>
+        <source>; collectives (%1 matched): no loaded rank late; in %2 the holder cannot be told</source>
+        <translation>;集合通信(匹配 %1 个):没有已加载的 rank 迟到;其中 %2 个无法判断拖慢者</translation>
     </message>
 </context>
 <context>

@@ -84,6 +84,10 @@ def main():
             # A small group of 4, the late member outside the capture in every collective.
             ("outside-every-time", ["--ranks", "4", "--group-size", "4", "--collectives", "3", "--late", "2:0:800",
                                     "--late", "2:1:900", "--late", "2:2:1000", "--omit", "2"]),
+            # One rank of the second group captured: its collectives are matched with no other
+            # rank, and its first waits alone name the late member outside the capture.
+            ("one-rank-of-a-group", ["--ranks", "16", "--late", "3:0:500", "--late", "12:1:700", "--late", "14:3:900",
+                                     "--omit", "9,10,11,12,13,14,15"]),
         ]
         # 64 ranks in groups of 8: in each group and collective one random member 100-3000 us late,
         # a fifth of the ranks left out.

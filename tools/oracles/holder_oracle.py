@@ -45,6 +45,12 @@ The rule, written from docs/diagnosis.md §5.4:
    outside holder whose witness has a blocked wait ending >= 50 us after that first wait's end
    (both less offset and preamble) -> "unknown". Finally "none" (no holder) when the status is not
    unknown and the holder's arrival is < 50 us after the earliest loaded corrected start.
+7. Without plane tasks (status "unverified" above): "unknown" when the last loaded rank's op lasts
+   >= 50 us longer and >= 4x as long as its element count (the op's `count` arg, COMMUNICATION_OP
+   .count) takes at the best count/duration of that rank's ops of the same group and type.
+8. With every member seen and a loaded holder: "contradicted" when no loaded rank starting >= 50 us
+   before the holder has a first wait on it lasting >= 50 us, and one such rank's first wait on it
+   ends (less its offset) >= 50 us before the holder's arrival.
 
 Output (--json): {"captures": [{"capture", "collectives": [{"group", "type", "sequence", "status",
 "holder_group_rank", "holder_rank" (null outside the capture), "after_last_loaded_ns"}]}]}.
@@ -102,6 +108,15 @@ def as_rank(v):
     return v if 0 <= v < NO_RANK else -1
 
 
+def as_count(v):
+    """An op's element count (its `count` arg or column), -1 when absent or not a positive integer."""
+    try:
+        n = int(v)
+    except (TypeError, ValueError):
+        return -1
+    return n if n > 0 else -1
+
+
 def task(plane, name, start, end, src, dst, link):
     return {"plane": plane, "name": name, "start": start, "end": end, "src": as_rank(src), "dst": as_rank(dst),
             "link": link or ""}
@@ -125,7 +140,7 @@ def events_ops(events, thread_group=True):
         end = start + us_to_ns(e.get("dur", 0))
         if "Communication" in t:
             ops.append({"name": e["name"], "group": group_of(e["name"], t), "pid": e["pid"], "start": start, "end": end,
-                        "tasks": []})
+                        "count": as_count((e.get("args") or {}).get("count")), "tasks": []})
         elif t.startswith("Plane"):
             a = e.get("args") or {}
             tasks.append((e["pid"], task(t, e["name"], start, end, a.get("src rank"), a.get("dst rank"), a.get("link type"))))
@@ -178,9 +193,13 @@ def db_ranks(capture_dir):
         c = sqlite3.connect("file:" + urllib.parse.quote(os.path.abspath(db)) + "?immutable=1", uri=True)
         s = dict(c.execute("select id, value from STRING_IDS"))
         ops = {}
-        for name, start, end, group, op_id in c.execute("select opName, startNs, endNs, groupName, opId from COMMUNICATION_OP"):
+        cols = {r[1] for r in c.execute("pragma table_info(COMMUNICATION_OP)")}
+        count = "count" if "count" in cols else "null"
+        for name, start, end, group, op_id, n_el in c.execute(
+                "select opName, startNs, endNs, groupName, opId, %s from COMMUNICATION_OP" % count):
             n = s.get(name, str(name))
-            ops[op_id] = {"name": n, "group": group_of(n, str(s.get(group, group))), "start": start, "end": end, "tasks": []}
+            ops[op_id] = {"name": n, "group": group_of(n, str(s.get(group, group))), "start": start, "end": end,
+                          "count": as_count(n_el), "tasks": []}
         have = {r[0] for r in c.execute("select name from sqlite_master where type='table'")}
         if "COMMUNICATION_TASK_INFO" in have:
             # The task's own name is its taskType (Notify_Wait, Memcpy, ...); `name` is the op's.
@@ -257,11 +276,27 @@ def collectives(ranks):
         members = [(rank, m[k]) for rank, m in keyed if k in m]
         if len(members) < 2:
             continue
-        out.append(holder(k, members, offsets))
+        same = {rank: [op for kk, op in m.items() if kk[0] == k[0] and kk[1] == k[1]] for rank, m in keyed}
+        out.append(holder(k, members, offsets, same))
     return out
 
 
-def holder(k, members, offsets):
+def held_inside(op, same):
+    """Rule 7: (held, expected) when an op without plane tasks lasts >= 50 us longer and >= 4x as
+    long as its count at the best count/duration of `same` (its rank's ops of that group and type)."""
+    if op["count"] <= 0 or op["end"] <= op["start"]:
+        return None
+    rate = max((o["count"] / (o["end"] - o["start"]) for o in same if o["count"] > 0 and o["end"] > o["start"]), default=0)
+    if rate <= 0:
+        return None
+    elapse = op["end"] - op["start"]
+    expected = int(op["count"] / rate)
+    if elapse - expected < LATE_NS or elapse < 4 * expected:
+        return None
+    return elapse - expected, expected
+
+
+def holder(k, members, offsets, same):
     facts = {r: op_facts(op) for r, op in members}
     start = {r: op["start"] - offsets[r] for r, op in members}
     last = max(members, key=lambda m: (start[m[0]], -m[0]))[0]
@@ -283,6 +318,8 @@ def holder(k, members, offsets):
         h_group, h_rank, arrival, witness = facts[last]["self"], last, start[last], last
     if not any(f["tasks"] for f in facts.values()):
         status = "unverified"
+        if held_inside(dict(members)[last], same[last]):
+            status = "unknown"
     else:
         status = "known"
         members_seen = set(loaded)
@@ -296,6 +333,21 @@ def holder(k, members, offsets):
                 held = f["last_blocked"] - offsets[witness] - f["preamble"]
                 if h_rank is not None or held - arrival >= LATE_NS:
                     status = "unknown"
+        elif h_rank is not None:
+            # Rule 8: the ranks before a loaded holder must see it late.
+            blocked, early = False, False
+            for r, _ in members:
+                if r == h_rank or arrival - start[r] < LATE_NS or not facts[r]["tasks"]:
+                    continue
+                t = facts[r]["first"].get(h_group)
+                if t is None:
+                    continue
+                if t["end"] - t["start"] >= LATE_NS:
+                    blocked = True
+                elif arrival - (t["end"] - offsets[r]) >= LATE_NS:
+                    early = True
+            if early and not blocked:
+                status = "contradicted"
     if status != "unknown" and arrival - min(start.values()) < LATE_NS:
         status = "none"
     res.update({"status": status, "holder_group_rank": h_group if h_group is not None and h_group >= 0 else None,

@@ -280,7 +280,7 @@ QString CollectiveModel::holderText(const core::Collective& c) { return QString:
 int CollectiveModel::holderSortKey(const core::Collective& c) {
   const core::Holder& h = c.holder;
   if (h.status == core::Holder::Status::None) return -3;
-  if (h.status == core::Holder::Status::Unknown) return -2;
+  if (h.status == core::Holder::Status::Unknown || h.status == core::Holder::Status::Contradicted) return -2;
   return h.loaded() ? h.rank : 100000 + h.groupRank;
 }
 

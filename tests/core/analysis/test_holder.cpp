@@ -26,6 +26,21 @@ namespace {
 
 constexpr core::TimeNs us(long long v) { return v * 1000; }
 
+/// A profile of ranks 0..n-1 read from `traces` (trace_view.json texts), with its cross-rank analysis.
+std::shared_ptr<core::Profile> profileOf(const std::vector<std::string>& traces) {
+  auto profile = std::make_shared<core::Profile>();
+  for (std::size_t r = 0; r < traces.size(); ++r) {
+    core::RankProfile rp;
+    rp.source.rank = static_cast<int>(r);
+    rp.source.label = "rank " + std::to_string(r);
+    rp.trace = loadMemory(traces[r]);
+    rp.analysis = std::make_shared<core::RankAnalysis>(core::analyzeRank(*rp.trace, nullptr, nullptr));
+    profile->ranks.push_back(std::move(rp));
+  }
+  profile->analysis = std::make_shared<core::ProfileAnalysis>(core::analyzeProfile(*profile));
+  return profile;
+}
+
 /// A profile of the loaded group ranks `loaded` (rank id = group rank) of a group whose members
 /// arrive at `arrivals` (us), with its cross-rank analysis.
 std::shared_ptr<core::Profile> capture(const std::vector<long long>& arrivals, const std::vector<int>& loaded, bool ring) {
@@ -107,6 +122,7 @@ TEST_CASE("holder: a loaded rank and an outside one arriving within 50 us: the l
   CHECK(c.holder.arriveWith == std::vector<int>{3});
   CHECK(c.lateRank == 1);
   CHECK(c.lost == us(500));
+  CHECK(said(*p, "Group rank 3, not in this capture, arrives about as late"));
 }
 
 TEST_CASE("holder: on a ring, a late member the loaded ranks do not see leaves the holder unknown", "[collectives][holder]") {
@@ -167,12 +183,86 @@ std::string statusKey(core::Holder::Status s) {
     case core::Holder::Status::Known: return "known";
     case core::Holder::Status::Unverified: return "unverified";
     case core::Holder::Status::Unknown: return "unknown";
+    case core::Holder::Status::Contradicted: return "contradicted";
     case core::Holder::Status::None: break;
   }
   return "none";
 }
 
 }  // namespace
+
+TEST_CASE("holder: starts that put a rank last while the others' waits on it end at once: the clocks disagree, no holder named",
+          "[collectives][holder]") {
+  // Two members arriving together, rank 1's clock 200 us ahead (its whole trace shifted; one
+  // collective is too few op ends for an offset). Its start says 200 us late, yet rank 0's first
+  // wait on it ends at 4 us (its record lands at 0 + 1 + 3): 196 us before that arrival.
+  const auto profile = profileOf({hcclRankTrace(0, {0, 0}, false), hcclRankTrace(1, {200, 200}, false)});
+  const core::Collective& c = only(*profile);
+  CHECK(c.holder.status == core::Holder::Status::Contradicted);
+  CHECK(c.holder.heldRank == 0);
+  CHECK(c.holder.heldAfter == us(196));
+  CHECK(c.lateRank == -1);
+  CHECK(c.lost == 0);
+  CHECK(said(*profile, "In 1 of 1 collectives the starts and the waits disagree"));
+  CHECK_FALSE(said(*profile, "is late to"));
+  CHECK(core::holderLabel(c) == "unknown (clocks disagree)");
+}
+
+TEST_CASE("holder: without plane tasks, an op far longer than its data takes leaves the holder unknown", "[collectives][holder]") {
+  // Level0: op slices with their element count, no plane task. Per rank (us): allReduce #0 of
+  // 1,000,000 elements, #1 of 10,000,000 in 100 us (the best rate: 100,000 a us), #2 of 1,000,000.
+  // #0: rank 1 arrives at 100, both end at 1000: rank 1's op lasts 900 us where its data takes
+  // 10 us: held 890 us inside it, holder unknown; rank 0 waits at least 100 us (to rank 1's start).
+  // #2: rank 1 arrives at 3150, both end at 3200: 50 us for 10 us of data is not held (40 < 50):
+  // rank 1 holds it, unverified, and rank 0 loses 150 us.
+  const auto traceOf = [](long long start0, long long start2) {
+    std::string b = R"({"ph":"M","name":"process_name","pid":300,"tid":0,"args":{"name":"Ascend Hardware"}},
+{"ph":"M","name":"process_labels","pid":300,"tid":0,"args":{"labels":"NPU 0"}},
+{"ph":"M","name":"process_name","pid":400,"tid":0,"args":{"name":"HCCL"}},
+{"ph":"M","name":"process_labels","pid":400,"tid":0,"args":{"labels":"NPU 0"}},
+{"ph":"M","name":"thread_name","pid":400,"tid":0,"args":{"name":"Group 0 Communication"}},
+{"ph":"X","pid":300,"tid":5,"name":"MatMul","ts":5000,"dur":5,"args":{"Task Type":"AI_CORE"}},
+)";
+    const auto op = [](int seq, long long ts, long long end, long long count) {
+      return std::string(R"({"ph":"X","pid":400,"tid":0,"name":"hcom_allReduce__111_)") + std::to_string(seq) + R"(_1","ts":)" +
+             std::to_string(ts) + R"(,"dur":)" + std::to_string(end - ts) + R"(,"args":{"count":)" + std::to_string(count) + "}}";
+    };
+    b += op(0, start0, 1000, 1000000) + ",\n" + op(1, 2000, 2100, 10000000) + ",\n" + op(2, start2, 3200, 1000000);
+    return "[\n" + b + "\n]\n";
+  };
+  const auto profile = profileOf({traceOf(0, 3000), traceOf(100, 3150)});
+  const auto& cs = profile->analysis->comm.collectives;
+  REQUIRE(cs.size() == 3);
+  const core::Collective& c0 = cs[0];
+  CHECK(c0.sequence == 0);
+  CHECK(c0.holder.status == core::Holder::Status::Unknown);
+  CHECK(c0.holder.heldRank == 1);
+  CHECK(c0.holder.expected == us(10));
+  CHECK(c0.holder.heldAfter == us(890));
+  CHECK(c0.lateRank == -1);
+  CHECK(c0.lostAtLeast == us(100));
+  CHECK(cs[1].holder.status == core::Holder::Status::None);
+  const core::Collective& c2 = cs[2];
+  CHECK(c2.holder.status == core::Holder::Status::Unverified);
+  CHECK(c2.lateRank == 1);
+  CHECK(c2.lost == us(150));
+  CHECK(said(*profile, "rank 1 is late to 1 of 3 collectives"));
+  CHECK(said(*profile, "In 1 of 3 collectives the holder cannot be told. Worst, allReduce #0"));
+  CHECK(said(*profile, "its op lasts 900 us where moving its 1000000 elements takes about 10 us"));
+  CHECK(said(*profile, "wait at least 100 us in all"));
+}
+
+TEST_CASE("holder: a rank with no HCCL op is named in the notes, not compared", "[collectives][holder]") {
+  const auto profile = profileOf({hcclRankTrace(0, {0, 60}, false), hcclRankTrace(1, {0, 60}, false),
+                                  R"([{"ph":"M","name":"process_name","pid":300,"tid":0,"args":{"name":"Ascend Hardware"}},)"
+                                  R"({"ph":"X","pid":300,"tid":5,"name":"MatMul","ts":5,"dur":5,"args":{}}])"});
+  const core::Collective& c = only(*profile);
+  CHECK(c.lateRank == 1);
+  bool noted = false;
+  for (const std::string& n : profile->analysis->comm.notes)
+    noted = noted || n.find("rank(s) 2: no HCCL op read") != std::string::npos;
+  CHECK(noted);
+}
 
 TEST_CASE("holder: every corpus collective's holder equals holder_oracle.py's, read from the raw plane tasks", "[collectives][holder][oracle]") {
   // tests/data/holder_oracle.json: tools/oracles/holder_oracle.py (standard-library Python, no
