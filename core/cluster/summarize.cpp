@@ -122,6 +122,7 @@ SummarizeResult summarizePath(const std::string& path, const std::string& outDir
         lo.threads = std::max(1u, cores / jobs);
         lo.progress = nullptr;
         lo.preview = nullptr;
+        lo.summaryLevels = false;  // nothing is drawn
         AnalysisOptions ao;
         ao.threads = lo.threads;
         std::vector<std::string> messages;

@@ -325,7 +325,9 @@ bool TraceBuilder::finish(Trace& trace, const FinishOptions& options) {
   // apart (Trace::flowsByFrom / flowsByTo; Lane::lod, CounterSeries::lod): built at once, they
   // keep both cores busy (each alone left ~40% of the second core idle: 80 CPU ms in 50 ms and
   // 180 in 115 at 11 M events).
-  if (options.threads == 1) {
+  if (!options.summaryLevels) {
+    trace.indexFlows();
+  } else if (options.threads == 1) {
     trace.indexFlows();
     buildTraceLod(trace, {}, 1);  // summary levels for zoomed-out frames (core/query/lod.h)
   } else {

@@ -155,6 +155,7 @@ class TraceBuilder {
     std::stop_token stop;     ///< a stop request makes finish() return false (nothing built)
     int plainNpuDevice = -1;  ///< device of processes labelled plain "NPU" (Process::deviceId)
     unsigned threads = 0;     ///< build threads at most (0: one per chunk) and summary-level threads (0: hardware concurrency)
+    bool summaryLevels = true;  ///< false: no summary levels (LoadOptions::summaryLevels)
   };
   /// Builds `trace` (empty on entry; path / file / fileBytes are the caller's): nesting and
   /// overlap flags, B/E matching, flow binding and pairing, display order, the flow index

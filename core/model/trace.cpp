@@ -207,7 +207,7 @@ LoadResult loadFromFiles(std::vector<TraceInput>& inputs, const std::vector<std:
     builder.addNote(std::move(note));
   }
   const int plainNpuDevice = options.device >= 0 ? options.device : deviceFromTracePath(names.front());
-  if (!builder.finish(*trace, {options.stop, plainNpuDevice, threads})) {
+  if (!builder.finish(*trace, {options.stop, plainNpuDevice, threads, options.summaryLevels})) {
     result.error = "cancelled";
     return result;
   }

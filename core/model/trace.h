@@ -288,6 +288,9 @@ struct LoadOptions {
   /// memory, now that the text is streamed). Past it the events inflated so far are kept and a
   /// GzipLimit warning says where reading stopped.
   std::uint64_t gzipMaxInflatedBytes = 0;
+  /// false: the summary levels for zoomed-out frames (Lane::lod, CounterSeries::lod) are not
+  /// built. Nothing but drawing reads them; `npuscope summarize`, which draws nothing, sets it.
+  bool summaryLevels = true;
   ProgressFn progress;           ///< may be empty
   PreviewFn preview;             ///< may be empty; see LoadPreview
   /// Test hook (issue 26 item 7: a test that raced the clock): called on the parsing thread each

@@ -532,6 +532,16 @@ RankAdvice adviseRankProfile(const RankProfile& rp, const AdvisorThresholds& thr
   return adviseRank(*rp.trace, rp.kernels.get(), *rp.analysis, &meta, thresholds);
 }
 
+std::shared_ptr<const OperatorTable> rankOperatorTable(const RankProfile& rp, const AdvisorThresholds& thresholds) {
+  if (!rp.trace || !rp.analysis || !rp.kernels || isGpuTrace(*rp.trace)) return nullptr;
+  // adviseRankProfile's chip: readRankMetadata's msprof info.json, else the .db's; adviseRank
+  // prefers thresholds.chip.
+  std::string chip = thresholds.chip;
+  if (chip.empty()) chip = chipFromMsprofInfo(rp.source.root);
+  if (chip.empty()) chip = rp.chip;
+  return std::make_shared<const OperatorTable>(operatorTable(*rp.trace, *rp.kernels, *rp.analysis, chip, thresholds));
+}
+
 std::string reportJson(const Profile& profile, const AdvisorThresholds& thresholds) {
   std::string o;
   std::vector<std::pair<std::string, RankAdvice>> advised;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "core/analysis/advisor.h"
+#include "core/analysis/operators.h"
 #include "core/profile/profile.h"
 
 namespace npuscope::core {
@@ -22,5 +24,11 @@ namespace npuscope::core {
 /// The advisor's findings for one rank of `profile` (its trace, kernel_details.csv, analysis and
 /// profiler_metadata.json); empty findings when the rank has no trace or no analysis.
 [[nodiscard]] RankAdvice adviseRankProfile(const RankProfile& rank, const AdvisorThresholds& thresholds = {});
+
+/// The operator table adviseRankProfile's decision tree reads (RankAdvice::operators->table), alone:
+/// the same chip (thresholds.chip, else the capture's msprof info.json, else the .db's NPU_INFO)
+/// and thresholds, without the advisor's other rules (a summary keeps only the table). Null when
+/// the advisor would have none: no trace, analysis or kernel table, or a GPU trace.
+[[nodiscard]] std::shared_ptr<const OperatorTable> rankOperatorTable(const RankProfile& rank, const AdvisorThresholds& thresholds = {});
 
 }  // namespace npuscope::core

@@ -1128,7 +1128,7 @@ bool DbReader::read(Trace& trace) {
   if (!m_db.hasTable("PYTORCH_API") && !m_db.hasTable("TASK") && !m_db.hasTable("CANN_API"))
     note("none of the timeline tables (PYTORCH_API, CANN_API, TASK) is in this database: nothing to show");
   const unsigned threads = m_options.threads ? m_options.threads : 2;
-  return m_b.finish(trace, {m_options.stop, m_options.device, threads});
+  return m_b.finish(trace, {m_options.stop, m_options.device, threads, m_options.summaryLevels});
 }
 
 /// analysis.db CommAnalyzerTime and CommAnalyzerBandwidth -> communication.json's time and
