@@ -807,14 +807,19 @@ std::vector<OutsideArrival> outsideArrivals(const RankSummaries& ranks, const Co
 
 /// Every member of the group is seen: some loaded rank with plane tasks names, with itself, every
 /// group rank that any loaded rank names, and those are 0..n-1 (a mesh: each rank waits on every
-/// other; a ring shows only its neighbours).
+/// other; a ring shows only its neighbours). Two loaded ranks with plane tasks at least: one rank
+/// always names every member it knows of (MindSpore's four-plane rings show one rank group ranks
+/// 0-4 of 8, which looks complete alone).
 bool everyMemberSeen(const RankSummaries& ranks, const Collective& c) {
   std::set<int> members;
+  std::size_t withTasks = 0;
   for (const CollectiveRank& r : c.ranks)
     if (const CommOp* op = collectiveOp(ranks, r); op && op->hasTasks) {
+      ++withTasks;
       if (op->selfRank >= 0) members.insert(op->selfRank);
       members.insert(op->peers.begin(), op->peers.end());
     }
+  if (withTasks < 2) return false;
   if (members.empty() || *members.begin() != 0 || *members.rbegin() != static_cast<int>(members.size()) - 1) return false;
   for (const CollectiveRank& r : c.ranks)
     if (const CommOp* op = collectiveOp(ranks, r); op && op->hasTasks && op->selfRank >= 0 && op->peers.size() + 1 == members.size())
@@ -1033,7 +1038,7 @@ ClusterComm matchCollectives(const RankSummaries& ranks) {
   std::vector<std::size_t> withOps;
   for (std::size_t i = 0; i < ranks.size(); ++i)
     if (opsOf(ranks[i].get())) withOps.push_back(i);
-  if (withOps.size() < 2) return cc;
+  if (withOps.empty()) return cc;  // one rank: its collectives, told by its own first waits
   ReferenceOps ref = referenceOps(ranks, withOps.front(), cc);
   if (withOps.size() < ranks.size()) {
     std::string without;

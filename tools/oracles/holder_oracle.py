@@ -39,8 +39,8 @@ The rule, written from docs/diagnosis.md §5.4:
    rank's corrected start, else the last loaded rank (the latest corrected start, first in rank order
    on ties).
 6. Status: "unverified" when no op of the collective has plane tasks; else "known", unless not every
-   member is seen (no loaded rank names, with itself, every group rank 0..n-1 that any loaded rank
-   names) and the rank that saw the holder arrive (the loaded holder itself, or the rank whose wait
+   member is seen (fewer than two loaded ranks with plane tasks, or no loaded rank names, with
+   itself, every group rank 0..n-1 that any loaded rank names) and the rank that saw the holder arrive (the loaded holder itself, or the rank whose wait
    gave the outside holder's arrival) is held afterwards: a loaded holder with any blocked wait, an
    outside holder whose witness has a blocked wait ending >= 50 us after that first wait's end
    (both less offset and preamble) -> "unknown". Finally "none" (no holder) when the status is not
@@ -81,7 +81,19 @@ CAPTURES = [
     ("ascend-pt-910a-db-2rank/level1", "db"),
     ("ascend-pt-910a-db-2rank/level0", "db"),
     ("mindspore-msprof-prof-2dev", "msprof"),
+    # One rank opened alone: its own first waits tell its group's arrivals.
+    ("ascend-pt-910b-l1-text-2rank/rank0_ascend_pt", "text"),
+    ("ascend-pt-910a-db-2rank/level1/rank1_ascend_pt", "db"),
+    ("mindspore-msprof-prof-2dev/PROF_000001_20230818142704322_COJGGGCANRMICFBC/device_0", "msprof"),
 ]
+
+
+def rank_folders(capture_dir, pattern):
+    """The folders matching `pattern` under capture_dir, or capture_dir itself when it is one."""
+    here = os.path.basename(os.path.normpath(capture_dir))
+    if re.fullmatch(pattern.replace("*", ".*"), here):
+        return [capture_dir]
+    return sorted(glob.glob(os.path.join(capture_dir, pattern)))
 
 
 def us_to_ns(v):
@@ -163,7 +175,7 @@ def load_json_events(path):
 
 def text_ranks(capture_dir):
     out = []
-    for folder in sorted(glob.glob(os.path.join(capture_dir, "*_ascend_pt"))):
+    for folder in rank_folders(capture_dir, "*_ascend_pt"):
         info = glob.glob(os.path.join(folder, "profiler_info_*.json"))
         rank = int(re.search(r"profiler_info_(\d+)", info[0]).group(1)) if info else int(re.search(r"(\d+)", os.path.basename(folder)).group(1))
         out.append((rank, events_ops(load_json_events(os.path.join(folder, "ASCEND_PROFILER_OUTPUT", "trace_view.json")))))
@@ -172,7 +184,9 @@ def text_ranks(capture_dir):
 
 def msprof_ranks(capture_dir):
     out = []
-    for dev in sorted(glob.glob(os.path.join(capture_dir, "PROF_*", "device_*"))):
+    devs = [capture_dir] if re.fullmatch(r"device_\d+", os.path.basename(os.path.normpath(capture_dir))) else \
+        sorted(glob.glob(os.path.join(capture_dir, "PROF_*", "device_*")))
+    for dev in devs:
         info = [f for f in glob.glob(os.path.join(dev, "info.json.*")) if not f.endswith(".done")]
         rank = json.load(open(info[0])).get("rank_id") if info else None
         if rank is None:
@@ -188,7 +202,8 @@ def msprof_ranks(capture_dir):
 
 def db_ranks(capture_dir):
     out = []
-    for db in sorted(glob.glob(os.path.join(capture_dir, "*_ascend_pt", "ASCEND_PROFILER_OUTPUT", "ascend_pytorch_profiler_*.db"))):
+    for db in [d for f in rank_folders(capture_dir, "*_ascend_pt")
+               for d in sorted(glob.glob(os.path.join(f, "ASCEND_PROFILER_OUTPUT", "ascend_pytorch_profiler_*.db")))]:
         rank = int(re.search(r"profiler_(\d+)\.db$", db).group(1))
         c = sqlite3.connect("file:" + urllib.parse.quote(os.path.abspath(db)) + "?immutable=1", uri=True)
         s = dict(c.execute("select id, value from STRING_IDS"))
@@ -274,7 +289,8 @@ def collectives(ranks):
     out = []
     for k in sorted({k for _, m in keyed for k in m}, key=lambda k: (k[0], k[1], k[2])):
         members = [(rank, m[k]) for rank, m in keyed if k in m]
-        if len(members) < 2:
+        # A collective of one loaded rank is told only by its plane tasks (its first waits).
+        if len(members) < 2 and not members[0][1]["tasks"]:
             continue
         same = {rank: [op for kk, op in m.items() if kk[0] == k[0] and kk[1] == k[1]] for rank, m in keyed}
         out.append(holder(k, members, offsets, same))
@@ -325,7 +341,8 @@ def holder(k, members, offsets, same):
         members_seen = set(loaded)
         for f in facts.values():
             members_seen |= f["peers"]
-        complete = (members_seen and min(members_seen) == 0 and max(members_seen) == len(members_seen) - 1 and
+        complete = (sum(1 for f in facts.values() if f["tasks"]) >= 2 and
+                    members_seen and min(members_seen) == 0 and max(members_seen) == len(members_seen) - 1 and
                     any(f["tasks"] and f["self"] >= 0 and len(f["peers"]) + 1 == len(members_seen) for f in facts.values()))
         if not complete:
             f = facts[witness]
@@ -369,7 +386,7 @@ def main():
             print("%s: absent, skipped" % rel, file=sys.stderr)
             continue
         ranks = [r for r in readers[kind](d) if r[1]]
-        caps.append({"capture": rel, "collectives": collectives(ranks) if len(ranks) >= 2 else []})
+        caps.append({"capture": rel, "collectives": collectives(ranks) if ranks else []})
     text = json.dumps({"captures": caps}, indent=1, sort_keys=True) + "\n"
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
