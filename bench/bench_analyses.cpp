@@ -112,7 +112,7 @@ std::string analysisText(const npuscope::core::Trace& trace, const npuscope::cor
            "\n    chain " + b.chain.path;
       for (const auto& l : b.chain.links)
         o += std::string(" ") + core::chainLayerKey(l.layer) + "=" + std::to_string(l.slice.lane) + ":" +
-             std::to_string(l.slice.index) + "(" + l.via + ")";
+             std::to_string(l.slice.index) + "(" + std::string(l.via) + ")";
       for (auto m : b.chain.missing) o += std::string(" -") + core::chainLayerKey(m);
       if (b.chain.launchLatency) o += " latency " + std::to_string(*b.chain.launchLatency);
       o += "\n";

@@ -109,7 +109,10 @@ enum class ChainLayer : std::uint8_t { PythonApi, TorchOp, Enqueue, Dequeue, Can
 struct ChainLink {
   ChainLayer layer = ChainLayer::DeviceTask;
   SliceRef slice;
-  std::string via;  ///< how it was reached: "async_npu", "HostToDevice", "async_task_queue", "enclosing", "same thread"
+  /// How it was reached: "async_npu", "async_acl_npu", "HostToDevice", "ac2g", "async_task_queue",
+  /// "enclosing", "same thread" or "": always a string literal (static storage; one chain is built
+  /// per device task, and an allocated string per link was a third of the chain's cost).
+  std::string_view via;
 };
 
 /// The dispatch chain of one device task, from the Python API down to the task (links in that
@@ -190,7 +193,9 @@ void applySkew(DispatchChain& chain, const ClockSkew& skew);
 /// Walks back from device task `task` (an Ascend Hardware slice): HostToDevice flow -> Node@launch /
 /// AscendCL API -> Dequeue (same OS thread) -> async_task_queue flow -> Enqueue -> torch op ->
 /// Python API; or, at Level0 without a CANN lane, async_npu flow -> torch op -> Enqueue -> Dequeue.
-[[nodiscard]] DispatchChain dispatchChain(const Trace& trace, SliceRef task);
+/// `pythonApi` false leaves the Python API layer out (missing), saving the walk up the torch op's
+/// ancestors (dispatchStats, which builds one chain per device task, does not read it).
+[[nodiscard]] DispatchChain dispatchChain(const Trace& trace, SliceRef task, bool pythonApi = true);
 
 /// A device idle gap.
 struct Bubble {

@@ -118,8 +118,8 @@ DispatchChain kinetoChain(const Trace& trace, SliceRef task, const Flow& launchF
       break;
     }
   }
-  const auto add = [&](ChainLayer layer, SliceRef r, std::string via) {
-    if (r.valid()) chain.links.push_back({layer, r, std::move(via)});
+  const auto add = [&](ChainLayer layer, SliceRef r, std::string_view via) {
+    if (r.valid()) chain.links.push_back({layer, r, via});
     else chain.missing.push_back(layer);
   };
   add(ChainLayer::PythonApi, pyApi, "enclosing");
@@ -133,12 +133,12 @@ DispatchChain kinetoChain(const Trace& trace, SliceRef task, const Flow& launchF
 
 }  // namespace
 
-DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
+DispatchChain dispatchChain(const Trace& trace, SliceRef task, bool pythonApi) {
   DispatchChain chain;
   if (!task.valid()) return chain;
   SliceRef launch, cannApi, dequeue, enqueue, torchOp, pyApi;
   std::optional<TimeNs> launchTs;
-  std::string viaCann, viaTorch;
+  std::string_view viaCann, viaTorch;  // string literals (ChainLink::via)
   if (detail::isKinetoDeviceLane(trace, task.lane))
     for (const Flow* f : detail::flowsTo(trace, task))
       if (trace.name(f->category) == "ac2g" && f->from.valid()) return kinetoChain(trace, task, *f);
@@ -161,7 +161,7 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
       viaCann = "HostToDevice";
     } else if ((cat == "async_npu" || cat == "async_acl_npu") && !torchOp.valid()) {
       torchOp = f->from;
-      viaTorch = std::string(cat);
+      viaTorch = cat == "async_npu" ? "async_npu" : "async_acl_npu";
     }
   }
   // Level0: the HostToDevice `s` survives on the pruned CANN thread (no slice to bind to);
@@ -221,7 +221,7 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
   }
   // Python API: the nearest python_function ancestor of the torch op (recorded with
   // with_stack=True). Without one the layer is reported missing, not guessed.
-  if (torchOp.valid()) {
+  if (torchOp.valid() && pythonApi) {
     for (SliceRef c = detail::parentOf(trace, torchOp); c.valid(); c = detail::parentOf(trace, c)) {
       if (isStep(trace.sliceName(c))) break;
       if (trace.name(trace.lanes[c.lane].categories[c.index]) == "python_function") {
@@ -230,8 +230,9 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task) {
       }
     }
   }
-  auto add = [&](ChainLayer layer, SliceRef r, std::string via) {
-    if (r.valid()) chain.links.push_back({layer, r, std::move(via)});
+  chain.links.reserve(7);
+  auto add = [&](ChainLayer layer, SliceRef r, std::string_view via) {
+    if (r.valid()) chain.links.push_back({layer, r, via});
     else chain.missing.push_back(layer);
   };
   add(ChainLayer::PythonApi, pyApi, "enclosing");

@@ -8,12 +8,14 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "core/analysis/advisor_rules.h"
 #include "core/analysis/trace_query.h"
 #include "core/base/ascii.h"
+#include "core/base/guard.h"
 #include "core/base/i18n.h"
 #include "core/base/json_text.h"
 #include "core/base/parse_number.h"
@@ -573,39 +575,158 @@ Spread spreadOf(std::vector<double> v) {
   Spread s;
   s.n = v.size();
   if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
+  // The values at ranks lo and lo + 1 of the sorted samples, found by selection (a full sort of a
+  // hot op's hundreds of thousands of samples cost 0.1 s of a 1 GB trace's summary).
   auto at = [&](double p) {
     const double pos = p * static_cast<double>(v.size() - 1);
     const auto lo = static_cast<std::size_t>(std::floor(pos));
-    const std::size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(lo), v.end());
+    const double a = v[lo];
+    const double b = lo + 1 < v.size() ? *std::min_element(v.begin() + static_cast<std::ptrdiff_t>(lo) + 1, v.end()) : a;
+    return a + (b - a) * (pos - static_cast<double>(lo));
   };
   s.p50 = at(0.5);
   s.p90 = at(0.9);
-  s.max = v.back();
+  s.max = *std::max_element(v.begin(), v.end());
   return s;
 }
 
-std::vector<DispatchStat> dispatchStats(const Trace& trace, const RankAnalysis& analysis, TimeNs bubbleThresholdNs) {
-  struct Instance {
-    TimeNs firstStart = INT64_MAX;
-    TimeNs device = 0;
-    std::optional<TimeNs> launch, queue;
-  };
-  // Op slice -> its tasks' figures, per layer (0 torch, 1 cann).
-  std::map<std::pair<std::uint32_t, std::uint32_t>, Instance> inst[2];
-  std::map<std::pair<int, TimeNs>, std::pair<SliceRef, SliceRef>> opsOfTaskStart;  // (device, start) -> (torch, cann)
+namespace {
+
+/// dispatchStats' figures of one op slice over its tasks.
+struct DispatchInstance {
+  SliceRef op;
+  TimeNs firstStart = INT64_MAX;
+  TimeNs device = 0;
+  std::optional<TimeNs> launch, queue;
+};
+
+std::uint64_t sliceKey(SliceRef r) { return (static_cast<std::uint64_t>(r.lane) << 32) | r.index; }
+
+/// dispatchStats' pass over a run of device tasks (in lane, then slice order): the instances per
+/// layer (0 torch, 1 cann) in first-seen order, and the ops of the tasks starting at a gap end.
+/// An op slice's instance is found through a dense index per lane (a hash of 300 k op slices
+/// cost a third of the pass).
+struct DispatchPart {
+  std::vector<std::vector<std::uint32_t>> instanceOf[2];  // [layer][lane][slice] -> instance + 1, 0 none
+  std::vector<DispatchInstance> instances[2];
+  std::vector<std::pair<std::pair<int, TimeNs>, std::pair<SliceRef, SliceRef>>> atGapEnd;  // (device, start) -> (torch, cann)
+
+  explicit DispatchPart(const Trace& trace) {
+    for (auto& v : instanceOf) v.resize(trace.lanes.size());
+    lanes = &trace.lanes;
+  }
+
+  DispatchInstance& instance(int k, SliceRef op) {
+    std::vector<std::uint32_t>& index = instanceOf[k][op.lane];
+    if (index.empty()) index.assign((*lanes)[op.lane].sliceCount(), 0);
+    std::uint32_t& at = index[op.index];
+    if (at == 0) {
+      instances[k].emplace_back();
+      instances[k].back().op = op;
+      at = static_cast<std::uint32_t>(instances[k].size());
+    }
+    return instances[k][at - 1];
+  }
+
+  /// Adds `later` (the tasks after this part's): device times add up, the launch is the earliest
+  /// task's (this part's on a tie) and the queue wait the first one seen.
+  void merge(DispatchPart& later) {
+    for (int k = 0; k < 2; ++k)
+      for (const DispatchInstance& x : later.instances[k]) {
+        DispatchInstance& in = instance(k, x.op);
+        in.device += x.device;
+        if (x.firstStart < in.firstStart) {
+          in.firstStart = x.firstStart;
+          in.launch = x.launch;
+        }
+        if (!in.queue) in.queue = x.queue;
+      }
+    atGapEnd.insert(atGapEnd.end(), later.atGapEnd.begin(), later.atGapEnd.end());
+  }
+
+ private:
+  const std::vector<Lane>* lanes = nullptr;
+};
+
+/// dispatchStats' DispatchStat per op name of one layer's instances (`layer`: "torch" or "cann"),
+/// with their evidence (the longest host times first, a tie in op slice order); `statOf` gets each
+/// name's index in the result.
+std::vector<DispatchStat> statsByName(const Trace& trace, const std::vector<DispatchInstance>& instances, const char* layer,
+                                      std::unordered_map<std::string_view, std::size_t>& statOf) {
+  std::vector<DispatchStat> out;
+  std::vector<std::vector<std::pair<double, SliceRef>>> ev;
+  for (const DispatchInstance& in : instances) {
+    const std::string_view name = trace.sliceName(in.op);
+    const auto [it, fresh] = statOf.try_emplace(name, out.size());
+    if (fresh) {
+      DispatchStat st;
+      st.op = std::string(name);
+      st.layer = layer;
+      out.push_back(std::move(st));
+      ev.emplace_back();
+    }
+    DispatchStat& s = out[it->second];
+    ++s.count;
+    const double host = static_cast<double>(trace.sliceRange(in.op).duration());
+    s.host.push_back(host);
+    s.device.push_back(static_cast<double>(in.device));
+    if (in.launch) s.launch.push_back(static_cast<double>(*in.launch));
+    if (in.queue) s.queue.push_back(static_cast<double>(*in.queue));
+    if (host > static_cast<double>(in.device)) ++s.hostOverDevice;
+    ev[it->second].emplace_back(host, in.op);
+  }
+  // The longest host times first; a tie in op slice order (what sorting them stably did when the
+  // instances came in that order).
+  for (std::size_t j = 0; j < ev.size(); ++j) {
+    auto& v = ev[j];
+    const auto before = [&](const std::pair<double, SliceRef>& x, const std::pair<double, SliceRef>& y) {
+      return x.first != y.first ? x.first > y.first : sliceKey(x.second) < sliceKey(y.second);
+    };
+    const std::size_t n = std::min(v.size(), kMaxEvidence);
+    std::partial_sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n), v.end(), before);
+    for (std::size_t e = 0; e < n; ++e) out[j].instances.push_back(v[e].second);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<DispatchStat> dispatchStats(const Trace& trace, const RankAnalysis& analysis, TimeNs bubbleThresholdNs, unsigned threads) {
+  // The starts of tasks that end a Free interval >= the threshold, per device (few): only those
+  // tasks' ops are kept for the bubble counts.
+  std::map<int, std::vector<TimeNs>> gapEnds;
+  for (const DeviceAnalysis& d : analysis.devices)
+    for (const TimeRange& gap : d.free)
+      if (gap.duration() >= bubbleThresholdNs) gapEnds[d.device].push_back(gap.end);
+  for (auto& [device, ends] : gapEnds) std::sort(ends.begin(), ends.end());
+  // Every depth-0 task of a device task lane, in lane then slice order.
+  std::vector<SliceRef> tasks;
   for (std::uint32_t li = 0; li < trace.lanes.size(); ++li) {
     if (!detail::isDeviceTaskLane(trace, li)) continue;
     const Lane& lane = trace.lanes[li];
-    const int device = trace.processes[lane.process].deviceId;
+    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i)
+      if (lane.depthOf(i) == 0) tasks.push_back(SliceRef{li, i});
+  }
+  const auto scan = [&](std::size_t begin, std::size_t end, DispatchPart& part) {
+    std::uint32_t laneOf = kInvalidIndex;
     const DeviceAnalysis* da = nullptr;
-    for (const DeviceAnalysis& d : analysis.devices)
-      if (d.device == device) da = &d;
-    for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
-      const SliceRef task{li, i};
-      if (lane.depthOf(i) != 0) continue;
-      DispatchChain chain = dispatchChain(trace, task);
+    const std::vector<TimeNs>* ends = nullptr;
+    int device = -1;
+    for (std::size_t t = begin; t < end; ++t) {
+      const SliceRef task = tasks[t];
+      const Lane& lane = trace.lanes[task.lane];
+      if (task.lane != laneOf) {
+        laneOf = task.lane;
+        device = trace.processes[lane.process].deviceId;
+        da = nullptr;
+        for (const DeviceAnalysis& d : analysis.devices)
+          if (d.device == device) da = &d;
+        const auto it = gapEnds.find(device);
+        ends = it == gapEnds.end() ? nullptr : &it->second;
+      }
+      const std::uint32_t i = task.index;
+      DispatchChain chain = dispatchChain(trace, task, false);
       if (da) applySkew(chain, da->skew);
       const ChainLink* ops[2] = {chain.find(ChainLayer::TorchOp), chain.find(ChainLayer::CannApi)};
       SliceRef refs[2];
@@ -617,7 +738,7 @@ std::vector<DispatchStat> dispatchStats(const Trace& trace, const RankAnalysis& 
         if (k == 0)
           for (SliceRef c = refs[0]; c.valid(); c = detail::parentOf(trace, c))
             if (trace.sliceName(c).starts_with("aten::")) refs[0] = c;
-        Instance& in = inst[k][{refs[k].lane, refs[k].index}];
+        DispatchInstance& in = part.instance(k, refs[k]);
         in.device += lane.end[i] - lane.start[i];
         if (lane.start[i] < in.firstStart) {
           in.firstStart = lane.start[i];
@@ -626,32 +747,36 @@ std::vector<DispatchStat> dispatchStats(const Trace& trace, const RankAnalysis& 
         }
         if (k == 0 && !in.queue && chain.queueWait) in.queue = chain.queueWait;
       }
-      if (refs[0].valid() || refs[1].valid()) opsOfTaskStart.emplace(std::make_pair(device, lane.start[i]), std::make_pair(refs[0], refs[1]));
+      if ((refs[0].valid() || refs[1].valid()) && ends && std::binary_search(ends->begin(), ends->end(), lane.start[i]))
+        part.atGapEnd.push_back({{device, lane.start[i]}, {refs[0], refs[1]}});
     }
+  };
+  // The tasks in contiguous runs, one per thread (each chain only reads the trace), merged in order.
+  // Without a number given, one thread per 20,000 tasks at most (below, a thread costs more than
+  // it saves).
+  const std::size_t parts =
+      threads ? std::max<std::size_t>(1, std::min<std::size_t>({threads, 8, tasks.size()}))
+              : std::max<std::size_t>(1, std::min<std::size_t>({std::thread::hardware_concurrency(), 8, tasks.size() / 20000}));
+  std::vector<DispatchPart> part;
+  part.reserve(parts);
+  for (std::size_t p = 0; p < parts; ++p) part.emplace_back(trace);
+  {
+    ExceptionSlot failure;  // declared first: the workers are joined before it goes
+    std::vector<std::jthread> workers;
+    for (std::size_t p = 1; p < parts; ++p)
+      workers.emplace_back([&, p] { failure.run([&] { scan(tasks.size() * p / parts, tasks.size() * (p + 1) / parts, part[p]); }); });
+    failure.run([&] { scan(0, tasks.size() / parts, part[0]); });
+    workers.clear();
+    failure.rethrow();
   }
-  std::map<std::string, DispatchStat> byName[2];
-  std::map<std::pair<std::uint32_t, std::uint32_t>, DispatchStat*> statOf[2];
-  for (int k = 0; k < 2; ++k) {
-    std::map<std::string, std::vector<std::pair<double, SliceRef>>> ev;
-    for (const auto& [ref, in] : inst[k]) {
-      const SliceRef r{ref.first, ref.second};
-      const std::string name(trace.sliceName(r));
-      DispatchStat& s = byName[k][name];
-      s.op = name;
-      s.layer = k == 0 ? "torch" : "cann";
-      ++s.count;
-      const TimeRange rr = trace.sliceRange(r);
-      const double host = static_cast<double>(rr.duration());
-      s.host.push_back(host);
-      s.device.push_back(static_cast<double>(in.device));
-      if (in.launch) s.launch.push_back(static_cast<double>(*in.launch));
-      if (in.queue) s.queue.push_back(static_cast<double>(*in.queue));
-      if (host > static_cast<double>(in.device)) ++s.hostOverDevice;
-      ev[name].emplace_back(host, r);
-      statOf[k][ref] = &s;
-    }
-    for (auto& [name, v] : ev) detail::sortEvidence(v, byName[k][name].instances);
-  }
+  for (std::size_t p = 1; p < parts; ++p) part[0].merge(part[p]);
+  std::map<std::pair<int, TimeNs>, std::pair<SliceRef, SliceRef>> opsOfTaskStart;  // the first task's ops at each gap end
+  for (const auto& [key, refs] : part[0].atGapEnd) opsOfTaskStart.emplace(key, refs);
+  const std::vector<DispatchInstance>* instances = part[0].instances;
+  // Per layer: one DispatchStat per op name.
+  std::vector<DispatchStat> byName[2];
+  std::unordered_map<std::string_view, std::size_t> statOfName[2];
+  for (int k = 0; k < 2; ++k) byName[k] = statsByName(trace, instances[k], k == 0 ? "torch" : "cann", statOfName[k]);
   // Bubbles ended: the task starting at the end of each Free interval ≥ the threshold.
   for (const DeviceAnalysis& d : analysis.devices)
     for (const TimeRange& gap : d.free) {
@@ -661,25 +786,29 @@ std::vector<DispatchStat> dispatchStats(const Trace& trace, const RankAnalysis& 
       const SliceRef refs[2] = {it->second.first, it->second.second};
       for (int k = 0; k < 2; ++k) {
         if (!refs[k].valid()) continue;
-        const auto s = statOf[k].find({refs[k].lane, refs[k].index});
-        if (s == statOf[k].end()) continue;
-        ++s->second->bubblesEnded;
-        s->second->bubblesEndedNs += gap.duration();
+        const auto s = statOfName[k].find(trace.sliceName(refs[k]));
+        if (s == statOfName[k].end()) continue;
+        ++byName[k][s->second].bubblesEnded;
+        byName[k][s->second].bubblesEndedNs += gap.duration();
       }
     }
-  std::vector<DispatchStat> out;
-  for (int k = 0; k < 2; ++k)
-    for (auto& [name, s] : byName[k]) out.push_back(std::move(s));
-  auto sum = [](const std::vector<double>& v) {
-    double t = 0;
-    for (double x : v) t += x;
-    return t;
-  };
-  std::stable_sort(out.begin(), out.end(), [&](const DispatchStat& a, const DispatchStat& b) {
-    if (a.layer != b.layer) return a.layer == "torch";
-    return sum(a.host) > sum(b.host);
+  std::vector<std::pair<double, DispatchStat>> out;  // (Σ host, stat)
+  for (int k = 0; k < 2; ++k) {
+    std::sort(byName[k].begin(), byName[k].end(), [](const DispatchStat& a, const DispatchStat& b) { return a.op < b.op; });
+    for (DispatchStat& s : byName[k]) {
+      double t = 0;
+      for (double x : s.host) t += x;
+      out.emplace_back(t, std::move(s));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    if (a.second.layer != b.second.layer) return a.second.layer == "torch";
+    return a.first > b.first;
   });
-  return out;
+  std::vector<DispatchStat> stats;
+  stats.reserve(out.size());
+  for (auto& [t, s] : out) stats.push_back(std::move(s));
+  return stats;
 }
 
 namespace {

@@ -148,9 +148,11 @@ struct DispatchStat {
 
 /// Per torch op (the chain's aten op) and per CANN API (aclnn* / AscendCL@*), device tasks of
 /// every device reached through their dispatch chains; sorted by Σ host time, longest first.
-/// `bubbleThresholdNs` is the bubble length counted in bubblesEnded. Never throws.
+/// `bubbleThresholdNs` is the bubble length counted in bubblesEnded. The tasks' chains are built
+/// by `threads` threads (at most 8; 0: the hardware's, with 20,000 tasks a thread at least); the
+/// result is the same whatever the number. Throws only std::bad_alloc.
 [[nodiscard]] std::vector<DispatchStat> dispatchStats(const Trace& trace, const RankAnalysis& analysis,
-                                                      TimeNs bubbleThresholdNs = 10'000);
+                                                      TimeNs bubbleThresholdNs = 10'000, unsigned threads = 0);
 
 /// JSON of the three: `"operators": [...], "decision_tree": [...], "dispatch_stats": [...]`
 /// appended to `o` (keys as the README documents; null where unknown; times in us).

@@ -135,7 +135,7 @@ SummarizeResult summarizePath(const std::string& path, const std::string& outDir
             s = *rp.summary;
           } else {
             s = summarizeRank(rp);
-            addRankAnalyses(s, rp, options.thresholds);
+            addRankAnalyses(s, rp, options.thresholds, lo.threads);
             s.host = host;
           }
         } catch (...) {

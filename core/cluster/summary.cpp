@@ -588,7 +588,7 @@ std::string sanitizedLabel(std::string_view label) {
 
 }  // namespace
 
-void addRankAnalyses(RankSummary& s, const RankProfile& rp, const AdvisorThresholds& thresholds) {
+void addRankAnalyses(RankSummary& s, const RankProfile& rp, const AdvisorThresholds& thresholds, unsigned threads) {
   if (!rp.trace || !rp.analysis || rp.analysis->cancelled) return;
   const Trace& t = *rp.trace;
   const RankAnalysis& a = *rp.analysis;
@@ -631,7 +631,7 @@ void addRankAnalyses(RankSummary& s, const RankProfile& rp, const AdvisorThresho
   // the trace and the analysis only: the statistics run beside the table. Only the table of the
   // advisor is kept (rankOperatorTable: its other rules' findings are not in a summary), so its
   // other rules are not run (on a 1 GB trace 0.47 s, docs/benchmarks.md "A cluster of 1,024 ranks").
-  std::future<std::vector<DispatchStat>> pending = std::async(std::launch::async, [&t, &a] { return dispatchStats(t, a); });
+  std::future<std::vector<DispatchStat>> pending = std::async(std::launch::async, [&t, &a, threads] { return dispatchStats(t, a, 10'000, threads); });
   const std::shared_ptr<const OperatorTable> full = rankOperatorTable(rp, thresholds);
   std::vector<DispatchStat> stats = pending.get();
   if (stats.size() > kSummaryDispatch) stats.resize(kSummaryDispatch);

@@ -32,9 +32,10 @@ inline constexpr std::string_view kSummarySuffix = ".npuscope-summary.json.gz";
 /// the verdict, the kSummaryBubbles longest bubbles with cause and chain, the bubble time per
 /// cause, the kernel table's groups (kernelGroupsOf, for `compare`), and the report's operator
 /// table and dispatch statistics cut to kSummaryOperators and kSummaryDispatch entries (as
-/// `report --json` computes them: adviseRankProfile, dispatchStats; no decision tree).
+/// `report --json` computes them: rankOperatorTable, the table adviseRankProfile's decision tree
+/// reads; dispatchStats on `threads` threads, 0 the hardware's; no decision tree).
 /// Nothing when the rank has no analysis. Never throws but std::bad_alloc.
-void addRankAnalyses(RankSummary& s, const RankProfile& rp, const AdvisorThresholds& thresholds = {});
+void addRankAnalyses(RankSummary& s, const RankProfile& rp, const AdvisorThresholds& thresholds = {}, unsigned threads = 0);
 
 /// The summary as JSON text (one object, keys in a fixed order, integers for every time: the
 /// same summary gives the same bytes). docs/summary-format.md lists the keys.

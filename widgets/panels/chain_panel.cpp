@@ -65,9 +65,9 @@ constexpr int kMissingRole = Qt::UserRole + 3;
 constexpr int kFullNameRole = Qt::UserRole + 4;
 constexpr int kLayerRole = Qt::UserRole + 5;
 
-QString viaText(const std::string& via) {
+QString viaText(std::string_view via) {
   if (via.empty()) return {};
-  return QString::fromStdString(via);
+  return QString::fromUtf8(via.data(), static_cast<qsizetype>(via.size()));
 }
 }  // namespace
 

@@ -92,7 +92,7 @@ std::string describe(const Trace& t, const DispatchChain& c) {
   std::string s;
   for (const auto& k : c.links)
     s += std::string(npuscope::core::chainLayerKey(k.layer)) + " " + std::string(t.sliceName(k.slice)) + " @" +
-         std::to_string(t.sliceRange(k.slice).start) + " [" + k.via + "]\n";
+         std::to_string(t.sliceRange(k.slice).start) + " [" + std::string(k.via) + "]\n";
   s += "missing:";
   for (auto m : c.missing) s += std::string(" ") + npuscope::core::chainLayerKey(m);
   s += "\npath: " + c.path + "\nlatency: " + (c.launchLatency ? std::to_string(*c.launchLatency) : "none");

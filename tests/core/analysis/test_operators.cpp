@@ -325,6 +325,22 @@ TEST_CASE("operators: dispatch statistics per op equal the oracle's (dispatch_or
     REQUIRE(rp.analysis);
     CHECK(rp.analysis->devices.at(0).skew.bound == int64_t(cap["skew_bound_ns"]));
     const auto stats = core::dispatchStats(*rp.trace, *rp.analysis);
+    // The tasks split over three threads and merged give the one thread's result, field by field.
+    const auto serial = core::dispatchStats(*rp.trace, *rp.analysis, 10'000, 1);
+    const auto split = core::dispatchStats(*rp.trace, *rp.analysis, 10'000, 3);
+    REQUIRE(split.size() == serial.size());
+    REQUIRE(stats.size() == serial.size());
+    for (std::size_t i = 0; i < serial.size(); ++i) {
+      INFO(serial[i].op);
+      CHECK(split[i].op == serial[i].op);
+      CHECK(split[i].count == serial[i].count);
+      CHECK(split[i].host == serial[i].host);
+      CHECK(split[i].queue == serial[i].queue);
+      CHECK(split[i].launch == serial[i].launch);
+      CHECK(split[i].device == serial[i].device);
+      CHECK(split[i].bubblesEnded == serial[i].bubblesEnded);
+      CHECK(split[i].instances == serial[i].instances);
+    }
     std::size_t oracleRows = 0;
     for (simdjson::dom::element s : cap["stats"].get_array()) {
       ++oracleRows;
