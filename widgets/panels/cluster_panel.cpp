@@ -335,7 +335,11 @@ QVariant CollectiveModel::data(const QModelIndex& index, int role) const {
     switch (col) {
       case LateRank: return sort ? QVariant(holderSortKey(*c)) : QVariant(holderText(*c));
       case MaxSkew: return sort ? QVariant(qlonglong(c->maxSkew)) : QVariant(ms(c->maxSkew));
-      case Lost: return sort ? QVariant(qlonglong(c->lost)) : QVariant(ms(c->lost));
+      case Lost:
+        // Holder unknown: the loss to the latest arrival seen is a lower bound (lostAtLeast).
+        if (c->holder.status == core::Holder::Status::Unknown)
+          return sort ? QVariant(qlonglong(c->lostAtLeast)) : QVariant(tr("≥ %1").arg(ms(c->lostAtLeast)));
+        return sort ? QVariant(qlonglong(c->lost)) : QVariant(ms(c->lost));
       default: return {};
     }
   }
@@ -386,7 +390,9 @@ QVariant CollectiveModel::headerData(int section, Qt::Orientation o, int role) c
                   "later member outside the capture cannot be seen; 'unknown' when a loaded rank is still held after the "
                   "last arrival the capture sees; — when every member arrives within 50 us");
       case MaxSkew: return tr("The largest skew of the collective: last start - first start (ms)");
-      case Lost: return tr("What the loaded ranks lose waiting for the holder, summed (ms)");
+      case Lost:
+        return tr("What the loaded ranks lose waiting for the holder, summed (ms); '≥' where the holder is unknown: what they "
+                  "lose at least, to the latest arrival the capture sees");
       default: {
         const int ri = rankIndexOfColumn(section);
         if (ri < 0 || !m_profile) return {};

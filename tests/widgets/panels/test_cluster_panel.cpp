@@ -158,6 +158,27 @@ TEST_CASE("cluster panel: the 2-rank capture's ranks, collectives and links", "[
   CHECK(tw.highlightedSlicesRank() == -1);
 }
 
+TEST_CASE("cluster panel: a collective whose holder is unknown shows what the ranks lose at least, never 0", "[cluster_panel]") {
+  // MindSpore's two devices: allReduce #0 is unknown (holder_oracle.json: group rank 2 arrives
+  // 32.773 ms after the last loaded rank, and rank 0 is held after that); both devices wait for it
+  // at least that long, so the lower bound exceeds 2 x 32.773 ms.
+  const auto profile = load("corpus/mindspore-msprof-prof-2dev");
+  widgets::ViewState state;
+  state.setProfile(profile);
+  widgets::ClusterPanel panel(&state);
+  REQUIRE(panel.showsTables());
+  const widgets::CollectiveModel& coll = *panel.collectiveModel();
+  REQUIRE(coll.rowCount() == 3);
+  const QModelIndex lost = coll.index(0, widgets::CollectiveModel::Lost);
+  CHECK(coll.data(coll.index(0, widgets::CollectiveModel::LateRank)).toString() == QStringLiteral("unknown"));
+  const QString text = coll.data(lost).toString();
+  CHECK(text.startsWith(QStringLiteral("≥ ")));
+  CHECK(text.mid(2).toDouble() > 2 * 32.773);
+  CHECK(coll.data(lost, Qt::UserRole).toLongLong() > 2 * 32773040LL);
+  // A known holder's row keeps the plain sum: group rank 4 holds #1.
+  CHECK_FALSE(coll.data(coll.index(1, widgets::CollectiveModel::Lost)).toString().startsWith(QStringLiteral("≥")));
+}
+
 TEST_CASE("cluster panel: one rank shows one grey line, no tables", "[cluster_panel]") {
   const auto profile = load("cases/34-step-trace-time-and-missing-overlap/with_overlap/trace_view.json");
   widgets::ViewState state;
