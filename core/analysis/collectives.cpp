@@ -271,8 +271,11 @@ void opTimes(CommOp& op, const std::vector<PlaneTask>& ts, int master, CommOpInt
   for (const PlaneTask& t : ts)
     if (t.kind == TaskKind::Transfer) longestTransfer = std::max(longestTransfer, t.r.end - t.r.start);
   const TimeNs blocking = std::max(kLateRankMinSkewNs, 2 * longestTransfer);
-  for (const PlaneTask& t : ts)
-    if (t.kind == TaskKind::Wait && t.r.end - t.r.start >= blocking) op.lastBlockedWaitEnd = std::max(op.lastBlockedWaitEnd, t.r.end);
+  for (const PlaneTask& t : ts) {
+    if (t.kind != TaskKind::Wait) continue;
+    if (t.r.end - t.r.start >= blocking) op.lastBlockedWaitEnd = std::max(op.lastBlockedWaitEnd, t.r.end);
+    if (t.r.end - t.r.start >= kLateRankMinSkewNs) op.lastLongWaitEnd = std::max(op.lastLongWaitEnd, t.r.end);
+  }
   op.elapse = lastEnd - firstStart;
   std::vector<TimeRange> masterBusy;
   for (const PlaneTask& t : ts) {
@@ -827,13 +830,27 @@ bool everyMemberSeen(const RankSummaries& ranks, const Collective& c) {
   return false;
 }
 
+/// The group ranks `op` names (itself and its peers) leave a gap below their largest: the rank
+/// certainly does not see every member of its group (a 910A server's rings show a rank group
+/// ranks 0, 2, 3 and 5 of 8 around its own 1).
+bool namesGap(const CommOp& op) {
+  std::set<int> named(op.peers.begin(), op.peers.end());
+  if (op.selfRank >= 0) named.insert(op.selfRank);
+  return !named.empty() && (*named.begin() != 0 || *named.rbegin() != static_cast<int>(named.size()) - 1);
+}
+
 /// When not every member is seen (a ring shows each rank its neighbours only): the holder stands
 /// only if the loaded rank that saw it arrive is held by nobody afterwards. A loaded holder must
 /// not block (a wait of kLateRankMinSkewNs or more) at all once there: on a ring every member is
 /// upstream of it within n - 1 steps, so a member arriving later would hold one of its steps. An
 /// outside holder seen by a loaded rank's blocked first wait must leave that rank unblocked after
 /// the wait ends. Otherwise Holder::Unknown, with how long after the holder's arrival the rank
-/// was held (start terms, reference clock).
+/// was held (start terms, reference clock). With one loaded rank with plane tasks whose named
+/// group ranks leave a gap (namesGap), any wait of kLateRankMinSkewNs after that arrival holds
+/// (CommOp::lastLongWaitEnd): such a rank cannot tell a pipelined step's wait from a member it does
+/// not see arriving later (MindSpore device 1 alone, naming 0-3 and 5, waits on group rank 3 for
+/// 859 us after group rank 2's arrival, within twice its 530 us PCIe transfers; device 0 shows
+/// group rank 4 arriving 388 us after group rank 2).
 void checkUnseenLater(const RankSummaries& ranks, Collective& c, std::map<std::size_t, TimeNs>& offsetOf) {
   Holder& h = c.holder;
   std::size_t j = h.index;
@@ -846,8 +863,13 @@ void checkUnseenLater(const RankSummaries& ranks, Collective& c, std::map<std::s
   }
   const CollectiveRank& r = c.ranks[j];
   const CommOp* op = collectiveOp(ranks, r);
-  if (!op || !op->hasTasks || op->lastBlockedWaitEnd < 0) return;
-  const TimeNs held = op->lastBlockedWaitEnd - offsetOf[r.rankIndex] - (op->ready >= 0 ? op->ready - op->range.start : 0);
+  const bool alone = std::count_if(c.ranks.begin(), c.ranks.end(), [&](const CollectiveRank& x) {
+                       const CommOp* o = collectiveOp(ranks, x);
+                       return o && o->hasTasks;
+                     }) < 2;
+  const TimeNs lastHold = !op ? -1 : alone && namesGap(*op) ? op->lastLongWaitEnd : op->lastBlockedWaitEnd;
+  if (!op || !op->hasTasks || lastHold < 0) return;
+  const TimeNs held = lastHold - offsetOf[r.rankIndex] - (op->ready >= 0 ? op->ready - op->range.start : 0);
   if (!h.loaded() && held - after < kLateRankMinSkewNs) return;
   h.status = Holder::Status::Unknown;
   h.heldAfter = std::max<TimeNs>(0, held - after);
@@ -933,15 +955,25 @@ void findHolder(const RankSummaries& ranks, Collective& c, std::size_t late, con
   } else {
     h.groupRank = lateOp ? lateOp->selfRank : -1;
     h.rank = c.ranks[late].rank;
+    h.inCapture = true;
     h.index = late;
     h.arrival = lastLoaded;
   }
   // The next latest member: every other loaded rank and outside arrival (an unblocked one's bound).
   TimeNs next = INT64_MIN;
   for (std::size_t j = 0; j < c.ranks.size(); ++j)
-    if (!(h.loaded() && j == h.index)) next = std::max(next, c.ranks[j].correctedStart);
+    if (!(h.loaded() && j == h.index) && c.ranks[j].correctedStart > next) {
+      next = c.ranks[j].correctedStart;
+      h.beforeRank = c.ranks[j].rank;
+      const CommOp* op = collectiveOp(ranks, c.ranks[j]);
+      h.beforeGroupRank = op ? op->selfRank : -1;
+    }
   for (const OutsideArrival& a : c.outside) {
     if (a.groupRank == h.groupRank && !h.loaded()) continue;
+    if (a.arrival > next) {
+      h.beforeRank = -1;
+      h.beforeGroupRank = a.groupRank;
+    }
     next = std::max(next, a.arrival);
     if (a.blocked && a.groupRank != h.groupRank && a.arrival > h.arrival - kLateRankMinSkewNs) h.arriveWith.push_back(a.groupRank);
   }
@@ -984,12 +1016,9 @@ void judgeHolder(const RankSummaries& ranks, Collective& c, const std::vector<in
   }
   c.maxSkew = c.ranks[late].skew;
   c.lateIndex = late;
-  // One loaded rank tells a holder only through its first waits on its outside members.
+  // One loaded rank tells a holder through its first waits on its outside members, and without
+  // plane tasks only whether it was held inside the op (checkHeldInsideOp).
   if (c.ranks.empty()) return;
-  if (c.ranks.size() < 2) {
-    const CommOp* op = collectiveOp(ranks, c.ranks.front());
-    if (!op || !op->hasTasks) return;
-  }
   findHolder(ranks, c, late, loaded, offsetOf);
   const Holder& h = c.holder;
   if (h.status == Holder::Status::Unknown) {

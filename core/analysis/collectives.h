@@ -120,6 +120,10 @@ struct CommOp {
   /// the op's longest transfer task (own clock, ns): the last time a peer held the device inside
   /// the op (a pipelined ring step waits about one transfer for its upstream); -1 when none.
   TimeNs lastBlockedWaitEnd = -1;
+  /// The latest end of a Notify_Wait lasting at least kLateRankMinSkewNs, without the transfer
+  /// allowance (own clock, ns; -1 none): what a rank seen alone is judged by (one rank cannot tell
+  /// a pipelined step's wait from a hidden member's lateness, docs/diagnosis.md §5.4).
+  TimeNs lastLongWaitEnd = -1;
   /// The op's transfers per transport over all its planes (as CommBreakdown::links, SDMA last):
   /// communication.json's "Communication Bandwidth Info" of the op.
   std::vector<CommLink> links;
@@ -202,7 +206,7 @@ struct Holder {
   };
   Status status = Status::None;
   int groupRank = -1;     ///< the holder's rank in the group (-1 unknown)
-  int rank = -1;          ///< RankProfile::rank() when loaded, else -1
+  int rank = -1;          ///< RankProfile::rank() when loaded (-1 also for a rank without an id), else -1
   std::size_t index = 0;  ///< into Collective::ranks when loaded
   TimeNs arrival = 0;     ///< corrected start (loaded) or OutsideArrival::arrival, ns
   /// arrival - the last loaded rank's corrected start: how much later than every loaded rank the
@@ -210,6 +214,10 @@ struct Holder {
   TimeNs afterLastLoaded = 0;
   /// arrival - the next latest known member's arrival: what the holder's lateness alone costs, ns.
   TimeNs margin = 0;
+  /// That next latest member: a loaded rank (RankProfile::rank(), else -1) or, outside the
+  /// capture, its group rank (beforeRank -1); both -1 when there is none.
+  int beforeRank = -1;
+  int beforeGroupRank = -1;
   /// Unknown: how long after `arrival` a loaded rank is still held (its last blocked wait end;
   /// without plane tasks, how much longer its op lasts than `expected`), ns. Contradicted: how
   /// long before `arrival` heldRank's first wait on the holder ends, ns.
@@ -220,7 +228,8 @@ struct Holder {
   /// Members outside the capture arriving within kLateRankMinSkewNs of a loaded holder: the data
   /// cannot tell which of them is last (a loaded holder is named then, as the one to look at).
   std::vector<int> arriveWith;
-  [[nodiscard]] bool loaded() const { return rank >= 0; }
+  bool inCapture = false;  ///< the holder is a loaded rank (its `rank` may still be -1: no rank id)
+  [[nodiscard]] bool loaded() const { return inCapture; }
 };
 
 /// One op instance matched across ranks: the same group, type and sequence on each rank.

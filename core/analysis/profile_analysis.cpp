@@ -57,6 +57,7 @@ const char* holderStatusKey(Holder::Status s) {
 
 /// `holder`: null when no member arrives kLateRankMinSkewNs after the first; else {"status",
 /// "group_rank", "rank" (null outside the capture), "after_last_loaded_us", "margin_us",
+/// "before_group_rank", "before_rank" (the member arriving next latest: null unknown / outside),
 /// "arrives_with", "held_rank" (unknown, contradicted), "held_after_us" (unknown), "expected_us"
 /// (unknown without plane tasks: the op's time at its rank's best rate)} (docs/diagnosis.md §5.4).
 std::string holderJson(const Collective& c) {
@@ -65,7 +66,8 @@ std::string holderJson(const Collective& c) {
   const bool unknown = h.status == Holder::Status::Unknown;
   std::string o = "{\"status\": \"" + std::string(holderStatusKey(h.status)) + "\", \"group_rank\": " + intOrNull(h.groupRank) +
                   ", \"rank\": " + intOrNull(h.rank) + ", \"after_last_loaded_us\": " + us3(static_cast<double>(h.afterLastLoaded)) +
-                  ", \"margin_us\": " + us3(static_cast<double>(h.margin)) + ", \"arrives_with\": [";
+                  ", \"margin_us\": " + us3(static_cast<double>(h.margin)) + ", \"before_group_rank\": " + intOrNull(h.beforeGroupRank) +
+                  ", \"before_rank\": " + intOrNull(h.beforeRank) + ", \"arrives_with\": [";
   for (std::size_t j = 0; j < h.arriveWith.size(); ++j) o += (j ? ", " : "") + std::to_string(h.arriveWith[j]);
   const bool held = unknown || h.status == Holder::Status::Contradicted;
   o += "], \"held_rank\": " + (held ? intOrNull(h.heldRank) : std::string("null")) +
@@ -294,7 +296,10 @@ int loadedRankOf(const RankSummaries& ranks, const Collective& c, int peer) {
   return -1;
 }
 
-std::string rankName(int rank) { return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "rank %1"), {std::to_string(rank)}); }
+std::string rankName(int rank) {
+  if (rank < 0) return npuTr("npuscope::core::ProfileAnalysis", "the rank without a rank id");
+  return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "rank %1"), {std::to_string(rank)});
+}
 
 /// Per group rank waited for inside the ops while the master plane is idle (CommOp::idleWait):
 /// the summed longest wait per collective (waits of at least kLateRankMinSkewNs) and the
@@ -541,13 +546,28 @@ std::string outsideHolderSentence(const ClusterComm& cc, const OutsideHolderTota
   const Collective& c = cc.collectives[t.worst];
   std::size_t inGroup = 0;
   for (const Collective& x : cc.collectives) inGroup += x.group == t.group ? 1 : 0;
+  // One loaded rank in every collective of the group, the same one: it is named.
+  int only = c.ranks.size() == 1 ? c.ranks.front().rank : -1;
+  for (const Collective& x : cc.collectives)
+    if (x.group == t.group && (x.ranks.size() != 1 || x.ranks.front().rank != only)) only = -1;
   std::string s = i18n::format(
-      npuTr("npuscope::core::ProfileAnalysis",
-            "Group rank %1 of %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded "
-            "ranks wait %5 in all for it. Worst, %6%7: it arrives %8 after the last loaded rank (the loaded ranks' first waits "
-            "on it end then), %9 after the member before it. "),
-      {std::to_string(t.groupRank), hcclGroupName(t.group), std::to_string(t.count), std::to_string(inGroup), formatDuration(t.caused),
-       collectiveLabel(c), stepPart(c), formatDuration(c.holder.afterLastLoaded), formatDuration(c.holder.margin)});
+      only >= 0 ? npuTr("npuscope::core::ProfileAnalysis",
+                        "Group rank %1 of %2, which is not in this capture, holds %3 of %4 collectives of its group; %5 "
+                        "waits %6 in all for it. ")
+                : npuTr("npuscope::core::ProfileAnalysis",
+                        "Group rank %1 of %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded "
+                        "ranks wait %6 in all for it. "),
+      {std::to_string(t.groupRank), hcclGroupName(t.group), std::to_string(t.count), std::to_string(inGroup), rankName(only),
+       formatDuration(t.caused)});
+  s += i18n::format(c.ranks.size() == 1 ? npuTr("npuscope::core::ProfileAnalysis", "Worst, %1%2: it arrives %3 after %4 (whose first wait on it ends then)")
+                                        : npuTr("npuscope::core::ProfileAnalysis",
+                                                "Worst, %1%2: it arrives %3 after the last loaded rank (the loaded ranks' first waits on it end then)"),
+                    {collectiveLabel(c), stepPart(c), formatDuration(c.holder.afterLastLoaded), rankName(c.ranks.front().rank)});
+  const Holder& h = c.holder;
+  if (h.beforeRank < 0 && h.beforeGroupRank >= 0 && h.margin < h.afterLastLoaded)
+    s += i18n::format(npuTr("npuscope::core::ProfileAnalysis", ", %1 after group rank %2 (not captured either), the member before it"),
+                      {formatDuration(h.margin), std::to_string(h.beforeGroupRank)});
+  s += npuTr("npuscope::core::ProfileAnalysis", ". ");
   if (c.maxSkew >= kLateRankMinSkewNs) {
     std::size_t first = 0;
     for (std::size_t j = 0; j < c.ranks.size(); ++j)
@@ -556,8 +576,8 @@ std::string outsideHolderSentence(const ClusterComm& cc, const OutsideHolderTota
         break;
       }
     s += i18n::format(npuTr("npuscope::core::ProfileAnalysis",
-                            "%1 reaches it %2 after %3, which costs nothing: group rank %4 arrives %5 later still. "),
-                      {rankName(c.ranks[c.lateIndex].rank), formatDuration(c.maxSkew), rankName(c.ranks[first].rank),
+                            "Rank %1 reaches it %2 after %3, which costs nothing: group rank %4 arrives %5 later still. "),
+                      {std::to_string(c.ranks[c.lateIndex].rank), formatDuration(c.maxSkew), rankName(c.ranks[first].rank),
                        std::to_string(t.groupRank), formatDuration(c.holder.afterLastLoaded)});
   }
   if (!c.holder.arriveWith.empty()) {
@@ -586,7 +606,9 @@ bool addUnknownFinding(const RankSummaries& ranks, const ClusterComm& cc, std::v
   if (unknown) {
     const Holder& h = unknown->holder;
     const std::string latest =
-        h.loaded() ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1, the last loaded rank"), {rankName(h.rank)})
+        h.loaded() ? i18n::format(unknown->ranks.size() < 2 ? npuTr("npuscope::core::ProfileAnalysis", "%1, the only loaded rank")
+                                                            : npuTr("npuscope::core::ProfileAnalysis", "%1, the last loaded rank"),
+                                  {rankName(h.rank)})
                    : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "group rank %1 (not in this capture), %2 after the last loaded rank"),
                                   {std::to_string(h.groupRank), formatDuration(h.afterLastLoaded)});
     const CommOp* heldOp = nullptr;
@@ -824,9 +846,41 @@ void applyCollectiveVerdicts(Profile& profile, const ProfileAnalysis& a) {
 
 namespace {
 
+/// collectivesPart when every collective has one loaded rank (a rank opened alone, or one rank per
+/// group): an outside holder its first waits name, else how many cannot be told, else whether its
+/// plane tasks show a member late at all (without them, who arrives last cannot be told).
+std::string oneRankCollectivesPart(const ProfileAnalysis& a) {
+  const std::string n = std::to_string(a.comm.collectives.size());
+  TimeNs unknownAtLeast = 0;
+  std::size_t untold = 0, withTasks = 0;
+  for (const Collective& c : a.comm.collectives) {
+    if (c.holder.status == Holder::Status::Unknown || c.holder.status == Holder::Status::Contradicted) ++untold;
+    unknownAtLeast += c.lostAtLeast;
+    const CommOp* op = c.ranks.empty() ? nullptr : collectiveOp(a.summaries, c.ranks.front());
+    if (op && op->hasTasks) ++withTasks;
+  }
+  const OutsideHolderTotals* outside = a.comm.outsideHolders.empty() ? nullptr : &a.comm.outsideHolders.front();
+  if (outside && outside->caused >= unknownAtLeast)
+    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1, one loaded rank each): group rank %2 of %3, not "
+                                                                 "captured, holds %4 (waited for %5 in all)"),
+                        {n, std::to_string(outside->groupRank), hcclGroupName(outside->group), std::to_string(outside->count),
+                         formatDuration(outside->caused)});
+  if (untold > 0)
+    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1, one loaded rank each): in %2 the holder cannot be told"),
+                        {n, std::to_string(untold)});
+  if (withTasks == 0)
+    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1, one loaded rank each, no plane tasks): who arrives "
+                                                                 "last cannot be told"),
+                        {n});
+  return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1, one loaded rank each): no member seen late"), {n});
+}
+
 /// "; collectives: rank 1 late to 1 of 4 (the others wait 5.608 ms for it)", or "" without collectives.
 std::string collectivesPart(const ProfileAnalysis& a) {
   if (a.comm.collectives.empty()) return "";
+  const bool oneRankEach = std::all_of(a.comm.collectives.begin(), a.comm.collectives.end(),
+                                       [](const Collective& c) { return c.ranks.size() < 2; });
+  if (oneRankEach) return oneRankCollectivesPart(a);
   const RankCollectiveTotals* worst = nullptr;
   for (const auto& t : a.comm.totals)
     if (t.caused > 0 && (!worst || t.caused > worst->caused)) worst = &t;

@@ -89,6 +89,7 @@ void opJson(std::string& o, const CommOp& op, const std::pair<DeviceTimeAt, Devi
   }
   o += ']';
   num(j.key("last_blocked_wait_end_ns"), op.lastBlockedWaitEnd);
+  num(j.key("last_long_wait_end_ns"), op.lastLongWaitEnd);
   j.key("links") += '[';
   for (std::size_t i = 0; i < op.links.size(); ++i) {
     const CommLink& l = op.links[i];
@@ -235,6 +236,12 @@ class Reader {
     element e;
     return field(o, where, key, e) ? i64(e, where + "." + std::string(key)) : 0;
   }
+  /// A key added by a minor version: `absent` when an older summary lacks it.
+  std::int64_t i64Or(object o, const std::string& where, std::string_view key, std::int64_t absent) {
+    element e;
+    if (!ok() || o.at_key(key).get(e) != simdjson::SUCCESS) return absent;
+    return i64(e, where + "." + std::string(key));
+  }
   /// An int in [lo, hi].
   int bounded(object o, const std::string& where, std::string_view key, std::int64_t lo, std::int64_t hi) {
     const std::int64_t v = i64(o, where, key);
@@ -354,6 +361,7 @@ void readOp(Reader& rd, object o, const std::string& w, CommOp& op, std::pair<De
     op.firstWaits.push_back(FirstWait{static_cast<int>(v[0]), TimeRange{v[1], v[2]}});
   }
   op.lastBlockedWaitEnd = rd.i64(o, w, "last_blocked_wait_end_ns");
+  op.lastLongWaitEnd = rd.i64Or(o, w, "last_long_wait_end_ns", op.lastBlockedWaitEnd);  // 1.1
   for (element x : rd.arr(o, w, "links")) {
     const std::vector<element> e = rd.arr(x, w + ".links");
     std::string_view t;

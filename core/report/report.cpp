@@ -751,7 +751,8 @@ std::string reportText(const Profile& profile, const AdvisorThresholds& threshol
     o << "\n" << across;
   if (profile.analysis) {
     o << "\n" << profileAnalysisLine(*profile.analysis) << "\n";
-    for (const std::string& line : profile.analysis->findings) o << "collectives: " << line << "\n";
+    for (const std::string& line : profile.analysis->findings)
+      o << npuTr("npuscope::core::Report", "collectives:") << " " << line << "\n";
   }
   return o.str();
 }

@@ -2051,19 +2051,19 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>unknown (clocks disagree)</source>
-        <translation>未知(时钟不一致)</translation>
+        <translation>未知（时钟不一致）</translation>
     </message>
     <message>
         <source>HCCL group %1</source>
-        <translation>HCCL 通信域 %1</translation>
+        <translation>HCCL 通信组 %1</translation>
     </message>
     <message>
         <source>the HCCL group on lane “%1”</source>
-        <translation>泳道“%1”上的 HCCL 通信域</translation>
+        <translation>泳道“%1”上的 HCCL 通信组</translation>
     </message>
     <message>
         <source>rank(s) %1: no HCCL op read (no trace, or none in it): not compared; who they wait for, or hold, cannot be told</source>
-        <translation>rank %1:未读到 HCCL 算子(没有 trace,或 trace 中没有):未参与比较;它们在等谁、拖住了谁,无法判断</translation>
+        <translation>Rank %1：未读到 HCCL 算子（没有 trace，或 trace 中没有）：未参与比较；它们在等谁、拖住了谁，无法判断</translation>
     </message>
 </context>
 <context>
@@ -2562,10 +2562,6 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>本次采集没有 HCCL Plane 任务（Level0）：无法判断是否有采集范围之外的 Rank 到得更晚、因而才是拖住这次集合通信的那个。</translation>
     </message>
     <message>
-        <source>%1 reaches it %2 after %3, which costs nothing: group rank %4 arrives %5 later still. </source>
-        <translation>%1 比 %3 晚 %2 到达，但这不造成损失：通信组内 rank %4 还要再晚 %5 才到。</translation>
-    </message>
-    <message>
         <source>Group ranks %1 arrive about as late. </source>
         <translation>通信组内 rank %1 也几乎同样晚到。</translation>
     </message>
@@ -2595,27 +2591,23 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>group rank %1 of %2, which is not in this capture</source>
-        <translation>%2 的 group rank %1(不在本次采集中)</translation>
+        <translation>%2 的通信组内 rank %1（不在本次采集中）</translation>
     </message>
     <message>
         <source>Group rank %1, not in this capture, arrives about as late (which of the two is last cannot be told). </source>
-        <translation>group rank %1(不在本次采集中)几乎同样晚到(二者谁最后到无法判断)。</translation>
+        <translation>通信组内 rank %1（不在本次采集中）几乎同样晚到（二者谁最后到无法判断）。</translation>
     </message>
     <message>
         <source>Group ranks %1, not in this capture, arrive about as late (which of them is last cannot be told). </source>
-        <translation>group rank %1(不在本次采集中)几乎同样晚到(其中谁最后到无法判断)。</translation>
-    </message>
-    <message>
-        <source>Group rank %1 of %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded ranks wait %5 in all for it. Worst, %6%7: it arrives %8 after the last loaded rank (the loaded ranks&apos; first waits on it end then), %9 after the member before it. </source>
-        <translation>%2 的 group rank %1(不在本次采集中)拖住了该通信域 %4 个集合通信中的 %3 个;已加载的 rank 共等它 %5。最严重的是 %6%7:它比最后一个已加载 rank 晚到 %8(已加载 rank 对它的首次等待在那时结束),比前一个成员晚 %9。</translation>
+        <translation>通信组内 rank %1（不在本次采集中）几乎同样晚到（其中谁最后到无法判断）。</translation>
     </message>
     <message>
         <source>the latest member the capture sees arrive is %1, yet its op lasts %2 where moving its %3 elements takes about %4 at that rank&apos;s best rate in this group: it is held %5 inside the op by a member the capture does not hold, a slow link, or the group&apos;s first-op link setup (without plane tasks, Level0, the data cannot tell which). </source>
-        <translation>采集中能看到的最后到达的成员是 %1,但它的算子持续 %2,而按该 rank 在此通信域中的最佳速率,搬运其 %3 个元素只需约 %4:它在算子内被拖住 %5,原因可能是采集外的成员、慢链路或通信域首个算子的建链(没有 plane 任务,即 Level0,数据无法区分)。</translation>
+        <translation>采集中能看到的最后到达的成员是 %1，但它的算子持续 %2，而按该 rank 在此通信组中的最佳速率，搬运其 %3 个元素只需约 %4：它在算子内被拖住 %5，原因可能是采集外的成员、慢链路或通信组首个算子的建链（没有 plane 任务，即 Level0，数据无法区分）。</translation>
     </message>
     <message>
         <source>the latest member the capture sees arrive is %1, yet %2 is still held %3 after that: a member its plane tasks do not show (each rank of a ring sees only its neighbours) arrives later still, or a link is slow. </source>
-        <translation>采集中能看到的最后到达的成员是 %1,但 %2 在此之后仍被拖住 %3:有一个其 plane 任务看不到的成员(环上每个 rank 只看到邻居)到得更晚,或链路较慢。</translation>
+        <translation>采集中能看到的最后到达的成员是 %1，但 %2 在此之后仍被拖住 %3：有一个其 plane 任务看不到的成员（环上每个 Rank 只看到邻居）到得更晚，或链路较慢。</translation>
     </message>
     <message>
         <source>In %1 of %2 collectives the holder cannot be told. Worst, %3%4: %5</source>
@@ -2623,39 +2615,91 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>In these the loaded ranks wait at least %1 in all (to the latest arrival seen). </source>
-        <translation>在这些集合通信中,已加载的 rank 至少共等待 %1(算到能看到的最晚到达)。</translation>
+        <translation>在这些集合通信中，已加载的 Rank 至少共等待 %1（算到能看到的最晚到达）。</translation>
     </message>
     <message>
         <source>Capture every rank of the group, with plane tasks (Level1), to name the holder.</source>
-        <translation>请采集该通信域的所有 rank,并带 plane 任务(Level1),才能确定拖慢者。</translation>
+        <translation>请采集该通信组的所有 Rank，并带 plane 任务（Level1），才能确定拖慢者。</translation>
     </message>
     <message>
         <source>Capture every rank of the group to name the holder.</source>
-        <translation>请采集该通信域的所有 rank,才能确定拖慢者。</translation>
+        <translation>请采集该通信组的所有 Rank，才能确定拖慢者。</translation>
     </message>
     <message>
         <source>In %1 of %2 collectives the starts and the waits disagree. Worst, %3%4: the starts put %5 last, %6 after the first rank, yet %7&apos;s first wait on it ends %8 before that arrival. The ranks&apos; clocks differ by more than the op ends could establish, so who holds it cannot be told: look at the clock offsets (Cluster dock) before trusting any rank&apos;s lateness.</source>
-        <translation>%2 个集合通信中有 %1 个的起点与等待相互矛盾。最严重的是 %3%4:按起点 %5 最后到达,比第一个 rank 晚 %6,但 %7 对它的首次等待在这次到达之前 %8 就已结束。各 rank 的时钟偏差超出了算子结束时间所能校准的范围,因此无法判断拖慢者:在相信任何 rank 的迟到之前,请先查看时钟偏移(集群面板)。</translation>
+        <translation>%2 个集合通信中有 %1 个的起点与等待相互矛盾。最严重的是 %3%4：按起点 %5 最后到达，比第一个 Rank 晚 %6，但 %7 对它的首次等待在这次到达之前 %8 就已结束。各 Rank 的时钟偏差超出了算子结束时间所能校准的范围，因此无法判断拖慢者：在相信任何 Rank 的迟到之前，请先查看时钟偏移（集群面板）。</translation>
     </message>
     <message>
         <source>The ranks wait most (at least %1) in collectives whose holder cannot be told: capture every rank of the group, with plane tasks (Level1), to name who holds them.</source>
-        <translation>各 rank 等待最多的(至少 %1)是无法判断拖慢者的集合通信:请采集该通信域的所有 rank 并带 plane 任务(Level1),以确定拖慢者。</translation>
+        <translation>各 Rank 等待最多的（至少 %1）是无法判断拖慢者的集合通信：请采集该通信组的所有 Rank 并带 plane 任务（Level1），以确定拖慢者。</translation>
     </message>
     <message>
         <source>The ranks wait most (at least %1) in collectives whose holder cannot be told: capture every rank of the group to name who holds them.</source>
-        <translation>各 rank 等待最多的(至少 %1)是无法判断拖慢者的集合通信:请采集该通信域的所有 rank,以确定拖慢者。</translation>
+        <translation>各 Rank 等待最多的（至少 %1）是无法判断拖慢者的集合通信：请采集该通信组的所有 Rank，以确定拖慢者。</translation>
     </message>
     <message>
         <source>; collectives (%1 matched): the holder cannot be told in %2, where the loaded ranks wait most (at least %3)</source>
-        <translation>;集合通信(匹配 %1 个):其中 %2 个无法判断拖慢者,已加载的 rank 在这些上等待最多(至少 %3)</translation>
+        <translation>；集合通信（匹配 %1 个）：其中 %2 个无法判断拖慢者，已加载的 Rank 在这些上等待最多（至少 %3）</translation>
     </message>
     <message>
         <source>; collectives (%1 matched): group rank %2 of %3, not captured, holds %4 (the loaded ranks wait %5 for it)</source>
-        <translation>;集合通信(匹配 %1 个):%3 的 group rank %2(未采集)拖住了 %4 个(已加载的 rank 共等它 %5)</translation>
+        <translation>；集合通信（匹配 %1 个）：%3 的通信组内 rank %2（未采集）拖住了 %4 个（已加载的 Rank 共等它 %5）</translation>
     </message>
     <message>
         <source>; collectives (%1 matched): no loaded rank late; in %2 the holder cannot be told</source>
-        <translation>;集合通信(匹配 %1 个):没有已加载的 rank 迟到;其中 %2 个无法判断拖慢者</translation>
+        <translation>；集合通信（匹配 %1 个）：没有已加载的 Rank 迟到；其中 %2 个无法判断拖慢者</translation>
+    </message>
+    <message>
+        <source>the rank without a rank id</source>
+        <translation>没有 Rank 编号的那个 Rank</translation>
+    </message>
+    <message>
+        <source>Group rank %1 of %2, which is not in this capture, holds %3 of %4 collectives of its group; %5 waits %6 in all for it. </source>
+        <translation>%2 的通信组内 rank %1 不在本次采集中，它拖住了该通信组 %4 个集合通信中的 %3 个；%5 共等它 %6。</translation>
+    </message>
+    <message>
+        <source>Group rank %1 of %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded ranks wait %6 in all for it. </source>
+        <translation>%2 的通信组内 rank %1 不在本次采集中，它拖住了该通信组 %4 个集合通信中的 %3 个；已加载的 Rank 共等它 %6。</translation>
+    </message>
+    <message>
+        <source>Worst, %1%2: it arrives %3 after %4 (whose first wait on it ends then)</source>
+        <translation>最严重的是 %1%2：它比 %4 晚到 %3（%4 对它的首次等待在那时结束）</translation>
+    </message>
+    <message>
+        <source>Worst, %1%2: it arrives %3 after the last loaded rank (the loaded ranks&apos; first waits on it end then)</source>
+        <translation>最严重的是 %1%2：它比最后到达的已加载 Rank 晚到 %3（已加载 Rank 对它的首次等待在那时结束）</translation>
+    </message>
+    <message>
+        <source>, %1 after group rank %2 (not captured either), the member before it</source>
+        <translation>，比在它之前到达的通信组内 rank %2（同样未采集）晚 %1</translation>
+    </message>
+    <message>
+        <source>Rank %1 reaches it %2 after %3, which costs nothing: group rank %4 arrives %5 later still. </source>
+        <translation>Rank %1 比 %3 晚 %2 到达，但这并不造成损失：通信组内 rank %4 还要再晚 %5 才到。</translation>
+    </message>
+    <message>
+        <source>%1, the only loaded rank</source>
+        <translation>%1（唯一已加载的 Rank）</translation>
+    </message>
+    <message>
+        <source>; collectives (%1, one loaded rank each): group rank %2 of %3, not captured, holds %4 (waited for %5 in all)</source>
+        <translation>；集合通信（%1 个，每个只有一个已加载 Rank）：%3 的通信组内 rank %2（未采集）拖住了 %4 个（共被等待 %5）</translation>
+    </message>
+    <message>
+        <source>; collectives (%1, one loaded rank each): in %2 the holder cannot be told</source>
+        <translation>；集合通信（%1 个，每个只有一个已加载 Rank）：其中 %2 个无法判断拖慢者</translation>
+    </message>
+    <message>
+        <source>; collectives (%1, one loaded rank each, no plane tasks): who arrives last cannot be told</source>
+        <translation>；集合通信（%1 个，每个只有一个已加载 Rank，且没有 plane 任务）：无法判断谁最后到达</translation>
+    </message>
+    <message>
+        <source>; collectives (%1, one loaded rank each): no member seen late</source>
+        <translation>；集合通信（%1 个，每个只有一个已加载 Rank）：未看到有成员迟到</translation>
+    </message>
+    <message>
+        <source>. </source>
+        <translation>。</translation>
     </message>
 </context>
 <context>
@@ -2759,6 +2803,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     <message>
         <source> - %1 per step at stake (%2)</source>
         <translation> - 每 Step 可节省 %1（%2）</translation>
+    </message>
+    <message>
+        <source>collectives:</source>
+        <translation>集合通信：</translation>
     </message>
 </context>
 <context>
@@ -3900,12 +3948,16 @@ Computing %3 ms, Communication (Not Overlapped) %4 ms, Free %5 ms</source>
         <translation>通信组中其他成员在等待的成员：最后到达者，无论是否已加载（不在本次采集中的通信组 rank，其到达时间为已加载 Rank 对它的第一次等待结束之时）；“?”表示没有 Plane 任务（Level0），无法看到采集之外是否有更晚的成员；“未知”表示在能看到的最后到达之后仍有已加载 Rank 被阻塞；“—”表示所有成员都在 50 us 内到达</translation>
     </message>
     <message>
-        <source>What the loaded ranks lose waiting for the holder, summed (ms)</source>
-        <translation>已加载 Rank 因等待拖慢者而损失的时间之和 (ms)</translation>
-    </message>
-    <message>
         <source>Holder</source>
         <translation>拖慢者</translation>
+    </message>
+    <message>
+        <source>≥ %1</source>
+        <translation>≥ %1</translation>
+    </message>
+    <message>
+        <source>What the loaded ranks lose waiting for the holder, summed (ms); &apos;≥&apos; where the holder is unknown: what they lose at least, to the latest arrival the capture sees</source>
+        <translation>已加载的 Rank 等待拖慢者损失的时间之和 (ms)；拖慢者未知时显示“≥”：至少损失的时间，算到采集中能看到的最晚到达</translation>
     </message>
 </context>
 <context>

@@ -24,8 +24,9 @@ namespace npuscope::test {
 
 /// The trace_view.json text of group rank `self` in a capture whose members arrive at `arrivals`
 /// (us, indexed by group rank; their count is the group size). `ring`: the ring model, else mesh.
-/// `pidBase` keeps pids distinct between ranks (not needed: each rank is its own trace).
-inline std::string hcclRankTrace(int self, const std::vector<long long>& arrivals, bool ring, const char* opName = "hcom_allReduce__111_0_1") {
+/// `moveUs`: how long each transfer (Memcpy) lasts, us (10 in the model above).
+inline std::string hcclRankTrace(int self, const std::vector<long long>& arrivals, bool ring, const char* opName = "hcom_allReduce__111_0_1",
+                                 long long moveUs = 10) {
   const auto meta = [](int pid, const char* name, const char* label) {
     return std::string(R"({"ph":"M","name":"process_name","pid":)") + std::to_string(pid) + R"(,"tid":0,"args":{"name":")" + name +
            "\"}},\n" + R"({"ph":"M","name":"process_labels","pid":)" + std::to_string(pid) + R"(,"tid":0,"args":{"labels":")" + label +
@@ -60,16 +61,16 @@ inline std::string hcclRankTrace(int self, const std::vector<long long>& arrival
       b += thread(tid, "Plane " + std::to_string(tid - 1));
       b += x(400, tid, "Notify_Record", a + 1, 0, peerArgs(p));
       b += x(400, tid, "Notify_Wait", a + 2, std::max(a + 2, land(p)) - (a + 2), peerArgs(p));
-      b += x(400, tid, "Memcpy", all + 1, 10, peerArgs(p, "HCCS", 1000000));
+      b += x(400, tid, "Memcpy", all + 1, moveUs, peerArgs(p, "HCCS", 1000000));
     }
-    end = all + 13;
+    end = all + moveUs + 3;
   } else {
     // done[i][s]: member i has its step-s chunk (s = 0: the handshake).
     std::vector<std::vector<long long>> done(static_cast<std::size_t>(n), std::vector<long long>(static_cast<std::size_t>(n), 0));
     const auto prevOf = [n](int i) { return (i + n - 1) % n; };
     for (int i = 0; i < n; ++i) done[i][0] = std::max(arrivals[static_cast<std::size_t>(i)] + 2, land(prevOf(i)));
     for (int s = 1; s < n; ++s)
-      for (int i = 0; i < n; ++i) done[i][s] = std::max(done[i][s - 1], done[prevOf(i)][s - 1]) + 10;
+      for (int i = 0; i < n; ++i) done[i][s] = std::max(done[i][s - 1], done[prevOf(i)][s - 1]) + moveUs;
     b += thread(1, "Plane 0");
     const int next = (self + 1) % n, prev = prevOf(self);
     b += x(400, 1, "Notify_Record", a + 1, 0, peerArgs(next));
@@ -77,7 +78,7 @@ inline std::string hcclRankTrace(int self, const std::vector<long long>& arrival
     for (int s = 1; s < n; ++s) {
       const long long from = done[self][s - 1], ready = std::max(from, done[prev][s - 1]);
       b += x(400, 1, "Notify_Wait", from, ready - from, peerArgs(prev));
-      b += x(400, 1, "Memcpy", ready, 10, peerArgs(prev, "HCCS", 1000000));
+      b += x(400, 1, "Memcpy", ready, moveUs, peerArgs(prev, "HCCS", 1000000));
     }
     end = done[self][n - 1] + 2;
   }

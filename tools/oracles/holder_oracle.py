@@ -43,7 +43,9 @@ The rule, written from docs/diagnosis.md §5.4:
    itself, every group rank 0..n-1 that any loaded rank names) and the rank that saw the holder arrive (the loaded holder itself, or the rank whose wait
    gave the outside holder's arrival) is held afterwards: a loaded holder with any blocked wait, an
    outside holder whose witness has a blocked wait ending >= 50 us after that first wait's end
-   (both less offset and preamble) -> "unknown". Finally "none" (no holder) when the status is not
+   (both less offset and preamble) -> "unknown". When that rank is the only loaded one with plane
+   tasks and the group ranks it names (itself and its peers) are not 0..m, every Notify_Wait of
+   >= 50 us counts as blocked there (no allowance for the transfers). Finally "none" (no holder) when the status is not
    unknown and the holder's arrival is < 50 us after the earliest loaded corrected start.
 7. Without plane tasks (status "unverified" above): "unknown" when the last loaded rank's op lasts
    >= 50 us longer and >= 4x as long as its element count (the op's `count` arg, COMMUNICATION_OP
@@ -85,6 +87,7 @@ CAPTURES = [
     ("ascend-pt-910b-l1-text-2rank/rank0_ascend_pt", "text"),
     ("ascend-pt-910a-db-2rank/level1/rank1_ascend_pt", "db"),
     ("mindspore-msprof-prof-2dev/PROF_000001_20230818142704322_COJGGGCANRMICFBC/device_0", "msprof"),
+    ("mindspore-msprof-prof-2dev/PROF_000001_20230818142704567_GQFAMHBKGODKJMLA/device_1", "msprof"),
 ]
 
 
@@ -257,8 +260,12 @@ def op_facts(op):
             longest = max(longest, t["end"] - t["start"])
     blocking = max(LATE_NS, 2 * longest)
     blocked = [t["end"] for t in ts if is_wait(t) and t["end"] - t["start"] >= blocking]
+    long_waits = [t["end"] for t in ts if is_wait(t) and t["end"] - t["start"] >= LATE_NS]
+    named = peers | ({self_rank} if self_rank >= 0 else set())
     return {"self": self_rank, "peers": peers, "preamble": (ready - op["start"]) if ready is not None else 0,
-            "first": first, "last_blocked": max(blocked) if blocked else None, "tasks": bool(ts)}
+            "first": first, "last_blocked": max(blocked) if blocked else None,
+            "last_long": max(long_waits) if long_waits else None,
+            "gap": bool(named) and (min(named) != 0 or max(named) != len(named) - 1), "tasks": bool(ts)}
 
 
 def median(v):
@@ -346,8 +353,10 @@ def holder(k, members, offsets, same):
                     any(f["tasks"] and f["self"] >= 0 and len(f["peers"]) + 1 == len(members_seen) for f in facts.values()))
         if not complete:
             f = facts[witness]
-            if f["last_blocked"] is not None:
-                held = f["last_blocked"] - offsets[witness] - f["preamble"]
+            alone = sum(1 for g in facts.values() if g["tasks"]) < 2
+            last_held = f["last_long"] if alone and f["gap"] else f["last_blocked"]
+            if last_held is not None:
+                held = last_held - offsets[witness] - f["preamble"]
                 if h_rank is not None or held - arrival >= LATE_NS:
                     status = "unknown"
         elif h_rank is not None:

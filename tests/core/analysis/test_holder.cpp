@@ -108,7 +108,7 @@ TEST_CASE("holder: a group rank outside the capture that arrives last holds it, 
   CHECK(p->analysis->comm.outsideHolders[0].caused == c.lost);
   for (const core::RankCollectiveTotals& t : p->analysis->comm.totals) CHECK(t.caused == 0);
   CHECK(said(*p, "Group rank 3 of HCCL group 111, which is not in this capture, holds 1 of 1 collectives of its group"));
-  CHECK(said(*p, "rank 1 reaches it 60 us after rank 0, which costs nothing: group rank 3 arrives 443 us later still."));
+  CHECK(said(*p, "Rank 1 reaches it 60 us after rank 0, which costs nothing: group rank 3 arrives 443 us later still."));
   CHECK_FALSE(said(*p, "is late to"));
 }
 
@@ -174,6 +174,51 @@ TEST_CASE("holder: every member within 50 us: no holder is named", "[collectives
   CHECK(c.lateRank == -1);
   CHECK(c.lost == 0);
   CHECK(said(*p, "No rank is late"));
+}
+
+TEST_CASE("holder: one rank alone on a mesh names the outside member its first waits see last, and the member before it",
+          "[collectives][holder]") {
+  // Group ranks 0-3, rank 0 alone; group rank 3 arrives at 500 us: rank 0's first wait on it ends
+  // at 504 (less the 1 us preamble: 503); those on 1 and 2 end at 4 without blocking (by 3 us).
+  const auto p = capture({0, 0, 0, 500}, {0}, false);
+  const core::Collective& c = only(*p);
+  CHECK(c.holder.status == core::Holder::Status::Known);
+  CHECK(c.holder.groupRank == 3);
+  CHECK(c.holder.afterLastLoaded == us(503));
+  CHECK(c.holder.margin == us(500));
+  CHECK(c.holder.beforeRank == -1);
+  CHECK(c.holder.beforeGroupRank == 1);
+  CHECK(said(*p, "holds 1 of 1 collectives of its group; rank 0 waits 503 us in all for it."));
+  CHECK(said(*p, "it arrives 503 us after rank 0 (whose first wait on it ends then), 500 us after group rank 1 (not captured "
+                 "either), the member before it."));
+  CHECK(core::profileAnalysisLine(*p->analysis).find("collectives (1, one loaded rank each): group rank 3 of HCCL group 111, not "
+                                                      "captured, holds 1 (waited for 503 us in all)") != std::string::npos);
+}
+
+TEST_CASE("holder: one ring rank alone, naming its neighbours only, held 150 us by a step's wait: the holder is unknown",
+          "[collectives][holder]") {
+  // Eight members in ring order, 100 us transfers, rank 0 alone (it names 7 and 1: a gap). Group
+  // rank 4 arrives at 150 us; by the ring model rank 0's step-3 wait on 7 lasts 204 -> 354 us
+  // (its chunk carries 4's delay three hops down): 150 us, under twice the transfer (200 us), so a
+  // pipelined wait by the allowance, yet a rank that misses members cannot tell: held 353 us after
+  // its own arrival (less the 1 us preamble).
+  std::vector<long long> arrivals(8, 0);
+  arrivals[4] = 150;
+  auto profile = std::make_shared<core::Profile>();
+  core::RankProfile rp;
+  rp.source.rank = 0;
+  rp.source.label = "rank 0";
+  rp.trace = loadMemory(hcclRankTrace(0, arrivals, true, "hcom_allReduce__111_0_1", 100));
+  rp.analysis = std::make_shared<core::RankAnalysis>(core::analyzeRank(*rp.trace, nullptr, nullptr));
+  profile->ranks.push_back(std::move(rp));
+  profile->analysis = std::make_shared<core::ProfileAnalysis>(core::analyzeProfile(*profile));
+  const core::Collective& c = only(*profile);
+  CHECK(c.holder.status == core::Holder::Status::Unknown);
+  CHECK(c.holder.heldRank == 0);
+  CHECK(c.holder.heldAfter == us(353));
+  CHECK(said(*profile, "the latest member the capture sees arrive is rank 0, the only loaded rank, yet rank 0 is still held 353 us"));
+  CHECK(core::profileAnalysisLine(*profile->analysis).find("collectives (1, one loaded rank each): in 1 the holder cannot be told") !=
+        std::string::npos);
 }
 
 namespace {
@@ -250,6 +295,50 @@ TEST_CASE("holder: without plane tasks, an op far longer than its data takes lea
   CHECK(said(*profile, "In 1 of 3 collectives the holder cannot be told. Worst, allReduce #0"));
   CHECK(said(*profile, "its op lasts 900 us where moving its 1000000 elements takes about 10 us"));
   CHECK(said(*profile, "wait at least 100 us in all"));
+}
+
+TEST_CASE("holder: a Level0 rank alone tells only whether it is held inside an op, never that no rank is late",
+          "[collectives][holder]") {
+  // Rank 1's ops of the test above, alone: #0 lasts 900 us for 10 us of data (held 890 us); #1 and
+  // #2 show nothing, and without plane tasks who arrives last cannot be told.
+  const std::string trace = R"({"ph":"M","name":"process_name","pid":300,"tid":0,"args":{"name":"Ascend Hardware"}},
+{"ph":"M","name":"process_labels","pid":300,"tid":0,"args":{"labels":"NPU 0"}},
+{"ph":"M","name":"process_name","pid":400,"tid":0,"args":{"name":"HCCL"}},
+{"ph":"M","name":"process_labels","pid":400,"tid":0,"args":{"labels":"NPU 0"}},
+{"ph":"M","name":"thread_name","pid":400,"tid":0,"args":{"name":"Group 0 Communication"}},
+{"ph":"X","pid":300,"tid":5,"name":"MatMul","ts":5000,"dur":5,"args":{"Task Type":"AI_CORE"}},
+)";
+  const auto op = [](int seq, long long ts, long long end, long long count) {
+    return std::string(R"({"ph":"X","pid":400,"tid":0,"name":"hcom_allReduce__111_)") + std::to_string(seq) + R"(_1","ts":)" +
+           std::to_string(ts) + R"(,"dur":)" + std::to_string(end - ts) + R"(,"args":{"count":)" + std::to_string(count) + "}}";
+  };
+  const std::string held = "[\n" + trace + op(0, 100, 1000, 1000000) + ",\n" + op(1, 2000, 2100, 10000000) + ",\n" +
+                           op(2, 3150, 3200, 1000000) + "\n]\n";
+  const auto profile = profileOf({held});
+  const auto& cs = profile->analysis->comm.collectives;
+  REQUIRE(cs.size() == 3);
+  CHECK(cs[0].holder.status == core::Holder::Status::Unknown);
+  CHECK(cs[0].holder.heldAfter == us(890));
+  CHECK(said(*profile, "the latest member the capture sees arrive is rank 0, the only loaded rank, yet its op lasts 900 us"));
+  const std::string line = core::profileAnalysisLine(*profile->analysis);
+  CHECK(line.find("collectives (3, one loaded rank each): in 1 the holder cannot be told") != std::string::npos);
+  CHECK(line.find("no rank late") == std::string::npos);
+  // A trace file without a rank id is still the loaded rank, never "group rank -1 (not in this capture)".
+  auto noId = std::make_shared<core::Profile>();
+  core::RankProfile rp;
+  rp.trace = loadMemory(held);
+  rp.analysis = std::make_shared<core::RankAnalysis>(core::analyzeRank(*rp.trace, nullptr, nullptr));
+  noId->ranks.push_back(std::move(rp));
+  noId->analysis = std::make_shared<core::ProfileAnalysis>(core::analyzeProfile(*noId));
+  REQUIRE(noId->ranks[0].rank() == -1);
+  CHECK(noId->analysis->comm.collectives.at(0).holder.loaded());
+  CHECK(said(*noId, "the latest member the capture sees arrive is the rank without a rank id, the only loaded rank"));
+  CHECK_FALSE(said(*noId, "group rank -1"));
+  // Nothing held: who arrives last cannot be told.
+  const std::string calm = "[\n" + trace + op(0, 960, 1000, 1000000) + ",\n" + op(1, 2000, 2100, 10000000) + "\n]\n";
+  const auto quiet = profileOf({calm});
+  CHECK(core::profileAnalysisLine(*quiet->analysis).find("collectives (2, one loaded rank each, no plane tasks): who arrives last "
+                                                          "cannot be told") != std::string::npos);
 }
 
 TEST_CASE("holder: a rank with no HCCL op is named in the notes, not compared", "[collectives][holder]") {

@@ -210,7 +210,7 @@ TEST_CASE("910B Level1 capture: group rank 5, outside the capture, holds the col
   CHECK(text.find("Group rank 5 of HCCL group 586, which is not in this capture, holds 3 of 4 collectives of its group") != std::string::npos);
   CHECK(text.find("Worst, allReduce #0 (hcom_allReduce__586_0_1) in step 50: it arrives 73.163 ms after the last loaded rank") !=
         std::string::npos);
-  CHECK(text.find("rank 1 reaches it 5.608 ms after rank 0, which costs nothing: group rank 5 arrives 73.163 ms later still.") !=
+  CHECK(text.find("Rank 1 reaches it 5.608 ms after rank 0, which costs nothing: group rank 5 arrives 73.163 ms later still.") !=
         std::string::npos);
   CHECK(text.find("rank 1 is late to") == std::string::npos);
   CHECK(text.find("that is a rank that waits; the ranks wait for group rank 5 of HCCL group 586, which is not in this capture") != std::string::npos);
