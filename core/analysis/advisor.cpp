@@ -425,6 +425,15 @@ std::string kernelBound(const KernelDetails& kernels, std::size_t row, double bu
       {"aiv_mte2_ratio", "memory-bound (MTE2)"},     {"aiv_mte3_ratio", "memory-bound (MTE3)"},
       {"aic_fixpipe_ratio", "memory-bound (fixpipe)"}, {"aic_scalar_ratio", "scalar-bound"},
       {"aiv_scalar_ratio", "scalar-bound"},
+      // Ascend910 (910A) and other single-core-type chips write the PipeUtilization columns
+      // without the aic_/aiv_ prefix (msprof analysis/csrc/domain/entities/metric/metric.cpp
+      // PipeUtHeaderString and PipeUtExHeaderString; msprof-analyze advisor's operator bound
+      // checker reads the same names).
+      {"mac_ratio", "compute-bound (cube)"},           {"vec_ratio", "compute-bound (vector)"},
+      {"mac_ratio_extra", "compute-bound (cube)"},     {"mte1_ratio", "memory-bound (MTE1)"},
+      {"mte1_ratio_extra", "memory-bound (MTE1)"},     {"mte2_ratio", "memory-bound (MTE2)"},
+      {"mte3_ratio", "memory-bound (MTE3)"},           {"fixpipe_ratio", "memory-bound (fixpipe)"},
+      {"scalar_ratio", "scalar-bound"},
   };
   double best = -1;
   const char* bound = nullptr;

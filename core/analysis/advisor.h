@@ -246,7 +246,8 @@ struct KernelWork {
                                          std::string_view dtype);
 
 /// Which unit bounds a kernel by its Level1+ PipeUtilization ratios (kernel_details.csv aic_*_ratio /
-/// aiv_*_ratio, format notes §5.1): "compute-bound (cube)", "compute-bound (vector)",
+/// aiv_*_ratio, format notes §5.1; the 910A's unprefixed mac_ratio, vec_ratio, scalar_ratio,
+/// mte1/2/3_ratio as msprof's PipeUtHeaderString names them): "compute-bound (cube)", "compute-bound (vector)",
 /// "memory-bound (MTE1|MTE2|MTE3|fixpipe)", "scalar-bound", "latency-bound" (no pipe at or above
 /// busyPipeRatio), or "" when the row has no ratio (Level0, other aic_metrics).
 [[nodiscard]] std::string kernelBound(const KernelDetails& kernels, std::size_t row, double busyPipeRatio);

@@ -504,6 +504,16 @@ TEST_CASE("advisor: pipe ratios classify heavy operators", "[advisor]") {
   CHECK(core::kernelBound(k, 1, 0.5) == "memory-bound (MTE2)");
   CHECK(core::kernelBound(k, 2, 0.5) == "latency-bound");
   CHECK(core::kernelBound(k, 3, 0.5).empty());
+  // The 910A's names (msprof PipeUtHeaderString: no aic_/aiv_ prefix), as its kernel_details.csv
+  // writes them with aic_metrics=PipeUtilization.
+  const auto a = kernelsFromCsv(
+      "Name,Type,Accelerator Core,Start Time(us),Duration(us),vec_ratio,mac_ratio,scalar_ratio,mte1_ratio,mte2_ratio,mte3_ratio\n"
+      "conv,Conv2D,AI_CORE,100,10,0.01,0.81,0.12,0.3,0.6,0.05\n"
+      "add,Add,AI_CORE,200,10,0.2,0,0.1,0,0.7,0.75\n"
+      "tiny,Cast,AI_CORE,300,10,0.1,0,0.2,0,0.3,0.1\n");
+  CHECK(core::kernelBound(a, 0, 0.5) == "compute-bound (cube)");
+  CHECK(core::kernelBound(a, 1, 0.5) == "memory-bound (MTE3)");
+  CHECK(core::kernelBound(a, 2, 0.5) == "latency-bound");
 }
 
 TEST_CASE("advisor: environment variables", "[advisor]") {
