@@ -287,6 +287,16 @@ std::optional<KernelWork> kernelWorkLinked(const Trace& trace, const KernelDetai
   return w;
 }
 
+namespace {
+
+/// A kernel_details.csv cell that holds a value: not empty, not "N/A" (what Level0 writes).
+bool recorded(std::string_view cell) {
+  cell = csvTrim(cell);
+  return !cell.empty() && cell != "N/A";
+}
+
+}  // namespace
+
 OperatorTable operatorTable(const Trace& trace, const KernelDetails& kernels, const RankAnalysis& analysis,
                             const std::string& chip, const AdvisorThresholds& th) {
   OperatorTable t;
@@ -308,29 +318,36 @@ OperatorTable operatorTable(const Trace& trace, const KernelDetails& kernels, co
   for (std::size_t r = 0; r < kernels.rows.size() && r < kernels.table.rows.size(); ++r) {
     const KernelRow& k = kernels.rows[r];
     if (k.isCommunication() || !k.duration || *k.duration < 0) continue;
-    const std::string dtypes = cellAt(kernels, r, {"Input Data Types"});
-    const std::string outShapes = cellAt(kernels, r, {"Output Shapes"});
-    const std::string key = k.type + '\x1f' + k.inputShapes + '\x1f' + dtypes + '\x1f' + k.core + '\x1f' + outShapes;
-    auto [it, added] = index.emplace(key, t.groups.size());
-    if (added) {
-      OperatorGroup g;
-      g.type = k.type.empty() ? k.name : k.type;
-      g.name = k.name;
-      g.inputShapes = std::string(csvTrim(k.inputShapes));
-      g.inputDtypes = dtypes;
-      g.inputFormats = cellAt(kernels, r, {"Input Formats"});
-      g.outputShapes = outShapes;
-      g.core = k.core;
-      g.min = *k.duration;
-      t.groups.push_back(std::move(g));
-      facts.emplace_back();
-    }
-    OperatorGroup& g = t.groups[it->second];
     RowFacts f;
     if (k.start) {
       const auto ts = taskByStart.find(*k.start);
       if (ts != taskByStart.end()) f.task = ts->second;
     }
+    const std::string dtypes = cellAt(kernels, r, {"Input Data Types"});
+    const std::string outShapes = cellAt(kernels, r, {"Output Shapes"});
+    // Level0 writes no Type and no Accelerator Core ("N/A", 910A kernel_details.csv): the kernel
+    // name stands for the type (as compare groups them) and the task's own `Task Type` arg for
+    // the core, so that an AI_CPU kernel is not lumped with the AI Core ones.
+    const std::string type = recorded(k.type) ? k.type : k.name;
+    std::string coreType = k.core;
+    if (!recorded(coreType) && f.task.valid())
+      if (const auto tt = sliceArg(trace, f.task, "Task Type"); tt && recorded(*tt) && asciiLower(*tt) != "other") coreType = *tt;
+    const std::string key = type + '\x1f' + k.inputShapes + '\x1f' + dtypes + '\x1f' + coreType + '\x1f' + outShapes;
+    auto [it, added] = index.emplace(key, t.groups.size());
+    if (added) {
+      OperatorGroup g;
+      g.type = type;
+      g.name = k.name;
+      g.inputShapes = std::string(csvTrim(k.inputShapes));
+      g.inputDtypes = dtypes;
+      g.inputFormats = cellAt(kernels, r, {"Input Formats"});
+      g.outputShapes = outShapes;
+      g.core = coreType;
+      g.min = *k.duration;
+      t.groups.push_back(std::move(g));
+      facts.emplace_back();
+    }
+    OperatorGroup& g = t.groups[it->second];
     SliceRef op;
     if (f.task.valid()) {
       op = launchingTorchOp(trace, f.task, asyncNpu);
@@ -493,7 +510,8 @@ std::vector<TreeNode> walkDecisionTree(const Trace& trace, const OperatorTable& 
       n.finding = i18n::format(npuTr("npuscope::core::Tree", "%1: %2 call(s), %3 on average (%4 of Computing) on %5, not a CPU "
                                      "fallback%6"),
                                {groupLabel(g), std::to_string(g.count), formatDuration(static_cast<TimeNs>(g.mean)), share,
-                                g.core.empty() ? std::string("?") : g.core, how});
+                                recorded(g.core) ? g.core : npuTr("npuscope::core::Tree", "a core the capture does not name (Level0)"),
+                                how});
       if (n.branch == "elementwise_slow")
         n.suggestion = g.bound == "memory" ? npuTr("npuscope::core::Tree", "Memory-bound: fewer bytes (a smaller dtype, fewer "
                                                    "layout conversions such as TransData), or fuse it with its neighbours.")

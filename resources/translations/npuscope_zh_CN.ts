@@ -2982,6 +2982,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>unknown share</source>
         <translation>占比未知</translation>
     </message>
+    <message>
+        <source>a core the capture does not name (Level0)</source>
+        <translation>采集未记录的核类型（Level0）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Verdict</name>

@@ -264,6 +264,62 @@ TEST_CASE("operators: AI_CPU fallback, many short element-wise ops and a launch 
   CHECK_FALSE(storm);
 }
 
+TEST_CASE("operators: Level0 rows without Type or Accelerator Core group by kernel name, the core from the task", "[operators]") {
+  // 910A Level0 writes Type and Accelerator Core "N/A": each kernel name is its own group (as
+  // compare keys them), and the task's Task Type arg tells an AI_CPU kernel ("Other" names no core).
+  std::vector<Row> rows;
+  core::TimeNs at = us(1000);
+  for (const char* name : {"StatelessDropOutGenMask25", "Mul70", "Mul70", "Conv2D12"}) {
+    Row r;
+    r.name = name, r.type = "N/A", r.core = "N/A", r.start = at, r.dur = us(100);
+    rows.push_back(r);
+    at += us(200);
+  }
+  test::TraceBuild b;
+  const auto dev = b.thread(300, 5, "Ascend Hardware", "NPU 0");
+  for (const Row& r : rows)
+    b.b.addSlice(dev, r.start, r.dur, r.name, {}, taskType(r.name.starts_with("Stateless") ? "AI_CPU" : "Other"));
+  const auto trace = b.finish();
+  const auto kernels = core::parseKernelDetails(core::parseCsv(csvOf(rows)));
+  const core::RankAnalysis a = core::analyzeRank(*trace, &kernels, nullptr);
+  const core::AdvisorThresholds th;
+  const auto t = core::operatorTable(*trace, kernels, a, "", th);
+  REQUIRE(t.groups.size() == 3);
+  std::map<std::string, const core::OperatorGroup*> by;
+  for (const auto& g : t.groups) by[g.type] = &g;
+  REQUIRE(by.count("Mul70"));
+  CHECK(by["Mul70"]->count == 2);
+  CHECK(by["Mul70"]->core == "N/A");
+  REQUIRE(by.count("StatelessDropOutGenMask25"));
+  CHECK(by["StatelessDropOutGenMask25"]->core == "AI_CPU");
+  CHECK_FALSE(by.count("N/A"));
+  std::map<std::string, std::pair<std::string, std::string>> node;
+  for (const auto& n : core::walkDecisionTree(*trace, t, th, 1)) node[n.operatorLabel] = {n.branch, n.finding};
+  CHECK(node["StatelessDropOutGenMask25"].first == "aicpu_fallback");
+  CHECK(node["Mul70"].second.find("on a core the capture does not name (Level0)") != std::string::npos);
+}
+
+TEST_CASE("operators: the 910A Level0 capture's table has one group per kernel name, none typed N/A", "[operators][corpus]") {
+  // kernel_details.csv of rank 0: 349 rows, 299 names of which 4 are hcom_allReduce (python3 -c
+  // "import csv; r=list(csv.DictReader(open(F))); print(len({x['Name'] for x in r}))"); its trace
+  // marks the two StatelessDropOutGenMask tasks "Task Type": "AI_CPU" (grep -c), the rest "Other".
+  const auto r = core::loadProfile(shared("corpus/ascend-pt-910a-l0-text-2rank/rank0_ascend_pt"));
+  REQUIRE(r.ok());
+  const core::RankProfile& rp = r.profile->ranks[0];
+  REQUIRE(rp.kernels);
+  const auto t = core::operatorTable(*rp.trace, *rp.kernels, *rp.analysis, "", {});
+  CHECK(t.groups.size() == 295);
+  std::size_t aicpu = 0;
+  for (const auto& g : t.groups) {
+    CHECK(g.type != "N/A");
+    if (g.core == "AI_CPU") {
+      ++aicpu;
+      CHECK(g.type.starts_with("StatelessDropOutGenMask"));
+    }
+  }
+  CHECK(aicpu == 2);
+}
+
 TEST_CASE("operators: the 910B Level1 capture's top operators get their bound from the pipe ratios", "[operators][corpus]") {
   const auto r = core::loadProfile(shared("corpus/ascend-pt-910b-l1-text-2rank/rank0_ascend_pt"));
   REQUIRE(r.profile);
