@@ -19,7 +19,7 @@
 #    function along what each part decides, not by line count.
 # 5. No Catch2 test name in tests/ that begins with "-": ctest runs each test as
 #    `TEST_BINARY "NAME"`, and Catch reads such a name as an option ("--help ..." printed Catch's
-#    help and exited 0, so the test passed without running, until session 20).
+#    help and exited 0, so the test passed without running, until 6633c17, 2026-12-05).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

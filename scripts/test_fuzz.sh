@@ -38,7 +38,7 @@ MAX_LEN="${NPUSCOPE_FUZZ_MAX_LEN:-65536}"
 NARROW_MAX_LEN="${NPUSCOPE_FUZZ_NARROW_MAX_LEN:-4096}"
 # -entropic=0: clang 14's entropic scheduler spent 65% of fuzz_json_trace's CPU time in its own
 # InputCorpus::UpdateFeatureFrequency (perf, ~30k features); without it the same 2,000 runs took
-# 6.4 s of CPU instead of 16.7 s and reached as many features (docs/robustness.md, session 7).
+# 6.4 s of CPU instead of 16.7 s and reached as many features (docs/robustness.md, "Speed (e8854b9, 2026-12-01)").
 read -r -a EXTRA_ARGS <<<"${NPUSCOPE_FUZZ_ARGS--entropic=0}"
 # The whole-pipeline targets (a reader, then the analyses and the report; 6-300 runs per second),
 # then the narrow ones (issue 26 item 2: one reader alone each, thousands of runs per second but

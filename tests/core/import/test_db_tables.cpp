@@ -267,7 +267,7 @@ TEST_CASE("db tables: CommAnalyzerTime times beyond int64 are held at the time l
   CHECK(t.communication->recordedTotal->elapse == 4611686018427387903);
 }
 
-// Found by a fresh-eyes test of the memory curve (session 8): a TEXT 'xyz' or a BLOB total read as
+// Found by a fresh-eyes test of the memory curve (2026-12-01; fixed in 4615187): a TEXT 'xyz' or a BLOB total read as
 // 0 (a dip to 0 on the curve, "lowest 0.0 MB" in the finding), a TEXT timestamp 'xyz' as 0, and
 // negative or absurd totals became the peak. Each is now absent with a row warning.
 TEST_CASE("db tables: MEMORY_RECORD cells that are no plausible total are absent and said", "[db][memory]") {

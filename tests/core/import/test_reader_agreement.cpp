@@ -140,7 +140,7 @@ TEST_CASE("fast scanner and simdjson path agree on events with a malformed args 
 }
 
 TEST_CASE("counter events with a malformed args object read as no args on both paths") {
-  // Found by fuzz_json_differential (session 7): {"":"":} made the fast scanner count a
+  // Found by fuzz_json_differential (2026-12-01; fixed in 1c047a9): {"":"":} made the fast scanner count a
   // BadCounterValue for the member before the break, which the simdjson path (args blanked)
   // never sees. Hand counts: a broken object = no args = no counter and no warning; the sound
   // object {"MHz":1800,"bad":"x"} = 1 counter (1800) and 1 BadCounterValue ("x" is no number).
@@ -172,7 +172,7 @@ TEST_CASE("counter events with a malformed args object read as no args on both p
 }
 
 TEST_CASE("an args that is no object before a broken args object: both paths keep the event") {
-  // Found by fuzz_json_differential (session 7): {"args":0,"args":{""}} made the simdjson path
+  // Found by fuzz_json_differential (2026-12-01; fixed in b00504c): {"args":0,"args":{""}} made the simdjson path
   // give up (ParseError) where the fast scanner keeps the event with the last args. Hand count:
   // the X event below is kept on both paths as 1 slice [1, 3) us with no ParseError.
   const std::string slice = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2,"args":0,"args":{""}}])";
@@ -192,7 +192,7 @@ TEST_CASE("an args that is no object before a broken args object: both paths kee
 }
 
 TEST_CASE("a metadata event whose args break after the name: no name on both paths") {
-  // Found by fuzz_json_differential (session 7, minimised): the fast path named the process
+  // Found by fuzz_json_differential (2026-12-01, minimised; fixed in 4698078): the fast path named the process
   // "Pyth{" (the member before the break) where the simdjson path (args blanked) names none.
   // Hand count: the broken object reads as no args, so the lane's process keeps its pid "2001".
   const std::string json = R"([{"ph":"M","name":"process_name","pid":2001,"tid":0,"args":{"name": "Pyth{":  "ed 2"}},)"
@@ -522,7 +522,7 @@ TEST_CASE("sound args objects are never counted as malformed") {
 }
 
 TEST_CASE("malformed args in a counter's nested value, repeated args and deep args agree and count right") {
-  // Found in review (session 9). Hand count, event by event:
+  // Found in review (6b449d9, 2026-12-02). Hand count, event by event:
   //   "cnt" counter {"MHz":1800,"x":{"a" 1}}: broken inside a nested value (On-Demand would still
   //     read MHz): counted, and no sample is read from it;
   //   "twice" "args":{"x":1},"args":{"a" 1}: the last args object (broken) is the event's: kept,

@@ -137,7 +137,7 @@ TEST_CASE("csvNumber refuses non-finite values") {
 }
 
 TEST_CASE("tables-only summary: kernel durations near 2^63 ns are held at the time limit, never wrapped") {
-  // Found by fuzz_csv_tables (session 7): many Duration(us) cells of about 1.7e15 us (each below
+  // Found by fuzz_csv_tables (2026-12-01; fixed in ada5d7c): many Duration(us) cells of about 1.7e15 us (each below
   // kMaxTimeNs, so each is kept) overflowed the int64 kernel time (UBSan). Hand count: three
   // rows of 4e15 us = 4e18 ns each (below kMaxTimeNs = 2^62 - 1 = 4.61e18), sum 1.2e19 > 2^63 - 1,
   // so the sums (total, per core, per type) are held at kMaxTimeNs instead of wrapping negative.
