@@ -180,9 +180,9 @@ class Trace {
   std::vector<std::string> notes;      ///< informational messages ("0 events", ...)
   /// The export's own Communication figure is the union of the HCCL small tasks (the Plane lanes'
   /// slices and the planeless hcom tasks on the streams), not of the big ops: set by the database
-  /// reader for an export without OVERLAP_ANALYSIS, whose analysis.db StepTraceTime torch_npu
-  /// computes that way (corpus ascend-pt-910a-db-2rank: 18,903.303 us of tasks against 22,665.868
-  /// us of ops on Level1 rank 1). The Top-Down analysis then takes Communication from those tasks
+  /// reader for an export without OVERLAP_ANALYSIS whose torch_npu build computes analysis.db's
+  /// StepTraceTime that way (builds before 2024-10-24, DbReader::stepCommunicationFromTasks; corpus
+  /// ascend-pt-910a-db-2rank: 18,903.303 us of tasks against 22,665.868 us of ops on Level1 rank 1). The Top-Down analysis then takes Communication from those tasks
   /// (docs/diagnosis.md §1).
   bool communicationFromTasks = false;
   /// With communicationFromTasks: per device, the union of its HCCL small tasks (sorted, disjoint,

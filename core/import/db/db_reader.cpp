@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "core/analysis/task_kinds.h"
+#include "core/base/ascii.h"
 #include "core/import/db/db_tables.h"
 #include "core/import/db/sqlite_db.h"
 #include "core/model/overlap_process.h"
@@ -195,7 +196,8 @@ class DbReader {
   void readTasks();
   void readCommunication();
   void readOverlap();
-  void computeOverlap(int device);
+  [[nodiscard]] bool stepCommunicationFromTasks();
+  void computeOverlap(int device, bool fromTasks);
   void readCounters();
   void buildFlows();
   /// Frees the connection maps and task sets (done with after buildFlows): they would otherwise
@@ -730,14 +732,18 @@ void DbReader::readCommunication() {
 void DbReader::readOverlap() {
   m_hasOverlapTable = need("OVERLAP_ANALYSIS", {"startNs", "endNs", "type"});
   if (!m_hasOverlapTable) {
-    // Older schemas have no OVERLAP_ANALYSIS (format notes §5.3, §7): computed as CANN does. Their
-    // analysis.db StepTraceTime takes Communication from the HCCL small tasks (Trace::communicationFromTasks).
-    m_b.setCommunicationFromTasks(true);
-    for (const int d : m_devices) computeOverlap(d);
+    // Older schemas have no OVERLAP_ANALYSIS (format notes §5.3, §7): computed as torch_npu's
+    // StepTraceTime does, whose Communication is the HCCL small tasks or the big ops by build
+    // (stepCommunicationFromTasks, Trace::communicationFromTasks).
+    const bool fromTasks = stepCommunicationFromTasks();
+    m_b.setCommunicationFromTasks(fromTasks);
+    for (const int d : m_devices) computeOverlap(d, fromTasks);
     if (!m_devices.empty())
-      note("no OVERLAP_ANALYSIS table: no recorded Overlap Analysis; the lanes \"Overlap Analysis (computed by "
-           "npuscope)\" come from TASK, COMPUTE_TASK_INFO and COMMUNICATION_TASK_INFO as torch_npu computes them (format notes "
-           "§4.1) and are not compared with anything");
+      note(std::string("no OVERLAP_ANALYSIS table: no recorded Overlap Analysis; the lanes \"Overlap Analysis (computed by "
+                       "npuscope)\" come from TASK, COMPUTE_TASK_INFO and ") +
+           (fromTasks ? "COMMUNICATION_TASK_INFO (the HCCL small tasks: a torch_npu build before 2024-10-24)"
+                      : "COMMUNICATION_OP (the HCCL ops: a torch_npu build from 2024-10-24 on)") +
+           " as torch_npu's StepTraceTime computes them (format notes §4.1) and are not compared with anything");
     return;
   }
   static const char* kNames[] = {"Computing", "Communication", "Communication(Not Overlapped)", "Free"};
@@ -769,14 +775,37 @@ void DbReader::readOverlap() {
   checkStatement(s, "OVERLAP_ANALYSIS");
 }
 
-void DbReader::computeOverlap(int device) {
+/// Which intervals torch_npu's own StepTraceTime unions into Communication for this export:
+/// TraceStepTimeDbParser (torch_npu/profiler/analysis/prof_view/prof_db_parse/
+/// _trace_step_time_db_parser.py) took COMMUNICATION_TASK_INFO's TASK rows (the HCCL small tasks)
+/// until "[PROF] Profiler TraceStepTime table fix" (Ascend/pytorch 7e8ae592b, 2024-10-24, in
+/// v6.0.rc3 and v6.0.0.alpha002 on), and COMMUNICATION_OP's ops since. The export names no build:
+/// HOST_INFO.hostUid declared INTEGER (TEXT from 2024-09-29) or a session that ended before
+/// 2024-10-24T00:00Z means the small tasks; anything else the ops. Corpus: the 910A databases
+/// (INTEGER, 2024-09-29) match the tasks, the 910B ones (TEXT, 2025-01-09) the ops, within 1 us.
+bool DbReader::stepCommunicationFromTasks() {
+  constexpr std::int64_t kFixNs = 1729728000LL * 1000000000LL;  // 2024-10-24T00:00:00Z
+  if (m_db.hasTable("HOST_INFO")) {
+    SqliteStatement s(m_db, "SELECT type FROM pragma_table_info('HOST_INFO') WHERE name = 'hostUid'");
+    if (s.step() && asciiLower(s.text(0)) == "integer") return true;
+  }
+  if (m_db.hasTable("SESSION_TIME_INFO")) {
+    SqliteStatement s(m_db, "SELECT " + col("SESSION_TIME_INFO", "endTimeNs") + ", " + col("SESSION_TIME_INFO", "startTimeNs") +
+                                " FROM SESSION_TIME_INFO");
+    if (s.step()) {
+      const std::int64_t at = s.isNull(0) ? s.integer(1, 0) : s.integer(0);
+      if (at > 0 && at < kFixNs) return true;
+    }
+  }
+  return false;
+}
+
+void DbReader::computeOverlap(int device, bool fromTasks) {
   // Format notes §4.1 (msprof overlap_analysis_processor.cpp): compute = tasks with a compute
   // record, except HCCL AIV / MC2 AICPU kernels; Free = the device span minus both, the span taken
   // over every task but the host kernel types, extended by both sets. Communication = the HCCL
-  // small tasks (COMMUNICATION_TASK_INFO's TASK rows), not the big ops: a database without
-  // OVERLAP_ANALYSIS is one whose analysis.db StepTraceTime torch_npu computes that way (corpus
-  // ascend-pt-910a-db-2rank, Trace::communicationFromTasks), the big ops only when it has no
-  // small task.
+  // small tasks (COMMUNICATION_TASK_INFO's TASK rows) when `fromTasks` (stepCommunicationFromTasks),
+  // else the big ops (COMMUNICATION_OP); each set stands in for the other when the export has none.
   using Iv = std::pair<TimeNs, TimeNs>;
   std::vector<Iv> comp, comm;
   TimeNs lo = INT64_MAX, hi = INT64_MIN;
@@ -796,12 +825,14 @@ void DbReader::computeOverlap(int device) {
         hi = std::max(hi, s.integer(1));
       }
   }
-  if (m_db.hasTable("COMMUNICATION_TASK_INFO") && m_db.hasTable("TASK")) {
+  const auto smallTasks = [&] {
+    if (!m_db.hasTable("COMMUNICATION_TASK_INFO") || !m_db.hasTable("TASK")) return;
     SqliteStatement s(m_db, "SELECT t.startNs, t.endNs FROM COMMUNICATION_TASK_INFO c JOIN TASK t ON t.globalTaskId = "
                             "c.globalTaskId WHERE t.deviceId = " + std::to_string(device));
     while (s.step()) comm.emplace_back(s.integer(0), s.integer(1));
     checkStatement(s, "COMMUNICATION_TASK_INFO");
-  }
+  };
+  if (fromTasks) smallTasks();
   if (comm.empty() && m_db.hasTable("COMMUNICATION_OP")) {
     SqliteStatement s(m_db, "SELECT startNs, endNs, " + col("COMMUNICATION_OP", "connectionId") + ", " +
                                 col("COMMUNICATION_OP", "deviceId") + " FROM COMMUNICATION_OP");
@@ -814,6 +845,7 @@ void DbReader::computeOverlap(int device) {
       if (d == device) comm.emplace_back(s.integer(0), s.integer(1));
     }
   }
+  if (comm.empty() && !fromTasks) smallTasks();
   const auto merge = [](std::vector<Iv> v) {
     std::sort(v.begin(), v.end());
     std::vector<Iv> out;
