@@ -186,18 +186,54 @@ void setSummary(Verdict& v, std::string& body, std::string b) {
   v.summary = v.headline + ": " + body;
 }
 
-/// "Computing c, Communication (Not Overlapped) m, Free fr of e2e": the shares of one span.
-std::string figuresOf(double c, double m, double fr, TimeNs e2eNs) {
+/// "Computing c, Communication (Not Overlapped) m, Free fr of e2e": the shares of one span, with
+/// the wait between msprof iterations when there is one (DeviceAnalysis::betweenIterations).
+std::string figuresOf(double c, double m, double fr, TimeNs e2eNs, double between = 0) {
+  if (between > 0)
+    return i18n::format(npuTr("npuscope::core::Verdict", "Computing %1, Communication (Not Overlapped) %2, Free %3, between iterations %4 of %5"),
+                        {pct(c), pct(m), pct(fr), pct(between), formatDuration(e2eNs)});
   return i18n::format(npuTr("npuscope::core::Verdict", "Computing %1, Communication (Not Overlapped) %2, Free %3 of %4"),
                       {pct(c), pct(m), pct(fr), formatDuration(e2eNs)});
+}
+
+/// The finding on the device's wait between msprof iterations (DeviceAnalysis::betweenIterations;
+/// msprof's step trace records it as Data_aug Bound): how long, per gap against per iteration,
+/// and that the run is data-bound when a gap outlasts an iteration on average. "" without one.
+std::string betweenIterationsFinding(const DeviceAnalysis& da, const std::vector<StepWindow>& steps, double share) {
+  if (da.betweenIterationsNs <= 0 || steps.empty()) return {};
+  TimeNs iterations = 0;
+  for (const StepWindow& s : steps) iterations += s.host.end - s.host.start;
+  const TimeNs perGap = da.betweenIterationsNs / static_cast<TimeNs>(da.betweenIterations.size());
+  const TimeNs perIteration = iterations / static_cast<TimeNs>(steps.size());
+  std::string s = i18n::format(
+      npuTr("npuscope::core::Verdict", "Between its %1 iterations the device waits %2 (%3 of the span) for the next one: msprof's step "
+                                       "trace records this time as Data_aug Bound (the next iteration's data is not ready). It is "
+                                       "counted in no iteration, so it is neither Free of a step nor a bubble. %4 per gap on average "
+                                       "against %5 per iteration"),
+      {std::to_string(steps.size()), formatDuration(da.betweenIterationsNs), pct(share), formatDuration(perGap), formatDuration(perIteration)});
+  s += perGap >= perIteration ? npuTr("npuscope::core::Verdict", ": the data arrives slower than an iteration runs, so the run is data-bound.")
+                              : npuTr("npuscope::core::Verdict", ".");
+  return s;
 }
 
 /// The method's order (docs/diagnosis.md §2): the dominant share of Computing, Communication (Not
 /// Overlapped) and Free decides the headline, the summary and where to look first.
 void decideDominant(Verdict& v, std::string& body, const OverlapFigures& f, double comp, double comm, double free,
-                    bool gpu) {
-  const std::string figures = figuresOf(comp, comm, free, f.e2e);
-  if (comp >= comm && comp >= free) {
+                    bool gpu, double between = 0) {
+  const std::string figures = figuresOf(comp, comm, free, f.e2e, between);
+  if (between > comp && between > comm && between > free) {
+    // msprof iterations separated by more waiting than anything inside them (DeviceAnalysis::
+    // betweenIterations): the data pipeline sets the pace.
+    v.dominant = "data";
+    v.headline = npuTr("npuscope::core::Verdict", "Data-loading bound");
+    setSummary(v, body, i18n::format(npuTr("npuscope::core::Verdict", "the device waits between iterations for their data %1 of the "
+                                                                      "time; %2."),
+                                     {pct(between), figures}));
+    v.suggestions.push_back(npuTr("npuscope::core::Verdict", "Make the input pipeline keep up with the device: more parallel data workers "
+                                                             "and prefetching (MindSpore dataset num_parallel_workers and prefetch, PyTorch "
+                                                             "DataLoader num_workers and pin_memory), augmentation on the device, or data "
+                                                             "sink mode."));
+  } else if (comp >= comm && comp >= free) {
     v.dominant = "compute";
     v.headline = npuTr("npuscope::core::Verdict", "Compute bound");
     setSummary(v, body, i18n::format(npuTr("npuscope::core::Verdict", "the device computes %1 of the time; %2."), {pct(comp), figures}));
@@ -388,7 +424,9 @@ Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra, std::string
   const double e2e = static_cast<double>(f.e2e);
   const double free = static_cast<double>(f.free) / e2e, comp = static_cast<double>(f.computing) / e2e,
                comm = static_cast<double>(f.commNotOverlapped) / e2e;
-  decideDominant(v, body, f, comp, comm, free, gpu);
+  const double between = static_cast<double>(da.betweenIterationsNs) / e2e;
+  decideDominant(v, body, f, comp, comm, free, gpu, between);
+  if (std::string b = betweenIterationsFinding(da, ra.steps, between); !b.empty()) v.findings.push_back(std::move(b));
   for (auto& line : breakdownFindings(da, v)) v.findings.push_back(std::move(line));  // docs/diagnosis.md §5
   if (v.dominant != "free" && free > 0.10)
     v.findings.push_back(i18n::format(npuTr("npuscope::core::Verdict", "The device is also idle (Free) %1 of the time (%2), above the ~10%% "

@@ -48,6 +48,9 @@ struct StepWindow {
   TimeRange host;
   TimeRange device;
   SliceRef hostSlice;
+  /// An msprof `Iteration N` slice (no ProfilerStep#N): iterations do not tile the timeline; the
+  /// time between two is the wait for the next one (DeviceAnalysis::betweenIterations).
+  bool iteration = false;
 };
 
 /// Per-step figures, following torch_npu's attribution: an interval belongs to the step whose
@@ -249,6 +252,13 @@ struct DeviceAnalysis {
   int device = -1;
   Intervals computing, communication, commNotOverlapped, free;  ///< computed from the device tasks
   OverlapFigures computed;
+  /// With msprof iterations as steps (StepWindow::iteration): the device's idle intervals that reach
+  /// across the boundary from one iteration's end to the next one's start, taken out of `free`
+  /// (sorted, disjoint, ns). msprof's step trace records that time as "Data_aug Bound" (the
+  /// iteration waits for its data); it belongs to no iteration, so it is no Free of a step and no
+  /// bubble (issue 41 item 2). Empty otherwise. betweenIterationsNs is their total.
+  Intervals betweenIterations;
+  TimeNs betweenIterationsNs = 0;
   std::optional<OverlapFigures> lanes;  ///< the trace's own Overlap Analysis lanes, whole capture
   std::vector<StepOverlap> steps;
   std::vector<Bubble> bubbles;          ///< Free intervals >= threshold, longest first

@@ -458,10 +458,11 @@ std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdi
       const TimeNs parts[4] = {c.synchronization, c.transit, c.wait, c.idle};
       const std::size_t top = static_cast<std::size_t>(std::max_element(parts, parts + 4) - parts);
       if (top == 0) {
-        out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is synchronization (%1): this rank reaches the "
-                                                                      "collectives first and waits for %2 to arrive. Look at what "
-                                                                      "delays that rank before the collective (its compute, "
-                                                                      "dispatch or data loading)."),
+        out.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "The largest part is synchronization (%1): inside the "
+                                                                      "collectives this rank waits for %2 to arrive (it reaches "
+                                                                      "them before that peer, whatever the other ranks do). Look "
+                                                                      "at what delays that peer before the collective (its "
+                                                                      "compute, dispatch or data loading)."),
                                    {formatDuration(c.synchronization), peerList(c.synchronizationByPeer)}));
       } else if (top == 1) {
         std::string bw;

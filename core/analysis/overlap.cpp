@@ -116,6 +116,7 @@ std::vector<StepWindow> msprofIterationSteps(const Trace& trace) {
       s.number = *n;
       s.host = {lane.start[i], lane.end[i]};
       s.hostSlice = {l, i};
+      s.iteration = true;
       steps.push_back(s);
     }
   }
@@ -558,6 +559,29 @@ TimeRange computeFree(DeviceAnalysis& da) {
   return TimeRange{begin, end};
 }
 
+/// With msprof iterations as steps: moves the Free intervals that reach across a boundary between
+/// two iterations (from one's end to the next one's start, both the `Iteration N` slices) out of
+/// da.free into da.betweenIterations, whole: the device waits there for the next iteration
+/// (msprof's Data_aug Bound), not inside one. Steps sorted by start.
+void splitBetweenIterations(DeviceAnalysis& da, const std::vector<StepWindow>& steps) {
+  if (steps.size() < 2 || !steps.front().iteration) return;
+  Intervals keep;
+  keep.reserve(da.free.size());
+  std::size_t j = 0;  // boundary j: (steps[j].host.end, steps[j + 1].host.start)
+  for (const TimeRange& f : da.free) {
+    while (j + 1 < steps.size() && steps[j + 1].host.start <= f.start) ++j;
+    const bool crosses = j + 1 < steps.size() && steps[j].host.end < steps[j + 1].host.start &&
+                         f.start < steps[j + 1].host.start && f.end > steps[j].host.end;
+    if (crosses) {
+      da.betweenIterations.push_back(f);
+      da.betweenIterationsNs += f.end - f.start;
+    } else {
+      keep.push_back(f);
+    }
+  }
+  da.free = std::move(keep);
+}
+
 /// The computed figures of a device (its sets totalled, E2E the span computeFree returned).
 void computedTotals(DeviceAnalysis& da, TimeRange span) {
   da.computed.computing = totalOf(da.computing);
@@ -682,6 +706,7 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
     };
     if (cancelled()) return ra;
     const TimeRange span = computeFree(da);
+    splitBetweenIterations(da, ra.steps);
     const TimeNs begin = span.start, end = span.end;
     if (cancelled()) return ra;
     computedTotals(da, span);

@@ -104,7 +104,8 @@ void summarizeSteps(const RankAnalysis& a, const DeviceAnalysis* dev, const Devi
     SummaryStep st;
     st.number = w.number;
     st.device = w.device;
-    st.hostStart = w.hostSlice.valid() ? w.host.start : -1;
+    // An msprof Iteration N slice is a device-side window (FP start .. iteration end): no host step.
+    st.hostStart = w.hostSlice.valid() && !w.iteration ? w.host.start : -1;
     if (cov) st.atDeviceStart = cov->at(w.device.start);
     if (dev)
       for (const StepOverlap& so : dev->steps)

@@ -37,7 +37,7 @@ struct DeviceTimeAt {
 struct SummaryStep {
   long long number = -1;
   TimeRange device;             ///< the step's device window (StepWindow::device), ns
-  TimeNs hostStart = -1;        ///< the host ProfilerStep slice's start, -1 without one, ns
+  TimeNs hostStart = -1;        ///< the host ProfilerStep slice's start, -1 without one (msprof iterations too), ns
   DeviceTimeAt atDeviceStart;   ///< device time before device.start
   OverlapFigures computed;      ///< from the device tasks (StepOverlap::computed), ns
   /// step_trace_time.csv's (or StepTraceTime's) row of the step, us converted to ns: computing,

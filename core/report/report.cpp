@@ -232,7 +232,8 @@ void overlapJson(std::string& o, const RankAnalysis& a, const DeviceAnalysis* ma
   figuresJson(f, main->computed);
   f.pop_back();
   o += f + ", \"device\": " + std::to_string(main->device) +
-       ", \"partial\": " + (a.verdict.partial ? "true" : "false") + ", \"compute_rule\": ";
+       ", \"partial\": " + (a.verdict.partial ? "true" : "false") +
+       ", \"between_iterations_us\": " + formatUsNumber(main->betweenIterationsNs) + ", \"compute_rule\": ";
   appendJsonString(o, main->computeSetRule);
   if (main->lanes) {
     o += ", \"recorded\": ";

@@ -1797,10 +1797,6 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>未掩盖通信（%1）的构成：%2。来源：HCCL Plane 任务，在未掩盖的时间上应用 Profiler 的逐算子规则（取其统计的 Plane）。</translation>
     </message>
     <message>
-        <source>The largest part is synchronization (%1): this rank reaches the collectives first and waits for %2 to arrive. Look at what delays that rank before the collective (its compute, dispatch or data loading).</source>
-        <translation>占比最大的是同步（%1）：该 Rank 先到达集合通信，在等待%2 到达。请查看是什么在集合通信之前拖慢了对方（它的计算、下发或数据加载）。</translation>
-    </message>
-    <message>
         <source>The largest part is transit (%1): data moving on the links (%2). Below 80% of the nominal a link is slow (check the link and contention with compute); else send fewer, larger messages.</source>
         <translation>占比最大的是传输（%1）：数据在链路上搬运（%2）。低于标称带宽 80% 的链路偏慢（请检查该链路以及它与计算的争用）；否则请以更少、更大的消息通信。</translation>
     </message>
@@ -1835,6 +1831,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     <message>
         <source>%1, %2 of its nominal %3</source>
         <translation>%1，为其标称带宽 %3 的 %2</translation>
+    </message>
+    <message>
+        <source>The largest part is synchronization (%1): inside the collectives this rank waits for %2 to arrive (it reaches them before that peer, whatever the other ranks do). Look at what delays that peer before the collective (its compute, dispatch or data loading).</source>
+        <translation>占比最大的是同步（%1）：在集合通信中，该 Rank 在等待 %2 到达（它比该对端先到，与其他 Rank 无关）。请查看该对端在集合通信之前被什么拖慢（计算、下发或数据加载）。</translation>
     </message>
 </context>
 <context>
@@ -3236,6 +3236,30 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     <message>
         <source>The idle time is warm-up (the first, slow calls of operators): profile steps after it (profiler schedule with wait and warmup steps, or skip_first) so that the figures show the steady state; the shares of this capture overstate the idle time.</source>
         <translation>空闲时间来自预热（算子最初几次较慢的调用）：采集预热之后的 Step（profiler schedule 设置 wait 和 warmup 步，或 skip_first），让数据反映稳定状态；本次采集的占比高估了空闲时间。</translation>
+    </message>
+    <message>
+        <source>Computing %1, Communication (Not Overlapped) %2, Free %3, between iterations %4 of %5</source>
+        <translation>在 %5 中，计算 %1，未掩盖通信 %2，空闲 %3，迭代间等待 %4</translation>
+    </message>
+    <message>
+        <source>Between its %1 iterations the device waits %2 (%3 of the span) for the next one: msprof&apos;s step trace records this time as Data_aug Bound (the next iteration&apos;s data is not ready). It is counted in no iteration, so it is neither Free of a step nor a bubble. %4 per gap on average against %5 per iteration</source>
+        <translation>在 %1 个迭代之间，Device 共等待下一个迭代 %2（占整个跨度的 %3）：msprof 的迭代轨迹把这段时间记为 Data_aug Bound（下一个迭代的数据尚未就绪）。它不属于任何迭代，因此既不是某个 Step 的空闲，也不是空泡。平均每个间隔 %4，而每个迭代 %5</translation>
+    </message>
+    <message>
+        <source>: the data arrives slower than an iteration runs, so the run is data-bound.</source>
+        <translation>：数据到达比一个迭代的执行还慢，因此训练受数据加载限制。</translation>
+    </message>
+    <message>
+        <source>Data-loading bound</source>
+        <translation>数据加载瓶颈</translation>
+    </message>
+    <message>
+        <source>the device waits between iterations for their data %1 of the time; %2.</source>
+        <translation>Device 有 %1 的时间在迭代之间等待数据；%2。</translation>
+    </message>
+    <message>
+        <source>Make the input pipeline keep up with the device: more parallel data workers and prefetching (MindSpore dataset num_parallel_workers and prefetch, PyTorch DataLoader num_workers and pin_memory), augmentation on the device, or data sink mode.</source>
+        <translation>让数据输入流水线跟上 Device：增加并行数据处理线程与预取（MindSpore dataset 的 num_parallel_workers 与 prefetch，PyTorch DataLoader 的 num_workers 与 pin_memory），把数据增强放到 Device 上，或使用数据下沉模式。</translation>
     </message>
 </context>
 <context>

@@ -90,7 +90,8 @@ class Overlap(unittest.TestCase):
                X(PY, 100, "aten::add", 0, 1, cat="cpu_op")]
         r = run(ev)
         self.assertEqual(r["whole"], {"computing_ns": 20 * US, "communication_ns": 20 * US,
-                                      "comm_not_overlapped_ns": 15 * US, "free_ns": 5 * US, "e2e_ns": 40 * US})
+                                      "comm_not_overlapped_ns": 15 * US, "free_ns": 5 * US, "e2e_ns": 40 * US,
+                                      "between_iterations_ns": 0})
         self.assertEqual(r["recorded_lanes"]["computing_ns"], 20 * US)
         self.assertEqual(r["recorded_lanes"]["free_ns"], 5 * US)
         self.assertEqual(r["steps"][0]["step"], -1)
@@ -124,6 +125,21 @@ class Causes(unittest.TestCase):
         ev += flow("HostToDevice", "7", (CANN, 200, 11), (AH, 1, 30), bp_s=False)
         ev += flow("HostToDevice", "8", (CANN, 201, 5), (AH, 1, 60), bp_s=False)
         self.r = run(ev)
+
+    def test_iterations(self):
+        # msprof iterations (no ProfilerStep#N): Iteration 1 [0, 40) and 2 [100, 140) us on the
+        # Step Trace lane; tasks 0-10, 30-40, 100-110, 120-130. The 60 us from 40 to 100 reach
+        # across the boundary: between iterations, not Free; Free keeps 10-30 and 110-120.
+        ev = meta(AH, "Ascend Hardware", "NPU 0", [(1, "Stream 1"), (9, "Step Trace(Model ID:1)")])
+        ev += [core("a", 0, 10), core("b", 30, 10), core("c", 100, 10), core("d", 120, 10),
+               X(AH, 9, "Iteration 1", 0, 40), X(AH, 9, "Iteration 2", 100, 40)]
+        r = run(ev)
+        self.assertEqual(r["whole"]["free_ns"], 30 * US)
+        self.assertEqual(r["whole"]["between_iterations_ns"], 60 * US)
+        self.assertEqual(r["whole"]["e2e_ns"], 130 * US)
+        self.assertEqual([(s["step"], s["window"], s["free_ns"]) for s in r["steps"]],
+                         [(1, [T0, T0 + 40 * US], 20 * US), (2, [T0 + 100 * US, T0 + 140 * US], 10 * US)])
+        self.assertEqual(r["verdict"]["dominant"], "data")
 
     def test_causes(self):
         b = self.r["bubbles"]

@@ -8,7 +8,9 @@ Per rank and device it computes:
 
 * the overlap shares (Computing, Communication, Communication(Not Overlapped), Free, e2e) for the
   whole capture and per step, plus the same figures summed from the trace's own Overlap Analysis
-  lanes, and the step_trace_time.csv row;
+  lanes, and the step_trace_time.csv row; without ProfilerStep#N, msprof's `Iteration N` slices
+  are the steps and the Free reaching across from one to the next is the wait between
+  iterations (`between_iterations_ns`), not Free (docs/diagnosis.md §2.1);
 * the verdict (dominant share, the "free > 10%" second finding, the bubble cause holding the most time);
 * every device bubble (Free interval >= 10 us) with its cause, launch timing and dispatch chain;
 * the clock-skew bound; the kernels table, by name and by kernel_details Type, and op_statistic.csv.
@@ -412,6 +414,19 @@ class Device:
             self.begin = self.end = None
             self.free = []
         self.not_ov = subtract(M, C)
+        # msprof iterations as steps (docs/diagnosis.md §2.1): the Free intervals reaching across
+        # from one Iteration N slice's end to the next one's start are the wait between
+        # iterations, taken out of Free.
+        self.between = []
+        its = self.iterations()
+        if len(its) >= 2:
+            keep = []
+            for a, b in self.free:
+                if any(e0 < s1 and a < s1 and b > e0 for (_, _, e0), (_, s1, _) in zip(its, its[1:])):
+                    self.between.append((a, b))
+                else:
+                    keep.append((a, b))
+            self.free = keep
 
     # -- kernel_details matching: each row takes one task with the same start ns (same name first)
     def _match_kernels(self):
@@ -441,10 +456,27 @@ class Device:
 
     def whole(self):
         if self.begin is None:
-            return {"computing_ns": 0, "communication_ns": 0, "comm_not_overlapped_ns": 0, "free_ns": 0, "e2e_ns": 0}
+            return {"computing_ns": 0, "communication_ns": 0, "comm_not_overlapped_ns": 0, "free_ns": 0, "e2e_ns": 0,
+                    "between_iterations_ns": 0}
         return {"computing_ns": total(self.C), "communication_ns": total(self.M),
                 "comm_not_overlapped_ns": total(self.not_ov), "free_ns": total(self.free),
-                "e2e_ns": self.end - self.begin}
+                "e2e_ns": self.end - self.begin, "between_iterations_ns": total(self.between)}
+
+    def iterations(self):
+        """msprof's `Iteration N` slices of a `Step Trace...` lane, (N, start, end) by start; only
+        when the trace has no ProfilerStep#N (format notes §6)."""
+        R = self.rank
+        if any(s.name.startswith("ProfilerStep#") for s in R.slices_of(lambda lk: R.pname(lk) == "Python")):
+            return []
+        out = []
+        for lk in R.lanes:
+            if not (R.tname(lk).startswith("Step Trace") or R.pname(lk).startswith("Step Trace")):
+                continue
+            for sl in R.lanes[lk]:
+                m = re.match(r"Iteration (-?\d+)$", sl.name)
+                if m:
+                    out.append((int(m.group(1)), sl.start, sl.end))
+        return sorted(out, key=lambda x: x[1])
 
     def recorded_lanes(self):
         R = self.rank
@@ -473,6 +505,25 @@ class Device:
                            a.name.startswith("ProfilerStep#") for a in s.ancestors_and_self() if a is not s)],
                       key=lambda s: (s.start, s.order))
         if not host:
+            its = self.iterations()
+            if its:
+                # Each device task (Ascend Hardware and HCCL lanes of the device) belongs to the
+                # last iteration that starts at or before it (none after the last one's end);
+                # the window is the first such task's start .. max(iteration end, last task end).
+                lo = [None] * len(its)
+                hi = [None] * len(its)
+                starts = [st for _, st, _ in its]
+                lanes = self.task_lanes + [lk for lk in R.lanes if R.pname(lk) in ("Communication", "HCCL")
+                                           and R.device_of_pid(lk[0]) == self.d]
+                for lk in lanes:
+                    for t in R.lanes[lk]:
+                        k = max(bisect.bisect_right(starts, t.start) - 1, 0)
+                        if k == len(its) - 1 and t.start > its[k][2]:
+                            continue
+                        lo[k] = t.start if lo[k] is None else min(lo[k], t.start)
+                        hi[k] = t.end if hi[k] is None else max(hi[k], t.end)
+                return [(n, lo[k] if lo[k] is not None else st, max(en, hi[k]) if hi[k] is not None else en)
+                        for k, (n, st, en) in enumerate(its)]
             b = self.begin if self.begin is not None else 0
             e = self.end if self.end is not None else 0
             return [(-1, b, e + 1)]
@@ -740,14 +791,17 @@ class Device:
 
     def verdict(self, whole, bubbles):
         comp, comm, free = whole["computing_ns"], whole["comm_not_overlapped_ns"], whole["free_ns"]
+        between = whole.get("between_iterations_ns", 0)
         dom = "compute"
         best = comp
         if comm > best:
             dom, best = "communication", comm
         if free > best:
-            dom = "free"
+            dom, best = "free", free
+        if between > best:
+            dom = "data"
         label = {"compute": "Compute bound", "communication": "Communication bound",
-                 "free": "Dispatch/host bound"}[dom]
+                 "free": "Dispatch/host bound", "data": "Data-loading bound"}[dom]
         top, top_ns, top_n = None, 0, 0
         for k, v in sorted(bubbles["by_cause"].items()):
             if v["ns"] > top_ns:
@@ -835,7 +889,7 @@ def cross_check(cap, devices, log):
         tag = "%s dev %d" % (cap["capture"], rep["device"])
         w, rec = rep["whole"], rep["recorded_lanes"]
         if rec is not None:
-            diffs = {k: w[k] - rec[k] for k in w if w[k] != rec[k]}
+            diffs = {k: w[k] - rec[k] for k in w if k in rec and w[k] != rec[k]}
             log("%s: whole vs Overlap Analysis lanes: %s" % (tag, "equal" if not diffs else
                 "computed - recorded = %s (computed %s; recorded %s)" % (diffs, w, rec)))
         if rec is not None:

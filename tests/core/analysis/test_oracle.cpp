@@ -91,8 +91,9 @@ TEST_CASE("oracle: npuscope's Top-Down analysis equals the independent oracle on
   int compared = 0;
   for (simdjson::dom::element cap : root["captures"].get_array()) {
     const std::string rel = str(cap["capture"]);
-    // The legacy msprof layout: the oracle reads every iteration file of a device as one
-    // timeline, npuscope (for now) one file; not comparable.
+    // The legacy msprof layout: its figures and iterations are compared in the test below; the
+    // bubble causes are not (the oracle takes its CANN threads, one slice each, for a recorded
+    // host layer, npuscope does not).
     if (rel.rfind("mindspore-msprof", 0) == 0) continue;
     INFO("capture " << rel);
     auto r = core::loadProfile(shared("corpus/" + rel));
@@ -186,4 +187,48 @@ TEST_CASE("oracle: npuscope's Top-Down analysis equals the independent oracle on
     }
   }
   CHECK(compared >= 7);  // 6 torch_npu ranks and the advisor fixture
+}
+
+TEST_CASE("oracle: MindSpore's iterations, the wait between them and the figures equal the oracle's", "[oracle][corpus]") {
+  // msprof's legacy layout, each device's three iteration files read as one timeline. The oracle
+  // takes the Iteration N slices as steps and the Free reaching across from one iteration's end
+  // to the next one's start out of Free (docs/diagnosis.md §2.1); its Free then equals the
+  // profiler's Overlap Analysis lanes interval for interval (its stderr cross-check).
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  REQUIRE(parser.load(std::string(NPUSCOPE_SOURCE_DIR) + "/tests/data/topdown_oracle.json").get(root) == simdjson::SUCCESS);
+  int compared = 0;
+  for (simdjson::dom::element cap : root["captures"].get_array()) {
+    const std::string rel = str(cap["capture"]);
+    if (rel.rfind("mindspore-msprof", 0) != 0) continue;
+    INFO("capture " << rel);
+    auto r = core::loadProfile(shared("corpus/" + rel));
+    REQUIRE(r.ok());
+    REQUIRE(r.profile->ranks.size() == 1);
+    const core::RankAnalysis& a = *r.profile->ranks[0].analysis;
+    simdjson::dom::array devices = cap["devices"].get_array();
+    REQUIRE(devices.size() == a.devices.size());
+    std::size_t di = 0;
+    for (simdjson::dom::element od : devices) {
+      const core::DeviceAnalysis& d = a.devices[di++];
+      ++compared;
+      compareFigures(d.computed, od["whole"]);
+      CHECK(d.computed.e2e == i64(od["whole"]["e2e_ns"]));
+      CHECK(d.betweenIterationsNs == i64(od["whole"]["between_iterations_ns"]));
+      CHECK(d.betweenIterationsNs > 0);
+      simdjson::dom::array steps = od["steps"].get_array();
+      REQUIRE(steps.size() == d.steps.size());
+      std::size_t si = 0;
+      for (simdjson::dom::element os : steps) {
+        const core::StepOverlap& st = d.steps[si++];
+        INFO("step " << st.step);
+        CHECK(st.step == i64(os["step"]));
+        CHECK(st.window.start == i64(os["window"].at(0)));
+        CHECK(st.window.end == i64(os["window"].at(1)));
+        compareFigures(st.computed, os);
+      }
+      CHECK(a.verdict.dominant == str(od["verdict"]["dominant"]));
+    }
+  }
+  CHECK(compared == 2);
 }

@@ -369,3 +369,34 @@ TEST_CASE("corpus: every gap is counted when only the longest are listed", "[cor
     CHECK(std::llabs(d.gapsFoundNs - expectedNs[k]) < 1000);
   }
 }
+
+TEST_CASE("overlap: the wait between msprof iterations is taken out of Free, and leads the verdict when largest", "[overlap]") {
+  // The oracle's self-test trace (tools/oracles/test_topdown_oracle.py test_iterations), by hand:
+  // Iteration 1 [0, 40) and 2 [100, 140) us; tasks 0-10, 30-40, 100-110, 120-130. 40 -> 100 reaches
+  // across the boundary: 60 us between iterations; Free keeps 10-30 (step 1) and 110-120 (step 2).
+  const auto x = [](int tid, const char* name, int start, int dur) {
+    return std::string(R"({"ph":"X","pid":10,"tid":)") + std::to_string(tid) + R"(,"name":")" + name + R"(","ts":)" +
+           std::to_string(start) + R"(,"dur":)" + std::to_string(dur) + R"(,"args":{"Task Type":"AI_CORE"}},)";
+  };
+  std::string j = R"j([{"ph":"M","name":"process_name","pid":10,"tid":0,"args":{"name":"Ascend Hardware"}},
+{"ph":"M","name":"process_labels","pid":10,"tid":0,"args":{"labels":"NPU 0"}},
+{"ph":"M","name":"thread_name","pid":10,"tid":1,"args":{"name":"Stream 1"}},
+{"ph":"M","name":"thread_name","pid":10,"tid":9,"args":{"name":"Step Trace(Model ID:1)"}},)j";
+  j += x(1, "a", 0, 10) + x(1, "b", 30, 10) + x(1, "c", 100, 10) + x(1, "d", 120, 10) + x(9, "Iteration 1", 0, 40) +
+       x(9, "Iteration 2", 100, 40);
+  j.back() = ']';
+  const auto t = test::loadMemory(j);
+  const core::RankAnalysis a = core::analyzeRank(*t, nullptr, nullptr);
+  REQUIRE(a.devices.size() == 1);
+  const core::DeviceAnalysis& d = a.devices[0];
+  CHECK(d.computed.free == 30000);
+  CHECK(d.betweenIterationsNs == 60000);
+  CHECK(d.computed.e2e == 130000);
+  REQUIRE(d.steps.size() == 2);
+  CHECK(d.steps[0].computed.free == 20000);
+  CHECK(d.steps[1].computed.free == 10000);
+  CHECK(d.steps[0].computed.e2e == 40000);
+  CHECK(a.verdict.dominant == "data");
+  CHECK(a.verdict.headline == "Data-loading bound");
+  CHECK(d.bubbles.size() == 2);  // 10-30 and 110-120, not the 60 us between the iterations
+}
