@@ -5435,6 +5435,18 @@ Core from %1, class from %2. Each share is the time that part alone runs; &quot;
         <source>This capture is a folder of rank summaries (npuscope summarize): each rank&apos;s verdict below was made where its trace lies. The Cluster dock compares the ranks (holders, steps, links); double-click a rank there to open it in full.</source>
         <translation>这是一个 Rank 摘要目录（npuscope summarize 生成）：下面每个 Rank 的结论都是在其 Trace 所在的机器上得出的。集群面板对比各 Rank（拖慢者、Step、链路）；在那里双击某个 Rank 可打开其完整数据。</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;Between iterations %1 (%2): the device waits for the next iteration (msprof&apos;s Data_aug Bound), in no step</source>
+        <translation>&lt;br&gt;迭代间等待 %1（%2）：Device 在等待下一个迭代（msprof 的 Data_aug Bound），不属于任何 Step</translation>
+    </message>
+    <message>
+        <source>Between iterations %1</source>
+        <translation>迭代间等待 %1</translation>
+    </message>
+    <message>
+        <source>Between iterations %1 (%2)</source>
+        <translation>迭代间等待 %1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::WarningsDialog</name>

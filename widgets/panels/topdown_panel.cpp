@@ -56,8 +56,10 @@ const core::RankAnalysis* analysisOf(const std::shared_ptr<const core::Profile>&
 /// One device's stacked bar with its legend.
 class OverlapBar : public QWidget {
  public:
-  OverlapBar(QString title, const core::OverlapFigures& f, QWidget* parent)
-      : QWidget(parent), m_title(std::move(title)), m_f(f) {
+  /// `between`: the device's wait between msprof iterations (DeviceAnalysis::betweenIterations),
+  /// drawn after Free and named in the legend when above 0.
+  OverlapBar(QString title, const core::OverlapFigures& f, TimeNs between, QWidget* parent)
+      : QWidget(parent), m_title(std::move(title)), m_f(f), m_between(between) {
     setMinimumHeight(kBarH + 8 + fontMetrics().height() + 2);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setToolTip(TopDownPanel::tr("<b>%1</b><br>Computing %2 (%3)<br>Communication %4, of which overlapped "
@@ -68,6 +70,10 @@ class OverlapBar : public QWidget {
                         dur(f.commNotOverlapped), percent(ratio(f.commNotOverlapped)), dur(f.free),
                         percent(f.freeRatio()))
                    .arg(dur(f.e2e)));
+    if (between > 0)
+      setToolTip(toolTip() + TopDownPanel::tr("<br>Between iterations %1 (%2): the device waits for the next iteration "
+                                              "(msprof's Data_aug Bound), in no step")
+                                 .arg(dur(between), percent(ratio(between))));
   }
   [[nodiscard]] QSize sizeHint() const override { return {420, minimumHeight()}; }
 
@@ -112,6 +118,8 @@ class OverlapBar : public QWidget {
       }
       const QRectF cno = seg(m_f.commNotOverlapped, commNotOverlappedColor());
       const QRectF fr = seg(m_f.free, freeColor());
+      const QRectF between = seg(m_between, betweenColor());
+      if (m_between > 0) p.fillRect(between, QBrush(freeColor().darker(130), Qt::Dense6Pattern));
       p.setClipping(false);
       p.setClipPath(clip);
       auto label = [&](const QRectF& r, const QString& text, const QColor& bg) {
@@ -122,6 +130,7 @@ class OverlapBar : public QWidget {
       label(comp, TopDownPanel::tr("Computing %1").arg(percent(ratio(m_f.computing))), computingColor());
       label(cno, percent(ratio(m_f.commNotOverlapped)), commNotOverlappedColor());
       label(fr, TopDownPanel::tr("Free %1").arg(percent(m_f.freeRatio())), freeColor());
+      label(between, TopDownPanel::tr("Between iterations %1").arg(percent(ratio(m_between))), betweenColor());
     }
     p.setClipping(false);
     p.setPen(QPen(QColor::fromRgb(ColorPalette::chrome().separator), 1));
@@ -156,6 +165,9 @@ class OverlapBar : public QWidget {
     }
     item(freeColor(), TopDownPanel::tr("Free %1 (%2)").arg(dur(m_f.free), percent(m_f.freeRatio())), false,
          m_f.freeRatio() > OverlapSharesModel::kFreeWarnRatio);
+    if (m_between > 0)
+      item(betweenColor(), TopDownPanel::tr("Between iterations %1 (%2)").arg(dur(m_between), percent(ratio(m_between))), false,
+           false);
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QRect(lx, ly, std::max(0, width() - lx), fm.height()), Qt::AlignVCenter | Qt::AlignLeft,
                TopDownPanel::tr("E2E %1").arg(dur(m_f.e2e)));
@@ -166,8 +178,10 @@ class OverlapBar : public QWidget {
   [[nodiscard]] double ratio(TimeNs v) const {
     return m_f.e2e > 0 ? static_cast<double>(v) / static_cast<double>(m_f.e2e) : 0.0;
   }
+  [[nodiscard]] static QColor betweenColor() { return freeColor().lighter(108); }
   QString m_title;
   core::OverlapFigures m_f;
+  TimeNs m_between = 0;
 };
 
 }  // namespace
@@ -970,7 +984,7 @@ void TopDownPanel::rebuild() {
   // One bar per device.
   const bool multi = a->devices.size() > 1;
   for (const core::DeviceAnalysis& d : a->devices) {
-    auto* bar = new OverlapBar(multi ? QStringLiteral("NPU %1").arg(d.device) : QString(), d.computed, m_barsBox);
+    auto* bar = new OverlapBar(multi ? QStringLiteral("NPU %1").arg(d.device) : QString(), d.computed, d.betweenIterationsNs, m_barsBox);
     m_barsLayout->addWidget(bar);
     m_barsLayout->addWidget(breakdownLabel(d, m_barsBox));
   }
