@@ -226,6 +226,10 @@ void finishGroup(OperatorGroup& g, const std::vector<RowFacts>& fs, const Kernel
       g.peakTflops = p->tflops;
       g.peakSource = p->source;
       g.utilisation = *g.tflops / p->tflops;
+      if (*g.utilisation > 1.0) {
+        g.abovePeak = true;
+        g.utilisation.reset();
+      }
     }
   }
   // Bound: the pipe busiest for the most of the group's time, else the roofline.
@@ -405,6 +409,17 @@ void matmulNode(const OperatorGroup& g, const std::string& chip, const AdvisorTh
   }
   n.figures.emplace_back("tflops", *g.tflops);
   const std::string padded = g.flopsPadded ? npuTr("npuscope::core::Tree", " (channels padded to C0: an upper bound)") : "";
+  if (g.abovePeak) {
+    n.branch = "matmul_above_peak";
+    n.severity = Severity::Unknown;
+    n.finding = i18n::format(npuTr("npuscope::core::Tree", "%1 reaches %2 TFLOPS%3, above the %4 TFLOPS %5 peak of %6: no kernel "
+                                   "beats its peak, so it did not run in %5 (an FP32 kernel in HF32, which this capture "
+                                   "does not record) or the peak or the shapes do not hold; utilisation unknown"),
+                             {groupLabel(g), fmt("%.2f", *g.tflops), padded, fmt("%.0f", *g.peakTflops), g.dtype, chip});
+    n.suggestion = npuTr("npuscope::core::Tree", "Check the precision it runs in (torch.npu.matmul.allow_hf32, "
+                         "torch.npu.conv.allow_hf32) and the chip given.");
+    return;
+  }
   if (!g.utilisation) {
     n.branch = "matmul_no_peak";
     n.severity = Severity::Unknown;
@@ -901,6 +916,8 @@ void operatorsJson(std::string& o, const Trace& trace, const OperatorTable* tabl
       appendJsonString(o, g.peakSource);
       o += ", \"hf32_unknown\": ";
       o += g.hf32Unknown ? "true" : "false";
+      o += ", \"above_peak\": ";
+      o += g.abovePeak ? "true" : "false";
       o += ", \"utilisation\": ";
       num(o, g.utilisation, "%.4f");
       o += ", \"bound\": ";

@@ -48,7 +48,11 @@ struct OperatorGroup {
   /// FP32 rows from a kernel table without `HF32 Eligible` (the .db export, older CANN): they may
   /// run in HF32, whose peak is higher, so "already fast" against FP32's peak cannot be said.
   bool hf32Unknown = false;
-  std::optional<double> utilisation; ///< tflops / peakTflops
+  std::optional<double> utilisation; ///< tflops / peakTflops; empty when above the peak (abovePeak)
+  /// tflops above peakTflops: no kernel beats its peak, so it did not run in `dtype` (an FP32
+  /// kernel in HF32, which the capture need not record) or the peak or the FLOPs are wrong; the
+  /// utilisation is unknown then, never above 100% (issue 41 item 5).
+  bool abovePeak = false;
   /// "compute", "memory", "latency" or "" (unknown), with how it was decided in boundDetail.
   std::string bound;
   std::string boundDetail;  ///< "cube pipe 0.85 (aic_mac_ratio)" or "roofline: memory 12 us > compute 3 us"

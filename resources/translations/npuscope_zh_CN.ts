@@ -2986,6 +2986,14 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>a core the capture does not name (Level0)</source>
         <translation>采集未记录的核类型（Level0）</translation>
     </message>
+    <message>
+        <source>%1 reaches %2 TFLOPS%3, above the %4 TFLOPS %5 peak of %6: no kernel beats its peak, so it did not run in %5 (an FP32 kernel in HF32, which this capture does not record) or the peak or the shapes do not hold; utilisation unknown</source>
+        <translation>%1 达到 %2 TFLOPS%3，超过 %6 的 %5 峰值 %4 TFLOPS：没有算子能超过峰值，因此它并非以 %5 运行（FP32 算子以 HF32 运行，而本次采集没有记录这一点），或峰值、shape 不成立；利用率未知</translation>
+    </message>
+    <message>
+        <source>Check the precision it runs in (torch.npu.matmul.allow_hf32, torch.npu.conv.allow_hf32) and the chip given.</source>
+        <translation>请检查它实际运行的精度（torch.npu.matmul.allow_hf32、torch.npu.conv.allow_hf32）以及所给的芯片型号。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Verdict</name>

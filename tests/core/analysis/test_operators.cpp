@@ -142,6 +142,27 @@ TEST_CASE("operators: the tutorial's matmul table comes back per shape, with uti
         CHECK(n.finding.find("HF32") != std::string::npos);
       }
   }
+  SECTION("above the peak (16384: 71.84 TFLOPS against a 60 TFLOPS FP32 peak): utilisation unknown, never above 100%") {
+    core::AdvisorThresholds low = th;
+    for (core::PeakTflops& p : low.peaks)
+      if (p.dtype == "FP32") p.tflops = 60.0;
+    const auto t = core::operatorTable(*trace, kernels, a, "Ascend910B3", low);
+    const auto* g = groupOf(t, "16384,");
+    REQUIRE(g);
+    CHECK(g->abovePeak);
+    CHECK_FALSE(g->utilisation);
+    const auto* under = groupOf(t, "4096,");  // 55.73 < 60: 93%
+    REQUIRE(under);
+    CHECK_FALSE(under->abovePeak);
+    REQUIRE(under->utilisation);
+    CHECK(*under->utilisation == Approx(55.73 / 60.0).margin(0.001));
+    for (const auto& n : core::walkDecisionTree(*trace, t, low, 1))
+      if (n.group >= 0 && &t.groups[static_cast<std::size_t>(n.group)] == g) {
+        CHECK(n.branch == "matmul_above_peak");
+        CHECK(n.severity == core::Severity::Unknown);
+        CHECK(n.finding.find("utilisation unknown") != std::string::npos);
+      }
+  }
   SECTION("no chip: TFLOPS still, utilisation unknown and said so") {
     const auto t = core::operatorTable(*trace, kernels, a, "", th);
     const auto* g = groupOf(t, "4096,");
