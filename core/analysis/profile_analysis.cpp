@@ -761,6 +761,17 @@ std::vector<std::string> collectiveFindings(const ProfileAnalysis& a) {
   std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<std::string> out;
   for (auto& f : found) out.push_back(std::move(f.second));
+  // The collectives with no holder beside ones with a holder: said, so that they are not taken
+  // for judged ones (issue 41 item 8).
+  if (!out.empty()) {
+    const auto none = std::count_if(cc.collectives.begin(), cc.collectives.end(),
+                                    [](const Collective& c) { return c.holder.status == Holder::Status::None; });
+    if (none > 0)
+      out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "In %1 of %2 collectives no member the capture sees arrives %3 "
+                                                                         "or more after another: those are not judged (closer "
+                                                                         "arrivals are within the clocks' noise)."),
+                                 {std::to_string(none), std::to_string(cc.collectives.size()), formatDuration(kLateRankMinSkewNs)}));
+  }
   if (!worstRank && cc.outsideHolders.empty() && !unknown && !contradicted) {
     TimeNs maxSkew = 0;
     const Collective* at = nullptr;

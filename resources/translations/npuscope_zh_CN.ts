@@ -2701,6 +2701,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>. </source>
         <translation>。</translation>
     </message>
+    <message>
+        <source>In %1 of %2 collectives no member the capture sees arrives %3 or more after another: those are not judged (closer arrivals are within the clocks&apos; noise).</source>
+        <translation>%2 个集合通信中有 %1 个，采集中能看到的成员之间到达时间相差都不到 %3：这些不作判断（更小的差值在时钟误差之内）。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Report</name>
