@@ -548,13 +548,21 @@ FarEvents farEvents(const Trace& trace, const std::vector<DeviceAnalysis>& devic
 /// captures actually hold start and end there; leading MEMCPY_ASYNC / PROFILING_ENABLE tasks are
 /// not Free (checked on the 910A and 910B corpus captures, where the lanes' Free then matches to
 /// within 0.01 us). Follow the data. Returns that span (begin >= end: no interval).
-TimeRange computeFree(DeviceAnalysis& da) {
+TimeRange computeFree(DeviceAnalysis& da, const Trace& trace, const std::vector<std::uint32_t>& overlapLanes) {
   TimeNs begin = INT64_MAX, end = INT64_MIN;
   for (const Intervals* s : {&da.computing, &da.communication})
     if (!s->empty()) {
       begin = std::min(begin, s->front().start);
       end = std::max(end, s->back().end);
     }
+  // Where the profiler's own Free lane (Overlap Analysis) runs on past the last task, its span
+  // does too: that idle time is Free of the last step (case 34: step 2's last task ends at
+  // 2500 us, its Free slice at 2600 us: Free 100 us, E2E 600 us, as its step_trace_time.csv). The
+  // corpus lanes end at the last task (torch_npu 910A/910B, MindSpore): no change there.
+  if (begin < end)
+    for (const std::uint32_t l : overlapLanes)
+      if (const Lane& lane = trace.lanes[l]; lane.name == "Free" && lane.sliceCount() > 0)
+        end = std::max(end, *std::max_element(lane.end.begin(), lane.end.end()));
   if (begin < end) da.free = gapsWithin(begin, end, da.computing, da.communication);
   return TimeRange{begin, end};
 }
@@ -705,7 +713,7 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
       da.fanOut = fan;
     };
     if (cancelled()) return ra;
-    const TimeRange span = computeFree(da);
+    const TimeRange span = computeFree(da, trace, tasks.overlapLanes);
     splitBetweenIterations(da, ra.steps);
     const TimeNs begin = span.start, end = span.end;
     if (cancelled()) return ra;

@@ -143,12 +143,15 @@ TEST_CASE("case 34: per-step figures reproduce step_trace_time.csv - negative Pr
   CHECK(s1.computed.free == us(200));
   // The span the computed figures measure (case.md inputs: busy [1000, 1800] u [2000, 2500]):
   // step 1's intervals run from MatMulV2 at 1000 to the end of the Free gap at 2000 (past its
-  // device window's end at 1997.5); step 2 has only MatMulV2 [2000, 2500].
+  // device window's end at 1997.5); step 2 has MatMulV2 [2000, 2500] and the profiler's own Free
+  // slice after it up to 2600 (case.md: step 2 Free 100, Stage 600 us).
   constexpr core::TimeNs t0 = 1'731'400'000'000'000'000;
   CHECK(s1.span == core::TimeRange{t0 + us(1000), t0 + us(2000)});
   CHECK(s1.span.duration() == s1.computed.e2e);
-  CHECK(s2.span == core::TimeRange{t0 + us(2000), t0 + us(2500)});
+  CHECK(s2.span == core::TimeRange{t0 + us(2000), t0 + us(2600)});
   CHECK(s2.span.duration() == s2.computed.e2e);
+  CHECK(s2.computed.free == us(100));
+  CHECK(s2.computed.e2e == us(600));
 }
 
 TEST_CASE("case 34: no Overlap Analysis lanes and no CSV is not an error") {
