@@ -588,6 +588,12 @@ ProfileLayout discoverUnguarded(const std::string& pathText, const std::string& 
       full.traceFile = path.string();
       src = full;
     }
+    if (const std::string n = path.filename().string(); n == "step_trace_time.csv" || n == "kernel_details.csv") {
+      // A profiler table given alone (issue 41 item 9): a rank of tables only, its own figures
+      // (describeTracelessRank), with the other table beside it when there is one.
+      src.traceFile.clear();
+      (n == "step_trace_time.csv" ? src.stepTraceTime : src.kernelDetails) = path.string();
+    }
     if (path.extension() == ".db") {
       // The SQLite export opened directly: read it (and analysis.db beside it), not a trace file.
       // analysis.db itself holds no timeline: the profiler database beside it is read instead.
@@ -669,6 +675,19 @@ ProfileLayout discoverUnguarded(const std::string& pathText, const std::string& 
         src.label = n;
         layout.ranks.push_back(src);
       }
+    }
+  }
+  if (layout.ranks.empty()) {
+    // A folder holding the profiler's tables alone (a pruned export, a copied step_trace_time.csv):
+    // one rank of tables only (describeTracelessRank).
+    RankSource src;
+    src.stepTraceTime = firstExisting(path, {"step_trace_time.csv"});
+    src.kernelDetails = firstExisting(path, {"kernel_details.csv"});
+    if (!src.stepTraceTime.empty() || !src.kernelDetails.empty()) {
+      src.root = path.string();
+      src.label = path.filename().string();
+      src.communicationJson = firstExisting(path, {"communication.json"});
+      layout.ranks.push_back(src);
     }
   }
   if (layout.ranks.empty()) {

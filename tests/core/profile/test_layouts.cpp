@@ -227,6 +227,30 @@ TEST_CASE("MindSpore *_ascend_ms text export and a torch_npu folder with only th
   CHECK(ms1.stepTrace[0].computing == 5.0);
 }
 
+TEST_CASE("a step_trace_time.csv alone, as a folder or a file: one row of the profiler's figures", "[layouts]") {
+  // ../shared/cases/34 no_step_info: Device_id -1, an empty Step, Computing 1200, Communication(Not
+  // Overlapped) 100, Free 300 us (case.md: "1 row shown as step all, device unknown; no
+  // integer-parse failure").
+  const std::string dir = shared("cases/34-step-trace-time-and-missing-overlap/no_step_info");
+  for (const std::string& path : {dir, dir + "/step_trace_time.csv"}) {
+    INFO(path);
+    const auto r = core::loadProfile(path);
+    REQUIRE(r.ok());
+    const core::Profile& p = *r.profile;
+    REQUIRE(p.ranks.size() == 1);
+    const core::RankProfile& rp = p.ranks[0];
+    CHECK_FALSE(rp.trace);
+    REQUIRE(rp.tablesOnly);
+    REQUIRE(rp.tablesOnly->devices.size() == 1);
+    const core::TableDeviceFigures& d = rp.tablesOnly->devices[0];
+    CHECK(d.device == -1);
+    CHECK(d.steps == 1);
+    CHECK(d.computing == 1'200'000);
+    CHECK(d.commNotOverlapped == 100'000);
+    CHECK(d.free == 300'000);
+  }
+}
+
 TEST_CASE("a text export without a trace: the tables' figures and what is missing", "[layouts]") {
   const std::string root = shared("corpus/ascend-pt-cann83-l2-4rank-partial");
   if (!fs::exists(root)) {
