@@ -505,6 +505,15 @@ bool parseUnguarded(std::string_view text, RankSummary& s, std::string& error) {
   s.host = rd.text(o, "summary", "host");
   s.chip = rd.text(o, "summary", "chip");
   s.profilerLevel = rd.text(o, "summary", "profiler_level");
+  if (element ps; rd.ok() && o.at_key("profiler_settings").get(ps) == simdjson::SUCCESS)  // 1.1
+    for (element x : rd.arr(ps, "summary.profiler_settings")) {
+      const std::vector<element> kv = rd.arr(x, "summary.profiler_settings");
+      std::string_view k, v;
+      if (rd.ok() && (kv.size() != 2 || kv[0].get(k) != simdjson::SUCCESS || kv[1].get(v) != simdjson::SUCCESS))
+        rd.fail("summary.profiler_settings", "expected [name, value] strings");
+      if (!rd.ok()) break;
+      s.profilerSettings.emplace_back(std::string(k), std::string(v));
+    }
   s.path = rd.text(o, "summary", "path");
   s.file = rd.text(o, "summary", "file");
   s.error = rd.text(o, "summary", "error");
@@ -673,6 +682,18 @@ std::string summaryJson(const RankSummary& s) {
   str(j.key("host"), s.host);
   str(j.key("chip"), s.chip);
   str(j.key("profiler_level"), s.profilerLevel);
+  {
+    std::string& ps = j.key("profiler_settings");
+    ps += '[';
+    for (std::size_t i = 0; i < s.profilerSettings.size(); ++i) {
+      ps += i ? ", [" : "[";
+      str(ps, s.profilerSettings[i].first);
+      ps += ", ";
+      str(ps, s.profilerSettings[i].second);
+      ps += ']';
+    }
+    ps += ']';
+  }
   str(j.key("path"), s.path);
   str(j.key("file"), s.file);
   str(j.key("error"), s.error);

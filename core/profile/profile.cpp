@@ -717,6 +717,39 @@ ProfileLayout discoverUnguarded(const std::string& pathText, const std::string& 
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> readProfilerSettings(const std::string& path) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (path.empty()) return out;
+  try {
+    std::string text, error;
+    if (!readRegularFile(path, text, error, kSmallJsonLimit)) return out;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    if (parser.parse(simdjson::padded_string(text)).get(doc)) return out;
+    const auto value = [](simdjson::dom::element e) -> std::string {
+      if (std::string_view v; !e.get(v)) return std::string(v);
+      if (bool b; !e.get(b)) return b ? "true" : "false";
+      if (simdjson::dom::array a; !e.get(a)) {
+        std::string j;
+        for (simdjson::dom::element x : a)
+          if (std::string_view v; !x.get(v)) j += (j.empty() ? "" : ", ") + std::string(v);
+        return j;
+      }
+      return {};
+    };
+    const simdjson::dom::element common = doc["config"]["common_config"], exp = doc["config"]["experimental_config"];
+    const std::pair<const char*, simdjson::dom::element> keys[] = {
+        {"profiler_level", exp["_profiler_level"]}, {"aic_metrics", exp["_aic_metrics"]},
+        {"activities", common["activities"]},      {"record_shapes", common["record_shapes"]},
+        {"with_stack", common["with_stack"]},       {"profile_memory", common["profile_memory"]},
+        {"export_type", exp["_export_type"]}};
+    for (const auto& [name, e] : keys)
+      if (std::string v = value(e); !v.empty()) out.emplace_back(name, std::move(v));
+  } catch (...) {  // bad_alloc: what was read so far
+  }
+  return out;
+}
+
 ProfileLayout discoverProfile(const std::string& pathText, const std::string& capture) {
   try {
     return discoverUnguarded(pathText, capture);

@@ -46,6 +46,13 @@ struct RankSource {
   std::string capture;         ///< name of the capture it belongs to (CaptureInfo::name), "" for a lone capture
 };
 
+/// The profiler settings that change what a capture's figures hold, from torch_npu's
+/// profiler_info_*.json at `path` (config, format notes §3), as (name, value) in this order:
+/// profiler_level, aic_metrics, activities (joined by ", "), record_shapes, with_stack,
+/// profile_memory, export_type; a setting the file lacks is left out. Empty when `path` is empty or
+/// unreadable. Never throws.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> readProfilerSettings(const std::string& path);
+
 /// One capture (one profiling run: the ranks that ran together) found under an opened folder.
 /// A parent folder may hold several (the corpus ascend-pt-910b-db-2rank holds a Level0 and a
 /// Level1 run of 2 ranks each); discoverProfile loads the ranks of one only, so that no timeline

@@ -299,6 +299,34 @@ std::vector<std::pair<const RankProfile*, const RankProfile*>> pairRanks(const P
 
 /// A note per side that holds a partial capture (returns true then), and when one side is a GPU
 /// trace and the other not.
+/// The profiler settings of a side (readProfilerSettings of its first rank that records them:
+/// its profiler_info, or the settings its summary carries); empty when none does.
+std::vector<std::pair<std::string, std::string>> profilerSettings(const Profile& p) {
+  for (const RankProfile& r : p.ranks) {
+    auto v = r.summary ? r.summary->profilerSettings : readProfilerSettings(r.source.profilerInfo);
+    if (!v.empty()) return v;
+  }
+  return {};
+}
+
+/// A note per profiler setting the two sides both record with different values (issue 41 item 7):
+/// a figure that changes with it (the operator rows of Level0 against Level1, the pipe bounds of
+/// other AI Core metrics) may come from the setting, not from the run. True when there is one.
+bool settingsNotes(const Profile& pa, const Profile& pb, std::vector<std::string>& notes) {
+  const auto a = profilerSettings(pa), b = profilerSettings(pb);
+  bool any = false;
+  for (const auto& [name, va] : a)
+    for (const auto& [nameB, vb] : b)
+      if (name == nameB && va != vb) {
+        any = true;
+        notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "the captures were taken with other profiler settings: %1 is %2 "
+                                                                      "in A and %3 in B (profiler_info); a change that this setting "
+                                                                      "explains is not the run's"),
+                                     {name, va, vb}));
+      }
+  return any;
+}
+
 bool sideNotes(const Profile& pa, const Profile& pb, std::vector<std::string>& notes) {
   bool partial = false;
   for (int side = 0; side < 2; ++side)
@@ -326,6 +354,7 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
   out.a = pa.path;
   out.b = pb.path;
   const bool partial = sideNotes(pa, pb, out.notes);
+  const bool settingsDiffer = settingsNotes(pa, pb, out.notes);
   std::size_t paired = 0;
   for (const auto& [ra, rb] : pairRanks(pa, pb, out.notes)) {
     CompareRank cr;
@@ -378,6 +407,8 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
     if (r.a && r.b && (!top || std::llabs(r.b->e2e - r.a->e2e) > std::llabs(top->b->e2e - top->a->e2e))) top = &r;
   out.verdict = rankVerdict(*top);
   if (partial) out.verdict += npuTr("npuscope::core::Compare", " (a side is a partial capture: see the notes)");
+  if (settingsDiffer)
+    out.verdict += npuTr("npuscope::core::Compare", " (the captures' profiler settings differ: see the notes before reading a change as the run's)");
   if (paired > 1) out.verdict += i18n::format(npuTr("npuscope::core::Compare", " (%1 ranks compared; this one changed most)"),
                                               {std::to_string(paired)});
   return out;

@@ -2152,6 +2152,14 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>%1 is a summary: its kernel table&apos;s %2 shortest groups by type, name and input shapes are left out of the rows per shapes (the operator types are complete)</source>
         <translation>%1 是摘要：其算子表中按类型、名称和输入形状分组最短的 %2 组未计入按形状的行（算子类型是完整的）</translation>
     </message>
+    <message>
+        <source>the captures were taken with other profiler settings: %1 is %2 in A and %3 in B (profiler_info); a change that this setting explains is not the run&apos;s</source>
+        <translation>两次采集使用了不同的 profiler 设置：%1 在 A 中为 %2，在 B 中为 %3（profiler_info）；能由该设置解释的变化不属于运行本身</translation>
+    </message>
+    <message>
+        <source> (the captures&apos; profiler settings differ: see the notes before reading a change as the run&apos;s)</source>
+        <translation>（两次采集的 profiler 设置不同：在把某个变化归因于运行本身之前，请先查看说明）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Html</name>

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <simdjson.h>
 
@@ -82,6 +84,26 @@ TEST_CASE("compare: Level0 vs Level1 deltas equal the profiler's CSV differences
   }
   CHECK(steps == 4);
   CHECK(types > 100);
+}
+
+TEST_CASE("compare: other profiler settings are said, and the verdict points at them", "[compare][corpus]") {
+  // profiler_info_0.json of each (read by hand): _profiler_level Level0 / Level1, _aic_metrics
+  // ACL_AICORE_NONE / ACL_AICORE_PIPE_UTILIZATION; activities, record_shapes, with_stack,
+  // profile_memory and _export_type are the same on both.
+  const auto a = loadCapture("ascend-pt-910b-l0-text-2rank");
+  const auto b = loadCapture("ascend-pt-910b-l1-text-2rank");
+  const core::CompareResult r = core::compareProfiles(*a, *b);
+  std::size_t settings = 0;
+  for (const std::string& n : r.notes)
+    if (n.starts_with("the captures were taken with other profiler settings")) ++settings;
+  CHECK(settings == 2);
+  const auto has = [&](const std::string& part) {
+    return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(part) != std::string::npos; });
+  };
+  CHECK(has("profiler_level is Level0 in A and Level1 in B"));
+  CHECK(has("aic_metrics is ACL_AICORE_NONE in A and ACL_AICORE_PIPE_UTILIZATION in B"));
+  CHECK(r.verdict.find("the captures' profiler settings differ") != std::string::npos);
+  CHECK_FALSE(r.noDifference);
 }
 
 TEST_CASE("compare: a capture against itself says no difference", "[compare][corpus]") {
