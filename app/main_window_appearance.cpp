@@ -19,9 +19,11 @@ void MainWindow::addAppearanceMenus(QMenu* view) {
   language->setObjectName(QStringLiteral("LanguageMenu"));
   auto* languages = new QActionGroup(language);
   const QString current = savedLanguageSetting();
-  // Each language is named in itself, as language menus do.
+  // Each language is named in itself, as language menus do; the system's when it has a name (the
+  // C / POSIX locale has none: "System", never "System ()").
+  const QString systemName = QLocale::system().nativeLanguageName();
   const std::pair<QString, QString> choices[] = {
-      {QStringLiteral("system"), tr("System (%1)").arg(QLocale::system().nativeLanguageName())},
+      {QStringLiteral("system"), systemName.isEmpty() ? tr("System") : tr("System (%1)").arg(systemName)},
       {QStringLiteral("en"), QStringLiteral("English")},
       {QStringLiteral("zh_CN"), QStringLiteral("简体中文")},
   };

@@ -671,6 +671,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>(no path recorded)</source>
         <translation>（未记录路径）</translation>
     </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::TraceLoader</name>

@@ -77,6 +77,14 @@ TEST_CASE("MainWindow has the documented menus and shortcuts", "[window]") {
   CHECK(findAction(window, QStringLiteral("About npuscope")));
   CHECK(window.acceptDrops());
   CHECK_FALSE(window.windowIcon().isNull());
+  // View > Language names the system's language, and never shows empty brackets (the C locale of
+  // a test machine has no language name: "System").
+  auto* language = window.findChild<QMenu*>(QStringLiteral("LanguageMenu"));
+  REQUIRE(language);
+  REQUIRE(language->actions().size() == 3);
+  const QString system = language->actions().front()->text();
+  CHECK_FALSE(system.contains(QStringLiteral("()")));
+  CHECK(system.startsWith(QStringLiteral("System")));
 }
 
 TEST_CASE("MainWindow loads a folder into the timeline and remembers it", "[window]") {
