@@ -27,7 +27,9 @@
 #include <QPushButton>
 #include <QSet>
 #include <QScreen>
+#include <QKeyEvent>
 #include <QSettings>
+#include <QShortcut>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QStackedWidget>
@@ -59,6 +61,7 @@
 #include "widgets/timeline/timeline_viewport.h"
 #include "widgets/panels/slice_details_panel.h"
 #include "widgets/panels/stats_view.h"
+#include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/timeline_widget.h"
 #include "widgets/dialogs/warnings_dialog.h"
 #include "widgets/view_state.h"
@@ -267,6 +270,22 @@ void MainWindow::createActions() {
   m_cancelAction->setEnabled(false);
   connect(m_cancelAction, &QAction::triggered, m_loader, &TraceLoader::cancel);
   addAction(m_cancelAction);
+  m_fitAllAction->setShortcutContext(Qt::ApplicationShortcut);
+  addNavigationShortcuts();
+}
+
+void MainWindow::addNavigationShortcuts() {
+  for (const Qt::Key key : {Qt::Key_W, Qt::Key_S, Qt::Key_A, Qt::Key_D})
+    for (const Qt::KeyboardModifiers mods : {Qt::KeyboardModifiers(Qt::NoModifier), Qt::KeyboardModifiers(Qt::ShiftModifier)}) {
+      auto* shortcut = new QShortcut(QKeySequence(static_cast<int>(mods.toInt()) | key), this);
+      shortcut->setContext(Qt::ApplicationShortcut);
+      connect(shortcut, &QShortcut::activated, this, [this, key, mods] {
+        if (!m_timeline || !m_timeline->canvas()) return;
+        const QString text = QString(QChar(key)).toLower();
+        QKeyEvent press(QEvent::KeyPress, key, mods, mods & Qt::ShiftModifier ? text.toUpper() : text);
+        m_timeline->canvas()->handleNavigationKey(&press);
+      });
+    }
 }
 
 void MainWindow::createMenus() {

@@ -155,6 +155,11 @@ class MainWindow : public QMainWindow {
 
  private:
   void createActions();
+  /// W/S/A/D (and with Shift) and Ctrl+0 reach the timeline wherever the focus is in the
+  /// application, docks and floating docks included, unless a text field takes the key (its
+  /// ShortcutOverride wins): QShortcuts of Qt::ApplicationShortcut that forward the key to the
+  /// timeline's canvas (issue 42 item 3).
+  void addNavigationShortcuts();
   void createMenus();
   void createStatusBar();
   void createCentralArea();

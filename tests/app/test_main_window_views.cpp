@@ -11,11 +11,14 @@
 #include <QImage>
 #include <QTreeWidget>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScreen>
 #include <QSettings>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
 
 #include "app/app_support.h"
 #include "app/main_window.h"
@@ -364,4 +367,42 @@ TEST_CASE("the warnings action is grey without load warnings and orange with som
   // The Level1 capture reads with load warnings (the audit's status bar: 277).
   REQUIRE(loadAndWait(window, sharedPath("corpus/ascend-pt-910b-l1-text-2rank")));
   CHECK(fillSaturation(window.warningsAction()) > 120);
+}
+
+TEST_CASE("W/S/A/D and Ctrl+0 reach the timeline from a dock, never from a text field", "[window][keys]") {
+  // Issue 42 item 3: after a click in a dock the navigation keys did nothing until the timeline
+  // was clicked again. Real key events, sent to the widget that has the focus.
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(1400, 900);
+  window.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&window));
+  REQUIRE(loadAndWait(window, QStringLiteral(NPUSCOPE_SOURCE_DIR "/resources/sample")));
+  auto* vp = window.timeline()->viewport();
+  const npuscope::core::TimeRange all = vp->visibleRange();
+  // A dock's table has the focus: W zooms in, S out, D pans, Ctrl+0 fits all again.
+  auto* dock = window.findChild<npuscope::widgets::TopDownPanel*>();
+  REQUIRE(dock);
+  QWidget* table = dock->sharesView();
+  table->setFocus();
+  QApplication::processEvents();
+  REQUIRE(QApplication::focusWidget() == table);
+  QTest::keyClick(table, Qt::Key_W);
+  const npuscope::core::TimeRange zoomed = vp->visibleRange();
+  CHECK(zoomed.duration() < all.duration());
+  QTest::keyClick(table, Qt::Key_D);
+  CHECK(vp->visibleRange().start > zoomed.start);
+  QTest::keyClick(table, Qt::Key_S);
+  CHECK(vp->visibleRange().duration() > zoomed.duration());
+  QTest::keyClick(table, Qt::Key_0, Qt::ControlModifier);
+  CHECK(vp->visibleRange() == all);
+  // A text field keeps its letters: typing W there types a 'w' and leaves the view alone.
+  auto* field = new QLineEdit(dock);
+  field->show();
+  field->setFocus();
+  QApplication::processEvents();
+  REQUIRE(QApplication::focusWidget() == field);
+  QTest::keyClick(field, Qt::Key_W);
+  CHECK(field->text() == QStringLiteral("w"));
+  CHECK(vp->visibleRange() == all);
 }

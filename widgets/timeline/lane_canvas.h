@@ -70,6 +70,11 @@ class LaneCanvas : public QWidget {
   /// Fraction of the view panned by one A/D/Left/Right press (x4 with Shift).
   static constexpr double kKeyPanFraction = 0.15;
 
+  /// Handles a navigation key (W/S/A/D, arrows, Page, Home/End, Z) as a key press on the canvas
+  /// would, without going through the application's event dispatch (MainWindow forwards its
+  /// application-wide shortcuts here: a sent QKeyEvent would trigger the shortcut again).
+  void handleNavigationKey(QKeyEvent* e) { keyPressEvent(e); }
+
  signals:
   /// A click selected a slice (or cleared the selection: an invalid ref).
   void sliceClicked(npuscope::widgets::RankSliceRef ref);
