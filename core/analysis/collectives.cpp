@@ -971,8 +971,10 @@ void findHolder(const RankSummaries& ranks, Collective& c, std::size_t late, con
   for (const OutsideArrival& a : c.outside) {
     if (a.groupRank == h.groupRank && !h.loaded()) continue;
     if (a.arrival > next) {
+      // An unblocked first wait gives only an upper bound of that member's arrival: it is not
+      // named as the member before the holder (the margin is then a lower bound).
       h.beforeRank = -1;
-      h.beforeGroupRank = a.groupRank;
+      h.beforeGroupRank = a.blocked ? a.groupRank : -1;
     }
     next = std::max(next, a.arrival);
     if (a.blocked && a.groupRank != h.groupRank && a.arrival > h.arrival - kLateRankMinSkewNs) h.arriveWith.push_back(a.groupRank);

@@ -215,7 +215,8 @@ struct Holder {
   /// arrival - the next latest known member's arrival: what the holder's lateness alone costs, ns.
   TimeNs margin = 0;
   /// That next latest member: a loaded rank (RankProfile::rank(), else -1) or, outside the
-  /// capture, its group rank (beforeRank -1); both -1 when there is none.
+  /// capture, its group rank (beforeRank -1) when a blocked first wait tells its arrival; both -1
+  /// when there is none or it is known only by an upper bound (an unblocked first wait).
   int beforeRank = -1;
   int beforeGroupRank = -1;
   /// Unknown: how long after `arrival` a loaded rank is still held (its last blocked wait end;

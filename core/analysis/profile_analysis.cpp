@@ -565,7 +565,7 @@ std::string outsideHolderSentence(const ClusterComm& cc, const OutsideHolderTota
                     {collectiveLabel(c), stepPart(c), formatDuration(c.holder.afterLastLoaded), rankName(c.ranks.front().rank)});
   const Holder& h = c.holder;
   if (h.beforeRank < 0 && h.beforeGroupRank >= 0 && h.margin < h.afterLastLoaded)
-    s += i18n::format(npuTr("npuscope::core::ProfileAnalysis", ", %1 after group rank %2 (not captured either), the member before it"),
+    s += i18n::format(npuTr("npuscope::core::ProfileAnalysis", ", %1 after group rank %2 (not in this capture either), the member before it"),
                       {formatDuration(h.margin), std::to_string(h.beforeGroupRank)});
   s += npuTr("npuscope::core::ProfileAnalysis", ". ");
   if (c.maxSkew >= kLateRankMinSkewNs) {
@@ -634,8 +634,11 @@ bool addUnknownFinding(const RankSummaries& ranks, const ClusterComm& cc, std::v
         i18n::format(npuTr("npuscope::core::ProfileAnalysis", "In %1 of %2 collectives the holder cannot be told. Worst, %3%4: %5"),
                      {std::to_string(unknownCount), std::to_string(cc.collectives.size()), collectiveLabel(*unknown), stepPart(*unknown),
                       why}) +
-            (unknownAtLeast > 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis",
-                                                     "In these the loaded ranks wait at least %1 in all (to the latest arrival seen). "),
+            (unknownAtLeast > 0 ? i18n::format(unknown->ranks.size() < 2
+                                                   ? npuTr("npuscope::core::ProfileAnalysis",
+                                                           "In these the loaded rank waits at least %1 in all (to the latest arrival seen). ")
+                                                   : npuTr("npuscope::core::ProfileAnalysis",
+                                                           "In these the loaded ranks wait at least %1 in all (to the latest arrival seen). "),
                                                {formatDuration(unknownAtLeast)})
                                 : std::string()) +
             (h.expected > 0 ? npuTr("npuscope::core::ProfileAnalysis",
@@ -669,6 +672,36 @@ bool addContradictedFinding(const ClusterComm& cc, std::vector<std::pair<TimeNs,
                       formatDuration(h.heldAfter)}));
   }
   return contradicted != nullptr;
+}
+
+/// Beside judged collectives, those with no holder (Holder::Status::None), said so that they are
+/// not taken for judged ones (issue 41 item 8): members within kLateRankMinSkewNs of each other;
+/// one loaded rank that sees no member arrive after it; one loaded rank without plane tasks.
+void addNotJudgedFindings(const RankSummaries& ranks, const ClusterComm& cc, std::vector<std::string>& out) {
+  std::size_t close = 0, aloneSeen = 0, aloneBlind = 0;
+  for (const Collective& c : cc.collectives) {
+    if (c.holder.status != Holder::Status::None) continue;
+    const CommOp* op = c.ranks.size() == 1 ? collectiveOp(ranks, c.ranks.front()) : nullptr;
+    if (c.ranks.size() >= 2) ++close;
+    else if (op && op->hasTasks) ++aloneSeen;
+    else ++aloneBlind;
+  }
+  const std::string all = std::to_string(cc.collectives.size());
+  if (close > 0)
+    out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "In %1 of %2 collectives no member the capture sees arrives %3 "
+                                                                       "or more after another: those are not judged (closer "
+                                                                       "arrivals are within the clocks' noise)."),
+                               {std::to_string(close), all, formatDuration(kLateRankMinSkewNs)}));
+  if (aloneSeen > 0)
+    out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "In %1 of %2 collectives the one loaded rank sees no member "
+                                                                       "arrive after it (its first waits end at once, and nothing holds "
+                                                                       "it later): it may be the last to arrive, but how much earlier "
+                                                                       "the others came cannot be told from one rank."),
+                               {std::to_string(aloneSeen), all}));
+  if (aloneBlind > 0)
+    out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "In %1 of %2 collectives who arrives last cannot be told: one "
+                                                                       "loaded rank without plane tasks (Level0)."),
+                               {std::to_string(aloneBlind), all}));
 }
 
 }  // namespace
@@ -763,15 +796,7 @@ std::vector<std::string> collectiveFindings(const ProfileAnalysis& a) {
   for (auto& f : found) out.push_back(std::move(f.second));
   // The collectives with no holder beside ones with a holder: said, so that they are not taken
   // for judged ones (issue 41 item 8).
-  if (!out.empty()) {
-    const auto none = std::count_if(cc.collectives.begin(), cc.collectives.end(),
-                                    [](const Collective& c) { return c.holder.status == Holder::Status::None; });
-    if (none > 0)
-      out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "In %1 of %2 collectives no member the capture sees arrives %3 "
-                                                                         "or more after another: those are not judged (closer "
-                                                                         "arrivals are within the clocks' noise)."),
-                                 {std::to_string(none), std::to_string(cc.collectives.size()), formatDuration(kLateRankMinSkewNs)}));
-  }
+  if (!out.empty()) addNotJudgedFindings(ranks, cc, out);
   if (!worstRank && cc.outsideHolders.empty() && !unknown && !contradicted) {
     TimeNs maxSkew = 0;
     const Collective* at = nullptr;
@@ -847,8 +872,10 @@ void applyCollectiveVerdicts(Profile& profile, const ProfileAnalysis& a) {
                                                                   "first, then at overlapping communication with computation."),
                          {rankName(top.rank)});
       else
-        s = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "The ranks mostly wait for %1: capture it (or every rank of the "
-                                                                  "group) to see what delays it."),
+        s = i18n::format(a.ranks.size() < 2 ? npuTr("npuscope::core::ProfileAnalysis", "This rank mostly waits for %1: capture it (or "
+                                                                                     "every rank of the group) to see what delays it.")
+                                            : npuTr("npuscope::core::ProfileAnalysis", "The ranks mostly wait for %1: capture it (or "
+                                                                                     "every rank of the group) to see what delays it."),
                          {outsideName(top.group, top.peer)});
     }
     rp.analysis = std::move(amended);

@@ -2682,10 +2682,6 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>最严重的是 %1%2：它比最后到达的已加载 Rank 晚到 %3（已加载 Rank 对它的首次等待在那时结束）</translation>
     </message>
     <message>
-        <source>, %1 after group rank %2 (not captured either), the member before it</source>
-        <translation>，比在它之前到达的通信组内 rank %2（同样未采集）晚 %1</translation>
-    </message>
-    <message>
         <source>Rank %1 reaches it %2 after %3, which costs nothing: group rank %4 arrives %5 later still. </source>
         <translation>Rank %1 比 %3 晚 %2 到达，但这并不造成损失：通信组内 rank %4 还要再晚 %5 才到。</translation>
     </message>
@@ -2716,6 +2712,26 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     <message>
         <source>In %1 of %2 collectives no member the capture sees arrives %3 or more after another: those are not judged (closer arrivals are within the clocks&apos; noise).</source>
         <translation>%2 个集合通信中有 %1 个，采集中能看到的成员之间到达时间相差都不到 %3：这些不作判断（更小的差值在时钟误差之内）。</translation>
+    </message>
+    <message>
+        <source>, %1 after group rank %2 (not in this capture either), the member before it</source>
+        <translation>，比在它之前到达的通信组内 rank %2（同样不在本次采集中）晚 %1</translation>
+    </message>
+    <message>
+        <source>In these the loaded rank waits at least %1 in all (to the latest arrival seen). </source>
+        <translation>在这些集合通信中，已加载的 Rank 至少共等待 %1（算到能看到的最晚到达）。</translation>
+    </message>
+    <message>
+        <source>In %1 of %2 collectives the one loaded rank sees no member arrive after it (its first waits end at once, and nothing holds it later): it may be the last to arrive, but how much earlier the others came cannot be told from one rank.</source>
+        <translation>%2 个集合通信中有 %1 个，唯一已加载的 Rank 没有看到任何成员比它晚到（它的首次等待立即结束，之后也没有被拖住）：它可能是最后到达的，但仅凭一个 Rank 无法判断其他成员早到了多少。</translation>
+    </message>
+    <message>
+        <source>In %1 of %2 collectives who arrives last cannot be told: one loaded rank without plane tasks (Level0).</source>
+        <translation>%2 个集合通信中有 %1 个无法判断谁最后到达：只有一个已加载的 Rank，且没有 plane 任务（Level0）。</translation>
+    </message>
+    <message>
+        <source>This rank mostly waits for %1: capture it (or every rank of the group) to see what delays it.</source>
+        <translation>该 Rank 主要在等待 %1：请同时采集它（或整个通信组的所有 Rank），以查明是什么拖慢了它。</translation>
     </message>
 </context>
 <context>

@@ -176,7 +176,7 @@ TEST_CASE("holder: every member within 50 us: no holder is named", "[collectives
   CHECK(said(*p, "No rank is late"));
 }
 
-TEST_CASE("holder: one rank alone on a mesh names the outside member its first waits see last, and the member before it",
+TEST_CASE("holder: one rank alone on a mesh names the outside member its first waits see last, not one known by an upper bound",
           "[collectives][holder]") {
   // Group ranks 0-3, rank 0 alone; group rank 3 arrives at 500 us: rank 0's first wait on it ends
   // at 504 (less the 1 us preamble: 503); those on 1 and 2 end at 4 without blocking (by 3 us).
@@ -186,11 +186,12 @@ TEST_CASE("holder: one rank alone on a mesh names the outside member its first w
   CHECK(c.holder.groupRank == 3);
   CHECK(c.holder.afterLastLoaded == us(503));
   CHECK(c.holder.margin == us(500));
+  // Group ranks 1 and 2 are known only by upper bounds (their first waits end at once): neither
+  // is named as the member before the holder.
   CHECK(c.holder.beforeRank == -1);
-  CHECK(c.holder.beforeGroupRank == 1);
+  CHECK(c.holder.beforeGroupRank == -1);
   CHECK(said(*p, "holds 1 of 1 collectives of its group; rank 0 waits 503 us in all for it."));
-  CHECK(said(*p, "it arrives 503 us after rank 0 (whose first wait on it ends then), 500 us after group rank 1 (not captured "
-                 "either), the member before it."));
+  CHECK(said(*p, "it arrives 503 us after rank 0 (whose first wait on it ends then). Capture"));
   CHECK(core::profileAnalysisLine(*p->analysis).find("collectives (1, one loaded rank each): group rank 3 of HCCL group 111, not "
                                                       "captured, holds 1 (waited for 503 us in all)") != std::string::npos);
 }
@@ -372,10 +373,12 @@ TEST_CASE("holder: every corpus collective's holder equals holder_oracle.py's, r
     for (simdjson::dom::element o : cap["collectives"].get_array())
       (std::string_view(o["status"].get_string().value()) == "none" ? none : judged)++;
     // The collectives without a holder, beside judged ones, are said not judged (issue 41 item 8).
+    // One rank opened alone (every corpus one has plane tasks) says it may be the last instead.
+    const std::string tail = r.profile->ranks.size() == 1 ? " collectives the one loaded rank sees no member arrive after it"
+                                                          : " collectives no member the capture sees arrives 50 us";
     bool saidNone = false;
     for (const std::string& f : r.profile->analysis->findings)
-      saidNone = saidNone || f.find("In " + std::to_string(none) + " of " + std::to_string(none + judged) +
-                                    " collectives no member the capture sees arrives 50 us") == 0;
+      saidNone = saidNone || f.find("In " + std::to_string(none) + " of " + std::to_string(none + judged) + tail) == 0;
     CHECK(saidNone == (none > 0 && judged > 0));
     for (simdjson::dom::element o : cap["collectives"].get_array()) {
       const std::string type(std::string_view(o["type"].get_string().value()));
