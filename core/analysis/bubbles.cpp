@@ -769,6 +769,25 @@ void examine(const Trace& trace, const DeviceAnalysis& da, const std::vector<std
       b.launched = *b.chain.launchTs - da.skew.bound >= g.start ? LaunchTiming::AfterGapStart : LaunchTiming::BeforeGapStart;
   }
   classifyWith(trace, da.device, hostRecorded, b, da.skew.bound, flags);
+  // A gap inside a running HCCL op (between its own tasks: a database export whose Communication
+  // is the small tasks, Trace::communicationFromTasks) is the collective waiting for its group,
+  // never the host's doing (910A database corpus: 341 us inside hcom_allReduce__307_0_1 between
+  // its MEMCPY_ASYNC and NOTIFY_RECORD).
+  for (std::uint32_t l : collectiveLanes) {
+    const Lane& lane = trace.lanes[l];
+    const auto b0 = lane.start.begin() + lane.rowBegin[0], e0 = lane.start.begin() + lane.rowBegin[1];
+    auto it = std::upper_bound(b0, e0, g.start);
+    if (it == b0) continue;
+    const auto i = static_cast<std::uint32_t>(it - lane.start.begin()) - 1;
+    if (lane.end[i] < g.end) continue;
+    b.cause = BubbleCause::DeviceWait;
+    b.evidence = {SliceRef{l, i}};
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "inside the collective %1, between its own tasks: the device waits for the "
+                                                           "other members of its group, not for the host (this export counts "
+                                                           "Communication from the HCCL tasks, so the gap is Free)"),
+                            {trace.sliceName(SliceRef{l, i})});
+    return;
+  }
   if (b.endsAtCollective && b.cause != BubbleCause::SlowDispatch)
     b.detail += i18n::format(npuTr("npuscope::core::Bubbles", "; the gap ends at the collective %1"), {trace.sliceName(b.after)});
 }

@@ -1991,6 +1991,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>warm-up: %1 covers %2 of the gap and is one of the first calls of %3, whose median call takes %4 (%5 calls): a one-off cost (autotuning, lazy initialisation, first-time compilation or allocation), not the steady state</source>
         <translation>预热：%1 覆盖了间隙的 %2，且是 %3 最初的几次调用之一，其调用耗时中位数为 %4（共 %5 次调用）：这是一次性开销（自动调优、延迟初始化、首次编译或内存分配），不是稳定状态</translation>
     </message>
+    <message>
+        <source>inside the collective %1, between its own tasks: the device waits for the other members of its group, not for the host (this export counts Communication from the HCCL tasks, so the gap is Free)</source>
+        <translation>位于集合通信 %1 内部、其自身任务之间：Device 在等待通信组的其他成员，而不是在等 Host（该导出以 HCCL 任务计算通信时间，因此这段间隙计为空闲）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Chain</name>

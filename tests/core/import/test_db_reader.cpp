@@ -665,3 +665,20 @@ TEST_CASE("db: without OVERLAP_ANALYSIS the computed step figures equal analysis
     }
   CHECK(ranks == 8);
 }
+
+TEST_CASE("db: a gap inside a running collective is the collective's wait, never the host's", "[db][bubbles][corpus]") {
+  // The 910A Level1 database, rank 1 (its Communication is the HCCL small tasks): Python sqlite3
+  // on the raw tables, the gaps of 10 us or more between (COMPUTE_TASK_INFO u COMMUNICATION_TASK_INFO)
+  // ⋈ TASK that lie inside a COMMUNICATION_OP row: 73 of the 184, 3,723,395 ns.
+  const auto r = core::loadProfile(shared("corpus/ascend-pt-910a-db-2rank/level1/rank1_ascend_pt"));
+  REQUIRE(r.ok());
+  const core::DeviceAnalysis& d = r.profile->ranks.at(0).analysis->devices.at(0);
+  CHECK(d.gapsFound == 184);
+  const auto w = static_cast<std::size_t>(core::BubbleCause::DeviceWait);
+  CHECK(d.causes.count[w] == 73);
+  CHECK(d.causes.ns[w] == 3'723'395);
+  const auto slow = static_cast<std::size_t>(core::BubbleCause::SlowDispatch);
+  for (const core::Bubble& b : d.bubbles)
+    if (b.detail.starts_with("inside the collective")) CHECK(b.cause == core::BubbleCause::DeviceWait);
+  CHECK(d.causes.count[slow] < 10);  // before: most of the 73 were called slow dispatch
+}
