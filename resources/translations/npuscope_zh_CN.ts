@@ -3286,10 +3286,6 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>在 %5 中，计算 %1，未掩盖通信 %2，空闲 %3，迭代间等待 %4</translation>
     </message>
     <message>
-        <source>Between its %1 iterations the device waits %2 (%3 of the span) for the next one: msprof&apos;s step trace records this time as Data_aug Bound (the next iteration&apos;s data is not ready). It is counted in no iteration, so it is neither Free of a step nor a bubble. %4 per gap on average against %5 per iteration</source>
-        <translation>在 %1 个迭代之间，Device 共等待下一个迭代 %2（占整个跨度的 %3）：msprof 的迭代轨迹把这段时间记为 Data_aug Bound（下一个迭代的数据尚未就绪）。它不属于任何迭代，因此既不是某个 Step 的空闲，也不是空泡。平均每个间隔 %4，而每个迭代 %5</translation>
-    </message>
-    <message>
         <source>: the data arrives slower than an iteration runs, so the run is data-bound.</source>
         <translation>：数据到达比一个迭代的执行还慢，因此训练受数据加载限制。</translation>
     </message>
@@ -3304,6 +3300,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     <message>
         <source>Make the input pipeline keep up with the device: more parallel data workers and prefetching (MindSpore dataset num_parallel_workers and prefetch, PyTorch DataLoader num_workers and pin_memory), augmentation on the device, or data sink mode.</source>
         <translation>让数据输入流水线跟上 Device：增加并行数据处理线程与预取（MindSpore dataset 的 num_parallel_workers 与 prefetch，PyTorch DataLoader 的 num_workers 与 pin_memory），把数据增强放到 Device 上，或使用数据下沉模式。</translation>
+    </message>
+    <message>
+        <source>Between its %1 iterations the device waits %2 (%3 of the span) for the next one: msprof&apos;s step trace records this time as Data_aug Bound (the next iteration&apos;s data is not ready). It is counted in no iteration, so it is neither Free of a step nor a bubble. %4 per gap against %5 per iteration (medians)</source>
+        <translation>在 %1 个迭代之间，Device 共等待下一个迭代 %2（占整个跨度的 %3）：msprof 的迭代轨迹把这段时间记为 Data_aug Bound（下一个迭代的数据尚未就绪）。它不属于任何迭代，因此既不是某个 Step 的空闲，也不是空泡。每个间隔 %4，而每个迭代 %5（中位数）</translation>
     </message>
 </context>
 <context>
