@@ -183,7 +183,7 @@ namespace {
 /// comparing it with the headline, both in the same language).
 void setSummary(Verdict& v, std::string& body, std::string b) {
   body = std::move(b);
-  v.summary = v.headline + ": " + body;
+  v.summary = i18n::format(npuTr("npuscope::core::Verdict", "%1: %2"), {v.headline, body});
 }
 
 /// "Computing c, Communication (Not Overlapped) m, Free fr of e2e": the shares of one span, with

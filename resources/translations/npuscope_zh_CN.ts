@@ -3305,6 +3305,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>Between its %1 iterations the device waits %2 (%3 of the span) for the next one: msprof&apos;s step trace records this time as Data_aug Bound (the next iteration&apos;s data is not ready). It is counted in no iteration, so it is neither Free of a step nor a bubble. %4 per gap against %5 per iteration (medians)</source>
         <translation>在 %1 个迭代之间，Device 共等待下一个迭代 %2（占整个跨度的 %3）：msprof 的迭代轨迹把这段时间记为 Data_aug Bound（下一个迭代的数据尚未就绪）。它不属于任何迭代，因此既不是某个 Step 的空闲，也不是空泡。每个间隔 %4，而每个迭代 %5（中位数）</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::AdviceModel</name>

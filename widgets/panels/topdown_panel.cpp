@@ -958,10 +958,13 @@ void TopDownPanel::rebuild() {
                 .arg(QString::fromStdString(v.headline).toHtmlEscaped());
   // The summary repeats the headline as its first words ("Communication bound: ..."): drop them.
   QString summary = QString::fromStdString(v.summary);
-  const QString prefix = QString::fromStdString(v.headline) + QStringLiteral(": ");
-  if (!v.headline.empty() && summary.startsWith(prefix)) {
-    summary.remove(0, prefix.size());
-    summary[0] = summary[0].toUpper();
+  for (const QString& colon : {QStringLiteral(": "), QStringLiteral("：")}) {  // the Chinese summary joins with "："
+    const QString prefix = QString::fromStdString(v.headline) + colon;
+    if (!v.headline.empty() && summary.startsWith(prefix)) {
+      summary.remove(0, prefix.size());
+      if (!summary.isEmpty()) summary[0] = summary[0].toUpper();
+      break;
+    }
   }
   html += QStringLiteral("<div style='font-weight:600'>%1</div>").arg(summary.toHtmlEscaped());
   if (!v.findings.empty()) {
