@@ -44,6 +44,18 @@ struct Obj {
 
 void num(std::string& o, std::int64_t v) { o += std::to_string(v); }
 void str(std::string& o, std::string_view s) { appendJsonString(o, s); }
+/// [[first, second], …] of string pairs.
+void strPairs(std::string& o, const std::vector<std::pair<std::string, std::string>>& v) {
+  o += '[';
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    o += i ? ", [" : "[";
+    str(o, v[i].first);
+    o += ", ";
+    str(o, v[i].second);
+    o += ']';
+  }
+  o += ']';
+}
 void boolean(std::string& o, bool b) { o += b ? "true" : "false"; }
 
 void nums(std::string& o, std::initializer_list<std::int64_t> v) {
@@ -153,15 +165,7 @@ void analysesJson(std::string& o, const RankSummary& s) {
     num(bj.key("step"), b.step);
     str(bj.key("cause"), b.cause);
     str(bj.key("detail"), b.detail);
-    bj.key("chain") += '[';
-    for (std::size_t k = 0; k < b.chain.size(); ++k) {
-      o += k ? ", [" : "[";
-      str(o, b.chain[k].first);
-      o += ", ";
-      str(o, b.chain[k].second);
-      o += ']';
-    }
-    o += ']';
+    strPairs(bj.key("chain"), b.chain);
     std::string& l = bj.key("launch_latency_ns");
     if (b.launchLatency) num(l, *b.launchLatency);
     else l += "null";
@@ -682,18 +686,7 @@ std::string summaryJson(const RankSummary& s) {
   str(j.key("host"), s.host);
   str(j.key("chip"), s.chip);
   str(j.key("profiler_level"), s.profilerLevel);
-  {
-    std::string& ps = j.key("profiler_settings");
-    ps += '[';
-    for (std::size_t i = 0; i < s.profilerSettings.size(); ++i) {
-      ps += i ? ", [" : "[";
-      str(ps, s.profilerSettings[i].first);
-      ps += ", ";
-      str(ps, s.profilerSettings[i].second);
-      ps += ']';
-    }
-    ps += ']';
-  }
+  strPairs(j.key("profiler_settings"), s.profilerSettings);
   str(j.key("path"), s.path);
   str(j.key("file"), s.file);
   str(j.key("error"), s.error);

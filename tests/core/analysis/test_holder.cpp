@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <simdjson.h>
 
+#include <array>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -254,6 +255,26 @@ TEST_CASE("holder: starts that put a rank last while the others' waits on it end
   CHECK(core::holderLabel(c) == "unknown (clocks disagree)");
 }
 
+namespace {
+
+/// A Level0 trace (op slices with their element count, no plane task) holding allReduce ops of
+/// group 111 given as (sequence, start us, end us, count).
+std::string level0Trace(const std::vector<std::array<long long, 4>>& ops) {
+  std::string b = R"({"ph":"M","name":"process_name","pid":300,"tid":0,"args":{"name":"Ascend Hardware"}},
+{"ph":"M","name":"process_labels","pid":300,"tid":0,"args":{"labels":"NPU 0"}},
+{"ph":"M","name":"process_name","pid":400,"tid":0,"args":{"name":"HCCL"}},
+{"ph":"M","name":"process_labels","pid":400,"tid":0,"args":{"labels":"NPU 0"}},
+{"ph":"M","name":"thread_name","pid":400,"tid":0,"args":{"name":"Group 0 Communication"}},
+{"ph":"X","pid":300,"tid":5,"name":"MatMul","ts":5000,"dur":5,"args":{"Task Type":"AI_CORE"}})";
+  for (const auto& [seq, ts, end, count] : ops)
+    b += ",\n" + std::string(R"({"ph":"X","pid":400,"tid":0,"name":"hcom_allReduce__111_)") + std::to_string(seq) +
+         R"(_1","ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(end - ts) + R"(,"args":{"count":)" +
+         std::to_string(count) + "}}";
+  return "[\n" + b + "\n]\n";
+}
+
+}  // namespace
+
 TEST_CASE("holder: without plane tasks, an op far longer than its data takes leaves the holder unknown", "[collectives][holder]") {
   // Level0: op slices with their element count, no plane task. Per rank (us): allReduce #0 of
   // 1,000,000 elements, #1 of 10,000,000 in 100 us (the best rate: 100,000 a us), #2 of 1,000,000.
@@ -262,19 +283,7 @@ TEST_CASE("holder: without plane tasks, an op far longer than its data takes lea
   // #2: rank 1 arrives at 3150, both end at 3200: 50 us for 10 us of data is not held (40 < 50):
   // rank 1 holds it, unverified, and rank 0 loses 150 us.
   const auto traceOf = [](long long start0, long long start2) {
-    std::string b = R"({"ph":"M","name":"process_name","pid":300,"tid":0,"args":{"name":"Ascend Hardware"}},
-{"ph":"M","name":"process_labels","pid":300,"tid":0,"args":{"labels":"NPU 0"}},
-{"ph":"M","name":"process_name","pid":400,"tid":0,"args":{"name":"HCCL"}},
-{"ph":"M","name":"process_labels","pid":400,"tid":0,"args":{"labels":"NPU 0"}},
-{"ph":"M","name":"thread_name","pid":400,"tid":0,"args":{"name":"Group 0 Communication"}},
-{"ph":"X","pid":300,"tid":5,"name":"MatMul","ts":5000,"dur":5,"args":{"Task Type":"AI_CORE"}},
-)";
-    const auto op = [](int seq, long long ts, long long end, long long count) {
-      return std::string(R"({"ph":"X","pid":400,"tid":0,"name":"hcom_allReduce__111_)") + std::to_string(seq) + R"(_1","ts":)" +
-             std::to_string(ts) + R"(,"dur":)" + std::to_string(end - ts) + R"(,"args":{"count":)" + std::to_string(count) + "}}";
-    };
-    b += op(0, start0, 1000, 1000000) + ",\n" + op(1, 2000, 2100, 10000000) + ",\n" + op(2, start2, 3200, 1000000);
-    return "[\n" + b + "\n]\n";
+    return level0Trace({{0, start0, 1000, 1000000}, {1, 2000, 2100, 10000000}, {2, start2, 3200, 1000000}});
   };
   const auto profile = profileOf({traceOf(0, 3000), traceOf(100, 3150)});
   const auto& cs = profile->analysis->comm.collectives;
@@ -302,19 +311,7 @@ TEST_CASE("holder: a Level0 rank alone tells only whether it is held inside an o
           "[collectives][holder]") {
   // Rank 1's ops of the test above, alone: #0 lasts 900 us for 10 us of data (held 890 us); #1 and
   // #2 show nothing, and without plane tasks who arrives last cannot be told.
-  const std::string trace = R"({"ph":"M","name":"process_name","pid":300,"tid":0,"args":{"name":"Ascend Hardware"}},
-{"ph":"M","name":"process_labels","pid":300,"tid":0,"args":{"labels":"NPU 0"}},
-{"ph":"M","name":"process_name","pid":400,"tid":0,"args":{"name":"HCCL"}},
-{"ph":"M","name":"process_labels","pid":400,"tid":0,"args":{"labels":"NPU 0"}},
-{"ph":"M","name":"thread_name","pid":400,"tid":0,"args":{"name":"Group 0 Communication"}},
-{"ph":"X","pid":300,"tid":5,"name":"MatMul","ts":5000,"dur":5,"args":{"Task Type":"AI_CORE"}},
-)";
-  const auto op = [](int seq, long long ts, long long end, long long count) {
-    return std::string(R"({"ph":"X","pid":400,"tid":0,"name":"hcom_allReduce__111_)") + std::to_string(seq) + R"(_1","ts":)" +
-           std::to_string(ts) + R"(,"dur":)" + std::to_string(end - ts) + R"(,"args":{"count":)" + std::to_string(count) + "}}";
-  };
-  const std::string held = "[\n" + trace + op(0, 100, 1000, 1000000) + ",\n" + op(1, 2000, 2100, 10000000) + ",\n" +
-                           op(2, 3150, 3200, 1000000) + "\n]\n";
+  const std::string held = level0Trace({{0, 100, 1000, 1000000}, {1, 2000, 2100, 10000000}, {2, 3150, 3200, 1000000}});
   const auto profile = profileOf({held});
   const auto& cs = profile->analysis->comm.collectives;
   REQUIRE(cs.size() == 3);
@@ -336,7 +333,7 @@ TEST_CASE("holder: a Level0 rank alone tells only whether it is held inside an o
   CHECK(said(*noId, "the latest member the capture sees arrive is the rank without a rank id, the only loaded rank"));
   CHECK_FALSE(said(*noId, "group rank -1"));
   // Nothing held: who arrives last cannot be told.
-  const std::string calm = "[\n" + trace + op(0, 960, 1000, 1000000) + ",\n" + op(1, 2000, 2100, 10000000) + "\n]\n";
+  const std::string calm = level0Trace({{0, 960, 1000, 1000000}, {1, 2000, 2100, 10000000}});
   const auto quiet = profileOf({calm});
   CHECK(core::profileAnalysisLine(*quiet->analysis).find("collectives (2, one loaded rank each, no plane tasks): who arrives last "
                                                           "cannot be told") != std::string::npos);
