@@ -56,6 +56,23 @@ void compareFigures(const core::OverlapFigures& f, simdjson::dom::element o) {
   CHECK(f.free == i64(o["free_ns"]));
 }
 
+/// The whole capture's and each step's figures of device `d` against the oracle's device `od`.
+void compareWholeAndSteps(const core::DeviceAnalysis& d, simdjson::dom::element od) {
+  compareFigures(d.computed, od["whole"]);
+  CHECK(d.computed.e2e == i64(od["whole"]["e2e_ns"]));
+  simdjson::dom::array steps = od["steps"].get_array();
+  REQUIRE(steps.size() == d.steps.size());
+  std::size_t si = 0;
+  for (simdjson::dom::element os : steps) {
+    const core::StepOverlap& st = d.steps[si++];
+    INFO("step " << st.step);
+    CHECK(st.step == i64(os["step"]));
+    CHECK(st.window.start == i64(os["window"].at(0)));
+    CHECK(st.window.end == i64(os["window"].at(1)));
+    compareFigures(st.computed, os);
+  }
+}
+
 void compareChain(const core::Trace& t, const core::DispatchChain& c, simdjson::dom::element o) {
   for (int l = 0; l <= static_cast<int>(core::ChainLayer::DeviceTask); ++l) {
     const auto layer = static_cast<core::ChainLayer>(l);
@@ -110,20 +127,7 @@ TEST_CASE("oracle: npuscope's Top-Down analysis equals the independent oracle on
     for (simdjson::dom::element od : devices) {
       const core::DeviceAnalysis& d = a.devices[di++];
       ++compared;
-      compareFigures(d.computed, od["whole"]);
-      CHECK(d.computed.e2e == i64(od["whole"]["e2e_ns"]));
-      // Steps.
-      simdjson::dom::array steps = od["steps"].get_array();
-      REQUIRE(steps.size() == d.steps.size());
-      std::size_t si = 0;
-      for (simdjson::dom::element os : steps) {
-        const core::StepOverlap& s = d.steps[si++];
-        INFO("step " << s.step);
-        CHECK(s.step == i64(os["step"]));
-        CHECK(s.window.start == i64(os["window"].at(0)));
-        CHECK(s.window.end == i64(os["window"].at(1)));
-        compareFigures(s.computed, os);
-      }
+      compareWholeAndSteps(d, od);
       // Bubbles: count, total, per cause.
       simdjson::dom::element ob = od["bubbles"];
       CHECK(d.gapsFound == static_cast<std::size_t>(i64(ob["count"])));
@@ -212,21 +216,9 @@ TEST_CASE("oracle: MindSpore's iterations, the wait between them and the figures
     for (simdjson::dom::element od : devices) {
       const core::DeviceAnalysis& d = a.devices[di++];
       ++compared;
-      compareFigures(d.computed, od["whole"]);
-      CHECK(d.computed.e2e == i64(od["whole"]["e2e_ns"]));
+      compareWholeAndSteps(d, od);
       CHECK(d.betweenIterationsNs == i64(od["whole"]["between_iterations_ns"]));
       CHECK(d.betweenIterationsNs > 0);
-      simdjson::dom::array steps = od["steps"].get_array();
-      REQUIRE(steps.size() == d.steps.size());
-      std::size_t si = 0;
-      for (simdjson::dom::element os : steps) {
-        const core::StepOverlap& st = d.steps[si++];
-        INFO("step " << st.step);
-        CHECK(st.step == i64(os["step"]));
-        CHECK(st.window.start == i64(os["window"].at(0)));
-        CHECK(st.window.end == i64(os["window"].at(1)));
-        compareFigures(st.computed, os);
-      }
       CHECK(a.verdict.dominant == str(od["verdict"]["dominant"]));
     }
   }
