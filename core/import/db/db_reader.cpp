@@ -25,6 +25,19 @@
 namespace npuscope::core {
 
 namespace {
+
+/// A compute task's "Task Type" arg: COMPUTE_TASK_INFO.taskType as the text export writes it,
+/// else, where Level0 leaves it "N/A", the core TASK.taskType names (KERNEL_AICPU -> AI_CPU, the
+/// 910A database corpus' two StatelessDropOutGenMask kernels), so that a CPU fallback is told.
+std::string computeTaskType(std::string_view computeType, std::string_view taskType) {
+  if (!computeType.empty() && computeType != "N/A") return std::string(computeType);
+  static const std::pair<std::string_view, std::string_view> kCores[] = {
+      {"KERNEL_AICPU", "AI_CPU"}, {"KERNEL_AICORE", "AI_CORE"}, {"KERNEL_AIVEC", "AI_VECTOR_CORE"},
+      {"KERNEL_MIX_AIC", "MIX_AIC"}, {"KERNEL_MIX_AIV", "MIX_AIV"}};
+  for (const auto& [task, core] : kCores)
+    if (taskType == task) return std::string(core);
+  return std::string(computeType);
+}
 /// end - start of a row, or -1 (a bad duration: TraceBuilder warns and takes 0) when the
 /// difference does not fit int64 (found by fuzz/fuzz_sqlite_db: endNs -7.6e18, startNs 1.7e18).
 TimeNs spanNs(TimeNs start, TimeNs end) {
@@ -584,7 +597,7 @@ void DbReader::readTasks() {
     if (isCompute && !detail::isExcludedKernel(c->second.name)) m_computeTasks.insert(r.globalTask);
     const std::uint64_t row = argRows().beginRow(schema);
     argRows().setInteger(schema, 0, r.model);
-    argRows().setText(schema, 1, isCompute ? c->second.type : r.type);
+    argRows().setText(schema, 1, isCompute ? computeTaskType(c->second.type, r.type) : r.type);
     argRows().setInteger(schema, 2, r.stream);
     argRows().setInteger(schema, 3, r.taskId);
     argRows().setInteger(schema, 4, r.context);
