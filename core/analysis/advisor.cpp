@@ -643,8 +643,19 @@ void ruleAicpu(const AdvisorContext& c, std::vector<Finding>& out) {
   std::string from;
   if (c.kernels && !c.kernels->rows.empty()) {
     from = "kernel_details.csv Accelerator Core";
-    for (const KernelRow& r : c.kernels->rows)
-      if (r.core == "AI_CPU" && r.duration) take(*r.duration, c.taskOf(r), r.name);
+    for (const KernelRow& r : c.kernels->rows) {
+      if (!r.duration) continue;
+      if (r.core == "AI_CPU") {
+        take(*r.duration, c.taskOf(r), r.name);
+      } else if (r.core.empty() || r.core == "N/A") {
+        // Level0 writes no core (910A text corpus): the row's task tells it ("Task Type").
+        const SliceRef t = c.taskOf(r);
+        if (t.valid() && sliceArg(c.trace, t, "Task Type") == std::optional<std::string>("AI_CPU")) {
+          take(*r.duration, t, r.name);
+          from = "kernel_details.csv Accelerator Core, else the task's Task Type";
+        }
+      }
+    }
   } else {
     from = "trace Task Type";
     // Boyer-Moore-Horspool: string_view::find would step through every 'A' of the args.

@@ -681,3 +681,24 @@ TEST_CASE("advisor: on a partial capture a missing CANN layer is not blamed on L
   CHECK(cut.second.find("the capture is partial") != std::string::npos);
   CHECK(cut.second.find("may have been cut off") != std::string::npos);
 }
+
+TEST_CASE("advisor: Level0 AI_CPU kernels are told by their tasks when kernel_details.csv names no core", "[advisor][corpus]") {
+  // 910A Level0, rank 0: kernel_details.csv's Accelerator Core is N/A everywhere; the trace marks
+  // two tasks "Task Type": "AI_CPU" (StatelessDropOutGenMask25 106.361 us, ...31 78.701 us: 185.062
+  // us); its database export's TASK.taskType says KERNEL_AICPU for the same two (114.651 and 83.850
+  // us by endNs - startNs: 198.501 us).
+  const std::pair<const char*, core::TimeNs> want[] = {{"corpus/ascend-pt-910a-l0-text-2rank/rank0_ascend_pt", 185'062},
+                                                       {"corpus/ascend-pt-910a-db-2rank/level0/rank0_ascend_pt", 198'501}};
+  for (const auto& [rel, ns] : want) {
+    INFO(rel);
+    const auto r = core::loadProfile(shared(rel));
+    REQUIRE(r.ok());
+    const auto a = core::adviseRankProfile(r.profile->ranks.front());
+    const auto* f = find(a, "aicpu");
+    REQUIRE(f);
+    CHECK(f->severity == Severity::Issue);
+    CHECK(f->numbers.starts_with("2 of 2 AI_CPU tasks"));
+    CHECK(f->atStakePerStep == ns);
+    CHECK(f->evidence.size() == 2);
+  }
+}
