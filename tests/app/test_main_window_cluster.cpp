@@ -146,6 +146,14 @@ TEST_CASE("File > Compare With stacks the second capture, aligned and linked, wi
     if (table->item(r, 2)->text() == QStringLiteral("hcom_allReduce_") && table->item(r, 0)->text() == QStringLiteral("0")) row = r;
   REQUIRE(row >= 0);
   CHECK(table->item(row, 6)->text() == QStringLiteral("4 / 4"));
+  // The bubble causes carry the Top-Down's names, never the JSON keys (issue 42 item 1d).
+  int causes = 0;
+  for (int r = 0; r < table->rowCount(); ++r)
+    if (table->item(r, 1)->text() == QStringLiteral("Bubbles")) {
+      ++causes;
+      CHECK_FALSE(table->item(r, 2)->text().contains(QLatin1Char('_')));
+    }
+  CHECK(causes > 0);
   table->selectRow(row);
   for (auto* timeline : {window.timeline(), window.compareTimeline()}) {
     const auto slice = timeline->selectedSlice();

@@ -9,9 +9,19 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "widgets/analysis_labels.h"
+
 namespace npuscope::widgets {
 
 namespace {
+
+/// A bubble cause row's name as the Top-Down panel shows it ("Slow dispatch", translated), from
+/// the key compare gives (`slow_dispatch`); the key itself when it names no cause.
+QString causeName(const std::string& key) {
+  for (std::size_t c = 0; c < core::kBubbleCauseCount; ++c)
+    if (key == core::bubbleCauseKey(static_cast<core::BubbleCause>(c))) return bubbleCauseText(static_cast<core::BubbleCause>(c));
+  return QString::fromStdString(key);
+}
 
 enum Column { Rank, Kind, What, A, B, Delta, Calls, Columns };
 
@@ -99,7 +109,7 @@ void ComparePanel::setResult(const core::CompareResult& r) {
       add(k.rank, tr("Operator"), QString::fromStdString(row.key), "operator", static_cast<double>(row.a),
           static_cast<double>(row.b), QStringLiteral("%1 / %2").arg(row.aCount).arg(row.bCount));
     for (const core::CompareRow& row : k.bubbleCauses)
-      add(k.rank, tr("Bubbles"), QString::fromStdString(row.key), "cause", static_cast<double>(row.a), static_cast<double>(row.b),
+      add(k.rank, tr("Bubbles"), causeName(row.key), "cause", static_cast<double>(row.a), static_cast<double>(row.b),
           QStringLiteral("%1 / %2").arg(row.aCount).arg(row.bCount));
   }
   m_table->setSortingEnabled(true);
