@@ -414,6 +414,17 @@ std::optional<KernelWork> kernelWork(const KernelDetails& kernels, std::size_t r
   return k;
 }
 
+bool cellRecorded(std::string_view cell) {
+  cell = csvTrim(cell);
+  return !cell.empty() && cell != "N/A";
+}
+
+std::string taskCore(const Trace& trace, SliceRef task) {
+  if (!task.valid()) return {};
+  const auto t = sliceArg(trace, task, "Task Type");
+  return t && cellRecorded(*t) && asciiLower(*t) != "other" ? *t : std::string();
+}
+
 std::string kernelBound(const KernelDetails& kernels, std::size_t row, double busyPipeRatio) {
   struct Pipe {
     const char* column;
@@ -647,10 +658,10 @@ void ruleAicpu(const AdvisorContext& c, std::vector<Finding>& out) {
       if (!r.duration) continue;
       if (r.core == "AI_CPU") {
         take(*r.duration, c.taskOf(r), r.name);
-      } else if (r.core.empty() || r.core == "N/A") {
+      } else if (!cellRecorded(r.core)) {
         // Level0 writes no core (910A text corpus): the row's task tells it ("Task Type").
         const SliceRef t = c.taskOf(r);
-        if (t.valid() && sliceArg(c.trace, t, "Task Type") == std::optional<std::string>("AI_CPU")) {
+        if (taskCore(c.trace, t) == "AI_CPU") {
           take(*r.duration, t, r.name);
           from = "kernel_details.csv Accelerator Core, else the task's Task Type";
         }

@@ -245,6 +245,15 @@ struct KernelWork {
 [[nodiscard]] const PeakTflops* findPeak(const std::vector<PeakTflops>& peaks, std::string_view chip,
                                          std::string_view dtype);
 
+/// A kernel_details.csv cell that holds a value: not empty, not "N/A" (what Level0 writes for
+/// Type and Accelerator Core).
+[[nodiscard]] bool cellRecorded(std::string_view cell);
+
+/// The core a device task's "Task Type" arg names ("AI_CPU", "AI_CORE", ...), or "" when `task`
+/// is invalid or the arg names none (absent, "N/A", "Other"): what a Level0 kernel row without an
+/// Accelerator Core ran on (910A corpus: its two AI_CPU tasks).
+[[nodiscard]] std::string taskCore(const Trace& trace, SliceRef task);
+
 /// Which unit bounds a kernel by its Level1+ PipeUtilization ratios (kernel_details.csv aic_*_ratio /
 /// aiv_*_ratio, format notes §5.1; the 910A's unprefixed mac_ratio, vec_ratio, scalar_ratio,
 /// mte1/2/3_ratio as msprof's PipeUtHeaderString names them): "compute-bound (cube)", "compute-bound (vector)",

@@ -808,22 +808,33 @@ std::vector<OutsideArrival> outsideArrivals(const RankSummaries& ranks, const Co
   return v;
 }
 
+/// How many loaded ranks of `c` have plane tasks for its op (Level1: the waits tell arrivals).
+std::size_t ranksWithTasks(const RankSummaries& ranks, const Collective& c) {
+  return static_cast<std::size_t>(std::count_if(c.ranks.begin(), c.ranks.end(), [&](const CollectiveRank& r) {
+    const CommOp* op = collectiveOp(ranks, r);
+    return op && op->hasTasks;
+  }));
+}
+
+/// The group ranks in `named` are exactly 0..n-1 (none missing below the largest).
+bool fromZeroWithoutGap(const std::set<int>& named) {
+  return !named.empty() && *named.begin() == 0 && *named.rbegin() == static_cast<int>(named.size()) - 1;
+}
+
 /// Every member of the group is seen: some loaded rank with plane tasks names, with itself, every
 /// group rank that any loaded rank names, and those are 0..n-1 (a mesh: each rank waits on every
 /// other; a ring shows only its neighbours). Two loaded ranks with plane tasks at least: one rank
 /// always names every member it knows of (MindSpore's four-plane rings show one rank group ranks
 /// 0-4 of 8, which looks complete alone).
 bool everyMemberSeen(const RankSummaries& ranks, const Collective& c) {
+  if (ranksWithTasks(ranks, c) < 2) return false;
   std::set<int> members;
-  std::size_t withTasks = 0;
   for (const CollectiveRank& r : c.ranks)
     if (const CommOp* op = collectiveOp(ranks, r); op && op->hasTasks) {
-      ++withTasks;
       if (op->selfRank >= 0) members.insert(op->selfRank);
       members.insert(op->peers.begin(), op->peers.end());
     }
-  if (withTasks < 2) return false;
-  if (members.empty() || *members.begin() != 0 || *members.rbegin() != static_cast<int>(members.size()) - 1) return false;
+  if (!fromZeroWithoutGap(members)) return false;
   for (const CollectiveRank& r : c.ranks)
     if (const CommOp* op = collectiveOp(ranks, r); op && op->hasTasks && op->selfRank >= 0 && op->peers.size() + 1 == members.size())
       return true;
@@ -836,7 +847,7 @@ bool everyMemberSeen(const RankSummaries& ranks, const Collective& c) {
 bool namesGap(const CommOp& op) {
   std::set<int> named(op.peers.begin(), op.peers.end());
   if (op.selfRank >= 0) named.insert(op.selfRank);
-  return !named.empty() && (*named.begin() != 0 || *named.rbegin() != static_cast<int>(named.size()) - 1);
+  return !named.empty() && !fromZeroWithoutGap(named);
 }
 
 /// When not every member is seen (a ring shows each rank its neighbours only): the holder stands
@@ -863,10 +874,7 @@ void checkUnseenLater(const RankSummaries& ranks, Collective& c, std::map<std::s
   }
   const CollectiveRank& r = c.ranks[j];
   const CommOp* op = collectiveOp(ranks, r);
-  const bool alone = std::count_if(c.ranks.begin(), c.ranks.end(), [&](const CollectiveRank& x) {
-                       const CommOp* o = collectiveOp(ranks, x);
-                       return o && o->hasTasks;
-                     }) < 2;
+  const bool alone = ranksWithTasks(ranks, c) < 2;
   const TimeNs lastHold = !op ? -1 : alone && namesGap(*op) ? op->lastLongWaitEnd : op->lastBlockedWaitEnd;
   if (!op || !op->hasTasks || lastHold < 0) return;
   const TimeNs held = lastHold - offsetOf[r.rankIndex] - (op->ready >= 0 ? op->ready - op->range.start : 0);
@@ -980,10 +988,7 @@ void findHolder(const RankSummaries& ranks, Collective& c, std::size_t late, con
     if (a.blocked && a.groupRank != h.groupRank && a.arrival > h.arrival - kLateRankMinSkewNs) h.arriveWith.push_back(a.groupRank);
   }
   h.margin = next == INT64_MIN ? 0 : std::max<TimeNs>(0, h.arrival - next);
-  const bool anyTasks = std::any_of(c.ranks.begin(), c.ranks.end(), [&](const CollectiveRank& r) {
-    const CommOp* op = collectiveOp(ranks, r);
-    return op && op->hasTasks;
-  });
+  const bool anyTasks = ranksWithTasks(ranks, c) > 0;
   if (!anyTasks) {
     h.status = Holder::Status::Unverified;
     checkHeldInsideOp(ranks, c, late);

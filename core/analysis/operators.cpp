@@ -291,16 +291,6 @@ std::optional<KernelWork> kernelWorkLinked(const Trace& trace, const KernelDetai
   return w;
 }
 
-namespace {
-
-/// A kernel_details.csv cell that holds a value: not empty, not "N/A" (what Level0 writes).
-bool recorded(std::string_view cell) {
-  cell = csvTrim(cell);
-  return !cell.empty() && cell != "N/A";
-}
-
-}  // namespace
-
 OperatorTable operatorTable(const Trace& trace, const KernelDetails& kernels, const RankAnalysis& analysis,
                             const std::string& chip, const AdvisorThresholds& th) {
   OperatorTable t;
@@ -332,10 +322,10 @@ OperatorTable operatorTable(const Trace& trace, const KernelDetails& kernels, co
     // Level0 writes no Type and no Accelerator Core ("N/A", 910A kernel_details.csv): the kernel
     // name stands for the type (as compare groups them) and the task's own `Task Type` arg for
     // the core, so that an AI_CPU kernel is not lumped with the AI Core ones.
-    const std::string type = recorded(k.type) ? k.type : k.name;
+    const std::string type = cellRecorded(k.type) ? k.type : k.name;
     std::string coreType = k.core;
-    if (!recorded(coreType) && f.task.valid())
-      if (const auto tt = sliceArg(trace, f.task, "Task Type"); tt && recorded(*tt) && asciiLower(*tt) != "other") coreType = *tt;
+    if (!cellRecorded(coreType))
+      if (std::string fromTask = taskCore(trace, f.task); !fromTask.empty()) coreType = std::move(fromTask);
     const std::string key = type + '\x1f' + k.inputShapes + '\x1f' + dtypes + '\x1f' + coreType + '\x1f' + outShapes;
     auto [it, added] = index.emplace(key, t.groups.size());
     if (added) {
@@ -525,7 +515,7 @@ std::vector<TreeNode> walkDecisionTree(const Trace& trace, const OperatorTable& 
       n.finding = i18n::format(npuTr("npuscope::core::Tree", "%1: %2 call(s), %3 on average (%4 of Computing) on %5, not a CPU "
                                      "fallback%6"),
                                {groupLabel(g), std::to_string(g.count), formatDuration(static_cast<TimeNs>(g.mean)), share,
-                                recorded(g.core) ? g.core : npuTr("npuscope::core::Tree", "a core the capture does not name (Level0)"),
+                                cellRecorded(g.core) ? g.core : npuTr("npuscope::core::Tree", "a core the capture does not name (Level0)"),
                                 how});
       if (n.branch == "elementwise_slow")
         n.suggestion = g.bound == "memory" ? npuTr("npuscope::core::Tree", "Memory-bound: fewer bytes (a smaller dtype, fewer "

@@ -351,6 +351,25 @@ struct Culprit {
   bool withoutTasks = false;  ///< unknown, and some such collective has no plane tasks (Level0)
 };
 
+/// Over the collectives whose holder cannot be told (Holder::Unknown): how many, what the loaded
+/// ranks lose there at least (Σ Collective::lostAtLeast), and whether one has no plane tasks.
+struct UnknownTotals {
+  std::size_t count = 0;
+  TimeNs lostAtLeast = 0;
+  bool withoutTasks = false;
+};
+
+UnknownTotals unknownTotals(const ClusterComm& cc) {
+  UnknownTotals u;
+  for (const Collective& c : cc.collectives)
+    if (c.holder.status == Holder::Status::Unknown) {
+      ++u.count;
+      u.lostAtLeast += c.lostAtLeast;
+      u.withoutTasks = u.withoutTasks || c.holder.expected > 0;
+    }
+  return u;
+}
+
 Culprit topCulprit(const ProfileAnalysis& a) {
   const RankSummaries& ranks = a.summaries;
   Culprit c;
@@ -360,14 +379,7 @@ Culprit topCulprit(const ProfileAnalysis& a) {
     if (t.caused > c.ns) c = Culprit{-1, t.groupRank, t.group, t.caused};
   for (const auto& [key, e] : idlePeerWaits(ranks, a.comm))
     if (e.first > c.ns) c = Culprit{loadedRankOf(ranks, *e.second, key.second), key.second, key.first, e.first};
-  TimeNs unknownAtLeast = 0;
-  bool withoutTasks = false;
-  for (const Collective& x : a.comm.collectives)
-    if (x.holder.status == Holder::Status::Unknown) {
-      unknownAtLeast += x.lostAtLeast;
-      withoutTasks = withoutTasks || x.holder.expected > 0;
-    }
-  if (unknownAtLeast > c.ns) c = Culprit{-1, -1, {}, unknownAtLeast, true, withoutTasks};
+  if (const UnknownTotals u = unknownTotals(a.comm); u.lostAtLeast > c.ns) c = Culprit{-1, -1, {}, u.lostAtLeast, true, u.withoutTasks};
   return c;
 }
 
@@ -889,11 +901,10 @@ namespace {
 /// plane tasks show a member late at all (without them, who arrives last cannot be told).
 std::string oneRankCollectivesPart(const ProfileAnalysis& a) {
   const std::string n = std::to_string(a.comm.collectives.size());
-  TimeNs unknownAtLeast = 0;
+  const TimeNs unknownAtLeast = unknownTotals(a.comm).lostAtLeast;
   std::size_t untold = 0, withTasks = 0;
   for (const Collective& c : a.comm.collectives) {
     if (c.holder.status == Holder::Status::Unknown || c.holder.status == Holder::Status::Contradicted) ++untold;
-    unknownAtLeast += c.lostAtLeast;
     const CommOp* op = c.ranks.empty() ? nullptr : collectiveOp(a.summaries, c.ranks.front());
     if (op && op->hasTasks) ++withTasks;
   }
@@ -923,13 +934,9 @@ std::string collectivesPart(const ProfileAnalysis& a) {
   for (const auto& t : a.comm.totals)
     if (t.caused > 0 && (!worst || t.caused > worst->caused)) worst = &t;
   const OutsideHolderTotals* outside = a.comm.outsideHolders.empty() ? nullptr : &a.comm.outsideHolders.front();
-  TimeNs unknownAtLeast = 0;
-  std::size_t unknownCount = 0;
-  for (const Collective& c : a.comm.collectives)
-    if (c.holder.status == Holder::Status::Unknown) {
-      unknownAtLeast += c.lostAtLeast;
-      ++unknownCount;
-    }
+  const UnknownTotals u = unknownTotals(a.comm);
+  const TimeNs unknownAtLeast = u.lostAtLeast;
+  const std::size_t unknownCount = u.count;
   if (unknownAtLeast > 0 && (!worst || unknownAtLeast > worst->caused) && (!outside || unknownAtLeast > outside->caused))
     return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "; collectives (%1 matched): the holder cannot be told in %2, where "
                                                                  "the loaded ranks wait most (at least %3)"),

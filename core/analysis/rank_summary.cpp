@@ -153,7 +153,7 @@ RankSummary summarizeRank(const RankProfile& rp) {
   s.label = rp.source.label;
   s.chip = rp.chip;
   s.profilerLevel = rp.source.profilerLevel;
-  s.profilerSettings = rp.summary ? rp.summary->profilerSettings : readProfilerSettings(rp.source.profilerInfo);
+  s.profilerSettings = rp.source.profilerSettings;
   s.path = rp.source.root;
   s.file = rp.trace ? rp.trace->path : rp.source.traceFile;
   s.error = rp.error;

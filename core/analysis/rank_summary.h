@@ -90,7 +90,7 @@ struct RankSummary {
   std::string host;             ///< the machine the summary was made on (where the trace lies), "" unknown
   std::string chip;             ///< as the capture records it, "" unknown
   std::string profilerLevel;    ///< "Level0".."Level2", "" unknown
-  /// readProfilerSettings of its profiler_info (name, value), for compare; empty unknown.
+  /// RankSource::profilerSettings (name, value), for compare; empty unknown.
   std::vector<std::pair<std::string, std::string>> profilerSettings;
   std::string path;             ///< the rank's folder (RankSource::root), absolute when known
   std::string file;             ///< the trace (or .db) it was read from

@@ -70,7 +70,37 @@ int checkedRank(std::optional<long long> value, const std::string& where, std::v
   return -1;
 }
 
-/// Reads rank and profiler level from profiler_info*.json in `root`. A rank that does not fit
+/// The profiler settings that change what a capture's figures hold, from profiler_info's parsed
+/// `doc` (torch_npu's config, format notes §3), as (name, value) in this order: profiler_level,
+/// aic_metrics, activities (joined by ", "), record_shapes, with_stack, profile_memory,
+/// export_type; a setting the file lacks is left out (RankSource::profilerSettings).
+std::vector<std::pair<std::string, std::string>> profilerSettingsOf(simdjson::dom::element doc) {
+  // simdjson_result all the way: a missing key is an error value, never an exception.
+  using Result = simdjson::simdjson_result<simdjson::dom::element>;
+  const auto value = [](Result e) -> std::string {
+    if (std::string_view v; !e.get(v)) return std::string(v);
+    if (bool b; !e.get(b)) return b ? "true" : "false";
+    if (simdjson::dom::array a; !e.get(a)) {
+      std::string j;
+      for (simdjson::dom::element x : a)
+        if (std::string_view v; !x.get(v)) j += (j.empty() ? "" : ", ") + std::string(v);
+      return j;
+    }
+    return {};
+  };
+  const Result common = doc["config"]["common_config"], exp = doc["config"]["experimental_config"];
+  const std::pair<const char*, Result> keys[] = {
+      {"profiler_level", exp["_profiler_level"]}, {"aic_metrics", exp["_aic_metrics"]},
+      {"activities", common["activities"]},      {"record_shapes", common["record_shapes"]},
+      {"with_stack", common["with_stack"]},       {"profile_memory", common["profile_memory"]},
+      {"export_type", exp["_export_type"]}};
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [name, e] : keys)
+    if (std::string v = value(e); !v.empty()) out.emplace_back(name, std::move(v));
+  return out;
+}
+
+/// Reads rank, profiler level and settings from profiler_info*.json in `root`. A rank that does not fit
 /// an int (profiler_info_99999999999.json) is taken as unknown, with a message.
 void readProfilerInfo(const fs::path& root, RankSource& src, std::vector<std::string>& messages) {
   std::error_code ec;
@@ -94,6 +124,7 @@ void readProfilerInfo(const fs::path& root, RankSource& src, std::vector<std::st
       src.rank = checkedRank(static_cast<long long>(r), name + " rank_id", messages);
     std::string_view level;
     if (!doc["config"]["experimental_config"]["_profiler_level"].get_string().get(level)) src.profilerLevel = level;
+    src.profilerSettings = profilerSettingsOf(doc);
     // When the collection stopped (epoch ns; torch_npu _dump_profiler_info): tells captures apart.
     std::int64_t end;
     if (!doc["end_info"]["collectionTimeEnd"].get_int64().get(end) && end > 0) src.collectionEndNs = end;
@@ -717,39 +748,6 @@ ProfileLayout discoverUnguarded(const std::string& pathText, const std::string& 
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> readProfilerSettings(const std::string& path) {
-  std::vector<std::pair<std::string, std::string>> out;
-  if (path.empty()) return out;
-  try {
-    std::string text, error;
-    if (!readRegularFile(path, text, error, kSmallJsonLimit)) return out;
-    simdjson::dom::parser parser;
-    simdjson::dom::element doc;
-    if (parser.parse(simdjson::padded_string(text)).get(doc)) return out;
-    const auto value = [](simdjson::dom::element e) -> std::string {
-      if (std::string_view v; !e.get(v)) return std::string(v);
-      if (bool b; !e.get(b)) return b ? "true" : "false";
-      if (simdjson::dom::array a; !e.get(a)) {
-        std::string j;
-        for (simdjson::dom::element x : a)
-          if (std::string_view v; !x.get(v)) j += (j.empty() ? "" : ", ") + std::string(v);
-        return j;
-      }
-      return {};
-    };
-    const simdjson::dom::element common = doc["config"]["common_config"], exp = doc["config"]["experimental_config"];
-    const std::pair<const char*, simdjson::dom::element> keys[] = {
-        {"profiler_level", exp["_profiler_level"]}, {"aic_metrics", exp["_aic_metrics"]},
-        {"activities", common["activities"]},      {"record_shapes", common["record_shapes"]},
-        {"with_stack", common["with_stack"]},       {"profile_memory", common["profile_memory"]},
-        {"export_type", exp["_export_type"]}};
-    for (const auto& [name, e] : keys)
-      if (std::string v = value(e); !v.empty()) out.emplace_back(name, std::move(v));
-  } catch (...) {  // bad_alloc: what was read so far
-  }
-  return out;
-}
-
 ProfileLayout discoverProfile(const std::string& pathText, const std::string& capture) {
   try {
     return discoverUnguarded(pathText, capture);
@@ -923,6 +921,7 @@ RankProfile loadRankUnguarded(const RankSource& source, const LoadOptions& optio
       if (!summary->label.empty()) rp.source.label = summary->label;
       rp.source.root = summary->path;
       rp.source.profilerLevel = summary->profilerLevel;
+      rp.source.profilerSettings = summary->profilerSettings;
       rp.chip = summary->chip;
       // Its lanes on the timeline (steps, HCCL ops, longest bubbles); the ops learn their slices.
       rp.trace = traceOfSummary(*summary, source.summaryFile);

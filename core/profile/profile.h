@@ -37,6 +37,11 @@ struct RankSource {
   std::string dbFile;          ///< ascend_pytorch_profiler*.db / ascend_mindspore_profiler*.db (the SQLite export), or the .db opened
   std::string analysisDb;      ///< analysis.db (StepTraceTime, read with dbFile)
   std::string profilerLevel;   ///< "Level0".."Level2" from profiler_info, else empty
+  /// profiler_info's settings that change what the figures hold, (name, value): profiler_level,
+  /// aic_metrics, activities, record_shapes, with_stack, profile_memory, export_type (those it
+  /// records, in that order; a summary rank's from its summary). Empty unknown. compare notes
+  /// their differences.
+  std::vector<std::pair<std::string, std::string>> profilerSettings;
   /// profiler_info's end_info.collectionTimeEnd (epoch ns, when the collection stopped), else -1.
   std::int64_t collectionEndNs = -1;
   /// A rank summary file (`npuscope summarize`, core/cluster/summary.h): the rank is read from
@@ -45,13 +50,6 @@ struct RankSource {
   std::string label;           ///< display label, e.g. "rank 0" or the folder name
   std::string capture;         ///< name of the capture it belongs to (CaptureInfo::name), "" for a lone capture
 };
-
-/// The profiler settings that change what a capture's figures hold, from torch_npu's
-/// profiler_info_*.json at `path` (config, format notes §3), as (name, value) in this order:
-/// profiler_level, aic_metrics, activities (joined by ", "), record_shapes, with_stack,
-/// profile_memory, export_type; a setting the file lacks is left out. Empty when `path` is empty or
-/// unreadable. Never throws.
-[[nodiscard]] std::vector<std::pair<std::string, std::string>> readProfilerSettings(const std::string& path);
 
 /// One capture (one profiling run: the ranks that ran together) found under an opened folder.
 /// A parent folder may hold several (the corpus ascend-pt-910b-db-2rank holds a Level0 and a

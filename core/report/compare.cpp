@@ -299,21 +299,21 @@ std::vector<std::pair<const RankProfile*, const RankProfile*>> pairRanks(const P
 
 /// A note per side that holds a partial capture (returns true then), and when one side is a GPU
 /// trace and the other not.
-/// The profiler settings of a side (readProfilerSettings of its first rank that records them:
-/// its profiler_info, or the settings its summary carries); empty when none does.
-std::vector<std::pair<std::string, std::string>> profilerSettings(const Profile& p) {
-  for (const RankProfile& r : p.ranks) {
-    auto v = r.summary ? r.summary->profilerSettings : readProfilerSettings(r.source.profilerInfo);
-    if (!v.empty()) return v;
-  }
-  return {};
+/// The profiler settings of a side: those of its first rank that records them
+/// (RankSource::profilerSettings); empty when none does.
+const std::vector<std::pair<std::string, std::string>>& profilerSettings(const Profile& p) {
+  static const std::vector<std::pair<std::string, std::string>> kNone;
+  for (const RankProfile& r : p.ranks)
+    if (!r.source.profilerSettings.empty()) return r.source.profilerSettings;
+  return kNone;
 }
 
 /// A note per profiler setting the two sides both record with different values (issue 41 item 7):
 /// a figure that changes with it (the operator rows of Level0 against Level1, the pipe bounds of
 /// other AI Core metrics) may come from the setting, not from the run. True when there is one.
 bool settingsNotes(const Profile& pa, const Profile& pb, std::vector<std::string>& notes) {
-  const auto a = profilerSettings(pa), b = profilerSettings(pb);
+  const auto& a = profilerSettings(pa);
+  const auto& b = profilerSettings(pb);
   bool any = false;
   for (const auto& [name, va] : a)
     for (const auto& [nameB, vb] : b)

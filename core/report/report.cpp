@@ -446,10 +446,7 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
       << i18n::format(npuTr("npuscope::core::Report", "PARTIAL CAPTURE: %1; every figure below covers only the part read"),
                       {a.verdict.partialReason})
       << "\n";
-  {
-    const std::string label = npuTr("npuscope::core::Report", "verdict:");
-    o << "   " << label << (label.ends_with("\xef\xbc\x9a") ? "" : " ") << a.verdict.summary << "\n";  // no space after "："
-  }
+  o << "   " << i18n::format(npuTr("npuscope::core::Report", "verdict: %1"), {a.verdict.summary}) << "\n";
   for (const auto& s : a.verdict.findings) o << "     * " << s << "\n";
   for (const auto& s : a.verdict.suggestions) o << "     - " << s << "\n";
   for (const DeviceAnalysis& d : a.devices) {

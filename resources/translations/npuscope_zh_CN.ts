@@ -2805,10 +2805,6 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>不完整的采集：%1；以下所有数据只覆盖已读取的部分</translation>
     </message>
     <message>
-        <source>verdict:</source>
-        <translation>结论：</translation>
-    </message>
-    <message>
         <source>bubbles &gt;= threshold: %1 (%2 in all), the longest %3 listed, longest first</source>
         <translation>达到阈值的空泡：%1 个（共 %2），列出最长的 %3 个，按时长从长到短</translation>
     </message>
@@ -2843,6 +2839,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     <message>
         <source>collectives:</source>
         <translation>集合通信：</translation>
+    </message>
+    <message>
+        <source>verdict: %1</source>
+        <translation>结论：%1</translation>
     </message>
 </context>
 <context>
