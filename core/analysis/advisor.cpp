@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -669,17 +670,19 @@ void ruleAicpu(const AdvisorContext& c, std::vector<Finding>& out) {
     }
   } else {
     from = "trace Task Type";
-    // Boyer-Moore-Horspool: string_view::find would step through every 'A' of the args.
     static constexpr std::string_view kAiCpuText = "AI_CPU";
-    const std::boyer_moore_horspool_searcher kAiCpu(kAiCpuText.begin(), kAiCpuText.end());
     for (std::uint32_t li = 0; li < c.trace.lanes.size(); ++li) {
       if (!isDeviceTaskLane(c.trace, li)) continue;
       const Lane& lane = c.trace.lanes[li];
+      constexpr std::uint32_t kAhead = 16;  // the args lie scattered over the file: fetch ahead
       for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+        if (i + kAhead < lane.sliceCount()) __builtin_prefetch(c.trace.argsText({li, i + kAhead}).data());
         const SliceRef r{li, i};
         // Args without the text AI_CPU (or an escape that could spell it) cannot hold it: skip the parse.
         const std::string_view args = c.trace.argsText(r);
-        if (std::search(args.begin(), args.end(), kAiCpu) == args.end() && args.find('\\') == std::string_view::npos)
+        // glibc's memmem (a two-byte hash for short needles): string_view::find stepped through
+        // every 'A' of the args, a Boyer-Moore-Horspool searcher took 58 ms on 328 k tasks.
+        if (!memmem(args.data(), args.size(), kAiCpuText.data(), kAiCpuText.size()) && !std::memchr(args.data(), '\\', args.size()))
           continue;
         if (sliceArg(c.trace, r, "Task Type") == std::optional<std::string>("AI_CPU"))
           take(lane.end[i] - lane.start[i], r, c.trace.sliceName(r));
