@@ -195,3 +195,25 @@ TEST_CASE("parseTimeFast: the value parseMicrosToNs gives, or a decline, on gene
   CHECK(accepted > 300);  // both outcomes really happen
   CHECK(declined > 300);
 }
+
+TEST_CASE("sanitizeJsonStrings: plain ASCII text longer than a 32-byte block is copied with an identity map") {
+  // The fast path (no byte below 0x20, none from 0x80, no backslash) must give what the byte loop
+  // gives: the same text, `changed` false, the map 0..n (n: the end). A special byte in the last,
+  // partial block or in the second full block takes the byte loop and is still repaired.
+  const std::string plain = R"({"Model Id": 4294967295, "Task Type": "MIX_AIC", "Physic Stream Id": 2, "Task Id": 75787})";
+  REQUIRE(plain.size() > 64);
+  std::string out;
+  std::vector<std::uint32_t> map;
+  const SanitizeResult r = sanitizeJsonStrings(plain, out, &map);
+  CHECK(out == plain);
+  CHECK_FALSE(r.changed);
+  REQUIRE(map.size() == plain.size() + 1);
+  for (std::size_t i = 0; i < map.size(); ++i) CHECK(map[i] == i);
+  SanitizeResult late, mid;
+  CHECK(repaired(plain.substr(0, plain.size() - 2) + "\"\x01\"}", &late).find("\\u0001") != std::string::npos);
+  CHECK(late.changed);
+  std::string second = plain;
+  second[40] = '\x7f' + 1;  // 0x80 inside "Task Type"'s key: invalid UTF-8
+  CHECK(repaired(second, &mid).find(FFFD) != std::string::npos);
+  CHECK(mid.changed);
+}
