@@ -49,16 +49,14 @@ SliceRef parentOf(const Trace& trace, SliceRef r) {
   return {};
 }
 
-std::vector<const Flow*> flowsTo(const Trace& trace, SliceRef r) {
-  std::vector<const Flow*> v;
-  for (auto i : trace.flowsTo(r)) v.push_back(&trace.flows[i]);
-  return v;
+FlowRefs flowsTo(const Trace& trace, SliceRef r) {
+  if (trace.flowsIndexed()) return {trace, trace.flowsByTo, trace.flowsToRange(r)};
+  return {trace, trace.flowsTo(r)};
 }
 
-std::vector<const Flow*> flowsFrom(const Trace& trace, SliceRef r) {
-  std::vector<const Flow*> v;
-  for (auto i : trace.flowsFrom(r)) v.push_back(&trace.flows[i]);
-  return v;
+FlowRefs flowsFrom(const Trace& trace, SliceRef r) {
+  if (trace.flowsIndexed()) return {trace, trace.flowsByFrom, trace.flowsFromRange(r)};
+  return {trace, trace.flowsFrom(r)};
 }
 
 std::uint32_t laneByRoleAndTid(const Trace& trace, Process::Role role, std::int64_t tid) {

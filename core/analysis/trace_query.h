@@ -5,6 +5,7 @@
 
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/analysis.h"
@@ -14,9 +15,48 @@ namespace npuscope::core::detail {
 
 /// The enclosing slice one depth up (same lane), or invalid.
 [[nodiscard]] SliceRef parentOf(const Trace& trace, SliceRef r);
-/// Flows whose `to` (or `from`) is `r`. O(number of flows).
-[[nodiscard]] std::vector<const Flow*> flowsTo(const Trace& trace, SliceRef r);
-[[nodiscard]] std::vector<const Flow*> flowsFrom(const Trace& trace, SliceRef r);
+/// The flows at one end of a slice, iterated as `const Flow*`: a view of the trace's flow index
+/// (no allocation: the dispatch statistics look up two per device task), or, for a trace that
+/// was never indexed, a copy of the scan's result. Not copyable; valid while the trace lives.
+class FlowRefs {
+ public:
+  FlowRefs(const Trace& trace, const std::vector<std::uint32_t>& index, std::pair<std::size_t, std::size_t> range)
+      : m_trace(&trace), m_begin(index.data() + range.first), m_end(index.data() + range.second) {}
+  FlowRefs(const Trace& trace, std::vector<std::uint32_t> owned)
+      : m_trace(&trace), m_owned(std::move(owned)), m_begin(m_owned.data()), m_end(m_owned.data() + m_owned.size()) {}
+  FlowRefs(const FlowRefs&) = delete;
+  FlowRefs& operator=(const FlowRefs&) = delete;
+
+  class iterator {
+   public:
+    iterator(const Trace* t, const std::uint32_t* p) : m_t(t), m_p(p) {}
+    const Flow* operator*() const { return &m_t->flows[*m_p]; }
+    iterator& operator++() {
+      ++m_p;
+      return *this;
+    }
+    bool operator!=(const iterator& o) const { return m_p != o.m_p; }
+
+   private:
+    const Trace* m_t;
+    const std::uint32_t* m_p;
+  };
+  [[nodiscard]] iterator begin() const { return {m_trace, m_begin}; }
+  [[nodiscard]] iterator end() const { return {m_trace, m_end}; }
+  [[nodiscard]] std::size_t size() const { return static_cast<std::size_t>(m_end - m_begin); }
+  [[nodiscard]] bool empty() const { return m_begin == m_end; }
+
+ private:
+  const Trace* m_trace;
+  std::vector<std::uint32_t> m_owned;
+  const std::uint32_t* m_begin;
+  const std::uint32_t* m_end;
+};
+
+/// Flows whose `to` (or `from`) is `r`, in flow index order. O(log flows) on an indexed trace (the
+/// loader indexes), else O(flows).
+[[nodiscard]] FlowRefs flowsTo(const Trace& trace, SliceRef r);
+[[nodiscard]] FlowRefs flowsFrom(const Trace& trace, SliceRef r);
 /// The first user frame of the "Call stack" arg (with_stack) of `op` or its nearest ancestor that
 /// has one, skipping site-packages / torch / torch_npu frames, e.g. "train.py(88): main"; "" when
 /// not recorded.

@@ -44,27 +44,63 @@ std::string_view Trace::argsText(SliceRef r) const {
 }
 
 namespace {
-std::vector<std::uint32_t> flowsAt(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& index, SliceRef r,
-                                   SliceRef Flow::*end) {
+std::uint64_t refKey(SliceRef r) { return (static_cast<std::uint64_t>(r.lane) << 32) | r.index; }
+
+/// The sampled keys of an index (Trace::flowsByFromKeys).
+std::vector<std::uint64_t> sampleKeys(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& index, SliceRef Flow::*end) {
+  std::vector<std::uint64_t> keys;
+  keys.reserve(index.size() / Trace::kFlowKeyStride + 1);
+  for (std::size_t p = 0; p < index.size(); p += Trace::kFlowKeyStride) keys.push_back(refKey(flows[index[p]].*end));
+  return keys;
+}
+
+/// [first, last) in `index` of the flows whose `end` is r; {0, 0} when the trace is not indexed.
+std::pair<std::size_t, std::size_t> flowRange(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& index,
+                                              const std::vector<std::uint64_t>& keys, SliceRef r, SliceRef Flow::*end) {
+  if (index.size() != flows.size()) return {0, 0};
+  const std::uint64_t want = refKey(r);
+  std::size_t lo = 0, hi = index.size();
+  if (keys.size() == (index.size() + Trace::kFlowKeyStride - 1) / Trace::kFlowKeyStride) {
+    // The first sample at or above r: the first position at or above r lies after the sample
+    // before it, and at or before that sample.
+    const auto j = static_cast<std::size_t>(std::lower_bound(keys.begin(), keys.end(), want) - keys.begin());
+    lo = j == 0 ? 0 : (j - 1) * Trace::kFlowKeyStride + 1;
+    hi = std::min(index.size(), j * Trace::kFlowKeyStride);
+    if (j == 0) hi = 0;
+  }
+  const auto first = std::lower_bound(index.begin() + static_cast<std::ptrdiff_t>(lo), index.begin() + static_cast<std::ptrdiff_t>(hi), want,
+                                      [&](std::uint32_t i, std::uint64_t v) { return refKey(flows[i].*end) < v; });
+  auto last = first;
+  while (last != index.end() && flows[*last].*end == r) ++last;
+  return {static_cast<std::size_t>(first - index.begin()), static_cast<std::size_t>(last - index.begin())};
+}
+
+std::vector<std::uint32_t> flowsAt(const std::vector<Flow>& flows, const std::vector<std::uint32_t>& index,
+                                   const std::vector<std::uint64_t>& keys, SliceRef r, SliceRef Flow::*end) {
   std::vector<std::uint32_t> out;
   if (index.size() != flows.size()) {  // a hand-built trace that was never indexed: scan
     for (std::uint32_t i = 0; i < flows.size(); ++i)
       if (flows[i].*end == r) out.push_back(i);
     return out;
   }
-  auto lo = std::lower_bound(index.begin(), index.end(), r, [&](std::uint32_t i, SliceRef v) {
-    const SliceRef& s = flows[i].*end;
-    return s.lane != v.lane ? s.lane < v.lane : s.index < v.index;
-  });
-  for (; lo != index.end() && flows[*lo].*end == r; ++lo) out.push_back(*lo);
+  const auto [first, last] = flowRange(flows, index, keys, r, end);
+  out.assign(index.begin() + static_cast<std::ptrdiff_t>(first), index.begin() + static_cast<std::ptrdiff_t>(last));
   return out;
 }
 }  // namespace
 
-void Trace::indexFlows() { detail::buildFlowIndex(flows, lanes, flowsByFrom, flowsByTo); }
+void Trace::indexFlows() {
+  detail::buildFlowIndex(flows, lanes, flowsByFrom, flowsByTo);
+  flowsByFromKeys = sampleKeys(flows, flowsByFrom, &Flow::from);
+  flowsByToKeys = sampleKeys(flows, flowsByTo, &Flow::to);
+}
 
-std::vector<std::uint32_t> Trace::flowsFrom(SliceRef r) const { return flowsAt(flows, flowsByFrom, r, &Flow::from); }
-std::vector<std::uint32_t> Trace::flowsTo(SliceRef r) const { return flowsAt(flows, flowsByTo, r, &Flow::to); }
+std::vector<std::uint32_t> Trace::flowsFrom(SliceRef r) const { return flowsAt(flows, flowsByFrom, flowsByFromKeys, r, &Flow::from); }
+std::vector<std::uint32_t> Trace::flowsTo(SliceRef r) const { return flowsAt(flows, flowsByTo, flowsByToKeys, r, &Flow::to); }
+std::pair<std::size_t, std::size_t> Trace::flowsFromRange(SliceRef r) const {
+  return flowRange(flows, flowsByFrom, flowsByFromKeys, r, &Flow::from);
+}
+std::pair<std::size_t, std::size_t> Trace::flowsToRange(SliceRef r) const { return flowRange(flows, flowsByTo, flowsByToKeys, r, &Flow::to); }
 
 std::size_t Trace::sliceCount() const {
   std::size_t n = 0;
@@ -80,7 +116,7 @@ int Trace::deviceId() const {
 
 std::size_t Trace::memoryBytes() const {
   std::size_t b = strings.memoryBytes() + (ownedArgs.empty() ? 0 : ownedArgs.capacity()) + (rowArgs.empty() ? 0 : rowArgs.memoryBytes()) + flows.capacity() * sizeof(Flow) +
-                  (flowsByFrom.capacity() + flowsByTo.capacity()) * 4 +
+                  (flowsByFrom.capacity() + flowsByTo.capacity()) * 4 + (flowsByFromKeys.capacity() + flowsByToKeys.capacity()) * 8 +
                   processes.capacity() * sizeof(Process) + lanes.capacity() * sizeof(Lane);
   for (const auto& l : lanes) b += l.memoryBytes();
   for (const auto& c : counters) b += c.ts.capacity() * 8 + c.value.capacity() * 8 + c.lod.memoryBytes() + sizeof(c);
