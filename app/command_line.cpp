@@ -77,7 +77,9 @@ std::string g_capture;
 
 // Loads synchronously with core, reporting a clear error. Returns null when nothing could be
 // loaded (hard error, or no rank with a trace or with the tables of a trace-less text export).
-std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
+// `drawn`: the command draws the timeline (an image, or an HTML report's); otherwise the summary
+// levels, which only drawing reads, are not built (LoadOptions::summaryLevels; issue 43).
+std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error, bool drawn) {
   // The argument's own bytes: a name that is not valid in the locale's encoding is opened as it
   // is (Qt's decoding replaced those bytes; QFileInfo cannot check it, core says what is wrong).
   const std::string native = nativeArgument(path);
@@ -93,6 +95,7 @@ std::shared_ptr<core::Profile> loadForCli(const QString& path, QString* error) {
   core::LoadOptions options;
   options.source = TraceLoader::sourcePreference();
   options.capture = g_capture;
+  options.summaryLevels = drawn;
   core::ProfileLoadResult result = core::loadProfile(native, options);
   if (!result.ok()) {
     *error = result.error.empty()
@@ -324,7 +327,7 @@ int runReport(const QStringList& arguments) {
   }
   const QString path = positional.at(1);
   QString error;
-  const std::shared_ptr<core::Profile> profile = loadForCli(path, &error);
+  const std::shared_ptr<core::Profile> profile = loadForCli(path, &error, parser.isSet(html));
   if (!profile) {
     printError(error);
     return kExitFailure;
@@ -446,7 +449,7 @@ int runCompare(const QStringList& arguments) {
   std::shared_ptr<core::Profile> sides[2];
   for (int i = 0; i < 2; ++i) {
     QString error;
-    sides[i] = loadForCli(positional.at(i + 1), &error);
+    sides[i] = loadForCli(positional.at(i + 1), &error, parser.isSet(html));
     if (!sides[i]) {
       printError(QStringLiteral("%1: %2").arg(i == 0 ? QStringLiteral("A") : QStringLiteral("B"), error));
       return kExitFailure;
@@ -971,7 +974,7 @@ int runScreenshot(const QStringList& arguments) {
   if (const auto exit = readScreenshotRequest(parser, r)) return *exit;
 
   QString error;
-  std::shared_ptr<core::Profile> profile = loadForCli(r.path, &error);
+  std::shared_ptr<core::Profile> profile = loadForCli(r.path, &error, true);
   if (!profile) {
     printError(error);
     return kExitFailure;
@@ -1149,7 +1152,7 @@ int runStats(const QStringList& arguments) {
   if (const auto exit = readStatsRequest(parser, req)) return *exit;
 
   QString error;
-  const std::shared_ptr<core::Profile> profile = loadForCli(req.path, &error);
+  const std::shared_ptr<core::Profile> profile = loadForCli(req.path, &error, false);
   if (!profile) {
     printError(error);
     return kExitFailure;

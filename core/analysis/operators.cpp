@@ -617,11 +617,13 @@ Spread spreadOf(std::vector<double> v) {
 namespace {
 
 /// dispatchStats' figures of one op slice over its tasks.
+/// 40 bytes (was 56 with std::optional: a 1 GB trace has 630 k instances; issue 43's memory).
 struct DispatchInstance {
+  static constexpr TimeNs kNone = INT64_MIN;  ///< launch / queue not known
   SliceRef op;
   TimeNs firstStart = INT64_MAX;
   TimeNs device = 0;
-  std::optional<TimeNs> launch, queue;
+  TimeNs launch = kNone, queue = kNone;
 };
 
 std::uint64_t sliceKey(SliceRef r) { return (static_cast<std::uint64_t>(r.lane) << 32) | r.index; }
@@ -663,7 +665,7 @@ struct DispatchPart {
           in.firstStart = x.firstStart;
           in.launch = x.launch;
         }
-        if (!in.queue) in.queue = x.queue;
+        if (in.queue == DispatchInstance::kNone) in.queue = x.queue;
       }
     atGapEnd.insert(atGapEnd.end(), later.atGapEnd.begin(), later.atGapEnd.end());
   }
@@ -678,7 +680,10 @@ struct DispatchPart {
 std::vector<DispatchStat> statsByName(const Trace& trace, const std::vector<DispatchInstance>& instances, const char* layer,
                                       std::unordered_map<std::string_view, std::size_t>& statOf) {
   std::vector<DispatchStat> out;
-  std::vector<std::vector<std::pair<double, SliceRef>>> ev;
+  // First the names and their counts, so that each name's samples are reserved once (push_back's
+  // doubling left up to half of 20 MB of samples unused on a 1 GB trace; issue 43's memory).
+  std::vector<std::uint32_t> nameOf;
+  nameOf.reserve(instances.size());
   for (const DispatchInstance& in : instances) {
     const std::string_view name = trace.sliceName(in.op);
     const auto [it, fresh] = statOf.try_emplace(name, out.size());
@@ -687,28 +692,51 @@ std::vector<DispatchStat> statsByName(const Trace& trace, const std::vector<Disp
       st.op = std::string(name);
       st.layer = layer;
       out.push_back(std::move(st));
-      ev.emplace_back();
     }
-    DispatchStat& s = out[it->second];
-    ++s.count;
+    ++out[it->second].count;
+    nameOf.push_back(static_cast<std::uint32_t>(it->second));
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> timed(out.size());  // (launches, queue waits) per name
+  for (std::size_t n = 0; n < instances.size(); ++n) {
+    timed[nameOf[n]].first += instances[n].launch != DispatchInstance::kNone;
+    timed[nameOf[n]].second += instances[n].queue != DispatchInstance::kNone;
+  }
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    out[j].host.reserve(out[j].count);
+    out[j].device.reserve(out[j].count);
+    out[j].launch.reserve(timed[j].first);
+    out[j].queue.reserve(timed[j].second);
+  }
+  // The longest host times first; a tie in op slice order (what sorting them stably did when the
+  // instances came in that order): a strict order, so a heap of the best kMaxEvidence per name
+  // keeps the same ones as sorting them all.
+  const auto before = [](const std::pair<double, SliceRef>& x, const std::pair<double, SliceRef>& y) {
+    return x.first != y.first ? x.first > y.first : sliceKey(x.second) < sliceKey(y.second);
+  };
+  std::vector<std::vector<std::pair<double, SliceRef>>> ev(out.size());
+  for (std::size_t n = 0; n < instances.size(); ++n) {
+    const DispatchInstance& in = instances[n];
+    DispatchStat& s = out[nameOf[n]];
     const double host = static_cast<double>(trace.sliceRange(in.op).duration());
     s.host.push_back(host);
     s.device.push_back(static_cast<double>(in.device));
-    if (in.launch) s.launch.push_back(static_cast<double>(*in.launch));
-    if (in.queue) s.queue.push_back(static_cast<double>(*in.queue));
+    if (in.launch != DispatchInstance::kNone) s.launch.push_back(static_cast<double>(in.launch));
+    if (in.queue != DispatchInstance::kNone) s.queue.push_back(static_cast<double>(in.queue));
     if (host > static_cast<double>(in.device)) ++s.hostOverDevice;
-    ev[it->second].emplace_back(host, in.op);
+    auto& heap = ev[nameOf[n]];  // the best kMaxEvidence so far, the worst of them on top
+    const std::pair<double, SliceRef> e{host, in.op};
+    if (heap.size() < kMaxEvidence) {
+      heap.push_back(e);
+      std::push_heap(heap.begin(), heap.end(), before);
+    } else if (before(e, heap.front())) {
+      std::pop_heap(heap.begin(), heap.end(), before);
+      heap.back() = e;
+      std::push_heap(heap.begin(), heap.end(), before);
+    }
   }
-  // The longest host times first; a tie in op slice order (what sorting them stably did when the
-  // instances came in that order).
   for (std::size_t j = 0; j < ev.size(); ++j) {
-    auto& v = ev[j];
-    const auto before = [&](const std::pair<double, SliceRef>& x, const std::pair<double, SliceRef>& y) {
-      return x.first != y.first ? x.first > y.first : sliceKey(x.second) < sliceKey(y.second);
-    };
-    const std::size_t n = std::min(v.size(), kMaxEvidence);
-    std::partial_sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n), v.end(), before);
-    for (std::size_t e = 0; e < n; ++e) out[j].instances.push_back(v[e].second);
+    std::sort(ev[j].begin(), ev[j].end(), before);
+    for (const auto& e : ev[j]) out[j].instances.push_back(e.second);
   }
   return out;
 }
@@ -732,6 +760,7 @@ std::vector<DispatchStat> dispatchStats(const Trace& trace, const RankAnalysis& 
       if (lane.depthOf(i) == 0) tasks.push_back(SliceRef{li, i});
   }
   const auto scan = [&](std::size_t begin, std::size_t end, DispatchPart& part) {
+    for (auto& v : part.instances) v.reserve(end - begin);  // at most one instance a task: no regrowth
     std::uint32_t laneOf = kInvalidIndex;
     const DeviceAnalysis* da = nullptr;
     const std::vector<TimeNs>* ends = nullptr;
@@ -765,10 +794,11 @@ std::vector<DispatchStat> dispatchStats(const Trace& trace, const RankAnalysis& 
         in.device += lane.end[i] - lane.start[i];
         if (lane.start[i] < in.firstStart) {
           in.firstStart = lane.start[i];
-          in.launch = chain.correctedLatency ? chain.correctedLatency : (chain.skewBound == 0 ? chain.launchLatency : std::nullopt);
-          if (chain.suspect) in.launch.reset();
+          const std::optional<TimeNs> launch =
+              chain.correctedLatency ? chain.correctedLatency : (chain.skewBound == 0 ? chain.launchLatency : std::nullopt);
+          in.launch = launch && !chain.suspect ? *launch : DispatchInstance::kNone;
         }
-        if (k == 0 && !in.queue && chain.queueWait) in.queue = chain.queueWait;
+        if (k == 0 && in.queue == DispatchInstance::kNone && chain.queueWait) in.queue = *chain.queueWait;
       }
       if ((refs[0].valid() || refs[1].valid()) && ends && std::binary_search(ends->begin(), ends->end(), lane.start[i]))
         part.atGapEnd.push_back({{device, lane.start[i]}, {refs[0], refs[1]}});
@@ -793,13 +823,18 @@ std::vector<DispatchStat> dispatchStats(const Trace& trace, const RankAnalysis& 
     failure.rethrow();
   }
   for (std::size_t p = 1; p < parts; ++p) part[0].merge(part[p]);
+  part.erase(part.begin() + 1, part.end());
   std::map<std::pair<int, TimeNs>, std::pair<SliceRef, SliceRef>> opsOfTaskStart;  // the first task's ops at each gap end
   for (const auto& [key, refs] : part[0].atGapEnd) opsOfTaskStart.emplace(key, refs);
+  for (auto& index : part[0].instanceOf) std::vector<std::vector<std::uint32_t>>().swap(index);  // not needed past here
   const std::vector<DispatchInstance>* instances = part[0].instances;
   // Per layer: one DispatchStat per op name.
   std::vector<DispatchStat> byName[2];
   std::unordered_map<std::string_view, std::size_t> statOfName[2];
-  for (int k = 0; k < 2; ++k) byName[k] = statsByName(trace, instances[k], k == 0 ? "torch" : "cann", statOfName[k]);
+  for (int k = 0; k < 2; ++k) {
+    byName[k] = statsByName(trace, instances[k], k == 0 ? "torch" : "cann", statOfName[k]);
+    std::vector<DispatchInstance>().swap(part[0].instances[k]);  // the samples hold them now
+  }
   // Bubbles ended: the task starting at the end of each Free interval ≥ the threshold.
   for (const DeviceAnalysis& d : analysis.devices)
     for (const TimeRange& gap : d.free) {
