@@ -347,7 +347,9 @@ void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out) {
   for (std::uint32_t li = 0; li < c.trace.lanes.size(); ++li) {
     const Lane& lane = c.trace.lanes[li];
     if (c.trace.processes[lane.process].role != Process::Role::Communication || isCollectiveLane(c.trace, lane)) continue;
+    constexpr std::uint32_t kAhead = 8;  // the tasks' args lie scattered over the file: fetch ahead
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      if (i + kAhead < lane.sliceCount()) __builtin_prefetch(c.trace.argsText({li, i + kAhead}).data());
       const SliceRef r{li, i};
       if (c.trace.argsText(r).find("size(Byte)") == std::string_view::npos && !c.trace.argsText(r).empty()) continue;
       std::optional<std::string> v[4];  // one parse of the args for the four keys

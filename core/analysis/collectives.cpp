@@ -213,7 +213,9 @@ void assignPlaneTasks(const Trace& trace, const GroupLanes& g, std::vector<CommO
   for (const auto& [plane, l] : g.planes) {
     const Lane& lane = trace.lanes[l];
     planeWaits.emplace(plane, false);
+    constexpr std::uint32_t kAhead = 8;  // the tasks' args lie scattered over the file: fetch ahead
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+      if (i + kAhead < lane.sliceCount()) __builtin_prefetch(trace.argsText({l, i + kAhead}).data());
       const TimeNs s = lane.start[i];
       // The last op starting at or before s.
       const auto it = std::upper_bound(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), s,
