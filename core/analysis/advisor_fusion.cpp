@@ -159,18 +159,43 @@ struct ApiHits {
 /// yaml's optimizers is a match of its fused optimizer. Unknown when no torch op was recorded.
 /// Cost: one pass over the Python lanes' slices, a sort of each lane's aten slices, and
 /// O(ops x rules) matching with constant-size rules.
+/// ruleAffinityApi's classes of a slice name, by name id: dense arrays with one entry per string
+/// of the trace (a hash lookup per slice cost 40 ms on 1.3 M Python slices, issue 43).
+struct NameClasses {
+  static constexpr int kUnseen = -3;
+  const Trace& t;
+  const CompiledRules& rules;
+  std::vector<int> token;      ///< kUnseen, -2 not aten, -1 an aten op no rule uses, else the rule token
+  std::vector<int> optimizer;  ///< the index of kOptimizerRules, -1 none
+  std::vector<char> foreach;   ///< an aten::_foreach_* op
+
+  NameClasses(const Trace& trace, const CompiledRules& r)
+      : t(trace), rules(r), token(trace.strings.size(), kUnseen), optimizer(trace.strings.size(), -1), foreach(trace.strings.size(), 0) {}
+
+  /// Classifies `id` once; false when it is not a name of the trace's pool.
+  bool classify(NameId id) {
+    if (id >= token.size()) return false;
+    if (token[id] != kUnseen) return true;
+    token[id] = -2;
+    const std::string_view n = t.name(id);
+    if (n.starts_with(kAten)) {
+      const auto tk = rules.token.find(std::string(n.substr(kAten.size())));
+      token[id] = tk == rules.token.end() ? -1 : tk->second;
+    }
+    if (n.starts_with(kOptimizerStep))
+      for (std::size_t k = 0; k < std::size(kOptimizerRules); ++k)
+        if (n.substr(kOptimizerStep.size()) == kOptimizerRules[k].step) optimizer[id] = static_cast<int>(k);
+    foreach[id] = n.starts_with("aten::_foreach_");
+    return true;
+  }
+};
+
 void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out) {
   const Trace& t = c.trace;
   const CompiledRules& rules = compiledRules();
   constexpr std::size_t nAten = std::size(kAtenRules), nOpt = std::size(kOptimizerRules);
   std::vector<ApiHits> aten(nAten), opt(nOpt);
-  // By name id (dense: one entry per string of the trace; a hash lookup per slice cost 40 ms on
-  // 1.3 M Python slices, issue 43): kUnseen, or the token (-2 not aten, -1 an aten op no rule
-  // uses), the optimizer rule (-1 none) and whether it is a foreach op.
-  constexpr int kUnseen = -3;
-  std::vector<int> tokenOf(t.strings.size(), kUnseen);
-  std::vector<int> optimizerOf(t.strings.size(), -1);
-  std::vector<char> foreachOf(t.strings.size(), 0);
+  NameClasses names(t, rules);
   std::size_t atenOps = 0;
   struct Op {
     TimeNs start, end;
@@ -193,25 +218,12 @@ void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out) {
     optimizerSpans.clear();
     for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
       const NameId id = lane.names[i];
-      if (id >= tokenOf.size()) continue;  // not a name of this trace's pool
-      int& token = tokenOf[id];
-      if (token == kUnseen) {
-        token = -2;
-        const std::string_view n = t.name(id);
-        if (n.starts_with(kAten)) {
-          const auto tk = rules.token.find(std::string(n.substr(kAten.size())));
-          token = tk == rules.token.end() ? -1 : tk->second;
-        }
-        if (n.starts_with(kOptimizerStep))
-          for (std::size_t k = 0; k < nOpt; ++k)
-            if (n.substr(kOptimizerStep.size()) == kOptimizerRules[k].step) optimizerOf[id] = static_cast<int>(k);
-        foreachOf[id] = n.starts_with("aten::_foreach_");
-      }
-      if (token != -2) {
+      if (!names.classify(id)) continue;  // not a name of this trace's pool
+      if (const int token = names.token[id]; token != -2) {
         ops.push_back({lane.start[i], lane.end[i], SliceRef{li, i}, token});
-        if (foreachOf[id]) foreachStarts.push_back(lane.start[i]);
+        if (names.foreach[id]) foreachStarts.push_back(lane.start[i]);
       }
-      if (const int o = optimizerOf[id]; o >= 0) {
+      if (const int o = names.optimizer[id]; o >= 0) {
         optimizerSpans.push_back({lane.start[i], lane.end[i]});
         ApiHits& h = opt[static_cast<std::size_t>(o)];
         ++h.count;
