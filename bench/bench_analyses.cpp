@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
     rule("ruleEnvironment", [&](const auto&) { core::detail::ruleEnvironment(nullptr, out); });
     rule("ruleMemory", [&](const auto& c) { core::detail::ruleMemory(c, nullptr, out); });
     rule("ruleCommAlignment", [&](const auto& c) { core::detail::ruleCommAlignment(c, out); });
-    rule("ruleCommBandwidth", [&](const auto& c) { core::detail::ruleCommBandwidth(c, nullptr, out); });
+    rule("ruleCommBandwidth", [&](const auto& c) { core::detail::ruleCommBandwidth(c, nullptr, "", out); });
     rule("ruleCommPackets", [&](const auto& c) { core::detail::ruleCommPackets(c, nullptr, out); });
     rule("ruleAicoreFreq", [&](const auto& c) { core::detail::ruleAicoreFreq(c, out); });
     rule("ruleDynamicShapes", [&](const auto& c) { core::detail::ruleDynamicShapes(c, out); });

@@ -38,11 +38,13 @@ const char* severityKey(Severity s) {
 
 std::vector<PeakTflops> AdvisorThresholds::defaultPeaks() {
   return {
-      {"Ascend910B", "FP32", 80.0,
+      // The tutorial's figures are the 910B3's: they are not applied to the family name
+      // "Ascend910B" nor to the other models (chipFamilyOnly; issue 41 item 5).
+      {"Ascend910B3", "FP32", 80.0,
        "tutorial §3.1 (910B3: FP32 theoretical peak 'about 80 TFLOPS'; an estimate, no datasheet value)"},
-      {"Ascend910B", "FP16", 320.0,
+      {"Ascend910B3", "FP16", 320.0,
        "tutorial §4.1 (AMP 'about 320 TFLOPS' on 910B3) and issue 13; an estimate, no datasheet value"},
-      {"Ascend910B", "BF16", 320.0, "assumed equal to FP16 (tutorial §4.1, issue 13); an estimate"},
+      {"Ascend910B3", "BF16", 320.0, "assumed equal to FP16 (tutorial §4.1, issue 13); an estimate"},
       {"Ascend910A", "FP16", 256.0, "Huawei's Ascend 910 announcement (2019): 256 TFLOPS FP16; a public figure, not measured"},
       {"Ascend910A", "INT8", 512.0, "Huawei's Ascend 910 announcement (2019): 512 TOPS INT8; a public figure, not measured"},
   };
@@ -52,6 +54,33 @@ std::vector<ChipBandwidth> AdvisorThresholds::defaultHbm() {
   return {
       {"Ascend910B3", 1200.0, "tutorial §2.3 (910B3 theoretical HBM bandwidth 'about 1.2 TB/s'); an estimate"},
   };
+}
+
+std::vector<ChipLink> AdvisorThresholds::defaultLinks() {
+  // msprof (Ascend/msprof 9ba1ac7) analysis/common_func/ms_constant/number_constant.py, the
+  // HcclAnalysisTool.StandardBandWidth of msparser/cluster/meta_parser.py (its "Bandwidth
+  // Utilization" = measured / these); ChipModel V2_1_0 = info.json platform_version 1 = Ascend910A,
+  // V4_1_0 = 5 = Ascend910B (db_constant.h CHIP_TABLE). msprof has no entry for other chips.
+  const std::string file = "msprof analysis/common_func/ms_constant/number_constant.py ";
+  return {
+      {"Ascend910A", "HCCS", 18.0, file + "HCCS_BANDWIDTH_V2_1_0 = 18 GB/s (ChipModel V2_1_0: Ascend910A)"},
+      {"Ascend910A", "RDMA", 12.5, file + "RDMA_BANDWIDTH_V2_1_0 = 12.5 GB/s (ChipModel V2_1_0: Ascend910A)"},
+      {"Ascend910B", "HCCS", 28.0, file + "HCCS_BANDWIDTH_V4_1_0 = 28 GB/s (ChipModel V4_1_0: every Ascend910B model)"},
+      {"Ascend910B", "RDMA", 25.0, file + "RDMA_BANDWIDTH_V4_1_0 = 25 GB/s (ChipModel V4_1_0: every Ascend910B model)"},
+  };
+}
+
+LinkNominal linkNominal(const AdvisorThresholds& th, std::string_view chip, std::string_view transport) {
+  const bool hccs = transport == "HCCS";
+  const double set = hccs ? th.sdmaNominalGbps : th.rdmaNominalGbps;
+  if (set > 0) return {set, hccs ? "threshold sdma_nominal_gbps" : "threshold rdma_nominal_gbps"};
+  const ChipLink* best = nullptr;
+  for (const ChipLink& l : th.links)
+    if (l.transport == transport && !l.chip.empty() && chip.starts_with(l.chip) && (!best || l.chip.size() > best->chip.size()))
+      best = &l;
+  if (best) return {best->gbps, best->source};
+  if (hccs) return {18.0, "msprof-analyze advisor bandwidth_contention.yaml sdma_baseline 18 (any chip)"};
+  return {};
 }
 
 bool sameFindingKind(const Finding& a, const Finding& b) {
@@ -137,9 +166,11 @@ const std::vector<FieldAccess>& fieldTable() {
        [](const T& t) { return t.memoryPeakShare; }, [](T& t, double v) { t.memoryPeakShare = v; }},
       {{"comm_align_bytes", "SDMA task sizes above this, not a multiple of it", "bytes", "msprof-analyze byte_alignment_checker.py, byte_alignment.yaml (min_size 512)", true, 1, 1e9},
        [](const T& t) { return static_cast<double>(t.commAlignBytes); }, [](T& t, double v) { t.commAlignBytes = static_cast<std::size_t>(v); }},
-      {{"sdma_nominal_gbps", "SDMA bandwidth baseline", "GB/s", "msprof-analyze bandwidth_contention.yaml (sdma_baseline 18)", false, 0, 1e6},
+      {{"sdma_nominal_gbps", "SDMA bandwidth nominal (0: the chip's HCCS figure, else 18)", "GB/s",
+        "msprof number_constant.py HCCS_BANDWIDTH_* per chip; msprof-analyze bandwidth_contention.yaml (sdma_baseline 18)", false, 0, 1e6},
        [](const T& t) { return t.sdmaNominalGbps; }, [](T& t, double v) { t.sdmaNominalGbps = v; }},
-      {{"rdma_nominal_gbps", "RDMA link nominal (0: not judged)", "GB/s", "the NIC's rating (msprof-analyze has no RDMA baseline)", false, 0, 1e6},
+      {{"rdma_nominal_gbps", "RDMA link nominal (0: the chip's figure, else not judged)", "GB/s",
+        "msprof number_constant.py RDMA_BANDWIDTH_* per chip, or the NIC's rating", false, 0, 1e6},
        [](const T& t) { return t.rdmaNominalGbps; }, [](T& t, double v) { t.rdmaNominalGbps = v; }},
       {{"bandwidth_share", "an op below this share of the nominal bandwidth is slow", "fraction", "msprof-analyze bandwidth_contention.yaml (threshold 0.8)", false, 0, 1},
        [](const T& t) { return t.bandwidthShare; }, [](T& t, double v) { t.bandwidthShare = v; }},
@@ -229,6 +260,8 @@ std::string applyThresholdAssignment(AdvisorThresholds& t, std::string_view assi
   if (text.empty() || end != text.c_str() + text.size()) return "--threshold " + key + ": '" + text + "' is not a number";
   return setThreshold(t, key, v);
 }
+
+bool chipFamilyOnly(std::string_view chip) { return chip == "Ascend910B"; }
 
 const PeakTflops* findPeak(const std::vector<PeakTflops>& peaks, std::string_view chip, std::string_view dtype) {
   if (chip.empty()) return nullptr;
@@ -596,7 +629,11 @@ void ruleMatmul(const AdvisorContext& c, const std::string& chip, std::vector<Fi
     f.severity = Severity::Unknown;
     f.numbers += chip.empty() ? npuTr("npuscope::core::Advisor", "; the chip is not recorded in this capture: no utilisation verdict (give the "
                                           "chip, e.g. --chip Ascend910B3)")
-                              : i18n::format(npuTr("npuscope::core::Advisor", "; no peak for %1 and %2 in the table"), {chip, dtypes});
+                 : chipFamilyOnly(chip)
+                     ? i18n::format(npuTr("npuscope::core::Advisor", "; the capture names only the chip family %1, whose models' peaks differ "
+                                                                     "(e.g. Ascend910B1 to Ascend910B4): give the model with --chip"),
+                                    {chip})
+                     : i18n::format(npuTr("npuscope::core::Advisor", "; no peak for %1 and %2 in the table"), {chip, dtypes});
     sortEvidence(allEv, f.evidence);
     out.push_back(std::move(f));
     return;
@@ -1024,7 +1061,7 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
     // communication.json, the AI Core frequency counter, kernel_details.csv's shapes.
     detail::ruleMemory(c, meta, a.findings);
     detail::ruleCommAlignment(c, a.findings);
-    detail::ruleCommBandwidth(c, meta, a.findings);
+    detail::ruleCommBandwidth(c, meta, a.chip, a.findings);
     detail::ruleCommPackets(c, meta, a.findings);
     detail::ruleAicoreFreq(c, a.findings);
     detail::ruleDynamicShapes(c, a.findings);

@@ -48,6 +48,16 @@ struct ChipBandwidth {
   std::string source;
 };
 
+/// The nominal bandwidth of one transport of a chip family, GB/s, with its source; matched by
+/// prefix like PeakTflops. msprof keys these by ChipModel (info.json platform_version: 1 = 910A,
+/// 5 = every 910B model), so a family name is enough here (unlike the peaks).
+struct ChipLink {
+  std::string chip;       ///< "Ascend910A", "Ascend910B"
+  std::string transport;  ///< "HCCS" (the SDMA links between the chips of a server), "RDMA"
+  double gbps = 0;
+  std::string source;
+};
+
 /// Every threshold of the advisor, with msprof-analyze's or the tutorial's default (the source of
 /// each is in docs/diagnosis.md §6). Passed in, so that a user or a test can change any of them.
 struct AdvisorThresholds {
@@ -70,8 +80,12 @@ struct AdvisorThresholds {
   double deviceMemoryGb = 0;
   double memoryPeakShare = 0.90;  ///< peak reserved at or above this share of deviceMemoryGb: issue (npuscope's mark)
   std::size_t commAlignBytes = 512;  ///< SDMA task sizes above this that are not a multiple of it (advisor byte_alignment)
-  double sdmaNominalGbps = 18.0;  ///< SDMA bandwidth baseline, GB/s (advisor bandwidth_contention.yaml sdma_baseline)
-  double rdmaNominalGbps = 0.0;   ///< RDMA nominal, GB/s (0: not judged; the advisor has no RDMA baseline)
+  /// SDMA bandwidth nominal, GB/s; 0: the chip's HCCS nominal (links, from msprof), else msprof-analyze
+  /// advisor's SDMA baseline of 18 (bandwidth_contention.yaml sdma_baseline) when the chip is unknown
+  double sdmaNominalGbps = 0.0;
+  /// RDMA nominal, GB/s; 0: the chip's RDMA nominal (links, from msprof), else not judged (the advisor has
+  /// no RDMA baseline)
+  double rdmaNominalGbps = 0.0;
   double bandwidthShare = 0.80;   ///< an op below this share of the nominal is slow (advisor bandwidth_contention.yaml threshold)
   double smallSdmaMb = 16.0;      ///< an op moving less over SDMA is a small packet (advisor packet.yaml min_sdma_size)
   double smallRdmaMb = 1.0;       ///< the same over RDMA (advisor packet.yaml min_rdma_size)
@@ -99,10 +113,23 @@ struct AdvisorThresholds {
   std::vector<PeakTflops> peaks = defaultPeaks();
   std::vector<ChipCores> cores = defaultCores();
   std::vector<ChipBandwidth> hbm = defaultHbm();
+  std::vector<ChipLink> links = defaultLinks();
   static std::vector<PeakTflops> defaultPeaks();
   static std::vector<ChipCores> defaultCores();
   static std::vector<ChipBandwidth> defaultHbm();
+  static std::vector<ChipLink> defaultLinks();
 };
+
+/// A nominal link bandwidth the communication rules judge against, GB/s, and where it comes from.
+struct LinkNominal {
+  double gbps = 0;     ///< 0: none (not judged)
+  std::string source;  ///< "threshold sdma_nominal_gbps", a ChipLink's source, or msprof-analyze's baseline
+};
+
+/// The nominal of `transport` ("HCCS" for SDMA traffic, "RDMA") for `chip`: the threshold when set
+/// (> 0: sdmaNominalGbps / rdmaNominalGbps), else th.links' entry for the chip (longest prefix),
+/// else for HCCS msprof-analyze's SDMA baseline (18 GB/s, chip-independent), for RDMA none.
+[[nodiscard]] LinkNominal linkNominal(const AdvisorThresholds& th, std::string_view chip, std::string_view transport);
 
 /// One editable field of AdvisorThresholds, by a stable key, in the unit a user types (us, ms,
 /// a fraction, a count). For the thresholds dialog and `report --threshold key=value`.
@@ -240,6 +267,12 @@ struct KernelWork {
 /// True when `a` and `b` are the same kind of finding for comparing ranks: the same rule, and for
 /// the decision tree (rule "operator_tree", one finding per operator) the same title too.
 [[nodiscard]] bool sameFindingKind(const Finding& a, const Finding& b);
+
+/// True when `chip` names only a chip family whose models differ in peak, cores and bandwidth:
+/// "Ascend910B" (NPU_INFO of the torch_npu .db export and msprof's platform_version 5 say no more;
+/// the 910B1 .. 910B4 have 20 to 24 AI Cores). The rules then say "unknown" and ask for --chip,
+/// never applying one model's figures to the family (issue 41 item 5).
+[[nodiscard]] bool chipFamilyOnly(std::string_view chip);
 
 /// The peak for `chip` and `dtype` from `peaks` (prefix match on chip), or null.
 [[nodiscard]] const PeakTflops* findPeak(const std::vector<PeakTflops>& peaks, std::string_view chip,

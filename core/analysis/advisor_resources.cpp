@@ -479,25 +479,30 @@ std::string commUnknownReason(const RankMetadata* meta) {
 
 }  // namespace
 
-/// SDMA bandwidth against the baseline (msprof-analyze bandwidth_contention_checker.py): ops of
-/// communication.json whose SDMA bandwidth is below 0.8 × 18 GB/s; an issue when such an op
-/// overlaps a MatMul kernel (the advisor's contention case), else information. RDMA is judged only
-/// with a nominal given.
-void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out) {
+/// SDMA bandwidth against the nominal (msprof-analyze bandwidth_contention_checker.py): ops whose SDMA
+/// bandwidth is below 0.8 × the nominal; an issue when such an op overlaps a MatMul kernel (the
+/// advisor's contention case), else information. The nominals are the chip's link figures from
+/// msprof (linkNominal: 910A HCCS 18 / RDMA 12.5, 910B HCCS 28 / RDMA 25 GB/s), else the
+/// advisor's chip-independent SDMA baseline of 18 GB/s; RDMA without a nominal is not judged.
+void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, const std::string& chip, std::vector<Finding>& out) {
   const auto [traffic, from] = opTraffic(c, meta);
   const std::string why = traffic.empty() ? commUnknownReason(meta) : std::string();
   if (!why.empty() && collectiveOps(c.trace).empty()) return;
   const AdvisorThresholds& th = c.thresholds;
+  const LinkNominal sdmaNominal = linkNominal(th, chip, "HCCS"), rdmaNominal = linkNominal(th, chip, "RDMA");
+  const double sdmaGbps = sdmaNominal.gbps, rdmaGbps = rdmaNominal.gbps;
   Finding f;
   f.rule = "comm_bandwidth";
-  f.source = "msprof-analyze advisor bandwidth_contention_checker.py, bandwidth_contention.yaml (SDMA baseline 18 GB/s, "
-             "threshold 0.8; an op overlapping a MatMul kernel is contention); per op, the HCCL plane tasks' transfers "
-             "(docs/diagnosis.md §5.3), else communication.json Communication Bandwidth Info (format notes §5.2)";
+  f.source = "msprof-analyze advisor bandwidth_contention_checker.py, bandwidth_contention.yaml (threshold 0.8; an op "
+             "overlapping a MatMul kernel is contention); SDMA nominal: " + sdmaNominal.source +
+             (rdmaGbps > 0 ? "; RDMA nominal: " + rdmaNominal.source : std::string()) +
+             "; per op, the HCCL plane tasks' transfers (docs/diagnosis.md §5.3), else communication.json Communication "
+             "Bandwidth Info (format notes §5.2)";
   f.threshold = i18n::format(npuTr("npuscope::core::Advisor", "SDMA below %1 (%2 of %3)"),
-                             {fmt("%.1f GB/s", th.bandwidthShare * th.sdmaNominalGbps),
-                              fmt("%.0f%%", th.bandwidthShare * 100.0), fmt("%g", th.sdmaNominalGbps)}) +
-                (th.rdmaNominalGbps > 0
-                     ? i18n::format(npuTr("npuscope::core::Advisor", "; RDMA below %1"), {fmt("%.1f GB/s", th.bandwidthShare * th.rdmaNominalGbps)})
+                             {fmt("%.1f GB/s", th.bandwidthShare * sdmaGbps),
+                              fmt("%.0f%%", th.bandwidthShare * 100.0), fmt("%g", sdmaGbps)}) +
+                (rdmaGbps > 0
+                     ? i18n::format(npuTr("npuscope::core::Advisor", "; RDMA below %1"), {fmt("%.1f GB/s", th.bandwidthShare * rdmaGbps)})
                      : npuTr("npuscope::core::Advisor", "; RDMA not judged (no nominal)"));
   if (!why.empty()) {
     f.title = npuTr("npuscope::core::Advisor", "Communication bandwidth: unknown");
@@ -519,9 +524,9 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
     if (op.sdma) {
       ++sdma;
       if (minSdma < 0 || op.sdma->gbps < minSdma) minSdma = op.sdma->gbps;
-      if (op.sdma->gbps < th.bandwidthShare * th.sdmaNominalGbps) {
+      if (op.sdma->gbps < th.bandwidthShare * sdmaGbps) {
         ++slowSdma;
-        const double weight = th.sdmaNominalGbps - op.sdma->gbps;
+        const double weight = sdmaGbps - op.sdma->gbps;
         evSlow.push_back({weight, ref});
         bool overlap = false;
         if (op.window)
@@ -531,9 +536,9 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
     }
     if (op.rdma) {
       ++rdma;
-      if (th.rdmaNominalGbps > 0 && op.rdma->gbps < th.bandwidthShare * th.rdmaNominalGbps) {
+      if (rdmaGbps > 0 && op.rdma->gbps < th.bandwidthShare * rdmaGbps) {
         ++slowRdma;
-        evSlow.push_back({th.rdmaNominalGbps - op.rdma->gbps, ref});
+        evSlow.push_back({rdmaGbps - op.rdma->gbps, ref});
       }
     }
   }
@@ -545,7 +550,7 @@ void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::v
                             std::to_string(contended),
                             c.kernels ? std::string() : npuTr("npuscope::core::Advisor", " (no kernel_details.csv: overlap unknown)"),
                             std::to_string(rdma),
-                            th.rdmaNominalGbps > 0
+                            rdmaGbps > 0
                                 ? i18n::format(npuTr("npuscope::core::Advisor", ", %1 below the mark"), {std::to_string(slowRdma)})
                                 : std::string(),
                             from});

@@ -70,7 +70,7 @@ void ruleForwardBackward(const AdvisorContext& c, std::vector<Finding>& out);
 // calls them on Ascend traces only (not when AdvisorContext::gpu: a CUDA / ROCm Kineto trace).
 void ruleMemory(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
 void ruleCommAlignment(const AdvisorContext& c, std::vector<Finding>& out);
-void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
+void ruleCommBandwidth(const AdvisorContext& c, const RankMetadata* meta, const std::string& chip, std::vector<Finding>& out);
 void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vector<Finding>& out);
 void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out);
 void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out);

@@ -417,9 +417,13 @@ void matmulNode(const OperatorGroup& g, const std::string& chip, const AdvisorTh
                     ? i18n::format(npuTr("npuscope::core::Tree", "%1 reaches %2 TFLOPS%3; utilisation unknown: the capture does "
                                          "not record the chip (give it: --chip NAME or the Settings)"),
                                    {groupLabel(g), fmt("%.2f", *g.tflops), padded})
-                    : i18n::format(npuTr("npuscope::core::Tree", "%1 reaches %2 TFLOPS%3; utilisation unknown: no %4 peak for %5 "
-                                         "in the table (docs/diagnosis.md §6.3)"),
-                                   {groupLabel(g), fmt("%.2f", *g.tflops), padded, g.dtype, chip});
+                    : chipFamilyOnly(chip)
+                        ? i18n::format(npuTr("npuscope::core::Tree", "%1 reaches %2 TFLOPS%3; utilisation unknown: the capture names "
+                                             "only the chip family %4, whose models' peaks differ (give the model: --chip NAME)"),
+                                       {groupLabel(g), fmt("%.2f", *g.tflops), padded, chip})
+                        : i18n::format(npuTr("npuscope::core::Tree", "%1 reaches %2 TFLOPS%3; utilisation unknown: no %4 peak for %5 "
+                                             "in the table (docs/diagnosis.md §6.3)"),
+                                       {groupLabel(g), fmt("%.2f", *g.tflops), padded, g.dtype, chip});
     return;
   }
   n.figures.emplace_back("utilisation", *g.utilisation);

@@ -1657,6 +1657,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>the 10 longest operator groups and any holding %1 of Computing</source>
         <translation>耗时最长的 10 个算子组，以及占 Computing %1 及以上的算子组</translation>
     </message>
+    <message>
+        <source>; the capture names only the chip family %1, whose models&apos; peaks differ (e.g. Ascend910B1 to Ascend910B4): give the model with --chip</source>
+        <translation>；采集只记录了芯片系列 %1，其各型号的峰值不同（例如 Ascend910B1 至 Ascend910B4）：请用 --chip 给出具体型号</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Breakdown</name>
@@ -3029,6 +3033,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     <message>
         <source>Check the precision it runs in (torch.npu.matmul.allow_hf32, torch.npu.conv.allow_hf32) and the chip given.</source>
         <translation>请检查它实际运行的精度（torch.npu.matmul.allow_hf32、torch.npu.conv.allow_hf32）以及所给的芯片型号。</translation>
+    </message>
+    <message>
+        <source>%1 reaches %2 TFLOPS%3; utilisation unknown: the capture names only the chip family %4, whose models&apos; peaks differ (give the model: --chip NAME)</source>
+        <translation>%1 达到 %2 TFLOPS%3；利用率未知：采集只记录了芯片系列 %4，其各型号的峰值不同（请给出具体型号：--chip NAME）</translation>
     </message>
 </context>
 <context>

@@ -702,3 +702,24 @@ TEST_CASE("advisor: Level0 AI_CPU kernels are told by their tasks when kernel_de
     CHECK(f->evidence.size() == 2);
   }
 }
+
+TEST_CASE("link nominals per chip: msprof's constants, the family name enough, a threshold overrides") {
+  // msprof (Ascend/msprof 9ba1ac7) analysis/common_func/ms_constant/number_constant.py:
+  // HCCS_BANDWIDTH_V2_1_0 = 18, RDMA_BANDWIDTH_V2_1_0 = 12.5 (910A), HCCS_BANDWIDTH_V4_1_0 = 28,
+  // RDMA_BANDWIDTH_V4_1_0 = 25 (910B, every model: msprof keys them by platform_version);
+  // msprof-analyze bandwidth_contention.yaml sdma_baseline 18 for any other chip.
+  const core::AdvisorThresholds th;
+  CHECK(core::linkNominal(th, "Ascend910A", "HCCS").gbps == 18.0);
+  CHECK(core::linkNominal(th, "Ascend910A", "RDMA").gbps == 12.5);
+  CHECK(core::linkNominal(th, "Ascend910B", "HCCS").gbps == 28.0);
+  CHECK(core::linkNominal(th, "Ascend910B3", "RDMA").gbps == 25.0);
+  CHECK(core::linkNominal(th, "Ascend910B3", "HCCS").source.find("HCCS_BANDWIDTH_V4_1_0") != std::string::npos);
+  CHECK(core::linkNominal(th, "", "HCCS").gbps == 18.0);
+  CHECK(core::linkNominal(th, "", "HCCS").source.find("sdma_baseline") != std::string::npos);
+  CHECK(core::linkNominal(th, "", "RDMA").gbps == 0.0);  // not judged
+  CHECK(core::linkNominal(th, "Ascend910_9391", "RDMA").gbps == 0.0);  // no msprof entry for the A3
+  core::AdvisorThresholds set = th;
+  REQUIRE(core::applyThresholdAssignment(set, "rdma_nominal_gbps=50").empty());
+  CHECK(core::linkNominal(set, "Ascend910B3", "RDMA").gbps == 50.0);
+  CHECK(core::linkNominal(set, "Ascend910B3", "HCCS").gbps == 28.0);
+}

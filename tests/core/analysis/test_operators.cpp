@@ -163,6 +163,22 @@ TEST_CASE("operators: the tutorial's matmul table comes back per shape, with uti
         CHECK(n.finding.find("utilisation unknown") != std::string::npos);
       }
   }
+  SECTION("the family name Ascend910B (the .db export's NPU_INFO): no model's peak is applied, and the text says why") {
+    // The tutorial's 80 TFLOPS FP32 is the 910B3's; the 910B1 .. 910B4 differ (issue 41 item 5).
+    const auto t = core::operatorTable(*trace, kernels, a, "Ascend910B", th);
+    const auto* g = groupOf(t, "4096,");
+    REQUIRE(g);
+    REQUIRE(g->tflops);
+    CHECK_FALSE(g->utilisation);
+    CHECK_FALSE(g->peakTflops);
+    bool told = false;
+    for (const auto& n : core::walkDecisionTree(*trace, t, th, 1))
+      if (n.group >= 0 && &t.groups[static_cast<std::size_t>(n.group)] == g) {
+        CHECK(n.branch == "matmul_no_peak");
+        told = n.finding.find("only the chip family Ascend910B") != std::string::npos;
+      }
+    CHECK(told);
+  }
   SECTION("no chip: TFLOPS still, utilisation unknown and said so") {
     const auto t = core::operatorTable(*trace, kernels, a, "", th);
     const auto* g = groupOf(t, "4096,");

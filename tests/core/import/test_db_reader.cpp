@@ -199,13 +199,22 @@ TEST_CASE("db: the 910B level1 capture has the text export's lanes and the Top-D
     // (torch_npu's db step figures use the step window, npuscope the whole capture's compute set).
     REQUIRE(rp.stepTrace.size() == 1);
     // NPU_INFO (sqlite3 "select * from NPU_INFO" on both databases: "0|Ascend910B" and
-    // "1|Ascend910B"): the chip reaches the advisor, whose peak table knows the family; its core
-    // count does not (a family name does not tell the variant), so block dim stays unknown.
+    // "1|Ascend910B"): the chip reaches the advisor. A family name does not tell the model, whose
+    // core count and peaks differ (910B1 .. 910B4), so block dim and the TFLOPS utilisation stay
+    // unknown and the latter says why (the tutorial's 80 TFLOPS FP32 is the 910B3's).
     CHECK(rp.chip == "Ascend910B");
     const core::RankAdvice advice = core::adviseRankProfile(rp);
     CHECK(advice.chip == "Ascend910B");
-    for (const core::Finding& f : advice.findings)
+    bool matmul = false;
+    for (const core::Finding& f : advice.findings) {
       if (f.rule == "block_dim") CHECK(f.severity == core::Severity::Unknown);
+      if (f.rule == "matmul_utilisation") {
+        matmul = true;
+        CHECK(f.severity == core::Severity::Unknown);
+        CHECK(f.numbers.find("only the chip family Ascend910B") != std::string::npos);
+      }
+    }
+    CHECK(matmul);
   }
   CHECK(r.profile->analysis != nullptr);
 }
