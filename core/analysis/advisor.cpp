@@ -1030,8 +1030,13 @@ std::shared_ptr<const OperatorAdvice> ruleOperatorTree(const AdvisorContext& c, 
 }  // namespace detail
 
 RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const RankAnalysis& analysis,
-                      const RankMetadata* meta, const AdvisorThresholds& thresholds) {
+                      const RankMetadata* meta, const AdvisorThresholds& given) {
   RankAdvice a;
+  // The device's own peaks (info.json's cores and clock) before the table's: the same chip key
+  // wins in the order of the list (longestChipPrefix keeps the first of equal length).
+  AdvisorThresholds thresholds = given;
+  if (meta && !meta->devicePeaks.empty())
+    thresholds.peaks.insert(thresholds.peaks.begin(), meta->devicePeaks.begin(), meta->devicePeaks.end());
   const detail::AdvisorContext c(trace, kernels, analysis, thresholds);
   a.steps = c.steps;
   a.chip = !thresholds.chip.empty() ? thresholds.chip : meta ? meta->chip : std::string();

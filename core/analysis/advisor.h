@@ -211,6 +211,9 @@ struct RankMetadata {
   /// The rank was loaded from its .db export: the tables above were sought there, so a missing one
   /// is named as the database's table.
   bool dbExport = false;
+  /// The FP16 / BF16 peaks of this device from its info.json (devicePeaks): adviseRank prefers
+  /// them to the table's.
+  std::vector<PeakTflops> devicePeaks;
 };
 
 /// Reads `root`/profiler_metadata.json (format notes §1.2) and the memory and communication
@@ -218,6 +221,22 @@ struct RankMetadata {
 /// present. Never throws: a bad file gives `message` (or the table's own error) and what could
 /// be read.
 [[nodiscard]] RankMetadata readRankMetadata(const std::string& root);
+
+/// What msprof's info.json.N of a device says of its chip: the family (`platform_version`, as
+/// chipFromMsprofInfo), and DeviceInfo[0]'s ai_core_num and aic_frequency (MHz); 0 when not
+/// recorded. Found in `root`/device_*/ or `root`/PROF_*/device_*/. Never throws.
+struct MsprofDeviceInfo {
+  std::string chip;
+  int aiCoreNum = 0;
+  double aicFrequencyMhz = 0;
+};
+[[nodiscard]] MsprofDeviceInfo msprofDeviceInfo(const std::string& root);
+
+/// The FP16 and BF16 peaks of a device from its own core count and clock, as msprof-analyze's
+/// MFU computes them (operator_mfu/chip_peak_flops.py: ai_core_num x aic_frequency x 8192 FP16
+/// operations a cycle; BF16 counted as FP16), keyed by info.chip; empty when a figure is missing.
+/// No FP32 or INT8 figure: the formula gives none.
+[[nodiscard]] std::vector<PeakTflops> devicePeaks(const MsprofDeviceInfo& info);
 
 /// The chip family msprof's info.json.N records as `platform_version` (msprof constant.py:
 /// "1" = CHIP_V2_1_0, Ascend 910, named "Ascend910A" here; "5" = CHIP_V4_1_0, "Ascend910B"), found in

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -762,8 +763,9 @@ void readEnvironment(const std::filesystem::path& p, RankMetadata& m) {
 
 }  // namespace
 
-std::string chipFromMsprofInfo(const std::string& root) {
+MsprofDeviceInfo msprofDeviceInfo(const std::string& root) {
   namespace fs = std::filesystem;
+  MsprofDeviceInfo info;
   std::error_code ec;
   std::vector<fs::path> dirs{fs::path(root)};
   for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
@@ -785,12 +787,44 @@ std::string chipFromMsprofInfo(const std::string& root) {
         if (doc["platform_version"].get(v)) continue;
         // msprof common_func/constant.py CHIP_V2_1_0 = "1" (Ascend 910, ChipModel), CHIP_V4_1_0 = "5"
         // (Ascend 910B, 24 AI cores in ChipCoreNum): the family only.
-        if (v == "1") return "Ascend910A";
-        if (v == "5") return "Ascend910B";
-        return {};
+        if (v == "1") info.chip = "Ascend910A";
+        if (v == "5") info.chip = "Ascend910B";
+        // DeviceInfo[0]: ai_core_num (a number) and aic_frequency (MHz, a string in msprof's
+        // files: "1000"), as msprof-analyze's chip_peak_flops.py reads them.
+        simdjson::dom::array devices;
+        simdjson::dom::object first;
+        if (!doc["DeviceInfo"].get(devices) && devices.size() > 0 && !devices.at(0).get(first)) {
+          std::int64_t cores = 0;
+          if (!first["ai_core_num"].get(cores) && cores > 0 && cores < 10'000) info.aiCoreNum = static_cast<int>(cores);
+          std::string_view mhzText;
+          double mhz = 0;
+          std::int64_t mhzInt = 0;
+          if (!first["aic_frequency"].get(mhzText)) {
+            if (std::from_chars(mhzText.data(), mhzText.data() + mhzText.size(), mhz).ec != std::errc()) mhz = 0;
+          }
+          else if (!first["aic_frequency"].get(mhzInt)) mhz = static_cast<double>(mhzInt);
+          if (mhz > 0 && mhz < 100'000) info.aicFrequencyMhz = mhz;
+        }
+        return info;
       }
     }
-  return {};
+  return info;
+}
+
+std::string chipFromMsprofInfo(const std::string& root) { return msprofDeviceInfo(root).chip; }
+
+std::vector<PeakTflops> devicePeaks(const MsprofDeviceInfo& info) {
+  if (info.chip.empty() || info.aiCoreNum <= 0 || info.aicFrequencyMhz <= 0) return {};
+  // msprof-analyze (Ascend/msprof-analyze 8399c1c) cluster_analyse/cluster_kernels_analysis/
+  // operator_mfu/chip_peak_flops.py: peak = ai_core_num * aic_frequency (MHz) * 1e6 *
+  // OPS_PER_CYCLE, FLOAT16 16*16*16*2 = 8192; operator_flops.py counts BF16 as FLOAT16.
+  const double tflops = static_cast<double>(info.aiCoreNum) * info.aicFrequencyMhz * 1e6 * 8192.0 / 1e12;
+  char src[320];
+  std::snprintf(src, sizeof src,
+                "this capture's info.json DeviceInfo (ai_core_num %d, aic_frequency %g MHz) x 8192 FP16 operations a "
+                "cycle: msprof-analyze operator_mfu/chip_peak_flops.py's peak (BF16 counted as FP16)",
+                info.aiCoreNum, info.aicFrequencyMhz);
+  return {{info.chip, "FP16", tflops, src}, {info.chip, "BF16", tflops, src}};
 }
 
 RankMetadata readRankMetadata(const std::string& root) {
@@ -798,7 +832,9 @@ RankMetadata readRankMetadata(const std::string& root) {
   if (root.empty()) return m;
   namespace fs = std::filesystem;
   readEnvironment(fs::path(root) / "profiler_metadata.json", m);
-  m.chip = chipFromMsprofInfo(root);
+  const MsprofDeviceInfo device = msprofDeviceInfo(root);
+  m.chip = device.chip;
+  m.devicePeaks = devicePeaks(device);
   fs::path out = fs::path(root) / "ASCEND_PROFILER_OUTPUT";
   if (!isDirectory(out)) out = fs::path(root);
   // Anything by that name is read, so that a folder, FIFO or dangling link named like the file is

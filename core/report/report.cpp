@@ -538,10 +538,14 @@ std::shared_ptr<const OperatorTable> rankOperatorTable(const RankProfile& rp, co
   if (!rp.trace || !rp.analysis || !rp.kernels || isGpuTrace(*rp.trace)) return nullptr;
   // adviseRankProfile's chip: readRankMetadata's msprof info.json, else the .db's; adviseRank
   // prefers thresholds.chip.
+  const MsprofDeviceInfo device = msprofDeviceInfo(rp.source.root);
   std::string chip = thresholds.chip;
-  if (chip.empty()) chip = chipFromMsprofInfo(rp.source.root);
+  if (chip.empty()) chip = device.chip;
   if (chip.empty()) chip = rp.chip;
-  return std::make_shared<const OperatorTable>(operatorTable(*rp.trace, *rp.kernels, *rp.analysis, chip, thresholds));
+  AdvisorThresholds th = thresholds;  // the device's own peaks first, as adviseRank
+  const std::vector<PeakTflops> own = devicePeaks(device);
+  th.peaks.insert(th.peaks.begin(), own.begin(), own.end());
+  return std::make_shared<const OperatorTable>(operatorTable(*rp.trace, *rp.kernels, *rp.analysis, chip, th));
 }
 
 std::string reportJson(const Profile& profile, const AdvisorThresholds& thresholds) {

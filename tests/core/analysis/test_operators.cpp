@@ -489,6 +489,39 @@ TEST_CASE("operators: the chip from msprof's info.json platform_version", "[oper
   CHECK(core::chipFromMsprofInfo((tmp.root / "absent").string()).empty());
 }
 
+TEST_CASE("operators: a device's own FP16 / BF16 peak from its info.json cores and clock", "[operators]") {
+  // The corpus MindSpore capture's info.json.0: DeviceInfo[0] ai_core_num 32, aic_frequency "1000"
+  // (MHz). msprof-analyze chip_peak_flops.py: 32 x 1000e6 x 8192 = 262.144e12 FLOPS (by hand).
+  const core::MsprofDeviceInfo info =
+      core::msprofDeviceInfo(shared("corpus/mindspore-msprof-prof-2dev/PROF_000001_20230818142704322_COJGGGCANRMICFBC"));
+  CHECK(info.chip == "Ascend910A");
+  CHECK(info.aiCoreNum == 32);
+  CHECK(info.aicFrequencyMhz == 1000.0);
+  const std::vector<core::PeakTflops> peaks = core::devicePeaks(info);
+  REQUIRE(peaks.size() == 2);
+  CHECK(peaks[0].dtype == "FP16");
+  CHECK(peaks[1].dtype == "BF16");
+  CHECK(peaks[0].tflops == Approx(262.144));
+  CHECK(peaks[0].source.find("ai_core_num 32") != std::string::npos);
+  // A family name with the device's figures gets a peak (no model table needed); a missing clock none.
+  test::TempDir tmp("peak");
+  std::filesystem::create_directories(tmp.root / "device_0");
+  std::ofstream(tmp.root / "device_0" / "info.json.0")
+      << R"({"platform_version":"5","DeviceInfo":[{"ai_core_num":24,"aic_frequency":"1800"}]})";
+  const std::vector<core::PeakTflops> b = core::devicePeaks(core::msprofDeviceInfo(tmp.root.string()));
+  REQUIRE(b.size() == 2);
+  CHECK(b[0].chip == "Ascend910B");
+  CHECK(b[0].tflops == Approx(24 * 1800e6 * 8192 / 1e12));  // 353.89
+  const core::AdvisorThresholds th;
+  std::vector<core::PeakTflops> table = b;
+  table.insert(table.end(), th.peaks.begin(), th.peaks.end());
+  REQUIRE(core::findPeak(table, "Ascend910B", "FP16"));
+  CHECK(core::findPeak(table, "Ascend910B", "FP16")->tflops == Approx(353.89).margin(0.01));
+  CHECK_FALSE(core::findPeak(table, "Ascend910B", "FP32"));  // the formula gives no FP32 figure
+  std::ofstream(tmp.root / "device_0" / "info.json.0") << R"({"platform_version":"5","DeviceInfo":[{"ai_core_num":24}]})";
+  CHECK(core::devicePeaks(core::msprofDeviceInfo(tmp.root.string())).empty());
+}
+
 TEST_CASE("operators: p50 / p90 interpolate between the closest ranks", "[operators]") {
   // Hand: sorted 1 2 3 4 -> p50 at position 1.5 = 2.5, p90 at 2.7 = 3.7.
   const core::Spread s = core::spreadOf({4, 1, 3, 2});
