@@ -59,8 +59,37 @@ std::pair<std::size_t, std::size_t> flowRange(const std::vector<Flow>& flows, co
                                               const std::vector<std::uint64_t>& keys, SliceRef r, SliceRef Flow::*end) {
   if (index.size() != flows.size()) return {0, 0};
   const std::uint64_t want = refKey(r);
+  const auto keyAt = [&](std::size_t p) { return refKey(flows[index[p]].*end); };
   std::size_t lo = 0, hi = index.size();
-  if (keys.size() == (index.size() + Trace::kFlowKeyStride - 1) / Trace::kFlowKeyStride) {
+  // Where this thread's last search in this index and lane ended (direct-mapped): the analyses
+  // ask for the slices of a lane in order, so galloping from there reads two or three Flow
+  // records where the sampled keys still leave five (issue 43). Only a starting point: the
+  // answer does not depend on it.
+  struct Hint {
+    const std::uint32_t* index = nullptr;
+    std::uint32_t lane = 0;
+    std::size_t at = 0;
+  };
+  thread_local Hint hints[32];
+  Hint& h = hints[(r.lane * 7u + static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(index.data()) >> 6)) & 31u];
+  if (h.index == index.data() && h.lane == r.lane && h.at < index.size()) {
+    std::size_t step = 1;
+    if (keyAt(h.at) < want) {  // the answer is after the hint
+      lo = h.at + 1;
+      while (lo + step - 1 < index.size() && keyAt(lo + step - 1) < want) {
+        lo += step;
+        step *= 2;
+      }
+      hi = std::min(lo + step - 1, index.size());
+    } else {  // at or before it
+      hi = h.at;
+      while (hi >= step && keyAt(hi - step) >= want) {
+        hi -= step;
+        step *= 2;
+      }
+      lo = hi >= step ? hi - step + 1 : 0;
+    }
+  } else if (keys.size() == (index.size() + Trace::kFlowKeyStride - 1) / Trace::kFlowKeyStride) {
     // The first sample at or above r: the first position at or above r lies after the sample
     // before it, and at or before that sample.
     const auto j = static_cast<std::size_t>(std::lower_bound(keys.begin(), keys.end(), want) - keys.begin());
@@ -72,6 +101,7 @@ std::pair<std::size_t, std::size_t> flowRange(const std::vector<Flow>& flows, co
                                       [&](std::uint32_t i, std::uint64_t v) { return refKey(flows[i].*end) < v; });
   auto last = first;
   while (last != index.end() && flows[*last].*end == r) ++last;
+  h = {index.data(), r.lane, static_cast<std::size_t>(first - index.begin())};
   return {static_cast<std::size_t>(first - index.begin()), static_cast<std::size_t>(last - index.begin())};
 }
 
