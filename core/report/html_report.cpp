@@ -252,7 +252,7 @@ std::string reportHtml(const Profile& profile, const AdvisorThresholds& threshol
       figuresTable(o, d);
       bubblesTable(o, *rp.trace, d);
     }
-    const RankAdvice advice = adviseRankProfile(rp, thresholds);
+    const RankAdvice advice = adviseRankInProfile(profile, static_cast<std::size_t>(&rp - profile.ranks.data()), thresholds);
     adviceTable(o, advice);
   }
   clusterTables(o, profile);

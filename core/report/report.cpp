@@ -14,7 +14,9 @@
 
 #include "core/base/i18n.h"
 #include "core/base/time_format.h"
+#include "core/analysis/advisor_rules.h"
 #include "core/analysis/analysis.h"
+#include "core/analysis/collectives.h"
 #include "core/import/db/db_tables.h"
 #include "core/report/advice_report.h"
 #include "core/tables/table_summary.h"
@@ -534,6 +536,132 @@ RankAdvice adviseRankProfile(const RankProfile& rp, const AdvisorThresholds& thr
   return adviseRank(*rp.trace, rp.kernels.get(), *rp.analysis, &meta, thresholds);
 }
 
+namespace {
+
+/// The evidence of a collective finding: the rank's op slices, the largest figure first.
+void collectiveEvidence(const Profile& profile, std::vector<std::pair<TimeNs, const CollectiveRank*>> ops, Finding& f) {
+  std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [ns, r] : ops) {
+    if (f.evidence.size() >= kMaxEvidence) break;
+    if (const CommOp* op = collectiveOp(profile, *r); op && op->slice.valid()) f.evidence.push_back(op->slice);
+  }
+}
+
+/// A holder's name in a sentence: "rank 3", or "group rank 5 of HCCL group 586 (not in this capture)".
+std::string holderInSentence(const Profile& profile, const Collective& c) {
+  if (c.holder.loaded() && c.holder.rank >= 0)
+    return i18n::format(npuTr("npuscope::core::Advisor", "rank %1"), {std::to_string(c.holder.rank)});
+  if (c.holder.loaded() && c.holder.index < c.ranks.size() && c.ranks[c.holder.index].rankIndex < profile.ranks.size())
+    return profile.ranks[c.ranks[c.holder.index].rankIndex].source.label;  // a rank without an id
+  return i18n::format(npuTr("npuscope::core::Advisor", "group rank %1 of %2 (not in this capture)"),
+                      {std::to_string(c.holder.groupRank), hcclGroupName(c.group)});
+}
+
+}  // namespace
+
+std::vector<Finding> collectiveAdvice(const Profile& profile, std::size_t rankIndex, std::size_t steps) {
+  std::vector<Finding> out;
+  if (!profile.analysis || rankIndex >= profile.ranks.size()) return out;
+  const ClusterComm& cc = profile.analysis->comm;
+  const RankCollectiveTotals* totals = nullptr;
+  for (const RankCollectiveTotals& t : cc.totals)
+    if (t.rankIndex == rankIndex) totals = &t;
+  if (!totals) return out;
+  const double perStep = 1.0 / static_cast<double>(std::max<std::size_t>(1, steps));
+  // The bound: what the rank's Communication (Not Overlapped) leaves per step.
+  const RankProfile& rp = profile.ranks[rankIndex];
+  std::optional<double> exposedPerStep;
+  if (rp.analysis && !rp.analysis->devices.empty())
+    exposedPerStep = static_cast<double>(rp.analysis->devices.front().computed.commNotOverlapped) * perStep;
+  const auto stake = [&](Finding& f, TimeNs total) {
+    const double v = static_cast<double>(total) * perStep;
+    f.atStakePerStep = static_cast<TimeNs>(exposedPerStep ? std::min(v, *exposedPerStep) : v);
+    if (exposedPerStep && v > *exposedPerStep)
+      f.atStakeNote = i18n::format(npuTr("npuscope::core::Advisor", "bounded by Communication (Not Overlapped), %1 per step; the waits add up to %2"),
+                                   {formatDuration(static_cast<TimeNs>(*exposedPerStep)), formatDuration(static_cast<TimeNs>(v))});
+  };
+  const std::string source = "npuscope's cross-rank stage: the holder of each collective, the member of its group that arrives "
+                             "last (loaded ranks by their clock-corrected op start, members outside the capture by the end of "
+                             "the loaded ranks' first Notify_Wait on them); docs/diagnosis.md §5.4";
+  const std::string mark = i18n::format(npuTr("npuscope::core::Advisor", "a member arrives %1 or more after this rank"), {formatDuration(kLateRankMinSkewNs)});
+  if (totals->waited > 0) {
+    Finding f;
+    f.rule = "collective_wait";
+    f.severity = Severity::Issue;
+    std::vector<std::pair<TimeNs, const CollectiveRank*>> ops;
+    const Collective* worst = nullptr;
+    TimeNs worstNs = 0;
+    std::size_t held = 0;
+    for (const Collective& c : cc.collectives) {
+      if (c.holder.status != Holder::Status::Known && c.holder.status != Holder::Status::Unverified) continue;
+      for (std::size_t j = 0; j < c.ranks.size(); ++j) {
+        if (c.ranks[j].rankIndex != rankIndex || (c.holder.loaded() && j == c.holder.index)) continue;
+        const TimeNs lost = c.holder.arrival - c.ranks[j].correctedStart;
+        if (lost < kLateRankMinSkewNs) continue;
+        ++held;
+        ops.push_back({lost, &c.ranks[j]});
+        if (lost > worstNs) worstNs = lost, worst = &c;
+      }
+    }
+    f.title = worst ? i18n::format(npuTr("npuscope::core::Advisor", "Waits in collectives for %1"), {holderInSentence(profile, *worst)})
+                    : npuTr("npuscope::core::Advisor", "Waits in collectives for a later rank");
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 in all in %2 of %3 collectives, waiting for the member that arrives last; "
+                                                              "the longest %4 in %5"),
+                             {formatDuration(totals->waited), std::to_string(held), std::to_string(cc.collectives.size()),
+                              formatDuration(worstNs), worst ? collectiveLabel(*worst) : std::string("—")});
+    f.threshold = mark;
+    f.source = source;
+    f.fix = worst && !worst->holder.loaded()
+                ? npuTr("npuscope::core::Advisor", "The rank that holds the collectives is not in this capture: capture it (or the whole group) "
+                                                   "to see what delays it; this rank only waits.")
+                : npuTr("npuscope::core::Advisor", "This rank only waits: open the holder's rank and fix what makes it late (its own "
+                                                   "verdict: computing, host dispatch or data loading).");
+    stake(f, totals->waited);
+    collectiveEvidence(profile, std::move(ops), f);
+    out.push_back(std::move(f));
+  }
+  if (totals->caused > 0) {
+    Finding f;
+    f.rule = "collective_late";
+    f.severity = Severity::Issue;
+    std::vector<std::pair<TimeNs, const CollectiveRank*>> ops;
+    std::size_t late = 0;
+    for (const Collective& c : cc.collectives)
+      if (c.lateRank >= 0 && c.holder.loaded() && c.holder.index < c.ranks.size() && c.ranks[c.holder.index].rankIndex == rankIndex) {
+        ++late;
+        ops.push_back({c.lost, &c.ranks[c.holder.index]});
+      }
+    f.title = npuTr("npuscope::core::Advisor", "Late to collectives: the other ranks wait for this one");
+    f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "the last to arrive in %1 of %2 collectives; the other loaded ranks wait %3 in all"),
+                             {std::to_string(late), std::to_string(cc.collectives.size()), formatDuration(totals->caused)});
+    f.threshold = mark;
+    f.source = source;
+    f.fix = npuTr("npuscope::core::Advisor", "What makes this rank reach its collectives late (see its verdict and bubbles: computing, host "
+                                             "dispatch or data loading before the op) holds every other rank of the group.");
+    stake(f, totals->caused);
+    collectiveEvidence(profile, std::move(ops), f);
+    out.push_back(std::move(f));
+  }
+  for (Finding& f : out)
+    if (rp.trace && rp.analysis) f.stepsWithEvidence = detail::stepsWithEvidence(*rp.trace, rp.analysis->steps, f);
+  return out;
+}
+
+RankAdvice adviseRankInProfile(const Profile& profile, std::size_t rankIndex, const AdvisorThresholds& thresholds) {
+  if (rankIndex >= profile.ranks.size()) return {};
+  RankAdvice a = adviseRankProfile(profile.ranks[rankIndex], thresholds);
+  if (!profile.ranks[rankIndex].trace || !profile.ranks[rankIndex].analysis) return a;
+  std::vector<Finding> more = collectiveAdvice(profile, rankIndex, a.steps);
+  if (more.empty()) return a;
+  for (Finding& f : more) a.findings.push_back(std::move(f));
+  const auto rank = [](Severity s) { return static_cast<int>(s); };
+  std::stable_sort(a.findings.begin(), a.findings.end(), [&](const Finding& x, const Finding& y) {
+    if (rank(x.severity) != rank(y.severity)) return rank(x.severity) < rank(y.severity);
+    return x.atStakePerStep > y.atStakePerStep;
+  });
+  return a;
+}
+
 std::shared_ptr<const OperatorTable> rankOperatorTable(const RankProfile& rp, const AdvisorThresholds& thresholds) {
   if (!rp.trace || !rp.analysis || !rp.kernels || isGpuTrace(*rp.trace)) return nullptr;
   // adviseRankProfile's chip: readRankMetadata's msprof info.json, else the .db's; adviseRank
@@ -647,7 +775,7 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
       // 1 GB trace's report, one after the other).
       std::future<std::vector<DispatchStat>> stats =
           std::async(std::launch::async, [&t, &rp] { return dispatchStats(t, *rp.analysis, 10'000, 1); });
-      advised.emplace_back(adviceLabel(profile, rp), adviseRankProfile(rp, thresholds));
+      advised.emplace_back(adviceLabel(profile, rp), adviseRankInProfile(profile, static_cast<std::size_t>(&rp - profile.ranks.data()), thresholds));
       o += ",\n   \"advice\": " + adviceJson(t, advised.back().second);
       // The operator table and tree the advice was made from (computed once, by adviseRank).
       const OperatorAdvice* ops = advised.back().second.operators.get();
@@ -753,7 +881,7 @@ std::string reportText(const Profile& profile, const AdvisorThresholds& threshol
     for (const auto& m : rp.tableMessages) o << "   table: " << m << "\n";
     if (rp.analysis) {
       analysisText(o, t, *rp.analysis);
-      advised.emplace_back(adviceLabel(profile, rp), adviseRankProfile(rp, thresholds));
+      advised.emplace_back(adviceLabel(profile, rp), adviseRankInProfile(profile, static_cast<std::size_t>(&rp - profile.ranks.data()), thresholds));
       o << adviceText(advised.back().second);
     }
   }

@@ -25,6 +25,24 @@ namespace npuscope::core {
 /// profiler_metadata.json); empty findings when the rank has no trace or no analysis.
 [[nodiscard]] RankAdvice adviseRankProfile(const RankProfile& rank, const AdvisorThresholds& thresholds = {});
 
+/// The findings of the cross-rank stage for rank `rankIndex` of `profile` (Profile::analysis's
+/// collectives; docs/diagnosis.md §5.4), in the advisor's form so that the Advice dock and the
+/// report rank them with the rank's own rules by time at stake (issue 42 item 4):
+///  - "collective_wait": the rank waits at least kLateRankMinSkewNs for a later member (the
+///    holder, loaded or not) in some collectives: RankCollectiveTotals::waited per step, the
+///    holder it lost most to, its ops of those collectives as evidence (the longest wait first);
+///  - "collective_late": the rank is the loaded holder the others wait for
+///    (RankCollectiveTotals::caused per step), its ops as evidence.
+/// `steps`: the rank's steps (RankAdvice::steps; per-step figures divide by it, at least 1). At
+/// stake is bounded by the rank's Communication (Not Overlapped) per step. Empty without the
+/// stage, with one rank, or when the rank neither waits nor holds. Never throws but bad_alloc.
+[[nodiscard]] std::vector<Finding> collectiveAdvice(const Profile& profile, std::size_t rankIndex, std::size_t steps);
+
+/// adviseRankProfile of rank `rankIndex` of `profile` with collectiveAdvice added and the
+/// findings ranked again (issues first, then by time at stake per step).
+[[nodiscard]] RankAdvice adviseRankInProfile(const Profile& profile, std::size_t rankIndex,
+                                             const AdvisorThresholds& thresholds = {});
+
 /// The operator table adviseRankProfile's decision tree reads (RankAdvice::operators->table), alone:
 /// the same chip (thresholds.chip, else the capture's msprof info.json, else the .db's NPU_INFO)
 /// and thresholds, without the advisor's other rules (a summary keeps only the table). Null when

@@ -1661,6 +1661,54 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>; the capture names only the chip family %1, whose models&apos; peaks differ (e.g. Ascend910B1 to Ascend910B4): give the model with --chip</source>
         <translation>；采集只记录了芯片系列 %1，其各型号的峰值不同（例如 Ascend910B1 至 Ascend910B4）：请用 --chip 给出具体型号</translation>
     </message>
+    <message>
+        <source>rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <source>group rank %1 of %2 (not in this capture)</source>
+        <translation>%2 的通信组内 rank %1（不在本次采集中）</translation>
+    </message>
+    <message>
+        <source>bounded by Communication (Not Overlapped), %1 per step; the waits add up to %2</source>
+        <translation>以未掩盖通信为上限（每 Step %1）；等待合计 %2</translation>
+    </message>
+    <message>
+        <source>a member arrives %1 or more after this rank</source>
+        <translation>有成员比本 Rank 晚到 %1 及以上</translation>
+    </message>
+    <message>
+        <source>Waits in collectives for %1</source>
+        <translation>在集合通信中等待 %1</translation>
+    </message>
+    <message>
+        <source>Waits in collectives for a later rank</source>
+        <translation>在集合通信中等待晚到的 Rank</translation>
+    </message>
+    <message>
+        <source>%1 in all in %2 of %3 collectives, waiting for the member that arrives last; the longest %4 in %5</source>
+        <translation>在 %3 个集合通信中的 %2 个里等待最后到达的成员，共 %1；最长一次 %4，在 %5</translation>
+    </message>
+    <message>
+        <source>The rank that holds the collectives is not in this capture: capture it (or the whole group) to see what delays it; this rank only waits.</source>
+        <translation>拖住集合通信的 Rank 不在本次采集中：请采集它（或整个通信组），以查明它晚到的原因；本 Rank 只是在等待。</translation>
+    </message>
+    <message>
+        <source>This rank only waits: open the holder&apos;s rank and fix what makes it late (its own verdict: computing, host dispatch or data loading).</source>
+        <translation>本 Rank 只是在等待：请打开拖住它的 Rank，修复使其晚到的原因（看它自己的结论：计算、Host 下发或数据加载）。</translation>
+    </message>
+    <message>
+        <source>Late to collectives: the other ranks wait for this one</source>
+        <translation>晚到集合通信：其他 Rank 在等待本 Rank</translation>
+    </message>
+    <message>
+        <source>the last to arrive in %1 of %2 collectives; the other loaded ranks wait %3 in all</source>
+        <translation>在 %2 个集合通信中的 %1 个里最后到达；其他已加载的 Rank 共等待 %3</translation>
+    </message>
+    <message>
+        <source>What makes this rank reach its collectives late (see its verdict and bubbles: computing, host dispatch or data loading before the op) holds every other rank of the group.</source>
+        <translation>使本 Rank 晚到集合通信的原因（看它的结论和空泡：算子之前的计算、Host 下发或数据加载）拖住了通信组内的所有其他 Rank。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Breakdown</name>

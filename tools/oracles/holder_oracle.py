@@ -55,7 +55,8 @@ The rule, written from docs/diagnosis.md §5.4:
    ends (less its offset) >= 50 us before the holder's arrival.
 
 Output (--json): {"captures": [{"capture", "collectives": [{"group", "type", "sequence", "status",
-"holder_group_rank", "holder_rank" (null outside the capture), "after_last_loaded_ns"}]}]}.
+"holder_group_rank", "holder_rank" (null outside the capture), "after_last_loaded_ns", "waits_ns": {rank:
+what it waits for the holder, ns}}]}]}.
 
 Usage: python3 tools/oracles/holder_oracle.py [--shared /work/shared] [--json OUT]
 """
@@ -376,8 +377,15 @@ def holder(k, members, offsets, same):
                 status = "contradicted"
     if status != "unknown" and arrival - min(start.values()) < LATE_NS:
         status = "none"
+    # What each loaded rank waits for the holder: its arrival - the rank's corrected start, for the
+    # ranks that arrive at least 50 us before it (a known or unverified holder only).
+    waits = {}
+    if status in ("known", "unverified"):
+        for r, _ in members:
+            if r != h_rank and arrival - start[r] >= LATE_NS:
+                waits[str(r)] = arrival - start[r]
     res.update({"status": status, "holder_group_rank": h_group if h_group is not None and h_group >= 0 else None,
-                "holder_rank": h_rank, "after_last_loaded_ns": arrival - start[last]})
+                "holder_rank": h_rank, "after_last_loaded_ns": arrival - start[last], "waits_ns": waits})
     return res
 
 

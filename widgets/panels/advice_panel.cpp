@@ -31,7 +31,7 @@ void AdviceModel::setProfile(const std::shared_ptr<const core::Profile>& profile
   if (profile) {
     std::vector<Row> all;
     for (std::size_t r = 0; r < profile->ranks.size(); ++r) {
-      const core::RankAdvice a = core::adviseRankProfile(profile->ranks[r], thresholds);
+      const core::RankAdvice a = core::adviseRankInProfile(*profile, r, thresholds);
       m_chips.push_back(a.chip);
       m_advised += a.findings.empty() ? 0 : 1;
       for (const core::Finding& f : a.findings) all.push_back({static_cast<int>(r), f, a.steps, 1});
