@@ -191,3 +191,36 @@ TEST_CASE("MainWindow: a click on an Advice finding outlines exactly its evidenc
   panel->selectRow(other);
   CHECK(timeline->highlightedSlices() == panel->model()->rows()[static_cast<std::size_t>(other)].finding.evidence);
 }
+
+TEST_CASE("MainWindow: the Advice dock's first row is the collective wait the verdict names, and a click outlines its ops", "[window][advice]") {
+  // The 910B Level1 capture: both ranks wait for group rank 5 of HCCL group 586 (not captured):
+  // rank 0 101.641 ms, rank 1 96.054 ms (tools/oracles/holder_oracle.py's waits_ns, summed),
+  // more than any rank-local issue (the host<->device transfers, 1.776 ms): issue 42 item 4.
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(1500, 950);
+  window.show();
+  REQUIRE(load(window, sharedPath("corpus/ascend-pt-910b-l1-text-2rank")));
+  auto* panel = window.advicePanel();
+  REQUIRE(panel);
+  REQUIRE(panel->model()->rows().size() >= 2);
+  const auto& first = panel->model()->rows()[0];
+  CHECK(first.finding.rule == "collective_wait");
+  CHECK(first.rank == 0);
+  CHECK(first.finding.atStakePerStep == Approx(101'640'951).margin(1000));
+  CHECK(first.finding.title.find("group rank 5") != std::string::npos);
+  CHECK(panel->model()->rows()[1].finding.rule == "collective_wait");
+  window.adviceDock()->show();
+  window.adviceDock()->raise();
+  QTableView* view = panel->view();
+  REQUIRE(waitUntil([&] { return view->isVisible(); }, 2000));
+  const QModelIndex cell = view->model()->index(0, npuscope::widgets::AdviceModel::Finding);
+  view->scrollTo(cell);
+  QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(cell).center());
+  auto* timeline = window.timeline();
+  CHECK(timeline->highlightedSlicesRank() == 0);
+  CHECK(timeline->highlightedSlices() == first.finding.evidence);
+  REQUIRE_FALSE(first.finding.evidence.empty());
+  // The longest wait's op first: allReduce #0 (78.771 ms of rank 0's wait).
+  CHECK(timeline->selectedSlice() == first.finding.evidence.front());
+}
