@@ -160,14 +160,33 @@ void MainWindow::showChainForSlice(int rankIndex, core::SliceRef ref) {
     return;
   }
   const core::Process& proc = trace->processes[trace->lanes[ref.lane].process];
-  if (proc.role != core::Process::Role::AscendHardware && proc.role != core::Process::Role::KinetoDevice)
-    return;  // host slices keep the shown chain
+  QString context;
+  if (proc.role != core::Process::Role::AscendHardware && proc.role != core::Process::Role::KinetoDevice) {
+    // A host slice: one of the shown chain's links keeps the chain (walking it); any other shows
+    // the chain of the first device task it launched, or none (issue 42 item 4: an earlier
+    // kernel's chain stayed beside an unrelated host slice picked in the Dispatch or Advice dock).
+    if (m_chain->rankIndex() == rankIndex)
+      for (const core::ChainLink& l : m_chain->chain().links)
+        if (l.slice == ref) return;
+    const std::vector<core::SliceRef> tasks = core::tasksLaunchedBy(*trace, ref);
+    if (tasks.empty()) {
+      m_chain->clearChain();
+      m_timeline->clearChainHighlight();
+      return;
+    }
+    context = tasks.size() >= 64 ? tr("%1 launched 64 or more device tasks; the chain of the first")
+                                       .arg(QString::fromStdString(std::string(trace->sliceName(ref))))
+                                 : tr("%1 launched %n device task(s); the chain of the first", nullptr, static_cast<int>(tasks.size()))
+                                       .arg(QString::fromStdString(std::string(trace->sliceName(ref))));
+    ref = tasks.front();
+  }
+  const core::Process& taskProc = trace->processes[trace->lanes[ref.lane].process];
   core::DispatchChain chain = core::dispatchChain(*trace, ref);
   // The rank's clock skew bound (computed by the analysis) corrects the latency.
   if (const core::RankAnalysis* a = m_profile->ranks[static_cast<std::size_t>(rankIndex)].analysis.get())
     for (const core::DeviceAnalysis& d : a->devices)
-      if (d.device == proc.deviceId) core::applySkew(chain, d.skew);
-  m_chain->setChain(m_profile, rankIndex, chain);
+      if (d.device == taskProc.deviceId) core::applySkew(chain, d.skew);
+  m_chain->setChain(m_profile, rankIndex, chain, context);
   m_timeline->setChainHighlight(rankIndex, chain);
 }
 

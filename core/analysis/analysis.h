@@ -200,6 +200,14 @@ void applySkew(DispatchChain& chain, const ClockSkew& skew);
 /// ancestors (dispatchStats, which builds one chain per device task, does not read it).
 [[nodiscard]] DispatchChain dispatchChain(const Trace& trace, SliceRef task, bool pythonApi = true);
 
+/// The device tasks a host slice launched, by start, at most `limit`: the ends on device task lanes
+/// of the launch flows (HostToDevice, async_npu, async_acl_npu, Kineto's ac2g) that start at the
+/// slice or at a slice inside it on its lane, and through an Enqueue's async_task_queue flow, those
+/// of the Dequeue it feeds and the slices inside that. For the Dispatch Chain panel when a host
+/// slice is selected (issue 42 item 4). Reads at most ~20,000 slices (a whole ProfilerStep is cut
+/// there: its first tasks). Never throws but bad_alloc.
+[[nodiscard]] std::vector<SliceRef> tasksLaunchedBy(const Trace& trace, SliceRef host, std::size_t limit = 64);
+
 /// A device idle gap.
 struct Bubble {
   TimeRange range;

@@ -302,6 +302,58 @@ DispatchChain dispatchChain(const Trace& trace, SliceRef task, bool pythonApi) {
   return chain;
 }
 
+std::vector<SliceRef> tasksLaunchedBy(const Trace& trace, SliceRef host, std::size_t limit) {
+  std::vector<SliceRef> tasks;
+  if (!host.valid() || host.lane >= trace.lanes.size() || host.index >= trace.lanes[host.lane].sliceCount()) return tasks;
+  const NameId launchCats[] = {trace.strings.find("HostToDevice"), trace.strings.find("async_npu"),
+                               trace.strings.find("async_acl_npu"), trace.strings.find("ac2g")};
+  const NameId queue = trace.strings.find("async_task_queue");
+  std::size_t budget = 20'000;  // slices read at most
+  std::vector<SliceRef> roots{host}, seen;
+  const auto visit = [&](SliceRef r) {
+    for (const Flow* f : detail::flowsFrom(trace, r)) {
+      if (!f->to.valid() || f->to.lane >= trace.lanes.size()) continue;
+      if (f->category == queue && std::find(seen.begin(), seen.end(), f->to) == seen.end()) {
+        seen.push_back(f->to);
+        roots.push_back(f->to);  // the Dequeue on the other thread, walked in turn
+        continue;
+      }
+      if (std::find(std::begin(launchCats), std::end(launchCats), f->category) != std::end(launchCats) &&
+          detail::isDeviceTaskLane(trace, f->to.lane))
+        tasks.push_back(f->to);
+    }
+  };
+  // The slices of `li` from row `first` down that start inside [s, e).
+  const auto inside = [&](std::uint32_t li, std::uint32_t first, TimeNs s, TimeNs e) {
+    const Lane& lane = trace.lanes[li];
+    for (std::uint32_t d = first; d < lane.depthCount() && budget > 0; ++d) {
+      const auto b = lane.start.begin() + lane.rowBegin[d], end = lane.start.begin() + lane.rowBegin[d + 1];
+      for (auto it = std::lower_bound(b, end, s); it != end && *it < e && budget > 0; ++it, --budget)
+        visit({li, static_cast<std::uint32_t>(it - lane.start.begin())});
+    }
+  };
+  for (std::size_t k = 0; k < roots.size() && budget > 0; ++k) {
+    const SliceRef root = roots[k];
+    const Lane& lane = trace.lanes[root.lane];
+    const TimeNs s = lane.start[root.index], e = std::max(lane.end[root.index], s + 1);
+    visit(root);
+    --budget;
+    inside(root.lane, lane.depthOf(root.index) + 1, s, e);
+    // A Python slice's CANN calls lie on the CANN lane of the same OS thread (a Dequeue's
+    // AscendCL@ APIs and Node@launch; a torch op's without a task queue), as dispatchChain finds them.
+    if (trace.processes[lane.process].role == Process::Role::Python && lane.tidText.empty())
+      if (const std::uint32_t cann = detail::laneByRoleAndTid(trace, Process::Role::Cann, lane.tid); cann != kInvalidIndex)
+        inside(cann, 0, s, e);
+  }
+  std::sort(tasks.begin(), tasks.end(), [&](SliceRef a, SliceRef b) {
+    const TimeNs x = trace.lanes[a.lane].start[a.index], y = trace.lanes[b.lane].start[b.index];
+    return x != y ? x < y : (a.lane != b.lane ? a.lane < b.lane : a.index < b.index);
+  });
+  tasks.erase(std::unique(tasks.begin(), tasks.end()), tasks.end());
+  if (tasks.size() > limit) tasks.resize(limit);
+  return tasks;
+}
+
 ClockSkew clockSkew(const Trace& trace, int device) {
   ClockSkew k;
   // The launch flows: HostToDevice on Ascend captures; ac2g (runtime launch -> kernel) on a

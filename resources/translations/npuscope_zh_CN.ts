@@ -675,6 +675,16 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
+    <message>
+        <source>%1 launched 64 or more device tasks; the chain of the first</source>
+        <translation>%1 下发了 64 个及以上 Device 任务；这里是第一个任务的下发链路</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 launched %n device task(s); the chain of the first</source>
+        <translation>
+            <numerusform>%1 下发了 %n 个 Device 任务；这里是第一个任务的下发链路</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>npuscope::TraceLoader</name>

@@ -101,14 +101,38 @@ TEST_CASE("MainWindow: a bubble in the Top-Down list zooms the timeline to it an
     CHECK(chain->text(chain->rowCount() - 1, npuscope::widgets::ChainPanel::Name) ==
           QString::fromStdString(std::string(window.profile()->ranks[0].trace->sliceName(b2.after))));
   }
-  SECTION("selecting a device task shows its chain; a host slice keeps it") {
+  SECTION("selecting a device task shows its chain; a host link of it keeps it; another host slice shows its own task's chain") {
     timeline->selectSlice(0, b.before);
     CHECK(chain->text(chain->rowCount() - 1, npuscope::widgets::ChainPanel::Name) ==
           QStringLiteral("aclnnInplaceZero_ZerosLikeAiCore_ZerosLike"));
     CHECK(timeline->chainHighlight().links.back().slice == b.before);
-    const auto torchOp = b.chain.find(core::ChainLayer::TorchOp)->slice;
-    timeline->selectSlice(0, torchOp);
+    // A host link of the shown chain (walking it): the chain stays.
+    const core::ChainLink* own = timeline->chainHighlight().find(core::ChainLayer::CannApi);
+    REQUIRE(own);
+    timeline->selectSlice(0, own->slice);
     CHECK(timeline->chainHighlight().links.back().slice == b.before);
+    // The torch op of another chain (the bubble's ending task's): never the earlier kernel's chain
+    // (issue 42 item 4), but the chain of the first device task that op launched.
+    const core::Trace& trace = *window.profile()->ranks[0].trace;
+    const auto torchOp = b.chain.find(core::ChainLayer::TorchOp)->slice;
+    const std::vector<core::SliceRef> launched = core::tasksLaunchedBy(trace, torchOp);
+    REQUIRE_FALSE(launched.empty());
+    CHECK(std::find(launched.begin(), launched.end(), b.after) != launched.end());
+    timeline->selectSlice(0, torchOp);
+    CHECK(timeline->chainHighlight().links.back().slice == launched.front());
+    REQUIRE(timeline->chainHighlight().find(core::ChainLayer::TorchOp));
+    CHECK(timeline->chainHighlight().find(core::ChainLayer::TorchOp)->slice == torchOp);
+    CHECK(chain->contextText().contains(QStringLiteral("launched")));
+    // A host slice that launched nothing: the chain is cleared.
+    core::SliceRef idle;
+    for (std::uint32_t l = 0; l < trace.lanes.size() && !idle.valid(); ++l)
+      if (trace.processes[trace.lanes[l].process].role == core::Process::Role::Python)
+        for (std::uint32_t i = 0; i < trace.lanes[l].sliceCount() && !idle.valid(); ++i)
+          if (core::tasksLaunchedBy(trace, {l, i}).empty()) idle = {l, i};
+    REQUIRE(idle.valid());
+    timeline->selectSlice(0, idle);
+    CHECK_FALSE(chain->hasChain());
+    CHECK(timeline->chainHighlight().links.empty());
     timeline->selectSlice(-1, {});
     CHECK_FALSE(chain->hasChain());
     CHECK(timeline->selectedBubbleIndex() == -1);

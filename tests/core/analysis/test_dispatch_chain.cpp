@@ -22,6 +22,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "core/analysis/analysis.h"
+#include "core/analysis/trace_query.h"
 #include "core/model/trace.h"
 #include "tests/core/test_util.h"
 
@@ -482,4 +484,38 @@ TEST_CASE("chain T14: adv aclnnInplaceZero_ZerosLikeAiCore_ZerosLike @1704161511
   e.path = "ACLNN";
   e.launchLatency = 5298LL;  // task - HostToDevice s ts (no Node@launch in this CANN)
   checkChain(e);
+}
+
+TEST_CASE("tasksLaunchedBy: every device task is among the tasks its chain's torch op and CANN API launched", "[chain]") {
+  // The reverse of the chains above: from a host slice to its device tasks (the Dispatch Chain
+  // panel's answer for a selected host slice, issue 42 item 4). On the Level1 capture every task
+  // whose chain has a torch op (or a CANN API) is found from that slice, and every task found has
+  // that slice in its own chain.
+  for (const char* rel : {kL1, kL0b}) {
+    INFO(rel);
+    const auto t = traceOf(rel);
+    std::size_t checked = 0, wrong = 0, stranger = 0;
+    for (std::uint32_t l = 0; l < t->lanes.size(); ++l) {
+      if (!npuscope::core::detail::isDeviceTaskLane(*t, l)) continue;
+      for (std::uint32_t i = 0; i < t->lanes[l].sliceCount(); ++i) {
+        const SliceRef task{l, i};
+        const DispatchChain c = npuscope::core::dispatchChain(*t, task);
+        for (const L layer : {L::TorchOp, L::CannApi}) {
+          const auto* link = c.find(layer);
+          if (!link || !link->slice.valid()) continue;
+          const std::vector<SliceRef> tasks = npuscope::core::tasksLaunchedBy(*t, link->slice, 100000);
+          ++checked;
+          wrong += std::find(tasks.begin(), tasks.end(), task) == tasks.end();
+          for (const SliceRef other : tasks) {
+            const DispatchChain oc = npuscope::core::dispatchChain(*t, other, false);
+            const auto* back = oc.find(layer);
+            stranger += !back || !(back->slice == link->slice);
+          }
+        }
+      }
+    }
+    CHECK(checked > 200);
+    CHECK(wrong == 0);
+    CHECK(stranger == 0);
+  }
 }
