@@ -5221,6 +5221,10 @@ Kernels are told from stream tasks by %1</source>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
+    <message>
+        <source>+%1 more</source>
+        <translation>另 %1 个</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::TimelineWidget</name>

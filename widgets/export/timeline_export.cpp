@@ -212,9 +212,9 @@ void paintCaption(QPainter& p, const TimelineWidget& t, const QString& caption, 
   p.restore();
 }
 
-QString resolvedCaption(const TimelineWidget& t, const TimelineExportOptions& o, TimeRange range) {
+QString resolvedCaption(const TimelineWidget& t, const TimelineExportOptions& o, TimeRange range, int scrollY, int canvasHeight) {
   if (o.caption.isEmpty() || !t.profile()) return {};
-  return exportCaption(*t.profile(), o.caption, exportRank(t), range);
+  return exportCaption(*t.profile(), o.caption, exportRank(t), range, ranksInRows(t, scrollY, canvasHeight));
 }
 
 // One part painted by QSvgGenerator: the elements of its document (what follows its <defs>).
@@ -271,6 +271,40 @@ int exportRank(const TimelineWidget& t) {
   return -1;
 }
 
+std::vector<int> ranksInRows(const TimelineWidget& t, int scrollY, int height) {
+  std::vector<int> ranks;
+  for (const LayoutRow& r : t.layout().rows())
+    if (r.y < scrollY + height && r.y + r.height > scrollY && (ranks.empty() || ranks.back() != r.rank)) ranks.push_back(r.rank);
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  return ranks;
+}
+
+QString exportCaption(const core::Profile& profile, const QString& name, int rank, TimeRange range, const std::vector<int>& shown) {
+  std::vector<int> valid;
+  for (int r : shown)
+    if (r >= 0 && static_cast<std::size_t>(r) < profile.ranks.size()) valid.push_back(r);
+  if (valid.empty()) return exportCaption(profile, name, rank, range);
+  if (valid.size() == 1) return exportCaption(profile, name, valid.front(), range);
+  QStringList labels;
+  for (std::size_t i = 0; i < valid.size() && i < 4; ++i) labels << rankLabel(profile.ranks[static_cast<std::size_t>(valid[i])]);
+  if (valid.size() > 4) labels << QCoreApplication::translate("npuscope::widgets::TimelineExport", "+%1 more").arg(valid.size() - 4);
+  QStringList parts{name, labels.join(QStringLiteral(", "))};
+  const core::TimeNs origin = profile.range().start;
+  const core::TimeNs tick = std::max<core::TimeNs>(1, range.duration() / 1000);
+  parts << QStringLiteral("%1 – %2 (%3)")
+               .arg(QString::fromStdString(core::formatSignedOffset(range.start - origin, tick)),
+                    QString::fromStdString(core::formatSignedOffset(range.end - origin, tick)),
+                    QString::fromStdString(core::formatDuration(range.duration())));
+  if (std::find(valid.begin(), valid.end(), rank) != valid.end()) {
+    const core::RankProfile& rp = profile.ranks[static_cast<std::size_t>(rank)];
+    if (rp.analysis && !rp.analysis->cancelled && !rp.analysis->verdict.headline.empty())
+      parts << rankLabel(rp) + QStringLiteral(": ") + QString::fromStdString(rp.analysis->verdict.headline);
+  }
+  parts.removeAll(QString());
+  return parts.join(QStringLiteral(" · "));
+}
+
 QString exportCaption(const core::Profile& profile, const QString& name, int rank, TimeRange range) {
   if (rank < 0 || static_cast<std::size_t>(rank) >= profile.ranks.size()) {
     rank = -1;
@@ -301,7 +335,7 @@ namespace {
 /// and height, logical px; 0 without one), the scale, and the whole image's logical size.
 struct ExportFrame {
   ExportFrame(const TimelineWidget& t, const TimelineExportOptions& o, const ExportScope& scope)
-      : caption(resolvedCaption(t, o, scope.range)),
+      : caption(resolvedCaption(t, o, scope.range, scope.scrollY, t.partRect(TimelineWidget::Part::Canvas, scope.size).height())),
         captionHeight(npuscope::widgets::captionHeight(t, caption)),
         scale(o.scale > 0 ? o.scale : 1.0),
         logical(scope.size.width(), scope.size.height() + captionHeight) {}

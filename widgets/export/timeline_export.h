@@ -11,6 +11,8 @@
 #include <QSize>
 #include <QString>
 
+#include <vector>
+
 #include "core/base/types.h"
 
 namespace npuscope::core {
@@ -83,8 +85,21 @@ struct TimelineExport {
 [[nodiscard]] QString exportCaption(const core::Profile& profile, const QString& name, int rank,
                                     core::TimeRange range);
 
+/// The caption when the image shows the lanes of the ranks `shown` (indices of Profile::ranks,
+/// ascending; empty: unknown, as the overload above): one rank shown names that one (the
+/// preferred `rank` only when it is the one shown) with its headline; several name them all
+/// ("rank 0, rank 1", at most 4 and "+N more") and give the headline of `rank` only when it is
+/// among them, prefixed with its label. Never names a rank whose lanes are not in the image
+/// (issue 42 item 4: "rank 0 · NPU 0" over rank 1's lanes).
+[[nodiscard]] QString exportCaption(const core::Profile& profile, const QString& name, int rank, core::TimeRange range,
+                                    const std::vector<int>& shown);
+
 /// The rank an export's caption names: the selected bubble's, else the selected slice's, else
 /// the chain's, else -1.
 [[nodiscard]] int exportRank(const TimelineWidget& timeline);
+
+/// The ranks (indices of Profile::ranks, ascending) with a layout row in the content rows
+/// [scrollY, scrollY + height) of `timeline`: the ranks an image of that part shows.
+[[nodiscard]] std::vector<int> ranksInRows(const TimelineWidget& timeline, int scrollY, int height);
 
 }  // namespace npuscope::widgets

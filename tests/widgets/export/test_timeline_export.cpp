@@ -337,6 +337,36 @@ TEST_CASE("export options: ranges, lanes, caption, scale", "[export]") {
   }
 }
 
+TEST_CASE("the caption names the ranks whose lanes the image shows, not the selected one elsewhere", "[export]") {
+  // Issue 42 item 4: with rank 0's bubble selected and the view scrolled to rank 1's lanes, the
+  // caption said "rank 0 · NPU 0" over rank 1's lanes.
+  TimelineWidget t;
+  t.resize(900, 500);
+  t.setProfile(loadTwoRank());
+  REQUIRE(selectFirstBubble(t) == 0);
+  int rank1Top = -1;
+  for (const auto& r : t.layout().rows())
+    if (r.kind == widgets::LayoutRow::Kind::Rank && r.rank == 1) rank1Top = r.y;
+  REQUIRE(rank1Top > 0);
+  t.setVerticalScroll(rank1Top);
+  REQUIRE(t.verticalScroll() == rank1Top);
+  TimelineExportOptions o;
+  o.viewSize = QSize(900, 300);
+  o.lanes = TimelineExportOptions::Lanes::Visible;
+  o.caption = QStringLiteral("cap");
+  const auto svg = widgets::exportTimelineSvg(t, o);
+  REQUIRE(svg.ok());
+  const QString doc = QString::fromUtf8(svg.svg);
+  CHECK(doc.contains(QStringLiteral("cap · rank 1")));
+  CHECK_FALSE(doc.contains(QStringLiteral("cap · rank 0")));
+  // The rows that image shows are rank 1's alone; scrolled to the top, both ranks' rows fit a tall image.
+  CHECK(widgets::ranksInRows(t, rank1Top, 300) == std::vector<int>{1});
+  CHECK(widgets::ranksInRows(t, rank1Top - 40, 300) == std::vector<int>({0, 1}));
+  const QString both = widgets::exportCaption(*t.profile(), QStringLiteral("cap"), 0, t.viewport()->visibleRange(), {0, 1});
+  CHECK(both.startsWith(QStringLiteral("cap · rank 0")));
+  CHECK(both.contains(QStringLiteral(", rank 1")));
+}
+
 TEST_CASE("a Kineto GPU trace's bubbles are shaded over its GPU stream lanes", "[export][kineto]") {
   // kineto-hta-alexnet-cuda: one GPU process (python3.10 'GPU 0') with the lanes Device 0,
   // stream 7 and stream 20, and a CPU thread. Before the fix no band was drawn on a GPU trace
