@@ -35,11 +35,11 @@ Process::Role classifyProcess(std::string_view n) {
   return R::Other;
 }
 
-void OverlapTally::add(TimeNs amount, NameId slice, TimeNs start, TimeNs end, NameId over, TimeNs overEnd) {
+bool OverlapTally::add(TimeNs amount, NameId slice, TimeNs start, TimeNs end, NameId over, TimeNs overEnd) {
   if (deviceTasks && amount < kMinorOverlapNs) {
     ++minor;
     largestMinor = std::max(largestMinor, amount);
-    return;
+    return false;
   }
   if (deviceTasks && strings && isNeverComputeName(strings->view(slice)) && isNeverComputeName(strings->view(over))) {
     ++concurrent;
@@ -47,10 +47,11 @@ void OverlapTally::add(TimeNs amount, NameId slice, TimeNs start, TimeNs end, Na
     for (NameId n : {over, slice})
       if (concurrentNames.size() < 4 && std::find(concurrentNames.begin(), concurrentNames.end(), n) == concurrentNames.end())
         concurrentNames.push_back(n);
-    return;
+    return false;
   }
   ++partial;
   if (strings && examples.size() < ImportStats::kExamplesPerKind) examples.push_back({slice, over, start, end, overEnd});
+  return true;
 }
 
 void OverlapTally::report(ImportStats& stats, const std::string& laneLabel) const {
@@ -96,12 +97,13 @@ std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<Tim
   for (std::uint32_t i : order) {
     while (!stack.empty() && end[stack.back()] <= start[i]) stack.pop_back();
     if (!stack.empty() && end[stack.back()] < end[i]) {
-      flags[i] |= kSlicePartialOverlap;
       ++overlaps;
+      bool warn = true;
       if (tally) {
         const std::uint32_t over = stack.back();
-        tally->add(end[over] - start[i], names ? (*names)[i] : 0, start[i], end[i], names ? (*names)[over] : 0, end[over]);
+        warn = tally->add(end[over] - start[i], names ? (*names)[i] : 0, start[i], end[i], names ? (*names)[over] : 0, end[over]);
       }
+      flags[i] |= warn ? kSlicePartialOverlap : kSliceMinorOverlap;
     }
     depth[i] = static_cast<std::uint32_t>(stack.size());
     stack.push_back(i);
@@ -298,6 +300,8 @@ inline bool nestingOrdered(const RawSlice& a, const RawSlice& b) {
 }
 
 constexpr std::uint32_t kOverlapBit = 0x80000000u;  // in LaneScratch::depth: partial overlap
+constexpr std::uint32_t kMinorBit = 0x40000000u;    // in LaneScratch::depth: informational overlap
+constexpr std::uint32_t kDepthBits = ~(kOverlapBit | kMinorBit);
 
 /// The common case of buildLane: complete (X) slices only, already in nesting order over the
 /// concatenation of the parts (the file lists each thread's events by start). Nests them in one
@@ -328,10 +332,8 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
       }
       std::uint32_t d = static_cast<std::uint32_t>(s.ends.size());
       maxDepth = std::max(maxDepth, d + 1);
-      if (!s.ends.empty() && s.ends.back() < en) {
-        d |= kOverlapBit;
-        tally.add(s.ends.back() - st, r.name, st, en, s.open.back(), s.ends.back());
-      }
+      if (!s.ends.empty() && s.ends.back() < en)
+        d |= tally.add(s.ends.back() - st, r.name, st, en, s.open.back(), s.ends.back()) ? kOverlapBit : kMinorBit;
       s.depth[k++] = d;
       s.ends.push_back(en);
       s.open.push_back(r.name);
@@ -339,10 +341,10 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
   }
   tally.report(stats, label);
   std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) ++rowBegin[(s.depth[i] & ~kOverlapBit) + 1];
+  for (std::size_t i = 0; i < n; ++i) ++rowBegin[(s.depth[i] & kDepthBits) + 1];
   for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
   const auto flagsOf = [](const RawSlice& r, std::uint32_t d) {
-    return static_cast<std::uint8_t>(r.flags() | ((d & kOverlapBit) ? kSlicePartialOverlap : 0));
+    return static_cast<std::uint8_t>(r.flags() | ((d & kOverlapBit) ? kSlicePartialOverlap : 0) | ((d & kMinorBit) ? kSliceMinorOverlap : 0));
   };
   k = 0;
   if (maxDepth <= 1) {
@@ -395,7 +397,7 @@ bool buildSortedLane(std::vector<RawPart>& src, std::size_t n, Lane& lane, Impor
     for (const RawPart& part : src) {
       for (const RawSlice& r : *part.slices) {
         const std::uint32_t d = s.depth[k++];
-        const std::uint32_t at = cursor[d & ~kOverlapBit]++;
+        const std::uint32_t at = cursor[d & kDepthBits]++;
         lane.start[at] = r.ts;
         lane.end[at] = r.ts + r.dur;
         lane.names[at] = r.name;
@@ -542,33 +544,36 @@ void nestIntoColumns(RecordBuffer<RawSlice>& v, const std::vector<LongArgs>* ite
     const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
     const TimeNs st = v[i].ts, en = v[i].ts + v[i].dur;
     while (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur <= st) s.stack.pop_back();
-    if (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur < en) {
-      v[i].setFlags(static_cast<std::uint8_t>(v[i].flags() | kSlicePartialOverlap));
-      const RawSlice& over = v[s.stack.back()];
-      tally.add(over.ts + over.dur - st, v[i].name, st, en, over.name, over.ts + over.dur);
-    }
-    const auto d = static_cast<std::uint32_t>(s.stack.size());
-    s.depth[i] = d;
+    auto d = static_cast<std::uint32_t>(s.stack.size());
     maxDepth = std::max(maxDepth, d + 1);
+    // The overlap kind rides on the depth (RawSlice keeps three flag bits; kSliceMinorOverlap is
+    // the fourth), as in buildSortedLane.
+    if (!s.stack.empty() && v[s.stack.back()].ts + v[s.stack.back()].dur < en) {
+      const RawSlice& over = v[s.stack.back()];
+      d |= tally.add(over.ts + over.dur - st, v[i].name, st, en, over.name, over.ts + over.dur) ? kOverlapBit : kMinorBit;
+    }
+    s.depth[i] = d;
     s.stack.push_back(i);
   }
   tally.report(stats, label);
   std::vector<std::uint32_t> rowBegin(maxDepth + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) ++rowBegin[s.depth[i] + 1];
+  for (std::size_t i = 0; i < n; ++i) ++rowBegin[(s.depth[i] & kDepthBits) + 1];
   for (std::size_t d = 1; d < rowBegin.size(); ++d) rowBegin[d] += rowBegin[d - 1];
   resizeColumns(lane, n);
   std::vector<std::uint32_t> cursor(rowBegin.begin(), rowBegin.end() - 1);
   for (std::size_t k = 0; k < n; ++k) {
     const std::uint32_t i = order ? order[k] : static_cast<std::uint32_t>(k);
     const RawSlice& r = v[i];
-    const std::uint32_t at = cursor[s.depth[i]]++;
+    const std::uint32_t d = s.depth[i];
+    const std::uint32_t at = cursor[d & kDepthBits]++;
     lane.start[at] = r.ts;
     lane.end[at] = r.ts + r.dur;
     lane.names[at] = r.name;
     lane.categories[at] = r.cat;
     lane.argsOffset[at] = r.argsOffset(itemsLong);
     lane.argsLength[at] = r.argsLength(itemsLong);
-    lane.flags[at] = r.flags();
+    lane.flags[at] = static_cast<std::uint8_t>(r.flags() | ((d & kOverlapBit) ? kSlicePartialOverlap : 0) |
+                                               ((d & kMinorBit) ? kSliceMinorOverlap : 0));
   }
   lane.rowBegin = std::move(rowBegin);
   if (lane.rowBegin.empty()) lane.rowBegin.push_back(0);

@@ -61,7 +61,9 @@ struct OverlapTally {
   /// runs the tasks of its links (the planes of the HCCL lanes) at once and the profiler writes
   /// them on the one stream that issued them (the 910B Level1 corpus capture: SDMA and Notify
   /// Wait tasks of Stream 4 overlapping by up to 4.7 ms).
-  void add(TimeNs amount, NameId slice = 0, TimeNs start = 0, TimeNs end = 0, NameId over = 0, TimeNs overEnd = 0);
+  /// Returns true for a partial overlap (a warning: flag kSlicePartialOverlap), false for an
+  /// informational one (kSliceMinorOverlap).
+  bool add(TimeNs amount, NameId slice = 0, TimeNs start = 0, TimeNs end = 0, NameId over = 0, TimeNs overEnd = 0);
   /// One PartialOverlap warning per partial overlap (the first ones naming their two slices),
   /// one MinorOverlap and one ConcurrentCommTasks line for the lane.
   void report(ImportStats& stats, const std::string& laneLabel) const;
@@ -69,7 +71,8 @@ struct OverlapTally {
 
 /// Nesting rule for one thread's complete slices (see Lane): input slices in any order with
 /// start/end set; fills `depth` (same size) and returns the number of partially overlapping
-/// slices (minor ones included), which are flagged in `flags`; `tally` (optional) gets them by
+/// slices (minor ones included), which are flagged in `flags` (kSlicePartialOverlap, or
+/// kSliceMinorOverlap for those `tally` counts as informational); `tally` (optional) gets them by
 /// kind, with the slices' names from `names` (optional, same size) for its examples. Exposed
 /// for tests.
 std::size_t assignDepths(const std::vector<TimeNs>& start, const std::vector<TimeNs>& end,

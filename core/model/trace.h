@@ -52,6 +52,11 @@ enum SliceFlag : std::uint8_t {
   kSliceUnfinished = 1,     ///< a B never ended: end is the trace end, the duration is unknown
   kSlicePartialOverlap = 2, ///< overlaps an earlier slice on its thread without nesting
   kSliceInstant = 4,        ///< an instant event (i/I), stored as a zero-length slice
+  /// Overlaps an earlier slice on its thread without nesting, as the import counts only as
+  /// information (ImportStats::informational: a device task under 1 us over the previous one,
+  /// communication tasks running at once on one stream): placed below like a partial overlap, but
+  /// not drawn as an alarm (issue 42 item 4).
+  kSliceMinorOverlap = 8,
 };
 
 /// One thread (pid, tid) of the trace with its slices, in compact sorted columns.

@@ -4410,6 +4410,10 @@ Computing %3 ms, Communication (Not Overlapped) %4 ms, Free %5 ms</source>
         <source>No timeline: no rank of this profile has a trace (trace_view.json or a database export). The Top-Down panel shows the figures of the profiler&apos;s own tables.</source>
         <translation>无时间线：此性能数据的各 rank 都没有 trace（trace_view.json 或数据库导出）。Top-Down 面板显示 profiler 自身表格中的数据。</translation>
     </message>
+    <message>
+        <source>starts before the previous task ends (device clock rounding or tasks running at once: informational)</source>
+        <translation>在前一个任务结束前开始（Device 时钟取整或任务同时运行：仅供参考）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::LaneHeader</name>
@@ -4831,6 +4835,10 @@ click to show every level</source>
     <message>
         <source>(raw)</source>
         <translation>（原始）</translation>
+    </message>
+    <message>
+        <source>overlap (informational)</source>
+        <translation>重叠（仅供参考）</translation>
     </message>
 </context>
 <context>
@@ -5607,6 +5615,14 @@ Core from %1, class from %2. Each share is the time that part alone runs; &quot;
     <message>
         <source>%1 event(s) or table problem(s) were skipped, repaired or flagged while importing. The rest of the profile loaded normally.</source>
         <translation>导入时有 %1 个事件或统计表问题被跳过、修复或标记。其余数据已正常加载。</translation>
+    </message>
+    <message>
+        <source>%1 (informational)</source>
+        <translation>%1（仅供参考）</translation>
+    </message>
+    <message>
+        <source>%1 more are informational (listed dimmed, not counted): overlaps under 1 us from the device clock&apos;s rounding and communication tasks running at once.</source>
+        <translation>另有 %1 条仅供参考（灰色列出，不计入）：Device 时钟取整造成的 1 us 以内重叠，以及同时运行的通信任务。</translation>
     </message>
 </context>
 </TS>

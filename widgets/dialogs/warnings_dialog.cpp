@@ -48,13 +48,21 @@ WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWi
           const auto kind = static_cast<core::ImportWarning>(k);
           const std::uint64_t n = st.count(kind);
           if (n == 0) continue;
-          rankTotal += n;
+          // Informational kinds (minor overlaps, communication tasks at once) are listed, dimmed,
+          // and left out of the totals, which then equal the status bar's (issue 42 item 4).
+          const bool info = core::ImportStats::informational(kind);
+          if (info) m_informational += n;
+          else rankTotal += n;
           auto* it = new QTreeWidgetItem(rankItem);
           it->setText(0, qs(core::warningLabel(kind)));
           it->setText(1, QString::number(n));
-          it->setText(2, qs(core::warningKey(kind)));
+          it->setText(2, info ? tr("%1 (informational)").arg(qs(core::warningKey(kind))) : qs(core::warningKey(kind)));
           it->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-          it->setForeground(0, warnColor);
+          if (info) {
+            for (int c = 0; c < 3; ++c) it->setForeground(c, QColor::fromRgb(ColorPalette::chrome().textDim));
+          } else {
+            it->setForeground(0, warnColor);
+          }
           for (const auto& [w, example] : st.examples) {
             if (w != kind) continue;
             auto* ex = new QTreeWidgetItem(it);
@@ -94,10 +102,15 @@ WarningsDialog::WarningsDialog(std::shared_ptr<const core::Profile> profile, QWi
       msgs->setExpanded(true);
     }
   }
-  summary->setText(m_total == 0 ? tr("No import warnings: every event was read as written.")
-                                : tr("%1 event(s) or table problem(s) were skipped, repaired or flagged "
-                                                 "while importing. The rest of the profile loaded normally.")
-                                      .arg(m_total));
+  QString text = m_total == 0 ? tr("No import warnings: every event was read as written.")
+                              : tr("%1 event(s) or table problem(s) were skipped, repaired or flagged "
+                                   "while importing. The rest of the profile loaded normally.")
+                                    .arg(m_total);
+  if (m_informational > 0)
+    text += QStringLiteral(" ") + tr("%1 more are informational (listed dimmed, not counted): overlaps under 1 us from the "
+                                     "device clock's rounding and communication tasks running at once.")
+                                      .arg(m_informational);
+  summary->setText(text);
   m_tree->header()->setStretchLastSection(false);
   m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);

@@ -168,6 +168,7 @@ void SliceDetailsPanel::showSlice(std::shared_ptr<const core::Profile> profile, 
   QStringList fl;
   if (flags & core::kSliceUnfinished) fl << tr("unfinished");
   if (flags & core::kSlicePartialOverlap) fl << tr("partial overlap");
+  if (flags & core::kSliceMinorOverlap) fl << tr("overlap (informational)");
   if (flags & core::kSliceInstant) fl << tr("instant");
   addRow(nullptr, tr("Flags"), fl.isEmpty() ? tr("none") : fl.join(QStringLiteral(", ")));
 

@@ -425,6 +425,10 @@ QString LaneCanvas::tooltipFor(const DrawBox& b) const {
   if (lane.flags[b.ref.index] & core::kSlicePartialOverlap)
     tip += QStringLiteral("<br><span style='color:%1'>%2</span>")
                .arg(ColorPalette::css(ColorPalette::chrome().errorText), tr("overlaps a sibling without nesting"));
+  else if (lane.flags[b.ref.index] & core::kSliceMinorOverlap)
+    tip += QStringLiteral("<br><span style='color:%1'>%2</span>")
+               .arg(ColorPalette::css(ColorPalette::chrome().textDim),
+                    tr("starts before the previous task ends (device clock rounding or tasks running at once: informational)"));
   tip += tr("<br>lane: %1").arg(path);
   return tip;
 }

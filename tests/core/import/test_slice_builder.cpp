@@ -518,3 +518,31 @@ TEST_CASE("args longer than RawSlice's packed length load exactly on every build
     CHECK((t->lanes[findSlice(*t, "open").lane].flags[findSlice(*t, "open").index] & core::kSliceUnfinished) != 0);
   }
 }
+
+TEST_CASE("informational overlaps are flagged apart from partial overlaps (not drawn as alarms)", "[import]") {
+  // The 910B Level1 capture, rank 0, Ascend Hardware / Stream 4: 308 tasks; nested by start (the
+  // longer first), 78 start under 1 us before the open task ends (device clock rounding) and 50
+  // more overlap it by longer, all HCCL tasks (Notify Wait, SDMA: running at once). Counted by a
+  // Python pass over trace_view.json's X events of that stream (ts/dur as decimals, ns).
+  const auto t = npuscope::test::load(
+      npuscope::test::shared("corpus/ascend-pt-910b-l1-text-2rank/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"));
+  const int stream4 = npuscope::test::laneIndex(*t, "Ascend Hardware", "Stream 4");
+  REQUIRE(stream4 >= 0);
+  const core::Lane& lane = t->lanes[static_cast<std::size_t>(stream4)];
+  REQUIRE(lane.sliceCount() == 308);
+  std::size_t minor = 0, partial = 0;
+  for (std::uint32_t i = 0; i < lane.sliceCount(); ++i) {
+    minor += (lane.flags[i] & core::kSliceMinorOverlap) != 0;
+    partial += (lane.flags[i] & core::kSlicePartialOverlap) != 0;
+  }
+  CHECK(minor == 78 + 50);
+  CHECK(partial == 0);
+  // The warnings count them as informational; a Python thread's real partial overlaps keep the
+  // alarm flag (as many as the rank's PartialOverlap warnings: 10, on its Python main thread).
+  CHECK(t->stats.count(core::ImportWarning::MinorOverlap) == 78);
+  CHECK(t->stats.count(core::ImportWarning::ConcurrentCommTasks) == 50);
+  std::size_t flagged = 0;
+  for (const core::Lane& l : t->lanes)
+    for (std::uint32_t i = 0; i < l.sliceCount(); ++i) flagged += (l.flags[i] & core::kSlicePartialOverlap) != 0;
+  CHECK(flagged == t->stats.count(core::ImportWarning::PartialOverlap));
+}

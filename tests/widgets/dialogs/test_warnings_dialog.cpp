@@ -50,3 +50,25 @@ TEST_CASE("warnings dialog lists the ranks' table messages", "[warnings]") {
   CHECK(r0->child(0)->text(2) == QStringLiteral("table"));
   CHECK(r0->child(1)->text(0) == QStringLiteral("step_trace_time.csv: empty CSV"));
 }
+
+TEST_CASE("warnings dialog: informational kinds are listed dimmed and left out of the total the status bar shows", "[warnings]") {
+  // Issue 42 item 4: the status bar said 20 and the dialog 277 on the 910B two-rank capture.
+  auto t0 = testing::makeTwoLaneTrace();
+  t0->stats.add(core::ImportWarning::MinorOverlap, 78, "on Ascend Hardware / Stream 4: 78 slice(s)");
+  t0->stats.add(core::ImportWarning::ConcurrentCommTasks, 50, "on Ascend Hardware / Stream 4: 50 task(s)");
+  t0->stats.add(core::ImportWarning::PartialOverlap, "on Python / Thread 1");
+  auto profile = testing::makeProfile({t0});
+  profile->ranks[0].tableMessages.push_back("kernel_details.csv: empty CSV");
+  widgets::WarningsDialog dlg(profile);
+  // ImportStats::total() (the status bar's warnings) + the table messages: 1 + 1.
+  CHECK(t0->stats.total() == 1);
+  CHECK(dlg.totalWarnings() == t0->stats.total() + 1);
+  CHECK(dlg.informational() == 78 + 50);
+  QTreeWidgetItem* r0 = dlg.tree()->topLevelItem(0);
+  CHECK(r0->text(1) == QStringLiteral("2"));
+  bool dimmed = false;
+  for (int i = 0; i < r0->childCount(); ++i)
+    if (r0->child(i)->text(2).startsWith(QStringLiteral("MinorOverlap")))
+      dimmed = r0->child(i)->text(2).contains(QStringLiteral("informational")) && r0->child(i)->text(1) == QStringLiteral("78");
+  CHECK(dimmed);
+}
