@@ -3745,6 +3745,46 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
         <source>missing (not recorded at this profiler level)</source>
         <translation>缺失（当前采集级别未记录）</translation>
     </message>
+    <message>
+        <source>launch flow</source>
+        <translation>下发连线</translation>
+    </message>
+    <message>
+        <source>op → task flow</source>
+        <translation>算子→任务连线</translation>
+    </message>
+    <message>
+        <source>task queue</source>
+        <translation>任务队列</translation>
+    </message>
+    <message>
+        <source>encloses it</source>
+        <translation>包含下一层</translation>
+    </message>
+    <message>
+        <source>same thread</source>
+        <translation>同一线程</translation>
+    </message>
+    <message>
+        <source>Reached from the row below through the profiler&apos;s launch flow (%1): the host call that launched the task</source>
+        <translation>经 Profiler 的下发连线（%1）由下一行到达：下发该任务的 Host 调用</translation>
+    </message>
+    <message>
+        <source>Reached through the profiler&apos;s flow from the torch op to its device task (%1)</source>
+        <translation>经 Profiler 从 torch 算子到其 Device 任务的连线（%1）到达</translation>
+    </message>
+    <message>
+        <source>Reached through torch_npu&apos;s task queue: the Enqueue on the op&apos;s thread feeds the Dequeue on the dispatch thread (flow %1)</source>
+        <translation>经 torch_npu 的任务队列到达：算子线程上的 Enqueue 交给下发线程上的 Dequeue（连线 %1）</translation>
+    </message>
+    <message>
+        <source>This slice encloses the one below it on its thread (its caller)</source>
+        <translation>该切片在其线程上包含下一行的切片（调用者）</translation>
+    </message>
+    <message>
+        <source>On the same OS thread, around the row below it in time</source>
+        <translation>位于同一操作系统线程上，在时间上包含下一行</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::ClusterLinkModel</name>

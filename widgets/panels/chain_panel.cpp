@@ -65,11 +65,32 @@ constexpr int kMissingRole = Qt::UserRole + 3;
 constexpr int kFullNameRole = Qt::UserRole + 4;
 constexpr int kLayerRole = Qt::UserRole + 5;
 
-QString viaText(std::string_view via) {
-  if (via.empty()) return {};
+}  // namespace
+
+QString ChainPanel::viaText(std::string_view via) {
+  // The profiler's own names (core's ChainLink::via) in words (issue 42 item 6: the column showed
+  // "enclosing" and "async_task_queue"); viaToolTip says what each means and names the flow.
+  if (via == "HostToDevice" || via == "ac2g") return tr("launch flow");
+  if (via == "async_npu" || via == "async_acl_npu") return tr("op → task flow");
+  if (via == "async_task_queue") return tr("task queue");
+  if (via == "enclosing") return tr("encloses it");
+  if (via == "same thread") return tr("same thread");
   return QString::fromUtf8(via.data(), static_cast<qsizetype>(via.size()));
 }
-}  // namespace
+
+QString ChainPanel::viaToolTip(std::string_view via) {
+  const QString key = QString::fromUtf8(via.data(), static_cast<qsizetype>(via.size()));
+  if (via == "HostToDevice" || via == "ac2g")
+    return tr("Reached from the row below through the profiler's launch flow (%1): the host call that launched the task").arg(key);
+  if (via == "async_npu" || via == "async_acl_npu")
+    return tr("Reached through the profiler's flow from the torch op to its device task (%1)").arg(key);
+  if (via == "async_task_queue")
+    return tr("Reached through torch_npu's task queue: the Enqueue on the op's thread feeds the Dequeue on the "
+              "dispatch thread (flow %1)").arg(key);
+  if (via == "enclosing") return tr("This slice encloses the one below it on its thread (its caller)");
+  if (via == "same thread") return tr("On the same OS thread, around the row below it in time");
+  return key;
+}
 
 QString ChainPanel::layerName(ChainLayer layer) {
   switch (layer) {
@@ -196,7 +217,7 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
       it->setToolTip(Start, QString::fromStdString(core::formatTimestampUs(r.start)));
       it->setText(Duration, dur(r.duration()));
       it->setText(Via, viaText(link->via));
-      it->setToolTip(Via, viaText(link->via));
+      it->setToolTip(Via, viaToolTip(link->via));
       if (layer == ChainLayer::DeviceTask && chain.launchLatency) {
         // Never a bare negative number: the latency corrected by the rank's clock skew bound.
         const TimeNs shown = chain.correctedLatency ? *chain.correctedLatency : *chain.launchLatency;

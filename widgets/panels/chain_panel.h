@@ -4,6 +4,8 @@
 // task: one row per layer, the layers core could not find shown greyed as missing.
 
 #include <QString>
+
+#include <string_view>
 #include <QWidget>
 #include <memory>
 
@@ -60,6 +62,10 @@ class ChainPanel : public QWidget {
 
   /// Display name of a layer: "Python API", "Torch op", "Enqueue", ...
   [[nodiscard]] static QString layerName(core::ChainLayer layer);
+  /// A link's "via" (core::ChainLink::via: the profiler's flow or "enclosing") in words, and what
+  /// it means with the profiler's name (the cell's tooltip).
+  [[nodiscard]] static QString viaText(std::string_view via);
+  [[nodiscard]] static QString viaToolTip(std::string_view via);
 
  signals:
   /// A row with a slice was clicked: select `ref` of rank `rankIndex` on the timeline.

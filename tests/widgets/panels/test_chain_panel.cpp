@@ -41,12 +41,15 @@ TEST_CASE("ChainPanel shows the ACLOP chain of the advisor fixture's longest bub
   CHECK(panel.text(5, ChainPanel::Start).isEmpty());
   CHECK_FALSE(panel.isMissing(1));
   CHECK(panel.text(1, ChainPanel::Name) == QStringLiteral("Conv2D"));
-  CHECK(panel.text(1, ChainPanel::Via) == QStringLiteral("async_npu"));
-  CHECK(panel.text(2, ChainPanel::Via) == QStringLiteral("async_task_queue"));
+  // Via in words (issue 42 item 6), the profiler's flow names in the tooltips.
+  CHECK(panel.text(1, ChainPanel::Via) == ChainPanel::viaText("async_npu"));
+  CHECK(panel.text(1, ChainPanel::Via) == QStringLiteral("op → task flow"));
+  CHECK(panel.text(2, ChainPanel::Via) == QStringLiteral("task queue"));
+  CHECK(ChainPanel::viaToolTip("async_task_queue").contains(QStringLiteral("async_task_queue")));
   CHECK(panel.text(3, ChainPanel::Name) == QStringLiteral("Dequeue@Conv2D"));
   CHECK(panel.text(3, ChainPanel::Duration) == QStringLiteral("1.108 ms"));
   CHECK(panel.text(4, ChainPanel::Name) == QStringLiteral("AscendCL@aclopCompileAndExecute"));
-  CHECK(panel.text(4, ChainPanel::Via) == QStringLiteral("HostToDevice"));
+  CHECK(panel.text(4, ChainPanel::Via) == QStringLiteral("launch flow"));
   CHECK(panel.text(6, ChainPanel::Name) == QStringLiteral("trans_Cast_0"));
   CHECK(panel.text(6, ChainPanel::Duration) == QStringLiteral("4.28 us"));
   // No Node@launch in this CANN: the latency runs from the HostToDevice start, 2.734 us as
@@ -121,7 +124,7 @@ TEST_CASE("ChainPanel of any device task via core::dispatchChain, and clearing",
 
 TEST_CASE("ChainPanel at the dock's default width shows every name and Via in full", "[chain][wrap]") {
   // The audit's case: bubble 1 of the Level1 capture (a with_stack Python API name of 50+
-  // characters, AscendCL@aclopCompileAndExecute, async_task_queue) in the 500 px dock.
+  // characters, AscendCL@aclopCompileAndExecute, the task queue) in the 500 px dock.
   const auto profile = load("corpus/ascend-pt-910b-l1-text-2rank");
   const auto& bubble = profile->ranks[0].analysis->devices[0].bubbles[0];
   ChainPanel panel;
@@ -143,7 +146,7 @@ TEST_CASE("ChainPanel at the dock's default width shows every name and Via in fu
       const QFontMetrics fm(it->font(c));
       const int width = tree->columnWidth(c) - 6;  // the cell's text margins
       CAPTURE(row, c, it->text(c), tree->columnWidth(c));
-      // Every word of the short columns fits (Via's "async_task_queue", "HostToDevice"); a slice
+      // Every word of the short columns fits (Via's "task queue", "launch flow"); a slice
       // name longer than its column (AscendCL@aclopCompileAndExecute) breaks anywhere. The text
       // so wrapped fits the row: nothing is cut.
       const int flags = c == ChainPanel::Name ? Qt::TextWordWrap | Qt::TextWrapAnywhere : Qt::TextWordWrap;
