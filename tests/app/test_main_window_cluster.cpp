@@ -14,6 +14,7 @@
 #include <string_view>
 #include <QMenu>
 #include <QMenuBar>
+#include <QHeaderView>
 #include <QSignalSpy>
 
 #include "app/main_window.h"
@@ -75,6 +76,34 @@ TEST_CASE("the Cluster dock shows a collective on every rank", "[window][cluster
         outlined = timeline->isInHighlightedSlices(static_cast<int>(i), {l, k});
     CHECK(outlined);
   }
+}
+
+TEST_CASE("a click on a collective's row header acts as on its cells: the last rank to arrive is shown", "[window][cluster]") {
+  // Issue 42 item 2: the row header did nothing. allReduce #0 of the 910B Level1 capture: rank 1
+  // starts 5,607.7 us after rank 0 (issue 40's hand count), so rank 1's op is shown.
+  MainWindow window;
+  window.setInteractiveErrors(false);
+  window.resize(1400, 900);
+  window.show();
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  window.openPath(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
+  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+  window.clusterDock()->show();
+  window.clusterDock()->raise();
+  QTableView* table = window.clusterPanel()->collectiveView();
+  REQUIRE(waitUntil([&] { return table->isVisible(); }, 2000));
+  QHeaderView* header = table->verticalHeader();
+  REQUIRE(header->count() >= 1);
+  auto* timeline = window.timeline();
+  CHECK_FALSE(timeline->selectedSlice().valid());
+  const int row0 = table->model()->index(0, 0).row();
+  const QPoint at(header->width() / 2, header->sectionViewportPosition(row0) + header->sectionSize(row0) / 2);
+  QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, at);
+  const auto profile = window.profile();
+  REQUIRE(timeline->selectedRank() >= 0);
+  CHECK(profile->ranks[static_cast<std::size_t>(timeline->selectedRank())].rank() == 1);
+  const auto& trace = *profile->ranks[static_cast<std::size_t>(timeline->selectedRank())].trace;
+  CHECK(trace.sliceName(timeline->selectedSlice()) == "hcom_allReduce__586_0_1");
 }
 
 TEST_CASE("a decision-tree finding selects its kernels in the Stats view", "[window][operators]") {

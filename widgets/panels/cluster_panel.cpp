@@ -595,6 +595,10 @@ ClusterPanel::ClusterPanel(ViewState* state, QWidget* parent) : QWidget(parent),
   connect(m_collectiveView, &QTableView::clicked, this, [this](const QModelIndex& index) {
     if (index == m_collectiveView->currentIndex()) onCollectiveClicked(index);
   });
+  // The row header (the collective's name) acts as its cells do, with no rank clicked: the
+  // last loaded rank to arrive is shown (issue 42 item 2: the header did nothing).
+  connect(m_collectiveView->verticalHeader(), &QHeaderView::sectionClicked, this,
+          [this](int section) { onCollectiveClicked(m_collectiveView->model()->index(section, CollectiveModel::LateRank)); });
 
   if (m_state) {
     connect(m_state, &ViewState::profileChanged, this,
