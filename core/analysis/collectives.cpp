@@ -411,8 +411,8 @@ const CommOp* collectiveOp(const RankSummaries& ranks, const CollectiveRank& r) 
   return ops && r.opIndex < ops->size() ? &(*ops)[r.opIndex] : nullptr;
 }
 
-double CommPeerLink::nominalShare() const {
-  const double n = nominalLinkGBs(link.transport);
+double CommPeerLink::nominalShare(std::string_view chip) const {
+  const double n = nominalLinkGBs(link.transport, chip);
   return n > 0 ? link.bandwidthGBs() / n : 0.0;
 }
 
@@ -440,9 +440,10 @@ SlowLink slowestLink(const RankSummaries& ranks) {
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const std::vector<CommOp>* ops = opsOf(ranks[i].get());
     if (!ops) continue;
+    const std::string& chip = ranks[i]->chip;
     for (const CommPeerLink& p : peerLinksOf(*ops)) {
-      if (p.link.bytes < kSlowLinkMinBytes || p.link.time <= 0 || nominalLinkGBs(p.link.transport) <= 0) continue;
-      if (!best.found || p.nominalShare() < best.link.nominalShare()) best = SlowLink{i, ranks[i]->rank, p, true};
+      if (p.link.bytes < kSlowLinkMinBytes || p.link.time <= 0 || nominalLinkGBs(p.link.transport, chip) <= 0) continue;
+      if (!best.found || p.nominalShare(chip) < best.share) best = SlowLink{i, ranks[i]->rank, p, true, p.nominalShare(chip), chip};
     }
   }
   return best;

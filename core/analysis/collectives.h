@@ -41,12 +41,20 @@ struct CommLink {
   }
 };
 
-/// The nominal bandwidth of a link type, GB/s, or 0 when none is known (SDMA on the chip, SIO,
-/// unknown links): HCCS 18, PCIE 20, RDMA 12.5, the table msprof's HCCL analysis tool judges links
-/// against (HcclAnalysisTool `Constant.LINK_BANDWIDTH`, with BANDWIDTH_THRESHOLD 0.8; msprof-analyze's
-/// advisor uses the same 18 GB/s as its SDMA baseline, bandwidth_contention.yaml). Newer chips' links
-/// are faster, so a figure below it is slow everywhere; docs/diagnosis.md §5.3.
-[[nodiscard]] inline double nominalLinkGBs(std::string_view transport) {
+/// The nominal bandwidth of a link type on `chip`, GB/s, or 0 when none is known (SDMA on the
+/// chip, SIO, unknown links), msprof's table (Ascend/msprof 9ba1ac7,
+/// analysis/common_func/ms_constant/number_constant.py, read by msparser/cluster/meta_parser.py
+/// HcclAnalysisTool.StandardBandWidth against BANDWIDTH_THRESHOLD 0.8): every Ascend910B model
+/// (ChipModel V4_1_0) HCCS 28, RDMA 25 and no PCIE figure; the Ascend910A (V2_1_0) HCCS 18, PCIE 20,
+/// RDMA 12.5. A chip not recorded, or another chip, takes the 910A's figures, the lowest: below
+/// them a link is slow on any chip (msprof-analyze's advisor uses the same 18 GB/s as its SDMA
+/// baseline, bandwidth_contention.yaml); docs/diagnosis.md §5.3 (issue 41 item 5).
+[[nodiscard]] inline double nominalLinkGBs(std::string_view transport, std::string_view chip = {}) {
+  if (chip.starts_with("Ascend910B")) {
+    if (transport == "HCCS") return 28.0;
+    if (transport == "RDMA") return 25.0;
+    return 0.0;
+  }
   if (transport == "HCCS") return 18.0;
   if (transport == "PCIE") return 20.0;
   if (transport == "RDMA") return 12.5;
@@ -59,8 +67,8 @@ struct CommPeerLink {
   int self = -1;
   int peer = -1;
   CommLink link;  ///< transport, bytes, time, tasks
-  /// bandwidth / nominalLinkGBs(transport), 0 when the transport has no nominal.
-  [[nodiscard]] double nominalShare() const;
+  /// bandwidth / nominalLinkGBs(transport, chip), 0 when the transport has no nominal.
+  [[nodiscard]] double nominalShare(std::string_view chip = {}) const;
 };
 
 /// Which peer a wait was for, and for how long (ns). `peer` is the rank in the op's group as the
@@ -288,6 +296,8 @@ struct SlowLink {
   int rank = -1;
   CommPeerLink link;
   bool found = false;
+  double share = 0;  ///< link.nominalShare(chip): of the rank's chip's nominal
+  std::string chip;  ///< the rank's chip (RankSummary::chip), "" unknown
 };
 inline constexpr std::uint64_t kSlowLinkMinBytes = 1'000'000;  ///< 1 MB: smaller totals are latency, not bandwidth
 [[nodiscard]] SlowLink slowestLink(const RankSummaries& ranks);

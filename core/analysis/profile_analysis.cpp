@@ -824,11 +824,11 @@ std::vector<std::string> collectiveFindings(const ProfileAnalysis& a) {
                                  {formatDuration(kLateRankMinSkewNs), formatDuration(maxSkew), collectiveLabel(*at)}));
   }
   // The slowest link, when below kSlowLinkShare of its nominal.
-  if (const SlowLink sl = slowestLink(ranks); sl.found && sl.link.nominalShare() < kSlowLinkShare) {
+  if (const SlowLink sl = slowestLink(ranks); sl.found && sl.share < kSlowLinkShare) {
     char bw[96];
-    std::snprintf(bw, sizeof bw, "%.2f GB/s, %.0f%%", sl.link.link.bandwidthGBs(), 100.0 * sl.link.nominalShare());
+    std::snprintf(bw, sizeof bw, "%.2f GB/s, %.0f%%", sl.link.link.bandwidthGBs(), 100.0 * sl.share);
     char nominal[32];
-    std::snprintf(nominal, sizeof nominal, "%g GB/s", nominalLinkGBs(sl.link.link.transport));
+    std::snprintf(nominal, sizeof nominal, "%g GB/s", nominalLinkGBs(sl.link.link.transport, sl.chip));
     out.push_back(i18n::format(npuTr("npuscope::core::ProfileAnalysis", "The slowest link is %1 to group rank %2 over %3: %4 of its "
                                                                        "nominal %5 (%6 in %7). Below 80% a link is slow: check "
                                                                        "it, and contention with compute."),

@@ -201,6 +201,7 @@ void ClusterMatrixModel::rebuild() {
       for (const core::CommPeerLink& p : op.peerLinks) {
         if (p.self < 0 || p.peer < 0) continue;
         Cell& c = m_cells[{p.self, p.peer}];
+        if (c.chip.empty()) c.chip = s->chip;  // the sending rank's chip: its links' nominals
         auto it = std::find_if(c.links.begin(), c.links.end(), [&](const core::CommLink& l) { return l.transport == p.link.transport; });
         if (it == c.links.end()) it = c.links.insert(c.links.end(), core::CommLink{p.link.transport, 0, 0, 0});
         it->bytes += p.link.bytes;
@@ -216,7 +217,7 @@ void ClusterMatrixModel::rebuild() {
   for (auto& [key, c] : m_cells) {
     const auto main = std::max_element(c.links.begin(), c.links.end(),
                                        [](const core::CommLink& a, const core::CommLink& b) { return a.bytes < b.bytes; });
-    const double nominal = main == c.links.end() ? 0.0 : core::nominalLinkGBs(main->transport);
+    const double nominal = main == c.links.end() ? 0.0 : core::nominalLinkGBs(main->transport, c.chip);
     c.share = nominal > 0 && c.time > 0 ? static_cast<double>(c.bytes) / static_cast<double>(c.time) / nominal : -1.0;
   }
   m_src.assign(src.begin(), src.end());
@@ -251,7 +252,7 @@ QVariant ClusterMatrixModel::data(const QModelIndex& index, int role) const {
                      .arg(static_cast<double>(l.bytes) / 1e6, 0, 'f', 3)
                      .arg(static_cast<double>(l.time) / 1e6, 0, 'f', 3)
                      .arg(l.bandwidthGBs(), 0, 'f', 2)
-                     .arg(core::nominalLinkGBs(l.transport));
+                     .arg(core::nominalLinkGBs(l.transport, c.chip));
       return lines.join(QLatin1Char('\n'));
     }
     default: return {};

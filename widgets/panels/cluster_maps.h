@@ -83,6 +83,7 @@ class ClusterMatrixModel : public QAbstractTableModel {
     std::uint64_t bytes = 0;
     core::TimeNs time = 0;
     double share = -1;                  // of the main transport's nominal, -1 without one
+    std::string chip;                   // the sending rank's chip (RankSummary::chip)
   };
   void rebuild();
   std::shared_ptr<const core::Profile> m_profile;

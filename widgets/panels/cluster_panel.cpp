@@ -430,11 +430,11 @@ void ClusterLinkModel::setProfile(const std::shared_ptr<const core::Profile>& pr
     for (std::size_t i = 0; i < ranks.size(); ++i) {
       if (!ranks[i] || ranks[i]->ops.empty()) continue;
       const core::RankSummary& rs = *ranks[i];
-      for (const core::CommLink& l : core::linksOf(rs.ops)) m_rows.push_back({rs.rank, -1, l, false});
+      for (const core::CommLink& l : core::linksOf(rs.ops)) m_rows.push_back({rs.rank, -1, l, false, rs.chip});
       for (const core::CommPeerLink& p : core::peerLinksOf(rs.ops)) {
         const bool slowest = slow.found && slow.rankIndex == i && slow.link.peer == p.peer &&
-                             slow.link.link.transport == p.link.transport && slow.link.nominalShare() < core::kSlowLinkShare;
-        m_rows.push_back({rs.rank, p.peer, p.link, slowest});
+                             slow.link.link.transport == p.link.transport && slow.share < core::kSlowLinkShare;
+        m_rows.push_back({rs.rank, p.peer, p.link, slowest, rs.chip});
       }
     }
   }
@@ -451,7 +451,7 @@ QVariant ClusterLinkModel::data(const QModelIndex& index, int role) const {
   const Row& row = m_rows[static_cast<std::size_t>(index.row())];
   const core::CommLink& l = row.link;
   const int col = index.column();
-  const double nominal = core::nominalLinkGBs(l.transport);
+  const double nominal = core::nominalLinkGBs(l.transport, row.chip);
   if (role == Qt::TextAlignmentRole)
     return col <= Transport ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::FontRole && row.slowest) {

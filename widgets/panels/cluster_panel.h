@@ -122,6 +122,7 @@ class ClusterLinkModel : public QAbstractTableModel {
     int peer = -1;  ///< -1: the rank's total over its peers
     core::CommLink link;
     bool slowest = false;
+    std::string chip;  ///< the rank's (RankSummary::chip): its links' nominals
   };
   std::shared_ptr<const core::Profile> m_profile;
   std::vector<Row> m_rows;

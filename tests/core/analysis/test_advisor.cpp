@@ -718,6 +718,15 @@ TEST_CASE("link nominals per chip: msprof's constants, the family name enough, a
   CHECK(core::linkNominal(th, "", "HCCS").source.find("sdma_baseline") != std::string::npos);
   CHECK(core::linkNominal(th, "", "RDMA").gbps == 0.0);  // not judged
   CHECK(core::linkNominal(th, "Ascend910_9391", "RDMA").gbps == 0.0);  // no msprof entry for the A3
+  // The Cluster dock's and the cross-rank stage's link nominals follow the same table (a chip not
+  // recorded takes the 910A's, the lowest); msprof gives the 910B no PCIE figure.
+  CHECK(core::nominalLinkGBs("HCCS", "Ascend910B3") == 28.0);
+  CHECK(core::nominalLinkGBs("RDMA", "Ascend910B") == 25.0);
+  CHECK(core::nominalLinkGBs("PCIE", "Ascend910B") == 0.0);
+  CHECK(core::nominalLinkGBs("HCCS", "Ascend910A") == 18.0);
+  CHECK(core::nominalLinkGBs("PCIE", "Ascend910A") == 20.0);
+  CHECK(core::nominalLinkGBs("RDMA", "") == 12.5);
+  CHECK(core::nominalLinkGBs("SIO", "Ascend910B") == 0.0);
   core::AdvisorThresholds set = th;
   REQUIRE(core::applyThresholdAssignment(set, "rdma_nominal_gbps=50").empty());
   CHECK(core::linkNominal(set, "Ascend910B3", "RDMA").gbps == 50.0);
