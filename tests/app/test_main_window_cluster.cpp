@@ -87,7 +87,7 @@ TEST_CASE("a click on a collective's row header acts as on its cells: the last r
   window.show();
   QSignalSpy finished(&window, &MainWindow::loadFinished);
   window.openPath(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
-  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+  REQUIRE(waitUntil([&] { return !finished.isEmpty() && finished.first().at(0).toBool(); }));
   window.clusterDock()->show();
   window.clusterDock()->raise();
   QTableView* table = window.clusterPanel()->collectiveView();
@@ -228,7 +228,7 @@ TEST_CASE("a click on a collective lays out only the lanes holding it on every r
   window.show();
   QSignalSpy finished(&window, &MainWindow::loadFinished);
   window.openPath(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
-  REQUIRE(waitUntil([&] { return !finished.isEmpty(); }));
+  REQUIRE(waitUntil([&] { return !finished.isEmpty() && finished.first().at(0).toBool(); }));
   window.clusterDock()->show();
   window.clusterDock()->raise();
   auto* timeline = window.timeline();

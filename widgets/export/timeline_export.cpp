@@ -271,6 +271,18 @@ int exportRank(const TimelineWidget& t) {
   return -1;
 }
 
+namespace {
+/// "+START – +END (DURATION)" relative to the profile's start (core::formatSignedOffset).
+QString captionRange(const core::Profile& profile, TimeRange range) {
+  const core::TimeNs origin = profile.range().start;
+  const core::TimeNs tick = std::max<core::TimeNs>(1, range.duration() / 1000);
+  return QStringLiteral("%1 – %2 (%3)")
+      .arg(QString::fromStdString(core::formatSignedOffset(range.start - origin, tick)),
+           QString::fromStdString(core::formatSignedOffset(range.end - origin, tick)),
+           QString::fromStdString(core::formatDuration(range.duration())));
+}
+}  // namespace
+
 std::vector<int> ranksInRows(const TimelineWidget& t, int scrollY, int height) {
   std::vector<int> ranks;
   for (const LayoutRow& r : t.layout().rows())
@@ -290,12 +302,7 @@ QString exportCaption(const core::Profile& profile, const QString& name, int ran
   for (std::size_t i = 0; i < valid.size() && i < 4; ++i) labels << rankLabel(profile.ranks[static_cast<std::size_t>(valid[i])]);
   if (valid.size() > 4) labels << QCoreApplication::translate("npuscope::widgets::TimelineExport", "+%1 more").arg(valid.size() - 4);
   QStringList parts{name, labels.join(QStringLiteral(", "))};
-  const core::TimeNs origin = profile.range().start;
-  const core::TimeNs tick = std::max<core::TimeNs>(1, range.duration() / 1000);
-  parts << QStringLiteral("%1 – %2 (%3)")
-               .arg(QString::fromStdString(core::formatSignedOffset(range.start - origin, tick)),
-                    QString::fromStdString(core::formatSignedOffset(range.end - origin, tick)),
-                    QString::fromStdString(core::formatDuration(range.duration())));
+  parts << captionRange(profile, range);
   if (std::find(valid.begin(), valid.end(), rank) != valid.end()) {
     const core::RankProfile& rp = profile.ranks[static_cast<std::size_t>(rank)];
     if (rp.analysis && !rp.analysis->cancelled && !rp.analysis->verdict.headline.empty())
@@ -318,12 +325,7 @@ QString exportCaption(const core::Profile& profile, const QString& name, int ran
     parts << rankLabel(rp);
     if (rp.analysis && !rp.analysis->cancelled) headline = rp.analysis->verdict.headline;
   }
-  const core::TimeNs origin = profile.range().start;
-  const core::TimeNs tick = std::max<core::TimeNs>(1, range.duration() / 1000);
-  parts << QStringLiteral("%1 – %2 (%3)")
-               .arg(QString::fromStdString(core::formatSignedOffset(range.start - origin, tick)),
-                    QString::fromStdString(core::formatSignedOffset(range.end - origin, tick)),
-                    QString::fromStdString(core::formatDuration(range.duration())));
+  parts << captionRange(profile, range);
   if (!headline.empty()) parts << QString::fromStdString(headline);
   parts.removeAll(QString());
   return parts.join(QStringLiteral(" · "));
