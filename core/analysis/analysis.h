@@ -351,6 +351,10 @@ struct AnalysisOptions {
   /// the communication / compute breakdowns and the fan-out run on one side thread. loadProfile
   /// passes LoadOptions::threads; the fuzz targets ask for 1.
   unsigned threads = 0;
+  /// The rank's chip as the capture records it ("" unknown): the communication split's link
+  /// nominals (nominalLinkGBs; CommBreakdown::chip). loadProfile passes the .db's NPU_INFO or the
+  /// msprof info.json's family.
+  std::string chip;
 };
 
 /// Host steps (ProfilerStep#N) and their device windows; without any, msprof's iterations (the

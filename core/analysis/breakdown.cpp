@@ -471,7 +471,7 @@ std::vector<std::string> breakdownFindings(const DeviceAnalysis& da, const Verdi
             char gbs[32], share[16], nom[16];
             std::snprintf(gbs, sizeof gbs, "%.2f GB/s", l.bandwidthGBs());
             std::string b = gbs;
-            if (const double nominal = nominalLinkGBs(l.transport); nominal > 0) {
+            if (const double nominal = nominalLinkGBs(l.transport, c.chip); nominal > 0) {
               std::snprintf(share, sizeof share, "%.0f%%", 100.0 * l.bandwidthGBs() / nominal);
               std::snprintf(nom, sizeof nom, "%g", nominal);
               b = i18n::format(npuTr("npuscope::core::Breakdown", "%1, %2 of its nominal %3"), {gbs, share, nom});

@@ -30,6 +30,7 @@ struct Verdict;
 /// `idleOtherTransfer` (they move data), the rest with no task recorded.
 struct CommBreakdown {
   TimeNs exposed = 0;  ///< Communication (Not Overlapped), as computed by the overlap analysis
+  std::string chip;    ///< the rank's chip (AnalysisOptions::chip): the links' nominals in the text
   /// The device is a Kineto trace's (format notes §6.1): its communication is collective kernels
   /// on the streams, with no HCCL plane task to split it.
   bool kineto = false;

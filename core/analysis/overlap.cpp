@@ -692,6 +692,7 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
     FanOut fan;
     const auto sideWork = [&] {
       comm = commBreakdown(trace, dev, da.commNotOverlapped, options.communication);
+      comm.chip = options.chip;
       compute = computeBreakdown(trace, tasks.computeTasks, kernels);
       fan = fanOut(trace, dev);
     };

@@ -974,6 +974,7 @@ RankProfile loadRankUnguarded(const RankSource& source, const LoadOptions& optio
   if (!useDb) readRankTables(rp);
   AnalysisOptions ao = analysis;
   if (!ao.stop.stop_possible()) ao.stop = options.stop;
+  if (ao.chip.empty()) ao.chip = !rp.chip.empty() ? rp.chip : msprofDeviceInfo(rp.source.root).chip;
   if (ao.threads == 0) ao.threads = options.threads;  // threads = 1: no side thread either
   CommunicationJson commJson;
   if (useDb && db.communication) {

@@ -198,3 +198,29 @@ TEST_CASE("collectives: every op of every rank and the last rank to start equal 
   }
   CHECK(captures == 3);
 }
+
+TEST_CASE("the slowest link is judged against its rank's chip's nominal", "[collectives][links]") {
+  // msprof's table (number_constant.py): HCCS 28 GB/s on every Ascend910B model, 18 on the 910A
+  // and when the chip is not recorded. The 910B .db export names its chip (NPU_INFO
+  // "Ascend910B"); the text export of the same model records none.
+  auto db = core::loadProfile(npuscope::test::shared("corpus/ascend-pt-910b-db-2rank/level1"));
+  REQUIRE(db.ok());
+  REQUIRE(db.profile->analysis);
+  const core::SlowLink slow = core::slowestLink(db.profile->analysis->summaries);
+  REQUIRE(slow.found);
+  CHECK(slow.chip == "Ascend910B");
+  CHECK(slow.link.link.transport == "HCCS");
+  CHECK(slow.share == Approx(slow.link.link.bandwidthGBs() / 28.0));
+  bool said = false;
+  for (const std::string& f : db.profile->analysis->findings) said = said || f.find("of its nominal 28 GB/s") != std::string::npos;
+  CHECK(said);
+  REQUIRE_FALSE(db.profile->ranks.empty());
+  CHECK(db.profile->ranks[0].analysis->devices.front().comm.chip == "Ascend910B");
+  auto text = core::loadProfile(npuscope::test::shared("corpus/ascend-pt-910b-l1-text-2rank"));
+  REQUIRE(text.ok());
+  const core::SlowLink t = core::slowestLink(text.profile->analysis->summaries);
+  REQUIRE(t.found);
+  CHECK(t.chip.empty());
+  CHECK(t.share == Approx(t.link.link.bandwidthGBs() / core::nominalLinkGBs(t.link.link.transport)));
+  CHECK(core::nominalLinkGBs(t.link.link.transport) == (t.link.link.transport == "HCCS" ? 18.0 : t.link.link.transport == "PCIE" ? 20.0 : 12.5));
+}
