@@ -926,7 +926,7 @@ StakeCeiling stakeCeiling(std::string_view rule) {
                         "dynamic_shapes"})
     if (rule == r) return StakeCeiling::Computing;
   // Faster collectives can only shorten the communication not hidden behind computation.
-  for (const char* r : {"comm_alignment", "comm_bandwidth", "comm_small_packets"})
+  for (const char* r : {"comm_alignment", "comm_bandwidth", "comm_small_packets", "collective_wait", "collective_late"})
     if (rule == r) return StakeCeiling::CommNotOverlapped;
   return StakeCeiling::None;
 }
@@ -1031,6 +1031,15 @@ std::shared_ptr<const OperatorAdvice> ruleOperatorTree(const AdvisorContext& c, 
 
 }  // namespace detail
 
+namespace {
+/// settleFindings with the rank's context already made.
+void settleFindings(const detail::AdvisorContext& c, std::vector<Finding>& findings) {
+  for (Finding& f : findings) f.stepsWithEvidence = detail::stepsWithEvidence(c.trace, c.analysis.steps, f);
+  if (!c.analysis.devices.empty())
+    for (Finding& f : findings) detail::boundAtStake(c, f);
+}
+}  // namespace
+
 RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const RankAnalysis& analysis,
                       const RankMetadata* meta, const AdvisorThresholds& given) {
   RankAdvice a;
@@ -1077,15 +1086,19 @@ RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const Ra
   }
   detail::ruleForwardBackward(c, a.findings);
   if (!c.gpu && kernels) a.operators = detail::ruleOperatorTree(c, a.chip, a.findings);
-  for (Finding& f : a.findings) f.stepsWithEvidence = detail::stepsWithEvidence(trace, analysis.steps, f);
-  if (!analysis.devices.empty())
-    for (Finding& f : a.findings) detail::boundAtStake(c, f);
-  auto rank = [](Severity s) { return static_cast<int>(s); };
-  std::stable_sort(a.findings.begin(), a.findings.end(), [&](const Finding& x, const Finding& y) {
-    if (rank(x.severity) != rank(y.severity)) return rank(x.severity) < rank(y.severity);
-    return x.atStakePerStep > y.atStakePerStep;
-  });
+  settleFindings(c, a.findings);
+  std::stable_sort(a.findings.begin(), a.findings.end(), findingBefore);
   return a;
+}
+
+void settleFindings(const Trace& trace, const RankAnalysis& analysis, const AdvisorThresholds& thresholds,
+                    std::vector<Finding>& findings) {
+  settleFindings(detail::AdvisorContext(trace, nullptr, analysis, thresholds), findings);
+}
+
+bool findingBefore(const Finding& a, const Finding& b) {
+  if (a.severity != b.severity) return static_cast<int>(a.severity) < static_cast<int>(b.severity);
+  return a.atStakePerStep > b.atStakePerStep;
 }
 
 }  // namespace npuscope::core

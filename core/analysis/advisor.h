@@ -318,4 +318,15 @@ struct KernelWork {
 [[nodiscard]] RankAdvice adviseRank(const Trace& trace, const KernelDetails* kernels, const RankAnalysis& analysis,
                                     const RankMetadata* meta, const AdvisorThresholds& thresholds = {});
 
+/// What adviseRank does to every finding of its rules, for findings made elsewhere
+/// (core/report's collectiveAdvice): Finding::stepsWithEvidence, and the time at stake bounded
+/// by the device time the rule can act on (Free, Computing or Communication (Not Overlapped) per
+/// step, by rule; atStakeNote says so). `findings` are slices of `trace`.
+void settleFindings(const Trace& trace, const RankAnalysis& analysis, const AdvisorThresholds& thresholds,
+                    std::vector<Finding>& findings);
+
+/// The order of a rank's findings, and of the Advice dock's: issues first (Severity order), then
+/// by time at stake per step, the longest first. For a stable sort.
+[[nodiscard]] bool findingBefore(const Finding& a, const Finding& b);
+
 }  // namespace npuscope::core

@@ -1050,6 +1050,7 @@ void judgeHolder(const RankSummaries& ranks, Collective& c, const std::vector<in
       continue;
     }
     c.lost += lost;
+    c.ranks[j].waited = lost;
     totals[c.ranks[j].rankIndex].waited += lost;
   }
   std::sort(c.alsoLate.begin(), c.alsoLate.end());

@@ -173,6 +173,9 @@ struct CollectiveRank {
   TimeNs start = 0;           ///< op start on the rank's own clock, ns
   TimeNs correctedStart = 0;  ///< start - the rank's clock offset, ns
   TimeNs skew = 0;            ///< correctedStart - the earliest correctedStart of the collective, ns
+  /// What it waits for the holder (Known or Unverified): the holder's arrival - correctedStart
+  /// when that is at least kLateRankMinSkewNs, else 0 (its share of Collective::lost), ns.
+  TimeNs waited = 0;
 };
 
 /// A group rank of a collective that no loaded rank is, as the loaded ranks' first waits on it

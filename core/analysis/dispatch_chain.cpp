@@ -9,6 +9,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/trace_query.h"
+#include "core/base/gallop.h"
 #include "core/base/i18n.h"
 #include "core/base/time_format.h"
 
@@ -33,37 +34,6 @@ const ChainLink* DispatchChain::find(ChainLayer l) const {
   return nullptr;
 }
 
-namespace {
-
-/// std::upper_bound(s + b, s + e, t) - s, found by galloping from `hint` (any position in [b, e)):
-/// O(log distance), so a caller whose successive searches in one row move forward a little (the
-/// dispatch statistics walk the tasks in time order) reads a few neighbouring starts instead of
-/// ~19 scattered ones of a 500 k-slice row. The answer does not depend on the hint.
-std::uint32_t upperBoundNear(const TimeNs* s, std::uint32_t b, std::uint32_t e, TimeNs t, std::uint32_t hint) {
-  std::uint64_t lo = b, hi = e;  // the answer lies in [lo, hi] (64 bits: no wrap while galloping)
-  if (hint >= b && hint < e) {
-    std::uint64_t step = 1;
-    if (s[hint] <= t) {  // the answer is after the hint: gallop forward
-      lo = hint + 1;
-      while (lo + step - 1 < e && s[lo + step - 1] <= t) {
-        lo += step;
-        step *= 2;
-      }
-      hi = std::min<std::uint64_t>(lo + step - 1, e);
-    } else {  // at or before the hint: gallop backward
-      hi = hint;
-      while (hi >= b + step && s[hi - step] > t) {
-        hi -= step;
-        step *= 2;
-      }
-      lo = hi >= b + step ? hi - step + 1 : b;
-    }
-  }
-  return static_cast<std::uint32_t>(std::upper_bound(s + lo, s + hi, t) - s);
-}
-
-}  // namespace
-
 namespace detail {
 
 SliceRef parentOf(const Trace& trace, SliceRef r) {
@@ -80,8 +50,9 @@ SliceRef parentOf(const Trace& trace, SliceRef r) {
   };
   thread_local Hint hints[64];
   Hint& h = hints[(reinterpret_cast<std::uintptr_t>(&lane) / sizeof(Lane) * 7 + d) & 63];
-  const std::uint32_t hint = h.lane == &lane && h.row == d - 1 ? h.at : b + (e - b) / 2;
-  const std::uint32_t up = upperBoundNear(lane.start.data(), b, e, t, hint);
+  const std::size_t hint = h.lane == &lane && h.row == d - 1 ? h.at : e;  // e: none
+  const TimeNs* starts = lane.start.data();
+  const auto up = static_cast<std::uint32_t>(partitionPointNear(b, e, hint, [&](std::size_t p) { return starts[p] <= t; }));
   if (up == b) return {};
   const std::uint32_t i = up - 1;
   h = {&lane, d - 1, i};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/model/trace.h"
 
+#include "core/base/gallop.h"
 #include "core/base/guard.h"
 #include "core/base/gzip_stream.h"
 #include "core/base/mapped_file.h"
@@ -59,8 +60,7 @@ std::pair<std::size_t, std::size_t> flowRange(const std::vector<Flow>& flows, co
                                               const std::vector<std::uint64_t>& keys, SliceRef r, SliceRef Flow::*end) {
   if (index.size() != flows.size()) return {0, 0};
   const std::uint64_t want = refKey(r);
-  const auto keyAt = [&](std::size_t p) { return refKey(flows[index[p]].*end); };
-  std::size_t lo = 0, hi = index.size();
+  const auto before = [&](std::size_t p) { return refKey(flows[index[p]].*end) < want; };
   // Where this thread's last search in this index and lane ended (direct-mapped): the analyses
   // ask for the slices of a lane in order, so galloping from there reads two or three Flow
   // records where the sampled keys still leave five (issue 43). Only a starting point: the
@@ -72,33 +72,17 @@ std::pair<std::size_t, std::size_t> flowRange(const std::vector<Flow>& flows, co
   };
   thread_local Hint hints[32];
   Hint& h = hints[(r.lane * 7u + static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(index.data()) >> 6)) & 31u];
-  if (h.index == index.data() && h.lane == r.lane && h.at < index.size()) {
-    std::size_t step = 1;
-    if (keyAt(h.at) < want) {  // the answer is after the hint
-      lo = h.at + 1;
-      while (lo + step - 1 < index.size() && keyAt(lo + step - 1) < want) {
-        lo += step;
-        step *= 2;
-      }
-      hi = std::min(lo + step - 1, index.size());
-    } else {  // at or before it
-      hi = h.at;
-      while (hi >= step && keyAt(hi - step) >= want) {
-        hi -= step;
-        step *= 2;
-      }
-      lo = hi >= step ? hi - step + 1 : 0;
-    }
+  std::size_t lo = 0, hi = index.size(), from = index.size();  // `from` outside [lo, hi): no hint
+  if (h.index == index.data() && h.lane == r.lane) {
+    from = h.at;
   } else if (keys.size() == (index.size() + Trace::kFlowKeyStride - 1) / Trace::kFlowKeyStride) {
     // The first sample at or above r: the first position at or above r lies after the sample
     // before it, and at or before that sample.
     const auto j = static_cast<std::size_t>(std::lower_bound(keys.begin(), keys.end(), want) - keys.begin());
     lo = j == 0 ? 0 : (j - 1) * Trace::kFlowKeyStride + 1;
-    hi = std::min(index.size(), j * Trace::kFlowKeyStride);
-    if (j == 0) hi = 0;
+    hi = j == 0 ? 0 : std::min(index.size(), j * Trace::kFlowKeyStride);
   }
-  const auto first = std::lower_bound(index.begin() + static_cast<std::ptrdiff_t>(lo), index.begin() + static_cast<std::ptrdiff_t>(hi), want,
-                                      [&](std::uint32_t i, std::uint64_t v) { return refKey(flows[i].*end) < v; });
+  const auto first = index.begin() + static_cast<std::ptrdiff_t>(partitionPointNear(lo, hi, from, before));
   auto last = first;
   while (last != index.end() && flows[*last].*end == r) ++last;
   h = {index.data(), r.lane, static_cast<std::size_t>(first - index.begin())};

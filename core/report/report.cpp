@@ -14,7 +14,6 @@
 
 #include "core/base/i18n.h"
 #include "core/base/time_format.h"
-#include "core/analysis/advisor_rules.h"
 #include "core/analysis/analysis.h"
 #include "core/analysis/collectives.h"
 #include "core/import/db/db_tables.h"
@@ -567,18 +566,9 @@ std::vector<Finding> collectiveAdvice(const Profile& profile, std::size_t rankIn
   for (const RankCollectiveTotals& t : cc.totals)
     if (t.rankIndex == rankIndex) totals = &t;
   if (!totals) return out;
-  const double perStep = 1.0 / static_cast<double>(std::max<std::size_t>(1, steps));
-  // The bound: what the rank's Communication (Not Overlapped) leaves per step.
-  const RankProfile& rp = profile.ranks[rankIndex];
-  std::optional<double> exposedPerStep;
-  if (rp.analysis && !rp.analysis->devices.empty())
-    exposedPerStep = static_cast<double>(rp.analysis->devices.front().computed.commNotOverlapped) * perStep;
-  const auto stake = [&](Finding& f, TimeNs total) {
-    const double v = static_cast<double>(total) * perStep;
-    f.atStakePerStep = static_cast<TimeNs>(exposedPerStep ? std::min(v, *exposedPerStep) : v);
-    if (exposedPerStep && v > *exposedPerStep)
-      f.atStakeNote = i18n::format(npuTr("npuscope::core::Advisor", "bounded by Communication (Not Overlapped), %1 per step; the waits add up to %2"),
-                                   {formatDuration(static_cast<TimeNs>(*exposedPerStep)), formatDuration(static_cast<TimeNs>(v))});
+  // Per step; adviseRankInProfile bounds it as the advisor's communication rules (settleFindings).
+  const auto stake = [steps](Finding& f, TimeNs total) {
+    f.atStakePerStep = static_cast<TimeNs>(static_cast<double>(total) / static_cast<double>(std::max<std::size_t>(1, steps)));
   };
   const std::string source = "npuscope's cross-rank stage: the holder of each collective, the member of its group that arrives "
                              "last (loaded ranks by their clock-corrected op start, members outside the capture by the end of "
@@ -592,17 +582,13 @@ std::vector<Finding> collectiveAdvice(const Profile& profile, std::size_t rankIn
     const Collective* worst = nullptr;
     TimeNs worstNs = 0;
     std::size_t held = 0;
-    for (const Collective& c : cc.collectives) {
-      if (c.holder.status != Holder::Status::Known && c.holder.status != Holder::Status::Unverified) continue;
-      for (std::size_t j = 0; j < c.ranks.size(); ++j) {
-        if (c.ranks[j].rankIndex != rankIndex || (c.holder.loaded() && j == c.holder.index)) continue;
-        const TimeNs lost = c.holder.arrival - c.ranks[j].correctedStart;
-        if (lost < kLateRankMinSkewNs) continue;
+    for (const Collective& c : cc.collectives)
+      for (const CollectiveRank& r : c.ranks) {
+        if (r.rankIndex != rankIndex || r.waited <= 0) continue;
         ++held;
-        ops.push_back({lost, &c.ranks[j]});
-        if (lost > worstNs) worstNs = lost, worst = &c;
+        ops.push_back({r.waited, &r});
+        if (r.waited > worstNs) worstNs = r.waited, worst = &c;
       }
-    }
     f.title = worst ? i18n::format(npuTr("npuscope::core::Advisor", "Waits in collectives for %1"), {holderInSentence(profile, *worst)})
                     : npuTr("npuscope::core::Advisor", "Waits in collectives for a later rank");
     f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 in all in %2 of %3 collectives, waiting for the member that arrives last; "
@@ -642,8 +628,6 @@ std::vector<Finding> collectiveAdvice(const Profile& profile, std::size_t rankIn
     collectiveEvidence(profile, std::move(ops), f);
     out.push_back(std::move(f));
   }
-  for (Finding& f : out)
-    if (rp.trace && rp.analysis) f.stepsWithEvidence = detail::stepsWithEvidence(*rp.trace, rp.analysis->steps, f);
   return out;
 }
 
@@ -653,12 +637,10 @@ RankAdvice adviseRankInProfile(const Profile& profile, std::size_t rankIndex, co
   if (!profile.ranks[rankIndex].trace || !profile.ranks[rankIndex].analysis) return a;
   std::vector<Finding> more = collectiveAdvice(profile, rankIndex, a.steps);
   if (more.empty()) return a;
+  const RankProfile& rp = profile.ranks[rankIndex];
+  settleFindings(*rp.trace, *rp.analysis, thresholds, more);
   for (Finding& f : more) a.findings.push_back(std::move(f));
-  const auto rank = [](Severity s) { return static_cast<int>(s); };
-  std::stable_sort(a.findings.begin(), a.findings.end(), [&](const Finding& x, const Finding& y) {
-    if (rank(x.severity) != rank(y.severity)) return rank(x.severity) < rank(y.severity);
-    return x.atStakePerStep > y.atStakePerStep;
-  });
+  std::stable_sort(a.findings.begin(), a.findings.end(), findingBefore);
   return a;
 }
 

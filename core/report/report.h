@@ -33,13 +33,14 @@ namespace npuscope::core {
 ///    holder it lost most to, its ops of those collectives as evidence (the longest wait first);
 ///  - "collective_late": the rank is the loaded holder the others wait for
 ///    (RankCollectiveTotals::caused per step), its ops as evidence.
-/// `steps`: the rank's steps (RankAdvice::steps; per-step figures divide by it, at least 1). At
-/// stake is bounded by the rank's Communication (Not Overlapped) per step. Empty without the
-/// stage, with one rank, or when the rank neither waits nor holds. Never throws but bad_alloc.
+/// `steps`: the rank's steps (RankAdvice::steps; per-step figures divide by it, at least 1); the
+/// time at stake is not yet bounded nor the steps with evidence counted (settleFindings, as
+/// adviseRankInProfile does). Empty without the stage, with one rank, or when the rank neither
+/// waits nor holds. Never throws but bad_alloc.
 [[nodiscard]] std::vector<Finding> collectiveAdvice(const Profile& profile, std::size_t rankIndex, std::size_t steps);
 
-/// adviseRankProfile of rank `rankIndex` of `profile` with collectiveAdvice added and the
-/// findings ranked again (issues first, then by time at stake per step).
+/// adviseRankProfile of rank `rankIndex` of `profile` with collectiveAdvice added (settled as the
+/// advisor's own: settleFindings) and the findings ranked again (findingBefore).
 [[nodiscard]] RankAdvice adviseRankInProfile(const Profile& profile, std::size_t rankIndex,
                                              const AdvisorThresholds& thresholds = {});
 

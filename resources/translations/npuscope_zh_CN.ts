@@ -1680,10 +1680,6 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>%2 的通信组内 rank %1（不在本次采集中）</translation>
     </message>
     <message>
-        <source>bounded by Communication (Not Overlapped), %1 per step; the waits add up to %2</source>
-        <translation>以未掩盖通信为上限（每 Step %1）；等待合计 %2</translation>
-    </message>
-    <message>
         <source>a member arrives %1 or more after this rank</source>
         <translation>有成员比本 Rank 晚到 %1 及以上</translation>
     </message>

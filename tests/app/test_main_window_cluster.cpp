@@ -35,6 +35,22 @@ using npuscope::MainWindow;
 using npuscope::test::sharedPath;
 using npuscope::test::waitUntil;
 
+namespace {
+/// Shows `window` at 1400 x 900, opens the 910B Level1 two-rank capture and raises the Cluster
+/// dock; false when the load fails or times out.
+bool openTwoRankWithClusterDock(MainWindow& window) {
+  window.setInteractiveErrors(false);
+  window.resize(1400, 900);
+  window.show();
+  QSignalSpy finished(&window, &MainWindow::loadFinished);
+  window.openPath(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
+  if (!waitUntil([&] { return !finished.isEmpty() && finished.first().at(0).toBool(); })) return false;
+  window.clusterDock()->show();
+  window.clusterDock()->raise();
+  return true;
+}
+}  // namespace
+
 TEST_CASE("the Cluster dock shows a collective on every rank", "[window][cluster]") {
   MainWindow window;
   window.setInteractiveErrors(false);
@@ -82,14 +98,7 @@ TEST_CASE("a click on a collective's row header acts as on its cells: the last r
   // Issue 42 item 2: the row header did nothing. allReduce #0 of the 910B Level1 capture: rank 1
   // starts 5,607.7 us after rank 0 (issue 40's hand count), so rank 1's op is shown.
   MainWindow window;
-  window.setInteractiveErrors(false);
-  window.resize(1400, 900);
-  window.show();
-  QSignalSpy finished(&window, &MainWindow::loadFinished);
-  window.openPath(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
-  REQUIRE(waitUntil([&] { return !finished.isEmpty() && finished.first().at(0).toBool(); }));
-  window.clusterDock()->show();
-  window.clusterDock()->raise();
+  REQUIRE(openTwoRankWithClusterDock(window));
   QTableView* table = window.clusterPanel()->collectiveView();
   REQUIRE(waitUntil([&] { return table->isVisible(); }, 2000));
   QHeaderView* header = table->verticalHeader();
@@ -223,14 +232,7 @@ void clickCell(QTableView* view, const QModelIndex& index) {
 TEST_CASE("a click on a collective lays out only the lanes holding it on every rank, and Show All Lanes restores them",
           "[window][cluster]") {
   MainWindow window;
-  window.setInteractiveErrors(false);
-  window.resize(1400, 900);
-  window.show();
-  QSignalSpy finished(&window, &MainWindow::loadFinished);
-  window.openPath(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
-  REQUIRE(waitUntil([&] { return !finished.isEmpty() && finished.first().at(0).toBool(); }));
-  window.clusterDock()->show();
-  window.clusterDock()->raise();
+  REQUIRE(openTwoRankWithClusterDock(window));
   auto* timeline = window.timeline();
   const std::size_t allLanes = laidOutLanes(*timeline).size();
   REQUIRE(allLanes > 10);

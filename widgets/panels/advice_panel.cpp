@@ -46,10 +46,7 @@ void AdviceModel::setProfile(const std::shared_ptr<const core::Profile>& profile
       row.sameOnRanks = static_cast<int>(ranks.size());
     }
     // Across ranks as within one: issues first, then by time at stake per step.
-    std::stable_sort(all.begin(), all.end(), [](const Row& a, const Row& b) {
-      if (a.finding.severity != b.finding.severity) return a.finding.severity < b.finding.severity;
-      return a.finding.atStakePerStep > b.finding.atStakePerStep;
-    });
+    std::stable_sort(all.begin(), all.end(), [](const Row& a, const Row& b) { return core::findingBefore(a.finding, b.finding); });
     m_rows = std::move(all);
   }
   endResetModel();
