@@ -732,7 +732,10 @@ RankAnalysis analyzeRank(const Trace& trace, const KernelDetails* kernels, const
     }
     // Per step.
     if (ra.steps.empty()) {
-      da.steps.push_back(stepOverlap(da, laneSets, -1, {begin, end == INT64_MIN ? begin : end + 1}, begin, stepTrace, dev));
+      // The one row's window is the device span itself, [first start, last end): it ends where the
+      // last task (or the profiler's Free lane) ends, not 1 ns past it. Every interval of the span
+      // has a positive length, so each starts before that end and is counted.
+      da.steps.push_back(stepOverlap(da, laneSets, -1, {begin, end == INT64_MIN ? begin : end}, begin, stepTrace, dev));
     } else {
       for (std::size_t k = 0; k < ra.steps.size(); ++k) {
         if (k % 64 == 63 && cancelled()) return ra;  // each step scans its intervals and the CSV rows

@@ -166,6 +166,18 @@ TEST_CASE("case 34: no Overlap Analysis lanes and no CSV is not an error") {
   CHECK(d.computed.commNotOverlapped == us(100));
 }
 
+TEST_CASE("overlap: without steps, the one row spans the first task's start to the last task's end, not 1 ns past") {
+  // case 01's case.md table: RmsNorm starts at ...456789, Cast (the last kernel) ends at ...466250.
+  const auto p = loadProfileOrFail(shared("cases/01-string-ts-ns-decimals/trace_view.json"));
+  const auto& d = p->ranks[0].analysis->devices.at(0);
+  REQUIRE(d.steps.size() == 1);
+  CHECK(d.steps[0].step == -1);
+  CHECK(d.steps[0].window.start == 1731400000123456789LL);
+  CHECK(d.steps[0].window.end == 1731400000123466250LL);
+  CHECK(d.steps[0].computed.e2e == 1731400000123466250LL - 1731400000123456789LL);
+  CHECK(d.steps[0].computed.computing == 5160 + 3040 + 1250);
+}
+
 TEST_CASE("case 34: a step_trace_time.csv without step and with device -1") {
   std::string err;
   const auto rows = core::readStepTraceTime(shared("cases/34-step-trace-time-and-missing-overlap/no_step_info/step_trace_time.csv"), err);
