@@ -51,6 +51,9 @@ report "untranslated entries in resources/translations (translate them: see scri
 report "a Catch2 test name that begins with '-' (Catch reads it as an option: the test never runs)" "$(
   grep -rnE --include='*.cpp' '(TEST_CASE|SCENARIO|TEST_CASE_METHOD)[[:space:]]*\((\w+,[[:space:]]*)?"-' tests || true)"
 
+report "a Catch2 test name with ';' (ctest's discovery splits the name there: the two halves match no test)" "$(
+  grep -rnE --include='*.cpp' '(TEST_CASE|SCENARIO)[[:space:]]*\("[^"]*;' tests || true)"
+
 if command -v python3 >/dev/null 2>&1; then
   report "function over 150 lines (split it along what each part decides)" "$(
     python3 scripts/function_lengths.py --limit 150 "${product_dirs[@]}" 2>&1 || true)"
