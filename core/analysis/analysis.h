@@ -113,7 +113,8 @@ struct ChainLink {
   ChainLayer layer = ChainLayer::DeviceTask;
   SliceRef slice;
   /// How it was reached: "async_npu", "async_acl_npu", "HostToDevice", "ac2g", "async_task_queue",
-  /// "enclosing", "same thread" or "": always a string literal (static storage; one chain is built
+  /// "enclosing", "same thread", "External id" (a Kineto op by its id), "kernel_record" (a Kineto
+  /// record of the kernel, not its launch: detail::isKernelRecord) or "": always a string literal (static storage; one chain is built
   /// per device task, and an allocated string per link was a third of the chain's cost).
   std::string_view via;
 };
@@ -130,6 +131,11 @@ struct DispatchChain {
   std::optional<TimeNs> launchLatency;
   /// The HostToDevice flow's start ts (host clock, ns), when the task has one.
   std::optional<TimeNs> launchTs;
+  /// When the launch itself is not recorded but the op that issued the task is (a Kineto kernel
+  /// record, detail::isKernelRecord): that op's range, host clock, ns. The launch lies inside it,
+  /// so it is known to come before its end and after its start; launchTs and launchLatency stay
+  /// empty.
+  std::optional<TimeRange> issuedDuring;
   /// launchLatency + the rank's clock skew bound (ClockSkew::bound, ns): never negative. Set by
   /// applySkew (analyzeRank does it for every bubble's chain).
   std::optional<TimeNs> correctedLatency;

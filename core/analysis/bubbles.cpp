@@ -470,6 +470,18 @@ bool launchCause(const GapContext& g, Bubble& b, TimeNs skewBound) {
       }
     }
   // The task was launched before the device went idle: the host was not late, the device held it.
+  if (b.launched == LaunchTiming::BeforeGapStart && !b.chain.launchTs && b.chain.issuedDuring) {
+    const ChainLink* op = b.chain.find(ChainLayer::TorchOp);
+    b.cause = BubbleCause::Queued;
+    b.evidence = {b.after};
+    if (op) b.evidence.push_back(op->slice);
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "%1 was issued by %2, which ended %3 before the device went idle, and "
+                                      "started only when the gap ended: the host was ahead, the delay is on the device side "
+                                      "(the launch itself is not recorded: the runtime record sits at the kernel's own start)"),
+                            {trace.sliceName(b.after), op ? std::string(trace.sliceName(op->slice)) : std::string("?"),
+                             formatDuration(gap.start - (b.chain.issuedDuring->end - skewBound))});
+    return true;
+  }
   if (b.launched == LaunchTiming::BeforeGapStart && b.chain.launchTs) {
     b.cause = BubbleCause::Queued;
     b.evidence = {b.after};
@@ -616,6 +628,7 @@ void busyDispatchCause(const GapContext& g, Bubble& b) {
 /// little); without a framework layer an idle CANN layer leaves the cause unknown.
 void coverageCause(const GapContext& g, Bubble& b) {
   const GapActivity& a = g.act;
+  const Trace& trace = g.trace;
   const double coverage = b.hostCoverage;
   if (coverage >= 0.5 && a.launches + a.ops >= 3) {
     busyDispatchCause(g, b);
@@ -628,6 +641,16 @@ void coverageCause(const GapContext& g, Bubble& b) {
                                       "GE graph mode) is not in this capture: what the host did is not recorded, the "
                                       "cause cannot be told"),
                             {pct(1.0 - coverage)});
+    return;
+  }
+  if (const ChainLink* rec = b.chain.find(ChainLayer::Launch);
+      coverage < 0.2 && rec && rec->via == "kernel_record" && b.launched == LaunchTiming::Unknown) {
+    // A Kineto record of the kernel and no op known to have issued it: the host was idle in the
+    // gap, but whether the kernel was already waiting on the device cannot be told.
+    b.detail = i18n::format(npuTr("npuscope::core::Bubbles", "no torch op or runtime activity for %1 of the gap, but when %2 was launched is "
+                                      "not recorded (its runtime record sits at the kernel's own start and no op carries its "
+                                      "External id): whether the device waited for the host cannot be told"),
+                            {pct(1.0 - coverage), trace.sliceName(b.after)});
     return;
   }
   if (coverage < 0.2) {
@@ -767,6 +790,13 @@ void examine(const Trace& trace, const DeviceAnalysis& da, const std::vector<std
     // host) or before (it was queued)? Launch time on the device clock: s - skew bound.
     if (b.chain.launchTs)
       b.launched = *b.chain.launchTs - da.skew.bound >= g.start ? LaunchTiming::AfterGapStart : LaunchTiming::BeforeGapStart;
+    else if (const auto& op = b.chain.issuedDuring) {
+      // Only the op that issued the task is recorded (a Kineto kernel record): the launch lies
+      // inside it, so it is before the gap when the op ended before, after when it started after,
+      // and unknown when the op spans the gap's start.
+      if (op->end - da.skew.bound < g.start) b.launched = LaunchTiming::BeforeGapStart;
+      else if (op->start - da.skew.bound >= g.start) b.launched = LaunchTiming::AfterGapStart;
+    }
   }
   classifyWith(trace, da.device, hostRecorded, b, da.skew.bound, flags);
   // A gap inside a running HCCL op (between its own tasks: a database export whose Communication

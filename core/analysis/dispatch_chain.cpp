@@ -11,7 +11,9 @@
 #include "core/analysis/trace_query.h"
 #include "core/base/gallop.h"
 #include "core/base/i18n.h"
+#include "core/base/parse_number.h"
 #include "core/base/time_format.h"
+#include "core/model/slice_args.h"
 
 namespace npuscope::core {
 
@@ -77,6 +79,48 @@ std::uint32_t laneByRoleAndTid(const Trace& trace, Process::Role role, std::int6
   return kInvalidIndex;
 }
 
+bool isKernelRecord(const Trace& trace, const Flow& f) {
+  if (!f.from.valid() || !f.to.valid() || f.from.lane >= trace.lanes.size() || f.to.lane >= trace.lanes.size()) return false;
+  const Lane& from = trace.lanes[f.from.lane];
+  if (from.end[f.from.index] != from.start[f.from.index]) return false;
+  const std::string_view cat = trace.name(from.categories[f.from.index]);
+  if (cat != "privateuse1_runtime" && cat != "cuda_runtime" && cat != "cuda_driver") return false;
+  const TimeNs d = from.start[f.from.index] - trace.lanes[f.to.lane].start[f.to.index];
+  return d >= -kKernelRecordNs && d <= kKernelRecordNs;
+}
+
+namespace {
+std::optional<std::int64_t> externalId(const Trace& trace, SliceRef r) {
+  const auto v = sliceArg(trace, r, "External id");
+  return v ? parseInteger<std::int64_t>(*v) : std::nullopt;
+}
+}  // namespace
+
+SliceRef kinetoIssuingOp(const Trace& trace, SliceRef record) {
+  const auto id = externalId(trace, record);
+  if (!id) return {};
+  auto& d = trace.derived;
+  std::call_once(d.externalIdsOnce, [&] {
+    const NameId cpuOp = trace.strings.find("cpu_op");
+    if (cpuOp == kInvalidIndex) return;
+    for (std::uint32_t l = 0; l < trace.lanes.size(); ++l) {
+      const Lane& lane = trace.lanes[l];
+      if (trace.processes[lane.process].role == Process::Role::KinetoDevice) continue;
+      for (std::uint32_t i = 0; i < lane.sliceCount(); ++i)
+        if (lane.categories[i] == cpuOp)
+          if (const auto e = externalId(trace, {l, i})) d.opsByExternalId.emplace_back(*e, SliceRef{l, i});
+    }
+    std::sort(d.opsByExternalId.begin(), d.opsByExternalId.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+  });
+  const auto& v = d.opsByExternalId;
+  const auto it = std::lower_bound(v.begin(), v.end(), *id, [](const auto& e, std::int64_t x) { return e.first < x; });
+  // Two ops with one id (ids are per process; a trace of several processes may repeat one): the
+  // op that issued the kernel cannot be told.
+  if (it == v.end() || it->first != *id || (it + 1 != v.end() && (it + 1)->first == *id)) return {};
+  return it->second;
+}
+
 }  // namespace detail
 
 namespace {
@@ -109,15 +153,24 @@ bool isStep(std::string_view n) { return n.starts_with("ProfilerStep#"); }
 /// launch, ...) on the host thread; the torch op is the nearest cpu_op around it, the Python API
 /// the nearest python_function around that. Kineto has no task queue and no CANN layer, so the
 /// Enqueue, Dequeue and CANN API layers are neither links nor missing: they do not exist here.
+/// Where the flow starts at a record of the kernel rather than its launch (isKernelRecord), the
+/// record is shown as such (via "kernel_record"), the torch op is the one with the record's
+/// External id (else missing: what surrounds the record in time did not issue the kernel), and
+/// the launch time is only known to lie inside that op (issuedDuring).
 DispatchChain kinetoChain(const Trace& trace, SliceRef task, const Flow& launchFlow) {
   DispatchChain chain;
   const SliceRef launch = launchFlow.from;
+  const bool record = detail::isKernelRecord(trace, launchFlow);
   SliceRef torchOp, pyApi;
-  for (SliceRef c = detail::parentOf(trace, launch); c.valid(); c = detail::parentOf(trace, c)) {
-    if (isStep(trace.sliceName(c))) break;
-    if (trace.name(trace.lanes[c.lane].categories[c.index]) == "cpu_op") {
-      torchOp = c;
-      break;
+  if (record) {
+    torchOp = detail::kinetoIssuingOp(trace, launch);
+  } else {
+    for (SliceRef c = detail::parentOf(trace, launch); c.valid(); c = detail::parentOf(trace, c)) {
+      if (isStep(trace.sliceName(c))) break;
+      if (trace.name(trace.lanes[c.lane].categories[c.index]) == "cpu_op") {
+        torchOp = c;
+        break;
+      }
     }
   }
   for (SliceRef c = torchOp.valid() ? detail::parentOf(trace, torchOp) : SliceRef{}; c.valid(); c = detail::parentOf(trace, c)) {
@@ -132,9 +185,13 @@ DispatchChain kinetoChain(const Trace& trace, SliceRef task, const Flow& launchF
     else chain.missing.push_back(layer);
   };
   add(ChainLayer::PythonApi, pyApi, "enclosing");
-  add(ChainLayer::TorchOp, torchOp, "enclosing");
-  add(ChainLayer::Launch, launch, "ac2g");
+  add(ChainLayer::TorchOp, torchOp, record ? "External id" : "enclosing");
+  add(ChainLayer::Launch, launch, record ? "kernel_record" : "ac2g");
   add(ChainLayer::DeviceTask, task, "");
+  if (record) {
+    if (torchOp.valid()) chain.issuedDuring = trace.sliceRange(torchOp);
+    return chain;
+  }
   chain.launchTs = launchFlow.fromTs;
   chain.launchLatency = trace.lanes[task.lane].start[task.index] - trace.lanes[launch.lane].start[launch.index];
   return chain;
@@ -349,9 +406,11 @@ ClockSkew clockSkew(const Trace& trace, int device) {
   for (const UnboundStartFlow& u : trace.unboundStarts)
     if (u.category == h2d && u.to.valid() && onDevice(u.to) && unbound.emplace(u.to.lane, u.to.index, u.fromTs).second)
       v.push_back(trace.lanes[u.to.lane].start[u.to.index] - u.fromTs);
+  // A Kineto record of the kernel (isKernelRecord) is no launch: its 0 would hide the skew and
+  // count as a launch the device ran at once.
   const auto boundLaunch = [&](const Flow& f) {
     return f.category == h2d && f.to.valid() && onDevice(f.to) &&
-           (unbound.empty() || !unbound.count({f.to.lane, f.to.index, f.fromTs}));
+           (unbound.empty() || !unbound.count({f.to.lane, f.to.index, f.fromTs})) && !(kineto && detail::isKernelRecord(trace, f));
   };
   for (const Flow& f : trace.flows)
     if (boundLaunch(f)) v.push_back(trace.lanes[f.to.lane].start[f.to.index] - f.fromTs);

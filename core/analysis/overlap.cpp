@@ -175,8 +175,14 @@ std::vector<StepWindow> stepWindows(const Trace& trace, const std::stop_token& s
       const Flow& f = trace.flows[n];
       if (f.category != asyncNpu && !(f.category == ac2g && f.to.valid() && detail::isDeviceTaskLane(trace, f.to.lane)))
         continue;
+      // A Kineto record of the kernel is no launch: the op that issued the kernel places it.
+      TimeNs t = f.fromTs;
+      if (f.category == ac2g && detail::isKernelRecord(trace, f)) {
+        const SliceRef op = detail::kinetoIssuingOp(trace, f.from);
+        if (!op.valid()) continue;
+        t = trace.lanes[op.lane].start[op.index];
+      }
       anyLaunch = true;
-      const TimeNs t = f.fromTs;
       auto it = std::upper_bound(steps.begin(), steps.end(), t, [](TimeNs v, const StepWindow& s) { return v < s.host.start; });
       if (it == steps.begin()) continue;
       const TimeRange task = trace.sliceRange(f.to);

@@ -85,6 +85,22 @@ class FlowRefs {
 /// lanes; or, for a Kineto trace, no kernel/memcpy/memset events (and a CUPTI range-profiler
 /// trace, whose cuda_profiler_range records are replays, not the kernels' timeline, is named).
 [[nodiscard]] std::string noDeviceNote(const Trace& trace);
+/// A Kineto runtime record within this of its kernel's start, lasting 0, records the kernel, not
+/// its launch (isKernelRecord): Kineto writes microseconds with 3 decimals.
+inline constexpr TimeNs kKernelRecordNs = 1'000;
+/// True when the ac2g flow `f` starts at a runtime record (cat privateuse1_runtime, cuda_runtime,
+/// cuda_driver) that lasts 0 and starts within kKernelRecordNs of the kernel it points to: a record
+/// of the kernel, not its launch. torch_npu's Kineto (PrivateUse1) traces write such records
+/// (issue 41 item 6: at the kernel's own timestamp, while the op that issued the kernel ran
+/// ~10 ms earlier); a real launch precedes its kernel and takes time. The launch time is then not
+/// recorded: the op that issued the kernel is kinetoIssuingOp's.
+[[nodiscard]] bool isKernelRecord(const Trace& trace, const Flow& f);
+/// The cpu_op whose args "External id" equals that of `record` (a Kineto runtime record): the op
+/// that issued its kernel (Kineto correlates an op with its runtime calls by that id, format notes
+/// §6.1). Invalid when `record` has no such id or no op carries it (then it cannot be told). The
+/// first call on a trace indexes its cpu_ops (Trace::Derived::opsByExternalId, O(cpu_ops) args
+/// reads, thread-safe); later calls are O(log cpu_ops).
+[[nodiscard]] SliceRef kinetoIssuingOp(const Trace& trace, SliceRef record);
 /// True when the trace has a Kineto device process (a PyTorch Kineto trace, §6.1).
 [[nodiscard]] bool isKinetoTrace(const Trace& trace);
 /// True when the PyTorch layer was recorded: a Kineto trace, or a `Python` process (torch_npu's

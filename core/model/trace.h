@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -203,6 +204,15 @@ class Trace {
   std::vector<std::pair<int, std::vector<TimeRange>>> communicationTasks;
   std::string ownedArgs;               ///< args objects (JSON text) that are not in the file (see kOwnedArgs)
   RowArgs rowArgs;                     ///< args of database rows as packed columns (see kRowArgs)
+  /// Indices the analyses derive from the loaded data on first use, each built once under
+  /// std::call_once, so a const Trace stays shareable between threads without locks.
+  struct Derived {
+    std::once_flag externalIdsOnce;
+    /// Kineto `cpu_op` slices by their args "External id" (torch's correlation of an op with its
+    /// runtime calls, format notes §6.1), sorted by id: built by detail::kinetoIssuingOp.
+    std::vector<std::pair<std::int64_t, SliceRef>> opsByExternalId;
+  };
+  mutable Derived derived;
 
   [[nodiscard]] std::string_view name(NameId id) const { return strings.view(id); }
   [[nodiscard]] std::string_view sliceName(SliceRef r) const {

@@ -2053,6 +2053,14 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>inside the collective %1, between its own tasks: the device waits for the other members of its group, not for the host (this export counts Communication from the HCCL tasks, so the gap is Free)</source>
         <translation>位于集合通信 %1 内部、其自身任务之间：Device 在等待通信组的其他成员，而不是在等 Host（该导出以 HCCL 任务计算通信时间，因此这段间隙计为空闲）</translation>
     </message>
+    <message>
+        <source>%1 was issued by %2, which ended %3 before the device went idle, and started only when the gap ended: the host was ahead, the delay is on the device side (the launch itself is not recorded: the runtime record sits at the kernel&apos;s own start)</source>
+        <translation>%1 由 %2 下发，该算子在设备空闲前 %3 已结束，而 %1 直到空闲结束才开始执行：主机领先，延迟在设备侧（下发本身未被记录：运行时记录位于 kernel 自身的开始时刻）</translation>
+    </message>
+    <message>
+        <source>no torch op or runtime activity for %1 of the gap, but when %2 was launched is not recorded (its runtime record sits at the kernel&apos;s own start and no op carries its External id): whether the device waited for the host cannot be told</source>
+        <translation>空闲中 %1 的时间没有 torch 算子或运行时活动，但 %2 何时下发未被记录（其运行时记录位于 kernel 自身的开始时刻，且没有算子带有它的 External id）：无法判断设备是否在等待主机</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Chain</name>
@@ -3780,6 +3788,34 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
     <message>
         <source>On the same OS thread, around the row below it in time</source>
         <translation>位于同一操作系统线程上，在时间上包含下一行</translation>
+    </message>
+    <message>
+        <source>same External id</source>
+        <translation>相同 External id</translation>
+    </message>
+    <message>
+        <source>kernel&apos;s own record</source>
+        <translation>kernel 自身的记录</translation>
+    </message>
+    <message>
+        <source>The torch op whose External id the runtime record carries: Kineto&apos;s own link from an op to its runtime calls</source>
+        <translation>带有该运行时记录之 External id 的 torch 算子：Kineto 自身把算子与其运行时调用关联的方式</translation>
+    </message>
+    <message>
+        <source>A runtime record of 0 us at the kernel&apos;s own start: it marks the kernel, not its launch. When the launch happened is not recorded; it lies inside the torch op above</source>
+        <translation>位于 kernel 自身开始时刻、时长 0 us 的运行时记录：它标记的是 kernel，而不是其下发。下发发生的时间未被记录，它位于上方的 torch 算子之内</translation>
+    </message>
+    <message>
+        <source>Runtime record</source>
+        <translation>运行时记录</translation>
+    </message>
+    <message>
+        <source>Launch time not recorded: issued during %1</source>
+        <translation>下发时间未被记录：在 %1 期间下发</translation>
+    </message>
+    <message>
+        <source>Launch time not recorded, and no torch op carries the record&apos;s External id</source>
+        <translation>下发时间未被记录，且没有 torch 算子带有该记录的 External id</translation>
     </message>
 </context>
 <context>

@@ -75,6 +75,8 @@ QString ChainPanel::viaText(std::string_view via) {
   if (via == "async_task_queue") return tr("task queue");
   if (via == "enclosing") return tr("encloses it");
   if (via == "same thread") return tr("same thread");
+  if (via == "External id") return tr("same External id");
+  if (via == "kernel_record") return tr("kernel's own record");
   return QString::fromUtf8(via.data(), static_cast<qsizetype>(via.size()));
 }
 
@@ -89,6 +91,12 @@ QString ChainPanel::viaToolTip(std::string_view via) {
               "dispatch thread (flow %1)").arg(key);
   if (via == "enclosing") return tr("This slice encloses the one below it on its thread (its caller)");
   if (via == "same thread") return tr("On the same OS thread, around the row below it in time");
+  if (via == "External id")
+    return tr("The torch op whose External id the runtime record carries: Kineto's own link from an op to its "
+              "runtime calls");
+  if (via == "kernel_record")
+    return tr("A runtime record of 0 us at the kernel's own start: it marks the kernel, not its launch. When the "
+              "launch happened is not recorded; it lies inside the torch op above");
   return key;
 }
 
@@ -204,7 +212,9 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
     auto* it = new QTreeWidgetItem(m_tree);
     // A Kineto chain's launch is a runtime call (cudaLaunchKernel, ...), bound by an ac2g flow.
     const QString shownLayer =
-        layer == ChainLayer::Launch && link && link->via == "ac2g" ? tr("Runtime launch") : layerName(layer);
+        layer == ChainLayer::Launch && link && link->via == "ac2g"            ? tr("Runtime launch")
+        : layer == ChainLayer::Launch && link && link->via == "kernel_record" ? tr("Runtime record")
+                                                                               : layerName(layer);
     it->setText(Layer, shownLayer);
     it->setData(0, kLayerRole, shownLayer);
     if (link) {
@@ -274,6 +284,10 @@ void ChainPanel::setChain(std::shared_ptr<const core::Profile> profile, int rank
     QString latency = QString::fromStdString(core::launchLatencyText(chain));
     if (latency.startsWith(QLatin1Char('l'))) latency[0] = QLatin1Char('L');
     sub << latency;
+  } else if (const core::ChainLink* rec = chain.find(ChainLayer::Launch); rec && rec->via == "kernel_record") {
+    const core::ChainLink* op = chain.find(ChainLayer::TorchOp);
+    sub << (op ? tr("Launch time not recorded: issued during %1").arg(elideMiddle(qs(trace->sliceName(op->slice))))
+               : tr("Launch time not recorded, and no torch op carries the record's External id"));
   }
   if (!context.isEmpty()) sub << context;
   const QString contextLine = sub.join(QStringLiteral("  ·  "));

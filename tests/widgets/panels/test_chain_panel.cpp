@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // ChainPanel: rows of a dispatch chain, missing layers, the path badge and link clicks.
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 #include <catch2/catch.hpp>
@@ -157,4 +159,52 @@ TEST_CASE("ChainPanel at the dock's default width shows every name and Via in fu
   }
   // The Slice column shows the Python API's name in full (the audit saw "<built-in method conv2d …").
   CHECK(tree->topLevelItem(0)->text(ChainPanel::Name).startsWith(QStringLiteral("<built-in method conv2d of type")));
+}
+
+TEST_CASE("ChainPanel names a Kineto kernel record as such and the op by its External id", "[chain]") {
+  // Issue 41 item 6: torch_npu's Kineto runtime records sit at their kernel's own start (0 us).
+  // By hand: aten::mm [40,60) us, External id 12, issued MatMul [20000,20030); the record is at 20000.
+  QTemporaryDir dir;
+  REQUIRE(dir.isValid());
+  const QString path = dir.filePath(QStringLiteral("npu.pt.trace.json"));
+  QFile f(path);
+  REQUIRE(f.open(QIODevice::WriteOnly));
+  f.write(R"({"schemaVersion":1,"traceEvents":[
+{"ph":"M","name":"process_name","pid":100,"tid":0,"args":{"name":"python3"}},
+{"ph":"M","name":"process_labels","pid":100,"tid":0,"args":{"labels":"CPU"}},
+{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"NPU"}},
+{"ph":"M","name":"process_labels","pid":1,"tid":0,"args":{"labels":"Ascend NPU"}},
+{"ph":"M","name":"thread_name","pid":1,"tid":3,"args":{"name":"NPU stream 3"}},
+{"ph":"X","cat":"cpu_op","name":"aten::add","pid":100,"tid":100,"ts":10,"dur":20,"args":{"External id":11}},
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":100,"ts":40,"dur":20,"args":{"External id":12}},
+{"ph":"X","cat":"privateuse1_runtime","name":"LaunchKernel","pid":100,"tid":100,"ts":10000,"dur":0,"args":{"External id":11}},
+{"ph":"X","cat":"privateuse1_runtime","name":"LaunchKernel","pid":100,"tid":100,"ts":20000,"dur":0,"args":{"External id":12}},
+{"ph":"X","cat":"kernel","name":"Add","pid":1,"tid":3,"ts":10000,"dur":10,"args":{"streamId":3,"type":"KERNEL_AIVEC"}},
+{"ph":"X","cat":"kernel","name":"MatMul","pid":1,"tid":3,"ts":20000,"dur":30,"args":{"streamId":3,"type":"KERNEL_AICORE"}},
+{"ph":"s","cat":"ac2g","name":"ac2g","id":1,"pid":100,"tid":100,"ts":10000},
+{"ph":"f","cat":"ac2g","name":"ac2g","id":1,"pid":1,"tid":3,"ts":10000,"bp":"e"},
+{"ph":"s","cat":"ac2g","name":"ac2g","id":2,"pid":100,"tid":100,"ts":20000},
+{"ph":"f","cat":"ac2g","name":"ac2g","id":2,"pid":1,"tid":3,"ts":20000,"bp":"e"}
+]})");
+  f.close();
+  auto r = npuscope::core::loadProfile(path.toStdString());
+  REQUIRE(r.ok());
+  const auto profile = r.profile;
+  const auto& bubbles = profile->ranks[0].analysis->devices.at(0).bubbles;
+  REQUIRE(bubbles.size() == 1);
+  ChainPanel panel;
+  panel.resize(700, 300);
+  panel.setChain(profile, 0, bubbles[0].chain, QString());
+  // Rows: Torch op, Runtime record, Device task (no Python API row: a Kineto chain lists it missing).
+  int opRow = -1, recRow = -1;
+  for (int k = 0; k < panel.rowCount(); ++k) {
+    if (panel.text(k, ChainPanel::Layer) == QStringLiteral("Torch op")) opRow = k;
+    if (panel.text(k, ChainPanel::Layer) == QStringLiteral("Runtime record")) recRow = k;
+  }
+  REQUIRE(opRow >= 0);
+  REQUIRE(recRow >= 0);
+  CHECK(panel.text(opRow, ChainPanel::Name) == QStringLiteral("aten::mm"));
+  CHECK(panel.text(opRow, ChainPanel::Via) == QStringLiteral("same External id"));
+  CHECK(panel.text(recRow, ChainPanel::Via) == QStringLiteral("kernel's own record"));
+  CHECK(panel.contextText() == QStringLiteral("Launch time not recorded: issued during aten::mm"));
 }
