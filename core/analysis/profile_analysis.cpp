@@ -153,6 +153,57 @@ std::vector<const SlowRankDimension*> ProfileAnalysis::bottlenecks() const {
   return out;
 }
 
+std::vector<std::vector<int>> pipelineStages(const RankSummaries& ranks) {
+  // Every group recorded by any rank, once.
+  std::vector<ParallelGroup> groups;
+  for (const auto& s : ranks)
+    if (s)
+      for (const ParallelGroup& g : s->parallelGroups)
+        if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+  const auto isPp = [](const ParallelGroup& g) {
+    return g.name.size() >= 2 && (g.name[0] == 'p' || g.name[0] == 'P') && (g.name[1] == 'p' || g.name[1] == 'P');
+  };
+  // Connected unions of rank sets: a union-find over the ranks named (O(ranks named x
+  // log), so 1,024 ranks with thousands of groups stay cheap), each union's ranks ascending,
+  // the unions by their lowest rank.
+  const auto unions = [](const std::vector<std::vector<int>>& sets) {
+    std::map<int, int> parent;
+    const auto find = [&](int x) {
+      while (parent[x] != x) x = parent[x] = parent[parent[x]];
+      return x;
+    };
+    for (const auto& set : sets)
+      for (int x : set) parent.emplace(x, x);
+    for (const auto& set : sets)
+      for (std::size_t i = 1; i < set.size(); ++i) {
+        const int a = find(set[0]), b = find(set[i]);
+        if (a != b) parent[std::max(a, b)] = std::min(a, b);
+      }
+    std::map<int, std::vector<int>> byRoot;  // ranks visited ascending: each union stays sorted
+    for (const auto& [x, unused] : parent) byRoot[find(x)].push_back(x);
+    std::vector<std::vector<int>> out;
+    for (auto& [root, members] : byRoot) out.push_back(std::move(members));
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
+    return out;
+  };
+  std::vector<std::vector<int>> pipes, inStage;
+  for (const ParallelGroup& g : groups)
+    if (isPp(g)) pipes.push_back(g.ranks);
+  if (pipes.empty()) return {};
+  pipes = unions(pipes);
+  for (const ParallelGroup& g : groups) {
+    if (isPp(g) || g.ranks.empty()) continue;
+    bool valid = true;  // at most one rank of each pipeline
+    for (const auto& p : pipes) {
+      std::size_t n = 0;
+      for (int x : g.ranks) n += std::binary_search(p.begin(), p.end(), x) ? 1 : 0;
+      if (n > 1) valid = false;
+    }
+    if (valid) inStage.push_back(g.ranks);
+  }
+  return unions(inStage);
+}
+
 namespace {
 
 /// analyzeProfile without the collective findings: the figures, the slow-rank rule and the
@@ -179,6 +230,29 @@ ProfileAnalysis figuresAndCollectives(RankSummaries ranks) {
   if (std::any_of(pa.ranks.begin(), pa.ranks.end(), [&](const RankTimeFigures& f) { return f.source != firstSource; }))
     pa.notes.push_back(npuTr("npuscope::core::ProfileAnalysis", "the ranks' figures come from different sources (see each rank's source)"));
   if (pa.ranks.size() < 2) return pa;
+  // The ranks compared together: all, or each pipeline stage's when every rank with figures is in
+  // one (a rank outside every stage: the stages are not trusted, the rule runs across all).
+  std::vector<std::vector<const RankTimeFigures*>> sets(1);
+  std::vector<std::vector<int>> stages = pipelineStages(summaries);
+  if (stages.size() >= 2) {
+    std::vector<std::vector<const RankTimeFigures*>> byStage(stages.size());
+    bool all = true;
+    for (const RankTimeFigures& f : pa.ranks) {
+      std::size_t k = 0;
+      while (k < stages.size() && !std::binary_search(stages[k].begin(), stages[k].end(), f.rank)) ++k;
+      if (k == stages.size()) all = false;
+      else byStage[k].push_back(&f);
+    }
+    if (all) {
+      sets = std::move(byStage);
+      pa.stages = std::move(stages);
+    } else {
+      pa.notes.push_back(npuTr("npuscope::core::ProfileAnalysis", "the pipeline stages of profiler_metadata.json do not hold every "
+                                                                  "rank: the slow-rank rule compares all ranks, across stages"));
+    }
+  }
+  if (pa.stages.empty())
+    for (const RankTimeFigures& f : pa.ranks) sets[0].push_back(&f);
   struct Dim {
     const char* name;
     TimeNs RankTimeFigures::*field;
@@ -187,23 +261,33 @@ ProfileAnalysis figuresAndCollectives(RankSummaries ranks) {
                       {"Communication(Not Overlapped)", &RankTimeFigures::commNotOverlapped},
                       {"Free", &RankTimeFigures::free}};
   for (const Dim& dim : dims) {
-    SlowRankDimension d;
-    d.name = dim.name;
-    const RankTimeFigures* maxF = &pa.ranks.front();
-    d.max = d.min = maxF->*dim.field;
-    for (const auto& f : pa.ranks) {
-      const TimeNs v = f.*dim.field;
-      if (v > d.max) {
-        d.max = v;
-        maxF = &f;
+    std::optional<SlowRankDimension> widest;
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      const auto& set = sets[k];
+      if (set.size() < 2) continue;
+      double mean = 0;
+      for (const RankTimeFigures* f : set) mean += static_cast<double>(f->total());
+      mean /= static_cast<double>(set.size());
+      SlowRankDimension d;
+      d.name = dim.name;
+      d.stage = pa.stages.empty() ? -1 : static_cast<int>(k);
+      const RankTimeFigures* maxF = set.front();
+      d.max = d.min = maxF->*dim.field;
+      for (const RankTimeFigures* f : set) {
+        const TimeNs v = f->*dim.field;
+        if (v > d.max) {
+          d.max = v;
+          maxF = f;
+        }
+        d.min = std::min(d.min, v);
       }
-      d.min = std::min(d.min, v);
+      d.maxRank = maxF->rank;
+      d.maxRankIndex = maxF->rankIndex;
+      d.ratio = mean > 0 ? static_cast<double>(d.max - d.min) / mean : 0.0;
+      d.bottleneck = d.ratio > kSlowRankThreshold;
+      if (!widest || d.ratio > widest->ratio) widest = d;
     }
-    d.maxRank = maxF->rank;
-    d.maxRankIndex = maxF->rankIndex;
-    d.ratio = pa.meanTotal > 0 ? static_cast<double>(d.max - d.min) / pa.meanTotal : 0.0;
-    d.bottleneck = d.ratio > kSlowRankThreshold;
-    pa.slowRank.push_back(d);
+    if (widest) pa.slowRank.push_back(*widest);
   }
   return pa;
 }
@@ -266,7 +350,14 @@ std::string profileAnalysisJson(const ProfileAnalysis& a) {
       appendJsonString(o, d.name);
       o += ", \"max_us\": " + us3(static_cast<double>(d.max)) + ", \"min_us\": " + us3(static_cast<double>(d.min)) +
            ", \"max_rank\": " + std::to_string(d.maxRank) + ", \"ratio\": " + ratio +
-           ", \"bottleneck\": " + (d.bottleneck ? "true" : "false") + "}";
+           ", \"bottleneck\": " + (d.bottleneck ? "true" : "false") +
+           ", \"stage\": " + (d.stage >= 0 ? std::to_string(d.stage) : std::string("null")) + "}";
+    }
+    o += "], \"pipeline_stages\": [";
+    for (std::size_t k = 0; k < a.stages.size(); ++k) {
+      o += k ? ", [" : "[";
+      for (std::size_t r = 0; r < a.stages[k].size(); ++r) o += (r ? ", " : "") + std::to_string(a.stages[k][r]);
+      o += "]";
     }
     o += "]}";
   }
@@ -963,23 +1054,49 @@ std::string collectivesPart(const ProfileAnalysis& a) {
                        formatDuration(worst->caused)});
 }
 
+/// Ranks as runs: "0-3, 8, 10-11", at most 8 runs then ", ...".
+std::string rankRuns(const std::vector<int>& ranks) {
+  std::string o;
+  std::size_t runs = 0;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (++runs > 8) return o + ", ...";
+    o += (i ? ", " : "") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : std::string());
+    i = j + 1;
+  }
+  return o;
+}
+
 std::string slowRankLine(const ProfileAnalysis& a) {
+  const bool staged = !a.stages.empty();
   if (a.slowRank.empty())
-    return i18n::format(npuTr("npuscope::core::ProfileAnalysis", "slow rank (msprof-analyze rule): needs 2 or more ranks with figures, %1 here"),
-                        {std::to_string(a.ranks.size())});
-  std::string s = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "slow rank (msprof-analyze rule, %1, threshold %2 of the mean rank time): "),
-                               {countNoun(a.ranks.size(), npuTr("npuscope::core::ProfileAnalysis", "rank"), npuTr("npuscope::core::ProfileAnalysis", "ranks")),
-                                percent(kSlowRankThreshold)});
+    return staged ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "slow rank (msprof-analyze rule): needs 2 or more ranks with "
+                                                                          "figures in one pipeline stage, none of the %1 stages has"),
+                                 {std::to_string(a.stages.size())})
+                  : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "slow rank (msprof-analyze rule): needs 2 or more ranks with figures, %1 here"),
+                                 {std::to_string(a.ranks.size())});
+  const std::string ranks = countNoun(a.ranks.size(), npuTr("npuscope::core::ProfileAnalysis", "rank"), npuTr("npuscope::core::ProfileAnalysis", "ranks"));
+  std::string s =
+      staged ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "slow rank (msprof-analyze rule, %1 compared within each of %2 pipeline "
+                                                                     "stages, threshold %3 of the stage's mean rank time): "),
+                            {ranks, std::to_string(a.stages.size()), percent(kSlowRankThreshold)})
+             : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "slow rank (msprof-analyze rule, %1, threshold %2 of the mean rank time): "),
+                            {ranks, percent(kSlowRankThreshold)});
+  const auto where = [&](const SlowRankDimension& d) {
+    return d.stage >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "max on rank %1, stage %2: ranks %3"),
+                                       {std::to_string(d.maxRank), std::to_string(d.stage), rankRuns(a.stages[static_cast<std::size_t>(d.stage)])})
+                        : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "max on rank %1"), {std::to_string(d.maxRank)});
+  };
   const auto bad = a.bottlenecks();
   if (bad.empty()) {
     const auto widest = std::max_element(a.slowRank.begin(), a.slowRank.end(),
                                          [](const SlowRankDimension& x, const SlowRankDimension& y) { return x.ratio < y.ratio; });
-    return s + i18n::format(npuTr("npuscope::core::ProfileAnalysis", "no bottleneck; largest gap %1 %2 (max on rank %3)"),
-                            {widest->name, percent(widest->ratio), std::to_string(widest->maxRank)});
+    return s + i18n::format(npuTr("npuscope::core::ProfileAnalysis", "no bottleneck; largest gap %1 %2 (%3)"),
+                            {widest->name, percent(widest->ratio), where(*widest)});
   }
   for (std::size_t i = 0; i < bad.size(); ++i)
-    s += (i ? "; " : "") + i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 %2 (max on rank %3)"),
-                                        {bad[i]->name, percent(bad[i]->ratio), std::to_string(bad[i]->maxRank)});
+    s += (i ? "; " : "") + i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 %2 (%3)"), {bad[i]->name, percent(bad[i]->ratio), where(*bad[i])});
   return s;
 }
 

@@ -38,8 +38,13 @@ struct SlowRankDimension {
   TimeNs max = 0, min = 0;        ///< over the ranks, ns
   int maxRank = -1;               ///< RankTimeFigures::rank of the rank with the max (first on ties)
   std::size_t maxRankIndex = 0;   ///< its index into Profile::ranks
-  double ratio = 0;               ///< (max - min) / ProfileAnalysis::meanTotal
+  /// (max - min) / the mean rank time: of all ranks (ProfileAnalysis::meanTotal), or with
+  /// pipeline stages of the ranks of `stage`
+  double ratio = 0;
   bool bottleneck = false;        ///< ratio > kSlowRankThreshold
+  /// With pipeline stages (ProfileAnalysis::stages): the index of the stage whose ranks give this
+  /// dimension's widest gap (the rule compares ranks within a stage only); -1 without stages.
+  int stage = -1;
 };
 
 /// msprof-analyze's threshold of the slow-rank rule (format notes §4.5).
@@ -53,6 +58,10 @@ struct ProfileAnalysis {
   /// The slow-rank rule, one entry per dimension in the order Computing, Communication(Not
   /// Overlapped), Free; empty with fewer than 2 ranks with figures.
   std::vector<SlowRankDimension> slowRank;
+  /// The pipeline stages (pipelineStages), global rank ids, when there are 2 or more and every
+  /// rank with figures belongs to one: the slow-rank rule then compares ranks within a stage,
+  /// never across (a later stage computes more by design). Empty otherwise.
+  std::vector<std::vector<int>> stages;
   std::vector<std::string> notes;  ///< ranks left out, figures of mixed sources, ...
   /// The HCCL collectives matched across ranks (docs/diagnosis.md §5.4): skew, late rank, clock
   /// offsets (its ops are indices into the ranks' analyses: collectiveOp).
@@ -66,6 +75,17 @@ struct ProfileAnalysis {
   /// The dimensions found to be bottlenecks (empty: none, or fewer than 2 ranks).
   [[nodiscard]] std::vector<const SlowRankDimension*> bottlenecks() const;
 };
+
+/// The pipeline stages of a job from its ranks' parallel groups (RankSummary::parallelGroups,
+/// profiler_metadata.json), as msprof-analyze infers them (cluster_analyse/analysis/
+/// stage_group_analysis.py, Ascend/msprof-analyze 8399c1c): the groups named "pp..." link the
+/// ranks of one pipeline, and their connected unions are the pipelines; every other group that
+/// holds at most one rank of each pipeline lies inside one stage, and the connected unions of
+/// those groups are the stages, ordered by their lowest rank (ranks ascending). Empty without any
+/// "pp" group. msprof-analyze takes the groups that have collective ops in communication.json;
+/// npuscope takes every recorded group but the "pp" ones (a group crossing stages holds two ranks
+/// of one pipeline and is skipped by both). Never throws but std::bad_alloc.
+[[nodiscard]] std::vector<std::vector<int>> pipelineStages(const RankSummaries& ranks);
 
 /// The cross-rank stage (docs/architecture.md "The cross-rank stage"): runs the profile-level
 /// analyses over `ranks` (one per rank, in Profile::ranks order; null: nothing to compare). Never
@@ -81,7 +101,10 @@ struct ProfileAnalysis {
 /// (advisor)", from msprof-analyze `…/analyzer/cluster/slow_rank_analyzer.py` and
 /// `dataset/cluster/cluster_dataset.py`): mean = mean over the ranks of (Computing +
 /// Communication(Not Overlapped) + Free); for each dimension, (max - min) / mean > 0.05 makes the
-/// dimension a bottleneck, and the rank holding the max is named. Then the collectives
+/// dimension a bottleneck, and the rank holding the max is named. With pipeline stages
+/// (pipelineStages) the rule runs within each stage, on that stage's mean, and each dimension
+/// keeps its widest stage (msprof-analyze's advisor names the max and min rank per stage,
+/// slow_rank_analyzer.py get_stage_step_rank). Then the collectives
 /// (matchCollectives) and their findings (collectiveFindings).
 [[nodiscard]] ProfileAnalysis analyzeCluster(RankSummaries ranks);
 

@@ -154,6 +154,7 @@ RankSummary summarizeRank(const RankProfile& rp) {
   s.chip = rp.chip;
   s.profilerLevel = rp.source.profilerLevel;
   s.profilerSettings = rp.source.profilerSettings;
+  s.parallelGroups = rp.source.parallelGroups;
   s.path = rp.source.root;
   s.file = rp.trace ? rp.trace->path : rp.source.traceFile;
   s.error = rp.error;

@@ -82,6 +82,15 @@ inline constexpr std::size_t kSummaryOperators = 10;
 inline constexpr std::size_t kSummaryDispatch = 10;
 inline constexpr std::size_t kSummaryKernelGroups = 50;
 
+/// One communication group of the job as profiler_metadata.json's parallel_group_info records it
+/// (torch_npu writes Megatron's process groups there, format notes §1.2): its name ("pp", "dp_cp",
+/// "tp", "default_group", ...) and the global ranks in it, ascending.
+struct ParallelGroup {
+  std::string name;
+  std::vector<int> ranks;
+  friend bool operator==(const ParallelGroup&, const ParallelGroup&) = default;
+};
+
 struct RankSummary {
   // Identity.
   int rank = -1;                ///< RankProfile::rank()
@@ -92,6 +101,8 @@ struct RankSummary {
   std::string profilerLevel;    ///< "Level0".."Level2", "" unknown
   /// RankSource::profilerSettings (name, value), for compare; empty unknown.
   std::vector<std::pair<std::string, std::string>> profilerSettings;
+  /// RankSource::parallelGroups (profiler_metadata.json's parallel_group_info); empty unknown.
+  std::vector<ParallelGroup> parallelGroups;
   std::string path;             ///< the rank's folder (RankSource::root), absolute when known
   std::string file;             ///< the trace (or .db) it was read from
   std::string error;            ///< why the rank has no trace analysis ("" when it has one)

@@ -518,6 +518,21 @@ bool parseUnguarded(std::string_view text, RankSummary& s, std::string& error) {
       if (!rd.ok()) break;
       s.profilerSettings.emplace_back(std::string(k), std::string(v));
     }
+  if (element pg; rd.ok() && o.at_key("parallel_groups").get(pg) == simdjson::SUCCESS)  // 1.2
+    for (element x : rd.arr(pg, "summary.parallel_groups")) {
+      const std::vector<element> nr = rd.arr(x, "summary.parallel_groups");
+      std::string_view name;
+      if (rd.ok() && (nr.size() != 2 || nr[0].get(name) != simdjson::SUCCESS)) rd.fail("summary.parallel_groups", "expected [name, [ranks]]");
+      if (!rd.ok()) break;
+      ParallelGroup g{std::string(name), {}};
+      for (element r : rd.arr(nr[1], "summary.parallel_groups")) {
+        const std::int64_t v = rd.i64(r, "summary.parallel_groups");
+        if (rd.ok() && (v < 0 || v > kMaxRank)) rd.fail("summary.parallel_groups", "rank out of range");
+        if (!rd.ok()) break;
+        g.ranks.push_back(static_cast<int>(v));
+      }
+      s.parallelGroups.push_back(std::move(g));
+    }
   s.path = rd.text(o, "summary", "path");
   s.file = rd.text(o, "summary", "file");
   s.error = rd.text(o, "summary", "error");
@@ -687,6 +702,18 @@ std::string summaryJson(const RankSummary& s) {
   str(j.key("chip"), s.chip);
   str(j.key("profiler_level"), s.profilerLevel);
   strPairs(j.key("profiler_settings"), s.profilerSettings);
+  {
+    std::string& g = j.key("parallel_groups");  // [[name, [rank, ...]], ...]
+    g += '[';
+    for (std::size_t i = 0; i < s.parallelGroups.size(); ++i) {
+      g += i ? ", [" : "[";
+      str(g, s.parallelGroups[i].name);
+      g += ", [";
+      for (std::size_t k = 0; k < s.parallelGroups[i].ranks.size(); ++k) g += (k ? ", " : "") + std::to_string(s.parallelGroups[i].ranks[k]);
+      g += "]]";
+    }
+    g += ']';
+  }
   str(j.key("path"), s.path);
   str(j.key("file"), s.file);
   str(j.key("error"), s.error);

@@ -23,7 +23,7 @@ struct RankProfile;
 inline constexpr std::string_view kSummarySchema = "npuscope.rank-summary";
 /// The version written; a reader accepts this major and any minor (a minor only adds keys).
 inline constexpr int kSummaryMajor = 1;
-inline constexpr int kSummaryMinor = 1;
+inline constexpr int kSummaryMinor = 2;  ///< 1.1: profiler_settings; 1.2: parallel_groups
 /// The ending of a summary file's name ("rank00003.npuscope-summary.json.gz"); discovery also
 /// takes it without ".gz".
 inline constexpr std::string_view kSummarySuffix = ".npuscope-summary.json.gz";

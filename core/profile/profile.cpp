@@ -100,6 +100,36 @@ std::vector<std::pair<std::string, std::string>> profilerSettingsOf(simdjson::do
   return out;
 }
 
+/// Reads profiler_metadata.json's parallel_group_info in `root` into src.parallelGroups: every
+/// {"group_name": ..., "global_ranks": [...]} entry with a name and ranks in [0, 2^31); others
+/// are skipped. A file that cannot be read or parsed leaves the groups empty (the advisor reports
+/// such a file; the groups only refine the slow-rank rule).
+void readParallelGroups(const fs::path& root, RankSource& src) {
+  const fs::path file = root / "profiler_metadata.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return;
+  std::string text, error;
+  if (!readRegularFile(file.string(), text, error, kSmallJsonLimit)) return;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  simdjson::dom::object groups;
+  if (parser.parse(simdjson::padded_string(text)).get(doc) || doc["parallel_group_info"].get_object().get(groups)) return;
+  for (auto [key, g] : groups) {
+    std::string_view name;
+    simdjson::dom::array ranks;
+    if (g["group_name"].get_string().get(name) || g["global_ranks"].get_array().get(ranks)) continue;
+    ParallelGroup pg{std::string(name), {}};
+    for (simdjson::dom::element r : ranks)
+      if (std::int64_t v; !r.get_int64().get(v) && v >= 0 && v <= std::numeric_limits<int>::max()) pg.ranks.push_back(static_cast<int>(v));
+    std::sort(pg.ranks.begin(), pg.ranks.end());
+    pg.ranks.erase(std::unique(pg.ranks.begin(), pg.ranks.end()), pg.ranks.end());
+    if (!pg.ranks.empty()) src.parallelGroups.push_back(std::move(pg));
+  }
+  std::sort(src.parallelGroups.begin(), src.parallelGroups.end(),
+            [](const ParallelGroup& a, const ParallelGroup& b) { return std::tie(a.name, a.ranks) < std::tie(b.name, b.ranks); });
+  src.parallelGroups.erase(std::unique(src.parallelGroups.begin(), src.parallelGroups.end()), src.parallelGroups.end());
+}
+
 /// Reads rank, profiler level and settings from profiler_info*.json in `root`. A rank that does not fit
 /// an int (profiler_info_99999999999.json) is taken as unknown, with a message.
 void readProfilerInfo(const fs::path& root, RankSource& src, std::vector<std::string>& messages) {
@@ -255,6 +285,7 @@ bool describeRankFolder(const fs::path& root, RankSource& src, std::vector<std::
     setTraceFiles(src, std::move(msprofFiles));
   }
   readProfilerInfo(root, src, messages);
+  readParallelGroups(root, src);
   if (src.rank >= 0) src.label = "rank " + std::to_string(src.rank);
   return !src.traceFile.empty() || !src.dbFile.empty() || !src.stepTraceTime.empty() || !src.kernelDetails.empty();
 }
@@ -922,6 +953,7 @@ RankProfile loadRankUnguarded(const RankSource& source, const LoadOptions& optio
       rp.source.root = summary->path;
       rp.source.profilerLevel = summary->profilerLevel;
       rp.source.profilerSettings = summary->profilerSettings;
+      rp.source.parallelGroups = summary->parallelGroups;
       rp.chip = summary->chip;
       // Its lanes on the timeline (steps, HCCL ops, longest bubbles); the ops learn their slices.
       rp.trace = traceOfSummary(*summary, source.summaryFile);

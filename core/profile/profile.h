@@ -11,6 +11,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/profile_analysis.h"
+#include "core/analysis/rank_summary.h"
 #include "core/tables/table_summary.h"
 #include "core/tables/tables.h"
 #include "core/model/trace.h"
@@ -42,6 +43,10 @@ struct RankSource {
   /// records, in that order; a summary rank's from its summary). Empty unknown. compare notes
   /// their differences.
   std::vector<std::pair<std::string, std::string>> profilerSettings;
+  /// profiler_metadata.json's parallel_group_info, sorted by (name, ranks) without repeats (a
+  /// summary rank's from its summary); empty when not recorded. The cross-rank stage infers the
+  /// pipeline stages from it (profile_analysis.h pipelineStages).
+  std::vector<ParallelGroup> parallelGroups;
   /// profiler_info's end_info.collectionTimeEnd (epoch ns, when the collection stopped), else -1.
   std::int64_t collectionEndNs = -1;
   /// A rank summary file (`npuscope summarize`, core/cluster/summary.h): the rank is read from

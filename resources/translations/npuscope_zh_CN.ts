@@ -2508,14 +2508,6 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>个 Rank</translation>
     </message>
     <message>
-        <source>no bottleneck; largest gap %1 %2 (max on rank %3)</source>
-        <translation>无瓶颈；最大差距 %1 %2（最大值在 Rank %3）</translation>
-    </message>
-    <message>
-        <source>%1 %2 (max on rank %3)</source>
-        <translation>%1 %2（最大值在 Rank %3）</translation>
-    </message>
-    <message>
         <source>rank %1</source>
         <translation>Rank %1</translation>
     </message>
@@ -2802,6 +2794,34 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     <message>
         <source>This rank mostly waits for %1: capture it (or every rank of the group) to see what delays it.</source>
         <translation>该 Rank 主要在等待 %1：请同时采集它（或整个通信组的所有 Rank），以查明是什么拖慢了它。</translation>
+    </message>
+    <message>
+        <source>the pipeline stages of profiler_metadata.json do not hold every rank: the slow-rank rule compares all ranks, across stages</source>
+        <translation>profiler_metadata.json 中的流水线阶段未包含所有 Rank：慢 Rank 规则跨阶段比较全部 Rank</translation>
+    </message>
+    <message>
+        <source>slow rank (msprof-analyze rule): needs 2 or more ranks with figures in one pipeline stage, none of the %1 stages has</source>
+        <translation>慢 Rank（msprof-analyze 规则）：同一流水线阶段内需要 2 个或更多有数据的 Rank，%1 个阶段中都没有</translation>
+    </message>
+    <message>
+        <source>slow rank (msprof-analyze rule, %1 compared within each of %2 pipeline stages, threshold %3 of the stage&apos;s mean rank time): </source>
+        <translation>慢 Rank（msprof-analyze 规则，%1 在 %2 个流水线阶段内分别比较，阈值为该阶段 Rank 平均时间的 %3）：</translation>
+    </message>
+    <message>
+        <source>max on rank %1, stage %2: ranks %3</source>
+        <translation>最大值在 Rank %1，阶段 %2：Rank %3</translation>
+    </message>
+    <message>
+        <source>max on rank %1</source>
+        <translation>最大值在 Rank %1</translation>
+    </message>
+    <message>
+        <source>no bottleneck; largest gap %1 %2 (%3)</source>
+        <translation>无瓶颈；最大差距 %1 %2（%3）</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3)</source>
+        <translation>%1 %2（%3）</translation>
     </message>
 </context>
 <context>

@@ -143,3 +143,73 @@ TEST_CASE("profile analysis: one rank has figures but no slow-rank rule, a rank 
   CHECK(r.profile->analysis->ranks.empty());
   CHECK(r.profile->analysis->slowRank.empty());
 }
+
+namespace {
+core::ParallelGroup group(std::string name, std::vector<int> ranks) { return {std::move(name), std::move(ranks)}; }
+}  // namespace
+
+TEST_CASE("pipeline stages: the pp groups link the pipelines, the groups inside one stage make the stages", "[profile_analysis]") {
+  // By hand, 8 ranks TP2 / PP2 / DP2 (Megatron order): pp {0,4} {1,5} {2,6} {3,7}; tp {0,1} {2,3}
+  // {4,5} {6,7}; dp {0,2} {1,3} {4,6} {5,7}; default_group and embd {0,4} cross the stages (two
+  // ranks of one pipeline) and are skipped: stages {0,1,2,3} and {4,5,6,7}.
+  auto s = std::make_shared<core::RankSummary>();
+  s->parallelGroups = {group("default_group", {0, 1, 2, 3, 4, 5, 6, 7}), group("embd", {0, 4}), group("pp", {0, 4}),
+                       group("pp", {1, 5}), group("pp", {2, 6}), group("pp", {3, 7}), group("tp", {0, 1}),
+                       group("tp", {2, 3}), group("tp", {4, 5}), group("tp", {6, 7}), group("dp", {0, 2}),
+                       group("dp", {1, 3}), group("dp", {4, 6}), group("dp", {5, 7})};
+  const auto stages = core::pipelineStages({s});
+  REQUIRE(stages.size() == 2);
+  CHECK(stages[0] == std::vector<int>{0, 1, 2, 3});
+  CHECK(stages[1] == std::vector<int>{4, 5, 6, 7});
+  // Without a pp group there are no stages (nothing tells a pipeline).
+  auto t = std::make_shared<core::RankSummary>();
+  t->parallelGroups = {group("tp", {0, 1}), group("dp", {0, 2})};
+  CHECK(core::pipelineStages({t}).empty());
+}
+
+TEST_CASE("slow-rank rule: ranks are compared within their pipeline stage, never across", "[profile_analysis]") {
+  // Stage 0 = ranks 0, 1 computes 100 us a step; stage 1 = ranks 2, 3 computes 200 us (a last stage
+  // computes more by design). Across all: (200 - 100) / 150 = 0.667, a bottleneck on rank 2; within
+  // each stage the gap is 0: no bottleneck.
+  core::Profile p;
+  for (int r = 0; r < 4; ++r) {
+    p.ranks.push_back(csvRank(r, {row(1, r < 2 ? 100 : 200, 0, 0)}));
+    p.ranks.back().source.parallelGroups = {group("pp", {r % 2, r % 2 + 2}), group("dp", {r < 2 ? 0 : 2, r < 2 ? 1 : 3}),
+                                            group("default_group", {0, 1, 2, 3})};
+  }
+  const core::ProfileAnalysis a = core::analyzeProfile(p);
+  REQUIRE(a.stages.size() == 2);
+  CHECK(a.stages[0] == std::vector<int>{0, 1});
+  CHECK(a.bottlenecks().empty());
+  REQUIRE(a.slowRank.size() == 3);
+  CHECK(a.slowRank[0].ratio == Approx(0.0));
+  CHECK(core::profileAnalysisJson(a).find("\"pipeline_stages\": [[0, 1], [2, 3]]") != std::string::npos);
+  // Without the groups, the same figures compared across stages name rank 2.
+  for (auto& rp : p.ranks) rp.source.parallelGroups.clear();
+  const core::ProfileAnalysis b = core::analyzeProfile(p);
+  CHECK(b.stages.empty());
+  REQUIRE(b.bottlenecks().size() == 1);
+  CHECK(b.bottlenecks()[0]->maxRank == 2);
+  CHECK(b.bottlenecks()[0]->ratio == Approx(100.0 / 150.0));
+}
+
+TEST_CASE("corpus: the TP1/PP2/DP2 capture's ranks are compared within their stages", "[profile_analysis][corpus]") {
+  // profiler_metadata.json: pp {0,2} {1,3}, dp_cp {0,1} {2,3} -> stages {0,1} and {2,3}. Each
+  // rank's step_trace_time.csv (step 13, us): Computing 231290.1 / 230903.72 / 400448.26 /
+  // 401131.7; Comm(NO) 420174.26 / 441708.38 / 277649.66 / 261498.44; Free 158558.0 / 136819.56 /
+  // 131705.28 / 147520.2. Across stages Computing differs by 21% (the old "slow rank 3"); within
+  // them the widest gap is stage 0's Free: (158558.0 - 136819.56) / mean(810022.36, 809431.66).
+  auto r = core::loadProfile(shared("corpus/ascend-pt-cann83-l2-4rank-partial"));
+  REQUIRE(r.ok());
+  const core::ProfileAnalysis& a = *r.profile->analysis;
+  REQUIRE(a.stages.size() == 2);
+  CHECK(a.stages[0] == std::vector<int>{0, 1});
+  CHECK(a.stages[1] == std::vector<int>{2, 3});
+  CHECK(a.bottlenecks().empty());
+  REQUIRE(a.slowRank.size() == 3);
+  CHECK(a.slowRank[2].name == "Free");
+  CHECK(a.slowRank[2].stage == 0);
+  CHECK(a.slowRank[2].maxRank == 0);
+  CHECK(a.slowRank[2].ratio == Approx((158558.0 - 136819.56) / ((810022.36 + 809431.66) / 2)).epsilon(1e-6));
+  CHECK(a.slowRank[0].ratio == Approx((401131.7 - 400448.26) / ((809803.2 + 810150.34) / 2)).epsilon(1e-6));
+}

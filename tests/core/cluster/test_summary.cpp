@@ -184,9 +184,9 @@ TEST_CASE("summaries: the reader says what is wrong and reads nothing else", "[s
   CHECK(bad("[1, 2]") == "summary: not an object");
   CHECK(bad(good.substr(0, good.size() / 2)).find("not JSON") == 0);  // truncated
   CHECK(bad(edited(good, "\"npuscope.rank-summary\"", "\"other\"")).find("schema \"other\"") != std::string::npos);
-  CHECK(bad(edited(good, "\"1.1\"", "\"2.0\"")) ==
+  CHECK(bad(edited(good, "\"1.2\"", "\"2.0\"")) ==
         "summary: schema_version 2.0 is newer than this npuscope reads (1.x): summarize the rank again with this version");
-  CHECK(bad(edited(good, "\"1.1\"", "\"one\"")).find("is not MAJOR.MINOR") != std::string::npos);
+  CHECK(bad(edited(good, "\"1.2\"", "\"one\"")).find("is not MAJOR.MINOR") != std::string::npos);
   CHECK(bad(edited(good, "\"rank\": 0", "\"rank\": 99999999999")) == "summary.rank: out of range");
   CHECK(bad(edited(good, "\"rank\": 0", "\"rank\": \"0\"")) == "summary.rank: not an integer in the int64 range");
   CHECK(bad(edited(good, "\"sequence\": 0", "\"sequence\": 1e300")) == "ops[0].sequence: not an integer in the int64 range");
@@ -195,19 +195,29 @@ TEST_CASE("summaries: the reader says what is wrong and reads nothing else", "[s
   CHECK(bad(edited(good, "\"range_ns\": [1736408883732241564, 1736408883811331084]",
                    "\"range_ns\": [1736408883811331084, 1736408883732241564]")) == "ops[0].range_ns: end before start");
   CHECK(bad(edited(good, "\"figures_ns\": [", "\"figures_ns\": [1, ")) == "ops[0].figures_ns: expected 5 numbers");
+  CHECK(bad(edited(good, "\"parallel_groups\": []", "\"parallel_groups\": [[\"pp\", [0, -1]]]")) ==
+        "summary.parallel_groups: rank out of range");
+  CHECK(bad(edited(good, "\"parallel_groups\": []", "\"parallel_groups\": [[\"pp\"]]")) ==
+        "summary.parallel_groups: expected [name, [ranks]]");
   // A minor version only adds keys: 1.7 with an unknown key reads.
   core::RankSummary out;
   std::string error;
-  CHECK(core::parseSummaryJson(edited(edited(good, "\"1.1\"", "\"1.7\""), "\"rank\": 0", "\"later_key\": [1], \"rank\": 0"), out, error));
+  CHECK(core::parseSummaryJson(edited(edited(good, "\"1.2\"", "\"1.7\""), "\"rank\": 0", "\"later_key\": [1], \"rank\": 0"), out, error));
   CHECK(error.empty());
   // A 1.0 summary has no last_long_wait_end_ns: the blocked waits' end stands in for it.
-  std::string old = edited(good, "\"1.1\"", "\"1.0\"");
+  std::string old = edited(good, "\"1.2\"", "\"1.0\"");
   for (std::size_t at; (at = old.find(", \"last_long_wait_end_ns\": ")) != std::string::npos;)
     old.erase(at, old.find_first_of(",}", at + 2) - at);
   REQUIRE(old.find("last_long_wait_end_ns") == std::string::npos);
   REQUIRE(core::parseSummaryJson(old, out, error));
   REQUIRE(out.ops.size() == s.ops.size());
   for (const core::CommOp& op : out.ops) CHECK(op.lastLongWaitEnd == op.lastBlockedWaitEnd);
+  // 1.2's parallel groups read back as written.
+  REQUIRE(core::parseSummaryJson(edited(good, "\"parallel_groups\": []", "\"parallel_groups\": [[\"pp\", [0, 2]], [\"tp\", [0]]]"), out, error));
+  REQUIRE(out.parallelGroups.size() == 2);
+  CHECK(out.parallelGroups[0].name == "pp");
+  CHECK(out.parallelGroups[0].ranks == std::vector<int>{0, 2});
+  CHECK(out.parallelGroups[1].ranks == std::vector<int>{0});
   CHECK(core::parseSummaryJson(good, out, error));
   CHECK(std::any_of(out.ops.begin(), out.ops.end(), [](const core::CommOp& op) { return op.lastLongWaitEnd != op.lastBlockedWaitEnd; }));
 }
