@@ -83,6 +83,13 @@ struct PlaneTask {
   int plane = -1;
   TaskKind kind = TaskKind::Other;
   int peer = -1;
+  /// The task's `is master` (the database's COMMUNICATION_TASK_INFO.isMaster: on the op's master
+  /// stream), -1 when not recorded.
+  std::int8_t master = -1;
+  /// An RDMA_SEND_PAYLOAD task (`rdma type`, recorded by the database export): its transit runs to
+  /// the run's closing task (rdmaRunTransit); its bytes are `bytes`.
+  bool payload = false;
+  std::uint64_t bytes = 0;
 };
 
 struct GroupLanes {
@@ -183,12 +190,17 @@ void appendGroupOps(const Trace& trace, const GroupLanes& g, std::map<std::strin
 
 /// What a plane task's args say about it and its op: the op's own group rank (from its first such
 /// task), the peer of a wait or transfer, whether a transfer is on the chip (then not a transfer),
-/// and the bytes and time a transfer adds to the op's links.
+/// and the bytes and time a transfer adds to the op's links. Where the task records its `rdma type`
+/// (the database export), an RDMA task is a transfer only as RDMA_SEND_PAYLOAD, and its link time
+/// is its run's (rdmaPayloadLinks), not its own: msprof communication_parser.py counts the RDMA
+/// payload that way and no other RDMA task (Ascend/msprof 9ba1ac7, op_time_parser /
+/// op_bandwidth_parser). `is master` is read into t.master.
 void readTaskArgs(const Trace& trace, PlaneTask& t, CommOp& op) {
   // One parse of the task's args for every key needed (sliceArgValues).
-  std::optional<std::string> v[5];
-  sliceArgValues(trace, t.ref, {"src rank", "dst rank", "link type", "transport type", "size(Byte)"}, v);
+  std::optional<std::string> v[7];
+  sliceArgValues(trace, t.ref, {"src rank", "dst rank", "link type", "transport type", "size(Byte)", "rdma type", "is master"}, v);
   if (op.selfRank < 0) op.selfRank = rankOf(intOf(v[0]));
+  if (const std::int64_t m = intOf(v[6]); m == 0 || m == 1) t.master = static_cast<std::int8_t>(m);
   // A wait, signal or transfer "to" the device's own rank names no peer (on-chip work).
   if (t.kind != TaskKind::Other) t.peer = rankOf(intOf(v[1]));
   if (t.peer >= 0 && t.peer == op.selfRank) t.peer = -1;
@@ -198,11 +210,68 @@ void readTaskArgs(const Trace& trace, PlaneTask& t, CommOp& op) {
     t.kind = TaskKind::Other;
     return;
   }
-  const std::string key = v[3].value_or("") == "RDMA" ? std::string("RDMA") : link.empty() ? std::string("unknown") : link;
+  const bool rdma = v[3].value_or("") == "RDMA";
+  const std::string key = rdma ? std::string("RDMA") : link.empty() ? std::string("unknown") : link;
   const std::int64_t bytes = intOf(v[4]);
   const std::uint64_t b = bytes > 0 ? static_cast<std::uint64_t>(bytes) : 0;
+  if (rdma && v[5]) {
+    t.payload = *v[5] == "RDMA_SEND_PAYLOAD";
+    if (!t.payload) t.kind = TaskKind::Other;  // a notify, ack or check: no data
+    t.bytes = b;
+    return;
+  }
   addToLink(op.links, key, b, t.r.end - t.r.start);
   addToPeer(op.peerLinks, op.selfRank, t.peer, key, b, t.r.end - t.r.start);
+}
+
+/// msprof's task count from an RDMA payload run to its closing task: 3 for send / receive ops
+/// (no barrier), else 5 (NumberConstant.RDMA_NO_BARRIER_TASK_NUM / RDMA_WITH_BARRIER_TASK_NUM,
+/// Ascend/msprof 9ba1ac7 number_constant.py; HcclAnalysisTool.is_send_or_recv_op on the op name).
+std::size_t rdmaJump(const CommOp& op) {
+  const std::string n = asciiLower(op.name);
+  return n.find("send") != std::string::npos || n.find("receive") != std::string::npos ? 3 : 5;
+}
+
+/// The RDMA payload run starting at `tasks[i]` (one plane, in start order): the payload tasks
+/// i..i+k-1 and the closing task i+k+jump-2; transit from the first payload's start to the closing
+/// task's end (msprof meta_parser.py calculate_consecutive_payload_tasks_info). `last` is the
+/// closing index, `ok` false when the run has no closing task (msprof then counts nothing).
+struct RdmaRun {
+  std::size_t k = 0, last = 0;
+  bool ok = false;
+  TimeRange transit;
+  std::uint64_t bytes = 0;
+};
+RdmaRun rdmaRun(const std::vector<const PlaneTask*>& tasks, std::size_t i, std::size_t jump) {
+  RdmaRun run;
+  while (i + run.k < tasks.size() && tasks[i + run.k]->payload) run.bytes += tasks[i + run.k++]->bytes;
+  run.last = i + run.k + jump - 2;
+  run.ok = run.last < tasks.size();
+  if (run.ok) run.transit = TimeRange{tasks[i]->r.start, tasks[run.last]->r.end};
+  return run;
+}
+
+/// Adds every plane's RDMA payload runs to the op's links (bytes of the payloads, time to the
+/// closing task), as msprof's op_bandwidth_parser does per plane.
+void rdmaPayloadLinks(CommOp& op, const std::vector<PlaneTask>& ts) {
+  std::map<int, std::vector<const PlaneTask*>> byPlane;
+  for (const PlaneTask& t : ts) byPlane[t.plane].push_back(&t);
+  const std::size_t jump = rdmaJump(op);
+  for (const auto& [plane, tasks] : byPlane)
+    for (std::size_t i = 0; i < tasks.size();) {
+      if (!tasks[i]->payload) {
+        ++i;
+        continue;
+      }
+      const RdmaRun run = rdmaRun(tasks, i, jump);
+      if (!run.ok) {
+        i += run.k;
+        continue;
+      }
+      addToLink(op.links, "RDMA", run.bytes, run.transit.duration(), run.k);
+      addToPeer(op.peerLinks, op.selfRank, tasks[i]->peer, "RDMA", run.bytes, run.transit.duration(), run.k);
+      i = run.last + 1;
+    }
 }
 
 /// Gives each plane task of the group to the op it starts inside (the ops out[first..] of the
@@ -210,6 +279,9 @@ void readTaskArgs(const Trace& trace, PlaneTask& t, CommOp& op) {
 /// whether it holds a Notify_Wait (whole capture).
 void assignPlaneTasks(const Trace& trace, const GroupLanes& g, std::vector<CommOp>& out, std::size_t first,
                       std::vector<std::vector<PlaneTask>>& tasksOf, std::map<int, bool>& planeWaits) {
+  // Once one task records `is master` (the database export's isMaster), every task's is read: the
+  // op's master plane is that of its first master task.
+  bool recordsMaster = false;
   for (const auto& [plane, l] : g.planes) {
     const Lane& lane = trace.lanes[l];
     planeWaits.emplace(plane, false);
@@ -232,7 +304,9 @@ void assignPlaneTasks(const Trace& trace, const GroupLanes& g, std::vector<CommO
       CommOp& op = out[k];
       // A signal's peer is read only while it may be the op's first signal to a peer (ready).
       const bool earlySignal = t.kind == TaskKind::Signal && (op.ready < 0 || s < op.ready);
-      if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer || earlySignal || op.selfRank < 0) readTaskArgs(trace, t, op);
+      if (t.kind == TaskKind::Wait || t.kind == TaskKind::Transfer || earlySignal || op.selfRank < 0 || recordsMaster)
+        readTaskArgs(trace, t, op);
+      if (t.master >= 0) recordsMaster = true;
       if (t.kind == TaskKind::Signal) {
         if (earlySignal && t.peer >= 0) op.ready = s;
       } else if (t.peer >= 0 && t.peer != op.selfRank) {
@@ -279,10 +353,37 @@ void opTimes(CommOp& op, const std::vector<PlaneTask>& ts, int master, CommOpInt
     if (t.r.end - t.r.start >= kLateRankMinSkewNs) op.lastLongWaitEnd = std::max(op.lastLongWaitEnd, t.r.end);
   }
   op.elapse = lastEnd - firstStart;
+  // The master plane's tasks in start order. An RDMA payload run (rdma type recorded) is one
+  // transit from its first payload to its closing task, and the tasks it spans count for nothing
+  // else (msprof op_time_parser); a run without its closing task counts nothing.
+  std::vector<const PlaneTask*> m;
+  for (const PlaneTask& t : ts)
+    if (t.plane == master) m.push_back(&t);
+  const std::size_t jump = rdmaJump(op);
+  for (std::size_t i = 0; i < m.size(); ++i)
+    if (m[i]->payload) {
+      const RdmaRun run = rdmaRun(m, i, jump);
+      if (run.ok) firstTransit = std::min(firstTransit, run.transit.start);
+      i += run.k - 1;
+    } else if (m[i]->kind == TaskKind::Transfer) {
+      firstTransit = std::min(firstTransit, m[i]->r.start);
+    }
   std::vector<TimeRange> masterBusy;
-  for (const PlaneTask& t : ts) {
-    if (t.plane != master) continue;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    const PlaneTask& t = *m[i];
     const TimeNs d = t.r.end - t.r.start;
+    if (t.payload) {
+      const RdmaRun run = rdmaRun(m, i, jump);
+      if (run.ok) {
+        op.transit += run.transit.duration();
+        masterBusy.push_back(run.transit);
+        if (split) split->transit.push_back(run.transit);
+        i = run.last;
+      } else {
+        i += run.k - 1;
+      }
+      continue;
+    }
     if (t.kind == TaskKind::Transfer) {
       op.transit += d;
       masterBusy.push_back(t.r);
@@ -342,9 +443,14 @@ void groupOps(const Trace& trace, const GroupLanes& g, std::map<std::string, std
     op.peers.erase(std::remove(op.peers.begin(), op.peers.end(), op.selfRank), op.peers.end());
     if (ts.empty()) continue;
     op.hasTasks = true;
-    op.masterPlane = master;
     std::sort(ts.begin(), ts.end(), [](const PlaneTask& a, const PlaneTask& b) { return a.r.start < b.r.start; });
-    opTimes(op, ts, master, split);
+    // Where the tasks record `is master`, the op's master plane is its first master task's (msprof
+    // communication_parser.py get_master_plane_id, Ascend/msprof 9ba1ac7); else the group's rule.
+    op.masterPlane = master;
+    if (const auto m = std::find_if(ts.begin(), ts.end(), [](const PlaneTask& t) { return t.master == 1; }); m != ts.end())
+      op.masterPlane = m->plane;
+    rdmaPayloadLinks(op, ts);
+    opTimes(op, ts, op.masterPlane, split);
   }
 }
 

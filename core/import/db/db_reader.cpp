@@ -677,7 +677,9 @@ void DbReader::readCommunication() {
                               ", " + col("COMMUNICATION_TASK_INFO", "size") + ", " +
                               col("COMMUNICATION_TASK_INFO", "notifyId") + ", " +
                               col("COMMUNICATION_TASK_INFO", "transportType") + ", " +
-                              col("COMMUNICATION_TASK_INFO", "linkType") + " FROM COMMUNICATION_TASK_INFO");
+                              col("COMMUNICATION_TASK_INFO", "linkType") + ", " +
+                              col("COMMUNICATION_TASK_INFO", "rdmaType") + ", " +
+                              col("COMMUNICATION_TASK_INFO", "isMaster") + " FROM COMMUNICATION_TASK_INFO");
   // The transport and link of each task by name, as the text export writes them (SDMA / RDMA /
   // LOCAL; ON_CHIP / HCCS / PCIE / ROCE / SIO ...): the collectives' transit and links need them
   // (docs/diagnosis.md §5.3). Without the enum table the number is kept.
@@ -691,8 +693,12 @@ void DbReader::readCommunication() {
   };
   const auto transportNames = enumTable("ENUM_HCCL_TRANSPORT_TYPE");
   const auto linkNames = enumTable("ENUM_HCCL_LINK_TYPE");
-  const RowArgs::Schema taskSchema = argRows().addSchema(
-      {"task type", "op name", "src rank", "dst rank", "size(Byte)", "notify_id", "stream id", "transport type", "link type"});
+  // rdmaType (RDMA_SEND_PAYLOAD, RDMA_SEND_NOTIFY, ...) and isMaster (newer msprof schemas,
+  // msprof_db.cpp): the collectives count RDMA transit and choose the master plane from them
+  // (docs/diagnosis.md §5.3); the text export writes neither.
+  const auto rdmaNames = enumTable("ENUM_HCCL_RDMA_TYPE");
+  const RowArgs::Schema taskSchema = argRows().addSchema({"task type", "op name", "src rank", "dst rank", "size(Byte)", "notify_id",
+                                                          "stream id", "transport type", "link type", "rdma type", "is master"});
   const auto enumCell = [&](std::size_t key, int column, const std::unordered_map<std::int64_t, std::string>& names) {
     if (c.isNull(column)) return;
     if (const auto it = names.find(c.integer(column)); it != names.end()) argRows().setText(taskSchema, key, it->second);
@@ -729,6 +735,11 @@ void DbReader::readCommunication() {
     argRows().setInteger(taskSchema, 6, tt->second.stream);
     enumCell(7, 9, transportNames);
     enumCell(8, 10, linkNames);
+    // Most tasks are no RDMA task (INVALID_TYPE, N/A): nothing kept for them.
+    if (const auto it = c.isNull(11) ? rdmaNames.end() : rdmaNames.find(c.integer(11));
+        it != rdmaNames.end() && it->second.starts_with("RDMA_"))
+      argRows().setText(taskSchema, 9, it->second);
+    cell(taskSchema, 10, c, 12);
     // Named by the task type (Notify_Wait, Memcpy, Reduce_Inline, ...) as the text export names
     // the plane tasks: the `name` column holds the op's name (STRING_IDS, corpus 910B level1).
     const std::string name = c.isNull(4) ? strOr(c, 1) : strOr(c, 4);

@@ -224,3 +224,99 @@ TEST_CASE("the slowest link is judged against its rank's chip's nominal", "[coll
   CHECK(t.share == Approx(t.link.link.bandwidthGBs() / core::nominalLinkGBs(t.link.link.transport)));
   CHECK(core::nominalLinkGBs(t.link.link.transport) == (t.link.link.transport == "HCCS" ? 18.0 : t.link.link.transport == "PCIE" ? 20.0 : 12.5));
 }
+
+namespace {
+
+// Constructed data (issue 41 item 10): plane tasks that record msprof's `is master` and `rdma type`
+// (the database export's COMMUNICATION_TASK_INFO.isMaster / rdmaType). Times in us, by hand:
+// hcom_allReduce__5_0_1 [10,100): Plane 0 (not master) waits [20,25) for rank 2; Plane 1 (master):
+// Notify_Record 10, Notify_Wait [12,30) on rank 1, payloads [30,40) 1000 B and [40,50) 2000 B, then
+// RDMA notify [50,52), wait [52,80), RDMA notify [80,82), wait [82,90) (the closing task: 2 payloads
+// + 5 - 2 = 5 tasks on from the first), a last wait [95,100).
+// hcom_send__5_0_1 [200,300): Plane 1 payload [210,220) 500 B, RDMA notify [220,222), wait [222,230)
+// (closing: 1 + 3 - 2 = 2 tasks on, a send op), wait [240,250).
+std::string rdmaTrace(bool recorded) {
+  std::string b = R"({"traceEvents":[
+{"ph":"M","name":"process_name","pid":300,"tid":0,"args":{"name":"Ascend Hardware"}},
+{"ph":"M","name":"process_labels","pid":300,"tid":0,"args":{"labels":"NPU 0"}},
+{"ph":"M","name":"process_name","pid":400,"tid":0,"args":{"name":"HCCL"}},
+{"ph":"M","name":"process_labels","pid":400,"tid":0,"args":{"labels":"NPU 0"}},
+{"ph":"M","name":"thread_name","pid":400,"tid":0,"args":{"name":"Group 0 Communication"}},
+{"ph":"M","name":"thread_name","pid":400,"tid":1,"args":{"name":"Plane 0"}},
+{"ph":"M","name":"thread_name","pid":400,"tid":2,"args":{"name":"Plane 1"}},
+{"ph":"X","pid":300,"tid":5,"name":"MatMul","ts":400,"dur":5,"args":{"Task Type":"AI_CORE"}},
+{"ph":"X","pid":400,"tid":0,"name":"hcom_allReduce__5_0_1","ts":10,"dur":90,"args":{}},
+{"ph":"X","pid":400,"tid":0,"name":"hcom_send__5_0_1","ts":200,"dur":100,"args":{}})";
+  const auto task = [&](int tid, const char* name, int ts, int dur, int peer, const char* transport, int bytes, const char* rdma, int master) {
+    b += ",\n{\"ph\":\"X\",\"pid\":400,\"tid\":" + std::to_string(tid) + ",\"name\":\"" + name + "\",\"ts\":" + std::to_string(ts) +
+         ",\"dur\":" + std::to_string(dur) + ",\"args\":{\"src rank\":0,\"dst rank\":" + std::to_string(peer) +
+         ",\"link type\":\"INVALID_TYPE\",\"transport type\":\"" + transport + "\",\"size(Byte)\":" + std::to_string(bytes);
+    if (recorded) b += std::string(",\"rdma type\":\"") + rdma + "\",\"is master\":" + std::to_string(master);
+    b += "}}";
+  };
+  task(1, "Notify_Wait", 20, 5, 2, "SDMA", 0, "INVALID_TYPE", 0);
+  task(2, "Notify_Record", 10, 0, 1, "SDMA", 0, "INVALID_TYPE", 1);
+  task(2, "Notify_Wait", 12, 18, 1, "SDMA", 0, "INVALID_TYPE", 1);
+  task(2, "RDMASend", 30, 10, 1, "RDMA", 1000, "RDMA_SEND_PAYLOAD", 1);
+  task(2, "RDMASend", 40, 10, 1, "RDMA", 2000, "RDMA_SEND_PAYLOAD", 1);
+  task(2, "RDMASend", 50, 2, 1, "RDMA", 4, "RDMA_SEND_NOTIFY", 1);
+  task(2, "Notify_Wait", 52, 28, 1, "SDMA", 0, "INVALID_TYPE", 1);
+  task(2, "RDMASend", 80, 2, 1, "RDMA", 4, "RDMA_SEND_NOTIFY", 1);
+  task(2, "Notify_Wait", 82, 8, 1, "SDMA", 0, "INVALID_TYPE", 1);
+  task(2, "Notify_Wait", 95, 5, 1, "SDMA", 0, "INVALID_TYPE", 1);
+  task(2, "RDMASend", 210, 10, 1, "RDMA", 500, "RDMA_SEND_PAYLOAD", 1);
+  task(2, "RDMASend", 220, 2, 1, "RDMA", 4, "RDMA_SEND_NOTIFY", 1);
+  task(2, "Notify_Wait", 222, 8, 1, "SDMA", 0, "INVALID_TYPE", 1);
+  task(2, "Notify_Wait", 240, 10, 1, "SDMA", 0, "INVALID_TYPE", 1);
+  return b + "\n]}";
+}
+
+}  // namespace
+
+TEST_CASE("collectives: is master picks the counted plane and RDMA payload runs are timed to their closing task, as msprof", "[collectives]") {
+  const auto t = test::loadMemory(rdmaTrace(true));
+  std::vector<core::CommLink> links;
+  const std::vector<core::CommOp> ops = core::commOps(*t, 0, nullptr, &links, nullptr);
+  REQUIRE(ops.size() == 2);
+  const core::CommOp& ar = ops[0];
+  // Today's rule alone would count Plane 0 (the lowest plane holding a Notify_Wait); is master says Plane 1.
+  CHECK(ar.masterPlane == 1);
+  CHECK(ar.elapse == 90'000);
+  CHECK(ar.transit == 60'000);          // [30, 90): first payload to the closing wait's end
+  CHECK(ar.synchronization == 18'000);  // [12, 30) before the first transit
+  CHECK(ar.wait == 18'000 + 5'000);     // the waits inside the run count for nothing else
+  CHECK(ar.idle == 90'000 - 60'000 - 23'000);
+  const core::CommOp& send = ops[1];
+  CHECK(send.masterPlane == 1);
+  CHECK(send.transit == 20'000);  // [210, 230): a send op closes 2 tasks after its payload
+  CHECK(send.wait == 10'000);
+  CHECK(send.synchronization == 0);
+  // The RDMA link: the payloads' bytes over the runs' time (notifies carry no data).
+  const auto rdma = std::find_if(links.begin(), links.end(), [](const core::CommLink& l) { return l.transport == "RDMA"; });
+  REQUIRE(rdma != links.end());
+  CHECK(rdma->bytes == 1000 + 2000 + 500);
+  CHECK(rdma->time == 60'000 + 20'000);
+
+  SECTION("without is master and rdma type (the text export) today's rule and every RDMA task stand") {
+    const auto u = test::loadMemory(rdmaTrace(false));
+    const std::vector<core::CommOp> o = core::commOps(*u, 0, nullptr, nullptr, nullptr);
+    REQUIRE(o.size() == 2);
+    CHECK(o[0].masterPlane == 0);
+    CHECK(o[0].transit == 0);
+    CHECK(o[0].wait == 5'000);
+  }
+  SECTION("a payload run without its closing task counts nothing") {
+    std::string text = rdmaTrace(true);
+    // Drop the send op's two waits [222,230) and [240,250): after its payload and notify no task
+    // is left where the closing one would be.
+    for (const std::string closing : {R"("name":"Notify_Wait","ts":222)", R"("name":"Notify_Wait","ts":240)"}) {
+      const auto at = text.rfind('{', text.find(closing));
+      text.erase(at - 2, text.find('}', text.find('}', at) + 1) + 1 - (at - 2));
+    }
+    REQUIRE(text.find(R"("ts":240)") == std::string::npos);
+    const auto v = test::loadMemory(text);
+    const std::vector<core::CommOp> o = core::commOps(*v, 0, nullptr, nullptr, nullptr);
+    REQUIRE(o.size() == 2);
+    CHECK(o[1].transit == 0);
+  }
+}

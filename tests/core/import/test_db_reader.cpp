@@ -691,3 +691,34 @@ TEST_CASE("db: a gap inside a running collective is the collective's wait, never
     if (b.detail.starts_with("inside the collective")) CHECK(b.cause == core::BubbleCause::DeviceWait);
   CHECK(d.causes.count[slow] < 10);  // before: most of the 73 were called slow dispatch
 }
+
+// Issue 41 item 10: the database's COMMUNICATION_TASK_INFO.rdmaType (ENUM_HCCL_RDMA_TYPE) and
+// isMaster (newer msprof schemas, msprof_db.cpp) reach the plane tasks' args, where the
+// collectives read them; tasks that are no RDMA task keep no "rdma type".
+TEST_CASE("db: rdmaType and isMaster of the HCCL tasks are kept as their args", "[db]") {
+  const std::string dir = tempDir("rdmamaster");
+  const std::string path = dir + "/ascend_pytorch_profiler_0.db";
+  REQUIRE(makeDb(path, R"(
+    CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, streamId INTEGER, globalTaskId INTEGER);
+    INSERT INTO TASK VALUES (1000, 2000, 0, 3, 1), (3000, 4000, 0, 3, 2);
+    CREATE TABLE COMMUNICATION_OP (opName INTEGER, startNs INTEGER, endNs INTEGER);
+    CREATE TABLE ENUM_HCCL_RDMA_TYPE (id INTEGER, name TEXT);
+    INSERT INTO ENUM_HCCL_RDMA_TYPE VALUES (0, 'RDMA_SEND_NOTIFY'), (1, 'RDMA_SEND_PAYLOAD'), (65535, 'INVALID_TYPE');
+    CREATE TABLE COMMUNICATION_TASK_INFO (name INTEGER, globalTaskId INTEGER, planeId INTEGER, groupName INTEGER,
+                                          rdmaType INTEGER, isMaster INTEGER);
+    INSERT INTO COMMUNICATION_TASK_INFO VALUES (NULL, 1, 0, NULL, 1, 1), (NULL, 2, 0, NULL, 65535, 0);
+  )"));
+  const auto in = core::readAscendDb(path, "");
+  REQUIRE(in.result.trace);
+  const core::Trace& t = *in.result.trace;
+  const int plane = npuscope::test::laneIndex(t, "HCCL", "Plane 0");
+  REQUIRE(plane >= 0);
+  const auto lane = static_cast<std::uint32_t>(plane);
+  REQUIRE(t.lanes[lane].sliceCount() == 2);
+  CHECK(core::sliceArg(t, {lane, 0}, "rdma type") == std::optional<std::string>("RDMA_SEND_PAYLOAD"));
+  CHECK(core::sliceArg(t, {lane, 0}, "is master") == std::optional<std::string>("1"));
+  CHECK_FALSE(core::sliceArg(t, {lane, 1}, "rdma type").has_value());
+  CHECK(core::sliceArg(t, {lane, 1}, "is master") == std::optional<std::string>("0"));
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
