@@ -50,6 +50,7 @@ struct Side {
   std::vector<KernelGroup> kernels;                    ///< per (type, name): complete
   std::vector<KernelGroup> kernelShapes;               ///< per (type, name, shapes): a summary's may be cut
   std::size_t kernelsCut = 0;                          ///< (type, name, shapes) groups a summary left out
+  std::string level;                                   ///< profiler level ("Level0".."Level2"), "" unknown
 };
 
 Side sideOf(const RankProfile& r) {
@@ -67,8 +68,10 @@ Side sideOf(const RankProfile& r) {
     s.kernels = rs.kernels;
     s.kernelShapes = rs.kernelShapes;
     s.kernelsCut = rs.kernelGroupsCut;
+    s.level = rs.profilerLevel;
     return s;
   }
+  s.level = r.source.profilerLevel;
   if (const DeviceAnalysis* d = deviceOf(r)) {
     s.analysed = true;
     s.figures = d->computed;
@@ -145,7 +148,8 @@ std::string rankVerdict(const CompareRank& r) {
   std::string s = i18n::format(npuTr("npuscope::core::Compare", "rank %1: device time %2 (%3 -> %4): %5 %6"),
                                {std::to_string(r.rank), signedDuration(b.e2e - a.e2e), formatDuration(a.e2e),
                                 formatDuration(b.e2e), top->name, signedDuration(top->delta)});
-  if (std::string(top->name) == "Free" && !r.bubbleCauses.empty() && std::llabs(r.bubbleCauses.front().delta()) >= kSameNs)
+  if (std::string(top->name) == "Free" && !r.bubbleCauses.empty() && r.bubbleCauses.front().notComparable.empty() &&
+      std::llabs(r.bubbleCauses.front().delta()) >= kSameNs)
     s += i18n::format(npuTr("npuscope::core::Compare", ", mostly %1 bubbles %2"),
                       {r.bubbleCauses.front().key, signedDuration(r.bubbleCauses.front().delta())});
   if (!r.operatorTypes.empty() && std::llabs(r.operatorTypes.front().delta()) >= kSameNs)
@@ -271,6 +275,17 @@ void compareCauses(const Side& da, const Side& db, CompareRank& cr) {
     if (row.a || row.b) cr.bubbleCauses.push_back(row);
   }
   sortByDelta(cr.bubbleCauses);
+  // torch_npu's Level0 records no CANN layer (format notes §7): its gaps can take no cause that
+  // reads CANN (aclop_compile, aclop_execute, a collective's launch API) and take others instead,
+  // so against a Level1/2 side every cause's time moves by what was recorded, not by the run.
+  const bool a0 = da.level == "Level0", b0 = db.level == "Level0";
+  if (a0 != b0 && !da.level.empty() && !db.level.empty() && !cr.bubbleCauses.empty()) {
+    const std::string why = i18n::format(npuTr("npuscope::core::Compare", "%1 is Level0, which records no CANN layer"), {a0 ? "A" : "B"});
+    for (CompareRow& row : cr.bubbleCauses) row.notComparable = why;
+    cr.notes.push_back(i18n::format(npuTr("npuscope::core::Compare", "bubble causes are not compared: %1, so its gaps cannot "
+                                                                     "have CANN causes (aclop_*) and take others"),
+                                    {why}));
+  }
 }
 
 /// The rank pairs: by rank id; two single-rank captures are paired whatever their ids (a Kineto
@@ -460,7 +475,10 @@ void rowsJson(std::string& o, const std::vector<CompareRow>& rows, const char* k
       appendJsonString(o, r.shapes);
     }
     o += ", \"a_us\": " + usText(r.a) + ", \"b_us\": " + usText(r.b) + ", \"delta_us\": " + usText(r.delta()) +
-         ", \"a_count\": " + std::to_string(r.aCount) + ", \"b_count\": " + std::to_string(r.bCount) + "}";
+         ", \"a_count\": " + std::to_string(r.aCount) + ", \"b_count\": " + std::to_string(r.bCount) + ", \"not_comparable\": ";
+    if (r.notComparable.empty()) o += "null";
+    else appendJsonString(o, r.notComparable);
+    o += "}";
   }
   o += "]";
 }
@@ -539,7 +557,9 @@ std::string compareText(const CompareResult& r) {
     for (const CompareRow& row : k.bubbleCauses) {
       if (shown++ >= 3 || std::llabs(row.delta()) < kSameNs) break;
       o += "   bubbles " + row.key + ": " + formatDuration(row.a) + " -> " + formatDuration(row.b) + " (" +
-           signedDuration(row.delta()) + ")\n";
+           signedDuration(row.delta()) + ")" +
+           (row.notComparable.empty() ? std::string() : i18n::format(npuTr("npuscope::core::Compare", " [not comparable: %1]"), {row.notComparable})) +
+           "\n";
     }
   }
   return o;

@@ -20,6 +20,10 @@ struct CompareRow {
   std::string type, shapes;     ///< for operators
   TimeNs a = 0, b = 0;          ///< summed time, ns (0 where the side has none)
   std::size_t aCount = 0, bCount = 0;
+  /// Why the row's change is not the run's, "" when it is comparable: e.g. a bubble cause where
+  /// one side recorded a host layer the other did not (Level0 has no CANN layer, so it has no
+  /// aclop_* bubble and those gaps take other causes). Such rows are listed, never ranked.
+  std::string notComparable;
   [[nodiscard]] TimeNs delta() const { return b - a; }
 };
 

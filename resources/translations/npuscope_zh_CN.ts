@@ -2234,6 +2234,18 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source> (the captures&apos; profiler settings differ: see the notes before reading a change as the run&apos;s)</source>
         <translation>（两次采集的 profiler 设置不同：在把某个变化归因于运行本身之前，请先查看说明）</translation>
     </message>
+    <message>
+        <source>%1 is Level0, which records no CANN layer</source>
+        <translation>%1 为 Level0，不采集 CANN 层</translation>
+    </message>
+    <message>
+        <source>bubble causes are not compared: %1, so its gaps cannot have CANN causes (aclop_*) and take others</source>
+        <translation>不比较空闲成因：%1，其空闲不可能归因于 CANN 层（aclop_*），而归入其他成因</translation>
+    </message>
+    <message>
+        <source> [not comparable: %1]</source>
+        <translation> [不可比较：%1]</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Html</name>
@@ -4271,6 +4283,14 @@ Computing %3 ms, Communication (Not Overlapped) %4 ms, Free %5 ms</source>
     <message>
         <source>Bubbles</source>
         <translation>空泡</translation>
+    </message>
+    <message>
+        <source>%1 (not comparable)</source>
+        <translation>%1（不可比较）</translation>
+    </message>
+    <message>
+        <source>Not comparable: %1</source>
+        <translation>不可比较：%1</translation>
     </message>
 </context>
 <context>

@@ -190,8 +190,14 @@ TEST_CASE("File > Compare With stacks the second capture, aligned and linked, wi
     if (table->item(r, 1)->text() == QStringLiteral("Bubbles")) {
       ++causes;
       CHECK_FALSE(table->item(r, 2)->text().contains(QLatin1Char('_')));
+      // A is Level0 (profiler_info: no CANN layer), B Level1: the causes are listed, marked, not ranked.
+      CHECK(table->item(r, 2)->text().endsWith(QStringLiteral("(not comparable)")));
+      CHECK(table->item(r, 2)->toolTip().contains(QStringLiteral("A is Level0")));
     }
   CHECK(causes > 0);
+  // The dock says what the CLI says: Level0 on one side, kernels compared by name.
+  CHECK(window.comparePanel()->verdictText().contains(QStringLiteral("kernels are compared by name")));
+  CHECK(window.comparePanel()->verdictText().contains(QStringLiteral("bubble causes are not compared")));
   table->selectRow(row);
   for (auto* timeline : {window.timeline(), window.compareTimeline()}) {
     const auto slice = timeline->selectedSlice();

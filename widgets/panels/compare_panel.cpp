@@ -76,6 +76,12 @@ void ComparePanel::setResult(const core::CompareResult& r) {
   QString verdict = tr("A: %1 (above) · B: %2 (below)").arg(QString::fromStdString(r.a), QString::fromStdString(r.b)) +
                     QStringLiteral("\n") + QString::fromStdString(r.verdict);
   for (const std::string& n : r.notes) verdict += QStringLiteral("\n") + QString::fromStdString(n);
+  // The ranks' own notes (Level0 on one side: kernels compared by name, causes not compared), each once.
+  QStringList rankNotes;
+  for (const core::CompareRank& k : r.ranks)
+    for (const std::string& n : k.notes)
+      if (const QString q = QString::fromStdString(n); !rankNotes.contains(q)) rankNotes << q;
+  for (const QString& n : rankNotes) verdict += QStringLiteral("\n") + n;
   m_verdict->setText(verdict);
   m_table->setSortingEnabled(false);
   m_table->clearContents();
@@ -108,9 +114,19 @@ void ComparePanel::setResult(const core::CompareResult& r) {
     for (const core::CompareRow& row : k.operatorTypes)
       add(k.rank, tr("Operator"), QString::fromStdString(row.key), "operator", static_cast<double>(row.a),
           static_cast<double>(row.b), QStringLiteral("%1 / %2").arg(row.aCount).arg(row.bCount));
-    for (const core::CompareRow& row : k.bubbleCauses)
-      add(k.rank, tr("Bubbles"), causeName(row.key), "cause", static_cast<double>(row.a), static_cast<double>(row.b),
-          QStringLiteral("%1 / %2").arg(row.aCount).arg(row.bCount));
+    for (const core::CompareRow& row : k.bubbleCauses) {
+      const bool comparable = row.notComparable.empty();
+      add(k.rank, tr("Bubbles"), comparable ? causeName(row.key) : tr("%1 (not comparable)").arg(causeName(row.key)), "cause",
+          static_cast<double>(row.a), static_cast<double>(row.b), QStringLiteral("%1 / %2").arg(row.aCount).arg(row.bCount));
+      if (comparable) continue;
+      const int at = m_table->rowCount() - 1;
+      const QColor dim = palette().color(QPalette::PlaceholderText);
+      for (int c = 0; c < m_table->columnCount(); ++c)
+        if (QTableWidgetItem* it = m_table->item(at, c)) {
+          it->setForeground(dim);
+          it->setToolTip(tr("Not comparable: %1").arg(QString::fromStdString(row.notComparable)));
+        }
+    }
   }
   m_table->setSortingEnabled(true);
   m_table->resizeColumnsToContents();

@@ -104,6 +104,20 @@ TEST_CASE("compare: other profiler settings are said, and the verdict points at 
   CHECK(has("aic_metrics is ACL_AICORE_NONE in A and ACL_AICORE_PIPE_UTILIZATION in B"));
   CHECK(r.verdict.find("the captures' profiler settings differ") != std::string::npos);
   CHECK_FALSE(r.noDifference);
+  // Level0 records no CANN layer (A: no CANN lane at all): every bubble cause row is listed but
+  // marked, and B's aclop_execute bubbles are never read as the run's change.
+  for (const auto& rank : a->ranks)
+    for (const auto& lane : rank.trace->lanes) CHECK(rank.trace->processes[lane.process].role != core::Process::Role::Cann);
+  for (const core::CompareRank& k : r.ranks) {
+    REQUIRE_FALSE(k.bubbleCauses.empty());
+    for (const core::CompareRow& row : k.bubbleCauses) CHECK(row.notComparable == "A is Level0, which records no CANN layer");
+    CHECK(std::count_if(k.notes.begin(), k.notes.end(), [](const std::string& n) { return n.starts_with("bubble causes are not compared"); }) == 1);
+  }
+  CHECK(core::compareJson(r).find("\"not_comparable\": \"A is Level0, which records no CANN layer\"") != std::string::npos);
+  // Two Level1 captures compare their causes.
+  const core::CompareResult same = core::compareProfiles(*b, *b);
+  for (const core::CompareRank& k : same.ranks)
+    for (const core::CompareRow& row : k.bubbleCauses) CHECK(row.notComparable.empty());
 }
 
 TEST_CASE("compare: a capture against itself says no difference", "[compare][corpus]") {
