@@ -643,7 +643,7 @@ void compareStepTrace(DeviceAnalysis& da) {
       const TimeNs c = clampedNs(csvUs * 1000.0);
       if (std::llabs(v - c) > 1000)
         da.discrepancies.push_back(
-            i18n::format(npuTr("npuscope::core::Overlap", "step %1 %2: %3 %4, step_trace_time.csv %5"), {step, what, src, us(v), us(c)}));
+            i18n::format(npuTr("npuscope::core::Overlap", "step %1 %2: %3 %4, %5 %6"), {step, what, src, us(v), std::string(so.csv->source), us(c)}));
     };
     cmp("Computing", basis.computing, so.csv->computing);
     cmp("Communication(Not Overlapped)", basis.commNotOverlapped, so.csv->commNotOverlapped);

@@ -60,8 +60,10 @@ bool rankFigures(const RankProfile& rp, RankSummary& s) {
     for (const StepTraceRow& row : rp.stepTrace) device = std::min(device, row.device);
   bool anyRow = false;
   TimeNs c = 0, m = 0, fr = 0;
+  std::string_view source = StepTraceRow::kStepTraceCsv;
   for (const StepTraceRow& row : rp.stepTrace) {
     if (row.device >= 0 && device >= 0 && row.device != device) continue;
+    source = row.source;
     c += usToNs(row.computing);
     m += usToNs(row.commNotOverlapped);
     fr += usToNs(row.free);
@@ -72,7 +74,7 @@ bool rankFigures(const RankProfile& rp, RankSummary& s) {
     s.computing = c;
     s.commNotOverlapped = m;
     s.free = fr;
-    s.figuresSource = "step_trace_time.csv";
+    s.figuresSource = std::string(source);
     return true;
   }
   if (!dev) return false;

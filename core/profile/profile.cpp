@@ -1000,7 +1000,10 @@ RankProfile loadRankUnguarded(const RankSource& source, const LoadOptions& optio
     for (const auto& m : db.messages) rp.tableMessages.push_back(fs::path(rp.source.dbFile).filename().string() + ": " + m);
     if (db.kernelDetails) rp.kernels = std::make_shared<KernelDetails>(parseKernelDetails(*db.kernelDetails));
     std::string err;
-    if (db.stepTraceTime) rp.stepTrace = parseStepTraceTime(*db.stepTraceTime, err);
+    if (db.stepTraceTime) {
+      rp.stepTrace = parseStepTraceTime(*db.stepTraceTime, err);
+      for (StepTraceRow& row : rp.stepTrace) row.source = StepTraceRow::kStepTraceDb;
+    }
     if (!err.empty()) rp.tableMessages.push_back("analysis.db StepTraceTime: " + err);
   }
   if (!useDb) readRankTables(rp);

@@ -51,6 +51,10 @@ struct Side {
   std::vector<KernelGroup> kernelShapes;               ///< per (type, name, shapes): a summary's may be cut
   std::size_t kernelsCut = 0;                          ///< (type, name, shapes) groups a summary left out
   std::string level;                                   ///< profiler level ("Level0".."Level2"), "" unknown
+  /// DeviceAnalysis::discrepancies: where the computed figures differ from the recorded ones
+  /// (step_trace_time.csv, analysis.db StepTraceTime or the Overlap Analysis lanes), each naming
+  /// its source. A summary keeps none.
+  std::vector<std::string> discrepancies;
 };
 
 Side sideOf(const RankProfile& r) {
@@ -74,6 +78,7 @@ Side sideOf(const RankProfile& r) {
   s.level = r.source.profilerLevel;
   if (const DeviceAnalysis* d = deviceOf(r)) {
     s.analysed = true;
+    s.discrepancies = d->discrepancies;
     s.figures = d->computed;
     for (const StepOverlap& st : d->steps) s.steps.emplace_back(st.step, st.computed);
     for (std::size_t k = 0; k < kBubbleCauseCount; ++k) s.causes[k] = {d->causes.count[k], d->causes.ns[k]};
@@ -370,6 +375,7 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
   out.b = pb.path;
   const bool partial = sideNotes(pa, pb, out.notes);
   const bool settingsDiffer = settingsNotes(pa, pb, out.notes);
+  bool recordsDiffer = false;  // a paired side's computed figures differ from its own records
   std::size_t paired = 0;
   for (const auto& [ra, rb] : pairRanks(pa, pb, out.notes)) {
     CompareRank cr;
@@ -392,6 +398,18 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
       ++paired;
       compareSteps(sa, sb, cr);
       compareCauses(sa, sb, cr);
+      // The figures compared are computed from the tasks; where a side's own records disagree, say
+      // so with the first difference (which names its source: a database capture's is StepTraceTime).
+      for (const auto& [name, side] : {std::pair<const char*, const Side*>{"A", &sa}, {"B", &sb}}) {
+        if (side->discrepancies.empty()) continue;
+        recordsDiffer = true;
+        cr.notes.push_back(i18n::format(
+              npuTr("npuscope::core::Compare", "%1's figures are computed from its tasks and differ from its own records: %2%3"),
+              {name, side->discrepancies.front(),
+               side->discrepancies.size() > 1 ? i18n::format(npuTr("npuscope::core::Compare", " (and %1 more)"),
+                                                             {std::to_string(side->discrepancies.size() - 1)})
+                                              : std::string()}));
+      }
     }
     compareKernels(sa, sb, cr);
     out.ranks.push_back(std::move(cr));
@@ -411,9 +429,11 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
         if (std::llabs(row.delta()) >= kSameNs || row.aCount != row.bCount) none = false;
   }
   out.noDifference = none && out.notes.empty();
+
   if (out.noDifference) {
     out.verdict = npuTr("npuscope::core::Compare", "no difference: every paired figure, step, operator type and bubble cause "
                         "is the same within 1 us");
+    if (recordsDiffer) out.verdict += npuTr("npuscope::core::Compare", " (computed from the tasks; a side's own records differ: see the notes)");
     return out;
   }
   // The rank whose device time changed most speaks for the comparison.
@@ -424,6 +444,7 @@ CompareResult compareProfiles(const Profile& pa, const Profile& pb) {
   if (partial) out.verdict += npuTr("npuscope::core::Compare", " (a side is a partial capture: see the notes)");
   if (settingsDiffer)
     out.verdict += npuTr("npuscope::core::Compare", " (the captures' profiler settings differ: see the notes before reading a change as the run's)");
+  if (recordsDiffer) out.verdict += npuTr("npuscope::core::Compare", " (computed from the tasks; a side's own records differ: see the notes)");
   if (paired > 1) out.verdict += i18n::format(npuTr("npuscope::core::Compare", " (%1 ranks compared; this one changed most)"),
                                               {std::to_string(paired)});
   return out;

@@ -93,7 +93,9 @@ void csvRowJson(std::string& o, const StepTraceRow& r) {
        recorded(r.commNotOverlappedText, r.commNotOverlapped) + ", \"overlapped_us\": " +
        recorded(r.overlappedText, r.overlapped) + ", \"free_us\": " + recorded(r.freeText, r.free) +
        ", \"stage_us\": " + recorded(r.stageText, r.stage) + ", \"bubble_us\": " + recorded(r.bubbleText, r.bubble) +
-       ", \"preparing_us\": " + recorded(r.preparingText, r.preparing) + "}";
+       ", \"preparing_us\": " + recorded(r.preparingText, r.preparing) + ", \"source\": ";
+  appendJsonString(o, r.source);
+  o += "}";
 }
 
 void peerWaitsJson(std::string& o, const std::vector<PeerWait>& v) {
@@ -464,7 +466,7 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
       o << "     step " << (s.step >= 0 ? std::to_string(s.step) : std::string("-")) << ": ";
       figuresText(o, s.computed);
       if (s.csv)
-        o << "\n       step_trace_time.csv: Computing " << recorded(s.csv->computingText, s.csv->computing)
+        o << "\n       " << s.csv->source << ": Computing " << recorded(s.csv->computingText, s.csv->computing)
           << " us, Comm(NO) " << recorded(s.csv->commNotOverlappedText, s.csv->commNotOverlapped)
           << " us, Communication " << recorded(s.csv->communicationText, s.csv->communication) << " us, Free "
           << recorded(s.csv->freeText, s.csv->free) << " us, Preparing "

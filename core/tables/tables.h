@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/tables/csv.h"
@@ -52,6 +53,11 @@ struct StepTraceRow {
   /// The cells' texts, one per value above, same names with a Text suffix.
   std::string computingText, commNotOverlappedText, overlappedText, communicationText, freeText;
   std::string stageText, bubbleText, commNotOverlappedExclReceiveText, preparingText;
+  /// Where the row was read: kStepTraceCsv, or kStepTraceDb for a database capture (which has no
+  /// step_trace_time.csv: torch_npu writes the same figures into analysis.db's StepTraceTime).
+  std::string_view source = kStepTraceCsv;
+  static constexpr std::string_view kStepTraceCsv = "step_trace_time.csv";
+  static constexpr std::string_view kStepTraceDb = "analysis.db StepTraceTime";
 };
 
 /// Reads step_trace_time.csv (9, 10 or 11 columns by version). `error` set when unreadable.

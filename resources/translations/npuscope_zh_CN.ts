@@ -2246,6 +2246,18 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source> [not comparable: %1]</source>
         <translation> [不可比较：%1]</translation>
     </message>
+    <message>
+        <source>%1&apos;s figures are computed from its tasks and differ from its own records: %2%3</source>
+        <translation>%1 的数据由其任务计算，与其自身记录不一致：%2%3</translation>
+    </message>
+    <message>
+        <source> (and %1 more)</source>
+        <translation>（另有 %1 处）</translation>
+    </message>
+    <message>
+        <source> (computed from the tasks; a side&apos;s own records differ: see the notes)</source>
+        <translation>（由任务计算；有一侧的自身记录不一致：见说明）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Html</name>
@@ -2485,12 +2497,12 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>计算值</translation>
     </message>
     <message>
-        <source>step %1 %2: %3 %4, step_trace_time.csv %5</source>
-        <translation>Step %1 %2：%3 %4，step_trace_time.csv %5</translation>
-    </message>
-    <message>
         <source>device %1: %2</source>
         <translation>Device %1：%2</translation>
+    </message>
+    <message>
+        <source>step %1 %2: %3 %4, %5 %6</source>
+        <translation>Step %1 %2：%3 %4，%5 %6</translation>
     </message>
 </context>
 <context>

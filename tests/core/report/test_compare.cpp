@@ -10,10 +10,14 @@
 #include <algorithm>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <simdjson.h>
 
 #include "core/profile/profile.h"
 #include "core/report/compare.h"
+#include "core/report/report.h"
+#include "core/analysis/rank_summary.h"
 #include "tests/core/test_util.h"
 
 using namespace npuscope;
@@ -176,4 +180,49 @@ TEST_CASE("compare: other rank counts and formats compare what pairs and say wha
   bool kindSaid = false;
   for (const auto& n : g.notes) kindSaid = kindSaid || n.find("GPU trace") != std::string::npos;
   CHECK(kindSaid);
+}
+
+TEST_CASE("compare: a side whose computed figures differ from its own records says so, naming the source", "[compare]") {
+  // Case 34 with_overlap as A; B the same trace with its step_trace_time.csv's step 2 Free edited
+  // from 100.0 to 150.0 us: B's computed step 2 Free (100 us, as the case says) now differs from
+  // its record by 50 us.
+  namespace fs = std::filesystem;
+  const fs::path src = shared("cases/34-step-trace-time-and-missing-overlap/with_overlap");
+  test::TempDir dir("cmp-recorded");
+  fs::copy_file(src / "trace_view.json", dir.root / "trace_view.json");
+  {
+    std::ifstream in(src / "step_trace_time.csv");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string from = "0,2,500.0,0,0,0,100.0,600.0", to = "0,2,500.0,0,0,0,150.0,600.0";
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+    std::ofstream(dir.root / "step_trace_time.csv") << text;
+  }
+  auto a = core::loadProfile((src / "trace_view.json").string()), b = core::loadProfile((dir.root / "trace_view.json").string());
+  REQUIRE((a.ok() && b.ok()));
+  const core::CompareResult r = core::compareProfiles(*a.profile, *b.profile);
+  REQUIRE(r.ranks.size() == 1);
+  const auto& notes = r.ranks[0].notes;
+  const auto it = std::find_if(notes.begin(), notes.end(), [](const std::string& n) { return n.starts_with("B's figures are computed"); });
+  REQUIRE(it != notes.end());
+  CHECK(it->find("step 2 Free") != std::string::npos);
+  CHECK(it->find("step_trace_time.csv 150.000 us") != std::string::npos);
+  CHECK(std::none_of(notes.begin(), notes.end(), [](const std::string& n) { return n.starts_with("A's figures are computed"); }));
+  // The computed figures are the same, and the verdict says the records are not.
+  CHECK(r.verdict.starts_with("no difference"));
+  CHECK(r.verdict.find("a side's own records differ: see the notes") != std::string::npos);
+}
+
+TEST_CASE("a database capture's recorded step figures are named analysis.db StepTraceTime, never step_trace_time.csv", "[compare][corpus]") {
+  // The export has no step_trace_time.csv (listed by hand: ASCEND_PROFILER_OUTPUT holds the .db
+  // and analysis.db only).
+  const auto p = loadCapture("ascend-pt-910b-db-2rank/level1");
+  for (const auto& rank : p->ranks) {
+    REQUIRE_FALSE(rank.stepTrace.empty());
+    for (const auto& row : rank.stepTrace) CHECK(row.source == "analysis.db StepTraceTime");
+    CHECK(core::summarizeRank(rank).figuresSource == "analysis.db StepTraceTime");
+  }
+  const std::string text = core::reportText(*p);
+  CHECK(text.find("analysis.db StepTraceTime: Computing") != std::string::npos);
+  CHECK(text.find("step_trace_time.csv") == std::string::npos);
 }

@@ -165,7 +165,7 @@ TEST_CASE("recorded step_trace_time.csv values reach the report exactly as writt
   const std::string json = core::reportJson(*r.profile);
   CHECK(json.find("\"recorded\": {\"computing_us\": 1234567.891, \"communication_us\": 100000000000000.125, "
                   "\"communication_not_overlapped_us\": 0.001, \"overlapped_us\": 12.5, \"free_us\": 98765.4321, "
-                  "\"stage_us\": 0, \"bubble_us\": 0, \"preparing_us\": -3.25}") != std::string::npos);
+                  "\"stage_us\": 0, \"bubble_us\": 0, \"preparing_us\": -3.25, \"source\": \"step_trace_time.csv\"}") != std::string::npos);
   const std::string text = core::reportText(*r.profile);
   CHECK(text.find("step_trace_time.csv: Computing 1234567.891 us, Comm(NO) 0.001 us, Communication "
                   "100000000000000.125 us, Free 98765.4321 us, Preparing -3.25 us") != std::string::npos);
