@@ -130,7 +130,7 @@ Verdict verdictOfFigures(const Trace& trace, const RankAnalysis& ra, std::string
 
 std::string partialCaptureReason(const Trace& trace) {
   std::string why;
-  const auto add = [&why](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+  const auto add = [&why](const std::string& s) { why += (why.empty() ? "" : clauseSep()) + s; };
   const auto example = [&trace](ImportWarning w, const char* fallback) {
     for (const auto& [kind, text] : trace.stats.examples)
       if (kind == w) return text;

@@ -806,7 +806,7 @@ void rulePipelines(const AdvisorContext& c, std::vector<Finding>& out) {
   for (const auto& [name, op] : heavy) {
     const auto top = std::max_element(op->byBound.begin(), op->byBound.end(),
                                       [](const auto& a, const auto& b) { return a.second < b.second; });
-    if (!f.numbers.empty()) f.numbers += npuTr("npuscope::core::Advisor", "; ");
+    if (!f.numbers.empty()) f.numbers += clauseSep();
     f.numbers += name + " " + us(op->ns) + ": " + top->first;
     if (top->first.rfind("memory-bound", 0) == 0) {
       memoryNs += op->ns;

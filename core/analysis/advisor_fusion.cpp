@@ -294,7 +294,8 @@ void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out) {
   auto add = [&](const std::string& api, ApiHits& h, const std::string& what) {
     if (h.count == 0) return;
     total += h.count;
-    detail.push_back(api + ": " + std::to_string(h.count) + " x " + what + " (" + us(h.hostNs) + " on the host)");
+    detail.push_back(i18n::format(npuTr("npuscope::core::Advisor", "%1: %2 x %3 (%4 on the host)"),
+                                  {api, std::to_string(h.count), what, us(h.hostNs)}));
     ev.insert(ev.end(), h.firstOps.begin(), h.firstOps.end());
     if (std::find_if(byApi.begin(), byApi.end(), [&](const auto& p) { return p.first == api; }) == byApi.end())
       byApi.push_back({api, &h});
@@ -303,11 +304,12 @@ void ruleAffinityApi(const AdvisorContext& c, std::vector<Finding>& out) {
   for (std::size_t k = 0; k < nOpt; ++k) add(kOptimizerRules[k].api, opt[k], kOptimizerRules[k].step);
   f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 over %2 top-level torch ops"),
                            {countNoun(total, npuTr("npuscope::core::Advisor", "match"), npuTr("npuscope::core::Advisor", "matches")), std::to_string(atenOps)});
-  for (const std::string& d : detail) f.numbers += "; " + d;
+  const std::string sep = clauseSep();
+  for (const std::string& d : detail) f.numbers += sep + d;
   if (stepsWithForeach > 0)
-    f.numbers += "; " + std::to_string(stepsWithForeach) +
-                 " of the optimizer steps already run foreach kernels (aten::_foreach_*), so the fused optimizer may "
-                 "save little there";
+    f.numbers += sep + i18n::format(npuTr("npuscope::core::Advisor", "%1 of the optimizer steps already run foreach kernels "
+                                                                     "(aten::_foreach_*), so the fused optimizer may save little there"),
+                                    {std::to_string(stepsWithForeach)});
   f.numbers += npuTr("npuscope::core::Advisor", ". The time a fused API would save is not measured: time at stake unknown (0)");
   if (total >= c.thresholds.affinityMinMatches && total > 0) {
     f.title = npuTr("npuscope::core::Advisor", "Affinity APIs available for what the model calls");
@@ -546,7 +548,9 @@ void ruleFusibleOps(const AdvisorContext& c, std::vector<Finding>& out) {
                  us(static_cast<TimeNs>(cd.taskUs * 1e3)) + (cd.mte ? ", MTE bound" : "") +
                  (cd.host ? ", host bound" : "");
   }
-  if (collisions > 0) f.numbers += "; " + std::to_string(collisions) + " occurrences left out (key hash collision)";
+  if (collisions > 0)
+    f.numbers += clauseSep() + i18n::format(npuTr("npuscope::core::Advisor", "%1 occurrences left out (key hash collision)"),
+                                            {std::to_string(collisions)});
   f.numbers += npuTr("npuscope::core::Advisor", ". Sequences overlap (a sliding window over the same tasks) and what a fused kernel saves is not "
                "known: time at stake unknown (0)");
   if (!kept.empty()) {

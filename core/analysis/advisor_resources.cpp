@@ -616,7 +616,7 @@ void ruleCommPackets(const AdvisorContext& c, const RankMetadata* meta, std::vec
   for (int k = 0; k < 2; ++k) {
     if (s[k].count == 0) continue;
     const double ratio = static_cast<double>(s[k].small) / static_cast<double>(s[k].count);
-    if (!f.numbers.empty()) f.numbers += npuTr("npuscope::core::Advisor", "; ");
+    if (!f.numbers.empty()) f.numbers += clauseSep();
     f.numbers += i18n::format(npuTr("npuscope::core::Advisor", "%1: %2 of %3 ops small (%4, %5 of transit)"),
                               {k == 0 ? "SDMA" : "RDMA", std::to_string(s[k].small), std::to_string(s[k].count),
                                fmt("%.0f%%", ratio * 100.0), fmt("%.3f ms", s[k].smallMs)});
@@ -684,9 +684,10 @@ void ruleAicoreFreq(const AdvisorContext& c, std::vector<Finding>& out) {
     for (const TimeRange& r : low) b += windows.overlap(r);
     belowNs += b;
     const int device = c.trace.processes[s->process].deviceId;
-    if (!parts.empty()) parts += "; ";
-    parts += "NPU " + std::to_string(device) + " " + std::string(c.trace.name(s->name)) + ": highest " + fmt("%g MHz", nominal) +
-             ", lowest " + fmt("%g MHz", lowest) + ", " + us(b) + " at or below " + fmt("%g MHz", mark) + " inside the steps' device windows";
+    if (!parts.empty()) parts += clauseSep();
+    parts += i18n::format(npuTr("npuscope::core::Advisor", "NPU %1 %2: highest %3, lowest %4, %5 at or below %6 inside the steps' device windows"),
+                          {std::to_string(device), std::string(c.trace.name(s->name)), fmt("%g MHz", nominal), fmt("%g MHz", lowest), us(b),
+                           fmt("%g MHz", mark)});
     if (low.empty()) continue;
     const DeviceTasks tasks = collectDeviceTasks(c.trace, device, c.kernels);
     for (const SliceRef r : tasks.computeTasks) {
@@ -756,7 +757,7 @@ void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out) {
   auto unknown = [&](const std::string& why) {
     f.title = npuTr("npuscope::core::Advisor", "Dynamic shapes: unknown");
     f.severity = Severity::Unknown;
-    f.numbers = why + (opState.empty() ? "" : "; " + opState);
+    f.numbers = why + (opState.empty() ? "" : clauseSep() + opState);
     out.push_back(std::move(f));
   };
   if (withShapes == 0) return unknown(npuTr("npuscope::core::Advisor", "kernel_details.csv records no Input Shapes (Level1 writes them)"));
@@ -793,7 +794,7 @@ void ruleDynamicShapes(const AdvisorContext& c, std::vector<Finding>& out) {
                             std::to_string(stepSet.size())});
   for (std::size_t i = 0; i < flagged.size() && i < 5; ++i)
     f.numbers += (i ? ", " : ": ") + flagged[i].first + " " + std::to_string(flagged[i].second->fresh);
-  if (!opState.empty()) f.numbers += "; " + opState;
+  if (!opState.empty()) f.numbers += clauseSep() + opState;
   if (!flagged.empty()) {
     f.title = npuTr("npuscope::core::Advisor", "Input shapes change between steps");
     f.severity = Severity::Issue;

@@ -181,7 +181,7 @@ void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
     // adviseRank bounds by the Free time.
     if (hostKnown) {
       f.atStakePerStep = c.perStep(static_cast<double>(gapNs));
-      f.numbers += "; " + gapText;
+      f.numbers += clauseSep() + gapText;
     } else {
       f.atStakePerStep = c.perStep(static_cast<double>(sum));
     }
@@ -196,7 +196,7 @@ void ruleAclop(const AdvisorContext& c, std::vector<Finding>& out) {
       f.title = npuTr("npuscope::core::Advisor", "ACLOP calls below the count mark, but they leave the device idle");
       f.severity = topCause ? Severity::Issue : Severity::Info;
       f.atStakePerStep = c.perStep(static_cast<double>(gapNs));
-      f.numbers += "; " + gapText;
+      f.numbers += clauseSep() + gapText;
       f.fix = npuTr("npuscope::core::Advisor", "Those operators still take the ACLOP path: set torch_npu.npu.set_compile_mode(jit_compile=False) and "
               "torch_npu.npu.config.allow_internal_format=False, or find their ACLNN / fused replacements.");
     } else {
@@ -279,7 +279,7 @@ void ruleShortOps(const AdvisorContext& c, std::vector<Finding>& out) {
   std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string list;
   for (std::size_t i = 0; i < top.size() && i < 5; ++i)
-    list += (i ? ", " : "") + top[i].first + " x" + std::to_string(top[i].second);
+    list += (i ? itemSep() : std::string()) + top[i].first + " x" + std::to_string(top[i].second);
   f.numbers = i18n::format(npuTr("npuscope::core::Advisor", "%1 of %2 element-wise/normalisation tasks with a known launch (%3 per step) take "
                                      "longer to launch (%4) than to run (%5)"),
                            {std::to_string(n), std::to_string(known), std::to_string(n / c.steps), us(hostSum),
@@ -481,16 +481,16 @@ void ruleTransfers(const AdvisorContext& c, std::vector<Finding>& out) {
   }
   const std::size_t n = ev.size();
   std::string list;
-  for (const auto& [k, v] : tally.names) list += (list.empty() ? "" : ", ") + k + " x" + std::to_string(v);
+  for (const auto& [k, v] : tally.names) list += (list.empty() ? "" : itemSep()) + k + " x" + std::to_string(v);
   f.numbers = i18n::format(onDevice ? npuTr("npuscope::core::Advisor", "%1 transfers in %2, %3 on the device") : npuTr("npuscope::core::Advisor", "%1 transfers in %2, %3 on the host"),
                            {std::to_string(n), countNoun(c.steps, npuTr("npuscope::core::Advisor", "step"), npuTr("npuscope::core::Advisor", "steps")), us(tally.sum)}) +
-              (list.empty() ? "" : " (" + list + ")");
+              (list.empty() ? "" : i18n::format(npuTr("npuscope::core::Advisor", " (%1)"), {list}));
   if (!tally.sites.empty()) {
     std::vector<std::pair<std::string, std::size_t>> top(tally.sites.begin(), tally.sites.end());
     std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     f.numbers += npuTr("npuscope::core::Advisor", "; called from ");
     for (std::size_t i = 0; i < top.size() && i < 3; ++i)
-      f.numbers += (i ? ", " : "") + top[i].first + " x" + std::to_string(top[i].second);
+      f.numbers += (i ? itemSep() : std::string()) + top[i].first + " x" + std::to_string(top[i].second);
   } else if (n > 0) {
     f.numbers += npuTr("npuscope::core::Advisor", "; call sites not recorded (with_stack off)");
   }
@@ -707,14 +707,14 @@ void ruleEnvironment(const RankMetadata* meta, std::vector<Finding>& out) {
     looks.push_back(npuTr("npuscope::core::Advisor", "PYTORCH_NPU_ALLOC_CONF without expandable_segments:True"));
   if (const auto v = val("HCCL_ALGO"); v && !v->empty()) looks.push_back(i18n::format(npuTr("npuscope::core::Advisor", "HCCL_ALGO=%1 (automatic is usually better)"), {*v}));
   std::string all;
-  for (const auto& s : issues) all += (all.empty() ? "" : "; ") + s;
-  for (const auto& s : looks) all += (all.empty() ? "" : "; ") + s;
+  for (const auto& s : issues) all += (all.empty() ? "" : clauseSep()) + s;
+  for (const auto& s : looks) all += (all.empty() ? "" : clauseSep()) + s;
   f.numbers = all.empty() ? i18n::format(npuTr("npuscope::core::Advisor", "%1 variables recorded, none flagged"), {std::to_string(meta->env.size())})
                           : all;
   if (!issues.empty()) {
     f.title = npuTr("npuscope::core::Advisor", "Environment slows the run");
     f.severity = Severity::Issue;
-    for (const auto& s : fixes) f.fix += (f.fix.empty() ? "" : "; ") + s;
+    for (const auto& s : fixes) f.fix += (f.fix.empty() ? "" : clauseSep()) + s;
     f.fix += npuTr("npuscope::core::Advisor", ".");
   } else if (!looks.empty()) {
     f.title = npuTr("npuscope::core::Advisor", "Environment settings to consider");

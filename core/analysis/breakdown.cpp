@@ -328,7 +328,7 @@ namespace {
 std::string peerList(const std::vector<PeerWait>& v) {
   std::string s;
   for (std::size_t i = 0; i < v.size() && i < 3 && v[i].ns * 4 >= v.front().ns; ++i) {
-    if (i) s += ", ";
+    if (i) s += itemSep();
     s += v[i].peer >= 0 ? i18n::format(npuTr("npuscope::core::Breakdown", "peer rank %1"), {std::to_string(v[i].peer)})
                         : npuTr("npuscope::core::Breakdown", "an unrecorded peer");
   }
@@ -352,8 +352,8 @@ std::string splitText(const CommBreakdown& c) {
     const TimeNs none = c.idle - c.idlePeerWait - c.idleOtherTransfer;
     if (none > 0) parts.push_back(i18n::format(npuTr("npuscope::core::Breakdown", "no task recorded %1"), {pct(none, c.exposed)}));
     std::string j;
-    for (std::size_t i = 0; i < parts.size(); ++i) j += (i ? ", " : "") + parts[i];
-    idle += " (" + j + ")";
+    for (std::size_t i = 0; i < parts.size(); ++i) j += (i ? itemSep() : std::string()) + parts[i];
+    idle += i18n::format(npuTr("npuscope::core::Breakdown", " (%1)"), {j});
   }
   return i18n::format(npuTr("npuscope::core::Breakdown", "%1, transit %2, other wait %3, %4"),
                       {sync, pct(c.transit, c.exposed), pct(c.wait, c.exposed), idle});
@@ -383,7 +383,7 @@ std::string commBreakdownText(const CommBreakdown& c) {
                                                          "Level0 capture?)"),
                      {formatDuration(c.exposed)});
   }
-  if (const std::string r = recordedText(c); !r.empty()) s += (s.empty() ? "" : "; ") + r;
+  if (const std::string r = recordedText(c); !r.empty()) s += (s.empty() ? "" : clauseSep()) + r;
   return s;
 }
 
@@ -411,11 +411,11 @@ std::string computeParts(const ComputeBreakdown& c) {
   bool first = true;
   for (const auto& p : c.byClass) {
     if (p.ns <= 0) continue;
-    s += (first ? "" : ", ") + p.key + " " + pct(p.exclusive, c.total);
+    s += (first ? "" : itemSep()) + p.key + " " + pct(p.exclusive, c.total);
     first = false;
   }
-  s += overlapPart(c.classOverlap, c.total, ", ");
-  s += "; ";
+  s += overlapPart(c.classOverlap, c.total, itemSep().c_str());
+  s += clauseSep();
   first = true;
   for (const auto& p : c.byCore) {
     // Core types are names (AI_CORE, ...); "unknown" is the key for tasks without one.
@@ -425,7 +425,7 @@ std::string computeParts(const ComputeBreakdown& c) {
   }
   s += overlapPart(c.coreOverlap, c.total, " / ");
   if (!c.byPass.empty()) {
-    s += "; ";
+    s += clauseSep();
     first = true;
     for (const auto& p : c.byPass) {
       s += (first ? "" : " / ") + passLabel(p.key) + " " + pct(p.exclusive, c.total);

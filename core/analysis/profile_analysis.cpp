@@ -584,7 +584,7 @@ std::string beforeOpSentence(const RankSummaries& ranks, const ClusterComm& cc, 
   std::stable_sort(parts.begin(), parts.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::string list;
   for (const auto& [ns, what] : parts)
-    if (ns >= kLateRankMinSkewNs) list += (list.empty() ? "" : "; ") + what + " (+" + formatDuration(ns) + ")";
+    if (ns >= kLateRankMinSkewNs) list += (list.empty() ? "" : clauseSep()) + what + " (+" + formatDuration(ns) + ")";
   const TimeNs skew = c.maxSkew;
   std::string s = i18n::format(npuTr("npuscope::core::ProfileAnalysis", "Against %1 (%2), %3 is late because: %4. "),
                                {er,
@@ -1096,7 +1096,7 @@ std::string slowRankLine(const ProfileAnalysis& a) {
                             {widest->name, percent(widest->ratio), where(*widest)});
   }
   for (std::size_t i = 0; i < bad.size(); ++i)
-    s += (i ? "; " : "") + i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 %2 (%3)"), {bad[i]->name, percent(bad[i]->ratio), where(*bad[i])});
+    s += (i ? clauseSep() : std::string()) + i18n::format(npuTr("npuscope::core::ProfileAnalysis", "%1 %2 (%3)"), {bad[i]->name, percent(bad[i]->ratio), where(*bad[i])});
   return s;
 }
 

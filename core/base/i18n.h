@@ -51,4 +51,10 @@ void setTranslator(TranslateFn fn) noexcept;
   return i18n::lookup(context, source);
 }
 
+/// The separators that join clauses and list items inside core's sentences: "; " and ", " in
+/// English, full-width "；" and "，" in Chinese (issue 41 item 8: Chinese text joined with
+/// half-width ones read as broken). Use them wherever code joins translated parts.
+[[nodiscard]] inline std::string clauseSep() noexcept { return npuTr("npuscope::core::I18n", "; "); }
+[[nodiscard]] inline std::string itemSep() noexcept { return npuTr("npuscope::core::I18n", ", "); }
+
 }  // namespace npuscope::core

@@ -80,7 +80,7 @@ std::string adviceText(const RankAdvice& a) {
                                               : npuTr("npuscope::core::Report", " - %1 per step at stake (%2)"),
                         {formatDuration(f.atStakePerStep), f.atStakeNote});
     o += i18n::format(npuTr("npuscope::core::Report", ": %1 (mark: %2)"), {f.numbers, f.threshold});
-    if (f.stepsWithEvidence >= 0) o += "; " + stepsText(f.stepsWithEvidence, a.steps);
+    if (f.stepsWithEvidence >= 0) o += clauseSep() + stepsText(f.stepsWithEvidence, a.steps);
     if (!f.fix.empty()) o += "\n       " + i18n::format(npuTr("npuscope::core::Report", "fix: %1"), {f.fix});
     o += "\n";
   }

@@ -495,8 +495,8 @@ void analysisText(std::ostringstream& o, const Trace& t, const RankAnalysis& a) 
       if (!b.chain.links.empty()) {
         o << "       chain" << (b.chain.path.empty() ? "" : " [" + b.chain.path + "]") << ":";
         for (const ChainLink& k : b.chain.links) o << " " << chainLayerKey(k.layer) << "=" << t.sliceName(k.slice);
-        if (b.chain.correctedLatency) o << "; " << launchLatencyText(b.chain);
-        o << "; "
+        if (b.chain.correctedLatency) o << clauseSep() << launchLatencyText(b.chain);
+        o << clauseSep()
           << (b.launched == LaunchTiming::AfterGapStart    ? npuTr("npuscope::core::Report", "launched after the device went idle")
               : b.launched == LaunchTiming::BeforeGapStart ? npuTr("npuscope::core::Report", "launched before the device went idle")
                                                            : npuTr("npuscope::core::Report", "launched at an unknown time"));

@@ -780,10 +780,6 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <translation>kernel_details.csv 中没有流水线占比（Level1 且 aic_metrics 为 PipeUtilization 时才会写入）</translation>
     </message>
     <message>
-        <source>; </source>
-        <translation>；</translation>
-    </message>
-    <message>
         <source>Heavy operators are memory-bound</source>
         <translation>重点算子受访存限制</translation>
     </message>
@@ -1715,6 +1711,26 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>What makes this rank reach its collectives late (see its verdict and bubbles: computing, host dispatch or data loading before the op) holds every other rank of the group.</source>
         <translation>使本 Rank 晚到集合通信的原因（看它的结论和空泡：算子之前的计算、Host 下发或数据加载）拖住了通信组内的所有其他 Rank。</translation>
     </message>
+    <message>
+        <source>%1: %2 x %3 (%4 on the host)</source>
+        <translation>%1：%2 次 %3（主机上 %4）</translation>
+    </message>
+    <message>
+        <source>%1 of the optimizer steps already run foreach kernels (aten::_foreach_*), so the fused optimizer may save little there</source>
+        <translation>%1 个优化器 step 已运行 foreach kernel（aten::_foreach_*），融合优化器在此可节省的时间可能很少</translation>
+    </message>
+    <message>
+        <source>%1 occurrences left out (key hash collision)</source>
+        <translation>%1 处未计入（键哈希冲突）</translation>
+    </message>
+    <message>
+        <source>NPU %1 %2: highest %3, lowest %4, %5 at or below %6 inside the steps&apos; device windows</source>
+        <translation>NPU %1 %2：最高 %3，最低 %4，在各 Step 的 Device 时间窗内等于或低于 %6 的时间为 %5</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Breakdown</name>
@@ -1897,6 +1913,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     <message>
         <source>The largest part is synchronization (%1): inside the collectives this rank waits for %2 to arrive (it reaches them before that peer, whatever the other ranks do). Look at what delays that peer before the collective (its compute, dispatch or data loading).</source>
         <translation>占比最大的是同步（%1）：在集合通信中，该 Rank 在等待 %2 到达（它比该对端先到，与其他 Rank 无关）。请查看该对端在集合通信之前被什么拖慢（计算、下发或数据加载）。</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
     </message>
 </context>
 <context>
@@ -2440,6 +2460,17 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     <message>
         <source>From its summary, made on %1 from %2</source>
         <translation>来自其摘要，生成于 %1，源目录 %2</translation>
+    </message>
+</context>
+<context>
+    <name>npuscope::core::I18n</name>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
     </message>
 </context>
 <context>

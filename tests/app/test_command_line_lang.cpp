@@ -142,3 +142,34 @@ TEST_CASE("i18n: installing zh_CN gives core the translator, English takes it aw
   CHECK(npuscope::core::i18n::translator() == nullptr);
   CHECK(npuscope::core::npuTr("npuscope::core::Verdict", "Compute bound") == "Compute bound");
 }
+
+TEST_CASE("report --lang zh_CN: Chinese text is joined with full-width punctuation and no English clause is left", "[cli][i18n]") {
+  // Issue 41 item 8: sentences joined in code used half-width "; ", ", " and " (...)" between
+  // Chinese parts, and some advisor numbers stayed English ("1 x SGD.step (10.5 ms on the host)",
+  // "AI Core Freq: highest 1800 MHz ..."). The 910B Level1 capture's advice has both.
+  QProcess p;
+  p.start(QStringLiteral(NPUSCOPE_BINARY), {QStringLiteral("report"), npuscope::test::sharedPath("corpus/ascend-pt-910b-l1-text-2rank"),
+                                            QStringLiteral("--lang"), QStringLiteral("zh_CN")});
+  REQUIRE(p.waitForFinished(120000));
+  REQUIRE(p.exitCode() == 0);
+  const QString text = QString::fromUtf8(p.readAllStandardOutput());
+  REQUIRE(hasCjk(text));
+  // A half-width separator touching a CJK character or a full-width bracket.
+  static const QRegularExpression halfWidth(QStringLiteral("[\\x{4e00}-\\x{9fff}）][;,] |[;,] [\\x{4e00}-\\x{9fff}（]| \\([\\x{4e00}-\\x{9fff}]"));
+  QStringList bad;
+  for (auto it = halfWidth.globalMatch(text); it.hasNext();) bad << it.next().captured();
+  INFO("half-width: " << bad.join(QStringLiteral(" | ")).toStdString());
+  CHECK(bad.isEmpty());
+  // Three English words in a row on a line that holds Chinese, outside <...> names of Python
+  // objects ("<built-in method ones_like of type object at 0x...>") and quoted slice names.
+  static const QRegularExpression names(QStringLiteral("<[^>]*>|\"[^\"]*\"|“[^”]*”"));
+  static const QRegularExpression words(QStringLiteral("(?<![A-Za-z_./@:])(?:[a-z][a-z']+ ){2,}[a-z']{2,}\\b"));
+  QStringList english;
+  for (QString line : text.split(QLatin1Char('\n'))) {
+    if (!hasCjk(line)) continue;
+    line.remove(names);
+    if (const auto m = words.match(line); m.hasMatch()) english << m.captured();
+  }
+  INFO("English left: " << english.join(QStringLiteral(" | ")).toStdString());
+  CHECK(english.isEmpty());
+}
