@@ -470,6 +470,27 @@ void attachRecorded(std::vector<CommOp>& out, const CommunicationJson& json) {
 
 }  // namespace
 
+std::vector<CommOp> commOpsFromRecords(const CommunicationJson& json) {
+  std::vector<CommOp> out;
+  for (const CommOpTimes& t : json.ops) {
+    if (!t.start || t.elapse < 0 || *t.start > INT64_MAX - t.elapse) continue;
+    CommOp op;
+    op.name = t.name.substr(0, t.name.find('@'));
+    parseOpName(op.name, op.type, op.groupKey);
+    const std::size_t at = t.name.find('@');
+    op.groupLane = at == std::string::npos ? std::string() : t.name.substr(at + 1);
+    if (op.groupKey.empty()) op.groupKey = op.groupLane;
+    op.range = TimeRange{*t.start, *t.start + t.elapse};
+    op.elapse = t.elapse;
+    op.recorded = t;
+    out.push_back(std::move(op));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const CommOp& a, const CommOp& b) { return a.range.start < b.range.start; });
+  std::map<std::string, std::size_t> seqOf;
+  for (CommOp& op : out) op.sequence = seqOf[op.groupKey + "|" + op.type]++;
+  return out;
+}
+
 std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJson* json, std::vector<CommLink>* links,
                             CommOpIntervals* split) {
   std::vector<CommOp> out;
@@ -491,6 +512,7 @@ std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJ
 namespace {
 
 const std::vector<CommOp>* opsOfRank(const RankProfile& rp) {
+  if (!rp.analysis && !rp.recordedOps.empty()) return &rp.recordedOps;  // a rank of tables only
   if (!rp.analysis || rp.analysis->cancelled || rp.analysis->devices.empty()) return nullptr;
   const auto& ops = rp.analysis->devices.front().comm.ops;
   return ops.empty() ? nullptr : &ops;
@@ -1021,6 +1043,21 @@ void checkHeldInsideOp(const RankSummaries& ranks, Collective& c, std::size_t la
   h.expected = expected;
 }
 
+/// Without plane tasks but with the profiler's record of the last loaded rank's op (a rank of
+/// tables only: communication.json): its recorded synchronization, the master plane's waits
+/// before its first transfer, of kLateRankMinSkewNs or more says a member arrived that much after
+/// it (the rule "held by a later peer", docs/diagnosis.md §5.4; comm_oracle.py rule 4 on the same
+/// records): Holder::Unknown, heldAfter that synchronization. Less does not make it the holder:
+/// the master plane waits on one peer only.
+void checkRecordedSynchronization(const RankSummaries& ranks, Collective& c, std::size_t late) {
+  const CommOp* op = collectiveOp(ranks, c.ranks[late]);
+  if (!op || op->hasTasks || !op->recorded || op->recorded->synchronization < kLateRankMinSkewNs) return;
+  Holder& h = c.holder;
+  h.status = Holder::Status::Unknown;
+  h.heldAfter = op->recorded->synchronization;
+  h.heldRank = c.ranks[late].rank;
+}
+
 /// A loaded holder's lateness must agree with what the ranks before it saw: a loaded rank that
 /// reaches the op at least kLateRankMinSkewNs before it cannot have its first wait on it end (the
 /// holder's notify received) kLateRankMinSkewNs or more before the holder's arrival. When such a
@@ -1101,6 +1138,7 @@ void findHolder(const RankSummaries& ranks, Collective& c, std::size_t late, con
   if (!anyTasks) {
     h.status = Holder::Status::Unverified;
     checkHeldInsideOp(ranks, c, late);
+    if (h.status == Holder::Status::Unverified) checkRecordedSynchronization(ranks, c, late);
   } else {
     h.status = Holder::Status::Known;
     if (!everyMemberSeen(ranks, c)) checkUnseenLater(ranks, c, offsetOf);

@@ -161,6 +161,14 @@ struct CommOpIntervals {
 [[nodiscard]] std::vector<CommOp> commOps(const Trace& trace, int device, const CommunicationJson* json,
                                           std::vector<CommLink>* links, CommOpIntervals* split);
 
+/// The ops of a rank that has no trace, from its communication.json (`json.ops`, p2p ones
+/// included: the cross-rank stage leaves them out): each op's name without its "@group" suffix,
+/// type and group key as commOps parses them, sequence by (group key, type) in start order, range
+/// [Start Timestamp, + Elapse Time) on the trace's clock (format notes §5.2), `recorded` the
+/// record; no plane tasks (hasTasks false), so the holder is only bounded, with the profiler's own
+/// synchronization (issue 41 item 9; docs/diagnosis.md §5.4). Ops without a start are left out.
+[[nodiscard]] std::vector<CommOp> commOpsFromRecords(const CommunicationJson& json);
+
 /// A rank whose skew is at least this is called late (ns): below it, launch jitter and the clock
 /// offset estimate's error dominate (docs/diagnosis.md §5.4).
 inline constexpr TimeNs kLateRankMinSkewNs = 50'000;

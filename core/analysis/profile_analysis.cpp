@@ -637,6 +637,11 @@ std::string stepPart(const Collective& c) {
 std::string withoutTasksSentence(const RankSummaries& ranks, const Collective& c) {
   const CommOp* op = collectiveOp(ranks, c.ranks[c.lateIndex]);
   if (!op || op->hasTasks) return {};
+  // A rank of tables only (no trace file): its op is the profiler's record.
+  if (const std::size_t ri = c.ranks[c.lateIndex].rankIndex; op->recorded && ri < ranks.size() && ranks[ri] && ranks[ri]->file.empty())
+    return npuTr("npuscope::core::ProfileAnalysis",
+                 " These ranks have no trace: their ops are communication.json's records, without plane tasks; whether a "
+                 "rank outside the capture arrives later still, and so holds the collective instead, cannot be told.");
   return npuTr("npuscope::core::ProfileAnalysis",
                " The capture has no HCCL plane tasks (Level0): whether a rank outside the capture arrives later still, "
                "and so holds the collective instead, cannot be told.");

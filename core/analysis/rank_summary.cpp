@@ -166,6 +166,7 @@ RankSummary summarizeRank(const RankProfile& rp) {
     s.span = rp.trace->range;
   }
   s.hasFigures = rankFigures(rp, s);
+  if (!rp.analysis && !rp.recordedOps.empty()) s.ops = rp.recordedOps;  // tables only: no device times
   if (!rp.analysis || rp.analysis->cancelled) return s;
   const DeviceAnalysis* dev = rp.analysis->devices.empty() ? nullptr : &rp.analysis->devices.front();
   std::optional<DeviceCoverage> cov;

@@ -335,7 +335,9 @@ void readOverlap(Reader& rd, object o, const std::string& where, std::string_vie
   f = OverlapFigures{v[0], v[1], v[2], v[3], v[4], v[5]};
 }
 
-void readOp(Reader& rd, object o, const std::string& w, CommOp& op, std::pair<DeviceTimeAt, DeviceTimeAt>& times) {
+/// Reads one op; false when it has no device times (a rank of tables only: its ops come from
+/// communication.json, and the writer leaves at_start / at_end out).
+bool readOp(Reader& rd, object o, const std::string& w, CommOp& op, std::pair<DeviceTimeAt, DeviceTimeAt>& times) {
   op.name = rd.text(o, w, "name");
   op.type = rd.text(o, w, "type");
   op.groupKey = rd.text(o, w, "group");
@@ -392,8 +394,11 @@ void readOp(Reader& rd, object o, const std::string& w, CommOp& op, std::pair<De
     t.elapse = v[1], t.transit = v[2], t.wait = v[3], t.synchronization = v[4], t.idle = v[5];
     op.recorded = t;
   }
+  element unused;
+  if (o.at_key("at_start").get(unused) != simdjson::SUCCESS && o.at_key("at_end").get(unused) != simdjson::SUCCESS) return false;
   times.first = rd.timeAt(o, w, "at_start");
   times.second = rd.timeAt(o, w, "at_end");
+  return true;
 }
 
 void readStep(Reader& rd, object o, const std::string& w, SummaryStep& s) {
@@ -560,16 +565,18 @@ bool parseUnguarded(std::string_view text, RankSummary& s, std::string& error) {
     s.steps.push_back(st);
   }
   i = 0;
+  bool timesMissing = false;
   for (element x : rd.arr(o, "summary", "ops")) {
     const std::string w = "ops[" + std::to_string(i++) + "]";
     object oo = rd.obj(x, w);
     if (!rd.ok()) break;
     CommOp op;
     std::pair<DeviceTimeAt, DeviceTimeAt> times;
-    readOp(rd, oo, w, op, times);
+    if (readOp(rd, oo, w, op, times)) s.opTimes.push_back(times);
+    else timesMissing = true;
     s.ops.push_back(std::move(op));
-    s.opTimes.push_back(times);
   }
+  if (timesMissing) s.opTimes.clear();  // index-aligned with ops, or none
   element an;
   if (rd.field(o, "summary", "analyses", an) && !an.is_null()) {
     object ao = rd.obj(an, "analyses");

@@ -885,7 +885,13 @@ void describeTracelessRank(RankProfile& rp) {
   }
   readRankTables(rp);
   std::vector<std::string> others;
-  if (!src.communicationJson.empty()) others.emplace_back("communication.json");
+  if (!src.communicationJson.empty()) {
+    others.emplace_back("communication.json");
+    // The profiler's per-op records: the cross-rank stage matches them (issue 41 item 9).
+    const CommunicationJson json = readCommunicationJson(src.communicationJson);
+    if (!json.error.empty()) rp.tableMessages.push_back(json.error);
+    rp.recordedOps = commOpsFromRecords(json);
+  }
   if (!src.analysisDb.empty()) others.emplace_back("analysis.db (not read)");
   rp.tablesOnly = std::make_shared<const TablesOnlySummary>(
       summarizeTables(rp.kernels.get(), rp.stepTrace.empty() ? nullptr : &rp.stepTrace, others));

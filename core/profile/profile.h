@@ -125,6 +125,9 @@ struct RankProfile {
   /// pruned text export): what its step_trace_time.csv and kernel_details.csv say and what is
   /// missing. Null for a rank with a trace (its analysis covers it) or with no table either.
   std::shared_ptr<const TablesOnlySummary> tablesOnly;
+  /// For a rank of tables only with a communication.json: its ops from the records
+  /// (commOpsFromRecords), what the cross-rank stage matches; empty otherwise.
+  std::vector<CommOp> recordedOps;
   /// A rank read from a summary file (`npuscope summarize`; RankSource::summaryFile): what the
   /// summary holds. Such a rank has no analysis; its `trace` is drawn from the summary
   /// (traceOfSummary: steps, HCCL ops, longest bubbles). Null for a rank loaded from its own files.

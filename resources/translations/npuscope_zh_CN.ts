@@ -2878,6 +2878,10 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
         <source>%1 %2 (%3)</source>
         <translation>%1 %2（%3）</translation>
     </message>
+    <message>
+        <source> These ranks have no trace: their ops are communication.json&apos;s records, without plane tasks; whether a rank outside the capture arrives later still, and so holds the collective instead, cannot be told.</source>
+        <translation>这些 Rank 没有 trace：它们的算子来自 communication.json 的记录，没有 Plane 任务；无法判断是否有采集范围之外的 Rank 到得更晚、因而才是拖住这次集合通信的那个。</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::core::Report</name>
