@@ -1673,7 +1673,7 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>group rank %1 of %2 (not in this capture)</source>
-        <translation>%2 的通信组内 rank %1（不在本次采集中）</translation>
+        <translation>%2 的通信组内 Rank %1（不在本次采集中）</translation>
     </message>
     <message>
         <source>a member arrives %1 or more after this rank</source>
@@ -2133,7 +2133,7 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>group rank %1 (not captured)</source>
-        <translation>通信组内 rank %1（未采集）</translation>
+        <translation>通信组内 Rank %1（未采集）</translation>
     </message>
     <message>
         <source>%1 ranks share no collective with rank %2, directly or through other ranks: their clocks are compared only among the ranks they share collectives with</source>
@@ -2141,7 +2141,7 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>and %1 more ranks hold HCCL groups of their own (other names, group ranks taken in rank %2&apos;s): matched among themselves</source>
-        <translation>另有 %1 个 Rank 属于各自的 HCCL 通信组（名称不同，且其组内 rank 在 Rank %2 的通信组中已被占用）：在它们之间相互匹配</translation>
+        <translation>另有 %1 个 Rank 属于各自的 HCCL 通信组（名称不同，且其组内 Rank 在 Rank %2 的通信组中已被占用）：在它们之间相互匹配</translation>
     </message>
     <message>
         <source>unknown (clocks disagree)</source>
@@ -2692,7 +2692,7 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>Group ranks %1 arrive about as late. </source>
-        <translation>通信组内 rank %1 也几乎同样晚到。</translation>
+        <translation>通信组内 Rank %1 也几乎同样晚到。</translation>
     </message>
     <message>
         <source>Capture that rank too (or every rank of the group) to see why it is late.</source>
@@ -2704,7 +2704,7 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>group rank %1 (not in this capture), %2 after the last loaded rank</source>
-        <translation>通信组内 rank %1（不在本次采集中），比最后到达的已加载 Rank 晚 %2</translation>
+        <translation>通信组内 Rank %1（不在本次采集中），比最后到达的已加载 Rank 晚 %2</translation>
     </message>
     <message>
         <source>No rank is late: the ranks reach every collective within %1 of each other (largest skew %2, %3); arrivals closer than that are not judged.</source>
@@ -2720,19 +2720,19 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>group rank %1 of %2, which is not in this capture</source>
-        <translation>%2 的通信组内 rank %1（不在本次采集中）</translation>
+        <translation>%2 的通信组内 Rank %1（不在本次采集中）</translation>
     </message>
     <message>
         <source>Group rank %1, not in this capture, arrives about as late (which of the two is last cannot be told). </source>
-        <translation>通信组内 rank %1（不在本次采集中）几乎同样晚到（二者谁最后到无法判断）。</translation>
+        <translation>通信组内 Rank %1（不在本次采集中）几乎同样晚到（二者谁最后到无法判断）。</translation>
     </message>
     <message>
         <source>Group ranks %1, not in this capture, arrive about as late (which of them is last cannot be told). </source>
-        <translation>通信组内 rank %1（不在本次采集中）几乎同样晚到（其中谁最后到无法判断）。</translation>
+        <translation>通信组内 Rank %1（不在本次采集中）几乎同样晚到（其中谁最后到无法判断）。</translation>
     </message>
     <message>
         <source>the latest member the capture sees arrive is %1, yet its op lasts %2 where moving its %3 elements takes about %4 at that rank&apos;s best rate in this group: it is held %5 inside the op by a member the capture does not hold, a slow link, or the group&apos;s first-op link setup (without plane tasks, Level0, the data cannot tell which). </source>
-        <translation>采集中能看到的最后到达的成员是 %1，但它的算子持续 %2，而按该 rank 在此通信组中的最佳速率，搬运其 %3 个元素只需约 %4：它在算子内被拖住 %5，原因可能是采集外的成员、慢链路或通信组首个算子的建链（没有 plane 任务，即 Level0，数据无法区分）。</translation>
+        <translation>采集中能看到的最后到达的成员是 %1，但它的算子持续 %2，而按该 Rank 在此通信组中的最佳速率，搬运其 %3 个元素只需约 %4：它在算子内被拖住 %5，原因可能是采集外的成员、慢链路或通信组首个算子的建链（没有 Plane 任务，即 Level0，数据无法区分）。</translation>
     </message>
     <message>
         <source>the latest member the capture sees arrive is %1, yet %2 is still held %3 after that: a member its plane tasks do not show (each rank of a ring sees only its neighbours) arrives later still, or a link is slow. </source>
@@ -2772,7 +2772,7 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>; collectives (%1 matched): group rank %2 of %3, not captured, holds %4 (the loaded ranks wait %5 for it)</source>
-        <translation>；集合通信（匹配 %1 个）：%3 的通信组内 rank %2（未采集）拖住了 %4 个（已加载的 Rank 共等它 %5）</translation>
+        <translation>；集合通信（匹配 %1 个）：%3 的通信组内 Rank %2（未采集）拖住了 %4 个（已加载的 Rank 共等它 %5）</translation>
     </message>
     <message>
         <source>; collectives (%1 matched): no loaded rank late; in %2 the holder cannot be told</source>
@@ -2784,11 +2784,11 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>Group rank %1 of %2, which is not in this capture, holds %3 of %4 collectives of its group; %5 waits %6 in all for it. </source>
-        <translation>%2 的通信组内 rank %1 不在本次采集中，它拖住了该通信组 %4 个集合通信中的 %3 个；%5 共等它 %6。</translation>
+        <translation>%2 的通信组内 Rank %1 不在本次采集中，它拖住了该通信组 %4 个集合通信中的 %3 个；%5 共等它 %6。</translation>
     </message>
     <message>
         <source>Group rank %1 of %2, which is not in this capture, holds %3 of %4 collectives of its group; the loaded ranks wait %6 in all for it. </source>
-        <translation>%2 的通信组内 rank %1 不在本次采集中，它拖住了该通信组 %4 个集合通信中的 %3 个；已加载的 Rank 共等它 %6。</translation>
+        <translation>%2 的通信组内 Rank %1 不在本次采集中，它拖住了该通信组 %4 个集合通信中的 %3 个；已加载的 Rank 共等它 %6。</translation>
     </message>
     <message>
         <source>Worst, %1%2: it arrives %3 after %4 (whose first wait on it ends then)</source>
@@ -2800,7 +2800,7 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>Rank %1 reaches it %2 after %3, which costs nothing: group rank %4 arrives %5 later still. </source>
-        <translation>Rank %1 比 %3 晚 %2 到达，但这并不造成损失：通信组内 rank %4 还要再晚 %5 才到。</translation>
+        <translation>Rank %1 比 %3 晚 %2 到达，但这并不造成损失：通信组内 Rank %4 还要再晚 %5 才到。</translation>
     </message>
     <message>
         <source>%1, the only loaded rank</source>
@@ -2808,7 +2808,7 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>; collectives (%1, one loaded rank each): group rank %2 of %3, not captured, holds %4 (waited for %5 in all)</source>
-        <translation>；集合通信（%1 个，每个只有一个已加载 Rank）：%3 的通信组内 rank %2（未采集）拖住了 %4 个（共被等待 %5）</translation>
+        <translation>；集合通信（%1 个，每个只有一个已加载 Rank）：%3 的通信组内 Rank %2（未采集）拖住了 %4 个（共被等待 %5）</translation>
     </message>
     <message>
         <source>; collectives (%1, one loaded rank each): in %2 the holder cannot be told</source>
@@ -2832,7 +2832,7 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
     </message>
     <message>
         <source>, %1 after group rank %2 (not in this capture either), the member before it</source>
-        <translation>，比在它之前到达的通信组内 rank %2（同样不在本次采集中）晚 %1</translation>
+        <translation>，比在它之前到达的通信组内 Rank %2（同样不在本次采集中）晚 %1</translation>
     </message>
     <message>
         <source>In these the loaded rank waits at least %1 in all (to the latest arrival seen). </source>
@@ -3968,7 +3968,7 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
     <name>npuscope::widgets::ClusterMatrixModel</name>
     <message>
         <source>Group rank %1 to %2, HCCL group %3</source>
-        <translation>通信组内 rank %1 到 %2，HCCL 通信组 %3</translation>
+        <translation>通信组内 Rank %1 到 %2，HCCL 通信组 %3</translation>
     </message>
     <message>
         <source>%1: %2 MB in %3 ms, %4 GB/s (nominal %5 GB/s)</source>
@@ -3976,11 +3976,11 @@ Negative as recorded: the host and device clocks disagree slightly.</source>
     </message>
     <message>
         <source>To group rank %1 (GB/s and share of the link&apos;s nominal)</source>
-        <translation>发往通信组内 rank %1（GB/s 及占链路标称带宽的比例）</translation>
+        <translation>发往通信组内 Rank %1（GB/s 及占链路标称带宽的比例）</translation>
     </message>
     <message>
         <source>From group rank %1 (a loaded rank)</source>
-        <translation>来自通信组内 rank %1（已加载的 Rank）</translation>
+        <translation>来自通信组内 Rank %1（已加载的 Rank）</translation>
     </message>
 </context>
 <context>
@@ -4178,7 +4178,7 @@ Computing %3 ms, Communication (Not Overlapped) %4 ms, Free %5 ms</source>
     </message>
     <message>
         <source>Synchronization: %1 (waiting for group rank %2)</source>
-        <translation>同步：%1（等待通信组内 rank %2）</translation>
+        <translation>同步：%1（等待通信组内 Rank %2）</translation>
     </message>
     <message>
         <source>Synchronization: %1</source>
@@ -4186,7 +4186,7 @@ Computing %3 ms, Communication (Not Overlapped) %4 ms, Free %5 ms</source>
     </message>
     <message>
         <source>Idle: %1 (meanwhile another plane waits %2 for group rank %3)</source>
-        <translation>空闲：%1（同时另一 Plane 等待通信组内 rank %3 共 %2）</translation>
+        <translation>空闲：%1（同时另一 Plane 等待通信组内 Rank %3 共 %2）</translation>
     </message>
     <message>
         <source>Idle: %1</source>
@@ -4214,7 +4214,7 @@ Computing %3 ms, Communication (Not Overlapped) %4 ms, Free %5 ms</source>
     </message>
     <message>
         <source>Group ranks not in this capture: %1</source>
-        <translation>未在本次采集中的通信组 rank：%1</translation>
+        <translation>未在本次采集中的通信组 Rank：%1</translation>
     </message>
     <message>
         <source>Click: show this op on every rank of the timeline</source>
@@ -4516,7 +4516,7 @@ Computing %3 ms, Communication (Not Overlapped) %4 ms, Free %5 ms</source>
     </message>
     <message>
         <source>Caption: profile, rank, time range, verdict</source>
-        <translation>标题：性能数据、rank、时间范围、结论</translation>
+        <translation>标题：性能数据、Rank、时间范围、结论</translation>
     </message>
     <message>
         <source>Save…</source>
@@ -4567,7 +4567,7 @@ Computing %3 ms, Communication (Not Overlapped) %4 ms, Free %5 ms</source>
     </message>
     <message>
         <source>No timeline: no rank of this profile has a trace (trace_view.json or a database export). The Top-Down panel shows the figures of the profiler&apos;s own tables.</source>
-        <translation>无时间线：此性能数据的各 rank 都没有 trace（trace_view.json 或数据库导出）。Top-Down 面板显示 profiler 自身表格中的数据。</translation>
+        <translation>无时间线：此性能数据的各 Rank 都没有 trace（trace_view.json 或数据库导出）。Top-Down 面板显示 profiler 自身表格中的数据。</translation>
     </message>
     <message>
         <source>starts before the previous task ends (device clock rounding or tasks running at once: informational)</source>
