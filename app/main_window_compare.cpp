@@ -59,7 +59,9 @@ void MainWindow::createCompare() {
     m_linking = false;
   });
   connect(m_timelineB, &widgets::TimelineWidget::visibleRangeChanged, this, [this](core::TimeRange r) {
-    if (m_linking || !m_profile) return;
+    // Not while the lower pane is emptied (Close Comparison): its empty range would drag the
+    // main view off its capture (issue 42 item 1c).
+    if (m_linking || !m_profile || !m_profileB) return;
     m_linking = true;
     m_timeline->setVisibleRange({r.start - m_compareOffset, r.end - m_compareOffset});
     m_linking = false;
@@ -159,7 +161,9 @@ void MainWindow::alignCompare() {
 void MainWindow::closeCompare() {
   m_profileB.reset();
   m_pathB.clear();
+  m_linking = true;  // the pane's reset range must not reach the main view
   m_timelineB->setProfile(nullptr);
+  m_linking = false;
   m_timelineB->hide();
   m_compareDock->hide();
   m_closeCompareAction->setEnabled(false);

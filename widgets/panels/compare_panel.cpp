@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <cmath>
@@ -51,6 +52,19 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
   bar->addWidget(m_verdict, 1);
   bar->addWidget(m_align);
   layout->addLayout(bar);
+  m_notes = new QLabel(this);
+  m_notes->setWordWrap(true);
+  m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_notes->setForegroundRole(QPalette::PlaceholderText);
+  m_notes->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  auto* notesArea = new QScrollArea(this);
+  notesArea->setObjectName(QStringLiteral("CompareNotes"));
+  notesArea->setWidget(m_notes);
+  notesArea->setWidgetResizable(true);
+  notesArea->setFrameShape(QFrame::NoFrame);
+  notesArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  notesArea->setMaximumHeight(fontMetrics().lineSpacing() * 3 + 2);
+  layout->addWidget(notesArea);
   m_table = new QTableWidget(this);
   m_table->setColumnCount(Columns);
   m_table->setHorizontalHeaderLabels({tr("Rank"), tr("Kind"), tr("What"), tr("A (ms)"), tr("B (ms)"), tr("B - A (ms)"),
@@ -58,6 +72,7 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);  // compact rows: more of them fit
   m_table->verticalHeader()->hide();
   m_table->setMinimumHeight(80);
   layout->addWidget(m_table, 1);
@@ -75,14 +90,16 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
 void ComparePanel::setResult(const core::CompareResult& r) {
   QString verdict = tr("A: %1 (above) · B: %2 (below)").arg(QString::fromStdString(r.a), QString::fromStdString(r.b)) +
                     QStringLiteral("\n") + QString::fromStdString(r.verdict);
-  for (const std::string& n : r.notes) verdict += QStringLiteral("\n") + QString::fromStdString(n);
-  // The ranks' own notes (Level0 on one side: kernels compared by name, causes not compared), each once.
-  QStringList rankNotes;
+  // The notes: the comparison's, then the ranks' own (Level0 on one side: kernels compared by
+  // name, causes not compared), each once.
+  QStringList notes;
+  for (const std::string& n : r.notes) notes << QString::fromStdString(n);
   for (const core::CompareRank& k : r.ranks)
     for (const std::string& n : k.notes)
-      if (const QString q = QString::fromStdString(n); !rankNotes.contains(q)) rankNotes << q;
-  for (const QString& n : rankNotes) verdict += QStringLiteral("\n") + n;
+      if (const QString q = QString::fromStdString(n); !notes.contains(q)) notes << q;
   m_verdict->setText(verdict);
+  m_notes->setText(notes.join(QLatin1Char('\n')));
+  if (auto* area = findChild<QScrollArea*>(QStringLiteral("CompareNotes"))) area->setVisible(!notes.isEmpty());
   m_table->setSortingEnabled(false);
   m_table->clearContents();
   m_table->setRowCount(0);
@@ -133,7 +150,9 @@ void ComparePanel::setResult(const core::CompareResult& r) {
   m_table->horizontalHeader()->setSectionResizeMode(What, QHeaderView::Stretch);
 }
 
-QString ComparePanel::verdictText() const { return m_verdict->text(); }
+QString ComparePanel::verdictText() const {
+  return m_notes->text().isEmpty() ? m_verdict->text() : m_verdict->text() + QLatin1Char('\n') + m_notes->text();
+}
 
 ComparePanel::Align ComparePanel::align() const { return static_cast<Align>(m_align->currentData().toInt()); }
 

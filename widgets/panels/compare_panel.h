@@ -38,6 +38,9 @@ class ComparePanel : public QWidget {
 
  private:
   QLabel* m_verdict = nullptr;
+  /// The notes (what cannot be compared), below the verdict in a scroll area of a few lines, so
+  /// that the table keeps its rows (issue 42 item 1d: six rows fitted).
+  QLabel* m_notes = nullptr;
   QComboBox* m_align = nullptr;
   QTableWidget* m_table = nullptr;
 };
