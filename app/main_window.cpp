@@ -2,6 +2,8 @@
 #include "app/main_window.h"
 
 #include <QAction>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <algorithm>
 #include <cmath>
 #include <QApplication>
@@ -263,6 +265,26 @@ void MainWindow::createActions() {
   m_showAllLanesAction->setEnabled(false);
   connect(m_showAllLanesAction, &QAction::triggered, this, &MainWindow::showAllLanes);
 
+  m_deviceLanesOnlyAction = new QAction(tr("&Device and HCCL Lanes Only"), this);
+  m_deviceLanesOnlyAction->setObjectName(QStringLiteral("DeviceLanesOnlyAction"));
+  m_deviceLanesOnlyAction->setCheckable(true);
+  m_deviceLanesOnlyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+  m_deviceLanesOnlyAction->setStatusTip(tr("Show each rank's device lanes (Ascend Hardware, Overlap Analysis) and HCCL lanes "
+                                           "only, so that the same lanes of every rank lie together"));
+  connect(m_deviceLanesOnlyAction, &QAction::toggled, this, &MainWindow::setDeviceLanesOnly);
+
+  m_rankFilterAction = new QAction(tr("Show &Ranks…"), this);
+  m_rankFilterAction->setObjectName(QStringLiteral("RankFilterAction"));
+  m_rankFilterAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+  m_rankFilterAction->setStatusTip(tr("Show only some ranks, e.g. 0-7, 12 (empty: every rank)"));
+  connect(m_rankFilterAction, &QAction::triggered, this, [this] {
+    bool ok = false;
+    const QString spec = QInputDialog::getText(this, tr("Show Ranks"), tr("Rank ids to show (e.g. 0-7, 12; empty: every rank):"),
+                                               QLineEdit::Normal, m_rankFilterText, &ok);
+    if (ok && !setRankFilter(spec))
+      statusBar()->showMessage(tr("“%1” names no loaded rank: every rank stays shown").arg(spec), 6000);
+  });
+
   m_cancelAction = new QAction(tr("Cancel Loading"), this);
   m_cancelAction->setIconText(tr("Cancel"));  // the status-bar button's label
   m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -308,6 +330,8 @@ void MainWindow::createMenus() {
   view->addSeparator();
   view->addAction(m_warningsAction);
   view->addAction(m_deviceFirstAction);
+  view->addAction(m_deviceLanesOnlyAction);
+  view->addAction(m_rankFilterAction);
   view->addAction(m_showAllLanesAction);
   view->addAction(m_wheelZoomsAction);
   view->addSeparator();

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QTimer>
 #include <memory>
+#include <set>
 
 #include "core/profile/profile.h"
 #include "app/trace_loader.h"
@@ -126,8 +127,17 @@ class MainWindow : public QMainWindow {
   /// What a click on a collective in the Cluster dock does: outlines its op slice on every rank
   /// (`ops`), selects the `focus` rank's op (scrolling to its lane) and zooms to it.
   void showCollective(const std::vector<widgets::RankSliceRef>& ops, widgets::RankSliceRef focus);
-  /// Clears the lane filter a collective set (View > Show All Lanes).
+  /// Clears the lane filters: a collective's, Device and HCCL Lanes Only, the rank filter (View >
+  /// Show All Lanes).
   void showAllLanes();
+  /// View > Device and HCCL Lanes Only (Ctrl+Shift+D): every rank keeps only its device lanes
+  /// (Ascend Hardware streams, Overlap Analysis, a Kineto device's streams) and its HCCL lanes, so
+  /// that the same kind of lane of all ranks lies together (issue 42 item 2).
+  void setDeviceLanesOnly(bool on);
+  /// View > Show Ranks… (Ctrl+Shift+R): only the ranks whose ids `spec` lists ("0-3, 8, 12-15";
+  /// empty: every rank) are laid out. Returns false, changing nothing, when `spec` does not parse
+  /// or names no loaded rank.
+  bool setRankFilter(const QString& spec);
   /// Opens rank `rankIndex` in full: a rank read from a summary in a new npuscope window on the
   /// folder its summary names, when it is reachable from here; else says where it lies.
   void openRankInFull(int rankIndex);
@@ -293,6 +303,13 @@ class MainWindow : public QMainWindow {
   QAction* m_wheelZoomsAction = nullptr;
   QAction* m_deviceFirstAction = nullptr;
   QAction* m_showAllLanesAction = nullptr;
+  QAction* m_deviceLanesOnlyAction = nullptr;
+  QAction* m_rankFilterAction = nullptr;
+  /// The rank ids View > Show Ranks… keeps (empty: every rank), and its text.
+  std::set<int> m_rankFilter;
+  QString m_rankFilterText;
+  /// Lays out what View > Device and HCCL Lanes Only and the rank filter keep (none: every lane).
+  void applyLaneFilters();
 };
 
 }  // namespace npuscope

@@ -81,8 +81,72 @@ void MainWindow::showCollective(const std::vector<widgets::RankSliceRef>& ops, w
 
 void MainWindow::showAllLanes() {
   if (!m_showAllLanesAction || !m_showAllLanesAction->isEnabled()) return;
+  m_rankFilter.clear();
+  m_rankFilterText.clear();
+  if (m_deviceLanesOnlyAction) {
+    const QSignalBlocker block(m_deviceLanesOnlyAction);
+    m_deviceLanesOnlyAction->setChecked(false);
+  }
   m_timeline->setLaneFilter({});
   m_showAllLanesAction->setEnabled(false);
+}
+
+void MainWindow::setDeviceLanesOnly(bool on) {
+  if (m_deviceLanesOnlyAction && m_deviceLanesOnlyAction->isChecked() != on) {
+    m_deviceLanesOnlyAction->setChecked(on);  // toggled() comes back here
+    return;
+  }
+  applyLaneFilters();
+}
+
+bool MainWindow::setRankFilter(const QString& spec) {
+  std::set<int> ids;
+  for (const QString& part : spec.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    const QString p = part.trimmed();
+    if (p.isEmpty()) continue;
+    const auto dash = p.indexOf(QLatin1Char('-'), 1);
+    bool okA = false, okB = true;
+    const int a = (dash < 0 ? p : p.left(dash)).trimmed().toInt(&okA);
+    const int b = dash < 0 ? a : p.mid(dash + 1).trimmed().toInt(&okB);
+    if (!okA || !okB || a < 0 || b < a || b - a > 1'000'000) return false;
+    for (int r = a; r <= b; ++r) ids.insert(r);
+  }
+  if (!ids.empty() && m_profile) {
+    // Only ranks that are loaded count; none at all: refused.
+    const bool any = std::any_of(m_profile->ranks.begin(), m_profile->ranks.end(),
+                                 [&](const core::RankProfile& r) { return ids.count(r.rank()) > 0; });
+    if (!any) return false;
+  }
+  m_rankFilter = std::move(ids);
+  m_rankFilterText = spec.trimmed();
+  applyLaneFilters();
+  return true;
+}
+
+void MainWindow::applyLaneFilters() {
+  const bool deviceOnly = m_deviceLanesOnlyAction && m_deviceLanesOnlyAction->isChecked();
+  if (!m_profile || (!deviceOnly && m_rankFilter.empty())) {
+    m_timeline->setLaneFilter({});
+    if (m_showAllLanesAction) m_showAllLanesAction->setEnabled(false);
+    return;
+  }
+  // Per rank index: kept (rank filter), and per lane: a device or HCCL lane (the roles of its process).
+  const std::shared_ptr<const core::Profile> profile = m_profile;
+  std::vector<char> rankKept(profile->ranks.size(), 1);
+  if (!m_rankFilter.empty())
+    for (std::size_t i = 0; i < profile->ranks.size(); ++i) rankKept[i] = m_rankFilter.count(profile->ranks[i].rank()) > 0;
+  m_timeline->setLaneFilter([profile, rankKept, deviceOnly](int rank, std::uint32_t lane, std::uint32_t counter) {
+    if (rank < 0 || static_cast<std::size_t>(rank) >= rankKept.size() || !rankKept[static_cast<std::size_t>(rank)]) return false;
+    if (!deviceOnly) return true;
+    if (counter != core::kInvalidIndex) return false;
+    const auto& trace = profile->ranks[static_cast<std::size_t>(rank)].trace;
+    if (!trace || lane >= trace->lanes.size()) return false;
+    using Role = core::Process::Role;
+    const Role role = trace->processes[trace->lanes[lane].process].role;
+    return role == Role::AscendHardware || role == Role::OverlapAnalysis || role == Role::Communication || role == Role::KinetoDevice;
+  });
+  m_timeline->setVerticalScroll(0);
+  if (m_showAllLanesAction) m_showAllLanesAction->setEnabled(true);
 }
 
 void MainWindow::openRankInFull(int rankIndex) {

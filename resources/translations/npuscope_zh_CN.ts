@@ -685,6 +685,34 @@ Copy that folder here (or open it on that machine) to see the rank in full.</sou
             <numerusform>%1 下发了 %n 个 Device 任务；这里是第一个任务的下发链路</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Device and HCCL Lanes Only</source>
+        <translation>仅显示 Device 与 HCCL 泳道(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Show each rank&apos;s device lanes (Ascend Hardware, Overlap Analysis) and HCCL lanes only, so that the same lanes of every rank lie together</source>
+        <translation>每个 Rank 只显示其 Device 泳道（Ascend Hardware、Overlap Analysis）与 HCCL 泳道，使各 Rank 的同类泳道靠在一起</translation>
+    </message>
+    <message>
+        <source>Show &amp;Ranks…</source>
+        <translation>显示指定 Rank(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Show only some ranks, e.g. 0-7, 12 (empty: every rank)</source>
+        <translation>只显示部分 Rank，例如 0-7, 12（留空：全部 Rank）</translation>
+    </message>
+    <message>
+        <source>Show Ranks</source>
+        <translation>显示指定 Rank</translation>
+    </message>
+    <message>
+        <source>Rank ids to show (e.g. 0-7, 12; empty: every rank):</source>
+        <translation>要显示的 Rank 编号（例如 0-7, 12；留空：全部 Rank）：</translation>
+    </message>
+    <message>
+        <source>“%1” names no loaded rank: every rank stays shown</source>
+        <translation>“%1”不包含任何已加载的 Rank：仍显示全部 Rank</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::TraceLoader</name>

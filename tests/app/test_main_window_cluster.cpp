@@ -16,6 +16,8 @@
 #include <QMenuBar>
 #include <QHeaderView>
 #include <QApplication>
+#include <QInputDialog>
+#include <QTimer>
 #include <QSignalSpy>
 
 #include "app/main_window.h"
@@ -346,4 +348,65 @@ TEST_CASE("a folder of summaries opens in the window: lanes from the summaries, 
   CHECK(matrix->headerData(1, Qt::Horizontal).toString() == QStringLiteral("1"));
   const QModelIndex cell = matrix->index(0, 1);  // row group rank 0, column group rank 1
   CHECK(matrix->data(cell).toString() == QStringLiteral("15.76 (88%)"));
+}
+
+TEST_CASE("View > Device and HCCL Lanes Only and Show Ranks… bring the same lanes of every rank together", "[window][cluster]") {
+  // Issue 42 item 2: with two ranks, rank 0's Python levels and CANN threads pushed its HCCL lanes
+  // about 50 lanes above rank 1's.
+  MainWindow window;
+  REQUIRE(openTwoRankWithClusterDock(window));
+  auto* timeline = window.timeline();
+  const auto profile = window.profile();
+  const std::size_t allLanes = laidOutLanes(*timeline).size();
+  using Role = npuscope::core::Process::Role;
+  const auto roleOf = [&](int rank, std::uint32_t lane) {
+    const auto& t = *profile->ranks[static_cast<std::size_t>(rank)].trace;
+    return t.processes[t.lanes[lane].process].role;
+  };
+  // Ctrl+Shift+D: every rank keeps its device and HCCL lanes, nothing else; each rank's own count
+  // of such lanes, counted on its trace, is laid out.
+  QTest::keyClick(&window, Qt::Key_D, Qt::ControlModifier | Qt::ShiftModifier);
+  REQUIRE(waitUntil([&] { return laidOutLanes(*timeline).size() < allLanes; }));
+  std::size_t expected = 0;
+  for (const auto& rp : profile->ranks)
+    for (const auto& lane : rp.trace->lanes) {
+      const Role r = rp.trace->processes[lane.process].role;
+      expected += r == Role::AscendHardware || r == Role::OverlapAnalysis || r == Role::Communication;
+    }
+  const auto shown = laidOutLanes(*timeline);
+  CHECK(shown.size() == expected);
+  std::set<int> ranks;
+  for (const auto& [rank, lane] : shown) {
+    const Role r = roleOf(rank, lane);
+    CHECK((r == Role::AscendHardware || r == Role::OverlapAnalysis || r == Role::Communication));
+    ranks.insert(rank);
+  }
+  CHECK(ranks == std::set<int>{0, 1});
+  // View > Show Ranks… through its dialog: rank 1 only.
+  QTimer::singleShot(0, [] {
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (auto* d = qobject_cast<QInputDialog*>(w)) {
+        d->setTextValue(QStringLiteral("1"));
+        d->accept();
+      }
+  });
+  QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
+  REQUIRE(waitUntil([&] {
+    const auto l = laidOutLanes(*timeline);
+    return !l.empty() && std::all_of(l.begin(), l.end(), [](const auto& p) { return p.first == 1; });
+  }));
+  // A rank no capture holds is refused and changes nothing.
+  const auto before = laidOutLanes(*timeline);
+  CHECK_FALSE(window.setRankFilter(QStringLiteral("7")));
+  CHECK_FALSE(window.setRankFilter(QStringLiteral("x-1")));
+  CHECK(laidOutLanes(*timeline) == before);
+  // Show All Lanes (Ctrl+Shift+A) restores every lane and unchecks the device-only view (the
+  // window active again after the dialog, as the window manager leaves it).
+  window.activateWindow();
+  REQUIRE(QTest::qWaitForWindowActive(&window));
+  QTest::keyClick(&window, Qt::Key_A, Qt::ControlModifier | Qt::ShiftModifier);
+  REQUIRE(waitUntil([&] { return laidOutLanes(*timeline).size() == allLanes; }));
+  QAction* deviceOnly = window.findChild<QAction*>(QStringLiteral("DeviceLanesOnlyAction"));
+  REQUIRE(deviceOnly);
+  CHECK_FALSE(deviceOnly->isChecked());
 }
