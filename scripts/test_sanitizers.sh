@@ -39,6 +39,8 @@ built=$(date +%s)
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allow_user_segv_handler=1:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 export QT_QPA_PLATFORM=offscreen
+# The window's monkey test (tests/app/test_monkey.cpp) runs a minute here, 20 s in scripts/test.sh.
+export NPUSCOPE_MONKEY_SECONDS="${NPUSCOPE_MONKEY_SECONDS:-60}"
 
 npuscope_log "Running tests under ASan + UBSan"
 (cd "${ASAN_BUILD_DIR}" && ctest --output-on-failure --parallel "${NPUSCOPE_JOBS}" --timeout 1800 "$@")
