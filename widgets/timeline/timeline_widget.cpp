@@ -350,12 +350,12 @@ int TimelineWidget::focusLanes(int rankIndex, const std::vector<core::SliceRef>&
     at = span();
   }
   if (at.bottom < 0) return -1;
-  // From the rank's header when everything fits below it, else from the process header, under
-  // the rank's sticky label when there is room for it (LaneHeader::stickyRows).
+  // From the rank's header when everything fits below it, else from the process header under
+  // the rank's sticky label (LaneHeader::stickyRows): the topmost slice's lane (the device task,
+  // device lanes first) must never sit under the sticky rank and process labels; what does not
+  // fit is cut at the bottom (a with_stack Python stack of 35 levels).
   const int underLabel = at.processY - at.rankHeight;
-  const int top = at.bottom - at.rankY <= canvasHeight     ? at.rankY
-                  : at.bottom - underLabel <= canvasHeight ? underLabel
-                                                           : at.processY;
+  const int top = at.bottom - at.rankY <= canvasHeight ? at.rankY : std::max(0, underLabel);
   setVerticalScroll(top);
   return at.bottom - top;
 }

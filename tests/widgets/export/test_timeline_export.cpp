@@ -425,6 +425,9 @@ TEST_CASE("focusLanes shows the bubble's device lane and its chain's host lanes 
       if (!all && !(s == b.after)) continue;
       CHECK(r.y >= top);
       CHECK(r.y + r.height <= top + height);
+      // The device task's lane is not hidden under the sticky rank and process labels (issue 42
+      // item 6: in the 590 px view it sat under them, the Python stack below).
+      if (s == b.after && !all) CHECK(r.y >= top + t.layout().metrics().rankHeader + t.layout().metrics().processHeader);
     }
   };
   check(true);
