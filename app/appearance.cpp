@@ -5,10 +5,13 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QPalette>
+#include <QPainter>
 #include <QPointer>
+#include <QProxyStyle>
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOptionMenuItem>
 #include <QTranslator>
 #include <optional>
 
@@ -83,6 +86,32 @@ QPalette darkPalette() {
   return p;
 }
 
+/// Fusion with a visible box (or ring) for an unchecked checkable menu item: Fusion draws nothing
+/// there, so View > Device Lanes First and the other toggles did not look like toggles, in dark
+/// most of all (issue 42 item 5). The box sits where Fusion draws the check mark (its check
+/// column: menuItemHMargin 3 + windowsItemFrame 2 - 1 px from the left, 14 px square).
+class MenuCheckStyle : public QProxyStyle {
+ public:
+  MenuCheckStyle() : QProxyStyle(QStyleFactory::create(QStringLiteral("Fusion"))) {}
+  void drawControl(ControlElement element, const QStyleOption* option, QPainter* painter, const QWidget* widget) const override {
+    QProxyStyle::drawControl(element, option, painter, widget);
+    const auto* item = qstyleoption_cast<const QStyleOptionMenuItem*>(option);
+    if (element != CE_MenuItem || !item || item->checked || item->checkType == QStyleOptionMenuItem::NotCheckable ||
+        item->menuItemType == QStyleOptionMenuItem::Separator)
+      return;
+    const QRect box(item->rect.left() + 4, item->rect.center().y() - 6, 13, 13);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    QColor pen = item->palette.color(QPalette::Text);
+    pen.setAlphaF(item->state & State_Enabled ? 0.6 : 0.3);
+    painter->setPen(QPen(pen, 1.2));
+    painter->setBrush(Qt::NoBrush);
+    if (item->checkType == QStyleOptionMenuItem::Exclusive) painter->drawEllipse(QRectF(box).adjusted(1.5, 1.5, -1.5, -1.5));
+    else painter->drawRoundedRect(QRectF(box).adjusted(1.5, 1.5, -1.5, -1.5), 2, 2);
+    painter->restore();
+  }
+};
+
 }  // namespace
 
 QStringList availableLanguages() { return {QStringLiteral("zh_CN")}; }
@@ -150,11 +179,11 @@ void applyTheme(QApplication& app, Theme theme) {
       QApplication::setPalette(platform.palette);
       break;
     case Theme::Light:
-      QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+      QApplication::setStyle(new MenuCheckStyle);
       QApplication::setPalette(QApplication::style()->standardPalette());
       break;
     case Theme::Dark:
-      QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+      QApplication::setStyle(new MenuCheckStyle);
       QApplication::setPalette(darkPalette());
       break;
   }

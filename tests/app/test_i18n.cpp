@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QImage>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QTableView>
@@ -200,4 +201,31 @@ TEST_CASE("theme: dark and light chrome keep text readable, the verdict box incl
   QCoreApplication::processEvents();
   const QImage light = verdict->grab().toImage();
   CHECK(light.pixelColor(light.width() - 4, light.height() / 2).lightness() > 200);
+}
+
+TEST_CASE("theme: an unchecked checkable menu item shows its box in dark and light", "[app][theme]") {
+  // Issue 42 item 5: Fusion draws nothing for an unchecked toggle, so View > Device Lanes First
+  // off read as a plain action. The box's pixels must stand out from the menu's background.
+  Restore restore;
+  for (const auto theme : {npuscope::Theme::Dark, npuscope::Theme::Light}) {
+    npuscope::applyTheme(app(), theme);
+    QMenu menu;
+    QAction* off = menu.addAction(QStringLiteral("Unchecked toggle"));
+    off->setCheckable(true);
+    menu.addAction(QStringLiteral("Plain action"));
+    menu.show();
+    QApplication::processEvents();
+    const QImage img = menu.grab().toImage();
+    const QRect item = menu.actionGeometry(off), plain = menu.actionGeometry(menu.actions().at(1));
+    const QColor bg = img.pixelColor(item.right() - 4, item.center().y());
+    const auto marked = [&](const QRect& r) {
+      int n = 0;
+      for (int y = r.center().y() - 7; y <= r.center().y() + 7; ++y)
+        for (int x = r.left() + 2; x <= r.left() + 20; ++x) n += contrast(img.pixelColor(x, y), bg) >= 2.0;
+      return n;
+    };
+    INFO((theme == npuscope::Theme::Dark ? "dark" : "light"));
+    CHECK(marked(item) >= 20);  // the box's outline
+    CHECK(marked(plain) == 0);  // a plain action has none
+  }
 }
