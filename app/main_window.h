@@ -84,6 +84,11 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] static QString loadStatusText(const LoadStatus& status);
   /// When false, load errors go to the status bar and loadFinished only (no modal box). Tests.
   void setInteractiveErrors(bool on) { m_interactiveErrors = on; }
+  /// View > Language: saves `key` ("system", "en", "zh_CN"), installs its translation and swaps
+  /// this window for a new one built in that language (the menus, docks and models are built
+  /// with their texts), with the same geometry, dock layout and loaded profile (no reload); this
+  /// window closes. Returns the new window (null when the language is already in use).
+  MainWindow* switchLanguage(const QString& key);
 
   /// Writes the timeline as PNG (or SVG when `file` ends in .svg). Returns an error or "".
   QString exportScreenshot(const QString& file);
@@ -156,6 +161,8 @@ class MainWindow : public QMainWindow {
   void loadFinished(bool ok, const QString& error);
   /// Emitted after every compareWith: whether B was loaded and compared.
   void compareFinished(bool ok);
+  /// Emitted by switchLanguage with the window that replaces this one, before this one closes.
+  void languageSwitched(MainWindow* next);
 
  protected:
   void closeEvent(QCloseEvent* event) override;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// View > Language and View > Theme. The language takes effect at the next start (the menus,
-// docks and models are built once with their texts); the theme applies at once.
+// View > Language and View > Theme. Both apply at once: the language by swapping the window for
+// one built in it (the menus, docks and models are built with their texts), keeping its layout
+// and its loaded profile; the theme by a new palette.
 #include <QActionGroup>
 #include <QApplication>
 #include <QLocale>
@@ -35,11 +36,9 @@ void MainWindow::addAppearanceMenus(QMenu* view) {
     languages->addAction(a);
   }
   connect(languages, &QActionGroup::triggered, this, [this](QAction* a) {
+    // Queued: the menu that triggered it belongs to this window, which the switch closes.
     const QString key = a->data().toString();
-    if (key == savedLanguageSetting()) return;
-    saveLanguageSetting(key);
-    QMessageBox::information(this, tr("Language"),
-                             tr("The interface language changes when npuscope is started again."));
+    QMetaObject::invokeMethod(this, [this, key] { switchLanguage(key); }, Qt::QueuedConnection);
   });
 
   QMenu* theme = view->addMenu(tr("&Theme"));
@@ -62,6 +61,27 @@ void MainWindow::addAppearanceMenus(QMenu* view) {
     // The views cache nothing colour-dependent but the panels' style sheets: rebuild them.
     for (QWidget* w : QApplication::allWidgets()) w->update();
   });
+}
+
+MainWindow* MainWindow::switchLanguage(const QString& key) {
+  if (key == savedLanguageSetting()) return nullptr;
+  saveLanguageSetting(key);
+  auto* app = qobject_cast<QApplication*>(QCoreApplication::instance());
+  if (app) installTranslation(*app, resolveLanguage(key, QLocale::system().name()));
+  writeSettings();  // the new window reads this one's geometry and dock layout
+  auto* next = new MainWindow;
+  next->setAttribute(Qt::WA_DeleteOnClose);
+  next->restoreGeometry(saveGeometry());  // this window's own, whatever the settings kept
+  next->restoreState(saveState());
+  next->setInteractiveErrors(m_interactiveErrors);
+  if (m_profile) {
+    next->m_lastDirectory = m_lastDirectory;
+    next->onLoaded(m_path, m_profile, m_loadMs);
+  }
+  next->show();
+  emit languageSwitched(next);
+  close();
+  return next;
 }
 
 }  // namespace npuscope

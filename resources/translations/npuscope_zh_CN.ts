@@ -474,14 +474,6 @@
         <translation>跟随系统（%1）</translation>
     </message>
     <message>
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <source>The interface language changes when npuscope is started again.</source>
-        <translation>界面语言将在重新启动 npuscope 后生效。</translation>
-    </message>
-    <message>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>

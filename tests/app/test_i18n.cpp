@@ -11,6 +11,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QLibraryInfo>
+#include <QPointer>
 #include <QPushButton>
 #include <QImage>
 #include <QLabel>
@@ -228,4 +229,51 @@ TEST_CASE("theme: an unchecked checkable menu item shows its box in dark and lig
     CHECK(marked(item) >= 20);  // the box's outline
     CHECK(marked(plain) == 0);  // a plain action has none
   }
+}
+
+TEST_CASE("i18n: View > Language switches a running window at once, keeping its profile and layout", "[app][i18n]") {
+  // Issue 42 item 5: switching asked for a restart, in an English-only box.
+  Restore restore;
+  const QString saved = npuscope::savedLanguageSetting();
+  npuscope::saveLanguageSetting(QStringLiteral("en"));
+  npuscope::installTranslation(app(), QStringLiteral("en"));
+  auto* window = new MainWindow;
+  window->setAttribute(Qt::WA_DeleteOnClose);
+  window->setInteractiveErrors(false);
+  window->resize(1200, 800);
+  window->show();
+  REQUIRE(loadSample(*window));
+  const auto profile = window->profile();
+  const QStringList english = menuTitles(*window);
+  QSignalSpy switched(window, &MainWindow::languageSwitched);
+  // The menu's own action, as a click on it triggers it.
+  QMenu* language = window->findChild<QMenu*>(QStringLiteral("LanguageMenu"));
+  REQUIRE(language);
+  QAction* chinese = nullptr;
+  for (QAction* a : language->actions())
+    if (a->data().toString() == QLatin1String("zh_CN")) chinese = a;
+  REQUIRE(chinese);
+  chinese->trigger();
+  REQUIRE(waitUntil([&] { return !switched.isEmpty(); }, 10000));
+  auto* next = qvariant_cast<MainWindow*>(switched.first().at(0));
+  REQUIRE(next);
+  CHECK(next->isVisible());
+  CHECK(next->size() == QSize(1200, 800));
+  // The same profile, not reloaded; the menus in Chinese (the .ts's own translation of File).
+  CHECK(next->profile() == profile);
+  const QStringList titles = menuTitles(*next);
+  REQUIRE(titles.size() == english.size());
+  CHECK(titles != english);
+  CHECK(std::any_of(titles.begin(), titles.end(), [](const QString& t) {
+    return std::any_of(t.begin(), t.end(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; });
+  }));
+  // Back to English the same way; the Chinese window goes.
+  QPointer<MainWindow> zh(next);
+  QSignalSpy back(next, &MainWindow::languageSwitched);
+  MainWindow* en = next->switchLanguage(QStringLiteral("en"));
+  REQUIRE(en);
+  CHECK(menuTitles(*en) == english);
+  REQUIRE(waitUntil([&] { return zh.isNull(); }, 5000));
+  en->close();
+  npuscope::saveLanguageSetting(saved);
 }
