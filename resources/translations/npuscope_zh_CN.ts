@@ -4892,6 +4892,14 @@ click to show every level</source>
         <source>Add a range marker over the selected time range</source>
         <translation>在选中的时间范围上添加范围标记</translation>
     </message>
+    <message>
+        <source>Ctrl+Up / Ctrl+Down, wheel over the lane names</source>
+        <translation>Ctrl+Up / Ctrl+Down，在泳道名称上滚动滚轮</translation>
+    </message>
+    <message>
+        <source>Previous / next rank at the top (one notch a rank)</source>
+        <translation>上一个 / 下一个 Rank 置顶（滚轮一格一个 Rank）</translation>
+    </message>
 </context>
 <context>
     <name>npuscope::widgets::SliceDetailsPanel</name>

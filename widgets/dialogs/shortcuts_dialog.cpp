@@ -22,6 +22,8 @@ std::vector<Shortcut> timelineShortcuts() {
       {ShortcutsDialog::tr("Shift+wheel, horizontal wheel"), ShortcutsDialog::tr("Pan left / right")},
       {ShortcutsDialog::tr("Up / Down, PgUp / PgDn"), ShortcutsDialog::tr("Scroll lanes up / down")},
       {ShortcutsDialog::tr("Home / End"), ShortcutsDialog::tr("Scroll to the first / last lane")},
+      {ShortcutsDialog::tr("Ctrl+Up / Ctrl+Down, wheel over the lane names"),
+       ShortcutsDialog::tr("Previous / next rank at the top (one notch a rank)")},
       {ShortcutsDialog::tr("Left-drag on empty space"), ShortcutsDialog::tr("Pan (horizontally and vertically)")},
       {ShortcutsDialog::tr("Shift+drag, drag on the ruler"), ShortcutsDialog::tr("Select a time range (its duration is shown)")},
       {QStringLiteral("Shift+Z"), ShortcutsDialog::tr("Zoom to the selected time range"), {QKeySequence(Qt::SHIFT | Qt::Key_Z)}},

@@ -240,10 +240,12 @@ void LaneCanvas::keyPressEvent(QKeyEvent* e) {
       panStep(1);
       return;
     case Qt::Key_Up:
-      emit scrollRequested(-3 * m_ctx->layout.metrics().sliceRow);
+      if (e->modifiers() & Qt::ControlModifier) emit rankStepRequested(-1);
+      else emit scrollRequested(-3 * m_ctx->layout.metrics().sliceRow);
       return;
     case Qt::Key_Down:
-      emit scrollRequested(3 * m_ctx->layout.metrics().sliceRow);
+      if (e->modifiers() & Qt::ControlModifier) emit rankStepRequested(1);
+      else emit scrollRequested(3 * m_ctx->layout.metrics().sliceRow);
       return;
     case Qt::Key_PageUp:
       emit scrollRequested(-height() * 9 / 10);

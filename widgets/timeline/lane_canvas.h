@@ -83,6 +83,8 @@ class LaneCanvas : public QWidget {
   void bubbleClicked(npuscope::widgets::BubbleRef ref);
   void scrollRequested(int dy);
   void scrollToRequested(int y);
+  /// Ctrl+Down / Ctrl+Up: the next or previous rank at the top (TimelineWidget::scrollByRanks).
+  void rankStepRequested(int step);
   void shortcutsRequested();
   void zoomToSliceRequested();
   /// M (at the cursor) or the context menu: add a point marker at `t`, ns.

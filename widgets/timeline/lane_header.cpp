@@ -308,8 +308,13 @@ void LaneHeader::mousePressEvent(QMouseEvent* e) {
 }
 
 void LaneHeader::wheelEvent(QWheelEvent* e) {
+  // Over the rank and lane names a notch moves a whole rank; over the lanes the wheel scrolls by
+  // rows as elsewhere (LaneCanvas::wheelEvent).
   const int dy = e->angleDelta().y() != 0 ? e->angleDelta().y() : e->angleDelta().x();
-  emit scrollRequested(-dy / 2);
+  m_wheelRest += dy;
+  const int notches = m_wheelRest / 120;
+  m_wheelRest -= notches * 120;
+  if (notches != 0) emit rankStepRequested(-notches);
   e->accept();
 }
 

@@ -96,6 +96,8 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
     relayout();
   });
   connect(m_header, &LaneHeader::scrollRequested, this, &TimelineWidget::scrollBy);
+  connect(m_header, &LaneHeader::rankStepRequested, this, &TimelineWidget::scrollByRanks);
+  connect(m_canvas, &LaneCanvas::rankStepRequested, this, &TimelineWidget::scrollByRanks);
   connect(m_canvas, &LaneCanvas::scrollRequested, this, &TimelineWidget::scrollBy);
   connect(m_canvas, &LaneCanvas::scrollToRequested, this, &TimelineWidget::setVerticalScroll);
   connect(m_canvas, &LaneCanvas::sliceClicked, this, &TimelineWidget::onSliceClicked);
@@ -391,6 +393,20 @@ void TimelineWidget::setVerticalScroll(int y) {
 }
 
 void TimelineWidget::scrollBy(int dy) { setVerticalScroll(m_ctx.scrollY + dy); }
+
+void TimelineWidget::scrollByRanks(int step) {
+  std::vector<int> tops;  // the rank headers' y, in order
+  for (const LayoutRow& r : m_ctx.layout.rows())
+    if (r.kind == LayoutRow::Kind::Rank) tops.push_back(r.y);
+  if (tops.empty() || step == 0) return;
+  // The rank at the top: the last header at or above the scroll position.
+  std::size_t at = 0;
+  while (at + 1 < tops.size() && tops[at + 1] <= m_ctx.scrollY) ++at;
+  // Scrolling up from inside a rank goes to its own header first.
+  if (step < 0 && tops[at] < m_ctx.scrollY) ++step;
+  const auto target = std::clamp<long long>(static_cast<long long>(at) + step, 0, static_cast<long long>(tops.size()) - 1);
+  setVerticalScroll(tops[static_cast<std::size_t>(target)]);
+}
 
 void TimelineWidget::relayout() {
   m_canvas->invalidate();

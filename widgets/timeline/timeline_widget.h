@@ -238,6 +238,10 @@ class TimelineWidget : public QWidget {
   void relayout();
   void updateScrollBar();
   void scrollBy(int dy);
+  /// Scrolls so that the rank header `step` ranks below (+) or above (-) the one at the top of
+  /// the lanes is at the top (clamped to the first and last rank). The wheel over the lane
+  /// headers and Ctrl+Down / Ctrl+Up on the lanes do this.
+  void scrollByRanks(int step);
   void paintCorner(QPainter& p, QSize size) const;
 
   TimelineContext m_ctx;

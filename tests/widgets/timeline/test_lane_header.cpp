@@ -6,9 +6,11 @@
 #include <QStaticText>
 #include <QStringList>
 #include <QTest>
+#include <QWheelEvent>
 #include <catch2/catch.hpp>
 
 #include "tests/widgets/test_profiles.h"
+#include "widgets/timeline/lane_canvas.h"
 #include "widgets/timeline/timeline_widget.h"
 
 using namespace npuscope;
@@ -82,4 +84,54 @@ TEST_CASE("a kept header line is drawn where drawText draws it", "[lane_header]"
     }
   }
   CHECK(compared == 500);
+}
+
+TEST_CASE("the wheel over the lane names moves one rank a notch, and Ctrl+Down / Ctrl+Up on the lanes too", "[timeline]") {
+  // Issue 42 item 2: with 10 ranks the wheel took some 200 notches to cross them.
+  widgets::TimelineWidget w;
+  w.resize(900, 220);  // shorter than one rank's lanes: every rank header can reach the top
+  w.show();
+  std::vector<std::shared_ptr<core::Trace>> traces;
+  for (int i = 0; i < 5; ++i) traces.push_back(testing::makeTwoLaneTrace());
+  w.setProfile(testing::makeProfile(traces));
+  std::vector<int> tops;
+  for (const auto& r : w.layout().rows())
+    if (r.kind == widgets::LayoutRow::Kind::Rank) tops.push_back(r.y);
+  REQUIRE(tops.size() == 5);
+  // The last rank's header reaches no higher than the end of the lanes allows.
+  w.setVerticalScroll(1 << 28);
+  const int maxScroll = w.verticalScroll();
+  w.setVerticalScroll(0);
+  const auto at = [&](std::size_t k) { return std::min(tops[k], maxScroll); };
+  QWidget* header = nullptr;
+  for (auto* c : w.findChildren<widgets::LaneHeader*>()) header = c;
+  REQUIRE(header);
+  const auto wheel = [&](int dy) {
+    const QPoint p(20, 40);
+    QWheelEvent ev(QPointF(p), QPointF(header->mapToGlobal(p)), QPoint(), QPoint(0, dy), Qt::NoButton, Qt::NoModifier,
+                   Qt::NoScrollPhase, false);
+    QApplication::sendEvent(header, &ev);
+  };
+  wheel(-120);  // one notch down
+  CHECK(w.verticalScroll() == at(1));
+  wheel(-120);
+  CHECK(w.verticalScroll() == at(2));
+  wheel(-60);  // half a notch: nothing yet
+  CHECK(w.verticalScroll() == at(2));
+  wheel(-60);  // the other half
+  CHECK(w.verticalScroll() == at(3));
+  wheel(-240);  // past the last rank: as far as the lanes go
+  CHECK(w.verticalScroll() == at(4));
+  wheel(120);
+  CHECK(w.verticalScroll() == tops[3]);
+  // Keys on the lanes.
+  w.canvas()->setFocus();
+  QTest::keyClick(w.canvas(), Qt::Key_Up, Qt::ControlModifier);
+  CHECK(w.verticalScroll() == tops[2]);
+  QTest::keyClick(w.canvas(), Qt::Key_Down, Qt::ControlModifier);
+  CHECK(w.verticalScroll() == tops[3]);
+  // Up from inside a rank goes to that rank's header first.
+  w.setVerticalScroll(tops[2] + 10);
+  QTest::keyClick(w.canvas(), Qt::Key_Up, Qt::ControlModifier);
+  CHECK(w.verticalScroll() == tops[2]);
 }
