@@ -66,6 +66,36 @@ void MainWindow::createCompare() {
     m_timeline->setVisibleRange({r.start - m_compareOffset, r.end - m_compareOffset});
     m_linking = false;
   });
+  // Linked vertical scroll, by rank: the rank at the top of one pane (and how far into it) is
+  // put at the top of the other, the same rank id (the panes' lanes differ, e.g. Level0 against
+  // Level1; issue 42 item 1d: they scrolled on their own).
+  const auto followScroll = [this](widgets::TimelineWidget* from, widgets::TimelineWidget* to, const core::Profile* pf,
+                                   const core::Profile* pt) {
+    if (m_linking || !pf || !pt || !to->isVisible()) return;
+    const int y = from->verticalScroll();
+    int rankId = -1, into = y;
+    for (const widgets::LayoutRow& r : from->layout().rows())
+      if (r.kind == widgets::LayoutRow::Kind::Rank && r.y <= y && r.rank >= 0 && static_cast<std::size_t>(r.rank) < pf->ranks.size()) {
+        rankId = pf->ranks[static_cast<std::size_t>(r.rank)].rank();
+        into = y - r.y;
+      }
+    int target = into;
+    for (const widgets::LayoutRow& r : to->layout().rows())
+      if (r.kind == widgets::LayoutRow::Kind::Rank && r.rank >= 0 && static_cast<std::size_t>(r.rank) < pt->ranks.size() &&
+          pt->ranks[static_cast<std::size_t>(r.rank)].rank() == rankId) {
+        target = r.y + into;
+        break;
+      }
+    m_linking = true;
+    to->setVerticalScroll(target);
+    m_linking = false;
+  };
+  connect(m_timeline, &widgets::TimelineWidget::verticalScrollChanged, this, [this, followScroll](int) {
+    if (m_profileB) followScroll(m_timeline, m_timelineB, m_profile.get(), m_profileB.get());
+  });
+  connect(m_timelineB, &widgets::TimelineWidget::verticalScrollChanged, this, [this, followScroll](int) {
+    if (m_profileB) followScroll(m_timelineB, m_timeline, m_profileB.get(), m_profile.get());
+  });
   m_compareAction = new QAction(tr("Compare &With…"), this);
   m_compareAction->setStatusTip(tr("Open a second capture under this one, aligned, with the differences listed"));
   connect(m_compareAction, &QAction::triggered, this, [this] {

@@ -208,6 +208,21 @@ TEST_CASE("File > Compare With stacks the second capture, aligned and linked, wi
     const auto& p = timeline == window.timeline() ? *window.profile() : *window.compareProfile();
     CHECK(p.ranks[static_cast<std::size_t>(timeline->selectedRank())].trace->sliceName(slice).starts_with("hcom_allReduce_"));
   }
+  // Vertical scroll follows by rank (issue 42 item 1d): rank 1's header 10 px into it on A puts
+  // rank 1's header 10 px into it on B, although the panes' lanes differ (Level0 / Level1).
+  const auto rankTop = [](const npuscope::widgets::TimelineWidget& t, const npuscope::core::Profile& p, int id) {
+    for (const auto& r : t.layout().rows())
+      if (r.kind == npuscope::widgets::LayoutRow::Kind::Rank && p.ranks[static_cast<std::size_t>(r.rank)].rank() == id) return r.y;
+    return -1;
+  };
+  const int topA = rankTop(*window.timeline(), *window.profile(), 1), topB = rankTop(*window.compareTimeline(), *window.compareProfile(), 1);
+  REQUIRE(topA > 0);
+  REQUIRE(topB > 0);
+  window.timeline()->setVerticalScroll(topA + 10);
+  if (window.timeline()->verticalScroll() == topA + 10) CHECK(window.compareTimeline()->verticalScroll() == topB + 10);
+  // And back from B with the wheel (rows, over the lanes).
+  window.compareTimeline()->setVerticalScroll(0);
+  CHECK(window.timeline()->verticalScroll() == 0);
   // Ctrl+0 (with the focus in the lower pane, as after a click there) fits the capture and keeps
   // both panes on one scale, aligned (issue 42 item 1b).
   window.compareTimeline()->setFocus();

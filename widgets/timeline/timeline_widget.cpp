@@ -90,6 +90,7 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
     m_ctx.scrollY = v;
     m_canvas->update();
     m_header->update();
+    emit verticalScrollChanged(v);
   });
   connect(m_header, &LaneHeader::toggleRequested, this, [this](int row) {
     m_ctx.layout.toggleRow(row);
@@ -389,6 +390,7 @@ void TimelineWidget::setVerticalScroll(int y) {
     m_ctx.scrollY = y;
     m_canvas->update();
     m_header->update();
+    emit verticalScrollChanged(y);
   }
 }
 

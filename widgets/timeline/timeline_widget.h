@@ -227,6 +227,8 @@ class TimelineWidget : public QWidget {
   void hoveredSliceChanged(npuscope::widgets::RankSliceRef ref);
   /// The visible range changed (forwarded from the viewport).
   void visibleRangeChanged(npuscope::core::TimeRange range);
+  /// The vertical scroll position changed (content y at the top of the lanes, px).
+  void verticalScrollChanged(int y);
   /// A click landed in a bubble (a gap of a device lane, or its Overlap Analysis Free slice).
   void bubbleClicked(npuscope::widgets::BubbleRef ref);
 
