@@ -17,6 +17,7 @@
 
 #include "core/analysis/analysis.h"
 #include "core/analysis/trace_query.h"
+#include "tests/core/kineto_npu_records.h"
 #include "tests/core/test_util.h"
 
 using namespace npuscope;
@@ -260,38 +261,9 @@ TEST_CASE("Kineto: an Ascend export keeps its roles (no GPU / Ascend NPU label)"
   CHECK(!core::detail::isKinetoTrace(*t));
 }
 
-namespace {
-
-// torch_npu's Kineto (PrivateUse1) runtime records as issue 41 item 6 found them: 0 us long, at
-// their kernel's own start, while the ops that issued the kernels ran ~10 ms earlier (the device
-// was behind the host). By hand (us): aten::add [10,30) External id 11 issues Add [10000,10010);
-// aten::mm [40,60) id 12 issues MatMul [20000,20030). The records LaunchKernel (dur 0) sit at
-// 10000 (id 11) and 20000 (id 12); an unrelated aten::zero_ [19990,20005) id 13 surrounds the
-// second one in time. The device is idle [10010,20000).
-const char* kNpuKernelRecords = R"({"schemaVersion":1,"traceEvents":[
-{"ph":"M","name":"process_name","pid":100,"tid":0,"args":{"name":"python3"}},
-{"ph":"M","name":"process_labels","pid":100,"tid":0,"args":{"labels":"CPU"}},
-{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"NPU"}},
-{"ph":"M","name":"process_labels","pid":1,"tid":0,"args":{"labels":"Ascend NPU"}},
-{"ph":"M","name":"thread_name","pid":1,"tid":3,"args":{"name":"NPU stream 3"}},
-{"ph":"X","cat":"cpu_op","name":"ProfilerStep#1","pid":100,"tid":100,"ts":0,"dur":30000,"args":{"External id":10}},
-{"ph":"X","cat":"cpu_op","name":"aten::add","pid":100,"tid":100,"ts":10,"dur":20,"args":{"External id":11}},
-{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":100,"ts":40,"dur":20,"args":{"External id":12}},
-{"ph":"X","cat":"privateuse1_runtime","name":"LaunchKernel","pid":100,"tid":100,"ts":10000,"dur":0,"args":{"External id":11,"correlation":1}},
-{"ph":"X","cat":"cpu_op","name":"aten::zero_","pid":100,"tid":100,"ts":19990,"dur":15,"args":{"External id":13}},
-{"ph":"X","cat":"privateuse1_runtime","name":"LaunchKernel","pid":100,"tid":100,"ts":20000,"dur":0,"args":{"External id":12,"correlation":2}},
-{"ph":"X","cat":"kernel","name":"Add","pid":1,"tid":3,"ts":10000,"dur":10,"args":{"streamId":3,"type":"KERNEL_AIVEC","correlation":1}},
-{"ph":"X","cat":"kernel","name":"MatMul","pid":1,"tid":3,"ts":20000,"dur":30,"args":{"streamId":3,"type":"KERNEL_AICORE","correlation":2}},
-{"ph":"s","cat":"ac2g","name":"ac2g","id":1,"pid":100,"tid":100,"ts":10000},
-{"ph":"f","cat":"ac2g","name":"ac2g","id":1,"pid":1,"tid":3,"ts":10000,"bp":"e"},
-{"ph":"s","cat":"ac2g","name":"ac2g","id":2,"pid":100,"tid":100,"ts":20000},
-{"ph":"f","cat":"ac2g","name":"ac2g","id":2,"pid":1,"tid":3,"ts":20000,"bp":"e"}
-]})";
-
-}  // namespace
 
 TEST_CASE("Kineto torch_npu trace: a runtime record at the kernel's own start is no launch, the op with its External id issued it", "[kineto]") {
-  const auto t = test::loadMemory(kNpuKernelRecords);
+  const auto t = test::loadMemory(test::kNpuKernelRecords);
   const core::RankAnalysis ra = analyse(*t);
   REQUIRE(ra.devices.size() == 1);
   const core::DeviceAnalysis& d = ra.devices[0];
@@ -328,7 +300,7 @@ TEST_CASE("Kineto torch_npu trace: a runtime record at the kernel's own start is
 }
 
 TEST_CASE("Kineto: a record without an External id that any op carries leaves the torch op unknown, never the op around it", "[kineto]") {
-  std::string json = kNpuKernelRecords;
+  std::string json = test::kNpuKernelRecords;
   const std::string from = R"("External id":12,"correlation":2)", to = R"("External id":99,"correlation":2)";
   json.replace(json.find(from), from.size(), to);
   const auto t = test::loadMemory(json.c_str());

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/profile/profile.h"
+#include "tests/core/kineto_npu_records.h"
 #include "tests/widgets/test_profiles.h"
 #include "widgets/panels/chain_panel.h"
 
@@ -162,30 +163,15 @@ TEST_CASE("ChainPanel at the dock's default width shows every name and Via in fu
 }
 
 TEST_CASE("ChainPanel names a Kineto kernel record as such and the op by its External id", "[chain]") {
-  // Issue 41 item 6: torch_npu's Kineto runtime records sit at their kernel's own start (0 us).
-  // By hand: aten::mm [40,60) us, External id 12, issued MatMul [20000,20030); the record is at 20000.
+  // Issue 41 item 6: torch_npu's Kineto runtime records sit at their kernel's own start (0 us)
+  // (tests/core/kineto_npu_records.h): aten::mm [40,60) us, External id 12, issued MatMul
+  // [20000,20030); the record is at 20000.
   QTemporaryDir dir;
   REQUIRE(dir.isValid());
   const QString path = dir.filePath(QStringLiteral("npu.pt.trace.json"));
   QFile f(path);
   REQUIRE(f.open(QIODevice::WriteOnly));
-  f.write(R"({"schemaVersion":1,"traceEvents":[
-{"ph":"M","name":"process_name","pid":100,"tid":0,"args":{"name":"python3"}},
-{"ph":"M","name":"process_labels","pid":100,"tid":0,"args":{"labels":"CPU"}},
-{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"NPU"}},
-{"ph":"M","name":"process_labels","pid":1,"tid":0,"args":{"labels":"Ascend NPU"}},
-{"ph":"M","name":"thread_name","pid":1,"tid":3,"args":{"name":"NPU stream 3"}},
-{"ph":"X","cat":"cpu_op","name":"aten::add","pid":100,"tid":100,"ts":10,"dur":20,"args":{"External id":11}},
-{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":100,"ts":40,"dur":20,"args":{"External id":12}},
-{"ph":"X","cat":"privateuse1_runtime","name":"LaunchKernel","pid":100,"tid":100,"ts":10000,"dur":0,"args":{"External id":11}},
-{"ph":"X","cat":"privateuse1_runtime","name":"LaunchKernel","pid":100,"tid":100,"ts":20000,"dur":0,"args":{"External id":12}},
-{"ph":"X","cat":"kernel","name":"Add","pid":1,"tid":3,"ts":10000,"dur":10,"args":{"streamId":3,"type":"KERNEL_AIVEC"}},
-{"ph":"X","cat":"kernel","name":"MatMul","pid":1,"tid":3,"ts":20000,"dur":30,"args":{"streamId":3,"type":"KERNEL_AICORE"}},
-{"ph":"s","cat":"ac2g","name":"ac2g","id":1,"pid":100,"tid":100,"ts":10000},
-{"ph":"f","cat":"ac2g","name":"ac2g","id":1,"pid":1,"tid":3,"ts":10000,"bp":"e"},
-{"ph":"s","cat":"ac2g","name":"ac2g","id":2,"pid":100,"tid":100,"ts":20000},
-{"ph":"f","cat":"ac2g","name":"ac2g","id":2,"pid":1,"tid":3,"ts":20000,"bp":"e"}
-]})");
+  f.write(npuscope::test::kNpuKernelRecords);
   f.close();
   auto r = npuscope::core::loadProfile(path.toStdString());
   REQUIRE(r.ok());
