@@ -507,7 +507,7 @@ void rowsJson(std::string& o, const std::vector<CompareRow>& rows, const char* k
 }  // namespace
 
 std::string compareJson(const CompareResult& r) {
-  std::string o = "{\"a\": ";
+  std::string o = std::string("{\"schema_version\": \"") + kCompareSchemaVersion + "\", \"a\": ";
   appendJsonString(o, r.a);
   o += ", \"b\": ";
   appendJsonString(o, r.b);

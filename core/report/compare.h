@@ -65,7 +65,11 @@ struct CompareResult {
 /// Compares `a` with `b` (both loaded by loadProfile, any format). Never throws.
 [[nodiscard]] CompareResult compareProfiles(const Profile& a, const Profile& b);
 
-/// `{"a", "b", "ranks": [{"rank", "device_a", "device_b", "a": {...}, "b": {...}, "delta":
+/// The version of the `compare --json` document ("MAJOR.MINOR"; a minor version only adds keys;
+/// docs/json-versions.md lists each), written first as its "schema_version".
+inline constexpr const char* kCompareSchemaVersion = "1.0";
+
+/// `{"schema_version", "a", "b", "ranks": [{"rank", "device_a", "device_b", "a": {...}, "b": {...}, "delta":
 /// {"computing_us", "communication_us", "communication_not_overlapped_us", "overlapped_us",
 /// "free_us", "step_us"}, "steps": [{"step", "a", "b", "delta"}], "operator_types": [{"type",
 /// "a_us", "b_us", "delta_us", "a_count", "b_count"}], "operators": [{"type", "input_shapes", ...}],

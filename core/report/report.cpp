@@ -663,7 +663,7 @@ std::shared_ptr<const OperatorTable> rankOperatorTable(const RankProfile& rp, co
 std::string reportJson(const Profile& profile, const AdvisorThresholds& thresholds) {
   std::string o;
   std::vector<std::pair<std::string, RankAdvice>> advised;
-  o += "{\"path\": ";
+  o += std::string("{\"schema_version\": \"") + kReportSchemaVersion + "\", \"path\": ";
   appendJsonString(o, profile.path);
   // The captures of a folder holding several (only the `loaded` one's ranks follow).
   o += ", \"captures\": [";

@@ -10,7 +10,11 @@
 
 namespace npuscope::core {
 
-/// The `npuscope report PATH --json` document: {"path", "ranks": [{"rank", "device", "file",
+/// The version of the `report --json` document ("MAJOR.MINOR"; a minor version only adds keys;
+/// docs/json-versions.md lists each), written first as its "schema_version".
+inline constexpr const char* kReportSchemaVersion = "1.0";
+
+/// The `npuscope report PATH --json` document: {"schema_version", "path", "ranks": [{"rank", "device", "file",
 /// "span_ns", "events", "lanes": [{"process", "thread", "slices"}], "flows": {cat: bound
 /// arrows}, "counters", "warnings": {kind: count}, "table_messages": [problems reading the rank's
 /// CSV files (RankProfile::tableMessages)]}], "messages", "profile_analysis": the cross-rank

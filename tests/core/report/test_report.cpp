@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "core/profile/profile.h"
+#include "core/report/compare.h"
 #include "core/report/report.h"
 #include "tests/core/test_util.h"
 
@@ -174,4 +175,30 @@ TEST_CASE("recorded step_trace_time.csv values reach the report exactly as writt
   for ([[maybe_unused]] const auto& e : fs::recursive_directory_iterator(tmp.root)) ++files;
   CHECK(files == 4);  // x_ascend_pt, ASCEND_PROFILER_OUTPUT, trace_view.json, step_trace_time.csv
   CHECK(fileText((tmp.out / "step_trace_time.csv").string()).find("1234567.891") != std::string::npos);
+}
+
+TEST_CASE("report and compare JSON carry the schema_version that docs/json-versions.md lists", "[report][json]") {
+  // Issue 44 item 1: every document carries "schema_version": "MAJOR.MINOR", listed with its
+  // changes in docs/json-versions.md; the table's "current" column is the other route.
+  std::ifstream in(std::string(NPUSCOPE_SOURCE_DIR) + "/docs/json-versions.md");
+  REQUIRE(in);
+  std::string line, report, compare;
+  while (std::getline(in, line)) {
+    const auto current = [&](const char* doc, std::string& out) {
+      if (line.find(doc) == std::string::npos) return;
+      const auto bar = line.rfind('|', line.size() - 2);
+      std::string v = line.substr(bar + 1);
+      v.erase(0, v.find_first_not_of(' '));
+      v.erase(v.find_last_not_of(" |") + 1);
+      out = v;
+    };
+    if (line.starts_with("| `npuscope report")) current("report", report);
+    if (line.starts_with("| `npuscope compare")) current("compare", compare);
+  }
+  REQUIRE_FALSE(report.empty());
+  REQUIRE_FALSE(compare.empty());
+  auto r = core::loadProfile(test::shared("cases/01-string-ts-ns-decimals"));
+  REQUIRE(r.ok());
+  CHECK(core::reportJson(*r.profile).starts_with("{\"schema_version\": \"" + report + "\", "));
+  CHECK(core::compareJson(core::compareProfiles(*r.profile, *r.profile)).starts_with("{\"schema_version\": \"" + compare + "\", "));
 }
