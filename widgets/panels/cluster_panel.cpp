@@ -632,7 +632,18 @@ void ClusterPanel::showEvent(QShowEvent* event) {
 
 void ClusterPanel::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
+  // Once the layout has given the findings their new width.
+  QTimer::singleShot(0, this, [this] { fitFindings(); });
   if (!m_splitMoved) QTimer::singleShot(0, this, [this] { fitSplit(); });
+}
+
+void ClusterPanel::fitFindings() {
+  // As tall as the findings' text at this width, at most five lines (the rest scrolls): one
+  // finding left three empty lines above the tables (issue 42 item 2: 64 ranks showed 4-5 rows).
+  const int width = std::max(80, m_findingsArea->viewport()->width());
+  const int text = m_findings->heightForWidth(width) + 4;
+  const int cap = fontMetrics().lineSpacing() * 5 + 6;
+  m_findingsArea->setMaximumHeight(std::clamp(text, fontMetrics().lineSpacing() + 4, cap));
 }
 
 QString ClusterPanel::findingsText() const { return showsTables() ? m_findings->text() : QString(); }
@@ -723,6 +734,8 @@ void ClusterPanel::setProfile(const std::shared_ptr<const core::Profile>& profil
   }
   m_findings->setText(lines.join(QLatin1Char('\n')));
   m_stack->setCurrentIndex(1);
+  fitFindings();
+  QTimer::singleShot(0, this, [this] { fitFindings(); });
   m_collectiveView->resizeColumnToContents(CollectiveModel::LateRank);
   m_collectiveView->resizeColumnToContents(CollectiveModel::MaxSkew);
   m_collectiveView->resizeColumnToContents(CollectiveModel::Lost);

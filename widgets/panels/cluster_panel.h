@@ -178,6 +178,8 @@ class ClusterPanel : public QWidget {
   void fitSplit();
   void showEvent(QShowEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  /// The findings' scroll area as tall as their text, at most five lines.
+  void fitFindings();
   void onCollectiveClicked(const QModelIndex& proxyIndex);
 
   ViewState* m_state;

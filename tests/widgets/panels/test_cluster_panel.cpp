@@ -4,7 +4,10 @@
 // outlines on both ranks at once.
 #include "widgets/panels/cluster_panel.h"
 
+#include <QApplication>
 #include <QFont>
+#include <QLabel>
+#include <QScrollArea>
 #include <QGuiApplication>
 #include <QPalette>
 #include <QSortFilterProxyModel>
@@ -229,4 +232,44 @@ TEST_CASE("cluster panel: the rank x step map and the communication matrix of a 
       panel.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/cluster_tab%1.png").arg(tab));
     }
   }
+}
+
+TEST_CASE("cluster panel: the findings take the lines their text needs, at most five, so the tables keep their rows", "[cluster_panel]") {
+  // Issue 42 item 2: one finding left three empty lines above the rank table (64 ranks: 5 rows).
+  // The 2-rank capture with one short finding, as a generated 64-rank cluster without a late rank
+  // has, then with its own (five lines and more).
+  const auto full = load(kTwoRank);
+  auto shortOne = std::make_shared<core::Profile>(*full);
+  auto analysis = std::make_shared<core::ProfileAnalysis>(*full->analysis);
+  analysis->findings = {"No rank is late."};
+  shortOne->analysis = analysis;
+  std::shared_ptr<const core::Profile> profile = shortOne;
+  widgets::ViewState state;
+  state.setProfile(profile);
+  widgets::ClusterPanel panel(&state);
+  panel.resize(1400, 300);
+  panel.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&panel));
+  auto* label = panel.findChild<QLabel*>(QStringLiteral("ClusterFindings"));
+  REQUIRE(label);
+  auto* area = qobject_cast<QScrollArea*>(label->parentWidget()->parentWidget());
+  REQUIRE(area);
+  const int lines = QFontMetrics(label->font()).lineSpacing();
+  for (const int width : {1400, 500}) {
+    panel.resize(width, 300);
+    QApplication::processEvents();
+    const int text = label->heightForWidth(area->viewport()->width());
+    INFO("width " << width << ": text " << text << " px, area " << area->height() << " px");
+    CHECK(area->height() <= std::min(text + 8, lines * 5 + 8));
+    CHECK(area->height() >= std::min(text, lines * 5) - 2);
+    CHECK(area->height() <= lines * 2);  // one line of text
+  }
+  // The capture's own findings: as many lines as they need, at most five.
+  profile = full;
+  state.setProfile(profile);
+  QApplication::processEvents();
+  const int text = label->heightForWidth(area->viewport()->width());
+  CHECK(text > lines * 2);
+  CHECK(area->height() >= std::min(text, lines * 5) - 2);
+  CHECK(area->height() <= lines * 5 + 8);
 }
