@@ -7,6 +7,8 @@
 //
 //   NPUSCOPE_MONKEY_SEED=N      the seed (default 20261208; printed on failure)
 //   NPUSCOPE_MONKEY_SECONDS=S   how long (default 20; the sanitizer job asks for more)
+//   NPUSCOPE_MONKEY_CAPTURE=P   one more capture to open and compare (e.g. a generated 64-rank
+//                               one: tools/gen_cluster.py --ranks 64 /tmp/c64); it is opened first
 #include <catch2/catch.hpp>
 
 #include <QAbstractButton>
@@ -76,8 +78,9 @@ TEST_CASE("monkey: random clicks, drags, wheel turns, keys and captures leave th
   window.resize(1400, 900);
   window.show();
   QSignalSpy loaded(&window, &MainWindow::loadFinished);
-  window.openPath(sharedPath("corpus/ascend-pt-910b-l1-text-2rank"));
-  REQUIRE(waitUntil([&] { return !loaded.isEmpty(); }, 60000));
+  const QString extra = qEnvironmentVariable("NPUSCOPE_MONKEY_CAPTURE");
+  window.openPath(extra.isEmpty() ? sharedPath("corpus/ascend-pt-910b-l1-text-2rank") : extra);
+  REQUIRE(waitUntil([&] { return !loaded.isEmpty(); }, 120000));
   // Whatever the monkey opens that waits for a user (a file dialog, a message box, a menu) is closed.
   QTimer closer;
   QObject::connect(&closer, &QTimer::timeout, [] {
@@ -85,8 +88,9 @@ TEST_CASE("monkey: random clicks, drags, wheel turns, keys and captures leave th
     if (QWidget* popup = QApplication::activePopupWidget()) popup->close();
   });
   closer.start(30);
-  const QStringList captures = {sharedPath("corpus/ascend-pt-910b-l1-text-2rank"), sharedPath("corpus/ascend-pt-910b-l0-text-2rank"),
-                                sharedPath("corpus/mindspore-msprof-prof-2dev"), sharedPath("cases/29-multi-rank-duplicate-pid")};
+  QStringList captures = {sharedPath("corpus/ascend-pt-910b-l1-text-2rank"), sharedPath("corpus/ascend-pt-910b-l0-text-2rank"),
+                          sharedPath("corpus/mindspore-msprof-prof-2dev"), sharedPath("cases/29-multi-rank-duplicate-pid")};
+  if (!extra.isEmpty()) captures << extra;
   const int keys[] = {Qt::Key_W, Qt::Key_A, Qt::Key_S, Qt::Key_D, Qt::Key_0, Qt::Key_Left, Qt::Key_Right, Qt::Key_Up,
                       Qt::Key_Down, Qt::Key_PageUp, Qt::Key_PageDown, Qt::Key_Home, Qt::Key_End, Qt::Key_Escape,
                       Qt::Key_Return, Qt::Key_Tab, Qt::Key_Space, Qt::Key_M, Qt::Key_F, Qt::Key_R, Qt::Key_B, Qt::Key_Delete};
