@@ -72,18 +72,12 @@ void MainWindow::createCompare() {
   const auto followScroll = [this](widgets::TimelineWidget* from, widgets::TimelineWidget* to, const core::Profile* pf,
                                    const core::Profile* pt) {
     if (m_linking || !pf || !pt || !to->isVisible()) return;
-    const int y = from->verticalScroll();
-    int rankId = -1, into = y;
-    for (const widgets::LayoutRow& r : from->layout().rows())
-      if (r.kind == widgets::LayoutRow::Kind::Rank && r.y <= y && r.rank >= 0 && static_cast<std::size_t>(r.rank) < pf->ranks.size()) {
-        rankId = pf->ranks[static_cast<std::size_t>(r.rank)].rank();
-        into = y - r.y;
-      }
+    const auto [index, into] = from->rankAtTop();
+    const int rankId = index >= 0 && static_cast<std::size_t>(index) < pf->ranks.size() ? pf->ranks[static_cast<std::size_t>(index)].rank() : -1;
     int target = into;
-    for (const widgets::LayoutRow& r : to->layout().rows())
-      if (r.kind == widgets::LayoutRow::Kind::Rank && r.rank >= 0 && static_cast<std::size_t>(r.rank) < pt->ranks.size() &&
-          pt->ranks[static_cast<std::size_t>(r.rank)].rank() == rankId) {
-        target = r.y + into;
+    for (const auto& [rank, y] : to->rankHeaders())
+      if (rank >= 0 && static_cast<std::size_t>(rank) < pt->ranks.size() && pt->ranks[static_cast<std::size_t>(rank)].rank() == rankId) {
+        target = y + into;
         break;
       }
     m_linking = true;

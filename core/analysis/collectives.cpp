@@ -87,7 +87,7 @@ struct PlaneTask {
   /// stream), -1 when not recorded.
   std::int8_t master = -1;
   /// An RDMA_SEND_PAYLOAD task (`rdma type`, recorded by the database export): its transit runs to
-  /// the run's closing task (rdmaRunTransit); its bytes are `bytes`.
+  /// the run's closing task (rdmaRun); its bytes are `bytes`.
   bool payload = false;
   std::uint64_t bytes = 0;
 };
@@ -251,27 +251,33 @@ RdmaRun rdmaRun(const std::vector<const PlaneTask*>& tasks, std::size_t i, std::
   return run;
 }
 
+/// Walks `tasks` (one plane, in start order) as msprof's parsers do: an RDMA payload run with its
+/// closing task is one unit, `onRun(run, first payload)`, and the tasks it spans are skipped; a
+/// run without its closing task is skipped whole (msprof counts nothing); every other task is
+/// `onTask(task)`.
+template <class OnTask, class OnRun>
+void walkPlane(const std::vector<const PlaneTask*>& tasks, std::size_t jump, OnTask onTask, OnRun onRun) {
+  for (std::size_t i = 0; i < tasks.size();) {
+    if (!tasks[i]->payload) {
+      onTask(*tasks[i++]);
+      continue;
+    }
+    const RdmaRun run = rdmaRun(tasks, i, jump);
+    if (run.ok) onRun(run, *tasks[i]);
+    i = run.ok ? run.last + 1 : i + run.k;
+  }
+}
+
 /// Adds every plane's RDMA payload runs to the op's links (bytes of the payloads, time to the
 /// closing task), as msprof's op_bandwidth_parser does per plane.
 void rdmaPayloadLinks(CommOp& op, const std::vector<PlaneTask>& ts) {
   std::map<int, std::vector<const PlaneTask*>> byPlane;
   for (const PlaneTask& t : ts) byPlane[t.plane].push_back(&t);
-  const std::size_t jump = rdmaJump(op);
   for (const auto& [plane, tasks] : byPlane)
-    for (std::size_t i = 0; i < tasks.size();) {
-      if (!tasks[i]->payload) {
-        ++i;
-        continue;
-      }
-      const RdmaRun run = rdmaRun(tasks, i, jump);
-      if (!run.ok) {
-        i += run.k;
-        continue;
-      }
+    walkPlane(tasks, rdmaJump(op), [](const PlaneTask&) {}, [&](const RdmaRun& run, const PlaneTask& first) {
       addToLink(op.links, "RDMA", run.bytes, run.transit.duration(), run.k);
-      addToPeer(op.peerLinks, op.selfRank, tasks[i]->peer, "RDMA", run.bytes, run.transit.duration(), run.k);
-      i = run.last + 1;
-    }
+      addToPeer(op.peerLinks, op.selfRank, first.peer, "RDMA", run.bytes, run.transit.duration(), run.k);
+    });
 }
 
 /// Gives each plane task of the group to the op it starts inside (the ops out[first..] of the
@@ -355,54 +361,39 @@ void opTimes(CommOp& op, const std::vector<PlaneTask>& ts, int master, CommOpInt
   op.elapse = lastEnd - firstStart;
   // The master plane's tasks in start order. An RDMA payload run (rdma type recorded) is one
   // transit from its first payload to its closing task, and the tasks it spans count for nothing
-  // else (msprof op_time_parser); a run without its closing task counts nothing.
+  // else (msprof op_time_parser); a run without its closing task counts nothing. (firstTransit
+  // above already holds every run's start: a payload is a transfer task.)
   std::vector<const PlaneTask*> m;
   for (const PlaneTask& t : ts)
     if (t.plane == master) m.push_back(&t);
-  const std::size_t jump = rdmaJump(op);
-  for (std::size_t i = 0; i < m.size(); ++i)
-    if (m[i]->payload) {
-      const RdmaRun run = rdmaRun(m, i, jump);
-      if (run.ok) firstTransit = std::min(firstTransit, run.transit.start);
-      i += run.k - 1;
-    } else if (m[i]->kind == TaskKind::Transfer) {
-      firstTransit = std::min(firstTransit, m[i]->r.start);
-    }
   std::vector<TimeRange> masterBusy;
-  for (std::size_t i = 0; i < m.size(); ++i) {
-    const PlaneTask& t = *m[i];
-    const TimeNs d = t.r.end - t.r.start;
-    if (t.payload) {
-      const RdmaRun run = rdmaRun(m, i, jump);
-      if (run.ok) {
-        op.transit += run.transit.duration();
-        masterBusy.push_back(run.transit);
-        if (split) split->transit.push_back(run.transit);
-        i = run.last;
-      } else {
-        i += run.k - 1;
-      }
-      continue;
-    }
-    if (t.kind == TaskKind::Transfer) {
-      op.transit += d;
-      masterBusy.push_back(t.r);
-      if (split) split->transit.push_back(t.r);
-    } else if (t.kind == TaskKind::Wait) {
-      op.wait += d;
-      masterBusy.push_back(t.r);
-      if (t.r.start < firstTransit) {
-        op.synchronization += d;
-        if (d > op.syncPeer.ns) op.syncPeer = PeerWait{t.peer, d, t.ref};
-        if (split) {
-          split->synchronization.push_back(t.r);
-          split->syncWaits.emplace_back(t.r, t.peer);
+  const auto transit = [&](TimeRange r) {
+    op.transit += r.duration();
+    masterBusy.push_back(r);
+    if (split) split->transit.push_back(r);
+  };
+  walkPlane(
+      m, rdmaJump(op),
+      [&](const PlaneTask& t) {
+        if (t.kind == TaskKind::Transfer) {
+          transit(t.r);
+        } else if (t.kind == TaskKind::Wait) {
+          const TimeNs d = t.r.end - t.r.start;
+          op.wait += d;
+          masterBusy.push_back(t.r);
+          if (t.r.start < firstTransit) {
+            op.synchronization += d;
+            if (d > op.syncPeer.ns) op.syncPeer = PeerWait{t.peer, d, t.ref};
+            if (split) {
+              split->synchronization.push_back(t.r);
+              split->syncWaits.emplace_back(t.r, t.peer);
+            }
+          } else if (split) {
+            split->wait.push_back(t.r);
+          }
         }
-      } else if (split) {
-        split->wait.push_back(t.r);
-      }
-    }
-  }
+      },
+      [&](const RdmaRun& run, const PlaneTask&) { transit(run.transit); });
   // syncPeer.ns is the longest wait; make it the summed synchronization of that op.
   if (op.syncPeer.ns > 0) op.syncPeer.ns = op.synchronization;
   op.idle = op.elapse - op.transit - op.wait;

@@ -232,7 +232,7 @@ ProfileAnalysis figuresAndCollectives(RankSummaries ranks) {
   if (pa.ranks.size() < 2) return pa;
   // The ranks compared together: all, or each pipeline stage's when every rank with figures is in
   // one (a rank outside every stage: the stages are not trusted, the rule runs across all).
-  std::vector<std::vector<const RankTimeFigures*>> sets(1);
+  std::vector<std::vector<const RankTimeFigures*>> sets;
   std::vector<std::vector<int>> stages = pipelineStages(summaries);
   if (stages.size() >= 2) {
     std::vector<std::vector<const RankTimeFigures*>> byStage(stages.size());
@@ -251,8 +251,10 @@ ProfileAnalysis figuresAndCollectives(RankSummaries ranks) {
                                                                   "rank: the slow-rank rule compares all ranks, across stages"));
     }
   }
-  if (pa.stages.empty())
+  if (sets.empty()) {
+    sets.emplace_back();
     for (const RankTimeFigures& f : pa.ranks) sets[0].push_back(&f);
+  }
   struct Dim {
     const char* name;
     TimeNs RankTimeFigures::*field;
@@ -1059,20 +1061,6 @@ std::string collectivesPart(const ProfileAnalysis& a) {
                        formatDuration(worst->caused)});
 }
 
-/// Ranks as runs: "0-3, 8, 10-11", at most 8 runs then ", ...".
-std::string rankRuns(const std::vector<int>& ranks) {
-  std::string o;
-  std::size_t runs = 0;
-  for (std::size_t i = 0; i < ranks.size();) {
-    std::size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (++runs > 8) return o + ", ...";
-    o += (i ? ", " : "") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : std::string());
-    i = j + 1;
-  }
-  return o;
-}
-
 std::string slowRankLine(const ProfileAnalysis& a) {
   const bool staged = !a.stages.empty();
   if (a.slowRank.empty())
@@ -1090,7 +1078,7 @@ std::string slowRankLine(const ProfileAnalysis& a) {
                             {ranks, percent(kSlowRankThreshold)});
   const auto where = [&](const SlowRankDimension& d) {
     return d.stage >= 0 ? i18n::format(npuTr("npuscope::core::ProfileAnalysis", "max on rank %1, stage %2: ranks %3"),
-                                       {std::to_string(d.maxRank), std::to_string(d.stage), rankRuns(a.stages[static_cast<std::size_t>(d.stage)])})
+                                       {std::to_string(d.maxRank), std::to_string(d.stage), formatIdRuns(a.stages[static_cast<std::size_t>(d.stage)], 8)})
                         : i18n::format(npuTr("npuscope::core::ProfileAnalysis", "max on rank %1"), {std::to_string(d.maxRank)});
   };
   const auto bad = a.bottlenecks();

@@ -99,4 +99,19 @@ std::string formatNumber6(double v) {
   return b;
 }
 
+std::string formatIdRuns(const std::vector<int>& ids, std::size_t maxRuns) {
+  std::string s;
+  std::size_t runs = 0;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (++runs > maxRuns) return s + ", ...";
+    if (i) s += ", ";
+    s += std::to_string(ids[i]);
+    if (j > i) s += '-' + std::to_string(ids[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
 }  // namespace npuscope::core

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/base/types.h"
 
@@ -39,5 +42,9 @@ namespace npuscope::core {
 
 /// `v` with 6 significant digits (printf %.6g): a JSON / CSV number for ratios and shares.
 [[nodiscard]] std::string formatNumber6(double v);
+
+/// Ascending ids (ranks, devices) as runs: {0, 1, 3, 4, 5} -> "0-1, 3-5", {2} -> "2". After
+/// `maxRuns` runs the rest is ", ..." (the default: every run).
+[[nodiscard]] std::string formatIdRuns(const std::vector<int>& ids, std::size_t maxRuns = SIZE_MAX);
 
 }  // namespace npuscope::core

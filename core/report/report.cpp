@@ -781,18 +781,6 @@ std::string reportJson(const Profile& profile, const AdvisorThresholds& threshol
 
 namespace {
 
-/// "0, 1, 3-15" for ascending ids.
-std::string idRanges(const std::vector<int>& ids) {
-  std::string s;
-  for (std::size_t i = 0; i < ids.size();) {
-    std::size_t j = i;
-    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
-    s += (s.empty() ? "" : ", ") + std::to_string(ids[i]) + (j > i ? "-" + std::to_string(ids[j]) : std::string{});
-    i = j + 1;
-  }
-  return s;
-}
-
 /// The rank header's note on the devices other than the analysed one (RankProfile::otherDevices):
 /// "; other devices: 3 (with events), 0-1, 4-15 (no events)"; "" when there is none.
 std::string otherDevicesNote(const RankProfile& rp) {
@@ -803,9 +791,9 @@ std::string otherDevicesNote(const RankProfile& rp) {
     (inAnalysis ? analysed : hasEvents ? busy : idle).push_back(d);
   }
   std::string s;
-  if (!analysed.empty()) s += idRanges(analysed) + " (analysed below)";
-  if (!busy.empty()) s += (s.empty() ? "" : ", ") + idRanges(busy) + " (with events, no device tasks)";
-  if (!idle.empty()) s += (s.empty() ? "" : ", ") + idRanges(idle) + " (labelled, no events)";
+  if (!analysed.empty()) s += formatIdRuns(analysed) + " (analysed below)";
+  if (!busy.empty()) s += (s.empty() ? "" : ", ") + formatIdRuns(busy) + " (with events, no device tasks)";
+  if (!idle.empty()) s += (s.empty() ? "" : ", ") + formatIdRuns(idle) + " (labelled, no events)";
   return s.empty() ? s : "; other devices: " + s;
 }
 

@@ -65,6 +65,7 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent) {
   notesArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   notesArea->setMaximumHeight(fontMetrics().lineSpacing() * 3 + 2);
   layout->addWidget(notesArea);
+  m_notesArea = notesArea;
   m_table = new QTableWidget(this);
   m_table->setColumnCount(Columns);
   m_table->setHorizontalHeaderLabels({tr("Rank"), tr("Kind"), tr("What"), tr("A (ms)"), tr("B (ms)"), tr("B - A (ms)"),
@@ -99,7 +100,7 @@ void ComparePanel::setResult(const core::CompareResult& r) {
       if (const QString q = QString::fromStdString(n); !notes.contains(q)) notes << q;
   m_verdict->setText(verdict);
   m_notes->setText(notes.join(QLatin1Char('\n')));
-  if (auto* area = findChild<QScrollArea*>(QStringLiteral("CompareNotes"))) area->setVisible(!notes.isEmpty());
+  m_notesArea->setVisible(!notes.isEmpty());
   m_table->setSortingEnabled(false);
   m_table->clearContents();
   m_table->setRowCount(0);

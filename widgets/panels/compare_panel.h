@@ -41,6 +41,7 @@ class ComparePanel : public QWidget {
   /// The notes (what cannot be compared), below the verdict in a scroll area of a few lines, so
   /// that the table keeps its rows (issue 42 item 1d: six rows fitted).
   QLabel* m_notes = nullptr;
+  QWidget* m_notesArea = nullptr;  ///< m_notes' scroll area, hidden without notes
   QComboBox* m_align = nullptr;
   QTableWidget* m_table = nullptr;
 };

@@ -61,8 +61,6 @@ class LaneHeader : public QWidget {
  signals:
   /// The row `row` of the layout was clicked on a rank/process header (to toggle it).
   void toggleRequested(int row);
-  /// Vertical scroll by `dy` px requested.
-  void scrollRequested(int dy);
   /// The wheel over the header: move `step` ranks down (+) or up (-), one notch a rank (issue 42
   /// item 2: 200 notches crossed 10 ranks).
   void rankStepRequested(int step);
@@ -71,12 +69,10 @@ class LaneHeader : public QWidget {
   void paintEvent(QPaintEvent*) override;
   void mousePressEvent(QMouseEvent*) override;
   void wheelEvent(QWheelEvent*) override;
- private:
-  int m_wheelRest = 0;  ///< angle delta not yet a whole notch (touchpads send small steps)
- protected:
   bool event(QEvent*) override;
 
  private:
+  int m_wheelRest = 0;  ///< angle delta not yet a whole notch (touchpads send small steps)
   struct Fonts;
   void paintRow(QPainter& p, const LayoutRow& r, const QRect& rect, int w, const Fonts& fonts) const;
   /// Draws `text` elided to `rect`'s width in font `which` of `fonts` (0 base, 1 bold, 2 small),

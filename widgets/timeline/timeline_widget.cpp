@@ -96,7 +96,6 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
     m_ctx.layout.toggleRow(row);
     relayout();
   });
-  connect(m_header, &LaneHeader::scrollRequested, this, &TimelineWidget::scrollBy);
   connect(m_header, &LaneHeader::rankStepRequested, this, &TimelineWidget::scrollByRanks);
   connect(m_canvas, &LaneCanvas::rankStepRequested, this, &TimelineWidget::scrollByRanks);
   connect(m_canvas, &LaneCanvas::scrollRequested, this, &TimelineWidget::scrollBy);
@@ -396,18 +395,30 @@ void TimelineWidget::setVerticalScroll(int y) {
 
 void TimelineWidget::scrollBy(int dy) { setVerticalScroll(m_ctx.scrollY + dy); }
 
-void TimelineWidget::scrollByRanks(int step) {
-  std::vector<int> tops;  // the rank headers' y, in order
+std::vector<std::pair<int, int>> TimelineWidget::rankHeaders() const {
+  std::vector<std::pair<int, int>> out;
   for (const LayoutRow& r : m_ctx.layout.rows())
-    if (r.kind == LayoutRow::Kind::Rank) tops.push_back(r.y);
+    if (r.kind == LayoutRow::Kind::Rank) out.emplace_back(r.rank, r.y);
+  return out;
+}
+
+std::pair<int, int> TimelineWidget::rankAtTop() const {
+  std::pair<int, int> at{-1, m_ctx.scrollY};
+  for (const auto& [rank, y] : rankHeaders())
+    if (y <= m_ctx.scrollY) at = {rank, m_ctx.scrollY - y};
+  return at;
+}
+
+void TimelineWidget::scrollByRanks(int step) {
+  const std::vector<std::pair<int, int>> tops = rankHeaders();
   if (tops.empty() || step == 0) return;
   // The rank at the top: the last header at or above the scroll position.
   std::size_t at = 0;
-  while (at + 1 < tops.size() && tops[at + 1] <= m_ctx.scrollY) ++at;
+  while (at + 1 < tops.size() && tops[at + 1].second <= m_ctx.scrollY) ++at;
   // Scrolling up from inside a rank goes to its own header first.
-  if (step < 0 && tops[at] < m_ctx.scrollY) ++step;
+  if (step < 0 && tops[at].second < m_ctx.scrollY) ++step;
   const auto target = std::clamp<long long>(static_cast<long long>(at) + step, 0, static_cast<long long>(tops.size()) - 1);
-  setVerticalScroll(tops[static_cast<std::size_t>(target)]);
+  setVerticalScroll(tops[static_cast<std::size_t>(target)].second);
 }
 
 void TimelineWidget::relayout() {

@@ -178,6 +178,11 @@ class TimelineWidget : public QWidget {
   /// Vertical scroll position (content y at the top of the canvas), px.
   [[nodiscard]] int verticalScroll() const { return m_ctx.scrollY; }
   void setVerticalScroll(int y);
+  /// The ranks' header rows in layout order: (rank index, content y, px).
+  [[nodiscard]] std::vector<std::pair<int, int>> rankHeaders() const;
+  /// The rank whose lanes are at the top of the view and how far into it (px): the last rank
+  /// header at or above the scroll position; {-1, scroll} without one.
+  [[nodiscard]] std::pair<int, int> rankAtTop() const;
 
   /// Renders the whole composite (ruler, corner, lane headers, lanes) exactly as the window draws
   /// it, into an image of `logicalSize` logical px at `devicePixelRatio` (the image has
